@@ -1,0 +1,38 @@
+# checkoutd: make run starts the service on the embedded database with a demo shop; make test tests it.
+GO ?= go
+BIN := bin/checkoutd
+export CHECKOUT_ADDR ?= 127.0.0.1:8080
+export CHECKOUT_DATABASE_URL ?= file:checkout.db
+
+.PHONY: build run test test-go generate check-generated lint
+
+build:
+	$(GO) build -o $(BIN) ./cmd/checkoutd
+
+run: build
+	$(BIN) migrate
+	$(BIN) demo
+	$(BIN) serve --no-migrate
+
+test: lint test-go
+
+test-go:
+	$(GO) test -count=1 -timeout 9m ./...
+
+# Regenerates ent (with the GraphQL schema it derives), gqlgen, templ, and a migration for each
+# dialect when the ent schema changed (NAME names it: make generate NAME=add_orders).
+NAME ?= change
+generate:
+	cd ent && $(GO) run -mod=mod entc.go
+	$(GO) tool gqlgen generate --config gqlgen.yml
+	$(GO) tool templ generate -path web
+	$(GO) run ./ent/migrate/gen $(NAME)
+
+# Fails when the committed generated code is not what make generate produces.
+check-generated: generate
+	@git add -N . && git diff --exit-code --stat -- ent graph web go.mod go.sum || \
+		(echo "generated code is stale: run make generate and commit the result" >&2; exit 1)
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:" $$out >&2; exit 1; fi
+	$(GO) vet ./...

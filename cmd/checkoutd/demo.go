@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/checkoutd/checkoutd/service"
+)
+
+const demoShop = "demo-shop"
+
+// demo makes sure the demo shop exists with a little configuration and prints a fresh token.
+func demo(ctx context.Context, stdout io.Writer) error {
+	db, err := openDatabase()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	svc := service.New(db)
+	token, err := svc.EnsureDemoShop(ctx, demoShop)
+	if err != nil {
+		return err
+	}
+	addr := envOr("CHECKOUT_ADDR", "127.0.0.1:8080")
+	fmt.Fprintf(stdout, `
+checkoutd demo shop is ready.
+  shop identifier: %s
+  access token:    %s
+  REST:            http://%s/checkout/shop/%s/life_elements   (Authorization: Bearer <token>)
+  GraphQL:         http://%s/graphql
+  Admin console:   http://%s/admin
+
+`, demoShop, token, addr, demoShop, addr, addr)
+	return nil
+}

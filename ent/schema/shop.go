@@ -1,0 +1,48 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+)
+
+// Shop is one store; every other row belongs to exactly one shop.
+type Shop struct{ ent.Schema }
+
+func (Shop) Mixin() []ent.Mixin { return []ent.Mixin{TimestampsMixin{}} }
+
+func (Shop) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("identifier").Unique().Immutable().NotEmpty().MaxLen(64),
+		field.String("name").Default(""),
+		field.String("domain").Default(""),
+		field.String("platform_type").Default("custom"),
+		field.String("currency").Default("USD").MinLen(3).MaxLen(3),
+		// shared_secret signs webhook callbacks, so it is kept readable; it never leaves the service.
+		field.String("shared_secret").Optional().Nillable().Sensitive().
+			Annotations(entgql.Skip()),
+		// jwt_key signs the per-order JWTs of this shop.
+		field.Bytes("jwt_key").Sensitive().Annotations(entgql.Skip()),
+	}
+}
+
+func (Shop) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("access_tokens", AccessToken.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("cors_domains", CorsDomain.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("life_elements", LifeElement.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("external_payment_gateways", ExternalPaymentGateway.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("api_overrides", APIOverride.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("rsa_config", RSAConfig.Type).Unique().Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("webhook_subscriptions", WebhookSubscription.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("flows", Flow.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("gift_cards", GiftCard.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+func (Shop) Annotations() []schema.Annotation {
+	return []schema.Annotation{}
+}

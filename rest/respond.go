@@ -1,0 +1,73 @@
+package rest
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/checkoutd/checkoutd/service"
+)
+
+type errorEntry struct {
+	Code    string         `json:"code"`
+	Type    string         `json:"type"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+func writeData(w http.ResponseWriter, data any) {
+	writeJSON(w, http.StatusOK, map[string]any{"data": data})
+}
+
+// writeError translates a service error into the documented envelope; anything else is a
+// real fault, logged and answered as 500 without its details.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e, ok := service.AsError(err)
+	if !ok {
+		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
+		e = &service.Error{Status: http.StatusInternalServerError, Code: service.CodeInternal, Type: "server.internal_error", Message: "internal error"}
+	}
+	details := e.Details
+	if details == nil {
+		details = map[string]any{}
+	}
+	writeJSON(w, e.Status, map[string]any{"errors": []errorEntry{{Code: e.Code, Type: e.Type, Message: e.Message, Details: details}}})
+}
+
+func badRequest(message string) *service.Error {
+	return &service.Error{Status: http.StatusBadRequest, Code: service.CodeBadRequest, Type: "request.malformed", Message: message}
+}
+
+// decode reads a JSON body into v. An empty body decodes as {}: bodiless calls may still send
+// a JSON content type. Broken JSON is a 400; a value of the wrong type is a 422 naming the field.
+func decode(r *http.Request, v any) error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return &service.Error{Status: http.StatusRequestEntityTooLarge, Code: service.CodeBodyTooLarge, Type: "request.body_too_large", Message: "request body is larger than 1 MiB"}
+		}
+		return badRequest("could not read request body")
+	}
+	if strings.TrimSpace(string(body)) == "" {
+		return nil
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "request.invalid_field_type",
+				Message: typeErr.Field + " must be a " + typeErr.Type.String(), Details: map[string]any{"field": typeErr.Field}}
+		}
+		return badRequest("request body is not valid JSON")
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package service
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/lib/pq"  // PostgreSQL driver
+	_ "modernc.org/sqlite" // embedded SQLite driver
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/migrate/migrations"
+)
+
+// Database is an open connection to the service's store, with its dialect.
+type Database struct {
+	SQL     *sql.DB
+	Dialect string
+	Client  *ent.Client
+}
+
+// sqlitePragmas make SQLite safe for a concurrent server: foreign keys on, WAL, a busy
+// timeout instead of instant SQLITE_BUSY, and write transactions that lock at BEGIN so two
+// read-then-write transactions cannot deadlock.
+const sqlitePragmas = "_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+
+// OpenDatabase opens `file:PATH` (SQLite) or `postgres://...` URLs.
+func OpenDatabase(url string) (*Database, error) {
+	var (
+		driver, dsn, dia string
+	)
+	switch {
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		driver, dsn, dia = "postgres", url, dialect.Postgres
+	case strings.HasPrefix(url, "file:"):
+		sep := "?"
+		if strings.Contains(url, "?") {
+			sep = "&"
+		}
+		driver, dsn, dia = "sqlite", url+sep+sqlitePragmas, dialect.SQLite
+	default:
+		return nil, fmt.Errorf("database URL must start with file: or postgres://")
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		return nil, err
+	}
+	if dia == dialect.SQLite {
+		// One writer at a time is all SQLite allows; a single connection keeps writers queued in Go
+		// instead of spinning on the busy timeout.
+		db.SetMaxOpenConns(1)
+	} else {
+		db.SetMaxOpenConns(20)
+		db.SetMaxIdleConns(20)
+	}
+	client := ent.NewClient(ent.Driver(entsql.OpenDB(dia, db)))
+	return &Database{SQL: db, Dialect: dia, Client: client}, nil
+}
+
+// Migrate applies the pending migrations.
+func (d *Database) Migrate(ctx context.Context) error {
+	return migrations.Apply(ctx, d.SQL, d.Dialect)
+}
+
+// Ping reports whether the database answers.
+func (d *Database) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }
+
+// Close closes the connection pool.
+func (d *Database) Close() error { return d.Client.Close() }

@@ -1,0 +1,161 @@
+package service
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"slices"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/lifeelement"
+)
+
+// LifeElementLocations are the named places of the checkout where an element may show.
+var LifeElementLocations = []string{
+	"customer_info", "shipping", "billing_address_after", "shipping_lines", "below_actions",
+	"summary_above_header", "payment_gateway", "thank_you_message", "order_confirmation",
+	"order_details", "main_content_beginning", "main_content_end", "payment_method_above",
+	"paypal_additional_information",
+}
+
+// LifeElementInputTypes are the kinds of input an element can ask for.
+var LifeElementInputTypes = []string{"text", "checkbox", "html", "textarea", "dropdown", "datepicker"}
+
+// LifeElementInput creates an element (all required fields present) or patches one (any subset).
+type LifeElementInput struct {
+	Location         Nullable[string] `json:"location"`
+	InputType        Nullable[string] `json:"input_type"`
+	InputDefault     Nullable[string] `json:"input_default"`
+	InputLabel       Nullable[string] `json:"input_label"`
+	InputPlaceholder Nullable[string] `json:"input_placeholder"`
+	InputRequired    Nullable[bool]   `json:"input_required"`
+	InputRegex       Nullable[string] `json:"input_regex"`
+	MetaDataField    Nullable[string] `json:"meta_data_field"`
+	OrderAsc         Nullable[int]    `json:"order_asc"`
+}
+
+func invalidLifeElement(problems fieldErrors) *Error {
+	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeElementInvalid, Type: "life_element.invalid_life_element_data",
+		Message: "invalid LiFE element: " + problems.message(), Details: problems.details()}
+}
+
+func (in LifeElementInput) validate(creating bool) error {
+	p := fieldErrors{}
+	required := func(name string, set, hasValue bool) {
+		switch {
+		case creating && !set:
+			p.add(name, "is required")
+		case set && !hasValue:
+			p.add(name, "cannot be null")
+		}
+	}
+	required("location", in.Location.Set, in.Location.Value != nil)
+	required("input_type", in.InputType.Set, in.InputType.Value != nil)
+	required("meta_data_field", in.MetaDataField.Set, in.MetaDataField.Value != nil)
+	required("order_asc", in.OrderAsc.Set, in.OrderAsc.Value != nil)
+	if creating && !in.InputRequired.Set {
+		p.add("input_required", "is required")
+	}
+	if v := in.Location.Value; v != nil && !slices.Contains(LifeElementLocations, *v) {
+		p.add("location", "must be one of the checkout locations")
+	}
+	if v := in.InputType.Value; v != nil && !slices.Contains(LifeElementInputTypes, *v) {
+		p.add("input_type", "must be one of text, checkbox, html, textarea, dropdown, datepicker")
+	}
+	if v := in.MetaDataField.Value; v != nil && *v == "" {
+		p.add("meta_data_field", "cannot be blank")
+	}
+	if v := in.InputRegex.Value; v != nil && *v != "" {
+		if _, err := regexp.Compile(*v); err != nil {
+			p.add("input_regex", "is not a valid regular expression")
+		}
+	}
+	if len(p) > 0 {
+		return invalidLifeElement(p)
+	}
+	return nil
+}
+
+// LifeElements lists the shop's elements by location and order_asc.
+func (s *Service) LifeElements(ctx context.Context, sh *ent.Shop) ([]*ent.LifeElement, error) {
+	return s.db.Client.LifeElement.Query().Where(lifeelement.ShopID(sh.ID)).
+		Order(lifeelement.ByLocation(), lifeelement.ByOrderAsc(), lifeelement.ByID()).All(ctx)
+}
+
+// CreateLifeElement adds an element to the checkout.
+func (s *Service) CreateLifeElement(ctx context.Context, sh *ent.Shop, in LifeElementInput) (*ent.LifeElement, error) {
+	if err := in.validate(true); err != nil {
+		return nil, err
+	}
+	return s.db.Client.LifeElement.Create().SetShopID(sh.ID).SetPublicID(newPublicID()).
+		SetLocation(*in.Location.Value).SetInputType(*in.InputType.Value).
+		SetNillableInputDefault(in.InputDefault.Value).SetNillableInputLabel(in.InputLabel.Value).
+		SetNillableInputPlaceholder(in.InputPlaceholder.Value).SetNillableInputRequired(in.InputRequired.Value).
+		SetNillableInputRegex(in.InputRegex.Value).SetMetaDataField(*in.MetaDataField.Value).
+		SetOrderAsc(*in.OrderAsc.Value).Save(ctx)
+}
+
+func lifeElementNotConfigured(code, publicID string) *Error {
+	return &Error{Status: http.StatusUnprocessableEntity, Code: code, Type: "life_element.life_element_not_configured",
+		Message: "no LiFE element with public_id " + publicID + " is configured for this shop", Details: map[string]any{"public_id": publicID}}
+}
+
+// UpdateLifeElement changes the attributes given and leaves the others.
+func (s *Service) UpdateLifeElement(ctx context.Context, sh *ent.Shop, publicID string, in LifeElementInput) (*ent.LifeElement, error) {
+	if err := in.validate(false); err != nil {
+		return nil, err
+	}
+	var out *ent.LifeElement
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		el, err := tx.LifeElement.Query().Where(lifeelement.ShopID(sh.ID), lifeelement.PublicID(publicID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return lifeElementNotConfigured(CodeElementInvalid, publicID)
+		}
+		if err != nil {
+			return err
+		}
+		u := el.Update()
+		if in.Location.Set {
+			u.SetLocation(*in.Location.Value)
+		}
+		if in.InputType.Set {
+			u.SetInputType(*in.InputType.Value)
+		}
+		if in.InputDefault.Set {
+			u.ClearInputDefault().SetNillableInputDefault(in.InputDefault.Value)
+		}
+		if in.InputLabel.Set {
+			u.ClearInputLabel().SetNillableInputLabel(in.InputLabel.Value)
+		}
+		if in.InputPlaceholder.Set {
+			u.ClearInputPlaceholder().SetNillableInputPlaceholder(in.InputPlaceholder.Value)
+		}
+		if in.InputRequired.Set {
+			u.ClearInputRequired().SetNillableInputRequired(in.InputRequired.Value)
+		}
+		if in.InputRegex.Set {
+			u.ClearInputRegex().SetNillableInputRegex(in.InputRegex.Value)
+		}
+		if in.MetaDataField.Set {
+			u.SetMetaDataField(*in.MetaDataField.Value)
+		}
+		if in.OrderAsc.Set {
+			u.SetOrderAsc(*in.OrderAsc.Value)
+		}
+		out, err = u.Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// DeleteLifeElement removes an element.
+func (s *Service) DeleteLifeElement(ctx context.Context, sh *ent.Shop, publicID string) error {
+	n, err := s.db.Client.LifeElement.Delete().Where(lifeelement.ShopID(sh.ID), lifeelement.PublicID(publicID)).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return lifeElementNotConfigured(CodeElementNotFound, publicID)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+// Package service is checkoutd's one service layer: every rule, every transaction.
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent"
+)
+
+// Service owns the business rules of checkoutd.
+type Service struct {
+	db    *Database
+	log   *slog.Logger
+	clock func() time.Time
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithClock replaces the wall clock, so that time rules are tested without sleeping.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.clock = now } }
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// New returns a Service on db.
+func New(db *Database, opts ...Option) *Service {
+	s := &Service{db: db, log: slog.Default(), clock: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Client is the ent client, for read-only GraphQL queries scoped through the service.
+func (s *Service) Client() *ent.Client { return s.db.Client }
+
+// Ready reports whether the database answers.
+func (s *Service) Ready(ctx context.Context) error { return s.db.Ping(ctx) }
+
+// inTx runs fn in one transaction: all of it is written, or none.
+func (s *Service) inTx(ctx context.Context, fn func(tx *ent.Tx) error) (err error) {
+	tx, err := s.db.Client.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = tx.Rollback()
+			panic(p)
+		}
+	}()
+	if err := fn(tx); err != nil {
+		if rerr := tx.Rollback(); rerr != nil {
+			return fmt.Errorf("%w (rollback: %v)", err, rerr)
+		}
+		return err
+	}
+	return tx.Commit()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+// newPublicID returns an opaque 32-character identifier.
+func newPublicID() string { return randomHex(16) }

@@ -1,0 +1,109 @@
+// Package servicetest runs tests on every database checkoutd supports: the embedded SQLite and,
+// where reachable, PostgreSQL (required under CI=true).
+package servicetest
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	_ "github.com/lib/pq"
+
+	"github.com/checkoutd/checkoutd/service"
+)
+
+// DefaultPostgres is used when CHECKOUT_TEST_POSTGRES is unset.
+const DefaultPostgres = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+
+var (
+	pgOnce  sync.Once
+	pgError error
+)
+
+func postgresURL() string {
+	if u := os.Getenv("CHECKOUT_TEST_POSTGRES"); u != "" {
+		return u
+	}
+	return DefaultPostgres
+}
+
+func postgresReachable() error {
+	pgOnce.Do(func() {
+		db, err := sql.Open("postgres", postgresURL())
+		if err == nil {
+			err = db.Ping()
+			db.Close()
+		}
+		pgError = err
+	})
+	return pgError
+}
+
+// Each runs fn as a subtest on a fresh, migrated SQLite database and on a fresh, migrated
+// PostgreSQL schema.
+func Each(t *testing.T, fn func(t *testing.T, db *service.Database)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, SQLite(t)) })
+	t.Run("postgres", func(t *testing.T) { fn(t, Postgres(t)) })
+}
+
+// SQLite returns a migrated database in a file under the test's temp dir.
+func SQLite(t testing.TB) *service.Database {
+	t.Helper()
+	db, err := service.OpenDatabase("file:" + filepath.Join(t.TempDir(), "checkout.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return migrated(t, db)
+}
+
+// Postgres returns a migrated database in a schema of its own, dropped after the test. It skips
+// when PostgreSQL is unreachable, except under CI=true, where that is a failure.
+func Postgres(t testing.TB) *service.Database {
+	t.Helper()
+	if err := postgresReachable(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("PostgreSQL at %s is unreachable under CI: %v", postgresURL(), err)
+		}
+		t.Skipf("PostgreSQL unreachable (%v); set CHECKOUT_TEST_POSTGRES to run these tests on it", err)
+	}
+	admin, err := sql.Open("postgres", postgresURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := fmt.Sprintf("checkoutd_test_%d", rand.Uint64())
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		admin.Close()
+	})
+	u, err := url.Parse(postgresURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	db, err := service.OpenDatabase(u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return migrated(t, db)
+}
+
+func migrated(t testing.TB, db *service.Database) *service.Database {
+	t.Helper()
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	return db
+}

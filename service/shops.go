@@ -1,0 +1,142 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/accesstoken"
+	"github.com/checkoutd/checkoutd/ent/shop"
+)
+
+var shopIdentifierPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$`)
+
+// CreateShopInput is what a new shop needs.
+type CreateShopInput struct {
+	Identifier string
+	Name       string
+	Domain     string
+	Currency   string
+}
+
+// CreatedShop is a new shop and its first access token, shown once.
+type CreatedShop struct {
+	Shop        *ent.Shop
+	AccessToken string
+}
+
+// CreateShop creates a shop and its first access token.
+func (s *Service) CreateShop(ctx context.Context, in CreateShopInput) (*CreatedShop, error) {
+	if !shopIdentifierPattern.MatchString(in.Identifier) {
+		return nil, validationError("shop.invalid_identifier", "shop identifier must be 1-64 letters, digits, '.', '_' or '-'", map[string]any{"field": "identifier"})
+	}
+	currency := strings.ToUpper(in.Currency)
+	if currency == "" {
+		currency = "USD"
+	}
+	if err := validateCurrency(currency); err != nil {
+		return nil, err
+	}
+	name := in.Name
+	if name == "" {
+		name = in.Identifier
+	}
+	var out CreatedShop
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		exists, err := tx.Shop.Query().Where(shop.Identifier(in.Identifier)).Exist(ctx)
+		if err != nil {
+			return err
+		}
+		if exists {
+			return &Error{Status: http.StatusConflict, Code: CodeConflict, Type: "shop.already_exists", Message: "a shop with identifier " + in.Identifier + " already exists"}
+		}
+		key := make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return err
+		}
+		sh, err := tx.Shop.Create().SetIdentifier(in.Identifier).SetName(name).SetDomain(in.Domain).
+			SetCurrency(currency).SetJwtKey(key).Save(ctx)
+		if err != nil {
+			return err
+		}
+		token, err := issueToken(ctx, tx.Client(), sh.ID)
+		if err != nil {
+			return err
+		}
+		out = CreatedShop{Shop: sh, AccessToken: token}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// IssueAccessToken gives the shop another access token, shown once.
+func (s *Service) IssueAccessToken(ctx context.Context, identifier string) (string, error) {
+	sh, err := s.db.Client.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return "", notFound("shop.not_found", "no shop with identifier "+identifier)
+	}
+	if err != nil {
+		return "", err
+	}
+	return issueToken(ctx, s.db.Client, sh.ID)
+}
+
+// ShopByIdentifier returns the shop, or a not-found error.
+func (s *Service) ShopByIdentifier(ctx context.Context, identifier string) (*ent.Shop, error) {
+	sh, err := s.db.Client.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, notFound("shop.not_found", "no shop with identifier "+identifier)
+	}
+	return sh, err
+}
+
+func issueToken(ctx context.Context, c *ent.Client, shopID int) (string, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	token := "ckd_" + base64.RawURLEncoding.EncodeToString(raw)
+	if err := c.AccessToken.Create().SetShopID(shopID).SetTokenHash(hashToken(token)).Exec(ctx); err != nil {
+		return "", err
+	}
+	return token, nil
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// ShopForToken returns the shop an access token belongs to.
+func (s *Service) ShopForToken(ctx context.Context, token string) (*ent.Shop, error) {
+	if token == "" {
+		return nil, ErrUnauthorized
+	}
+	sh, err := s.db.Client.AccessToken.Query().Where(accesstoken.TokenHash(hashToken(token))).QueryShop().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, ErrUnauthorized
+	}
+	return sh, err
+}
+
+// AuthenticateShop checks that token belongs to the shop named identifier. A wrong token and an
+// unknown shop fail alike, so the answer reveals nothing about other shops.
+func (s *Service) AuthenticateShop(ctx context.Context, identifier, token string) (*ent.Shop, error) {
+	sh, err := s.ShopForToken(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	if sh.Identifier != identifier {
+		return nil, ErrUnauthorized
+	}
+	return sh, nil
+}
