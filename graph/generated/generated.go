@@ -3208,10 +3208,6 @@ input ShopWhereInput {
   hasGiftCards: Boolean
   hasGiftCardsWith: [GiftCardWhereInput!]
 }
-"""
-The builtin Time type
-"""
-scalar Time
 type WebhookSubscription implements Node {
   id: ID!
   createdAt: Time!
@@ -3345,6 +3341,9 @@ input WebhookSubscriptionWhereInput {
   hasShop: Boolean
   hasShopWith: [ShopWhereInput!]
 }
+`, BuiltIn: false},
+	{Name: "../schema/scalars.graphql", Input: `"""An RFC 3339 date-time."""
+scalar Time
 `, BuiltIn: false},
 	{Name: "../schema/store.graphql", Input: `extend type Query {
   """The shop of the access token."""
