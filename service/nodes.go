@@ -9,7 +9,11 @@ import (
 // Node loads any object by its global id, but only one that belongs to the caller's shop:
 // another shop's object is reported exactly like a missing one.
 func (s *Service) Node(ctx context.Context, sh *ent.Shop, id int) (ent.Noder, error) {
-	n, err := s.db.Client.Noder(ctx, id)
+	// The row is loaded whole, without the caller's field selection, so its owner is known.
+	plain, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	defer context.AfterFunc(ctx, cancel)()
+	n, err := s.db.Client.Noder(plain, id)
 	if err != nil || ownerOf(n) != sh.ID {
 		return nil, notFound("node.not_found", "no object with that id")
 	}

@@ -1,0 +1,121 @@
+package rest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/checkoutd/checkoutd/rest"
+	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/servicetest"
+)
+
+// api is a running REST server on one database with one shop.
+type api struct {
+	t      *testing.T
+	url    string
+	svc    *service.Service
+	shop   string
+	token  string
+	header http.Header
+}
+
+func eachAPI(t *testing.T, fn func(t *testing.T, a *api)) {
+	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+		svc := service.New(db)
+		mux := http.NewServeMux()
+		rest.Register(mux, svc)
+		srv := httptest.NewServer(rest.Common(mux))
+		t.Cleanup(srv.Close)
+		created, err := svc.CreateShop(context.Background(), service.CreateShopInput{Identifier: "shop-a", Name: "Shop A"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn(t, &api{t: t, url: srv.URL, svc: svc, shop: "shop-a", token: created.AccessToken})
+	})
+}
+
+type response struct {
+	Status int
+	Body   map[string]any
+	Raw    string
+}
+
+func (a *api) do(method, path string, body any) response {
+	a.t.Helper()
+	var rdr io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rdr = bytes.NewBufferString(b)
+	case []byte:
+		rdr = bytes.NewReader(b)
+	default:
+		buf, _ := json.Marshal(b)
+		rdr = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, a.url+path, rdr)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range a.header {
+		req.Header[k] = v
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	out := response{Status: res.StatusCode, Raw: string(raw)}
+	_ = json.Unmarshal(raw, &out.Body)
+	return out
+}
+
+func (a *api) shopPath(suffix string) string { return "/checkout/shop/" + a.shop + suffix }
+
+func (r response) wantStatus(t *testing.T, status int) response {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status %d, want %d; body %s", r.Status, status, r.Raw)
+	}
+	return r
+}
+
+// wantError checks the documented error envelope and its first code and type.
+func (r response) wantError(t *testing.T, status int, code, typ string) map[string]any {
+	t.Helper()
+	r.wantStatus(t, status)
+	errs, ok := r.Body["errors"].([]any)
+	if !ok || len(errs) == 0 {
+		t.Fatalf("no errors array in %s", r.Raw)
+	}
+	e := errs[0].(map[string]any)
+	for _, k := range []string{"code", "type", "message", "details"} {
+		if _, ok := e[k]; !ok {
+			t.Fatalf("error lacks %q: %s", k, r.Raw)
+		}
+	}
+	if code != "" && e["code"] != code {
+		t.Fatalf("code %v, want %s: %s", e["code"], code, r.Raw)
+	}
+	if typ != "" && e["type"] != typ {
+		t.Fatalf("type %v, want %s: %s", e["type"], typ, r.Raw)
+	}
+	return e
+}
+
+func (r response) data(t *testing.T) map[string]any {
+	t.Helper()
+	d, ok := r.Body["data"].(map[string]any)
+	if !ok {
+		t.Fatalf("no data object in %s", r.Raw)
+	}
+	return d
+}
