@@ -30,6 +30,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	mux.HandleFunc("GET /readyz", a.readyz)
 	mux.Handle("GET /shops/v1/info", a.withToken(a.shopInfo))
 	a.registerStoreConfig(mux)
+	a.registerIntegration(mux)
 }
 
 func (a *API) readyz(w http.ResponseWriter, r *http.Request) {

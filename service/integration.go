@@ -1,0 +1,210 @@
+package service
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
+)
+
+// ConfigureSharedSecret sets or rotates the secret that signs the shop's webhook callbacks.
+func (s *Service) ConfigureSharedSecret(ctx context.Context, sh *ent.Shop, secret string) error {
+	if secret == "" {
+		return validationError("integration.invalid_shared_secret", "shared_secret is required", map[string]any{"field": "shared_secret"})
+	}
+	if len(secret) > 1024 {
+		return validationError("integration.invalid_shared_secret", "shared_secret is longer than 1024 characters", map[string]any{"field": "shared_secret"})
+	}
+	return s.db.Client.Shop.UpdateOneID(sh.ID).SetSharedSecret(secret).Exec(ctx)
+}
+
+// MaskSecret shows the last four characters of a secret and nothing else.
+func MaskSecret(secret string) string {
+	if len(secret) <= 4 {
+		return "****"
+	}
+	return "****" + secret[len(secret)-4:]
+}
+
+// WebhookTopic is one kind of event a subscription can receive.
+type WebhookTopic struct {
+	ID   int    `json:"id"`
+	Name string `json:"webhook_topic_name"`
+}
+
+// WebhookTopics are the six topics, with the ids clients look them up by.
+var WebhookTopics = []WebhookTopic{
+	{1, "order/processed"}, {2, "order/created"}, {3, "order/fulfilled"},
+	{4, "order/abandoned"}, {5, "order/failed"}, {6, "gift_card/created"},
+}
+
+func webhookTopicName(id int) (string, bool) {
+	for _, t := range WebhookTopics {
+		if t.ID == id {
+			return t.Name, true
+		}
+	}
+	return "", false
+}
+
+// WebhookSubscriptions lists the shop's subscriptions, oldest first.
+func (s *Service) WebhookSubscriptions(ctx context.Context, sh *ent.Shop) ([]*ent.WebhookSubscription, error) {
+	return s.db.Client.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID)).Order(webhooksubscription.ByID()).All(ctx)
+}
+
+func validateCallbackURL(u string) error {
+	if !isHTTPURL(u) {
+		return validationError("webhook.invalid_callback_url", "callback_url must be an absolute http or https URL", map[string]any{"field": "callback_url"})
+	}
+	return nil
+}
+
+// CreateWebhookSubscription subscribes a callback URL to a topic. Callbacks are signed with the
+// shared secret, so there is no subscription before there is a secret.
+func (s *Service) CreateWebhookSubscription(ctx context.Context, sh *ent.Shop, topicID int, callbackURL string) (*ent.WebhookSubscription, error) {
+	if _, ok := webhookTopicName(topicID); !ok {
+		return nil, validationError("webhook.invalid_topic", "webhook_topic_id must be one of the ids of GET /webhooks/topics", map[string]any{"field": "webhook_topic_id"})
+	}
+	if err := validateCallbackURL(callbackURL); err != nil {
+		return nil, err
+	}
+	var out *ent.WebhookSubscription
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		current, err := tx.Shop.Get(ctx, sh.ID)
+		if err != nil {
+			return err
+		}
+		if current.SharedSecret == nil {
+			return validationError("webhook.shared_secret_not_configured",
+				"configure the integration shared secret (POST /integration/config) before creating webhooks: callbacks are signed with it", nil)
+		}
+		out, err = tx.WebhookSubscription.Create().SetShopID(sh.ID).SetWebhookTopicID(topicID).SetCallbackURL(callbackURL).Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+func webhookNotFound() *Error {
+	return notFound("webhook.not_found", "no webhook with that id")
+}
+
+// UpdateWebhookCallbackURL points a subscription at another URL.
+func (s *Service) UpdateWebhookCallbackURL(ctx context.Context, sh *ent.Shop, id int, callbackURL string) (*ent.WebhookSubscription, error) {
+	if err := validateCallbackURL(callbackURL); err != nil {
+		return nil, err
+	}
+	n, err := s.db.Client.WebhookSubscription.Update().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).
+		SetCallbackURL(callbackURL).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, webhookNotFound()
+	}
+	return s.db.Client.WebhookSubscription.Get(ctx, id)
+}
+
+// DeleteWebhookSubscription removes a subscription.
+func (s *Service) DeleteWebhookSubscription(ctx context.Context, sh *ent.Shop, id int) error {
+	n, err := s.db.Client.WebhookSubscription.Delete().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return webhookNotFound()
+	}
+	return nil
+}
+
+// RSAConfigInput is the remote state authority's address and secret; on PATCH, absent fields stay.
+type RSAConfigInput struct {
+	URL          *string `json:"url"`
+	SharedSecret *string `json:"shared_secret"`
+}
+
+func (in RSAConfigInput) validate(creating bool) error {
+	p := fieldErrors{}
+	if in.URL == nil && creating {
+		p.add("url", "is required")
+	} else if in.URL != nil && !isHTTPURL(*in.URL) {
+		p.add("url", "must be an absolute http or https URL")
+	}
+	if in.SharedSecret == nil && creating {
+		p.add("shared_secret", "is required")
+	} else if in.SharedSecret != nil && *in.SharedSecret == "" {
+		p.add("shared_secret", "cannot be blank")
+	}
+	if len(p) > 0 {
+		return validationError("rsa_config.invalid_rsa_config", "invalid remote state authority config: "+p.message(), p.details())
+	}
+	return nil
+}
+
+// RSAConfig returns the shop's remote state authority config, if any.
+func (s *Service) RSAConfig(ctx context.Context, sh *ent.Shop) (*ent.RSAConfig, error) {
+	c, err := s.db.Client.RSAConfig.Query().Where(rsaconfig.ShopID(sh.ID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return c, err
+}
+
+// CreateRSAConfig configures the remote state authority, replacing any earlier config.
+func (s *Service) CreateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfigInput) (*ent.RSAConfig, error) {
+	if err := in.validate(true); err != nil {
+		return nil, err
+	}
+	var out *ent.RSAConfig
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		if _, err := tx.RSAConfig.Delete().Where(rsaconfig.ShopID(sh.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.RSAConfig.Create().SetShopID(sh.ID).SetURL(*in.URL).SetSharedSecret(*in.SharedSecret).Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// UpdateRSAConfig changes the given fields; there must be a config to change.
+func (s *Service) UpdateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfigInput) (*ent.RSAConfig, error) {
+	if err := in.validate(false); err != nil {
+		return nil, err
+	}
+	var out *ent.RSAConfig
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		c, err := tx.RSAConfig.Query().Where(rsaconfig.ShopID(sh.ID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return &Error{Status: http.StatusUnprocessableEntity, Code: CodeRSANotSet, Type: "rsa_config.not_configured",
+				Message: "no remote state authority is configured for this shop: POST /rsa_config first"}
+		}
+		if err != nil {
+			return err
+		}
+		u := c.Update()
+		if in.URL != nil {
+			u.SetURL(*in.URL)
+		}
+		if in.SharedSecret != nil {
+			u.SetSharedSecret(*in.SharedSecret)
+		}
+		out, err = u.Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// DeleteRSAConfig removes the remote state authority; the shop's checkout owns its state again.
+func (s *Service) DeleteRSAConfig(ctx context.Context, sh *ent.Shop) error {
+	n, err := s.db.Client.RSAConfig.Delete().Where(rsaconfig.ShopID(sh.ID)).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeRSANotSet, Type: "rsa_config.not_configured",
+			Message: "no remote state authority is configured for this shop"}
+	}
+	return nil
+}
