@@ -31,6 +31,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	mux.Handle("GET /shops/v1/info", a.withToken(a.shopInfo))
 	a.registerStoreConfig(mux)
 	a.registerIntegration(mux)
+	a.registerPaymentGateways(mux)
 }
 
 func (a *API) readyz(w http.ResponseWriter, r *http.Request) {

@@ -3,6 +3,7 @@ package service
 import (
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bojanz/currency"
@@ -42,3 +43,5 @@ func (f fieldErrors) message() string {
 	slices.Sort(parts)
 	return strings.Join(parts, "; ")
 }
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,146 @@
+package service
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
+	"github.com/checkoutd/checkoutd/ent/schema"
+)
+
+// ExternalPaymentGatewayInput is a gateway as created or updated; update takes the same required fields.
+type ExternalPaymentGatewayInput struct {
+	Name                   *string             `json:"name"`
+	BaseURL                *string             `json:"base_url"`
+	IframeURL              *string             `json:"iframe_url"`
+	Location               *string             `json:"location"`
+	HTTPHeaders            []schema.HTTPHeader `json:"http_headers"`
+	APIToken               Nullable[string]    `json:"api_token"`
+	PartialCapture         *bool               `json:"partial_capture"`
+	AdditionalOrderDetails *bool               `json:"additional_order_details"`
+	ProviderID             *string             `json:"provider_id"`
+	Currency               *string             `json:"currency"`
+	IsTest                 *bool               `json:"is_test"`
+}
+
+func (in ExternalPaymentGatewayInput) validate() error {
+	p := fieldErrors{}
+	if in.Name == nil || strings.TrimSpace(*in.Name) == "" {
+		p.add("name", "is required")
+	}
+	if in.BaseURL == nil {
+		p.add("base_url", "is required")
+	} else if !isHTTPURL(*in.BaseURL) {
+		p.add("base_url", "must be an absolute http or https URL")
+	}
+	if in.IframeURL != nil && *in.IframeURL != "" && !isHTTPURL(*in.IframeURL) {
+		p.add("iframe_url", "must be an absolute http or https URL")
+	}
+	if in.PartialCapture == nil {
+		p.add("partial_capture", "is required")
+	}
+	if in.AdditionalOrderDetails == nil {
+		p.add("additional_order_details", "is required")
+	}
+	if in.ProviderID == nil || *in.ProviderID == "" {
+		p.add("provider_id", "is required")
+	}
+	if in.Currency == nil {
+		p.add("currency", "is required")
+	} else if len(*in.Currency) != 3 {
+		p.add("currency", "must be exactly 3 characters")
+	} else if validateCurrency(strings.ToUpper(*in.Currency)) != nil {
+		p.add("currency", "must be an ISO 4217 code")
+	}
+	for i, h := range in.HTTPHeaders {
+		if h.Key == "" || strings.ContainsAny(h.Key, " :\r\n") || strings.ContainsAny(h.Value, "\r\n") {
+			p.add("http_headers", "entry "+itoa(i)+" is not a valid header")
+			break
+		}
+	}
+	if len(p) > 0 {
+		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeGatewayInvalid, Type: "external_payment_gateway.invalid_external_payment_gateway_data",
+			Message: "invalid external payment gateway: " + p.message(), Details: p.details()}
+	}
+	return nil
+}
+
+// ExternalPaymentGateways lists the shop's gateways, oldest first.
+func (s *Service) ExternalPaymentGateways(ctx context.Context, sh *ent.Shop) ([]*ent.ExternalPaymentGateway, error) {
+	return s.db.Client.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID)).Order(externalpaymentgateway.ByID()).All(ctx)
+}
+
+func strOr(p *string, fallback string) string {
+	if p == nil {
+		return fallback
+	}
+	return *p
+}
+
+// CreateExternalPaymentGateway adds a gateway.
+func (s *Service) CreateExternalPaymentGateway(ctx context.Context, sh *ent.Shop, in ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	c := s.db.Client.ExternalPaymentGateway.Create().SetShopID(sh.ID).SetPublicID(newPublicID()).
+		SetName(*in.Name).SetBaseURL(strings.TrimRight(*in.BaseURL, "/")).SetNillableIframeURL(in.IframeURL).
+		SetLocation(strOr(in.Location, "")).SetPartialCapture(*in.PartialCapture).
+		SetAdditionalOrderDetails(*in.AdditionalOrderDetails).SetProviderID(*in.ProviderID).
+		SetCurrency(strings.ToUpper(*in.Currency)).SetNillableAPIToken(in.APIToken.Value).SetNillableIsTest(in.IsTest)
+	if in.HTTPHeaders != nil {
+		c.SetHTTPHeaders(in.HTTPHeaders)
+	}
+	return c.Save(ctx)
+}
+
+func gatewayNotFound(publicID string) *Error {
+	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeGatewayInvalid, Type: "external_payment_gateway.external_payment_gateway_not_configured",
+		Message: "no external payment gateway with public_id " + publicID + " is configured for this shop", Details: map[string]any{"public_id": publicID}}
+}
+
+// UpdateExternalPaymentGateway replaces the gateway's fields; an absent api_token keeps the
+// stored one, so a client that never saw the token can still edit the rest.
+func (s *Service) UpdateExternalPaymentGateway(ctx context.Context, sh *ent.Shop, publicID string, in ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	var out *ent.ExternalPaymentGateway
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		g, err := tx.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(publicID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return gatewayNotFound(publicID)
+		}
+		if err != nil {
+			return err
+		}
+		u := g.Update().SetName(*in.Name).SetBaseURL(strings.TrimRight(*in.BaseURL, "/")).
+			ClearIframeURL().SetNillableIframeURL(in.IframeURL).SetLocation(strOr(in.Location, g.Location)).
+			SetPartialCapture(*in.PartialCapture).SetAdditionalOrderDetails(*in.AdditionalOrderDetails).
+			SetProviderID(*in.ProviderID).SetCurrency(strings.ToUpper(*in.Currency)).SetNillableIsTest(in.IsTest)
+		if in.HTTPHeaders != nil {
+			u.SetHTTPHeaders(in.HTTPHeaders)
+		} else {
+			u.ClearHTTPHeaders()
+		}
+		if in.APIToken.Set {
+			u.ClearAPIToken().SetNillableAPIToken(in.APIToken.Value)
+		}
+		out, err = u.Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// DeleteExternalPaymentGateway removes a gateway.
+func (s *Service) DeleteExternalPaymentGateway(ctx context.Context, sh *ent.Shop, publicID string) error {
+	n, err := s.db.Client.ExternalPaymentGateway.Delete().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(publicID)).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return gatewayNotFound(publicID)
+	}
+	return nil
+}
