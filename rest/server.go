@@ -32,6 +32,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	a.registerStoreConfig(mux)
 	a.registerIntegration(mux)
 	a.registerPaymentGateways(mux)
+	a.registerFlows(mux)
 }
 
 func (a *API) readyz(w http.ResponseWriter, r *http.Request) {
