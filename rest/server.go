@@ -33,6 +33,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	a.registerIntegration(mux)
 	a.registerPaymentGateways(mux)
 	a.registerFlows(mux)
+	a.registerAPIOverrides(mux)
 }
 
 func (a *API) readyz(w http.ResponseWriter, r *http.Request) {

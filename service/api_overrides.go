@@ -1,0 +1,102 @@
+package service
+
+import (
+	"context"
+	"slices"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/apioverride"
+)
+
+// APIOverrideTypes are the pieces of checkout functionality a shop can send to its own endpoint.
+var APIOverrideTypes = []string{"address_validate", "shipping", "discount", "inventory", "tax"}
+
+// APIOverrideInput creates an override (all fields) or patches one (any subset).
+type APIOverrideInput struct {
+	OverrideType *string `json:"override_type"`
+	URL          *string `json:"url"`
+	SharedSecret *string `json:"shared_secret"`
+}
+
+func (in APIOverrideInput) validate(creating bool) error {
+	p := fieldErrors{}
+	if in.OverrideType == nil && creating {
+		p.add("override_type", "is required")
+	} else if in.OverrideType != nil && !slices.Contains(APIOverrideTypes, *in.OverrideType) {
+		p.add("override_type", "must be one of address_validate, shipping, discount, inventory, tax")
+	}
+	if in.URL == nil && creating {
+		p.add("url", "is required")
+	} else if in.URL != nil && !isHTTPURL(*in.URL) {
+		p.add("url", "must be an absolute http or https URL")
+	}
+	if in.SharedSecret == nil && creating {
+		p.add("shared_secret", "is required")
+	} else if in.SharedSecret != nil && *in.SharedSecret == "" {
+		p.add("shared_secret", "cannot be blank")
+	}
+	if len(p) > 0 {
+		return validationError("api_override.invalid_api_override_data", "invalid API override: "+p.message(), p.details())
+	}
+	return nil
+}
+
+// APIOverrides lists the shop's overrides, oldest first.
+func (s *Service) APIOverrides(ctx context.Context, sh *ent.Shop) ([]*ent.APIOverride, error) {
+	return s.db.Client.APIOverride.Query().Where(apioverride.ShopID(sh.ID)).Order(apioverride.ByID()).All(ctx)
+}
+
+// CreateAPIOverride adds an override.
+func (s *Service) CreateAPIOverride(ctx context.Context, sh *ent.Shop, in APIOverrideInput) (*ent.APIOverride, error) {
+	if err := in.validate(true); err != nil {
+		return nil, err
+	}
+	return s.db.Client.APIOverride.Create().SetShopID(sh.ID).SetPublicID(newPublicID()).
+		SetOverrideType(*in.OverrideType).SetURL(*in.URL).SetSharedSecret(*in.SharedSecret).Save(ctx)
+}
+
+func overrideNotFound(publicID string) *Error {
+	return notFound("api_override.not_found", "no API override with public_id "+publicID)
+}
+
+// UpdateAPIOverride changes the given fields.
+func (s *Service) UpdateAPIOverride(ctx context.Context, sh *ent.Shop, publicID string, in APIOverrideInput) (*ent.APIOverride, error) {
+	if err := in.validate(false); err != nil {
+		return nil, err
+	}
+	var out *ent.APIOverride
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		o, err := tx.APIOverride.Query().Where(apioverride.ShopID(sh.ID), apioverride.PublicID(publicID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return overrideNotFound(publicID)
+		}
+		if err != nil {
+			return err
+		}
+		u := o.Update()
+		if in.OverrideType != nil {
+			u.SetOverrideType(*in.OverrideType)
+		}
+		if in.URL != nil {
+			u.SetURL(*in.URL)
+		}
+		if in.SharedSecret != nil {
+			u.SetSharedSecret(*in.SharedSecret)
+		}
+		out, err = u.Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// DeleteAPIOverride removes an override.
+func (s *Service) DeleteAPIOverride(ctx context.Context, sh *ent.Shop, publicID string) error {
+	n, err := s.db.Client.APIOverride.Delete().Where(apioverride.ShopID(sh.ID), apioverride.PublicID(publicID)).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return overrideNotFound(publicID)
+	}
+	return nil
+}
