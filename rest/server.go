@@ -34,6 +34,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	a.registerPaymentGateways(mux)
 	a.registerFlows(mux)
 	a.registerAPIOverrides(mux)
+	a.registerGiftCards(mux)
 }
 
 func (a *API) readyz(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,142 @@
+package service
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"math/big"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/giftcard"
+)
+
+// IssueGiftCardInput is a new gift card; the pin is generated unless given.
+type IssueGiftCardInput struct {
+	Amount        int64
+	Currency      string
+	CardToken     string
+	Pin           string
+	RecipientName string
+	Message       string
+	ExpiryDate    *time.Time
+	CustomerName  string
+	CustomerEmail string
+}
+
+// IssuedGiftCard is a new card and its pin, shown once.
+type IssuedGiftCard struct {
+	GiftCard *ent.GiftCard
+	Pin      string
+}
+
+// pinHash keys the hash with the shop's secret key: pins are short, and a bare hash of a
+// 6-digit pin is one table lookup away from the pin.
+func pinHash(sh *ent.Shop, cardToken, pin string) string {
+	m := hmac.New(sha256.New, sh.JwtKey)
+	m.Write([]byte(cardToken + "\x00" + pin))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// IssueGiftCard creates a gift card with a balance.
+func (s *Service) IssueGiftCard(ctx context.Context, sh *ent.Shop, in IssueGiftCardInput) (*IssuedGiftCard, error) {
+	p := fieldErrors{}
+	if in.Amount <= 0 {
+		p.add("amount", "must be a positive amount in minor units")
+	}
+	currency := strings.ToUpper(in.Currency)
+	if currency == "" {
+		currency = sh.Currency
+	}
+	if validateCurrency(currency) != nil {
+		p.add("currency", "must be an ISO 4217 code")
+	}
+	if in.CustomerEmail != "" {
+		if _, err := mail.ParseAddress(in.CustomerEmail); err != nil {
+			p.add("customer_email", "is not an email address")
+		}
+	}
+	if in.Pin != "" && len(in.Pin) < 4 {
+		p.add("pin", "must have at least 4 characters")
+	}
+	if len(p) > 0 {
+		return nil, validationError("gift_card.invalid_gift_card_data", "invalid gift card: "+p.message(), p.details())
+	}
+	token := in.CardToken
+	if token == "" {
+		token = strings.ToUpper(randomHex(8))
+	}
+	pin := in.Pin
+	if pin == "" {
+		pin = randomDigits(8)
+	}
+	var out *ent.GiftCard
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		exists, err := tx.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.CardToken(token)).Exist(ctx)
+		if err != nil {
+			return err
+		}
+		if exists {
+			return validationError("gift_card.card_token_taken", "a gift card with this card_token exists", map[string]any{"field": "card_token"})
+		}
+		out, err = tx.GiftCard.Create().SetShopID(sh.ID).SetPublicPaymentMethodID(newPublicID()).SetCardToken(token).
+			SetPinHash(pinHash(sh, token, pin)).SetCurrency(currency).SetAmount(in.Amount).SetBalance(in.Amount).
+			SetRecipientName(in.RecipientName).SetMessage(in.Message).SetNillableExpiryDate(in.ExpiryDate).
+			SetCustomerName(in.CustomerName).SetCustomerEmail(in.CustomerEmail).Save(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &IssuedGiftCard{GiftCard: out, Pin: pin}, nil
+}
+
+func randomDigits(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		d, err := rand.Int(rand.Reader, big.NewInt(10))
+		if err != nil {
+			panic(err)
+		}
+		b[i] = byte('0' + d.Int64())
+	}
+	return string(b)
+}
+
+// GiftCardLookup names a card by its payment method id, or by token and pin.
+type GiftCardLookup struct {
+	PublicPaymentMethodID string
+	CardToken             string
+	CardPin               string
+}
+
+// LookupGiftCard finds a card. An unknown card and a wrong pin get the same answer, so the
+// lookup cannot be used to find which card tokens exist.
+func (s *Service) LookupGiftCard(ctx context.Context, sh *ent.Shop, q GiftCardLookup) (*ent.GiftCard, error) {
+	invalid := validationError("gift_card.invalid_card", "no gift card matches this card token and pin", nil)
+	switch {
+	case q.PublicPaymentMethodID != "":
+		g, err := s.db.Client.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.PublicPaymentMethodID(q.PublicPaymentMethodID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return nil, validationError("gift_card.invalid_card", "no gift card with this public_payment_method_id", nil)
+		}
+		return g, err
+	case q.CardToken != "" && q.CardPin != "":
+		g, err := s.db.Client.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.CardToken(q.CardToken)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return nil, invalid
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !hmac.Equal([]byte(g.PinHash), []byte(pinHash(sh, q.CardToken, q.CardPin))) {
+			return nil, invalid
+		}
+		return g, nil
+	}
+	return nil, validationError("gift_card.missing_lookup", "give public_payment_method_id, or card_token with card_pin", nil)
+}
