@@ -36,7 +36,27 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []int) ([]ent.Noder, erro
 	return out, nil
 }
 
+// APIOverride returns generated.APIOverrideResolver implementation.
+func (r *Resolver) APIOverride() generated.APIOverrideResolver { return &aPIOverrideResolver{r} }
+
+// ExternalPaymentGateway returns generated.ExternalPaymentGatewayResolver implementation.
+func (r *Resolver) ExternalPaymentGateway() generated.ExternalPaymentGatewayResolver {
+	return &externalPaymentGatewayResolver{r}
+}
+
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
-type queryResolver struct{ *Resolver }
+// RSAConfig returns generated.RSAConfigResolver implementation.
+func (r *Resolver) RSAConfig() generated.RSAConfigResolver { return &rSAConfigResolver{r} }
+
+// Shop returns generated.ShopResolver implementation.
+func (r *Resolver) Shop() generated.ShopResolver { return &shopResolver{r} }
+
+type (
+	aPIOverrideResolver            struct{ *Resolver }
+	externalPaymentGatewayResolver struct{ *Resolver }
+	queryResolver                  struct{ *Resolver }
+	rSAConfigResolver              struct{ *Resolver }
+	shopResolver                   struct{ *Resolver }
+)

@@ -5,6 +5,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
 )
@@ -50,4 +52,45 @@ func lifeElementInput(ctx context.Context, in model.LifeElementInput) service.Li
 		MetaDataField:    nullable(p, "metaDataField", in.MetaDataField),
 		OrderAsc:         nullable(p, "orderAsc", in.OrderAsc),
 	}
+}
+
+func gatewayInput(ctx context.Context, in model.ExternalPaymentGatewayInput) service.ExternalPaymentGatewayInput {
+	p := inputFields(ctx)
+	var headers []schema.HTTPHeader
+	for _, h := range in.HTTPHeaders {
+		headers = append(headers, *h)
+	}
+	return service.ExternalPaymentGatewayInput{
+		Name: in.Name, BaseURL: in.BaseURL, IframeURL: in.IframeURL, Location: in.Location, HTTPHeaders: headers,
+		APIToken: nullable(p, "apiToken", in.APIToken), PartialCapture: in.PartialCapture,
+		AdditionalOrderDetails: in.AdditionalOrderDetails, ProviderID: in.ProviderID, Currency: in.Currency, IsTest: in.IsTest,
+	}
+}
+
+// done runs a change for the caller's shop and answers true when it succeeded.
+func done(ctx context.Context, change func(sh *ent.Shop) error) (bool, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return false, err
+	}
+	if err := change(sh); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+func flows(ctx context.Context, list func(sh *ent.Shop) ([]service.FlowSummary, error)) ([]*service.FlowSummary, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := list(sh)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*service.FlowSummary, len(fs))
+	for i := range fs {
+		out[i] = &fs[i]
+	}
+	return out, nil
 }

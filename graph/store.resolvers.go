@@ -11,7 +11,22 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/graph/generated"
 	"github.com/checkoutd/checkoutd/graph/model"
+	"github.com/checkoutd/checkoutd/service"
 )
+
+// SharedSecretMasked is the resolver for the sharedSecretMasked field.
+func (r *aPIOverrideResolver) SharedSecretMasked(ctx context.Context, obj *ent.APIOverride) (string, error) {
+	return service.MaskSecret(obj.SharedSecret), nil
+}
+
+// APITokenMasked is the resolver for the apiTokenMasked field.
+func (r *externalPaymentGatewayResolver) APITokenMasked(ctx context.Context, obj *ent.ExternalPaymentGateway) (*string, error) {
+	if obj.APIToken == nil {
+		return nil, nil
+	}
+	m := service.MaskSecret(*obj.APIToken)
+	return &m, nil
+}
 
 // AddCorsDomain is the resolver for the addCorsDomain field.
 func (r *mutationResolver) AddCorsDomain(ctx context.Context, domain string) ([]*ent.CorsDomain, error) {
@@ -64,9 +79,196 @@ func (r *mutationResolver) DeleteLifeElement(ctx context.Context, publicID strin
 	return true, nil
 }
 
+// ConfigureSharedSecret is the resolver for the configureSharedSecret field.
+func (r *mutationResolver) ConfigureSharedSecret(ctx context.Context, sharedSecret string) (*ent.Shop, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.ConfigureSharedSecret(ctx, sh, sharedSecret)
+}
+
+// CreateExternalPaymentGateway is the resolver for the createExternalPaymentGateway field.
+func (r *mutationResolver) CreateExternalPaymentGateway(ctx context.Context, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.CreateExternalPaymentGateway(ctx, sh, gatewayInput(ctx, input))
+}
+
+// UpdateExternalPaymentGateway is the resolver for the updateExternalPaymentGateway field.
+func (r *mutationResolver) UpdateExternalPaymentGateway(ctx context.Context, publicID string, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.UpdateExternalPaymentGateway(ctx, sh, publicID, gatewayInput(ctx, input))
+}
+
+// DeleteExternalPaymentGateway is the resolver for the deleteExternalPaymentGateway field.
+func (r *mutationResolver) DeleteExternalPaymentGateway(ctx context.Context, publicID string) (bool, error) {
+	return done(ctx, func(sh *ent.Shop) error { return r.svc.DeleteExternalPaymentGateway(ctx, sh, publicID) })
+}
+
+// CreateAPIOverride is the resolver for the createAPIOverride field.
+func (r *mutationResolver) CreateAPIOverride(ctx context.Context, input service.APIOverrideInput) (*ent.APIOverride, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.CreateAPIOverride(ctx, sh, input)
+}
+
+// UpdateAPIOverride is the resolver for the updateAPIOverride field.
+func (r *mutationResolver) UpdateAPIOverride(ctx context.Context, publicID string, input service.APIOverrideInput) (*ent.APIOverride, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.UpdateAPIOverride(ctx, sh, publicID, input)
+}
+
+// DeleteAPIOverride is the resolver for the deleteAPIOverride field.
+func (r *mutationResolver) DeleteAPIOverride(ctx context.Context, publicID string) (bool, error) {
+	return done(ctx, func(sh *ent.Shop) error { return r.svc.DeleteAPIOverride(ctx, sh, publicID) })
+}
+
+// CreateRSAConfig is the resolver for the createRSAConfig field.
+func (r *mutationResolver) CreateRSAConfig(ctx context.Context, input service.RSAConfigInput) (*ent.RSAConfig, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.CreateRSAConfig(ctx, sh, input)
+}
+
+// UpdateRSAConfig is the resolver for the updateRSAConfig field.
+func (r *mutationResolver) UpdateRSAConfig(ctx context.Context, input service.RSAConfigInput) (*ent.RSAConfig, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.UpdateRSAConfig(ctx, sh, input)
+}
+
+// DeleteRSAConfig is the resolver for the deleteRSAConfig field.
+func (r *mutationResolver) DeleteRSAConfig(ctx context.Context) (bool, error) {
+	return done(ctx, func(sh *ent.Shop) error { return r.svc.DeleteRSAConfig(ctx, sh) })
+}
+
+// CreateWebhookSubscription is the resolver for the createWebhookSubscription field.
+func (r *mutationResolver) CreateWebhookSubscription(ctx context.Context, webhookTopicID int, callbackURL string) (*ent.WebhookSubscription, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.CreateWebhookSubscription(ctx, sh, webhookTopicID, callbackURL)
+}
+
+// UpdateWebhookSubscription is the resolver for the updateWebhookSubscription field.
+func (r *mutationResolver) UpdateWebhookSubscription(ctx context.Context, id int, callbackURL string) (*ent.WebhookSubscription, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.UpdateWebhookCallbackURL(ctx, sh, id, callbackURL)
+}
+
+// DeleteWebhookSubscription is the resolver for the deleteWebhookSubscription field.
+func (r *mutationResolver) DeleteWebhookSubscription(ctx context.Context, id int) (bool, error) {
+	return done(ctx, func(sh *ent.Shop) error { return r.svc.DeleteWebhookSubscription(ctx, sh, id) })
+}
+
+// EnableFlow is the resolver for the enableFlow field.
+func (r *mutationResolver) EnableFlow(ctx context.Context, flowID string) ([]*service.FlowSummary, error) {
+	return flows(ctx, func(sh *ent.Shop) ([]service.FlowSummary, error) { return r.svc.EnableFlow(ctx, sh, flowID) })
+}
+
+// DisableFlow is the resolver for the disableFlow field.
+func (r *mutationResolver) DisableFlow(ctx context.Context, flowID string) ([]*service.FlowSummary, error) {
+	return flows(ctx, func(sh *ent.Shop) ([]service.FlowSummary, error) { return r.svc.DisableFlow(ctx, sh, flowID) })
+}
+
+// RegisterCustomFlow is the resolver for the registerCustomFlow field.
+func (r *mutationResolver) RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*service.FlowSummary, error) {
+	return flows(ctx, func(sh *ent.Shop) ([]service.FlowSummary, error) {
+		return r.svc.RegisterCustomFlow(ctx, sh, service.RegisterFlowInput{FlowID: flowID, FlowName: flowName, FlowType: "custom"})
+	})
+}
+
+// IssueGiftCard is the resolver for the issueGiftCard field.
+func (r *mutationResolver) IssueGiftCard(ctx context.Context, input service.IssueGiftCardInput) (*service.IssuedGiftCard, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.IssueGiftCard(ctx, sh, input)
+}
+
 // Shop is the resolver for the shop field.
 func (r *queryResolver) Shop(ctx context.Context) (*ent.Shop, error) {
 	return shopFrom(ctx)
+}
+
+// WebhookTopics is the resolver for the webhookTopics field.
+func (r *queryResolver) WebhookTopics(ctx context.Context) ([]*service.WebhookTopic, error) {
+	if _, err := shopFrom(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]*service.WebhookTopic, len(service.WebhookTopics))
+	for i := range service.WebhookTopics {
+		out[i] = &service.WebhookTopics[i]
+	}
+	return out, nil
+}
+
+// EnabledFlows is the resolver for the enabledFlows field.
+func (r *queryResolver) EnabledFlows(ctx context.Context) ([]*service.FlowSummary, error) {
+	return flows(ctx, func(sh *ent.Shop) ([]service.FlowSummary, error) { return r.svc.EnabledFlows(ctx, sh) })
+}
+
+// AvailableFlows is the resolver for the availableFlows field.
+func (r *queryResolver) AvailableFlows(ctx context.Context) ([]*service.FlowSummary, error) {
+	return flows(ctx, func(sh *ent.Shop) ([]service.FlowSummary, error) { return r.svc.AvailableFlows(ctx, sh) })
+}
+
+// GiftCardLookup is the resolver for the giftCardLookup field.
+func (r *queryResolver) GiftCardLookup(ctx context.Context, publicPaymentMethodID *string, cardToken *string, cardPin *string) (*ent.GiftCard, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q := service.GiftCardLookup{}
+	if publicPaymentMethodID != nil {
+		q.PublicPaymentMethodID = *publicPaymentMethodID
+	}
+	if cardToken != nil {
+		q.CardToken = *cardToken
+	}
+	if cardPin != nil {
+		q.CardPin = *cardPin
+	}
+	return r.svc.LookupGiftCard(ctx, sh, q)
+}
+
+// SharedSecretMasked is the resolver for the sharedSecretMasked field.
+func (r *rSAConfigResolver) SharedSecretMasked(ctx context.Context, obj *ent.RSAConfig) (string, error) {
+	return service.MaskSecret(obj.SharedSecret), nil
+}
+
+// SharedSecretConfigured is the resolver for the sharedSecretConfigured field.
+func (r *shopResolver) SharedSecretConfigured(ctx context.Context, obj *ent.Shop) (bool, error) {
+	return obj.SharedSecret != nil, nil
+}
+
+// SharedSecretMasked is the resolver for the sharedSecretMasked field.
+func (r *shopResolver) SharedSecretMasked(ctx context.Context, obj *ent.Shop) (*string, error) {
+	if obj.SharedSecret == nil {
+		return nil, nil
+	}
+	m := service.MaskSecret(*obj.SharedSecret)
+	return &m, nil
 }
 
 // Mutation returns generated.MutationResolver implementation.

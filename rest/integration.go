@@ -30,7 +30,7 @@ func (a *API) configureIntegration(w http.ResponseWriter, r *http.Request, sh *e
 		writeError(w, r, err)
 		return
 	}
-	if err := a.svc.ConfigureSharedSecret(r.Context(), sh, body.SharedSecret); err != nil {
+	if _, err := a.svc.ConfigureSharedSecret(r.Context(), sh, body.SharedSecret); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -10,14 +10,14 @@ import (
 )
 
 // ConfigureSharedSecret sets or rotates the secret that signs the shop's webhook callbacks.
-func (s *Service) ConfigureSharedSecret(ctx context.Context, sh *ent.Shop, secret string) error {
+func (s *Service) ConfigureSharedSecret(ctx context.Context, sh *ent.Shop, secret string) (*ent.Shop, error) {
 	if secret == "" {
-		return validationError("integration.invalid_shared_secret", "shared_secret is required", map[string]any{"field": "shared_secret"})
+		return nil, validationError("integration.invalid_shared_secret", "shared_secret is required", map[string]any{"field": "shared_secret"})
 	}
 	if len(secret) > 1024 {
-		return validationError("integration.invalid_shared_secret", "shared_secret is longer than 1024 characters", map[string]any{"field": "shared_secret"})
+		return nil, validationError("integration.invalid_shared_secret", "shared_secret is longer than 1024 characters", map[string]any{"field": "shared_secret"})
 	}
-	return s.db.Client.Shop.UpdateOneID(sh.ID).SetSharedSecret(secret).Exec(ctx)
+	return s.db.Client.Shop.UpdateOneID(sh.ID).SetSharedSecret(secret).Save(ctx)
 }
 
 // MaskSecret shows the last four characters of a secret and nothing else.

@@ -16,7 +16,9 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/graph/model"
+	"github.com/checkoutd/checkoutd/service"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -31,8 +33,12 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	APIOverride() APIOverrideResolver
+	ExternalPaymentGateway() ExternalPaymentGatewayResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
+	RSAConfig() RSAConfigResolver
+	Shop() ShopResolver
 }
 
 type DirectiveRoot struct {
@@ -40,13 +46,14 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	APIOverride struct {
-		CreatedAt    func(childComplexity int) int
-		ID           func(childComplexity int) int
-		OverrideType func(childComplexity int) int
-		PublicID     func(childComplexity int) int
-		Shop         func(childComplexity int) int
-		URL          func(childComplexity int) int
-		UpdatedAt    func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		OverrideType       func(childComplexity int) int
+		PublicID           func(childComplexity int) int
+		SharedSecretMasked func(childComplexity int) int
+		Shop               func(childComplexity int) int
+		URL                func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
 	}
 
 	APIOverrideConnection struct {
@@ -88,10 +95,12 @@ type ComplexityRoot struct {
 	}
 
 	ExternalPaymentGateway struct {
+		APITokenMasked         func(childComplexity int) int
 		AdditionalOrderDetails func(childComplexity int) int
 		BaseURL                func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		Currency               func(childComplexity int) int
+		HTTPHeaders            func(childComplexity int) int
 		ID                     func(childComplexity int) int
 		IframeURL              func(childComplexity int) int
 		IsTest                 func(childComplexity int) int
@@ -137,6 +146,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	FlowSummary struct {
+		FlowID   func(childComplexity int) int
+		FlowName func(childComplexity int) int
+	}
+
 	GiftCard struct {
 		Amount                func(childComplexity int) int
 		Balance               func(childComplexity int) int
@@ -163,6 +177,16 @@ type ComplexityRoot struct {
 	GiftCardEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	HTTPHeader struct {
+		Key   func(childComplexity int) int
+		Value func(childComplexity int) int
+	}
+
+	IssuedGiftCard struct {
+		GiftCard func(childComplexity int) int
+		Pin      func(childComplexity int) int
 	}
 
 	LifeElement struct {
@@ -194,11 +218,28 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddCorsDomain     func(childComplexity int, domain string) int
-		CreateLifeElement func(childComplexity int, input model.LifeElementInput) int
-		DeleteCorsDomain  func(childComplexity int, id int) int
-		DeleteLifeElement func(childComplexity int, publicID string) int
-		UpdateLifeElement func(childComplexity int, publicID string, input model.LifeElementInput) int
+		AddCorsDomain                func(childComplexity int, domain string) int
+		ConfigureSharedSecret        func(childComplexity int, sharedSecret string) int
+		CreateAPIOverride            func(childComplexity int, input service.APIOverrideInput) int
+		CreateExternalPaymentGateway func(childComplexity int, input model.ExternalPaymentGatewayInput) int
+		CreateLifeElement            func(childComplexity int, input model.LifeElementInput) int
+		CreateRSAConfig              func(childComplexity int, input service.RSAConfigInput) int
+		CreateWebhookSubscription    func(childComplexity int, webhookTopicID int, callbackURL string) int
+		DeleteAPIOverride            func(childComplexity int, publicID string) int
+		DeleteCorsDomain             func(childComplexity int, id int) int
+		DeleteExternalPaymentGateway func(childComplexity int, publicID string) int
+		DeleteLifeElement            func(childComplexity int, publicID string) int
+		DeleteRSAConfig              func(childComplexity int) int
+		DeleteWebhookSubscription    func(childComplexity int, id int) int
+		DisableFlow                  func(childComplexity int, flowID string) int
+		EnableFlow                   func(childComplexity int, flowID string) int
+		IssueGiftCard                func(childComplexity int, input service.IssueGiftCardInput) int
+		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
+		UpdateAPIOverride            func(childComplexity int, publicID string, input service.APIOverrideInput) int
+		UpdateExternalPaymentGateway func(childComplexity int, publicID string, input model.ExternalPaymentGatewayInput) int
+		UpdateLifeElement            func(childComplexity int, publicID string, input model.LifeElementInput) int
+		UpdateRSAConfig              func(childComplexity int, input service.RSAConfigInput) int
+		UpdateWebhookSubscription    func(childComplexity int, id int, callbackURL string) int
 	}
 
 	PageInfo struct {
@@ -209,17 +250,22 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Node  func(childComplexity int, id int) int
-		Nodes func(childComplexity int, ids []int) int
-		Shop  func(childComplexity int) int
+		AvailableFlows func(childComplexity int) int
+		EnabledFlows   func(childComplexity int) int
+		GiftCardLookup func(childComplexity int, publicPaymentMethodID *string, cardToken *string, cardPin *string) int
+		Node           func(childComplexity int, id int) int
+		Nodes          func(childComplexity int, ids []int) int
+		Shop           func(childComplexity int) int
+		WebhookTopics  func(childComplexity int) int
 	}
 
 	RSAConfig struct {
-		CreatedAt func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Shop      func(childComplexity int) int
-		URL       func(childComplexity int) int
-		UpdatedAt func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		SharedSecretMasked func(childComplexity int) int
+		Shop               func(childComplexity int) int
+		URL                func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
 	}
 
 	Shop struct {
@@ -237,6 +283,8 @@ type ComplexityRoot struct {
 		Name                    func(childComplexity int) int
 		PlatformType            func(childComplexity int) int
 		RsaConfig               func(childComplexity int) int
+		SharedSecretConfigured  func(childComplexity int) int
+		SharedSecretMasked      func(childComplexity int) int
 		UpdatedAt               func(childComplexity int) int
 		WebhookSubscriptions    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookSubscriptionOrder, where *ent.WebhookSubscriptionWhereInput) int
 	}
@@ -260,23 +308,62 @@ type ComplexityRoot struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
 	}
+
+	WebhookTopic struct {
+		ID   func(childComplexity int) int
+		Name func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
 
 // region    ************************** generated!.gotpl **************************
 
+type APIOverrideResolver interface {
+	SharedSecretMasked(ctx context.Context, obj *ent.APIOverride) (string, error)
+}
+type ExternalPaymentGatewayResolver interface {
+	APITokenMasked(ctx context.Context, obj *ent.ExternalPaymentGateway) (*string, error)
+}
 type MutationResolver interface {
 	AddCorsDomain(ctx context.Context, domain string) ([]*ent.CorsDomain, error)
 	DeleteCorsDomain(ctx context.Context, id int) (bool, error)
 	CreateLifeElement(ctx context.Context, input model.LifeElementInput) (*ent.LifeElement, error)
 	UpdateLifeElement(ctx context.Context, publicID string, input model.LifeElementInput) (*ent.LifeElement, error)
 	DeleteLifeElement(ctx context.Context, publicID string) (bool, error)
+	ConfigureSharedSecret(ctx context.Context, sharedSecret string) (*ent.Shop, error)
+	CreateExternalPaymentGateway(ctx context.Context, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error)
+	UpdateExternalPaymentGateway(ctx context.Context, publicID string, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error)
+	DeleteExternalPaymentGateway(ctx context.Context, publicID string) (bool, error)
+	CreateAPIOverride(ctx context.Context, input service.APIOverrideInput) (*ent.APIOverride, error)
+	UpdateAPIOverride(ctx context.Context, publicID string, input service.APIOverrideInput) (*ent.APIOverride, error)
+	DeleteAPIOverride(ctx context.Context, publicID string) (bool, error)
+	CreateRSAConfig(ctx context.Context, input service.RSAConfigInput) (*ent.RSAConfig, error)
+	UpdateRSAConfig(ctx context.Context, input service.RSAConfigInput) (*ent.RSAConfig, error)
+	DeleteRSAConfig(ctx context.Context) (bool, error)
+	CreateWebhookSubscription(ctx context.Context, webhookTopicID int, callbackURL string) (*ent.WebhookSubscription, error)
+	UpdateWebhookSubscription(ctx context.Context, id int, callbackURL string) (*ent.WebhookSubscription, error)
+	DeleteWebhookSubscription(ctx context.Context, id int) (bool, error)
+	EnableFlow(ctx context.Context, flowID string) ([]*service.FlowSummary, error)
+	DisableFlow(ctx context.Context, flowID string) ([]*service.FlowSummary, error)
+	RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*service.FlowSummary, error)
+	IssueGiftCard(ctx context.Context, input service.IssueGiftCardInput) (*service.IssuedGiftCard, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id int) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
 	Shop(ctx context.Context) (*ent.Shop, error)
+	WebhookTopics(ctx context.Context) ([]*service.WebhookTopic, error)
+	EnabledFlows(ctx context.Context) ([]*service.FlowSummary, error)
+	AvailableFlows(ctx context.Context) ([]*service.FlowSummary, error)
+	GiftCardLookup(ctx context.Context, publicPaymentMethodID *string, cardToken *string, cardPin *string) (*ent.GiftCard, error)
+}
+type RSAConfigResolver interface {
+	SharedSecretMasked(ctx context.Context, obj *ent.RSAConfig) (string, error)
+}
+type ShopResolver interface {
+	SharedSecretConfigured(ctx context.Context, obj *ent.Shop) (bool, error)
+	SharedSecretMasked(ctx context.Context, obj *ent.Shop) (*string, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -321,6 +408,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APIOverride.PublicID(childComplexity), true
+	case "APIOverride.sharedSecretMasked":
+		if e.ComplexityRoot.APIOverride.SharedSecretMasked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIOverride.SharedSecretMasked(childComplexity), true
 	case "APIOverride.shop":
 		if e.ComplexityRoot.APIOverride.Shop == nil {
 			break
@@ -466,6 +559,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CorsDomainEdge.Node(childComplexity), true
 
+	case "ExternalPaymentGateway.apiTokenMasked":
+		if e.ComplexityRoot.ExternalPaymentGateway.APITokenMasked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExternalPaymentGateway.APITokenMasked(childComplexity), true
 	case "ExternalPaymentGateway.additionalOrderDetails":
 		if e.ComplexityRoot.ExternalPaymentGateway.AdditionalOrderDetails == nil {
 			break
@@ -490,6 +589,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ExternalPaymentGateway.Currency(childComplexity), true
+	case "ExternalPaymentGateway.httpHeaders":
+		if e.ComplexityRoot.ExternalPaymentGateway.HTTPHeaders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExternalPaymentGateway.HTTPHeaders(childComplexity), true
 	case "ExternalPaymentGateway.id":
 		if e.ComplexityRoot.ExternalPaymentGateway.ID == nil {
 			break
@@ -664,6 +769,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FlowEdge.Node(childComplexity), true
 
+	case "FlowSummary.flowID":
+		if e.ComplexityRoot.FlowSummary.FlowID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.FlowID(childComplexity), true
+	case "FlowSummary.flowName":
+		if e.ComplexityRoot.FlowSummary.FlowName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.FlowName(childComplexity), true
+
 	case "GiftCard.amount":
 		if e.ComplexityRoot.GiftCard.Amount == nil {
 			break
@@ -780,6 +898,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GiftCardEdge.Node(childComplexity), true
+
+	case "HTTPHeader.key":
+		if e.ComplexityRoot.HTTPHeader.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HTTPHeader.Key(childComplexity), true
+	case "HTTPHeader.value":
+		if e.ComplexityRoot.HTTPHeader.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HTTPHeader.Value(childComplexity), true
+
+	case "IssuedGiftCard.giftCard":
+		if e.ComplexityRoot.IssuedGiftCard.GiftCard == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuedGiftCard.GiftCard(childComplexity), true
+	case "IssuedGiftCard.pin":
+		if e.ComplexityRoot.IssuedGiftCard.Pin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuedGiftCard.Pin(childComplexity), true
 
 	case "LifeElement.createdAt":
 		if e.ComplexityRoot.LifeElement.CreatedAt == nil {
@@ -909,6 +1053,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddCorsDomain(childComplexity, args["domain"].(string)), true
+	case "Mutation.configureSharedSecret":
+		if e.ComplexityRoot.Mutation.ConfigureSharedSecret == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_configureSharedSecret_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ConfigureSharedSecret(childComplexity, args["sharedSecret"].(string)), true
+	case "Mutation.createAPIOverride":
+		if e.ComplexityRoot.Mutation.CreateAPIOverride == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createAPIOverride_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAPIOverride(childComplexity, args["input"].(service.APIOverrideInput)), true
+	case "Mutation.createExternalPaymentGateway":
+		if e.ComplexityRoot.Mutation.CreateExternalPaymentGateway == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createExternalPaymentGateway_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateExternalPaymentGateway(childComplexity, args["input"].(model.ExternalPaymentGatewayInput)), true
 	case "Mutation.createLifeElement":
 		if e.ComplexityRoot.Mutation.CreateLifeElement == nil {
 			break
@@ -920,6 +1097,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateLifeElement(childComplexity, args["input"].(model.LifeElementInput)), true
+	case "Mutation.createRSAConfig":
+		if e.ComplexityRoot.Mutation.CreateRSAConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createRSAConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateRSAConfig(childComplexity, args["input"].(service.RSAConfigInput)), true
+	case "Mutation.createWebhookSubscription":
+		if e.ComplexityRoot.Mutation.CreateWebhookSubscription == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createWebhookSubscription_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateWebhookSubscription(childComplexity, args["webhookTopicId"].(int), args["callbackURL"].(string)), true
+	case "Mutation.deleteAPIOverride":
+		if e.ComplexityRoot.Mutation.DeleteAPIOverride == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteAPIOverride_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteAPIOverride(childComplexity, args["publicId"].(string)), true
 	case "Mutation.deleteCorsDomain":
 		if e.ComplexityRoot.Mutation.DeleteCorsDomain == nil {
 			break
@@ -931,6 +1141,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCorsDomain(childComplexity, args["id"].(int)), true
+	case "Mutation.deleteExternalPaymentGateway":
+		if e.ComplexityRoot.Mutation.DeleteExternalPaymentGateway == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteExternalPaymentGateway_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteExternalPaymentGateway(childComplexity, args["publicId"].(string)), true
 	case "Mutation.deleteLifeElement":
 		if e.ComplexityRoot.Mutation.DeleteLifeElement == nil {
 			break
@@ -942,6 +1163,89 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteLifeElement(childComplexity, args["publicId"].(string)), true
+	case "Mutation.deleteRSAConfig":
+		if e.ComplexityRoot.Mutation.DeleteRSAConfig == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteRSAConfig(childComplexity), true
+	case "Mutation.deleteWebhookSubscription":
+		if e.ComplexityRoot.Mutation.DeleteWebhookSubscription == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteWebhookSubscription_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteWebhookSubscription(childComplexity, args["id"].(int)), true
+	case "Mutation.disableFlow":
+		if e.ComplexityRoot.Mutation.DisableFlow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_disableFlow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DisableFlow(childComplexity, args["flowId"].(string)), true
+	case "Mutation.enableFlow":
+		if e.ComplexityRoot.Mutation.EnableFlow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_enableFlow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EnableFlow(childComplexity, args["flowId"].(string)), true
+	case "Mutation.issueGiftCard":
+		if e.ComplexityRoot.Mutation.IssueGiftCard == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_issueGiftCard_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.IssueGiftCard(childComplexity, args["input"].(service.IssueGiftCardInput)), true
+	case "Mutation.registerCustomFlow":
+		if e.ComplexityRoot.Mutation.RegisterCustomFlow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_registerCustomFlow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegisterCustomFlow(childComplexity, args["flowId"].(string), args["flowName"].(string)), true
+	case "Mutation.updateAPIOverride":
+		if e.ComplexityRoot.Mutation.UpdateAPIOverride == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateAPIOverride_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateAPIOverride(childComplexity, args["publicId"].(string), args["input"].(service.APIOverrideInput)), true
+	case "Mutation.updateExternalPaymentGateway":
+		if e.ComplexityRoot.Mutation.UpdateExternalPaymentGateway == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateExternalPaymentGateway_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateExternalPaymentGateway(childComplexity, args["publicId"].(string), args["input"].(model.ExternalPaymentGatewayInput)), true
 	case "Mutation.updateLifeElement":
 		if e.ComplexityRoot.Mutation.UpdateLifeElement == nil {
 			break
@@ -953,6 +1257,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateLifeElement(childComplexity, args["publicId"].(string), args["input"].(model.LifeElementInput)), true
+	case "Mutation.updateRSAConfig":
+		if e.ComplexityRoot.Mutation.UpdateRSAConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateRSAConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateRSAConfig(childComplexity, args["input"].(service.RSAConfigInput)), true
+	case "Mutation.updateWebhookSubscription":
+		if e.ComplexityRoot.Mutation.UpdateWebhookSubscription == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateWebhookSubscription_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateWebhookSubscription(childComplexity, args["id"].(int), args["callbackURL"].(string)), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -978,6 +1304,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
+
+	case "Query.availableFlows":
+		if e.ComplexityRoot.Query.AvailableFlows == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.AvailableFlows(childComplexity), true
+	case "Query.enabledFlows":
+		if e.ComplexityRoot.Query.EnabledFlows == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.EnabledFlows(childComplexity), true
+	case "Query.giftCardLookup":
+		if e.ComplexityRoot.Query.GiftCardLookup == nil {
+			break
+		}
+
+		args, err := ec.field_Query_giftCardLookup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.GiftCardLookup(childComplexity, args["publicPaymentMethodId"].(*string), args["cardToken"].(*string), args["cardPin"].(*string)), true
 
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
@@ -1007,6 +1357,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Shop(childComplexity), true
+	case "Query.webhookTopics":
+		if e.ComplexityRoot.Query.WebhookTopics == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.WebhookTopics(childComplexity), true
 
 	case "RSAConfig.createdAt":
 		if e.ComplexityRoot.RSAConfig.CreatedAt == nil {
@@ -1020,6 +1376,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RSAConfig.ID(childComplexity), true
+	case "RSAConfig.sharedSecretMasked":
+		if e.ComplexityRoot.RSAConfig.SharedSecretMasked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RSAConfig.SharedSecretMasked(childComplexity), true
 	case "RSAConfig.shop":
 		if e.ComplexityRoot.RSAConfig.Shop == nil {
 			break
@@ -1153,6 +1515,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.RsaConfig(childComplexity), true
+	case "Shop.sharedSecretConfigured":
+		if e.ComplexityRoot.Shop.SharedSecretConfigured == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.SharedSecretConfigured(childComplexity), true
+	case "Shop.sharedSecretMasked":
+		if e.ComplexityRoot.Shop.SharedSecretMasked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.SharedSecretMasked(childComplexity), true
 	case "Shop.updatedAt":
 		if e.ComplexityRoot.Shop.UpdatedAt == nil {
 			break
@@ -1240,6 +1614,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.WebhookSubscriptionEdge.Node(childComplexity), true
 
+	case "WebhookTopic.id":
+		if e.ComplexityRoot.WebhookTopic.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookTopic.ID(childComplexity), true
+	case "WebhookTopic.name":
+		if e.ComplexityRoot.WebhookTopic.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookTopic.Name(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -1249,21 +1636,26 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("APIOverrideInput", ec.unmarshalInputAPIOverrideInput),
 			graphql.NewInputUnmarshaler("APIOverrideOrder", ec.unmarshalInputAPIOverrideOrder),
 			graphql.NewInputUnmarshaler("APIOverrideWhereInput", ec.unmarshalInputAPIOverrideWhereInput),
 			graphql.NewInputUnmarshaler("AccessTokenOrder", ec.unmarshalInputAccessTokenOrder),
 			graphql.NewInputUnmarshaler("AccessTokenWhereInput", ec.unmarshalInputAccessTokenWhereInput),
 			graphql.NewInputUnmarshaler("CorsDomainOrder", ec.unmarshalInputCorsDomainOrder),
 			graphql.NewInputUnmarshaler("CorsDomainWhereInput", ec.unmarshalInputCorsDomainWhereInput),
+			graphql.NewInputUnmarshaler("ExternalPaymentGatewayInput", ec.unmarshalInputExternalPaymentGatewayInput),
 			graphql.NewInputUnmarshaler("ExternalPaymentGatewayOrder", ec.unmarshalInputExternalPaymentGatewayOrder),
 			graphql.NewInputUnmarshaler("ExternalPaymentGatewayWhereInput", ec.unmarshalInputExternalPaymentGatewayWhereInput),
 			graphql.NewInputUnmarshaler("FlowOrder", ec.unmarshalInputFlowOrder),
 			graphql.NewInputUnmarshaler("FlowWhereInput", ec.unmarshalInputFlowWhereInput),
 			graphql.NewInputUnmarshaler("GiftCardOrder", ec.unmarshalInputGiftCardOrder),
 			graphql.NewInputUnmarshaler("GiftCardWhereInput", ec.unmarshalInputGiftCardWhereInput),
+			graphql.NewInputUnmarshaler("HTTPHeaderInput", ec.unmarshalInputHTTPHeaderInput),
+			graphql.NewInputUnmarshaler("IssueGiftCardInput", ec.unmarshalInputIssueGiftCardInput),
 			graphql.NewInputUnmarshaler("LifeElementInput", ec.unmarshalInputLifeElementInput),
 			graphql.NewInputUnmarshaler("LifeElementOrder", ec.unmarshalInputLifeElementOrder),
 			graphql.NewInputUnmarshaler("LifeElementWhereInput", ec.unmarshalInputLifeElementWhereInput),
+			graphql.NewInputUnmarshaler("RSAConfigInput", ec.unmarshalInputRSAConfigInput),
 			graphql.NewInputUnmarshaler("RSAConfigOrder", ec.unmarshalInputRSAConfigOrder),
 			graphql.NewInputUnmarshaler("RSAConfigWhereInput", ec.unmarshalInputRSAConfigWhereInput),
 			graphql.NewInputUnmarshaler("ShopOrder", ec.unmarshalInputShopOrder),
@@ -3370,6 +3762,123 @@ type Mutation {
   updateLifeElement(publicId: String!, input: LifeElementInput!): LifeElement!
   deleteLifeElement(publicId: String!): Boolean!
 }
+
+extend type Query {
+  """The six webhook topics, with the ids that subscriptions name."""
+  webhookTopics: [WebhookTopic!]!
+  enabledFlows: [FlowSummary!]!
+  """Flows the shop could enable; enabled flows are not listed."""
+  availableFlows: [FlowSummary!]!
+  """Looks a gift card up by its payment method id, or by token and pin."""
+  giftCardLookup(publicPaymentMethodId: String, cardToken: String, cardPin: String): GiftCard!
+}
+
+extend type Shop {
+  sharedSecretConfigured: Boolean!
+  """The last four characters of the shared secret; the rest never leaves the service."""
+  sharedSecretMasked: String
+}
+
+extend type ExternalPaymentGateway {
+  httpHeaders: [HTTPHeader!]
+  apiTokenMasked: String
+}
+
+extend type RSAConfig {
+  sharedSecretMasked: String!
+}
+
+extend type APIOverride {
+  sharedSecretMasked: String!
+}
+
+type HTTPHeader {
+  key: String!
+  value: String!
+}
+
+input HTTPHeaderInput {
+  key: String!
+  value: String!
+}
+
+type WebhookTopic {
+  id: Int!
+  name: String!
+}
+
+type FlowSummary {
+  flowID: String!
+  flowName: String!
+}
+
+input ExternalPaymentGatewayInput {
+  name: String
+  baseURL: String
+  iframeURL: String
+  location: String
+  httpHeaders: [HTTPHeaderInput!]
+  """Absent keeps the stored token; null removes it."""
+  apiToken: String
+  partialCapture: Boolean
+  additionalOrderDetails: Boolean
+  providerID: String
+  currency: String
+  isTest: Boolean
+}
+
+input APIOverrideInput {
+  overrideType: String
+  url: String
+  sharedSecret: String
+}
+
+input RSAConfigInput {
+  url: String
+  sharedSecret: String
+}
+
+input IssueGiftCardInput {
+  """Amount in the currency's minor units."""
+  amount: Int64!
+  currency: String
+  cardToken: String
+  pin: String
+  recipientName: String
+  message: String
+  expiryDate: Time
+  customerName: String
+  customerEmail: String
+}
+
+scalar Int64
+
+type IssuedGiftCard {
+  giftCard: GiftCard!
+  """Shown once: only a hash of it is kept."""
+  pin: String!
+}
+
+extend type Mutation {
+  configureSharedSecret(sharedSecret: String!): Shop!
+  createExternalPaymentGateway(input: ExternalPaymentGatewayInput!): ExternalPaymentGateway!
+  updateExternalPaymentGateway(publicId: String!, input: ExternalPaymentGatewayInput!): ExternalPaymentGateway!
+  deleteExternalPaymentGateway(publicId: String!): Boolean!
+  createAPIOverride(input: APIOverrideInput!): APIOverride!
+  updateAPIOverride(publicId: String!, input: APIOverrideInput!): APIOverride!
+  deleteAPIOverride(publicId: String!): Boolean!
+  createRSAConfig(input: RSAConfigInput!): RSAConfig!
+  """Fails with code 02-89 when no remote state authority is configured yet."""
+  updateRSAConfig(input: RSAConfigInput!): RSAConfig!
+  deleteRSAConfig: Boolean!
+  createWebhookSubscription(webhookTopicId: Int!, callbackURL: String!): WebhookSubscription!
+  updateWebhookSubscription(id: ID!, callbackURL: String!): WebhookSubscription!
+  deleteWebhookSubscription(id: ID!): Boolean!
+  enableFlow(flowId: String!): [FlowSummary!]!
+  disableFlow(flowId: String!): [FlowSummary!]!
+  registerCustomFlow(flowId: String!, flowName: String!): [FlowSummary!]!
+  issueGiftCard(input: IssueGiftCardInput!): IssuedGiftCard!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -3394,6 +3903,8 @@ func (ec *executionContext) childFields_APIOverride(ctx context.Context, field g
 		return ec.fieldContext_APIOverride_url(ctx, field)
 	case "shop":
 		return ec.fieldContext_APIOverride_shop(ctx, field)
+	case "sharedSecretMasked":
+		return ec.fieldContext_APIOverride_sharedSecretMasked(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type APIOverride", field.Name)
 }
@@ -3488,6 +3999,10 @@ func (ec *executionContext) childFields_ExternalPaymentGateway(ctx context.Conte
 		return ec.fieldContext_ExternalPaymentGateway_isTest(ctx, field)
 	case "shop":
 		return ec.fieldContext_ExternalPaymentGateway_shop(ctx, field)
+	case "httpHeaders":
+		return ec.fieldContext_ExternalPaymentGateway_httpHeaders(ctx, field)
+	case "apiTokenMasked":
+		return ec.fieldContext_ExternalPaymentGateway_apiTokenMasked(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ExternalPaymentGateway", field.Name)
 }
@@ -3558,6 +4073,16 @@ func (ec *executionContext) childFields_FlowEdge(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type FlowEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_FlowSummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "flowID":
+		return ec.fieldContext_FlowSummary_flowID(ctx, field)
+	case "flowName":
+		return ec.fieldContext_FlowSummary_flowName(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowSummary", field.Name)
+}
+
 func (ec *executionContext) childFields_GiftCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -3612,6 +4137,26 @@ func (ec *executionContext) childFields_GiftCardEdge(ctx context.Context, field 
 		return ec.fieldContext_GiftCardEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type GiftCardEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_HTTPHeader(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_HTTPHeader_key(ctx, field)
+	case "value":
+		return ec.fieldContext_HTTPHeader_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type HTTPHeader", field.Name)
+}
+
+func (ec *executionContext) childFields_IssuedGiftCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "giftCard":
+		return ec.fieldContext_IssuedGiftCard_giftCard(ctx, field)
+	case "pin":
+		return ec.fieldContext_IssuedGiftCard_pin(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IssuedGiftCard", field.Name)
 }
 
 func (ec *executionContext) childFields_LifeElement(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3696,6 +4241,8 @@ func (ec *executionContext) childFields_RSAConfig(ctx context.Context, field gra
 		return ec.fieldContext_RSAConfig_url(ctx, field)
 	case "shop":
 		return ec.fieldContext_RSAConfig_shop(ctx, field)
+	case "sharedSecretMasked":
+		return ec.fieldContext_RSAConfig_sharedSecretMasked(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RSAConfig", field.Name)
 }
@@ -3734,6 +4281,10 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_flows(ctx, field)
 	case "giftCards":
 		return ec.fieldContext_Shop_giftCards(ctx, field)
+	case "sharedSecretConfigured":
+		return ec.fieldContext_Shop_sharedSecretConfigured(ctx, field)
+	case "sharedSecretMasked":
+		return ec.fieldContext_Shop_sharedSecretMasked(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Shop", field.Name)
 }
@@ -3776,6 +4327,16 @@ func (ec *executionContext) childFields_WebhookSubscriptionEdge(ctx context.Cont
 		return ec.fieldContext_WebhookSubscriptionEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type WebhookSubscriptionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookTopic(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_WebhookTopic_id(ctx, field)
+	case "name":
+		return ec.fieldContext_WebhookTopic_name(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookTopic", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3908,6 +4469,48 @@ func (ec *executionContext) field_Mutation_addCorsDomain_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_configureSharedSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sharedSecret",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sharedSecret"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createAPIOverride_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.APIOverrideInput, error) {
+			return ec.unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createExternalPaymentGateway_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ExternalPaymentGatewayInput, error) {
+			return ec.unmarshalNExternalPaymentGatewayInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐExternalPaymentGatewayInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createLifeElement_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3919,6 +4522,56 @@ func (ec *executionContext) field_Mutation_createLifeElement_args(ctx context.Co
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createRSAConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.RSAConfigInput, error) {
+			return ec.unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRSAConfigInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createWebhookSubscription_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "webhookTopicId",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["webhookTopicId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "callbackURL",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["callbackURL"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteAPIOverride_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicId"] = arg0
 	return args, nil
 }
 
@@ -3936,6 +4589,20 @@ func (ec *executionContext) field_Mutation_deleteCorsDomain_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteExternalPaymentGateway_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteLifeElement_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3947,6 +4614,128 @@ func (ec *executionContext) field_Mutation_deleteLifeElement_args(ctx context.Co
 		return nil, err
 	}
 	args["publicId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteWebhookSubscription_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_disableFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "flowId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["flowId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_enableFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "flowId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["flowId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_issueGiftCard_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.IssueGiftCardInput, error) {
+			return ec.unmarshalNIssueGiftCardInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐIssueGiftCardInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_registerCustomFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "flowId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["flowId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "flowName",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["flowName"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateAPIOverride_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.APIOverrideInput, error) {
+			return ec.unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateExternalPaymentGateway_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ExternalPaymentGatewayInput, error) {
+			return ec.unmarshalNExternalPaymentGatewayInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐExternalPaymentGatewayInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -3972,6 +4761,42 @@ func (ec *executionContext) field_Mutation_updateLifeElement_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateRSAConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.RSAConfigInput, error) {
+			return ec.unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRSAConfigInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateWebhookSubscription_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "callbackURL",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["callbackURL"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3983,6 +4808,36 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_giftCardLookup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicPaymentMethodId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicPaymentMethodId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "cardToken",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cardToken"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "cardPin",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cardPin"] = arg2
 	return args, nil
 }
 
@@ -4634,6 +5489,29 @@ func (ec *executionContext) fieldContext_APIOverride_shop(_ context.Context, fie
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _APIOverride_sharedSecretMasked(ctx context.Context, field graphql.CollectedField, obj *ent.APIOverride) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIOverride_sharedSecretMasked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.APIOverride().SharedSecretMasked(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIOverride_sharedSecretMasked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIOverride", field, true, true, "String")
 }
 
 func (ec *executionContext) _APIOverrideConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.APIOverrideConnection) (ret graphql.Marshaler) {
@@ -5499,6 +6377,61 @@ func (ec *executionContext) fieldContext_ExternalPaymentGateway_shop(_ context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _ExternalPaymentGateway_httpHeaders(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalPaymentGateway) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExternalPaymentGateway_httpHeaders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HTTPHeaders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []schema.HTTPHeader) graphql.Marshaler {
+			return ec.marshalOHTTPHeader2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐHTTPHeaderᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExternalPaymentGateway_httpHeaders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExternalPaymentGateway",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HTTPHeader(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExternalPaymentGateway_apiTokenMasked(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalPaymentGateway) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExternalPaymentGateway_apiTokenMasked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ExternalPaymentGateway().APITokenMasked(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExternalPaymentGateway_apiTokenMasked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExternalPaymentGateway", field, true, true, "String")
+}
+
 func (ec *executionContext) _ExternalPaymentGatewayConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalPaymentGatewayConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5976,6 +6909,52 @@ func (ec *executionContext) fieldContext_FlowEdge_cursor(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("FlowEdge", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _FlowSummary_flowID(ctx context.Context, field graphql.CollectedField, obj *service.FlowSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_flowID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FlowID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_flowID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, "String")
+}
+
+func (ec *executionContext) _FlowSummary_flowName(ctx context.Context, field graphql.CollectedField, obj *service.FlowSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_flowName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FlowName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_flowName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, "String")
+}
+
 func (ec *executionContext) _GiftCard_id(ctx context.Context, field graphql.CollectedField, obj *ent.GiftCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6447,6 +7426,107 @@ func (ec *executionContext) _GiftCardEdge_cursor(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_GiftCardEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("GiftCardEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _HTTPHeader_key(ctx context.Context, field graphql.CollectedField, obj *schema.HTTPHeader) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HTTPHeader_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HTTPHeader_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HTTPHeader", field, false, false, "String")
+}
+
+func (ec *executionContext) _HTTPHeader_value(ctx context.Context, field graphql.CollectedField, obj *schema.HTTPHeader) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HTTPHeader_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HTTPHeader_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HTTPHeader", field, false, false, "String")
+}
+
+func (ec *executionContext) _IssuedGiftCard_giftCard(ctx context.Context, field graphql.CollectedField, obj *service.IssuedGiftCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuedGiftCard_giftCard(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GiftCard, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GiftCard) graphql.Marshaler {
+			return ec.marshalNGiftCard2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐGiftCard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuedGiftCard_giftCard(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssuedGiftCard",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GiftCard(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssuedGiftCard_pin(ctx context.Context, field graphql.CollectedField, obj *service.IssuedGiftCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuedGiftCard_pin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuedGiftCard_pin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuedGiftCard", field, false, false, "String")
 }
 
 func (ec *executionContext) _LifeElement_id(ctx context.Context, field graphql.CollectedField, obj *ent.LifeElement) (ret graphql.Marshaler) {
@@ -7142,6 +8222,733 @@ func (ec *executionContext) fieldContext_Mutation_deleteLifeElement(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_configureSharedSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_configureSharedSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ConfigureSharedSecret(ctx, fc.Args["sharedSecret"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_configureSharedSecret(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_configureSharedSecret_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createExternalPaymentGateway(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createExternalPaymentGateway(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateExternalPaymentGateway(ctx, fc.Args["input"].(model.ExternalPaymentGatewayInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ExternalPaymentGateway) graphql.Marshaler {
+			return ec.marshalNExternalPaymentGateway2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐExternalPaymentGateway(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createExternalPaymentGateway(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExternalPaymentGateway(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createExternalPaymentGateway_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateExternalPaymentGateway(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateExternalPaymentGateway(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateExternalPaymentGateway(ctx, fc.Args["publicId"].(string), fc.Args["input"].(model.ExternalPaymentGatewayInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ExternalPaymentGateway) graphql.Marshaler {
+			return ec.marshalNExternalPaymentGateway2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐExternalPaymentGateway(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateExternalPaymentGateway(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExternalPaymentGateway(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateExternalPaymentGateway_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteExternalPaymentGateway(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteExternalPaymentGateway(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteExternalPaymentGateway(ctx, fc.Args["publicId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteExternalPaymentGateway(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteExternalPaymentGateway_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createAPIOverride(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createAPIOverride(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateAPIOverride(ctx, fc.Args["input"].(service.APIOverrideInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIOverride) graphql.Marshaler {
+			return ec.marshalNAPIOverride2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐAPIOverride(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createAPIOverride(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIOverride(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createAPIOverride_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateAPIOverride(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateAPIOverride(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateAPIOverride(ctx, fc.Args["publicId"].(string), fc.Args["input"].(service.APIOverrideInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIOverride) graphql.Marshaler {
+			return ec.marshalNAPIOverride2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐAPIOverride(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateAPIOverride(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIOverride(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateAPIOverride_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteAPIOverride(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteAPIOverride(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteAPIOverride(ctx, fc.Args["publicId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteAPIOverride(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteAPIOverride_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createRSAConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createRSAConfig(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateRSAConfig(ctx, fc.Args["input"].(service.RSAConfigInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.RSAConfig) graphql.Marshaler {
+			return ec.marshalNRSAConfig2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRSAConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createRSAConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RSAConfig(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createRSAConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateRSAConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateRSAConfig(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateRSAConfig(ctx, fc.Args["input"].(service.RSAConfigInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.RSAConfig) graphql.Marshaler {
+			return ec.marshalNRSAConfig2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRSAConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateRSAConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RSAConfig(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateRSAConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteRSAConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteRSAConfig(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().DeleteRSAConfig(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteRSAConfig(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mutation", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _Mutation_createWebhookSubscription(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createWebhookSubscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateWebhookSubscription(ctx, fc.Args["webhookTopicId"].(int), fc.Args["callbackURL"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.WebhookSubscription) graphql.Marshaler {
+			return ec.marshalNWebhookSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookSubscription(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createWebhookSubscription(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookSubscription(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createWebhookSubscription_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateWebhookSubscription(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateWebhookSubscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateWebhookSubscription(ctx, fc.Args["id"].(int), fc.Args["callbackURL"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.WebhookSubscription) graphql.Marshaler {
+			return ec.marshalNWebhookSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookSubscription(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateWebhookSubscription(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookSubscription(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateWebhookSubscription_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteWebhookSubscription(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteWebhookSubscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteWebhookSubscription(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteWebhookSubscription(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteWebhookSubscription_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_enableFlow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_enableFlow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EnableFlow(ctx, fc.Args["flowId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_enableFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowSummary(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_enableFlow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_disableFlow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_disableFlow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DisableFlow(ctx, fc.Args["flowId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_disableFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowSummary(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_disableFlow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_registerCustomFlow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_registerCustomFlow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RegisterCustomFlow(ctx, fc.Args["flowId"].(string), fc.Args["flowName"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_registerCustomFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowSummary(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_registerCustomFlow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_issueGiftCard(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_issueGiftCard(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().IssueGiftCard(ctx, fc.Args["input"].(service.IssueGiftCardInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.IssuedGiftCard) graphql.Marshaler {
+			return ec.marshalNIssuedGiftCard2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐIssuedGiftCard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_issueGiftCard(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssuedGiftCard(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_issueGiftCard_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7354,6 +9161,146 @@ func (ec *executionContext) fieldContext_Query_shop(_ context.Context, field gra
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_webhookTopics(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_webhookTopics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().WebhookTopics(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*service.WebhookTopic) graphql.Marshaler {
+			return ec.marshalNWebhookTopic2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookTopicᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_webhookTopics(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookTopic(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_enabledFlows(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_enabledFlows(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().EnabledFlows(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_enabledFlows(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowSummary(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_availableFlows(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_availableFlows(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().AvailableFlows(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_availableFlows(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowSummary(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_giftCardLookup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_giftCardLookup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().GiftCardLookup(ctx, fc.Args["publicPaymentMethodId"].(*string), fc.Args["cardToken"].(*string), fc.Args["cardPin"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GiftCard) graphql.Marshaler {
+			return ec.marshalNGiftCard2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐGiftCard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_giftCardLookup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GiftCard(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_giftCardLookup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7552,6 +9499,29 @@ func (ec *executionContext) fieldContext_RSAConfig_shop(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RSAConfig_sharedSecretMasked(ctx context.Context, field graphql.CollectedField, obj *ent.RSAConfig) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RSAConfig_sharedSecretMasked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RSAConfig().SharedSecretMasked(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RSAConfig_sharedSecretMasked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RSAConfig", field, true, true, "String")
 }
 
 func (ec *executionContext) _Shop_id(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
@@ -8078,6 +10048,52 @@ func (ec *executionContext) fieldContext_Shop_giftCards(ctx context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Shop_sharedSecretConfigured(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_sharedSecretConfigured(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Shop().SharedSecretConfigured(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_sharedSecretConfigured(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shop", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _Shop_sharedSecretMasked(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_sharedSecretMasked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Shop().SharedSecretMasked(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_sharedSecretMasked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shop", field, true, true, "String")
+}
+
 func (ec *executionContext) _WebhookSubscription_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookSubscription) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8365,6 +10381,52 @@ func (ec *executionContext) _WebhookSubscriptionEdge_cursor(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_WebhookSubscriptionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookSubscriptionEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _WebhookTopic_id(ctx context.Context, field graphql.CollectedField, obj *service.WebhookTopic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookTopic_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookTopic_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookTopic", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookTopic_name(ctx context.Context, field graphql.CollectedField, obj *service.WebhookTopic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookTopic_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookTopic_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookTopic", field, false, false, "String")
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -9439,6 +11501,62 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
+
+func (ec *executionContext) unmarshalInputAPIOverrideInput(ctx context.Context, obj any) (service.APIOverrideInput, error) {
+	var it service.APIOverrideInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"overrideType", "url", "sharedSecret"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "overrideType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("overrideType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OverrideType = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "sharedSecret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sharedSecret"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SharedSecret = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalAPIOverrideInput unmarshals raw into the APIOverrideInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAPIOverrideInput(ctx context.Context, raw any) (service.APIOverrideInput, error) {
+	var out service.APIOverrideInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "APIOverrideInput", raw, &out)
+	return out, err
+}
 
 func (ec *executionContext) unmarshalInputAPIOverrideOrder(ctx context.Context, obj any) (ent.APIOverrideOrder, error) {
 	var it ent.APIOverrideOrder
@@ -10702,6 +12820,118 @@ func (ec *executionContext) unmarshalInputCorsDomainWhereInput(ctx context.Conte
 func UnmarshalCorsDomainWhereInput(ctx context.Context, raw any) (ent.CorsDomainWhereInput, error) {
 	var out ent.CorsDomainWhereInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CorsDomainWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputExternalPaymentGatewayInput(ctx context.Context, obj any) (model.ExternalPaymentGatewayInput, error) {
+	var it model.ExternalPaymentGatewayInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "baseURL", "iframeURL", "location", "httpHeaders", "apiToken", "partialCapture", "additionalOrderDetails", "providerID", "currency", "isTest"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "baseURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseURL = data
+		case "iframeURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iframeURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IframeURL = data
+		case "location":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("location"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Location = data
+		case "httpHeaders":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("httpHeaders"))
+			data, err := ec.unmarshalOHTTPHeaderInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐHTTPHeaderᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HTTPHeaders = data
+		case "apiToken":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("apiToken"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.APIToken = data
+		case "partialCapture":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("partialCapture"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PartialCapture = data
+		case "additionalOrderDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("additionalOrderDetails"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AdditionalOrderDetails = data
+		case "providerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("providerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProviderID = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "isTest":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isTest"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsTest = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalExternalPaymentGatewayInput unmarshals raw into the ExternalPaymentGatewayInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalExternalPaymentGatewayInput(ctx context.Context, raw any) (model.ExternalPaymentGatewayInput, error) {
+	var out model.ExternalPaymentGatewayInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ExternalPaymentGatewayInput", raw, &out)
 	return out, err
 }
 
@@ -13377,6 +15607,153 @@ func UnmarshalGiftCardWhereInput(ctx context.Context, raw any) (ent.GiftCardWher
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputHTTPHeaderInput(ctx context.Context, obj any) (schema.HTTPHeader, error) {
+	var it schema.HTTPHeader
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"key", "value"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalHTTPHeaderInput unmarshals raw into the HTTPHeaderInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalHTTPHeaderInput(ctx context.Context, raw any) (schema.HTTPHeader, error) {
+	var out schema.HTTPHeader
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "HTTPHeaderInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputIssueGiftCardInput(ctx context.Context, obj any) (service.IssueGiftCardInput, error) {
+	var it service.IssueGiftCardInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "currency", "cardToken", "pin", "recipientName", "message", "expiryDate", "customerName", "customerEmail"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNInt642int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "cardToken":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardToken"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardToken = data
+		case "pin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pin"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pin = data
+		case "recipientName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recipientName"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecipientName = data
+		case "message":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("message"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Message = data
+		case "expiryDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiryDate"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiryDate = data
+		case "customerName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerName"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerName = data
+		case "customerEmail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerEmail"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerEmail = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalIssueGiftCardInput unmarshals raw into the IssueGiftCardInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalIssueGiftCardInput(ctx context.Context, raw any) (service.IssueGiftCardInput, error) {
+	var out service.IssueGiftCardInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "IssueGiftCardInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputLifeElementInput(ctx context.Context, obj any) (model.LifeElementInput, error) {
 	var it model.LifeElementInput
 	if obj == nil {
@@ -14631,6 +17008,55 @@ func (ec *executionContext) unmarshalInputLifeElementWhereInput(ctx context.Cont
 func UnmarshalLifeElementWhereInput(ctx context.Context, raw any) (ent.LifeElementWhereInput, error) {
 	var out ent.LifeElementWhereInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "LifeElementWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputRSAConfigInput(ctx context.Context, obj any) (service.RSAConfigInput, error) {
+	var it service.RSAConfigInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "sharedSecret"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "sharedSecret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sharedSecret"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SharedSecret = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRSAConfigInput unmarshals raw into the RSAConfigInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRSAConfigInput(ctx context.Context, raw any) (service.RSAConfigInput, error) {
+	var out service.RSAConfigInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RSAConfigInput", raw, &out)
 	return out, err
 }
 
@@ -16416,6 +18842,12 @@ func (ec *executionContext) _APIOverride(ctx context.Context, sel ast.SelectionS
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._APIOverride_shop(ctx, field, obj)
 				})
+		case "sharedSecretMasked":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._APIOverride_sharedSecretMasked(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -16785,6 +19217,17 @@ func (ec *executionContext) _ExternalPaymentGateway(ctx context.Context, sel ast
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ExternalPaymentGateway_shop(ctx, field, obj)
 				})
+		case "httpHeaders":
+			out.Values[i] = ec._ExternalPaymentGateway_httpHeaders(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "apiTokenMasked":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ExternalPaymentGateway_apiTokenMasked(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -17033,6 +19476,44 @@ func (ec *executionContext) _FlowEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var flowSummaryImplementors = []string{"FlowSummary"}
+
+func (ec *executionContext) _FlowSummary(ctx context.Context, sel ast.SelectionSet, obj *service.FlowSummary) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowSummaryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowSummary")
+		case "flowID":
+			out.Values[i] = ec._FlowSummary_flowID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "flowName":
+			out.Values[i] = ec._FlowSummary_flowName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var giftCardImplementors = []string{"GiftCard", "Node"}
 
 func (ec *executionContext) _GiftCard(ctx context.Context, sel ast.SelectionSet, obj *ent.GiftCard) graphql.Marshaler {
@@ -17193,6 +19674,82 @@ func (ec *executionContext) _GiftCardEdge(ctx context.Context, sel ast.Selection
 			}
 		case "cursor":
 			out.Values[i] = ec._GiftCardEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var hTTPHeaderImplementors = []string{"HTTPHeader"}
+
+func (ec *executionContext) _HTTPHeader(ctx context.Context, sel ast.SelectionSet, obj *schema.HTTPHeader) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, hTTPHeaderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("HTTPHeader")
+		case "key":
+			out.Values[i] = ec._HTTPHeader_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._HTTPHeader_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var issuedGiftCardImplementors = []string{"IssuedGiftCard"}
+
+func (ec *executionContext) _IssuedGiftCard(ctx context.Context, sel ast.SelectionSet, obj *service.IssuedGiftCard) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, issuedGiftCardImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IssuedGiftCard")
+		case "giftCard":
+			out.Values[i] = ec._IssuedGiftCard_giftCard(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pin":
+			out.Values[i] = ec._IssuedGiftCard_pin(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -17447,6 +20004,125 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "configureSharedSecret":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_configureSharedSecret(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createExternalPaymentGateway":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createExternalPaymentGateway(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateExternalPaymentGateway":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateExternalPaymentGateway(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteExternalPaymentGateway":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteExternalPaymentGateway(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createAPIOverride":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createAPIOverride(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateAPIOverride":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateAPIOverride(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteAPIOverride":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteAPIOverride(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createRSAConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createRSAConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateRSAConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateRSAConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteRSAConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteRSAConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createWebhookSubscription":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createWebhookSubscription(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateWebhookSubscription":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateWebhookSubscription(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteWebhookSubscription":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteWebhookSubscription(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enableFlow":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_enableFlow(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "disableFlow":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_disableFlow(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "registerCustomFlow":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_registerCustomFlow(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "issueGiftCard":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_issueGiftCard(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -17549,6 +20225,30 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_shop(ctx, field)
 				})
+		case "webhookTopics":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_webhookTopics(ctx, field)
+				})
+		case "enabledFlows":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_enabledFlows(ctx, field)
+				})
+		case "availableFlows":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_availableFlows(ctx, field)
+				})
+		case "giftCardLookup":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_giftCardLookup(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -17616,6 +20316,12 @@ func (ec *executionContext) _RSAConfig(ctx context.Context, sel ast.SelectionSet
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._RSAConfig_shop(ctx, field, obj)
+				})
+		case "sharedSecretMasked":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RSAConfig_sharedSecretMasked(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -17732,6 +20438,18 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Shop_giftCards(ctx, field, obj)
+				})
+		case "sharedSecretConfigured":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Shop_sharedSecretConfigured(ctx, field, obj)
+				})
+		case "sharedSecretMasked":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Shop_sharedSecretMasked(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -17870,6 +20588,44 @@ func (ec *executionContext) _WebhookSubscriptionEdge(ctx context.Context, sel as
 			}
 		case "cursor":
 			out.Values[i] = ec._WebhookSubscriptionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookTopicImplementors = []string{"WebhookTopic"}
+
+func (ec *executionContext) _WebhookTopic(ctx context.Context, sel ast.SelectionSet, obj *service.WebhookTopic) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookTopicImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookTopic")
+		case "id":
+			out.Values[i] = ec._WebhookTopic_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._WebhookTopic_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -18252,12 +21008,25 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAPIOverride2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐAPIOverride(ctx context.Context, sel ast.SelectionSet, v *ent.APIOverride) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "APIOverride!")
+		return graphql.Null
+	}
+	return ec._APIOverride(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAPIOverrideConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐAPIOverrideConnection(ctx context.Context, sel ast.SelectionSet, v *ent.APIOverrideConnection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "APIOverrideConnection!")
 		return graphql.Null
 	}
 	return ec._APIOverrideConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx context.Context, v any) (service.APIOverrideInput, error) {
+	res, err := ec.unmarshalInputAPIOverrideInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNAPIOverrideOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐAPIOverrideOrderField(ctx context.Context, v any) (*ent.APIOverrideOrderField, error) {
@@ -18373,12 +21142,25 @@ func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCurso
 	return v
 }
 
+func (ec *executionContext) marshalNExternalPaymentGateway2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐExternalPaymentGateway(ctx context.Context, sel ast.SelectionSet, v *ent.ExternalPaymentGateway) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ExternalPaymentGateway!")
+		return graphql.Null
+	}
+	return ec._ExternalPaymentGateway(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNExternalPaymentGatewayConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐExternalPaymentGatewayConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ExternalPaymentGatewayConnection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ExternalPaymentGatewayConnection!")
 		return graphql.Null
 	}
 	return ec._ExternalPaymentGatewayConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNExternalPaymentGatewayInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐExternalPaymentGatewayInput(ctx context.Context, v any) (model.ExternalPaymentGatewayInput, error) {
+	res, err := ec.unmarshalInputExternalPaymentGatewayInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNExternalPaymentGatewayOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐExternalPaymentGatewayOrderField(ctx context.Context, v any) (*ent.ExternalPaymentGatewayOrderField, error) {
@@ -18422,9 +21204,41 @@ func (ec *executionContext) marshalNFlowOrderField2ᚖgithubᚗcomᚋcheckoutd�
 	return v
 }
 
+func (ec *executionContext) marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx context.Context, sel ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFlowSummary2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummary(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFlowSummary2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummary(ctx context.Context, sel ast.SelectionSet, v *service.FlowSummary) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "FlowSummary!")
+		return graphql.Null
+	}
+	return ec._FlowSummary(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNFlowWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐFlowWhereInput(ctx context.Context, v any) (*ent.FlowWhereInput, error) {
 	res, err := ec.unmarshalInputFlowWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGiftCard2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐGiftCard(ctx context.Context, sel ast.SelectionSet, v *ent.GiftCard) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "GiftCard!")
+		return graphql.Null
+	}
+	return ec._GiftCard(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNGiftCardConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐGiftCardConnection(ctx context.Context, sel ast.SelectionSet, v *ent.GiftCardConnection) graphql.Marshaler {
@@ -18451,6 +21265,15 @@ func (ec *executionContext) marshalNGiftCardOrderField2ᚖgithubᚗcomᚋcheckou
 
 func (ec *executionContext) unmarshalNGiftCardWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐGiftCardWhereInput(ctx context.Context, v any) (*ent.GiftCardWhereInput, error) {
 	res, err := ec.unmarshalInputGiftCardWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNHTTPHeader2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐHTTPHeader(ctx context.Context, sel ast.SelectionSet, v schema.HTTPHeader) graphql.Marshaler {
+	return ec._HTTPHeader(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNHTTPHeaderInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐHTTPHeader(ctx context.Context, v any) (*schema.HTTPHeader, error) {
+	res, err := ec.unmarshalInputHTTPHeaderInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -18525,6 +21348,33 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt642int64(ctx context.Context, v any) (int64, error) {
+	res, err := graphql.UnmarshalInt64(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInt642int64(ctx context.Context, sel ast.SelectionSet, v int64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalInt64(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Int64!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNIssueGiftCardInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐIssueGiftCardInput(ctx context.Context, v any) (service.IssueGiftCardInput, error) {
+	res, err := ec.unmarshalInputIssueGiftCardInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIssuedGiftCard2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐIssuedGiftCard(ctx context.Context, sel ast.SelectionSet, v *service.IssuedGiftCard) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "IssuedGiftCard!")
+		return graphql.Null
+	}
+	return ec._IssuedGiftCard(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNLifeElement2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLifeElement(ctx context.Context, sel ast.SelectionSet, v *ent.LifeElement) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "LifeElement!")
@@ -18587,6 +21437,19 @@ func (ec *executionContext) marshalNOrderDirection2entgoᚗioᚋcontribᚋentgql
 
 func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRSAConfig2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRSAConfig(ctx context.Context, sel ast.SelectionSet, v *ent.RSAConfig) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RSAConfig!")
+		return graphql.Null
+	}
+	return ec._RSAConfig(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRSAConfigInput(ctx context.Context, v any) (service.RSAConfigInput, error) {
+	res, err := ec.unmarshalInputRSAConfigInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNRSAConfigOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRSAConfigOrderField(ctx context.Context, v any) (*ent.RSAConfigOrderField, error) {
@@ -18663,6 +21526,14 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) marshalNWebhookSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookSubscription(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookSubscription) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookSubscription!")
+		return graphql.Null
+	}
+	return ec._WebhookSubscription(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNWebhookSubscriptionConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookSubscriptionConnection(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookSubscriptionConnection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "WebhookSubscriptionConnection!")
@@ -18688,6 +21559,30 @@ func (ec *executionContext) marshalNWebhookSubscriptionOrderField2ᚖgithubᚗco
 func (ec *executionContext) unmarshalNWebhookSubscriptionWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookSubscriptionWhereInput(ctx context.Context, v any) (*ent.WebhookSubscriptionWhereInput, error) {
 	res, err := ec.unmarshalInputWebhookSubscriptionWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhookTopic2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookTopicᚄ(ctx context.Context, sel ast.SelectionSet, v []*service.WebhookTopic) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookTopic(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhookTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookTopic(ctx context.Context, sel ast.SelectionSet, v *service.WebhookTopic) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookTopic!")
+		return graphql.Null
+	}
+	return ec._WebhookTopic(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -19203,6 +22098,42 @@ func (ec *executionContext) unmarshalOGiftCardWhereInput2ᚖgithubᚗcomᚋcheck
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOHTTPHeader2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐHTTPHeaderᚄ(ctx context.Context, sel ast.SelectionSet, v []schema.HTTPHeader) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNHTTPHeader2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐHTTPHeader(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOHTTPHeaderInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐHTTPHeaderᚄ(ctx context.Context, v any) ([]*schema.HTTPHeader, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*schema.HTTPHeader, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNHTTPHeaderInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐHTTPHeader(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) unmarshalOID2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
 	if v == nil {
 		return nil, nil
@@ -19484,6 +22415,18 @@ func (ec *executionContext) unmarshalOShopWhereInput2ᚖgithubᚗcomᚋcheckoutd
 	}
 	res, err := ec.unmarshalInputShopWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

@@ -2,6 +2,25 @@
 
 package model
 
+import (
+	"github.com/checkoutd/checkoutd/ent/schema"
+)
+
+type ExternalPaymentGatewayInput struct {
+	Name        *string              `json:"name,omitempty"`
+	BaseURL     *string              `json:"baseURL,omitempty"`
+	IframeURL   *string              `json:"iframeURL,omitempty"`
+	Location    *string              `json:"location,omitempty"`
+	HTTPHeaders []*schema.HTTPHeader `json:"httpHeaders,omitempty"`
+	// Absent keeps the stored token; null removes it.
+	APIToken               *string `json:"apiToken,omitempty"`
+	PartialCapture         *bool   `json:"partialCapture,omitempty"`
+	AdditionalOrderDetails *bool   `json:"additionalOrderDetails,omitempty"`
+	ProviderID             *string `json:"providerID,omitempty"`
+	Currency               *string `json:"currency,omitempty"`
+	IsTest                 *bool   `json:"isTest,omitempty"`
+}
+
 type LifeElementInput struct {
 	Location         *string `json:"location,omitempty"`
 	InputType        *string `json:"inputType,omitempty"`
