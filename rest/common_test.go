@@ -80,3 +80,9 @@ func TestShopInfoAnswersForTheTokensShop(t *testing.T) {
 		}
 	})
 }
+
+func TestUnknownEndpointIs404InTheErrorEnvelope(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		a.do("GET", "/checkout/shop/shop-a/nothing-here", nil).wantError(t, 404, service.CodeNotFound, "route.not_found")
+	})
+}

@@ -4,6 +4,7 @@ package rest
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
@@ -29,6 +30,10 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	})
 	mux.HandleFunc("GET /readyz", a.readyz)
 	mux.Handle("GET /shops/v1/info", a.withToken(a.shopInfo))
+	// Anything no route matches still answers in the error envelope.
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, &service.Error{Status: http.StatusNotFound, Code: service.CodeNotFound, Type: "route.not_found", Message: "no such endpoint: " + r.Method + " " + r.URL.Path})
+	})
 	a.registerStoreConfig(mux)
 	a.registerIntegration(mux)
 	a.registerPaymentGateways(mux)
@@ -49,9 +54,16 @@ func (a *API) readyz(w http.ResponseWriter, r *http.Request) {
 
 var versionDate = regexp.MustCompile(`^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$`)
 
-// Common wraps every API call: the body limit and the version-date header.
+// Common wraps every API call: a request log line, the body limit and the version-date header.
 func Common(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		w = rec
+		// The path and status only: query strings and headers may carry tokens.
+		defer func() {
+			slog.DebugContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "duration", time.Since(start))
+		}()
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 		if r.ContentLength > MaxBodyBytes {
 			writeError(w, r, &service.Error{Status: http.StatusRequestEntityTooLarge, Code: service.CodeBodyTooLarge, Type: "request.body_too_large", Message: "request body is larger than 1 MiB"})
@@ -67,6 +79,18 @@ func Common(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func bearerToken(r *http.Request) string {
 	h := r.Header.Get("Authorization")
