@@ -13,8 +13,10 @@ require (
 	entgo.io/contrib v0.7.0
 	entgo.io/ent v0.14.5
 	github.com/99designs/gqlgen v0.17.98
+	github.com/Boostport/address v0.13.0
 	github.com/a-h/templ v0.3.977
 	github.com/bojanz/currency v1.4.2
+	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/hashicorp/go-multierror v1.1.1
 	github.com/lib/pq v1.12.3
 	github.com/pressly/goose/v3 v3.29.0

@@ -22,6 +22,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -48,6 +50,10 @@ type Client struct {
 	GiftCard *GiftCardClient
 	// LifeElement is the client for interacting with the LifeElement builders.
 	LifeElement *LifeElementClient
+	// LineItem is the client for interacting with the LineItem builders.
+	LineItem *LineItemClient
+	// Order is the client for interacting with the Order builders.
+	Order *OrderClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
 	RSAConfig *RSAConfigClient
 	// Shop is the client for interacting with the Shop builders.
@@ -72,6 +78,8 @@ func (c *Client) init() {
 	c.Flow = NewFlowClient(c.config)
 	c.GiftCard = NewGiftCardClient(c.config)
 	c.LifeElement = NewLifeElementClient(c.config)
+	c.LineItem = NewLineItemClient(c.config)
+	c.Order = NewOrderClient(c.config)
 	c.RSAConfig = NewRSAConfigClient(c.config)
 	c.Shop = NewShopClient(c.config)
 	c.WebhookSubscription = NewWebhookSubscriptionClient(c.config)
@@ -174,6 +182,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Flow:                   NewFlowClient(cfg),
 		GiftCard:               NewGiftCardClient(cfg),
 		LifeElement:            NewLifeElementClient(cfg),
+		LineItem:               NewLineItemClient(cfg),
+		Order:                  NewOrderClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
 		Shop:                   NewShopClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
@@ -203,6 +213,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Flow:                   NewFlowClient(cfg),
 		GiftCard:               NewGiftCardClient(cfg),
 		LifeElement:            NewLifeElementClient(cfg),
+		LineItem:               NewLineItemClient(cfg),
+		Order:                  NewOrderClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
 		Shop:                   NewShopClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
@@ -236,7 +248,8 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIOverride, c.AccessToken, c.CorsDomain, c.ExternalPaymentGateway, c.Flow,
-		c.GiftCard, c.LifeElement, c.RSAConfig, c.Shop, c.WebhookSubscription,
+		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.RSAConfig, c.Shop,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -247,7 +260,8 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIOverride, c.AccessToken, c.CorsDomain, c.ExternalPaymentGateway, c.Flow,
-		c.GiftCard, c.LifeElement, c.RSAConfig, c.Shop, c.WebhookSubscription,
+		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.RSAConfig, c.Shop,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -270,6 +284,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.GiftCard.mutate(ctx, m)
 	case *LifeElementMutation:
 		return c.LifeElement.mutate(ctx, m)
+	case *LineItemMutation:
+		return c.LineItem.mutate(ctx, m)
+	case *OrderMutation:
+		return c.Order.mutate(ctx, m)
 	case *RSAConfigMutation:
 		return c.RSAConfig.mutate(ctx, m)
 	case *ShopMutation:
@@ -1324,6 +1342,320 @@ func (c *LifeElementClient) mutate(ctx context.Context, m *LifeElementMutation) 
 	}
 }
 
+// LineItemClient is a client for the LineItem schema.
+type LineItemClient struct {
+	config
+}
+
+// NewLineItemClient returns a client for the LineItem from the given config.
+func NewLineItemClient(c config) *LineItemClient {
+	return &LineItemClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `lineitem.Hooks(f(g(h())))`.
+func (c *LineItemClient) Use(hooks ...Hook) {
+	c.hooks.LineItem = append(c.hooks.LineItem, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `lineitem.Intercept(f(g(h())))`.
+func (c *LineItemClient) Intercept(interceptors ...Interceptor) {
+	c.inters.LineItem = append(c.inters.LineItem, interceptors...)
+}
+
+// Create returns a builder for creating a LineItem entity.
+func (c *LineItemClient) Create() *LineItemCreate {
+	mutation := newLineItemMutation(c.config, OpCreate)
+	return &LineItemCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of LineItem entities.
+func (c *LineItemClient) CreateBulk(builders ...*LineItemCreate) *LineItemCreateBulk {
+	return &LineItemCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LineItemClient) MapCreateBulk(slice any, setFunc func(*LineItemCreate, int)) *LineItemCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LineItemCreateBulk{err: fmt.Errorf("calling to LineItemClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LineItemCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LineItemCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for LineItem.
+func (c *LineItemClient) Update() *LineItemUpdate {
+	mutation := newLineItemMutation(c.config, OpUpdate)
+	return &LineItemUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LineItemClient) UpdateOne(_m *LineItem) *LineItemUpdateOne {
+	mutation := newLineItemMutation(c.config, OpUpdateOne, withLineItem(_m))
+	return &LineItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LineItemClient) UpdateOneID(id int) *LineItemUpdateOne {
+	mutation := newLineItemMutation(c.config, OpUpdateOne, withLineItemID(id))
+	return &LineItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for LineItem.
+func (c *LineItemClient) Delete() *LineItemDelete {
+	mutation := newLineItemMutation(c.config, OpDelete)
+	return &LineItemDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LineItemClient) DeleteOne(_m *LineItem) *LineItemDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LineItemClient) DeleteOneID(id int) *LineItemDeleteOne {
+	builder := c.Delete().Where(lineitem.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LineItemDeleteOne{builder}
+}
+
+// Query returns a query builder for LineItem.
+func (c *LineItemClient) Query() *LineItemQuery {
+	return &LineItemQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLineItem},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a LineItem entity by its id.
+func (c *LineItemClient) Get(ctx context.Context, id int) (*LineItem, error) {
+	return c.Query().Where(lineitem.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LineItemClient) GetX(ctx context.Context, id int) *LineItem {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrder queries the order edge of a LineItem.
+func (c *LineItemClient) QueryOrder(_m *LineItem) *OrderQuery {
+	query := (&OrderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(lineitem.Table, lineitem.FieldID, id),
+			sqlgraph.To(order.Table, order.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, lineitem.OrderTable, lineitem.OrderColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *LineItemClient) Hooks() []Hook {
+	return c.hooks.LineItem
+}
+
+// Interceptors returns the client interceptors.
+func (c *LineItemClient) Interceptors() []Interceptor {
+	return c.inters.LineItem
+}
+
+func (c *LineItemClient) mutate(ctx context.Context, m *LineItemMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LineItemCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LineItemUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LineItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LineItemDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown LineItem mutation op: %q", m.Op())
+	}
+}
+
+// OrderClient is a client for the Order schema.
+type OrderClient struct {
+	config
+}
+
+// NewOrderClient returns a client for the Order from the given config.
+func NewOrderClient(c config) *OrderClient {
+	return &OrderClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `order.Hooks(f(g(h())))`.
+func (c *OrderClient) Use(hooks ...Hook) {
+	c.hooks.Order = append(c.hooks.Order, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `order.Intercept(f(g(h())))`.
+func (c *OrderClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Order = append(c.inters.Order, interceptors...)
+}
+
+// Create returns a builder for creating a Order entity.
+func (c *OrderClient) Create() *OrderCreate {
+	mutation := newOrderMutation(c.config, OpCreate)
+	return &OrderCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Order entities.
+func (c *OrderClient) CreateBulk(builders ...*OrderCreate) *OrderCreateBulk {
+	return &OrderCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OrderClient) MapCreateBulk(slice any, setFunc func(*OrderCreate, int)) *OrderCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OrderCreateBulk{err: fmt.Errorf("calling to OrderClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OrderCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OrderCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Order.
+func (c *OrderClient) Update() *OrderUpdate {
+	mutation := newOrderMutation(c.config, OpUpdate)
+	return &OrderUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OrderClient) UpdateOne(_m *Order) *OrderUpdateOne {
+	mutation := newOrderMutation(c.config, OpUpdateOne, withOrder(_m))
+	return &OrderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OrderClient) UpdateOneID(id int) *OrderUpdateOne {
+	mutation := newOrderMutation(c.config, OpUpdateOne, withOrderID(id))
+	return &OrderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Order.
+func (c *OrderClient) Delete() *OrderDelete {
+	mutation := newOrderMutation(c.config, OpDelete)
+	return &OrderDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OrderClient) DeleteOne(_m *Order) *OrderDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OrderClient) DeleteOneID(id int) *OrderDeleteOne {
+	builder := c.Delete().Where(order.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OrderDeleteOne{builder}
+}
+
+// Query returns a query builder for Order.
+func (c *OrderClient) Query() *OrderQuery {
+	return &OrderQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOrder},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Order entity by its id.
+func (c *OrderClient) Get(ctx context.Context, id int) (*Order, error) {
+	return c.Query().Where(order.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OrderClient) GetX(ctx context.Context, id int) *Order {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a Order.
+func (c *OrderClient) QueryShop(_m *Order) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(order.Table, order.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, order.ShopTable, order.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLineItems queries the line_items edge of a Order.
+func (c *OrderClient) QueryLineItems(_m *Order) *LineItemQuery {
+	query := (&LineItemClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(order.Table, order.FieldID, id),
+			sqlgraph.To(lineitem.Table, lineitem.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, order.LineItemsTable, order.LineItemsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *OrderClient) Hooks() []Hook {
+	return c.hooks.Order
+}
+
+// Interceptors returns the client interceptors.
+func (c *OrderClient) Interceptors() []Interceptor {
+	return c.inters.Order
+}
+
+func (c *OrderClient) mutate(ctx context.Context, m *OrderMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OrderCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OrderUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OrderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OrderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Order mutation op: %q", m.Op())
+	}
+}
+
 // RSAConfigClient is a client for the RSAConfig schema.
 type RSAConfigClient struct {
 	config
@@ -1725,6 +2057,22 @@ func (c *ShopClient) QueryGiftCards(_m *Shop) *GiftCardQuery {
 	return query
 }
 
+// QueryOrders queries the orders edge of a Shop.
+func (c *ShopClient) QueryOrders(_m *Shop) *OrderQuery {
+	query := (&OrderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(order.Table, order.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.OrdersTable, shop.OrdersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ShopClient) Hooks() []Hook {
 	return c.hooks.Shop
@@ -1903,11 +2251,12 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 type (
 	hooks struct {
 		APIOverride, AccessToken, CorsDomain, ExternalPaymentGateway, Flow, GiftCard,
-		LifeElement, RSAConfig, Shop, WebhookSubscription []ent.Hook
+		LifeElement, LineItem, Order, RSAConfig, Shop, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIOverride, AccessToken, CorsDomain, ExternalPaymentGateway, Flow, GiftCard,
-		LifeElement, RSAConfig, Shop, WebhookSubscription []ent.Interceptor
+		LifeElement, LineItem, Order, RSAConfig, Shop,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -19,6 +19,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -89,6 +91,8 @@ func checkColumn(t, c string) error {
 			flow.Table:                   flow.ValidColumn,
 			giftcard.Table:               giftcard.ValidColumn,
 			lifeelement.Table:            lifeelement.ValidColumn,
+			lineitem.Table:               lineitem.ValidColumn,
+			order.Table:                  order.ValidColumn,
 			rsaconfig.Table:              rsaconfig.ValidColumn,
 			shop.Table:                   shop.ValidColumn,
 			webhooksubscription.Table:    webhooksubscription.ValidColumn,

@@ -17,6 +17,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -981,6 +983,448 @@ func newLifeElementPaginateArgs(rv map[string]any) *lifeelementPaginateArgs {
 }
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *LineItemQuery) CollectFields(ctx context.Context, satisfies ...string) (*LineItemQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *LineItemQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(lineitem.Columns))
+		selectedFields = []string{lineitem.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "order":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&OrderClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, orderImplementors)...); err != nil {
+				return err
+			}
+			_q.withOrder = query
+			if _, ok := fieldSeen[lineitem.FieldOrderID]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldOrderID)
+				fieldSeen[lineitem.FieldOrderID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[lineitem.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldCreatedAt)
+				fieldSeen[lineitem.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[lineitem.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldUpdatedAt)
+				fieldSeen[lineitem.FieldUpdatedAt] = struct{}{}
+			}
+		case "lineItemKey":
+			if _, ok := fieldSeen[lineitem.FieldLineItemKey]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldLineItemKey)
+				fieldSeen[lineitem.FieldLineItemKey] = struct{}{}
+			}
+		case "productID":
+			if _, ok := fieldSeen[lineitem.FieldProductID]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldProductID)
+				fieldSeen[lineitem.FieldProductID] = struct{}{}
+			}
+		case "variantID":
+			if _, ok := fieldSeen[lineitem.FieldVariantID]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldVariantID)
+				fieldSeen[lineitem.FieldVariantID] = struct{}{}
+			}
+		case "sku":
+			if _, ok := fieldSeen[lineitem.FieldSku]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldSku)
+				fieldSeen[lineitem.FieldSku] = struct{}{}
+			}
+		case "productTitle":
+			if _, ok := fieldSeen[lineitem.FieldProductTitle]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldProductTitle)
+				fieldSeen[lineitem.FieldProductTitle] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[lineitem.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldTitle)
+				fieldSeen[lineitem.FieldTitle] = struct{}{}
+			}
+		case "price":
+			if _, ok := fieldSeen[lineitem.FieldPrice]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldPrice)
+				fieldSeen[lineitem.FieldPrice] = struct{}{}
+			}
+		case "compareAtPrice":
+			if _, ok := fieldSeen[lineitem.FieldCompareAtPrice]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldCompareAtPrice)
+				fieldSeen[lineitem.FieldCompareAtPrice] = struct{}{}
+			}
+		case "quantity":
+			if _, ok := fieldSeen[lineitem.FieldQuantity]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldQuantity)
+				fieldSeen[lineitem.FieldQuantity] = struct{}{}
+			}
+		case "fulfilledQuantity":
+			if _, ok := fieldSeen[lineitem.FieldFulfilledQuantity]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldFulfilledQuantity)
+				fieldSeen[lineitem.FieldFulfilledQuantity] = struct{}{}
+			}
+		case "weight":
+			if _, ok := fieldSeen[lineitem.FieldWeight]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldWeight)
+				fieldSeen[lineitem.FieldWeight] = struct{}{}
+			}
+		case "weightUnit":
+			if _, ok := fieldSeen[lineitem.FieldWeightUnit]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldWeightUnit)
+				fieldSeen[lineitem.FieldWeightUnit] = struct{}{}
+			}
+		case "requiresShipping":
+			if _, ok := fieldSeen[lineitem.FieldRequiresShipping]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldRequiresShipping)
+				fieldSeen[lineitem.FieldRequiresShipping] = struct{}{}
+			}
+		case "taxable":
+			if _, ok := fieldSeen[lineitem.FieldTaxable]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldTaxable)
+				fieldSeen[lineitem.FieldTaxable] = struct{}{}
+			}
+		case "tags":
+			if _, ok := fieldSeen[lineitem.FieldTags]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldTags)
+				fieldSeen[lineitem.FieldTags] = struct{}{}
+			}
+		case "vendor":
+			if _, ok := fieldSeen[lineitem.FieldVendor]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldVendor)
+				fieldSeen[lineitem.FieldVendor] = struct{}{}
+			}
+		case "imageURL":
+			if _, ok := fieldSeen[lineitem.FieldImageURL]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldImageURL)
+				fieldSeen[lineitem.FieldImageURL] = struct{}{}
+			}
+		case "position":
+			if _, ok := fieldSeen[lineitem.FieldPosition]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldPosition)
+				fieldSeen[lineitem.FieldPosition] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type lineitemPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []LineItemPaginateOption
+}
+
+func newLineItemPaginateArgs(rv map[string]any) *lineitemPaginateArgs {
+	args := &lineitemPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &LineItemOrder{Field: &LineItemOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithLineItemOrder(order))
+			}
+		case *LineItemOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithLineItemOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*LineItemWhereInput); ok {
+		args.opts = append(args.opts, WithLineItemFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *OrderQuery) CollectFields(ctx context.Context, satisfies ...string) (*OrderQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *OrderQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(order.Columns))
+		selectedFields = []string{order.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "shop":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShopClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, shopImplementors)...); err != nil {
+				return err
+			}
+			_q.withShop = query
+			if _, ok := fieldSeen[order.FieldShopID]; !ok {
+				selectedFields = append(selectedFields, order.FieldShopID)
+				fieldSeen[order.FieldShopID] = struct{}{}
+			}
+
+		case "lineItems":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&LineItemClient{config: _q.config}).Query()
+			)
+			args := newLineItemPaginateArgs(fieldArgs(ctx, new(LineItemWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newLineItemPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Order) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"order_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(order.LineItemsColumn), ids...))
+						})
+						if err := query.GroupBy(order.LineItemsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Order) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.LineItems)
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, lineitemImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(order.LineItemsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedLineItems(alias, func(wq *LineItemQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[order.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, order.FieldCreatedAt)
+				fieldSeen[order.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[order.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, order.FieldUpdatedAt)
+				fieldSeen[order.FieldUpdatedAt] = struct{}{}
+			}
+		case "publicOrderID":
+			if _, ok := fieldSeen[order.FieldPublicOrderID]; !ok {
+				selectedFields = append(selectedFields, order.FieldPublicOrderID)
+				fieldSeen[order.FieldPublicOrderID] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[order.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, order.FieldStatus)
+				fieldSeen[order.FieldStatus] = struct{}{}
+			}
+		case "currency":
+			if _, ok := fieldSeen[order.FieldCurrency]; !ok {
+				selectedFields = append(selectedFields, order.FieldCurrency)
+				fieldSeen[order.FieldCurrency] = struct{}{}
+			}
+		case "flowID":
+			if _, ok := fieldSeen[order.FieldFlowID]; !ok {
+				selectedFields = append(selectedFields, order.FieldFlowID)
+				fieldSeen[order.FieldFlowID] = struct{}{}
+			}
+		case "resumableLink":
+			if _, ok := fieldSeen[order.FieldResumableLink]; !ok {
+				selectedFields = append(selectedFields, order.FieldResumableLink)
+				fieldSeen[order.FieldResumableLink] = struct{}{}
+			}
+		case "createdVia":
+			if _, ok := fieldSeen[order.FieldCreatedVia]; !ok {
+				selectedFields = append(selectedFields, order.FieldCreatedVia)
+				fieldSeen[order.FieldCreatedVia] = struct{}{}
+			}
+		case "platformOrderID":
+			if _, ok := fieldSeen[order.FieldPlatformOrderID]; !ok {
+				selectedFields = append(selectedFields, order.FieldPlatformOrderID)
+				fieldSeen[order.FieldPlatformOrderID] = struct{}{}
+			}
+		case "version":
+			if _, ok := fieldSeen[order.FieldVersion]; !ok {
+				selectedFields = append(selectedFields, order.FieldVersion)
+				fieldSeen[order.FieldVersion] = struct{}{}
+			}
+		case "processedAt":
+			if _, ok := fieldSeen[order.FieldProcessedAt]; !ok {
+				selectedFields = append(selectedFields, order.FieldProcessedAt)
+				fieldSeen[order.FieldProcessedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type orderPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []OrderPaginateOption
+}
+
+func newOrderPaginateArgs(rv map[string]any) *orderPaginateArgs {
+	args := &orderPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &OrderOrder{Field: &OrderOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithOrderOrder(order))
+			}
+		case *OrderOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithOrderOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*OrderWhereInput); ok {
+		args.opts = append(args.opts, WithOrderFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *RSAConfigQuery) CollectFields(ctx context.Context, satisfies ...string) (*RSAConfigQuery, error) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil {
@@ -1747,6 +2191,95 @@ func (_q *ShopQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 				query = pager.applyOrder(query)
 			}
 			_q.WithNamedGiftCards(alias, func(wq *GiftCardQuery) {
+				*wq = *query
+			})
+
+		case "orders":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&OrderClient{config: _q.config}).Query()
+			)
+			args := newOrderPaginateArgs(fieldArgs(ctx, new(OrderWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newOrderPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Shop) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"shop_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(shop.OrdersColumn), ids...))
+						})
+						if err := query.GroupBy(shop.OrdersColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[8] == nil {
+								nodes[i].Edges.totalCount[8] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[8][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Shop) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Orders)
+							if nodes[i].Edges.totalCount[8] == nil {
+								nodes[i].Edges.totalCount[8] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[8][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, orderImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(shop.OrdersColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedOrders(alias, func(wq *OrderQuery) {
 				*wq = *query
 			})
 		case "createdAt":

@@ -64,6 +64,43 @@ func (_m *LifeElement) Shop(ctx context.Context) (*Shop, error) {
 	return result, err
 }
 
+func (_m *LineItem) Order(ctx context.Context) (*Order, error) {
+	result, err := _m.Edges.OrderOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryOrder().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *Order) Shop(ctx context.Context) (*Shop, error) {
+	result, err := _m.Edges.ShopOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryShop().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *Order) LineItems(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *LineItemOrder, where *LineItemWhereInput,
+) (*LineItemConnection, error) {
+	opts := []LineItemPaginateOption{
+		WithLineItemOrder(orderBy),
+		WithLineItemFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[1][alias]
+	if nodes, err := _m.NamedLineItems(alias); err == nil || hasTotalCount {
+		pager, err := newLineItemPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &LineItemConnection{Edges: []*LineItemEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryLineItems().Paginate(ctx, after, first, before, last, opts...)
+}
+
 func (_m *RSAConfig) Shop(ctx context.Context) (*Shop, error) {
 	result, err := _m.Edges.ShopOrErr()
 	if IsNotLoaded(err) {
@@ -225,6 +262,27 @@ func (_m *Shop) GiftCards(
 		return conn, nil
 	}
 	return _m.QueryGiftCards().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *Shop) Orders(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *OrderOrder, where *OrderWhereInput,
+) (*OrderConnection, error) {
+	opts := []OrderPaginateOption{
+		WithOrderOrder(orderBy),
+		WithOrderFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[8][alias]
+	if nodes, err := _m.NamedOrders(alias); err == nil || hasTotalCount {
+		pager, err := newOrderPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &OrderConnection{Edges: []*OrderEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryOrders().Paginate(ctx, after, first, before, last, opts...)
 }
 
 func (_m *WebhookSubscription) Shop(ctx context.Context) (*Shop, error) {

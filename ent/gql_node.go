@@ -17,6 +17,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/internal"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -62,6 +64,16 @@ var lifeelementImplementors = []string{"LifeElement", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*LifeElement) IsNode() {}
+
+var lineitemImplementors = []string{"LineItem", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*LineItem) IsNode() {}
+
+var orderImplementors = []string{"Order", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Order) IsNode() {}
 
 var rsaconfigImplementors = []string{"RSAConfig", "Node"}
 
@@ -214,6 +226,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(lifeelement.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, lifeelementImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case lineitem.Table:
+		query := c.LineItem.Query().
+			Where(lineitem.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, lineitemImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case order.Table:
+		query := c.Order.Query().
+			Where(order.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, orderImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -418,6 +448,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.LifeElement.Query().
 			Where(lifeelement.IDIn(ids...))
 		query, err := query.CollectFields(ctx, lifeelementImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case lineitem.Table:
+		query := c.LineItem.Query().
+			Where(lineitem.IDIn(ids...))
+		query, err := query.CollectFields(ctx, lineitemImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case order.Table:
+		query := c.Order.Query().
+			Where(order.IDIn(ids...))
+		query, err := query.CollectFields(ctx, orderImplementors...)
 		if err != nil {
 			return nil, err
 		}

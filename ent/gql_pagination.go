@@ -21,6 +21,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -2408,6 +2410,652 @@ func (_m *LifeElement) ToEdge(order *LifeElementOrder) *LifeElementEdge {
 		order = DefaultLifeElementOrder
 	}
 	return &LifeElementEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// LineItemEdge is the edge representation of LineItem.
+type LineItemEdge struct {
+	Node   *LineItem `json:"node"`
+	Cursor Cursor    `json:"cursor"`
+}
+
+// LineItemConnection is the connection containing edges to LineItem.
+type LineItemConnection struct {
+	Edges      []*LineItemEdge `json:"edges"`
+	PageInfo   PageInfo        `json:"pageInfo"`
+	TotalCount int             `json:"totalCount"`
+}
+
+func (c *LineItemConnection) build(nodes []*LineItem, pager *lineitemPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *LineItem
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *LineItem {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *LineItem {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*LineItemEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &LineItemEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// LineItemPaginateOption enables pagination customization.
+type LineItemPaginateOption func(*lineitemPager) error
+
+// WithLineItemOrder configures pagination ordering.
+func WithLineItemOrder(order *LineItemOrder) LineItemPaginateOption {
+	if order == nil {
+		order = DefaultLineItemOrder
+	}
+	o := *order
+	return func(pager *lineitemPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultLineItemOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithLineItemFilter configures pagination filter.
+func WithLineItemFilter(filter func(*LineItemQuery) (*LineItemQuery, error)) LineItemPaginateOption {
+	return func(pager *lineitemPager) error {
+		if filter == nil {
+			return errors.New("LineItemQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type lineitemPager struct {
+	reverse bool
+	order   *LineItemOrder
+	filter  func(*LineItemQuery) (*LineItemQuery, error)
+}
+
+func newLineItemPager(opts []LineItemPaginateOption, reverse bool) (*lineitemPager, error) {
+	pager := &lineitemPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultLineItemOrder
+	}
+	return pager, nil
+}
+
+func (p *lineitemPager) applyFilter(query *LineItemQuery) (*LineItemQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *lineitemPager) toCursor(_m *LineItem) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *lineitemPager) applyCursors(query *LineItemQuery, after, before *Cursor) (*LineItemQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultLineItemOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *lineitemPager) applyOrder(query *LineItemQuery) *LineItemQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultLineItemOrder.Field {
+		query = query.Order(DefaultLineItemOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *lineitemPager) orderExpr(query *LineItemQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultLineItemOrder.Field {
+			b.Comma().Ident(DefaultLineItemOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to LineItem.
+func (_m *LineItemQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...LineItemPaginateOption,
+) (*LineItemConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newLineItemPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &LineItemConnection{Edges: []*LineItemEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// LineItemOrderFieldCreatedAt orders LineItem by created_at.
+	LineItemOrderFieldCreatedAt = &LineItemOrderField{
+		Value: func(_m *LineItem) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: lineitem.FieldCreatedAt,
+		toTerm: lineitem.ByCreatedAt,
+		toCursor: func(_m *LineItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// LineItemOrderFieldUpdatedAt orders LineItem by updated_at.
+	LineItemOrderFieldUpdatedAt = &LineItemOrderField{
+		Value: func(_m *LineItem) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: lineitem.FieldUpdatedAt,
+		toTerm: lineitem.ByUpdatedAt,
+		toCursor: func(_m *LineItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f LineItemOrderField) String() string {
+	var str string
+	switch f.column {
+	case LineItemOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case LineItemOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f LineItemOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *LineItemOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("LineItemOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *LineItemOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *LineItemOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid LineItemOrderField", str)
+	}
+	return nil
+}
+
+// LineItemOrderField defines the ordering field of LineItem.
+type LineItemOrderField struct {
+	// Value extracts the ordering value from the given LineItem.
+	Value    func(*LineItem) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) lineitem.OrderOption
+	toCursor func(*LineItem) Cursor
+}
+
+// LineItemOrder defines the ordering of LineItem.
+type LineItemOrder struct {
+	Direction OrderDirection      `json:"direction"`
+	Field     *LineItemOrderField `json:"field"`
+}
+
+// DefaultLineItemOrder is the default ordering of LineItem.
+var DefaultLineItemOrder = &LineItemOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &LineItemOrderField{
+		Value: func(_m *LineItem) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: lineitem.FieldID,
+		toTerm: lineitem.ByID,
+		toCursor: func(_m *LineItem) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts LineItem into LineItemEdge.
+func (_m *LineItem) ToEdge(order *LineItemOrder) *LineItemEdge {
+	if order == nil {
+		order = DefaultLineItemOrder
+	}
+	return &LineItemEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// OrderEdge is the edge representation of Order.
+type OrderEdge struct {
+	Node   *Order `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// OrderConnection is the connection containing edges to Order.
+type OrderConnection struct {
+	Edges      []*OrderEdge `json:"edges"`
+	PageInfo   PageInfo     `json:"pageInfo"`
+	TotalCount int          `json:"totalCount"`
+}
+
+func (c *OrderConnection) build(nodes []*Order, pager *orderPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Order
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Order {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Order {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*OrderEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &OrderEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// OrderPaginateOption enables pagination customization.
+type OrderPaginateOption func(*orderPager) error
+
+// WithOrderOrder configures pagination ordering.
+func WithOrderOrder(order *OrderOrder) OrderPaginateOption {
+	if order == nil {
+		order = DefaultOrderOrder
+	}
+	o := *order
+	return func(pager *orderPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultOrderOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithOrderFilter configures pagination filter.
+func WithOrderFilter(filter func(*OrderQuery) (*OrderQuery, error)) OrderPaginateOption {
+	return func(pager *orderPager) error {
+		if filter == nil {
+			return errors.New("OrderQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type orderPager struct {
+	reverse bool
+	order   *OrderOrder
+	filter  func(*OrderQuery) (*OrderQuery, error)
+}
+
+func newOrderPager(opts []OrderPaginateOption, reverse bool) (*orderPager, error) {
+	pager := &orderPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultOrderOrder
+	}
+	return pager, nil
+}
+
+func (p *orderPager) applyFilter(query *OrderQuery) (*OrderQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *orderPager) toCursor(_m *Order) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *orderPager) applyCursors(query *OrderQuery, after, before *Cursor) (*OrderQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultOrderOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *orderPager) applyOrder(query *OrderQuery) *OrderQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultOrderOrder.Field {
+		query = query.Order(DefaultOrderOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *orderPager) orderExpr(query *OrderQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultOrderOrder.Field {
+			b.Comma().Ident(DefaultOrderOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Order.
+func (_m *OrderQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...OrderPaginateOption,
+) (*OrderConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newOrderPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &OrderConnection{Edges: []*OrderEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// OrderOrderFieldCreatedAt orders Order by created_at.
+	OrderOrderFieldCreatedAt = &OrderOrderField{
+		Value: func(_m *Order) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: order.FieldCreatedAt,
+		toTerm: order.ByCreatedAt,
+		toCursor: func(_m *Order) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// OrderOrderFieldUpdatedAt orders Order by updated_at.
+	OrderOrderFieldUpdatedAt = &OrderOrderField{
+		Value: func(_m *Order) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: order.FieldUpdatedAt,
+		toTerm: order.ByUpdatedAt,
+		toCursor: func(_m *Order) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// OrderOrderFieldStatus orders Order by status.
+	OrderOrderFieldStatus = &OrderOrderField{
+		Value: func(_m *Order) (ent.Value, error) {
+			return _m.Status, nil
+		},
+		column: order.FieldStatus,
+		toTerm: order.ByStatus,
+		toCursor: func(_m *Order) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Status,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f OrderOrderField) String() string {
+	var str string
+	switch f.column {
+	case OrderOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case OrderOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case OrderOrderFieldStatus.column:
+		str = "STATUS"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f OrderOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *OrderOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("OrderOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *OrderOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *OrderOrderFieldUpdatedAt
+	case "STATUS":
+		*f = *OrderOrderFieldStatus
+	default:
+		return fmt.Errorf("%s is not a valid OrderOrderField", str)
+	}
+	return nil
+}
+
+// OrderOrderField defines the ordering field of Order.
+type OrderOrderField struct {
+	// Value extracts the ordering value from the given Order.
+	Value    func(*Order) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) order.OrderOption
+	toCursor func(*Order) Cursor
+}
+
+// OrderOrder defines the ordering of Order.
+type OrderOrder struct {
+	Direction OrderDirection   `json:"direction"`
+	Field     *OrderOrderField `json:"field"`
+}
+
+// DefaultOrderOrder is the default ordering of Order.
+var DefaultOrderOrder = &OrderOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &OrderOrderField{
+		Value: func(_m *Order) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: order.FieldID,
+		toTerm: order.ByID,
+		toCursor: func(_m *Order) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Order into OrderEdge.
+func (_m *Order) ToEdge(order *OrderOrder) *OrderEdge {
+	if order == nil {
+		order = DefaultOrderOrder
+	}
+	return &OrderEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
@@ -3398,6 +3400,1638 @@ func (i *LifeElementWhereInput) P() (predicate.LifeElement, error) {
 	}
 }
 
+// LineItemWhereInput represents a where input for filtering LineItem queries.
+type LineItemWhereInput struct {
+	Predicates []predicate.LineItem  `json:"-"`
+	Not        *LineItemWhereInput   `json:"not,omitempty"`
+	Or         []*LineItemWhereInput `json:"or,omitempty"`
+	And        []*LineItemWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "line_item_key" field predicates.
+	LineItemKey             *string  `json:"lineItemKey,omitempty"`
+	LineItemKeyNEQ          *string  `json:"lineItemKeyNEQ,omitempty"`
+	LineItemKeyIn           []string `json:"lineItemKeyIn,omitempty"`
+	LineItemKeyNotIn        []string `json:"lineItemKeyNotIn,omitempty"`
+	LineItemKeyGT           *string  `json:"lineItemKeyGT,omitempty"`
+	LineItemKeyGTE          *string  `json:"lineItemKeyGTE,omitempty"`
+	LineItemKeyLT           *string  `json:"lineItemKeyLT,omitempty"`
+	LineItemKeyLTE          *string  `json:"lineItemKeyLTE,omitempty"`
+	LineItemKeyContains     *string  `json:"lineItemKeyContains,omitempty"`
+	LineItemKeyHasPrefix    *string  `json:"lineItemKeyHasPrefix,omitempty"`
+	LineItemKeyHasSuffix    *string  `json:"lineItemKeyHasSuffix,omitempty"`
+	LineItemKeyEqualFold    *string  `json:"lineItemKeyEqualFold,omitempty"`
+	LineItemKeyContainsFold *string  `json:"lineItemKeyContainsFold,omitempty"`
+
+	// "product_id" field predicates.
+	ProductID             *string  `json:"productID,omitempty"`
+	ProductIDNEQ          *string  `json:"productIDNEQ,omitempty"`
+	ProductIDIn           []string `json:"productIDIn,omitempty"`
+	ProductIDNotIn        []string `json:"productIDNotIn,omitempty"`
+	ProductIDGT           *string  `json:"productIDGT,omitempty"`
+	ProductIDGTE          *string  `json:"productIDGTE,omitempty"`
+	ProductIDLT           *string  `json:"productIDLT,omitempty"`
+	ProductIDLTE          *string  `json:"productIDLTE,omitempty"`
+	ProductIDContains     *string  `json:"productIDContains,omitempty"`
+	ProductIDHasPrefix    *string  `json:"productIDHasPrefix,omitempty"`
+	ProductIDHasSuffix    *string  `json:"productIDHasSuffix,omitempty"`
+	ProductIDEqualFold    *string  `json:"productIDEqualFold,omitempty"`
+	ProductIDContainsFold *string  `json:"productIDContainsFold,omitempty"`
+
+	// "variant_id" field predicates.
+	VariantID             *string  `json:"variantID,omitempty"`
+	VariantIDNEQ          *string  `json:"variantIDNEQ,omitempty"`
+	VariantIDIn           []string `json:"variantIDIn,omitempty"`
+	VariantIDNotIn        []string `json:"variantIDNotIn,omitempty"`
+	VariantIDGT           *string  `json:"variantIDGT,omitempty"`
+	VariantIDGTE          *string  `json:"variantIDGTE,omitempty"`
+	VariantIDLT           *string  `json:"variantIDLT,omitempty"`
+	VariantIDLTE          *string  `json:"variantIDLTE,omitempty"`
+	VariantIDContains     *string  `json:"variantIDContains,omitempty"`
+	VariantIDHasPrefix    *string  `json:"variantIDHasPrefix,omitempty"`
+	VariantIDHasSuffix    *string  `json:"variantIDHasSuffix,omitempty"`
+	VariantIDEqualFold    *string  `json:"variantIDEqualFold,omitempty"`
+	VariantIDContainsFold *string  `json:"variantIDContainsFold,omitempty"`
+
+	// "sku" field predicates.
+	Sku             *string  `json:"sku,omitempty"`
+	SkuNEQ          *string  `json:"skuNEQ,omitempty"`
+	SkuIn           []string `json:"skuIn,omitempty"`
+	SkuNotIn        []string `json:"skuNotIn,omitempty"`
+	SkuGT           *string  `json:"skuGT,omitempty"`
+	SkuGTE          *string  `json:"skuGTE,omitempty"`
+	SkuLT           *string  `json:"skuLT,omitempty"`
+	SkuLTE          *string  `json:"skuLTE,omitempty"`
+	SkuContains     *string  `json:"skuContains,omitempty"`
+	SkuHasPrefix    *string  `json:"skuHasPrefix,omitempty"`
+	SkuHasSuffix    *string  `json:"skuHasSuffix,omitempty"`
+	SkuEqualFold    *string  `json:"skuEqualFold,omitempty"`
+	SkuContainsFold *string  `json:"skuContainsFold,omitempty"`
+
+	// "product_title" field predicates.
+	ProductTitle             *string  `json:"productTitle,omitempty"`
+	ProductTitleNEQ          *string  `json:"productTitleNEQ,omitempty"`
+	ProductTitleIn           []string `json:"productTitleIn,omitempty"`
+	ProductTitleNotIn        []string `json:"productTitleNotIn,omitempty"`
+	ProductTitleGT           *string  `json:"productTitleGT,omitempty"`
+	ProductTitleGTE          *string  `json:"productTitleGTE,omitempty"`
+	ProductTitleLT           *string  `json:"productTitleLT,omitempty"`
+	ProductTitleLTE          *string  `json:"productTitleLTE,omitempty"`
+	ProductTitleContains     *string  `json:"productTitleContains,omitempty"`
+	ProductTitleHasPrefix    *string  `json:"productTitleHasPrefix,omitempty"`
+	ProductTitleHasSuffix    *string  `json:"productTitleHasSuffix,omitempty"`
+	ProductTitleEqualFold    *string  `json:"productTitleEqualFold,omitempty"`
+	ProductTitleContainsFold *string  `json:"productTitleContainsFold,omitempty"`
+
+	// "title" field predicates.
+	Title             *string  `json:"title,omitempty"`
+	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
+	TitleIn           []string `json:"titleIn,omitempty"`
+	TitleNotIn        []string `json:"titleNotIn,omitempty"`
+	TitleGT           *string  `json:"titleGT,omitempty"`
+	TitleGTE          *string  `json:"titleGTE,omitempty"`
+	TitleLT           *string  `json:"titleLT,omitempty"`
+	TitleLTE          *string  `json:"titleLTE,omitempty"`
+	TitleContains     *string  `json:"titleContains,omitempty"`
+	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
+	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
+	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
+	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
+
+	// "price" field predicates.
+	Price      *int64  `json:"price,omitempty"`
+	PriceNEQ   *int64  `json:"priceNEQ,omitempty"`
+	PriceIn    []int64 `json:"priceIn,omitempty"`
+	PriceNotIn []int64 `json:"priceNotIn,omitempty"`
+	PriceGT    *int64  `json:"priceGT,omitempty"`
+	PriceGTE   *int64  `json:"priceGTE,omitempty"`
+	PriceLT    *int64  `json:"priceLT,omitempty"`
+	PriceLTE   *int64  `json:"priceLTE,omitempty"`
+
+	// "compare_at_price" field predicates.
+	CompareAtPrice      *int64  `json:"compareAtPrice,omitempty"`
+	CompareAtPriceNEQ   *int64  `json:"compareAtPriceNEQ,omitempty"`
+	CompareAtPriceIn    []int64 `json:"compareAtPriceIn,omitempty"`
+	CompareAtPriceNotIn []int64 `json:"compareAtPriceNotIn,omitempty"`
+	CompareAtPriceGT    *int64  `json:"compareAtPriceGT,omitempty"`
+	CompareAtPriceGTE   *int64  `json:"compareAtPriceGTE,omitempty"`
+	CompareAtPriceLT    *int64  `json:"compareAtPriceLT,omitempty"`
+	CompareAtPriceLTE   *int64  `json:"compareAtPriceLTE,omitempty"`
+
+	// "quantity" field predicates.
+	Quantity      *int  `json:"quantity,omitempty"`
+	QuantityNEQ   *int  `json:"quantityNEQ,omitempty"`
+	QuantityIn    []int `json:"quantityIn,omitempty"`
+	QuantityNotIn []int `json:"quantityNotIn,omitempty"`
+	QuantityGT    *int  `json:"quantityGT,omitempty"`
+	QuantityGTE   *int  `json:"quantityGTE,omitempty"`
+	QuantityLT    *int  `json:"quantityLT,omitempty"`
+	QuantityLTE   *int  `json:"quantityLTE,omitempty"`
+
+	// "fulfilled_quantity" field predicates.
+	FulfilledQuantity      *int  `json:"fulfilledQuantity,omitempty"`
+	FulfilledQuantityNEQ   *int  `json:"fulfilledQuantityNEQ,omitempty"`
+	FulfilledQuantityIn    []int `json:"fulfilledQuantityIn,omitempty"`
+	FulfilledQuantityNotIn []int `json:"fulfilledQuantityNotIn,omitempty"`
+	FulfilledQuantityGT    *int  `json:"fulfilledQuantityGT,omitempty"`
+	FulfilledQuantityGTE   *int  `json:"fulfilledQuantityGTE,omitempty"`
+	FulfilledQuantityLT    *int  `json:"fulfilledQuantityLT,omitempty"`
+	FulfilledQuantityLTE   *int  `json:"fulfilledQuantityLTE,omitempty"`
+
+	// "weight" field predicates.
+	Weight      *int  `json:"weight,omitempty"`
+	WeightNEQ   *int  `json:"weightNEQ,omitempty"`
+	WeightIn    []int `json:"weightIn,omitempty"`
+	WeightNotIn []int `json:"weightNotIn,omitempty"`
+	WeightGT    *int  `json:"weightGT,omitempty"`
+	WeightGTE   *int  `json:"weightGTE,omitempty"`
+	WeightLT    *int  `json:"weightLT,omitempty"`
+	WeightLTE   *int  `json:"weightLTE,omitempty"`
+
+	// "weight_unit" field predicates.
+	WeightUnit             *string  `json:"weightUnit,omitempty"`
+	WeightUnitNEQ          *string  `json:"weightUnitNEQ,omitempty"`
+	WeightUnitIn           []string `json:"weightUnitIn,omitempty"`
+	WeightUnitNotIn        []string `json:"weightUnitNotIn,omitempty"`
+	WeightUnitGT           *string  `json:"weightUnitGT,omitempty"`
+	WeightUnitGTE          *string  `json:"weightUnitGTE,omitempty"`
+	WeightUnitLT           *string  `json:"weightUnitLT,omitempty"`
+	WeightUnitLTE          *string  `json:"weightUnitLTE,omitempty"`
+	WeightUnitContains     *string  `json:"weightUnitContains,omitempty"`
+	WeightUnitHasPrefix    *string  `json:"weightUnitHasPrefix,omitempty"`
+	WeightUnitHasSuffix    *string  `json:"weightUnitHasSuffix,omitempty"`
+	WeightUnitEqualFold    *string  `json:"weightUnitEqualFold,omitempty"`
+	WeightUnitContainsFold *string  `json:"weightUnitContainsFold,omitempty"`
+
+	// "requires_shipping" field predicates.
+	RequiresShipping    *bool `json:"requiresShipping,omitempty"`
+	RequiresShippingNEQ *bool `json:"requiresShippingNEQ,omitempty"`
+
+	// "taxable" field predicates.
+	Taxable    *bool `json:"taxable,omitempty"`
+	TaxableNEQ *bool `json:"taxableNEQ,omitempty"`
+
+	// "tags" field predicates.
+	Tags             *string  `json:"tags,omitempty"`
+	TagsNEQ          *string  `json:"tagsNEQ,omitempty"`
+	TagsIn           []string `json:"tagsIn,omitempty"`
+	TagsNotIn        []string `json:"tagsNotIn,omitempty"`
+	TagsGT           *string  `json:"tagsGT,omitempty"`
+	TagsGTE          *string  `json:"tagsGTE,omitempty"`
+	TagsLT           *string  `json:"tagsLT,omitempty"`
+	TagsLTE          *string  `json:"tagsLTE,omitempty"`
+	TagsContains     *string  `json:"tagsContains,omitempty"`
+	TagsHasPrefix    *string  `json:"tagsHasPrefix,omitempty"`
+	TagsHasSuffix    *string  `json:"tagsHasSuffix,omitempty"`
+	TagsEqualFold    *string  `json:"tagsEqualFold,omitempty"`
+	TagsContainsFold *string  `json:"tagsContainsFold,omitempty"`
+
+	// "vendor" field predicates.
+	Vendor             *string  `json:"vendor,omitempty"`
+	VendorNEQ          *string  `json:"vendorNEQ,omitempty"`
+	VendorIn           []string `json:"vendorIn,omitempty"`
+	VendorNotIn        []string `json:"vendorNotIn,omitempty"`
+	VendorGT           *string  `json:"vendorGT,omitempty"`
+	VendorGTE          *string  `json:"vendorGTE,omitempty"`
+	VendorLT           *string  `json:"vendorLT,omitempty"`
+	VendorLTE          *string  `json:"vendorLTE,omitempty"`
+	VendorContains     *string  `json:"vendorContains,omitempty"`
+	VendorHasPrefix    *string  `json:"vendorHasPrefix,omitempty"`
+	VendorHasSuffix    *string  `json:"vendorHasSuffix,omitempty"`
+	VendorEqualFold    *string  `json:"vendorEqualFold,omitempty"`
+	VendorContainsFold *string  `json:"vendorContainsFold,omitempty"`
+
+	// "image_url" field predicates.
+	ImageURL             *string  `json:"imageURL,omitempty"`
+	ImageURLNEQ          *string  `json:"imageURLNEQ,omitempty"`
+	ImageURLIn           []string `json:"imageURLIn,omitempty"`
+	ImageURLNotIn        []string `json:"imageURLNotIn,omitempty"`
+	ImageURLGT           *string  `json:"imageURLGT,omitempty"`
+	ImageURLGTE          *string  `json:"imageURLGTE,omitempty"`
+	ImageURLLT           *string  `json:"imageURLLT,omitempty"`
+	ImageURLLTE          *string  `json:"imageURLLTE,omitempty"`
+	ImageURLContains     *string  `json:"imageURLContains,omitempty"`
+	ImageURLHasPrefix    *string  `json:"imageURLHasPrefix,omitempty"`
+	ImageURLHasSuffix    *string  `json:"imageURLHasSuffix,omitempty"`
+	ImageURLEqualFold    *string  `json:"imageURLEqualFold,omitempty"`
+	ImageURLContainsFold *string  `json:"imageURLContainsFold,omitempty"`
+
+	// "position" field predicates.
+	Position      *int  `json:"position,omitempty"`
+	PositionNEQ   *int  `json:"positionNEQ,omitempty"`
+	PositionIn    []int `json:"positionIn,omitempty"`
+	PositionNotIn []int `json:"positionNotIn,omitempty"`
+	PositionGT    *int  `json:"positionGT,omitempty"`
+	PositionGTE   *int  `json:"positionGTE,omitempty"`
+	PositionLT    *int  `json:"positionLT,omitempty"`
+	PositionLTE   *int  `json:"positionLTE,omitempty"`
+
+	// "order" edge predicates.
+	HasOrder     *bool              `json:"hasOrder,omitempty"`
+	HasOrderWith []*OrderWhereInput `json:"hasOrderWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *LineItemWhereInput) AddPredicates(predicates ...predicate.LineItem) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the LineItemWhereInput filter on the LineItemQuery builder.
+func (i *LineItemWhereInput) Filter(q *LineItemQuery) (*LineItemQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyLineItemWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyLineItemWhereInput is returned in case the LineItemWhereInput is empty.
+var ErrEmptyLineItemWhereInput = errors.New("ent: empty predicate LineItemWhereInput")
+
+// P returns a predicate for filtering lineitems.
+// An error is returned if the input is empty or invalid.
+func (i *LineItemWhereInput) P() (predicate.LineItem, error) {
+	var predicates []predicate.LineItem
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, lineitem.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.LineItem, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, lineitem.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.LineItem, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, lineitem.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, lineitem.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, lineitem.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, lineitem.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, lineitem.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, lineitem.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, lineitem.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, lineitem.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, lineitem.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, lineitem.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, lineitem.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, lineitem.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, lineitem.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, lineitem.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, lineitem.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, lineitem.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, lineitem.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, lineitem.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, lineitem.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, lineitem.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, lineitem.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, lineitem.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, lineitem.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, lineitem.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, lineitem.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.LineItemKey != nil {
+		predicates = append(predicates, lineitem.LineItemKeyEQ(*i.LineItemKey))
+	}
+	if i.LineItemKeyNEQ != nil {
+		predicates = append(predicates, lineitem.LineItemKeyNEQ(*i.LineItemKeyNEQ))
+	}
+	if len(i.LineItemKeyIn) > 0 {
+		predicates = append(predicates, lineitem.LineItemKeyIn(i.LineItemKeyIn...))
+	}
+	if len(i.LineItemKeyNotIn) > 0 {
+		predicates = append(predicates, lineitem.LineItemKeyNotIn(i.LineItemKeyNotIn...))
+	}
+	if i.LineItemKeyGT != nil {
+		predicates = append(predicates, lineitem.LineItemKeyGT(*i.LineItemKeyGT))
+	}
+	if i.LineItemKeyGTE != nil {
+		predicates = append(predicates, lineitem.LineItemKeyGTE(*i.LineItemKeyGTE))
+	}
+	if i.LineItemKeyLT != nil {
+		predicates = append(predicates, lineitem.LineItemKeyLT(*i.LineItemKeyLT))
+	}
+	if i.LineItemKeyLTE != nil {
+		predicates = append(predicates, lineitem.LineItemKeyLTE(*i.LineItemKeyLTE))
+	}
+	if i.LineItemKeyContains != nil {
+		predicates = append(predicates, lineitem.LineItemKeyContains(*i.LineItemKeyContains))
+	}
+	if i.LineItemKeyHasPrefix != nil {
+		predicates = append(predicates, lineitem.LineItemKeyHasPrefix(*i.LineItemKeyHasPrefix))
+	}
+	if i.LineItemKeyHasSuffix != nil {
+		predicates = append(predicates, lineitem.LineItemKeyHasSuffix(*i.LineItemKeyHasSuffix))
+	}
+	if i.LineItemKeyEqualFold != nil {
+		predicates = append(predicates, lineitem.LineItemKeyEqualFold(*i.LineItemKeyEqualFold))
+	}
+	if i.LineItemKeyContainsFold != nil {
+		predicates = append(predicates, lineitem.LineItemKeyContainsFold(*i.LineItemKeyContainsFold))
+	}
+	if i.ProductID != nil {
+		predicates = append(predicates, lineitem.ProductIDEQ(*i.ProductID))
+	}
+	if i.ProductIDNEQ != nil {
+		predicates = append(predicates, lineitem.ProductIDNEQ(*i.ProductIDNEQ))
+	}
+	if len(i.ProductIDIn) > 0 {
+		predicates = append(predicates, lineitem.ProductIDIn(i.ProductIDIn...))
+	}
+	if len(i.ProductIDNotIn) > 0 {
+		predicates = append(predicates, lineitem.ProductIDNotIn(i.ProductIDNotIn...))
+	}
+	if i.ProductIDGT != nil {
+		predicates = append(predicates, lineitem.ProductIDGT(*i.ProductIDGT))
+	}
+	if i.ProductIDGTE != nil {
+		predicates = append(predicates, lineitem.ProductIDGTE(*i.ProductIDGTE))
+	}
+	if i.ProductIDLT != nil {
+		predicates = append(predicates, lineitem.ProductIDLT(*i.ProductIDLT))
+	}
+	if i.ProductIDLTE != nil {
+		predicates = append(predicates, lineitem.ProductIDLTE(*i.ProductIDLTE))
+	}
+	if i.ProductIDContains != nil {
+		predicates = append(predicates, lineitem.ProductIDContains(*i.ProductIDContains))
+	}
+	if i.ProductIDHasPrefix != nil {
+		predicates = append(predicates, lineitem.ProductIDHasPrefix(*i.ProductIDHasPrefix))
+	}
+	if i.ProductIDHasSuffix != nil {
+		predicates = append(predicates, lineitem.ProductIDHasSuffix(*i.ProductIDHasSuffix))
+	}
+	if i.ProductIDEqualFold != nil {
+		predicates = append(predicates, lineitem.ProductIDEqualFold(*i.ProductIDEqualFold))
+	}
+	if i.ProductIDContainsFold != nil {
+		predicates = append(predicates, lineitem.ProductIDContainsFold(*i.ProductIDContainsFold))
+	}
+	if i.VariantID != nil {
+		predicates = append(predicates, lineitem.VariantIDEQ(*i.VariantID))
+	}
+	if i.VariantIDNEQ != nil {
+		predicates = append(predicates, lineitem.VariantIDNEQ(*i.VariantIDNEQ))
+	}
+	if len(i.VariantIDIn) > 0 {
+		predicates = append(predicates, lineitem.VariantIDIn(i.VariantIDIn...))
+	}
+	if len(i.VariantIDNotIn) > 0 {
+		predicates = append(predicates, lineitem.VariantIDNotIn(i.VariantIDNotIn...))
+	}
+	if i.VariantIDGT != nil {
+		predicates = append(predicates, lineitem.VariantIDGT(*i.VariantIDGT))
+	}
+	if i.VariantIDGTE != nil {
+		predicates = append(predicates, lineitem.VariantIDGTE(*i.VariantIDGTE))
+	}
+	if i.VariantIDLT != nil {
+		predicates = append(predicates, lineitem.VariantIDLT(*i.VariantIDLT))
+	}
+	if i.VariantIDLTE != nil {
+		predicates = append(predicates, lineitem.VariantIDLTE(*i.VariantIDLTE))
+	}
+	if i.VariantIDContains != nil {
+		predicates = append(predicates, lineitem.VariantIDContains(*i.VariantIDContains))
+	}
+	if i.VariantIDHasPrefix != nil {
+		predicates = append(predicates, lineitem.VariantIDHasPrefix(*i.VariantIDHasPrefix))
+	}
+	if i.VariantIDHasSuffix != nil {
+		predicates = append(predicates, lineitem.VariantIDHasSuffix(*i.VariantIDHasSuffix))
+	}
+	if i.VariantIDEqualFold != nil {
+		predicates = append(predicates, lineitem.VariantIDEqualFold(*i.VariantIDEqualFold))
+	}
+	if i.VariantIDContainsFold != nil {
+		predicates = append(predicates, lineitem.VariantIDContainsFold(*i.VariantIDContainsFold))
+	}
+	if i.Sku != nil {
+		predicates = append(predicates, lineitem.SkuEQ(*i.Sku))
+	}
+	if i.SkuNEQ != nil {
+		predicates = append(predicates, lineitem.SkuNEQ(*i.SkuNEQ))
+	}
+	if len(i.SkuIn) > 0 {
+		predicates = append(predicates, lineitem.SkuIn(i.SkuIn...))
+	}
+	if len(i.SkuNotIn) > 0 {
+		predicates = append(predicates, lineitem.SkuNotIn(i.SkuNotIn...))
+	}
+	if i.SkuGT != nil {
+		predicates = append(predicates, lineitem.SkuGT(*i.SkuGT))
+	}
+	if i.SkuGTE != nil {
+		predicates = append(predicates, lineitem.SkuGTE(*i.SkuGTE))
+	}
+	if i.SkuLT != nil {
+		predicates = append(predicates, lineitem.SkuLT(*i.SkuLT))
+	}
+	if i.SkuLTE != nil {
+		predicates = append(predicates, lineitem.SkuLTE(*i.SkuLTE))
+	}
+	if i.SkuContains != nil {
+		predicates = append(predicates, lineitem.SkuContains(*i.SkuContains))
+	}
+	if i.SkuHasPrefix != nil {
+		predicates = append(predicates, lineitem.SkuHasPrefix(*i.SkuHasPrefix))
+	}
+	if i.SkuHasSuffix != nil {
+		predicates = append(predicates, lineitem.SkuHasSuffix(*i.SkuHasSuffix))
+	}
+	if i.SkuEqualFold != nil {
+		predicates = append(predicates, lineitem.SkuEqualFold(*i.SkuEqualFold))
+	}
+	if i.SkuContainsFold != nil {
+		predicates = append(predicates, lineitem.SkuContainsFold(*i.SkuContainsFold))
+	}
+	if i.ProductTitle != nil {
+		predicates = append(predicates, lineitem.ProductTitleEQ(*i.ProductTitle))
+	}
+	if i.ProductTitleNEQ != nil {
+		predicates = append(predicates, lineitem.ProductTitleNEQ(*i.ProductTitleNEQ))
+	}
+	if len(i.ProductTitleIn) > 0 {
+		predicates = append(predicates, lineitem.ProductTitleIn(i.ProductTitleIn...))
+	}
+	if len(i.ProductTitleNotIn) > 0 {
+		predicates = append(predicates, lineitem.ProductTitleNotIn(i.ProductTitleNotIn...))
+	}
+	if i.ProductTitleGT != nil {
+		predicates = append(predicates, lineitem.ProductTitleGT(*i.ProductTitleGT))
+	}
+	if i.ProductTitleGTE != nil {
+		predicates = append(predicates, lineitem.ProductTitleGTE(*i.ProductTitleGTE))
+	}
+	if i.ProductTitleLT != nil {
+		predicates = append(predicates, lineitem.ProductTitleLT(*i.ProductTitleLT))
+	}
+	if i.ProductTitleLTE != nil {
+		predicates = append(predicates, lineitem.ProductTitleLTE(*i.ProductTitleLTE))
+	}
+	if i.ProductTitleContains != nil {
+		predicates = append(predicates, lineitem.ProductTitleContains(*i.ProductTitleContains))
+	}
+	if i.ProductTitleHasPrefix != nil {
+		predicates = append(predicates, lineitem.ProductTitleHasPrefix(*i.ProductTitleHasPrefix))
+	}
+	if i.ProductTitleHasSuffix != nil {
+		predicates = append(predicates, lineitem.ProductTitleHasSuffix(*i.ProductTitleHasSuffix))
+	}
+	if i.ProductTitleEqualFold != nil {
+		predicates = append(predicates, lineitem.ProductTitleEqualFold(*i.ProductTitleEqualFold))
+	}
+	if i.ProductTitleContainsFold != nil {
+		predicates = append(predicates, lineitem.ProductTitleContainsFold(*i.ProductTitleContainsFold))
+	}
+	if i.Title != nil {
+		predicates = append(predicates, lineitem.TitleEQ(*i.Title))
+	}
+	if i.TitleNEQ != nil {
+		predicates = append(predicates, lineitem.TitleNEQ(*i.TitleNEQ))
+	}
+	if len(i.TitleIn) > 0 {
+		predicates = append(predicates, lineitem.TitleIn(i.TitleIn...))
+	}
+	if len(i.TitleNotIn) > 0 {
+		predicates = append(predicates, lineitem.TitleNotIn(i.TitleNotIn...))
+	}
+	if i.TitleGT != nil {
+		predicates = append(predicates, lineitem.TitleGT(*i.TitleGT))
+	}
+	if i.TitleGTE != nil {
+		predicates = append(predicates, lineitem.TitleGTE(*i.TitleGTE))
+	}
+	if i.TitleLT != nil {
+		predicates = append(predicates, lineitem.TitleLT(*i.TitleLT))
+	}
+	if i.TitleLTE != nil {
+		predicates = append(predicates, lineitem.TitleLTE(*i.TitleLTE))
+	}
+	if i.TitleContains != nil {
+		predicates = append(predicates, lineitem.TitleContains(*i.TitleContains))
+	}
+	if i.TitleHasPrefix != nil {
+		predicates = append(predicates, lineitem.TitleHasPrefix(*i.TitleHasPrefix))
+	}
+	if i.TitleHasSuffix != nil {
+		predicates = append(predicates, lineitem.TitleHasSuffix(*i.TitleHasSuffix))
+	}
+	if i.TitleEqualFold != nil {
+		predicates = append(predicates, lineitem.TitleEqualFold(*i.TitleEqualFold))
+	}
+	if i.TitleContainsFold != nil {
+		predicates = append(predicates, lineitem.TitleContainsFold(*i.TitleContainsFold))
+	}
+	if i.Price != nil {
+		predicates = append(predicates, lineitem.PriceEQ(*i.Price))
+	}
+	if i.PriceNEQ != nil {
+		predicates = append(predicates, lineitem.PriceNEQ(*i.PriceNEQ))
+	}
+	if len(i.PriceIn) > 0 {
+		predicates = append(predicates, lineitem.PriceIn(i.PriceIn...))
+	}
+	if len(i.PriceNotIn) > 0 {
+		predicates = append(predicates, lineitem.PriceNotIn(i.PriceNotIn...))
+	}
+	if i.PriceGT != nil {
+		predicates = append(predicates, lineitem.PriceGT(*i.PriceGT))
+	}
+	if i.PriceGTE != nil {
+		predicates = append(predicates, lineitem.PriceGTE(*i.PriceGTE))
+	}
+	if i.PriceLT != nil {
+		predicates = append(predicates, lineitem.PriceLT(*i.PriceLT))
+	}
+	if i.PriceLTE != nil {
+		predicates = append(predicates, lineitem.PriceLTE(*i.PriceLTE))
+	}
+	if i.CompareAtPrice != nil {
+		predicates = append(predicates, lineitem.CompareAtPriceEQ(*i.CompareAtPrice))
+	}
+	if i.CompareAtPriceNEQ != nil {
+		predicates = append(predicates, lineitem.CompareAtPriceNEQ(*i.CompareAtPriceNEQ))
+	}
+	if len(i.CompareAtPriceIn) > 0 {
+		predicates = append(predicates, lineitem.CompareAtPriceIn(i.CompareAtPriceIn...))
+	}
+	if len(i.CompareAtPriceNotIn) > 0 {
+		predicates = append(predicates, lineitem.CompareAtPriceNotIn(i.CompareAtPriceNotIn...))
+	}
+	if i.CompareAtPriceGT != nil {
+		predicates = append(predicates, lineitem.CompareAtPriceGT(*i.CompareAtPriceGT))
+	}
+	if i.CompareAtPriceGTE != nil {
+		predicates = append(predicates, lineitem.CompareAtPriceGTE(*i.CompareAtPriceGTE))
+	}
+	if i.CompareAtPriceLT != nil {
+		predicates = append(predicates, lineitem.CompareAtPriceLT(*i.CompareAtPriceLT))
+	}
+	if i.CompareAtPriceLTE != nil {
+		predicates = append(predicates, lineitem.CompareAtPriceLTE(*i.CompareAtPriceLTE))
+	}
+	if i.Quantity != nil {
+		predicates = append(predicates, lineitem.QuantityEQ(*i.Quantity))
+	}
+	if i.QuantityNEQ != nil {
+		predicates = append(predicates, lineitem.QuantityNEQ(*i.QuantityNEQ))
+	}
+	if len(i.QuantityIn) > 0 {
+		predicates = append(predicates, lineitem.QuantityIn(i.QuantityIn...))
+	}
+	if len(i.QuantityNotIn) > 0 {
+		predicates = append(predicates, lineitem.QuantityNotIn(i.QuantityNotIn...))
+	}
+	if i.QuantityGT != nil {
+		predicates = append(predicates, lineitem.QuantityGT(*i.QuantityGT))
+	}
+	if i.QuantityGTE != nil {
+		predicates = append(predicates, lineitem.QuantityGTE(*i.QuantityGTE))
+	}
+	if i.QuantityLT != nil {
+		predicates = append(predicates, lineitem.QuantityLT(*i.QuantityLT))
+	}
+	if i.QuantityLTE != nil {
+		predicates = append(predicates, lineitem.QuantityLTE(*i.QuantityLTE))
+	}
+	if i.FulfilledQuantity != nil {
+		predicates = append(predicates, lineitem.FulfilledQuantityEQ(*i.FulfilledQuantity))
+	}
+	if i.FulfilledQuantityNEQ != nil {
+		predicates = append(predicates, lineitem.FulfilledQuantityNEQ(*i.FulfilledQuantityNEQ))
+	}
+	if len(i.FulfilledQuantityIn) > 0 {
+		predicates = append(predicates, lineitem.FulfilledQuantityIn(i.FulfilledQuantityIn...))
+	}
+	if len(i.FulfilledQuantityNotIn) > 0 {
+		predicates = append(predicates, lineitem.FulfilledQuantityNotIn(i.FulfilledQuantityNotIn...))
+	}
+	if i.FulfilledQuantityGT != nil {
+		predicates = append(predicates, lineitem.FulfilledQuantityGT(*i.FulfilledQuantityGT))
+	}
+	if i.FulfilledQuantityGTE != nil {
+		predicates = append(predicates, lineitem.FulfilledQuantityGTE(*i.FulfilledQuantityGTE))
+	}
+	if i.FulfilledQuantityLT != nil {
+		predicates = append(predicates, lineitem.FulfilledQuantityLT(*i.FulfilledQuantityLT))
+	}
+	if i.FulfilledQuantityLTE != nil {
+		predicates = append(predicates, lineitem.FulfilledQuantityLTE(*i.FulfilledQuantityLTE))
+	}
+	if i.Weight != nil {
+		predicates = append(predicates, lineitem.WeightEQ(*i.Weight))
+	}
+	if i.WeightNEQ != nil {
+		predicates = append(predicates, lineitem.WeightNEQ(*i.WeightNEQ))
+	}
+	if len(i.WeightIn) > 0 {
+		predicates = append(predicates, lineitem.WeightIn(i.WeightIn...))
+	}
+	if len(i.WeightNotIn) > 0 {
+		predicates = append(predicates, lineitem.WeightNotIn(i.WeightNotIn...))
+	}
+	if i.WeightGT != nil {
+		predicates = append(predicates, lineitem.WeightGT(*i.WeightGT))
+	}
+	if i.WeightGTE != nil {
+		predicates = append(predicates, lineitem.WeightGTE(*i.WeightGTE))
+	}
+	if i.WeightLT != nil {
+		predicates = append(predicates, lineitem.WeightLT(*i.WeightLT))
+	}
+	if i.WeightLTE != nil {
+		predicates = append(predicates, lineitem.WeightLTE(*i.WeightLTE))
+	}
+	if i.WeightUnit != nil {
+		predicates = append(predicates, lineitem.WeightUnitEQ(*i.WeightUnit))
+	}
+	if i.WeightUnitNEQ != nil {
+		predicates = append(predicates, lineitem.WeightUnitNEQ(*i.WeightUnitNEQ))
+	}
+	if len(i.WeightUnitIn) > 0 {
+		predicates = append(predicates, lineitem.WeightUnitIn(i.WeightUnitIn...))
+	}
+	if len(i.WeightUnitNotIn) > 0 {
+		predicates = append(predicates, lineitem.WeightUnitNotIn(i.WeightUnitNotIn...))
+	}
+	if i.WeightUnitGT != nil {
+		predicates = append(predicates, lineitem.WeightUnitGT(*i.WeightUnitGT))
+	}
+	if i.WeightUnitGTE != nil {
+		predicates = append(predicates, lineitem.WeightUnitGTE(*i.WeightUnitGTE))
+	}
+	if i.WeightUnitLT != nil {
+		predicates = append(predicates, lineitem.WeightUnitLT(*i.WeightUnitLT))
+	}
+	if i.WeightUnitLTE != nil {
+		predicates = append(predicates, lineitem.WeightUnitLTE(*i.WeightUnitLTE))
+	}
+	if i.WeightUnitContains != nil {
+		predicates = append(predicates, lineitem.WeightUnitContains(*i.WeightUnitContains))
+	}
+	if i.WeightUnitHasPrefix != nil {
+		predicates = append(predicates, lineitem.WeightUnitHasPrefix(*i.WeightUnitHasPrefix))
+	}
+	if i.WeightUnitHasSuffix != nil {
+		predicates = append(predicates, lineitem.WeightUnitHasSuffix(*i.WeightUnitHasSuffix))
+	}
+	if i.WeightUnitEqualFold != nil {
+		predicates = append(predicates, lineitem.WeightUnitEqualFold(*i.WeightUnitEqualFold))
+	}
+	if i.WeightUnitContainsFold != nil {
+		predicates = append(predicates, lineitem.WeightUnitContainsFold(*i.WeightUnitContainsFold))
+	}
+	if i.RequiresShipping != nil {
+		predicates = append(predicates, lineitem.RequiresShippingEQ(*i.RequiresShipping))
+	}
+	if i.RequiresShippingNEQ != nil {
+		predicates = append(predicates, lineitem.RequiresShippingNEQ(*i.RequiresShippingNEQ))
+	}
+	if i.Taxable != nil {
+		predicates = append(predicates, lineitem.TaxableEQ(*i.Taxable))
+	}
+	if i.TaxableNEQ != nil {
+		predicates = append(predicates, lineitem.TaxableNEQ(*i.TaxableNEQ))
+	}
+	if i.Tags != nil {
+		predicates = append(predicates, lineitem.TagsEQ(*i.Tags))
+	}
+	if i.TagsNEQ != nil {
+		predicates = append(predicates, lineitem.TagsNEQ(*i.TagsNEQ))
+	}
+	if len(i.TagsIn) > 0 {
+		predicates = append(predicates, lineitem.TagsIn(i.TagsIn...))
+	}
+	if len(i.TagsNotIn) > 0 {
+		predicates = append(predicates, lineitem.TagsNotIn(i.TagsNotIn...))
+	}
+	if i.TagsGT != nil {
+		predicates = append(predicates, lineitem.TagsGT(*i.TagsGT))
+	}
+	if i.TagsGTE != nil {
+		predicates = append(predicates, lineitem.TagsGTE(*i.TagsGTE))
+	}
+	if i.TagsLT != nil {
+		predicates = append(predicates, lineitem.TagsLT(*i.TagsLT))
+	}
+	if i.TagsLTE != nil {
+		predicates = append(predicates, lineitem.TagsLTE(*i.TagsLTE))
+	}
+	if i.TagsContains != nil {
+		predicates = append(predicates, lineitem.TagsContains(*i.TagsContains))
+	}
+	if i.TagsHasPrefix != nil {
+		predicates = append(predicates, lineitem.TagsHasPrefix(*i.TagsHasPrefix))
+	}
+	if i.TagsHasSuffix != nil {
+		predicates = append(predicates, lineitem.TagsHasSuffix(*i.TagsHasSuffix))
+	}
+	if i.TagsEqualFold != nil {
+		predicates = append(predicates, lineitem.TagsEqualFold(*i.TagsEqualFold))
+	}
+	if i.TagsContainsFold != nil {
+		predicates = append(predicates, lineitem.TagsContainsFold(*i.TagsContainsFold))
+	}
+	if i.Vendor != nil {
+		predicates = append(predicates, lineitem.VendorEQ(*i.Vendor))
+	}
+	if i.VendorNEQ != nil {
+		predicates = append(predicates, lineitem.VendorNEQ(*i.VendorNEQ))
+	}
+	if len(i.VendorIn) > 0 {
+		predicates = append(predicates, lineitem.VendorIn(i.VendorIn...))
+	}
+	if len(i.VendorNotIn) > 0 {
+		predicates = append(predicates, lineitem.VendorNotIn(i.VendorNotIn...))
+	}
+	if i.VendorGT != nil {
+		predicates = append(predicates, lineitem.VendorGT(*i.VendorGT))
+	}
+	if i.VendorGTE != nil {
+		predicates = append(predicates, lineitem.VendorGTE(*i.VendorGTE))
+	}
+	if i.VendorLT != nil {
+		predicates = append(predicates, lineitem.VendorLT(*i.VendorLT))
+	}
+	if i.VendorLTE != nil {
+		predicates = append(predicates, lineitem.VendorLTE(*i.VendorLTE))
+	}
+	if i.VendorContains != nil {
+		predicates = append(predicates, lineitem.VendorContains(*i.VendorContains))
+	}
+	if i.VendorHasPrefix != nil {
+		predicates = append(predicates, lineitem.VendorHasPrefix(*i.VendorHasPrefix))
+	}
+	if i.VendorHasSuffix != nil {
+		predicates = append(predicates, lineitem.VendorHasSuffix(*i.VendorHasSuffix))
+	}
+	if i.VendorEqualFold != nil {
+		predicates = append(predicates, lineitem.VendorEqualFold(*i.VendorEqualFold))
+	}
+	if i.VendorContainsFold != nil {
+		predicates = append(predicates, lineitem.VendorContainsFold(*i.VendorContainsFold))
+	}
+	if i.ImageURL != nil {
+		predicates = append(predicates, lineitem.ImageURLEQ(*i.ImageURL))
+	}
+	if i.ImageURLNEQ != nil {
+		predicates = append(predicates, lineitem.ImageURLNEQ(*i.ImageURLNEQ))
+	}
+	if len(i.ImageURLIn) > 0 {
+		predicates = append(predicates, lineitem.ImageURLIn(i.ImageURLIn...))
+	}
+	if len(i.ImageURLNotIn) > 0 {
+		predicates = append(predicates, lineitem.ImageURLNotIn(i.ImageURLNotIn...))
+	}
+	if i.ImageURLGT != nil {
+		predicates = append(predicates, lineitem.ImageURLGT(*i.ImageURLGT))
+	}
+	if i.ImageURLGTE != nil {
+		predicates = append(predicates, lineitem.ImageURLGTE(*i.ImageURLGTE))
+	}
+	if i.ImageURLLT != nil {
+		predicates = append(predicates, lineitem.ImageURLLT(*i.ImageURLLT))
+	}
+	if i.ImageURLLTE != nil {
+		predicates = append(predicates, lineitem.ImageURLLTE(*i.ImageURLLTE))
+	}
+	if i.ImageURLContains != nil {
+		predicates = append(predicates, lineitem.ImageURLContains(*i.ImageURLContains))
+	}
+	if i.ImageURLHasPrefix != nil {
+		predicates = append(predicates, lineitem.ImageURLHasPrefix(*i.ImageURLHasPrefix))
+	}
+	if i.ImageURLHasSuffix != nil {
+		predicates = append(predicates, lineitem.ImageURLHasSuffix(*i.ImageURLHasSuffix))
+	}
+	if i.ImageURLEqualFold != nil {
+		predicates = append(predicates, lineitem.ImageURLEqualFold(*i.ImageURLEqualFold))
+	}
+	if i.ImageURLContainsFold != nil {
+		predicates = append(predicates, lineitem.ImageURLContainsFold(*i.ImageURLContainsFold))
+	}
+	if i.Position != nil {
+		predicates = append(predicates, lineitem.PositionEQ(*i.Position))
+	}
+	if i.PositionNEQ != nil {
+		predicates = append(predicates, lineitem.PositionNEQ(*i.PositionNEQ))
+	}
+	if len(i.PositionIn) > 0 {
+		predicates = append(predicates, lineitem.PositionIn(i.PositionIn...))
+	}
+	if len(i.PositionNotIn) > 0 {
+		predicates = append(predicates, lineitem.PositionNotIn(i.PositionNotIn...))
+	}
+	if i.PositionGT != nil {
+		predicates = append(predicates, lineitem.PositionGT(*i.PositionGT))
+	}
+	if i.PositionGTE != nil {
+		predicates = append(predicates, lineitem.PositionGTE(*i.PositionGTE))
+	}
+	if i.PositionLT != nil {
+		predicates = append(predicates, lineitem.PositionLT(*i.PositionLT))
+	}
+	if i.PositionLTE != nil {
+		predicates = append(predicates, lineitem.PositionLTE(*i.PositionLTE))
+	}
+
+	if i.HasOrder != nil {
+		p := lineitem.HasOrder()
+		if !*i.HasOrder {
+			p = lineitem.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasOrderWith) > 0 {
+		with := make([]predicate.Order, 0, len(i.HasOrderWith))
+		for _, w := range i.HasOrderWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasOrderWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, lineitem.HasOrderWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyLineItemWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return lineitem.And(predicates...), nil
+	}
+}
+
+// OrderWhereInput represents a where input for filtering Order queries.
+type OrderWhereInput struct {
+	Predicates []predicate.Order  `json:"-"`
+	Not        *OrderWhereInput   `json:"not,omitempty"`
+	Or         []*OrderWhereInput `json:"or,omitempty"`
+	And        []*OrderWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "public_order_id" field predicates.
+	PublicOrderID             *string  `json:"publicOrderID,omitempty"`
+	PublicOrderIDNEQ          *string  `json:"publicOrderIDNEQ,omitempty"`
+	PublicOrderIDIn           []string `json:"publicOrderIDIn,omitempty"`
+	PublicOrderIDNotIn        []string `json:"publicOrderIDNotIn,omitempty"`
+	PublicOrderIDGT           *string  `json:"publicOrderIDGT,omitempty"`
+	PublicOrderIDGTE          *string  `json:"publicOrderIDGTE,omitempty"`
+	PublicOrderIDLT           *string  `json:"publicOrderIDLT,omitempty"`
+	PublicOrderIDLTE          *string  `json:"publicOrderIDLTE,omitempty"`
+	PublicOrderIDContains     *string  `json:"publicOrderIDContains,omitempty"`
+	PublicOrderIDHasPrefix    *string  `json:"publicOrderIDHasPrefix,omitempty"`
+	PublicOrderIDHasSuffix    *string  `json:"publicOrderIDHasSuffix,omitempty"`
+	PublicOrderIDEqualFold    *string  `json:"publicOrderIDEqualFold,omitempty"`
+	PublicOrderIDContainsFold *string  `json:"publicOrderIDContainsFold,omitempty"`
+
+	// "status" field predicates.
+	Status      *order.Status  `json:"status,omitempty"`
+	StatusNEQ   *order.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []order.Status `json:"statusIn,omitempty"`
+	StatusNotIn []order.Status `json:"statusNotIn,omitempty"`
+
+	// "currency" field predicates.
+	Currency             *string  `json:"currency,omitempty"`
+	CurrencyNEQ          *string  `json:"currencyNEQ,omitempty"`
+	CurrencyIn           []string `json:"currencyIn,omitempty"`
+	CurrencyNotIn        []string `json:"currencyNotIn,omitempty"`
+	CurrencyGT           *string  `json:"currencyGT,omitempty"`
+	CurrencyGTE          *string  `json:"currencyGTE,omitempty"`
+	CurrencyLT           *string  `json:"currencyLT,omitempty"`
+	CurrencyLTE          *string  `json:"currencyLTE,omitempty"`
+	CurrencyContains     *string  `json:"currencyContains,omitempty"`
+	CurrencyHasPrefix    *string  `json:"currencyHasPrefix,omitempty"`
+	CurrencyHasSuffix    *string  `json:"currencyHasSuffix,omitempty"`
+	CurrencyEqualFold    *string  `json:"currencyEqualFold,omitempty"`
+	CurrencyContainsFold *string  `json:"currencyContainsFold,omitempty"`
+
+	// "flow_id" field predicates.
+	FlowID             *string  `json:"flowID,omitempty"`
+	FlowIDNEQ          *string  `json:"flowIDNEQ,omitempty"`
+	FlowIDIn           []string `json:"flowIDIn,omitempty"`
+	FlowIDNotIn        []string `json:"flowIDNotIn,omitempty"`
+	FlowIDGT           *string  `json:"flowIDGT,omitempty"`
+	FlowIDGTE          *string  `json:"flowIDGTE,omitempty"`
+	FlowIDLT           *string  `json:"flowIDLT,omitempty"`
+	FlowIDLTE          *string  `json:"flowIDLTE,omitempty"`
+	FlowIDContains     *string  `json:"flowIDContains,omitempty"`
+	FlowIDHasPrefix    *string  `json:"flowIDHasPrefix,omitempty"`
+	FlowIDHasSuffix    *string  `json:"flowIDHasSuffix,omitempty"`
+	FlowIDEqualFold    *string  `json:"flowIDEqualFold,omitempty"`
+	FlowIDContainsFold *string  `json:"flowIDContainsFold,omitempty"`
+
+	// "resumable_link" field predicates.
+	ResumableLink             *string  `json:"resumableLink,omitempty"`
+	ResumableLinkNEQ          *string  `json:"resumableLinkNEQ,omitempty"`
+	ResumableLinkIn           []string `json:"resumableLinkIn,omitempty"`
+	ResumableLinkNotIn        []string `json:"resumableLinkNotIn,omitempty"`
+	ResumableLinkGT           *string  `json:"resumableLinkGT,omitempty"`
+	ResumableLinkGTE          *string  `json:"resumableLinkGTE,omitempty"`
+	ResumableLinkLT           *string  `json:"resumableLinkLT,omitempty"`
+	ResumableLinkLTE          *string  `json:"resumableLinkLTE,omitempty"`
+	ResumableLinkContains     *string  `json:"resumableLinkContains,omitempty"`
+	ResumableLinkHasPrefix    *string  `json:"resumableLinkHasPrefix,omitempty"`
+	ResumableLinkHasSuffix    *string  `json:"resumableLinkHasSuffix,omitempty"`
+	ResumableLinkEqualFold    *string  `json:"resumableLinkEqualFold,omitempty"`
+	ResumableLinkContainsFold *string  `json:"resumableLinkContainsFold,omitempty"`
+
+	// "created_via" field predicates.
+	CreatedVia             *string  `json:"createdVia,omitempty"`
+	CreatedViaNEQ          *string  `json:"createdViaNEQ,omitempty"`
+	CreatedViaIn           []string `json:"createdViaIn,omitempty"`
+	CreatedViaNotIn        []string `json:"createdViaNotIn,omitempty"`
+	CreatedViaGT           *string  `json:"createdViaGT,omitempty"`
+	CreatedViaGTE          *string  `json:"createdViaGTE,omitempty"`
+	CreatedViaLT           *string  `json:"createdViaLT,omitempty"`
+	CreatedViaLTE          *string  `json:"createdViaLTE,omitempty"`
+	CreatedViaContains     *string  `json:"createdViaContains,omitempty"`
+	CreatedViaHasPrefix    *string  `json:"createdViaHasPrefix,omitempty"`
+	CreatedViaHasSuffix    *string  `json:"createdViaHasSuffix,omitempty"`
+	CreatedViaEqualFold    *string  `json:"createdViaEqualFold,omitempty"`
+	CreatedViaContainsFold *string  `json:"createdViaContainsFold,omitempty"`
+
+	// "platform_order_id" field predicates.
+	PlatformOrderID             *string  `json:"platformOrderID,omitempty"`
+	PlatformOrderIDNEQ          *string  `json:"platformOrderIDNEQ,omitempty"`
+	PlatformOrderIDIn           []string `json:"platformOrderIDIn,omitempty"`
+	PlatformOrderIDNotIn        []string `json:"platformOrderIDNotIn,omitempty"`
+	PlatformOrderIDGT           *string  `json:"platformOrderIDGT,omitempty"`
+	PlatformOrderIDGTE          *string  `json:"platformOrderIDGTE,omitempty"`
+	PlatformOrderIDLT           *string  `json:"platformOrderIDLT,omitempty"`
+	PlatformOrderIDLTE          *string  `json:"platformOrderIDLTE,omitempty"`
+	PlatformOrderIDContains     *string  `json:"platformOrderIDContains,omitempty"`
+	PlatformOrderIDHasPrefix    *string  `json:"platformOrderIDHasPrefix,omitempty"`
+	PlatformOrderIDHasSuffix    *string  `json:"platformOrderIDHasSuffix,omitempty"`
+	PlatformOrderIDEqualFold    *string  `json:"platformOrderIDEqualFold,omitempty"`
+	PlatformOrderIDContainsFold *string  `json:"platformOrderIDContainsFold,omitempty"`
+
+	// "version" field predicates.
+	Version      *int  `json:"version,omitempty"`
+	VersionNEQ   *int  `json:"versionNEQ,omitempty"`
+	VersionIn    []int `json:"versionIn,omitempty"`
+	VersionNotIn []int `json:"versionNotIn,omitempty"`
+	VersionGT    *int  `json:"versionGT,omitempty"`
+	VersionGTE   *int  `json:"versionGTE,omitempty"`
+	VersionLT    *int  `json:"versionLT,omitempty"`
+	VersionLTE   *int  `json:"versionLTE,omitempty"`
+
+	// "processed_at" field predicates.
+	ProcessedAt       *time.Time  `json:"processedAt,omitempty"`
+	ProcessedAtNEQ    *time.Time  `json:"processedAtNEQ,omitempty"`
+	ProcessedAtIn     []time.Time `json:"processedAtIn,omitempty"`
+	ProcessedAtNotIn  []time.Time `json:"processedAtNotIn,omitempty"`
+	ProcessedAtGT     *time.Time  `json:"processedAtGT,omitempty"`
+	ProcessedAtGTE    *time.Time  `json:"processedAtGTE,omitempty"`
+	ProcessedAtLT     *time.Time  `json:"processedAtLT,omitempty"`
+	ProcessedAtLTE    *time.Time  `json:"processedAtLTE,omitempty"`
+	ProcessedAtIsNil  bool        `json:"processedAtIsNil,omitempty"`
+	ProcessedAtNotNil bool        `json:"processedAtNotNil,omitempty"`
+
+	// "shop" edge predicates.
+	HasShop     *bool             `json:"hasShop,omitempty"`
+	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
+
+	// "line_items" edge predicates.
+	HasLineItems     *bool                 `json:"hasLineItems,omitempty"`
+	HasLineItemsWith []*LineItemWhereInput `json:"hasLineItemsWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *OrderWhereInput) AddPredicates(predicates ...predicate.Order) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the OrderWhereInput filter on the OrderQuery builder.
+func (i *OrderWhereInput) Filter(q *OrderQuery) (*OrderQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyOrderWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyOrderWhereInput is returned in case the OrderWhereInput is empty.
+var ErrEmptyOrderWhereInput = errors.New("ent: empty predicate OrderWhereInput")
+
+// P returns a predicate for filtering orders.
+// An error is returned if the input is empty or invalid.
+func (i *OrderWhereInput) P() (predicate.Order, error) {
+	var predicates []predicate.Order
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, order.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Order, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, order.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Order, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, order.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, order.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, order.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, order.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, order.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, order.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, order.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, order.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, order.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, order.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, order.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, order.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, order.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, order.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, order.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, order.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, order.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, order.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, order.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, order.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, order.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, order.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, order.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, order.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, order.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.PublicOrderID != nil {
+		predicates = append(predicates, order.PublicOrderIDEQ(*i.PublicOrderID))
+	}
+	if i.PublicOrderIDNEQ != nil {
+		predicates = append(predicates, order.PublicOrderIDNEQ(*i.PublicOrderIDNEQ))
+	}
+	if len(i.PublicOrderIDIn) > 0 {
+		predicates = append(predicates, order.PublicOrderIDIn(i.PublicOrderIDIn...))
+	}
+	if len(i.PublicOrderIDNotIn) > 0 {
+		predicates = append(predicates, order.PublicOrderIDNotIn(i.PublicOrderIDNotIn...))
+	}
+	if i.PublicOrderIDGT != nil {
+		predicates = append(predicates, order.PublicOrderIDGT(*i.PublicOrderIDGT))
+	}
+	if i.PublicOrderIDGTE != nil {
+		predicates = append(predicates, order.PublicOrderIDGTE(*i.PublicOrderIDGTE))
+	}
+	if i.PublicOrderIDLT != nil {
+		predicates = append(predicates, order.PublicOrderIDLT(*i.PublicOrderIDLT))
+	}
+	if i.PublicOrderIDLTE != nil {
+		predicates = append(predicates, order.PublicOrderIDLTE(*i.PublicOrderIDLTE))
+	}
+	if i.PublicOrderIDContains != nil {
+		predicates = append(predicates, order.PublicOrderIDContains(*i.PublicOrderIDContains))
+	}
+	if i.PublicOrderIDHasPrefix != nil {
+		predicates = append(predicates, order.PublicOrderIDHasPrefix(*i.PublicOrderIDHasPrefix))
+	}
+	if i.PublicOrderIDHasSuffix != nil {
+		predicates = append(predicates, order.PublicOrderIDHasSuffix(*i.PublicOrderIDHasSuffix))
+	}
+	if i.PublicOrderIDEqualFold != nil {
+		predicates = append(predicates, order.PublicOrderIDEqualFold(*i.PublicOrderIDEqualFold))
+	}
+	if i.PublicOrderIDContainsFold != nil {
+		predicates = append(predicates, order.PublicOrderIDContainsFold(*i.PublicOrderIDContainsFold))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, order.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, order.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, order.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, order.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.Currency != nil {
+		predicates = append(predicates, order.CurrencyEQ(*i.Currency))
+	}
+	if i.CurrencyNEQ != nil {
+		predicates = append(predicates, order.CurrencyNEQ(*i.CurrencyNEQ))
+	}
+	if len(i.CurrencyIn) > 0 {
+		predicates = append(predicates, order.CurrencyIn(i.CurrencyIn...))
+	}
+	if len(i.CurrencyNotIn) > 0 {
+		predicates = append(predicates, order.CurrencyNotIn(i.CurrencyNotIn...))
+	}
+	if i.CurrencyGT != nil {
+		predicates = append(predicates, order.CurrencyGT(*i.CurrencyGT))
+	}
+	if i.CurrencyGTE != nil {
+		predicates = append(predicates, order.CurrencyGTE(*i.CurrencyGTE))
+	}
+	if i.CurrencyLT != nil {
+		predicates = append(predicates, order.CurrencyLT(*i.CurrencyLT))
+	}
+	if i.CurrencyLTE != nil {
+		predicates = append(predicates, order.CurrencyLTE(*i.CurrencyLTE))
+	}
+	if i.CurrencyContains != nil {
+		predicates = append(predicates, order.CurrencyContains(*i.CurrencyContains))
+	}
+	if i.CurrencyHasPrefix != nil {
+		predicates = append(predicates, order.CurrencyHasPrefix(*i.CurrencyHasPrefix))
+	}
+	if i.CurrencyHasSuffix != nil {
+		predicates = append(predicates, order.CurrencyHasSuffix(*i.CurrencyHasSuffix))
+	}
+	if i.CurrencyEqualFold != nil {
+		predicates = append(predicates, order.CurrencyEqualFold(*i.CurrencyEqualFold))
+	}
+	if i.CurrencyContainsFold != nil {
+		predicates = append(predicates, order.CurrencyContainsFold(*i.CurrencyContainsFold))
+	}
+	if i.FlowID != nil {
+		predicates = append(predicates, order.FlowIDEQ(*i.FlowID))
+	}
+	if i.FlowIDNEQ != nil {
+		predicates = append(predicates, order.FlowIDNEQ(*i.FlowIDNEQ))
+	}
+	if len(i.FlowIDIn) > 0 {
+		predicates = append(predicates, order.FlowIDIn(i.FlowIDIn...))
+	}
+	if len(i.FlowIDNotIn) > 0 {
+		predicates = append(predicates, order.FlowIDNotIn(i.FlowIDNotIn...))
+	}
+	if i.FlowIDGT != nil {
+		predicates = append(predicates, order.FlowIDGT(*i.FlowIDGT))
+	}
+	if i.FlowIDGTE != nil {
+		predicates = append(predicates, order.FlowIDGTE(*i.FlowIDGTE))
+	}
+	if i.FlowIDLT != nil {
+		predicates = append(predicates, order.FlowIDLT(*i.FlowIDLT))
+	}
+	if i.FlowIDLTE != nil {
+		predicates = append(predicates, order.FlowIDLTE(*i.FlowIDLTE))
+	}
+	if i.FlowIDContains != nil {
+		predicates = append(predicates, order.FlowIDContains(*i.FlowIDContains))
+	}
+	if i.FlowIDHasPrefix != nil {
+		predicates = append(predicates, order.FlowIDHasPrefix(*i.FlowIDHasPrefix))
+	}
+	if i.FlowIDHasSuffix != nil {
+		predicates = append(predicates, order.FlowIDHasSuffix(*i.FlowIDHasSuffix))
+	}
+	if i.FlowIDEqualFold != nil {
+		predicates = append(predicates, order.FlowIDEqualFold(*i.FlowIDEqualFold))
+	}
+	if i.FlowIDContainsFold != nil {
+		predicates = append(predicates, order.FlowIDContainsFold(*i.FlowIDContainsFold))
+	}
+	if i.ResumableLink != nil {
+		predicates = append(predicates, order.ResumableLinkEQ(*i.ResumableLink))
+	}
+	if i.ResumableLinkNEQ != nil {
+		predicates = append(predicates, order.ResumableLinkNEQ(*i.ResumableLinkNEQ))
+	}
+	if len(i.ResumableLinkIn) > 0 {
+		predicates = append(predicates, order.ResumableLinkIn(i.ResumableLinkIn...))
+	}
+	if len(i.ResumableLinkNotIn) > 0 {
+		predicates = append(predicates, order.ResumableLinkNotIn(i.ResumableLinkNotIn...))
+	}
+	if i.ResumableLinkGT != nil {
+		predicates = append(predicates, order.ResumableLinkGT(*i.ResumableLinkGT))
+	}
+	if i.ResumableLinkGTE != nil {
+		predicates = append(predicates, order.ResumableLinkGTE(*i.ResumableLinkGTE))
+	}
+	if i.ResumableLinkLT != nil {
+		predicates = append(predicates, order.ResumableLinkLT(*i.ResumableLinkLT))
+	}
+	if i.ResumableLinkLTE != nil {
+		predicates = append(predicates, order.ResumableLinkLTE(*i.ResumableLinkLTE))
+	}
+	if i.ResumableLinkContains != nil {
+		predicates = append(predicates, order.ResumableLinkContains(*i.ResumableLinkContains))
+	}
+	if i.ResumableLinkHasPrefix != nil {
+		predicates = append(predicates, order.ResumableLinkHasPrefix(*i.ResumableLinkHasPrefix))
+	}
+	if i.ResumableLinkHasSuffix != nil {
+		predicates = append(predicates, order.ResumableLinkHasSuffix(*i.ResumableLinkHasSuffix))
+	}
+	if i.ResumableLinkEqualFold != nil {
+		predicates = append(predicates, order.ResumableLinkEqualFold(*i.ResumableLinkEqualFold))
+	}
+	if i.ResumableLinkContainsFold != nil {
+		predicates = append(predicates, order.ResumableLinkContainsFold(*i.ResumableLinkContainsFold))
+	}
+	if i.CreatedVia != nil {
+		predicates = append(predicates, order.CreatedViaEQ(*i.CreatedVia))
+	}
+	if i.CreatedViaNEQ != nil {
+		predicates = append(predicates, order.CreatedViaNEQ(*i.CreatedViaNEQ))
+	}
+	if len(i.CreatedViaIn) > 0 {
+		predicates = append(predicates, order.CreatedViaIn(i.CreatedViaIn...))
+	}
+	if len(i.CreatedViaNotIn) > 0 {
+		predicates = append(predicates, order.CreatedViaNotIn(i.CreatedViaNotIn...))
+	}
+	if i.CreatedViaGT != nil {
+		predicates = append(predicates, order.CreatedViaGT(*i.CreatedViaGT))
+	}
+	if i.CreatedViaGTE != nil {
+		predicates = append(predicates, order.CreatedViaGTE(*i.CreatedViaGTE))
+	}
+	if i.CreatedViaLT != nil {
+		predicates = append(predicates, order.CreatedViaLT(*i.CreatedViaLT))
+	}
+	if i.CreatedViaLTE != nil {
+		predicates = append(predicates, order.CreatedViaLTE(*i.CreatedViaLTE))
+	}
+	if i.CreatedViaContains != nil {
+		predicates = append(predicates, order.CreatedViaContains(*i.CreatedViaContains))
+	}
+	if i.CreatedViaHasPrefix != nil {
+		predicates = append(predicates, order.CreatedViaHasPrefix(*i.CreatedViaHasPrefix))
+	}
+	if i.CreatedViaHasSuffix != nil {
+		predicates = append(predicates, order.CreatedViaHasSuffix(*i.CreatedViaHasSuffix))
+	}
+	if i.CreatedViaEqualFold != nil {
+		predicates = append(predicates, order.CreatedViaEqualFold(*i.CreatedViaEqualFold))
+	}
+	if i.CreatedViaContainsFold != nil {
+		predicates = append(predicates, order.CreatedViaContainsFold(*i.CreatedViaContainsFold))
+	}
+	if i.PlatformOrderID != nil {
+		predicates = append(predicates, order.PlatformOrderIDEQ(*i.PlatformOrderID))
+	}
+	if i.PlatformOrderIDNEQ != nil {
+		predicates = append(predicates, order.PlatformOrderIDNEQ(*i.PlatformOrderIDNEQ))
+	}
+	if len(i.PlatformOrderIDIn) > 0 {
+		predicates = append(predicates, order.PlatformOrderIDIn(i.PlatformOrderIDIn...))
+	}
+	if len(i.PlatformOrderIDNotIn) > 0 {
+		predicates = append(predicates, order.PlatformOrderIDNotIn(i.PlatformOrderIDNotIn...))
+	}
+	if i.PlatformOrderIDGT != nil {
+		predicates = append(predicates, order.PlatformOrderIDGT(*i.PlatformOrderIDGT))
+	}
+	if i.PlatformOrderIDGTE != nil {
+		predicates = append(predicates, order.PlatformOrderIDGTE(*i.PlatformOrderIDGTE))
+	}
+	if i.PlatformOrderIDLT != nil {
+		predicates = append(predicates, order.PlatformOrderIDLT(*i.PlatformOrderIDLT))
+	}
+	if i.PlatformOrderIDLTE != nil {
+		predicates = append(predicates, order.PlatformOrderIDLTE(*i.PlatformOrderIDLTE))
+	}
+	if i.PlatformOrderIDContains != nil {
+		predicates = append(predicates, order.PlatformOrderIDContains(*i.PlatformOrderIDContains))
+	}
+	if i.PlatformOrderIDHasPrefix != nil {
+		predicates = append(predicates, order.PlatformOrderIDHasPrefix(*i.PlatformOrderIDHasPrefix))
+	}
+	if i.PlatformOrderIDHasSuffix != nil {
+		predicates = append(predicates, order.PlatformOrderIDHasSuffix(*i.PlatformOrderIDHasSuffix))
+	}
+	if i.PlatformOrderIDEqualFold != nil {
+		predicates = append(predicates, order.PlatformOrderIDEqualFold(*i.PlatformOrderIDEqualFold))
+	}
+	if i.PlatformOrderIDContainsFold != nil {
+		predicates = append(predicates, order.PlatformOrderIDContainsFold(*i.PlatformOrderIDContainsFold))
+	}
+	if i.Version != nil {
+		predicates = append(predicates, order.VersionEQ(*i.Version))
+	}
+	if i.VersionNEQ != nil {
+		predicates = append(predicates, order.VersionNEQ(*i.VersionNEQ))
+	}
+	if len(i.VersionIn) > 0 {
+		predicates = append(predicates, order.VersionIn(i.VersionIn...))
+	}
+	if len(i.VersionNotIn) > 0 {
+		predicates = append(predicates, order.VersionNotIn(i.VersionNotIn...))
+	}
+	if i.VersionGT != nil {
+		predicates = append(predicates, order.VersionGT(*i.VersionGT))
+	}
+	if i.VersionGTE != nil {
+		predicates = append(predicates, order.VersionGTE(*i.VersionGTE))
+	}
+	if i.VersionLT != nil {
+		predicates = append(predicates, order.VersionLT(*i.VersionLT))
+	}
+	if i.VersionLTE != nil {
+		predicates = append(predicates, order.VersionLTE(*i.VersionLTE))
+	}
+	if i.ProcessedAt != nil {
+		predicates = append(predicates, order.ProcessedAtEQ(*i.ProcessedAt))
+	}
+	if i.ProcessedAtNEQ != nil {
+		predicates = append(predicates, order.ProcessedAtNEQ(*i.ProcessedAtNEQ))
+	}
+	if len(i.ProcessedAtIn) > 0 {
+		predicates = append(predicates, order.ProcessedAtIn(i.ProcessedAtIn...))
+	}
+	if len(i.ProcessedAtNotIn) > 0 {
+		predicates = append(predicates, order.ProcessedAtNotIn(i.ProcessedAtNotIn...))
+	}
+	if i.ProcessedAtGT != nil {
+		predicates = append(predicates, order.ProcessedAtGT(*i.ProcessedAtGT))
+	}
+	if i.ProcessedAtGTE != nil {
+		predicates = append(predicates, order.ProcessedAtGTE(*i.ProcessedAtGTE))
+	}
+	if i.ProcessedAtLT != nil {
+		predicates = append(predicates, order.ProcessedAtLT(*i.ProcessedAtLT))
+	}
+	if i.ProcessedAtLTE != nil {
+		predicates = append(predicates, order.ProcessedAtLTE(*i.ProcessedAtLTE))
+	}
+	if i.ProcessedAtIsNil {
+		predicates = append(predicates, order.ProcessedAtIsNil())
+	}
+	if i.ProcessedAtNotNil {
+		predicates = append(predicates, order.ProcessedAtNotNil())
+	}
+
+	if i.HasShop != nil {
+		p := order.HasShop()
+		if !*i.HasShop {
+			p = order.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasShopWith) > 0 {
+		with := make([]predicate.Shop, 0, len(i.HasShopWith))
+		for _, w := range i.HasShopWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasShopWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, order.HasShopWith(with...))
+	}
+	if i.HasLineItems != nil {
+		p := order.HasLineItems()
+		if !*i.HasLineItems {
+			p = order.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasLineItemsWith) > 0 {
+		with := make([]predicate.LineItem, 0, len(i.HasLineItemsWith))
+		for _, w := range i.HasLineItemsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasLineItemsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, order.HasLineItemsWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyOrderWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return order.And(predicates...), nil
+	}
+}
+
 // RSAConfigWhereInput represents a where input for filtering RSAConfig queries.
 type RSAConfigWhereInput struct {
 	Predicates []predicate.RSAConfig  `json:"-"`
@@ -3809,6 +5443,10 @@ type ShopWhereInput struct {
 	// "gift_cards" edge predicates.
 	HasGiftCards     *bool                 `json:"hasGiftCards,omitempty"`
 	HasGiftCardsWith []*GiftCardWhereInput `json:"hasGiftCardsWith,omitempty"`
+
+	// "orders" edge predicates.
+	HasOrders     *bool              `json:"hasOrders,omitempty"`
+	HasOrdersWith []*OrderWhereInput `json:"hasOrdersWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -4293,6 +5931,24 @@ func (i *ShopWhereInput) P() (predicate.Shop, error) {
 			with = append(with, p)
 		}
 		predicates = append(predicates, shop.HasGiftCardsWith(with...))
+	}
+	if i.HasOrders != nil {
+		p := shop.HasOrders()
+		if !*i.HasOrders {
+			p = shop.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasOrdersWith) > 0 {
+		with := make([]predicate.Order, 0, len(i.HasOrdersWith))
+		for _, w := range i.HasOrdersWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasOrdersWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, shop.HasOrdersWith(with...))
 	}
 	switch len(predicates) {
 	case 0:

@@ -18,6 +18,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/schema"
@@ -41,6 +43,8 @@ const (
 	TypeFlow                   = "Flow"
 	TypeGiftCard               = "GiftCard"
 	TypeLifeElement            = "LifeElement"
+	TypeLineItem               = "LineItem"
+	TypeOrder                  = "Order"
 	TypeRSAConfig              = "RSAConfig"
 	TypeShop                   = "Shop"
 	TypeWebhookSubscription    = "WebhookSubscription"
@@ -6101,6 +6105,2914 @@ func (m *LifeElementMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown LifeElement edge %s", name)
 }
 
+// LineItemMutation represents an operation that mutates the LineItem nodes in the graph.
+type LineItemMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *int
+	created_at            *time.Time
+	updated_at            *time.Time
+	line_item_key         *string
+	product_id            *string
+	variant_id            *string
+	sku                   *string
+	product_title         *string
+	title                 *string
+	price                 *int64
+	addprice              *int64
+	compare_at_price      *int64
+	addcompare_at_price   *int64
+	quantity              *int
+	addquantity           *int
+	fulfilled_quantity    *int
+	addfulfilled_quantity *int
+	weight                *int
+	addweight             *int
+	weight_unit           *string
+	requires_shipping     *bool
+	taxable               *bool
+	tags                  *string
+	vendor                *string
+	image_url             *string
+	properties            *map[string]string
+	position              *int
+	addposition           *int
+	clearedFields         map[string]struct{}
+	_order                *int
+	cleared_order         bool
+	done                  bool
+	oldValue              func(context.Context) (*LineItem, error)
+	predicates            []predicate.LineItem
+}
+
+var _ ent.Mutation = (*LineItemMutation)(nil)
+
+// lineitemOption allows management of the mutation configuration using functional options.
+type lineitemOption func(*LineItemMutation)
+
+// newLineItemMutation creates new mutation for the LineItem entity.
+func newLineItemMutation(c config, op Op, opts ...lineitemOption) *LineItemMutation {
+	m := &LineItemMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLineItem,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLineItemID sets the ID field of the mutation.
+func withLineItemID(id int) lineitemOption {
+	return func(m *LineItemMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *LineItem
+		)
+		m.oldValue = func(ctx context.Context) (*LineItem, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().LineItem.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLineItem sets the old LineItem of the mutation.
+func withLineItem(node *LineItem) lineitemOption {
+	return func(m *LineItemMutation) {
+		m.oldValue = func(context.Context) (*LineItem, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LineItemMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LineItemMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LineItemMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LineItemMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().LineItem.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *LineItemMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *LineItemMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *LineItemMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *LineItemMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *LineItemMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *LineItemMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *LineItemMutation) SetOrderID(i int) {
+	m._order = &i
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *LineItemMutation) OrderID() (r int, exists bool) {
+	v := m._order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldOrderID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *LineItemMutation) ResetOrderID() {
+	m._order = nil
+}
+
+// SetLineItemKey sets the "line_item_key" field.
+func (m *LineItemMutation) SetLineItemKey(s string) {
+	m.line_item_key = &s
+}
+
+// LineItemKey returns the value of the "line_item_key" field in the mutation.
+func (m *LineItemMutation) LineItemKey() (r string, exists bool) {
+	v := m.line_item_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLineItemKey returns the old "line_item_key" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldLineItemKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLineItemKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLineItemKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLineItemKey: %w", err)
+	}
+	return oldValue.LineItemKey, nil
+}
+
+// ResetLineItemKey resets all changes to the "line_item_key" field.
+func (m *LineItemMutation) ResetLineItemKey() {
+	m.line_item_key = nil
+}
+
+// SetProductID sets the "product_id" field.
+func (m *LineItemMutation) SetProductID(s string) {
+	m.product_id = &s
+}
+
+// ProductID returns the value of the "product_id" field in the mutation.
+func (m *LineItemMutation) ProductID() (r string, exists bool) {
+	v := m.product_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProductID returns the old "product_id" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldProductID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProductID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProductID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProductID: %w", err)
+	}
+	return oldValue.ProductID, nil
+}
+
+// ResetProductID resets all changes to the "product_id" field.
+func (m *LineItemMutation) ResetProductID() {
+	m.product_id = nil
+}
+
+// SetVariantID sets the "variant_id" field.
+func (m *LineItemMutation) SetVariantID(s string) {
+	m.variant_id = &s
+}
+
+// VariantID returns the value of the "variant_id" field in the mutation.
+func (m *LineItemMutation) VariantID() (r string, exists bool) {
+	v := m.variant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVariantID returns the old "variant_id" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldVariantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVariantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVariantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVariantID: %w", err)
+	}
+	return oldValue.VariantID, nil
+}
+
+// ResetVariantID resets all changes to the "variant_id" field.
+func (m *LineItemMutation) ResetVariantID() {
+	m.variant_id = nil
+}
+
+// SetSku sets the "sku" field.
+func (m *LineItemMutation) SetSku(s string) {
+	m.sku = &s
+}
+
+// Sku returns the value of the "sku" field in the mutation.
+func (m *LineItemMutation) Sku() (r string, exists bool) {
+	v := m.sku
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSku returns the old "sku" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldSku(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSku is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSku requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSku: %w", err)
+	}
+	return oldValue.Sku, nil
+}
+
+// ResetSku resets all changes to the "sku" field.
+func (m *LineItemMutation) ResetSku() {
+	m.sku = nil
+}
+
+// SetProductTitle sets the "product_title" field.
+func (m *LineItemMutation) SetProductTitle(s string) {
+	m.product_title = &s
+}
+
+// ProductTitle returns the value of the "product_title" field in the mutation.
+func (m *LineItemMutation) ProductTitle() (r string, exists bool) {
+	v := m.product_title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProductTitle returns the old "product_title" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldProductTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProductTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProductTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProductTitle: %w", err)
+	}
+	return oldValue.ProductTitle, nil
+}
+
+// ResetProductTitle resets all changes to the "product_title" field.
+func (m *LineItemMutation) ResetProductTitle() {
+	m.product_title = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *LineItemMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *LineItemMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *LineItemMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetPrice sets the "price" field.
+func (m *LineItemMutation) SetPrice(i int64) {
+	m.price = &i
+	m.addprice = nil
+}
+
+// Price returns the value of the "price" field in the mutation.
+func (m *LineItemMutation) Price() (r int64, exists bool) {
+	v := m.price
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrice returns the old "price" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldPrice(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrice is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrice requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrice: %w", err)
+	}
+	return oldValue.Price, nil
+}
+
+// AddPrice adds i to the "price" field.
+func (m *LineItemMutation) AddPrice(i int64) {
+	if m.addprice != nil {
+		*m.addprice += i
+	} else {
+		m.addprice = &i
+	}
+}
+
+// AddedPrice returns the value that was added to the "price" field in this mutation.
+func (m *LineItemMutation) AddedPrice() (r int64, exists bool) {
+	v := m.addprice
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPrice resets all changes to the "price" field.
+func (m *LineItemMutation) ResetPrice() {
+	m.price = nil
+	m.addprice = nil
+}
+
+// SetCompareAtPrice sets the "compare_at_price" field.
+func (m *LineItemMutation) SetCompareAtPrice(i int64) {
+	m.compare_at_price = &i
+	m.addcompare_at_price = nil
+}
+
+// CompareAtPrice returns the value of the "compare_at_price" field in the mutation.
+func (m *LineItemMutation) CompareAtPrice() (r int64, exists bool) {
+	v := m.compare_at_price
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCompareAtPrice returns the old "compare_at_price" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldCompareAtPrice(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCompareAtPrice is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCompareAtPrice requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCompareAtPrice: %w", err)
+	}
+	return oldValue.CompareAtPrice, nil
+}
+
+// AddCompareAtPrice adds i to the "compare_at_price" field.
+func (m *LineItemMutation) AddCompareAtPrice(i int64) {
+	if m.addcompare_at_price != nil {
+		*m.addcompare_at_price += i
+	} else {
+		m.addcompare_at_price = &i
+	}
+}
+
+// AddedCompareAtPrice returns the value that was added to the "compare_at_price" field in this mutation.
+func (m *LineItemMutation) AddedCompareAtPrice() (r int64, exists bool) {
+	v := m.addcompare_at_price
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCompareAtPrice resets all changes to the "compare_at_price" field.
+func (m *LineItemMutation) ResetCompareAtPrice() {
+	m.compare_at_price = nil
+	m.addcompare_at_price = nil
+}
+
+// SetQuantity sets the "quantity" field.
+func (m *LineItemMutation) SetQuantity(i int) {
+	m.quantity = &i
+	m.addquantity = nil
+}
+
+// Quantity returns the value of the "quantity" field in the mutation.
+func (m *LineItemMutation) Quantity() (r int, exists bool) {
+	v := m.quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuantity returns the old "quantity" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldQuantity(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuantity: %w", err)
+	}
+	return oldValue.Quantity, nil
+}
+
+// AddQuantity adds i to the "quantity" field.
+func (m *LineItemMutation) AddQuantity(i int) {
+	if m.addquantity != nil {
+		*m.addquantity += i
+	} else {
+		m.addquantity = &i
+	}
+}
+
+// AddedQuantity returns the value that was added to the "quantity" field in this mutation.
+func (m *LineItemMutation) AddedQuantity() (r int, exists bool) {
+	v := m.addquantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetQuantity resets all changes to the "quantity" field.
+func (m *LineItemMutation) ResetQuantity() {
+	m.quantity = nil
+	m.addquantity = nil
+}
+
+// SetFulfilledQuantity sets the "fulfilled_quantity" field.
+func (m *LineItemMutation) SetFulfilledQuantity(i int) {
+	m.fulfilled_quantity = &i
+	m.addfulfilled_quantity = nil
+}
+
+// FulfilledQuantity returns the value of the "fulfilled_quantity" field in the mutation.
+func (m *LineItemMutation) FulfilledQuantity() (r int, exists bool) {
+	v := m.fulfilled_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFulfilledQuantity returns the old "fulfilled_quantity" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldFulfilledQuantity(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFulfilledQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFulfilledQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFulfilledQuantity: %w", err)
+	}
+	return oldValue.FulfilledQuantity, nil
+}
+
+// AddFulfilledQuantity adds i to the "fulfilled_quantity" field.
+func (m *LineItemMutation) AddFulfilledQuantity(i int) {
+	if m.addfulfilled_quantity != nil {
+		*m.addfulfilled_quantity += i
+	} else {
+		m.addfulfilled_quantity = &i
+	}
+}
+
+// AddedFulfilledQuantity returns the value that was added to the "fulfilled_quantity" field in this mutation.
+func (m *LineItemMutation) AddedFulfilledQuantity() (r int, exists bool) {
+	v := m.addfulfilled_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFulfilledQuantity resets all changes to the "fulfilled_quantity" field.
+func (m *LineItemMutation) ResetFulfilledQuantity() {
+	m.fulfilled_quantity = nil
+	m.addfulfilled_quantity = nil
+}
+
+// SetWeight sets the "weight" field.
+func (m *LineItemMutation) SetWeight(i int) {
+	m.weight = &i
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *LineItemMutation) Weight() (r int, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeight returns the old "weight" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldWeight(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
+	}
+	return oldValue.Weight, nil
+}
+
+// AddWeight adds i to the "weight" field.
+func (m *LineItemMutation) AddWeight(i int) {
+	if m.addweight != nil {
+		*m.addweight += i
+	} else {
+		m.addweight = &i
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *LineItemMutation) AddedWeight() (r int, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *LineItemMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+}
+
+// SetWeightUnit sets the "weight_unit" field.
+func (m *LineItemMutation) SetWeightUnit(s string) {
+	m.weight_unit = &s
+}
+
+// WeightUnit returns the value of the "weight_unit" field in the mutation.
+func (m *LineItemMutation) WeightUnit() (r string, exists bool) {
+	v := m.weight_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeightUnit returns the old "weight_unit" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldWeightUnit(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeightUnit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeightUnit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeightUnit: %w", err)
+	}
+	return oldValue.WeightUnit, nil
+}
+
+// ResetWeightUnit resets all changes to the "weight_unit" field.
+func (m *LineItemMutation) ResetWeightUnit() {
+	m.weight_unit = nil
+}
+
+// SetRequiresShipping sets the "requires_shipping" field.
+func (m *LineItemMutation) SetRequiresShipping(b bool) {
+	m.requires_shipping = &b
+}
+
+// RequiresShipping returns the value of the "requires_shipping" field in the mutation.
+func (m *LineItemMutation) RequiresShipping() (r bool, exists bool) {
+	v := m.requires_shipping
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequiresShipping returns the old "requires_shipping" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldRequiresShipping(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequiresShipping is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequiresShipping requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequiresShipping: %w", err)
+	}
+	return oldValue.RequiresShipping, nil
+}
+
+// ResetRequiresShipping resets all changes to the "requires_shipping" field.
+func (m *LineItemMutation) ResetRequiresShipping() {
+	m.requires_shipping = nil
+}
+
+// SetTaxable sets the "taxable" field.
+func (m *LineItemMutation) SetTaxable(b bool) {
+	m.taxable = &b
+}
+
+// Taxable returns the value of the "taxable" field in the mutation.
+func (m *LineItemMutation) Taxable() (r bool, exists bool) {
+	v := m.taxable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTaxable returns the old "taxable" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldTaxable(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTaxable is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTaxable requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTaxable: %w", err)
+	}
+	return oldValue.Taxable, nil
+}
+
+// ResetTaxable resets all changes to the "taxable" field.
+func (m *LineItemMutation) ResetTaxable() {
+	m.taxable = nil
+}
+
+// SetTags sets the "tags" field.
+func (m *LineItemMutation) SetTags(s string) {
+	m.tags = &s
+}
+
+// Tags returns the value of the "tags" field in the mutation.
+func (m *LineItemMutation) Tags() (r string, exists bool) {
+	v := m.tags
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTags returns the old "tags" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldTags(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTags is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTags requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTags: %w", err)
+	}
+	return oldValue.Tags, nil
+}
+
+// ResetTags resets all changes to the "tags" field.
+func (m *LineItemMutation) ResetTags() {
+	m.tags = nil
+}
+
+// SetVendor sets the "vendor" field.
+func (m *LineItemMutation) SetVendor(s string) {
+	m.vendor = &s
+}
+
+// Vendor returns the value of the "vendor" field in the mutation.
+func (m *LineItemMutation) Vendor() (r string, exists bool) {
+	v := m.vendor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVendor returns the old "vendor" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldVendor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVendor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVendor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVendor: %w", err)
+	}
+	return oldValue.Vendor, nil
+}
+
+// ResetVendor resets all changes to the "vendor" field.
+func (m *LineItemMutation) ResetVendor() {
+	m.vendor = nil
+}
+
+// SetImageURL sets the "image_url" field.
+func (m *LineItemMutation) SetImageURL(s string) {
+	m.image_url = &s
+}
+
+// ImageURL returns the value of the "image_url" field in the mutation.
+func (m *LineItemMutation) ImageURL() (r string, exists bool) {
+	v := m.image_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImageURL returns the old "image_url" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldImageURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImageURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImageURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImageURL: %w", err)
+	}
+	return oldValue.ImageURL, nil
+}
+
+// ResetImageURL resets all changes to the "image_url" field.
+func (m *LineItemMutation) ResetImageURL() {
+	m.image_url = nil
+}
+
+// SetProperties sets the "properties" field.
+func (m *LineItemMutation) SetProperties(value map[string]string) {
+	m.properties = &value
+}
+
+// Properties returns the value of the "properties" field in the mutation.
+func (m *LineItemMutation) Properties() (r map[string]string, exists bool) {
+	v := m.properties
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProperties returns the old "properties" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldProperties(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProperties is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProperties requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProperties: %w", err)
+	}
+	return oldValue.Properties, nil
+}
+
+// ClearProperties clears the value of the "properties" field.
+func (m *LineItemMutation) ClearProperties() {
+	m.properties = nil
+	m.clearedFields[lineitem.FieldProperties] = struct{}{}
+}
+
+// PropertiesCleared returns if the "properties" field was cleared in this mutation.
+func (m *LineItemMutation) PropertiesCleared() bool {
+	_, ok := m.clearedFields[lineitem.FieldProperties]
+	return ok
+}
+
+// ResetProperties resets all changes to the "properties" field.
+func (m *LineItemMutation) ResetProperties() {
+	m.properties = nil
+	delete(m.clearedFields, lineitem.FieldProperties)
+}
+
+// SetPosition sets the "position" field.
+func (m *LineItemMutation) SetPosition(i int) {
+	m.position = &i
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *LineItemMutation) Position() (r int, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldPosition(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// AddPosition adds i to the "position" field.
+func (m *LineItemMutation) AddPosition(i int) {
+	if m.addposition != nil {
+		*m.addposition += i
+	} else {
+		m.addposition = &i
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *LineItemMutation) AddedPosition() (r int, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *LineItemMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+}
+
+// ClearOrder clears the "order" edge to the Order entity.
+func (m *LineItemMutation) ClearOrder() {
+	m.cleared_order = true
+	m.clearedFields[lineitem.FieldOrderID] = struct{}{}
+}
+
+// OrderCleared reports if the "order" edge to the Order entity was cleared.
+func (m *LineItemMutation) OrderCleared() bool {
+	return m.cleared_order
+}
+
+// OrderIDs returns the "order" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrderID instead. It exists only for internal usage by the builders.
+func (m *LineItemMutation) OrderIDs() (ids []int) {
+	if id := m._order; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrder resets all changes to the "order" edge.
+func (m *LineItemMutation) ResetOrder() {
+	m._order = nil
+	m.cleared_order = false
+}
+
+// Where appends a list predicates to the LineItemMutation builder.
+func (m *LineItemMutation) Where(ps ...predicate.LineItem) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LineItemMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LineItemMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.LineItem, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LineItemMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LineItemMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (LineItem).
+func (m *LineItemMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LineItemMutation) Fields() []string {
+	fields := make([]string, 0, 22)
+	if m.created_at != nil {
+		fields = append(fields, lineitem.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, lineitem.FieldUpdatedAt)
+	}
+	if m._order != nil {
+		fields = append(fields, lineitem.FieldOrderID)
+	}
+	if m.line_item_key != nil {
+		fields = append(fields, lineitem.FieldLineItemKey)
+	}
+	if m.product_id != nil {
+		fields = append(fields, lineitem.FieldProductID)
+	}
+	if m.variant_id != nil {
+		fields = append(fields, lineitem.FieldVariantID)
+	}
+	if m.sku != nil {
+		fields = append(fields, lineitem.FieldSku)
+	}
+	if m.product_title != nil {
+		fields = append(fields, lineitem.FieldProductTitle)
+	}
+	if m.title != nil {
+		fields = append(fields, lineitem.FieldTitle)
+	}
+	if m.price != nil {
+		fields = append(fields, lineitem.FieldPrice)
+	}
+	if m.compare_at_price != nil {
+		fields = append(fields, lineitem.FieldCompareAtPrice)
+	}
+	if m.quantity != nil {
+		fields = append(fields, lineitem.FieldQuantity)
+	}
+	if m.fulfilled_quantity != nil {
+		fields = append(fields, lineitem.FieldFulfilledQuantity)
+	}
+	if m.weight != nil {
+		fields = append(fields, lineitem.FieldWeight)
+	}
+	if m.weight_unit != nil {
+		fields = append(fields, lineitem.FieldWeightUnit)
+	}
+	if m.requires_shipping != nil {
+		fields = append(fields, lineitem.FieldRequiresShipping)
+	}
+	if m.taxable != nil {
+		fields = append(fields, lineitem.FieldTaxable)
+	}
+	if m.tags != nil {
+		fields = append(fields, lineitem.FieldTags)
+	}
+	if m.vendor != nil {
+		fields = append(fields, lineitem.FieldVendor)
+	}
+	if m.image_url != nil {
+		fields = append(fields, lineitem.FieldImageURL)
+	}
+	if m.properties != nil {
+		fields = append(fields, lineitem.FieldProperties)
+	}
+	if m.position != nil {
+		fields = append(fields, lineitem.FieldPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LineItemMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case lineitem.FieldCreatedAt:
+		return m.CreatedAt()
+	case lineitem.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case lineitem.FieldOrderID:
+		return m.OrderID()
+	case lineitem.FieldLineItemKey:
+		return m.LineItemKey()
+	case lineitem.FieldProductID:
+		return m.ProductID()
+	case lineitem.FieldVariantID:
+		return m.VariantID()
+	case lineitem.FieldSku:
+		return m.Sku()
+	case lineitem.FieldProductTitle:
+		return m.ProductTitle()
+	case lineitem.FieldTitle:
+		return m.Title()
+	case lineitem.FieldPrice:
+		return m.Price()
+	case lineitem.FieldCompareAtPrice:
+		return m.CompareAtPrice()
+	case lineitem.FieldQuantity:
+		return m.Quantity()
+	case lineitem.FieldFulfilledQuantity:
+		return m.FulfilledQuantity()
+	case lineitem.FieldWeight:
+		return m.Weight()
+	case lineitem.FieldWeightUnit:
+		return m.WeightUnit()
+	case lineitem.FieldRequiresShipping:
+		return m.RequiresShipping()
+	case lineitem.FieldTaxable:
+		return m.Taxable()
+	case lineitem.FieldTags:
+		return m.Tags()
+	case lineitem.FieldVendor:
+		return m.Vendor()
+	case lineitem.FieldImageURL:
+		return m.ImageURL()
+	case lineitem.FieldProperties:
+		return m.Properties()
+	case lineitem.FieldPosition:
+		return m.Position()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LineItemMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case lineitem.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case lineitem.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case lineitem.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case lineitem.FieldLineItemKey:
+		return m.OldLineItemKey(ctx)
+	case lineitem.FieldProductID:
+		return m.OldProductID(ctx)
+	case lineitem.FieldVariantID:
+		return m.OldVariantID(ctx)
+	case lineitem.FieldSku:
+		return m.OldSku(ctx)
+	case lineitem.FieldProductTitle:
+		return m.OldProductTitle(ctx)
+	case lineitem.FieldTitle:
+		return m.OldTitle(ctx)
+	case lineitem.FieldPrice:
+		return m.OldPrice(ctx)
+	case lineitem.FieldCompareAtPrice:
+		return m.OldCompareAtPrice(ctx)
+	case lineitem.FieldQuantity:
+		return m.OldQuantity(ctx)
+	case lineitem.FieldFulfilledQuantity:
+		return m.OldFulfilledQuantity(ctx)
+	case lineitem.FieldWeight:
+		return m.OldWeight(ctx)
+	case lineitem.FieldWeightUnit:
+		return m.OldWeightUnit(ctx)
+	case lineitem.FieldRequiresShipping:
+		return m.OldRequiresShipping(ctx)
+	case lineitem.FieldTaxable:
+		return m.OldTaxable(ctx)
+	case lineitem.FieldTags:
+		return m.OldTags(ctx)
+	case lineitem.FieldVendor:
+		return m.OldVendor(ctx)
+	case lineitem.FieldImageURL:
+		return m.OldImageURL(ctx)
+	case lineitem.FieldProperties:
+		return m.OldProperties(ctx)
+	case lineitem.FieldPosition:
+		return m.OldPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown LineItem field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LineItemMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case lineitem.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case lineitem.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case lineitem.FieldOrderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case lineitem.FieldLineItemKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLineItemKey(v)
+		return nil
+	case lineitem.FieldProductID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProductID(v)
+		return nil
+	case lineitem.FieldVariantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVariantID(v)
+		return nil
+	case lineitem.FieldSku:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSku(v)
+		return nil
+	case lineitem.FieldProductTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProductTitle(v)
+		return nil
+	case lineitem.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case lineitem.FieldPrice:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrice(v)
+		return nil
+	case lineitem.FieldCompareAtPrice:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCompareAtPrice(v)
+		return nil
+	case lineitem.FieldQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuantity(v)
+		return nil
+	case lineitem.FieldFulfilledQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFulfilledQuantity(v)
+		return nil
+	case lineitem.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	case lineitem.FieldWeightUnit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeightUnit(v)
+		return nil
+	case lineitem.FieldRequiresShipping:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequiresShipping(v)
+		return nil
+	case lineitem.FieldTaxable:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTaxable(v)
+		return nil
+	case lineitem.FieldTags:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTags(v)
+		return nil
+	case lineitem.FieldVendor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVendor(v)
+		return nil
+	case lineitem.FieldImageURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImageURL(v)
+		return nil
+	case lineitem.FieldProperties:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProperties(v)
+		return nil
+	case lineitem.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LineItem field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LineItemMutation) AddedFields() []string {
+	var fields []string
+	if m.addprice != nil {
+		fields = append(fields, lineitem.FieldPrice)
+	}
+	if m.addcompare_at_price != nil {
+		fields = append(fields, lineitem.FieldCompareAtPrice)
+	}
+	if m.addquantity != nil {
+		fields = append(fields, lineitem.FieldQuantity)
+	}
+	if m.addfulfilled_quantity != nil {
+		fields = append(fields, lineitem.FieldFulfilledQuantity)
+	}
+	if m.addweight != nil {
+		fields = append(fields, lineitem.FieldWeight)
+	}
+	if m.addposition != nil {
+		fields = append(fields, lineitem.FieldPosition)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LineItemMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case lineitem.FieldPrice:
+		return m.AddedPrice()
+	case lineitem.FieldCompareAtPrice:
+		return m.AddedCompareAtPrice()
+	case lineitem.FieldQuantity:
+		return m.AddedQuantity()
+	case lineitem.FieldFulfilledQuantity:
+		return m.AddedFulfilledQuantity()
+	case lineitem.FieldWeight:
+		return m.AddedWeight()
+	case lineitem.FieldPosition:
+		return m.AddedPosition()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LineItemMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case lineitem.FieldPrice:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPrice(v)
+		return nil
+	case lineitem.FieldCompareAtPrice:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCompareAtPrice(v)
+		return nil
+	case lineitem.FieldQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddQuantity(v)
+		return nil
+	case lineitem.FieldFulfilledQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFulfilledQuantity(v)
+		return nil
+	case lineitem.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	case lineitem.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LineItem numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LineItemMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(lineitem.FieldProperties) {
+		fields = append(fields, lineitem.FieldProperties)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LineItemMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LineItemMutation) ClearField(name string) error {
+	switch name {
+	case lineitem.FieldProperties:
+		m.ClearProperties()
+		return nil
+	}
+	return fmt.Errorf("unknown LineItem nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LineItemMutation) ResetField(name string) error {
+	switch name {
+	case lineitem.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case lineitem.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case lineitem.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case lineitem.FieldLineItemKey:
+		m.ResetLineItemKey()
+		return nil
+	case lineitem.FieldProductID:
+		m.ResetProductID()
+		return nil
+	case lineitem.FieldVariantID:
+		m.ResetVariantID()
+		return nil
+	case lineitem.FieldSku:
+		m.ResetSku()
+		return nil
+	case lineitem.FieldProductTitle:
+		m.ResetProductTitle()
+		return nil
+	case lineitem.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case lineitem.FieldPrice:
+		m.ResetPrice()
+		return nil
+	case lineitem.FieldCompareAtPrice:
+		m.ResetCompareAtPrice()
+		return nil
+	case lineitem.FieldQuantity:
+		m.ResetQuantity()
+		return nil
+	case lineitem.FieldFulfilledQuantity:
+		m.ResetFulfilledQuantity()
+		return nil
+	case lineitem.FieldWeight:
+		m.ResetWeight()
+		return nil
+	case lineitem.FieldWeightUnit:
+		m.ResetWeightUnit()
+		return nil
+	case lineitem.FieldRequiresShipping:
+		m.ResetRequiresShipping()
+		return nil
+	case lineitem.FieldTaxable:
+		m.ResetTaxable()
+		return nil
+	case lineitem.FieldTags:
+		m.ResetTags()
+		return nil
+	case lineitem.FieldVendor:
+		m.ResetVendor()
+		return nil
+	case lineitem.FieldImageURL:
+		m.ResetImageURL()
+		return nil
+	case lineitem.FieldProperties:
+		m.ResetProperties()
+		return nil
+	case lineitem.FieldPosition:
+		m.ResetPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown LineItem field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LineItemMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m._order != nil {
+		edges = append(edges, lineitem.EdgeOrder)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LineItemMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case lineitem.EdgeOrder:
+		if id := m._order; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LineItemMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LineItemMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LineItemMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleared_order {
+		edges = append(edges, lineitem.EdgeOrder)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LineItemMutation) EdgeCleared(name string) bool {
+	switch name {
+	case lineitem.EdgeOrder:
+		return m.cleared_order
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LineItemMutation) ClearEdge(name string) error {
+	switch name {
+	case lineitem.EdgeOrder:
+		m.ClearOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown LineItem unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LineItemMutation) ResetEdge(name string) error {
+	switch name {
+	case lineitem.EdgeOrder:
+		m.ResetOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown LineItem edge %s", name)
+}
+
+// OrderMutation represents an operation that mutates the Order nodes in the graph.
+type OrderMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created_at        *time.Time
+	updated_at        *time.Time
+	public_order_id   *string
+	status            *order.Status
+	currency          *string
+	flow_id           *string
+	resumable_link    *string
+	created_via       *string
+	platform_order_id *string
+	meta_data         *schema.OrderMetaData
+	version           *int
+	addversion        *int
+	processed_at      *time.Time
+	clearedFields     map[string]struct{}
+	shop              *int
+	clearedshop       bool
+	line_items        map[int]struct{}
+	removedline_items map[int]struct{}
+	clearedline_items bool
+	done              bool
+	oldValue          func(context.Context) (*Order, error)
+	predicates        []predicate.Order
+}
+
+var _ ent.Mutation = (*OrderMutation)(nil)
+
+// orderOption allows management of the mutation configuration using functional options.
+type orderOption func(*OrderMutation)
+
+// newOrderMutation creates new mutation for the Order entity.
+func newOrderMutation(c config, op Op, opts ...orderOption) *OrderMutation {
+	m := &OrderMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOrder,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOrderID sets the ID field of the mutation.
+func withOrderID(id int) orderOption {
+	return func(m *OrderMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Order
+		)
+		m.oldValue = func(ctx context.Context) (*Order, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Order.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOrder sets the old Order of the mutation.
+func withOrder(node *Order) orderOption {
+	return func(m *OrderMutation) {
+		m.oldValue = func(context.Context) (*Order, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OrderMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OrderMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OrderMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OrderMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Order.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OrderMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OrderMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OrderMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *OrderMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *OrderMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *OrderMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *OrderMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *OrderMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *OrderMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetPublicOrderID sets the "public_order_id" field.
+func (m *OrderMutation) SetPublicOrderID(s string) {
+	m.public_order_id = &s
+}
+
+// PublicOrderID returns the value of the "public_order_id" field in the mutation.
+func (m *OrderMutation) PublicOrderID() (r string, exists bool) {
+	v := m.public_order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublicOrderID returns the old "public_order_id" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldPublicOrderID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublicOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublicOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublicOrderID: %w", err)
+	}
+	return oldValue.PublicOrderID, nil
+}
+
+// ResetPublicOrderID resets all changes to the "public_order_id" field.
+func (m *OrderMutation) ResetPublicOrderID() {
+	m.public_order_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *OrderMutation) SetStatus(o order.Status) {
+	m.status = &o
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *OrderMutation) Status() (r order.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldStatus(ctx context.Context) (v order.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *OrderMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *OrderMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *OrderMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *OrderMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetFlowID sets the "flow_id" field.
+func (m *OrderMutation) SetFlowID(s string) {
+	m.flow_id = &s
+}
+
+// FlowID returns the value of the "flow_id" field in the mutation.
+func (m *OrderMutation) FlowID() (r string, exists bool) {
+	v := m.flow_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlowID returns the old "flow_id" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldFlowID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlowID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlowID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlowID: %w", err)
+	}
+	return oldValue.FlowID, nil
+}
+
+// ResetFlowID resets all changes to the "flow_id" field.
+func (m *OrderMutation) ResetFlowID() {
+	m.flow_id = nil
+}
+
+// SetResumableLink sets the "resumable_link" field.
+func (m *OrderMutation) SetResumableLink(s string) {
+	m.resumable_link = &s
+}
+
+// ResumableLink returns the value of the "resumable_link" field in the mutation.
+func (m *OrderMutation) ResumableLink() (r string, exists bool) {
+	v := m.resumable_link
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResumableLink returns the old "resumable_link" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldResumableLink(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResumableLink is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResumableLink requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResumableLink: %w", err)
+	}
+	return oldValue.ResumableLink, nil
+}
+
+// ResetResumableLink resets all changes to the "resumable_link" field.
+func (m *OrderMutation) ResetResumableLink() {
+	m.resumable_link = nil
+}
+
+// SetCreatedVia sets the "created_via" field.
+func (m *OrderMutation) SetCreatedVia(s string) {
+	m.created_via = &s
+}
+
+// CreatedVia returns the value of the "created_via" field in the mutation.
+func (m *OrderMutation) CreatedVia() (r string, exists bool) {
+	v := m.created_via
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedVia returns the old "created_via" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldCreatedVia(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedVia is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedVia requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedVia: %w", err)
+	}
+	return oldValue.CreatedVia, nil
+}
+
+// ResetCreatedVia resets all changes to the "created_via" field.
+func (m *OrderMutation) ResetCreatedVia() {
+	m.created_via = nil
+}
+
+// SetPlatformOrderID sets the "platform_order_id" field.
+func (m *OrderMutation) SetPlatformOrderID(s string) {
+	m.platform_order_id = &s
+}
+
+// PlatformOrderID returns the value of the "platform_order_id" field in the mutation.
+func (m *OrderMutation) PlatformOrderID() (r string, exists bool) {
+	v := m.platform_order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformOrderID returns the old "platform_order_id" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldPlatformOrderID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformOrderID: %w", err)
+	}
+	return oldValue.PlatformOrderID, nil
+}
+
+// ResetPlatformOrderID resets all changes to the "platform_order_id" field.
+func (m *OrderMutation) ResetPlatformOrderID() {
+	m.platform_order_id = nil
+}
+
+// SetMetaData sets the "meta_data" field.
+func (m *OrderMutation) SetMetaData(smd schema.OrderMetaData) {
+	m.meta_data = &smd
+}
+
+// MetaData returns the value of the "meta_data" field in the mutation.
+func (m *OrderMutation) MetaData() (r schema.OrderMetaData, exists bool) {
+	v := m.meta_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetaData returns the old "meta_data" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldMetaData(ctx context.Context) (v schema.OrderMetaData, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetaData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetaData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetaData: %w", err)
+	}
+	return oldValue.MetaData, nil
+}
+
+// ResetMetaData resets all changes to the "meta_data" field.
+func (m *OrderMutation) ResetMetaData() {
+	m.meta_data = nil
+}
+
+// SetVersion sets the "version" field.
+func (m *OrderMutation) SetVersion(i int) {
+	m.version = &i
+	m.addversion = nil
+}
+
+// Version returns the value of the "version" field in the mutation.
+func (m *OrderMutation) Version() (r int, exists bool) {
+	v := m.version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersion returns the old "version" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldVersion(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersion: %w", err)
+	}
+	return oldValue.Version, nil
+}
+
+// AddVersion adds i to the "version" field.
+func (m *OrderMutation) AddVersion(i int) {
+	if m.addversion != nil {
+		*m.addversion += i
+	} else {
+		m.addversion = &i
+	}
+}
+
+// AddedVersion returns the value that was added to the "version" field in this mutation.
+func (m *OrderMutation) AddedVersion() (r int, exists bool) {
+	v := m.addversion
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVersion resets all changes to the "version" field.
+func (m *OrderMutation) ResetVersion() {
+	m.version = nil
+	m.addversion = nil
+}
+
+// SetProcessedAt sets the "processed_at" field.
+func (m *OrderMutation) SetProcessedAt(t time.Time) {
+	m.processed_at = &t
+}
+
+// ProcessedAt returns the value of the "processed_at" field in the mutation.
+func (m *OrderMutation) ProcessedAt() (r time.Time, exists bool) {
+	v := m.processed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessedAt returns the old "processed_at" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldProcessedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessedAt: %w", err)
+	}
+	return oldValue.ProcessedAt, nil
+}
+
+// ClearProcessedAt clears the value of the "processed_at" field.
+func (m *OrderMutation) ClearProcessedAt() {
+	m.processed_at = nil
+	m.clearedFields[order.FieldProcessedAt] = struct{}{}
+}
+
+// ProcessedAtCleared returns if the "processed_at" field was cleared in this mutation.
+func (m *OrderMutation) ProcessedAtCleared() bool {
+	_, ok := m.clearedFields[order.FieldProcessedAt]
+	return ok
+}
+
+// ResetProcessedAt resets all changes to the "processed_at" field.
+func (m *OrderMutation) ResetProcessedAt() {
+	m.processed_at = nil
+	delete(m.clearedFields, order.FieldProcessedAt)
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *OrderMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[order.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *OrderMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *OrderMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *OrderMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// AddLineItemIDs adds the "line_items" edge to the LineItem entity by ids.
+func (m *OrderMutation) AddLineItemIDs(ids ...int) {
+	if m.line_items == nil {
+		m.line_items = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.line_items[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLineItems clears the "line_items" edge to the LineItem entity.
+func (m *OrderMutation) ClearLineItems() {
+	m.clearedline_items = true
+}
+
+// LineItemsCleared reports if the "line_items" edge to the LineItem entity was cleared.
+func (m *OrderMutation) LineItemsCleared() bool {
+	return m.clearedline_items
+}
+
+// RemoveLineItemIDs removes the "line_items" edge to the LineItem entity by IDs.
+func (m *OrderMutation) RemoveLineItemIDs(ids ...int) {
+	if m.removedline_items == nil {
+		m.removedline_items = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.line_items, ids[i])
+		m.removedline_items[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLineItems returns the removed IDs of the "line_items" edge to the LineItem entity.
+func (m *OrderMutation) RemovedLineItemsIDs() (ids []int) {
+	for id := range m.removedline_items {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LineItemsIDs returns the "line_items" edge IDs in the mutation.
+func (m *OrderMutation) LineItemsIDs() (ids []int) {
+	for id := range m.line_items {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLineItems resets all changes to the "line_items" edge.
+func (m *OrderMutation) ResetLineItems() {
+	m.line_items = nil
+	m.clearedline_items = false
+	m.removedline_items = nil
+}
+
+// Where appends a list predicates to the OrderMutation builder.
+func (m *OrderMutation) Where(ps ...predicate.Order) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OrderMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OrderMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Order, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OrderMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OrderMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Order).
+func (m *OrderMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OrderMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created_at != nil {
+		fields = append(fields, order.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, order.FieldUpdatedAt)
+	}
+	if m.shop != nil {
+		fields = append(fields, order.FieldShopID)
+	}
+	if m.public_order_id != nil {
+		fields = append(fields, order.FieldPublicOrderID)
+	}
+	if m.status != nil {
+		fields = append(fields, order.FieldStatus)
+	}
+	if m.currency != nil {
+		fields = append(fields, order.FieldCurrency)
+	}
+	if m.flow_id != nil {
+		fields = append(fields, order.FieldFlowID)
+	}
+	if m.resumable_link != nil {
+		fields = append(fields, order.FieldResumableLink)
+	}
+	if m.created_via != nil {
+		fields = append(fields, order.FieldCreatedVia)
+	}
+	if m.platform_order_id != nil {
+		fields = append(fields, order.FieldPlatformOrderID)
+	}
+	if m.meta_data != nil {
+		fields = append(fields, order.FieldMetaData)
+	}
+	if m.version != nil {
+		fields = append(fields, order.FieldVersion)
+	}
+	if m.processed_at != nil {
+		fields = append(fields, order.FieldProcessedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OrderMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case order.FieldCreatedAt:
+		return m.CreatedAt()
+	case order.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case order.FieldShopID:
+		return m.ShopID()
+	case order.FieldPublicOrderID:
+		return m.PublicOrderID()
+	case order.FieldStatus:
+		return m.Status()
+	case order.FieldCurrency:
+		return m.Currency()
+	case order.FieldFlowID:
+		return m.FlowID()
+	case order.FieldResumableLink:
+		return m.ResumableLink()
+	case order.FieldCreatedVia:
+		return m.CreatedVia()
+	case order.FieldPlatformOrderID:
+		return m.PlatformOrderID()
+	case order.FieldMetaData:
+		return m.MetaData()
+	case order.FieldVersion:
+		return m.Version()
+	case order.FieldProcessedAt:
+		return m.ProcessedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OrderMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case order.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case order.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case order.FieldShopID:
+		return m.OldShopID(ctx)
+	case order.FieldPublicOrderID:
+		return m.OldPublicOrderID(ctx)
+	case order.FieldStatus:
+		return m.OldStatus(ctx)
+	case order.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case order.FieldFlowID:
+		return m.OldFlowID(ctx)
+	case order.FieldResumableLink:
+		return m.OldResumableLink(ctx)
+	case order.FieldCreatedVia:
+		return m.OldCreatedVia(ctx)
+	case order.FieldPlatformOrderID:
+		return m.OldPlatformOrderID(ctx)
+	case order.FieldMetaData:
+		return m.OldMetaData(ctx)
+	case order.FieldVersion:
+		return m.OldVersion(ctx)
+	case order.FieldProcessedAt:
+		return m.OldProcessedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Order field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OrderMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case order.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case order.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case order.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case order.FieldPublicOrderID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublicOrderID(v)
+		return nil
+	case order.FieldStatus:
+		v, ok := value.(order.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case order.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case order.FieldFlowID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlowID(v)
+		return nil
+	case order.FieldResumableLink:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResumableLink(v)
+		return nil
+	case order.FieldCreatedVia:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedVia(v)
+		return nil
+	case order.FieldPlatformOrderID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformOrderID(v)
+		return nil
+	case order.FieldMetaData:
+		v, ok := value.(schema.OrderMetaData)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetaData(v)
+		return nil
+	case order.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersion(v)
+		return nil
+	case order.FieldProcessedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Order field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OrderMutation) AddedFields() []string {
+	var fields []string
+	if m.addversion != nil {
+		fields = append(fields, order.FieldVersion)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OrderMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case order.FieldVersion:
+		return m.AddedVersion()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OrderMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case order.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVersion(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Order numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OrderMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(order.FieldProcessedAt) {
+		fields = append(fields, order.FieldProcessedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OrderMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OrderMutation) ClearField(name string) error {
+	switch name {
+	case order.FieldProcessedAt:
+		m.ClearProcessedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Order nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OrderMutation) ResetField(name string) error {
+	switch name {
+	case order.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case order.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case order.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case order.FieldPublicOrderID:
+		m.ResetPublicOrderID()
+		return nil
+	case order.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case order.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case order.FieldFlowID:
+		m.ResetFlowID()
+		return nil
+	case order.FieldResumableLink:
+		m.ResetResumableLink()
+		return nil
+	case order.FieldCreatedVia:
+		m.ResetCreatedVia()
+		return nil
+	case order.FieldPlatformOrderID:
+		m.ResetPlatformOrderID()
+		return nil
+	case order.FieldMetaData:
+		m.ResetMetaData()
+		return nil
+	case order.FieldVersion:
+		m.ResetVersion()
+		return nil
+	case order.FieldProcessedAt:
+		m.ResetProcessedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Order field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OrderMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.shop != nil {
+		edges = append(edges, order.EdgeShop)
+	}
+	if m.line_items != nil {
+		edges = append(edges, order.EdgeLineItems)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OrderMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case order.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	case order.EdgeLineItems:
+		ids := make([]ent.Value, 0, len(m.line_items))
+		for id := range m.line_items {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OrderMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedline_items != nil {
+		edges = append(edges, order.EdgeLineItems)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OrderMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case order.EdgeLineItems:
+		ids := make([]ent.Value, 0, len(m.removedline_items))
+		for id := range m.removedline_items {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OrderMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedshop {
+		edges = append(edges, order.EdgeShop)
+	}
+	if m.clearedline_items {
+		edges = append(edges, order.EdgeLineItems)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OrderMutation) EdgeCleared(name string) bool {
+	switch name {
+	case order.EdgeShop:
+		return m.clearedshop
+	case order.EdgeLineItems:
+		return m.clearedline_items
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OrderMutation) ClearEdge(name string) error {
+	switch name {
+	case order.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown Order unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OrderMutation) ResetEdge(name string) error {
+	switch name {
+	case order.EdgeShop:
+		m.ResetShop()
+		return nil
+	case order.EdgeLineItems:
+		m.ResetLineItems()
+		return nil
+	}
+	return fmt.Errorf("unknown Order edge %s", name)
+}
+
 // RSAConfigMutation represents an operation that mutates the RSAConfig nodes in the graph.
 type RSAConfigMutation struct {
 	config
@@ -6742,6 +9654,9 @@ type ShopMutation struct {
 	gift_cards                       map[int]struct{}
 	removedgift_cards                map[int]struct{}
 	clearedgift_cards                bool
+	orders                           map[int]struct{}
+	removedorders                    map[int]struct{}
+	clearedorders                    bool
 	done                             bool
 	oldValue                         func(context.Context) (*Shop, error)
 	predicates                       []predicate.Shop
@@ -7653,6 +10568,60 @@ func (m *ShopMutation) ResetGiftCards() {
 	m.removedgift_cards = nil
 }
 
+// AddOrderIDs adds the "orders" edge to the Order entity by ids.
+func (m *ShopMutation) AddOrderIDs(ids ...int) {
+	if m.orders == nil {
+		m.orders = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.orders[ids[i]] = struct{}{}
+	}
+}
+
+// ClearOrders clears the "orders" edge to the Order entity.
+func (m *ShopMutation) ClearOrders() {
+	m.clearedorders = true
+}
+
+// OrdersCleared reports if the "orders" edge to the Order entity was cleared.
+func (m *ShopMutation) OrdersCleared() bool {
+	return m.clearedorders
+}
+
+// RemoveOrderIDs removes the "orders" edge to the Order entity by IDs.
+func (m *ShopMutation) RemoveOrderIDs(ids ...int) {
+	if m.removedorders == nil {
+		m.removedorders = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.orders, ids[i])
+		m.removedorders[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedOrders returns the removed IDs of the "orders" edge to the Order entity.
+func (m *ShopMutation) RemovedOrdersIDs() (ids []int) {
+	for id := range m.removedorders {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// OrdersIDs returns the "orders" edge IDs in the mutation.
+func (m *ShopMutation) OrdersIDs() (ids []int) {
+	for id := range m.orders {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetOrders resets all changes to the "orders" edge.
+func (m *ShopMutation) ResetOrders() {
+	m.orders = nil
+	m.clearedorders = false
+	m.removedorders = nil
+}
+
 // Where appends a list predicates to the ShopMutation builder.
 func (m *ShopMutation) Where(ps ...predicate.Shop) {
 	m.predicates = append(m.predicates, ps...)
@@ -7931,7 +10900,7 @@ func (m *ShopMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ShopMutation) AddedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.access_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -7958,6 +10927,9 @@ func (m *ShopMutation) AddedEdges() []string {
 	}
 	if m.gift_cards != nil {
 		edges = append(edges, shop.EdgeGiftCards)
+	}
+	if m.orders != nil {
+		edges = append(edges, shop.EdgeOrders)
 	}
 	return edges
 }
@@ -8018,13 +10990,19 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeOrders:
+		ids := make([]ent.Value, 0, len(m.orders))
+		for id := range m.orders {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ShopMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -8048,6 +11026,9 @@ func (m *ShopMutation) RemovedEdges() []string {
 	}
 	if m.removedgift_cards != nil {
 		edges = append(edges, shop.EdgeGiftCards)
+	}
+	if m.removedorders != nil {
+		edges = append(edges, shop.EdgeOrders)
 	}
 	return edges
 }
@@ -8104,13 +11085,19 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeOrders:
+		ids := make([]ent.Value, 0, len(m.removedorders))
+		for id := range m.removedorders {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ShopMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.clearedaccess_tokens {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -8138,6 +11125,9 @@ func (m *ShopMutation) ClearedEdges() []string {
 	if m.clearedgift_cards {
 		edges = append(edges, shop.EdgeGiftCards)
 	}
+	if m.clearedorders {
+		edges = append(edges, shop.EdgeOrders)
+	}
 	return edges
 }
 
@@ -8163,6 +11153,8 @@ func (m *ShopMutation) EdgeCleared(name string) bool {
 		return m.clearedflows
 	case shop.EdgeGiftCards:
 		return m.clearedgift_cards
+	case shop.EdgeOrders:
+		return m.clearedorders
 	}
 	return false
 }
@@ -8208,6 +11200,9 @@ func (m *ShopMutation) ResetEdge(name string) error {
 		return nil
 	case shop.EdgeGiftCards:
 		m.ResetGiftCards()
+		return nil
+	case shop.EdgeOrders:
+		m.ResetOrders()
 		return nil
 	}
 	return fmt.Errorf("unknown Shop edge %s", name)

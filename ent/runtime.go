@@ -12,6 +12,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shop"
@@ -179,6 +181,112 @@ func init() {
 	lifeelementDescPublicID := lifeelementFields[1].Descriptor()
 	// lifeelement.PublicIDValidator is a validator for the "public_id" field. It is called by the builders before save.
 	lifeelement.PublicIDValidator = lifeelementDescPublicID.Validators[0].(func(string) error)
+	lineitemMixin := schema.LineItem{}.Mixin()
+	lineitemMixinFields0 := lineitemMixin[0].Fields()
+	_ = lineitemMixinFields0
+	lineitemFields := schema.LineItem{}.Fields()
+	_ = lineitemFields
+	// lineitemDescCreatedAt is the schema descriptor for created_at field.
+	lineitemDescCreatedAt := lineitemMixinFields0[0].Descriptor()
+	// lineitem.DefaultCreatedAt holds the default value on creation for the created_at field.
+	lineitem.DefaultCreatedAt = lineitemDescCreatedAt.Default.(func() time.Time)
+	// lineitemDescUpdatedAt is the schema descriptor for updated_at field.
+	lineitemDescUpdatedAt := lineitemMixinFields0[1].Descriptor()
+	// lineitem.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	lineitem.DefaultUpdatedAt = lineitemDescUpdatedAt.Default.(func() time.Time)
+	// lineitem.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	lineitem.UpdateDefaultUpdatedAt = lineitemDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// lineitemDescProductID is the schema descriptor for product_id field.
+	lineitemDescProductID := lineitemFields[2].Descriptor()
+	// lineitem.DefaultProductID holds the default value on creation for the product_id field.
+	lineitem.DefaultProductID = lineitemDescProductID.Default.(string)
+	// lineitemDescVariantID is the schema descriptor for variant_id field.
+	lineitemDescVariantID := lineitemFields[3].Descriptor()
+	// lineitem.DefaultVariantID holds the default value on creation for the variant_id field.
+	lineitem.DefaultVariantID = lineitemDescVariantID.Default.(string)
+	// lineitemDescSku is the schema descriptor for sku field.
+	lineitemDescSku := lineitemFields[4].Descriptor()
+	// lineitem.DefaultSku holds the default value on creation for the sku field.
+	lineitem.DefaultSku = lineitemDescSku.Default.(string)
+	// lineitemDescProductTitle is the schema descriptor for product_title field.
+	lineitemDescProductTitle := lineitemFields[5].Descriptor()
+	// lineitem.DefaultProductTitle holds the default value on creation for the product_title field.
+	lineitem.DefaultProductTitle = lineitemDescProductTitle.Default.(string)
+	// lineitemDescCompareAtPrice is the schema descriptor for compare_at_price field.
+	lineitemDescCompareAtPrice := lineitemFields[8].Descriptor()
+	// lineitem.DefaultCompareAtPrice holds the default value on creation for the compare_at_price field.
+	lineitem.DefaultCompareAtPrice = lineitemDescCompareAtPrice.Default.(int64)
+	// lineitemDescFulfilledQuantity is the schema descriptor for fulfilled_quantity field.
+	lineitemDescFulfilledQuantity := lineitemFields[10].Descriptor()
+	// lineitem.DefaultFulfilledQuantity holds the default value on creation for the fulfilled_quantity field.
+	lineitem.DefaultFulfilledQuantity = lineitemDescFulfilledQuantity.Default.(int)
+	// lineitemDescWeight is the schema descriptor for weight field.
+	lineitemDescWeight := lineitemFields[11].Descriptor()
+	// lineitem.DefaultWeight holds the default value on creation for the weight field.
+	lineitem.DefaultWeight = lineitemDescWeight.Default.(int)
+	// lineitemDescWeightUnit is the schema descriptor for weight_unit field.
+	lineitemDescWeightUnit := lineitemFields[12].Descriptor()
+	// lineitem.DefaultWeightUnit holds the default value on creation for the weight_unit field.
+	lineitem.DefaultWeightUnit = lineitemDescWeightUnit.Default.(string)
+	// lineitemDescRequiresShipping is the schema descriptor for requires_shipping field.
+	lineitemDescRequiresShipping := lineitemFields[13].Descriptor()
+	// lineitem.DefaultRequiresShipping holds the default value on creation for the requires_shipping field.
+	lineitem.DefaultRequiresShipping = lineitemDescRequiresShipping.Default.(bool)
+	// lineitemDescTaxable is the schema descriptor for taxable field.
+	lineitemDescTaxable := lineitemFields[14].Descriptor()
+	// lineitem.DefaultTaxable holds the default value on creation for the taxable field.
+	lineitem.DefaultTaxable = lineitemDescTaxable.Default.(bool)
+	// lineitemDescTags is the schema descriptor for tags field.
+	lineitemDescTags := lineitemFields[15].Descriptor()
+	// lineitem.DefaultTags holds the default value on creation for the tags field.
+	lineitem.DefaultTags = lineitemDescTags.Default.(string)
+	// lineitemDescVendor is the schema descriptor for vendor field.
+	lineitemDescVendor := lineitemFields[16].Descriptor()
+	// lineitem.DefaultVendor holds the default value on creation for the vendor field.
+	lineitem.DefaultVendor = lineitemDescVendor.Default.(string)
+	// lineitemDescImageURL is the schema descriptor for image_url field.
+	lineitemDescImageURL := lineitemFields[17].Descriptor()
+	// lineitem.DefaultImageURL holds the default value on creation for the image_url field.
+	lineitem.DefaultImageURL = lineitemDescImageURL.Default.(string)
+	// lineitemDescPosition is the schema descriptor for position field.
+	lineitemDescPosition := lineitemFields[19].Descriptor()
+	// lineitem.DefaultPosition holds the default value on creation for the position field.
+	lineitem.DefaultPosition = lineitemDescPosition.Default.(int)
+	orderMixin := schema.Order{}.Mixin()
+	orderMixinFields0 := orderMixin[0].Fields()
+	_ = orderMixinFields0
+	orderFields := schema.Order{}.Fields()
+	_ = orderFields
+	// orderDescCreatedAt is the schema descriptor for created_at field.
+	orderDescCreatedAt := orderMixinFields0[0].Descriptor()
+	// order.DefaultCreatedAt holds the default value on creation for the created_at field.
+	order.DefaultCreatedAt = orderDescCreatedAt.Default.(func() time.Time)
+	// orderDescUpdatedAt is the schema descriptor for updated_at field.
+	orderDescUpdatedAt := orderMixinFields0[1].Descriptor()
+	// order.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	order.DefaultUpdatedAt = orderDescUpdatedAt.Default.(func() time.Time)
+	// order.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	order.UpdateDefaultUpdatedAt = orderDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// orderDescFlowID is the schema descriptor for flow_id field.
+	orderDescFlowID := orderFields[4].Descriptor()
+	// order.DefaultFlowID holds the default value on creation for the flow_id field.
+	order.DefaultFlowID = orderDescFlowID.Default.(string)
+	// orderDescResumableLink is the schema descriptor for resumable_link field.
+	orderDescResumableLink := orderFields[5].Descriptor()
+	// order.DefaultResumableLink holds the default value on creation for the resumable_link field.
+	order.DefaultResumableLink = orderDescResumableLink.Default.(string)
+	// orderDescCreatedVia is the schema descriptor for created_via field.
+	orderDescCreatedVia := orderFields[6].Descriptor()
+	// order.DefaultCreatedVia holds the default value on creation for the created_via field.
+	order.DefaultCreatedVia = orderDescCreatedVia.Default.(string)
+	// orderDescPlatformOrderID is the schema descriptor for platform_order_id field.
+	orderDescPlatformOrderID := orderFields[7].Descriptor()
+	// order.DefaultPlatformOrderID holds the default value on creation for the platform_order_id field.
+	order.DefaultPlatformOrderID = orderDescPlatformOrderID.Default.(string)
+	// orderDescVersion is the schema descriptor for version field.
+	orderDescVersion := orderFields[9].Descriptor()
+	// order.DefaultVersion holds the default value on creation for the version field.
+	order.DefaultVersion = orderDescVersion.Default.(int)
 	rsaconfigMixin := schema.RSAConfig{}.Mixin()
 	rsaconfigMixinFields0 := rsaconfigMixin[0].Fields()
 	_ = rsaconfigMixinFields0

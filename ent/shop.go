@@ -62,11 +62,13 @@ type ShopEdges struct {
 	Flows []*Flow `json:"flows,omitempty"`
 	// GiftCards holds the value of the gift_cards edge.
 	GiftCards []*GiftCard `json:"gift_cards,omitempty"`
+	// Orders holds the value of the orders edge.
+	Orders []*Order `json:"orders,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [9]bool
+	loadedTypes [10]bool
 	// totalCount holds the count of the edges above.
-	totalCount [8]map[string]int
+	totalCount [9]map[string]int
 
 	namedAccessTokens            map[string][]*AccessToken
 	namedCorsDomains             map[string][]*CorsDomain
@@ -76,6 +78,7 @@ type ShopEdges struct {
 	namedWebhookSubscriptions    map[string][]*WebhookSubscription
 	namedFlows                   map[string][]*Flow
 	namedGiftCards               map[string][]*GiftCard
+	namedOrders                  map[string][]*Order
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -159,6 +162,15 @@ func (e ShopEdges) GiftCardsOrErr() ([]*GiftCard, error) {
 		return e.GiftCards, nil
 	}
 	return nil, &NotLoadedError{edge: "gift_cards"}
+}
+
+// OrdersOrErr returns the Orders value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) OrdersOrErr() ([]*Order, error) {
+	if e.loadedTypes[9] {
+		return e.Orders, nil
+	}
+	return nil, &NotLoadedError{edge: "orders"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -306,6 +318,11 @@ func (_m *Shop) QueryFlows() *FlowQuery {
 // QueryGiftCards queries the "gift_cards" edge of the Shop entity.
 func (_m *Shop) QueryGiftCards() *GiftCardQuery {
 	return NewShopClient(_m.config).QueryGiftCards(_m)
+}
+
+// QueryOrders queries the "orders" edge of the Shop entity.
+func (_m *Shop) QueryOrders() *OrderQuery {
+	return NewShopClient(_m.config).QueryOrders(_m)
 }
 
 // Update returns a builder for updating this Shop.
@@ -548,6 +565,30 @@ func (_m *Shop) appendNamedGiftCards(name string, edges ...*GiftCard) {
 		_m.Edges.namedGiftCards[name] = []*GiftCard{}
 	} else {
 		_m.Edges.namedGiftCards[name] = append(_m.Edges.namedGiftCards[name], edges...)
+	}
+}
+
+// NamedOrders returns the Orders named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedOrders(name string) ([]*Order, error) {
+	if _m.Edges.namedOrders == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedOrders[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedOrders(name string, edges ...*Order) {
+	if _m.Edges.namedOrders == nil {
+		_m.Edges.namedOrders = make(map[string][]*Order)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedOrders[name] = []*Order{}
+	} else {
+		_m.Edges.namedOrders[name] = append(_m.Edges.namedOrders[name], edges...)
 	}
 }
 

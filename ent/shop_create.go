@@ -18,6 +18,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -278,6 +279,21 @@ func (_c *ShopCreate) AddGiftCards(v ...*GiftCard) *ShopCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddGiftCardIDs(ids...)
+}
+
+// AddOrderIDs adds the "orders" edge to the Order entity by IDs.
+func (_c *ShopCreate) AddOrderIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddOrderIDs(ids...)
+	return _c
+}
+
+// AddOrders adds the "orders" edges to the Order entity.
+func (_c *ShopCreate) AddOrders(v ...*Order) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddOrderIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -577,6 +593,22 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(giftcard.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.OrdersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.OrdersTable,
+			Columns: []string{shop.OrdersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(order.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -20,6 +20,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
@@ -42,6 +43,7 @@ type ShopQuery struct {
 	withWebhookSubscriptions         *WebhookSubscriptionQuery
 	withFlows                        *FlowQuery
 	withGiftCards                    *GiftCardQuery
+	withOrders                       *OrderQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -52,6 +54,7 @@ type ShopQuery struct {
 	withNamedWebhookSubscriptions    map[string]*WebhookSubscriptionQuery
 	withNamedFlows                   map[string]*FlowQuery
 	withNamedGiftCards               map[string]*GiftCardQuery
+	withNamedOrders                  map[string]*OrderQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -286,6 +289,28 @@ func (_q *ShopQuery) QueryGiftCards() *GiftCardQuery {
 	return query
 }
 
+// QueryOrders chains the current query on the "orders" edge.
+func (_q *ShopQuery) QueryOrders() *OrderQuery {
+	query := (&OrderClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(order.Table, order.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.OrdersTable, shop.OrdersColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -487,6 +512,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withWebhookSubscriptions:    _q.withWebhookSubscriptions.Clone(),
 		withFlows:                   _q.withFlows.Clone(),
 		withGiftCards:               _q.withGiftCards.Clone(),
+		withOrders:                  _q.withOrders.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -592,6 +618,17 @@ func (_q *ShopQuery) WithGiftCards(opts ...func(*GiftCardQuery)) *ShopQuery {
 	return _q
 }
 
+// WithOrders tells the query-builder to eager-load the nodes that are connected to
+// the "orders" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithOrders(opts ...func(*OrderQuery)) *ShopQuery {
+	query := (&OrderClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withOrders = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -670,7 +707,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [9]bool{
+		loadedTypes = [10]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -680,6 +717,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withWebhookSubscriptions != nil,
 			_q.withFlows != nil,
 			_q.withGiftCards != nil,
+			_q.withOrders != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -769,6 +807,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withOrders; query != nil {
+		if err := _q.loadOrders(ctx, query, nodes,
+			func(n *Shop) { n.Edges.Orders = []*Order{} },
+			func(n *Shop, e *Order) { n.Edges.Orders = append(n.Edges.Orders, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -822,6 +867,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadGiftCards(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedGiftCards(name) },
 			func(n *Shop, e *GiftCard) { n.appendNamedGiftCards(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedOrders {
+		if err := _q.loadOrders(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedOrders(name) },
+			func(n *Shop, e *Order) { n.appendNamedOrders(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1100,6 +1152,36 @@ func (_q *ShopQuery) loadGiftCards(ctx context.Context, query *GiftCardQuery, no
 	}
 	return nil
 }
+func (_q *ShopQuery) loadOrders(ctx context.Context, query *OrderQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *Order)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(order.FieldShopID)
+	}
+	query.Where(predicate.Order(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.OrdersColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1323,6 +1405,20 @@ func (_q *ShopQuery) WithNamedGiftCards(name string, opts ...func(*GiftCardQuery
 		_q.withNamedGiftCards = make(map[string]*GiftCardQuery)
 	}
 	_q.withNamedGiftCards[name] = query
+	return _q
+}
+
+// WithNamedOrders tells the query-builder to eager-load the nodes that are connected to the "orders"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedOrders(name string, opts ...func(*OrderQuery)) *ShopQuery {
+	query := (&OrderClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedOrders == nil {
+		_q.withNamedOrders = make(map[string]*OrderQuery)
+	}
+	_q.withNamedOrders[name] = query
 	return _q
 }
 

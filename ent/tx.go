@@ -28,6 +28,10 @@ type Tx struct {
 	GiftCard *GiftCardClient
 	// LifeElement is the client for interacting with the LifeElement builders.
 	LifeElement *LifeElementClient
+	// LineItem is the client for interacting with the LineItem builders.
+	LineItem *LineItemClient
+	// Order is the client for interacting with the Order builders.
+	Order *OrderClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
 	RSAConfig *RSAConfigClient
 	// Shop is the client for interacting with the Shop builders.
@@ -172,6 +176,8 @@ func (tx *Tx) init() {
 	tx.Flow = NewFlowClient(tx.config)
 	tx.GiftCard = NewGiftCardClient(tx.config)
 	tx.LifeElement = NewLifeElementClient(tx.config)
+	tx.LineItem = NewLineItemClient(tx.config)
+	tx.Order = NewOrderClient(tx.config)
 	tx.RSAConfig = NewRSAConfigClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)
 	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)

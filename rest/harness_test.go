@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/checkoutd/checkoutd/rest"
 	"github.com/checkoutd/checkoutd/service"
@@ -22,11 +24,31 @@ type api struct {
 	shop   string
 	token  string
 	header http.Header
+	clock  *fakeClock
+}
+
+// fakeClock is the service's clock in tests, moved by hand instead of by sleeping.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
 }
 
 func eachAPI(t *testing.T, fn func(t *testing.T, a *api)) {
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
-		svc := service.New(db)
+		clock := &fakeClock{now: time.Now()}
+		svc := service.New(db, service.WithClock(clock.Now))
 		mux := http.NewServeMux()
 		rest.Register(mux, svc)
 		srv := httptest.NewServer(rest.Common(mux))
@@ -35,7 +57,7 @@ func eachAPI(t *testing.T, fn func(t *testing.T, a *api)) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fn(t, &api{t: t, url: srv.URL, svc: svc, shop: "shop-a", token: created.AccessToken})
+		fn(t, &api{t: t, url: srv.URL, svc: svc, shop: "shop-a", token: created.AccessToken, clock: clock})
 	})
 }
 

@@ -40,6 +40,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	a.registerFlows(mux)
 	a.registerAPIOverrides(mux)
 	a.registerGiftCards(mux)
+	a.registerOrders(mux)
 }
 
 func (a *API) readyz(w http.ResponseWriter, r *http.Request) {

@@ -40,6 +40,8 @@ func ownerOf(n ent.Noder) int {
 		return v.ShopID
 	case *ent.GiftCard:
 		return v.ShopID
+	case *ent.Order:
+		return v.ShopID
 	}
 	return 0
 }

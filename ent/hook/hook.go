@@ -93,6 +93,30 @@ func (f LifeElementFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LifeElementMutation", m)
 }
 
+// The LineItemFunc type is an adapter to allow the use of ordinary
+// function as LineItem mutator.
+type LineItemFunc func(context.Context, *ent.LineItemMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LineItemFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LineItemMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LineItemMutation", m)
+}
+
+// The OrderFunc type is an adapter to allow the use of ordinary
+// function as Order mutator.
+type OrderFunc func(context.Context, *ent.OrderMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OrderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OrderMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrderMutation", m)
+}
+
 // The RSAConfigFunc type is an adapter to allow the use of ordinary
 // function as RSAConfig mutator.
 type RSAConfigFunc func(context.Context, *ent.RSAConfigMutation) (ent.Value, error)

@@ -220,6 +220,91 @@ var (
 			},
 		},
 	}
+	// LineItemsColumns holds the columns for the "line_items" table.
+	LineItemsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "line_item_key", Type: field.TypeString},
+		{Name: "product_id", Type: field.TypeString, Default: ""},
+		{Name: "variant_id", Type: field.TypeString, Default: ""},
+		{Name: "sku", Type: field.TypeString, Default: ""},
+		{Name: "product_title", Type: field.TypeString, Default: ""},
+		{Name: "title", Type: field.TypeString},
+		{Name: "price", Type: field.TypeInt64},
+		{Name: "compare_at_price", Type: field.TypeInt64, Default: 0},
+		{Name: "quantity", Type: field.TypeInt},
+		{Name: "fulfilled_quantity", Type: field.TypeInt, Default: 0},
+		{Name: "weight", Type: field.TypeInt, Default: 0},
+		{Name: "weight_unit", Type: field.TypeString, Default: "g"},
+		{Name: "requires_shipping", Type: field.TypeBool, Default: true},
+		{Name: "taxable", Type: field.TypeBool, Default: true},
+		{Name: "tags", Type: field.TypeString, Default: ""},
+		{Name: "vendor", Type: field.TypeString, Default: ""},
+		{Name: "image_url", Type: field.TypeString, Default: ""},
+		{Name: "properties", Type: field.TypeJSON, Nullable: true},
+		{Name: "position", Type: field.TypeInt, Default: 0},
+		{Name: "order_id", Type: field.TypeInt},
+	}
+	// LineItemsTable holds the schema information for the "line_items" table.
+	LineItemsTable = &schema.Table{
+		Name:       "line_items",
+		Columns:    LineItemsColumns,
+		PrimaryKey: []*schema.Column{LineItemsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "line_items_orders_line_items",
+				Columns:    []*schema.Column{LineItemsColumns[22]},
+				RefColumns: []*schema.Column{OrdersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "lineitem_order_id_line_item_key",
+				Unique:  true,
+				Columns: []*schema.Column{LineItemsColumns[22], LineItemsColumns[3]},
+			},
+		},
+	}
+	// OrdersColumns holds the columns for the "orders" table.
+	OrdersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "public_order_id", Type: field.TypeString, Unique: true},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"open", "processed", "cancelled"}, Default: "open"},
+		{Name: "currency", Type: field.TypeString},
+		{Name: "flow_id", Type: field.TypeString, Default: ""},
+		{Name: "resumable_link", Type: field.TypeString, Default: ""},
+		{Name: "created_via", Type: field.TypeString, Default: "checkout"},
+		{Name: "platform_order_id", Type: field.TypeString, Default: ""},
+		{Name: "meta_data", Type: field.TypeJSON},
+		{Name: "version", Type: field.TypeInt, Default: 1},
+		{Name: "processed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// OrdersTable holds the schema information for the "orders" table.
+	OrdersTable = &schema.Table{
+		Name:       "orders",
+		Columns:    OrdersColumns,
+		PrimaryKey: []*schema.Column{OrdersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "orders_shops_orders",
+				Columns:    []*schema.Column{OrdersColumns[13]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "order_shop_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{OrdersColumns[13], OrdersColumns[1]},
+			},
+		},
+	}
 	// RsaConfigsColumns holds the columns for the "rsa_configs" table.
 	RsaConfigsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -294,6 +379,8 @@ var (
 		FlowsTable,
 		GiftCardsTable,
 		LifeElementsTable,
+		LineItemsTable,
+		OrdersTable,
 		RsaConfigsTable,
 		ShopsTable,
 		WebhookSubscriptionsTable,
@@ -328,6 +415,14 @@ func init() {
 	LifeElementsTable.ForeignKeys[0].RefTable = ShopsTable
 	LifeElementsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(25769803776),
+	}
+	LineItemsTable.ForeignKeys[0].RefTable = OrdersTable
+	LineItemsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(42949672960),
+	}
+	OrdersTable.ForeignKeys[0].RefTable = ShopsTable
+	OrdersTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(47244640256),
 	}
 	RsaConfigsTable.ForeignKeys[0].RefTable = ShopsTable
 	RsaConfigsTable.Annotation = &entsql.Annotation{

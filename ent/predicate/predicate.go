@@ -27,6 +27,12 @@ type GiftCard func(*sql.Selector)
 // LifeElement is the predicate function for lifeelement builders.
 type LifeElement func(*sql.Selector)
 
+// LineItem is the predicate function for lineitem builders.
+type LineItem func(*sql.Selector)
+
+// Order is the predicate function for order builders.
+type Order func(*sql.Selector)
+
 // RSAConfig is the predicate function for rsaconfig builders.
 type RSAConfig func(*sql.Selector)
 

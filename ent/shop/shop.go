@@ -50,6 +50,8 @@ const (
 	EdgeFlows = "flows"
 	// EdgeGiftCards holds the string denoting the gift_cards edge name in mutations.
 	EdgeGiftCards = "gift_cards"
+	// EdgeOrders holds the string denoting the orders edge name in mutations.
+	EdgeOrders = "orders"
 	// Table holds the table name of the shop in the database.
 	Table = "shops"
 	// AccessTokensTable is the table that holds the access_tokens relation/edge.
@@ -115,6 +117,13 @@ const (
 	GiftCardsInverseTable = "gift_cards"
 	// GiftCardsColumn is the table column denoting the gift_cards relation/edge.
 	GiftCardsColumn = "shop_id"
+	// OrdersTable is the table that holds the orders relation/edge.
+	OrdersTable = "orders"
+	// OrdersInverseTable is the table name for the Order entity.
+	// It exists in this package in order to avoid circular dependency with the "order" package.
+	OrdersInverseTable = "orders"
+	// OrdersColumn is the table column denoting the orders relation/edge.
+	OrdersColumn = "shop_id"
 )
 
 // Columns holds all SQL columns for shop fields.
@@ -328,6 +337,20 @@ func ByGiftCards(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newGiftCardsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByOrdersCount orders the results by orders count.
+func ByOrdersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newOrdersStep(), opts...)
+	}
+}
+
+// ByOrders orders the results by orders terms.
+func ByOrders(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOrdersStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccessTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -389,5 +412,12 @@ func newGiftCardsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(GiftCardsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, GiftCardsTable, GiftCardsColumn),
+	)
+}
+func newOrdersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OrdersInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, OrdersTable, OrdersColumn),
 	)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
@@ -217,6 +218,42 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	LineItem struct {
+		CompareAtPrice    func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		FulfilledQuantity func(childComplexity int) int
+		ID                func(childComplexity int) int
+		ImageURL          func(childComplexity int) int
+		LineItemKey       func(childComplexity int) int
+		Order             func(childComplexity int) int
+		Position          func(childComplexity int) int
+		Price             func(childComplexity int) int
+		ProductID         func(childComplexity int) int
+		ProductTitle      func(childComplexity int) int
+		Quantity          func(childComplexity int) int
+		RequiresShipping  func(childComplexity int) int
+		Sku               func(childComplexity int) int
+		Tags              func(childComplexity int) int
+		Taxable           func(childComplexity int) int
+		Title             func(childComplexity int) int
+		UpdatedAt         func(childComplexity int) int
+		VariantID         func(childComplexity int) int
+		Vendor            func(childComplexity int) int
+		Weight            func(childComplexity int) int
+		WeightUnit        func(childComplexity int) int
+	}
+
+	LineItemConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	LineItemEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Mutation struct {
 		AddCorsDomain                func(childComplexity int, domain string) int
 		ConfigureSharedSecret        func(childComplexity int, sharedSecret string) int
@@ -240,6 +277,34 @@ type ComplexityRoot struct {
 		UpdateLifeElement            func(childComplexity int, publicID string, input model.LifeElementInput) int
 		UpdateRSAConfig              func(childComplexity int, input service.RSAConfigInput) int
 		UpdateWebhookSubscription    func(childComplexity int, id int, callbackURL string) int
+	}
+
+	Order struct {
+		CreatedAt       func(childComplexity int) int
+		CreatedVia      func(childComplexity int) int
+		Currency        func(childComplexity int) int
+		FlowID          func(childComplexity int) int
+		ID              func(childComplexity int) int
+		LineItems       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LineItemOrder, where *ent.LineItemWhereInput) int
+		PlatformOrderID func(childComplexity int) int
+		ProcessedAt     func(childComplexity int) int
+		PublicOrderID   func(childComplexity int) int
+		ResumableLink   func(childComplexity int) int
+		Shop            func(childComplexity int) int
+		Status          func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+		Version         func(childComplexity int) int
+	}
+
+	OrderConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	OrderEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -281,6 +346,7 @@ type ComplexityRoot struct {
 		Identifier              func(childComplexity int) int
 		LifeElements            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LifeElementOrder, where *ent.LifeElementWhereInput) int
 		Name                    func(childComplexity int) int
+		Orders                  func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
 		PlatformType            func(childComplexity int) int
 		RsaConfig               func(childComplexity int) int
 		SharedSecretConfigured  func(childComplexity int) int
@@ -1042,6 +1108,171 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LifeElementEdge.Node(childComplexity), true
 
+	case "LineItem.compareAtPrice":
+		if e.ComplexityRoot.LineItem.CompareAtPrice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.CompareAtPrice(childComplexity), true
+	case "LineItem.createdAt":
+		if e.ComplexityRoot.LineItem.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.CreatedAt(childComplexity), true
+	case "LineItem.fulfilledQuantity":
+		if e.ComplexityRoot.LineItem.FulfilledQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.FulfilledQuantity(childComplexity), true
+	case "LineItem.id":
+		if e.ComplexityRoot.LineItem.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.ID(childComplexity), true
+	case "LineItem.imageURL":
+		if e.ComplexityRoot.LineItem.ImageURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.ImageURL(childComplexity), true
+	case "LineItem.lineItemKey":
+		if e.ComplexityRoot.LineItem.LineItemKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.LineItemKey(childComplexity), true
+	case "LineItem.order":
+		if e.ComplexityRoot.LineItem.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.Order(childComplexity), true
+	case "LineItem.position":
+		if e.ComplexityRoot.LineItem.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.Position(childComplexity), true
+	case "LineItem.price":
+		if e.ComplexityRoot.LineItem.Price == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.Price(childComplexity), true
+	case "LineItem.productID":
+		if e.ComplexityRoot.LineItem.ProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.ProductID(childComplexity), true
+	case "LineItem.productTitle":
+		if e.ComplexityRoot.LineItem.ProductTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.ProductTitle(childComplexity), true
+	case "LineItem.quantity":
+		if e.ComplexityRoot.LineItem.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.Quantity(childComplexity), true
+	case "LineItem.requiresShipping":
+		if e.ComplexityRoot.LineItem.RequiresShipping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.RequiresShipping(childComplexity), true
+	case "LineItem.sku":
+		if e.ComplexityRoot.LineItem.Sku == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.Sku(childComplexity), true
+	case "LineItem.tags":
+		if e.ComplexityRoot.LineItem.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.Tags(childComplexity), true
+	case "LineItem.taxable":
+		if e.ComplexityRoot.LineItem.Taxable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.Taxable(childComplexity), true
+	case "LineItem.title":
+		if e.ComplexityRoot.LineItem.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.Title(childComplexity), true
+	case "LineItem.updatedAt":
+		if e.ComplexityRoot.LineItem.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.UpdatedAt(childComplexity), true
+	case "LineItem.variantID":
+		if e.ComplexityRoot.LineItem.VariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.VariantID(childComplexity), true
+	case "LineItem.vendor":
+		if e.ComplexityRoot.LineItem.Vendor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.Vendor(childComplexity), true
+	case "LineItem.weight":
+		if e.ComplexityRoot.LineItem.Weight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.Weight(childComplexity), true
+	case "LineItem.weightUnit":
+		if e.ComplexityRoot.LineItem.WeightUnit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.WeightUnit(childComplexity), true
+
+	case "LineItemConnection.edges":
+		if e.ComplexityRoot.LineItemConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItemConnection.Edges(childComplexity), true
+	case "LineItemConnection.pageInfo":
+		if e.ComplexityRoot.LineItemConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItemConnection.PageInfo(childComplexity), true
+	case "LineItemConnection.totalCount":
+		if e.ComplexityRoot.LineItemConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItemConnection.TotalCount(childComplexity), true
+
+	case "LineItemEdge.cursor":
+		if e.ComplexityRoot.LineItemEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItemEdge.Cursor(childComplexity), true
+	case "LineItemEdge.node":
+		if e.ComplexityRoot.LineItemEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItemEdge.Node(childComplexity), true
+
 	case "Mutation.addCorsDomain":
 		if e.ComplexityRoot.Mutation.AddCorsDomain == nil {
 			break
@@ -1280,6 +1511,128 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.UpdateWebhookSubscription(childComplexity, args["id"].(int), args["callbackURL"].(string)), true
 
+	case "Order.createdAt":
+		if e.ComplexityRoot.Order.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.CreatedAt(childComplexity), true
+	case "Order.createdVia":
+		if e.ComplexityRoot.Order.CreatedVia == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.CreatedVia(childComplexity), true
+	case "Order.currency":
+		if e.ComplexityRoot.Order.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Currency(childComplexity), true
+	case "Order.flowID":
+		if e.ComplexityRoot.Order.FlowID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.FlowID(childComplexity), true
+	case "Order.id":
+		if e.ComplexityRoot.Order.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.ID(childComplexity), true
+	case "Order.lineItems":
+		if e.ComplexityRoot.Order.LineItems == nil {
+			break
+		}
+
+		args, err := ec.field_Order_lineItems_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Order.LineItems(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.LineItemOrder), args["where"].(*ent.LineItemWhereInput)), true
+	case "Order.platformOrderID":
+		if e.ComplexityRoot.Order.PlatformOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.PlatformOrderID(childComplexity), true
+	case "Order.processedAt":
+		if e.ComplexityRoot.Order.ProcessedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.ProcessedAt(childComplexity), true
+	case "Order.publicOrderID":
+		if e.ComplexityRoot.Order.PublicOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.PublicOrderID(childComplexity), true
+	case "Order.resumableLink":
+		if e.ComplexityRoot.Order.ResumableLink == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.ResumableLink(childComplexity), true
+	case "Order.shop":
+		if e.ComplexityRoot.Order.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Shop(childComplexity), true
+	case "Order.status":
+		if e.ComplexityRoot.Order.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Status(childComplexity), true
+	case "Order.updatedAt":
+		if e.ComplexityRoot.Order.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.UpdatedAt(childComplexity), true
+	case "Order.version":
+		if e.ComplexityRoot.Order.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Version(childComplexity), true
+
+	case "OrderConnection.edges":
+		if e.ComplexityRoot.OrderConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderConnection.Edges(childComplexity), true
+	case "OrderConnection.pageInfo":
+		if e.ComplexityRoot.OrderConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderConnection.PageInfo(childComplexity), true
+	case "OrderConnection.totalCount":
+		if e.ComplexityRoot.OrderConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderConnection.TotalCount(childComplexity), true
+
+	case "OrderEdge.cursor":
+		if e.ComplexityRoot.OrderEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderEdge.Cursor(childComplexity), true
+	case "OrderEdge.node":
+		if e.ComplexityRoot.OrderEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderEdge.Node(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -1503,6 +1856,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.Name(childComplexity), true
+	case "Shop.orders":
+		if e.ComplexityRoot.Shop.Orders == nil {
+			break
+		}
+
+		args, err := ec.field_Shop_orders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Shop.Orders(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.OrderOrder), args["where"].(*ent.OrderWhereInput)), true
 	case "Shop.platformType":
 		if e.ComplexityRoot.Shop.PlatformType == nil {
 			break
@@ -1655,6 +2019,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("LifeElementInput", ec.unmarshalInputLifeElementInput),
 			graphql.NewInputUnmarshaler("LifeElementOrder", ec.unmarshalInputLifeElementOrder),
 			graphql.NewInputUnmarshaler("LifeElementWhereInput", ec.unmarshalInputLifeElementWhereInput),
+			graphql.NewInputUnmarshaler("LineItemOrder", ec.unmarshalInputLineItemOrder),
+			graphql.NewInputUnmarshaler("LineItemWhereInput", ec.unmarshalInputLineItemWhereInput),
+			graphql.NewInputUnmarshaler("OrderOrder", ec.unmarshalInputOrderOrder),
+			graphql.NewInputUnmarshaler("OrderWhereInput", ec.unmarshalInputOrderWhereInput),
 			graphql.NewInputUnmarshaler("RSAConfigInput", ec.unmarshalInputRSAConfigInput),
 			graphql.NewInputUnmarshaler("RSAConfigOrder", ec.unmarshalInputRSAConfigOrder),
 			graphql.NewInputUnmarshaler("RSAConfigWhereInput", ec.unmarshalInputRSAConfigWhereInput),
@@ -3035,6 +3403,363 @@ input LifeElementWhereInput {
   hasShop: Boolean
   hasShopWith: [ShopWhereInput!]
 }
+type LineItem implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  lineItemKey: String!
+  productID: String!
+  variantID: String!
+  sku: String!
+  productTitle: String!
+  title: String!
+  price: Int!
+  compareAtPrice: Int!
+  quantity: Int!
+  fulfilledQuantity: Int!
+  weight: Int!
+  weightUnit: String!
+  requiresShipping: Boolean!
+  taxable: Boolean!
+  tags: String!
+  vendor: String!
+  imageURL: String!
+  position: Int!
+  order: Order!
+}
+"""
+A connection to a list of items.
+"""
+type LineItemConnection {
+  """
+  A list of edges.
+  """
+  edges: [LineItemEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type LineItemEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: LineItem
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for LineItem connections
+"""
+input LineItemOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order LineItems.
+  """
+  field: LineItemOrderField!
+}
+"""
+Properties by which LineItem connections can be ordered.
+"""
+enum LineItemOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+"""
+LineItemWhereInput is used for filtering LineItem objects.
+Input was generated by ent.
+"""
+input LineItemWhereInput {
+  not: LineItemWhereInput
+  and: [LineItemWhereInput!]
+  or: [LineItemWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  line_item_key field predicates
+  """
+  lineItemKey: String
+  lineItemKeyNEQ: String
+  lineItemKeyIn: [String!]
+  lineItemKeyNotIn: [String!]
+  lineItemKeyGT: String
+  lineItemKeyGTE: String
+  lineItemKeyLT: String
+  lineItemKeyLTE: String
+  lineItemKeyContains: String
+  lineItemKeyHasPrefix: String
+  lineItemKeyHasSuffix: String
+  lineItemKeyEqualFold: String
+  lineItemKeyContainsFold: String
+  """
+  product_id field predicates
+  """
+  productID: String
+  productIDNEQ: String
+  productIDIn: [String!]
+  productIDNotIn: [String!]
+  productIDGT: String
+  productIDGTE: String
+  productIDLT: String
+  productIDLTE: String
+  productIDContains: String
+  productIDHasPrefix: String
+  productIDHasSuffix: String
+  productIDEqualFold: String
+  productIDContainsFold: String
+  """
+  variant_id field predicates
+  """
+  variantID: String
+  variantIDNEQ: String
+  variantIDIn: [String!]
+  variantIDNotIn: [String!]
+  variantIDGT: String
+  variantIDGTE: String
+  variantIDLT: String
+  variantIDLTE: String
+  variantIDContains: String
+  variantIDHasPrefix: String
+  variantIDHasSuffix: String
+  variantIDEqualFold: String
+  variantIDContainsFold: String
+  """
+  sku field predicates
+  """
+  sku: String
+  skuNEQ: String
+  skuIn: [String!]
+  skuNotIn: [String!]
+  skuGT: String
+  skuGTE: String
+  skuLT: String
+  skuLTE: String
+  skuContains: String
+  skuHasPrefix: String
+  skuHasSuffix: String
+  skuEqualFold: String
+  skuContainsFold: String
+  """
+  product_title field predicates
+  """
+  productTitle: String
+  productTitleNEQ: String
+  productTitleIn: [String!]
+  productTitleNotIn: [String!]
+  productTitleGT: String
+  productTitleGTE: String
+  productTitleLT: String
+  productTitleLTE: String
+  productTitleContains: String
+  productTitleHasPrefix: String
+  productTitleHasSuffix: String
+  productTitleEqualFold: String
+  productTitleContainsFold: String
+  """
+  title field predicates
+  """
+  title: String
+  titleNEQ: String
+  titleIn: [String!]
+  titleNotIn: [String!]
+  titleGT: String
+  titleGTE: String
+  titleLT: String
+  titleLTE: String
+  titleContains: String
+  titleHasPrefix: String
+  titleHasSuffix: String
+  titleEqualFold: String
+  titleContainsFold: String
+  """
+  price field predicates
+  """
+  price: Int
+  priceNEQ: Int
+  priceIn: [Int!]
+  priceNotIn: [Int!]
+  priceGT: Int
+  priceGTE: Int
+  priceLT: Int
+  priceLTE: Int
+  """
+  compare_at_price field predicates
+  """
+  compareAtPrice: Int
+  compareAtPriceNEQ: Int
+  compareAtPriceIn: [Int!]
+  compareAtPriceNotIn: [Int!]
+  compareAtPriceGT: Int
+  compareAtPriceGTE: Int
+  compareAtPriceLT: Int
+  compareAtPriceLTE: Int
+  """
+  quantity field predicates
+  """
+  quantity: Int
+  quantityNEQ: Int
+  quantityIn: [Int!]
+  quantityNotIn: [Int!]
+  quantityGT: Int
+  quantityGTE: Int
+  quantityLT: Int
+  quantityLTE: Int
+  """
+  fulfilled_quantity field predicates
+  """
+  fulfilledQuantity: Int
+  fulfilledQuantityNEQ: Int
+  fulfilledQuantityIn: [Int!]
+  fulfilledQuantityNotIn: [Int!]
+  fulfilledQuantityGT: Int
+  fulfilledQuantityGTE: Int
+  fulfilledQuantityLT: Int
+  fulfilledQuantityLTE: Int
+  """
+  weight field predicates
+  """
+  weight: Int
+  weightNEQ: Int
+  weightIn: [Int!]
+  weightNotIn: [Int!]
+  weightGT: Int
+  weightGTE: Int
+  weightLT: Int
+  weightLTE: Int
+  """
+  weight_unit field predicates
+  """
+  weightUnit: String
+  weightUnitNEQ: String
+  weightUnitIn: [String!]
+  weightUnitNotIn: [String!]
+  weightUnitGT: String
+  weightUnitGTE: String
+  weightUnitLT: String
+  weightUnitLTE: String
+  weightUnitContains: String
+  weightUnitHasPrefix: String
+  weightUnitHasSuffix: String
+  weightUnitEqualFold: String
+  weightUnitContainsFold: String
+  """
+  requires_shipping field predicates
+  """
+  requiresShipping: Boolean
+  requiresShippingNEQ: Boolean
+  """
+  taxable field predicates
+  """
+  taxable: Boolean
+  taxableNEQ: Boolean
+  """
+  tags field predicates
+  """
+  tags: String
+  tagsNEQ: String
+  tagsIn: [String!]
+  tagsNotIn: [String!]
+  tagsGT: String
+  tagsGTE: String
+  tagsLT: String
+  tagsLTE: String
+  tagsContains: String
+  tagsHasPrefix: String
+  tagsHasSuffix: String
+  tagsEqualFold: String
+  tagsContainsFold: String
+  """
+  vendor field predicates
+  """
+  vendor: String
+  vendorNEQ: String
+  vendorIn: [String!]
+  vendorNotIn: [String!]
+  vendorGT: String
+  vendorGTE: String
+  vendorLT: String
+  vendorLTE: String
+  vendorContains: String
+  vendorHasPrefix: String
+  vendorHasSuffix: String
+  vendorEqualFold: String
+  vendorContainsFold: String
+  """
+  image_url field predicates
+  """
+  imageURL: String
+  imageURLNEQ: String
+  imageURLIn: [String!]
+  imageURLNotIn: [String!]
+  imageURLGT: String
+  imageURLGTE: String
+  imageURLLT: String
+  imageURLLTE: String
+  imageURLContains: String
+  imageURLHasPrefix: String
+  imageURLHasSuffix: String
+  imageURLEqualFold: String
+  imageURLContainsFold: String
+  """
+  position field predicates
+  """
+  position: Int
+  positionNEQ: Int
+  positionIn: [Int!]
+  positionNotIn: [Int!]
+  positionGT: Int
+  positionGTE: Int
+  positionLT: Int
+  positionLTE: Int
+  """
+  order edge predicates
+  """
+  hasOrder: Boolean
+  hasOrderWith: [OrderWhereInput!]
+}
 """
 An object with an ID.
 Follows the [Relay Global Object Identification Specification](https://relay.dev/graphql/objectidentification.htm)
@@ -3044,6 +3769,69 @@ interface Node @goModel(model: "github.com/checkoutd/checkoutd/ent.Noder") {
   The id of the object.
   """
   id: ID!
+}
+type Order implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  publicOrderID: String!
+  status: OrderStatus!
+  currency: String!
+  flowID: String!
+  resumableLink: String!
+  createdVia: String!
+  platformOrderID: String!
+  version: Int!
+  processedAt: Time
+  shop: Shop!
+  lineItems(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for LineItems returned from the connection.
+    """
+    orderBy: LineItemOrder
+
+    """
+    Filtering options for LineItems returned from the connection.
+    """
+    where: LineItemWhereInput
+  ): LineItemConnection!
+}
+"""
+A connection to a list of items.
+"""
+type OrderConnection {
+  """
+  A list of edges.
+  """
+  edges: [OrderEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
 }
 """
 Possible directions in which to order a list of items when provided an ` + "`" + `orderBy` + "`" + ` argument.
@@ -3057,6 +3845,227 @@ enum OrderDirection {
   Specifies a descending order for a given ` + "`" + `orderBy` + "`" + ` argument.
   """
   DESC
+}
+"""
+An edge in a connection.
+"""
+type OrderEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Order
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Order connections
+"""
+input OrderOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Orders.
+  """
+  field: OrderOrderField!
+}
+"""
+Properties by which Order connections can be ordered.
+"""
+enum OrderOrderField {
+  CREATED_AT
+  UPDATED_AT
+  STATUS
+}
+"""
+OrderStatus is enum for the field status
+"""
+enum OrderStatus @goModel(model: "github.com/checkoutd/checkoutd/ent/order.Status") {
+  open
+  processed
+  cancelled
+}
+"""
+OrderWhereInput is used for filtering Order objects.
+Input was generated by ent.
+"""
+input OrderWhereInput {
+  not: OrderWhereInput
+  and: [OrderWhereInput!]
+  or: [OrderWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  public_order_id field predicates
+  """
+  publicOrderID: String
+  publicOrderIDNEQ: String
+  publicOrderIDIn: [String!]
+  publicOrderIDNotIn: [String!]
+  publicOrderIDGT: String
+  publicOrderIDGTE: String
+  publicOrderIDLT: String
+  publicOrderIDLTE: String
+  publicOrderIDContains: String
+  publicOrderIDHasPrefix: String
+  publicOrderIDHasSuffix: String
+  publicOrderIDEqualFold: String
+  publicOrderIDContainsFold: String
+  """
+  status field predicates
+  """
+  status: OrderStatus
+  statusNEQ: OrderStatus
+  statusIn: [OrderStatus!]
+  statusNotIn: [OrderStatus!]
+  """
+  currency field predicates
+  """
+  currency: String
+  currencyNEQ: String
+  currencyIn: [String!]
+  currencyNotIn: [String!]
+  currencyGT: String
+  currencyGTE: String
+  currencyLT: String
+  currencyLTE: String
+  currencyContains: String
+  currencyHasPrefix: String
+  currencyHasSuffix: String
+  currencyEqualFold: String
+  currencyContainsFold: String
+  """
+  flow_id field predicates
+  """
+  flowID: String
+  flowIDNEQ: String
+  flowIDIn: [String!]
+  flowIDNotIn: [String!]
+  flowIDGT: String
+  flowIDGTE: String
+  flowIDLT: String
+  flowIDLTE: String
+  flowIDContains: String
+  flowIDHasPrefix: String
+  flowIDHasSuffix: String
+  flowIDEqualFold: String
+  flowIDContainsFold: String
+  """
+  resumable_link field predicates
+  """
+  resumableLink: String
+  resumableLinkNEQ: String
+  resumableLinkIn: [String!]
+  resumableLinkNotIn: [String!]
+  resumableLinkGT: String
+  resumableLinkGTE: String
+  resumableLinkLT: String
+  resumableLinkLTE: String
+  resumableLinkContains: String
+  resumableLinkHasPrefix: String
+  resumableLinkHasSuffix: String
+  resumableLinkEqualFold: String
+  resumableLinkContainsFold: String
+  """
+  created_via field predicates
+  """
+  createdVia: String
+  createdViaNEQ: String
+  createdViaIn: [String!]
+  createdViaNotIn: [String!]
+  createdViaGT: String
+  createdViaGTE: String
+  createdViaLT: String
+  createdViaLTE: String
+  createdViaContains: String
+  createdViaHasPrefix: String
+  createdViaHasSuffix: String
+  createdViaEqualFold: String
+  createdViaContainsFold: String
+  """
+  platform_order_id field predicates
+  """
+  platformOrderID: String
+  platformOrderIDNEQ: String
+  platformOrderIDIn: [String!]
+  platformOrderIDNotIn: [String!]
+  platformOrderIDGT: String
+  platformOrderIDGTE: String
+  platformOrderIDLT: String
+  platformOrderIDLTE: String
+  platformOrderIDContains: String
+  platformOrderIDHasPrefix: String
+  platformOrderIDHasSuffix: String
+  platformOrderIDEqualFold: String
+  platformOrderIDContainsFold: String
+  """
+  version field predicates
+  """
+  version: Int
+  versionNEQ: Int
+  versionIn: [Int!]
+  versionNotIn: [Int!]
+  versionGT: Int
+  versionGTE: Int
+  versionLT: Int
+  versionLTE: Int
+  """
+  processed_at field predicates
+  """
+  processedAt: Time
+  processedAtNEQ: Time
+  processedAtIn: [Time!]
+  processedAtNotIn: [Time!]
+  processedAtGT: Time
+  processedAtGTE: Time
+  processedAtLT: Time
+  processedAtLTE: Time
+  processedAtIsNil: Boolean
+  processedAtNotNil: Boolean
+  """
+  shop edge predicates
+  """
+  hasShop: Boolean
+  hasShopWith: [ShopWhereInput!]
+  """
+  line_items edge predicates
+  """
+  hasLineItems: Boolean
+  hasLineItemsWith: [LineItemWhereInput!]
 }
 """
 Information about pagination in a connection.
@@ -3417,6 +4426,37 @@ type Shop implements Node {
     """
     where: GiftCardWhereInput
   ): GiftCardConnection!
+  orders(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Orders returned from the connection.
+    """
+    orderBy: OrderOrder
+
+    """
+    Filtering options for Orders returned from the connection.
+    """
+    where: OrderWhereInput
+  ): OrderConnection!
 }
 """
 Ordering options for Shop connections
@@ -3599,6 +4639,11 @@ input ShopWhereInput {
   """
   hasGiftCards: Boolean
   hasGiftCardsWith: [GiftCardWhereInput!]
+  """
+  orders edge predicates
+  """
+  hasOrders: Boolean
+  hasOrdersWith: [OrderWhereInput!]
 }
 type WebhookSubscription implements Node {
   id: ID!
@@ -4215,6 +5260,134 @@ func (ec *executionContext) childFields_LifeElementEdge(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type LifeElementEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_LineItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_LineItem_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_LineItem_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_LineItem_updatedAt(ctx, field)
+	case "lineItemKey":
+		return ec.fieldContext_LineItem_lineItemKey(ctx, field)
+	case "productID":
+		return ec.fieldContext_LineItem_productID(ctx, field)
+	case "variantID":
+		return ec.fieldContext_LineItem_variantID(ctx, field)
+	case "sku":
+		return ec.fieldContext_LineItem_sku(ctx, field)
+	case "productTitle":
+		return ec.fieldContext_LineItem_productTitle(ctx, field)
+	case "title":
+		return ec.fieldContext_LineItem_title(ctx, field)
+	case "price":
+		return ec.fieldContext_LineItem_price(ctx, field)
+	case "compareAtPrice":
+		return ec.fieldContext_LineItem_compareAtPrice(ctx, field)
+	case "quantity":
+		return ec.fieldContext_LineItem_quantity(ctx, field)
+	case "fulfilledQuantity":
+		return ec.fieldContext_LineItem_fulfilledQuantity(ctx, field)
+	case "weight":
+		return ec.fieldContext_LineItem_weight(ctx, field)
+	case "weightUnit":
+		return ec.fieldContext_LineItem_weightUnit(ctx, field)
+	case "requiresShipping":
+		return ec.fieldContext_LineItem_requiresShipping(ctx, field)
+	case "taxable":
+		return ec.fieldContext_LineItem_taxable(ctx, field)
+	case "tags":
+		return ec.fieldContext_LineItem_tags(ctx, field)
+	case "vendor":
+		return ec.fieldContext_LineItem_vendor(ctx, field)
+	case "imageURL":
+		return ec.fieldContext_LineItem_imageURL(ctx, field)
+	case "position":
+		return ec.fieldContext_LineItem_position(ctx, field)
+	case "order":
+		return ec.fieldContext_LineItem_order(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LineItem", field.Name)
+}
+
+func (ec *executionContext) childFields_LineItemConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_LineItemConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_LineItemConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_LineItemConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LineItemConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_LineItemEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_LineItemEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_LineItemEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LineItemEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Order(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Order_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Order_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Order_updatedAt(ctx, field)
+	case "publicOrderID":
+		return ec.fieldContext_Order_publicOrderID(ctx, field)
+	case "status":
+		return ec.fieldContext_Order_status(ctx, field)
+	case "currency":
+		return ec.fieldContext_Order_currency(ctx, field)
+	case "flowID":
+		return ec.fieldContext_Order_flowID(ctx, field)
+	case "resumableLink":
+		return ec.fieldContext_Order_resumableLink(ctx, field)
+	case "createdVia":
+		return ec.fieldContext_Order_createdVia(ctx, field)
+	case "platformOrderID":
+		return ec.fieldContext_Order_platformOrderID(ctx, field)
+	case "version":
+		return ec.fieldContext_Order_version(ctx, field)
+	case "processedAt":
+		return ec.fieldContext_Order_processedAt(ctx, field)
+	case "shop":
+		return ec.fieldContext_Order_shop(ctx, field)
+	case "lineItems":
+		return ec.fieldContext_Order_lineItems(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Order", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OrderConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OrderConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_OrderConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_OrderEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_OrderEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -4281,6 +5454,8 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_flows(ctx, field)
 	case "giftCards":
 		return ec.fieldContext_Shop_giftCards(ctx, field)
+	case "orders":
+		return ec.fieldContext_Shop_orders(ctx, field)
 	case "sharedSecretConfigured":
 		return ec.fieldContext_Shop_sharedSecretConfigured(ctx, field)
 	case "sharedSecretMasked":
@@ -4797,6 +5972,60 @@ func (ec *executionContext) field_Mutation_updateWebhookSubscription_args(ctx co
 	return args, nil
 }
 
+func (ec *executionContext) field_Order_lineItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.LineItemOrder, error) {
+			return ec.unmarshalOLineItemOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.LineItemWhereInput, error) {
+			return ec.unmarshalOLineItemWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5185,6 +6414,60 @@ func (ec *executionContext) field_Shop_lifeElements_args(ctx context.Context, ra
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.LifeElementWhereInput, error) {
 			return ec.unmarshalOLifeElementWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLifeElementWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Shop_orders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.OrderOrder, error) {
+			return ec.unmarshalOOrderOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.OrderWhereInput, error) {
+			return ec.unmarshalOOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8002,6 +9285,663 @@ func (ec *executionContext) fieldContext_LifeElementEdge_cursor(_ context.Contex
 	return graphql.NewScalarFieldContext("LifeElementEdge", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _LineItem_id(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "ID")
+}
+
+func (ec *executionContext) _LineItem_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Time")
+}
+
+func (ec *executionContext) _LineItem_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Time")
+}
+
+func (ec *executionContext) _LineItem_lineItemKey(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_lineItemKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LineItemKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_lineItemKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _LineItem_productID(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_productID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_productID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _LineItem_variantID(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_variantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VariantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_variantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _LineItem_sku(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_sku(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sku, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _LineItem_productTitle(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_productTitle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_productTitle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _LineItem_title(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _LineItem_price(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_price(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Price, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_price(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LineItem_compareAtPrice(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_compareAtPrice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompareAtPrice, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_compareAtPrice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LineItem_quantity(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LineItem_fulfilledQuantity(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_fulfilledQuantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FulfilledQuantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_fulfilledQuantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LineItem_weight(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_weight(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Weight, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_weight(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LineItem_weightUnit(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_weightUnit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WeightUnit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_weightUnit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _LineItem_requiresShipping(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_requiresShipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequiresShipping, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_requiresShipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _LineItem_taxable(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_taxable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Taxable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_taxable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _LineItem_tags(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _LineItem_vendor(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_vendor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Vendor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_vendor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _LineItem_imageURL(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_imageURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ImageURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_imageURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _LineItem_position(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_position(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Position, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LineItem_order(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Order(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LineItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LineItemConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LineItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItemConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.LineItemEdge) graphql.Marshaler {
+			return ec.marshalOLineItemEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LineItemConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LineItemConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LineItemEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LineItemConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.LineItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItemConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItemConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LineItemConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LineItemConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.LineItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItemConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItemConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItemConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LineItemEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.LineItemEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItemEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LineItem) graphql.Marshaler {
+			return ec.marshalOLineItem2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LineItemEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LineItemEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LineItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LineItemEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.LineItemEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItemEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItemEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItemEdge", field, false, false, "Cursor")
+}
+
 func (ec *executionContext) _Mutation_addCorsDomain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8947,6 +10887,500 @@ func (ec *executionContext) fieldContext_Mutation_issueGiftCard(ctx context.Cont
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Order_id(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Order_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Order_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Order_publicOrderID(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_publicOrderID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_publicOrderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "String")
+}
+
+func (ec *executionContext) _Order_status(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v order.Status) graphql.Marshaler {
+			return ec.marshalNOrderStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "OrderStatus")
+}
+
+func (ec *executionContext) _Order_currency(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "String")
+}
+
+func (ec *executionContext) _Order_flowID(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_flowID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FlowID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_flowID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "String")
+}
+
+func (ec *executionContext) _Order_resumableLink(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_resumableLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResumableLink, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_resumableLink(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "String")
+}
+
+func (ec *executionContext) _Order_createdVia(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_createdVia(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedVia, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_createdVia(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "String")
+}
+
+func (ec *executionContext) _Order_platformOrderID(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_platformOrderID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_platformOrderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "String")
+}
+
+func (ec *executionContext) _Order_version(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Order_processedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_processedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProcessedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_processedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Order_shop(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_shop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shop(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_shop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_lineItems(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_lineItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.LineItems(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.LineItemOrder), fc.Args["where"].(*ent.LineItemWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LineItemConnection) graphql.Marshaler {
+			return ec.marshalNLineItemConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_lineItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LineItemConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Order_lineItems_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.OrderConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.OrderEdge) graphql.Marshaler {
+			return ec.marshalOOrderEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.OrderConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.OrderConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _OrderEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.OrderEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Order) graphql.Marshaler {
+			return ec.marshalOOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrder(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.OrderEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
@@ -10042,6 +12476,50 @@ func (ec *executionContext) fieldContext_Shop_giftCards(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Shop_giftCards_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Shop_orders(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Orders(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.OrderOrder), fc.Args["where"].(*ent.OrderWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OrderConnection) graphql.Marshaler {
+			return ec.marshalNOrderConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_orders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Shop",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Shop_orders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -17011,6 +19489,2576 @@ func UnmarshalLifeElementWhereInput(ctx context.Context, raw any) (ent.LifeEleme
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputLineItemOrder(ctx context.Context, obj any) (ent.LineItemOrder, error) {
+	var it ent.LineItemOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNLineItemOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalLineItemOrder unmarshals raw into the LineItemOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalLineItemOrder(ctx context.Context, raw any) (ent.LineItemOrder, error) {
+	var out ent.LineItemOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "LineItemOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputLineItemWhereInput(ctx context.Context, obj any) (ent.LineItemWhereInput, error) {
+	var it ent.LineItemWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "lineItemKey", "lineItemKeyNEQ", "lineItemKeyIn", "lineItemKeyNotIn", "lineItemKeyGT", "lineItemKeyGTE", "lineItemKeyLT", "lineItemKeyLTE", "lineItemKeyContains", "lineItemKeyHasPrefix", "lineItemKeyHasSuffix", "lineItemKeyEqualFold", "lineItemKeyContainsFold", "productID", "productIDNEQ", "productIDIn", "productIDNotIn", "productIDGT", "productIDGTE", "productIDLT", "productIDLTE", "productIDContains", "productIDHasPrefix", "productIDHasSuffix", "productIDEqualFold", "productIDContainsFold", "variantID", "variantIDNEQ", "variantIDIn", "variantIDNotIn", "variantIDGT", "variantIDGTE", "variantIDLT", "variantIDLTE", "variantIDContains", "variantIDHasPrefix", "variantIDHasSuffix", "variantIDEqualFold", "variantIDContainsFold", "sku", "skuNEQ", "skuIn", "skuNotIn", "skuGT", "skuGTE", "skuLT", "skuLTE", "skuContains", "skuHasPrefix", "skuHasSuffix", "skuEqualFold", "skuContainsFold", "productTitle", "productTitleNEQ", "productTitleIn", "productTitleNotIn", "productTitleGT", "productTitleGTE", "productTitleLT", "productTitleLTE", "productTitleContains", "productTitleHasPrefix", "productTitleHasSuffix", "productTitleEqualFold", "productTitleContainsFold", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "price", "priceNEQ", "priceIn", "priceNotIn", "priceGT", "priceGTE", "priceLT", "priceLTE", "compareAtPrice", "compareAtPriceNEQ", "compareAtPriceIn", "compareAtPriceNotIn", "compareAtPriceGT", "compareAtPriceGTE", "compareAtPriceLT", "compareAtPriceLTE", "quantity", "quantityNEQ", "quantityIn", "quantityNotIn", "quantityGT", "quantityGTE", "quantityLT", "quantityLTE", "fulfilledQuantity", "fulfilledQuantityNEQ", "fulfilledQuantityIn", "fulfilledQuantityNotIn", "fulfilledQuantityGT", "fulfilledQuantityGTE", "fulfilledQuantityLT", "fulfilledQuantityLTE", "weight", "weightNEQ", "weightIn", "weightNotIn", "weightGT", "weightGTE", "weightLT", "weightLTE", "weightUnit", "weightUnitNEQ", "weightUnitIn", "weightUnitNotIn", "weightUnitGT", "weightUnitGTE", "weightUnitLT", "weightUnitLTE", "weightUnitContains", "weightUnitHasPrefix", "weightUnitHasSuffix", "weightUnitEqualFold", "weightUnitContainsFold", "requiresShipping", "requiresShippingNEQ", "taxable", "taxableNEQ", "tags", "tagsNEQ", "tagsIn", "tagsNotIn", "tagsGT", "tagsGTE", "tagsLT", "tagsLTE", "tagsContains", "tagsHasPrefix", "tagsHasSuffix", "tagsEqualFold", "tagsContainsFold", "vendor", "vendorNEQ", "vendorIn", "vendorNotIn", "vendorGT", "vendorGTE", "vendorLT", "vendorLTE", "vendorContains", "vendorHasPrefix", "vendorHasSuffix", "vendorEqualFold", "vendorContainsFold", "imageURL", "imageURLNEQ", "imageURLIn", "imageURLNotIn", "imageURLGT", "imageURLGTE", "imageURLLT", "imageURLLTE", "imageURLContains", "imageURLHasPrefix", "imageURLHasSuffix", "imageURLEqualFold", "imageURLContainsFold", "position", "positionNEQ", "positionIn", "positionNotIn", "positionGT", "positionGTE", "positionLT", "positionLTE", "hasOrder", "hasOrderWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOLineItemWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOLineItemWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOLineItemWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "lineItemKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKey = data
+		case "lineItemKeyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyNEQ = data
+		case "lineItemKeyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyIn = data
+		case "lineItemKeyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyNotIn = data
+		case "lineItemKeyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyGT = data
+		case "lineItemKeyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyGTE = data
+		case "lineItemKeyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyLT = data
+		case "lineItemKeyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyLTE = data
+		case "lineItemKeyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyContains = data
+		case "lineItemKeyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyHasPrefix = data
+		case "lineItemKeyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyHasSuffix = data
+		case "lineItemKeyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyEqualFold = data
+		case "lineItemKeyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKeyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKeyContainsFold = data
+		case "productID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductID = data
+		case "productIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDNEQ = data
+		case "productIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDIn = data
+		case "productIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDNotIn = data
+		case "productIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDGT = data
+		case "productIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDGTE = data
+		case "productIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDLT = data
+		case "productIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDLTE = data
+		case "productIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDContains = data
+		case "productIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDHasPrefix = data
+		case "productIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDHasSuffix = data
+		case "productIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDEqualFold = data
+		case "productIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDContainsFold = data
+		case "variantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantID = data
+		case "variantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDNEQ = data
+		case "variantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDIn = data
+		case "variantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDNotIn = data
+		case "variantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDGT = data
+		case "variantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDGTE = data
+		case "variantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDLT = data
+		case "variantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDLTE = data
+		case "variantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDContains = data
+		case "variantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDHasPrefix = data
+		case "variantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDHasSuffix = data
+		case "variantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDEqualFold = data
+		case "variantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VariantIDContainsFold = data
+		case "sku":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sku"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sku = data
+		case "skuNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuNEQ = data
+		case "skuIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuIn = data
+		case "skuNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuNotIn = data
+		case "skuGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuGT = data
+		case "skuGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuGTE = data
+		case "skuLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuLT = data
+		case "skuLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuLTE = data
+		case "skuContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuContains = data
+		case "skuHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuHasPrefix = data
+		case "skuHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuHasSuffix = data
+		case "skuEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuEqualFold = data
+		case "skuContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skuContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkuContainsFold = data
+		case "productTitle":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitle"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitle = data
+		case "productTitleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleNEQ = data
+		case "productTitleIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleIn = data
+		case "productTitleNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleNotIn = data
+		case "productTitleGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleGT = data
+		case "productTitleGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleGTE = data
+		case "productTitleLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleLT = data
+		case "productTitleLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleLTE = data
+		case "productTitleContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleContains = data
+		case "productTitleHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleHasPrefix = data
+		case "productTitleHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleHasSuffix = data
+		case "productTitleEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleEqualFold = data
+		case "productTitleContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productTitleContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductTitleContainsFold = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "titleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleNEQ = data
+		case "titleIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleIn = data
+		case "titleNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleNotIn = data
+		case "titleGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleGT = data
+		case "titleGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleGTE = data
+		case "titleLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleLT = data
+		case "titleLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleLTE = data
+		case "titleContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleContains = data
+		case "titleHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleHasPrefix = data
+		case "titleHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleHasSuffix = data
+		case "titleEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleEqualFold = data
+		case "titleContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleContainsFold = data
+		case "price":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("price"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Price = data
+		case "priceNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priceNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriceNEQ = data
+		case "priceIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priceIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriceIn = data
+		case "priceNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priceNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriceNotIn = data
+		case "priceGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priceGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriceGT = data
+		case "priceGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priceGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriceGTE = data
+		case "priceLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priceLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriceLT = data
+		case "priceLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priceLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriceLTE = data
+		case "compareAtPrice":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("compareAtPrice"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompareAtPrice = data
+		case "compareAtPriceNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("compareAtPriceNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompareAtPriceNEQ = data
+		case "compareAtPriceIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("compareAtPriceIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompareAtPriceIn = data
+		case "compareAtPriceNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("compareAtPriceNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompareAtPriceNotIn = data
+		case "compareAtPriceGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("compareAtPriceGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompareAtPriceGT = data
+		case "compareAtPriceGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("compareAtPriceGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompareAtPriceGTE = data
+		case "compareAtPriceLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("compareAtPriceLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompareAtPriceLT = data
+		case "compareAtPriceLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("compareAtPriceLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompareAtPriceLTE = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		case "quantityNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantityNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.QuantityNEQ = data
+		case "quantityIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantityIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.QuantityIn = data
+		case "quantityNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantityNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.QuantityNotIn = data
+		case "quantityGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantityGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.QuantityGT = data
+		case "quantityGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantityGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.QuantityGTE = data
+		case "quantityLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantityLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.QuantityLT = data
+		case "quantityLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantityLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.QuantityLTE = data
+		case "fulfilledQuantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfilledQuantity"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfilledQuantity = data
+		case "fulfilledQuantityNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfilledQuantityNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfilledQuantityNEQ = data
+		case "fulfilledQuantityIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfilledQuantityIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfilledQuantityIn = data
+		case "fulfilledQuantityNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfilledQuantityNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfilledQuantityNotIn = data
+		case "fulfilledQuantityGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfilledQuantityGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfilledQuantityGT = data
+		case "fulfilledQuantityGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfilledQuantityGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfilledQuantityGTE = data
+		case "fulfilledQuantityLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfilledQuantityLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfilledQuantityLT = data
+		case "fulfilledQuantityLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfilledQuantityLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfilledQuantityLTE = data
+		case "weight":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weight"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Weight = data
+		case "weightNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightNEQ = data
+		case "weightIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightIn = data
+		case "weightNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightNotIn = data
+		case "weightGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightGT = data
+		case "weightGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightGTE = data
+		case "weightLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightLT = data
+		case "weightLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightLTE = data
+		case "weightUnit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnit"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnit = data
+		case "weightUnitNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitNEQ = data
+		case "weightUnitIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitIn = data
+		case "weightUnitNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitNotIn = data
+		case "weightUnitGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitGT = data
+		case "weightUnitGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitGTE = data
+		case "weightUnitLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitLT = data
+		case "weightUnitLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitLTE = data
+		case "weightUnitContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitContains = data
+		case "weightUnitHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitHasPrefix = data
+		case "weightUnitHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitHasSuffix = data
+		case "weightUnitEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitEqualFold = data
+		case "weightUnitContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnitContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnitContainsFold = data
+		case "requiresShipping":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requiresShipping"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequiresShipping = data
+		case "requiresShippingNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requiresShippingNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequiresShippingNEQ = data
+		case "taxable":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxable"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Taxable = data
+		case "taxableNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxableNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxableNEQ = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "tagsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsNEQ = data
+		case "tagsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsIn = data
+		case "tagsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsNotIn = data
+		case "tagsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsGT = data
+		case "tagsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsGTE = data
+		case "tagsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsLT = data
+		case "tagsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsLTE = data
+		case "tagsContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsContains = data
+		case "tagsHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsHasPrefix = data
+		case "tagsHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsHasSuffix = data
+		case "tagsEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsEqualFold = data
+		case "tagsContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tagsContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TagsContainsFold = data
+		case "vendor":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendor"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Vendor = data
+		case "vendorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorNEQ = data
+		case "vendorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorIn = data
+		case "vendorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorNotIn = data
+		case "vendorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorGT = data
+		case "vendorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorGTE = data
+		case "vendorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorLT = data
+		case "vendorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorLTE = data
+		case "vendorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorContains = data
+		case "vendorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorHasPrefix = data
+		case "vendorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorHasSuffix = data
+		case "vendorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorEqualFold = data
+		case "vendorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VendorContainsFold = data
+		case "imageURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURL = data
+		case "imageURLNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLNEQ = data
+		case "imageURLIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLIn = data
+		case "imageURLNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLNotIn = data
+		case "imageURLGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLGT = data
+		case "imageURLGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLGTE = data
+		case "imageURLLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLLT = data
+		case "imageURLLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLLTE = data
+		case "imageURLContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLContains = data
+		case "imageURLHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLHasPrefix = data
+		case "imageURLHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLHasSuffix = data
+		case "imageURLEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLEqualFold = data
+		case "imageURLContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURLContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURLContainsFold = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		case "positionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionNEQ = data
+		case "positionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionIn = data
+		case "positionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionNotIn = data
+		case "positionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionGT = data
+		case "positionGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionGTE = data
+		case "positionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionLT = data
+		case "positionLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionLTE = data
+		case "hasOrder":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOrder"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOrder = data
+		case "hasOrderWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOrderWith"))
+			data, err := ec.unmarshalOOrderWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOrderWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalLineItemWhereInput unmarshals raw into the LineItemWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalLineItemWhereInput(ctx context.Context, raw any) (ent.LineItemWhereInput, error) {
+	var out ent.LineItemWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "LineItemWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputOrderOrder(ctx context.Context, obj any) (ent.OrderOrder, error) {
+	var it ent.OrderOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNOrderOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalOrderOrder unmarshals raw into the OrderOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalOrderOrder(ctx context.Context, raw any) (ent.OrderOrder, error) {
+	var out ent.OrderOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "OrderOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, obj any) (ent.OrderWhereInput, error) {
+	var it ent.OrderWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicOrderID", "publicOrderIDNEQ", "publicOrderIDIn", "publicOrderIDNotIn", "publicOrderIDGT", "publicOrderIDGTE", "publicOrderIDLT", "publicOrderIDLTE", "publicOrderIDContains", "publicOrderIDHasPrefix", "publicOrderIDHasSuffix", "publicOrderIDEqualFold", "publicOrderIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "flowID", "flowIDNEQ", "flowIDIn", "flowIDNotIn", "flowIDGT", "flowIDGTE", "flowIDLT", "flowIDLTE", "flowIDContains", "flowIDHasPrefix", "flowIDHasSuffix", "flowIDEqualFold", "flowIDContainsFold", "resumableLink", "resumableLinkNEQ", "resumableLinkIn", "resumableLinkNotIn", "resumableLinkGT", "resumableLinkGTE", "resumableLinkLT", "resumableLinkLTE", "resumableLinkContains", "resumableLinkHasPrefix", "resumableLinkHasSuffix", "resumableLinkEqualFold", "resumableLinkContainsFold", "createdVia", "createdViaNEQ", "createdViaIn", "createdViaNotIn", "createdViaGT", "createdViaGTE", "createdViaLT", "createdViaLTE", "createdViaContains", "createdViaHasPrefix", "createdViaHasSuffix", "createdViaEqualFold", "createdViaContainsFold", "platformOrderID", "platformOrderIDNEQ", "platformOrderIDIn", "platformOrderIDNotIn", "platformOrderIDGT", "platformOrderIDGTE", "platformOrderIDLT", "platformOrderIDLTE", "platformOrderIDContains", "platformOrderIDHasPrefix", "platformOrderIDHasSuffix", "platformOrderIDEqualFold", "platformOrderIDContainsFold", "version", "versionNEQ", "versionIn", "versionNotIn", "versionGT", "versionGTE", "versionLT", "versionLTE", "processedAt", "processedAtNEQ", "processedAtIn", "processedAtNotIn", "processedAtGT", "processedAtGTE", "processedAtLT", "processedAtLTE", "processedAtIsNil", "processedAtNotNil", "hasShop", "hasShopWith", "hasLineItems", "hasLineItemsWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOOrderWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOOrderWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "publicOrderID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderID = data
+		case "publicOrderIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDNEQ = data
+		case "publicOrderIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDIn = data
+		case "publicOrderIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDNotIn = data
+		case "publicOrderIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDGT = data
+		case "publicOrderIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDGTE = data
+		case "publicOrderIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDLT = data
+		case "publicOrderIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDLTE = data
+		case "publicOrderIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDContains = data
+		case "publicOrderIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDHasPrefix = data
+		case "publicOrderIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDHasSuffix = data
+		case "publicOrderIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDEqualFold = data
+		case "publicOrderIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDContainsFold = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOOrderStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOOrderStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOOrderStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOOrderStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "currencyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNEQ = data
+		case "currencyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyIn = data
+		case "currencyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNotIn = data
+		case "currencyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyGT = data
+		case "currencyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyGTE = data
+		case "currencyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyLT = data
+		case "currencyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyLTE = data
+		case "currencyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyContains = data
+		case "currencyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyHasPrefix = data
+		case "currencyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyHasSuffix = data
+		case "currencyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyEqualFold = data
+		case "currencyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyContainsFold = data
+		case "flowID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowID = data
+		case "flowIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDNEQ = data
+		case "flowIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDIn = data
+		case "flowIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDNotIn = data
+		case "flowIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDGT = data
+		case "flowIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDGTE = data
+		case "flowIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDLT = data
+		case "flowIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDLTE = data
+		case "flowIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDContains = data
+		case "flowIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDHasPrefix = data
+		case "flowIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDHasSuffix = data
+		case "flowIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDEqualFold = data
+		case "flowIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIDContainsFold = data
+		case "resumableLink":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLink"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLink = data
+		case "resumableLinkNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkNEQ = data
+		case "resumableLinkIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkIn = data
+		case "resumableLinkNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkNotIn = data
+		case "resumableLinkGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkGT = data
+		case "resumableLinkGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkGTE = data
+		case "resumableLinkLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkLT = data
+		case "resumableLinkLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkLTE = data
+		case "resumableLinkContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkContains = data
+		case "resumableLinkHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkHasPrefix = data
+		case "resumableLinkHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkHasSuffix = data
+		case "resumableLinkEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkEqualFold = data
+		case "resumableLinkContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLinkContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLinkContainsFold = data
+		case "createdVia":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdVia"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedVia = data
+		case "createdViaNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaNEQ = data
+		case "createdViaIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaIn = data
+		case "createdViaNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaNotIn = data
+		case "createdViaGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaGT = data
+		case "createdViaGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaGTE = data
+		case "createdViaLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaLT = data
+		case "createdViaLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaLTE = data
+		case "createdViaContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaContains = data
+		case "createdViaHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaHasPrefix = data
+		case "createdViaHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaHasSuffix = data
+		case "createdViaEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaEqualFold = data
+		case "createdViaContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaContainsFold = data
+		case "platformOrderID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderID = data
+		case "platformOrderIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDNEQ = data
+		case "platformOrderIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDIn = data
+		case "platformOrderIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDNotIn = data
+		case "platformOrderIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDGT = data
+		case "platformOrderIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDGTE = data
+		case "platformOrderIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDLT = data
+		case "platformOrderIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDLTE = data
+		case "platformOrderIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDContains = data
+		case "platformOrderIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDHasPrefix = data
+		case "platformOrderIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDHasSuffix = data
+		case "platformOrderIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDEqualFold = data
+		case "platformOrderIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformOrderIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformOrderIDContainsFold = data
+		case "version":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("version"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Version = data
+		case "versionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("versionNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VersionNEQ = data
+		case "versionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("versionIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VersionIn = data
+		case "versionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("versionNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VersionNotIn = data
+		case "versionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("versionGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VersionGT = data
+		case "versionGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("versionGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VersionGTE = data
+		case "versionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("versionLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VersionLT = data
+		case "versionLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("versionLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VersionLTE = data
+		case "processedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProcessedAt = data
+		case "processedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProcessedAtNEQ = data
+		case "processedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProcessedAtIn = data
+		case "processedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProcessedAtNotIn = data
+		case "processedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProcessedAtGT = data
+		case "processedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProcessedAtGTE = data
+		case "processedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProcessedAtLT = data
+		case "processedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProcessedAtLTE = data
+		case "processedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProcessedAtIsNil = data
+		case "processedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProcessedAtNotNil = data
+		case "hasShop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShop = data
+		case "hasShopWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShopWith"))
+			data, err := ec.unmarshalOShopWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShopWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShopWith = data
+		case "hasLineItems":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasLineItems"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasLineItems = data
+		case "hasLineItemsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasLineItemsWith"))
+			data, err := ec.unmarshalOLineItemWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasLineItemsWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalOrderWhereInput unmarshals raw into the OrderWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalOrderWhereInput(ctx context.Context, raw any) (ent.OrderWhereInput, error) {
+	var out ent.OrderWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "OrderWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputRSAConfigInput(ctx context.Context, obj any) (service.RSAConfigInput, error) {
 	var it service.RSAConfigInput
 	if obj == nil {
@@ -17506,7 +22554,7 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith", "hasOrders", "hasOrdersWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -18269,6 +23317,20 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 				return it, err
 			}
 			it.HasGiftCardsWith = data
+		case "hasOrders":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOrders"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOrders = data
+		case "hasOrdersWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOrdersWith"))
+			data, err := ec.unmarshalOOrderWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOrdersWith = data
 		}
 	}
 	return it, nil
@@ -18747,6 +23809,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._RSAConfig(ctx, sel, obj)
+	case *ent.Order:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Order(ctx, sel, obj)
+	case *ent.LineItem:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._LineItem(ctx, sel, obj)
 	case *ent.LifeElement:
 		if obj == nil {
 			return graphql.Null
@@ -19950,6 +25022,226 @@ func (ec *executionContext) _LifeElementEdge(ctx context.Context, sel ast.Select
 	return out
 }
 
+var lineItemImplementors = []string{"LineItem", "Node"}
+
+func (ec *executionContext) _LineItem(ctx context.Context, sel ast.SelectionSet, obj *ent.LineItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, lineItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LineItem")
+		case "id":
+			out.Values[i] = ec._LineItem_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._LineItem_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._LineItem_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lineItemKey":
+			out.Values[i] = ec._LineItem_lineItemKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "productID":
+			out.Values[i] = ec._LineItem_productID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "variantID":
+			out.Values[i] = ec._LineItem_variantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sku":
+			out.Values[i] = ec._LineItem_sku(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "productTitle":
+			out.Values[i] = ec._LineItem_productTitle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._LineItem_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "price":
+			out.Values[i] = ec._LineItem_price(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "compareAtPrice":
+			out.Values[i] = ec._LineItem_compareAtPrice(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "quantity":
+			out.Values[i] = ec._LineItem_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fulfilledQuantity":
+			out.Values[i] = ec._LineItem_fulfilledQuantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "weight":
+			out.Values[i] = ec._LineItem_weight(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "weightUnit":
+			out.Values[i] = ec._LineItem_weightUnit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "requiresShipping":
+			out.Values[i] = ec._LineItem_requiresShipping(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "taxable":
+			out.Values[i] = ec._LineItem_taxable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tags":
+			out.Values[i] = ec._LineItem_tags(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "vendor":
+			out.Values[i] = ec._LineItem_vendor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "imageURL":
+			out.Values[i] = ec._LineItem_imageURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "position":
+			out.Values[i] = ec._LineItem_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "order":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._LineItem_order(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var lineItemConnectionImplementors = []string{"LineItemConnection"}
+
+func (ec *executionContext) _LineItemConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.LineItemConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, lineItemConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LineItemConnection")
+		case "edges":
+			out.Values[i] = ec._LineItemConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._LineItemConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._LineItemConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var lineItemEdgeImplementors = []string{"LineItemEdge"}
+
+func (ec *executionContext) _LineItemEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.LineItemEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, lineItemEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LineItemEdge")
+		case "node":
+			out.Values[i] = ec._LineItemEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._LineItemEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -20120,6 +25412,187 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_issueGiftCard(ctx, field)
 			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var orderImplementors = []string{"Order", "Node"}
+
+func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, obj *ent.Order) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Order")
+		case "id":
+			out.Values[i] = ec._Order_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Order_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Order_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "publicOrderID":
+			out.Values[i] = ec._Order_publicOrderID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Order_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._Order_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "flowID":
+			out.Values[i] = ec._Order_flowID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "resumableLink":
+			out.Values[i] = ec._Order_resumableLink(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdVia":
+			out.Values[i] = ec._Order_createdVia(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "platformOrderID":
+			out.Values[i] = ec._Order_platformOrderID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "version":
+			out.Values[i] = ec._Order_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "processedAt":
+			out.Values[i] = ec._Order_processedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shop":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Order_shop(ctx, field, obj)
+				})
+		case "lineItems":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Order_lineItems(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var orderConnectionImplementors = []string{"OrderConnection"}
+
+func (ec *executionContext) _OrderConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.OrderConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderConnection")
+		case "edges":
+			out.Values[i] = ec._OrderConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._OrderConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._OrderConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var orderEdgeImplementors = []string{"OrderEdge"}
+
+func (ec *executionContext) _OrderEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.OrderEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderEdge")
+		case "node":
+			out.Values[i] = ec._OrderEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._OrderEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -20438,6 +25911,12 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Shop_giftCards(ctx, field, obj)
+				})
+		case "orders":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Shop_orders(ctx, field, obj)
 				})
 		case "sharedSecretConfigured":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -21415,6 +26894,33 @@ func (ec *executionContext) unmarshalNLifeElementWhereInput2ᚖgithubᚗcomᚋch
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNLineItemConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemConnection(ctx context.Context, sel ast.SelectionSet, v *ent.LineItemConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "LineItemConnection!")
+		return graphql.Null
+	}
+	return ec._LineItemConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNLineItemOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemOrderField(ctx context.Context, v any) (*ent.LineItemOrderField, error) {
+	var res = new(ent.LineItemOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLineItemOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.LineItemOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "LineItemOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNLineItemWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInput(ctx context.Context, v any) (*ent.LineItemWhereInput, error) {
+	res, err := ec.unmarshalInputLineItemWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v []ent.Noder) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -21425,6 +26931,22 @@ func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutd
 	return ret
 }
 
+func (ec *executionContext) marshalNOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrder(ctx context.Context, sel ast.SelectionSet, v *ent.Order) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Order!")
+		return graphql.Null
+	}
+	return ec._Order(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOrderConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderConnection(ctx context.Context, sel ast.SelectionSet, v *ent.OrderConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OrderConnection!")
+		return graphql.Null
+	}
+	return ec._OrderConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, v any) (entgql.OrderDirection, error) {
 	var res entgql.OrderDirection
 	err := res.UnmarshalGQL(v)
@@ -21433,6 +26955,35 @@ func (ec *executionContext) unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentg
 
 func (ec *executionContext) marshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, sel ast.SelectionSet, v entgql.OrderDirection) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNOrderOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderOrderField(ctx context.Context, v any) (*ent.OrderOrderField, error) {
+	var res = new(ent.OrderOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOrderOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.OrderOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OrderOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNOrderStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatus(ctx context.Context, v any) (order.Status, error) {
+	var res order.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOrderStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatus(ctx context.Context, sel ast.SelectionSet, v order.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInput(ctx context.Context, v any) (*ent.OrderWhereInput, error) {
+	res, err := ec.unmarshalInputOrderWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
@@ -22353,11 +27904,183 @@ func (ec *executionContext) unmarshalOLifeElementWhereInput2ᚖgithubᚗcomᚋch
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOLineItem2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItem(ctx context.Context, sel ast.SelectionSet, v *ent.LineItem) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LineItem(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLineItemEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.LineItemEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOLineItemEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLineItemEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemEdge(ctx context.Context, sel ast.SelectionSet, v *ent.LineItemEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LineItemEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOLineItemOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemOrder(ctx context.Context, v any) (*ent.LineItemOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputLineItemOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOLineItemWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInputᚄ(ctx context.Context, v any) ([]*ent.LineItemWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.LineItemWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLineItemWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOLineItemWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInput(ctx context.Context, v any) (*ent.LineItemWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputLineItemWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalONode2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v ent.Noder) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Node(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrder(ctx context.Context, sel ast.SelectionSet, v *ent.Order) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Order(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOrderEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.OrderEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOOrderEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOOrderEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderEdge(ctx context.Context, sel ast.SelectionSet, v *ent.OrderEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOOrderOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderOrder(ctx context.Context, v any) (*ent.OrderOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputOrderOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOOrderStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatusᚄ(ctx context.Context, v any) ([]order.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]order.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNOrderStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOOrderStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []order.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOrderStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOOrderStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatus(ctx context.Context, v any) (*order.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(order.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOrderStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatus(ctx context.Context, sel ast.SelectionSet, v *order.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOOrderWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInputᚄ(ctx context.Context, v any) ([]*ent.OrderWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.OrderWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInput(ctx context.Context, v any) (*ent.OrderWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputOrderWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalORSAConfig2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRSAConfig(ctx context.Context, sel ast.SelectionSet, v *ent.RSAConfig) graphql.Marshaler {

@@ -1,0 +1,101 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// OrderMetaData is the order's free-form data of the spec's order_meta_data.
+type OrderMetaData struct {
+	CartParameters map[string]string `json:"cart_parameters"`
+	NoteAttributes map[string]string `json:"note_attributes"`
+	Notes          string            `json:"notes"`
+	Tags           []string          `json:"tags"`
+}
+
+// Order is one checkout, from init to processed or cancelled.
+type Order struct{ ent.Schema }
+
+func (Order) Mixin() []ent.Mixin { return []ent.Mixin{TimestampsMixin{}} }
+
+func (Order) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("shop_id").Immutable().Annotations(entgql.Skip()),
+		field.String("public_order_id").Unique().Immutable(),
+		field.Enum("status").Values("open", "processed", "cancelled").Default("open").
+			Annotations(entgql.OrderField("STATUS")),
+		field.String("currency"),
+		field.String("flow_id").Default(""),
+		field.String("resumable_link").Default(""),
+		field.String("created_via").Default("checkout"),
+		field.String("platform_order_id").Default(""),
+		field.JSON("meta_data", OrderMetaData{}).Annotations(entgql.Skip()),
+		// version increases with every change, so concurrent writers detect a lost update.
+		field.Int("version").Default(1),
+		field.Time("processed_at").Optional().Nillable(),
+	}
+}
+
+func (Order) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("shop", Shop.Type).Ref("orders").Field("shop_id").Unique().Required().Immutable(),
+		edge.To("line_items", LineItem.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+func (Order) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("shop_id", "created_at")}
+}
+
+func (Order) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
+
+// LineItem is one line of an order, keyed by the merchant's line_item_key.
+type LineItem struct{ ent.Schema }
+
+func (LineItem) Mixin() []ent.Mixin { return []ent.Mixin{TimestampsMixin{}} }
+
+func (LineItem) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("order_id").Immutable().Annotations(entgql.Skip()),
+		field.String("line_item_key"),
+		field.String("product_id").Default(""),
+		field.String("variant_id").Default(""),
+		field.String("sku").Default(""),
+		field.String("product_title").Default(""),
+		field.String("title"),
+		field.Int64("price"),
+		field.Int64("compare_at_price").Default(0),
+		field.Int("quantity"),
+		field.Int("fulfilled_quantity").Default(0),
+		field.Int("weight").Default(0),
+		field.String("weight_unit").Default("g"),
+		field.Bool("requires_shipping").Default(true),
+		field.Bool("taxable").Default(true),
+		field.String("tags").Default(""),
+		field.String("vendor").Default(""),
+		field.String("image_url").Default(""),
+		field.JSON("properties", map[string]string{}).Optional().Annotations(entgql.Skip()),
+		field.Int("position").Default(0),
+	}
+}
+
+func (LineItem) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("order", Order.Type).Ref("line_items").Field("order_id").Unique().Required().Immutable(),
+	}
+}
+
+func (LineItem) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("order_id", "line_item_key").Unique()}
+}
+
+func (LineItem) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}

@@ -1,0 +1,97 @@
+package rest
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service"
+)
+
+func (a *API) registerOrders(mux *http.ServeMux) {
+	mux.Handle("POST /checkout/orders/{shop}/init", a.withShop(a.initOrder))
+	mux.Handle("POST /checkout/orders/{shop}/resume", a.withShop(a.resumeOrder))
+	const storefront = "/checkout/storefront/{shop}/{order}"
+	mux.Handle("GET "+storefront+"/refresh", a.withOrder(a.refresh))
+}
+
+type orderHandler func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession)
+
+// orderJWT takes the storefront token as "Bearer <jwt>", as a bare "<jwt>" (the spec's form), or
+// from ?token= for the payment iframe.
+func orderJWT(r *http.Request) string {
+	h := strings.TrimSpace(r.Header.Get("Authorization"))
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	if h != "" {
+		return h
+	}
+	return r.URL.Query().Get("token")
+}
+
+// withOrder authenticates the order JWT against the shop and order in the path.
+func (a *API) withOrder(h orderHandler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sess, err := a.svc.AuthenticateOrder(r.Context(), r.PathValue("shop"), r.PathValue("order"), orderJWT(r))
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		h(w, r, sess)
+	})
+}
+
+func (a *API) writeOrderWithInitialData(w http.ResponseWriter, r *http.Request, v *service.OrderView) {
+	initial, err := a.svc.InitialData(r.Context(), v)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeData(w, map[string]any{
+		"public_order_id":   v.Order.PublicOrderID,
+		"jwt_token":         v.JWT,
+		"initial_data":      initial,
+		"application_state": v.State(),
+		"vaulting_enabled":  false,
+	})
+}
+
+func (a *API) initOrder(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
+	var in service.InitOrderInput
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.InitOrder(r.Context(), sh, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	a.writeOrderWithInitialData(w, r, v)
+}
+
+func (a *API) resumeOrder(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
+	var body struct {
+		PublicOrderID string `json:"public_order_id"`
+	}
+	if err := decode(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.ResumeOrder(r.Context(), sh, body.PublicOrderID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	a.writeOrderWithInitialData(w, r, v)
+}
+
+func (a *API) refresh(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	v, err := a.svc.OrderState(r.Context(), sess)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeData(w, map[string]any{"application_state": v.State()})
+}

@@ -1,0 +1,161 @@
+package service
+
+import (
+	"strconv"
+
+	"github.com/bojanz/currency"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/schema"
+)
+
+// ApplicationState is the full order state of the spec, as storefront calls answer it.
+// Collections are never null: the public frontend library throws on a missing one.
+type ApplicationState struct {
+	Customer        any                  `json:"customer"`
+	Addresses       map[string]any       `json:"addresses"`
+	LineItems       []LineItemState      `json:"line_items"`
+	Fees            []any                `json:"fees"`
+	Taxes           []any                `json:"taxes"`
+	Discounts       []any                `json:"discounts"`
+	Payments        []any                `json:"payments"`
+	OrderTotal      int64                `json:"order_total"`
+	OrderBalance    int64                `json:"order_balance"`
+	OrderMetaData   schema.OrderMetaData `json:"order_meta_data"`
+	Shipping        ShippingState        `json:"shipping"`
+	ResumableLink   string               `json:"resumable_link"`
+	LinkToCart      string               `json:"link_to_cart"`
+	FlowID          string               `json:"flow_id"`
+	Currency        CurrencyInfo         `json:"currency"`
+	DisplayCurrency CurrencyInfo         `json:"display_currency"`
+	DisplayExchange float64              `json:"display_exchange_rate"`
+	CreatedVia      string               `json:"created_via"`
+	IsProcessed     bool                 `json:"is_processed"`
+	OrderID         int                  `json:"order_id"`
+	PlatformOrderID string               `json:"platform_order_id"`
+}
+
+// ShippingState is the order's chosen and offered shipping lines.
+type ShippingState struct {
+	SelectedShipping       any   `json:"selected_shipping"`
+	AvailableShippingLines []any `json:"available_shipping_lines"`
+	Taxes                  []any `json:"taxes"`
+	Discounts              []any `json:"discounts"`
+}
+
+// LineItemState is one line with its product data.
+type LineItemState struct {
+	ProductData       ProductData `json:"product_data"`
+	Taxes             []any       `json:"taxes"`
+	Fees              []any       `json:"fees"`
+	Discounts         []any       `json:"discounts"`
+	FulfilledQuantity int         `json:"fulfilled_quantity"`
+}
+
+// ProductData is the spec's line item product data.
+type ProductData struct {
+	ID                    string            `json:"id"`
+	ProductTitle          string            `json:"product_title"`
+	Title                 string            `json:"title"`
+	Properties            map[string]string `json:"properties"`
+	Description           string            `json:"description"`
+	Quantity              int               `json:"quantity"`
+	Price                 int64             `json:"price"`
+	TotalPrice            int64             `json:"total_price"`
+	Visible               int               `json:"visible"`
+	LineItemKey           string            `json:"line_item_key"`
+	Barcode               string            `json:"barcode"`
+	CompareAtPrice        int64             `json:"compare_at_price"`
+	Weight                int               `json:"weight"`
+	WeightUnit            string            `json:"weight_unit"`
+	ProductID             string            `json:"product_id"`
+	VariantID             string            `json:"variant_id"`
+	RequiresShipping      bool              `json:"requires_shipping"`
+	SKU                   string            `json:"sku"`
+	Taxable               bool              `json:"taxable"`
+	Tags                  string            `json:"tags"`
+	Vendor                string            `json:"vendor"`
+	TotalWeight           int               `json:"total_weight"`
+	ImageURL              string            `json:"image_url"`
+	LocalizedNames        map[string]string `json:"localized_names"`
+	LocalizedDescriptions map[string]string `json:"localized_descriptions"`
+	LocalizedVariantNames map[string]string `json:"localized_variant_names"`
+}
+
+// CurrencyInfo describes a currency for display.
+type CurrencyInfo struct {
+	IsoCode        string `json:"iso_code"`
+	IsoNumericCode int    `json:"iso_numeric_code"`
+	Symbol         string `json:"symbol"`
+	Format         string `json:"format"`
+	HasDecimal     bool   `json:"has_decimal"`
+	ShowIsoCode    bool   `json:"show_iso_code"`
+}
+
+func currencyInfo(code string) CurrencyInfo {
+	numeric, _ := currency.GetNumericCode(code)
+	n, _ := strconv.Atoi(numeric)
+	digits, _ := currency.GetDigits(code)
+	symbol, _ := currency.GetSymbol(code, currency.NewLocale("en"))
+	format := "${{amount}}"
+	if symbol != "$" {
+		format = symbol + "{{amount}}"
+	}
+	return CurrencyInfo{IsoCode: code, IsoNumericCode: n, Symbol: symbol, Format: format, HasDecimal: digits > 0, ShowIsoCode: false}
+}
+
+// orderState derives the application state from the order and its lines; nothing in it is stored twice.
+func orderState(o *ent.Order, items []*ent.LineItem) ApplicationState {
+	lines := make([]LineItemState, len(items))
+	var subtotal int64
+	for i, li := range items {
+		total := li.Price * int64(li.Quantity)
+		subtotal += total
+		props := li.Properties
+		if props == nil {
+			props = map[string]string{}
+		}
+		lines[i] = LineItemState{
+			ProductData: ProductData{
+				ID: li.LineItemKey, ProductTitle: li.ProductTitle, Title: li.Title, Properties: props, Quantity: li.Quantity,
+				Price: li.Price, TotalPrice: total, Visible: 1, LineItemKey: li.LineItemKey, CompareAtPrice: li.CompareAtPrice,
+				Weight: li.Weight, WeightUnit: li.WeightUnit, ProductID: li.ProductID, VariantID: li.VariantID,
+				RequiresShipping: li.RequiresShipping, SKU: li.Sku, Taxable: li.Taxable, Tags: li.Tags, Vendor: li.Vendor,
+				TotalWeight: li.Weight * li.Quantity, ImageURL: li.ImageURL,
+				LocalizedNames: map[string]string{}, LocalizedDescriptions: map[string]string{}, LocalizedVariantNames: map[string]string{},
+			},
+			Taxes: []any{}, Fees: []any{}, Discounts: []any{}, FulfilledQuantity: li.FulfilledQuantity,
+		}
+	}
+	meta := o.MetaData
+	if meta.CartParameters == nil {
+		meta.CartParameters = map[string]string{}
+	}
+	if meta.NoteAttributes == nil {
+		meta.NoteAttributes = map[string]string{}
+	}
+	if meta.Tags == nil {
+		meta.Tags = []string{}
+	}
+	cur := currencyInfo(o.Currency)
+	return ApplicationState{
+		Customer:  []any{},
+		Addresses: map[string]any{"shipping": []any{}, "billing": []any{}},
+		LineItems: lines,
+		Fees:      []any{}, Taxes: []any{}, Discounts: []any{}, Payments: []any{},
+		OrderTotal:      subtotal,
+		OrderBalance:    subtotal,
+		OrderMetaData:   meta,
+		Shipping:        ShippingState{SelectedShipping: []any{}, AvailableShippingLines: []any{}, Taxes: []any{}, Discounts: []any{}},
+		ResumableLink:   o.ResumableLink,
+		LinkToCart:      o.ResumableLink,
+		FlowID:          o.FlowID,
+		Currency:        cur,
+		DisplayCurrency: cur,
+		DisplayExchange: 1,
+		CreatedVia:      o.CreatedVia,
+		IsProcessed:     o.Status == "processed",
+		OrderID:         o.ID,
+		PlatformOrderID: o.PlatformOrderID,
+	}
+}

@@ -1,0 +1,59 @@
+package service
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/Boostport/address"
+)
+
+// Province is one subdivision a shopper can pick.
+type Province struct {
+	IsoCode          string `json:"iso_code"`
+	Name             string `json:"name"`
+	ValidForShipping bool   `json:"valid_for_shipping"`
+	ValidForBilling  bool   `json:"valid_for_billing"`
+}
+
+// Country is one country with the address rules the checkout form needs.
+type Country struct {
+	IsoCode          string     `json:"iso_code"`
+	Name             string     `json:"name"`
+	ShowProvince     bool       `json:"show_province"`
+	ProvinceLabel    string     `json:"province_label"`
+	ShowPostalCode   bool       `json:"show_postal_code"`
+	Provinces        []Province `json:"provinces"`
+	ValidForShipping bool       `json:"valid_for_shipping"`
+	ValidForBilling  bool       `json:"valid_for_billing"`
+}
+
+var (
+	countriesOnce sync.Once
+	countries     []Country
+)
+
+// Countries is the ISO 3166 country and subdivision data, from the address library's CLDR and
+// Google address data, built once.
+func Countries() []Country {
+	countriesOnce.Do(func() {
+		for _, c := range address.ListCountries("en") {
+			data := address.GetCountry(c.Code)
+			areas := data.AdministrativeAreas["en"]
+			if areas == nil {
+				areas = data.AdministrativeAreas[data.DefaultLanguage]
+			}
+			provinces := make([]Province, 0, len(areas))
+			for _, a := range areas {
+				provinces = append(provinces, Province{IsoCode: a.ID, Name: a.Name, ValidForShipping: true, ValidForBilling: true})
+			}
+			countries = append(countries, Country{
+				IsoCode: c.Code, Name: c.Name, ShowProvince: len(provinces) > 0,
+				ProvinceLabel:    data.AdministrativeAreaNameType.String(),
+				ShowPostalCode:   slices.Contains(data.Allowed, address.PostCode),
+				Provinces:        provinces,
+				ValidForShipping: true, ValidForBilling: true,
+			})
+		}
+	})
+	return countries
+}

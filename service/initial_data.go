@@ -1,0 +1,79 @@
+package service
+
+import (
+	"context"
+)
+
+// GatewaySummary is a payment gateway as a storefront sees it: never its api_token.
+type GatewaySummary struct {
+	PublicID  string  `json:"public_id"`
+	Name      string  `json:"name"`
+	BaseURL   string  `json:"base_url"`
+	IframeURL *string `json:"iframe_url"`
+	Location  string  `json:"location"`
+	Currency  string  `json:"currency"`
+	IsTest    bool    `json:"is_test"`
+}
+
+// InitialData is what a storefront needs once, at init and resume.
+type InitialData struct {
+	ShopName                string           `json:"shop_name"`
+	CountryInfo             []Country        `json:"country_info"`
+	SupportedLanguages      []map[string]any `json:"supported_languages"`
+	GeneralSettings         map[string]any   `json:"general_settings"`
+	ExternalPaymentGateways []GatewaySummary `json:"external_payment_gateways"`
+	LifeElements            []LifeElementOut `json:"life_elements"`
+	FlowSettings            map[string]any   `json:"flow_settings"`
+	RequiresShipping        bool             `json:"requires_shipping"`
+	FraudTools              []any            `json:"fraud_tools"`
+	EPSGateways             []any            `json:"eps_gateways"`
+}
+
+// LifeElementOut is a LiFE element as the storefront renders it.
+type LifeElementOut struct {
+	PublicID         string  `json:"public_id"`
+	Location         string  `json:"location"`
+	InputType        string  `json:"input_type"`
+	InputDefault     *string `json:"input_default"`
+	InputLabel       *string `json:"input_label"`
+	InputPlaceholder *string `json:"input_placeholder"`
+	InputRequired    *bool   `json:"input_required"`
+	InputRegex       *string `json:"input_regex"`
+	MetaDataField    string  `json:"meta_data_field"`
+	OrderAsc         int     `json:"order_asc"`
+}
+
+// InitialData gathers the shop's storefront settings for an order.
+func (s *Service) InitialData(ctx context.Context, v *OrderView) (*InitialData, error) {
+	gws, err := s.ExternalPaymentGateways(ctx, v.Shop)
+	if err != nil {
+		return nil, err
+	}
+	els, err := s.LifeElements(ctx, v.Shop)
+	if err != nil {
+		return nil, err
+	}
+	out := &InitialData{
+		ShopName: v.Shop.Name, CountryInfo: Countries(),
+		SupportedLanguages:      []map[string]any{{"iso_language": "en", "language_name": "English", "is_default": true}},
+		GeneralSettings:         map[string]any{"checkout_process": map[string]any{"phone_number_required": false, "company_name_option": "optional"}},
+		ExternalPaymentGateways: make([]GatewaySummary, len(gws)),
+		LifeElements:            make([]LifeElementOut, len(els)),
+		FlowSettings:            map[string]any{},
+		FraudTools:              []any{}, EPSGateways: []any{},
+	}
+	for i, g := range gws {
+		out.ExternalPaymentGateways[i] = GatewaySummary{PublicID: g.PublicID, Name: g.Name, BaseURL: g.BaseURL, IframeURL: g.IframeURL, Location: g.Location, Currency: g.Currency, IsTest: g.IsTest}
+	}
+	for i, e := range els {
+		out.LifeElements[i] = LifeElementOut{PublicID: e.PublicID, Location: e.Location, InputType: e.InputType, InputDefault: e.InputDefault,
+			InputLabel: e.InputLabel, InputPlaceholder: e.InputPlaceholder, InputRequired: e.InputRequired, InputRegex: e.InputRegex,
+			MetaDataField: e.MetaDataField, OrderAsc: e.OrderAsc}
+	}
+	for _, li := range v.LineItems {
+		if li.RequiresShipping {
+			out.RequiresShipping = true
+		}
+	}
+	return out, nil
+}

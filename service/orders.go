@@ -1,0 +1,171 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/schema"
+)
+
+// MaxLineItems bounds one order, so that one cart cannot make every state read expensive.
+const MaxLineItems = 250
+
+// CartItem is one line of the cart an order starts from. A platform that keeps its own catalog
+// sends title and price inline.
+type CartItem struct {
+	PlatformID       string            `json:"platform_id"`
+	SKU              string            `json:"sku"`
+	Quantity         int               `json:"quantity"`
+	LineItemKey      string            `json:"line_item_key"`
+	Title            *string           `json:"title"`
+	Price            *int64            `json:"price"`
+	CompareAtPrice   int64             `json:"compare_at_price"`
+	Weight           int               `json:"weight"`
+	WeightUnit       string            `json:"weight_unit"`
+	RequiresShipping *bool             `json:"requires_shipping"`
+	Taxable          *bool             `json:"taxable"`
+	Vendor           string            `json:"vendor"`
+	ImageURL         string            `json:"image_url"`
+	Properties       map[string]string `json:"line_item_properties"`
+}
+
+// InitOrderInput starts an order.
+type InitOrderInput struct {
+	CartItems     []CartItem            `json:"cart_items"`
+	FlowID        string                `json:"flow_id"`
+	OrderMetaData *schema.OrderMetaData `json:"order_meta_data"`
+	ResumableLink string                `json:"resumable_link"`
+}
+
+// OrderView is an order with its lines and a storefront token for it.
+type OrderView struct {
+	Shop      *ent.Shop
+	Order     *ent.Order
+	LineItems []*ent.LineItem
+	JWT       string
+}
+
+// State is the order's application state.
+func (v *OrderView) State() ApplicationState { return orderState(v.Order, v.LineItems) }
+
+func (in InitOrderInput) validate() error {
+	p := fieldErrors{}
+	if len(in.CartItems) > MaxLineItems {
+		p.add("cart_items", fmt.Sprintf("has more than %d lines", MaxLineItems))
+	}
+	keys := map[string]bool{}
+	for i, it := range in.CartItems {
+		f := fmt.Sprintf("cart_items[%d]", i)
+		if it.Quantity < 1 || it.Quantity > 100000 {
+			p.add(f+".quantity", "must be between 1 and 100000")
+		}
+		if it.Title == nil || strings.TrimSpace(*it.Title) == "" || it.Price == nil {
+			// The catalog lookup by platform_id or sku arrives with the catalog; until then a
+			// line must describe itself.
+			p.add(f, "names no product checkoutd knows: give title and price inline")
+		} else if *it.Price < 0 {
+			p.add(f+".price", "cannot be negative")
+		}
+		key := it.LineItemKey
+		if key == "" {
+			key = fmt.Sprintf("line-%d", i+1)
+		}
+		if keys[key] {
+			p.add(f+".line_item_key", "is used by another line")
+		}
+		keys[key] = true
+	}
+	if len(p) > 0 {
+		return validationError("order.invalid_cart_items", "invalid cart: "+p.message(), p.details())
+	}
+	return nil
+}
+
+// InitOrder creates an open order from a cart and a token that opens it.
+func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput) (*OrderView, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	meta := schema.OrderMetaData{}
+	if in.OrderMetaData != nil {
+		meta = *in.OrderMetaData
+	}
+	var view OrderView
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		o, err := tx.Order.Create().SetShopID(sh.ID).SetPublicOrderID(newPublicID()).SetCurrency(sh.Currency).
+			SetFlowID(in.FlowID).SetResumableLink(in.ResumableLink).SetMetaData(meta).Save(ctx)
+		if err != nil {
+			return err
+		}
+		builders := make([]*ent.LineItemCreate, len(in.CartItems))
+		for i, it := range in.CartItems {
+			key := it.LineItemKey
+			if key == "" {
+				key = fmt.Sprintf("line-%d", i+1)
+			}
+			unit := it.WeightUnit
+			if unit == "" {
+				unit = "g"
+			}
+			builders[i] = tx.LineItem.Create().SetOrderID(o.ID).SetLineItemKey(key).SetProductID(it.PlatformID).
+				SetSku(it.SKU).SetTitle(*it.Title).SetProductTitle(*it.Title).SetPrice(*it.Price).
+				SetCompareAtPrice(it.CompareAtPrice).SetQuantity(it.Quantity).SetWeight(it.Weight).SetWeightUnit(unit).
+				SetNillableRequiresShipping(it.RequiresShipping).SetNillableTaxable(it.Taxable).SetVendor(it.Vendor).
+				SetImageURL(it.ImageURL).SetProperties(it.Properties).SetPosition(i)
+		}
+		items, err := tx.LineItem.CreateBulk(builders...).Save(ctx)
+		if err != nil {
+			return err
+		}
+		view = OrderView{Shop: sh, Order: o, LineItems: items}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if view.JWT, err = s.issueOrderJWT(sh, view.Order.PublicOrderID); err != nil {
+		return nil, err
+	}
+	return &view, nil
+}
+
+// ResumeOrder gives a new token for an open order; processed and cancelled orders stay closed.
+func (s *Service) ResumeOrder(ctx context.Context, sh *ent.Shop, publicOrderID string) (*OrderView, error) {
+	view, err := s.loadOrder(ctx, sh, publicOrderID)
+	if err != nil {
+		return nil, err
+	}
+	if view.Order.Status != order.StatusOpen {
+		return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.not_resumable",
+			Message: "the order is " + view.Order.Status.String() + " and cannot be resumed", Details: map[string]any{"public_order_id": publicOrderID}}
+	}
+	if view.JWT, err = s.issueOrderJWT(sh, publicOrderID); err != nil {
+		return nil, err
+	}
+	return view, nil
+}
+
+// OrderState reads the order a storefront session opened.
+func (s *Service) OrderState(ctx context.Context, sess *OrderSession) (*OrderView, error) {
+	return s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+}
+
+func (s *Service) loadOrder(ctx context.Context, sh *ent.Shop, publicOrderID string) (*OrderView, error) {
+	o, err := s.db.Client.Order.Query().Where(order.ShopID(sh.ID), order.PublicOrderID(publicOrderID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, notFound("order.not_found", "no order with public_order_id "+publicOrderID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.db.Client.LineItem.Query().Where(lineitem.OrderID(o.ID)).Order(lineitem.ByPosition(), lineitem.ByID()).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &OrderView{Shop: sh, Order: o, LineItems: items}, nil
+}

@@ -1,0 +1,35 @@
+package service_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/servicetest"
+)
+
+func TestProcessedOrCancelledOrderCannotBeResumed(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+		ctx := context.Background()
+		svc := service.New(db)
+		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		title, price := "Mug", int64(1000)
+		for _, status := range []order.Status{order.StatusProcessed, order.StatusCancelled} {
+			v, err := svc.InitOrder(ctx, created.Shop, service.InitOrderInput{CartItems: []service.CartItem{{Quantity: 1, Title: &title, Price: &price}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Client.Order.UpdateOne(v.Order).SetStatus(status).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+			_, err = svc.ResumeOrder(ctx, created.Shop, v.Order.PublicOrderID)
+			if e, ok := service.AsError(err); !ok || e.Status != 422 || e.Type != "order.not_resumable" {
+				t.Fatalf("%s order resumed: %v", status, err)
+			}
+		}
+	})
+}
