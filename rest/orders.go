@@ -12,6 +12,7 @@ func (a *API) registerOrders(mux *http.ServeMux) {
 	mux.Handle("POST /checkout/orders/{shop}/init", a.withShop(a.initOrder))
 	mux.Handle("POST /checkout/orders/{shop}/resume", a.withShop(a.resumeOrder))
 	const storefront = "/checkout/storefront/{shop}/{order}"
+	mux.Handle("OPTIONS /checkout/storefront/{shop}/", a.storefrontCORS(http.HandlerFunc(a.preflight)))
 	mux.Handle("GET "+storefront+"/refresh", a.withOrder(a.refresh))
 }
 
@@ -32,14 +33,14 @@ func orderJWT(r *http.Request) string {
 
 // withOrder authenticates the order JWT against the shop and order in the path.
 func (a *API) withOrder(h orderHandler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return a.storefrontCORS(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sess, err := a.svc.AuthenticateOrder(r.Context(), r.PathValue("shop"), r.PathValue("order"), orderJWT(r))
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		h(w, r, sess)
-	})
+	}))
 }
 
 func (a *API) writeOrderWithInitialData(w http.ResponseWriter, r *http.Request, v *service.OrderView) {
