@@ -7858,6 +7858,9 @@ type OrderMutation struct {
 	created_via       *string
 	platform_order_id *string
 	meta_data         *schema.OrderMetaData
+	customer          **schema.OrderCustomer
+	shipping_address  **schema.OrderAddress
+	billing_address   **schema.OrderAddress
 	version           *int
 	addversion        *int
 	processed_at      *time.Time
@@ -8366,6 +8369,153 @@ func (m *OrderMutation) ResetMetaData() {
 	m.meta_data = nil
 }
 
+// SetCustomer sets the "customer" field.
+func (m *OrderMutation) SetCustomer(sc *schema.OrderCustomer) {
+	m.customer = &sc
+}
+
+// Customer returns the value of the "customer" field in the mutation.
+func (m *OrderMutation) Customer() (r *schema.OrderCustomer, exists bool) {
+	v := m.customer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomer returns the old "customer" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldCustomer(ctx context.Context) (v *schema.OrderCustomer, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomer is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomer requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomer: %w", err)
+	}
+	return oldValue.Customer, nil
+}
+
+// ClearCustomer clears the value of the "customer" field.
+func (m *OrderMutation) ClearCustomer() {
+	m.customer = nil
+	m.clearedFields[order.FieldCustomer] = struct{}{}
+}
+
+// CustomerCleared returns if the "customer" field was cleared in this mutation.
+func (m *OrderMutation) CustomerCleared() bool {
+	_, ok := m.clearedFields[order.FieldCustomer]
+	return ok
+}
+
+// ResetCustomer resets all changes to the "customer" field.
+func (m *OrderMutation) ResetCustomer() {
+	m.customer = nil
+	delete(m.clearedFields, order.FieldCustomer)
+}
+
+// SetShippingAddress sets the "shipping_address" field.
+func (m *OrderMutation) SetShippingAddress(sa *schema.OrderAddress) {
+	m.shipping_address = &sa
+}
+
+// ShippingAddress returns the value of the "shipping_address" field in the mutation.
+func (m *OrderMutation) ShippingAddress() (r *schema.OrderAddress, exists bool) {
+	v := m.shipping_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShippingAddress returns the old "shipping_address" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldShippingAddress(ctx context.Context) (v *schema.OrderAddress, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShippingAddress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShippingAddress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShippingAddress: %w", err)
+	}
+	return oldValue.ShippingAddress, nil
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (m *OrderMutation) ClearShippingAddress() {
+	m.shipping_address = nil
+	m.clearedFields[order.FieldShippingAddress] = struct{}{}
+}
+
+// ShippingAddressCleared returns if the "shipping_address" field was cleared in this mutation.
+func (m *OrderMutation) ShippingAddressCleared() bool {
+	_, ok := m.clearedFields[order.FieldShippingAddress]
+	return ok
+}
+
+// ResetShippingAddress resets all changes to the "shipping_address" field.
+func (m *OrderMutation) ResetShippingAddress() {
+	m.shipping_address = nil
+	delete(m.clearedFields, order.FieldShippingAddress)
+}
+
+// SetBillingAddress sets the "billing_address" field.
+func (m *OrderMutation) SetBillingAddress(sa *schema.OrderAddress) {
+	m.billing_address = &sa
+}
+
+// BillingAddress returns the value of the "billing_address" field in the mutation.
+func (m *OrderMutation) BillingAddress() (r *schema.OrderAddress, exists bool) {
+	v := m.billing_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBillingAddress returns the old "billing_address" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldBillingAddress(ctx context.Context) (v *schema.OrderAddress, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBillingAddress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBillingAddress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBillingAddress: %w", err)
+	}
+	return oldValue.BillingAddress, nil
+}
+
+// ClearBillingAddress clears the value of the "billing_address" field.
+func (m *OrderMutation) ClearBillingAddress() {
+	m.billing_address = nil
+	m.clearedFields[order.FieldBillingAddress] = struct{}{}
+}
+
+// BillingAddressCleared returns if the "billing_address" field was cleared in this mutation.
+func (m *OrderMutation) BillingAddressCleared() bool {
+	_, ok := m.clearedFields[order.FieldBillingAddress]
+	return ok
+}
+
+// ResetBillingAddress resets all changes to the "billing_address" field.
+func (m *OrderMutation) ResetBillingAddress() {
+	m.billing_address = nil
+	delete(m.clearedFields, order.FieldBillingAddress)
+}
+
 // SetVersion sets the "version" field.
 func (m *OrderMutation) SetVersion(i int) {
 	m.version = &i
@@ -8586,7 +8736,7 @@ func (m *OrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrderMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, order.FieldCreatedAt)
 	}
@@ -8619,6 +8769,15 @@ func (m *OrderMutation) Fields() []string {
 	}
 	if m.meta_data != nil {
 		fields = append(fields, order.FieldMetaData)
+	}
+	if m.customer != nil {
+		fields = append(fields, order.FieldCustomer)
+	}
+	if m.shipping_address != nil {
+		fields = append(fields, order.FieldShippingAddress)
+	}
+	if m.billing_address != nil {
+		fields = append(fields, order.FieldBillingAddress)
 	}
 	if m.version != nil {
 		fields = append(fields, order.FieldVersion)
@@ -8656,6 +8815,12 @@ func (m *OrderMutation) Field(name string) (ent.Value, bool) {
 		return m.PlatformOrderID()
 	case order.FieldMetaData:
 		return m.MetaData()
+	case order.FieldCustomer:
+		return m.Customer()
+	case order.FieldShippingAddress:
+		return m.ShippingAddress()
+	case order.FieldBillingAddress:
+		return m.BillingAddress()
 	case order.FieldVersion:
 		return m.Version()
 	case order.FieldProcessedAt:
@@ -8691,6 +8856,12 @@ func (m *OrderMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldPlatformOrderID(ctx)
 	case order.FieldMetaData:
 		return m.OldMetaData(ctx)
+	case order.FieldCustomer:
+		return m.OldCustomer(ctx)
+	case order.FieldShippingAddress:
+		return m.OldShippingAddress(ctx)
+	case order.FieldBillingAddress:
+		return m.OldBillingAddress(ctx)
 	case order.FieldVersion:
 		return m.OldVersion(ctx)
 	case order.FieldProcessedAt:
@@ -8781,6 +8952,27 @@ func (m *OrderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetMetaData(v)
 		return nil
+	case order.FieldCustomer:
+		v, ok := value.(*schema.OrderCustomer)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomer(v)
+		return nil
+	case order.FieldShippingAddress:
+		v, ok := value.(*schema.OrderAddress)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShippingAddress(v)
+		return nil
+	case order.FieldBillingAddress:
+		v, ok := value.(*schema.OrderAddress)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBillingAddress(v)
+		return nil
 	case order.FieldVersion:
 		v, ok := value.(int)
 		if !ok {
@@ -8840,6 +9032,15 @@ func (m *OrderMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *OrderMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(order.FieldCustomer) {
+		fields = append(fields, order.FieldCustomer)
+	}
+	if m.FieldCleared(order.FieldShippingAddress) {
+		fields = append(fields, order.FieldShippingAddress)
+	}
+	if m.FieldCleared(order.FieldBillingAddress) {
+		fields = append(fields, order.FieldBillingAddress)
+	}
 	if m.FieldCleared(order.FieldProcessedAt) {
 		fields = append(fields, order.FieldProcessedAt)
 	}
@@ -8857,6 +9058,15 @@ func (m *OrderMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *OrderMutation) ClearField(name string) error {
 	switch name {
+	case order.FieldCustomer:
+		m.ClearCustomer()
+		return nil
+	case order.FieldShippingAddress:
+		m.ClearShippingAddress()
+		return nil
+	case order.FieldBillingAddress:
+		m.ClearBillingAddress()
+		return nil
 	case order.FieldProcessedAt:
 		m.ClearProcessedAt()
 		return nil
@@ -8900,6 +9110,15 @@ func (m *OrderMutation) ResetField(name string) error {
 		return nil
 	case order.FieldMetaData:
 		m.ResetMetaData()
+		return nil
+	case order.FieldCustomer:
+		m.ResetCustomer()
+		return nil
+	case order.FieldShippingAddress:
+		m.ResetShippingAddress()
+		return nil
+	case order.FieldBillingAddress:
+		m.ResetBillingAddress()
 		return nil
 	case order.FieldVersion:
 		m.ResetVersion()

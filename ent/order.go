@@ -42,6 +42,12 @@ type Order struct {
 	PlatformOrderID string `json:"platform_order_id,omitempty"`
 	// MetaData holds the value of the "meta_data" field.
 	MetaData schema.OrderMetaData `json:"meta_data,omitempty"`
+	// Customer holds the value of the "customer" field.
+	Customer *schema.OrderCustomer `json:"customer,omitempty"`
+	// ShippingAddress holds the value of the "shipping_address" field.
+	ShippingAddress *schema.OrderAddress `json:"shipping_address,omitempty"`
+	// BillingAddress holds the value of the "billing_address" field.
+	BillingAddress *schema.OrderAddress `json:"billing_address,omitempty"`
 	// Version holds the value of the "version" field.
 	Version int `json:"version,omitempty"`
 	// ProcessedAt holds the value of the "processed_at" field.
@@ -92,7 +98,7 @@ func (*Order) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case order.FieldMetaData:
+		case order.FieldMetaData, order.FieldCustomer, order.FieldShippingAddress, order.FieldBillingAddress:
 			values[i] = new([]byte)
 		case order.FieldID, order.FieldShopID, order.FieldVersion:
 			values[i] = new(sql.NullInt64)
@@ -189,6 +195,30 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field meta_data: %w", err)
 				}
 			}
+		case order.FieldCustomer:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field customer", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Customer); err != nil {
+					return fmt.Errorf("unmarshal field customer: %w", err)
+				}
+			}
+		case order.FieldShippingAddress:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field shipping_address", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.ShippingAddress); err != nil {
+					return fmt.Errorf("unmarshal field shipping_address: %w", err)
+				}
+			}
+		case order.FieldBillingAddress:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field billing_address", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.BillingAddress); err != nil {
+					return fmt.Errorf("unmarshal field billing_address: %w", err)
+				}
+			}
 		case order.FieldVersion:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field version", values[i])
@@ -280,6 +310,15 @@ func (_m *Order) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("meta_data=")
 	builder.WriteString(fmt.Sprintf("%v", _m.MetaData))
+	builder.WriteString(", ")
+	builder.WriteString("customer=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Customer))
+	builder.WriteString(", ")
+	builder.WriteString("shipping_address=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ShippingAddress))
+	builder.WriteString(", ")
+	builder.WriteString("billing_address=")
+	builder.WriteString(fmt.Sprintf("%v", _m.BillingAddress))
 	builder.WriteString(", ")
 	builder.WriteString("version=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Version))

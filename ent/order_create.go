@@ -147,6 +147,24 @@ func (_c *OrderCreate) SetMetaData(v schema.OrderMetaData) *OrderCreate {
 	return _c
 }
 
+// SetCustomer sets the "customer" field.
+func (_c *OrderCreate) SetCustomer(v *schema.OrderCustomer) *OrderCreate {
+	_c.mutation.SetCustomer(v)
+	return _c
+}
+
+// SetShippingAddress sets the "shipping_address" field.
+func (_c *OrderCreate) SetShippingAddress(v *schema.OrderAddress) *OrderCreate {
+	_c.mutation.SetShippingAddress(v)
+	return _c
+}
+
+// SetBillingAddress sets the "billing_address" field.
+func (_c *OrderCreate) SetBillingAddress(v *schema.OrderAddress) *OrderCreate {
+	_c.mutation.SetBillingAddress(v)
+	return _c
+}
+
 // SetVersion sets the "version" field.
 func (_c *OrderCreate) SetVersion(v int) *OrderCreate {
 	_c.mutation.SetVersion(v)
@@ -377,6 +395,18 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 		_spec.SetField(order.FieldMetaData, field.TypeJSON, value)
 		_node.MetaData = value
 	}
+	if value, ok := _c.mutation.Customer(); ok {
+		_spec.SetField(order.FieldCustomer, field.TypeJSON, value)
+		_node.Customer = value
+	}
+	if value, ok := _c.mutation.ShippingAddress(); ok {
+		_spec.SetField(order.FieldShippingAddress, field.TypeJSON, value)
+		_node.ShippingAddress = value
+	}
+	if value, ok := _c.mutation.BillingAddress(); ok {
+		_spec.SetField(order.FieldBillingAddress, field.TypeJSON, value)
+		_node.BillingAddress = value
+	}
 	if value, ok := _c.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)
 		_node.Version = value
@@ -563,6 +593,60 @@ func (u *OrderUpsert) SetMetaData(v schema.OrderMetaData) *OrderUpsert {
 // UpdateMetaData sets the "meta_data" field to the value that was provided on create.
 func (u *OrderUpsert) UpdateMetaData() *OrderUpsert {
 	u.SetExcluded(order.FieldMetaData)
+	return u
+}
+
+// SetCustomer sets the "customer" field.
+func (u *OrderUpsert) SetCustomer(v *schema.OrderCustomer) *OrderUpsert {
+	u.Set(order.FieldCustomer, v)
+	return u
+}
+
+// UpdateCustomer sets the "customer" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateCustomer() *OrderUpsert {
+	u.SetExcluded(order.FieldCustomer)
+	return u
+}
+
+// ClearCustomer clears the value of the "customer" field.
+func (u *OrderUpsert) ClearCustomer() *OrderUpsert {
+	u.SetNull(order.FieldCustomer)
+	return u
+}
+
+// SetShippingAddress sets the "shipping_address" field.
+func (u *OrderUpsert) SetShippingAddress(v *schema.OrderAddress) *OrderUpsert {
+	u.Set(order.FieldShippingAddress, v)
+	return u
+}
+
+// UpdateShippingAddress sets the "shipping_address" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateShippingAddress() *OrderUpsert {
+	u.SetExcluded(order.FieldShippingAddress)
+	return u
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (u *OrderUpsert) ClearShippingAddress() *OrderUpsert {
+	u.SetNull(order.FieldShippingAddress)
+	return u
+}
+
+// SetBillingAddress sets the "billing_address" field.
+func (u *OrderUpsert) SetBillingAddress(v *schema.OrderAddress) *OrderUpsert {
+	u.Set(order.FieldBillingAddress, v)
+	return u
+}
+
+// UpdateBillingAddress sets the "billing_address" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateBillingAddress() *OrderUpsert {
+	u.SetExcluded(order.FieldBillingAddress)
+	return u
+}
+
+// ClearBillingAddress clears the value of the "billing_address" field.
+func (u *OrderUpsert) ClearBillingAddress() *OrderUpsert {
+	u.SetNull(order.FieldBillingAddress)
 	return u
 }
 
@@ -762,6 +846,69 @@ func (u *OrderUpsertOne) SetMetaData(v schema.OrderMetaData) *OrderUpsertOne {
 func (u *OrderUpsertOne) UpdateMetaData() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.UpdateMetaData()
+	})
+}
+
+// SetCustomer sets the "customer" field.
+func (u *OrderUpsertOne) SetCustomer(v *schema.OrderCustomer) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetCustomer(v)
+	})
+}
+
+// UpdateCustomer sets the "customer" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateCustomer() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateCustomer()
+	})
+}
+
+// ClearCustomer clears the value of the "customer" field.
+func (u *OrderUpsertOne) ClearCustomer() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearCustomer()
+	})
+}
+
+// SetShippingAddress sets the "shipping_address" field.
+func (u *OrderUpsertOne) SetShippingAddress(v *schema.OrderAddress) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetShippingAddress(v)
+	})
+}
+
+// UpdateShippingAddress sets the "shipping_address" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateShippingAddress() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateShippingAddress()
+	})
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (u *OrderUpsertOne) ClearShippingAddress() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearShippingAddress()
+	})
+}
+
+// SetBillingAddress sets the "billing_address" field.
+func (u *OrderUpsertOne) SetBillingAddress(v *schema.OrderAddress) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetBillingAddress(v)
+	})
+}
+
+// UpdateBillingAddress sets the "billing_address" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateBillingAddress() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateBillingAddress()
+	})
+}
+
+// ClearBillingAddress clears the value of the "billing_address" field.
+func (u *OrderUpsertOne) ClearBillingAddress() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearBillingAddress()
 	})
 }
 
@@ -1133,6 +1280,69 @@ func (u *OrderUpsertBulk) SetMetaData(v schema.OrderMetaData) *OrderUpsertBulk {
 func (u *OrderUpsertBulk) UpdateMetaData() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.UpdateMetaData()
+	})
+}
+
+// SetCustomer sets the "customer" field.
+func (u *OrderUpsertBulk) SetCustomer(v *schema.OrderCustomer) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetCustomer(v)
+	})
+}
+
+// UpdateCustomer sets the "customer" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateCustomer() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateCustomer()
+	})
+}
+
+// ClearCustomer clears the value of the "customer" field.
+func (u *OrderUpsertBulk) ClearCustomer() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearCustomer()
+	})
+}
+
+// SetShippingAddress sets the "shipping_address" field.
+func (u *OrderUpsertBulk) SetShippingAddress(v *schema.OrderAddress) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetShippingAddress(v)
+	})
+}
+
+// UpdateShippingAddress sets the "shipping_address" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateShippingAddress() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateShippingAddress()
+	})
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (u *OrderUpsertBulk) ClearShippingAddress() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearShippingAddress()
+	})
+}
+
+// SetBillingAddress sets the "billing_address" field.
+func (u *OrderUpsertBulk) SetBillingAddress(v *schema.OrderAddress) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetBillingAddress(v)
+	})
+}
+
+// UpdateBillingAddress sets the "billing_address" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateBillingAddress() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateBillingAddress()
+	})
+}
+
+// ClearBillingAddress clears the value of the "billing_address" field.
+func (u *OrderUpsertBulk) ClearBillingAddress() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearBillingAddress()
 	})
 }
 

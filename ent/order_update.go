@@ -134,6 +134,42 @@ func (_u *OrderUpdate) SetNillableMetaData(v *schema.OrderMetaData) *OrderUpdate
 	return _u
 }
 
+// SetCustomer sets the "customer" field.
+func (_u *OrderUpdate) SetCustomer(v *schema.OrderCustomer) *OrderUpdate {
+	_u.mutation.SetCustomer(v)
+	return _u
+}
+
+// ClearCustomer clears the value of the "customer" field.
+func (_u *OrderUpdate) ClearCustomer() *OrderUpdate {
+	_u.mutation.ClearCustomer()
+	return _u
+}
+
+// SetShippingAddress sets the "shipping_address" field.
+func (_u *OrderUpdate) SetShippingAddress(v *schema.OrderAddress) *OrderUpdate {
+	_u.mutation.SetShippingAddress(v)
+	return _u
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (_u *OrderUpdate) ClearShippingAddress() *OrderUpdate {
+	_u.mutation.ClearShippingAddress()
+	return _u
+}
+
+// SetBillingAddress sets the "billing_address" field.
+func (_u *OrderUpdate) SetBillingAddress(v *schema.OrderAddress) *OrderUpdate {
+	_u.mutation.SetBillingAddress(v)
+	return _u
+}
+
+// ClearBillingAddress clears the value of the "billing_address" field.
+func (_u *OrderUpdate) ClearBillingAddress() *OrderUpdate {
+	_u.mutation.ClearBillingAddress()
+	return _u
+}
+
 // SetVersion sets the "version" field.
 func (_u *OrderUpdate) SetVersion(v int) *OrderUpdate {
 	_u.mutation.ResetVersion()
@@ -300,6 +336,24 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.MetaData(); ok {
 		_spec.SetField(order.FieldMetaData, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.Customer(); ok {
+		_spec.SetField(order.FieldCustomer, field.TypeJSON, value)
+	}
+	if _u.mutation.CustomerCleared() {
+		_spec.ClearField(order.FieldCustomer, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.ShippingAddress(); ok {
+		_spec.SetField(order.FieldShippingAddress, field.TypeJSON, value)
+	}
+	if _u.mutation.ShippingAddressCleared() {
+		_spec.ClearField(order.FieldShippingAddress, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.BillingAddress(); ok {
+		_spec.SetField(order.FieldBillingAddress, field.TypeJSON, value)
+	}
+	if _u.mutation.BillingAddressCleared() {
+		_spec.ClearField(order.FieldBillingAddress, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)
@@ -479,6 +533,42 @@ func (_u *OrderUpdateOne) SetNillableMetaData(v *schema.OrderMetaData) *OrderUpd
 	if v != nil {
 		_u.SetMetaData(*v)
 	}
+	return _u
+}
+
+// SetCustomer sets the "customer" field.
+func (_u *OrderUpdateOne) SetCustomer(v *schema.OrderCustomer) *OrderUpdateOne {
+	_u.mutation.SetCustomer(v)
+	return _u
+}
+
+// ClearCustomer clears the value of the "customer" field.
+func (_u *OrderUpdateOne) ClearCustomer() *OrderUpdateOne {
+	_u.mutation.ClearCustomer()
+	return _u
+}
+
+// SetShippingAddress sets the "shipping_address" field.
+func (_u *OrderUpdateOne) SetShippingAddress(v *schema.OrderAddress) *OrderUpdateOne {
+	_u.mutation.SetShippingAddress(v)
+	return _u
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (_u *OrderUpdateOne) ClearShippingAddress() *OrderUpdateOne {
+	_u.mutation.ClearShippingAddress()
+	return _u
+}
+
+// SetBillingAddress sets the "billing_address" field.
+func (_u *OrderUpdateOne) SetBillingAddress(v *schema.OrderAddress) *OrderUpdateOne {
+	_u.mutation.SetBillingAddress(v)
+	return _u
+}
+
+// ClearBillingAddress clears the value of the "billing_address" field.
+func (_u *OrderUpdateOne) ClearBillingAddress() *OrderUpdateOne {
+	_u.mutation.ClearBillingAddress()
 	return _u
 }
 
@@ -678,6 +768,24 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	}
 	if value, ok := _u.mutation.MetaData(); ok {
 		_spec.SetField(order.FieldMetaData, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.Customer(); ok {
+		_spec.SetField(order.FieldCustomer, field.TypeJSON, value)
+	}
+	if _u.mutation.CustomerCleared() {
+		_spec.ClearField(order.FieldCustomer, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.ShippingAddress(); ok {
+		_spec.SetField(order.FieldShippingAddress, field.TypeJSON, value)
+	}
+	if _u.mutation.ShippingAddressCleared() {
+		_spec.ClearField(order.FieldShippingAddress, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.BillingAddress(); ok {
+		_spec.SetField(order.FieldBillingAddress, field.TypeJSON, value)
+	}
+	if _u.mutation.BillingAddressCleared() {
+		_spec.ClearField(order.FieldBillingAddress, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)

@@ -284,7 +284,7 @@ func init() {
 	// order.DefaultPlatformOrderID holds the default value on creation for the platform_order_id field.
 	order.DefaultPlatformOrderID = orderDescPlatformOrderID.Default.(string)
 	// orderDescVersion is the schema descriptor for version field.
-	orderDescVersion := orderFields[9].Descriptor()
+	orderDescVersion := orderFields[12].Descriptor()
 	// order.DefaultVersion holds the default value on creation for the version field.
 	order.DefaultVersion = orderDescVersion.Default.(int)
 	rsaconfigMixin := schema.RSAConfig{}.Mixin()

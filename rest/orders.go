@@ -14,6 +14,7 @@ func (a *API) registerOrders(mux *http.ServeMux) {
 	const storefront = "/checkout/storefront/{shop}/{order}"
 	mux.Handle("OPTIONS /checkout/storefront/{shop}/", a.storefrontCORS(http.HandlerFunc(a.preflight)))
 	mux.Handle("GET "+storefront+"/refresh", a.withOrder(a.refresh))
+	a.registerOrderCustomer(mux)
 }
 
 type orderHandler func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession)

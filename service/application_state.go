@@ -138,9 +138,24 @@ func orderState(o *ent.Order, items []*ent.LineItem) ApplicationState {
 		meta.Tags = []string{}
 	}
 	cur := currencyInfo(o.Currency)
+	var customer any = []any{}
+	if o.Customer != nil {
+		customer = map[string]any{
+			"platform_id": o.Customer.PlatformID, "public_id": o.Customer.PublicID, "first_name": o.Customer.FirstName,
+			"last_name": o.Customer.LastName, "email_address": o.Customer.EmailAddress,
+			"accepts_marketing": o.Customer.AcceptsMarketing, "saved_addresses": []any{},
+		}
+	}
+	addresses := map[string]any{"shipping": []any{}, "billing": []any{}}
+	if o.ShippingAddress != nil {
+		addresses["shipping"] = o.ShippingAddress
+	}
+	if o.BillingAddress != nil {
+		addresses["billing"] = o.BillingAddress
+	}
 	return ApplicationState{
-		Customer:  []any{},
-		Addresses: map[string]any{"shipping": []any{}, "billing": []any{}},
+		Customer:  customer,
+		Addresses: addresses,
 		LineItems: lines,
 		Fees:      []any{}, Taxes: []any{}, Discounts: []any{}, Payments: []any{},
 		OrderTotal:      subtotal,

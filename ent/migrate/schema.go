@@ -280,6 +280,9 @@ var (
 		{Name: "created_via", Type: field.TypeString, Default: "checkout"},
 		{Name: "platform_order_id", Type: field.TypeString, Default: ""},
 		{Name: "meta_data", Type: field.TypeJSON},
+		{Name: "customer", Type: field.TypeJSON, Nullable: true},
+		{Name: "shipping_address", Type: field.TypeJSON, Nullable: true},
+		{Name: "billing_address", Type: field.TypeJSON, Nullable: true},
 		{Name: "version", Type: field.TypeInt, Default: 1},
 		{Name: "processed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "shop_id", Type: field.TypeInt},
@@ -292,7 +295,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_shops_orders",
-				Columns:    []*schema.Column{OrdersColumns[13]},
+				Columns:    []*schema.Column{OrdersColumns[16]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -301,7 +304,7 @@ var (
 			{
 				Name:    "order_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[13], OrdersColumns[1]},
+				Columns: []*schema.Column{OrdersColumns[16], OrdersColumns[1]},
 			},
 		},
 	}

@@ -39,6 +39,12 @@ const (
 	FieldPlatformOrderID = "platform_order_id"
 	// FieldMetaData holds the string denoting the meta_data field in the database.
 	FieldMetaData = "meta_data"
+	// FieldCustomer holds the string denoting the customer field in the database.
+	FieldCustomer = "customer"
+	// FieldShippingAddress holds the string denoting the shipping_address field in the database.
+	FieldShippingAddress = "shipping_address"
+	// FieldBillingAddress holds the string denoting the billing_address field in the database.
+	FieldBillingAddress = "billing_address"
 	// FieldVersion holds the string denoting the version field in the database.
 	FieldVersion = "version"
 	// FieldProcessedAt holds the string denoting the processed_at field in the database.
@@ -79,6 +85,9 @@ var Columns = []string{
 	FieldCreatedVia,
 	FieldPlatformOrderID,
 	FieldMetaData,
+	FieldCustomer,
+	FieldShippingAddress,
+	FieldBillingAddress,
 	FieldVersion,
 	FieldProcessedAt,
 }

@@ -620,6 +620,36 @@ func PlatformOrderIDContainsFold(v string) predicate.Order {
 	return predicate.Order(sql.FieldContainsFold(FieldPlatformOrderID, v))
 }
 
+// CustomerIsNil applies the IsNil predicate on the "customer" field.
+func CustomerIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldCustomer))
+}
+
+// CustomerNotNil applies the NotNil predicate on the "customer" field.
+func CustomerNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldCustomer))
+}
+
+// ShippingAddressIsNil applies the IsNil predicate on the "shipping_address" field.
+func ShippingAddressIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldShippingAddress))
+}
+
+// ShippingAddressNotNil applies the NotNil predicate on the "shipping_address" field.
+func ShippingAddressNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldShippingAddress))
+}
+
+// BillingAddressIsNil applies the IsNil predicate on the "billing_address" field.
+func BillingAddressIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldBillingAddress))
+}
+
+// BillingAddressNotNil applies the NotNil predicate on the "billing_address" field.
+func BillingAddressNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldBillingAddress))
+}
+
 // VersionEQ applies the EQ predicate on the "version" field.
 func VersionEQ(v int) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldVersion, v))

@@ -35,6 +35,9 @@ func (Order) Fields() []ent.Field {
 		field.String("created_via").Default("checkout"),
 		field.String("platform_order_id").Default(""),
 		field.JSON("meta_data", OrderMetaData{}).Annotations(entgql.Skip()),
+		field.JSON("customer", &OrderCustomer{}).Optional().Annotations(entgql.Skip()),
+		field.JSON("shipping_address", &OrderAddress{}).Optional().Annotations(entgql.Skip()),
+		field.JSON("billing_address", &OrderAddress{}).Optional().Annotations(entgql.Skip()),
 		// version increases with every change, so concurrent writers detect a lost update.
 		field.Int("version").Default(1),
 		field.Time("processed_at").Optional().Nillable(),

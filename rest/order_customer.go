@@ -1,0 +1,144 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service"
+)
+
+// registerOrderCustomer adds the customer and address calls, on the storefront (order JWT) and
+// backend (access token) paths alike.
+func (a *API) registerOrderCustomer(mux *http.ServeMux) {
+	routes := []struct {
+		method, suffix string
+		h              orderHandler
+	}{
+		{"POST", "/customer/guest", a.createCustomer(false)},
+		{"POST", "/customer/authenticated", a.createCustomer(true)},
+		{"PUT", "/customer/guest", a.updateCustomer},
+		{"PUT", "/customer", a.updateCustomer},
+		{"GET", "/customer", a.getCustomer},
+		{"DELETE", "/customer", a.deleteCustomer},
+		{"GET", "/validate_email_address", a.validateEmail},
+		{"POST", "/addresses/shipping", a.putAddress(service.ShippingAddress, false)},
+		{"PUT", "/addresses/shipping", a.putAddress(service.ShippingAddress, true)},
+		{"GET", "/addresses/shipping", a.getAddress(service.ShippingAddress)},
+		{"DELETE", "/addresses/shipping", a.deleteAddress(service.ShippingAddress)},
+		{"POST", "/addresses/billing", a.putAddress(service.BillingAddress, false)},
+		{"PUT", "/addresses/billing", a.putAddress(service.BillingAddress, true)},
+		{"GET", "/addresses/billing", a.getAddress(service.BillingAddress)},
+		{"DELETE", "/addresses/billing", a.deleteAddress(service.BillingAddress)},
+	}
+	for _, rt := range routes {
+		if rt.suffix != "/customer/authenticated" {
+			mux.Handle(rt.method+" /checkout/storefront/{shop}/{order}"+rt.suffix, a.withOrder(rt.h))
+		}
+		mux.Handle(rt.method+" /checkout/orders/{shop}/{order}"+rt.suffix, a.withBackendOrder(rt.h))
+	}
+}
+
+// withBackendOrder opens an order of the access token's shop.
+func (a *API) withBackendOrder(h orderHandler) http.Handler {
+	return a.withShop(func(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
+		sess, err := a.svc.BackendOrderSession(r.Context(), sh, r.PathValue("order"))
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		h(w, r, sess)
+	})
+}
+
+func writeOrderData(w http.ResponseWriter, r *http.Request, v *service.OrderView, err error, extra func(service.ApplicationState) map[string]any) {
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	state := v.State()
+	out := map[string]any{}
+	if extra != nil {
+		out = extra(state)
+	}
+	out["application_state"] = state
+	writeData(w, out)
+}
+
+func withCustomer(s service.ApplicationState) map[string]any { return map[string]any{"customer": s.Customer} }
+
+func (a *API) createCustomer(authenticated bool) orderHandler {
+	return func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+		var in service.CustomerInput
+		if err := decode(r, &in); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		v, err := a.svc.CreateCustomer(r.Context(), sess, in, authenticated)
+		writeOrderData(w, r, v, err, withCustomer)
+	}
+}
+
+func (a *API) updateCustomer(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	var in service.CustomerInput
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.UpdateCustomer(r.Context(), sess, in)
+	writeOrderData(w, r, v, err, withCustomer)
+}
+
+func (a *API) getCustomer(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	v, err := a.svc.OrderState(r.Context(), sess)
+	writeOrderData(w, r, v, err, withCustomer)
+}
+
+func (a *API) deleteCustomer(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	v, err := a.svc.DeleteCustomer(r.Context(), sess)
+	writeOrderData(w, r, v, err, nil)
+}
+
+func (a *API) validateEmail(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	if err := service.ValidateEmailAddress(r.URL.Query().Get("email_address")); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeData(w, map[string]any{})
+}
+
+func addressOf(kind service.AddressKind) func(service.ApplicationState) map[string]any {
+	return func(s service.ApplicationState) map[string]any {
+		return map[string]any{"address": s.Addresses[string(kind)]}
+	}
+}
+
+func (a *API) putAddress(kind service.AddressKind, update bool) orderHandler {
+	return func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+		var in service.AddressInput
+		if err := decode(r, &in); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		change := a.svc.SetAddress
+		if update {
+			change = a.svc.UpdateAddress
+		}
+		v, err := change(r.Context(), sess, kind, in)
+		writeOrderData(w, r, v, err, addressOf(kind))
+	}
+}
+
+func (a *API) getAddress(kind service.AddressKind) orderHandler {
+	return func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+		v, err := a.svc.OrderState(r.Context(), sess)
+		writeOrderData(w, r, v, err, addressOf(kind))
+	}
+}
+
+func (a *API) deleteAddress(kind service.AddressKind) orderHandler {
+	return func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+		v, err := a.svc.DeleteAddress(r.Context(), sess, kind)
+		writeOrderData(w, r, v, err, nil)
+	}
+}
+

@@ -1,0 +1,137 @@
+package service
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/Boostport/address"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/schema"
+)
+
+// AddressKind is which of the order's two addresses a call concerns.
+type AddressKind string
+
+const (
+	ShippingAddress AddressKind = "shipping"
+	BillingAddress  AddressKind = "billing"
+)
+
+// AddressInput is an order address as sent.
+type AddressInput = schema.OrderAddress
+
+func addressError(kind AddressKind, p fieldErrors) *Error {
+	d := p.details()
+	for k := range p {
+		d["field"] = k
+	}
+	d["address_type"] = string(kind)
+	return validationError("address.invalid_address", "invalid "+string(kind)+" address: "+p.message(), d)
+}
+
+// validateAddress checks country and province codes against ISO 3166 data and the postal code
+// against the country's format, when one is given. strict is the update rule: country,
+// country_code, and the province where the country has provinces, cannot be blank.
+func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
+	p := fieldErrors{}
+	in.CountryCode = strings.ToUpper(strings.TrimSpace(in.CountryCode))
+	in.ProvinceCode = strings.ToUpper(strings.TrimSpace(in.ProvinceCode))
+	country, known := findCountry(in.CountryCode)
+	switch {
+	case in.CountryCode == "":
+		p.add("country_code", "is required")
+	case !known:
+		p.add("country_code", "is not an ISO 3166 country code")
+	}
+	if strings.TrimSpace(in.Country) == "" {
+		if strict {
+			p.add("country", "cannot be blank")
+		} else if known {
+			in.Country = country.Name
+		}
+	}
+	if known && len(country.Provinces) > 0 {
+		switch {
+		case in.ProvinceCode == "" && strict:
+			p.add("province_code", "cannot be blank")
+		case in.ProvinceCode != "":
+			var match *Province
+			for i := range country.Provinces {
+				if strings.EqualFold(country.Provinces[i].IsoCode, in.ProvinceCode) {
+					match = &country.Provinces[i]
+				}
+			}
+			if match == nil {
+				p.add("province_code", "is not a subdivision of "+in.CountryCode)
+			} else if strings.TrimSpace(in.Province) == "" {
+				if strict {
+					p.add("province", "cannot be blank")
+				} else {
+					in.Province = match.Name
+				}
+			}
+		}
+	}
+	if known && in.PostalCode != "" {
+		if re := address.GetCountry(in.CountryCode).PostCodeRegex.Regex; re != "" {
+			if ok, _ := regexp.MatchString(`(?i)^(?:`+re+`)$`, strings.TrimSpace(in.PostalCode)); !ok {
+				p.add("postal_code", "is not a valid postal code for "+in.CountryCode)
+			}
+		}
+	}
+	if len(p) > 0 {
+		return addressError(kind, p)
+	}
+	return nil
+}
+
+func findCountry(code string) (Country, bool) {
+	for _, c := range Countries() {
+		if c.IsoCode == code {
+			return c, true
+		}
+	}
+	return Country{}, false
+}
+
+// SetAddress sets (or overwrites: one per kind per order) an address of the order.
+func (s *Service) SetAddress(ctx context.Context, sess *OrderSession, kind AddressKind, in AddressInput) (*OrderView, error) {
+	return s.putAddress(ctx, sess, kind, in, false)
+}
+
+// UpdateAddress replaces every field of the address; blank values become blank, but the
+// country and province may not. Taxes are not recomputed, per the spec.
+func (s *Service) UpdateAddress(ctx context.Context, sess *OrderSession, kind AddressKind, in AddressInput) (*OrderView, error) {
+	return s.putAddress(ctx, sess, kind, in, true)
+}
+
+func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind AddressKind, in AddressInput, strict bool) (*OrderView, error) {
+	if err := validateAddress(kind, &in, strict); err != nil {
+		return nil, err
+	}
+	in.ID = newPublicID()
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		u := tx.Order.UpdateOne(o)
+		if kind == ShippingAddress {
+			u.SetShippingAddress(&in)
+		} else {
+			u.SetBillingAddress(&in)
+		}
+		return u.Exec(ctx)
+	})
+}
+
+// DeleteAddress removes an address of the order.
+func (s *Service) DeleteAddress(ctx context.Context, sess *OrderSession, kind AddressKind) (*OrderView, error) {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		u := tx.Order.UpdateOne(o)
+		if kind == ShippingAddress {
+			u.ClearShippingAddress()
+		} else {
+			u.ClearBillingAddress()
+		}
+		return u.Exec(ctx)
+	})
+}

@@ -1,0 +1,108 @@
+package service
+
+import (
+	"context"
+	"net/http"
+	"net/mail"
+	"strings"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/schema"
+)
+
+// CustomerInput is a customer as a storefront or platform sends it.
+type CustomerInput struct {
+	PlatformID       *string `json:"platform_id"`
+	PublicID         *string `json:"public_id"`
+	FirstName        string  `json:"first_name"`
+	LastName         string  `json:"last_name"`
+	EmailAddress     string  `json:"email_address"`
+	AcceptsMarketing bool    `json:"accepts_marketing"`
+}
+
+// ValidateEmailAddress checks the form of an email address.
+func ValidateEmailAddress(email string) error {
+	a, err := mail.ParseAddress(email)
+	if email == "" || err != nil || a.Address != strings.TrimSpace(email) || !strings.Contains(a.Address[strings.LastIndex(a.Address, "@"):], ".") {
+		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "customer.invalid_email_address",
+			Message: "email_address is not a valid email address", Details: map[string]any{"field": "email_address"}}
+	}
+	return nil
+}
+
+func (in CustomerInput) validate(needPlatformID bool) error {
+	p := fieldErrors{}
+	if strings.TrimSpace(in.FirstName) == "" {
+		p.add("first_name", "is required")
+	}
+	if strings.TrimSpace(in.LastName) == "" {
+		p.add("last_name", "is required")
+	}
+	if ValidateEmailAddress(in.EmailAddress) != nil {
+		p.add("email_address", "is not a valid email address")
+	}
+	if needPlatformID && (in.PlatformID == nil || *in.PlatformID == "") {
+		p.add("platform_id", "is required for an authenticated customer")
+	}
+	if len(p) > 0 {
+		field := ""
+		for k := range p {
+			field = k
+		}
+		d := p.details()
+		d["field"] = field
+		return validationError("customer.invalid_customer_data", "invalid customer: "+p.message(), d)
+	}
+	return nil
+}
+
+// CreateCustomer puts a customer on an order that has none: guest without platform_id,
+// authenticated with one.
+func (s *Service) CreateCustomer(ctx context.Context, sess *OrderSession, in CustomerInput, authenticated bool) (*OrderView, error) {
+	if !authenticated {
+		in.PlatformID = nil
+	}
+	if err := in.validate(authenticated); err != nil {
+		return nil, err
+	}
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		if o.Customer != nil {
+			return validationError("customer.already_exists", "the order already has a customer: delete it first", nil)
+		}
+		publicID := newPublicID()
+		if in.PublicID != nil && *in.PublicID != "" {
+			publicID = *in.PublicID
+		}
+		return tx.Order.UpdateOne(o).SetCustomer(&schema.OrderCustomer{
+			PlatformID: in.PlatformID, PublicID: publicID, FirstName: strings.TrimSpace(in.FirstName),
+			LastName: strings.TrimSpace(in.LastName), EmailAddress: strings.TrimSpace(in.EmailAddress), AcceptsMarketing: in.AcceptsMarketing,
+		}).Exec(ctx)
+	})
+}
+
+// UpdateCustomer changes the names, email and marketing choice; platform_id, public_id and
+// saved addresses stay as they are.
+func (s *Service) UpdateCustomer(ctx context.Context, sess *OrderSession, in CustomerInput) (*OrderView, error) {
+	if err := in.validate(false); err != nil {
+		return nil, err
+	}
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		if o.Customer == nil {
+			return validationError("customer.not_found", "the order has no customer to update", nil)
+		}
+		c := *o.Customer
+		c.FirstName, c.LastName = strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
+		c.EmailAddress, c.AcceptsMarketing = strings.TrimSpace(in.EmailAddress), in.AcceptsMarketing
+		return tx.Order.UpdateOne(o).SetCustomer(&c).Exec(ctx)
+	})
+}
+
+// DeleteCustomer removes the order's customer.
+func (s *Service) DeleteCustomer(ctx context.Context, sess *OrderSession) (*OrderView, error) {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		if o.Customer == nil {
+			return validationError("customer.not_found", "the order has no customer to delete", nil)
+		}
+		return tx.Order.UpdateOne(o).ClearCustomer().Exec(ctx)
+	})
+}

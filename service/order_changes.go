@@ -1,0 +1,51 @@
+package service
+
+import (
+	"context"
+	"net/http"
+
+	"entgo.io/ent/dialect"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/order"
+)
+
+// changeOrder applies one change to an open order in one transaction. The order row is locked
+// (FOR UPDATE on PostgreSQL; SQLite's BEGIN IMMEDIATE already serializes writers), so concurrent
+// calls on one order queue instead of losing each other's updates.
+func (s *Service) changeOrder(ctx context.Context, sess *OrderSession, change func(tx *ent.Tx, o *ent.Order) error) (*OrderView, error) {
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		q := tx.Order.Query().Where(order.ID(sess.Order.ID))
+		if s.db.Dialect == dialect.Postgres {
+			q = q.ForUpdate()
+		}
+		o, err := q.Only(ctx)
+		if err != nil {
+			return err
+		}
+		if o.Status != order.StatusOpen {
+			return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.not_open",
+				Message: "the order is " + o.Status.String() + " and can no longer change"}
+		}
+		if err := change(tx, o); err != nil {
+			return err
+		}
+		return tx.Order.UpdateOneID(o.ID).AddVersion(1).Exec(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+}
+
+// BackendOrderSession opens an order of the access token's shop for a backend call.
+func (s *Service) BackendOrderSession(ctx context.Context, sh *ent.Shop, publicOrderID string) (*OrderSession, error) {
+	o, err := s.db.Client.Order.Query().Where(order.ShopID(sh.ID), order.PublicOrderID(publicOrderID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, notFound("order.not_found", "no order with public_order_id "+publicOrderID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &OrderSession{Shop: sh, Order: o}, nil
+}
