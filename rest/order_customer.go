@@ -64,7 +64,9 @@ func writeOrderData(w http.ResponseWriter, r *http.Request, v *service.OrderView
 	writeData(w, out)
 }
 
-func withCustomer(s service.ApplicationState) map[string]any { return map[string]any{"customer": s.Customer} }
+func withCustomer(s service.ApplicationState) map[string]any {
+	return map[string]any{"customer": s.Customer}
+}
 
 func (a *API) createCustomer(authenticated bool) orderHandler {
 	return func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
@@ -141,4 +143,3 @@ func (a *API) deleteAddress(kind service.AddressKind) orderHandler {
 		writeOrderData(w, r, v, err, nil)
 	}
 }
-

@@ -15,6 +15,7 @@ func (a *API) registerOrders(mux *http.ServeMux) {
 	mux.Handle("OPTIONS /checkout/storefront/{shop}/", a.storefrontCORS(http.HandlerFunc(a.preflight)))
 	mux.Handle("GET "+storefront+"/refresh", a.withOrder(a.refresh))
 	a.registerOrderCustomer(mux)
+	a.registerOrderItems(mux)
 }
 
 type orderHandler func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession)

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"net/http"
+	"slices"
 
 	"entgo.io/ent/dialect"
 
@@ -14,6 +15,11 @@ import (
 // (FOR UPDATE on PostgreSQL; SQLite's BEGIN IMMEDIATE already serializes writers), so concurrent
 // calls on one order queue instead of losing each other's updates.
 func (s *Service) changeOrder(ctx context.Context, sess *OrderSession, change func(tx *ent.Tx, o *ent.Order) error) (*OrderView, error) {
+	return s.changeOrderIn(ctx, sess, []order.Status{order.StatusOpen}, change)
+}
+
+// changeOrderIn is changeOrder for an order in one of the given states.
+func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states []order.Status, change func(tx *ent.Tx, o *ent.Order) error) (*OrderView, error) {
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		q := tx.Order.Query().Where(order.ID(sess.Order.ID))
 		if s.db.Dialect == dialect.Postgres {
@@ -23,7 +29,7 @@ func (s *Service) changeOrder(ctx context.Context, sess *OrderSession, change fu
 		if err != nil {
 			return err
 		}
-		if o.Status != order.StatusOpen {
+		if !slices.Contains(states, o.Status) {
 			return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.not_open",
 				Message: "the order is " + o.Status.String() + " and can no longer change"}
 		}

@@ -108,15 +108,8 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 			if key == "" {
 				key = fmt.Sprintf("line-%d", i+1)
 			}
-			unit := it.WeightUnit
-			if unit == "" {
-				unit = "g"
-			}
-			builders[i] = tx.LineItem.Create().SetOrderID(o.ID).SetLineItemKey(key).SetProductID(it.PlatformID).
-				SetSku(it.SKU).SetTitle(*it.Title).SetProductTitle(*it.Title).SetPrice(*it.Price).
-				SetCompareAtPrice(it.CompareAtPrice).SetQuantity(it.Quantity).SetWeight(it.Weight).SetWeightUnit(unit).
-				SetNillableRequiresShipping(it.RequiresShipping).SetNillableTaxable(it.Taxable).SetVendor(it.Vendor).
-				SetImageURL(it.ImageURL).SetProperties(it.Properties).SetPosition(i)
+			it.LineItemKey = key
+			builders[i] = newLineItem(tx, o.ID, it, i)
 		}
 		items, err := tx.LineItem.CreateBulk(builders...).Save(ctx)
 		if err != nil {

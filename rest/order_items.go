@@ -1,0 +1,114 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/checkoutd/checkoutd/service"
+)
+
+func (a *API) registerOrderItems(mux *http.ServeMux) {
+	for _, prefix := range []string{"/checkout/storefront/{shop}/{order}", "/checkout/orders/{shop}/{order}"} {
+		wrap := a.withOrder
+		if prefix == "/checkout/orders/{shop}/{order}" {
+			wrap = a.withBackendOrder
+		}
+		mux.Handle("POST "+prefix+"/items", wrap(a.addItem))
+		mux.Handle("PUT "+prefix+"/items", wrap(a.updateItemQuantity))
+		mux.Handle("DELETE "+prefix+"/items", wrap(a.deleteItem))
+		mux.Handle("PATCH "+prefix+"/meta_data", wrap(a.patchMetaData))
+	}
+	mux.Handle("PATCH /checkout/orders/{shop}/{order}/line_items", a.withBackendOrder(a.fulfillLines))
+	mux.Handle("PATCH /checkout/orders/{shop}/{order}/line_items/{key}", a.withBackendOrder(a.fulfillLine))
+}
+
+// lineAndState answers the changed line (when it still exists) with the order state.
+func lineAndState(key string) func(service.ApplicationState) map[string]any {
+	return func(s service.ApplicationState) map[string]any {
+		out := map[string]any{}
+		for _, li := range s.LineItems {
+			if li.ProductData.LineItemKey == key {
+				out["line_item"] = li
+			}
+		}
+		return out
+	}
+}
+
+func (a *API) addItem(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	var in service.CartItem
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.AddLineItem(r.Context(), sess, in)
+	writeOrderData(w, r, v, err, lineAndState(in.LineItemKey))
+}
+
+type itemRequest struct {
+	LineItemKey string `json:"line_item_key"`
+	Quantity    *int   `json:"quantity"`
+}
+
+func (a *API) updateItemQuantity(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	var in itemRequest
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if in.Quantity == nil {
+		writeError(w, r, &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "line_item.invalid_quantity",
+			Message: "quantity is required", Details: map[string]any{"field": "quantity"}})
+		return
+	}
+	v, err := a.svc.UpdateLineItemQuantity(r.Context(), sess, in.LineItemKey, *in.Quantity)
+	writeOrderData(w, r, v, err, lineAndState(in.LineItemKey))
+}
+
+func (a *API) deleteItem(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	var in itemRequest
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.DeleteLineItem(r.Context(), sess, in.LineItemKey)
+	writeOrderData(w, r, v, err, func(s service.ApplicationState) map[string]any {
+		return map[string]any{"line_items": s.LineItems}
+	})
+}
+
+func (a *API) patchMetaData(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	var in service.MetaDataPatch
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.PatchOrderMetaData(r.Context(), sess, in)
+	writeOrderData(w, r, v, err, nil)
+}
+
+func (a *API) fulfillLines(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	var in struct {
+		LineItems []service.FulfilledQuantity `json:"line_items"`
+	}
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.SetFulfilledQuantities(r.Context(), sess, in.LineItems)
+	writeOrderData(w, r, v, err, func(s service.ApplicationState) map[string]any {
+		return map[string]any{"line_items": s.LineItems}
+	})
+}
+
+func (a *API) fulfillLine(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	var in struct {
+		FulfilledQuantity int `json:"fulfilled_quantity"`
+	}
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	key := r.PathValue("key")
+	v, err := a.svc.SetFulfilledQuantities(r.Context(), sess, []service.FulfilledQuantity{{LineItemKey: key, FulfilledQuantity: in.FulfilledQuantity}})
+	writeOrderData(w, r, v, err, lineAndState(key))
+}

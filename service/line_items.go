@@ -1,0 +1,156 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/schema"
+)
+
+func lineNotFound(key string) *Error {
+	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "line_item.not_found",
+		Message: "the order has no line with line_item_key " + key, Details: map[string]any{"field": "line_item_key", "line_item_key": key}}
+}
+
+func findLine(ctx context.Context, tx *ent.Tx, o *ent.Order, key string) (*ent.LineItem, error) {
+	li, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID), lineitem.LineItemKey(key)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, lineNotFound(key)
+	}
+	return li, err
+}
+
+// AddLineItem adds a cart item to the order; an item whose line_item_key is already on the
+// order adds to that line's quantity.
+func (s *Service) AddLineItem(ctx context.Context, sess *OrderSession, it CartItem) (*OrderView, error) {
+	if strings.TrimSpace(it.LineItemKey) == "" {
+		return nil, validationError("line_item.invalid_line_item", "line_item_key is required", map[string]any{"field": "line_item_key"})
+	}
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		existing, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID), lineitem.LineItemKey(it.LineItemKey)).Only(ctx)
+		switch {
+		case err == nil:
+			if it.Quantity < 1 || existing.Quantity+it.Quantity > 100000 {
+				return validationError("line_item.invalid_quantity", "quantity must be between 1 and 100000", map[string]any{"field": "quantity"})
+			}
+			return tx.LineItem.UpdateOne(existing).AddQuantity(it.Quantity).Exec(ctx)
+		case !ent.IsNotFound(err):
+			return err
+		}
+		if err := (InitOrderInput{CartItems: []CartItem{it}}).validate(); err != nil {
+			return err
+		}
+		count, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID)).Count(ctx)
+		if err != nil {
+			return err
+		}
+		if count >= MaxLineItems {
+			return validationError("line_item.too_many", fmt.Sprintf("an order holds at most %d lines", MaxLineItems), nil)
+		}
+		return newLineItem(tx, o.ID, it, count).Exec(ctx)
+	})
+}
+
+// newLineItem builds a line from a self-describing cart item.
+func newLineItem(tx *ent.Tx, orderID int, it CartItem, position int) *ent.LineItemCreate {
+	unit := it.WeightUnit
+	if unit == "" {
+		unit = "g"
+	}
+	return tx.LineItem.Create().SetOrderID(orderID).SetLineItemKey(it.LineItemKey).SetProductID(it.PlatformID).
+		SetSku(it.SKU).SetTitle(*it.Title).SetProductTitle(*it.Title).SetPrice(*it.Price).
+		SetCompareAtPrice(it.CompareAtPrice).SetQuantity(it.Quantity).SetWeight(it.Weight).SetWeightUnit(unit).
+		SetNillableRequiresShipping(it.RequiresShipping).SetNillableTaxable(it.Taxable).SetVendor(it.Vendor).
+		SetImageURL(it.ImageURL).SetProperties(it.Properties).SetPosition(position)
+}
+
+// UpdateLineItemQuantity sets a line's quantity; zero removes the line.
+func (s *Service) UpdateLineItemQuantity(ctx context.Context, sess *OrderSession, key string, quantity int) (*OrderView, error) {
+	if quantity < 0 || quantity > 100000 {
+		return nil, validationError("line_item.invalid_quantity", "quantity must be between 0 and 100000", map[string]any{"field": "quantity"})
+	}
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		li, err := findLine(ctx, tx, o, key)
+		if err != nil {
+			return err
+		}
+		if quantity == 0 {
+			return tx.LineItem.DeleteOne(li).Exec(ctx)
+		}
+		return tx.LineItem.UpdateOne(li).SetQuantity(quantity).Exec(ctx)
+	})
+}
+
+// DeleteLineItem removes a line.
+func (s *Service) DeleteLineItem(ctx context.Context, sess *OrderSession, key string) (*OrderView, error) {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		li, err := findLine(ctx, tx, o, key)
+		if err != nil {
+			return err
+		}
+		return tx.LineItem.DeleteOne(li).Exec(ctx)
+	})
+}
+
+// FulfilledQuantity is how many units of one line have been fulfilled.
+type FulfilledQuantity struct {
+	LineItemKey       string `json:"line_item_key"`
+	FulfilledQuantity int    `json:"fulfilled_quantity"`
+}
+
+// SetFulfilledQuantities records fulfilment of processed lines; never more than was ordered.
+func (s *Service) SetFulfilledQuantities(ctx context.Context, sess *OrderSession, lines []FulfilledQuantity) (*OrderView, error) {
+	if len(lines) == 0 {
+		return nil, validationError("line_item.invalid_fulfillment", "line_items is required", map[string]any{"field": "line_items"})
+	}
+	return s.changeOrderIn(ctx, sess, []order.Status{order.StatusOpen, order.StatusProcessed}, func(tx *ent.Tx, o *ent.Order) error {
+		for _, l := range lines {
+			li, err := findLine(ctx, tx, o, l.LineItemKey)
+			if err != nil {
+				return err
+			}
+			if l.FulfilledQuantity < 0 || l.FulfilledQuantity > li.Quantity {
+				return validationError("line_item.invalid_fulfillment",
+					fmt.Sprintf("fulfilled_quantity of %s must be between 0 and its quantity %d", l.LineItemKey, li.Quantity),
+					map[string]any{"field": "fulfilled_quantity", "line_item_key": l.LineItemKey})
+			}
+			if err := tx.LineItem.UpdateOne(li).SetFulfilledQuantity(l.FulfilledQuantity).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// MetaDataPatch replaces the parts of order_meta_data it carries.
+type MetaDataPatch struct {
+	CartParameters *map[string]string `json:"cart_parameters"`
+	NoteAttributes *map[string]string `json:"note_attributes"`
+	Notes          *string            `json:"notes"`
+	Tags           *[]string          `json:"tags"`
+}
+
+// PatchOrderMetaData changes the order's metadata.
+func (s *Service) PatchOrderMetaData(ctx context.Context, sess *OrderSession, p MetaDataPatch) (*OrderView, error) {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		m := o.MetaData
+		if p.CartParameters != nil {
+			m.CartParameters = *p.CartParameters
+		}
+		if p.NoteAttributes != nil {
+			m.NoteAttributes = *p.NoteAttributes
+		}
+		if p.Notes != nil {
+			m.Notes = *p.Notes
+		}
+		if p.Tags != nil {
+			m.Tags = *p.Tags
+		}
+		return tx.Order.UpdateOne(o).SetMetaData(schema.OrderMetaData(m)).Exec(ctx)
+	})
+}
