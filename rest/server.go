@@ -20,11 +20,12 @@ const MaxBodyBytes = 1 << 20
 // API is the REST front door.
 type API struct {
 	svc *service.Service
+	mux *http.ServeMux
 }
 
 // Register adds the REST routes to mux.
 func Register(mux *http.ServeMux, svc *service.Service) {
-	a := &API{svc: svc}
+	a := &API{svc: svc, mux: mux}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
