@@ -24,8 +24,10 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 
 	stdsql "database/sql"
@@ -54,10 +56,14 @@ type Client struct {
 	LineItem *LineItemClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
+	// Product is the client for interacting with the Product builders.
+	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
 	RSAConfig *RSAConfigClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
+	// Variant is the client for interacting with the Variant builders.
+	Variant *VariantClient
 	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
 	WebhookSubscription *WebhookSubscriptionClient
 }
@@ -80,8 +86,10 @@ func (c *Client) init() {
 	c.LifeElement = NewLifeElementClient(c.config)
 	c.LineItem = NewLineItemClient(c.config)
 	c.Order = NewOrderClient(c.config)
+	c.Product = NewProductClient(c.config)
 	c.RSAConfig = NewRSAConfigClient(c.config)
 	c.Shop = NewShopClient(c.config)
+	c.Variant = NewVariantClient(c.config)
 	c.WebhookSubscription = NewWebhookSubscriptionClient(c.config)
 }
 
@@ -184,8 +192,10 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		LifeElement:            NewLifeElementClient(cfg),
 		LineItem:               NewLineItemClient(cfg),
 		Order:                  NewOrderClient(cfg),
+		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
 		Shop:                   NewShopClient(cfg),
+		Variant:                NewVariantClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
@@ -215,8 +225,10 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		LifeElement:            NewLifeElementClient(cfg),
 		LineItem:               NewLineItemClient(cfg),
 		Order:                  NewOrderClient(cfg),
+		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
 		Shop:                   NewShopClient(cfg),
+		Variant:                NewVariantClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
@@ -248,8 +260,8 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIOverride, c.AccessToken, c.CorsDomain, c.ExternalPaymentGateway, c.Flow,
-		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.RSAConfig, c.Shop,
-		c.WebhookSubscription,
+		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.Product, c.RSAConfig, c.Shop,
+		c.Variant, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -260,8 +272,8 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIOverride, c.AccessToken, c.CorsDomain, c.ExternalPaymentGateway, c.Flow,
-		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.RSAConfig, c.Shop,
-		c.WebhookSubscription,
+		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.Product, c.RSAConfig, c.Shop,
+		c.Variant, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -288,10 +300,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.LineItem.mutate(ctx, m)
 	case *OrderMutation:
 		return c.Order.mutate(ctx, m)
+	case *ProductMutation:
+		return c.Product.mutate(ctx, m)
 	case *RSAConfigMutation:
 		return c.RSAConfig.mutate(ctx, m)
 	case *ShopMutation:
 		return c.Shop.mutate(ctx, m)
+	case *VariantMutation:
+		return c.Variant.mutate(ctx, m)
 	case *WebhookSubscriptionMutation:
 		return c.WebhookSubscription.mutate(ctx, m)
 	default:
@@ -1656,6 +1672,171 @@ func (c *OrderClient) mutate(ctx context.Context, m *OrderMutation) (Value, erro
 	}
 }
 
+// ProductClient is a client for the Product schema.
+type ProductClient struct {
+	config
+}
+
+// NewProductClient returns a client for the Product from the given config.
+func NewProductClient(c config) *ProductClient {
+	return &ProductClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `product.Hooks(f(g(h())))`.
+func (c *ProductClient) Use(hooks ...Hook) {
+	c.hooks.Product = append(c.hooks.Product, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `product.Intercept(f(g(h())))`.
+func (c *ProductClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Product = append(c.inters.Product, interceptors...)
+}
+
+// Create returns a builder for creating a Product entity.
+func (c *ProductClient) Create() *ProductCreate {
+	mutation := newProductMutation(c.config, OpCreate)
+	return &ProductCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Product entities.
+func (c *ProductClient) CreateBulk(builders ...*ProductCreate) *ProductCreateBulk {
+	return &ProductCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProductClient) MapCreateBulk(slice any, setFunc func(*ProductCreate, int)) *ProductCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProductCreateBulk{err: fmt.Errorf("calling to ProductClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProductCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProductCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Product.
+func (c *ProductClient) Update() *ProductUpdate {
+	mutation := newProductMutation(c.config, OpUpdate)
+	return &ProductUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProductClient) UpdateOne(_m *Product) *ProductUpdateOne {
+	mutation := newProductMutation(c.config, OpUpdateOne, withProduct(_m))
+	return &ProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProductClient) UpdateOneID(id int) *ProductUpdateOne {
+	mutation := newProductMutation(c.config, OpUpdateOne, withProductID(id))
+	return &ProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Product.
+func (c *ProductClient) Delete() *ProductDelete {
+	mutation := newProductMutation(c.config, OpDelete)
+	return &ProductDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProductClient) DeleteOne(_m *Product) *ProductDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProductClient) DeleteOneID(id int) *ProductDeleteOne {
+	builder := c.Delete().Where(product.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProductDeleteOne{builder}
+}
+
+// Query returns a query builder for Product.
+func (c *ProductClient) Query() *ProductQuery {
+	return &ProductQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProduct},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Product entity by its id.
+func (c *ProductClient) Get(ctx context.Context, id int) (*Product, error) {
+	return c.Query().Where(product.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProductClient) GetX(ctx context.Context, id int) *Product {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a Product.
+func (c *ProductClient) QueryShop(_m *Product) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(product.Table, product.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, product.ShopTable, product.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryVariants queries the variants edge of a Product.
+func (c *ProductClient) QueryVariants(_m *Product) *VariantQuery {
+	query := (&VariantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(product.Table, product.FieldID, id),
+			sqlgraph.To(variant.Table, variant.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, product.VariantsTable, product.VariantsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ProductClient) Hooks() []Hook {
+	return c.hooks.Product
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProductClient) Interceptors() []Interceptor {
+	return c.inters.Product
+}
+
+func (c *ProductClient) mutate(ctx context.Context, m *ProductMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProductCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProductUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProductDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Product mutation op: %q", m.Op())
+	}
+}
+
 // RSAConfigClient is a client for the RSAConfig schema.
 type RSAConfigClient struct {
 	config
@@ -2073,6 +2254,22 @@ func (c *ShopClient) QueryOrders(_m *Shop) *OrderQuery {
 	return query
 }
 
+// QueryProducts queries the products edge of a Shop.
+func (c *ShopClient) QueryProducts(_m *Shop) *ProductQuery {
+	query := (&ProductClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(product.Table, product.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.ProductsTable, shop.ProductsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ShopClient) Hooks() []Hook {
 	return c.hooks.Shop
@@ -2095,6 +2292,155 @@ func (c *ShopClient) mutate(ctx context.Context, m *ShopMutation) (Value, error)
 		return (&ShopDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Shop mutation op: %q", m.Op())
+	}
+}
+
+// VariantClient is a client for the Variant schema.
+type VariantClient struct {
+	config
+}
+
+// NewVariantClient returns a client for the Variant from the given config.
+func NewVariantClient(c config) *VariantClient {
+	return &VariantClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `variant.Hooks(f(g(h())))`.
+func (c *VariantClient) Use(hooks ...Hook) {
+	c.hooks.Variant = append(c.hooks.Variant, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `variant.Intercept(f(g(h())))`.
+func (c *VariantClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Variant = append(c.inters.Variant, interceptors...)
+}
+
+// Create returns a builder for creating a Variant entity.
+func (c *VariantClient) Create() *VariantCreate {
+	mutation := newVariantMutation(c.config, OpCreate)
+	return &VariantCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Variant entities.
+func (c *VariantClient) CreateBulk(builders ...*VariantCreate) *VariantCreateBulk {
+	return &VariantCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *VariantClient) MapCreateBulk(slice any, setFunc func(*VariantCreate, int)) *VariantCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &VariantCreateBulk{err: fmt.Errorf("calling to VariantClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*VariantCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &VariantCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Variant.
+func (c *VariantClient) Update() *VariantUpdate {
+	mutation := newVariantMutation(c.config, OpUpdate)
+	return &VariantUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *VariantClient) UpdateOne(_m *Variant) *VariantUpdateOne {
+	mutation := newVariantMutation(c.config, OpUpdateOne, withVariant(_m))
+	return &VariantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VariantClient) UpdateOneID(id int) *VariantUpdateOne {
+	mutation := newVariantMutation(c.config, OpUpdateOne, withVariantID(id))
+	return &VariantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Variant.
+func (c *VariantClient) Delete() *VariantDelete {
+	mutation := newVariantMutation(c.config, OpDelete)
+	return &VariantDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *VariantClient) DeleteOne(_m *Variant) *VariantDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VariantClient) DeleteOneID(id int) *VariantDeleteOne {
+	builder := c.Delete().Where(variant.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VariantDeleteOne{builder}
+}
+
+// Query returns a query builder for Variant.
+func (c *VariantClient) Query() *VariantQuery {
+	return &VariantQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVariant},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Variant entity by its id.
+func (c *VariantClient) Get(ctx context.Context, id int) (*Variant, error) {
+	return c.Query().Where(variant.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *VariantClient) GetX(ctx context.Context, id int) *Variant {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProduct queries the product edge of a Variant.
+func (c *VariantClient) QueryProduct(_m *Variant) *ProductQuery {
+	query := (&ProductClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(variant.Table, variant.FieldID, id),
+			sqlgraph.To(product.Table, product.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, variant.ProductTable, variant.ProductColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *VariantClient) Hooks() []Hook {
+	return c.hooks.Variant
+}
+
+// Interceptors returns the client interceptors.
+func (c *VariantClient) Interceptors() []Interceptor {
+	return c.inters.Variant
+}
+
+func (c *VariantClient) mutate(ctx context.Context, m *VariantMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VariantCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VariantUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VariantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VariantDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Variant mutation op: %q", m.Op())
 	}
 }
 
@@ -2251,11 +2597,12 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 type (
 	hooks struct {
 		APIOverride, AccessToken, CorsDomain, ExternalPaymentGateway, Flow, GiftCard,
-		LifeElement, LineItem, Order, RSAConfig, Shop, WebhookSubscription []ent.Hook
+		LifeElement, LineItem, Order, Product, RSAConfig, Shop, Variant,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIOverride, AccessToken, CorsDomain, ExternalPaymentGateway, Flow, GiftCard,
-		LifeElement, LineItem, Order, RSAConfig, Shop,
+		LifeElement, LineItem, Order, Product, RSAConfig, Shop, Variant,
 		WebhookSubscription []ent.Interceptor
 	}
 )

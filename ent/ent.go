@@ -21,8 +21,10 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -93,8 +95,10 @@ func checkColumn(t, c string) error {
 			lifeelement.Table:            lifeelement.ValidColumn,
 			lineitem.Table:               lineitem.ValidColumn,
 			order.Table:                  order.ValidColumn,
+			product.Table:                product.ValidColumn,
 			rsaconfig.Table:              rsaconfig.ValidColumn,
 			shop.Table:                   shop.ValidColumn,
+			variant.Table:                variant.ValidColumn,
 			webhooksubscription.Table:    webhooksubscription.ValidColumn,
 		})
 	})

@@ -19,8 +19,10 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -1425,6 +1427,239 @@ func newOrderPaginateArgs(rv map[string]any) *orderPaginateArgs {
 }
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *ProductQuery) CollectFields(ctx context.Context, satisfies ...string) (*ProductQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *ProductQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(product.Columns))
+		selectedFields = []string{product.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "shop":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShopClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, shopImplementors)...); err != nil {
+				return err
+			}
+			_q.withShop = query
+			if _, ok := fieldSeen[product.FieldShopID]; !ok {
+				selectedFields = append(selectedFields, product.FieldShopID)
+				fieldSeen[product.FieldShopID] = struct{}{}
+			}
+
+		case "variants":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&VariantClient{config: _q.config}).Query()
+			)
+			args := newVariantPaginateArgs(fieldArgs(ctx, new(VariantWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newVariantPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Product) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"product_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(product.VariantsColumn), ids...))
+						})
+						if err := query.GroupBy(product.VariantsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Product) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Variants)
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, variantImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(product.VariantsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedVariants(alias, func(wq *VariantQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[product.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, product.FieldCreatedAt)
+				fieldSeen[product.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[product.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, product.FieldUpdatedAt)
+				fieldSeen[product.FieldUpdatedAt] = struct{}{}
+			}
+		case "platformID":
+			if _, ok := fieldSeen[product.FieldPlatformID]; !ok {
+				selectedFields = append(selectedFields, product.FieldPlatformID)
+				fieldSeen[product.FieldPlatformID] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[product.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, product.FieldTitle)
+				fieldSeen[product.FieldTitle] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[product.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, product.FieldDescription)
+				fieldSeen[product.FieldDescription] = struct{}{}
+			}
+		case "vendor":
+			if _, ok := fieldSeen[product.FieldVendor]; !ok {
+				selectedFields = append(selectedFields, product.FieldVendor)
+				fieldSeen[product.FieldVendor] = struct{}{}
+			}
+		case "tags":
+			if _, ok := fieldSeen[product.FieldTags]; !ok {
+				selectedFields = append(selectedFields, product.FieldTags)
+				fieldSeen[product.FieldTags] = struct{}{}
+			}
+		case "imageURL":
+			if _, ok := fieldSeen[product.FieldImageURL]; !ok {
+				selectedFields = append(selectedFields, product.FieldImageURL)
+				fieldSeen[product.FieldImageURL] = struct{}{}
+			}
+		case "giftCard":
+			if _, ok := fieldSeen[product.FieldGiftCard]; !ok {
+				selectedFields = append(selectedFields, product.FieldGiftCard)
+				fieldSeen[product.FieldGiftCard] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type productPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []ProductPaginateOption
+}
+
+func newProductPaginateArgs(rv map[string]any) *productPaginateArgs {
+	args := &productPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &ProductOrder{Field: &ProductOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithProductOrder(order))
+			}
+		case *ProductOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithProductOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*ProductWhereInput); ok {
+		args.opts = append(args.opts, WithProductFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *RSAConfigQuery) CollectFields(ctx context.Context, satisfies ...string) (*RSAConfigQuery, error) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil {
@@ -2282,6 +2517,95 @@ func (_q *ShopQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 			_q.WithNamedOrders(alias, func(wq *OrderQuery) {
 				*wq = *query
 			})
+
+		case "products":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ProductClient{config: _q.config}).Query()
+			)
+			args := newProductPaginateArgs(fieldArgs(ctx, new(ProductWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newProductPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Shop) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"shop_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(shop.ProductsColumn), ids...))
+						})
+						if err := query.GroupBy(shop.ProductsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[9] == nil {
+								nodes[i].Edges.totalCount[9] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[9][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Shop) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Products)
+							if nodes[i].Edges.totalCount[9] == nil {
+								nodes[i].Edges.totalCount[9] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[9][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, productImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(shop.ProductsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedProducts(alias, func(wq *ProductQuery) {
+				*wq = *query
+			})
 		case "createdAt":
 			if _, ok := fieldSeen[shop.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, shop.FieldCreatedAt)
@@ -2376,6 +2700,175 @@ func newShopPaginateArgs(rv map[string]any) *shopPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*ShopWhereInput); ok {
 		args.opts = append(args.opts, WithShopFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *VariantQuery) CollectFields(ctx context.Context, satisfies ...string) (*VariantQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *VariantQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(variant.Columns))
+		selectedFields = []string{variant.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "product":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ProductClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, productImplementors)...); err != nil {
+				return err
+			}
+			_q.withProduct = query
+			if _, ok := fieldSeen[variant.FieldProductID]; !ok {
+				selectedFields = append(selectedFields, variant.FieldProductID)
+				fieldSeen[variant.FieldProductID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[variant.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, variant.FieldCreatedAt)
+				fieldSeen[variant.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[variant.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, variant.FieldUpdatedAt)
+				fieldSeen[variant.FieldUpdatedAt] = struct{}{}
+			}
+		case "platformID":
+			if _, ok := fieldSeen[variant.FieldPlatformID]; !ok {
+				selectedFields = append(selectedFields, variant.FieldPlatformID)
+				fieldSeen[variant.FieldPlatformID] = struct{}{}
+			}
+		case "sku":
+			if _, ok := fieldSeen[variant.FieldSku]; !ok {
+				selectedFields = append(selectedFields, variant.FieldSku)
+				fieldSeen[variant.FieldSku] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[variant.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, variant.FieldTitle)
+				fieldSeen[variant.FieldTitle] = struct{}{}
+			}
+		case "price":
+			if _, ok := fieldSeen[variant.FieldPrice]; !ok {
+				selectedFields = append(selectedFields, variant.FieldPrice)
+				fieldSeen[variant.FieldPrice] = struct{}{}
+			}
+		case "compareAtPrice":
+			if _, ok := fieldSeen[variant.FieldCompareAtPrice]; !ok {
+				selectedFields = append(selectedFields, variant.FieldCompareAtPrice)
+				fieldSeen[variant.FieldCompareAtPrice] = struct{}{}
+			}
+		case "weight":
+			if _, ok := fieldSeen[variant.FieldWeight]; !ok {
+				selectedFields = append(selectedFields, variant.FieldWeight)
+				fieldSeen[variant.FieldWeight] = struct{}{}
+			}
+		case "weightUnit":
+			if _, ok := fieldSeen[variant.FieldWeightUnit]; !ok {
+				selectedFields = append(selectedFields, variant.FieldWeightUnit)
+				fieldSeen[variant.FieldWeightUnit] = struct{}{}
+			}
+		case "requiresShipping":
+			if _, ok := fieldSeen[variant.FieldRequiresShipping]; !ok {
+				selectedFields = append(selectedFields, variant.FieldRequiresShipping)
+				fieldSeen[variant.FieldRequiresShipping] = struct{}{}
+			}
+		case "taxable":
+			if _, ok := fieldSeen[variant.FieldTaxable]; !ok {
+				selectedFields = append(selectedFields, variant.FieldTaxable)
+				fieldSeen[variant.FieldTaxable] = struct{}{}
+			}
+		case "inventoryTracked":
+			if _, ok := fieldSeen[variant.FieldInventoryTracked]; !ok {
+				selectedFields = append(selectedFields, variant.FieldInventoryTracked)
+				fieldSeen[variant.FieldInventoryTracked] = struct{}{}
+			}
+		case "inventoryQuantity":
+			if _, ok := fieldSeen[variant.FieldInventoryQuantity]; !ok {
+				selectedFields = append(selectedFields, variant.FieldInventoryQuantity)
+				fieldSeen[variant.FieldInventoryQuantity] = struct{}{}
+			}
+		case "imageURL":
+			if _, ok := fieldSeen[variant.FieldImageURL]; !ok {
+				selectedFields = append(selectedFields, variant.FieldImageURL)
+				fieldSeen[variant.FieldImageURL] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type variantPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []VariantPaginateOption
+}
+
+func newVariantPaginateArgs(rv map[string]any) *variantPaginateArgs {
+	args := &variantPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &VariantOrder{Field: &VariantOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithVariantOrder(order))
+			}
+		case *VariantOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithVariantOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*VariantWhereInput); ok {
+		args.opts = append(args.opts, WithVariantFilter(v.Filter))
 	}
 	return args
 }

@@ -101,6 +101,35 @@ func (_m *Order) LineItems(
 	return _m.QueryLineItems().Paginate(ctx, after, first, before, last, opts...)
 }
 
+func (_m *Product) Shop(ctx context.Context) (*Shop, error) {
+	result, err := _m.Edges.ShopOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryShop().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *Product) Variants(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *VariantOrder, where *VariantWhereInput,
+) (*VariantConnection, error) {
+	opts := []VariantPaginateOption{
+		WithVariantOrder(orderBy),
+		WithVariantFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[1][alias]
+	if nodes, err := _m.NamedVariants(alias); err == nil || hasTotalCount {
+		pager, err := newVariantPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &VariantConnection{Edges: []*VariantEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryVariants().Paginate(ctx, after, first, before, last, opts...)
+}
+
 func (_m *RSAConfig) Shop(ctx context.Context) (*Shop, error) {
 	result, err := _m.Edges.ShopOrErr()
 	if IsNotLoaded(err) {
@@ -283,6 +312,35 @@ func (_m *Shop) Orders(
 		return conn, nil
 	}
 	return _m.QueryOrders().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *Shop) Products(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *ProductOrder, where *ProductWhereInput,
+) (*ProductConnection, error) {
+	opts := []ProductPaginateOption{
+		WithProductOrder(orderBy),
+		WithProductFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[9][alias]
+	if nodes, err := _m.NamedProducts(alias); err == nil || hasTotalCount {
+		pager, err := newProductPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &ProductConnection{Edges: []*ProductEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryProducts().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *Variant) Product(ctx context.Context) (*Product, error) {
+	result, err := _m.Edges.ProductOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryProduct().Only(ctx)
+	}
+	return result, err
 }
 
 func (_m *WebhookSubscription) Shop(ctx context.Context) (*Shop, error) {

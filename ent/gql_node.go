@@ -19,8 +19,10 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 	"github.com/hashicorp/go-multierror"
 )
@@ -75,6 +77,11 @@ var orderImplementors = []string{"Order", "Node"}
 // IsNode implements the Node interface check for GQLGen.
 func (*Order) IsNode() {}
 
+var productImplementors = []string{"Product", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Product) IsNode() {}
+
 var rsaconfigImplementors = []string{"RSAConfig", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
@@ -84,6 +91,11 @@ var shopImplementors = []string{"Shop", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Shop) IsNode() {}
+
+var variantImplementors = []string{"Variant", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Variant) IsNode() {}
 
 var webhooksubscriptionImplementors = []string{"WebhookSubscription", "Node"}
 
@@ -248,6 +260,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			}
 		}
 		return query.Only(ctx)
+	case product.Table:
+		query := c.Product.Query().
+			Where(product.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, productImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case rsaconfig.Table:
 		query := c.RSAConfig.Query().
 			Where(rsaconfig.ID(id))
@@ -262,6 +283,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(shop.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, shopImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case variant.Table:
+		query := c.Variant.Query().
+			Where(variant.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, variantImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -492,6 +522,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 				*noder = node
 			}
 		}
+	case product.Table:
+		query := c.Product.Query().
+			Where(product.IDIn(ids...))
+		query, err := query.CollectFields(ctx, productImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case rsaconfig.Table:
 		query := c.RSAConfig.Query().
 			Where(rsaconfig.IDIn(ids...))
@@ -512,6 +558,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.Shop.Query().
 			Where(shop.IDIn(ids...))
 		query, err := query.CollectFields(ctx, shopImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case variant.Table:
+		query := c.Variant.Query().
+			Where(variant.IDIn(ids...))
+		query, err := query.CollectFields(ctx, variantImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -23,8 +23,10 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -3061,6 +3063,338 @@ func (_m *Order) ToEdge(order *OrderOrder) *OrderEdge {
 	}
 }
 
+// ProductEdge is the edge representation of Product.
+type ProductEdge struct {
+	Node   *Product `json:"node"`
+	Cursor Cursor   `json:"cursor"`
+}
+
+// ProductConnection is the connection containing edges to Product.
+type ProductConnection struct {
+	Edges      []*ProductEdge `json:"edges"`
+	PageInfo   PageInfo       `json:"pageInfo"`
+	TotalCount int            `json:"totalCount"`
+}
+
+func (c *ProductConnection) build(nodes []*Product, pager *productPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Product
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Product {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Product {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*ProductEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &ProductEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// ProductPaginateOption enables pagination customization.
+type ProductPaginateOption func(*productPager) error
+
+// WithProductOrder configures pagination ordering.
+func WithProductOrder(order *ProductOrder) ProductPaginateOption {
+	if order == nil {
+		order = DefaultProductOrder
+	}
+	o := *order
+	return func(pager *productPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultProductOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithProductFilter configures pagination filter.
+func WithProductFilter(filter func(*ProductQuery) (*ProductQuery, error)) ProductPaginateOption {
+	return func(pager *productPager) error {
+		if filter == nil {
+			return errors.New("ProductQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type productPager struct {
+	reverse bool
+	order   *ProductOrder
+	filter  func(*ProductQuery) (*ProductQuery, error)
+}
+
+func newProductPager(opts []ProductPaginateOption, reverse bool) (*productPager, error) {
+	pager := &productPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultProductOrder
+	}
+	return pager, nil
+}
+
+func (p *productPager) applyFilter(query *ProductQuery) (*ProductQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *productPager) toCursor(_m *Product) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *productPager) applyCursors(query *ProductQuery, after, before *Cursor) (*ProductQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultProductOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *productPager) applyOrder(query *ProductQuery) *ProductQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultProductOrder.Field {
+		query = query.Order(DefaultProductOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *productPager) orderExpr(query *ProductQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultProductOrder.Field {
+			b.Comma().Ident(DefaultProductOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Product.
+func (_m *ProductQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...ProductPaginateOption,
+) (*ProductConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newProductPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &ProductConnection{Edges: []*ProductEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// ProductOrderFieldCreatedAt orders Product by created_at.
+	ProductOrderFieldCreatedAt = &ProductOrderField{
+		Value: func(_m *Product) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: product.FieldCreatedAt,
+		toTerm: product.ByCreatedAt,
+		toCursor: func(_m *Product) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// ProductOrderFieldUpdatedAt orders Product by updated_at.
+	ProductOrderFieldUpdatedAt = &ProductOrderField{
+		Value: func(_m *Product) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: product.FieldUpdatedAt,
+		toTerm: product.ByUpdatedAt,
+		toCursor: func(_m *Product) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// ProductOrderFieldTitle orders Product by title.
+	ProductOrderFieldTitle = &ProductOrderField{
+		Value: func(_m *Product) (ent.Value, error) {
+			return _m.Title, nil
+		},
+		column: product.FieldTitle,
+		toTerm: product.ByTitle,
+		toCursor: func(_m *Product) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Title,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f ProductOrderField) String() string {
+	var str string
+	switch f.column {
+	case ProductOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case ProductOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case ProductOrderFieldTitle.column:
+		str = "TITLE"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f ProductOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *ProductOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("ProductOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *ProductOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *ProductOrderFieldUpdatedAt
+	case "TITLE":
+		*f = *ProductOrderFieldTitle
+	default:
+		return fmt.Errorf("%s is not a valid ProductOrderField", str)
+	}
+	return nil
+}
+
+// ProductOrderField defines the ordering field of Product.
+type ProductOrderField struct {
+	// Value extracts the ordering value from the given Product.
+	Value    func(*Product) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) product.OrderOption
+	toCursor func(*Product) Cursor
+}
+
+// ProductOrder defines the ordering of Product.
+type ProductOrder struct {
+	Direction OrderDirection     `json:"direction"`
+	Field     *ProductOrderField `json:"field"`
+}
+
+// DefaultProductOrder is the default ordering of Product.
+var DefaultProductOrder = &ProductOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &ProductOrderField{
+		Value: func(_m *Product) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: product.FieldID,
+		toTerm: product.ByID,
+		toCursor: func(_m *Product) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Product into ProductEdge.
+func (_m *Product) ToEdge(order *ProductOrder) *ProductEdge {
+	if order == nil {
+		order = DefaultProductOrder
+	}
+	return &ProductEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
 // RSAConfigEdge is the edge representation of RSAConfig.
 type RSAConfigEdge struct {
 	Node   *RSAConfig `json:"node"`
@@ -3684,6 +4018,338 @@ func (_m *Shop) ToEdge(order *ShopOrder) *ShopEdge {
 		order = DefaultShopOrder
 	}
 	return &ShopEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// VariantEdge is the edge representation of Variant.
+type VariantEdge struct {
+	Node   *Variant `json:"node"`
+	Cursor Cursor   `json:"cursor"`
+}
+
+// VariantConnection is the connection containing edges to Variant.
+type VariantConnection struct {
+	Edges      []*VariantEdge `json:"edges"`
+	PageInfo   PageInfo       `json:"pageInfo"`
+	TotalCount int            `json:"totalCount"`
+}
+
+func (c *VariantConnection) build(nodes []*Variant, pager *variantPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Variant
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Variant {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Variant {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*VariantEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &VariantEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// VariantPaginateOption enables pagination customization.
+type VariantPaginateOption func(*variantPager) error
+
+// WithVariantOrder configures pagination ordering.
+func WithVariantOrder(order *VariantOrder) VariantPaginateOption {
+	if order == nil {
+		order = DefaultVariantOrder
+	}
+	o := *order
+	return func(pager *variantPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultVariantOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithVariantFilter configures pagination filter.
+func WithVariantFilter(filter func(*VariantQuery) (*VariantQuery, error)) VariantPaginateOption {
+	return func(pager *variantPager) error {
+		if filter == nil {
+			return errors.New("VariantQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type variantPager struct {
+	reverse bool
+	order   *VariantOrder
+	filter  func(*VariantQuery) (*VariantQuery, error)
+}
+
+func newVariantPager(opts []VariantPaginateOption, reverse bool) (*variantPager, error) {
+	pager := &variantPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultVariantOrder
+	}
+	return pager, nil
+}
+
+func (p *variantPager) applyFilter(query *VariantQuery) (*VariantQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *variantPager) toCursor(_m *Variant) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *variantPager) applyCursors(query *VariantQuery, after, before *Cursor) (*VariantQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultVariantOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *variantPager) applyOrder(query *VariantQuery) *VariantQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultVariantOrder.Field {
+		query = query.Order(DefaultVariantOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *variantPager) orderExpr(query *VariantQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultVariantOrder.Field {
+			b.Comma().Ident(DefaultVariantOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Variant.
+func (_m *VariantQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...VariantPaginateOption,
+) (*VariantConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newVariantPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &VariantConnection{Edges: []*VariantEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// VariantOrderFieldCreatedAt orders Variant by created_at.
+	VariantOrderFieldCreatedAt = &VariantOrderField{
+		Value: func(_m *Variant) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: variant.FieldCreatedAt,
+		toTerm: variant.ByCreatedAt,
+		toCursor: func(_m *Variant) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// VariantOrderFieldUpdatedAt orders Variant by updated_at.
+	VariantOrderFieldUpdatedAt = &VariantOrderField{
+		Value: func(_m *Variant) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: variant.FieldUpdatedAt,
+		toTerm: variant.ByUpdatedAt,
+		toCursor: func(_m *Variant) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// VariantOrderFieldPrice orders Variant by price.
+	VariantOrderFieldPrice = &VariantOrderField{
+		Value: func(_m *Variant) (ent.Value, error) {
+			return _m.Price, nil
+		},
+		column: variant.FieldPrice,
+		toTerm: variant.ByPrice,
+		toCursor: func(_m *Variant) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Price,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f VariantOrderField) String() string {
+	var str string
+	switch f.column {
+	case VariantOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case VariantOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case VariantOrderFieldPrice.column:
+		str = "PRICE"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f VariantOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *VariantOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("VariantOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *VariantOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *VariantOrderFieldUpdatedAt
+	case "PRICE":
+		*f = *VariantOrderFieldPrice
+	default:
+		return fmt.Errorf("%s is not a valid VariantOrderField", str)
+	}
+	return nil
+}
+
+// VariantOrderField defines the ordering field of Variant.
+type VariantOrderField struct {
+	// Value extracts the ordering value from the given Variant.
+	Value    func(*Variant) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) variant.OrderOption
+	toCursor func(*Variant) Cursor
+}
+
+// VariantOrder defines the ordering of Variant.
+type VariantOrder struct {
+	Direction OrderDirection     `json:"direction"`
+	Field     *VariantOrderField `json:"field"`
+}
+
+// DefaultVariantOrder is the default ordering of Variant.
+var DefaultVariantOrder = &VariantOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &VariantOrderField{
+		Value: func(_m *Variant) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: variant.FieldID,
+		toTerm: variant.ByID,
+		toCursor: func(_m *Variant) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Variant into VariantEdge.
+func (_m *Variant) ToEdge(order *VariantOrder) *VariantEdge {
+	if order == nil {
+		order = DefaultVariantOrder
+	}
+	return &VariantEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

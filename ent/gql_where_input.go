@@ -17,8 +17,10 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
+	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -5032,6 +5034,576 @@ func (i *OrderWhereInput) P() (predicate.Order, error) {
 	}
 }
 
+// ProductWhereInput represents a where input for filtering Product queries.
+type ProductWhereInput struct {
+	Predicates []predicate.Product  `json:"-"`
+	Not        *ProductWhereInput   `json:"not,omitempty"`
+	Or         []*ProductWhereInput `json:"or,omitempty"`
+	And        []*ProductWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "platform_id" field predicates.
+	PlatformID             *string  `json:"platformID,omitempty"`
+	PlatformIDNEQ          *string  `json:"platformIDNEQ,omitempty"`
+	PlatformIDIn           []string `json:"platformIDIn,omitempty"`
+	PlatformIDNotIn        []string `json:"platformIDNotIn,omitempty"`
+	PlatformIDGT           *string  `json:"platformIDGT,omitempty"`
+	PlatformIDGTE          *string  `json:"platformIDGTE,omitempty"`
+	PlatformIDLT           *string  `json:"platformIDLT,omitempty"`
+	PlatformIDLTE          *string  `json:"platformIDLTE,omitempty"`
+	PlatformIDContains     *string  `json:"platformIDContains,omitempty"`
+	PlatformIDHasPrefix    *string  `json:"platformIDHasPrefix,omitempty"`
+	PlatformIDHasSuffix    *string  `json:"platformIDHasSuffix,omitempty"`
+	PlatformIDEqualFold    *string  `json:"platformIDEqualFold,omitempty"`
+	PlatformIDContainsFold *string  `json:"platformIDContainsFold,omitempty"`
+
+	// "title" field predicates.
+	Title             *string  `json:"title,omitempty"`
+	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
+	TitleIn           []string `json:"titleIn,omitempty"`
+	TitleNotIn        []string `json:"titleNotIn,omitempty"`
+	TitleGT           *string  `json:"titleGT,omitempty"`
+	TitleGTE          *string  `json:"titleGTE,omitempty"`
+	TitleLT           *string  `json:"titleLT,omitempty"`
+	TitleLTE          *string  `json:"titleLTE,omitempty"`
+	TitleContains     *string  `json:"titleContains,omitempty"`
+	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
+	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
+	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
+	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "vendor" field predicates.
+	Vendor             *string  `json:"vendor,omitempty"`
+	VendorNEQ          *string  `json:"vendorNEQ,omitempty"`
+	VendorIn           []string `json:"vendorIn,omitempty"`
+	VendorNotIn        []string `json:"vendorNotIn,omitempty"`
+	VendorGT           *string  `json:"vendorGT,omitempty"`
+	VendorGTE          *string  `json:"vendorGTE,omitempty"`
+	VendorLT           *string  `json:"vendorLT,omitempty"`
+	VendorLTE          *string  `json:"vendorLTE,omitempty"`
+	VendorContains     *string  `json:"vendorContains,omitempty"`
+	VendorHasPrefix    *string  `json:"vendorHasPrefix,omitempty"`
+	VendorHasSuffix    *string  `json:"vendorHasSuffix,omitempty"`
+	VendorEqualFold    *string  `json:"vendorEqualFold,omitempty"`
+	VendorContainsFold *string  `json:"vendorContainsFold,omitempty"`
+
+	// "tags" field predicates.
+	Tags             *string  `json:"tags,omitempty"`
+	TagsNEQ          *string  `json:"tagsNEQ,omitempty"`
+	TagsIn           []string `json:"tagsIn,omitempty"`
+	TagsNotIn        []string `json:"tagsNotIn,omitempty"`
+	TagsGT           *string  `json:"tagsGT,omitempty"`
+	TagsGTE          *string  `json:"tagsGTE,omitempty"`
+	TagsLT           *string  `json:"tagsLT,omitempty"`
+	TagsLTE          *string  `json:"tagsLTE,omitempty"`
+	TagsContains     *string  `json:"tagsContains,omitempty"`
+	TagsHasPrefix    *string  `json:"tagsHasPrefix,omitempty"`
+	TagsHasSuffix    *string  `json:"tagsHasSuffix,omitempty"`
+	TagsEqualFold    *string  `json:"tagsEqualFold,omitempty"`
+	TagsContainsFold *string  `json:"tagsContainsFold,omitempty"`
+
+	// "image_url" field predicates.
+	ImageURL             *string  `json:"imageURL,omitempty"`
+	ImageURLNEQ          *string  `json:"imageURLNEQ,omitempty"`
+	ImageURLIn           []string `json:"imageURLIn,omitempty"`
+	ImageURLNotIn        []string `json:"imageURLNotIn,omitempty"`
+	ImageURLGT           *string  `json:"imageURLGT,omitempty"`
+	ImageURLGTE          *string  `json:"imageURLGTE,omitempty"`
+	ImageURLLT           *string  `json:"imageURLLT,omitempty"`
+	ImageURLLTE          *string  `json:"imageURLLTE,omitempty"`
+	ImageURLContains     *string  `json:"imageURLContains,omitempty"`
+	ImageURLHasPrefix    *string  `json:"imageURLHasPrefix,omitempty"`
+	ImageURLHasSuffix    *string  `json:"imageURLHasSuffix,omitempty"`
+	ImageURLEqualFold    *string  `json:"imageURLEqualFold,omitempty"`
+	ImageURLContainsFold *string  `json:"imageURLContainsFold,omitempty"`
+
+	// "gift_card" field predicates.
+	GiftCard    *bool `json:"giftCard,omitempty"`
+	GiftCardNEQ *bool `json:"giftCardNEQ,omitempty"`
+
+	// "shop" edge predicates.
+	HasShop     *bool             `json:"hasShop,omitempty"`
+	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
+
+	// "variants" edge predicates.
+	HasVariants     *bool                `json:"hasVariants,omitempty"`
+	HasVariantsWith []*VariantWhereInput `json:"hasVariantsWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *ProductWhereInput) AddPredicates(predicates ...predicate.Product) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the ProductWhereInput filter on the ProductQuery builder.
+func (i *ProductWhereInput) Filter(q *ProductQuery) (*ProductQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyProductWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyProductWhereInput is returned in case the ProductWhereInput is empty.
+var ErrEmptyProductWhereInput = errors.New("ent: empty predicate ProductWhereInput")
+
+// P returns a predicate for filtering products.
+// An error is returned if the input is empty or invalid.
+func (i *ProductWhereInput) P() (predicate.Product, error) {
+	var predicates []predicate.Product
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, product.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Product, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, product.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Product, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, product.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, product.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, product.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, product.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, product.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, product.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, product.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, product.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, product.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, product.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, product.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, product.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, product.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, product.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, product.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, product.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, product.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, product.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, product.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, product.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, product.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, product.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, product.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, product.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, product.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.PlatformID != nil {
+		predicates = append(predicates, product.PlatformIDEQ(*i.PlatformID))
+	}
+	if i.PlatformIDNEQ != nil {
+		predicates = append(predicates, product.PlatformIDNEQ(*i.PlatformIDNEQ))
+	}
+	if len(i.PlatformIDIn) > 0 {
+		predicates = append(predicates, product.PlatformIDIn(i.PlatformIDIn...))
+	}
+	if len(i.PlatformIDNotIn) > 0 {
+		predicates = append(predicates, product.PlatformIDNotIn(i.PlatformIDNotIn...))
+	}
+	if i.PlatformIDGT != nil {
+		predicates = append(predicates, product.PlatformIDGT(*i.PlatformIDGT))
+	}
+	if i.PlatformIDGTE != nil {
+		predicates = append(predicates, product.PlatformIDGTE(*i.PlatformIDGTE))
+	}
+	if i.PlatformIDLT != nil {
+		predicates = append(predicates, product.PlatformIDLT(*i.PlatformIDLT))
+	}
+	if i.PlatformIDLTE != nil {
+		predicates = append(predicates, product.PlatformIDLTE(*i.PlatformIDLTE))
+	}
+	if i.PlatformIDContains != nil {
+		predicates = append(predicates, product.PlatformIDContains(*i.PlatformIDContains))
+	}
+	if i.PlatformIDHasPrefix != nil {
+		predicates = append(predicates, product.PlatformIDHasPrefix(*i.PlatformIDHasPrefix))
+	}
+	if i.PlatformIDHasSuffix != nil {
+		predicates = append(predicates, product.PlatformIDHasSuffix(*i.PlatformIDHasSuffix))
+	}
+	if i.PlatformIDEqualFold != nil {
+		predicates = append(predicates, product.PlatformIDEqualFold(*i.PlatformIDEqualFold))
+	}
+	if i.PlatformIDContainsFold != nil {
+		predicates = append(predicates, product.PlatformIDContainsFold(*i.PlatformIDContainsFold))
+	}
+	if i.Title != nil {
+		predicates = append(predicates, product.TitleEQ(*i.Title))
+	}
+	if i.TitleNEQ != nil {
+		predicates = append(predicates, product.TitleNEQ(*i.TitleNEQ))
+	}
+	if len(i.TitleIn) > 0 {
+		predicates = append(predicates, product.TitleIn(i.TitleIn...))
+	}
+	if len(i.TitleNotIn) > 0 {
+		predicates = append(predicates, product.TitleNotIn(i.TitleNotIn...))
+	}
+	if i.TitleGT != nil {
+		predicates = append(predicates, product.TitleGT(*i.TitleGT))
+	}
+	if i.TitleGTE != nil {
+		predicates = append(predicates, product.TitleGTE(*i.TitleGTE))
+	}
+	if i.TitleLT != nil {
+		predicates = append(predicates, product.TitleLT(*i.TitleLT))
+	}
+	if i.TitleLTE != nil {
+		predicates = append(predicates, product.TitleLTE(*i.TitleLTE))
+	}
+	if i.TitleContains != nil {
+		predicates = append(predicates, product.TitleContains(*i.TitleContains))
+	}
+	if i.TitleHasPrefix != nil {
+		predicates = append(predicates, product.TitleHasPrefix(*i.TitleHasPrefix))
+	}
+	if i.TitleHasSuffix != nil {
+		predicates = append(predicates, product.TitleHasSuffix(*i.TitleHasSuffix))
+	}
+	if i.TitleEqualFold != nil {
+		predicates = append(predicates, product.TitleEqualFold(*i.TitleEqualFold))
+	}
+	if i.TitleContainsFold != nil {
+		predicates = append(predicates, product.TitleContainsFold(*i.TitleContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, product.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, product.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, product.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, product.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, product.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, product.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, product.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, product.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, product.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, product.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, product.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, product.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, product.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.Vendor != nil {
+		predicates = append(predicates, product.VendorEQ(*i.Vendor))
+	}
+	if i.VendorNEQ != nil {
+		predicates = append(predicates, product.VendorNEQ(*i.VendorNEQ))
+	}
+	if len(i.VendorIn) > 0 {
+		predicates = append(predicates, product.VendorIn(i.VendorIn...))
+	}
+	if len(i.VendorNotIn) > 0 {
+		predicates = append(predicates, product.VendorNotIn(i.VendorNotIn...))
+	}
+	if i.VendorGT != nil {
+		predicates = append(predicates, product.VendorGT(*i.VendorGT))
+	}
+	if i.VendorGTE != nil {
+		predicates = append(predicates, product.VendorGTE(*i.VendorGTE))
+	}
+	if i.VendorLT != nil {
+		predicates = append(predicates, product.VendorLT(*i.VendorLT))
+	}
+	if i.VendorLTE != nil {
+		predicates = append(predicates, product.VendorLTE(*i.VendorLTE))
+	}
+	if i.VendorContains != nil {
+		predicates = append(predicates, product.VendorContains(*i.VendorContains))
+	}
+	if i.VendorHasPrefix != nil {
+		predicates = append(predicates, product.VendorHasPrefix(*i.VendorHasPrefix))
+	}
+	if i.VendorHasSuffix != nil {
+		predicates = append(predicates, product.VendorHasSuffix(*i.VendorHasSuffix))
+	}
+	if i.VendorEqualFold != nil {
+		predicates = append(predicates, product.VendorEqualFold(*i.VendorEqualFold))
+	}
+	if i.VendorContainsFold != nil {
+		predicates = append(predicates, product.VendorContainsFold(*i.VendorContainsFold))
+	}
+	if i.Tags != nil {
+		predicates = append(predicates, product.TagsEQ(*i.Tags))
+	}
+	if i.TagsNEQ != nil {
+		predicates = append(predicates, product.TagsNEQ(*i.TagsNEQ))
+	}
+	if len(i.TagsIn) > 0 {
+		predicates = append(predicates, product.TagsIn(i.TagsIn...))
+	}
+	if len(i.TagsNotIn) > 0 {
+		predicates = append(predicates, product.TagsNotIn(i.TagsNotIn...))
+	}
+	if i.TagsGT != nil {
+		predicates = append(predicates, product.TagsGT(*i.TagsGT))
+	}
+	if i.TagsGTE != nil {
+		predicates = append(predicates, product.TagsGTE(*i.TagsGTE))
+	}
+	if i.TagsLT != nil {
+		predicates = append(predicates, product.TagsLT(*i.TagsLT))
+	}
+	if i.TagsLTE != nil {
+		predicates = append(predicates, product.TagsLTE(*i.TagsLTE))
+	}
+	if i.TagsContains != nil {
+		predicates = append(predicates, product.TagsContains(*i.TagsContains))
+	}
+	if i.TagsHasPrefix != nil {
+		predicates = append(predicates, product.TagsHasPrefix(*i.TagsHasPrefix))
+	}
+	if i.TagsHasSuffix != nil {
+		predicates = append(predicates, product.TagsHasSuffix(*i.TagsHasSuffix))
+	}
+	if i.TagsEqualFold != nil {
+		predicates = append(predicates, product.TagsEqualFold(*i.TagsEqualFold))
+	}
+	if i.TagsContainsFold != nil {
+		predicates = append(predicates, product.TagsContainsFold(*i.TagsContainsFold))
+	}
+	if i.ImageURL != nil {
+		predicates = append(predicates, product.ImageURLEQ(*i.ImageURL))
+	}
+	if i.ImageURLNEQ != nil {
+		predicates = append(predicates, product.ImageURLNEQ(*i.ImageURLNEQ))
+	}
+	if len(i.ImageURLIn) > 0 {
+		predicates = append(predicates, product.ImageURLIn(i.ImageURLIn...))
+	}
+	if len(i.ImageURLNotIn) > 0 {
+		predicates = append(predicates, product.ImageURLNotIn(i.ImageURLNotIn...))
+	}
+	if i.ImageURLGT != nil {
+		predicates = append(predicates, product.ImageURLGT(*i.ImageURLGT))
+	}
+	if i.ImageURLGTE != nil {
+		predicates = append(predicates, product.ImageURLGTE(*i.ImageURLGTE))
+	}
+	if i.ImageURLLT != nil {
+		predicates = append(predicates, product.ImageURLLT(*i.ImageURLLT))
+	}
+	if i.ImageURLLTE != nil {
+		predicates = append(predicates, product.ImageURLLTE(*i.ImageURLLTE))
+	}
+	if i.ImageURLContains != nil {
+		predicates = append(predicates, product.ImageURLContains(*i.ImageURLContains))
+	}
+	if i.ImageURLHasPrefix != nil {
+		predicates = append(predicates, product.ImageURLHasPrefix(*i.ImageURLHasPrefix))
+	}
+	if i.ImageURLHasSuffix != nil {
+		predicates = append(predicates, product.ImageURLHasSuffix(*i.ImageURLHasSuffix))
+	}
+	if i.ImageURLEqualFold != nil {
+		predicates = append(predicates, product.ImageURLEqualFold(*i.ImageURLEqualFold))
+	}
+	if i.ImageURLContainsFold != nil {
+		predicates = append(predicates, product.ImageURLContainsFold(*i.ImageURLContainsFold))
+	}
+	if i.GiftCard != nil {
+		predicates = append(predicates, product.GiftCardEQ(*i.GiftCard))
+	}
+	if i.GiftCardNEQ != nil {
+		predicates = append(predicates, product.GiftCardNEQ(*i.GiftCardNEQ))
+	}
+
+	if i.HasShop != nil {
+		p := product.HasShop()
+		if !*i.HasShop {
+			p = product.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasShopWith) > 0 {
+		with := make([]predicate.Shop, 0, len(i.HasShopWith))
+		for _, w := range i.HasShopWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasShopWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, product.HasShopWith(with...))
+	}
+	if i.HasVariants != nil {
+		p := product.HasVariants()
+		if !*i.HasVariants {
+			p = product.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasVariantsWith) > 0 {
+		with := make([]predicate.Variant, 0, len(i.HasVariantsWith))
+		for _, w := range i.HasVariantsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasVariantsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, product.HasVariantsWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyProductWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return product.And(predicates...), nil
+	}
+}
+
 // RSAConfigWhereInput represents a where input for filtering RSAConfig queries.
 type RSAConfigWhereInput struct {
 	Predicates []predicate.RSAConfig  `json:"-"`
@@ -5447,6 +6019,10 @@ type ShopWhereInput struct {
 	// "orders" edge predicates.
 	HasOrders     *bool              `json:"hasOrders,omitempty"`
 	HasOrdersWith []*OrderWhereInput `json:"hasOrdersWith,omitempty"`
+
+	// "products" edge predicates.
+	HasProducts     *bool                `json:"hasProducts,omitempty"`
+	HasProductsWith []*ProductWhereInput `json:"hasProductsWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -5950,6 +6526,24 @@ func (i *ShopWhereInput) P() (predicate.Shop, error) {
 		}
 		predicates = append(predicates, shop.HasOrdersWith(with...))
 	}
+	if i.HasProducts != nil {
+		p := shop.HasProducts()
+		if !*i.HasProducts {
+			p = shop.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasProductsWith) > 0 {
+		with := make([]predicate.Product, 0, len(i.HasProductsWith))
+		for _, w := range i.HasProductsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasProductsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, shop.HasProductsWith(with...))
+	}
 	switch len(predicates) {
 	case 0:
 		return nil, ErrEmptyShopWhereInput
@@ -5957,6 +6551,656 @@ func (i *ShopWhereInput) P() (predicate.Shop, error) {
 		return predicates[0], nil
 	default:
 		return shop.And(predicates...), nil
+	}
+}
+
+// VariantWhereInput represents a where input for filtering Variant queries.
+type VariantWhereInput struct {
+	Predicates []predicate.Variant  `json:"-"`
+	Not        *VariantWhereInput   `json:"not,omitempty"`
+	Or         []*VariantWhereInput `json:"or,omitempty"`
+	And        []*VariantWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "platform_id" field predicates.
+	PlatformID             *string  `json:"platformID,omitempty"`
+	PlatformIDNEQ          *string  `json:"platformIDNEQ,omitempty"`
+	PlatformIDIn           []string `json:"platformIDIn,omitempty"`
+	PlatformIDNotIn        []string `json:"platformIDNotIn,omitempty"`
+	PlatformIDGT           *string  `json:"platformIDGT,omitempty"`
+	PlatformIDGTE          *string  `json:"platformIDGTE,omitempty"`
+	PlatformIDLT           *string  `json:"platformIDLT,omitempty"`
+	PlatformIDLTE          *string  `json:"platformIDLTE,omitempty"`
+	PlatformIDContains     *string  `json:"platformIDContains,omitempty"`
+	PlatformIDHasPrefix    *string  `json:"platformIDHasPrefix,omitempty"`
+	PlatformIDHasSuffix    *string  `json:"platformIDHasSuffix,omitempty"`
+	PlatformIDEqualFold    *string  `json:"platformIDEqualFold,omitempty"`
+	PlatformIDContainsFold *string  `json:"platformIDContainsFold,omitempty"`
+
+	// "sku" field predicates.
+	Sku             *string  `json:"sku,omitempty"`
+	SkuNEQ          *string  `json:"skuNEQ,omitempty"`
+	SkuIn           []string `json:"skuIn,omitempty"`
+	SkuNotIn        []string `json:"skuNotIn,omitempty"`
+	SkuGT           *string  `json:"skuGT,omitempty"`
+	SkuGTE          *string  `json:"skuGTE,omitempty"`
+	SkuLT           *string  `json:"skuLT,omitempty"`
+	SkuLTE          *string  `json:"skuLTE,omitempty"`
+	SkuContains     *string  `json:"skuContains,omitempty"`
+	SkuHasPrefix    *string  `json:"skuHasPrefix,omitempty"`
+	SkuHasSuffix    *string  `json:"skuHasSuffix,omitempty"`
+	SkuEqualFold    *string  `json:"skuEqualFold,omitempty"`
+	SkuContainsFold *string  `json:"skuContainsFold,omitempty"`
+
+	// "title" field predicates.
+	Title             *string  `json:"title,omitempty"`
+	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
+	TitleIn           []string `json:"titleIn,omitempty"`
+	TitleNotIn        []string `json:"titleNotIn,omitempty"`
+	TitleGT           *string  `json:"titleGT,omitempty"`
+	TitleGTE          *string  `json:"titleGTE,omitempty"`
+	TitleLT           *string  `json:"titleLT,omitempty"`
+	TitleLTE          *string  `json:"titleLTE,omitempty"`
+	TitleContains     *string  `json:"titleContains,omitempty"`
+	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
+	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
+	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
+	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
+
+	// "price" field predicates.
+	Price      *int64  `json:"price,omitempty"`
+	PriceNEQ   *int64  `json:"priceNEQ,omitempty"`
+	PriceIn    []int64 `json:"priceIn,omitempty"`
+	PriceNotIn []int64 `json:"priceNotIn,omitempty"`
+	PriceGT    *int64  `json:"priceGT,omitempty"`
+	PriceGTE   *int64  `json:"priceGTE,omitempty"`
+	PriceLT    *int64  `json:"priceLT,omitempty"`
+	PriceLTE   *int64  `json:"priceLTE,omitempty"`
+
+	// "compare_at_price" field predicates.
+	CompareAtPrice      *int64  `json:"compareAtPrice,omitempty"`
+	CompareAtPriceNEQ   *int64  `json:"compareAtPriceNEQ,omitempty"`
+	CompareAtPriceIn    []int64 `json:"compareAtPriceIn,omitempty"`
+	CompareAtPriceNotIn []int64 `json:"compareAtPriceNotIn,omitempty"`
+	CompareAtPriceGT    *int64  `json:"compareAtPriceGT,omitempty"`
+	CompareAtPriceGTE   *int64  `json:"compareAtPriceGTE,omitempty"`
+	CompareAtPriceLT    *int64  `json:"compareAtPriceLT,omitempty"`
+	CompareAtPriceLTE   *int64  `json:"compareAtPriceLTE,omitempty"`
+
+	// "weight" field predicates.
+	Weight      *int  `json:"weight,omitempty"`
+	WeightNEQ   *int  `json:"weightNEQ,omitempty"`
+	WeightIn    []int `json:"weightIn,omitempty"`
+	WeightNotIn []int `json:"weightNotIn,omitempty"`
+	WeightGT    *int  `json:"weightGT,omitempty"`
+	WeightGTE   *int  `json:"weightGTE,omitempty"`
+	WeightLT    *int  `json:"weightLT,omitempty"`
+	WeightLTE   *int  `json:"weightLTE,omitempty"`
+
+	// "weight_unit" field predicates.
+	WeightUnit             *string  `json:"weightUnit,omitempty"`
+	WeightUnitNEQ          *string  `json:"weightUnitNEQ,omitempty"`
+	WeightUnitIn           []string `json:"weightUnitIn,omitempty"`
+	WeightUnitNotIn        []string `json:"weightUnitNotIn,omitempty"`
+	WeightUnitGT           *string  `json:"weightUnitGT,omitempty"`
+	WeightUnitGTE          *string  `json:"weightUnitGTE,omitempty"`
+	WeightUnitLT           *string  `json:"weightUnitLT,omitempty"`
+	WeightUnitLTE          *string  `json:"weightUnitLTE,omitempty"`
+	WeightUnitContains     *string  `json:"weightUnitContains,omitempty"`
+	WeightUnitHasPrefix    *string  `json:"weightUnitHasPrefix,omitempty"`
+	WeightUnitHasSuffix    *string  `json:"weightUnitHasSuffix,omitempty"`
+	WeightUnitEqualFold    *string  `json:"weightUnitEqualFold,omitempty"`
+	WeightUnitContainsFold *string  `json:"weightUnitContainsFold,omitempty"`
+
+	// "requires_shipping" field predicates.
+	RequiresShipping    *bool `json:"requiresShipping,omitempty"`
+	RequiresShippingNEQ *bool `json:"requiresShippingNEQ,omitempty"`
+
+	// "taxable" field predicates.
+	Taxable    *bool `json:"taxable,omitempty"`
+	TaxableNEQ *bool `json:"taxableNEQ,omitempty"`
+
+	// "inventory_tracked" field predicates.
+	InventoryTracked    *bool `json:"inventoryTracked,omitempty"`
+	InventoryTrackedNEQ *bool `json:"inventoryTrackedNEQ,omitempty"`
+
+	// "inventory_quantity" field predicates.
+	InventoryQuantity      *int  `json:"inventoryQuantity,omitempty"`
+	InventoryQuantityNEQ   *int  `json:"inventoryQuantityNEQ,omitempty"`
+	InventoryQuantityIn    []int `json:"inventoryQuantityIn,omitempty"`
+	InventoryQuantityNotIn []int `json:"inventoryQuantityNotIn,omitempty"`
+	InventoryQuantityGT    *int  `json:"inventoryQuantityGT,omitempty"`
+	InventoryQuantityGTE   *int  `json:"inventoryQuantityGTE,omitempty"`
+	InventoryQuantityLT    *int  `json:"inventoryQuantityLT,omitempty"`
+	InventoryQuantityLTE   *int  `json:"inventoryQuantityLTE,omitempty"`
+
+	// "image_url" field predicates.
+	ImageURL             *string  `json:"imageURL,omitempty"`
+	ImageURLNEQ          *string  `json:"imageURLNEQ,omitempty"`
+	ImageURLIn           []string `json:"imageURLIn,omitempty"`
+	ImageURLNotIn        []string `json:"imageURLNotIn,omitempty"`
+	ImageURLGT           *string  `json:"imageURLGT,omitempty"`
+	ImageURLGTE          *string  `json:"imageURLGTE,omitempty"`
+	ImageURLLT           *string  `json:"imageURLLT,omitempty"`
+	ImageURLLTE          *string  `json:"imageURLLTE,omitempty"`
+	ImageURLContains     *string  `json:"imageURLContains,omitempty"`
+	ImageURLHasPrefix    *string  `json:"imageURLHasPrefix,omitempty"`
+	ImageURLHasSuffix    *string  `json:"imageURLHasSuffix,omitempty"`
+	ImageURLEqualFold    *string  `json:"imageURLEqualFold,omitempty"`
+	ImageURLContainsFold *string  `json:"imageURLContainsFold,omitempty"`
+
+	// "product" edge predicates.
+	HasProduct     *bool                `json:"hasProduct,omitempty"`
+	HasProductWith []*ProductWhereInput `json:"hasProductWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *VariantWhereInput) AddPredicates(predicates ...predicate.Variant) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the VariantWhereInput filter on the VariantQuery builder.
+func (i *VariantWhereInput) Filter(q *VariantQuery) (*VariantQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyVariantWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyVariantWhereInput is returned in case the VariantWhereInput is empty.
+var ErrEmptyVariantWhereInput = errors.New("ent: empty predicate VariantWhereInput")
+
+// P returns a predicate for filtering variants.
+// An error is returned if the input is empty or invalid.
+func (i *VariantWhereInput) P() (predicate.Variant, error) {
+	var predicates []predicate.Variant
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, variant.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Variant, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, variant.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Variant, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, variant.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, variant.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, variant.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, variant.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, variant.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, variant.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, variant.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, variant.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, variant.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, variant.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, variant.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, variant.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, variant.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, variant.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, variant.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, variant.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, variant.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, variant.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, variant.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, variant.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, variant.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, variant.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, variant.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, variant.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, variant.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.PlatformID != nil {
+		predicates = append(predicates, variant.PlatformIDEQ(*i.PlatformID))
+	}
+	if i.PlatformIDNEQ != nil {
+		predicates = append(predicates, variant.PlatformIDNEQ(*i.PlatformIDNEQ))
+	}
+	if len(i.PlatformIDIn) > 0 {
+		predicates = append(predicates, variant.PlatformIDIn(i.PlatformIDIn...))
+	}
+	if len(i.PlatformIDNotIn) > 0 {
+		predicates = append(predicates, variant.PlatformIDNotIn(i.PlatformIDNotIn...))
+	}
+	if i.PlatformIDGT != nil {
+		predicates = append(predicates, variant.PlatformIDGT(*i.PlatformIDGT))
+	}
+	if i.PlatformIDGTE != nil {
+		predicates = append(predicates, variant.PlatformIDGTE(*i.PlatformIDGTE))
+	}
+	if i.PlatformIDLT != nil {
+		predicates = append(predicates, variant.PlatformIDLT(*i.PlatformIDLT))
+	}
+	if i.PlatformIDLTE != nil {
+		predicates = append(predicates, variant.PlatformIDLTE(*i.PlatformIDLTE))
+	}
+	if i.PlatformIDContains != nil {
+		predicates = append(predicates, variant.PlatformIDContains(*i.PlatformIDContains))
+	}
+	if i.PlatformIDHasPrefix != nil {
+		predicates = append(predicates, variant.PlatformIDHasPrefix(*i.PlatformIDHasPrefix))
+	}
+	if i.PlatformIDHasSuffix != nil {
+		predicates = append(predicates, variant.PlatformIDHasSuffix(*i.PlatformIDHasSuffix))
+	}
+	if i.PlatformIDEqualFold != nil {
+		predicates = append(predicates, variant.PlatformIDEqualFold(*i.PlatformIDEqualFold))
+	}
+	if i.PlatformIDContainsFold != nil {
+		predicates = append(predicates, variant.PlatformIDContainsFold(*i.PlatformIDContainsFold))
+	}
+	if i.Sku != nil {
+		predicates = append(predicates, variant.SkuEQ(*i.Sku))
+	}
+	if i.SkuNEQ != nil {
+		predicates = append(predicates, variant.SkuNEQ(*i.SkuNEQ))
+	}
+	if len(i.SkuIn) > 0 {
+		predicates = append(predicates, variant.SkuIn(i.SkuIn...))
+	}
+	if len(i.SkuNotIn) > 0 {
+		predicates = append(predicates, variant.SkuNotIn(i.SkuNotIn...))
+	}
+	if i.SkuGT != nil {
+		predicates = append(predicates, variant.SkuGT(*i.SkuGT))
+	}
+	if i.SkuGTE != nil {
+		predicates = append(predicates, variant.SkuGTE(*i.SkuGTE))
+	}
+	if i.SkuLT != nil {
+		predicates = append(predicates, variant.SkuLT(*i.SkuLT))
+	}
+	if i.SkuLTE != nil {
+		predicates = append(predicates, variant.SkuLTE(*i.SkuLTE))
+	}
+	if i.SkuContains != nil {
+		predicates = append(predicates, variant.SkuContains(*i.SkuContains))
+	}
+	if i.SkuHasPrefix != nil {
+		predicates = append(predicates, variant.SkuHasPrefix(*i.SkuHasPrefix))
+	}
+	if i.SkuHasSuffix != nil {
+		predicates = append(predicates, variant.SkuHasSuffix(*i.SkuHasSuffix))
+	}
+	if i.SkuEqualFold != nil {
+		predicates = append(predicates, variant.SkuEqualFold(*i.SkuEqualFold))
+	}
+	if i.SkuContainsFold != nil {
+		predicates = append(predicates, variant.SkuContainsFold(*i.SkuContainsFold))
+	}
+	if i.Title != nil {
+		predicates = append(predicates, variant.TitleEQ(*i.Title))
+	}
+	if i.TitleNEQ != nil {
+		predicates = append(predicates, variant.TitleNEQ(*i.TitleNEQ))
+	}
+	if len(i.TitleIn) > 0 {
+		predicates = append(predicates, variant.TitleIn(i.TitleIn...))
+	}
+	if len(i.TitleNotIn) > 0 {
+		predicates = append(predicates, variant.TitleNotIn(i.TitleNotIn...))
+	}
+	if i.TitleGT != nil {
+		predicates = append(predicates, variant.TitleGT(*i.TitleGT))
+	}
+	if i.TitleGTE != nil {
+		predicates = append(predicates, variant.TitleGTE(*i.TitleGTE))
+	}
+	if i.TitleLT != nil {
+		predicates = append(predicates, variant.TitleLT(*i.TitleLT))
+	}
+	if i.TitleLTE != nil {
+		predicates = append(predicates, variant.TitleLTE(*i.TitleLTE))
+	}
+	if i.TitleContains != nil {
+		predicates = append(predicates, variant.TitleContains(*i.TitleContains))
+	}
+	if i.TitleHasPrefix != nil {
+		predicates = append(predicates, variant.TitleHasPrefix(*i.TitleHasPrefix))
+	}
+	if i.TitleHasSuffix != nil {
+		predicates = append(predicates, variant.TitleHasSuffix(*i.TitleHasSuffix))
+	}
+	if i.TitleEqualFold != nil {
+		predicates = append(predicates, variant.TitleEqualFold(*i.TitleEqualFold))
+	}
+	if i.TitleContainsFold != nil {
+		predicates = append(predicates, variant.TitleContainsFold(*i.TitleContainsFold))
+	}
+	if i.Price != nil {
+		predicates = append(predicates, variant.PriceEQ(*i.Price))
+	}
+	if i.PriceNEQ != nil {
+		predicates = append(predicates, variant.PriceNEQ(*i.PriceNEQ))
+	}
+	if len(i.PriceIn) > 0 {
+		predicates = append(predicates, variant.PriceIn(i.PriceIn...))
+	}
+	if len(i.PriceNotIn) > 0 {
+		predicates = append(predicates, variant.PriceNotIn(i.PriceNotIn...))
+	}
+	if i.PriceGT != nil {
+		predicates = append(predicates, variant.PriceGT(*i.PriceGT))
+	}
+	if i.PriceGTE != nil {
+		predicates = append(predicates, variant.PriceGTE(*i.PriceGTE))
+	}
+	if i.PriceLT != nil {
+		predicates = append(predicates, variant.PriceLT(*i.PriceLT))
+	}
+	if i.PriceLTE != nil {
+		predicates = append(predicates, variant.PriceLTE(*i.PriceLTE))
+	}
+	if i.CompareAtPrice != nil {
+		predicates = append(predicates, variant.CompareAtPriceEQ(*i.CompareAtPrice))
+	}
+	if i.CompareAtPriceNEQ != nil {
+		predicates = append(predicates, variant.CompareAtPriceNEQ(*i.CompareAtPriceNEQ))
+	}
+	if len(i.CompareAtPriceIn) > 0 {
+		predicates = append(predicates, variant.CompareAtPriceIn(i.CompareAtPriceIn...))
+	}
+	if len(i.CompareAtPriceNotIn) > 0 {
+		predicates = append(predicates, variant.CompareAtPriceNotIn(i.CompareAtPriceNotIn...))
+	}
+	if i.CompareAtPriceGT != nil {
+		predicates = append(predicates, variant.CompareAtPriceGT(*i.CompareAtPriceGT))
+	}
+	if i.CompareAtPriceGTE != nil {
+		predicates = append(predicates, variant.CompareAtPriceGTE(*i.CompareAtPriceGTE))
+	}
+	if i.CompareAtPriceLT != nil {
+		predicates = append(predicates, variant.CompareAtPriceLT(*i.CompareAtPriceLT))
+	}
+	if i.CompareAtPriceLTE != nil {
+		predicates = append(predicates, variant.CompareAtPriceLTE(*i.CompareAtPriceLTE))
+	}
+	if i.Weight != nil {
+		predicates = append(predicates, variant.WeightEQ(*i.Weight))
+	}
+	if i.WeightNEQ != nil {
+		predicates = append(predicates, variant.WeightNEQ(*i.WeightNEQ))
+	}
+	if len(i.WeightIn) > 0 {
+		predicates = append(predicates, variant.WeightIn(i.WeightIn...))
+	}
+	if len(i.WeightNotIn) > 0 {
+		predicates = append(predicates, variant.WeightNotIn(i.WeightNotIn...))
+	}
+	if i.WeightGT != nil {
+		predicates = append(predicates, variant.WeightGT(*i.WeightGT))
+	}
+	if i.WeightGTE != nil {
+		predicates = append(predicates, variant.WeightGTE(*i.WeightGTE))
+	}
+	if i.WeightLT != nil {
+		predicates = append(predicates, variant.WeightLT(*i.WeightLT))
+	}
+	if i.WeightLTE != nil {
+		predicates = append(predicates, variant.WeightLTE(*i.WeightLTE))
+	}
+	if i.WeightUnit != nil {
+		predicates = append(predicates, variant.WeightUnitEQ(*i.WeightUnit))
+	}
+	if i.WeightUnitNEQ != nil {
+		predicates = append(predicates, variant.WeightUnitNEQ(*i.WeightUnitNEQ))
+	}
+	if len(i.WeightUnitIn) > 0 {
+		predicates = append(predicates, variant.WeightUnitIn(i.WeightUnitIn...))
+	}
+	if len(i.WeightUnitNotIn) > 0 {
+		predicates = append(predicates, variant.WeightUnitNotIn(i.WeightUnitNotIn...))
+	}
+	if i.WeightUnitGT != nil {
+		predicates = append(predicates, variant.WeightUnitGT(*i.WeightUnitGT))
+	}
+	if i.WeightUnitGTE != nil {
+		predicates = append(predicates, variant.WeightUnitGTE(*i.WeightUnitGTE))
+	}
+	if i.WeightUnitLT != nil {
+		predicates = append(predicates, variant.WeightUnitLT(*i.WeightUnitLT))
+	}
+	if i.WeightUnitLTE != nil {
+		predicates = append(predicates, variant.WeightUnitLTE(*i.WeightUnitLTE))
+	}
+	if i.WeightUnitContains != nil {
+		predicates = append(predicates, variant.WeightUnitContains(*i.WeightUnitContains))
+	}
+	if i.WeightUnitHasPrefix != nil {
+		predicates = append(predicates, variant.WeightUnitHasPrefix(*i.WeightUnitHasPrefix))
+	}
+	if i.WeightUnitHasSuffix != nil {
+		predicates = append(predicates, variant.WeightUnitHasSuffix(*i.WeightUnitHasSuffix))
+	}
+	if i.WeightUnitEqualFold != nil {
+		predicates = append(predicates, variant.WeightUnitEqualFold(*i.WeightUnitEqualFold))
+	}
+	if i.WeightUnitContainsFold != nil {
+		predicates = append(predicates, variant.WeightUnitContainsFold(*i.WeightUnitContainsFold))
+	}
+	if i.RequiresShipping != nil {
+		predicates = append(predicates, variant.RequiresShippingEQ(*i.RequiresShipping))
+	}
+	if i.RequiresShippingNEQ != nil {
+		predicates = append(predicates, variant.RequiresShippingNEQ(*i.RequiresShippingNEQ))
+	}
+	if i.Taxable != nil {
+		predicates = append(predicates, variant.TaxableEQ(*i.Taxable))
+	}
+	if i.TaxableNEQ != nil {
+		predicates = append(predicates, variant.TaxableNEQ(*i.TaxableNEQ))
+	}
+	if i.InventoryTracked != nil {
+		predicates = append(predicates, variant.InventoryTrackedEQ(*i.InventoryTracked))
+	}
+	if i.InventoryTrackedNEQ != nil {
+		predicates = append(predicates, variant.InventoryTrackedNEQ(*i.InventoryTrackedNEQ))
+	}
+	if i.InventoryQuantity != nil {
+		predicates = append(predicates, variant.InventoryQuantityEQ(*i.InventoryQuantity))
+	}
+	if i.InventoryQuantityNEQ != nil {
+		predicates = append(predicates, variant.InventoryQuantityNEQ(*i.InventoryQuantityNEQ))
+	}
+	if len(i.InventoryQuantityIn) > 0 {
+		predicates = append(predicates, variant.InventoryQuantityIn(i.InventoryQuantityIn...))
+	}
+	if len(i.InventoryQuantityNotIn) > 0 {
+		predicates = append(predicates, variant.InventoryQuantityNotIn(i.InventoryQuantityNotIn...))
+	}
+	if i.InventoryQuantityGT != nil {
+		predicates = append(predicates, variant.InventoryQuantityGT(*i.InventoryQuantityGT))
+	}
+	if i.InventoryQuantityGTE != nil {
+		predicates = append(predicates, variant.InventoryQuantityGTE(*i.InventoryQuantityGTE))
+	}
+	if i.InventoryQuantityLT != nil {
+		predicates = append(predicates, variant.InventoryQuantityLT(*i.InventoryQuantityLT))
+	}
+	if i.InventoryQuantityLTE != nil {
+		predicates = append(predicates, variant.InventoryQuantityLTE(*i.InventoryQuantityLTE))
+	}
+	if i.ImageURL != nil {
+		predicates = append(predicates, variant.ImageURLEQ(*i.ImageURL))
+	}
+	if i.ImageURLNEQ != nil {
+		predicates = append(predicates, variant.ImageURLNEQ(*i.ImageURLNEQ))
+	}
+	if len(i.ImageURLIn) > 0 {
+		predicates = append(predicates, variant.ImageURLIn(i.ImageURLIn...))
+	}
+	if len(i.ImageURLNotIn) > 0 {
+		predicates = append(predicates, variant.ImageURLNotIn(i.ImageURLNotIn...))
+	}
+	if i.ImageURLGT != nil {
+		predicates = append(predicates, variant.ImageURLGT(*i.ImageURLGT))
+	}
+	if i.ImageURLGTE != nil {
+		predicates = append(predicates, variant.ImageURLGTE(*i.ImageURLGTE))
+	}
+	if i.ImageURLLT != nil {
+		predicates = append(predicates, variant.ImageURLLT(*i.ImageURLLT))
+	}
+	if i.ImageURLLTE != nil {
+		predicates = append(predicates, variant.ImageURLLTE(*i.ImageURLLTE))
+	}
+	if i.ImageURLContains != nil {
+		predicates = append(predicates, variant.ImageURLContains(*i.ImageURLContains))
+	}
+	if i.ImageURLHasPrefix != nil {
+		predicates = append(predicates, variant.ImageURLHasPrefix(*i.ImageURLHasPrefix))
+	}
+	if i.ImageURLHasSuffix != nil {
+		predicates = append(predicates, variant.ImageURLHasSuffix(*i.ImageURLHasSuffix))
+	}
+	if i.ImageURLEqualFold != nil {
+		predicates = append(predicates, variant.ImageURLEqualFold(*i.ImageURLEqualFold))
+	}
+	if i.ImageURLContainsFold != nil {
+		predicates = append(predicates, variant.ImageURLContainsFold(*i.ImageURLContainsFold))
+	}
+
+	if i.HasProduct != nil {
+		p := variant.HasProduct()
+		if !*i.HasProduct {
+			p = variant.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasProductWith) > 0 {
+		with := make([]predicate.Product, 0, len(i.HasProductWith))
+		for _, w := range i.HasProductWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasProductWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, variant.HasProductWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyVariantWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return variant.And(predicates...), nil
 	}
 }
 

@@ -14,9 +14,11 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -287,6 +289,49 @@ func init() {
 	orderDescVersion := orderFields[12].Descriptor()
 	// order.DefaultVersion holds the default value on creation for the version field.
 	order.DefaultVersion = orderDescVersion.Default.(int)
+	productMixin := schema.Product{}.Mixin()
+	productMixinFields0 := productMixin[0].Fields()
+	_ = productMixinFields0
+	productFields := schema.Product{}.Fields()
+	_ = productFields
+	// productDescCreatedAt is the schema descriptor for created_at field.
+	productDescCreatedAt := productMixinFields0[0].Descriptor()
+	// product.DefaultCreatedAt holds the default value on creation for the created_at field.
+	product.DefaultCreatedAt = productDescCreatedAt.Default.(func() time.Time)
+	// productDescUpdatedAt is the schema descriptor for updated_at field.
+	productDescUpdatedAt := productMixinFields0[1].Descriptor()
+	// product.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	product.DefaultUpdatedAt = productDescUpdatedAt.Default.(func() time.Time)
+	// product.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	product.UpdateDefaultUpdatedAt = productDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// productDescPlatformID is the schema descriptor for platform_id field.
+	productDescPlatformID := productFields[1].Descriptor()
+	// product.PlatformIDValidator is a validator for the "platform_id" field. It is called by the builders before save.
+	product.PlatformIDValidator = productDescPlatformID.Validators[0].(func(string) error)
+	// productDescTitle is the schema descriptor for title field.
+	productDescTitle := productFields[2].Descriptor()
+	// product.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	product.TitleValidator = productDescTitle.Validators[0].(func(string) error)
+	// productDescDescription is the schema descriptor for description field.
+	productDescDescription := productFields[3].Descriptor()
+	// product.DefaultDescription holds the default value on creation for the description field.
+	product.DefaultDescription = productDescDescription.Default.(string)
+	// productDescVendor is the schema descriptor for vendor field.
+	productDescVendor := productFields[4].Descriptor()
+	// product.DefaultVendor holds the default value on creation for the vendor field.
+	product.DefaultVendor = productDescVendor.Default.(string)
+	// productDescTags is the schema descriptor for tags field.
+	productDescTags := productFields[5].Descriptor()
+	// product.DefaultTags holds the default value on creation for the tags field.
+	product.DefaultTags = productDescTags.Default.(string)
+	// productDescImageURL is the schema descriptor for image_url field.
+	productDescImageURL := productFields[6].Descriptor()
+	// product.DefaultImageURL holds the default value on creation for the image_url field.
+	product.DefaultImageURL = productDescImageURL.Default.(string)
+	// productDescGiftCard is the schema descriptor for gift_card field.
+	productDescGiftCard := productFields[7].Descriptor()
+	// product.DefaultGiftCard holds the default value on creation for the gift_card field.
+	product.DefaultGiftCard = productDescGiftCard.Default.(bool)
 	rsaconfigMixin := schema.RSAConfig{}.Mixin()
 	rsaconfigMixinFields0 := rsaconfigMixin[0].Fields()
 	_ = rsaconfigMixinFields0
@@ -367,6 +412,69 @@ func init() {
 			return nil
 		}
 	}()
+	variantMixin := schema.Variant{}.Mixin()
+	variantMixinFields0 := variantMixin[0].Fields()
+	_ = variantMixinFields0
+	variantFields := schema.Variant{}.Fields()
+	_ = variantFields
+	// variantDescCreatedAt is the schema descriptor for created_at field.
+	variantDescCreatedAt := variantMixinFields0[0].Descriptor()
+	// variant.DefaultCreatedAt holds the default value on creation for the created_at field.
+	variant.DefaultCreatedAt = variantDescCreatedAt.Default.(func() time.Time)
+	// variantDescUpdatedAt is the schema descriptor for updated_at field.
+	variantDescUpdatedAt := variantMixinFields0[1].Descriptor()
+	// variant.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	variant.DefaultUpdatedAt = variantDescUpdatedAt.Default.(func() time.Time)
+	// variant.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	variant.UpdateDefaultUpdatedAt = variantDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// variantDescPlatformID is the schema descriptor for platform_id field.
+	variantDescPlatformID := variantFields[2].Descriptor()
+	// variant.PlatformIDValidator is a validator for the "platform_id" field. It is called by the builders before save.
+	variant.PlatformIDValidator = variantDescPlatformID.Validators[0].(func(string) error)
+	// variantDescSku is the schema descriptor for sku field.
+	variantDescSku := variantFields[3].Descriptor()
+	// variant.DefaultSku holds the default value on creation for the sku field.
+	variant.DefaultSku = variantDescSku.Default.(string)
+	// variantDescTitle is the schema descriptor for title field.
+	variantDescTitle := variantFields[4].Descriptor()
+	// variant.DefaultTitle holds the default value on creation for the title field.
+	variant.DefaultTitle = variantDescTitle.Default.(string)
+	// variantDescPrice is the schema descriptor for price field.
+	variantDescPrice := variantFields[5].Descriptor()
+	// variant.PriceValidator is a validator for the "price" field. It is called by the builders before save.
+	variant.PriceValidator = variantDescPrice.Validators[0].(func(int64) error)
+	// variantDescCompareAtPrice is the schema descriptor for compare_at_price field.
+	variantDescCompareAtPrice := variantFields[6].Descriptor()
+	// variant.DefaultCompareAtPrice holds the default value on creation for the compare_at_price field.
+	variant.DefaultCompareAtPrice = variantDescCompareAtPrice.Default.(int64)
+	// variantDescWeight is the schema descriptor for weight field.
+	variantDescWeight := variantFields[7].Descriptor()
+	// variant.DefaultWeight holds the default value on creation for the weight field.
+	variant.DefaultWeight = variantDescWeight.Default.(int)
+	// variantDescWeightUnit is the schema descriptor for weight_unit field.
+	variantDescWeightUnit := variantFields[8].Descriptor()
+	// variant.DefaultWeightUnit holds the default value on creation for the weight_unit field.
+	variant.DefaultWeightUnit = variantDescWeightUnit.Default.(string)
+	// variantDescRequiresShipping is the schema descriptor for requires_shipping field.
+	variantDescRequiresShipping := variantFields[9].Descriptor()
+	// variant.DefaultRequiresShipping holds the default value on creation for the requires_shipping field.
+	variant.DefaultRequiresShipping = variantDescRequiresShipping.Default.(bool)
+	// variantDescTaxable is the schema descriptor for taxable field.
+	variantDescTaxable := variantFields[10].Descriptor()
+	// variant.DefaultTaxable holds the default value on creation for the taxable field.
+	variant.DefaultTaxable = variantDescTaxable.Default.(bool)
+	// variantDescInventoryTracked is the schema descriptor for inventory_tracked field.
+	variantDescInventoryTracked := variantFields[11].Descriptor()
+	// variant.DefaultInventoryTracked holds the default value on creation for the inventory_tracked field.
+	variant.DefaultInventoryTracked = variantDescInventoryTracked.Default.(bool)
+	// variantDescInventoryQuantity is the schema descriptor for inventory_quantity field.
+	variantDescInventoryQuantity := variantFields[12].Descriptor()
+	// variant.DefaultInventoryQuantity holds the default value on creation for the inventory_quantity field.
+	variant.DefaultInventoryQuantity = variantDescInventoryQuantity.Default.(int)
+	// variantDescImageURL is the schema descriptor for image_url field.
+	variantDescImageURL := variantFields[13].Descriptor()
+	// variant.DefaultImageURL holds the default value on creation for the image_url field.
+	variant.DefaultImageURL = variantDescImageURL.Default.(string)
 	webhooksubscriptionMixin := schema.WebhookSubscription{}.Mixin()
 	webhooksubscriptionMixinFields0 := webhooksubscriptionMixin[0].Fields()
 	_ = webhooksubscriptionMixinFields0

@@ -64,11 +64,13 @@ type ShopEdges struct {
 	GiftCards []*GiftCard `json:"gift_cards,omitempty"`
 	// Orders holds the value of the orders edge.
 	Orders []*Order `json:"orders,omitempty"`
+	// Products holds the value of the products edge.
+	Products []*Product `json:"products,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [10]bool
+	loadedTypes [11]bool
 	// totalCount holds the count of the edges above.
-	totalCount [9]map[string]int
+	totalCount [10]map[string]int
 
 	namedAccessTokens            map[string][]*AccessToken
 	namedCorsDomains             map[string][]*CorsDomain
@@ -79,6 +81,7 @@ type ShopEdges struct {
 	namedFlows                   map[string][]*Flow
 	namedGiftCards               map[string][]*GiftCard
 	namedOrders                  map[string][]*Order
+	namedProducts                map[string][]*Product
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -171,6 +174,15 @@ func (e ShopEdges) OrdersOrErr() ([]*Order, error) {
 		return e.Orders, nil
 	}
 	return nil, &NotLoadedError{edge: "orders"}
+}
+
+// ProductsOrErr returns the Products value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) ProductsOrErr() ([]*Product, error) {
+	if e.loadedTypes[10] {
+		return e.Products, nil
+	}
+	return nil, &NotLoadedError{edge: "products"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -323,6 +335,11 @@ func (_m *Shop) QueryGiftCards() *GiftCardQuery {
 // QueryOrders queries the "orders" edge of the Shop entity.
 func (_m *Shop) QueryOrders() *OrderQuery {
 	return NewShopClient(_m.config).QueryOrders(_m)
+}
+
+// QueryProducts queries the "products" edge of the Shop entity.
+func (_m *Shop) QueryProducts() *ProductQuery {
+	return NewShopClient(_m.config).QueryProducts(_m)
 }
 
 // Update returns a builder for updating this Shop.
@@ -589,6 +606,30 @@ func (_m *Shop) appendNamedOrders(name string, edges ...*Order) {
 		_m.Edges.namedOrders[name] = []*Order{}
 	} else {
 		_m.Edges.namedOrders[name] = append(_m.Edges.namedOrders[name], edges...)
+	}
+}
+
+// NamedProducts returns the Products named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedProducts(name string) ([]*Product, error) {
+	if _m.Edges.namedProducts == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedProducts[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedProducts(name string, edges ...*Product) {
+	if _m.Edges.namedProducts == nil {
+		_m.Edges.namedProducts = make(map[string][]*Product)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedProducts[name] = []*Product{}
+	} else {
+		_m.Edges.namedProducts[name] = append(_m.Edges.namedProducts[name], edges...)
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
+	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -44,6 +45,7 @@ type ShopQuery struct {
 	withFlows                        *FlowQuery
 	withGiftCards                    *GiftCardQuery
 	withOrders                       *OrderQuery
+	withProducts                     *ProductQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -55,6 +57,7 @@ type ShopQuery struct {
 	withNamedFlows                   map[string]*FlowQuery
 	withNamedGiftCards               map[string]*GiftCardQuery
 	withNamedOrders                  map[string]*OrderQuery
+	withNamedProducts                map[string]*ProductQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -311,6 +314,28 @@ func (_q *ShopQuery) QueryOrders() *OrderQuery {
 	return query
 }
 
+// QueryProducts chains the current query on the "products" edge.
+func (_q *ShopQuery) QueryProducts() *ProductQuery {
+	query := (&ProductClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(product.Table, product.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.ProductsTable, shop.ProductsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -513,6 +538,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withFlows:                   _q.withFlows.Clone(),
 		withGiftCards:               _q.withGiftCards.Clone(),
 		withOrders:                  _q.withOrders.Clone(),
+		withProducts:                _q.withProducts.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -629,6 +655,17 @@ func (_q *ShopQuery) WithOrders(opts ...func(*OrderQuery)) *ShopQuery {
 	return _q
 }
 
+// WithProducts tells the query-builder to eager-load the nodes that are connected to
+// the "products" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithProducts(opts ...func(*ProductQuery)) *ShopQuery {
+	query := (&ProductClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withProducts = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -707,7 +744,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [10]bool{
+		loadedTypes = [11]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -718,6 +755,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withFlows != nil,
 			_q.withGiftCards != nil,
 			_q.withOrders != nil,
+			_q.withProducts != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -814,6 +852,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withProducts; query != nil {
+		if err := _q.loadProducts(ctx, query, nodes,
+			func(n *Shop) { n.Edges.Products = []*Product{} },
+			func(n *Shop, e *Product) { n.Edges.Products = append(n.Edges.Products, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -874,6 +919,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadOrders(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedOrders(name) },
 			func(n *Shop, e *Order) { n.appendNamedOrders(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedProducts {
+		if err := _q.loadProducts(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedProducts(name) },
+			func(n *Shop, e *Product) { n.appendNamedProducts(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1182,6 +1234,36 @@ func (_q *ShopQuery) loadOrders(ctx context.Context, query *OrderQuery, nodes []
 	}
 	return nil
 }
+func (_q *ShopQuery) loadProducts(ctx context.Context, query *ProductQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *Product)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(product.FieldShopID)
+	}
+	query.Where(predicate.Product(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.ProductsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1419,6 +1501,20 @@ func (_q *ShopQuery) WithNamedOrders(name string, opts ...func(*OrderQuery)) *Sh
 		_q.withNamedOrders = make(map[string]*OrderQuery)
 	}
 	_q.withNamedOrders[name] = query
+	return _q
+}
+
+// WithNamedProducts tells the query-builder to eager-load the nodes that are connected to the "products"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedProducts(name string, opts ...func(*ProductQuery)) *ShopQuery {
+	query := (&ProductClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedProducts == nil {
+		_q.withNamedProducts = make(map[string]*ProductQuery)
+	}
+	_q.withNamedProducts[name] = query
 	return _q
 }
 

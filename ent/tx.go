@@ -32,10 +32,14 @@ type Tx struct {
 	LineItem *LineItemClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
+	// Product is the client for interacting with the Product builders.
+	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
 	RSAConfig *RSAConfigClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
+	// Variant is the client for interacting with the Variant builders.
+	Variant *VariantClient
 	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
 	WebhookSubscription *WebhookSubscriptionClient
 
@@ -178,8 +182,10 @@ func (tx *Tx) init() {
 	tx.LifeElement = NewLifeElementClient(tx.config)
 	tx.LineItem = NewLineItemClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)
+	tx.Product = NewProductClient(tx.config)
 	tx.RSAConfig = NewRSAConfigClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)
+	tx.Variant = NewVariantClient(tx.config)
 	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)
 }
 

@@ -64,7 +64,7 @@ func TestInitOrderAnswersTokenInitialDataAndApplicationState(t *testing.T) {
 func TestInitOrderWithUnknownProductIs422NamingTheLine(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		body := map[string]any{"cart_items": []map[string]any{{"sku": "NOPE", "quantity": 1, "line_item_key": "k1"}}}
-		e := a.do("POST", "/checkout/orders/"+a.shop+"/init", body).wantError(t, 422, "", "order.invalid_cart_items")
+		e := a.do("POST", "/checkout/orders/"+a.shop+"/init", body).wantError(t, 422, "", "order.unknown_product")
 		if e["details"].(map[string]any)["cart_items[0]"] == nil {
 			t.Fatalf("details do not name the line: %v", e)
 		}

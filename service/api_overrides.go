@@ -86,7 +86,11 @@ func (s *Service) UpdateAPIOverride(ctx context.Context, sh *ent.Shop, publicID 
 		out, err = u.Save(ctx)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	// Detach from the committed transaction, so that edges can still be loaded.
+	return out.Unwrap(), nil
 }
 
 // DeleteAPIOverride removes an override.

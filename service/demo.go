@@ -23,5 +23,12 @@ func (s *Service) EnsureDemoShop(ctx context.Context, identifier string) (string
 	}); err != nil {
 		return "", err
 	}
+	if _, err := s.CreateProduct(ctx, created.Shop, ProductInput{PlatformID: "demo-mug", Title: "Enamel mug", Vendor: "checkoutd",
+		Variants: []VariantInput{
+			{PlatformID: "demo-mug-white", SKU: "MUG-WHITE", Title: "White", Price: 1500, Weight: 350, InventoryTracked: true, InventoryQuantity: 25},
+			{PlatformID: "demo-mug-black", SKU: "MUG-BLACK", Title: "Black", Price: 1500, Weight: 350, InventoryTracked: true, InventoryQuantity: 10},
+		}}); err != nil {
+		return "", err
+	}
 	return created.AccessToken, nil
 }

@@ -92,7 +92,7 @@ func (s *Service) IssueGiftCard(ctx context.Context, sh *ent.Shop, in IssueGiftC
 	if err != nil {
 		return nil, err
 	}
-	return &IssuedGiftCard{GiftCard: out, Pin: pin}, nil
+	return &IssuedGiftCard{GiftCard: out.Unwrap(), Pin: pin}, nil
 }
 
 func randomDigits(n int) string {

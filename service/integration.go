@@ -83,7 +83,11 @@ func (s *Service) CreateWebhookSubscription(ctx context.Context, sh *ent.Shop, t
 		out, err = tx.WebhookSubscription.Create().SetShopID(sh.ID).SetWebhookTopicID(topicID).SetCallbackURL(callbackURL).Save(ctx)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	// Detach from the committed transaction, so that edges can still be loaded.
+	return out.Unwrap(), nil
 }
 
 func webhookNotFound() *Error {
@@ -165,7 +169,11 @@ func (s *Service) CreateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfi
 		out, err = tx.RSAConfig.Create().SetShopID(sh.ID).SetURL(*in.URL).SetSharedSecret(*in.SharedSecret).Save(ctx)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	// Detach from the committed transaction, so that edges can still be loaded.
+	return out.Unwrap(), nil
 }
 
 // UpdateRSAConfig changes the given fields; there must be a config to change.
@@ -193,7 +201,11 @@ func (s *Service) UpdateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfi
 		out, err = u.Save(ctx)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	// Detach from the committed transaction, so that edges can still be loaded.
+	return out.Unwrap(), nil
 }
 
 // DeleteRSAConfig removes the remote state authority; the shop's checkout owns its state again.

@@ -145,7 +145,11 @@ func (s *Service) UpdateLifeElement(ctx context.Context, sh *ent.Shop, publicID 
 		out, err = u.Save(ctx)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	// Detach from the committed transaction, so that edges can still be loaded.
+	return out.Unwrap(), nil
 }
 
 // DeleteLifeElement removes an element.

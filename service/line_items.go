@@ -45,6 +45,11 @@ func (s *Service) AddLineItem(ctx context.Context, sess *OrderSession, it CartIt
 		if err := (InitOrderInput{CartItems: []CartItem{it}}).validate(); err != nil {
 			return err
 		}
+		resolved, err := resolveCart(ctx, tx.Client(), sess.Shop.ID, []CartItem{it})
+		if err != nil {
+			return err
+		}
+		it = resolved[0]
 		count, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID)).Count(ctx)
 		if err != nil {
 			return err
@@ -62,7 +67,11 @@ func newLineItem(tx *ent.Tx, orderID int, it CartItem, position int) *ent.LineIt
 	if unit == "" {
 		unit = "g"
 	}
-	return tx.LineItem.Create().SetOrderID(orderID).SetLineItemKey(it.LineItemKey).SetProductID(it.PlatformID).
+	productID := it.productPlatformID
+	if productID == "" {
+		productID = it.PlatformID
+	}
+	return tx.LineItem.Create().SetOrderID(orderID).SetLineItemKey(it.LineItemKey).SetProductID(productID).SetVariantID(it.PlatformID).
 		SetSku(it.SKU).SetTitle(*it.Title).SetProductTitle(*it.Title).SetPrice(*it.Price).
 		SetCompareAtPrice(it.CompareAtPrice).SetQuantity(it.Quantity).SetWeight(it.Weight).SetWeightUnit(unit).
 		SetNillableRequiresShipping(it.RequiresShipping).SetNillableTaxable(it.Taxable).SetVendor(it.Vendor).

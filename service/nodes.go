@@ -42,6 +42,10 @@ func ownerOf(n ent.Noder) int {
 		return v.ShopID
 	case *ent.Order:
 		return v.ShopID
+	case *ent.Product:
+		return v.ShopID
+	case *ent.Variant:
+		return v.ShopID
 	}
 	return 0
 }

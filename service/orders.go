@@ -32,6 +32,8 @@ type CartItem struct {
 	Vendor           string            `json:"vendor"`
 	ImageURL         string            `json:"image_url"`
 	Properties       map[string]string `json:"line_item_properties"`
+
+	productPlatformID string
 }
 
 // InitOrderInput starts an order.
@@ -64,11 +66,10 @@ func (in InitOrderInput) validate() error {
 		if it.Quantity < 1 || it.Quantity > 100000 {
 			p.add(f+".quantity", "must be between 1 and 100000")
 		}
-		if it.Title == nil || strings.TrimSpace(*it.Title) == "" || it.Price == nil {
-			// The catalog lookup by platform_id or sku arrives with the catalog; until then a
-			// line must describe itself.
-			p.add(f, "names no product checkoutd knows: give title and price inline")
-		} else if *it.Price < 0 {
+		if it.Title != nil && strings.TrimSpace(*it.Title) == "" {
+			p.add(f+".title", "cannot be blank")
+		}
+		if it.Price != nil && *it.Price < 0 {
 			p.add(f+".price", "cannot be negative")
 		}
 		key := it.LineItemKey
@@ -102,8 +103,12 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 		if err != nil {
 			return err
 		}
-		builders := make([]*ent.LineItemCreate, len(in.CartItems))
-		for i, it := range in.CartItems {
+		resolved, err := resolveCart(ctx, tx.Client(), sh.ID, in.CartItems)
+		if err != nil {
+			return err
+		}
+		builders := make([]*ent.LineItemCreate, len(resolved))
+		for i, it := range resolved {
 			key := it.LineItemKey
 			if key == "" {
 				key = fmt.Sprintf("line-%d", i+1)
@@ -161,4 +166,25 @@ func (s *Service) loadOrder(ctx context.Context, sh *ent.Shop, publicOrderID str
 		return nil, err
 	}
 	return &OrderView{Shop: sh, Order: o, LineItems: items}, nil
+}
+
+// resolveCart completes every cart item from the catalog; lines naming no known product are a
+// 422 that names them.
+func resolveCart(ctx context.Context, c *ent.Client, shopID int, items []CartItem) ([]CartItem, error) {
+	out := make([]CartItem, len(items))
+	p := fieldErrors{}
+	for i, it := range items {
+		r, ok, err := resolveCartItem(ctx, c, shopID, it)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			p.add(fmt.Sprintf("cart_items[%d]", i), "names no product of the catalog (platform_id or sku), and has no inline title and price")
+		}
+		out[i] = r
+	}
+	if len(p) > 0 {
+		return nil, validationError("order.unknown_product", "unknown product: "+p.message(), p.details())
+	}
+	return out, nil
 }

@@ -130,7 +130,11 @@ func (s *Service) UpdateExternalPaymentGateway(ctx context.Context, sh *ent.Shop
 		out, err = u.Save(ctx)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	// Detach from the committed transaction, so that edges can still be loaded.
+	return out.Unwrap(), nil
 }
 
 // DeleteExternalPaymentGateway removes a gateway.

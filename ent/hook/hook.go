@@ -117,6 +117,18 @@ func (f OrderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrderMutation", m)
 }
 
+// The ProductFunc type is an adapter to allow the use of ordinary
+// function as Product mutator.
+type ProductFunc func(context.Context, *ent.ProductMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProductFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProductMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProductMutation", m)
+}
+
 // The RSAConfigFunc type is an adapter to allow the use of ordinary
 // function as RSAConfig mutator.
 type RSAConfigFunc func(context.Context, *ent.RSAConfigMutation) (ent.Value, error)
@@ -139,6 +151,18 @@ func (f ShopFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShopMutation", m)
+}
+
+// The VariantFunc type is an adapter to allow the use of ordinary
+// function as Variant mutator.
+type VariantFunc func(context.Context, *ent.VariantMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VariantFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VariantMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VariantMutation", m)
 }
 
 // The WebhookSubscriptionFunc type is an adapter to allow the use of ordinary

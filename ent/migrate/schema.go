@@ -308,6 +308,41 @@ var (
 			},
 		},
 	}
+	// ProductsColumns holds the columns for the "products" table.
+	ProductsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "platform_id", Type: field.TypeString},
+		{Name: "title", Type: field.TypeString},
+		{Name: "description", Type: field.TypeString, Default: ""},
+		{Name: "vendor", Type: field.TypeString, Default: ""},
+		{Name: "tags", Type: field.TypeString, Default: ""},
+		{Name: "image_url", Type: field.TypeString, Default: ""},
+		{Name: "gift_card", Type: field.TypeBool, Default: false},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// ProductsTable holds the schema information for the "products" table.
+	ProductsTable = &schema.Table{
+		Name:       "products",
+		Columns:    ProductsColumns,
+		PrimaryKey: []*schema.Column{ProductsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "products_shops_products",
+				Columns:    []*schema.Column{ProductsColumns[10]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "product_shop_id_platform_id",
+				Unique:  true,
+				Columns: []*schema.Column{ProductsColumns[10], ProductsColumns[3]},
+			},
+		},
+	}
 	// RsaConfigsColumns holds the columns for the "rsa_configs" table.
 	RsaConfigsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -350,6 +385,52 @@ var (
 		Columns:    ShopsColumns,
 		PrimaryKey: []*schema.Column{ShopsColumns[0]},
 	}
+	// VariantsColumns holds the columns for the "variants" table.
+	VariantsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "shop_id", Type: field.TypeInt},
+		{Name: "platform_id", Type: field.TypeString},
+		{Name: "sku", Type: field.TypeString, Default: ""},
+		{Name: "title", Type: field.TypeString, Default: ""},
+		{Name: "price", Type: field.TypeInt64},
+		{Name: "compare_at_price", Type: field.TypeInt64, Default: 0},
+		{Name: "weight", Type: field.TypeInt, Default: 0},
+		{Name: "weight_unit", Type: field.TypeString, Default: "g"},
+		{Name: "requires_shipping", Type: field.TypeBool, Default: true},
+		{Name: "taxable", Type: field.TypeBool, Default: true},
+		{Name: "inventory_tracked", Type: field.TypeBool, Default: false},
+		{Name: "inventory_quantity", Type: field.TypeInt, Default: 0},
+		{Name: "image_url", Type: field.TypeString, Default: ""},
+		{Name: "product_id", Type: field.TypeInt},
+	}
+	// VariantsTable holds the schema information for the "variants" table.
+	VariantsTable = &schema.Table{
+		Name:       "variants",
+		Columns:    VariantsColumns,
+		PrimaryKey: []*schema.Column{VariantsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "variants_products_variants",
+				Columns:    []*schema.Column{VariantsColumns[16]},
+				RefColumns: []*schema.Column{ProductsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "variant_shop_id_platform_id",
+				Unique:  true,
+				Columns: []*schema.Column{VariantsColumns[3], VariantsColumns[4]},
+			},
+			{
+				Name:    "variant_shop_id_sku",
+				Unique:  false,
+				Columns: []*schema.Column{VariantsColumns[3], VariantsColumns[5]},
+			},
+		},
+	}
 	// WebhookSubscriptionsColumns holds the columns for the "webhook_subscriptions" table.
 	WebhookSubscriptionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -384,8 +465,10 @@ var (
 		LifeElementsTable,
 		LineItemsTable,
 		OrdersTable,
+		ProductsTable,
 		RsaConfigsTable,
 		ShopsTable,
+		VariantsTable,
 		WebhookSubscriptionsTable,
 	}
 )
@@ -427,12 +510,20 @@ func init() {
 	OrdersTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(47244640256),
 	}
+	ProductsTable.ForeignKeys[0].RefTable = ShopsTable
+	ProductsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(51539607552),
+	}
 	RsaConfigsTable.ForeignKeys[0].RefTable = ShopsTable
 	RsaConfigsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(30064771072),
 	}
 	ShopsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(34359738368),
+	}
+	VariantsTable.ForeignKeys[0].RefTable = ProductsTable
+	VariantsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(55834574848),
 	}
 	WebhookSubscriptionsTable.ForeignKeys[0].RefTable = ShopsTable
 	WebhookSubscriptionsTable.Annotation = &entsql.Annotation{

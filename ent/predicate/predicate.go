@@ -33,11 +33,17 @@ type LineItem func(*sql.Selector)
 // Order is the predicate function for order builders.
 type Order func(*sql.Selector)
 
+// Product is the predicate function for product builders.
+type Product func(*sql.Selector)
+
 // RSAConfig is the predicate function for rsaconfig builders.
 type RSAConfig func(*sql.Selector)
 
 // Shop is the predicate function for shop builders.
 type Shop func(*sql.Selector)
+
+// Variant is the predicate function for variant builders.
+type Variant func(*sql.Selector)
 
 // WebhookSubscription is the predicate function for webhooksubscription builders.
 type WebhookSubscription func(*sql.Selector)

@@ -1,0 +1,189 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/ent/variant"
+)
+
+// VariantInput is one variant of a new product.
+type VariantInput struct {
+	PlatformID        string `json:"platform_id"`
+	SKU               string `json:"sku"`
+	Title             string `json:"title"`
+	Price             int64  `json:"price"`
+	CompareAtPrice    int64  `json:"compare_at_price"`
+	Weight            int    `json:"weight"`
+	WeightUnit        string `json:"weight_unit"`
+	RequiresShipping  *bool  `json:"requires_shipping"`
+	Taxable           *bool  `json:"taxable"`
+	InventoryTracked  bool   `json:"inventory_tracked"`
+	InventoryQuantity int    `json:"inventory_quantity"`
+	ImageURL          string `json:"image_url"`
+}
+
+// ProductInput is a new product with its variants.
+type ProductInput struct {
+	PlatformID  string         `json:"platform_id"`
+	Title       string         `json:"title"`
+	Description string         `json:"description"`
+	Vendor      string         `json:"vendor"`
+	Tags        string         `json:"tags"`
+	ImageURL    string         `json:"image_url"`
+	GiftCard    bool           `json:"gift_card"`
+	Variants    []VariantInput `json:"variants"`
+}
+
+var weightUnits = map[string]bool{"g": true, "kg": true, "lb": true, "oz": true}
+
+func (in ProductInput) validate() error {
+	p := fieldErrors{}
+	if strings.TrimSpace(in.PlatformID) == "" {
+		p.add("platform_id", "is required")
+	}
+	if strings.TrimSpace(in.Title) == "" {
+		p.add("title", "is required")
+	}
+	if len(in.Variants) == 0 {
+		p.add("variants", "needs at least one variant")
+	}
+	seen := map[string]bool{}
+	for i, v := range in.Variants {
+		f := fmt.Sprintf("variants[%d]", i)
+		if v.PlatformID == "" {
+			p.add(f+".platform_id", "is required")
+		} else if seen[v.PlatformID] {
+			p.add(f+".platform_id", "is used by another variant")
+		}
+		seen[v.PlatformID] = true
+		if v.Price < 0 || v.CompareAtPrice < 0 {
+			p.add(f+".price", "cannot be negative")
+		}
+		if v.WeightUnit != "" && !weightUnits[v.WeightUnit] {
+			p.add(f+".weight_unit", "must be g, kg, lb or oz")
+		}
+		if v.Weight < 0 || v.InventoryQuantity < 0 {
+			p.add(f, "weight and inventory_quantity cannot be negative")
+		}
+	}
+	if len(p) > 0 {
+		return validationError("product.invalid_product_data", "invalid product: "+p.message(), p.details())
+	}
+	return nil
+}
+
+// CreateProduct adds a product and its variants to the shop's catalog.
+func (s *Service) CreateProduct(ctx context.Context, sh *ent.Shop, in ProductInput) (*ent.Product, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	var out *ent.Product
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		taken, err := tx.Product.Query().Where(product.ShopID(sh.ID), product.PlatformID(in.PlatformID)).Exist(ctx)
+		if err != nil {
+			return err
+		}
+		ids := make([]string, len(in.Variants))
+		for i, v := range in.Variants {
+			ids[i] = v.PlatformID
+		}
+		variantTaken, err := tx.Variant.Query().Where(variant.ShopID(sh.ID), variant.PlatformIDIn(ids...)).Exist(ctx)
+		if err != nil {
+			return err
+		}
+		if taken || variantTaken {
+			return validationError("product.platform_id_taken", "a product or variant with this platform_id exists", map[string]any{"field": "platform_id"})
+		}
+		out, err = tx.Product.Create().SetShopID(sh.ID).SetPlatformID(in.PlatformID).SetTitle(in.Title).
+			SetDescription(in.Description).SetVendor(in.Vendor).SetTags(in.Tags).SetImageURL(in.ImageURL).SetGiftCard(in.GiftCard).Save(ctx)
+		if err != nil {
+			return err
+		}
+		for _, v := range in.Variants {
+			unit := v.WeightUnit
+			if unit == "" {
+				unit = "g"
+			}
+			if err := tx.Variant.Create().SetShopID(sh.ID).SetProductID(out.ID).SetPlatformID(v.PlatformID).SetSku(v.SKU).
+				SetTitle(v.Title).SetPrice(v.Price).SetCompareAtPrice(v.CompareAtPrice).SetWeight(v.Weight).SetWeightUnit(unit).
+				SetNillableRequiresShipping(v.RequiresShipping).SetNillableTaxable(v.Taxable).SetInventoryTracked(v.InventoryTracked).
+				SetInventoryQuantity(v.InventoryQuantity).SetImageURL(v.ImageURL).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Detach from the committed transaction, so that edges can still be loaded.
+	return out.Unwrap(), nil
+}
+
+// VariantPatch changes a variant's price and stock; absent fields stay.
+type VariantPatch struct {
+	Price             *int64 `json:"price"`
+	CompareAtPrice    *int64 `json:"compare_at_price"`
+	InventoryTracked  *bool  `json:"inventory_tracked"`
+	InventoryQuantity *int   `json:"inventory_quantity"`
+	SKU               *string
+	Title             *string
+}
+
+// UpdateVariant changes one variant of the shop's catalog.
+func (s *Service) UpdateVariant(ctx context.Context, sh *ent.Shop, id int, in VariantPatch) (*ent.Variant, error) {
+	if (in.Price != nil && *in.Price < 0) || (in.CompareAtPrice != nil && *in.CompareAtPrice < 0) || (in.InventoryQuantity != nil && *in.InventoryQuantity < 0) {
+		return nil, validationError("product.invalid_variant_data", "price and inventory_quantity cannot be negative", nil)
+	}
+	n, err := s.db.Client.Variant.Update().Where(variant.ShopID(sh.ID), variant.ID(id)).
+		SetNillablePrice(in.Price).SetNillableCompareAtPrice(in.CompareAtPrice).SetNillableInventoryTracked(in.InventoryTracked).
+		SetNillableInventoryQuantity(in.InventoryQuantity).SetNillableSku(in.SKU).SetNillableTitle(in.Title).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, notFound("product.variant_not_found", "no variant with that id")
+	}
+	return s.db.Client.Variant.Get(ctx, id)
+}
+
+// resolveCartItem completes a cart item from the catalog, by variant platform_id or sku. A
+// line that carries title and price inline is taken as it is (a platform keeping its own catalog).
+func resolveCartItem(ctx context.Context, c *ent.Client, shopID int, it CartItem) (CartItem, bool, error) {
+	if it.Title != nil && it.Price != nil {
+		return it, true, nil
+	}
+	q := c.Variant.Query().Where(variant.ShopID(shopID)).WithProduct()
+	switch {
+	case it.PlatformID != "":
+		q = q.Where(variant.PlatformID(it.PlatformID))
+	case it.SKU != "":
+		q = q.Where(variant.Sku(it.SKU))
+	default:
+		return it, false, nil
+	}
+	vs, err := q.Limit(1).All(ctx)
+	if err != nil || len(vs) == 0 {
+		return it, false, err
+	}
+	v := vs[0]
+	title := v.Edges.Product.Title
+	if v.Title != "" && v.Title != "Default" {
+		title += " - " + v.Title
+	}
+	price := v.Price
+	it.Title, it.Price = &title, &price
+	it.PlatformID, it.SKU = v.PlatformID, v.Sku
+	it.CompareAtPrice, it.Weight, it.WeightUnit = v.CompareAtPrice, v.Weight, v.WeightUnit
+	it.RequiresShipping, it.Taxable = &v.RequiresShipping, &v.Taxable
+	it.Vendor, it.ImageURL = v.Edges.Product.Vendor, v.ImageURL
+	if it.ImageURL == "" {
+		it.ImageURL = v.Edges.Product.ImageURL
+	}
+	it.productPlatformID = v.Edges.Product.PlatformID
+	return it, true, nil
+}
