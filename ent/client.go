@@ -26,6 +26,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -60,6 +62,10 @@ type Client struct {
 	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
 	RSAConfig *RSAConfigClient
+	// ShippingRate is the client for interacting with the ShippingRate builders.
+	ShippingRate *ShippingRateClient
+	// ShippingZone is the client for interacting with the ShippingZone builders.
+	ShippingZone *ShippingZoneClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
 	// Variant is the client for interacting with the Variant builders.
@@ -88,6 +94,8 @@ func (c *Client) init() {
 	c.Order = NewOrderClient(c.config)
 	c.Product = NewProductClient(c.config)
 	c.RSAConfig = NewRSAConfigClient(c.config)
+	c.ShippingRate = NewShippingRateClient(c.config)
+	c.ShippingZone = NewShippingZoneClient(c.config)
 	c.Shop = NewShopClient(c.config)
 	c.Variant = NewVariantClient(c.config)
 	c.WebhookSubscription = NewWebhookSubscriptionClient(c.config)
@@ -194,6 +202,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Order:                  NewOrderClient(cfg),
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
+		ShippingRate:           NewShippingRateClient(cfg),
+		ShippingZone:           NewShippingZoneClient(cfg),
 		Shop:                   NewShopClient(cfg),
 		Variant:                NewVariantClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
@@ -227,6 +237,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Order:                  NewOrderClient(cfg),
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
+		ShippingRate:           NewShippingRateClient(cfg),
+		ShippingZone:           NewShippingZoneClient(cfg),
 		Shop:                   NewShopClient(cfg),
 		Variant:                NewVariantClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
@@ -260,8 +272,8 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIOverride, c.AccessToken, c.CorsDomain, c.ExternalPaymentGateway, c.Flow,
-		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.Product, c.RSAConfig, c.Shop,
-		c.Variant, c.WebhookSubscription,
+		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.Product, c.RSAConfig,
+		c.ShippingRate, c.ShippingZone, c.Shop, c.Variant, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -272,8 +284,8 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIOverride, c.AccessToken, c.CorsDomain, c.ExternalPaymentGateway, c.Flow,
-		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.Product, c.RSAConfig, c.Shop,
-		c.Variant, c.WebhookSubscription,
+		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.Product, c.RSAConfig,
+		c.ShippingRate, c.ShippingZone, c.Shop, c.Variant, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -304,6 +316,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Product.mutate(ctx, m)
 	case *RSAConfigMutation:
 		return c.RSAConfig.mutate(ctx, m)
+	case *ShippingRateMutation:
+		return c.ShippingRate.mutate(ctx, m)
+	case *ShippingZoneMutation:
+		return c.ShippingZone.mutate(ctx, m)
 	case *ShopMutation:
 		return c.Shop.mutate(ctx, m)
 	case *VariantMutation:
@@ -1986,6 +2002,320 @@ func (c *RSAConfigClient) mutate(ctx context.Context, m *RSAConfigMutation) (Val
 	}
 }
 
+// ShippingRateClient is a client for the ShippingRate schema.
+type ShippingRateClient struct {
+	config
+}
+
+// NewShippingRateClient returns a client for the ShippingRate from the given config.
+func NewShippingRateClient(c config) *ShippingRateClient {
+	return &ShippingRateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `shippingrate.Hooks(f(g(h())))`.
+func (c *ShippingRateClient) Use(hooks ...Hook) {
+	c.hooks.ShippingRate = append(c.hooks.ShippingRate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `shippingrate.Intercept(f(g(h())))`.
+func (c *ShippingRateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ShippingRate = append(c.inters.ShippingRate, interceptors...)
+}
+
+// Create returns a builder for creating a ShippingRate entity.
+func (c *ShippingRateClient) Create() *ShippingRateCreate {
+	mutation := newShippingRateMutation(c.config, OpCreate)
+	return &ShippingRateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ShippingRate entities.
+func (c *ShippingRateClient) CreateBulk(builders ...*ShippingRateCreate) *ShippingRateCreateBulk {
+	return &ShippingRateCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ShippingRateClient) MapCreateBulk(slice any, setFunc func(*ShippingRateCreate, int)) *ShippingRateCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ShippingRateCreateBulk{err: fmt.Errorf("calling to ShippingRateClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ShippingRateCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ShippingRateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ShippingRate.
+func (c *ShippingRateClient) Update() *ShippingRateUpdate {
+	mutation := newShippingRateMutation(c.config, OpUpdate)
+	return &ShippingRateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ShippingRateClient) UpdateOne(_m *ShippingRate) *ShippingRateUpdateOne {
+	mutation := newShippingRateMutation(c.config, OpUpdateOne, withShippingRate(_m))
+	return &ShippingRateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ShippingRateClient) UpdateOneID(id int) *ShippingRateUpdateOne {
+	mutation := newShippingRateMutation(c.config, OpUpdateOne, withShippingRateID(id))
+	return &ShippingRateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ShippingRate.
+func (c *ShippingRateClient) Delete() *ShippingRateDelete {
+	mutation := newShippingRateMutation(c.config, OpDelete)
+	return &ShippingRateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ShippingRateClient) DeleteOne(_m *ShippingRate) *ShippingRateDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ShippingRateClient) DeleteOneID(id int) *ShippingRateDeleteOne {
+	builder := c.Delete().Where(shippingrate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ShippingRateDeleteOne{builder}
+}
+
+// Query returns a query builder for ShippingRate.
+func (c *ShippingRateClient) Query() *ShippingRateQuery {
+	return &ShippingRateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeShippingRate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ShippingRate entity by its id.
+func (c *ShippingRateClient) Get(ctx context.Context, id int) (*ShippingRate, error) {
+	return c.Query().Where(shippingrate.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ShippingRateClient) GetX(ctx context.Context, id int) *ShippingRate {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryZone queries the zone edge of a ShippingRate.
+func (c *ShippingRateClient) QueryZone(_m *ShippingRate) *ShippingZoneQuery {
+	query := (&ShippingZoneClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shippingrate.Table, shippingrate.FieldID, id),
+			sqlgraph.To(shippingzone.Table, shippingzone.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, shippingrate.ZoneTable, shippingrate.ZoneColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ShippingRateClient) Hooks() []Hook {
+	return c.hooks.ShippingRate
+}
+
+// Interceptors returns the client interceptors.
+func (c *ShippingRateClient) Interceptors() []Interceptor {
+	return c.inters.ShippingRate
+}
+
+func (c *ShippingRateClient) mutate(ctx context.Context, m *ShippingRateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ShippingRateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ShippingRateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ShippingRateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ShippingRateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ShippingRate mutation op: %q", m.Op())
+	}
+}
+
+// ShippingZoneClient is a client for the ShippingZone schema.
+type ShippingZoneClient struct {
+	config
+}
+
+// NewShippingZoneClient returns a client for the ShippingZone from the given config.
+func NewShippingZoneClient(c config) *ShippingZoneClient {
+	return &ShippingZoneClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `shippingzone.Hooks(f(g(h())))`.
+func (c *ShippingZoneClient) Use(hooks ...Hook) {
+	c.hooks.ShippingZone = append(c.hooks.ShippingZone, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `shippingzone.Intercept(f(g(h())))`.
+func (c *ShippingZoneClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ShippingZone = append(c.inters.ShippingZone, interceptors...)
+}
+
+// Create returns a builder for creating a ShippingZone entity.
+func (c *ShippingZoneClient) Create() *ShippingZoneCreate {
+	mutation := newShippingZoneMutation(c.config, OpCreate)
+	return &ShippingZoneCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ShippingZone entities.
+func (c *ShippingZoneClient) CreateBulk(builders ...*ShippingZoneCreate) *ShippingZoneCreateBulk {
+	return &ShippingZoneCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ShippingZoneClient) MapCreateBulk(slice any, setFunc func(*ShippingZoneCreate, int)) *ShippingZoneCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ShippingZoneCreateBulk{err: fmt.Errorf("calling to ShippingZoneClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ShippingZoneCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ShippingZoneCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ShippingZone.
+func (c *ShippingZoneClient) Update() *ShippingZoneUpdate {
+	mutation := newShippingZoneMutation(c.config, OpUpdate)
+	return &ShippingZoneUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ShippingZoneClient) UpdateOne(_m *ShippingZone) *ShippingZoneUpdateOne {
+	mutation := newShippingZoneMutation(c.config, OpUpdateOne, withShippingZone(_m))
+	return &ShippingZoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ShippingZoneClient) UpdateOneID(id int) *ShippingZoneUpdateOne {
+	mutation := newShippingZoneMutation(c.config, OpUpdateOne, withShippingZoneID(id))
+	return &ShippingZoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ShippingZone.
+func (c *ShippingZoneClient) Delete() *ShippingZoneDelete {
+	mutation := newShippingZoneMutation(c.config, OpDelete)
+	return &ShippingZoneDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ShippingZoneClient) DeleteOne(_m *ShippingZone) *ShippingZoneDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ShippingZoneClient) DeleteOneID(id int) *ShippingZoneDeleteOne {
+	builder := c.Delete().Where(shippingzone.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ShippingZoneDeleteOne{builder}
+}
+
+// Query returns a query builder for ShippingZone.
+func (c *ShippingZoneClient) Query() *ShippingZoneQuery {
+	return &ShippingZoneQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeShippingZone},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ShippingZone entity by its id.
+func (c *ShippingZoneClient) Get(ctx context.Context, id int) (*ShippingZone, error) {
+	return c.Query().Where(shippingzone.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ShippingZoneClient) GetX(ctx context.Context, id int) *ShippingZone {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a ShippingZone.
+func (c *ShippingZoneClient) QueryShop(_m *ShippingZone) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shippingzone.Table, shippingzone.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, shippingzone.ShopTable, shippingzone.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRates queries the rates edge of a ShippingZone.
+func (c *ShippingZoneClient) QueryRates(_m *ShippingZone) *ShippingRateQuery {
+	query := (&ShippingRateClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shippingzone.Table, shippingzone.FieldID, id),
+			sqlgraph.To(shippingrate.Table, shippingrate.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shippingzone.RatesTable, shippingzone.RatesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ShippingZoneClient) Hooks() []Hook {
+	return c.hooks.ShippingZone
+}
+
+// Interceptors returns the client interceptors.
+func (c *ShippingZoneClient) Interceptors() []Interceptor {
+	return c.inters.ShippingZone
+}
+
+func (c *ShippingZoneClient) mutate(ctx context.Context, m *ShippingZoneMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ShippingZoneCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ShippingZoneUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ShippingZoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ShippingZoneDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ShippingZone mutation op: %q", m.Op())
+	}
+}
+
 // ShopClient is a client for the Shop schema.
 type ShopClient struct {
 	config
@@ -2247,6 +2577,22 @@ func (c *ShopClient) QueryOrders(_m *Shop) *OrderQuery {
 			sqlgraph.From(shop.Table, shop.FieldID, id),
 			sqlgraph.To(order.Table, order.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, shop.OrdersTable, shop.OrdersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryShippingZones queries the shipping_zones edge of a Shop.
+func (c *ShopClient) QueryShippingZones(_m *Shop) *ShippingZoneQuery {
+	query := (&ShippingZoneClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(shippingzone.Table, shippingzone.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.ShippingZonesTable, shop.ShippingZonesColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -2597,13 +2943,13 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 type (
 	hooks struct {
 		APIOverride, AccessToken, CorsDomain, ExternalPaymentGateway, Flow, GiftCard,
-		LifeElement, LineItem, Order, Product, RSAConfig, Shop, Variant,
-		WebhookSubscription []ent.Hook
+		LifeElement, LineItem, Order, Product, RSAConfig, ShippingRate, ShippingZone,
+		Shop, Variant, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIOverride, AccessToken, CorsDomain, ExternalPaymentGateway, Flow, GiftCard,
-		LifeElement, LineItem, Order, Product, RSAConfig, Shop, Variant,
-		WebhookSubscription []ent.Interceptor
+		LifeElement, LineItem, Order, Product, RSAConfig, ShippingRate, ShippingZone,
+		Shop, Variant, WebhookSubscription []ent.Interceptor
 	}
 )
 

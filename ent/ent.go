@@ -23,6 +23,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -97,6 +99,8 @@ func checkColumn(t, c string) error {
 			order.Table:                  order.ValidColumn,
 			product.Table:                product.ValidColumn,
 			rsaconfig.Table:              rsaconfig.ValidColumn,
+			shippingrate.Table:           shippingrate.ValidColumn,
+			shippingzone.Table:           shippingzone.ValidColumn,
 			shop.Table:                   shop.ValidColumn,
 			variant.Table:                variant.ValidColumn,
 			webhooksubscription.Table:    webhooksubscription.ValidColumn,

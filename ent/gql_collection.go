@@ -21,6 +21,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -1774,6 +1776,282 @@ func newRSAConfigPaginateArgs(rv map[string]any) *rsaconfigPaginateArgs {
 }
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *ShippingRateQuery) CollectFields(ctx context.Context, satisfies ...string) (*ShippingRateQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *ShippingRateQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(shippingrate.Columns))
+		selectedFields = []string{shippingrate.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "zone":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShippingZoneClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, shippingzoneImplementors)...); err != nil {
+				return err
+			}
+			_q.withZone = query
+			if _, ok := fieldSeen[shippingrate.FieldZoneID]; !ok {
+				selectedFields = append(selectedFields, shippingrate.FieldZoneID)
+				fieldSeen[shippingrate.FieldZoneID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[shippingrate.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, shippingrate.FieldCreatedAt)
+				fieldSeen[shippingrate.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[shippingrate.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, shippingrate.FieldUpdatedAt)
+				fieldSeen[shippingrate.FieldUpdatedAt] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[shippingrate.FieldName]; !ok {
+				selectedFields = append(selectedFields, shippingrate.FieldName)
+				fieldSeen[shippingrate.FieldName] = struct{}{}
+			}
+		case "code":
+			if _, ok := fieldSeen[shippingrate.FieldCode]; !ok {
+				selectedFields = append(selectedFields, shippingrate.FieldCode)
+				fieldSeen[shippingrate.FieldCode] = struct{}{}
+			}
+		case "kind":
+			if _, ok := fieldSeen[shippingrate.FieldKind]; !ok {
+				selectedFields = append(selectedFields, shippingrate.FieldKind)
+				fieldSeen[shippingrate.FieldKind] = struct{}{}
+			}
+		case "amount":
+			if _, ok := fieldSeen[shippingrate.FieldAmount]; !ok {
+				selectedFields = append(selectedFields, shippingrate.FieldAmount)
+				fieldSeen[shippingrate.FieldAmount] = struct{}{}
+			}
+		case "min":
+			if _, ok := fieldSeen[shippingrate.FieldMin]; !ok {
+				selectedFields = append(selectedFields, shippingrate.FieldMin)
+				fieldSeen[shippingrate.FieldMin] = struct{}{}
+			}
+		case "max":
+			if _, ok := fieldSeen[shippingrate.FieldMax]; !ok {
+				selectedFields = append(selectedFields, shippingrate.FieldMax)
+				fieldSeen[shippingrate.FieldMax] = struct{}{}
+			}
+		case "freeAbove":
+			if _, ok := fieldSeen[shippingrate.FieldFreeAbove]; !ok {
+				selectedFields = append(selectedFields, shippingrate.FieldFreeAbove)
+				fieldSeen[shippingrate.FieldFreeAbove] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type shippingratePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []ShippingRatePaginateOption
+}
+
+func newShippingRatePaginateArgs(rv map[string]any) *shippingratePaginateArgs {
+	args := &shippingratePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &ShippingRateOrder{Field: &ShippingRateOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithShippingRateOrder(order))
+			}
+		case *ShippingRateOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithShippingRateOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*ShippingRateWhereInput); ok {
+		args.opts = append(args.opts, WithShippingRateFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *ShippingZoneQuery) CollectFields(ctx context.Context, satisfies ...string) (*ShippingZoneQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *ShippingZoneQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(shippingzone.Columns))
+		selectedFields = []string{shippingzone.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "shop":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShopClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, shopImplementors)...); err != nil {
+				return err
+			}
+			_q.withShop = query
+			if _, ok := fieldSeen[shippingzone.FieldShopID]; !ok {
+				selectedFields = append(selectedFields, shippingzone.FieldShopID)
+				fieldSeen[shippingzone.FieldShopID] = struct{}{}
+			}
+
+		case "rates":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShippingRateClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, shippingrateImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedRates(alias, func(wq *ShippingRateQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[shippingzone.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, shippingzone.FieldCreatedAt)
+				fieldSeen[shippingzone.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[shippingzone.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, shippingzone.FieldUpdatedAt)
+				fieldSeen[shippingzone.FieldUpdatedAt] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[shippingzone.FieldName]; !ok {
+				selectedFields = append(selectedFields, shippingzone.FieldName)
+				fieldSeen[shippingzone.FieldName] = struct{}{}
+			}
+		case "countryCodes":
+			if _, ok := fieldSeen[shippingzone.FieldCountryCodes]; !ok {
+				selectedFields = append(selectedFields, shippingzone.FieldCountryCodes)
+				fieldSeen[shippingzone.FieldCountryCodes] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type shippingzonePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []ShippingZonePaginateOption
+}
+
+func newShippingZonePaginateArgs(rv map[string]any) *shippingzonePaginateArgs {
+	args := &shippingzonePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &ShippingZoneOrder{Field: &ShippingZoneOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithShippingZoneOrder(order))
+			}
+		case *ShippingZoneOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithShippingZoneOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*ShippingZoneWhereInput); ok {
+		args.opts = append(args.opts, WithShippingZoneFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *ShopQuery) CollectFields(ctx context.Context, satisfies ...string) (*ShopQuery, error) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil {
@@ -2518,6 +2796,95 @@ func (_q *ShopQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 				*wq = *query
 			})
 
+		case "shippingZones":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShippingZoneClient{config: _q.config}).Query()
+			)
+			args := newShippingZonePaginateArgs(fieldArgs(ctx, new(ShippingZoneWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newShippingZonePager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Shop) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"shop_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(shop.ShippingZonesColumn), ids...))
+						})
+						if err := query.GroupBy(shop.ShippingZonesColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[9] == nil {
+								nodes[i].Edges.totalCount[9] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[9][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Shop) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.ShippingZones)
+							if nodes[i].Edges.totalCount[9] == nil {
+								nodes[i].Edges.totalCount[9] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[9][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, shippingzoneImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(shop.ShippingZonesColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedShippingZones(alias, func(wq *ShippingZoneQuery) {
+				*wq = *query
+			})
+
 		case "products":
 			var (
 				alias = field.Alias
@@ -2561,10 +2928,10 @@ func (_q *ShopQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 						}
 						for i := range nodes {
 							n := m[nodes[i].ID]
-							if nodes[i].Edges.totalCount[9] == nil {
-								nodes[i].Edges.totalCount[9] = make(map[string]int)
+							if nodes[i].Edges.totalCount[10] == nil {
+								nodes[i].Edges.totalCount[10] = make(map[string]int)
 							}
-							nodes[i].Edges.totalCount[9][alias] = n
+							nodes[i].Edges.totalCount[10][alias] = n
 						}
 						return nil
 					})
@@ -2572,10 +2939,10 @@ func (_q *ShopQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Shop) error {
 						for i := range nodes {
 							n := len(nodes[i].Edges.Products)
-							if nodes[i].Edges.totalCount[9] == nil {
-								nodes[i].Edges.totalCount[9] = make(map[string]int)
+							if nodes[i].Edges.totalCount[10] == nil {
+								nodes[i].Edges.totalCount[10] = make(map[string]int)
 							}
-							nodes[i].Edges.totalCount[9][alias] = n
+							nodes[i].Edges.totalCount[10][alias] = n
 						}
 						return nil
 					})

@@ -138,6 +138,34 @@ func (_m *RSAConfig) Shop(ctx context.Context) (*Shop, error) {
 	return result, err
 }
 
+func (_m *ShippingRate) Zone(ctx context.Context) (*ShippingZone, error) {
+	result, err := _m.Edges.ZoneOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryZone().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *ShippingZone) Shop(ctx context.Context) (*Shop, error) {
+	result, err := _m.Edges.ShopOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryShop().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *ShippingZone) Rates(ctx context.Context) (result []*ShippingRate, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedRates(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.RatesOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryRates().All(ctx)
+	}
+	return result, err
+}
+
 func (_m *Shop) CorsDomains(
 	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *CorsDomainOrder, where *CorsDomainWhereInput,
 ) (*CorsDomainConnection, error) {
@@ -314,6 +342,27 @@ func (_m *Shop) Orders(
 	return _m.QueryOrders().Paginate(ctx, after, first, before, last, opts...)
 }
 
+func (_m *Shop) ShippingZones(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *ShippingZoneOrder, where *ShippingZoneWhereInput,
+) (*ShippingZoneConnection, error) {
+	opts := []ShippingZonePaginateOption{
+		WithShippingZoneOrder(orderBy),
+		WithShippingZoneFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[9][alias]
+	if nodes, err := _m.NamedShippingZones(alias); err == nil || hasTotalCount {
+		pager, err := newShippingZonePager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &ShippingZoneConnection{Edges: []*ShippingZoneEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryShippingZones().Paginate(ctx, after, first, before, last, opts...)
+}
+
 func (_m *Shop) Products(
 	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *ProductOrder, where *ProductWhereInput,
 ) (*ProductConnection, error) {
@@ -322,7 +371,7 @@ func (_m *Shop) Products(
 		WithProductFilter(where.Filter),
 	}
 	alias := graphql.GetFieldContext(ctx).Field.Alias
-	totalCount, hasTotalCount := _m.Edges.totalCount[9][alias]
+	totalCount, hasTotalCount := _m.Edges.totalCount[10][alias]
 	if nodes, err := _m.NamedProducts(alias); err == nil || hasTotalCount {
 		pager, err := newProductPager(opts, last != nil)
 		if err != nil {

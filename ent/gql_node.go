@@ -21,6 +21,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -86,6 +88,16 @@ var rsaconfigImplementors = []string{"RSAConfig", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*RSAConfig) IsNode() {}
+
+var shippingrateImplementors = []string{"ShippingRate", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*ShippingRate) IsNode() {}
+
+var shippingzoneImplementors = []string{"ShippingZone", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*ShippingZone) IsNode() {}
 
 var shopImplementors = []string{"Shop", "Node"}
 
@@ -274,6 +286,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(rsaconfig.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, rsaconfigImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case shippingrate.Table:
+		query := c.ShippingRate.Query().
+			Where(shippingrate.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, shippingrateImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case shippingzone.Table:
+		query := c.ShippingZone.Query().
+			Where(shippingzone.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, shippingzoneImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -542,6 +572,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.RSAConfig.Query().
 			Where(rsaconfig.IDIn(ids...))
 		query, err := query.CollectFields(ctx, rsaconfigImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case shippingrate.Table:
+		query := c.ShippingRate.Query().
+			Where(shippingrate.IDIn(ids...))
+		query, err := query.CollectFields(ctx, shippingrateImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case shippingzone.Table:
+		query := c.ShippingZone.Query().
+			Where(shippingzone.IDIn(ids...))
+		query, err := query.CollectFields(ctx, shippingzoneImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -25,6 +25,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -3704,6 +3706,634 @@ func (_m *RSAConfig) ToEdge(order *RSAConfigOrder) *RSAConfigEdge {
 		order = DefaultRSAConfigOrder
 	}
 	return &RSAConfigEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// ShippingRateEdge is the edge representation of ShippingRate.
+type ShippingRateEdge struct {
+	Node   *ShippingRate `json:"node"`
+	Cursor Cursor        `json:"cursor"`
+}
+
+// ShippingRateConnection is the connection containing edges to ShippingRate.
+type ShippingRateConnection struct {
+	Edges      []*ShippingRateEdge `json:"edges"`
+	PageInfo   PageInfo            `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+func (c *ShippingRateConnection) build(nodes []*ShippingRate, pager *shippingratePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *ShippingRate
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *ShippingRate {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *ShippingRate {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*ShippingRateEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &ShippingRateEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// ShippingRatePaginateOption enables pagination customization.
+type ShippingRatePaginateOption func(*shippingratePager) error
+
+// WithShippingRateOrder configures pagination ordering.
+func WithShippingRateOrder(order *ShippingRateOrder) ShippingRatePaginateOption {
+	if order == nil {
+		order = DefaultShippingRateOrder
+	}
+	o := *order
+	return func(pager *shippingratePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultShippingRateOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithShippingRateFilter configures pagination filter.
+func WithShippingRateFilter(filter func(*ShippingRateQuery) (*ShippingRateQuery, error)) ShippingRatePaginateOption {
+	return func(pager *shippingratePager) error {
+		if filter == nil {
+			return errors.New("ShippingRateQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type shippingratePager struct {
+	reverse bool
+	order   *ShippingRateOrder
+	filter  func(*ShippingRateQuery) (*ShippingRateQuery, error)
+}
+
+func newShippingRatePager(opts []ShippingRatePaginateOption, reverse bool) (*shippingratePager, error) {
+	pager := &shippingratePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultShippingRateOrder
+	}
+	return pager, nil
+}
+
+func (p *shippingratePager) applyFilter(query *ShippingRateQuery) (*ShippingRateQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *shippingratePager) toCursor(_m *ShippingRate) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *shippingratePager) applyCursors(query *ShippingRateQuery, after, before *Cursor) (*ShippingRateQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultShippingRateOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *shippingratePager) applyOrder(query *ShippingRateQuery) *ShippingRateQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultShippingRateOrder.Field {
+		query = query.Order(DefaultShippingRateOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *shippingratePager) orderExpr(query *ShippingRateQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultShippingRateOrder.Field {
+			b.Comma().Ident(DefaultShippingRateOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to ShippingRate.
+func (_m *ShippingRateQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...ShippingRatePaginateOption,
+) (*ShippingRateConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newShippingRatePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &ShippingRateConnection{Edges: []*ShippingRateEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// ShippingRateOrderFieldCreatedAt orders ShippingRate by created_at.
+	ShippingRateOrderFieldCreatedAt = &ShippingRateOrderField{
+		Value: func(_m *ShippingRate) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: shippingrate.FieldCreatedAt,
+		toTerm: shippingrate.ByCreatedAt,
+		toCursor: func(_m *ShippingRate) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// ShippingRateOrderFieldUpdatedAt orders ShippingRate by updated_at.
+	ShippingRateOrderFieldUpdatedAt = &ShippingRateOrderField{
+		Value: func(_m *ShippingRate) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: shippingrate.FieldUpdatedAt,
+		toTerm: shippingrate.ByUpdatedAt,
+		toCursor: func(_m *ShippingRate) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f ShippingRateOrderField) String() string {
+	var str string
+	switch f.column {
+	case ShippingRateOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case ShippingRateOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f ShippingRateOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *ShippingRateOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("ShippingRateOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *ShippingRateOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *ShippingRateOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid ShippingRateOrderField", str)
+	}
+	return nil
+}
+
+// ShippingRateOrderField defines the ordering field of ShippingRate.
+type ShippingRateOrderField struct {
+	// Value extracts the ordering value from the given ShippingRate.
+	Value    func(*ShippingRate) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) shippingrate.OrderOption
+	toCursor func(*ShippingRate) Cursor
+}
+
+// ShippingRateOrder defines the ordering of ShippingRate.
+type ShippingRateOrder struct {
+	Direction OrderDirection          `json:"direction"`
+	Field     *ShippingRateOrderField `json:"field"`
+}
+
+// DefaultShippingRateOrder is the default ordering of ShippingRate.
+var DefaultShippingRateOrder = &ShippingRateOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &ShippingRateOrderField{
+		Value: func(_m *ShippingRate) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: shippingrate.FieldID,
+		toTerm: shippingrate.ByID,
+		toCursor: func(_m *ShippingRate) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts ShippingRate into ShippingRateEdge.
+func (_m *ShippingRate) ToEdge(order *ShippingRateOrder) *ShippingRateEdge {
+	if order == nil {
+		order = DefaultShippingRateOrder
+	}
+	return &ShippingRateEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// ShippingZoneEdge is the edge representation of ShippingZone.
+type ShippingZoneEdge struct {
+	Node   *ShippingZone `json:"node"`
+	Cursor Cursor        `json:"cursor"`
+}
+
+// ShippingZoneConnection is the connection containing edges to ShippingZone.
+type ShippingZoneConnection struct {
+	Edges      []*ShippingZoneEdge `json:"edges"`
+	PageInfo   PageInfo            `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+func (c *ShippingZoneConnection) build(nodes []*ShippingZone, pager *shippingzonePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *ShippingZone
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *ShippingZone {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *ShippingZone {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*ShippingZoneEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &ShippingZoneEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// ShippingZonePaginateOption enables pagination customization.
+type ShippingZonePaginateOption func(*shippingzonePager) error
+
+// WithShippingZoneOrder configures pagination ordering.
+func WithShippingZoneOrder(order *ShippingZoneOrder) ShippingZonePaginateOption {
+	if order == nil {
+		order = DefaultShippingZoneOrder
+	}
+	o := *order
+	return func(pager *shippingzonePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultShippingZoneOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithShippingZoneFilter configures pagination filter.
+func WithShippingZoneFilter(filter func(*ShippingZoneQuery) (*ShippingZoneQuery, error)) ShippingZonePaginateOption {
+	return func(pager *shippingzonePager) error {
+		if filter == nil {
+			return errors.New("ShippingZoneQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type shippingzonePager struct {
+	reverse bool
+	order   *ShippingZoneOrder
+	filter  func(*ShippingZoneQuery) (*ShippingZoneQuery, error)
+}
+
+func newShippingZonePager(opts []ShippingZonePaginateOption, reverse bool) (*shippingzonePager, error) {
+	pager := &shippingzonePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultShippingZoneOrder
+	}
+	return pager, nil
+}
+
+func (p *shippingzonePager) applyFilter(query *ShippingZoneQuery) (*ShippingZoneQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *shippingzonePager) toCursor(_m *ShippingZone) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *shippingzonePager) applyCursors(query *ShippingZoneQuery, after, before *Cursor) (*ShippingZoneQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultShippingZoneOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *shippingzonePager) applyOrder(query *ShippingZoneQuery) *ShippingZoneQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultShippingZoneOrder.Field {
+		query = query.Order(DefaultShippingZoneOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *shippingzonePager) orderExpr(query *ShippingZoneQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultShippingZoneOrder.Field {
+			b.Comma().Ident(DefaultShippingZoneOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to ShippingZone.
+func (_m *ShippingZoneQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...ShippingZonePaginateOption,
+) (*ShippingZoneConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newShippingZonePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &ShippingZoneConnection{Edges: []*ShippingZoneEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// ShippingZoneOrderFieldCreatedAt orders ShippingZone by created_at.
+	ShippingZoneOrderFieldCreatedAt = &ShippingZoneOrderField{
+		Value: func(_m *ShippingZone) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: shippingzone.FieldCreatedAt,
+		toTerm: shippingzone.ByCreatedAt,
+		toCursor: func(_m *ShippingZone) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// ShippingZoneOrderFieldUpdatedAt orders ShippingZone by updated_at.
+	ShippingZoneOrderFieldUpdatedAt = &ShippingZoneOrderField{
+		Value: func(_m *ShippingZone) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: shippingzone.FieldUpdatedAt,
+		toTerm: shippingzone.ByUpdatedAt,
+		toCursor: func(_m *ShippingZone) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f ShippingZoneOrderField) String() string {
+	var str string
+	switch f.column {
+	case ShippingZoneOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case ShippingZoneOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f ShippingZoneOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *ShippingZoneOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("ShippingZoneOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *ShippingZoneOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *ShippingZoneOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid ShippingZoneOrderField", str)
+	}
+	return nil
+}
+
+// ShippingZoneOrderField defines the ordering field of ShippingZone.
+type ShippingZoneOrderField struct {
+	// Value extracts the ordering value from the given ShippingZone.
+	Value    func(*ShippingZone) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) shippingzone.OrderOption
+	toCursor func(*ShippingZone) Cursor
+}
+
+// ShippingZoneOrder defines the ordering of ShippingZone.
+type ShippingZoneOrder struct {
+	Direction OrderDirection          `json:"direction"`
+	Field     *ShippingZoneOrderField `json:"field"`
+}
+
+// DefaultShippingZoneOrder is the default ordering of ShippingZone.
+var DefaultShippingZoneOrder = &ShippingZoneOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &ShippingZoneOrderField{
+		Value: func(_m *ShippingZone) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: shippingzone.FieldID,
+		toTerm: shippingzone.ByID,
+		toCursor: func(_m *ShippingZone) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts ShippingZone into ShippingZoneEdge.
+func (_m *ShippingZone) ToEdge(order *ShippingZoneOrder) *ShippingZoneEdge {
+	if order == nil {
+		order = DefaultShippingZoneOrder
+	}
+	return &ShippingZoneEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

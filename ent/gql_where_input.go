@@ -19,6 +19,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -5872,6 +5874,772 @@ func (i *RSAConfigWhereInput) P() (predicate.RSAConfig, error) {
 	}
 }
 
+// ShippingRateWhereInput represents a where input for filtering ShippingRate queries.
+type ShippingRateWhereInput struct {
+	Predicates []predicate.ShippingRate  `json:"-"`
+	Not        *ShippingRateWhereInput   `json:"not,omitempty"`
+	Or         []*ShippingRateWhereInput `json:"or,omitempty"`
+	And        []*ShippingRateWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "code" field predicates.
+	Code             *string  `json:"code,omitempty"`
+	CodeNEQ          *string  `json:"codeNEQ,omitempty"`
+	CodeIn           []string `json:"codeIn,omitempty"`
+	CodeNotIn        []string `json:"codeNotIn,omitempty"`
+	CodeGT           *string  `json:"codeGT,omitempty"`
+	CodeGTE          *string  `json:"codeGTE,omitempty"`
+	CodeLT           *string  `json:"codeLT,omitempty"`
+	CodeLTE          *string  `json:"codeLTE,omitempty"`
+	CodeContains     *string  `json:"codeContains,omitempty"`
+	CodeHasPrefix    *string  `json:"codeHasPrefix,omitempty"`
+	CodeHasSuffix    *string  `json:"codeHasSuffix,omitempty"`
+	CodeEqualFold    *string  `json:"codeEqualFold,omitempty"`
+	CodeContainsFold *string  `json:"codeContainsFold,omitempty"`
+
+	// "kind" field predicates.
+	Kind      *shippingrate.Kind  `json:"kind,omitempty"`
+	KindNEQ   *shippingrate.Kind  `json:"kindNEQ,omitempty"`
+	KindIn    []shippingrate.Kind `json:"kindIn,omitempty"`
+	KindNotIn []shippingrate.Kind `json:"kindNotIn,omitempty"`
+
+	// "amount" field predicates.
+	Amount      *int64  `json:"amount,omitempty"`
+	AmountNEQ   *int64  `json:"amountNEQ,omitempty"`
+	AmountIn    []int64 `json:"amountIn,omitempty"`
+	AmountNotIn []int64 `json:"amountNotIn,omitempty"`
+	AmountGT    *int64  `json:"amountGT,omitempty"`
+	AmountGTE   *int64  `json:"amountGTE,omitempty"`
+	AmountLT    *int64  `json:"amountLT,omitempty"`
+	AmountLTE   *int64  `json:"amountLTE,omitempty"`
+
+	// "min" field predicates.
+	Min      *int64  `json:"min,omitempty"`
+	MinNEQ   *int64  `json:"minNEQ,omitempty"`
+	MinIn    []int64 `json:"minIn,omitempty"`
+	MinNotIn []int64 `json:"minNotIn,omitempty"`
+	MinGT    *int64  `json:"minGT,omitempty"`
+	MinGTE   *int64  `json:"minGTE,omitempty"`
+	MinLT    *int64  `json:"minLT,omitempty"`
+	MinLTE   *int64  `json:"minLTE,omitempty"`
+
+	// "max" field predicates.
+	Max      *int64  `json:"max,omitempty"`
+	MaxNEQ   *int64  `json:"maxNEQ,omitempty"`
+	MaxIn    []int64 `json:"maxIn,omitempty"`
+	MaxNotIn []int64 `json:"maxNotIn,omitempty"`
+	MaxGT    *int64  `json:"maxGT,omitempty"`
+	MaxGTE   *int64  `json:"maxGTE,omitempty"`
+	MaxLT    *int64  `json:"maxLT,omitempty"`
+	MaxLTE   *int64  `json:"maxLTE,omitempty"`
+
+	// "free_above" field predicates.
+	FreeAbove      *int64  `json:"freeAbove,omitempty"`
+	FreeAboveNEQ   *int64  `json:"freeAboveNEQ,omitempty"`
+	FreeAboveIn    []int64 `json:"freeAboveIn,omitempty"`
+	FreeAboveNotIn []int64 `json:"freeAboveNotIn,omitempty"`
+	FreeAboveGT    *int64  `json:"freeAboveGT,omitempty"`
+	FreeAboveGTE   *int64  `json:"freeAboveGTE,omitempty"`
+	FreeAboveLT    *int64  `json:"freeAboveLT,omitempty"`
+	FreeAboveLTE   *int64  `json:"freeAboveLTE,omitempty"`
+
+	// "zone" edge predicates.
+	HasZone     *bool                     `json:"hasZone,omitempty"`
+	HasZoneWith []*ShippingZoneWhereInput `json:"hasZoneWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *ShippingRateWhereInput) AddPredicates(predicates ...predicate.ShippingRate) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the ShippingRateWhereInput filter on the ShippingRateQuery builder.
+func (i *ShippingRateWhereInput) Filter(q *ShippingRateQuery) (*ShippingRateQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyShippingRateWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyShippingRateWhereInput is returned in case the ShippingRateWhereInput is empty.
+var ErrEmptyShippingRateWhereInput = errors.New("ent: empty predicate ShippingRateWhereInput")
+
+// P returns a predicate for filtering shippingrates.
+// An error is returned if the input is empty or invalid.
+func (i *ShippingRateWhereInput) P() (predicate.ShippingRate, error) {
+	var predicates []predicate.ShippingRate
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, shippingrate.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.ShippingRate, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, shippingrate.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.ShippingRate, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, shippingrate.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, shippingrate.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, shippingrate.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, shippingrate.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, shippingrate.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, shippingrate.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, shippingrate.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, shippingrate.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, shippingrate.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, shippingrate.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, shippingrate.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, shippingrate.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, shippingrate.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, shippingrate.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, shippingrate.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, shippingrate.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, shippingrate.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, shippingrate.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, shippingrate.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, shippingrate.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, shippingrate.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, shippingrate.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, shippingrate.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, shippingrate.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, shippingrate.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, shippingrate.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, shippingrate.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, shippingrate.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, shippingrate.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, shippingrate.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, shippingrate.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, shippingrate.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, shippingrate.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, shippingrate.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, shippingrate.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, shippingrate.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, shippingrate.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, shippingrate.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.Code != nil {
+		predicates = append(predicates, shippingrate.CodeEQ(*i.Code))
+	}
+	if i.CodeNEQ != nil {
+		predicates = append(predicates, shippingrate.CodeNEQ(*i.CodeNEQ))
+	}
+	if len(i.CodeIn) > 0 {
+		predicates = append(predicates, shippingrate.CodeIn(i.CodeIn...))
+	}
+	if len(i.CodeNotIn) > 0 {
+		predicates = append(predicates, shippingrate.CodeNotIn(i.CodeNotIn...))
+	}
+	if i.CodeGT != nil {
+		predicates = append(predicates, shippingrate.CodeGT(*i.CodeGT))
+	}
+	if i.CodeGTE != nil {
+		predicates = append(predicates, shippingrate.CodeGTE(*i.CodeGTE))
+	}
+	if i.CodeLT != nil {
+		predicates = append(predicates, shippingrate.CodeLT(*i.CodeLT))
+	}
+	if i.CodeLTE != nil {
+		predicates = append(predicates, shippingrate.CodeLTE(*i.CodeLTE))
+	}
+	if i.CodeContains != nil {
+		predicates = append(predicates, shippingrate.CodeContains(*i.CodeContains))
+	}
+	if i.CodeHasPrefix != nil {
+		predicates = append(predicates, shippingrate.CodeHasPrefix(*i.CodeHasPrefix))
+	}
+	if i.CodeHasSuffix != nil {
+		predicates = append(predicates, shippingrate.CodeHasSuffix(*i.CodeHasSuffix))
+	}
+	if i.CodeEqualFold != nil {
+		predicates = append(predicates, shippingrate.CodeEqualFold(*i.CodeEqualFold))
+	}
+	if i.CodeContainsFold != nil {
+		predicates = append(predicates, shippingrate.CodeContainsFold(*i.CodeContainsFold))
+	}
+	if i.Kind != nil {
+		predicates = append(predicates, shippingrate.KindEQ(*i.Kind))
+	}
+	if i.KindNEQ != nil {
+		predicates = append(predicates, shippingrate.KindNEQ(*i.KindNEQ))
+	}
+	if len(i.KindIn) > 0 {
+		predicates = append(predicates, shippingrate.KindIn(i.KindIn...))
+	}
+	if len(i.KindNotIn) > 0 {
+		predicates = append(predicates, shippingrate.KindNotIn(i.KindNotIn...))
+	}
+	if i.Amount != nil {
+		predicates = append(predicates, shippingrate.AmountEQ(*i.Amount))
+	}
+	if i.AmountNEQ != nil {
+		predicates = append(predicates, shippingrate.AmountNEQ(*i.AmountNEQ))
+	}
+	if len(i.AmountIn) > 0 {
+		predicates = append(predicates, shippingrate.AmountIn(i.AmountIn...))
+	}
+	if len(i.AmountNotIn) > 0 {
+		predicates = append(predicates, shippingrate.AmountNotIn(i.AmountNotIn...))
+	}
+	if i.AmountGT != nil {
+		predicates = append(predicates, shippingrate.AmountGT(*i.AmountGT))
+	}
+	if i.AmountGTE != nil {
+		predicates = append(predicates, shippingrate.AmountGTE(*i.AmountGTE))
+	}
+	if i.AmountLT != nil {
+		predicates = append(predicates, shippingrate.AmountLT(*i.AmountLT))
+	}
+	if i.AmountLTE != nil {
+		predicates = append(predicates, shippingrate.AmountLTE(*i.AmountLTE))
+	}
+	if i.Min != nil {
+		predicates = append(predicates, shippingrate.MinEQ(*i.Min))
+	}
+	if i.MinNEQ != nil {
+		predicates = append(predicates, shippingrate.MinNEQ(*i.MinNEQ))
+	}
+	if len(i.MinIn) > 0 {
+		predicates = append(predicates, shippingrate.MinIn(i.MinIn...))
+	}
+	if len(i.MinNotIn) > 0 {
+		predicates = append(predicates, shippingrate.MinNotIn(i.MinNotIn...))
+	}
+	if i.MinGT != nil {
+		predicates = append(predicates, shippingrate.MinGT(*i.MinGT))
+	}
+	if i.MinGTE != nil {
+		predicates = append(predicates, shippingrate.MinGTE(*i.MinGTE))
+	}
+	if i.MinLT != nil {
+		predicates = append(predicates, shippingrate.MinLT(*i.MinLT))
+	}
+	if i.MinLTE != nil {
+		predicates = append(predicates, shippingrate.MinLTE(*i.MinLTE))
+	}
+	if i.Max != nil {
+		predicates = append(predicates, shippingrate.MaxEQ(*i.Max))
+	}
+	if i.MaxNEQ != nil {
+		predicates = append(predicates, shippingrate.MaxNEQ(*i.MaxNEQ))
+	}
+	if len(i.MaxIn) > 0 {
+		predicates = append(predicates, shippingrate.MaxIn(i.MaxIn...))
+	}
+	if len(i.MaxNotIn) > 0 {
+		predicates = append(predicates, shippingrate.MaxNotIn(i.MaxNotIn...))
+	}
+	if i.MaxGT != nil {
+		predicates = append(predicates, shippingrate.MaxGT(*i.MaxGT))
+	}
+	if i.MaxGTE != nil {
+		predicates = append(predicates, shippingrate.MaxGTE(*i.MaxGTE))
+	}
+	if i.MaxLT != nil {
+		predicates = append(predicates, shippingrate.MaxLT(*i.MaxLT))
+	}
+	if i.MaxLTE != nil {
+		predicates = append(predicates, shippingrate.MaxLTE(*i.MaxLTE))
+	}
+	if i.FreeAbove != nil {
+		predicates = append(predicates, shippingrate.FreeAboveEQ(*i.FreeAbove))
+	}
+	if i.FreeAboveNEQ != nil {
+		predicates = append(predicates, shippingrate.FreeAboveNEQ(*i.FreeAboveNEQ))
+	}
+	if len(i.FreeAboveIn) > 0 {
+		predicates = append(predicates, shippingrate.FreeAboveIn(i.FreeAboveIn...))
+	}
+	if len(i.FreeAboveNotIn) > 0 {
+		predicates = append(predicates, shippingrate.FreeAboveNotIn(i.FreeAboveNotIn...))
+	}
+	if i.FreeAboveGT != nil {
+		predicates = append(predicates, shippingrate.FreeAboveGT(*i.FreeAboveGT))
+	}
+	if i.FreeAboveGTE != nil {
+		predicates = append(predicates, shippingrate.FreeAboveGTE(*i.FreeAboveGTE))
+	}
+	if i.FreeAboveLT != nil {
+		predicates = append(predicates, shippingrate.FreeAboveLT(*i.FreeAboveLT))
+	}
+	if i.FreeAboveLTE != nil {
+		predicates = append(predicates, shippingrate.FreeAboveLTE(*i.FreeAboveLTE))
+	}
+
+	if i.HasZone != nil {
+		p := shippingrate.HasZone()
+		if !*i.HasZone {
+			p = shippingrate.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasZoneWith) > 0 {
+		with := make([]predicate.ShippingZone, 0, len(i.HasZoneWith))
+		for _, w := range i.HasZoneWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasZoneWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, shippingrate.HasZoneWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyShippingRateWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return shippingrate.And(predicates...), nil
+	}
+}
+
+// ShippingZoneWhereInput represents a where input for filtering ShippingZone queries.
+type ShippingZoneWhereInput struct {
+	Predicates []predicate.ShippingZone  `json:"-"`
+	Not        *ShippingZoneWhereInput   `json:"not,omitempty"`
+	Or         []*ShippingZoneWhereInput `json:"or,omitempty"`
+	And        []*ShippingZoneWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "shop" edge predicates.
+	HasShop     *bool             `json:"hasShop,omitempty"`
+	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
+
+	// "rates" edge predicates.
+	HasRates     *bool                     `json:"hasRates,omitempty"`
+	HasRatesWith []*ShippingRateWhereInput `json:"hasRatesWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *ShippingZoneWhereInput) AddPredicates(predicates ...predicate.ShippingZone) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the ShippingZoneWhereInput filter on the ShippingZoneQuery builder.
+func (i *ShippingZoneWhereInput) Filter(q *ShippingZoneQuery) (*ShippingZoneQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyShippingZoneWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyShippingZoneWhereInput is returned in case the ShippingZoneWhereInput is empty.
+var ErrEmptyShippingZoneWhereInput = errors.New("ent: empty predicate ShippingZoneWhereInput")
+
+// P returns a predicate for filtering shippingzones.
+// An error is returned if the input is empty or invalid.
+func (i *ShippingZoneWhereInput) P() (predicate.ShippingZone, error) {
+	var predicates []predicate.ShippingZone
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, shippingzone.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.ShippingZone, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, shippingzone.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.ShippingZone, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, shippingzone.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, shippingzone.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, shippingzone.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, shippingzone.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, shippingzone.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, shippingzone.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, shippingzone.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, shippingzone.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, shippingzone.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, shippingzone.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, shippingzone.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, shippingzone.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, shippingzone.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, shippingzone.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, shippingzone.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, shippingzone.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, shippingzone.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, shippingzone.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, shippingzone.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, shippingzone.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, shippingzone.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, shippingzone.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, shippingzone.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, shippingzone.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, shippingzone.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, shippingzone.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, shippingzone.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, shippingzone.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, shippingzone.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, shippingzone.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, shippingzone.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, shippingzone.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, shippingzone.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, shippingzone.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, shippingzone.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, shippingzone.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, shippingzone.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, shippingzone.NameContainsFold(*i.NameContainsFold))
+	}
+
+	if i.HasShop != nil {
+		p := shippingzone.HasShop()
+		if !*i.HasShop {
+			p = shippingzone.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasShopWith) > 0 {
+		with := make([]predicate.Shop, 0, len(i.HasShopWith))
+		for _, w := range i.HasShopWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasShopWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, shippingzone.HasShopWith(with...))
+	}
+	if i.HasRates != nil {
+		p := shippingzone.HasRates()
+		if !*i.HasRates {
+			p = shippingzone.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasRatesWith) > 0 {
+		with := make([]predicate.ShippingRate, 0, len(i.HasRatesWith))
+		for _, w := range i.HasRatesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasRatesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, shippingzone.HasRatesWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyShippingZoneWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return shippingzone.And(predicates...), nil
+	}
+}
+
 // ShopWhereInput represents a where input for filtering Shop queries.
 type ShopWhereInput struct {
 	Predicates []predicate.Shop  `json:"-"`
@@ -6019,6 +6787,10 @@ type ShopWhereInput struct {
 	// "orders" edge predicates.
 	HasOrders     *bool              `json:"hasOrders,omitempty"`
 	HasOrdersWith []*OrderWhereInput `json:"hasOrdersWith,omitempty"`
+
+	// "shipping_zones" edge predicates.
+	HasShippingZones     *bool                     `json:"hasShippingZones,omitempty"`
+	HasShippingZonesWith []*ShippingZoneWhereInput `json:"hasShippingZonesWith,omitempty"`
 
 	// "products" edge predicates.
 	HasProducts     *bool                `json:"hasProducts,omitempty"`
@@ -6525,6 +7297,24 @@ func (i *ShopWhereInput) P() (predicate.Shop, error) {
 			with = append(with, p)
 		}
 		predicates = append(predicates, shop.HasOrdersWith(with...))
+	}
+	if i.HasShippingZones != nil {
+		p := shop.HasShippingZones()
+		if !*i.HasShippingZones {
+			p = shop.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasShippingZonesWith) > 0 {
+		with := make([]predicate.ShippingZone, 0, len(i.HasShippingZonesWith))
+		for _, w := range i.HasShippingZonesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasShippingZonesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, shop.HasShippingZonesWith(with...))
 	}
 	if i.HasProducts != nil {
 		p := shop.HasProducts()

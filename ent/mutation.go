@@ -24,6 +24,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -49,6 +51,8 @@ const (
 	TypeOrder                  = "Order"
 	TypeProduct                = "Product"
 	TypeRSAConfig              = "RSAConfig"
+	TypeShippingRate           = "ShippingRate"
+	TypeShippingZone           = "ShippingZone"
 	TypeShop                   = "Shop"
 	TypeVariant                = "Variant"
 	TypeWebhookSubscription    = "WebhookSubscription"
@@ -7865,6 +7869,7 @@ type OrderMutation struct {
 	customer          **schema.OrderCustomer
 	shipping_address  **schema.OrderAddress
 	billing_address   **schema.OrderAddress
+	selected_shipping **schema.ShippingLine
 	version           *int
 	addversion        *int
 	processed_at      *time.Time
@@ -8520,6 +8525,55 @@ func (m *OrderMutation) ResetBillingAddress() {
 	delete(m.clearedFields, order.FieldBillingAddress)
 }
 
+// SetSelectedShipping sets the "selected_shipping" field.
+func (m *OrderMutation) SetSelectedShipping(sl *schema.ShippingLine) {
+	m.selected_shipping = &sl
+}
+
+// SelectedShipping returns the value of the "selected_shipping" field in the mutation.
+func (m *OrderMutation) SelectedShipping() (r *schema.ShippingLine, exists bool) {
+	v := m.selected_shipping
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSelectedShipping returns the old "selected_shipping" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldSelectedShipping(ctx context.Context) (v *schema.ShippingLine, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSelectedShipping is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSelectedShipping requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSelectedShipping: %w", err)
+	}
+	return oldValue.SelectedShipping, nil
+}
+
+// ClearSelectedShipping clears the value of the "selected_shipping" field.
+func (m *OrderMutation) ClearSelectedShipping() {
+	m.selected_shipping = nil
+	m.clearedFields[order.FieldSelectedShipping] = struct{}{}
+}
+
+// SelectedShippingCleared returns if the "selected_shipping" field was cleared in this mutation.
+func (m *OrderMutation) SelectedShippingCleared() bool {
+	_, ok := m.clearedFields[order.FieldSelectedShipping]
+	return ok
+}
+
+// ResetSelectedShipping resets all changes to the "selected_shipping" field.
+func (m *OrderMutation) ResetSelectedShipping() {
+	m.selected_shipping = nil
+	delete(m.clearedFields, order.FieldSelectedShipping)
+}
+
 // SetVersion sets the "version" field.
 func (m *OrderMutation) SetVersion(i int) {
 	m.version = &i
@@ -8740,7 +8794,7 @@ func (m *OrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrderMutation) Fields() []string {
-	fields := make([]string, 0, 16)
+	fields := make([]string, 0, 17)
 	if m.created_at != nil {
 		fields = append(fields, order.FieldCreatedAt)
 	}
@@ -8782,6 +8836,9 @@ func (m *OrderMutation) Fields() []string {
 	}
 	if m.billing_address != nil {
 		fields = append(fields, order.FieldBillingAddress)
+	}
+	if m.selected_shipping != nil {
+		fields = append(fields, order.FieldSelectedShipping)
 	}
 	if m.version != nil {
 		fields = append(fields, order.FieldVersion)
@@ -8825,6 +8882,8 @@ func (m *OrderMutation) Field(name string) (ent.Value, bool) {
 		return m.ShippingAddress()
 	case order.FieldBillingAddress:
 		return m.BillingAddress()
+	case order.FieldSelectedShipping:
+		return m.SelectedShipping()
 	case order.FieldVersion:
 		return m.Version()
 	case order.FieldProcessedAt:
@@ -8866,6 +8925,8 @@ func (m *OrderMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldShippingAddress(ctx)
 	case order.FieldBillingAddress:
 		return m.OldBillingAddress(ctx)
+	case order.FieldSelectedShipping:
+		return m.OldSelectedShipping(ctx)
 	case order.FieldVersion:
 		return m.OldVersion(ctx)
 	case order.FieldProcessedAt:
@@ -8977,6 +9038,13 @@ func (m *OrderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetBillingAddress(v)
 		return nil
+	case order.FieldSelectedShipping:
+		v, ok := value.(*schema.ShippingLine)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSelectedShipping(v)
+		return nil
 	case order.FieldVersion:
 		v, ok := value.(int)
 		if !ok {
@@ -9045,6 +9113,9 @@ func (m *OrderMutation) ClearedFields() []string {
 	if m.FieldCleared(order.FieldBillingAddress) {
 		fields = append(fields, order.FieldBillingAddress)
 	}
+	if m.FieldCleared(order.FieldSelectedShipping) {
+		fields = append(fields, order.FieldSelectedShipping)
+	}
 	if m.FieldCleared(order.FieldProcessedAt) {
 		fields = append(fields, order.FieldProcessedAt)
 	}
@@ -9070,6 +9141,9 @@ func (m *OrderMutation) ClearField(name string) error {
 		return nil
 	case order.FieldBillingAddress:
 		m.ClearBillingAddress()
+		return nil
+	case order.FieldSelectedShipping:
+		m.ClearSelectedShipping()
 		return nil
 	case order.FieldProcessedAt:
 		m.ClearProcessedAt()
@@ -9123,6 +9197,9 @@ func (m *OrderMutation) ResetField(name string) error {
 		return nil
 	case order.FieldBillingAddress:
 		m.ResetBillingAddress()
+		return nil
+	case order.FieldSelectedShipping:
+		m.ResetSelectedShipping()
 		return nil
 	case order.FieldVersion:
 		m.ResetVersion()
@@ -10789,6 +10866,1730 @@ func (m *RSAConfigMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RSAConfig edge %s", name)
 }
 
+// ShippingRateMutation represents an operation that mutates the ShippingRate nodes in the graph.
+type ShippingRateMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created_at    *time.Time
+	updated_at    *time.Time
+	name          *string
+	code          *string
+	kind          *shippingrate.Kind
+	amount        *int64
+	addamount     *int64
+	min           *int64
+	addmin        *int64
+	max           *int64
+	addmax        *int64
+	free_above    *int64
+	addfree_above *int64
+	clearedFields map[string]struct{}
+	zone          *int
+	clearedzone   bool
+	done          bool
+	oldValue      func(context.Context) (*ShippingRate, error)
+	predicates    []predicate.ShippingRate
+}
+
+var _ ent.Mutation = (*ShippingRateMutation)(nil)
+
+// shippingrateOption allows management of the mutation configuration using functional options.
+type shippingrateOption func(*ShippingRateMutation)
+
+// newShippingRateMutation creates new mutation for the ShippingRate entity.
+func newShippingRateMutation(c config, op Op, opts ...shippingrateOption) *ShippingRateMutation {
+	m := &ShippingRateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeShippingRate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withShippingRateID sets the ID field of the mutation.
+func withShippingRateID(id int) shippingrateOption {
+	return func(m *ShippingRateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ShippingRate
+		)
+		m.oldValue = func(ctx context.Context) (*ShippingRate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ShippingRate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withShippingRate sets the old ShippingRate of the mutation.
+func withShippingRate(node *ShippingRate) shippingrateOption {
+	return func(m *ShippingRateMutation) {
+		m.oldValue = func(context.Context) (*ShippingRate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ShippingRateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ShippingRateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ShippingRateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ShippingRateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ShippingRate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ShippingRateMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ShippingRateMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ShippingRate entity.
+// If the ShippingRate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingRateMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ShippingRateMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ShippingRateMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ShippingRateMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ShippingRate entity.
+// If the ShippingRate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingRateMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ShippingRateMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetZoneID sets the "zone_id" field.
+func (m *ShippingRateMutation) SetZoneID(i int) {
+	m.zone = &i
+}
+
+// ZoneID returns the value of the "zone_id" field in the mutation.
+func (m *ShippingRateMutation) ZoneID() (r int, exists bool) {
+	v := m.zone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldZoneID returns the old "zone_id" field's value of the ShippingRate entity.
+// If the ShippingRate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingRateMutation) OldZoneID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldZoneID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldZoneID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldZoneID: %w", err)
+	}
+	return oldValue.ZoneID, nil
+}
+
+// ResetZoneID resets all changes to the "zone_id" field.
+func (m *ShippingRateMutation) ResetZoneID() {
+	m.zone = nil
+}
+
+// SetName sets the "name" field.
+func (m *ShippingRateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ShippingRateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the ShippingRate entity.
+// If the ShippingRate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingRateMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ShippingRateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetCode sets the "code" field.
+func (m *ShippingRateMutation) SetCode(s string) {
+	m.code = &s
+}
+
+// Code returns the value of the "code" field in the mutation.
+func (m *ShippingRateMutation) Code() (r string, exists bool) {
+	v := m.code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCode returns the old "code" field's value of the ShippingRate entity.
+// If the ShippingRate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingRateMutation) OldCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCode: %w", err)
+	}
+	return oldValue.Code, nil
+}
+
+// ResetCode resets all changes to the "code" field.
+func (m *ShippingRateMutation) ResetCode() {
+	m.code = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *ShippingRateMutation) SetKind(s shippingrate.Kind) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *ShippingRateMutation) Kind() (r shippingrate.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the ShippingRate entity.
+// If the ShippingRate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingRateMutation) OldKind(ctx context.Context) (v shippingrate.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *ShippingRateMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *ShippingRateMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *ShippingRateMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the ShippingRate entity.
+// If the ShippingRate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingRateMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *ShippingRateMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *ShippingRateMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *ShippingRateMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetMin sets the "min" field.
+func (m *ShippingRateMutation) SetMin(i int64) {
+	m.min = &i
+	m.addmin = nil
+}
+
+// Min returns the value of the "min" field in the mutation.
+func (m *ShippingRateMutation) Min() (r int64, exists bool) {
+	v := m.min
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMin returns the old "min" field's value of the ShippingRate entity.
+// If the ShippingRate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingRateMutation) OldMin(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMin is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMin requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMin: %w", err)
+	}
+	return oldValue.Min, nil
+}
+
+// AddMin adds i to the "min" field.
+func (m *ShippingRateMutation) AddMin(i int64) {
+	if m.addmin != nil {
+		*m.addmin += i
+	} else {
+		m.addmin = &i
+	}
+}
+
+// AddedMin returns the value that was added to the "min" field in this mutation.
+func (m *ShippingRateMutation) AddedMin() (r int64, exists bool) {
+	v := m.addmin
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMin resets all changes to the "min" field.
+func (m *ShippingRateMutation) ResetMin() {
+	m.min = nil
+	m.addmin = nil
+}
+
+// SetMax sets the "max" field.
+func (m *ShippingRateMutation) SetMax(i int64) {
+	m.max = &i
+	m.addmax = nil
+}
+
+// Max returns the value of the "max" field in the mutation.
+func (m *ShippingRateMutation) Max() (r int64, exists bool) {
+	v := m.max
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMax returns the old "max" field's value of the ShippingRate entity.
+// If the ShippingRate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingRateMutation) OldMax(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMax is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMax requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMax: %w", err)
+	}
+	return oldValue.Max, nil
+}
+
+// AddMax adds i to the "max" field.
+func (m *ShippingRateMutation) AddMax(i int64) {
+	if m.addmax != nil {
+		*m.addmax += i
+	} else {
+		m.addmax = &i
+	}
+}
+
+// AddedMax returns the value that was added to the "max" field in this mutation.
+func (m *ShippingRateMutation) AddedMax() (r int64, exists bool) {
+	v := m.addmax
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMax resets all changes to the "max" field.
+func (m *ShippingRateMutation) ResetMax() {
+	m.max = nil
+	m.addmax = nil
+}
+
+// SetFreeAbove sets the "free_above" field.
+func (m *ShippingRateMutation) SetFreeAbove(i int64) {
+	m.free_above = &i
+	m.addfree_above = nil
+}
+
+// FreeAbove returns the value of the "free_above" field in the mutation.
+func (m *ShippingRateMutation) FreeAbove() (r int64, exists bool) {
+	v := m.free_above
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFreeAbove returns the old "free_above" field's value of the ShippingRate entity.
+// If the ShippingRate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingRateMutation) OldFreeAbove(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFreeAbove is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFreeAbove requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFreeAbove: %w", err)
+	}
+	return oldValue.FreeAbove, nil
+}
+
+// AddFreeAbove adds i to the "free_above" field.
+func (m *ShippingRateMutation) AddFreeAbove(i int64) {
+	if m.addfree_above != nil {
+		*m.addfree_above += i
+	} else {
+		m.addfree_above = &i
+	}
+}
+
+// AddedFreeAbove returns the value that was added to the "free_above" field in this mutation.
+func (m *ShippingRateMutation) AddedFreeAbove() (r int64, exists bool) {
+	v := m.addfree_above
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFreeAbove resets all changes to the "free_above" field.
+func (m *ShippingRateMutation) ResetFreeAbove() {
+	m.free_above = nil
+	m.addfree_above = nil
+}
+
+// ClearZone clears the "zone" edge to the ShippingZone entity.
+func (m *ShippingRateMutation) ClearZone() {
+	m.clearedzone = true
+	m.clearedFields[shippingrate.FieldZoneID] = struct{}{}
+}
+
+// ZoneCleared reports if the "zone" edge to the ShippingZone entity was cleared.
+func (m *ShippingRateMutation) ZoneCleared() bool {
+	return m.clearedzone
+}
+
+// ZoneIDs returns the "zone" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ZoneID instead. It exists only for internal usage by the builders.
+func (m *ShippingRateMutation) ZoneIDs() (ids []int) {
+	if id := m.zone; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetZone resets all changes to the "zone" edge.
+func (m *ShippingRateMutation) ResetZone() {
+	m.zone = nil
+	m.clearedzone = false
+}
+
+// Where appends a list predicates to the ShippingRateMutation builder.
+func (m *ShippingRateMutation) Where(ps ...predicate.ShippingRate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ShippingRateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ShippingRateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ShippingRate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ShippingRateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ShippingRateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ShippingRate).
+func (m *ShippingRateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ShippingRateMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, shippingrate.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, shippingrate.FieldUpdatedAt)
+	}
+	if m.zone != nil {
+		fields = append(fields, shippingrate.FieldZoneID)
+	}
+	if m.name != nil {
+		fields = append(fields, shippingrate.FieldName)
+	}
+	if m.code != nil {
+		fields = append(fields, shippingrate.FieldCode)
+	}
+	if m.kind != nil {
+		fields = append(fields, shippingrate.FieldKind)
+	}
+	if m.amount != nil {
+		fields = append(fields, shippingrate.FieldAmount)
+	}
+	if m.min != nil {
+		fields = append(fields, shippingrate.FieldMin)
+	}
+	if m.max != nil {
+		fields = append(fields, shippingrate.FieldMax)
+	}
+	if m.free_above != nil {
+		fields = append(fields, shippingrate.FieldFreeAbove)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ShippingRateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case shippingrate.FieldCreatedAt:
+		return m.CreatedAt()
+	case shippingrate.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case shippingrate.FieldZoneID:
+		return m.ZoneID()
+	case shippingrate.FieldName:
+		return m.Name()
+	case shippingrate.FieldCode:
+		return m.Code()
+	case shippingrate.FieldKind:
+		return m.Kind()
+	case shippingrate.FieldAmount:
+		return m.Amount()
+	case shippingrate.FieldMin:
+		return m.Min()
+	case shippingrate.FieldMax:
+		return m.Max()
+	case shippingrate.FieldFreeAbove:
+		return m.FreeAbove()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ShippingRateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case shippingrate.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case shippingrate.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case shippingrate.FieldZoneID:
+		return m.OldZoneID(ctx)
+	case shippingrate.FieldName:
+		return m.OldName(ctx)
+	case shippingrate.FieldCode:
+		return m.OldCode(ctx)
+	case shippingrate.FieldKind:
+		return m.OldKind(ctx)
+	case shippingrate.FieldAmount:
+		return m.OldAmount(ctx)
+	case shippingrate.FieldMin:
+		return m.OldMin(ctx)
+	case shippingrate.FieldMax:
+		return m.OldMax(ctx)
+	case shippingrate.FieldFreeAbove:
+		return m.OldFreeAbove(ctx)
+	}
+	return nil, fmt.Errorf("unknown ShippingRate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShippingRateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case shippingrate.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case shippingrate.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case shippingrate.FieldZoneID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetZoneID(v)
+		return nil
+	case shippingrate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case shippingrate.FieldCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCode(v)
+		return nil
+	case shippingrate.FieldKind:
+		v, ok := value.(shippingrate.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case shippingrate.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case shippingrate.FieldMin:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMin(v)
+		return nil
+	case shippingrate.FieldMax:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMax(v)
+		return nil
+	case shippingrate.FieldFreeAbove:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFreeAbove(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ShippingRate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ShippingRateMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount != nil {
+		fields = append(fields, shippingrate.FieldAmount)
+	}
+	if m.addmin != nil {
+		fields = append(fields, shippingrate.FieldMin)
+	}
+	if m.addmax != nil {
+		fields = append(fields, shippingrate.FieldMax)
+	}
+	if m.addfree_above != nil {
+		fields = append(fields, shippingrate.FieldFreeAbove)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ShippingRateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case shippingrate.FieldAmount:
+		return m.AddedAmount()
+	case shippingrate.FieldMin:
+		return m.AddedMin()
+	case shippingrate.FieldMax:
+		return m.AddedMax()
+	case shippingrate.FieldFreeAbove:
+		return m.AddedFreeAbove()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShippingRateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case shippingrate.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	case shippingrate.FieldMin:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMin(v)
+		return nil
+	case shippingrate.FieldMax:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMax(v)
+		return nil
+	case shippingrate.FieldFreeAbove:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFreeAbove(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ShippingRate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ShippingRateMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ShippingRateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ShippingRateMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ShippingRate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ShippingRateMutation) ResetField(name string) error {
+	switch name {
+	case shippingrate.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case shippingrate.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case shippingrate.FieldZoneID:
+		m.ResetZoneID()
+		return nil
+	case shippingrate.FieldName:
+		m.ResetName()
+		return nil
+	case shippingrate.FieldCode:
+		m.ResetCode()
+		return nil
+	case shippingrate.FieldKind:
+		m.ResetKind()
+		return nil
+	case shippingrate.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case shippingrate.FieldMin:
+		m.ResetMin()
+		return nil
+	case shippingrate.FieldMax:
+		m.ResetMax()
+		return nil
+	case shippingrate.FieldFreeAbove:
+		m.ResetFreeAbove()
+		return nil
+	}
+	return fmt.Errorf("unknown ShippingRate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ShippingRateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.zone != nil {
+		edges = append(edges, shippingrate.EdgeZone)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ShippingRateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case shippingrate.EdgeZone:
+		if id := m.zone; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ShippingRateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ShippingRateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ShippingRateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedzone {
+		edges = append(edges, shippingrate.EdgeZone)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ShippingRateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case shippingrate.EdgeZone:
+		return m.clearedzone
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ShippingRateMutation) ClearEdge(name string) error {
+	switch name {
+	case shippingrate.EdgeZone:
+		m.ClearZone()
+		return nil
+	}
+	return fmt.Errorf("unknown ShippingRate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ShippingRateMutation) ResetEdge(name string) error {
+	switch name {
+	case shippingrate.EdgeZone:
+		m.ResetZone()
+		return nil
+	}
+	return fmt.Errorf("unknown ShippingRate edge %s", name)
+}
+
+// ShippingZoneMutation represents an operation that mutates the ShippingZone nodes in the graph.
+type ShippingZoneMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	updated_at          *time.Time
+	name                *string
+	country_codes       *[]string
+	appendcountry_codes []string
+	clearedFields       map[string]struct{}
+	shop                *int
+	clearedshop         bool
+	rates               map[int]struct{}
+	removedrates        map[int]struct{}
+	clearedrates        bool
+	done                bool
+	oldValue            func(context.Context) (*ShippingZone, error)
+	predicates          []predicate.ShippingZone
+}
+
+var _ ent.Mutation = (*ShippingZoneMutation)(nil)
+
+// shippingzoneOption allows management of the mutation configuration using functional options.
+type shippingzoneOption func(*ShippingZoneMutation)
+
+// newShippingZoneMutation creates new mutation for the ShippingZone entity.
+func newShippingZoneMutation(c config, op Op, opts ...shippingzoneOption) *ShippingZoneMutation {
+	m := &ShippingZoneMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeShippingZone,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withShippingZoneID sets the ID field of the mutation.
+func withShippingZoneID(id int) shippingzoneOption {
+	return func(m *ShippingZoneMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ShippingZone
+		)
+		m.oldValue = func(ctx context.Context) (*ShippingZone, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ShippingZone.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withShippingZone sets the old ShippingZone of the mutation.
+func withShippingZone(node *ShippingZone) shippingzoneOption {
+	return func(m *ShippingZoneMutation) {
+		m.oldValue = func(context.Context) (*ShippingZone, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ShippingZoneMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ShippingZoneMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ShippingZoneMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ShippingZoneMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ShippingZone.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ShippingZoneMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ShippingZoneMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ShippingZone entity.
+// If the ShippingZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingZoneMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ShippingZoneMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ShippingZoneMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ShippingZoneMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ShippingZone entity.
+// If the ShippingZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingZoneMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ShippingZoneMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *ShippingZoneMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *ShippingZoneMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the ShippingZone entity.
+// If the ShippingZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingZoneMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *ShippingZoneMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetName sets the "name" field.
+func (m *ShippingZoneMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ShippingZoneMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the ShippingZone entity.
+// If the ShippingZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingZoneMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ShippingZoneMutation) ResetName() {
+	m.name = nil
+}
+
+// SetCountryCodes sets the "country_codes" field.
+func (m *ShippingZoneMutation) SetCountryCodes(s []string) {
+	m.country_codes = &s
+	m.appendcountry_codes = nil
+}
+
+// CountryCodes returns the value of the "country_codes" field in the mutation.
+func (m *ShippingZoneMutation) CountryCodes() (r []string, exists bool) {
+	v := m.country_codes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCountryCodes returns the old "country_codes" field's value of the ShippingZone entity.
+// If the ShippingZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShippingZoneMutation) OldCountryCodes(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCountryCodes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCountryCodes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCountryCodes: %w", err)
+	}
+	return oldValue.CountryCodes, nil
+}
+
+// AppendCountryCodes adds s to the "country_codes" field.
+func (m *ShippingZoneMutation) AppendCountryCodes(s []string) {
+	m.appendcountry_codes = append(m.appendcountry_codes, s...)
+}
+
+// AppendedCountryCodes returns the list of values that were appended to the "country_codes" field in this mutation.
+func (m *ShippingZoneMutation) AppendedCountryCodes() ([]string, bool) {
+	if len(m.appendcountry_codes) == 0 {
+		return nil, false
+	}
+	return m.appendcountry_codes, true
+}
+
+// ClearCountryCodes clears the value of the "country_codes" field.
+func (m *ShippingZoneMutation) ClearCountryCodes() {
+	m.country_codes = nil
+	m.appendcountry_codes = nil
+	m.clearedFields[shippingzone.FieldCountryCodes] = struct{}{}
+}
+
+// CountryCodesCleared returns if the "country_codes" field was cleared in this mutation.
+func (m *ShippingZoneMutation) CountryCodesCleared() bool {
+	_, ok := m.clearedFields[shippingzone.FieldCountryCodes]
+	return ok
+}
+
+// ResetCountryCodes resets all changes to the "country_codes" field.
+func (m *ShippingZoneMutation) ResetCountryCodes() {
+	m.country_codes = nil
+	m.appendcountry_codes = nil
+	delete(m.clearedFields, shippingzone.FieldCountryCodes)
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *ShippingZoneMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[shippingzone.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *ShippingZoneMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *ShippingZoneMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *ShippingZoneMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// AddRateIDs adds the "rates" edge to the ShippingRate entity by ids.
+func (m *ShippingZoneMutation) AddRateIDs(ids ...int) {
+	if m.rates == nil {
+		m.rates = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.rates[ids[i]] = struct{}{}
+	}
+}
+
+// ClearRates clears the "rates" edge to the ShippingRate entity.
+func (m *ShippingZoneMutation) ClearRates() {
+	m.clearedrates = true
+}
+
+// RatesCleared reports if the "rates" edge to the ShippingRate entity was cleared.
+func (m *ShippingZoneMutation) RatesCleared() bool {
+	return m.clearedrates
+}
+
+// RemoveRateIDs removes the "rates" edge to the ShippingRate entity by IDs.
+func (m *ShippingZoneMutation) RemoveRateIDs(ids ...int) {
+	if m.removedrates == nil {
+		m.removedrates = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.rates, ids[i])
+		m.removedrates[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedRates returns the removed IDs of the "rates" edge to the ShippingRate entity.
+func (m *ShippingZoneMutation) RemovedRatesIDs() (ids []int) {
+	for id := range m.removedrates {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// RatesIDs returns the "rates" edge IDs in the mutation.
+func (m *ShippingZoneMutation) RatesIDs() (ids []int) {
+	for id := range m.rates {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetRates resets all changes to the "rates" edge.
+func (m *ShippingZoneMutation) ResetRates() {
+	m.rates = nil
+	m.clearedrates = false
+	m.removedrates = nil
+}
+
+// Where appends a list predicates to the ShippingZoneMutation builder.
+func (m *ShippingZoneMutation) Where(ps ...predicate.ShippingZone) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ShippingZoneMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ShippingZoneMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ShippingZone, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ShippingZoneMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ShippingZoneMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ShippingZone).
+func (m *ShippingZoneMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ShippingZoneMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, shippingzone.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, shippingzone.FieldUpdatedAt)
+	}
+	if m.shop != nil {
+		fields = append(fields, shippingzone.FieldShopID)
+	}
+	if m.name != nil {
+		fields = append(fields, shippingzone.FieldName)
+	}
+	if m.country_codes != nil {
+		fields = append(fields, shippingzone.FieldCountryCodes)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ShippingZoneMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case shippingzone.FieldCreatedAt:
+		return m.CreatedAt()
+	case shippingzone.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case shippingzone.FieldShopID:
+		return m.ShopID()
+	case shippingzone.FieldName:
+		return m.Name()
+	case shippingzone.FieldCountryCodes:
+		return m.CountryCodes()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ShippingZoneMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case shippingzone.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case shippingzone.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case shippingzone.FieldShopID:
+		return m.OldShopID(ctx)
+	case shippingzone.FieldName:
+		return m.OldName(ctx)
+	case shippingzone.FieldCountryCodes:
+		return m.OldCountryCodes(ctx)
+	}
+	return nil, fmt.Errorf("unknown ShippingZone field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShippingZoneMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case shippingzone.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case shippingzone.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case shippingzone.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case shippingzone.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case shippingzone.FieldCountryCodes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCountryCodes(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ShippingZone field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ShippingZoneMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ShippingZoneMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShippingZoneMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ShippingZone numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ShippingZoneMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(shippingzone.FieldCountryCodes) {
+		fields = append(fields, shippingzone.FieldCountryCodes)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ShippingZoneMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ShippingZoneMutation) ClearField(name string) error {
+	switch name {
+	case shippingzone.FieldCountryCodes:
+		m.ClearCountryCodes()
+		return nil
+	}
+	return fmt.Errorf("unknown ShippingZone nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ShippingZoneMutation) ResetField(name string) error {
+	switch name {
+	case shippingzone.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case shippingzone.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case shippingzone.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case shippingzone.FieldName:
+		m.ResetName()
+		return nil
+	case shippingzone.FieldCountryCodes:
+		m.ResetCountryCodes()
+		return nil
+	}
+	return fmt.Errorf("unknown ShippingZone field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ShippingZoneMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.shop != nil {
+		edges = append(edges, shippingzone.EdgeShop)
+	}
+	if m.rates != nil {
+		edges = append(edges, shippingzone.EdgeRates)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ShippingZoneMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case shippingzone.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	case shippingzone.EdgeRates:
+		ids := make([]ent.Value, 0, len(m.rates))
+		for id := range m.rates {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ShippingZoneMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedrates != nil {
+		edges = append(edges, shippingzone.EdgeRates)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ShippingZoneMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case shippingzone.EdgeRates:
+		ids := make([]ent.Value, 0, len(m.removedrates))
+		for id := range m.removedrates {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ShippingZoneMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedshop {
+		edges = append(edges, shippingzone.EdgeShop)
+	}
+	if m.clearedrates {
+		edges = append(edges, shippingzone.EdgeRates)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ShippingZoneMutation) EdgeCleared(name string) bool {
+	switch name {
+	case shippingzone.EdgeShop:
+		return m.clearedshop
+	case shippingzone.EdgeRates:
+		return m.clearedrates
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ShippingZoneMutation) ClearEdge(name string) error {
+	switch name {
+	case shippingzone.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown ShippingZone unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ShippingZoneMutation) ResetEdge(name string) error {
+	switch name {
+	case shippingzone.EdgeShop:
+		m.ResetShop()
+		return nil
+	case shippingzone.EdgeRates:
+		m.ResetRates()
+		return nil
+	}
+	return fmt.Errorf("unknown ShippingZone edge %s", name)
+}
+
 // ShopMutation represents an operation that mutates the Shop nodes in the graph.
 type ShopMutation struct {
 	config
@@ -10834,6 +12635,9 @@ type ShopMutation struct {
 	orders                           map[int]struct{}
 	removedorders                    map[int]struct{}
 	clearedorders                    bool
+	shipping_zones                   map[int]struct{}
+	removedshipping_zones            map[int]struct{}
+	clearedshipping_zones            bool
 	products                         map[int]struct{}
 	removedproducts                  map[int]struct{}
 	clearedproducts                  bool
@@ -11802,6 +13606,60 @@ func (m *ShopMutation) ResetOrders() {
 	m.removedorders = nil
 }
 
+// AddShippingZoneIDs adds the "shipping_zones" edge to the ShippingZone entity by ids.
+func (m *ShopMutation) AddShippingZoneIDs(ids ...int) {
+	if m.shipping_zones == nil {
+		m.shipping_zones = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.shipping_zones[ids[i]] = struct{}{}
+	}
+}
+
+// ClearShippingZones clears the "shipping_zones" edge to the ShippingZone entity.
+func (m *ShopMutation) ClearShippingZones() {
+	m.clearedshipping_zones = true
+}
+
+// ShippingZonesCleared reports if the "shipping_zones" edge to the ShippingZone entity was cleared.
+func (m *ShopMutation) ShippingZonesCleared() bool {
+	return m.clearedshipping_zones
+}
+
+// RemoveShippingZoneIDs removes the "shipping_zones" edge to the ShippingZone entity by IDs.
+func (m *ShopMutation) RemoveShippingZoneIDs(ids ...int) {
+	if m.removedshipping_zones == nil {
+		m.removedshipping_zones = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.shipping_zones, ids[i])
+		m.removedshipping_zones[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedShippingZones returns the removed IDs of the "shipping_zones" edge to the ShippingZone entity.
+func (m *ShopMutation) RemovedShippingZonesIDs() (ids []int) {
+	for id := range m.removedshipping_zones {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ShippingZonesIDs returns the "shipping_zones" edge IDs in the mutation.
+func (m *ShopMutation) ShippingZonesIDs() (ids []int) {
+	for id := range m.shipping_zones {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetShippingZones resets all changes to the "shipping_zones" edge.
+func (m *ShopMutation) ResetShippingZones() {
+	m.shipping_zones = nil
+	m.clearedshipping_zones = false
+	m.removedshipping_zones = nil
+}
+
 // AddProductIDs adds the "products" edge to the Product entity by ids.
 func (m *ShopMutation) AddProductIDs(ids ...int) {
 	if m.products == nil {
@@ -12134,7 +13992,7 @@ func (m *ShopMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ShopMutation) AddedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
 	if m.access_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -12164,6 +14022,9 @@ func (m *ShopMutation) AddedEdges() []string {
 	}
 	if m.orders != nil {
 		edges = append(edges, shop.EdgeOrders)
+	}
+	if m.shipping_zones != nil {
+		edges = append(edges, shop.EdgeShippingZones)
 	}
 	if m.products != nil {
 		edges = append(edges, shop.EdgeProducts)
@@ -12233,6 +14094,12 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeShippingZones:
+		ids := make([]ent.Value, 0, len(m.shipping_zones))
+		for id := range m.shipping_zones {
+			ids = append(ids, id)
+		}
+		return ids
 	case shop.EdgeProducts:
 		ids := make([]ent.Value, 0, len(m.products))
 		for id := range m.products {
@@ -12245,7 +14112,7 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ShopMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -12272,6 +14139,9 @@ func (m *ShopMutation) RemovedEdges() []string {
 	}
 	if m.removedorders != nil {
 		edges = append(edges, shop.EdgeOrders)
+	}
+	if m.removedshipping_zones != nil {
+		edges = append(edges, shop.EdgeShippingZones)
 	}
 	if m.removedproducts != nil {
 		edges = append(edges, shop.EdgeProducts)
@@ -12337,6 +14207,12 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeShippingZones:
+		ids := make([]ent.Value, 0, len(m.removedshipping_zones))
+		for id := range m.removedshipping_zones {
+			ids = append(ids, id)
+		}
+		return ids
 	case shop.EdgeProducts:
 		ids := make([]ent.Value, 0, len(m.removedproducts))
 		for id := range m.removedproducts {
@@ -12349,7 +14225,7 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ShopMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
 	if m.clearedaccess_tokens {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -12379,6 +14255,9 @@ func (m *ShopMutation) ClearedEdges() []string {
 	}
 	if m.clearedorders {
 		edges = append(edges, shop.EdgeOrders)
+	}
+	if m.clearedshipping_zones {
+		edges = append(edges, shop.EdgeShippingZones)
 	}
 	if m.clearedproducts {
 		edges = append(edges, shop.EdgeProducts)
@@ -12410,6 +14289,8 @@ func (m *ShopMutation) EdgeCleared(name string) bool {
 		return m.clearedgift_cards
 	case shop.EdgeOrders:
 		return m.clearedorders
+	case shop.EdgeShippingZones:
+		return m.clearedshipping_zones
 	case shop.EdgeProducts:
 		return m.clearedproducts
 	}
@@ -12460,6 +14341,9 @@ func (m *ShopMutation) ResetEdge(name string) error {
 		return nil
 	case shop.EdgeOrders:
 		m.ResetOrders()
+		return nil
+	case shop.EdgeShippingZones:
+		m.ResetShippingZones()
 		return nil
 	case shop.EdgeProducts:
 		m.ResetProducts()

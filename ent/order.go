@@ -48,6 +48,8 @@ type Order struct {
 	ShippingAddress *schema.OrderAddress `json:"shipping_address,omitempty"`
 	// BillingAddress holds the value of the "billing_address" field.
 	BillingAddress *schema.OrderAddress `json:"billing_address,omitempty"`
+	// SelectedShipping holds the value of the "selected_shipping" field.
+	SelectedShipping *schema.ShippingLine `json:"selected_shipping,omitempty"`
 	// Version holds the value of the "version" field.
 	Version int `json:"version,omitempty"`
 	// ProcessedAt holds the value of the "processed_at" field.
@@ -98,7 +100,7 @@ func (*Order) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case order.FieldMetaData, order.FieldCustomer, order.FieldShippingAddress, order.FieldBillingAddress:
+		case order.FieldMetaData, order.FieldCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping:
 			values[i] = new([]byte)
 		case order.FieldID, order.FieldShopID, order.FieldVersion:
 			values[i] = new(sql.NullInt64)
@@ -219,6 +221,14 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field billing_address: %w", err)
 				}
 			}
+		case order.FieldSelectedShipping:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field selected_shipping", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.SelectedShipping); err != nil {
+					return fmt.Errorf("unmarshal field selected_shipping: %w", err)
+				}
+			}
 		case order.FieldVersion:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field version", values[i])
@@ -319,6 +329,9 @@ func (_m *Order) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("billing_address=")
 	builder.WriteString(fmt.Sprintf("%v", _m.BillingAddress))
+	builder.WriteString(", ")
+	builder.WriteString("selected_shipping=")
+	builder.WriteString(fmt.Sprintf("%v", _m.SelectedShipping))
 	builder.WriteString(", ")
 	builder.WriteString("version=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Version))

@@ -165,6 +165,12 @@ func (_c *OrderCreate) SetBillingAddress(v *schema.OrderAddress) *OrderCreate {
 	return _c
 }
 
+// SetSelectedShipping sets the "selected_shipping" field.
+func (_c *OrderCreate) SetSelectedShipping(v *schema.ShippingLine) *OrderCreate {
+	_c.mutation.SetSelectedShipping(v)
+	return _c
+}
+
 // SetVersion sets the "version" field.
 func (_c *OrderCreate) SetVersion(v int) *OrderCreate {
 	_c.mutation.SetVersion(v)
@@ -407,6 +413,10 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 		_spec.SetField(order.FieldBillingAddress, field.TypeJSON, value)
 		_node.BillingAddress = value
 	}
+	if value, ok := _c.mutation.SelectedShipping(); ok {
+		_spec.SetField(order.FieldSelectedShipping, field.TypeJSON, value)
+		_node.SelectedShipping = value
+	}
 	if value, ok := _c.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)
 		_node.Version = value
@@ -647,6 +657,24 @@ func (u *OrderUpsert) UpdateBillingAddress() *OrderUpsert {
 // ClearBillingAddress clears the value of the "billing_address" field.
 func (u *OrderUpsert) ClearBillingAddress() *OrderUpsert {
 	u.SetNull(order.FieldBillingAddress)
+	return u
+}
+
+// SetSelectedShipping sets the "selected_shipping" field.
+func (u *OrderUpsert) SetSelectedShipping(v *schema.ShippingLine) *OrderUpsert {
+	u.Set(order.FieldSelectedShipping, v)
+	return u
+}
+
+// UpdateSelectedShipping sets the "selected_shipping" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateSelectedShipping() *OrderUpsert {
+	u.SetExcluded(order.FieldSelectedShipping)
+	return u
+}
+
+// ClearSelectedShipping clears the value of the "selected_shipping" field.
+func (u *OrderUpsert) ClearSelectedShipping() *OrderUpsert {
+	u.SetNull(order.FieldSelectedShipping)
 	return u
 }
 
@@ -909,6 +937,27 @@ func (u *OrderUpsertOne) UpdateBillingAddress() *OrderUpsertOne {
 func (u *OrderUpsertOne) ClearBillingAddress() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearBillingAddress()
+	})
+}
+
+// SetSelectedShipping sets the "selected_shipping" field.
+func (u *OrderUpsertOne) SetSelectedShipping(v *schema.ShippingLine) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetSelectedShipping(v)
+	})
+}
+
+// UpdateSelectedShipping sets the "selected_shipping" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateSelectedShipping() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateSelectedShipping()
+	})
+}
+
+// ClearSelectedShipping clears the value of the "selected_shipping" field.
+func (u *OrderUpsertOne) ClearSelectedShipping() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearSelectedShipping()
 	})
 }
 
@@ -1343,6 +1392,27 @@ func (u *OrderUpsertBulk) UpdateBillingAddress() *OrderUpsertBulk {
 func (u *OrderUpsertBulk) ClearBillingAddress() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearBillingAddress()
+	})
+}
+
+// SetSelectedShipping sets the "selected_shipping" field.
+func (u *OrderUpsertBulk) SetSelectedShipping(v *schema.ShippingLine) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetSelectedShipping(v)
+	})
+}
+
+// UpdateSelectedShipping sets the "selected_shipping" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateSelectedShipping() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateSelectedShipping()
+	})
+}
+
+// ClearSelectedShipping clears the value of the "selected_shipping" field.
+func (u *OrderUpsertBulk) ClearSelectedShipping() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearSelectedShipping()
 	})
 }
 

@@ -170,6 +170,18 @@ func (_u *OrderUpdate) ClearBillingAddress() *OrderUpdate {
 	return _u
 }
 
+// SetSelectedShipping sets the "selected_shipping" field.
+func (_u *OrderUpdate) SetSelectedShipping(v *schema.ShippingLine) *OrderUpdate {
+	_u.mutation.SetSelectedShipping(v)
+	return _u
+}
+
+// ClearSelectedShipping clears the value of the "selected_shipping" field.
+func (_u *OrderUpdate) ClearSelectedShipping() *OrderUpdate {
+	_u.mutation.ClearSelectedShipping()
+	return _u
+}
+
 // SetVersion sets the "version" field.
 func (_u *OrderUpdate) SetVersion(v int) *OrderUpdate {
 	_u.mutation.ResetVersion()
@@ -354,6 +366,12 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.BillingAddressCleared() {
 		_spec.ClearField(order.FieldBillingAddress, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.SelectedShipping(); ok {
+		_spec.SetField(order.FieldSelectedShipping, field.TypeJSON, value)
+	}
+	if _u.mutation.SelectedShippingCleared() {
+		_spec.ClearField(order.FieldSelectedShipping, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)
@@ -572,6 +590,18 @@ func (_u *OrderUpdateOne) ClearBillingAddress() *OrderUpdateOne {
 	return _u
 }
 
+// SetSelectedShipping sets the "selected_shipping" field.
+func (_u *OrderUpdateOne) SetSelectedShipping(v *schema.ShippingLine) *OrderUpdateOne {
+	_u.mutation.SetSelectedShipping(v)
+	return _u
+}
+
+// ClearSelectedShipping clears the value of the "selected_shipping" field.
+func (_u *OrderUpdateOne) ClearSelectedShipping() *OrderUpdateOne {
+	_u.mutation.ClearSelectedShipping()
+	return _u
+}
+
 // SetVersion sets the "version" field.
 func (_u *OrderUpdateOne) SetVersion(v int) *OrderUpdateOne {
 	_u.mutation.ResetVersion()
@@ -786,6 +816,12 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	}
 	if _u.mutation.BillingAddressCleared() {
 		_spec.ClearField(order.FieldBillingAddress, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.SelectedShipping(); ok {
+		_spec.SetField(order.FieldSelectedShipping, field.TypeJSON, value)
+	}
+	if _u.mutation.SelectedShippingCleared() {
+		_spec.ClearField(order.FieldSelectedShipping, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)

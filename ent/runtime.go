@@ -17,6 +17,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -286,7 +288,7 @@ func init() {
 	// order.DefaultPlatformOrderID holds the default value on creation for the platform_order_id field.
 	order.DefaultPlatformOrderID = orderDescPlatformOrderID.Default.(string)
 	// orderDescVersion is the schema descriptor for version field.
-	orderDescVersion := orderFields[12].Descriptor()
+	orderDescVersion := orderFields[13].Descriptor()
 	// order.DefaultVersion holds the default value on creation for the version field.
 	order.DefaultVersion = orderDescVersion.Default.(int)
 	productMixin := schema.Product{}.Mixin()
@@ -347,6 +349,64 @@ func init() {
 	rsaconfig.DefaultUpdatedAt = rsaconfigDescUpdatedAt.Default.(func() time.Time)
 	// rsaconfig.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	rsaconfig.UpdateDefaultUpdatedAt = rsaconfigDescUpdatedAt.UpdateDefault.(func() time.Time)
+	shippingrateMixin := schema.ShippingRate{}.Mixin()
+	shippingrateMixinFields0 := shippingrateMixin[0].Fields()
+	_ = shippingrateMixinFields0
+	shippingrateFields := schema.ShippingRate{}.Fields()
+	_ = shippingrateFields
+	// shippingrateDescCreatedAt is the schema descriptor for created_at field.
+	shippingrateDescCreatedAt := shippingrateMixinFields0[0].Descriptor()
+	// shippingrate.DefaultCreatedAt holds the default value on creation for the created_at field.
+	shippingrate.DefaultCreatedAt = shippingrateDescCreatedAt.Default.(func() time.Time)
+	// shippingrateDescUpdatedAt is the schema descriptor for updated_at field.
+	shippingrateDescUpdatedAt := shippingrateMixinFields0[1].Descriptor()
+	// shippingrate.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	shippingrate.DefaultUpdatedAt = shippingrateDescUpdatedAt.Default.(func() time.Time)
+	// shippingrate.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	shippingrate.UpdateDefaultUpdatedAt = shippingrateDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// shippingrateDescName is the schema descriptor for name field.
+	shippingrateDescName := shippingrateFields[1].Descriptor()
+	// shippingrate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	shippingrate.NameValidator = shippingrateDescName.Validators[0].(func(string) error)
+	// shippingrateDescCode is the schema descriptor for code field.
+	shippingrateDescCode := shippingrateFields[2].Descriptor()
+	// shippingrate.CodeValidator is a validator for the "code" field. It is called by the builders before save.
+	shippingrate.CodeValidator = shippingrateDescCode.Validators[0].(func(string) error)
+	// shippingrateDescAmount is the schema descriptor for amount field.
+	shippingrateDescAmount := shippingrateFields[4].Descriptor()
+	// shippingrate.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
+	shippingrate.AmountValidator = shippingrateDescAmount.Validators[0].(func(int64) error)
+	// shippingrateDescMin is the schema descriptor for min field.
+	shippingrateDescMin := shippingrateFields[5].Descriptor()
+	// shippingrate.DefaultMin holds the default value on creation for the min field.
+	shippingrate.DefaultMin = shippingrateDescMin.Default.(int64)
+	// shippingrateDescMax is the schema descriptor for max field.
+	shippingrateDescMax := shippingrateFields[6].Descriptor()
+	// shippingrate.DefaultMax holds the default value on creation for the max field.
+	shippingrate.DefaultMax = shippingrateDescMax.Default.(int64)
+	// shippingrateDescFreeAbove is the schema descriptor for free_above field.
+	shippingrateDescFreeAbove := shippingrateFields[7].Descriptor()
+	// shippingrate.DefaultFreeAbove holds the default value on creation for the free_above field.
+	shippingrate.DefaultFreeAbove = shippingrateDescFreeAbove.Default.(int64)
+	shippingzoneMixin := schema.ShippingZone{}.Mixin()
+	shippingzoneMixinFields0 := shippingzoneMixin[0].Fields()
+	_ = shippingzoneMixinFields0
+	shippingzoneFields := schema.ShippingZone{}.Fields()
+	_ = shippingzoneFields
+	// shippingzoneDescCreatedAt is the schema descriptor for created_at field.
+	shippingzoneDescCreatedAt := shippingzoneMixinFields0[0].Descriptor()
+	// shippingzone.DefaultCreatedAt holds the default value on creation for the created_at field.
+	shippingzone.DefaultCreatedAt = shippingzoneDescCreatedAt.Default.(func() time.Time)
+	// shippingzoneDescUpdatedAt is the schema descriptor for updated_at field.
+	shippingzoneDescUpdatedAt := shippingzoneMixinFields0[1].Descriptor()
+	// shippingzone.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	shippingzone.DefaultUpdatedAt = shippingzoneDescUpdatedAt.Default.(func() time.Time)
+	// shippingzone.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	shippingzone.UpdateDefaultUpdatedAt = shippingzoneDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// shippingzoneDescName is the schema descriptor for name field.
+	shippingzoneDescName := shippingzoneFields[1].Descriptor()
+	// shippingzone.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	shippingzone.NameValidator = shippingzoneDescName.Validators[0].(func(string) error)
 	shopMixin := schema.Shop{}.Mixin()
 	shopMixinFields0 := shopMixin[0].Fields()
 	_ = shopMixinFields0

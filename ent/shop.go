@@ -64,13 +64,15 @@ type ShopEdges struct {
 	GiftCards []*GiftCard `json:"gift_cards,omitempty"`
 	// Orders holds the value of the orders edge.
 	Orders []*Order `json:"orders,omitempty"`
+	// ShippingZones holds the value of the shipping_zones edge.
+	ShippingZones []*ShippingZone `json:"shipping_zones,omitempty"`
 	// Products holds the value of the products edge.
 	Products []*Product `json:"products,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [11]bool
+	loadedTypes [12]bool
 	// totalCount holds the count of the edges above.
-	totalCount [10]map[string]int
+	totalCount [11]map[string]int
 
 	namedAccessTokens            map[string][]*AccessToken
 	namedCorsDomains             map[string][]*CorsDomain
@@ -81,6 +83,7 @@ type ShopEdges struct {
 	namedFlows                   map[string][]*Flow
 	namedGiftCards               map[string][]*GiftCard
 	namedOrders                  map[string][]*Order
+	namedShippingZones           map[string][]*ShippingZone
 	namedProducts                map[string][]*Product
 }
 
@@ -176,10 +179,19 @@ func (e ShopEdges) OrdersOrErr() ([]*Order, error) {
 	return nil, &NotLoadedError{edge: "orders"}
 }
 
+// ShippingZonesOrErr returns the ShippingZones value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) ShippingZonesOrErr() ([]*ShippingZone, error) {
+	if e.loadedTypes[10] {
+		return e.ShippingZones, nil
+	}
+	return nil, &NotLoadedError{edge: "shipping_zones"}
+}
+
 // ProductsOrErr returns the Products value or an error if the edge
 // was not loaded in eager-loading.
 func (e ShopEdges) ProductsOrErr() ([]*Product, error) {
-	if e.loadedTypes[10] {
+	if e.loadedTypes[11] {
 		return e.Products, nil
 	}
 	return nil, &NotLoadedError{edge: "products"}
@@ -335,6 +347,11 @@ func (_m *Shop) QueryGiftCards() *GiftCardQuery {
 // QueryOrders queries the "orders" edge of the Shop entity.
 func (_m *Shop) QueryOrders() *OrderQuery {
 	return NewShopClient(_m.config).QueryOrders(_m)
+}
+
+// QueryShippingZones queries the "shipping_zones" edge of the Shop entity.
+func (_m *Shop) QueryShippingZones() *ShippingZoneQuery {
+	return NewShopClient(_m.config).QueryShippingZones(_m)
 }
 
 // QueryProducts queries the "products" edge of the Shop entity.
@@ -606,6 +623,30 @@ func (_m *Shop) appendNamedOrders(name string, edges ...*Order) {
 		_m.Edges.namedOrders[name] = []*Order{}
 	} else {
 		_m.Edges.namedOrders[name] = append(_m.Edges.namedOrders[name], edges...)
+	}
+}
+
+// NamedShippingZones returns the ShippingZones named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedShippingZones(name string) ([]*ShippingZone, error) {
+	if _m.Edges.namedShippingZones == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedShippingZones[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedShippingZones(name string, edges ...*ShippingZone) {
+	if _m.Edges.namedShippingZones == nil {
+		_m.Edges.namedShippingZones = make(map[string][]*ShippingZone)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedShippingZones[name] = []*ShippingZone{}
+	} else {
+		_m.Edges.namedShippingZones[name] = append(_m.Edges.namedShippingZones[name], edges...)
 	}
 }
 

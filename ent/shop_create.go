@@ -21,6 +21,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
@@ -295,6 +296,21 @@ func (_c *ShopCreate) AddOrders(v ...*Order) *ShopCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddOrderIDs(ids...)
+}
+
+// AddShippingZoneIDs adds the "shipping_zones" edge to the ShippingZone entity by IDs.
+func (_c *ShopCreate) AddShippingZoneIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddShippingZoneIDs(ids...)
+	return _c
+}
+
+// AddShippingZones adds the "shipping_zones" edges to the ShippingZone entity.
+func (_c *ShopCreate) AddShippingZones(v ...*ShippingZone) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddShippingZoneIDs(ids...)
 }
 
 // AddProductIDs adds the "products" edge to the Product entity by IDs.
@@ -625,6 +641,22 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(order.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ShippingZonesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ShippingZonesTable,
+			Columns: []string{shop.ShippingZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shippingzone.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

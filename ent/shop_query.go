@@ -24,6 +24,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
@@ -45,6 +46,7 @@ type ShopQuery struct {
 	withFlows                        *FlowQuery
 	withGiftCards                    *GiftCardQuery
 	withOrders                       *OrderQuery
+	withShippingZones                *ShippingZoneQuery
 	withProducts                     *ProductQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
@@ -57,6 +59,7 @@ type ShopQuery struct {
 	withNamedFlows                   map[string]*FlowQuery
 	withNamedGiftCards               map[string]*GiftCardQuery
 	withNamedOrders                  map[string]*OrderQuery
+	withNamedShippingZones           map[string]*ShippingZoneQuery
 	withNamedProducts                map[string]*ProductQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -314,6 +317,28 @@ func (_q *ShopQuery) QueryOrders() *OrderQuery {
 	return query
 }
 
+// QueryShippingZones chains the current query on the "shipping_zones" edge.
+func (_q *ShopQuery) QueryShippingZones() *ShippingZoneQuery {
+	query := (&ShippingZoneClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(shippingzone.Table, shippingzone.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.ShippingZonesTable, shop.ShippingZonesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // QueryProducts chains the current query on the "products" edge.
 func (_q *ShopQuery) QueryProducts() *ProductQuery {
 	query := (&ProductClient{config: _q.config}).Query()
@@ -538,6 +563,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withFlows:                   _q.withFlows.Clone(),
 		withGiftCards:               _q.withGiftCards.Clone(),
 		withOrders:                  _q.withOrders.Clone(),
+		withShippingZones:           _q.withShippingZones.Clone(),
 		withProducts:                _q.withProducts.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
@@ -655,6 +681,17 @@ func (_q *ShopQuery) WithOrders(opts ...func(*OrderQuery)) *ShopQuery {
 	return _q
 }
 
+// WithShippingZones tells the query-builder to eager-load the nodes that are connected to
+// the "shipping_zones" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithShippingZones(opts ...func(*ShippingZoneQuery)) *ShopQuery {
+	query := (&ShippingZoneClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withShippingZones = query
+	return _q
+}
+
 // WithProducts tells the query-builder to eager-load the nodes that are connected to
 // the "products" edge. The optional arguments are used to configure the query builder of the edge.
 func (_q *ShopQuery) WithProducts(opts ...func(*ProductQuery)) *ShopQuery {
@@ -744,7 +781,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [11]bool{
+		loadedTypes = [12]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -755,6 +792,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withFlows != nil,
 			_q.withGiftCards != nil,
 			_q.withOrders != nil,
+			_q.withShippingZones != nil,
 			_q.withProducts != nil,
 		}
 	)
@@ -852,6 +890,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withShippingZones; query != nil {
+		if err := _q.loadShippingZones(ctx, query, nodes,
+			func(n *Shop) { n.Edges.ShippingZones = []*ShippingZone{} },
+			func(n *Shop, e *ShippingZone) { n.Edges.ShippingZones = append(n.Edges.ShippingZones, e) }); err != nil {
+			return nil, err
+		}
+	}
 	if query := _q.withProducts; query != nil {
 		if err := _q.loadProducts(ctx, query, nodes,
 			func(n *Shop) { n.Edges.Products = []*Product{} },
@@ -919,6 +964,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadOrders(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedOrders(name) },
 			func(n *Shop, e *Order) { n.appendNamedOrders(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedShippingZones {
+		if err := _q.loadShippingZones(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedShippingZones(name) },
+			func(n *Shop, e *ShippingZone) { n.appendNamedShippingZones(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1234,6 +1286,36 @@ func (_q *ShopQuery) loadOrders(ctx context.Context, query *OrderQuery, nodes []
 	}
 	return nil
 }
+func (_q *ShopQuery) loadShippingZones(ctx context.Context, query *ShippingZoneQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *ShippingZone)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(shippingzone.FieldShopID)
+	}
+	query.Where(predicate.ShippingZone(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.ShippingZonesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 func (_q *ShopQuery) loadProducts(ctx context.Context, query *ProductQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *Product)) error {
 	fks := make([]driver.Value, 0, len(nodes))
 	nodeids := make(map[int]*Shop)
@@ -1501,6 +1583,20 @@ func (_q *ShopQuery) WithNamedOrders(name string, opts ...func(*OrderQuery)) *Sh
 		_q.withNamedOrders = make(map[string]*OrderQuery)
 	}
 	_q.withNamedOrders[name] = query
+	return _q
+}
+
+// WithNamedShippingZones tells the query-builder to eager-load the nodes that are connected to the "shipping_zones"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedShippingZones(name string, opts ...func(*ShippingZoneQuery)) *ShopQuery {
+	query := (&ShippingZoneClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedShippingZones == nil {
+		_q.withNamedShippingZones = make(map[string]*ShippingZoneQuery)
+	}
+	_q.withNamedShippingZones[name] = query
 	return _q
 }
 

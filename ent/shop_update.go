@@ -22,6 +22,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
@@ -281,6 +282,21 @@ func (_u *ShopUpdate) AddOrders(v ...*Order) *ShopUpdate {
 	return _u.AddOrderIDs(ids...)
 }
 
+// AddShippingZoneIDs adds the "shipping_zones" edge to the ShippingZone entity by IDs.
+func (_u *ShopUpdate) AddShippingZoneIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddShippingZoneIDs(ids...)
+	return _u
+}
+
+// AddShippingZones adds the "shipping_zones" edges to the ShippingZone entity.
+func (_u *ShopUpdate) AddShippingZones(v ...*ShippingZone) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddShippingZoneIDs(ids...)
+}
+
 // AddProductIDs adds the "products" edge to the Product entity by IDs.
 func (_u *ShopUpdate) AddProductIDs(ids ...int) *ShopUpdate {
 	_u.mutation.AddProductIDs(ids...)
@@ -494,6 +510,27 @@ func (_u *ShopUpdate) RemoveOrders(v ...*Order) *ShopUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveOrderIDs(ids...)
+}
+
+// ClearShippingZones clears all "shipping_zones" edges to the ShippingZone entity.
+func (_u *ShopUpdate) ClearShippingZones() *ShopUpdate {
+	_u.mutation.ClearShippingZones()
+	return _u
+}
+
+// RemoveShippingZoneIDs removes the "shipping_zones" edge to ShippingZone entities by IDs.
+func (_u *ShopUpdate) RemoveShippingZoneIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemoveShippingZoneIDs(ids...)
+	return _u
+}
+
+// RemoveShippingZones removes "shipping_zones" edges to ShippingZone entities.
+func (_u *ShopUpdate) RemoveShippingZones(v ...*ShippingZone) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveShippingZoneIDs(ids...)
 }
 
 // ClearProducts clears all "products" edges to the Product entity.
@@ -1033,6 +1070,51 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ShippingZonesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ShippingZonesTable,
+			Columns: []string{shop.ShippingZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shippingzone.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedShippingZonesIDs(); len(nodes) > 0 && !_u.mutation.ShippingZonesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ShippingZonesTable,
+			Columns: []string{shop.ShippingZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shippingzone.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ShippingZonesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ShippingZonesTable,
+			Columns: []string{shop.ShippingZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shippingzone.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.ProductsCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -1340,6 +1422,21 @@ func (_u *ShopUpdateOne) AddOrders(v ...*Order) *ShopUpdateOne {
 	return _u.AddOrderIDs(ids...)
 }
 
+// AddShippingZoneIDs adds the "shipping_zones" edge to the ShippingZone entity by IDs.
+func (_u *ShopUpdateOne) AddShippingZoneIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddShippingZoneIDs(ids...)
+	return _u
+}
+
+// AddShippingZones adds the "shipping_zones" edges to the ShippingZone entity.
+func (_u *ShopUpdateOne) AddShippingZones(v ...*ShippingZone) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddShippingZoneIDs(ids...)
+}
+
 // AddProductIDs adds the "products" edge to the Product entity by IDs.
 func (_u *ShopUpdateOne) AddProductIDs(ids ...int) *ShopUpdateOne {
 	_u.mutation.AddProductIDs(ids...)
@@ -1553,6 +1650,27 @@ func (_u *ShopUpdateOne) RemoveOrders(v ...*Order) *ShopUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveOrderIDs(ids...)
+}
+
+// ClearShippingZones clears all "shipping_zones" edges to the ShippingZone entity.
+func (_u *ShopUpdateOne) ClearShippingZones() *ShopUpdateOne {
+	_u.mutation.ClearShippingZones()
+	return _u
+}
+
+// RemoveShippingZoneIDs removes the "shipping_zones" edge to ShippingZone entities by IDs.
+func (_u *ShopUpdateOne) RemoveShippingZoneIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemoveShippingZoneIDs(ids...)
+	return _u
+}
+
+// RemoveShippingZones removes "shipping_zones" edges to ShippingZone entities.
+func (_u *ShopUpdateOne) RemoveShippingZones(v ...*ShippingZone) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveShippingZoneIDs(ids...)
 }
 
 // ClearProducts clears all "products" edges to the Product entity.
@@ -2115,6 +2233,51 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(order.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ShippingZonesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ShippingZonesTable,
+			Columns: []string{shop.ShippingZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shippingzone.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedShippingZonesIDs(); len(nodes) > 0 && !_u.mutation.ShippingZonesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ShippingZonesTable,
+			Columns: []string{shop.ShippingZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shippingzone.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ShippingZonesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ShippingZonesTable,
+			Columns: []string{shop.ShippingZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shippingzone.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -36,6 +36,10 @@ type Tx struct {
 	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
 	RSAConfig *RSAConfigClient
+	// ShippingRate is the client for interacting with the ShippingRate builders.
+	ShippingRate *ShippingRateClient
+	// ShippingZone is the client for interacting with the ShippingZone builders.
+	ShippingZone *ShippingZoneClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
 	// Variant is the client for interacting with the Variant builders.
@@ -184,6 +188,8 @@ func (tx *Tx) init() {
 	tx.Order = NewOrderClient(tx.config)
 	tx.Product = NewProductClient(tx.config)
 	tx.RSAConfig = NewRSAConfigClient(tx.config)
+	tx.ShippingRate = NewShippingRateClient(tx.config)
+	tx.ShippingZone = NewShippingZoneClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)
 	tx.Variant = NewVariantClient(tx.config)
 	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)

@@ -29,3 +29,12 @@ func (r *mutationResolver) UpdateVariant(ctx context.Context, id int, input serv
 	}
 	return r.svc.UpdateVariant(ctx, sh, id, input)
 }
+
+// CreateShippingZone is the resolver for the createShippingZone field.
+func (r *mutationResolver) CreateShippingZone(ctx context.Context, input service.ShippingZoneInput) (*ent.ShippingZone, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.CreateShippingZone(ctx, sh, input)
+}

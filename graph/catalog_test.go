@@ -27,3 +27,20 @@ func TestGraphQLCreatesProductsAndUpdatesVariants(t *testing.T) {
 		wantCode(t, bad, service.CodeValidation, "product.invalid_product_data")
 	})
 }
+
+func TestGraphQLConfiguresShippingZones(t *testing.T) {
+	eachGraph(t, func(t *testing.T, url string, svc *service.Service) {
+		token := newShop(t, svc, "shop-a")
+		r := query(t, url, token, `mutation { createShippingZone(input: {name: "EU", countryCodes: ["FR", "DE"], rates: [
+			{name: "Colissimo", code: "colissimo", kind: "by_weight", amount: 900, max: 2000}]}) { name countryCodes } }`, nil)
+		if len(r.Errors) > 0 {
+			t.Fatal(r.Errors)
+		}
+		bad := query(t, url, token, `mutation { createShippingZone(input: {name: "X", countryCodes: ["ZZ"], rates: [{name: "a", code: "a", amount: 1}]}) { name } }`, nil)
+		wantCode(t, bad, service.CodeValidation, "shipping.invalid_zone")
+		zones := query(t, url, token, `{ shop { shippingZones { totalCount } } }`, nil)
+		if zones.Data["shop"].(map[string]any)["shippingZones"].(map[string]any)["totalCount"].(float64) != 2 {
+			t.Fatalf("zones %+v", zones)
+		}
+	})
+}

@@ -16,6 +16,7 @@ func (a *API) registerOrders(mux *http.ServeMux) {
 	mux.Handle("GET "+storefront+"/refresh", a.withOrder(a.refresh))
 	a.registerOrderCustomer(mux)
 	a.registerOrderItems(mux)
+	a.registerShipping(mux)
 	mux.Handle("POST "+storefront+"/batch", a.withOrder(a.batch))
 	mux.Handle("POST "+storefront+"/log", a.withOrder(a.clientLog))
 }

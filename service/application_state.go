@@ -105,7 +105,7 @@ func currencyInfo(code string) CurrencyInfo {
 }
 
 // orderState derives the application state from the order and its lines; nothing in it is stored twice.
-func orderState(o *ent.Order, items []*ent.LineItem) ApplicationState {
+func orderState(o *ent.Order, items []*ent.LineItem, shippingLines []schema.ShippingLine) ApplicationState {
 	lines := make([]LineItemState, len(items))
 	var subtotal int64
 	for i, li := range items {
@@ -137,6 +137,19 @@ func orderState(o *ent.Order, items []*ent.LineItem) ApplicationState {
 	if meta.Tags == nil {
 		meta.Tags = []string{}
 	}
+	shipping := ShippingState{SelectedShipping: []any{}, AvailableShippingLines: []any{}, Taxes: []any{}, Discounts: []any{}}
+	var shippingAmount int64
+	for _, l := range shippingLines {
+		shipping.AvailableShippingLines = append(shipping.AvailableShippingLines, map[string]any{
+			"id": l.ID, "line": l, "description": l.Description, "amount": l.Amount, "code": l.Code,
+		})
+		// The selection holds only while its line is still offered, at today's price.
+		if o.SelectedShipping != nil && o.SelectedShipping.ID == l.ID {
+			shipping.SelectedShipping = l
+			shippingAmount = l.Amount
+		}
+	}
+	total := subtotal + shippingAmount
 	cur := currencyInfo(o.Currency)
 	var customer any = []any{}
 	if o.Customer != nil {
@@ -158,10 +171,10 @@ func orderState(o *ent.Order, items []*ent.LineItem) ApplicationState {
 		Addresses: addresses,
 		LineItems: lines,
 		Fees:      []any{}, Taxes: []any{}, Discounts: []any{}, Payments: []any{},
-		OrderTotal:      subtotal,
-		OrderBalance:    subtotal,
+		OrderTotal:      total,
+		OrderBalance:    total,
 		OrderMetaData:   meta,
-		Shipping:        ShippingState{SelectedShipping: []any{}, AvailableShippingLines: []any{}, Taxes: []any{}, Discounts: []any{}},
+		Shipping:        shipping,
 		ResumableLink:   o.ResumableLink,
 		LinkToCart:      o.ResumableLink,
 		FlowID:          o.FlowID,

@@ -46,6 +46,8 @@ func ownerOf(n ent.Noder) int {
 		return v.ShopID
 	case *ent.Variant:
 		return v.ShopID
+	case *ent.ShippingZone:
+		return v.ShopID
 	}
 	return 0
 }

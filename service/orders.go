@@ -46,14 +46,17 @@ type InitOrderInput struct {
 
 // OrderView is an order with its lines and a storefront token for it.
 type OrderView struct {
-	Shop      *ent.Shop
-	Order     *ent.Order
-	LineItems []*ent.LineItem
-	JWT       string
+	Shop          *ent.Shop
+	Order         *ent.Order
+	LineItems     []*ent.LineItem
+	ShippingLines []schema.ShippingLine
+	JWT           string
 }
 
 // State is the order's application state.
-func (v *OrderView) State() ApplicationState { return orderState(v.Order, v.LineItems) }
+func (v *OrderView) State() ApplicationState {
+	return orderState(v.Order, v.LineItems, v.ShippingLines)
+}
 
 func (in InitOrderInput) validate() error {
 	p := fieldErrors{}
@@ -165,7 +168,11 @@ func (s *Service) loadOrder(ctx context.Context, sh *ent.Shop, publicOrderID str
 	if err != nil {
 		return nil, err
 	}
-	return &OrderView{Shop: sh, Order: o, LineItems: items}, nil
+	lines, err := availableShippingLines(ctx, s.db.Client, sh.ID, o, items)
+	if err != nil {
+		return nil, err
+	}
+	return &OrderView{Shop: sh, Order: o, LineItems: items, ShippingLines: lines}, nil
 }
 
 // resolveCart completes every cart item from the catalog; lines naming no known product are a

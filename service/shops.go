@@ -65,6 +65,10 @@ func (s *Service) CreateShop(ctx context.Context, in CreateShopInput) (*CreatedS
 		if err != nil {
 			return err
 		}
+		var zone *ent.ShippingZone
+		if err := createZone(ctx, tx.Client(), sh.ID, defaultShippingZone, &zone); err != nil {
+			return err
+		}
 		token, err := issueToken(ctx, tx.Client(), sh.ID)
 		if err != nil {
 			return err

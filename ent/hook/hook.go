@@ -141,6 +141,30 @@ func (f RSAConfigFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RSAConfigMutation", m)
 }
 
+// The ShippingRateFunc type is an adapter to allow the use of ordinary
+// function as ShippingRate mutator.
+type ShippingRateFunc func(context.Context, *ent.ShippingRateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ShippingRateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ShippingRateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShippingRateMutation", m)
+}
+
+// The ShippingZoneFunc type is an adapter to allow the use of ordinary
+// function as ShippingZone mutator.
+type ShippingZoneFunc func(context.Context, *ent.ShippingZoneMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ShippingZoneFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ShippingZoneMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShippingZoneMutation", m)
+}
+
 // The ShopFunc type is an adapter to allow the use of ordinary
 // function as Shop mutator.
 type ShopFunc func(context.Context, *ent.ShopMutation) (ent.Value, error)

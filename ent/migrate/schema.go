@@ -283,6 +283,7 @@ var (
 		{Name: "customer", Type: field.TypeJSON, Nullable: true},
 		{Name: "shipping_address", Type: field.TypeJSON, Nullable: true},
 		{Name: "billing_address", Type: field.TypeJSON, Nullable: true},
+		{Name: "selected_shipping", Type: field.TypeJSON, Nullable: true},
 		{Name: "version", Type: field.TypeInt, Default: 1},
 		{Name: "processed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "shop_id", Type: field.TypeInt},
@@ -295,7 +296,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_shops_orders",
-				Columns:    []*schema.Column{OrdersColumns[16]},
+				Columns:    []*schema.Column{OrdersColumns[17]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -304,7 +305,7 @@ var (
 			{
 				Name:    "order_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[16], OrdersColumns[1]},
+				Columns: []*schema.Column{OrdersColumns[17], OrdersColumns[1]},
 			},
 		},
 	}
@@ -361,6 +362,57 @@ var (
 			{
 				Symbol:     "rsa_configs_shops_rsa_config",
 				Columns:    []*schema.Column{RsaConfigsColumns[5]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ShippingRatesColumns holds the columns for the "shipping_rates" table.
+	ShippingRatesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString},
+		{Name: "code", Type: field.TypeString},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"flat", "by_subtotal", "by_weight"}, Default: "flat"},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "min", Type: field.TypeInt64, Default: 0},
+		{Name: "max", Type: field.TypeInt64, Default: 0},
+		{Name: "free_above", Type: field.TypeInt64, Default: 0},
+		{Name: "zone_id", Type: field.TypeInt},
+	}
+	// ShippingRatesTable holds the schema information for the "shipping_rates" table.
+	ShippingRatesTable = &schema.Table{
+		Name:       "shipping_rates",
+		Columns:    ShippingRatesColumns,
+		PrimaryKey: []*schema.Column{ShippingRatesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "shipping_rates_shipping_zones_rates",
+				Columns:    []*schema.Column{ShippingRatesColumns[10]},
+				RefColumns: []*schema.Column{ShippingZonesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ShippingZonesColumns holds the columns for the "shipping_zones" table.
+	ShippingZonesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString},
+		{Name: "country_codes", Type: field.TypeJSON, Nullable: true},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// ShippingZonesTable holds the schema information for the "shipping_zones" table.
+	ShippingZonesTable = &schema.Table{
+		Name:       "shipping_zones",
+		Columns:    ShippingZonesColumns,
+		PrimaryKey: []*schema.Column{ShippingZonesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "shipping_zones_shops_shipping_zones",
+				Columns:    []*schema.Column{ShippingZonesColumns[5]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -467,6 +519,8 @@ var (
 		OrdersTable,
 		ProductsTable,
 		RsaConfigsTable,
+		ShippingRatesTable,
+		ShippingZonesTable,
 		ShopsTable,
 		VariantsTable,
 		WebhookSubscriptionsTable,
@@ -517,6 +571,14 @@ func init() {
 	RsaConfigsTable.ForeignKeys[0].RefTable = ShopsTable
 	RsaConfigsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(30064771072),
+	}
+	ShippingRatesTable.ForeignKeys[0].RefTable = ShippingZonesTable
+	ShippingRatesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(60129542144),
+	}
+	ShippingZonesTable.ForeignKeys[0].RefTable = ShopsTable
+	ShippingZonesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(64424509440),
 	}
 	ShopsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(34359738368),

@@ -45,6 +45,8 @@ const (
 	FieldShippingAddress = "shipping_address"
 	// FieldBillingAddress holds the string denoting the billing_address field in the database.
 	FieldBillingAddress = "billing_address"
+	// FieldSelectedShipping holds the string denoting the selected_shipping field in the database.
+	FieldSelectedShipping = "selected_shipping"
 	// FieldVersion holds the string denoting the version field in the database.
 	FieldVersion = "version"
 	// FieldProcessedAt holds the string denoting the processed_at field in the database.
@@ -88,6 +90,7 @@ var Columns = []string{
 	FieldCustomer,
 	FieldShippingAddress,
 	FieldBillingAddress,
+	FieldSelectedShipping,
 	FieldVersion,
 	FieldProcessedAt,
 }

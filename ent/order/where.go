@@ -650,6 +650,16 @@ func BillingAddressNotNil() predicate.Order {
 	return predicate.Order(sql.FieldNotNull(FieldBillingAddress))
 }
 
+// SelectedShippingIsNil applies the IsNil predicate on the "selected_shipping" field.
+func SelectedShippingIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldSelectedShipping))
+}
+
+// SelectedShippingNotNil applies the NotNil predicate on the "selected_shipping" field.
+func SelectedShippingNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldSelectedShipping))
+}
+
 // VersionEQ applies the EQ predicate on the "version" field.
 func VersionEQ(v int) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldVersion, v))

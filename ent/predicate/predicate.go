@@ -39,6 +39,12 @@ type Product func(*sql.Selector)
 // RSAConfig is the predicate function for rsaconfig builders.
 type RSAConfig func(*sql.Selector)
 
+// ShippingRate is the predicate function for shippingrate builders.
+type ShippingRate func(*sql.Selector)
+
+// ShippingZone is the predicate function for shippingzone builders.
+type ShippingZone func(*sql.Selector)
+
 // Shop is the predicate function for shop builders.
 type Shop func(*sql.Selector)
 

@@ -38,6 +38,7 @@ func (Order) Fields() []ent.Field {
 		field.JSON("customer", &OrderCustomer{}).Optional().Annotations(entgql.Skip()),
 		field.JSON("shipping_address", &OrderAddress{}).Optional().Annotations(entgql.Skip()),
 		field.JSON("billing_address", &OrderAddress{}).Optional().Annotations(entgql.Skip()),
+		field.JSON("selected_shipping", &ShippingLine{}).Optional().Annotations(entgql.Skip()),
 		// version increases with every change, so concurrent writers detect a lost update.
 		field.Int("version").Default(1),
 		field.Time("processed_at").Optional().Nillable(),

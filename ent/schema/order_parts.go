@@ -26,3 +26,11 @@ type OrderCustomer struct {
 	EmailAddress     string  `json:"email_address"`
 	AcceptsMarketing bool    `json:"accepts_marketing"`
 }
+
+// ShippingLine is a priced way to ship an order.
+type ShippingLine struct {
+	ID          string `json:"id"`
+	Description string `json:"description"`
+	Amount      int64  `json:"amount"`
+	Code        string `json:"code"`
+}

@@ -41,6 +41,7 @@ func (Shop) Edges() []ent.Edge {
 		edge.To("flows", Flow.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("gift_cards", GiftCard.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("orders", Order.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("shipping_zones", ShippingZone.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("products", Product.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 	}
 }

@@ -52,6 +52,8 @@ const (
 	EdgeGiftCards = "gift_cards"
 	// EdgeOrders holds the string denoting the orders edge name in mutations.
 	EdgeOrders = "orders"
+	// EdgeShippingZones holds the string denoting the shipping_zones edge name in mutations.
+	EdgeShippingZones = "shipping_zones"
 	// EdgeProducts holds the string denoting the products edge name in mutations.
 	EdgeProducts = "products"
 	// Table holds the table name of the shop in the database.
@@ -126,6 +128,13 @@ const (
 	OrdersInverseTable = "orders"
 	// OrdersColumn is the table column denoting the orders relation/edge.
 	OrdersColumn = "shop_id"
+	// ShippingZonesTable is the table that holds the shipping_zones relation/edge.
+	ShippingZonesTable = "shipping_zones"
+	// ShippingZonesInverseTable is the table name for the ShippingZone entity.
+	// It exists in this package in order to avoid circular dependency with the "shippingzone" package.
+	ShippingZonesInverseTable = "shipping_zones"
+	// ShippingZonesColumn is the table column denoting the shipping_zones relation/edge.
+	ShippingZonesColumn = "shop_id"
 	// ProductsTable is the table that holds the products relation/edge.
 	ProductsTable = "products"
 	// ProductsInverseTable is the table name for the Product entity.
@@ -361,6 +370,20 @@ func ByOrders(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	}
 }
 
+// ByShippingZonesCount orders the results by shipping_zones count.
+func ByShippingZonesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newShippingZonesStep(), opts...)
+	}
+}
+
+// ByShippingZones orders the results by shipping_zones terms.
+func ByShippingZones(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newShippingZonesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByProductsCount orders the results by products count.
 func ByProductsCount(opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -442,6 +465,13 @@ func newOrdersStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OrdersInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, OrdersTable, OrdersColumn),
+	)
+}
+func newShippingZonesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ShippingZonesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, ShippingZonesTable, ShippingZonesColumn),
 	)
 }
 func newProductsStep() *sqlgraph.Step {

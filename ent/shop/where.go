@@ -850,6 +850,29 @@ func HasOrdersWith(preds ...predicate.Order) predicate.Shop {
 	})
 }
 
+// HasShippingZones applies the HasEdge predicate on the "shipping_zones" edge.
+func HasShippingZones() predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, ShippingZonesTable, ShippingZonesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasShippingZonesWith applies the HasEdge predicate on the "shipping_zones" edge with a given conditions (other predicates).
+func HasShippingZonesWith(preds ...predicate.ShippingZone) predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := newShippingZonesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasProducts applies the HasEdge predicate on the "products" edge.
 func HasProducts() predicate.Shop {
 	return predicate.Shop(func(s *sql.Selector) {

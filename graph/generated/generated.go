@@ -18,6 +18,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -262,6 +263,7 @@ type ComplexityRoot struct {
 		CreateLifeElement            func(childComplexity int, input model.LifeElementInput) int
 		CreateProduct                func(childComplexity int, input service.ProductInput) int
 		CreateRSAConfig              func(childComplexity int, input service.RSAConfigInput) int
+		CreateShippingZone           func(childComplexity int, input service.ShippingZoneInput) int
 		CreateWebhookSubscription    func(childComplexity int, webhookTopicID int, callbackURL string) int
 		DeleteAPIOverride            func(childComplexity int, publicID string) int
 		DeleteCorsDomain             func(childComplexity int, id int) int
@@ -361,6 +363,41 @@ type ComplexityRoot struct {
 		UpdatedAt          func(childComplexity int) int
 	}
 
+	ShippingRate struct {
+		Amount    func(childComplexity int) int
+		Code      func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		FreeAbove func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Kind      func(childComplexity int) int
+		Max       func(childComplexity int) int
+		Min       func(childComplexity int) int
+		Name      func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+		Zone      func(childComplexity int) int
+	}
+
+	ShippingZone struct {
+		CountryCodes func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Name         func(childComplexity int) int
+		Rates        func(childComplexity int) int
+		Shop         func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+	}
+
+	ShippingZoneConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ShippingZoneEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Shop struct {
 		APIOverrides            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.APIOverrideOrder, where *ent.APIOverrideWhereInput) int
 		CorsDomains             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.CorsDomainOrder, where *ent.CorsDomainWhereInput) int
@@ -380,6 +417,7 @@ type ComplexityRoot struct {
 		RsaConfig               func(childComplexity int) int
 		SharedSecretConfigured  func(childComplexity int) int
 		SharedSecretMasked      func(childComplexity int) int
+		ShippingZones           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ShippingZoneOrder, where *ent.ShippingZoneWhereInput) int
 		UpdatedAt               func(childComplexity int) int
 		WebhookSubscriptions    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookSubscriptionOrder, where *ent.WebhookSubscriptionWhereInput) int
 	}
@@ -458,6 +496,7 @@ type MutationResolver interface {
 	DeleteLifeElement(ctx context.Context, publicID string) (bool, error)
 	CreateProduct(ctx context.Context, input service.ProductInput) (*ent.Product, error)
 	UpdateVariant(ctx context.Context, id int, input service.VariantPatch) (*ent.Variant, error)
+	CreateShippingZone(ctx context.Context, input service.ShippingZoneInput) (*ent.ShippingZone, error)
 	ConfigureSharedSecret(ctx context.Context, sharedSecret string) (*ent.Shop, error)
 	CreateExternalPaymentGateway(ctx context.Context, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error)
 	UpdateExternalPaymentGateway(ctx context.Context, publicID string, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error)
@@ -1411,6 +1450,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateRSAConfig(childComplexity, args["input"].(service.RSAConfigInput)), true
+	case "Mutation.createShippingZone":
+		if e.ComplexityRoot.Mutation.CreateShippingZone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createShippingZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateShippingZone(childComplexity, args["input"].(service.ShippingZoneInput)), true
 	case "Mutation.createWebhookSubscription":
 		if e.ComplexityRoot.Mutation.CreateWebhookSubscription == nil {
 			break
@@ -1947,6 +1997,148 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RSAConfig.UpdatedAt(childComplexity), true
 
+	case "ShippingRate.amount":
+		if e.ComplexityRoot.ShippingRate.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.Amount(childComplexity), true
+	case "ShippingRate.code":
+		if e.ComplexityRoot.ShippingRate.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.Code(childComplexity), true
+	case "ShippingRate.createdAt":
+		if e.ComplexityRoot.ShippingRate.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.CreatedAt(childComplexity), true
+	case "ShippingRate.freeAbove":
+		if e.ComplexityRoot.ShippingRate.FreeAbove == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.FreeAbove(childComplexity), true
+	case "ShippingRate.id":
+		if e.ComplexityRoot.ShippingRate.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.ID(childComplexity), true
+	case "ShippingRate.kind":
+		if e.ComplexityRoot.ShippingRate.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.Kind(childComplexity), true
+	case "ShippingRate.max":
+		if e.ComplexityRoot.ShippingRate.Max == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.Max(childComplexity), true
+	case "ShippingRate.min":
+		if e.ComplexityRoot.ShippingRate.Min == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.Min(childComplexity), true
+	case "ShippingRate.name":
+		if e.ComplexityRoot.ShippingRate.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.Name(childComplexity), true
+	case "ShippingRate.updatedAt":
+		if e.ComplexityRoot.ShippingRate.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.UpdatedAt(childComplexity), true
+	case "ShippingRate.zone":
+		if e.ComplexityRoot.ShippingRate.Zone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingRate.Zone(childComplexity), true
+
+	case "ShippingZone.countryCodes":
+		if e.ComplexityRoot.ShippingZone.CountryCodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.CountryCodes(childComplexity), true
+	case "ShippingZone.createdAt":
+		if e.ComplexityRoot.ShippingZone.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.CreatedAt(childComplexity), true
+	case "ShippingZone.id":
+		if e.ComplexityRoot.ShippingZone.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.ID(childComplexity), true
+	case "ShippingZone.name":
+		if e.ComplexityRoot.ShippingZone.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.Name(childComplexity), true
+	case "ShippingZone.rates":
+		if e.ComplexityRoot.ShippingZone.Rates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.Rates(childComplexity), true
+	case "ShippingZone.shop":
+		if e.ComplexityRoot.ShippingZone.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.Shop(childComplexity), true
+	case "ShippingZone.updatedAt":
+		if e.ComplexityRoot.ShippingZone.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZone.UpdatedAt(childComplexity), true
+
+	case "ShippingZoneConnection.edges":
+		if e.ComplexityRoot.ShippingZoneConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZoneConnection.Edges(childComplexity), true
+	case "ShippingZoneConnection.pageInfo":
+		if e.ComplexityRoot.ShippingZoneConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZoneConnection.PageInfo(childComplexity), true
+	case "ShippingZoneConnection.totalCount":
+		if e.ComplexityRoot.ShippingZoneConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZoneConnection.TotalCount(childComplexity), true
+
+	case "ShippingZoneEdge.cursor":
+		if e.ComplexityRoot.ShippingZoneEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZoneEdge.Cursor(childComplexity), true
+	case "ShippingZoneEdge.node":
+		if e.ComplexityRoot.ShippingZoneEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingZoneEdge.Node(childComplexity), true
+
 	case "Shop.apiOverrides":
 		if e.ComplexityRoot.Shop.APIOverrides == nil {
 			break
@@ -2095,6 +2287,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.SharedSecretMasked(childComplexity), true
+	case "Shop.shippingZones":
+		if e.ComplexityRoot.Shop.ShippingZones == nil {
+			break
+		}
+
+		args, err := ec.field_Shop_shippingZones_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Shop.ShippingZones(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.ShippingZoneOrder), args["where"].(*ent.ShippingZoneWhereInput)), true
 	case "Shop.updatedAt":
 		if e.ComplexityRoot.Shop.UpdatedAt == nil {
 			break
@@ -2362,6 +2565,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("RSAConfigInput", ec.unmarshalInputRSAConfigInput),
 			graphql.NewInputUnmarshaler("RSAConfigOrder", ec.unmarshalInputRSAConfigOrder),
 			graphql.NewInputUnmarshaler("RSAConfigWhereInput", ec.unmarshalInputRSAConfigWhereInput),
+			graphql.NewInputUnmarshaler("ShippingRateInput", ec.unmarshalInputShippingRateInput),
+			graphql.NewInputUnmarshaler("ShippingRateOrder", ec.unmarshalInputShippingRateOrder),
+			graphql.NewInputUnmarshaler("ShippingRateWhereInput", ec.unmarshalInputShippingRateWhereInput),
+			graphql.NewInputUnmarshaler("ShippingZoneInput", ec.unmarshalInputShippingZoneInput),
+			graphql.NewInputUnmarshaler("ShippingZoneOrder", ec.unmarshalInputShippingZoneOrder),
+			graphql.NewInputUnmarshaler("ShippingZoneWhereInput", ec.unmarshalInputShippingZoneWhereInput),
 			graphql.NewInputUnmarshaler("ShopOrder", ec.unmarshalInputShopOrder),
 			graphql.NewInputUnmarshaler("ShopWhereInput", ec.unmarshalInputShopWhereInput),
 			graphql.NewInputUnmarshaler("VariantInput", ec.unmarshalInputVariantInput),
@@ -2485,6 +2694,31 @@ input VariantPatch {
 extend type Mutation {
   createProduct(input: ProductInput!): Product!
   updateVariant(id: ID!, input: VariantPatch!): Variant!
+}
+
+input ShippingRateInput {
+  name: String!
+  code: String!
+  """flat, by_subtotal or by_weight (grams)."""
+  kind: String
+  """Price in minor units."""
+  amount: Int64!
+  min: Int64
+  """0 means no upper bound."""
+  max: Int64
+  """The rate is free when the order subtotal reaches this (0: never)."""
+  freeAbove: Int64
+}
+
+input ShippingZoneInput {
+  name: String!
+  """ISO 3166 codes; none means every country."""
+  countryCodes: [String!]
+  rates: [ShippingRateInput!]!
+}
+
+extend type Mutation {
+  createShippingZone(input: ShippingZoneInput!): ShippingZone!
 }
 `, BuiltIn: false},
 	{Name: "../schema/ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
@@ -4828,6 +5062,304 @@ input RSAConfigWhereInput {
   hasShop: Boolean
   hasShopWith: [ShopWhereInput!]
 }
+type ShippingRate implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  name: String!
+  code: String!
+  kind: ShippingRateKind!
+  amount: Int!
+  min: Int!
+  max: Int!
+  freeAbove: Int!
+  zone: ShippingZone!
+}
+"""
+ShippingRateKind is enum for the field kind
+"""
+enum ShippingRateKind @goModel(model: "github.com/checkoutd/checkoutd/ent/shippingrate.Kind") {
+  flat
+  by_subtotal
+  by_weight
+}
+"""
+Ordering options for ShippingRate connections
+"""
+input ShippingRateOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order ShippingRates.
+  """
+  field: ShippingRateOrderField!
+}
+"""
+Properties by which ShippingRate connections can be ordered.
+"""
+enum ShippingRateOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+"""
+ShippingRateWhereInput is used for filtering ShippingRate objects.
+Input was generated by ent.
+"""
+input ShippingRateWhereInput {
+  not: ShippingRateWhereInput
+  and: [ShippingRateWhereInput!]
+  or: [ShippingRateWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  name field predicates
+  """
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+  """
+  code field predicates
+  """
+  code: String
+  codeNEQ: String
+  codeIn: [String!]
+  codeNotIn: [String!]
+  codeGT: String
+  codeGTE: String
+  codeLT: String
+  codeLTE: String
+  codeContains: String
+  codeHasPrefix: String
+  codeHasSuffix: String
+  codeEqualFold: String
+  codeContainsFold: String
+  """
+  kind field predicates
+  """
+  kind: ShippingRateKind
+  kindNEQ: ShippingRateKind
+  kindIn: [ShippingRateKind!]
+  kindNotIn: [ShippingRateKind!]
+  """
+  amount field predicates
+  """
+  amount: Int
+  amountNEQ: Int
+  amountIn: [Int!]
+  amountNotIn: [Int!]
+  amountGT: Int
+  amountGTE: Int
+  amountLT: Int
+  amountLTE: Int
+  """
+  min field predicates
+  """
+  min: Int
+  minNEQ: Int
+  minIn: [Int!]
+  minNotIn: [Int!]
+  minGT: Int
+  minGTE: Int
+  minLT: Int
+  minLTE: Int
+  """
+  max field predicates
+  """
+  max: Int
+  maxNEQ: Int
+  maxIn: [Int!]
+  maxNotIn: [Int!]
+  maxGT: Int
+  maxGTE: Int
+  maxLT: Int
+  maxLTE: Int
+  """
+  free_above field predicates
+  """
+  freeAbove: Int
+  freeAboveNEQ: Int
+  freeAboveIn: [Int!]
+  freeAboveNotIn: [Int!]
+  freeAboveGT: Int
+  freeAboveGTE: Int
+  freeAboveLT: Int
+  freeAboveLTE: Int
+  """
+  zone edge predicates
+  """
+  hasZone: Boolean
+  hasZoneWith: [ShippingZoneWhereInput!]
+}
+type ShippingZone implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  name: String!
+  countryCodes: [String!]
+  shop: Shop!
+  rates: [ShippingRate!]
+}
+"""
+A connection to a list of items.
+"""
+type ShippingZoneConnection {
+  """
+  A list of edges.
+  """
+  edges: [ShippingZoneEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type ShippingZoneEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: ShippingZone
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for ShippingZone connections
+"""
+input ShippingZoneOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order ShippingZones.
+  """
+  field: ShippingZoneOrderField!
+}
+"""
+Properties by which ShippingZone connections can be ordered.
+"""
+enum ShippingZoneOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+"""
+ShippingZoneWhereInput is used for filtering ShippingZone objects.
+Input was generated by ent.
+"""
+input ShippingZoneWhereInput {
+  not: ShippingZoneWhereInput
+  and: [ShippingZoneWhereInput!]
+  or: [ShippingZoneWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  name field predicates
+  """
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+  """
+  shop edge predicates
+  """
+  hasShop: Boolean
+  hasShopWith: [ShopWhereInput!]
+  """
+  rates edge predicates
+  """
+  hasRates: Boolean
+  hasRatesWith: [ShippingRateWhereInput!]
+}
 type Shop implements Node {
   id: ID!
   createdAt: Time!
@@ -5086,6 +5618,37 @@ type Shop implements Node {
     """
     where: OrderWhereInput
   ): OrderConnection!
+  shippingZones(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for ShippingZones returned from the connection.
+    """
+    orderBy: ShippingZoneOrder
+
+    """
+    Filtering options for ShippingZones returned from the connection.
+    """
+    where: ShippingZoneWhereInput
+  ): ShippingZoneConnection!
   products(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -5304,6 +5867,11 @@ input ShopWhereInput {
   """
   hasOrders: Boolean
   hasOrdersWith: [OrderWhereInput!]
+  """
+  shipping_zones edge predicates
+  """
+  hasShippingZones: Boolean
+  hasShippingZonesWith: [ShippingZoneWhereInput!]
   """
   products edge predicates
   """
@@ -6392,6 +6960,76 @@ func (ec *executionContext) childFields_RSAConfig(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type RSAConfig", field.Name)
 }
 
+func (ec *executionContext) childFields_ShippingRate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ShippingRate_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ShippingRate_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ShippingRate_updatedAt(ctx, field)
+	case "name":
+		return ec.fieldContext_ShippingRate_name(ctx, field)
+	case "code":
+		return ec.fieldContext_ShippingRate_code(ctx, field)
+	case "kind":
+		return ec.fieldContext_ShippingRate_kind(ctx, field)
+	case "amount":
+		return ec.fieldContext_ShippingRate_amount(ctx, field)
+	case "min":
+		return ec.fieldContext_ShippingRate_min(ctx, field)
+	case "max":
+		return ec.fieldContext_ShippingRate_max(ctx, field)
+	case "freeAbove":
+		return ec.fieldContext_ShippingRate_freeAbove(ctx, field)
+	case "zone":
+		return ec.fieldContext_ShippingRate_zone(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShippingRate", field.Name)
+}
+
+func (ec *executionContext) childFields_ShippingZone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ShippingZone_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ShippingZone_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ShippingZone_updatedAt(ctx, field)
+	case "name":
+		return ec.fieldContext_ShippingZone_name(ctx, field)
+	case "countryCodes":
+		return ec.fieldContext_ShippingZone_countryCodes(ctx, field)
+	case "shop":
+		return ec.fieldContext_ShippingZone_shop(ctx, field)
+	case "rates":
+		return ec.fieldContext_ShippingZone_rates(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShippingZone", field.Name)
+}
+
+func (ec *executionContext) childFields_ShippingZoneConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ShippingZoneConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ShippingZoneConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ShippingZoneConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShippingZoneConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ShippingZoneEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ShippingZoneEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ShippingZoneEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShippingZoneEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -6428,6 +7066,8 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_giftCards(ctx, field)
 	case "orders":
 		return ec.fieldContext_Shop_orders(ctx, field)
+	case "shippingZones":
+		return ec.fieldContext_Shop_shippingZones(ctx, field)
 	case "products":
 		return ec.fieldContext_Shop_products(ctx, field)
 	case "sharedSecretConfigured":
@@ -6754,6 +7394,20 @@ func (ec *executionContext) field_Mutation_createRSAConfig_args(ctx context.Cont
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (service.RSAConfigInput, error) {
 			return ec.unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRSAConfigInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createShippingZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.ShippingZoneInput, error) {
+			return ec.unmarshalNShippingZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingZoneInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7646,6 +8300,60 @@ func (ec *executionContext) field_Shop_products_args(ctx context.Context, rawArg
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.ProductWhereInput, error) {
 			return ec.unmarshalOProductWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐProductWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Shop_shippingZones_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.ShippingZoneOrder, error) {
+			return ec.unmarshalOShippingZoneOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.ShippingZoneWhereInput, error) {
+			return ec.unmarshalOShippingZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -11428,6 +12136,50 @@ func (ec *executionContext) fieldContext_Mutation_updateVariant(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createShippingZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createShippingZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateShippingZone(ctx, fc.Args["input"].(service.ShippingZoneInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ShippingZone) graphql.Marshaler {
+			return ec.marshalNShippingZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZone(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createShippingZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingZone(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createShippingZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_configureSharedSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13672,6 +14424,589 @@ func (ec *executionContext) fieldContext_RSAConfig_sharedSecretMasked(_ context.
 	return graphql.NewScalarFieldContext("RSAConfig", field, true, true, "String")
 }
 
+func (ec *executionContext) _ShippingRate_id(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ShippingRate_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ShippingRate_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ShippingRate_name(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, "String")
+}
+
+func (ec *executionContext) _ShippingRate_code(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, "String")
+}
+
+func (ec *executionContext) _ShippingRate_kind(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v shippingrate.Kind) graphql.Marshaler {
+			return ec.marshalNShippingRateKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, "ShippingRateKind")
+}
+
+func (ec *executionContext) _ShippingRate_amount(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ShippingRate_min(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_min(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Min, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_min(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ShippingRate_max(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_max(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Max, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_max(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ShippingRate_freeAbove(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_freeAbove(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FreeAbove, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_freeAbove(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingRate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ShippingRate_zone(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingRate_zone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Zone(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ShippingZone) graphql.Marshaler {
+			return ec.marshalNShippingZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZone(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingRate_zone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingRate",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingZone(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingZone_id(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ShippingZone_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ShippingZone_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ShippingZone_name(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, "String")
+}
+
+func (ec *executionContext) _ShippingZone_countryCodes(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_countryCodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountryCodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_countryCodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZone", field, false, false, "String")
+}
+
+func (ec *executionContext) _ShippingZone_shop(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_shop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shop(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_shop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingZone",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingZone_rates(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZone_rates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rates(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ShippingRate) graphql.Marshaler {
+			return ec.marshalOShippingRate2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZone_rates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingZone",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingRate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingZoneConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZoneConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZoneConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ShippingZoneEdge) graphql.Marshaler {
+			return ec.marshalOShippingZoneEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZoneConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingZoneConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingZoneEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingZoneConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZoneConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZoneConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZoneConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingZoneConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingZoneConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZoneConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZoneConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZoneConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZoneConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ShippingZoneEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZoneEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZoneEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ShippingZone) graphql.Marshaler {
+			return ec.marshalOShippingZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZone(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZoneEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingZoneEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingZone(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingZoneEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingZoneEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingZoneEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingZoneEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingZoneEdge", field, false, false, "Cursor")
+}
+
 func (ec *executionContext) _Shop_id(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14234,6 +15569,50 @@ func (ec *executionContext) fieldContext_Shop_orders(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Shop_orders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Shop_shippingZones(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_shippingZones(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.ShippingZones(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ShippingZoneOrder), fc.Args["where"].(*ent.ShippingZoneWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ShippingZoneConnection) graphql.Marshaler {
+			return ec.marshalNShippingZoneConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_shippingZones(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Shop",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingZoneConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Shop_shippingZones_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -25723,6 +27102,1267 @@ func UnmarshalRSAConfigWhereInput(ctx context.Context, raw any) (ent.RSAConfigWh
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputShippingRateInput(ctx context.Context, obj any) (service.ShippingRateInput, error) {
+	var it service.ShippingRateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "code", "kind", "amount", "min", "max", "freeAbove"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOString2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNInt642int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "min":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("min"))
+			data, err := ec.unmarshalOInt642int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Min = data
+		case "max":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("max"))
+			data, err := ec.unmarshalOInt642int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Max = data
+		case "freeAbove":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("freeAbove"))
+			data, err := ec.unmarshalOInt642int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FreeAbove = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalShippingRateInput unmarshals raw into the ShippingRateInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalShippingRateInput(ctx context.Context, raw any) (service.ShippingRateInput, error) {
+	var out service.ShippingRateInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ShippingRateInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputShippingRateOrder(ctx context.Context, obj any) (ent.ShippingRateOrder, error) {
+	var it ent.ShippingRateOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNShippingRateOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalShippingRateOrder unmarshals raw into the ShippingRateOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalShippingRateOrder(ctx context.Context, raw any) (ent.ShippingRateOrder, error) {
+	var out ent.ShippingRateOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ShippingRateOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputShippingRateWhereInput(ctx context.Context, obj any) (ent.ShippingRateWhereInput, error) {
+	var it ent.ShippingRateWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "code", "codeNEQ", "codeIn", "codeNotIn", "codeGT", "codeGTE", "codeLT", "codeLTE", "codeContains", "codeHasPrefix", "codeHasSuffix", "codeEqualFold", "codeContainsFold", "kind", "kindNEQ", "kindIn", "kindNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "min", "minNEQ", "minIn", "minNotIn", "minGT", "minGTE", "minLT", "minLTE", "max", "maxNEQ", "maxIn", "maxNotIn", "maxGT", "maxGTE", "maxLT", "maxLTE", "freeAbove", "freeAboveNEQ", "freeAboveIn", "freeAboveNotIn", "freeAboveGT", "freeAboveGTE", "freeAboveLT", "freeAboveLTE", "hasZone", "hasZoneWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOShippingRateWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOShippingRateWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOShippingRateWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "codeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeNEQ = data
+		case "codeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeIn = data
+		case "codeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeNotIn = data
+		case "codeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeGT = data
+		case "codeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeGTE = data
+		case "codeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeLT = data
+		case "codeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeLTE = data
+		case "codeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeContains = data
+		case "codeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeHasPrefix = data
+		case "codeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeHasSuffix = data
+		case "codeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeEqualFold = data
+		case "codeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeContainsFold = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOShippingRateKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "kindNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNEQ"))
+			data, err := ec.unmarshalOShippingRateKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNEQ = data
+		case "kindIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindIn"))
+			data, err := ec.unmarshalOShippingRateKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKindᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindIn = data
+		case "kindNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNotIn"))
+			data, err := ec.unmarshalOShippingRateKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKindᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNotIn = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "amountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNEQ = data
+		case "amountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountIn = data
+		case "amountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNotIn = data
+		case "amountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGT = data
+		case "amountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGTE = data
+		case "amountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLT = data
+		case "amountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLTE = data
+		case "min":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("min"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Min = data
+		case "minNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinNEQ = data
+		case "minIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinIn = data
+		case "minNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinNotIn = data
+		case "minGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinGT = data
+		case "minGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinGTE = data
+		case "minLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinLT = data
+		case "minLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinLTE = data
+		case "max":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("max"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Max = data
+		case "maxNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxNEQ = data
+		case "maxIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxIn = data
+		case "maxNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxNotIn = data
+		case "maxGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxGT = data
+		case "maxGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxGTE = data
+		case "maxLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxLT = data
+		case "maxLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxLTE = data
+		case "freeAbove":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("freeAbove"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FreeAbove = data
+		case "freeAboveNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("freeAboveNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FreeAboveNEQ = data
+		case "freeAboveIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("freeAboveIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FreeAboveIn = data
+		case "freeAboveNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("freeAboveNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FreeAboveNotIn = data
+		case "freeAboveGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("freeAboveGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FreeAboveGT = data
+		case "freeAboveGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("freeAboveGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FreeAboveGTE = data
+		case "freeAboveLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("freeAboveLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FreeAboveLT = data
+		case "freeAboveLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("freeAboveLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FreeAboveLTE = data
+		case "hasZone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasZone"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasZone = data
+		case "hasZoneWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasZoneWith"))
+			data, err := ec.unmarshalOShippingZoneWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasZoneWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalShippingRateWhereInput unmarshals raw into the ShippingRateWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalShippingRateWhereInput(ctx context.Context, raw any) (ent.ShippingRateWhereInput, error) {
+	var out ent.ShippingRateWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ShippingRateWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputShippingZoneInput(ctx context.Context, obj any) (service.ShippingZoneInput, error) {
+	var it service.ShippingZoneInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "countryCodes", "rates"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "countryCodes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodes"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodes = data
+		case "rates":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rates"))
+			data, err := ec.unmarshalNShippingRateInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rates = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalShippingZoneInput unmarshals raw into the ShippingZoneInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalShippingZoneInput(ctx context.Context, raw any) (service.ShippingZoneInput, error) {
+	var out service.ShippingZoneInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ShippingZoneInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputShippingZoneOrder(ctx context.Context, obj any) (ent.ShippingZoneOrder, error) {
+	var it ent.ShippingZoneOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNShippingZoneOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalShippingZoneOrder unmarshals raw into the ShippingZoneOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalShippingZoneOrder(ctx context.Context, raw any) (ent.ShippingZoneOrder, error) {
+	var out ent.ShippingZoneOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ShippingZoneOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputShippingZoneWhereInput(ctx context.Context, obj any) (ent.ShippingZoneWhereInput, error) {
+	var it ent.ShippingZoneWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "hasShop", "hasShopWith", "hasRates", "hasRatesWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOShippingZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOShippingZoneWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOShippingZoneWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "hasShop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShop = data
+		case "hasShopWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShopWith"))
+			data, err := ec.unmarshalOShopWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShopWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShopWith = data
+		case "hasRates":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasRates"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasRates = data
+		case "hasRatesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasRatesWith"))
+			data, err := ec.unmarshalOShippingRateWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasRatesWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalShippingZoneWhereInput unmarshals raw into the ShippingZoneWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalShippingZoneWhereInput(ctx context.Context, raw any) (ent.ShippingZoneWhereInput, error) {
+	var out ent.ShippingZoneWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ShippingZoneWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputShopOrder(ctx context.Context, obj any) (ent.ShopOrder, error) {
 	var it ent.ShopOrder
 	if obj == nil {
@@ -25787,7 +28427,7 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith", "hasOrders", "hasOrdersWith", "hasProducts", "hasProductsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith", "hasOrders", "hasOrdersWith", "hasShippingZones", "hasShippingZonesWith", "hasProducts", "hasProductsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -26564,6 +29204,20 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 				return it, err
 			}
 			it.HasOrdersWith = data
+		case "hasShippingZones":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShippingZones"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShippingZones = data
+		case "hasShippingZonesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShippingZonesWith"))
+			data, err := ec.unmarshalOShippingZoneWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShippingZonesWith = data
 		case "hasProducts":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasProducts"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -28264,6 +30918,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Shop(ctx, sel, obj)
+	case *ent.ShippingZone:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ShippingZone(ctx, sel, obj)
+	case *ent.ShippingRate:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ShippingRate(ctx, sel, obj)
 	case *ent.RSAConfig:
 		if obj == nil {
 			return graphql.Null
@@ -29775,6 +32439,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createShippingZone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createShippingZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "configureSharedSecret":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_configureSharedSecret(ctx, field)
@@ -30463,6 +33134,236 @@ func (ec *executionContext) _RSAConfig(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var shippingRateImplementors = []string{"ShippingRate", "Node"}
+
+func (ec *executionContext) _ShippingRate(ctx context.Context, sel ast.SelectionSet, obj *ent.ShippingRate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shippingRateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShippingRate")
+		case "id":
+			out.Values[i] = ec._ShippingRate_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._ShippingRate_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ShippingRate_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._ShippingRate_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "code":
+			out.Values[i] = ec._ShippingRate_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			out.Values[i] = ec._ShippingRate_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._ShippingRate_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "min":
+			out.Values[i] = ec._ShippingRate_min(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "max":
+			out.Values[i] = ec._ShippingRate_max(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "freeAbove":
+			out.Values[i] = ec._ShippingRate_freeAbove(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "zone":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ShippingRate_zone(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var shippingZoneImplementors = []string{"ShippingZone", "Node"}
+
+func (ec *executionContext) _ShippingZone(ctx context.Context, sel ast.SelectionSet, obj *ent.ShippingZone) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shippingZoneImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShippingZone")
+		case "id":
+			out.Values[i] = ec._ShippingZone_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._ShippingZone_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ShippingZone_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._ShippingZone_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "countryCodes":
+			out.Values[i] = ec._ShippingZone_countryCodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shop":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ShippingZone_shop(ctx, field, obj)
+				})
+		case "rates":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ShippingZone_rates(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var shippingZoneConnectionImplementors = []string{"ShippingZoneConnection"}
+
+func (ec *executionContext) _ShippingZoneConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.ShippingZoneConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shippingZoneConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShippingZoneConnection")
+		case "edges":
+			out.Values[i] = ec._ShippingZoneConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ShippingZoneConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ShippingZoneConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var shippingZoneEdgeImplementors = []string{"ShippingZoneEdge"}
+
+func (ec *executionContext) _ShippingZoneEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ShippingZoneEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shippingZoneEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShippingZoneEdge")
+		case "node":
+			out.Values[i] = ec._ShippingZoneEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._ShippingZoneEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var shopImplementors = []string{"Shop", "Node"}
 
 func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj *ent.Shop) graphql.Marshaler {
@@ -30567,6 +33468,12 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Shop_orders(ctx, field, obj)
+				})
+		case "shippingZones":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Shop_shippingZones(ctx, field, obj)
 				})
 		case "products":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -31908,6 +34815,102 @@ func (ec *executionContext) unmarshalNRSAConfigWhereInput2ᚖgithubᚗcomᚋchec
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNShippingRate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRate(ctx context.Context, sel ast.SelectionSet, v *ent.ShippingRate) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ShippingRate!")
+		return graphql.Null
+	}
+	return ec._ShippingRate(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNShippingRateInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInput(ctx context.Context, v any) (service.ShippingRateInput, error) {
+	res, err := ec.unmarshalInputShippingRateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNShippingRateInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInputᚄ(ctx context.Context, v any) ([]service.ShippingRateInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]service.ShippingRateInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNShippingRateInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNShippingRateKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx context.Context, v any) (shippingrate.Kind, error) {
+	var res shippingrate.Kind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNShippingRateKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx context.Context, sel ast.SelectionSet, v shippingrate.Kind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNShippingRateOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateOrderField(ctx context.Context, v any) (*ent.ShippingRateOrderField, error) {
+	var res = new(ent.ShippingRateOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNShippingRateOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ShippingRateOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ShippingRateOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNShippingRateWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateWhereInput(ctx context.Context, v any) (*ent.ShippingRateWhereInput, error) {
+	res, err := ec.unmarshalInputShippingRateWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNShippingZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZone(ctx context.Context, sel ast.SelectionSet, v *ent.ShippingZone) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ShippingZone!")
+		return graphql.Null
+	}
+	return ec._ShippingZone(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNShippingZoneConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ShippingZoneConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ShippingZoneConnection!")
+		return graphql.Null
+	}
+	return ec._ShippingZoneConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNShippingZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingZoneInput(ctx context.Context, v any) (service.ShippingZoneInput, error) {
+	res, err := ec.unmarshalInputShippingZoneInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNShippingZoneOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneOrderField(ctx context.Context, v any) (*ent.ShippingZoneOrderField, error) {
+	var res = new(ent.ShippingZoneOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNShippingZoneOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ShippingZoneOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ShippingZoneOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNShippingZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneWhereInput(ctx context.Context, v any) (*ent.ShippingZoneWhereInput, error) {
+	res, err := ec.unmarshalInputShippingZoneWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx context.Context, sel ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Shop!")
@@ -33162,6 +36165,162 @@ func (ec *executionContext) unmarshalORSAConfigWhereInput2ᚖgithubᚗcomᚋchec
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOShippingRate2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ShippingRate) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNShippingRate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRate(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOShippingRateKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKindᚄ(ctx context.Context, v any) ([]shippingrate.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]shippingrate.Kind, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNShippingRateKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOShippingRateKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKindᚄ(ctx context.Context, sel ast.SelectionSet, v []shippingrate.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNShippingRateKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOShippingRateKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx context.Context, v any) (*shippingrate.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(shippingrate.Kind)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOShippingRateKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx context.Context, sel ast.SelectionSet, v *shippingrate.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOShippingRateWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateWhereInputᚄ(ctx context.Context, v any) ([]*ent.ShippingRateWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ShippingRateWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNShippingRateWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOShippingRateWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateWhereInput(ctx context.Context, v any) (*ent.ShippingRateWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputShippingRateWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOShippingZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZone(ctx context.Context, sel ast.SelectionSet, v *ent.ShippingZone) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ShippingZone(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOShippingZoneEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.ShippingZoneEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOShippingZoneEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOShippingZoneEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneEdge(ctx context.Context, sel ast.SelectionSet, v *ent.ShippingZoneEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ShippingZoneEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOShippingZoneOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneOrder(ctx context.Context, v any) (*ent.ShippingZoneOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputShippingZoneOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOShippingZoneWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneWhereInputᚄ(ctx context.Context, v any) ([]*ent.ShippingZoneWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ShippingZoneWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNShippingZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOShippingZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneWhereInput(ctx context.Context, v any) (*ent.ShippingZoneWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputShippingZoneWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOShopWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShopWhereInputᚄ(ctx context.Context, v any) ([]*ent.ShopWhereInput, error) {
 	if v == nil {
 		return nil, nil
@@ -33185,6 +36344,16 @@ func (ec *executionContext) unmarshalOShopWhereInput2ᚖgithubᚗcomᚋcheckoutd
 	}
 	res, err := ec.unmarshalInputShopWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOString2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx context.Context, v any) (shippingrate.Kind, error) {
+	var res shippingrate.Kind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋshippingrateᚐKind(ctx context.Context, sel ast.SelectionSet, v shippingrate.Kind) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {

@@ -1,0 +1,38 @@
+package rest
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/checkoutd/checkoutd/service"
+)
+
+func (a *API) registerShipping(mux *http.ServeMux) {
+	const storefront = "/checkout/storefront/{shop}/{order}"
+	mux.Handle("GET "+storefront+"/shipping_lines", a.withOrder(a.shippingLines))
+	mux.Handle("POST "+storefront+"/shipping_lines", a.withOrder(a.selectShippingLine))
+}
+
+func (a *API) shippingLines(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	v, err := a.svc.OrderState(r.Context(), sess)
+	writeOrderData(w, r, v, err, nil)
+}
+
+func (a *API) selectShippingLine(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	var in struct {
+		Index json.RawMessage `json:"index"`
+		Code  string          `json:"code"`
+	}
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	// index holds a line's id (a string) or its position (a number).
+	index := strings.Trim(strings.TrimSpace(string(in.Index)), `"`)
+	if index == "null" {
+		index = ""
+	}
+	v, err := a.svc.SelectShippingLine(r.Context(), sess, index, in.Code)
+	writeOrderData(w, r, v, err, nil)
+}

@@ -1,0 +1,173 @@
+package service
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/ent/shippingzone"
+)
+
+// ShippingRateInput is one rate of a new zone.
+type ShippingRateInput struct {
+	Name      string            `json:"name"`
+	Code      string            `json:"code"`
+	Kind      shippingrate.Kind `json:"kind"`
+	Amount    int64             `json:"amount"`
+	Min       int64             `json:"min"`
+	Max       int64             `json:"max"`
+	FreeAbove int64             `json:"free_above"`
+}
+
+// ShippingZoneInput is a new zone: its countries (none: every country) and rates.
+type ShippingZoneInput struct {
+	Name         string              `json:"name"`
+	CountryCodes []string            `json:"country_codes"`
+	Rates        []ShippingRateInput `json:"rates"`
+}
+
+// CreateShippingZone adds a zone with its rates.
+func (s *Service) CreateShippingZone(ctx context.Context, sh *ent.Shop, in ShippingZoneInput) (*ent.ShippingZone, error) {
+	p := fieldErrors{}
+	if strings.TrimSpace(in.Name) == "" {
+		p.add("name", "is required")
+	}
+	for i, c := range in.CountryCodes {
+		in.CountryCodes[i] = strings.ToUpper(c)
+		if _, ok := findCountry(in.CountryCodes[i]); !ok {
+			p.add("country_codes", c+" is not an ISO 3166 country code")
+		}
+	}
+	if len(in.Rates) == 0 {
+		p.add("rates", "needs at least one rate")
+	}
+	for i, r := range in.Rates {
+		f := "rates[" + strconv.Itoa(i) + "]"
+		if r.Kind == "" {
+			in.Rates[i].Kind = shippingrate.KindFlat
+		} else if shippingrate.KindValidator(r.Kind) != nil {
+			p.add(f+".kind", "must be flat, by_subtotal or by_weight")
+		}
+		if strings.TrimSpace(r.Name) == "" || strings.TrimSpace(r.Code) == "" {
+			p.add(f, "needs a name and a code")
+		}
+		if r.Amount < 0 || r.Min < 0 || r.Max < 0 || r.FreeAbove < 0 || (r.Max > 0 && r.Max < r.Min) {
+			p.add(f, "amounts cannot be negative, and max cannot be below min")
+		}
+	}
+	if len(p) > 0 {
+		return nil, validationError("shipping.invalid_zone", "invalid shipping zone: "+p.message(), p.details())
+	}
+	var out *ent.ShippingZone
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		return createZone(ctx, tx.Client(), sh.ID, in, &out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.Unwrap(), nil
+}
+
+func createZone(ctx context.Context, c *ent.Client, shopID int, in ShippingZoneInput, out **ent.ShippingZone) error {
+	z, err := c.ShippingZone.Create().SetShopID(shopID).SetName(in.Name).SetCountryCodes(in.CountryCodes).Save(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range in.Rates {
+		if err := c.ShippingRate.Create().SetZoneID(z.ID).SetName(r.Name).SetCode(r.Code).SetKind(r.Kind).
+			SetAmount(r.Amount).SetMin(r.Min).SetMax(r.Max).SetFreeAbove(r.FreeAbove).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	*out = z
+	return nil
+}
+
+// defaultShippingZone lets a new shop check out at once: everywhere, flat 10.00 "Standard".
+var defaultShippingZone = ShippingZoneInput{Name: "Everywhere", Rates: []ShippingRateInput{
+	{Name: "Standard", Code: "standard", Kind: shippingrate.KindFlat, Amount: 1000},
+}}
+
+func gramsOf(weight int, unit string) int64 {
+	switch unit {
+	case "kg":
+		return int64(weight) * 1000
+	case "lb":
+		return int64(weight) * 45359 / 100
+	case "oz":
+		return int64(weight) * 2835 / 100
+	}
+	return int64(weight)
+}
+
+// availableShippingLines prices every rate of the zones covering the shipping address.
+func availableShippingLines(ctx context.Context, c *ent.Client, shopID int, o *ent.Order, items []*ent.LineItem) ([]schema.ShippingLine, error) {
+	if o.ShippingAddress == nil {
+		return []schema.ShippingLine{}, nil
+	}
+	var subtotal, grams int64
+	needsShipping := false
+	for _, li := range items {
+		subtotal += li.Price * int64(li.Quantity)
+		if li.RequiresShipping {
+			needsShipping = true
+			grams += gramsOf(li.Weight, li.WeightUnit) * int64(li.Quantity)
+		}
+	}
+	if !needsShipping {
+		return []schema.ShippingLine{}, nil
+	}
+	zones, err := c.ShippingZone.Query().Where(shippingzone.ShopID(shopID)).WithRates(func(q *ent.ShippingRateQuery) {
+		q.Order(shippingrate.ByAmount(), shippingrate.ByID())
+	}).Order(shippingzone.ByID()).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lines := []schema.ShippingLine{}
+	for _, z := range zones {
+		if len(z.CountryCodes) > 0 && !slices.Contains(z.CountryCodes, o.ShippingAddress.CountryCode) {
+			continue
+		}
+		for _, r := range z.Edges.Rates {
+			measure := subtotal
+			if r.Kind == shippingrate.KindByWeight {
+				measure = grams
+			}
+			if r.Kind != shippingrate.KindFlat && (measure < r.Min || (r.Max > 0 && measure > r.Max)) {
+				continue
+			}
+			amount := r.Amount
+			if r.FreeAbove > 0 && subtotal >= r.FreeAbove {
+				amount = 0
+			}
+			lines = append(lines, schema.ShippingLine{ID: strconv.Itoa(r.ID), Description: r.Name, Amount: amount, Code: r.Code})
+		}
+	}
+	return lines, nil
+}
+
+// SelectShippingLine chooses one of the order's available shipping lines, by its id or
+// position (index) and/or its code.
+func (s *Service) SelectShippingLine(ctx context.Context, sess *OrderSession, index, code string) (*OrderView, error) {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		items, err := o.QueryLineItems().All(ctx)
+		if err != nil {
+			return err
+		}
+		lines, err := availableShippingLines(ctx, tx.Client(), sess.Shop.ID, o, items)
+		if err != nil {
+			return err
+		}
+		for i, l := range lines {
+			if (index != "" && (index == l.ID || index == strconv.Itoa(i))) || (index == "" && code != "" && code == l.Code) {
+				return tx.Order.UpdateOne(o).SetSelectedShipping(&l).Exec(ctx)
+			}
+		}
+		return validationError("shipping.line_not_available", "no available shipping line matches that index or code; set a shipping address first",
+			map[string]any{"field": "index"})
+	})
+}
