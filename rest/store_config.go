@@ -76,34 +76,15 @@ func (a *API) deleteCors(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
 	writeJSON(w, http.StatusOK, []any{})
 }
 
-type lifeElementBody struct {
-	PublicID         string  `json:"public_id"`
-	Location         string  `json:"location"`
-	InputType        string  `json:"input_type"`
-	InputDefault     *string `json:"input_default"`
-	InputLabel       *string `json:"input_label"`
-	InputPlaceholder *string `json:"input_placeholder"`
-	InputRequired    *bool   `json:"input_required"`
-	InputRegex       *string `json:"input_regex"`
-	MetaDataField    string  `json:"meta_data_field"`
-	OrderAsc         int     `json:"order_asc"`
-}
-
-func lifeElementJSON(e *ent.LifeElement) lifeElementBody {
-	return lifeElementBody{PublicID: e.PublicID, Location: e.Location, InputType: e.InputType, InputDefault: e.InputDefault,
-		InputLabel: e.InputLabel, InputPlaceholder: e.InputPlaceholder, InputRequired: e.InputRequired,
-		InputRegex: e.InputRegex, MetaDataField: e.MetaDataField, OrderAsc: e.OrderAsc}
-}
-
 func (a *API) listLifeElements(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
 	els, err := a.svc.LifeElements(r.Context(), sh)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	out := make([]lifeElementBody, len(els))
+	out := make([]service.LifeElementOut, len(els))
 	for i, e := range els {
-		out[i] = lifeElementJSON(e)
+		out[i] = service.NewLifeElementOut(e)
 	}
 	writeData(w, map[string]any{"life_elements": out})
 }
@@ -119,7 +100,7 @@ func (a *API) createLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.
 		writeError(w, r, err)
 		return
 	}
-	writeData(w, map[string]any{"life_elements": lifeElementJSON(el)})
+	writeData(w, map[string]any{"life_elements": service.NewLifeElementOut(el)})
 }
 
 func (a *API) updateLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
@@ -133,7 +114,7 @@ func (a *API) updateLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.
 		writeError(w, r, err)
 		return
 	}
-	writeData(w, map[string]any{"life_elements": lifeElementJSON(el)})
+	writeData(w, map[string]any{"life_elements": service.NewLifeElementOut(el)})
 }
 
 func (a *API) deleteLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {

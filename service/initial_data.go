@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+
+	"github.com/checkoutd/checkoutd/ent"
 )
 
 // GatewaySummary is a payment gateway as a storefront sees it: never its api_token.
@@ -43,6 +45,13 @@ type LifeElementOut struct {
 	OrderAsc         int     `json:"order_asc"`
 }
 
+// NewLifeElementOut is the one wire shape of a LiFE element, for the admin API and storefronts.
+func NewLifeElementOut(e *ent.LifeElement) LifeElementOut {
+	return LifeElementOut{PublicID: e.PublicID, Location: e.Location, InputType: e.InputType, InputDefault: e.InputDefault,
+		InputLabel: e.InputLabel, InputPlaceholder: e.InputPlaceholder, InputRequired: e.InputRequired, InputRegex: e.InputRegex,
+		MetaDataField: e.MetaDataField, OrderAsc: e.OrderAsc}
+}
+
 // InitialData gathers the shop's storefront settings for an order.
 func (s *Service) InitialData(ctx context.Context, v *OrderView) (*InitialData, error) {
 	gws, err := s.ExternalPaymentGateways(ctx, v.Shop)
@@ -66,9 +75,7 @@ func (s *Service) InitialData(ctx context.Context, v *OrderView) (*InitialData, 
 		out.ExternalPaymentGateways[i] = GatewaySummary{PublicID: g.PublicID, Name: g.Name, BaseURL: g.BaseURL, IframeURL: g.IframeURL, Location: g.Location, Currency: g.Currency, IsTest: g.IsTest}
 	}
 	for i, e := range els {
-		out.LifeElements[i] = LifeElementOut{PublicID: e.PublicID, Location: e.Location, InputType: e.InputType, InputDefault: e.InputDefault,
-			InputLabel: e.InputLabel, InputPlaceholder: e.InputPlaceholder, InputRequired: e.InputRequired, InputRegex: e.InputRegex,
-			MetaDataField: e.MetaDataField, OrderAsc: e.OrderAsc}
+		out.LifeElements[i] = NewLifeElementOut(e)
 	}
 	for _, li := range v.LineItems {
 		if li.RequiresShipping {
