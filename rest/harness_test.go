@@ -69,6 +69,12 @@ type response struct {
 
 func (a *api) do(method, path string, body any) response {
 	a.t.Helper()
+	return a.doAs(a.token, method, path, body)
+}
+
+// doAs calls with the given credential; it changes nothing on a, so goroutines may share it.
+func (a *api) doAs(token, method, path string, body any) response {
+	a.t.Helper()
 	var rdr io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -84,7 +90,7 @@ func (a *api) do(method, path string, body any) response {
 	if err != nil {
 		a.t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+a.token)
+	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
 	for k, v := range a.header {
 		req.Header[k] = v

@@ -54,14 +54,20 @@ func TestConcurrentItemAddsOnOneOrderAllCount(t *testing.T) {
 		path := "/checkout/storefront/" + a.shop + "/" + id + "/items"
 		const n = 10
 		var wg sync.WaitGroup
-		for range n {
+		statuses := make([]int, n)
+		for i := range n {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				storefront(t, a, jwt, "POST", path, map[string]any{"line_item_key": "k1", "quantity": 1})
+				statuses[i] = storefront(t, a, jwt, "POST", path, map[string]any{"line_item_key": "k1", "quantity": 1}).Status
 			}()
 		}
 		wg.Wait()
+		for i, st := range statuses {
+			if st != 200 {
+				t.Fatalf("add %d answered %d", i, st)
+			}
+		}
 		state := stateOf(t, storefront(t, a, jwt, "GET", "/checkout/storefront/"+a.shop+"/"+id+"/refresh", nil).wantStatus(t, 200))
 		for _, li := range state["line_items"].([]any) {
 			pd := li.(map[string]any)["product_data"].(map[string]any)

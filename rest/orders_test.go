@@ -24,10 +24,7 @@ func initOrder(t *testing.T, a *api) (string, string, map[string]any) {
 // storefront calls a storefront path with the order JWT instead of the access token.
 func storefront(t *testing.T, a *api, jwt, method, path string, body any) response {
 	t.Helper()
-	saved := a.token
-	a.token = jwt
-	defer func() { a.token = saved }()
-	return a.do(method, path, body)
+	return a.doAs(jwt, method, path, body)
 }
 
 func TestInitOrderAnswersTokenInitialDataAndApplicationState(t *testing.T) {
