@@ -55,12 +55,7 @@ func (a *API) updateItemQuantity(w http.ResponseWriter, r *http.Request, sess *s
 		writeError(w, r, err)
 		return
 	}
-	if in.Quantity == nil {
-		writeError(w, r, &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "line_item.invalid_quantity",
-			Message: "quantity is required", Details: map[string]any{"field": "quantity"}})
-		return
-	}
-	v, err := a.svc.UpdateLineItemQuantity(r.Context(), sess, in.LineItemKey, *in.Quantity)
+	v, err := a.svc.UpdateLineItemQuantity(r.Context(), sess, in.LineItemKey, in.Quantity)
 	writeOrderData(w, r, v, err, lineAndState(in.LineItemKey))
 }
 

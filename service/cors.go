@@ -7,6 +7,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/shop"
 )
 
 // normalizeOrigin turns "https://Shop.example.com/" into "https://shop.example.com".
@@ -54,11 +55,13 @@ func (s *Service) DeleteCorsDomain(ctx context.Context, sh *ent.Shop, domainID i
 	return nil
 }
 
-// OriginAllowed reports whether a browser origin may call the shop's storefront APIs.
-func (s *Service) OriginAllowed(ctx context.Context, sh *ent.Shop, origin string) (bool, error) {
+// OriginAllowed reports whether a browser origin may call the storefront APIs of the shop
+// named shopIdentifier, in one query.
+func (s *Service) OriginAllowed(ctx context.Context, shopIdentifier, origin string) (bool, error) {
 	o, ok := normalizeOrigin(origin)
 	if !ok {
 		return false, nil
 	}
-	return s.db.Client.CorsDomain.Query().Where(corsdomain.ShopID(sh.ID), corsdomain.Domain(o)).Exist(ctx)
+	return s.db.Client.CorsDomain.Query().
+		Where(corsdomain.Domain(o), corsdomain.HasShopWith(shop.Identifier(shopIdentifier))).Exist(ctx)
 }

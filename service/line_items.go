@@ -78,8 +78,12 @@ func newLineItem(tx *ent.Tx, orderID int, it CartItem, position int) *ent.LineIt
 		SetImageURL(it.ImageURL).SetProperties(it.Properties).SetPosition(position)
 }
 
-// UpdateLineItemQuantity sets a line's quantity; zero removes the line.
-func (s *Service) UpdateLineItemQuantity(ctx context.Context, sess *OrderSession, key string, quantity int) (*OrderView, error) {
+// UpdateLineItemQuantity sets a line's quantity, which is required; zero removes the line.
+func (s *Service) UpdateLineItemQuantity(ctx context.Context, sess *OrderSession, key string, q *int) (*OrderView, error) {
+	if q == nil {
+		return nil, validationError("line_item.invalid_quantity", "quantity is required", map[string]any{"field": "quantity"})
+	}
+	quantity := *q
 	if quantity < 0 || quantity > 100000 {
 		return nil, validationError("line_item.invalid_quantity", "quantity must be between 0 and 100000", map[string]any{"field": "quantity"})
 	}
