@@ -18,17 +18,22 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 
@@ -46,6 +51,10 @@ type Client struct {
 	AccessToken *AccessTokenClient
 	// CorsDomain is the client for interacting with the CorsDomain builders.
 	CorsDomain *CorsDomainClient
+	// DiscountCode is the client for interacting with the DiscountCode builders.
+	DiscountCode *DiscountCodeClient
+	// Event is the client for interacting with the Event builders.
+	Event *EventClient
 	// ExternalPaymentGateway is the client for interacting with the ExternalPaymentGateway builders.
 	ExternalPaymentGateway *ExternalPaymentGatewayClient
 	// Flow is the client for interacting with the Flow builders.
@@ -58,6 +67,10 @@ type Client struct {
 	LineItem *LineItemClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
+	// OrderPayment is the client for interacting with the OrderPayment builders.
+	OrderPayment *OrderPaymentClient
+	// PaymentTransaction is the client for interacting with the PaymentTransaction builders.
+	PaymentTransaction *PaymentTransactionClient
 	// Product is the client for interacting with the Product builders.
 	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
@@ -68,6 +81,8 @@ type Client struct {
 	ShippingZone *ShippingZoneClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
+	// TaxZone is the client for interacting with the TaxZone builders.
+	TaxZone *TaxZoneClient
 	// Variant is the client for interacting with the Variant builders.
 	Variant *VariantClient
 	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
@@ -86,17 +101,22 @@ func (c *Client) init() {
 	c.APIOverride = NewAPIOverrideClient(c.config)
 	c.AccessToken = NewAccessTokenClient(c.config)
 	c.CorsDomain = NewCorsDomainClient(c.config)
+	c.DiscountCode = NewDiscountCodeClient(c.config)
+	c.Event = NewEventClient(c.config)
 	c.ExternalPaymentGateway = NewExternalPaymentGatewayClient(c.config)
 	c.Flow = NewFlowClient(c.config)
 	c.GiftCard = NewGiftCardClient(c.config)
 	c.LifeElement = NewLifeElementClient(c.config)
 	c.LineItem = NewLineItemClient(c.config)
 	c.Order = NewOrderClient(c.config)
+	c.OrderPayment = NewOrderPaymentClient(c.config)
+	c.PaymentTransaction = NewPaymentTransactionClient(c.config)
 	c.Product = NewProductClient(c.config)
 	c.RSAConfig = NewRSAConfigClient(c.config)
 	c.ShippingRate = NewShippingRateClient(c.config)
 	c.ShippingZone = NewShippingZoneClient(c.config)
 	c.Shop = NewShopClient(c.config)
+	c.TaxZone = NewTaxZoneClient(c.config)
 	c.Variant = NewVariantClient(c.config)
 	c.WebhookSubscription = NewWebhookSubscriptionClient(c.config)
 }
@@ -194,17 +214,22 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		APIOverride:            NewAPIOverrideClient(cfg),
 		AccessToken:            NewAccessTokenClient(cfg),
 		CorsDomain:             NewCorsDomainClient(cfg),
+		DiscountCode:           NewDiscountCodeClient(cfg),
+		Event:                  NewEventClient(cfg),
 		ExternalPaymentGateway: NewExternalPaymentGatewayClient(cfg),
 		Flow:                   NewFlowClient(cfg),
 		GiftCard:               NewGiftCardClient(cfg),
 		LifeElement:            NewLifeElementClient(cfg),
 		LineItem:               NewLineItemClient(cfg),
 		Order:                  NewOrderClient(cfg),
+		OrderPayment:           NewOrderPaymentClient(cfg),
+		PaymentTransaction:     NewPaymentTransactionClient(cfg),
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
 		ShippingRate:           NewShippingRateClient(cfg),
 		ShippingZone:           NewShippingZoneClient(cfg),
 		Shop:                   NewShopClient(cfg),
+		TaxZone:                NewTaxZoneClient(cfg),
 		Variant:                NewVariantClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
 	}, nil
@@ -229,17 +254,22 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		APIOverride:            NewAPIOverrideClient(cfg),
 		AccessToken:            NewAccessTokenClient(cfg),
 		CorsDomain:             NewCorsDomainClient(cfg),
+		DiscountCode:           NewDiscountCodeClient(cfg),
+		Event:                  NewEventClient(cfg),
 		ExternalPaymentGateway: NewExternalPaymentGatewayClient(cfg),
 		Flow:                   NewFlowClient(cfg),
 		GiftCard:               NewGiftCardClient(cfg),
 		LifeElement:            NewLifeElementClient(cfg),
 		LineItem:               NewLineItemClient(cfg),
 		Order:                  NewOrderClient(cfg),
+		OrderPayment:           NewOrderPaymentClient(cfg),
+		PaymentTransaction:     NewPaymentTransactionClient(cfg),
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
 		ShippingRate:           NewShippingRateClient(cfg),
 		ShippingZone:           NewShippingZoneClient(cfg),
 		Shop:                   NewShopClient(cfg),
+		TaxZone:                NewTaxZoneClient(cfg),
 		Variant:                NewVariantClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
 	}, nil
@@ -271,9 +301,11 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIOverride, c.AccessToken, c.CorsDomain, c.ExternalPaymentGateway, c.Flow,
-		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.Product, c.RSAConfig,
-		c.ShippingRate, c.ShippingZone, c.Shop, c.Variant, c.WebhookSubscription,
+		c.APIOverride, c.AccessToken, c.CorsDomain, c.DiscountCode, c.Event,
+		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.LifeElement, c.LineItem,
+		c.Order, c.OrderPayment, c.PaymentTransaction, c.Product, c.RSAConfig,
+		c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -283,9 +315,11 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIOverride, c.AccessToken, c.CorsDomain, c.ExternalPaymentGateway, c.Flow,
-		c.GiftCard, c.LifeElement, c.LineItem, c.Order, c.Product, c.RSAConfig,
-		c.ShippingRate, c.ShippingZone, c.Shop, c.Variant, c.WebhookSubscription,
+		c.APIOverride, c.AccessToken, c.CorsDomain, c.DiscountCode, c.Event,
+		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.LifeElement, c.LineItem,
+		c.Order, c.OrderPayment, c.PaymentTransaction, c.Product, c.RSAConfig,
+		c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -300,6 +334,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.AccessToken.mutate(ctx, m)
 	case *CorsDomainMutation:
 		return c.CorsDomain.mutate(ctx, m)
+	case *DiscountCodeMutation:
+		return c.DiscountCode.mutate(ctx, m)
+	case *EventMutation:
+		return c.Event.mutate(ctx, m)
 	case *ExternalPaymentGatewayMutation:
 		return c.ExternalPaymentGateway.mutate(ctx, m)
 	case *FlowMutation:
@@ -312,6 +350,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.LineItem.mutate(ctx, m)
 	case *OrderMutation:
 		return c.Order.mutate(ctx, m)
+	case *OrderPaymentMutation:
+		return c.OrderPayment.mutate(ctx, m)
+	case *PaymentTransactionMutation:
+		return c.PaymentTransaction.mutate(ctx, m)
 	case *ProductMutation:
 		return c.Product.mutate(ctx, m)
 	case *RSAConfigMutation:
@@ -322,6 +364,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ShippingZone.mutate(ctx, m)
 	case *ShopMutation:
 		return c.Shop.mutate(ctx, m)
+	case *TaxZoneMutation:
+		return c.TaxZone.mutate(ctx, m)
 	case *VariantMutation:
 		return c.Variant.mutate(ctx, m)
 	case *WebhookSubscriptionMutation:
@@ -775,6 +819,320 @@ func (c *CorsDomainClient) mutate(ctx context.Context, m *CorsDomainMutation) (V
 		return (&CorsDomainDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CorsDomain mutation op: %q", m.Op())
+	}
+}
+
+// DiscountCodeClient is a client for the DiscountCode schema.
+type DiscountCodeClient struct {
+	config
+}
+
+// NewDiscountCodeClient returns a client for the DiscountCode from the given config.
+func NewDiscountCodeClient(c config) *DiscountCodeClient {
+	return &DiscountCodeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `discountcode.Hooks(f(g(h())))`.
+func (c *DiscountCodeClient) Use(hooks ...Hook) {
+	c.hooks.DiscountCode = append(c.hooks.DiscountCode, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `discountcode.Intercept(f(g(h())))`.
+func (c *DiscountCodeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DiscountCode = append(c.inters.DiscountCode, interceptors...)
+}
+
+// Create returns a builder for creating a DiscountCode entity.
+func (c *DiscountCodeClient) Create() *DiscountCodeCreate {
+	mutation := newDiscountCodeMutation(c.config, OpCreate)
+	return &DiscountCodeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DiscountCode entities.
+func (c *DiscountCodeClient) CreateBulk(builders ...*DiscountCodeCreate) *DiscountCodeCreateBulk {
+	return &DiscountCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DiscountCodeClient) MapCreateBulk(slice any, setFunc func(*DiscountCodeCreate, int)) *DiscountCodeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DiscountCodeCreateBulk{err: fmt.Errorf("calling to DiscountCodeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DiscountCodeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DiscountCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DiscountCode.
+func (c *DiscountCodeClient) Update() *DiscountCodeUpdate {
+	mutation := newDiscountCodeMutation(c.config, OpUpdate)
+	return &DiscountCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DiscountCodeClient) UpdateOne(_m *DiscountCode) *DiscountCodeUpdateOne {
+	mutation := newDiscountCodeMutation(c.config, OpUpdateOne, withDiscountCode(_m))
+	return &DiscountCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DiscountCodeClient) UpdateOneID(id int) *DiscountCodeUpdateOne {
+	mutation := newDiscountCodeMutation(c.config, OpUpdateOne, withDiscountCodeID(id))
+	return &DiscountCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DiscountCode.
+func (c *DiscountCodeClient) Delete() *DiscountCodeDelete {
+	mutation := newDiscountCodeMutation(c.config, OpDelete)
+	return &DiscountCodeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DiscountCodeClient) DeleteOne(_m *DiscountCode) *DiscountCodeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DiscountCodeClient) DeleteOneID(id int) *DiscountCodeDeleteOne {
+	builder := c.Delete().Where(discountcode.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DiscountCodeDeleteOne{builder}
+}
+
+// Query returns a query builder for DiscountCode.
+func (c *DiscountCodeClient) Query() *DiscountCodeQuery {
+	return &DiscountCodeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDiscountCode},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DiscountCode entity by its id.
+func (c *DiscountCodeClient) Get(ctx context.Context, id int) (*DiscountCode, error) {
+	return c.Query().Where(discountcode.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DiscountCodeClient) GetX(ctx context.Context, id int) *DiscountCode {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a DiscountCode.
+func (c *DiscountCodeClient) QueryShop(_m *DiscountCode) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(discountcode.Table, discountcode.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, discountcode.ShopTable, discountcode.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *DiscountCodeClient) Hooks() []Hook {
+	return c.hooks.DiscountCode
+}
+
+// Interceptors returns the client interceptors.
+func (c *DiscountCodeClient) Interceptors() []Interceptor {
+	return c.inters.DiscountCode
+}
+
+func (c *DiscountCodeClient) mutate(ctx context.Context, m *DiscountCodeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DiscountCodeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DiscountCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DiscountCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DiscountCodeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DiscountCode mutation op: %q", m.Op())
+	}
+}
+
+// EventClient is a client for the Event schema.
+type EventClient struct {
+	config
+}
+
+// NewEventClient returns a client for the Event from the given config.
+func NewEventClient(c config) *EventClient {
+	return &EventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `event.Hooks(f(g(h())))`.
+func (c *EventClient) Use(hooks ...Hook) {
+	c.hooks.Event = append(c.hooks.Event, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `event.Intercept(f(g(h())))`.
+func (c *EventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Event = append(c.inters.Event, interceptors...)
+}
+
+// Create returns a builder for creating a Event entity.
+func (c *EventClient) Create() *EventCreate {
+	mutation := newEventMutation(c.config, OpCreate)
+	return &EventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Event entities.
+func (c *EventClient) CreateBulk(builders ...*EventCreate) *EventCreateBulk {
+	return &EventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EventClient) MapCreateBulk(slice any, setFunc func(*EventCreate, int)) *EventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EventCreateBulk{err: fmt.Errorf("calling to EventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Event.
+func (c *EventClient) Update() *EventUpdate {
+	mutation := newEventMutation(c.config, OpUpdate)
+	return &EventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EventClient) UpdateOne(_m *Event) *EventUpdateOne {
+	mutation := newEventMutation(c.config, OpUpdateOne, withEvent(_m))
+	return &EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EventClient) UpdateOneID(id int) *EventUpdateOne {
+	mutation := newEventMutation(c.config, OpUpdateOne, withEventID(id))
+	return &EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Event.
+func (c *EventClient) Delete() *EventDelete {
+	mutation := newEventMutation(c.config, OpDelete)
+	return &EventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EventClient) DeleteOne(_m *Event) *EventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EventClient) DeleteOneID(id int) *EventDeleteOne {
+	builder := c.Delete().Where(event.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EventDeleteOne{builder}
+}
+
+// Query returns a query builder for Event.
+func (c *EventClient) Query() *EventQuery {
+	return &EventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Event entity by its id.
+func (c *EventClient) Get(ctx context.Context, id int) (*Event, error) {
+	return c.Query().Where(event.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EventClient) GetX(ctx context.Context, id int) *Event {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a Event.
+func (c *EventClient) QueryShop(_m *Event) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(event.Table, event.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, event.ShopTable, event.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryOrder queries the order edge of a Event.
+func (c *EventClient) QueryOrder(_m *Event) *OrderQuery {
+	query := (&OrderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(event.Table, event.FieldID, id),
+			sqlgraph.To(order.Table, order.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, event.OrderTable, event.OrderColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *EventClient) Hooks() []Hook {
+	return c.hooks.Event
+}
+
+// Interceptors returns the client interceptors.
+func (c *EventClient) Interceptors() []Interceptor {
+	return c.inters.Event
+}
+
+func (c *EventClient) mutate(ctx context.Context, m *EventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Event mutation op: %q", m.Op())
 	}
 }
 
@@ -1663,6 +2021,54 @@ func (c *OrderClient) QueryLineItems(_m *Order) *LineItemQuery {
 	return query
 }
 
+// QueryPayments queries the payments edge of a Order.
+func (c *OrderClient) QueryPayments(_m *Order) *OrderPaymentQuery {
+	query := (&OrderPaymentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(order.Table, order.FieldID, id),
+			sqlgraph.To(orderpayment.Table, orderpayment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, order.PaymentsTable, order.PaymentsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTransactions queries the transactions edge of a Order.
+func (c *OrderClient) QueryTransactions(_m *Order) *PaymentTransactionQuery {
+	query := (&PaymentTransactionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(order.Table, order.FieldID, id),
+			sqlgraph.To(paymenttransaction.Table, paymenttransaction.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, order.TransactionsTable, order.TransactionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryEvents queries the events edge of a Order.
+func (c *OrderClient) QueryEvents(_m *Order) *EventQuery {
+	query := (&EventClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(order.Table, order.FieldID, id),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, order.EventsTable, order.EventsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *OrderClient) Hooks() []Hook {
 	return c.hooks.Order
@@ -1685,6 +2091,336 @@ func (c *OrderClient) mutate(ctx context.Context, m *OrderMutation) (Value, erro
 		return (&OrderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Order mutation op: %q", m.Op())
+	}
+}
+
+// OrderPaymentClient is a client for the OrderPayment schema.
+type OrderPaymentClient struct {
+	config
+}
+
+// NewOrderPaymentClient returns a client for the OrderPayment from the given config.
+func NewOrderPaymentClient(c config) *OrderPaymentClient {
+	return &OrderPaymentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `orderpayment.Hooks(f(g(h())))`.
+func (c *OrderPaymentClient) Use(hooks ...Hook) {
+	c.hooks.OrderPayment = append(c.hooks.OrderPayment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `orderpayment.Intercept(f(g(h())))`.
+func (c *OrderPaymentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OrderPayment = append(c.inters.OrderPayment, interceptors...)
+}
+
+// Create returns a builder for creating a OrderPayment entity.
+func (c *OrderPaymentClient) Create() *OrderPaymentCreate {
+	mutation := newOrderPaymentMutation(c.config, OpCreate)
+	return &OrderPaymentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OrderPayment entities.
+func (c *OrderPaymentClient) CreateBulk(builders ...*OrderPaymentCreate) *OrderPaymentCreateBulk {
+	return &OrderPaymentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OrderPaymentClient) MapCreateBulk(slice any, setFunc func(*OrderPaymentCreate, int)) *OrderPaymentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OrderPaymentCreateBulk{err: fmt.Errorf("calling to OrderPaymentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OrderPaymentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OrderPaymentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OrderPayment.
+func (c *OrderPaymentClient) Update() *OrderPaymentUpdate {
+	mutation := newOrderPaymentMutation(c.config, OpUpdate)
+	return &OrderPaymentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OrderPaymentClient) UpdateOne(_m *OrderPayment) *OrderPaymentUpdateOne {
+	mutation := newOrderPaymentMutation(c.config, OpUpdateOne, withOrderPayment(_m))
+	return &OrderPaymentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OrderPaymentClient) UpdateOneID(id int) *OrderPaymentUpdateOne {
+	mutation := newOrderPaymentMutation(c.config, OpUpdateOne, withOrderPaymentID(id))
+	return &OrderPaymentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OrderPayment.
+func (c *OrderPaymentClient) Delete() *OrderPaymentDelete {
+	mutation := newOrderPaymentMutation(c.config, OpDelete)
+	return &OrderPaymentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OrderPaymentClient) DeleteOne(_m *OrderPayment) *OrderPaymentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OrderPaymentClient) DeleteOneID(id int) *OrderPaymentDeleteOne {
+	builder := c.Delete().Where(orderpayment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OrderPaymentDeleteOne{builder}
+}
+
+// Query returns a query builder for OrderPayment.
+func (c *OrderPaymentClient) Query() *OrderPaymentQuery {
+	return &OrderPaymentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOrderPayment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OrderPayment entity by its id.
+func (c *OrderPaymentClient) Get(ctx context.Context, id int) (*OrderPayment, error) {
+	return c.Query().Where(orderpayment.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OrderPaymentClient) GetX(ctx context.Context, id int) *OrderPayment {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrder queries the order edge of a OrderPayment.
+func (c *OrderPaymentClient) QueryOrder(_m *OrderPayment) *OrderQuery {
+	query := (&OrderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(orderpayment.Table, orderpayment.FieldID, id),
+			sqlgraph.To(order.Table, order.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, orderpayment.OrderTable, orderpayment.OrderColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTransactions queries the transactions edge of a OrderPayment.
+func (c *OrderPaymentClient) QueryTransactions(_m *OrderPayment) *PaymentTransactionQuery {
+	query := (&PaymentTransactionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(orderpayment.Table, orderpayment.FieldID, id),
+			sqlgraph.To(paymenttransaction.Table, paymenttransaction.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, orderpayment.TransactionsTable, orderpayment.TransactionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *OrderPaymentClient) Hooks() []Hook {
+	return c.hooks.OrderPayment
+}
+
+// Interceptors returns the client interceptors.
+func (c *OrderPaymentClient) Interceptors() []Interceptor {
+	return c.inters.OrderPayment
+}
+
+func (c *OrderPaymentClient) mutate(ctx context.Context, m *OrderPaymentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OrderPaymentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OrderPaymentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OrderPaymentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OrderPaymentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OrderPayment mutation op: %q", m.Op())
+	}
+}
+
+// PaymentTransactionClient is a client for the PaymentTransaction schema.
+type PaymentTransactionClient struct {
+	config
+}
+
+// NewPaymentTransactionClient returns a client for the PaymentTransaction from the given config.
+func NewPaymentTransactionClient(c config) *PaymentTransactionClient {
+	return &PaymentTransactionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `paymenttransaction.Hooks(f(g(h())))`.
+func (c *PaymentTransactionClient) Use(hooks ...Hook) {
+	c.hooks.PaymentTransaction = append(c.hooks.PaymentTransaction, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `paymenttransaction.Intercept(f(g(h())))`.
+func (c *PaymentTransactionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PaymentTransaction = append(c.inters.PaymentTransaction, interceptors...)
+}
+
+// Create returns a builder for creating a PaymentTransaction entity.
+func (c *PaymentTransactionClient) Create() *PaymentTransactionCreate {
+	mutation := newPaymentTransactionMutation(c.config, OpCreate)
+	return &PaymentTransactionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PaymentTransaction entities.
+func (c *PaymentTransactionClient) CreateBulk(builders ...*PaymentTransactionCreate) *PaymentTransactionCreateBulk {
+	return &PaymentTransactionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PaymentTransactionClient) MapCreateBulk(slice any, setFunc func(*PaymentTransactionCreate, int)) *PaymentTransactionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PaymentTransactionCreateBulk{err: fmt.Errorf("calling to PaymentTransactionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PaymentTransactionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PaymentTransactionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PaymentTransaction.
+func (c *PaymentTransactionClient) Update() *PaymentTransactionUpdate {
+	mutation := newPaymentTransactionMutation(c.config, OpUpdate)
+	return &PaymentTransactionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PaymentTransactionClient) UpdateOne(_m *PaymentTransaction) *PaymentTransactionUpdateOne {
+	mutation := newPaymentTransactionMutation(c.config, OpUpdateOne, withPaymentTransaction(_m))
+	return &PaymentTransactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PaymentTransactionClient) UpdateOneID(id int) *PaymentTransactionUpdateOne {
+	mutation := newPaymentTransactionMutation(c.config, OpUpdateOne, withPaymentTransactionID(id))
+	return &PaymentTransactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PaymentTransaction.
+func (c *PaymentTransactionClient) Delete() *PaymentTransactionDelete {
+	mutation := newPaymentTransactionMutation(c.config, OpDelete)
+	return &PaymentTransactionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PaymentTransactionClient) DeleteOne(_m *PaymentTransaction) *PaymentTransactionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PaymentTransactionClient) DeleteOneID(id int) *PaymentTransactionDeleteOne {
+	builder := c.Delete().Where(paymenttransaction.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PaymentTransactionDeleteOne{builder}
+}
+
+// Query returns a query builder for PaymentTransaction.
+func (c *PaymentTransactionClient) Query() *PaymentTransactionQuery {
+	return &PaymentTransactionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePaymentTransaction},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PaymentTransaction entity by its id.
+func (c *PaymentTransactionClient) Get(ctx context.Context, id int) (*PaymentTransaction, error) {
+	return c.Query().Where(paymenttransaction.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PaymentTransactionClient) GetX(ctx context.Context, id int) *PaymentTransaction {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrder queries the order edge of a PaymentTransaction.
+func (c *PaymentTransactionClient) QueryOrder(_m *PaymentTransaction) *OrderQuery {
+	query := (&OrderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(paymenttransaction.Table, paymenttransaction.FieldID, id),
+			sqlgraph.To(order.Table, order.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, paymenttransaction.OrderTable, paymenttransaction.OrderColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPayment queries the payment edge of a PaymentTransaction.
+func (c *PaymentTransactionClient) QueryPayment(_m *PaymentTransaction) *OrderPaymentQuery {
+	query := (&OrderPaymentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(paymenttransaction.Table, paymenttransaction.FieldID, id),
+			sqlgraph.To(orderpayment.Table, orderpayment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, paymenttransaction.PaymentTable, paymenttransaction.PaymentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PaymentTransactionClient) Hooks() []Hook {
+	return c.hooks.PaymentTransaction
+}
+
+// Interceptors returns the client interceptors.
+func (c *PaymentTransactionClient) Interceptors() []Interceptor {
+	return c.inters.PaymentTransaction
+}
+
+func (c *PaymentTransactionClient) mutate(ctx context.Context, m *PaymentTransactionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PaymentTransactionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PaymentTransactionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PaymentTransactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PaymentTransactionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PaymentTransaction mutation op: %q", m.Op())
 	}
 }
 
@@ -2616,6 +3352,54 @@ func (c *ShopClient) QueryProducts(_m *Shop) *ProductQuery {
 	return query
 }
 
+// QueryTaxZones queries the tax_zones edge of a Shop.
+func (c *ShopClient) QueryTaxZones(_m *Shop) *TaxZoneQuery {
+	query := (&TaxZoneClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(taxzone.Table, taxzone.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.TaxZonesTable, shop.TaxZonesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDiscountCodes queries the discount_codes edge of a Shop.
+func (c *ShopClient) QueryDiscountCodes(_m *Shop) *DiscountCodeQuery {
+	query := (&DiscountCodeClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(discountcode.Table, discountcode.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.DiscountCodesTable, shop.DiscountCodesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryEvents queries the events edge of a Shop.
+func (c *ShopClient) QueryEvents(_m *Shop) *EventQuery {
+	query := (&EventClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.EventsTable, shop.EventsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ShopClient) Hooks() []Hook {
 	return c.hooks.Shop
@@ -2638,6 +3422,155 @@ func (c *ShopClient) mutate(ctx context.Context, m *ShopMutation) (Value, error)
 		return (&ShopDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Shop mutation op: %q", m.Op())
+	}
+}
+
+// TaxZoneClient is a client for the TaxZone schema.
+type TaxZoneClient struct {
+	config
+}
+
+// NewTaxZoneClient returns a client for the TaxZone from the given config.
+func NewTaxZoneClient(c config) *TaxZoneClient {
+	return &TaxZoneClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `taxzone.Hooks(f(g(h())))`.
+func (c *TaxZoneClient) Use(hooks ...Hook) {
+	c.hooks.TaxZone = append(c.hooks.TaxZone, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `taxzone.Intercept(f(g(h())))`.
+func (c *TaxZoneClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TaxZone = append(c.inters.TaxZone, interceptors...)
+}
+
+// Create returns a builder for creating a TaxZone entity.
+func (c *TaxZoneClient) Create() *TaxZoneCreate {
+	mutation := newTaxZoneMutation(c.config, OpCreate)
+	return &TaxZoneCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TaxZone entities.
+func (c *TaxZoneClient) CreateBulk(builders ...*TaxZoneCreate) *TaxZoneCreateBulk {
+	return &TaxZoneCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TaxZoneClient) MapCreateBulk(slice any, setFunc func(*TaxZoneCreate, int)) *TaxZoneCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TaxZoneCreateBulk{err: fmt.Errorf("calling to TaxZoneClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TaxZoneCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TaxZoneCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TaxZone.
+func (c *TaxZoneClient) Update() *TaxZoneUpdate {
+	mutation := newTaxZoneMutation(c.config, OpUpdate)
+	return &TaxZoneUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TaxZoneClient) UpdateOne(_m *TaxZone) *TaxZoneUpdateOne {
+	mutation := newTaxZoneMutation(c.config, OpUpdateOne, withTaxZone(_m))
+	return &TaxZoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TaxZoneClient) UpdateOneID(id int) *TaxZoneUpdateOne {
+	mutation := newTaxZoneMutation(c.config, OpUpdateOne, withTaxZoneID(id))
+	return &TaxZoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TaxZone.
+func (c *TaxZoneClient) Delete() *TaxZoneDelete {
+	mutation := newTaxZoneMutation(c.config, OpDelete)
+	return &TaxZoneDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TaxZoneClient) DeleteOne(_m *TaxZone) *TaxZoneDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TaxZoneClient) DeleteOneID(id int) *TaxZoneDeleteOne {
+	builder := c.Delete().Where(taxzone.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TaxZoneDeleteOne{builder}
+}
+
+// Query returns a query builder for TaxZone.
+func (c *TaxZoneClient) Query() *TaxZoneQuery {
+	return &TaxZoneQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTaxZone},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TaxZone entity by its id.
+func (c *TaxZoneClient) Get(ctx context.Context, id int) (*TaxZone, error) {
+	return c.Query().Where(taxzone.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TaxZoneClient) GetX(ctx context.Context, id int) *TaxZone {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a TaxZone.
+func (c *TaxZoneClient) QueryShop(_m *TaxZone) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(taxzone.Table, taxzone.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, taxzone.ShopTable, taxzone.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *TaxZoneClient) Hooks() []Hook {
+	return c.hooks.TaxZone
+}
+
+// Interceptors returns the client interceptors.
+func (c *TaxZoneClient) Interceptors() []Interceptor {
+	return c.inters.TaxZone
+}
+
+func (c *TaxZoneClient) mutate(ctx context.Context, m *TaxZoneMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TaxZoneCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TaxZoneUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TaxZoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TaxZoneDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TaxZone mutation op: %q", m.Op())
 	}
 }
 
@@ -2942,14 +3875,16 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIOverride, AccessToken, CorsDomain, ExternalPaymentGateway, Flow, GiftCard,
-		LifeElement, LineItem, Order, Product, RSAConfig, ShippingRate, ShippingZone,
-		Shop, Variant, WebhookSubscription []ent.Hook
+		APIOverride, AccessToken, CorsDomain, DiscountCode, Event,
+		ExternalPaymentGateway, Flow, GiftCard, LifeElement, LineItem, Order,
+		OrderPayment, PaymentTransaction, Product, RSAConfig, ShippingRate,
+		ShippingZone, Shop, TaxZone, Variant, WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		APIOverride, AccessToken, CorsDomain, ExternalPaymentGateway, Flow, GiftCard,
-		LifeElement, LineItem, Order, Product, RSAConfig, ShippingRate, ShippingZone,
-		Shop, Variant, WebhookSubscription []ent.Interceptor
+		APIOverride, AccessToken, CorsDomain, DiscountCode, Event,
+		ExternalPaymentGateway, Flow, GiftCard, LifeElement, LineItem, Order,
+		OrderPayment, PaymentTransaction, Product, RSAConfig, ShippingRate,
+		ShippingZone, Shop, TaxZone, Variant, WebhookSubscription []ent.Interceptor
 	}
 )
 

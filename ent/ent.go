@@ -15,17 +15,22 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
@@ -91,17 +96,22 @@ func checkColumn(t, c string) error {
 			apioverride.Table:            apioverride.ValidColumn,
 			accesstoken.Table:            accesstoken.ValidColumn,
 			corsdomain.Table:             corsdomain.ValidColumn,
+			discountcode.Table:           discountcode.ValidColumn,
+			event.Table:                  event.ValidColumn,
 			externalpaymentgateway.Table: externalpaymentgateway.ValidColumn,
 			flow.Table:                   flow.ValidColumn,
 			giftcard.Table:               giftcard.ValidColumn,
 			lifeelement.Table:            lifeelement.ValidColumn,
 			lineitem.Table:               lineitem.ValidColumn,
 			order.Table:                  order.ValidColumn,
+			orderpayment.Table:           orderpayment.ValidColumn,
+			paymenttransaction.Table:     paymenttransaction.ValidColumn,
 			product.Table:                product.ValidColumn,
 			rsaconfig.Table:              rsaconfig.ValidColumn,
 			shippingrate.Table:           shippingrate.ValidColumn,
 			shippingzone.Table:           shippingzone.ValidColumn,
 			shop.Table:                   shop.ValidColumn,
+			taxzone.Table:                taxzone.ValidColumn,
 			variant.Table:                variant.ValidColumn,
 			webhooksubscription.Table:    webhooksubscription.ValidColumn,
 		})

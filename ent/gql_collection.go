@@ -13,17 +13,22 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
@@ -376,6 +381,289 @@ func newCorsDomainPaginateArgs(rv map[string]any) *corsdomainPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*CorsDomainWhereInput); ok {
 		args.opts = append(args.opts, WithCorsDomainFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *DiscountCodeQuery) CollectFields(ctx context.Context, satisfies ...string) (*DiscountCodeQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *DiscountCodeQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(discountcode.Columns))
+		selectedFields = []string{discountcode.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "shop":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShopClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, shopImplementors)...); err != nil {
+				return err
+			}
+			_q.withShop = query
+			if _, ok := fieldSeen[discountcode.FieldShopID]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldShopID)
+				fieldSeen[discountcode.FieldShopID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[discountcode.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldCreatedAt)
+				fieldSeen[discountcode.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[discountcode.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldUpdatedAt)
+				fieldSeen[discountcode.FieldUpdatedAt] = struct{}{}
+			}
+		case "code":
+			if _, ok := fieldSeen[discountcode.FieldCode]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldCode)
+				fieldSeen[discountcode.FieldCode] = struct{}{}
+			}
+		case "text":
+			if _, ok := fieldSeen[discountcode.FieldText]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldText)
+				fieldSeen[discountcode.FieldText] = struct{}{}
+			}
+		case "kind":
+			if _, ok := fieldSeen[discountcode.FieldKind]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldKind)
+				fieldSeen[discountcode.FieldKind] = struct{}{}
+			}
+		case "value":
+			if _, ok := fieldSeen[discountcode.FieldValue]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldValue)
+				fieldSeen[discountcode.FieldValue] = struct{}{}
+			}
+		case "minimumSubtotal":
+			if _, ok := fieldSeen[discountcode.FieldMinimumSubtotal]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldMinimumSubtotal)
+				fieldSeen[discountcode.FieldMinimumSubtotal] = struct{}{}
+			}
+		case "usageLimit":
+			if _, ok := fieldSeen[discountcode.FieldUsageLimit]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldUsageLimit)
+				fieldSeen[discountcode.FieldUsageLimit] = struct{}{}
+			}
+		case "usageCount":
+			if _, ok := fieldSeen[discountcode.FieldUsageCount]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldUsageCount)
+				fieldSeen[discountcode.FieldUsageCount] = struct{}{}
+			}
+		case "startsAt":
+			if _, ok := fieldSeen[discountcode.FieldStartsAt]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldStartsAt)
+				fieldSeen[discountcode.FieldStartsAt] = struct{}{}
+			}
+		case "endsAt":
+			if _, ok := fieldSeen[discountcode.FieldEndsAt]; !ok {
+				selectedFields = append(selectedFields, discountcode.FieldEndsAt)
+				fieldSeen[discountcode.FieldEndsAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type discountcodePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []DiscountCodePaginateOption
+}
+
+func newDiscountCodePaginateArgs(rv map[string]any) *discountcodePaginateArgs {
+	args := &discountcodePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &DiscountCodeOrder{Field: &DiscountCodeOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithDiscountCodeOrder(order))
+			}
+		case *DiscountCodeOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithDiscountCodeOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*DiscountCodeWhereInput); ok {
+		args.opts = append(args.opts, WithDiscountCodeFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *EventQuery) CollectFields(ctx context.Context, satisfies ...string) (*EventQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *EventQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(event.Columns))
+		selectedFields = []string{event.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "shop":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShopClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, shopImplementors)...); err != nil {
+				return err
+			}
+			_q.withShop = query
+			if _, ok := fieldSeen[event.FieldShopID]; !ok {
+				selectedFields = append(selectedFields, event.FieldShopID)
+				fieldSeen[event.FieldShopID] = struct{}{}
+			}
+
+		case "order":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&OrderClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, orderImplementors)...); err != nil {
+				return err
+			}
+			_q.withOrder = query
+			if _, ok := fieldSeen[event.FieldOrderID]; !ok {
+				selectedFields = append(selectedFields, event.FieldOrderID)
+				fieldSeen[event.FieldOrderID] = struct{}{}
+			}
+		case "eventID":
+			if _, ok := fieldSeen[event.FieldEventID]; !ok {
+				selectedFields = append(selectedFields, event.FieldEventID)
+				fieldSeen[event.FieldEventID] = struct{}{}
+			}
+		case "topic":
+			if _, ok := fieldSeen[event.FieldTopic]; !ok {
+				selectedFields = append(selectedFields, event.FieldTopic)
+				fieldSeen[event.FieldTopic] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[event.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, event.FieldCreatedAt)
+				fieldSeen[event.FieldCreatedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type eventPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []EventPaginateOption
+}
+
+func newEventPaginateArgs(rv map[string]any) *eventPaginateArgs {
+	args := &eventPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &EventOrder{Field: &EventOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithEventOrder(order))
+			}
+		case *EventOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithEventOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*EventWhereInput); ok {
+		args.opts = append(args.opts, WithEventFilter(v.Filter))
 	}
 	return args
 }
@@ -1310,6 +1598,273 @@ func (_q *OrderQuery) collectField(ctx context.Context, oneNode bool, opCtx *gra
 			_q.WithNamedLineItems(alias, func(wq *LineItemQuery) {
 				*wq = *query
 			})
+
+		case "payments":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&OrderPaymentClient{config: _q.config}).Query()
+			)
+			args := newOrderPaymentPaginateArgs(fieldArgs(ctx, new(OrderPaymentWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newOrderPaymentPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Order) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"order_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(order.PaymentsColumn), ids...))
+						})
+						if err := query.GroupBy(order.PaymentsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[2] == nil {
+								nodes[i].Edges.totalCount[2] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[2][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Order) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Payments)
+							if nodes[i].Edges.totalCount[2] == nil {
+								nodes[i].Edges.totalCount[2] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[2][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, orderpaymentImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(order.PaymentsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedPayments(alias, func(wq *OrderPaymentQuery) {
+				*wq = *query
+			})
+
+		case "transactions":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&PaymentTransactionClient{config: _q.config}).Query()
+			)
+			args := newPaymentTransactionPaginateArgs(fieldArgs(ctx, new(PaymentTransactionWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newPaymentTransactionPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Order) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"order_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(order.TransactionsColumn), ids...))
+						})
+						if err := query.GroupBy(order.TransactionsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[3] == nil {
+								nodes[i].Edges.totalCount[3] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[3][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Order) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Transactions)
+							if nodes[i].Edges.totalCount[3] == nil {
+								nodes[i].Edges.totalCount[3] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[3][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, paymenttransactionImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(order.TransactionsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedTransactions(alias, func(wq *PaymentTransactionQuery) {
+				*wq = *query
+			})
+
+		case "events":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&EventClient{config: _q.config}).Query()
+			)
+			args := newEventPaginateArgs(fieldArgs(ctx, new(EventWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newEventPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Order) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"order_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(order.EventsColumn), ids...))
+						})
+						if err := query.GroupBy(order.EventsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[4] == nil {
+								nodes[i].Edges.totalCount[4] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[4][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Order) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Events)
+							if nodes[i].Edges.totalCount[4] == nil {
+								nodes[i].Edges.totalCount[4] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[4][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, eventImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(order.EventsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedEvents(alias, func(wq *EventQuery) {
+				*wq = *query
+			})
 		case "createdAt":
 			if _, ok := fieldSeen[order.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, order.FieldCreatedAt)
@@ -1424,6 +1979,443 @@ func newOrderPaginateArgs(rv map[string]any) *orderPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*OrderWhereInput); ok {
 		args.opts = append(args.opts, WithOrderFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *OrderPaymentQuery) CollectFields(ctx context.Context, satisfies ...string) (*OrderPaymentQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *OrderPaymentQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(orderpayment.Columns))
+		selectedFields = []string{orderpayment.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "order":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&OrderClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, orderImplementors)...); err != nil {
+				return err
+			}
+			_q.withOrder = query
+			if _, ok := fieldSeen[orderpayment.FieldOrderID]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldOrderID)
+				fieldSeen[orderpayment.FieldOrderID] = struct{}{}
+			}
+
+		case "transactions":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&PaymentTransactionClient{config: _q.config}).Query()
+			)
+			args := newPaymentTransactionPaginateArgs(fieldArgs(ctx, new(PaymentTransactionWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newPaymentTransactionPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*OrderPayment) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"payment_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(orderpayment.TransactionsColumn), ids...))
+						})
+						if err := query.GroupBy(orderpayment.TransactionsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*OrderPayment) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Transactions)
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, paymenttransactionImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(orderpayment.TransactionsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedTransactions(alias, func(wq *PaymentTransactionQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[orderpayment.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldCreatedAt)
+				fieldSeen[orderpayment.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[orderpayment.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldUpdatedAt)
+				fieldSeen[orderpayment.FieldUpdatedAt] = struct{}{}
+			}
+		case "publicID":
+			if _, ok := fieldSeen[orderpayment.FieldPublicID]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldPublicID)
+				fieldSeen[orderpayment.FieldPublicID] = struct{}{}
+			}
+		case "gatewayPublicID":
+			if _, ok := fieldSeen[orderpayment.FieldGatewayPublicID]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldGatewayPublicID)
+				fieldSeen[orderpayment.FieldGatewayPublicID] = struct{}{}
+			}
+		case "tenderType":
+			if _, ok := fieldSeen[orderpayment.FieldTenderType]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldTenderType)
+				fieldSeen[orderpayment.FieldTenderType] = struct{}{}
+			}
+		case "displayString":
+			if _, ok := fieldSeen[orderpayment.FieldDisplayString]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldDisplayString)
+				fieldSeen[orderpayment.FieldDisplayString] = struct{}{}
+			}
+		case "retain":
+			if _, ok := fieldSeen[orderpayment.FieldRetain]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldRetain)
+				fieldSeen[orderpayment.FieldRetain] = struct{}{}
+			}
+		case "walletPayType":
+			if _, ok := fieldSeen[orderpayment.FieldWalletPayType]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldWalletPayType)
+				fieldSeen[orderpayment.FieldWalletPayType] = struct{}{}
+			}
+		case "amount":
+			if _, ok := fieldSeen[orderpayment.FieldAmount]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldAmount)
+				fieldSeen[orderpayment.FieldAmount] = struct{}{}
+			}
+		case "currency":
+			if _, ok := fieldSeen[orderpayment.FieldCurrency]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldCurrency)
+				fieldSeen[orderpayment.FieldCurrency] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[orderpayment.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldStatus)
+				fieldSeen[orderpayment.FieldStatus] = struct{}{}
+			}
+		case "step":
+			if _, ok := fieldSeen[orderpayment.FieldStep]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldStep)
+				fieldSeen[orderpayment.FieldStep] = struct{}{}
+			}
+		case "authorizationID":
+			if _, ok := fieldSeen[orderpayment.FieldAuthorizationID]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldAuthorizationID)
+				fieldSeen[orderpayment.FieldAuthorizationID] = struct{}{}
+			}
+		case "position":
+			if _, ok := fieldSeen[orderpayment.FieldPosition]; !ok {
+				selectedFields = append(selectedFields, orderpayment.FieldPosition)
+				fieldSeen[orderpayment.FieldPosition] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type orderpaymentPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []OrderPaymentPaginateOption
+}
+
+func newOrderPaymentPaginateArgs(rv map[string]any) *orderpaymentPaginateArgs {
+	args := &orderpaymentPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &OrderPaymentOrder{Field: &OrderPaymentOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithOrderPaymentOrder(order))
+			}
+		case *OrderPaymentOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithOrderPaymentOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*OrderPaymentWhereInput); ok {
+		args.opts = append(args.opts, WithOrderPaymentFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *PaymentTransactionQuery) CollectFields(ctx context.Context, satisfies ...string) (*PaymentTransactionQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *PaymentTransactionQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(paymenttransaction.Columns))
+		selectedFields = []string{paymenttransaction.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "order":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&OrderClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, orderImplementors)...); err != nil {
+				return err
+			}
+			_q.withOrder = query
+			if _, ok := fieldSeen[paymenttransaction.FieldOrderID]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldOrderID)
+				fieldSeen[paymenttransaction.FieldOrderID] = struct{}{}
+			}
+
+		case "payment":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&OrderPaymentClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, orderpaymentImplementors)...); err != nil {
+				return err
+			}
+			_q.withPayment = query
+			if _, ok := fieldSeen[paymenttransaction.FieldPaymentID]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldPaymentID)
+				fieldSeen[paymenttransaction.FieldPaymentID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[paymenttransaction.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldCreatedAt)
+				fieldSeen[paymenttransaction.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[paymenttransaction.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldUpdatedAt)
+				fieldSeen[paymenttransaction.FieldUpdatedAt] = struct{}{}
+			}
+		case "publicID":
+			if _, ok := fieldSeen[paymenttransaction.FieldPublicID]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldPublicID)
+				fieldSeen[paymenttransaction.FieldPublicID] = struct{}{}
+			}
+		case "kind":
+			if _, ok := fieldSeen[paymenttransaction.FieldKind]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldKind)
+				fieldSeen[paymenttransaction.FieldKind] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[paymenttransaction.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldStatus)
+				fieldSeen[paymenttransaction.FieldStatus] = struct{}{}
+			}
+		case "amount":
+			if _, ok := fieldSeen[paymenttransaction.FieldAmount]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldAmount)
+				fieldSeen[paymenttransaction.FieldAmount] = struct{}{}
+			}
+		case "currency":
+			if _, ok := fieldSeen[paymenttransaction.FieldCurrency]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldCurrency)
+				fieldSeen[paymenttransaction.FieldCurrency] = struct{}{}
+			}
+		case "gatewayTransactionID":
+			if _, ok := fieldSeen[paymenttransaction.FieldGatewayTransactionID]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldGatewayTransactionID)
+				fieldSeen[paymenttransaction.FieldGatewayTransactionID] = struct{}{}
+			}
+		case "referenceTransactionID":
+			if _, ok := fieldSeen[paymenttransaction.FieldReferenceTransactionID]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldReferenceTransactionID)
+				fieldSeen[paymenttransaction.FieldReferenceTransactionID] = struct{}{}
+			}
+		case "errorCode":
+			if _, ok := fieldSeen[paymenttransaction.FieldErrorCode]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldErrorCode)
+				fieldSeen[paymenttransaction.FieldErrorCode] = struct{}{}
+			}
+		case "errorMessage":
+			if _, ok := fieldSeen[paymenttransaction.FieldErrorMessage]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldErrorMessage)
+				fieldSeen[paymenttransaction.FieldErrorMessage] = struct{}{}
+			}
+		case "latencyMs":
+			if _, ok := fieldSeen[paymenttransaction.FieldLatencyMs]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldLatencyMs)
+				fieldSeen[paymenttransaction.FieldLatencyMs] = struct{}{}
+			}
+		case "settledAt":
+			if _, ok := fieldSeen[paymenttransaction.FieldSettledAt]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldSettledAt)
+				fieldSeen[paymenttransaction.FieldSettledAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type paymenttransactionPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []PaymentTransactionPaginateOption
+}
+
+func newPaymentTransactionPaginateArgs(rv map[string]any) *paymenttransactionPaginateArgs {
+	args := &paymenttransactionPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &PaymentTransactionOrder{Field: &PaymentTransactionOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithPaymentTransactionOrder(order))
+			}
+		case *PaymentTransactionOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithPaymentTransactionOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*PaymentTransactionWhereInput); ok {
+		args.opts = append(args.opts, WithPaymentTransactionFilter(v.Filter))
 	}
 	return args
 }
@@ -2973,6 +3965,273 @@ func (_q *ShopQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 			_q.WithNamedProducts(alias, func(wq *ProductQuery) {
 				*wq = *query
 			})
+
+		case "taxZones":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&TaxZoneClient{config: _q.config}).Query()
+			)
+			args := newTaxZonePaginateArgs(fieldArgs(ctx, new(TaxZoneWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newTaxZonePager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Shop) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"shop_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(shop.TaxZonesColumn), ids...))
+						})
+						if err := query.GroupBy(shop.TaxZonesColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[11] == nil {
+								nodes[i].Edges.totalCount[11] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[11][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Shop) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.TaxZones)
+							if nodes[i].Edges.totalCount[11] == nil {
+								nodes[i].Edges.totalCount[11] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[11][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, taxzoneImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(shop.TaxZonesColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedTaxZones(alias, func(wq *TaxZoneQuery) {
+				*wq = *query
+			})
+
+		case "discountCodes":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&DiscountCodeClient{config: _q.config}).Query()
+			)
+			args := newDiscountCodePaginateArgs(fieldArgs(ctx, new(DiscountCodeWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newDiscountCodePager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Shop) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"shop_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(shop.DiscountCodesColumn), ids...))
+						})
+						if err := query.GroupBy(shop.DiscountCodesColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[12] == nil {
+								nodes[i].Edges.totalCount[12] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[12][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Shop) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.DiscountCodes)
+							if nodes[i].Edges.totalCount[12] == nil {
+								nodes[i].Edges.totalCount[12] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[12][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, discountcodeImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(shop.DiscountCodesColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedDiscountCodes(alias, func(wq *DiscountCodeQuery) {
+				*wq = *query
+			})
+
+		case "events":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&EventClient{config: _q.config}).Query()
+			)
+			args := newEventPaginateArgs(fieldArgs(ctx, new(EventWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newEventPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Shop) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"shop_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(shop.EventsColumn), ids...))
+						})
+						if err := query.GroupBy(shop.EventsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[13] == nil {
+								nodes[i].Edges.totalCount[13] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[13][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Shop) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Events)
+							if nodes[i].Edges.totalCount[13] == nil {
+								nodes[i].Edges.totalCount[13] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[13][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, eventImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(shop.EventsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedEvents(alias, func(wq *EventQuery) {
+				*wq = *query
+			})
 		case "createdAt":
 			if _, ok := fieldSeen[shop.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, shop.FieldCreatedAt)
@@ -3007,6 +4266,11 @@ func (_q *ShopQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 			if _, ok := fieldSeen[shop.FieldCurrency]; !ok {
 				selectedFields = append(selectedFields, shop.FieldCurrency)
 				fieldSeen[shop.FieldCurrency] = struct{}{}
+			}
+		case "pricesIncludeTax":
+			if _, ok := fieldSeen[shop.FieldPricesIncludeTax]; !ok {
+				selectedFields = append(selectedFields, shop.FieldPricesIncludeTax)
+				fieldSeen[shop.FieldPricesIncludeTax] = struct{}{}
 			}
 		case "id":
 		case "__typename":
@@ -3067,6 +4331,140 @@ func newShopPaginateArgs(rv map[string]any) *shopPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*ShopWhereInput); ok {
 		args.opts = append(args.opts, WithShopFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *TaxZoneQuery) CollectFields(ctx context.Context, satisfies ...string) (*TaxZoneQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *TaxZoneQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(taxzone.Columns))
+		selectedFields = []string{taxzone.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "shop":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShopClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, shopImplementors)...); err != nil {
+				return err
+			}
+			_q.withShop = query
+			if _, ok := fieldSeen[taxzone.FieldShopID]; !ok {
+				selectedFields = append(selectedFields, taxzone.FieldShopID)
+				fieldSeen[taxzone.FieldShopID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[taxzone.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, taxzone.FieldCreatedAt)
+				fieldSeen[taxzone.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[taxzone.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, taxzone.FieldUpdatedAt)
+				fieldSeen[taxzone.FieldUpdatedAt] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[taxzone.FieldName]; !ok {
+				selectedFields = append(selectedFields, taxzone.FieldName)
+				fieldSeen[taxzone.FieldName] = struct{}{}
+			}
+		case "countryCode":
+			if _, ok := fieldSeen[taxzone.FieldCountryCode]; !ok {
+				selectedFields = append(selectedFields, taxzone.FieldCountryCode)
+				fieldSeen[taxzone.FieldCountryCode] = struct{}{}
+			}
+		case "provinceCode":
+			if _, ok := fieldSeen[taxzone.FieldProvinceCode]; !ok {
+				selectedFields = append(selectedFields, taxzone.FieldProvinceCode)
+				fieldSeen[taxzone.FieldProvinceCode] = struct{}{}
+			}
+		case "ratePpm":
+			if _, ok := fieldSeen[taxzone.FieldRatePpm]; !ok {
+				selectedFields = append(selectedFields, taxzone.FieldRatePpm)
+				fieldSeen[taxzone.FieldRatePpm] = struct{}{}
+			}
+		case "shippingTaxable":
+			if _, ok := fieldSeen[taxzone.FieldShippingTaxable]; !ok {
+				selectedFields = append(selectedFields, taxzone.FieldShippingTaxable)
+				fieldSeen[taxzone.FieldShippingTaxable] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type taxzonePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []TaxZonePaginateOption
+}
+
+func newTaxZonePaginateArgs(rv map[string]any) *taxzonePaginateArgs {
+	args := &taxzonePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &TaxZoneOrder{Field: &TaxZoneOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithTaxZoneOrder(order))
+			}
+		case *TaxZoneOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithTaxZoneOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*TaxZoneWhereInput); ok {
+		args.opts = append(args.opts, WithTaxZoneFilter(v.Filter))
 	}
 	return args
 }

@@ -32,6 +32,30 @@ func (_m *CorsDomain) Shop(ctx context.Context) (*Shop, error) {
 	return result, err
 }
 
+func (_m *DiscountCode) Shop(ctx context.Context) (*Shop, error) {
+	result, err := _m.Edges.ShopOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryShop().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *Event) Shop(ctx context.Context) (*Shop, error) {
+	result, err := _m.Edges.ShopOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryShop().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *Event) Order(ctx context.Context) (*Order, error) {
+	result, err := _m.Edges.OrderOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryOrder().Only(ctx)
+	}
+	return result, MaskNotFound(err)
+}
+
 func (_m *ExternalPaymentGateway) Shop(ctx context.Context) (*Shop, error) {
 	result, err := _m.Edges.ShopOrErr()
 	if IsNotLoaded(err) {
@@ -99,6 +123,114 @@ func (_m *Order) LineItems(
 		return conn, nil
 	}
 	return _m.QueryLineItems().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *Order) Payments(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *OrderPaymentOrder, where *OrderPaymentWhereInput,
+) (*OrderPaymentConnection, error) {
+	opts := []OrderPaymentPaginateOption{
+		WithOrderPaymentOrder(orderBy),
+		WithOrderPaymentFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[2][alias]
+	if nodes, err := _m.NamedPayments(alias); err == nil || hasTotalCount {
+		pager, err := newOrderPaymentPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &OrderPaymentConnection{Edges: []*OrderPaymentEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryPayments().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *Order) Transactions(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *PaymentTransactionOrder, where *PaymentTransactionWhereInput,
+) (*PaymentTransactionConnection, error) {
+	opts := []PaymentTransactionPaginateOption{
+		WithPaymentTransactionOrder(orderBy),
+		WithPaymentTransactionFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[3][alias]
+	if nodes, err := _m.NamedTransactions(alias); err == nil || hasTotalCount {
+		pager, err := newPaymentTransactionPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &PaymentTransactionConnection{Edges: []*PaymentTransactionEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryTransactions().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *Order) Events(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *EventOrder, where *EventWhereInput,
+) (*EventConnection, error) {
+	opts := []EventPaginateOption{
+		WithEventOrder(orderBy),
+		WithEventFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[4][alias]
+	if nodes, err := _m.NamedEvents(alias); err == nil || hasTotalCount {
+		pager, err := newEventPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &EventConnection{Edges: []*EventEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryEvents().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *OrderPayment) Order(ctx context.Context) (*Order, error) {
+	result, err := _m.Edges.OrderOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryOrder().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *OrderPayment) Transactions(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *PaymentTransactionOrder, where *PaymentTransactionWhereInput,
+) (*PaymentTransactionConnection, error) {
+	opts := []PaymentTransactionPaginateOption{
+		WithPaymentTransactionOrder(orderBy),
+		WithPaymentTransactionFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[1][alias]
+	if nodes, err := _m.NamedTransactions(alias); err == nil || hasTotalCount {
+		pager, err := newPaymentTransactionPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &PaymentTransactionConnection{Edges: []*PaymentTransactionEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryTransactions().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *PaymentTransaction) Order(ctx context.Context) (*Order, error) {
+	result, err := _m.Edges.OrderOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryOrder().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *PaymentTransaction) Payment(ctx context.Context) (*OrderPayment, error) {
+	result, err := _m.Edges.PaymentOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryPayment().Only(ctx)
+	}
+	return result, err
 }
 
 func (_m *Product) Shop(ctx context.Context) (*Shop, error) {
@@ -382,6 +514,77 @@ func (_m *Shop) Products(
 		return conn, nil
 	}
 	return _m.QueryProducts().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *Shop) TaxZones(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *TaxZoneOrder, where *TaxZoneWhereInput,
+) (*TaxZoneConnection, error) {
+	opts := []TaxZonePaginateOption{
+		WithTaxZoneOrder(orderBy),
+		WithTaxZoneFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[11][alias]
+	if nodes, err := _m.NamedTaxZones(alias); err == nil || hasTotalCount {
+		pager, err := newTaxZonePager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &TaxZoneConnection{Edges: []*TaxZoneEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryTaxZones().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *Shop) DiscountCodes(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *DiscountCodeOrder, where *DiscountCodeWhereInput,
+) (*DiscountCodeConnection, error) {
+	opts := []DiscountCodePaginateOption{
+		WithDiscountCodeOrder(orderBy),
+		WithDiscountCodeFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[12][alias]
+	if nodes, err := _m.NamedDiscountCodes(alias); err == nil || hasTotalCount {
+		pager, err := newDiscountCodePager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &DiscountCodeConnection{Edges: []*DiscountCodeEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryDiscountCodes().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *Shop) Events(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *EventOrder, where *EventWhereInput,
+) (*EventConnection, error) {
+	opts := []EventPaginateOption{
+		WithEventOrder(orderBy),
+		WithEventFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[13][alias]
+	if nodes, err := _m.NamedEvents(alias); err == nil || hasTotalCount {
+		pager, err := newEventPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &EventConnection{Edges: []*EventEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryEvents().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *TaxZone) Shop(ctx context.Context) (*Shop, error) {
+	result, err := _m.Edges.ShopOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryShop().Only(ctx)
+	}
+	return result, err
 }
 
 func (_m *Variant) Product(ctx context.Context) (*Product, error) {

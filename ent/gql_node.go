@@ -12,6 +12,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
@@ -19,11 +21,14 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 	"github.com/hashicorp/go-multierror"
@@ -48,6 +53,16 @@ var corsdomainImplementors = []string{"CorsDomain", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*CorsDomain) IsNode() {}
+
+var discountcodeImplementors = []string{"DiscountCode", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*DiscountCode) IsNode() {}
+
+var eventImplementors = []string{"Event", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Event) IsNode() {}
 
 var externalpaymentgatewayImplementors = []string{"ExternalPaymentGateway", "Node"}
 
@@ -79,6 +94,16 @@ var orderImplementors = []string{"Order", "Node"}
 // IsNode implements the Node interface check for GQLGen.
 func (*Order) IsNode() {}
 
+var orderpaymentImplementors = []string{"OrderPayment", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*OrderPayment) IsNode() {}
+
+var paymenttransactionImplementors = []string{"PaymentTransaction", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*PaymentTransaction) IsNode() {}
+
 var productImplementors = []string{"Product", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
@@ -103,6 +128,11 @@ var shopImplementors = []string{"Shop", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Shop) IsNode() {}
+
+var taxzoneImplementors = []string{"TaxZone", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*TaxZone) IsNode() {}
 
 var variantImplementors = []string{"Variant", "Node"}
 
@@ -218,6 +248,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			}
 		}
 		return query.Only(ctx)
+	case discountcode.Table:
+		query := c.DiscountCode.Query().
+			Where(discountcode.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, discountcodeImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case event.Table:
+		query := c.Event.Query().
+			Where(event.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, eventImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case externalpaymentgateway.Table:
 		query := c.ExternalPaymentGateway.Query().
 			Where(externalpaymentgateway.ID(id))
@@ -272,6 +320,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			}
 		}
 		return query.Only(ctx)
+	case orderpayment.Table:
+		query := c.OrderPayment.Query().
+			Where(orderpayment.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, orderpaymentImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case paymenttransaction.Table:
+		query := c.PaymentTransaction.Query().
+			Where(paymenttransaction.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, paymenttransactionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case product.Table:
 		query := c.Product.Query().
 			Where(product.ID(id))
@@ -313,6 +379,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(shop.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, shopImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case taxzone.Table:
+		query := c.TaxZone.Query().
+			Where(taxzone.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, taxzoneImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -456,6 +531,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 				*noder = node
 			}
 		}
+	case discountcode.Table:
+		query := c.DiscountCode.Query().
+			Where(discountcode.IDIn(ids...))
+		query, err := query.CollectFields(ctx, discountcodeImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case event.Table:
+		query := c.Event.Query().
+			Where(event.IDIn(ids...))
+		query, err := query.CollectFields(ctx, eventImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case externalpaymentgateway.Table:
 		query := c.ExternalPaymentGateway.Query().
 			Where(externalpaymentgateway.IDIn(ids...))
@@ -552,6 +659,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 				*noder = node
 			}
 		}
+	case orderpayment.Table:
+		query := c.OrderPayment.Query().
+			Where(orderpayment.IDIn(ids...))
+		query, err := query.CollectFields(ctx, orderpaymentImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case paymenttransaction.Table:
+		query := c.PaymentTransaction.Query().
+			Where(paymenttransaction.IDIn(ids...))
+		query, err := query.CollectFields(ctx, paymenttransactionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case product.Table:
 		query := c.Product.Query().
 			Where(product.IDIn(ids...))
@@ -620,6 +759,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.Shop.Query().
 			Where(shop.IDIn(ids...))
 		query, err := query.CollectFields(ctx, shopImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case taxzone.Table:
+		query := c.TaxZone.Query().
+			Where(taxzone.IDIn(ids...))
+		query, err := query.CollectFields(ctx, taxzoneImplementors...)
 		if err != nil {
 			return nil, err
 		}

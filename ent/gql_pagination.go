@@ -17,17 +17,22 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -1086,6 +1091,652 @@ func (_m *CorsDomain) ToEdge(order *CorsDomainOrder) *CorsDomainEdge {
 		order = DefaultCorsDomainOrder
 	}
 	return &CorsDomainEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// DiscountCodeEdge is the edge representation of DiscountCode.
+type DiscountCodeEdge struct {
+	Node   *DiscountCode `json:"node"`
+	Cursor Cursor        `json:"cursor"`
+}
+
+// DiscountCodeConnection is the connection containing edges to DiscountCode.
+type DiscountCodeConnection struct {
+	Edges      []*DiscountCodeEdge `json:"edges"`
+	PageInfo   PageInfo            `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+func (c *DiscountCodeConnection) build(nodes []*DiscountCode, pager *discountcodePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *DiscountCode
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *DiscountCode {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *DiscountCode {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*DiscountCodeEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &DiscountCodeEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// DiscountCodePaginateOption enables pagination customization.
+type DiscountCodePaginateOption func(*discountcodePager) error
+
+// WithDiscountCodeOrder configures pagination ordering.
+func WithDiscountCodeOrder(order *DiscountCodeOrder) DiscountCodePaginateOption {
+	if order == nil {
+		order = DefaultDiscountCodeOrder
+	}
+	o := *order
+	return func(pager *discountcodePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultDiscountCodeOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithDiscountCodeFilter configures pagination filter.
+func WithDiscountCodeFilter(filter func(*DiscountCodeQuery) (*DiscountCodeQuery, error)) DiscountCodePaginateOption {
+	return func(pager *discountcodePager) error {
+		if filter == nil {
+			return errors.New("DiscountCodeQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type discountcodePager struct {
+	reverse bool
+	order   *DiscountCodeOrder
+	filter  func(*DiscountCodeQuery) (*DiscountCodeQuery, error)
+}
+
+func newDiscountCodePager(opts []DiscountCodePaginateOption, reverse bool) (*discountcodePager, error) {
+	pager := &discountcodePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultDiscountCodeOrder
+	}
+	return pager, nil
+}
+
+func (p *discountcodePager) applyFilter(query *DiscountCodeQuery) (*DiscountCodeQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *discountcodePager) toCursor(_m *DiscountCode) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *discountcodePager) applyCursors(query *DiscountCodeQuery, after, before *Cursor) (*DiscountCodeQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultDiscountCodeOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *discountcodePager) applyOrder(query *DiscountCodeQuery) *DiscountCodeQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultDiscountCodeOrder.Field {
+		query = query.Order(DefaultDiscountCodeOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *discountcodePager) orderExpr(query *DiscountCodeQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultDiscountCodeOrder.Field {
+			b.Comma().Ident(DefaultDiscountCodeOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to DiscountCode.
+func (_m *DiscountCodeQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...DiscountCodePaginateOption,
+) (*DiscountCodeConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newDiscountCodePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &DiscountCodeConnection{Edges: []*DiscountCodeEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// DiscountCodeOrderFieldCreatedAt orders DiscountCode by created_at.
+	DiscountCodeOrderFieldCreatedAt = &DiscountCodeOrderField{
+		Value: func(_m *DiscountCode) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: discountcode.FieldCreatedAt,
+		toTerm: discountcode.ByCreatedAt,
+		toCursor: func(_m *DiscountCode) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// DiscountCodeOrderFieldUpdatedAt orders DiscountCode by updated_at.
+	DiscountCodeOrderFieldUpdatedAt = &DiscountCodeOrderField{
+		Value: func(_m *DiscountCode) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: discountcode.FieldUpdatedAt,
+		toTerm: discountcode.ByUpdatedAt,
+		toCursor: func(_m *DiscountCode) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// DiscountCodeOrderFieldCode orders DiscountCode by code.
+	DiscountCodeOrderFieldCode = &DiscountCodeOrderField{
+		Value: func(_m *DiscountCode) (ent.Value, error) {
+			return _m.Code, nil
+		},
+		column: discountcode.FieldCode,
+		toTerm: discountcode.ByCode,
+		toCursor: func(_m *DiscountCode) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Code,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f DiscountCodeOrderField) String() string {
+	var str string
+	switch f.column {
+	case DiscountCodeOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case DiscountCodeOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case DiscountCodeOrderFieldCode.column:
+		str = "CODE"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f DiscountCodeOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *DiscountCodeOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("DiscountCodeOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *DiscountCodeOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *DiscountCodeOrderFieldUpdatedAt
+	case "CODE":
+		*f = *DiscountCodeOrderFieldCode
+	default:
+		return fmt.Errorf("%s is not a valid DiscountCodeOrderField", str)
+	}
+	return nil
+}
+
+// DiscountCodeOrderField defines the ordering field of DiscountCode.
+type DiscountCodeOrderField struct {
+	// Value extracts the ordering value from the given DiscountCode.
+	Value    func(*DiscountCode) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) discountcode.OrderOption
+	toCursor func(*DiscountCode) Cursor
+}
+
+// DiscountCodeOrder defines the ordering of DiscountCode.
+type DiscountCodeOrder struct {
+	Direction OrderDirection          `json:"direction"`
+	Field     *DiscountCodeOrderField `json:"field"`
+}
+
+// DefaultDiscountCodeOrder is the default ordering of DiscountCode.
+var DefaultDiscountCodeOrder = &DiscountCodeOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &DiscountCodeOrderField{
+		Value: func(_m *DiscountCode) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: discountcode.FieldID,
+		toTerm: discountcode.ByID,
+		toCursor: func(_m *DiscountCode) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts DiscountCode into DiscountCodeEdge.
+func (_m *DiscountCode) ToEdge(order *DiscountCodeOrder) *DiscountCodeEdge {
+	if order == nil {
+		order = DefaultDiscountCodeOrder
+	}
+	return &DiscountCodeEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// EventEdge is the edge representation of Event.
+type EventEdge struct {
+	Node   *Event `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// EventConnection is the connection containing edges to Event.
+type EventConnection struct {
+	Edges      []*EventEdge `json:"edges"`
+	PageInfo   PageInfo     `json:"pageInfo"`
+	TotalCount int          `json:"totalCount"`
+}
+
+func (c *EventConnection) build(nodes []*Event, pager *eventPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Event
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Event {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Event {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*EventEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &EventEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// EventPaginateOption enables pagination customization.
+type EventPaginateOption func(*eventPager) error
+
+// WithEventOrder configures pagination ordering.
+func WithEventOrder(order *EventOrder) EventPaginateOption {
+	if order == nil {
+		order = DefaultEventOrder
+	}
+	o := *order
+	return func(pager *eventPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultEventOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithEventFilter configures pagination filter.
+func WithEventFilter(filter func(*EventQuery) (*EventQuery, error)) EventPaginateOption {
+	return func(pager *eventPager) error {
+		if filter == nil {
+			return errors.New("EventQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type eventPager struct {
+	reverse bool
+	order   *EventOrder
+	filter  func(*EventQuery) (*EventQuery, error)
+}
+
+func newEventPager(opts []EventPaginateOption, reverse bool) (*eventPager, error) {
+	pager := &eventPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultEventOrder
+	}
+	return pager, nil
+}
+
+func (p *eventPager) applyFilter(query *EventQuery) (*EventQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *eventPager) toCursor(_m *Event) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *eventPager) applyCursors(query *EventQuery, after, before *Cursor) (*EventQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultEventOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *eventPager) applyOrder(query *EventQuery) *EventQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultEventOrder.Field {
+		query = query.Order(DefaultEventOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *eventPager) orderExpr(query *EventQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultEventOrder.Field {
+			b.Comma().Ident(DefaultEventOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Event.
+func (_m *EventQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...EventPaginateOption,
+) (*EventConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newEventPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &EventConnection{Edges: []*EventEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// EventOrderFieldTopic orders Event by topic.
+	EventOrderFieldTopic = &EventOrderField{
+		Value: func(_m *Event) (ent.Value, error) {
+			return _m.Topic, nil
+		},
+		column: event.FieldTopic,
+		toTerm: event.ByTopic,
+		toCursor: func(_m *Event) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Topic,
+			}
+		},
+	}
+	// EventOrderFieldCreatedAt orders Event by created_at.
+	EventOrderFieldCreatedAt = &EventOrderField{
+		Value: func(_m *Event) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: event.FieldCreatedAt,
+		toTerm: event.ByCreatedAt,
+		toCursor: func(_m *Event) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f EventOrderField) String() string {
+	var str string
+	switch f.column {
+	case EventOrderFieldTopic.column:
+		str = "TOPIC"
+	case EventOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f EventOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *EventOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("EventOrderField %T must be a string", v)
+	}
+	switch str {
+	case "TOPIC":
+		*f = *EventOrderFieldTopic
+	case "CREATED_AT":
+		*f = *EventOrderFieldCreatedAt
+	default:
+		return fmt.Errorf("%s is not a valid EventOrderField", str)
+	}
+	return nil
+}
+
+// EventOrderField defines the ordering field of Event.
+type EventOrderField struct {
+	// Value extracts the ordering value from the given Event.
+	Value    func(*Event) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) event.OrderOption
+	toCursor func(*Event) Cursor
+}
+
+// EventOrder defines the ordering of Event.
+type EventOrder struct {
+	Direction OrderDirection   `json:"direction"`
+	Field     *EventOrderField `json:"field"`
+}
+
+// DefaultEventOrder is the default ordering of Event.
+var DefaultEventOrder = &EventOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &EventOrderField{
+		Value: func(_m *Event) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: event.FieldID,
+		toTerm: event.ByID,
+		toCursor: func(_m *Event) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Event into EventEdge.
+func (_m *Event) ToEdge(order *EventOrder) *EventEdge {
+	if order == nil {
+		order = DefaultEventOrder
+	}
+	return &EventEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}
@@ -3065,6 +3716,652 @@ func (_m *Order) ToEdge(order *OrderOrder) *OrderEdge {
 	}
 }
 
+// OrderPaymentEdge is the edge representation of OrderPayment.
+type OrderPaymentEdge struct {
+	Node   *OrderPayment `json:"node"`
+	Cursor Cursor        `json:"cursor"`
+}
+
+// OrderPaymentConnection is the connection containing edges to OrderPayment.
+type OrderPaymentConnection struct {
+	Edges      []*OrderPaymentEdge `json:"edges"`
+	PageInfo   PageInfo            `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+func (c *OrderPaymentConnection) build(nodes []*OrderPayment, pager *orderpaymentPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *OrderPayment
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *OrderPayment {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *OrderPayment {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*OrderPaymentEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &OrderPaymentEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// OrderPaymentPaginateOption enables pagination customization.
+type OrderPaymentPaginateOption func(*orderpaymentPager) error
+
+// WithOrderPaymentOrder configures pagination ordering.
+func WithOrderPaymentOrder(order *OrderPaymentOrder) OrderPaymentPaginateOption {
+	if order == nil {
+		order = DefaultOrderPaymentOrder
+	}
+	o := *order
+	return func(pager *orderpaymentPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultOrderPaymentOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithOrderPaymentFilter configures pagination filter.
+func WithOrderPaymentFilter(filter func(*OrderPaymentQuery) (*OrderPaymentQuery, error)) OrderPaymentPaginateOption {
+	return func(pager *orderpaymentPager) error {
+		if filter == nil {
+			return errors.New("OrderPaymentQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type orderpaymentPager struct {
+	reverse bool
+	order   *OrderPaymentOrder
+	filter  func(*OrderPaymentQuery) (*OrderPaymentQuery, error)
+}
+
+func newOrderPaymentPager(opts []OrderPaymentPaginateOption, reverse bool) (*orderpaymentPager, error) {
+	pager := &orderpaymentPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultOrderPaymentOrder
+	}
+	return pager, nil
+}
+
+func (p *orderpaymentPager) applyFilter(query *OrderPaymentQuery) (*OrderPaymentQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *orderpaymentPager) toCursor(_m *OrderPayment) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *orderpaymentPager) applyCursors(query *OrderPaymentQuery, after, before *Cursor) (*OrderPaymentQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultOrderPaymentOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *orderpaymentPager) applyOrder(query *OrderPaymentQuery) *OrderPaymentQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultOrderPaymentOrder.Field {
+		query = query.Order(DefaultOrderPaymentOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *orderpaymentPager) orderExpr(query *OrderPaymentQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultOrderPaymentOrder.Field {
+			b.Comma().Ident(DefaultOrderPaymentOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to OrderPayment.
+func (_m *OrderPaymentQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...OrderPaymentPaginateOption,
+) (*OrderPaymentConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newOrderPaymentPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &OrderPaymentConnection{Edges: []*OrderPaymentEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// OrderPaymentOrderFieldCreatedAt orders OrderPayment by created_at.
+	OrderPaymentOrderFieldCreatedAt = &OrderPaymentOrderField{
+		Value: func(_m *OrderPayment) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: orderpayment.FieldCreatedAt,
+		toTerm: orderpayment.ByCreatedAt,
+		toCursor: func(_m *OrderPayment) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// OrderPaymentOrderFieldUpdatedAt orders OrderPayment by updated_at.
+	OrderPaymentOrderFieldUpdatedAt = &OrderPaymentOrderField{
+		Value: func(_m *OrderPayment) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: orderpayment.FieldUpdatedAt,
+		toTerm: orderpayment.ByUpdatedAt,
+		toCursor: func(_m *OrderPayment) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f OrderPaymentOrderField) String() string {
+	var str string
+	switch f.column {
+	case OrderPaymentOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case OrderPaymentOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f OrderPaymentOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *OrderPaymentOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("OrderPaymentOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *OrderPaymentOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *OrderPaymentOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid OrderPaymentOrderField", str)
+	}
+	return nil
+}
+
+// OrderPaymentOrderField defines the ordering field of OrderPayment.
+type OrderPaymentOrderField struct {
+	// Value extracts the ordering value from the given OrderPayment.
+	Value    func(*OrderPayment) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) orderpayment.OrderOption
+	toCursor func(*OrderPayment) Cursor
+}
+
+// OrderPaymentOrder defines the ordering of OrderPayment.
+type OrderPaymentOrder struct {
+	Direction OrderDirection          `json:"direction"`
+	Field     *OrderPaymentOrderField `json:"field"`
+}
+
+// DefaultOrderPaymentOrder is the default ordering of OrderPayment.
+var DefaultOrderPaymentOrder = &OrderPaymentOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &OrderPaymentOrderField{
+		Value: func(_m *OrderPayment) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: orderpayment.FieldID,
+		toTerm: orderpayment.ByID,
+		toCursor: func(_m *OrderPayment) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts OrderPayment into OrderPaymentEdge.
+func (_m *OrderPayment) ToEdge(order *OrderPaymentOrder) *OrderPaymentEdge {
+	if order == nil {
+		order = DefaultOrderPaymentOrder
+	}
+	return &OrderPaymentEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// PaymentTransactionEdge is the edge representation of PaymentTransaction.
+type PaymentTransactionEdge struct {
+	Node   *PaymentTransaction `json:"node"`
+	Cursor Cursor              `json:"cursor"`
+}
+
+// PaymentTransactionConnection is the connection containing edges to PaymentTransaction.
+type PaymentTransactionConnection struct {
+	Edges      []*PaymentTransactionEdge `json:"edges"`
+	PageInfo   PageInfo                  `json:"pageInfo"`
+	TotalCount int                       `json:"totalCount"`
+}
+
+func (c *PaymentTransactionConnection) build(nodes []*PaymentTransaction, pager *paymenttransactionPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *PaymentTransaction
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *PaymentTransaction {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *PaymentTransaction {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*PaymentTransactionEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &PaymentTransactionEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// PaymentTransactionPaginateOption enables pagination customization.
+type PaymentTransactionPaginateOption func(*paymenttransactionPager) error
+
+// WithPaymentTransactionOrder configures pagination ordering.
+func WithPaymentTransactionOrder(order *PaymentTransactionOrder) PaymentTransactionPaginateOption {
+	if order == nil {
+		order = DefaultPaymentTransactionOrder
+	}
+	o := *order
+	return func(pager *paymenttransactionPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultPaymentTransactionOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithPaymentTransactionFilter configures pagination filter.
+func WithPaymentTransactionFilter(filter func(*PaymentTransactionQuery) (*PaymentTransactionQuery, error)) PaymentTransactionPaginateOption {
+	return func(pager *paymenttransactionPager) error {
+		if filter == nil {
+			return errors.New("PaymentTransactionQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type paymenttransactionPager struct {
+	reverse bool
+	order   *PaymentTransactionOrder
+	filter  func(*PaymentTransactionQuery) (*PaymentTransactionQuery, error)
+}
+
+func newPaymentTransactionPager(opts []PaymentTransactionPaginateOption, reverse bool) (*paymenttransactionPager, error) {
+	pager := &paymenttransactionPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultPaymentTransactionOrder
+	}
+	return pager, nil
+}
+
+func (p *paymenttransactionPager) applyFilter(query *PaymentTransactionQuery) (*PaymentTransactionQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *paymenttransactionPager) toCursor(_m *PaymentTransaction) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *paymenttransactionPager) applyCursors(query *PaymentTransactionQuery, after, before *Cursor) (*PaymentTransactionQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultPaymentTransactionOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *paymenttransactionPager) applyOrder(query *PaymentTransactionQuery) *PaymentTransactionQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultPaymentTransactionOrder.Field {
+		query = query.Order(DefaultPaymentTransactionOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *paymenttransactionPager) orderExpr(query *PaymentTransactionQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultPaymentTransactionOrder.Field {
+			b.Comma().Ident(DefaultPaymentTransactionOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to PaymentTransaction.
+func (_m *PaymentTransactionQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...PaymentTransactionPaginateOption,
+) (*PaymentTransactionConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newPaymentTransactionPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &PaymentTransactionConnection{Edges: []*PaymentTransactionEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// PaymentTransactionOrderFieldCreatedAt orders PaymentTransaction by created_at.
+	PaymentTransactionOrderFieldCreatedAt = &PaymentTransactionOrderField{
+		Value: func(_m *PaymentTransaction) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: paymenttransaction.FieldCreatedAt,
+		toTerm: paymenttransaction.ByCreatedAt,
+		toCursor: func(_m *PaymentTransaction) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// PaymentTransactionOrderFieldUpdatedAt orders PaymentTransaction by updated_at.
+	PaymentTransactionOrderFieldUpdatedAt = &PaymentTransactionOrderField{
+		Value: func(_m *PaymentTransaction) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: paymenttransaction.FieldUpdatedAt,
+		toTerm: paymenttransaction.ByUpdatedAt,
+		toCursor: func(_m *PaymentTransaction) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// PaymentTransactionOrderFieldKind orders PaymentTransaction by kind.
+	PaymentTransactionOrderFieldKind = &PaymentTransactionOrderField{
+		Value: func(_m *PaymentTransaction) (ent.Value, error) {
+			return _m.Kind, nil
+		},
+		column: paymenttransaction.FieldKind,
+		toTerm: paymenttransaction.ByKind,
+		toCursor: func(_m *PaymentTransaction) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Kind,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f PaymentTransactionOrderField) String() string {
+	var str string
+	switch f.column {
+	case PaymentTransactionOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case PaymentTransactionOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case PaymentTransactionOrderFieldKind.column:
+		str = "KIND"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f PaymentTransactionOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *PaymentTransactionOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("PaymentTransactionOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *PaymentTransactionOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *PaymentTransactionOrderFieldUpdatedAt
+	case "KIND":
+		*f = *PaymentTransactionOrderFieldKind
+	default:
+		return fmt.Errorf("%s is not a valid PaymentTransactionOrderField", str)
+	}
+	return nil
+}
+
+// PaymentTransactionOrderField defines the ordering field of PaymentTransaction.
+type PaymentTransactionOrderField struct {
+	// Value extracts the ordering value from the given PaymentTransaction.
+	Value    func(*PaymentTransaction) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) paymenttransaction.OrderOption
+	toCursor func(*PaymentTransaction) Cursor
+}
+
+// PaymentTransactionOrder defines the ordering of PaymentTransaction.
+type PaymentTransactionOrder struct {
+	Direction OrderDirection                `json:"direction"`
+	Field     *PaymentTransactionOrderField `json:"field"`
+}
+
+// DefaultPaymentTransactionOrder is the default ordering of PaymentTransaction.
+var DefaultPaymentTransactionOrder = &PaymentTransactionOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &PaymentTransactionOrderField{
+		Value: func(_m *PaymentTransaction) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: paymenttransaction.FieldID,
+		toTerm: paymenttransaction.ByID,
+		toCursor: func(_m *PaymentTransaction) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts PaymentTransaction into PaymentTransactionEdge.
+func (_m *PaymentTransaction) ToEdge(order *PaymentTransactionOrder) *PaymentTransactionEdge {
+	if order == nil {
+		order = DefaultPaymentTransactionOrder
+	}
+	return &PaymentTransactionEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
 // ProductEdge is the edge representation of Product.
 type ProductEdge struct {
 	Node   *Product `json:"node"`
@@ -4648,6 +5945,338 @@ func (_m *Shop) ToEdge(order *ShopOrder) *ShopEdge {
 		order = DefaultShopOrder
 	}
 	return &ShopEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// TaxZoneEdge is the edge representation of TaxZone.
+type TaxZoneEdge struct {
+	Node   *TaxZone `json:"node"`
+	Cursor Cursor   `json:"cursor"`
+}
+
+// TaxZoneConnection is the connection containing edges to TaxZone.
+type TaxZoneConnection struct {
+	Edges      []*TaxZoneEdge `json:"edges"`
+	PageInfo   PageInfo       `json:"pageInfo"`
+	TotalCount int            `json:"totalCount"`
+}
+
+func (c *TaxZoneConnection) build(nodes []*TaxZone, pager *taxzonePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *TaxZone
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *TaxZone {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *TaxZone {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*TaxZoneEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &TaxZoneEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// TaxZonePaginateOption enables pagination customization.
+type TaxZonePaginateOption func(*taxzonePager) error
+
+// WithTaxZoneOrder configures pagination ordering.
+func WithTaxZoneOrder(order *TaxZoneOrder) TaxZonePaginateOption {
+	if order == nil {
+		order = DefaultTaxZoneOrder
+	}
+	o := *order
+	return func(pager *taxzonePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultTaxZoneOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithTaxZoneFilter configures pagination filter.
+func WithTaxZoneFilter(filter func(*TaxZoneQuery) (*TaxZoneQuery, error)) TaxZonePaginateOption {
+	return func(pager *taxzonePager) error {
+		if filter == nil {
+			return errors.New("TaxZoneQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type taxzonePager struct {
+	reverse bool
+	order   *TaxZoneOrder
+	filter  func(*TaxZoneQuery) (*TaxZoneQuery, error)
+}
+
+func newTaxZonePager(opts []TaxZonePaginateOption, reverse bool) (*taxzonePager, error) {
+	pager := &taxzonePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultTaxZoneOrder
+	}
+	return pager, nil
+}
+
+func (p *taxzonePager) applyFilter(query *TaxZoneQuery) (*TaxZoneQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *taxzonePager) toCursor(_m *TaxZone) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *taxzonePager) applyCursors(query *TaxZoneQuery, after, before *Cursor) (*TaxZoneQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultTaxZoneOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *taxzonePager) applyOrder(query *TaxZoneQuery) *TaxZoneQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultTaxZoneOrder.Field {
+		query = query.Order(DefaultTaxZoneOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *taxzonePager) orderExpr(query *TaxZoneQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultTaxZoneOrder.Field {
+			b.Comma().Ident(DefaultTaxZoneOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to TaxZone.
+func (_m *TaxZoneQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...TaxZonePaginateOption,
+) (*TaxZoneConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newTaxZonePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &TaxZoneConnection{Edges: []*TaxZoneEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// TaxZoneOrderFieldCreatedAt orders TaxZone by created_at.
+	TaxZoneOrderFieldCreatedAt = &TaxZoneOrderField{
+		Value: func(_m *TaxZone) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: taxzone.FieldCreatedAt,
+		toTerm: taxzone.ByCreatedAt,
+		toCursor: func(_m *TaxZone) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// TaxZoneOrderFieldUpdatedAt orders TaxZone by updated_at.
+	TaxZoneOrderFieldUpdatedAt = &TaxZoneOrderField{
+		Value: func(_m *TaxZone) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: taxzone.FieldUpdatedAt,
+		toTerm: taxzone.ByUpdatedAt,
+		toCursor: func(_m *TaxZone) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// TaxZoneOrderFieldName orders TaxZone by name.
+	TaxZoneOrderFieldName = &TaxZoneOrderField{
+		Value: func(_m *TaxZone) (ent.Value, error) {
+			return _m.Name, nil
+		},
+		column: taxzone.FieldName,
+		toTerm: taxzone.ByName,
+		toCursor: func(_m *TaxZone) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Name,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f TaxZoneOrderField) String() string {
+	var str string
+	switch f.column {
+	case TaxZoneOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case TaxZoneOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case TaxZoneOrderFieldName.column:
+		str = "NAME"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f TaxZoneOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *TaxZoneOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("TaxZoneOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *TaxZoneOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *TaxZoneOrderFieldUpdatedAt
+	case "NAME":
+		*f = *TaxZoneOrderFieldName
+	default:
+		return fmt.Errorf("%s is not a valid TaxZoneOrderField", str)
+	}
+	return nil
+}
+
+// TaxZoneOrderField defines the ordering field of TaxZone.
+type TaxZoneOrderField struct {
+	// Value extracts the ordering value from the given TaxZone.
+	Value    func(*TaxZone) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) taxzone.OrderOption
+	toCursor func(*TaxZone) Cursor
+}
+
+// TaxZoneOrder defines the ordering of TaxZone.
+type TaxZoneOrder struct {
+	Direction OrderDirection     `json:"direction"`
+	Field     *TaxZoneOrderField `json:"field"`
+}
+
+// DefaultTaxZoneOrder is the default ordering of TaxZone.
+var DefaultTaxZoneOrder = &TaxZoneOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &TaxZoneOrderField{
+		Value: func(_m *TaxZone) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: taxzone.FieldID,
+		toTerm: taxzone.ByID,
+		toCursor: func(_m *TaxZone) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts TaxZone into TaxZoneEdge.
+func (_m *TaxZone) ToEdge(order *TaxZoneOrder) *TaxZoneEdge {
+	if order == nil {
+		order = DefaultTaxZoneOrder
+	}
+	return &TaxZoneEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

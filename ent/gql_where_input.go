@@ -10,18 +10,23 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
@@ -953,6 +958,876 @@ func (i *CorsDomainWhereInput) P() (predicate.CorsDomain, error) {
 		return predicates[0], nil
 	default:
 		return corsdomain.And(predicates...), nil
+	}
+}
+
+// DiscountCodeWhereInput represents a where input for filtering DiscountCode queries.
+type DiscountCodeWhereInput struct {
+	Predicates []predicate.DiscountCode  `json:"-"`
+	Not        *DiscountCodeWhereInput   `json:"not,omitempty"`
+	Or         []*DiscountCodeWhereInput `json:"or,omitempty"`
+	And        []*DiscountCodeWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "code" field predicates.
+	Code             *string  `json:"code,omitempty"`
+	CodeNEQ          *string  `json:"codeNEQ,omitempty"`
+	CodeIn           []string `json:"codeIn,omitempty"`
+	CodeNotIn        []string `json:"codeNotIn,omitempty"`
+	CodeGT           *string  `json:"codeGT,omitempty"`
+	CodeGTE          *string  `json:"codeGTE,omitempty"`
+	CodeLT           *string  `json:"codeLT,omitempty"`
+	CodeLTE          *string  `json:"codeLTE,omitempty"`
+	CodeContains     *string  `json:"codeContains,omitempty"`
+	CodeHasPrefix    *string  `json:"codeHasPrefix,omitempty"`
+	CodeHasSuffix    *string  `json:"codeHasSuffix,omitempty"`
+	CodeEqualFold    *string  `json:"codeEqualFold,omitempty"`
+	CodeContainsFold *string  `json:"codeContainsFold,omitempty"`
+
+	// "text" field predicates.
+	Text             *string  `json:"text,omitempty"`
+	TextNEQ          *string  `json:"textNEQ,omitempty"`
+	TextIn           []string `json:"textIn,omitempty"`
+	TextNotIn        []string `json:"textNotIn,omitempty"`
+	TextGT           *string  `json:"textGT,omitempty"`
+	TextGTE          *string  `json:"textGTE,omitempty"`
+	TextLT           *string  `json:"textLT,omitempty"`
+	TextLTE          *string  `json:"textLTE,omitempty"`
+	TextContains     *string  `json:"textContains,omitempty"`
+	TextHasPrefix    *string  `json:"textHasPrefix,omitempty"`
+	TextHasSuffix    *string  `json:"textHasSuffix,omitempty"`
+	TextEqualFold    *string  `json:"textEqualFold,omitempty"`
+	TextContainsFold *string  `json:"textContainsFold,omitempty"`
+
+	// "kind" field predicates.
+	Kind      *discountcode.Kind  `json:"kind,omitempty"`
+	KindNEQ   *discountcode.Kind  `json:"kindNEQ,omitempty"`
+	KindIn    []discountcode.Kind `json:"kindIn,omitempty"`
+	KindNotIn []discountcode.Kind `json:"kindNotIn,omitempty"`
+
+	// "value" field predicates.
+	Value      *int64  `json:"value,omitempty"`
+	ValueNEQ   *int64  `json:"valueNEQ,omitempty"`
+	ValueIn    []int64 `json:"valueIn,omitempty"`
+	ValueNotIn []int64 `json:"valueNotIn,omitempty"`
+	ValueGT    *int64  `json:"valueGT,omitempty"`
+	ValueGTE   *int64  `json:"valueGTE,omitempty"`
+	ValueLT    *int64  `json:"valueLT,omitempty"`
+	ValueLTE   *int64  `json:"valueLTE,omitempty"`
+
+	// "minimum_subtotal" field predicates.
+	MinimumSubtotal      *int64  `json:"minimumSubtotal,omitempty"`
+	MinimumSubtotalNEQ   *int64  `json:"minimumSubtotalNEQ,omitempty"`
+	MinimumSubtotalIn    []int64 `json:"minimumSubtotalIn,omitempty"`
+	MinimumSubtotalNotIn []int64 `json:"minimumSubtotalNotIn,omitempty"`
+	MinimumSubtotalGT    *int64  `json:"minimumSubtotalGT,omitempty"`
+	MinimumSubtotalGTE   *int64  `json:"minimumSubtotalGTE,omitempty"`
+	MinimumSubtotalLT    *int64  `json:"minimumSubtotalLT,omitempty"`
+	MinimumSubtotalLTE   *int64  `json:"minimumSubtotalLTE,omitempty"`
+
+	// "usage_limit" field predicates.
+	UsageLimit      *int  `json:"usageLimit,omitempty"`
+	UsageLimitNEQ   *int  `json:"usageLimitNEQ,omitempty"`
+	UsageLimitIn    []int `json:"usageLimitIn,omitempty"`
+	UsageLimitNotIn []int `json:"usageLimitNotIn,omitempty"`
+	UsageLimitGT    *int  `json:"usageLimitGT,omitempty"`
+	UsageLimitGTE   *int  `json:"usageLimitGTE,omitempty"`
+	UsageLimitLT    *int  `json:"usageLimitLT,omitempty"`
+	UsageLimitLTE   *int  `json:"usageLimitLTE,omitempty"`
+
+	// "usage_count" field predicates.
+	UsageCount      *int  `json:"usageCount,omitempty"`
+	UsageCountNEQ   *int  `json:"usageCountNEQ,omitempty"`
+	UsageCountIn    []int `json:"usageCountIn,omitempty"`
+	UsageCountNotIn []int `json:"usageCountNotIn,omitempty"`
+	UsageCountGT    *int  `json:"usageCountGT,omitempty"`
+	UsageCountGTE   *int  `json:"usageCountGTE,omitempty"`
+	UsageCountLT    *int  `json:"usageCountLT,omitempty"`
+	UsageCountLTE   *int  `json:"usageCountLTE,omitempty"`
+
+	// "starts_at" field predicates.
+	StartsAt       *time.Time  `json:"startsAt,omitempty"`
+	StartsAtNEQ    *time.Time  `json:"startsAtNEQ,omitempty"`
+	StartsAtIn     []time.Time `json:"startsAtIn,omitempty"`
+	StartsAtNotIn  []time.Time `json:"startsAtNotIn,omitempty"`
+	StartsAtGT     *time.Time  `json:"startsAtGT,omitempty"`
+	StartsAtGTE    *time.Time  `json:"startsAtGTE,omitempty"`
+	StartsAtLT     *time.Time  `json:"startsAtLT,omitempty"`
+	StartsAtLTE    *time.Time  `json:"startsAtLTE,omitempty"`
+	StartsAtIsNil  bool        `json:"startsAtIsNil,omitempty"`
+	StartsAtNotNil bool        `json:"startsAtNotNil,omitempty"`
+
+	// "ends_at" field predicates.
+	EndsAt       *time.Time  `json:"endsAt,omitempty"`
+	EndsAtNEQ    *time.Time  `json:"endsAtNEQ,omitempty"`
+	EndsAtIn     []time.Time `json:"endsAtIn,omitempty"`
+	EndsAtNotIn  []time.Time `json:"endsAtNotIn,omitempty"`
+	EndsAtGT     *time.Time  `json:"endsAtGT,omitempty"`
+	EndsAtGTE    *time.Time  `json:"endsAtGTE,omitempty"`
+	EndsAtLT     *time.Time  `json:"endsAtLT,omitempty"`
+	EndsAtLTE    *time.Time  `json:"endsAtLTE,omitempty"`
+	EndsAtIsNil  bool        `json:"endsAtIsNil,omitempty"`
+	EndsAtNotNil bool        `json:"endsAtNotNil,omitempty"`
+
+	// "shop" edge predicates.
+	HasShop     *bool             `json:"hasShop,omitempty"`
+	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *DiscountCodeWhereInput) AddPredicates(predicates ...predicate.DiscountCode) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the DiscountCodeWhereInput filter on the DiscountCodeQuery builder.
+func (i *DiscountCodeWhereInput) Filter(q *DiscountCodeQuery) (*DiscountCodeQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyDiscountCodeWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyDiscountCodeWhereInput is returned in case the DiscountCodeWhereInput is empty.
+var ErrEmptyDiscountCodeWhereInput = errors.New("ent: empty predicate DiscountCodeWhereInput")
+
+// P returns a predicate for filtering discountcodes.
+// An error is returned if the input is empty or invalid.
+func (i *DiscountCodeWhereInput) P() (predicate.DiscountCode, error) {
+	var predicates []predicate.DiscountCode
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, discountcode.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.DiscountCode, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, discountcode.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.DiscountCode, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, discountcode.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, discountcode.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, discountcode.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, discountcode.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, discountcode.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, discountcode.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, discountcode.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, discountcode.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, discountcode.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, discountcode.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, discountcode.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, discountcode.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, discountcode.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, discountcode.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, discountcode.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, discountcode.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, discountcode.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, discountcode.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, discountcode.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, discountcode.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, discountcode.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, discountcode.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, discountcode.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, discountcode.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, discountcode.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Code != nil {
+		predicates = append(predicates, discountcode.CodeEQ(*i.Code))
+	}
+	if i.CodeNEQ != nil {
+		predicates = append(predicates, discountcode.CodeNEQ(*i.CodeNEQ))
+	}
+	if len(i.CodeIn) > 0 {
+		predicates = append(predicates, discountcode.CodeIn(i.CodeIn...))
+	}
+	if len(i.CodeNotIn) > 0 {
+		predicates = append(predicates, discountcode.CodeNotIn(i.CodeNotIn...))
+	}
+	if i.CodeGT != nil {
+		predicates = append(predicates, discountcode.CodeGT(*i.CodeGT))
+	}
+	if i.CodeGTE != nil {
+		predicates = append(predicates, discountcode.CodeGTE(*i.CodeGTE))
+	}
+	if i.CodeLT != nil {
+		predicates = append(predicates, discountcode.CodeLT(*i.CodeLT))
+	}
+	if i.CodeLTE != nil {
+		predicates = append(predicates, discountcode.CodeLTE(*i.CodeLTE))
+	}
+	if i.CodeContains != nil {
+		predicates = append(predicates, discountcode.CodeContains(*i.CodeContains))
+	}
+	if i.CodeHasPrefix != nil {
+		predicates = append(predicates, discountcode.CodeHasPrefix(*i.CodeHasPrefix))
+	}
+	if i.CodeHasSuffix != nil {
+		predicates = append(predicates, discountcode.CodeHasSuffix(*i.CodeHasSuffix))
+	}
+	if i.CodeEqualFold != nil {
+		predicates = append(predicates, discountcode.CodeEqualFold(*i.CodeEqualFold))
+	}
+	if i.CodeContainsFold != nil {
+		predicates = append(predicates, discountcode.CodeContainsFold(*i.CodeContainsFold))
+	}
+	if i.Text != nil {
+		predicates = append(predicates, discountcode.TextEQ(*i.Text))
+	}
+	if i.TextNEQ != nil {
+		predicates = append(predicates, discountcode.TextNEQ(*i.TextNEQ))
+	}
+	if len(i.TextIn) > 0 {
+		predicates = append(predicates, discountcode.TextIn(i.TextIn...))
+	}
+	if len(i.TextNotIn) > 0 {
+		predicates = append(predicates, discountcode.TextNotIn(i.TextNotIn...))
+	}
+	if i.TextGT != nil {
+		predicates = append(predicates, discountcode.TextGT(*i.TextGT))
+	}
+	if i.TextGTE != nil {
+		predicates = append(predicates, discountcode.TextGTE(*i.TextGTE))
+	}
+	if i.TextLT != nil {
+		predicates = append(predicates, discountcode.TextLT(*i.TextLT))
+	}
+	if i.TextLTE != nil {
+		predicates = append(predicates, discountcode.TextLTE(*i.TextLTE))
+	}
+	if i.TextContains != nil {
+		predicates = append(predicates, discountcode.TextContains(*i.TextContains))
+	}
+	if i.TextHasPrefix != nil {
+		predicates = append(predicates, discountcode.TextHasPrefix(*i.TextHasPrefix))
+	}
+	if i.TextHasSuffix != nil {
+		predicates = append(predicates, discountcode.TextHasSuffix(*i.TextHasSuffix))
+	}
+	if i.TextEqualFold != nil {
+		predicates = append(predicates, discountcode.TextEqualFold(*i.TextEqualFold))
+	}
+	if i.TextContainsFold != nil {
+		predicates = append(predicates, discountcode.TextContainsFold(*i.TextContainsFold))
+	}
+	if i.Kind != nil {
+		predicates = append(predicates, discountcode.KindEQ(*i.Kind))
+	}
+	if i.KindNEQ != nil {
+		predicates = append(predicates, discountcode.KindNEQ(*i.KindNEQ))
+	}
+	if len(i.KindIn) > 0 {
+		predicates = append(predicates, discountcode.KindIn(i.KindIn...))
+	}
+	if len(i.KindNotIn) > 0 {
+		predicates = append(predicates, discountcode.KindNotIn(i.KindNotIn...))
+	}
+	if i.Value != nil {
+		predicates = append(predicates, discountcode.ValueEQ(*i.Value))
+	}
+	if i.ValueNEQ != nil {
+		predicates = append(predicates, discountcode.ValueNEQ(*i.ValueNEQ))
+	}
+	if len(i.ValueIn) > 0 {
+		predicates = append(predicates, discountcode.ValueIn(i.ValueIn...))
+	}
+	if len(i.ValueNotIn) > 0 {
+		predicates = append(predicates, discountcode.ValueNotIn(i.ValueNotIn...))
+	}
+	if i.ValueGT != nil {
+		predicates = append(predicates, discountcode.ValueGT(*i.ValueGT))
+	}
+	if i.ValueGTE != nil {
+		predicates = append(predicates, discountcode.ValueGTE(*i.ValueGTE))
+	}
+	if i.ValueLT != nil {
+		predicates = append(predicates, discountcode.ValueLT(*i.ValueLT))
+	}
+	if i.ValueLTE != nil {
+		predicates = append(predicates, discountcode.ValueLTE(*i.ValueLTE))
+	}
+	if i.MinimumSubtotal != nil {
+		predicates = append(predicates, discountcode.MinimumSubtotalEQ(*i.MinimumSubtotal))
+	}
+	if i.MinimumSubtotalNEQ != nil {
+		predicates = append(predicates, discountcode.MinimumSubtotalNEQ(*i.MinimumSubtotalNEQ))
+	}
+	if len(i.MinimumSubtotalIn) > 0 {
+		predicates = append(predicates, discountcode.MinimumSubtotalIn(i.MinimumSubtotalIn...))
+	}
+	if len(i.MinimumSubtotalNotIn) > 0 {
+		predicates = append(predicates, discountcode.MinimumSubtotalNotIn(i.MinimumSubtotalNotIn...))
+	}
+	if i.MinimumSubtotalGT != nil {
+		predicates = append(predicates, discountcode.MinimumSubtotalGT(*i.MinimumSubtotalGT))
+	}
+	if i.MinimumSubtotalGTE != nil {
+		predicates = append(predicates, discountcode.MinimumSubtotalGTE(*i.MinimumSubtotalGTE))
+	}
+	if i.MinimumSubtotalLT != nil {
+		predicates = append(predicates, discountcode.MinimumSubtotalLT(*i.MinimumSubtotalLT))
+	}
+	if i.MinimumSubtotalLTE != nil {
+		predicates = append(predicates, discountcode.MinimumSubtotalLTE(*i.MinimumSubtotalLTE))
+	}
+	if i.UsageLimit != nil {
+		predicates = append(predicates, discountcode.UsageLimitEQ(*i.UsageLimit))
+	}
+	if i.UsageLimitNEQ != nil {
+		predicates = append(predicates, discountcode.UsageLimitNEQ(*i.UsageLimitNEQ))
+	}
+	if len(i.UsageLimitIn) > 0 {
+		predicates = append(predicates, discountcode.UsageLimitIn(i.UsageLimitIn...))
+	}
+	if len(i.UsageLimitNotIn) > 0 {
+		predicates = append(predicates, discountcode.UsageLimitNotIn(i.UsageLimitNotIn...))
+	}
+	if i.UsageLimitGT != nil {
+		predicates = append(predicates, discountcode.UsageLimitGT(*i.UsageLimitGT))
+	}
+	if i.UsageLimitGTE != nil {
+		predicates = append(predicates, discountcode.UsageLimitGTE(*i.UsageLimitGTE))
+	}
+	if i.UsageLimitLT != nil {
+		predicates = append(predicates, discountcode.UsageLimitLT(*i.UsageLimitLT))
+	}
+	if i.UsageLimitLTE != nil {
+		predicates = append(predicates, discountcode.UsageLimitLTE(*i.UsageLimitLTE))
+	}
+	if i.UsageCount != nil {
+		predicates = append(predicates, discountcode.UsageCountEQ(*i.UsageCount))
+	}
+	if i.UsageCountNEQ != nil {
+		predicates = append(predicates, discountcode.UsageCountNEQ(*i.UsageCountNEQ))
+	}
+	if len(i.UsageCountIn) > 0 {
+		predicates = append(predicates, discountcode.UsageCountIn(i.UsageCountIn...))
+	}
+	if len(i.UsageCountNotIn) > 0 {
+		predicates = append(predicates, discountcode.UsageCountNotIn(i.UsageCountNotIn...))
+	}
+	if i.UsageCountGT != nil {
+		predicates = append(predicates, discountcode.UsageCountGT(*i.UsageCountGT))
+	}
+	if i.UsageCountGTE != nil {
+		predicates = append(predicates, discountcode.UsageCountGTE(*i.UsageCountGTE))
+	}
+	if i.UsageCountLT != nil {
+		predicates = append(predicates, discountcode.UsageCountLT(*i.UsageCountLT))
+	}
+	if i.UsageCountLTE != nil {
+		predicates = append(predicates, discountcode.UsageCountLTE(*i.UsageCountLTE))
+	}
+	if i.StartsAt != nil {
+		predicates = append(predicates, discountcode.StartsAtEQ(*i.StartsAt))
+	}
+	if i.StartsAtNEQ != nil {
+		predicates = append(predicates, discountcode.StartsAtNEQ(*i.StartsAtNEQ))
+	}
+	if len(i.StartsAtIn) > 0 {
+		predicates = append(predicates, discountcode.StartsAtIn(i.StartsAtIn...))
+	}
+	if len(i.StartsAtNotIn) > 0 {
+		predicates = append(predicates, discountcode.StartsAtNotIn(i.StartsAtNotIn...))
+	}
+	if i.StartsAtGT != nil {
+		predicates = append(predicates, discountcode.StartsAtGT(*i.StartsAtGT))
+	}
+	if i.StartsAtGTE != nil {
+		predicates = append(predicates, discountcode.StartsAtGTE(*i.StartsAtGTE))
+	}
+	if i.StartsAtLT != nil {
+		predicates = append(predicates, discountcode.StartsAtLT(*i.StartsAtLT))
+	}
+	if i.StartsAtLTE != nil {
+		predicates = append(predicates, discountcode.StartsAtLTE(*i.StartsAtLTE))
+	}
+	if i.StartsAtIsNil {
+		predicates = append(predicates, discountcode.StartsAtIsNil())
+	}
+	if i.StartsAtNotNil {
+		predicates = append(predicates, discountcode.StartsAtNotNil())
+	}
+	if i.EndsAt != nil {
+		predicates = append(predicates, discountcode.EndsAtEQ(*i.EndsAt))
+	}
+	if i.EndsAtNEQ != nil {
+		predicates = append(predicates, discountcode.EndsAtNEQ(*i.EndsAtNEQ))
+	}
+	if len(i.EndsAtIn) > 0 {
+		predicates = append(predicates, discountcode.EndsAtIn(i.EndsAtIn...))
+	}
+	if len(i.EndsAtNotIn) > 0 {
+		predicates = append(predicates, discountcode.EndsAtNotIn(i.EndsAtNotIn...))
+	}
+	if i.EndsAtGT != nil {
+		predicates = append(predicates, discountcode.EndsAtGT(*i.EndsAtGT))
+	}
+	if i.EndsAtGTE != nil {
+		predicates = append(predicates, discountcode.EndsAtGTE(*i.EndsAtGTE))
+	}
+	if i.EndsAtLT != nil {
+		predicates = append(predicates, discountcode.EndsAtLT(*i.EndsAtLT))
+	}
+	if i.EndsAtLTE != nil {
+		predicates = append(predicates, discountcode.EndsAtLTE(*i.EndsAtLTE))
+	}
+	if i.EndsAtIsNil {
+		predicates = append(predicates, discountcode.EndsAtIsNil())
+	}
+	if i.EndsAtNotNil {
+		predicates = append(predicates, discountcode.EndsAtNotNil())
+	}
+
+	if i.HasShop != nil {
+		p := discountcode.HasShop()
+		if !*i.HasShop {
+			p = discountcode.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasShopWith) > 0 {
+		with := make([]predicate.Shop, 0, len(i.HasShopWith))
+		for _, w := range i.HasShopWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasShopWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, discountcode.HasShopWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyDiscountCodeWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return discountcode.And(predicates...), nil
+	}
+}
+
+// EventWhereInput represents a where input for filtering Event queries.
+type EventWhereInput struct {
+	Predicates []predicate.Event  `json:"-"`
+	Not        *EventWhereInput   `json:"not,omitempty"`
+	Or         []*EventWhereInput `json:"or,omitempty"`
+	And        []*EventWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "event_id" field predicates.
+	EventID             *string  `json:"eventID,omitempty"`
+	EventIDNEQ          *string  `json:"eventIDNEQ,omitempty"`
+	EventIDIn           []string `json:"eventIDIn,omitempty"`
+	EventIDNotIn        []string `json:"eventIDNotIn,omitempty"`
+	EventIDGT           *string  `json:"eventIDGT,omitempty"`
+	EventIDGTE          *string  `json:"eventIDGTE,omitempty"`
+	EventIDLT           *string  `json:"eventIDLT,omitempty"`
+	EventIDLTE          *string  `json:"eventIDLTE,omitempty"`
+	EventIDContains     *string  `json:"eventIDContains,omitempty"`
+	EventIDHasPrefix    *string  `json:"eventIDHasPrefix,omitempty"`
+	EventIDHasSuffix    *string  `json:"eventIDHasSuffix,omitempty"`
+	EventIDEqualFold    *string  `json:"eventIDEqualFold,omitempty"`
+	EventIDContainsFold *string  `json:"eventIDContainsFold,omitempty"`
+
+	// "topic" field predicates.
+	Topic             *string  `json:"topic,omitempty"`
+	TopicNEQ          *string  `json:"topicNEQ,omitempty"`
+	TopicIn           []string `json:"topicIn,omitempty"`
+	TopicNotIn        []string `json:"topicNotIn,omitempty"`
+	TopicGT           *string  `json:"topicGT,omitempty"`
+	TopicGTE          *string  `json:"topicGTE,omitempty"`
+	TopicLT           *string  `json:"topicLT,omitempty"`
+	TopicLTE          *string  `json:"topicLTE,omitempty"`
+	TopicContains     *string  `json:"topicContains,omitempty"`
+	TopicHasPrefix    *string  `json:"topicHasPrefix,omitempty"`
+	TopicHasSuffix    *string  `json:"topicHasSuffix,omitempty"`
+	TopicEqualFold    *string  `json:"topicEqualFold,omitempty"`
+	TopicContainsFold *string  `json:"topicContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "shop" edge predicates.
+	HasShop     *bool             `json:"hasShop,omitempty"`
+	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
+
+	// "order" edge predicates.
+	HasOrder     *bool              `json:"hasOrder,omitempty"`
+	HasOrderWith []*OrderWhereInput `json:"hasOrderWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *EventWhereInput) AddPredicates(predicates ...predicate.Event) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the EventWhereInput filter on the EventQuery builder.
+func (i *EventWhereInput) Filter(q *EventQuery) (*EventQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyEventWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyEventWhereInput is returned in case the EventWhereInput is empty.
+var ErrEmptyEventWhereInput = errors.New("ent: empty predicate EventWhereInput")
+
+// P returns a predicate for filtering events.
+// An error is returned if the input is empty or invalid.
+func (i *EventWhereInput) P() (predicate.Event, error) {
+	var predicates []predicate.Event
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, event.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Event, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, event.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Event, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, event.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, event.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, event.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, event.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, event.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, event.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, event.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, event.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, event.IDLTE(*i.IDLTE))
+	}
+	if i.EventID != nil {
+		predicates = append(predicates, event.EventIDEQ(*i.EventID))
+	}
+	if i.EventIDNEQ != nil {
+		predicates = append(predicates, event.EventIDNEQ(*i.EventIDNEQ))
+	}
+	if len(i.EventIDIn) > 0 {
+		predicates = append(predicates, event.EventIDIn(i.EventIDIn...))
+	}
+	if len(i.EventIDNotIn) > 0 {
+		predicates = append(predicates, event.EventIDNotIn(i.EventIDNotIn...))
+	}
+	if i.EventIDGT != nil {
+		predicates = append(predicates, event.EventIDGT(*i.EventIDGT))
+	}
+	if i.EventIDGTE != nil {
+		predicates = append(predicates, event.EventIDGTE(*i.EventIDGTE))
+	}
+	if i.EventIDLT != nil {
+		predicates = append(predicates, event.EventIDLT(*i.EventIDLT))
+	}
+	if i.EventIDLTE != nil {
+		predicates = append(predicates, event.EventIDLTE(*i.EventIDLTE))
+	}
+	if i.EventIDContains != nil {
+		predicates = append(predicates, event.EventIDContains(*i.EventIDContains))
+	}
+	if i.EventIDHasPrefix != nil {
+		predicates = append(predicates, event.EventIDHasPrefix(*i.EventIDHasPrefix))
+	}
+	if i.EventIDHasSuffix != nil {
+		predicates = append(predicates, event.EventIDHasSuffix(*i.EventIDHasSuffix))
+	}
+	if i.EventIDEqualFold != nil {
+		predicates = append(predicates, event.EventIDEqualFold(*i.EventIDEqualFold))
+	}
+	if i.EventIDContainsFold != nil {
+		predicates = append(predicates, event.EventIDContainsFold(*i.EventIDContainsFold))
+	}
+	if i.Topic != nil {
+		predicates = append(predicates, event.TopicEQ(*i.Topic))
+	}
+	if i.TopicNEQ != nil {
+		predicates = append(predicates, event.TopicNEQ(*i.TopicNEQ))
+	}
+	if len(i.TopicIn) > 0 {
+		predicates = append(predicates, event.TopicIn(i.TopicIn...))
+	}
+	if len(i.TopicNotIn) > 0 {
+		predicates = append(predicates, event.TopicNotIn(i.TopicNotIn...))
+	}
+	if i.TopicGT != nil {
+		predicates = append(predicates, event.TopicGT(*i.TopicGT))
+	}
+	if i.TopicGTE != nil {
+		predicates = append(predicates, event.TopicGTE(*i.TopicGTE))
+	}
+	if i.TopicLT != nil {
+		predicates = append(predicates, event.TopicLT(*i.TopicLT))
+	}
+	if i.TopicLTE != nil {
+		predicates = append(predicates, event.TopicLTE(*i.TopicLTE))
+	}
+	if i.TopicContains != nil {
+		predicates = append(predicates, event.TopicContains(*i.TopicContains))
+	}
+	if i.TopicHasPrefix != nil {
+		predicates = append(predicates, event.TopicHasPrefix(*i.TopicHasPrefix))
+	}
+	if i.TopicHasSuffix != nil {
+		predicates = append(predicates, event.TopicHasSuffix(*i.TopicHasSuffix))
+	}
+	if i.TopicEqualFold != nil {
+		predicates = append(predicates, event.TopicEqualFold(*i.TopicEqualFold))
+	}
+	if i.TopicContainsFold != nil {
+		predicates = append(predicates, event.TopicContainsFold(*i.TopicContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, event.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, event.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, event.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, event.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, event.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, event.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, event.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, event.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+
+	if i.HasShop != nil {
+		p := event.HasShop()
+		if !*i.HasShop {
+			p = event.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasShopWith) > 0 {
+		with := make([]predicate.Shop, 0, len(i.HasShopWith))
+		for _, w := range i.HasShopWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasShopWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, event.HasShopWith(with...))
+	}
+	if i.HasOrder != nil {
+		p := event.HasOrder()
+		if !*i.HasOrder {
+			p = event.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasOrderWith) > 0 {
+		with := make([]predicate.Order, 0, len(i.HasOrderWith))
+		for _, w := range i.HasOrderWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasOrderWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, event.HasOrderWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyEventWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return event.And(predicates...), nil
 	}
 }
 
@@ -4544,6 +5419,18 @@ type OrderWhereInput struct {
 	// "line_items" edge predicates.
 	HasLineItems     *bool                 `json:"hasLineItems,omitempty"`
 	HasLineItemsWith []*LineItemWhereInput `json:"hasLineItemsWith,omitempty"`
+
+	// "payments" edge predicates.
+	HasPayments     *bool                     `json:"hasPayments,omitempty"`
+	HasPaymentsWith []*OrderPaymentWhereInput `json:"hasPaymentsWith,omitempty"`
+
+	// "transactions" edge predicates.
+	HasTransactions     *bool                           `json:"hasTransactions,omitempty"`
+	HasTransactionsWith []*PaymentTransactionWhereInput `json:"hasTransactionsWith,omitempty"`
+
+	// "events" edge predicates.
+	HasEvents     *bool              `json:"hasEvents,omitempty"`
+	HasEventsWith []*EventWhereInput `json:"hasEventsWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -5026,6 +5913,60 @@ func (i *OrderWhereInput) P() (predicate.Order, error) {
 		}
 		predicates = append(predicates, order.HasLineItemsWith(with...))
 	}
+	if i.HasPayments != nil {
+		p := order.HasPayments()
+		if !*i.HasPayments {
+			p = order.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasPaymentsWith) > 0 {
+		with := make([]predicate.OrderPayment, 0, len(i.HasPaymentsWith))
+		for _, w := range i.HasPaymentsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasPaymentsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, order.HasPaymentsWith(with...))
+	}
+	if i.HasTransactions != nil {
+		p := order.HasTransactions()
+		if !*i.HasTransactions {
+			p = order.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasTransactionsWith) > 0 {
+		with := make([]predicate.PaymentTransaction, 0, len(i.HasTransactionsWith))
+		for _, w := range i.HasTransactionsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasTransactionsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, order.HasTransactionsWith(with...))
+	}
+	if i.HasEvents != nil {
+		p := order.HasEvents()
+		if !*i.HasEvents {
+			p = order.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasEventsWith) > 0 {
+		with := make([]predicate.Event, 0, len(i.HasEventsWith))
+		for _, w := range i.HasEventsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasEventsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, order.HasEventsWith(with...))
+	}
 	switch len(predicates) {
 	case 0:
 		return nil, ErrEmptyOrderWhereInput
@@ -5033,6 +5974,1476 @@ func (i *OrderWhereInput) P() (predicate.Order, error) {
 		return predicates[0], nil
 	default:
 		return order.And(predicates...), nil
+	}
+}
+
+// OrderPaymentWhereInput represents a where input for filtering OrderPayment queries.
+type OrderPaymentWhereInput struct {
+	Predicates []predicate.OrderPayment  `json:"-"`
+	Not        *OrderPaymentWhereInput   `json:"not,omitempty"`
+	Or         []*OrderPaymentWhereInput `json:"or,omitempty"`
+	And        []*OrderPaymentWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "public_id" field predicates.
+	PublicID             *string  `json:"publicID,omitempty"`
+	PublicIDNEQ          *string  `json:"publicIDNEQ,omitempty"`
+	PublicIDIn           []string `json:"publicIDIn,omitempty"`
+	PublicIDNotIn        []string `json:"publicIDNotIn,omitempty"`
+	PublicIDGT           *string  `json:"publicIDGT,omitempty"`
+	PublicIDGTE          *string  `json:"publicIDGTE,omitempty"`
+	PublicIDLT           *string  `json:"publicIDLT,omitempty"`
+	PublicIDLTE          *string  `json:"publicIDLTE,omitempty"`
+	PublicIDContains     *string  `json:"publicIDContains,omitempty"`
+	PublicIDHasPrefix    *string  `json:"publicIDHasPrefix,omitempty"`
+	PublicIDHasSuffix    *string  `json:"publicIDHasSuffix,omitempty"`
+	PublicIDEqualFold    *string  `json:"publicIDEqualFold,omitempty"`
+	PublicIDContainsFold *string  `json:"publicIDContainsFold,omitempty"`
+
+	// "gateway_public_id" field predicates.
+	GatewayPublicID             *string  `json:"gatewayPublicID,omitempty"`
+	GatewayPublicIDNEQ          *string  `json:"gatewayPublicIDNEQ,omitempty"`
+	GatewayPublicIDIn           []string `json:"gatewayPublicIDIn,omitempty"`
+	GatewayPublicIDNotIn        []string `json:"gatewayPublicIDNotIn,omitempty"`
+	GatewayPublicIDGT           *string  `json:"gatewayPublicIDGT,omitempty"`
+	GatewayPublicIDGTE          *string  `json:"gatewayPublicIDGTE,omitempty"`
+	GatewayPublicIDLT           *string  `json:"gatewayPublicIDLT,omitempty"`
+	GatewayPublicIDLTE          *string  `json:"gatewayPublicIDLTE,omitempty"`
+	GatewayPublicIDContains     *string  `json:"gatewayPublicIDContains,omitempty"`
+	GatewayPublicIDHasPrefix    *string  `json:"gatewayPublicIDHasPrefix,omitempty"`
+	GatewayPublicIDHasSuffix    *string  `json:"gatewayPublicIDHasSuffix,omitempty"`
+	GatewayPublicIDEqualFold    *string  `json:"gatewayPublicIDEqualFold,omitempty"`
+	GatewayPublicIDContainsFold *string  `json:"gatewayPublicIDContainsFold,omitempty"`
+
+	// "tender_type" field predicates.
+	TenderType             *string  `json:"tenderType,omitempty"`
+	TenderTypeNEQ          *string  `json:"tenderTypeNEQ,omitempty"`
+	TenderTypeIn           []string `json:"tenderTypeIn,omitempty"`
+	TenderTypeNotIn        []string `json:"tenderTypeNotIn,omitempty"`
+	TenderTypeGT           *string  `json:"tenderTypeGT,omitempty"`
+	TenderTypeGTE          *string  `json:"tenderTypeGTE,omitempty"`
+	TenderTypeLT           *string  `json:"tenderTypeLT,omitempty"`
+	TenderTypeLTE          *string  `json:"tenderTypeLTE,omitempty"`
+	TenderTypeContains     *string  `json:"tenderTypeContains,omitempty"`
+	TenderTypeHasPrefix    *string  `json:"tenderTypeHasPrefix,omitempty"`
+	TenderTypeHasSuffix    *string  `json:"tenderTypeHasSuffix,omitempty"`
+	TenderTypeEqualFold    *string  `json:"tenderTypeEqualFold,omitempty"`
+	TenderTypeContainsFold *string  `json:"tenderTypeContainsFold,omitempty"`
+
+	// "display_string" field predicates.
+	DisplayString             *string  `json:"displayString,omitempty"`
+	DisplayStringNEQ          *string  `json:"displayStringNEQ,omitempty"`
+	DisplayStringIn           []string `json:"displayStringIn,omitempty"`
+	DisplayStringNotIn        []string `json:"displayStringNotIn,omitempty"`
+	DisplayStringGT           *string  `json:"displayStringGT,omitempty"`
+	DisplayStringGTE          *string  `json:"displayStringGTE,omitempty"`
+	DisplayStringLT           *string  `json:"displayStringLT,omitempty"`
+	DisplayStringLTE          *string  `json:"displayStringLTE,omitempty"`
+	DisplayStringContains     *string  `json:"displayStringContains,omitempty"`
+	DisplayStringHasPrefix    *string  `json:"displayStringHasPrefix,omitempty"`
+	DisplayStringHasSuffix    *string  `json:"displayStringHasSuffix,omitempty"`
+	DisplayStringEqualFold    *string  `json:"displayStringEqualFold,omitempty"`
+	DisplayStringContainsFold *string  `json:"displayStringContainsFold,omitempty"`
+
+	// "retain" field predicates.
+	Retain    *bool `json:"retain,omitempty"`
+	RetainNEQ *bool `json:"retainNEQ,omitempty"`
+
+	// "wallet_pay_type" field predicates.
+	WalletPayType             *string  `json:"walletPayType,omitempty"`
+	WalletPayTypeNEQ          *string  `json:"walletPayTypeNEQ,omitempty"`
+	WalletPayTypeIn           []string `json:"walletPayTypeIn,omitempty"`
+	WalletPayTypeNotIn        []string `json:"walletPayTypeNotIn,omitempty"`
+	WalletPayTypeGT           *string  `json:"walletPayTypeGT,omitempty"`
+	WalletPayTypeGTE          *string  `json:"walletPayTypeGTE,omitempty"`
+	WalletPayTypeLT           *string  `json:"walletPayTypeLT,omitempty"`
+	WalletPayTypeLTE          *string  `json:"walletPayTypeLTE,omitempty"`
+	WalletPayTypeContains     *string  `json:"walletPayTypeContains,omitempty"`
+	WalletPayTypeHasPrefix    *string  `json:"walletPayTypeHasPrefix,omitempty"`
+	WalletPayTypeHasSuffix    *string  `json:"walletPayTypeHasSuffix,omitempty"`
+	WalletPayTypeEqualFold    *string  `json:"walletPayTypeEqualFold,omitempty"`
+	WalletPayTypeContainsFold *string  `json:"walletPayTypeContainsFold,omitempty"`
+
+	// "amount" field predicates.
+	Amount      *int64  `json:"amount,omitempty"`
+	AmountNEQ   *int64  `json:"amountNEQ,omitempty"`
+	AmountIn    []int64 `json:"amountIn,omitempty"`
+	AmountNotIn []int64 `json:"amountNotIn,omitempty"`
+	AmountGT    *int64  `json:"amountGT,omitempty"`
+	AmountGTE   *int64  `json:"amountGTE,omitempty"`
+	AmountLT    *int64  `json:"amountLT,omitempty"`
+	AmountLTE   *int64  `json:"amountLTE,omitempty"`
+
+	// "currency" field predicates.
+	Currency             *string  `json:"currency,omitempty"`
+	CurrencyNEQ          *string  `json:"currencyNEQ,omitempty"`
+	CurrencyIn           []string `json:"currencyIn,omitempty"`
+	CurrencyNotIn        []string `json:"currencyNotIn,omitempty"`
+	CurrencyGT           *string  `json:"currencyGT,omitempty"`
+	CurrencyGTE          *string  `json:"currencyGTE,omitempty"`
+	CurrencyLT           *string  `json:"currencyLT,omitempty"`
+	CurrencyLTE          *string  `json:"currencyLTE,omitempty"`
+	CurrencyContains     *string  `json:"currencyContains,omitempty"`
+	CurrencyHasPrefix    *string  `json:"currencyHasPrefix,omitempty"`
+	CurrencyHasSuffix    *string  `json:"currencyHasSuffix,omitempty"`
+	CurrencyEqualFold    *string  `json:"currencyEqualFold,omitempty"`
+	CurrencyContainsFold *string  `json:"currencyContainsFold,omitempty"`
+
+	// "status" field predicates.
+	Status      *orderpayment.Status  `json:"status,omitempty"`
+	StatusNEQ   *orderpayment.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []orderpayment.Status `json:"statusIn,omitempty"`
+	StatusNotIn []orderpayment.Status `json:"statusNotIn,omitempty"`
+
+	// "step" field predicates.
+	Step             *string  `json:"step,omitempty"`
+	StepNEQ          *string  `json:"stepNEQ,omitempty"`
+	StepIn           []string `json:"stepIn,omitempty"`
+	StepNotIn        []string `json:"stepNotIn,omitempty"`
+	StepGT           *string  `json:"stepGT,omitempty"`
+	StepGTE          *string  `json:"stepGTE,omitempty"`
+	StepLT           *string  `json:"stepLT,omitempty"`
+	StepLTE          *string  `json:"stepLTE,omitempty"`
+	StepContains     *string  `json:"stepContains,omitempty"`
+	StepHasPrefix    *string  `json:"stepHasPrefix,omitempty"`
+	StepHasSuffix    *string  `json:"stepHasSuffix,omitempty"`
+	StepEqualFold    *string  `json:"stepEqualFold,omitempty"`
+	StepContainsFold *string  `json:"stepContainsFold,omitempty"`
+
+	// "authorization_id" field predicates.
+	AuthorizationID             *string  `json:"authorizationID,omitempty"`
+	AuthorizationIDNEQ          *string  `json:"authorizationIDNEQ,omitempty"`
+	AuthorizationIDIn           []string `json:"authorizationIDIn,omitempty"`
+	AuthorizationIDNotIn        []string `json:"authorizationIDNotIn,omitempty"`
+	AuthorizationIDGT           *string  `json:"authorizationIDGT,omitempty"`
+	AuthorizationIDGTE          *string  `json:"authorizationIDGTE,omitempty"`
+	AuthorizationIDLT           *string  `json:"authorizationIDLT,omitempty"`
+	AuthorizationIDLTE          *string  `json:"authorizationIDLTE,omitempty"`
+	AuthorizationIDContains     *string  `json:"authorizationIDContains,omitempty"`
+	AuthorizationIDHasPrefix    *string  `json:"authorizationIDHasPrefix,omitempty"`
+	AuthorizationIDHasSuffix    *string  `json:"authorizationIDHasSuffix,omitempty"`
+	AuthorizationIDEqualFold    *string  `json:"authorizationIDEqualFold,omitempty"`
+	AuthorizationIDContainsFold *string  `json:"authorizationIDContainsFold,omitempty"`
+
+	// "position" field predicates.
+	Position      *int  `json:"position,omitempty"`
+	PositionNEQ   *int  `json:"positionNEQ,omitempty"`
+	PositionIn    []int `json:"positionIn,omitempty"`
+	PositionNotIn []int `json:"positionNotIn,omitempty"`
+	PositionGT    *int  `json:"positionGT,omitempty"`
+	PositionGTE   *int  `json:"positionGTE,omitempty"`
+	PositionLT    *int  `json:"positionLT,omitempty"`
+	PositionLTE   *int  `json:"positionLTE,omitempty"`
+
+	// "order" edge predicates.
+	HasOrder     *bool              `json:"hasOrder,omitempty"`
+	HasOrderWith []*OrderWhereInput `json:"hasOrderWith,omitempty"`
+
+	// "transactions" edge predicates.
+	HasTransactions     *bool                           `json:"hasTransactions,omitempty"`
+	HasTransactionsWith []*PaymentTransactionWhereInput `json:"hasTransactionsWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *OrderPaymentWhereInput) AddPredicates(predicates ...predicate.OrderPayment) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the OrderPaymentWhereInput filter on the OrderPaymentQuery builder.
+func (i *OrderPaymentWhereInput) Filter(q *OrderPaymentQuery) (*OrderPaymentQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyOrderPaymentWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyOrderPaymentWhereInput is returned in case the OrderPaymentWhereInput is empty.
+var ErrEmptyOrderPaymentWhereInput = errors.New("ent: empty predicate OrderPaymentWhereInput")
+
+// P returns a predicate for filtering orderpayments.
+// An error is returned if the input is empty or invalid.
+func (i *OrderPaymentWhereInput) P() (predicate.OrderPayment, error) {
+	var predicates []predicate.OrderPayment
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, orderpayment.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.OrderPayment, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, orderpayment.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.OrderPayment, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, orderpayment.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, orderpayment.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, orderpayment.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, orderpayment.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, orderpayment.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, orderpayment.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, orderpayment.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, orderpayment.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, orderpayment.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, orderpayment.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, orderpayment.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, orderpayment.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, orderpayment.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, orderpayment.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, orderpayment.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, orderpayment.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, orderpayment.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, orderpayment.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, orderpayment.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, orderpayment.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, orderpayment.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, orderpayment.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, orderpayment.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, orderpayment.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, orderpayment.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.PublicID != nil {
+		predicates = append(predicates, orderpayment.PublicIDEQ(*i.PublicID))
+	}
+	if i.PublicIDNEQ != nil {
+		predicates = append(predicates, orderpayment.PublicIDNEQ(*i.PublicIDNEQ))
+	}
+	if len(i.PublicIDIn) > 0 {
+		predicates = append(predicates, orderpayment.PublicIDIn(i.PublicIDIn...))
+	}
+	if len(i.PublicIDNotIn) > 0 {
+		predicates = append(predicates, orderpayment.PublicIDNotIn(i.PublicIDNotIn...))
+	}
+	if i.PublicIDGT != nil {
+		predicates = append(predicates, orderpayment.PublicIDGT(*i.PublicIDGT))
+	}
+	if i.PublicIDGTE != nil {
+		predicates = append(predicates, orderpayment.PublicIDGTE(*i.PublicIDGTE))
+	}
+	if i.PublicIDLT != nil {
+		predicates = append(predicates, orderpayment.PublicIDLT(*i.PublicIDLT))
+	}
+	if i.PublicIDLTE != nil {
+		predicates = append(predicates, orderpayment.PublicIDLTE(*i.PublicIDLTE))
+	}
+	if i.PublicIDContains != nil {
+		predicates = append(predicates, orderpayment.PublicIDContains(*i.PublicIDContains))
+	}
+	if i.PublicIDHasPrefix != nil {
+		predicates = append(predicates, orderpayment.PublicIDHasPrefix(*i.PublicIDHasPrefix))
+	}
+	if i.PublicIDHasSuffix != nil {
+		predicates = append(predicates, orderpayment.PublicIDHasSuffix(*i.PublicIDHasSuffix))
+	}
+	if i.PublicIDEqualFold != nil {
+		predicates = append(predicates, orderpayment.PublicIDEqualFold(*i.PublicIDEqualFold))
+	}
+	if i.PublicIDContainsFold != nil {
+		predicates = append(predicates, orderpayment.PublicIDContainsFold(*i.PublicIDContainsFold))
+	}
+	if i.GatewayPublicID != nil {
+		predicates = append(predicates, orderpayment.GatewayPublicIDEQ(*i.GatewayPublicID))
+	}
+	if i.GatewayPublicIDNEQ != nil {
+		predicates = append(predicates, orderpayment.GatewayPublicIDNEQ(*i.GatewayPublicIDNEQ))
+	}
+	if len(i.GatewayPublicIDIn) > 0 {
+		predicates = append(predicates, orderpayment.GatewayPublicIDIn(i.GatewayPublicIDIn...))
+	}
+	if len(i.GatewayPublicIDNotIn) > 0 {
+		predicates = append(predicates, orderpayment.GatewayPublicIDNotIn(i.GatewayPublicIDNotIn...))
+	}
+	if i.GatewayPublicIDGT != nil {
+		predicates = append(predicates, orderpayment.GatewayPublicIDGT(*i.GatewayPublicIDGT))
+	}
+	if i.GatewayPublicIDGTE != nil {
+		predicates = append(predicates, orderpayment.GatewayPublicIDGTE(*i.GatewayPublicIDGTE))
+	}
+	if i.GatewayPublicIDLT != nil {
+		predicates = append(predicates, orderpayment.GatewayPublicIDLT(*i.GatewayPublicIDLT))
+	}
+	if i.GatewayPublicIDLTE != nil {
+		predicates = append(predicates, orderpayment.GatewayPublicIDLTE(*i.GatewayPublicIDLTE))
+	}
+	if i.GatewayPublicIDContains != nil {
+		predicates = append(predicates, orderpayment.GatewayPublicIDContains(*i.GatewayPublicIDContains))
+	}
+	if i.GatewayPublicIDHasPrefix != nil {
+		predicates = append(predicates, orderpayment.GatewayPublicIDHasPrefix(*i.GatewayPublicIDHasPrefix))
+	}
+	if i.GatewayPublicIDHasSuffix != nil {
+		predicates = append(predicates, orderpayment.GatewayPublicIDHasSuffix(*i.GatewayPublicIDHasSuffix))
+	}
+	if i.GatewayPublicIDEqualFold != nil {
+		predicates = append(predicates, orderpayment.GatewayPublicIDEqualFold(*i.GatewayPublicIDEqualFold))
+	}
+	if i.GatewayPublicIDContainsFold != nil {
+		predicates = append(predicates, orderpayment.GatewayPublicIDContainsFold(*i.GatewayPublicIDContainsFold))
+	}
+	if i.TenderType != nil {
+		predicates = append(predicates, orderpayment.TenderTypeEQ(*i.TenderType))
+	}
+	if i.TenderTypeNEQ != nil {
+		predicates = append(predicates, orderpayment.TenderTypeNEQ(*i.TenderTypeNEQ))
+	}
+	if len(i.TenderTypeIn) > 0 {
+		predicates = append(predicates, orderpayment.TenderTypeIn(i.TenderTypeIn...))
+	}
+	if len(i.TenderTypeNotIn) > 0 {
+		predicates = append(predicates, orderpayment.TenderTypeNotIn(i.TenderTypeNotIn...))
+	}
+	if i.TenderTypeGT != nil {
+		predicates = append(predicates, orderpayment.TenderTypeGT(*i.TenderTypeGT))
+	}
+	if i.TenderTypeGTE != nil {
+		predicates = append(predicates, orderpayment.TenderTypeGTE(*i.TenderTypeGTE))
+	}
+	if i.TenderTypeLT != nil {
+		predicates = append(predicates, orderpayment.TenderTypeLT(*i.TenderTypeLT))
+	}
+	if i.TenderTypeLTE != nil {
+		predicates = append(predicates, orderpayment.TenderTypeLTE(*i.TenderTypeLTE))
+	}
+	if i.TenderTypeContains != nil {
+		predicates = append(predicates, orderpayment.TenderTypeContains(*i.TenderTypeContains))
+	}
+	if i.TenderTypeHasPrefix != nil {
+		predicates = append(predicates, orderpayment.TenderTypeHasPrefix(*i.TenderTypeHasPrefix))
+	}
+	if i.TenderTypeHasSuffix != nil {
+		predicates = append(predicates, orderpayment.TenderTypeHasSuffix(*i.TenderTypeHasSuffix))
+	}
+	if i.TenderTypeEqualFold != nil {
+		predicates = append(predicates, orderpayment.TenderTypeEqualFold(*i.TenderTypeEqualFold))
+	}
+	if i.TenderTypeContainsFold != nil {
+		predicates = append(predicates, orderpayment.TenderTypeContainsFold(*i.TenderTypeContainsFold))
+	}
+	if i.DisplayString != nil {
+		predicates = append(predicates, orderpayment.DisplayStringEQ(*i.DisplayString))
+	}
+	if i.DisplayStringNEQ != nil {
+		predicates = append(predicates, orderpayment.DisplayStringNEQ(*i.DisplayStringNEQ))
+	}
+	if len(i.DisplayStringIn) > 0 {
+		predicates = append(predicates, orderpayment.DisplayStringIn(i.DisplayStringIn...))
+	}
+	if len(i.DisplayStringNotIn) > 0 {
+		predicates = append(predicates, orderpayment.DisplayStringNotIn(i.DisplayStringNotIn...))
+	}
+	if i.DisplayStringGT != nil {
+		predicates = append(predicates, orderpayment.DisplayStringGT(*i.DisplayStringGT))
+	}
+	if i.DisplayStringGTE != nil {
+		predicates = append(predicates, orderpayment.DisplayStringGTE(*i.DisplayStringGTE))
+	}
+	if i.DisplayStringLT != nil {
+		predicates = append(predicates, orderpayment.DisplayStringLT(*i.DisplayStringLT))
+	}
+	if i.DisplayStringLTE != nil {
+		predicates = append(predicates, orderpayment.DisplayStringLTE(*i.DisplayStringLTE))
+	}
+	if i.DisplayStringContains != nil {
+		predicates = append(predicates, orderpayment.DisplayStringContains(*i.DisplayStringContains))
+	}
+	if i.DisplayStringHasPrefix != nil {
+		predicates = append(predicates, orderpayment.DisplayStringHasPrefix(*i.DisplayStringHasPrefix))
+	}
+	if i.DisplayStringHasSuffix != nil {
+		predicates = append(predicates, orderpayment.DisplayStringHasSuffix(*i.DisplayStringHasSuffix))
+	}
+	if i.DisplayStringEqualFold != nil {
+		predicates = append(predicates, orderpayment.DisplayStringEqualFold(*i.DisplayStringEqualFold))
+	}
+	if i.DisplayStringContainsFold != nil {
+		predicates = append(predicates, orderpayment.DisplayStringContainsFold(*i.DisplayStringContainsFold))
+	}
+	if i.Retain != nil {
+		predicates = append(predicates, orderpayment.RetainEQ(*i.Retain))
+	}
+	if i.RetainNEQ != nil {
+		predicates = append(predicates, orderpayment.RetainNEQ(*i.RetainNEQ))
+	}
+	if i.WalletPayType != nil {
+		predicates = append(predicates, orderpayment.WalletPayTypeEQ(*i.WalletPayType))
+	}
+	if i.WalletPayTypeNEQ != nil {
+		predicates = append(predicates, orderpayment.WalletPayTypeNEQ(*i.WalletPayTypeNEQ))
+	}
+	if len(i.WalletPayTypeIn) > 0 {
+		predicates = append(predicates, orderpayment.WalletPayTypeIn(i.WalletPayTypeIn...))
+	}
+	if len(i.WalletPayTypeNotIn) > 0 {
+		predicates = append(predicates, orderpayment.WalletPayTypeNotIn(i.WalletPayTypeNotIn...))
+	}
+	if i.WalletPayTypeGT != nil {
+		predicates = append(predicates, orderpayment.WalletPayTypeGT(*i.WalletPayTypeGT))
+	}
+	if i.WalletPayTypeGTE != nil {
+		predicates = append(predicates, orderpayment.WalletPayTypeGTE(*i.WalletPayTypeGTE))
+	}
+	if i.WalletPayTypeLT != nil {
+		predicates = append(predicates, orderpayment.WalletPayTypeLT(*i.WalletPayTypeLT))
+	}
+	if i.WalletPayTypeLTE != nil {
+		predicates = append(predicates, orderpayment.WalletPayTypeLTE(*i.WalletPayTypeLTE))
+	}
+	if i.WalletPayTypeContains != nil {
+		predicates = append(predicates, orderpayment.WalletPayTypeContains(*i.WalletPayTypeContains))
+	}
+	if i.WalletPayTypeHasPrefix != nil {
+		predicates = append(predicates, orderpayment.WalletPayTypeHasPrefix(*i.WalletPayTypeHasPrefix))
+	}
+	if i.WalletPayTypeHasSuffix != nil {
+		predicates = append(predicates, orderpayment.WalletPayTypeHasSuffix(*i.WalletPayTypeHasSuffix))
+	}
+	if i.WalletPayTypeEqualFold != nil {
+		predicates = append(predicates, orderpayment.WalletPayTypeEqualFold(*i.WalletPayTypeEqualFold))
+	}
+	if i.WalletPayTypeContainsFold != nil {
+		predicates = append(predicates, orderpayment.WalletPayTypeContainsFold(*i.WalletPayTypeContainsFold))
+	}
+	if i.Amount != nil {
+		predicates = append(predicates, orderpayment.AmountEQ(*i.Amount))
+	}
+	if i.AmountNEQ != nil {
+		predicates = append(predicates, orderpayment.AmountNEQ(*i.AmountNEQ))
+	}
+	if len(i.AmountIn) > 0 {
+		predicates = append(predicates, orderpayment.AmountIn(i.AmountIn...))
+	}
+	if len(i.AmountNotIn) > 0 {
+		predicates = append(predicates, orderpayment.AmountNotIn(i.AmountNotIn...))
+	}
+	if i.AmountGT != nil {
+		predicates = append(predicates, orderpayment.AmountGT(*i.AmountGT))
+	}
+	if i.AmountGTE != nil {
+		predicates = append(predicates, orderpayment.AmountGTE(*i.AmountGTE))
+	}
+	if i.AmountLT != nil {
+		predicates = append(predicates, orderpayment.AmountLT(*i.AmountLT))
+	}
+	if i.AmountLTE != nil {
+		predicates = append(predicates, orderpayment.AmountLTE(*i.AmountLTE))
+	}
+	if i.Currency != nil {
+		predicates = append(predicates, orderpayment.CurrencyEQ(*i.Currency))
+	}
+	if i.CurrencyNEQ != nil {
+		predicates = append(predicates, orderpayment.CurrencyNEQ(*i.CurrencyNEQ))
+	}
+	if len(i.CurrencyIn) > 0 {
+		predicates = append(predicates, orderpayment.CurrencyIn(i.CurrencyIn...))
+	}
+	if len(i.CurrencyNotIn) > 0 {
+		predicates = append(predicates, orderpayment.CurrencyNotIn(i.CurrencyNotIn...))
+	}
+	if i.CurrencyGT != nil {
+		predicates = append(predicates, orderpayment.CurrencyGT(*i.CurrencyGT))
+	}
+	if i.CurrencyGTE != nil {
+		predicates = append(predicates, orderpayment.CurrencyGTE(*i.CurrencyGTE))
+	}
+	if i.CurrencyLT != nil {
+		predicates = append(predicates, orderpayment.CurrencyLT(*i.CurrencyLT))
+	}
+	if i.CurrencyLTE != nil {
+		predicates = append(predicates, orderpayment.CurrencyLTE(*i.CurrencyLTE))
+	}
+	if i.CurrencyContains != nil {
+		predicates = append(predicates, orderpayment.CurrencyContains(*i.CurrencyContains))
+	}
+	if i.CurrencyHasPrefix != nil {
+		predicates = append(predicates, orderpayment.CurrencyHasPrefix(*i.CurrencyHasPrefix))
+	}
+	if i.CurrencyHasSuffix != nil {
+		predicates = append(predicates, orderpayment.CurrencyHasSuffix(*i.CurrencyHasSuffix))
+	}
+	if i.CurrencyEqualFold != nil {
+		predicates = append(predicates, orderpayment.CurrencyEqualFold(*i.CurrencyEqualFold))
+	}
+	if i.CurrencyContainsFold != nil {
+		predicates = append(predicates, orderpayment.CurrencyContainsFold(*i.CurrencyContainsFold))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, orderpayment.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, orderpayment.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, orderpayment.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, orderpayment.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.Step != nil {
+		predicates = append(predicates, orderpayment.StepEQ(*i.Step))
+	}
+	if i.StepNEQ != nil {
+		predicates = append(predicates, orderpayment.StepNEQ(*i.StepNEQ))
+	}
+	if len(i.StepIn) > 0 {
+		predicates = append(predicates, orderpayment.StepIn(i.StepIn...))
+	}
+	if len(i.StepNotIn) > 0 {
+		predicates = append(predicates, orderpayment.StepNotIn(i.StepNotIn...))
+	}
+	if i.StepGT != nil {
+		predicates = append(predicates, orderpayment.StepGT(*i.StepGT))
+	}
+	if i.StepGTE != nil {
+		predicates = append(predicates, orderpayment.StepGTE(*i.StepGTE))
+	}
+	if i.StepLT != nil {
+		predicates = append(predicates, orderpayment.StepLT(*i.StepLT))
+	}
+	if i.StepLTE != nil {
+		predicates = append(predicates, orderpayment.StepLTE(*i.StepLTE))
+	}
+	if i.StepContains != nil {
+		predicates = append(predicates, orderpayment.StepContains(*i.StepContains))
+	}
+	if i.StepHasPrefix != nil {
+		predicates = append(predicates, orderpayment.StepHasPrefix(*i.StepHasPrefix))
+	}
+	if i.StepHasSuffix != nil {
+		predicates = append(predicates, orderpayment.StepHasSuffix(*i.StepHasSuffix))
+	}
+	if i.StepEqualFold != nil {
+		predicates = append(predicates, orderpayment.StepEqualFold(*i.StepEqualFold))
+	}
+	if i.StepContainsFold != nil {
+		predicates = append(predicates, orderpayment.StepContainsFold(*i.StepContainsFold))
+	}
+	if i.AuthorizationID != nil {
+		predicates = append(predicates, orderpayment.AuthorizationIDEQ(*i.AuthorizationID))
+	}
+	if i.AuthorizationIDNEQ != nil {
+		predicates = append(predicates, orderpayment.AuthorizationIDNEQ(*i.AuthorizationIDNEQ))
+	}
+	if len(i.AuthorizationIDIn) > 0 {
+		predicates = append(predicates, orderpayment.AuthorizationIDIn(i.AuthorizationIDIn...))
+	}
+	if len(i.AuthorizationIDNotIn) > 0 {
+		predicates = append(predicates, orderpayment.AuthorizationIDNotIn(i.AuthorizationIDNotIn...))
+	}
+	if i.AuthorizationIDGT != nil {
+		predicates = append(predicates, orderpayment.AuthorizationIDGT(*i.AuthorizationIDGT))
+	}
+	if i.AuthorizationIDGTE != nil {
+		predicates = append(predicates, orderpayment.AuthorizationIDGTE(*i.AuthorizationIDGTE))
+	}
+	if i.AuthorizationIDLT != nil {
+		predicates = append(predicates, orderpayment.AuthorizationIDLT(*i.AuthorizationIDLT))
+	}
+	if i.AuthorizationIDLTE != nil {
+		predicates = append(predicates, orderpayment.AuthorizationIDLTE(*i.AuthorizationIDLTE))
+	}
+	if i.AuthorizationIDContains != nil {
+		predicates = append(predicates, orderpayment.AuthorizationIDContains(*i.AuthorizationIDContains))
+	}
+	if i.AuthorizationIDHasPrefix != nil {
+		predicates = append(predicates, orderpayment.AuthorizationIDHasPrefix(*i.AuthorizationIDHasPrefix))
+	}
+	if i.AuthorizationIDHasSuffix != nil {
+		predicates = append(predicates, orderpayment.AuthorizationIDHasSuffix(*i.AuthorizationIDHasSuffix))
+	}
+	if i.AuthorizationIDEqualFold != nil {
+		predicates = append(predicates, orderpayment.AuthorizationIDEqualFold(*i.AuthorizationIDEqualFold))
+	}
+	if i.AuthorizationIDContainsFold != nil {
+		predicates = append(predicates, orderpayment.AuthorizationIDContainsFold(*i.AuthorizationIDContainsFold))
+	}
+	if i.Position != nil {
+		predicates = append(predicates, orderpayment.PositionEQ(*i.Position))
+	}
+	if i.PositionNEQ != nil {
+		predicates = append(predicates, orderpayment.PositionNEQ(*i.PositionNEQ))
+	}
+	if len(i.PositionIn) > 0 {
+		predicates = append(predicates, orderpayment.PositionIn(i.PositionIn...))
+	}
+	if len(i.PositionNotIn) > 0 {
+		predicates = append(predicates, orderpayment.PositionNotIn(i.PositionNotIn...))
+	}
+	if i.PositionGT != nil {
+		predicates = append(predicates, orderpayment.PositionGT(*i.PositionGT))
+	}
+	if i.PositionGTE != nil {
+		predicates = append(predicates, orderpayment.PositionGTE(*i.PositionGTE))
+	}
+	if i.PositionLT != nil {
+		predicates = append(predicates, orderpayment.PositionLT(*i.PositionLT))
+	}
+	if i.PositionLTE != nil {
+		predicates = append(predicates, orderpayment.PositionLTE(*i.PositionLTE))
+	}
+
+	if i.HasOrder != nil {
+		p := orderpayment.HasOrder()
+		if !*i.HasOrder {
+			p = orderpayment.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasOrderWith) > 0 {
+		with := make([]predicate.Order, 0, len(i.HasOrderWith))
+		for _, w := range i.HasOrderWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasOrderWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, orderpayment.HasOrderWith(with...))
+	}
+	if i.HasTransactions != nil {
+		p := orderpayment.HasTransactions()
+		if !*i.HasTransactions {
+			p = orderpayment.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasTransactionsWith) > 0 {
+		with := make([]predicate.PaymentTransaction, 0, len(i.HasTransactionsWith))
+		for _, w := range i.HasTransactionsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasTransactionsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, orderpayment.HasTransactionsWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyOrderPaymentWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return orderpayment.And(predicates...), nil
+	}
+}
+
+// PaymentTransactionWhereInput represents a where input for filtering PaymentTransaction queries.
+type PaymentTransactionWhereInput struct {
+	Predicates []predicate.PaymentTransaction  `json:"-"`
+	Not        *PaymentTransactionWhereInput   `json:"not,omitempty"`
+	Or         []*PaymentTransactionWhereInput `json:"or,omitempty"`
+	And        []*PaymentTransactionWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "public_id" field predicates.
+	PublicID             *string  `json:"publicID,omitempty"`
+	PublicIDNEQ          *string  `json:"publicIDNEQ,omitempty"`
+	PublicIDIn           []string `json:"publicIDIn,omitempty"`
+	PublicIDNotIn        []string `json:"publicIDNotIn,omitempty"`
+	PublicIDGT           *string  `json:"publicIDGT,omitempty"`
+	PublicIDGTE          *string  `json:"publicIDGTE,omitempty"`
+	PublicIDLT           *string  `json:"publicIDLT,omitempty"`
+	PublicIDLTE          *string  `json:"publicIDLTE,omitempty"`
+	PublicIDContains     *string  `json:"publicIDContains,omitempty"`
+	PublicIDHasPrefix    *string  `json:"publicIDHasPrefix,omitempty"`
+	PublicIDHasSuffix    *string  `json:"publicIDHasSuffix,omitempty"`
+	PublicIDEqualFold    *string  `json:"publicIDEqualFold,omitempty"`
+	PublicIDContainsFold *string  `json:"publicIDContainsFold,omitempty"`
+
+	// "kind" field predicates.
+	Kind      *paymenttransaction.Kind  `json:"kind,omitempty"`
+	KindNEQ   *paymenttransaction.Kind  `json:"kindNEQ,omitempty"`
+	KindIn    []paymenttransaction.Kind `json:"kindIn,omitempty"`
+	KindNotIn []paymenttransaction.Kind `json:"kindNotIn,omitempty"`
+
+	// "status" field predicates.
+	Status      *paymenttransaction.Status  `json:"status,omitempty"`
+	StatusNEQ   *paymenttransaction.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []paymenttransaction.Status `json:"statusIn,omitempty"`
+	StatusNotIn []paymenttransaction.Status `json:"statusNotIn,omitempty"`
+
+	// "amount" field predicates.
+	Amount      *int64  `json:"amount,omitempty"`
+	AmountNEQ   *int64  `json:"amountNEQ,omitempty"`
+	AmountIn    []int64 `json:"amountIn,omitempty"`
+	AmountNotIn []int64 `json:"amountNotIn,omitempty"`
+	AmountGT    *int64  `json:"amountGT,omitempty"`
+	AmountGTE   *int64  `json:"amountGTE,omitempty"`
+	AmountLT    *int64  `json:"amountLT,omitempty"`
+	AmountLTE   *int64  `json:"amountLTE,omitempty"`
+
+	// "currency" field predicates.
+	Currency             *string  `json:"currency,omitempty"`
+	CurrencyNEQ          *string  `json:"currencyNEQ,omitempty"`
+	CurrencyIn           []string `json:"currencyIn,omitempty"`
+	CurrencyNotIn        []string `json:"currencyNotIn,omitempty"`
+	CurrencyGT           *string  `json:"currencyGT,omitempty"`
+	CurrencyGTE          *string  `json:"currencyGTE,omitempty"`
+	CurrencyLT           *string  `json:"currencyLT,omitempty"`
+	CurrencyLTE          *string  `json:"currencyLTE,omitempty"`
+	CurrencyContains     *string  `json:"currencyContains,omitempty"`
+	CurrencyHasPrefix    *string  `json:"currencyHasPrefix,omitempty"`
+	CurrencyHasSuffix    *string  `json:"currencyHasSuffix,omitempty"`
+	CurrencyEqualFold    *string  `json:"currencyEqualFold,omitempty"`
+	CurrencyContainsFold *string  `json:"currencyContainsFold,omitempty"`
+
+	// "gateway_transaction_id" field predicates.
+	GatewayTransactionID             *string  `json:"gatewayTransactionID,omitempty"`
+	GatewayTransactionIDNEQ          *string  `json:"gatewayTransactionIDNEQ,omitempty"`
+	GatewayTransactionIDIn           []string `json:"gatewayTransactionIDIn,omitempty"`
+	GatewayTransactionIDNotIn        []string `json:"gatewayTransactionIDNotIn,omitempty"`
+	GatewayTransactionIDGT           *string  `json:"gatewayTransactionIDGT,omitempty"`
+	GatewayTransactionIDGTE          *string  `json:"gatewayTransactionIDGTE,omitempty"`
+	GatewayTransactionIDLT           *string  `json:"gatewayTransactionIDLT,omitempty"`
+	GatewayTransactionIDLTE          *string  `json:"gatewayTransactionIDLTE,omitempty"`
+	GatewayTransactionIDContains     *string  `json:"gatewayTransactionIDContains,omitempty"`
+	GatewayTransactionIDHasPrefix    *string  `json:"gatewayTransactionIDHasPrefix,omitempty"`
+	GatewayTransactionIDHasSuffix    *string  `json:"gatewayTransactionIDHasSuffix,omitempty"`
+	GatewayTransactionIDEqualFold    *string  `json:"gatewayTransactionIDEqualFold,omitempty"`
+	GatewayTransactionIDContainsFold *string  `json:"gatewayTransactionIDContainsFold,omitempty"`
+
+	// "reference_transaction_id" field predicates.
+	ReferenceTransactionID             *string  `json:"referenceTransactionID,omitempty"`
+	ReferenceTransactionIDNEQ          *string  `json:"referenceTransactionIDNEQ,omitempty"`
+	ReferenceTransactionIDIn           []string `json:"referenceTransactionIDIn,omitempty"`
+	ReferenceTransactionIDNotIn        []string `json:"referenceTransactionIDNotIn,omitempty"`
+	ReferenceTransactionIDGT           *string  `json:"referenceTransactionIDGT,omitempty"`
+	ReferenceTransactionIDGTE          *string  `json:"referenceTransactionIDGTE,omitempty"`
+	ReferenceTransactionIDLT           *string  `json:"referenceTransactionIDLT,omitempty"`
+	ReferenceTransactionIDLTE          *string  `json:"referenceTransactionIDLTE,omitempty"`
+	ReferenceTransactionIDContains     *string  `json:"referenceTransactionIDContains,omitempty"`
+	ReferenceTransactionIDHasPrefix    *string  `json:"referenceTransactionIDHasPrefix,omitempty"`
+	ReferenceTransactionIDHasSuffix    *string  `json:"referenceTransactionIDHasSuffix,omitempty"`
+	ReferenceTransactionIDEqualFold    *string  `json:"referenceTransactionIDEqualFold,omitempty"`
+	ReferenceTransactionIDContainsFold *string  `json:"referenceTransactionIDContainsFold,omitempty"`
+
+	// "error_code" field predicates.
+	ErrorCode             *string  `json:"errorCode,omitempty"`
+	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
+	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
+	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
+	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
+	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
+	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
+	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
+	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
+	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
+	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
+	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
+	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
+
+	// "error_message" field predicates.
+	ErrorMessage             *string  `json:"errorMessage,omitempty"`
+	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
+	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
+	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
+	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
+	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
+	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
+	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
+	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
+	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
+	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
+	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
+	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
+
+	// "latency_ms" field predicates.
+	LatencyMs      *int  `json:"latencyMs,omitempty"`
+	LatencyMsNEQ   *int  `json:"latencyMsNEQ,omitempty"`
+	LatencyMsIn    []int `json:"latencyMsIn,omitempty"`
+	LatencyMsNotIn []int `json:"latencyMsNotIn,omitempty"`
+	LatencyMsGT    *int  `json:"latencyMsGT,omitempty"`
+	LatencyMsGTE   *int  `json:"latencyMsGTE,omitempty"`
+	LatencyMsLT    *int  `json:"latencyMsLT,omitempty"`
+	LatencyMsLTE   *int  `json:"latencyMsLTE,omitempty"`
+
+	// "settled_at" field predicates.
+	SettledAt       *time.Time  `json:"settledAt,omitempty"`
+	SettledAtNEQ    *time.Time  `json:"settledAtNEQ,omitempty"`
+	SettledAtIn     []time.Time `json:"settledAtIn,omitempty"`
+	SettledAtNotIn  []time.Time `json:"settledAtNotIn,omitempty"`
+	SettledAtGT     *time.Time  `json:"settledAtGT,omitempty"`
+	SettledAtGTE    *time.Time  `json:"settledAtGTE,omitempty"`
+	SettledAtLT     *time.Time  `json:"settledAtLT,omitempty"`
+	SettledAtLTE    *time.Time  `json:"settledAtLTE,omitempty"`
+	SettledAtIsNil  bool        `json:"settledAtIsNil,omitempty"`
+	SettledAtNotNil bool        `json:"settledAtNotNil,omitempty"`
+
+	// "order" edge predicates.
+	HasOrder     *bool              `json:"hasOrder,omitempty"`
+	HasOrderWith []*OrderWhereInput `json:"hasOrderWith,omitempty"`
+
+	// "payment" edge predicates.
+	HasPayment     *bool                     `json:"hasPayment,omitempty"`
+	HasPaymentWith []*OrderPaymentWhereInput `json:"hasPaymentWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *PaymentTransactionWhereInput) AddPredicates(predicates ...predicate.PaymentTransaction) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the PaymentTransactionWhereInput filter on the PaymentTransactionQuery builder.
+func (i *PaymentTransactionWhereInput) Filter(q *PaymentTransactionQuery) (*PaymentTransactionQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyPaymentTransactionWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyPaymentTransactionWhereInput is returned in case the PaymentTransactionWhereInput is empty.
+var ErrEmptyPaymentTransactionWhereInput = errors.New("ent: empty predicate PaymentTransactionWhereInput")
+
+// P returns a predicate for filtering paymenttransactions.
+// An error is returned if the input is empty or invalid.
+func (i *PaymentTransactionWhereInput) P() (predicate.PaymentTransaction, error) {
+	var predicates []predicate.PaymentTransaction
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, paymenttransaction.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.PaymentTransaction, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, paymenttransaction.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.PaymentTransaction, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, paymenttransaction.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, paymenttransaction.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, paymenttransaction.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, paymenttransaction.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, paymenttransaction.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, paymenttransaction.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, paymenttransaction.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, paymenttransaction.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, paymenttransaction.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, paymenttransaction.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, paymenttransaction.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, paymenttransaction.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, paymenttransaction.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, paymenttransaction.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, paymenttransaction.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, paymenttransaction.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, paymenttransaction.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, paymenttransaction.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, paymenttransaction.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, paymenttransaction.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, paymenttransaction.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, paymenttransaction.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.PublicID != nil {
+		predicates = append(predicates, paymenttransaction.PublicIDEQ(*i.PublicID))
+	}
+	if i.PublicIDNEQ != nil {
+		predicates = append(predicates, paymenttransaction.PublicIDNEQ(*i.PublicIDNEQ))
+	}
+	if len(i.PublicIDIn) > 0 {
+		predicates = append(predicates, paymenttransaction.PublicIDIn(i.PublicIDIn...))
+	}
+	if len(i.PublicIDNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.PublicIDNotIn(i.PublicIDNotIn...))
+	}
+	if i.PublicIDGT != nil {
+		predicates = append(predicates, paymenttransaction.PublicIDGT(*i.PublicIDGT))
+	}
+	if i.PublicIDGTE != nil {
+		predicates = append(predicates, paymenttransaction.PublicIDGTE(*i.PublicIDGTE))
+	}
+	if i.PublicIDLT != nil {
+		predicates = append(predicates, paymenttransaction.PublicIDLT(*i.PublicIDLT))
+	}
+	if i.PublicIDLTE != nil {
+		predicates = append(predicates, paymenttransaction.PublicIDLTE(*i.PublicIDLTE))
+	}
+	if i.PublicIDContains != nil {
+		predicates = append(predicates, paymenttransaction.PublicIDContains(*i.PublicIDContains))
+	}
+	if i.PublicIDHasPrefix != nil {
+		predicates = append(predicates, paymenttransaction.PublicIDHasPrefix(*i.PublicIDHasPrefix))
+	}
+	if i.PublicIDHasSuffix != nil {
+		predicates = append(predicates, paymenttransaction.PublicIDHasSuffix(*i.PublicIDHasSuffix))
+	}
+	if i.PublicIDEqualFold != nil {
+		predicates = append(predicates, paymenttransaction.PublicIDEqualFold(*i.PublicIDEqualFold))
+	}
+	if i.PublicIDContainsFold != nil {
+		predicates = append(predicates, paymenttransaction.PublicIDContainsFold(*i.PublicIDContainsFold))
+	}
+	if i.Kind != nil {
+		predicates = append(predicates, paymenttransaction.KindEQ(*i.Kind))
+	}
+	if i.KindNEQ != nil {
+		predicates = append(predicates, paymenttransaction.KindNEQ(*i.KindNEQ))
+	}
+	if len(i.KindIn) > 0 {
+		predicates = append(predicates, paymenttransaction.KindIn(i.KindIn...))
+	}
+	if len(i.KindNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.KindNotIn(i.KindNotIn...))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, paymenttransaction.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, paymenttransaction.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, paymenttransaction.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.Amount != nil {
+		predicates = append(predicates, paymenttransaction.AmountEQ(*i.Amount))
+	}
+	if i.AmountNEQ != nil {
+		predicates = append(predicates, paymenttransaction.AmountNEQ(*i.AmountNEQ))
+	}
+	if len(i.AmountIn) > 0 {
+		predicates = append(predicates, paymenttransaction.AmountIn(i.AmountIn...))
+	}
+	if len(i.AmountNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.AmountNotIn(i.AmountNotIn...))
+	}
+	if i.AmountGT != nil {
+		predicates = append(predicates, paymenttransaction.AmountGT(*i.AmountGT))
+	}
+	if i.AmountGTE != nil {
+		predicates = append(predicates, paymenttransaction.AmountGTE(*i.AmountGTE))
+	}
+	if i.AmountLT != nil {
+		predicates = append(predicates, paymenttransaction.AmountLT(*i.AmountLT))
+	}
+	if i.AmountLTE != nil {
+		predicates = append(predicates, paymenttransaction.AmountLTE(*i.AmountLTE))
+	}
+	if i.Currency != nil {
+		predicates = append(predicates, paymenttransaction.CurrencyEQ(*i.Currency))
+	}
+	if i.CurrencyNEQ != nil {
+		predicates = append(predicates, paymenttransaction.CurrencyNEQ(*i.CurrencyNEQ))
+	}
+	if len(i.CurrencyIn) > 0 {
+		predicates = append(predicates, paymenttransaction.CurrencyIn(i.CurrencyIn...))
+	}
+	if len(i.CurrencyNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.CurrencyNotIn(i.CurrencyNotIn...))
+	}
+	if i.CurrencyGT != nil {
+		predicates = append(predicates, paymenttransaction.CurrencyGT(*i.CurrencyGT))
+	}
+	if i.CurrencyGTE != nil {
+		predicates = append(predicates, paymenttransaction.CurrencyGTE(*i.CurrencyGTE))
+	}
+	if i.CurrencyLT != nil {
+		predicates = append(predicates, paymenttransaction.CurrencyLT(*i.CurrencyLT))
+	}
+	if i.CurrencyLTE != nil {
+		predicates = append(predicates, paymenttransaction.CurrencyLTE(*i.CurrencyLTE))
+	}
+	if i.CurrencyContains != nil {
+		predicates = append(predicates, paymenttransaction.CurrencyContains(*i.CurrencyContains))
+	}
+	if i.CurrencyHasPrefix != nil {
+		predicates = append(predicates, paymenttransaction.CurrencyHasPrefix(*i.CurrencyHasPrefix))
+	}
+	if i.CurrencyHasSuffix != nil {
+		predicates = append(predicates, paymenttransaction.CurrencyHasSuffix(*i.CurrencyHasSuffix))
+	}
+	if i.CurrencyEqualFold != nil {
+		predicates = append(predicates, paymenttransaction.CurrencyEqualFold(*i.CurrencyEqualFold))
+	}
+	if i.CurrencyContainsFold != nil {
+		predicates = append(predicates, paymenttransaction.CurrencyContainsFold(*i.CurrencyContainsFold))
+	}
+	if i.GatewayTransactionID != nil {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDEQ(*i.GatewayTransactionID))
+	}
+	if i.GatewayTransactionIDNEQ != nil {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDNEQ(*i.GatewayTransactionIDNEQ))
+	}
+	if len(i.GatewayTransactionIDIn) > 0 {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDIn(i.GatewayTransactionIDIn...))
+	}
+	if len(i.GatewayTransactionIDNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDNotIn(i.GatewayTransactionIDNotIn...))
+	}
+	if i.GatewayTransactionIDGT != nil {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDGT(*i.GatewayTransactionIDGT))
+	}
+	if i.GatewayTransactionIDGTE != nil {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDGTE(*i.GatewayTransactionIDGTE))
+	}
+	if i.GatewayTransactionIDLT != nil {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDLT(*i.GatewayTransactionIDLT))
+	}
+	if i.GatewayTransactionIDLTE != nil {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDLTE(*i.GatewayTransactionIDLTE))
+	}
+	if i.GatewayTransactionIDContains != nil {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDContains(*i.GatewayTransactionIDContains))
+	}
+	if i.GatewayTransactionIDHasPrefix != nil {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDHasPrefix(*i.GatewayTransactionIDHasPrefix))
+	}
+	if i.GatewayTransactionIDHasSuffix != nil {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDHasSuffix(*i.GatewayTransactionIDHasSuffix))
+	}
+	if i.GatewayTransactionIDEqualFold != nil {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDEqualFold(*i.GatewayTransactionIDEqualFold))
+	}
+	if i.GatewayTransactionIDContainsFold != nil {
+		predicates = append(predicates, paymenttransaction.GatewayTransactionIDContainsFold(*i.GatewayTransactionIDContainsFold))
+	}
+	if i.ReferenceTransactionID != nil {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDEQ(*i.ReferenceTransactionID))
+	}
+	if i.ReferenceTransactionIDNEQ != nil {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDNEQ(*i.ReferenceTransactionIDNEQ))
+	}
+	if len(i.ReferenceTransactionIDIn) > 0 {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDIn(i.ReferenceTransactionIDIn...))
+	}
+	if len(i.ReferenceTransactionIDNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDNotIn(i.ReferenceTransactionIDNotIn...))
+	}
+	if i.ReferenceTransactionIDGT != nil {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDGT(*i.ReferenceTransactionIDGT))
+	}
+	if i.ReferenceTransactionIDGTE != nil {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDGTE(*i.ReferenceTransactionIDGTE))
+	}
+	if i.ReferenceTransactionIDLT != nil {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDLT(*i.ReferenceTransactionIDLT))
+	}
+	if i.ReferenceTransactionIDLTE != nil {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDLTE(*i.ReferenceTransactionIDLTE))
+	}
+	if i.ReferenceTransactionIDContains != nil {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDContains(*i.ReferenceTransactionIDContains))
+	}
+	if i.ReferenceTransactionIDHasPrefix != nil {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDHasPrefix(*i.ReferenceTransactionIDHasPrefix))
+	}
+	if i.ReferenceTransactionIDHasSuffix != nil {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDHasSuffix(*i.ReferenceTransactionIDHasSuffix))
+	}
+	if i.ReferenceTransactionIDEqualFold != nil {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDEqualFold(*i.ReferenceTransactionIDEqualFold))
+	}
+	if i.ReferenceTransactionIDContainsFold != nil {
+		predicates = append(predicates, paymenttransaction.ReferenceTransactionIDContainsFold(*i.ReferenceTransactionIDContainsFold))
+	}
+	if i.ErrorCode != nil {
+		predicates = append(predicates, paymenttransaction.ErrorCodeEQ(*i.ErrorCode))
+	}
+	if i.ErrorCodeNEQ != nil {
+		predicates = append(predicates, paymenttransaction.ErrorCodeNEQ(*i.ErrorCodeNEQ))
+	}
+	if len(i.ErrorCodeIn) > 0 {
+		predicates = append(predicates, paymenttransaction.ErrorCodeIn(i.ErrorCodeIn...))
+	}
+	if len(i.ErrorCodeNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.ErrorCodeNotIn(i.ErrorCodeNotIn...))
+	}
+	if i.ErrorCodeGT != nil {
+		predicates = append(predicates, paymenttransaction.ErrorCodeGT(*i.ErrorCodeGT))
+	}
+	if i.ErrorCodeGTE != nil {
+		predicates = append(predicates, paymenttransaction.ErrorCodeGTE(*i.ErrorCodeGTE))
+	}
+	if i.ErrorCodeLT != nil {
+		predicates = append(predicates, paymenttransaction.ErrorCodeLT(*i.ErrorCodeLT))
+	}
+	if i.ErrorCodeLTE != nil {
+		predicates = append(predicates, paymenttransaction.ErrorCodeLTE(*i.ErrorCodeLTE))
+	}
+	if i.ErrorCodeContains != nil {
+		predicates = append(predicates, paymenttransaction.ErrorCodeContains(*i.ErrorCodeContains))
+	}
+	if i.ErrorCodeHasPrefix != nil {
+		predicates = append(predicates, paymenttransaction.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
+	}
+	if i.ErrorCodeHasSuffix != nil {
+		predicates = append(predicates, paymenttransaction.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
+	}
+	if i.ErrorCodeEqualFold != nil {
+		predicates = append(predicates, paymenttransaction.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
+	}
+	if i.ErrorCodeContainsFold != nil {
+		predicates = append(predicates, paymenttransaction.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
+	}
+	if i.ErrorMessage != nil {
+		predicates = append(predicates, paymenttransaction.ErrorMessageEQ(*i.ErrorMessage))
+	}
+	if i.ErrorMessageNEQ != nil {
+		predicates = append(predicates, paymenttransaction.ErrorMessageNEQ(*i.ErrorMessageNEQ))
+	}
+	if len(i.ErrorMessageIn) > 0 {
+		predicates = append(predicates, paymenttransaction.ErrorMessageIn(i.ErrorMessageIn...))
+	}
+	if len(i.ErrorMessageNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.ErrorMessageNotIn(i.ErrorMessageNotIn...))
+	}
+	if i.ErrorMessageGT != nil {
+		predicates = append(predicates, paymenttransaction.ErrorMessageGT(*i.ErrorMessageGT))
+	}
+	if i.ErrorMessageGTE != nil {
+		predicates = append(predicates, paymenttransaction.ErrorMessageGTE(*i.ErrorMessageGTE))
+	}
+	if i.ErrorMessageLT != nil {
+		predicates = append(predicates, paymenttransaction.ErrorMessageLT(*i.ErrorMessageLT))
+	}
+	if i.ErrorMessageLTE != nil {
+		predicates = append(predicates, paymenttransaction.ErrorMessageLTE(*i.ErrorMessageLTE))
+	}
+	if i.ErrorMessageContains != nil {
+		predicates = append(predicates, paymenttransaction.ErrorMessageContains(*i.ErrorMessageContains))
+	}
+	if i.ErrorMessageHasPrefix != nil {
+		predicates = append(predicates, paymenttransaction.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
+	}
+	if i.ErrorMessageHasSuffix != nil {
+		predicates = append(predicates, paymenttransaction.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
+	}
+	if i.ErrorMessageEqualFold != nil {
+		predicates = append(predicates, paymenttransaction.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
+	}
+	if i.ErrorMessageContainsFold != nil {
+		predicates = append(predicates, paymenttransaction.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
+	}
+	if i.LatencyMs != nil {
+		predicates = append(predicates, paymenttransaction.LatencyMsEQ(*i.LatencyMs))
+	}
+	if i.LatencyMsNEQ != nil {
+		predicates = append(predicates, paymenttransaction.LatencyMsNEQ(*i.LatencyMsNEQ))
+	}
+	if len(i.LatencyMsIn) > 0 {
+		predicates = append(predicates, paymenttransaction.LatencyMsIn(i.LatencyMsIn...))
+	}
+	if len(i.LatencyMsNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.LatencyMsNotIn(i.LatencyMsNotIn...))
+	}
+	if i.LatencyMsGT != nil {
+		predicates = append(predicates, paymenttransaction.LatencyMsGT(*i.LatencyMsGT))
+	}
+	if i.LatencyMsGTE != nil {
+		predicates = append(predicates, paymenttransaction.LatencyMsGTE(*i.LatencyMsGTE))
+	}
+	if i.LatencyMsLT != nil {
+		predicates = append(predicates, paymenttransaction.LatencyMsLT(*i.LatencyMsLT))
+	}
+	if i.LatencyMsLTE != nil {
+		predicates = append(predicates, paymenttransaction.LatencyMsLTE(*i.LatencyMsLTE))
+	}
+	if i.SettledAt != nil {
+		predicates = append(predicates, paymenttransaction.SettledAtEQ(*i.SettledAt))
+	}
+	if i.SettledAtNEQ != nil {
+		predicates = append(predicates, paymenttransaction.SettledAtNEQ(*i.SettledAtNEQ))
+	}
+	if len(i.SettledAtIn) > 0 {
+		predicates = append(predicates, paymenttransaction.SettledAtIn(i.SettledAtIn...))
+	}
+	if len(i.SettledAtNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.SettledAtNotIn(i.SettledAtNotIn...))
+	}
+	if i.SettledAtGT != nil {
+		predicates = append(predicates, paymenttransaction.SettledAtGT(*i.SettledAtGT))
+	}
+	if i.SettledAtGTE != nil {
+		predicates = append(predicates, paymenttransaction.SettledAtGTE(*i.SettledAtGTE))
+	}
+	if i.SettledAtLT != nil {
+		predicates = append(predicates, paymenttransaction.SettledAtLT(*i.SettledAtLT))
+	}
+	if i.SettledAtLTE != nil {
+		predicates = append(predicates, paymenttransaction.SettledAtLTE(*i.SettledAtLTE))
+	}
+	if i.SettledAtIsNil {
+		predicates = append(predicates, paymenttransaction.SettledAtIsNil())
+	}
+	if i.SettledAtNotNil {
+		predicates = append(predicates, paymenttransaction.SettledAtNotNil())
+	}
+
+	if i.HasOrder != nil {
+		p := paymenttransaction.HasOrder()
+		if !*i.HasOrder {
+			p = paymenttransaction.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasOrderWith) > 0 {
+		with := make([]predicate.Order, 0, len(i.HasOrderWith))
+		for _, w := range i.HasOrderWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasOrderWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, paymenttransaction.HasOrderWith(with...))
+	}
+	if i.HasPayment != nil {
+		p := paymenttransaction.HasPayment()
+		if !*i.HasPayment {
+			p = paymenttransaction.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasPaymentWith) > 0 {
+		with := make([]predicate.OrderPayment, 0, len(i.HasPaymentWith))
+		for _, w := range i.HasPaymentWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasPaymentWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, paymenttransaction.HasPaymentWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyPaymentTransactionWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return paymenttransaction.And(predicates...), nil
 	}
 }
 
@@ -6752,6 +9163,10 @@ type ShopWhereInput struct {
 	CurrencyEqualFold    *string  `json:"currencyEqualFold,omitempty"`
 	CurrencyContainsFold *string  `json:"currencyContainsFold,omitempty"`
 
+	// "prices_include_tax" field predicates.
+	PricesIncludeTax    *bool `json:"pricesIncludeTax,omitempty"`
+	PricesIncludeTaxNEQ *bool `json:"pricesIncludeTaxNEQ,omitempty"`
+
 	// "cors_domains" edge predicates.
 	HasCorsDomains     *bool                   `json:"hasCorsDomains,omitempty"`
 	HasCorsDomainsWith []*CorsDomainWhereInput `json:"hasCorsDomainsWith,omitempty"`
@@ -6795,6 +9210,18 @@ type ShopWhereInput struct {
 	// "products" edge predicates.
 	HasProducts     *bool                `json:"hasProducts,omitempty"`
 	HasProductsWith []*ProductWhereInput `json:"hasProductsWith,omitempty"`
+
+	// "tax_zones" edge predicates.
+	HasTaxZones     *bool                `json:"hasTaxZones,omitempty"`
+	HasTaxZonesWith []*TaxZoneWhereInput `json:"hasTaxZonesWith,omitempty"`
+
+	// "discount_codes" edge predicates.
+	HasDiscountCodes     *bool                     `json:"hasDiscountCodes,omitempty"`
+	HasDiscountCodesWith []*DiscountCodeWhereInput `json:"hasDiscountCodesWith,omitempty"`
+
+	// "events" edge predicates.
+	HasEvents     *bool              `json:"hasEvents,omitempty"`
+	HasEventsWith []*EventWhereInput `json:"hasEventsWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -7135,6 +9562,12 @@ func (i *ShopWhereInput) P() (predicate.Shop, error) {
 	if i.CurrencyContainsFold != nil {
 		predicates = append(predicates, shop.CurrencyContainsFold(*i.CurrencyContainsFold))
 	}
+	if i.PricesIncludeTax != nil {
+		predicates = append(predicates, shop.PricesIncludeTaxEQ(*i.PricesIncludeTax))
+	}
+	if i.PricesIncludeTaxNEQ != nil {
+		predicates = append(predicates, shop.PricesIncludeTaxNEQ(*i.PricesIncludeTaxNEQ))
+	}
 
 	if i.HasCorsDomains != nil {
 		p := shop.HasCorsDomains()
@@ -7334,6 +9767,60 @@ func (i *ShopWhereInput) P() (predicate.Shop, error) {
 		}
 		predicates = append(predicates, shop.HasProductsWith(with...))
 	}
+	if i.HasTaxZones != nil {
+		p := shop.HasTaxZones()
+		if !*i.HasTaxZones {
+			p = shop.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasTaxZonesWith) > 0 {
+		with := make([]predicate.TaxZone, 0, len(i.HasTaxZonesWith))
+		for _, w := range i.HasTaxZonesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasTaxZonesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, shop.HasTaxZonesWith(with...))
+	}
+	if i.HasDiscountCodes != nil {
+		p := shop.HasDiscountCodes()
+		if !*i.HasDiscountCodes {
+			p = shop.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasDiscountCodesWith) > 0 {
+		with := make([]predicate.DiscountCode, 0, len(i.HasDiscountCodesWith))
+		for _, w := range i.HasDiscountCodesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasDiscountCodesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, shop.HasDiscountCodesWith(with...))
+	}
+	if i.HasEvents != nil {
+		p := shop.HasEvents()
+		if !*i.HasEvents {
+			p = shop.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasEventsWith) > 0 {
+		with := make([]predicate.Event, 0, len(i.HasEventsWith))
+		for _, w := range i.HasEventsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasEventsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, shop.HasEventsWith(with...))
+	}
 	switch len(predicates) {
 	case 0:
 		return nil, ErrEmptyShopWhereInput
@@ -7341,6 +9828,426 @@ func (i *ShopWhereInput) P() (predicate.Shop, error) {
 		return predicates[0], nil
 	default:
 		return shop.And(predicates...), nil
+	}
+}
+
+// TaxZoneWhereInput represents a where input for filtering TaxZone queries.
+type TaxZoneWhereInput struct {
+	Predicates []predicate.TaxZone  `json:"-"`
+	Not        *TaxZoneWhereInput   `json:"not,omitempty"`
+	Or         []*TaxZoneWhereInput `json:"or,omitempty"`
+	And        []*TaxZoneWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "country_code" field predicates.
+	CountryCode             *string  `json:"countryCode,omitempty"`
+	CountryCodeNEQ          *string  `json:"countryCodeNEQ,omitempty"`
+	CountryCodeIn           []string `json:"countryCodeIn,omitempty"`
+	CountryCodeNotIn        []string `json:"countryCodeNotIn,omitempty"`
+	CountryCodeGT           *string  `json:"countryCodeGT,omitempty"`
+	CountryCodeGTE          *string  `json:"countryCodeGTE,omitempty"`
+	CountryCodeLT           *string  `json:"countryCodeLT,omitempty"`
+	CountryCodeLTE          *string  `json:"countryCodeLTE,omitempty"`
+	CountryCodeContains     *string  `json:"countryCodeContains,omitempty"`
+	CountryCodeHasPrefix    *string  `json:"countryCodeHasPrefix,omitempty"`
+	CountryCodeHasSuffix    *string  `json:"countryCodeHasSuffix,omitempty"`
+	CountryCodeEqualFold    *string  `json:"countryCodeEqualFold,omitempty"`
+	CountryCodeContainsFold *string  `json:"countryCodeContainsFold,omitempty"`
+
+	// "province_code" field predicates.
+	ProvinceCode             *string  `json:"provinceCode,omitempty"`
+	ProvinceCodeNEQ          *string  `json:"provinceCodeNEQ,omitempty"`
+	ProvinceCodeIn           []string `json:"provinceCodeIn,omitempty"`
+	ProvinceCodeNotIn        []string `json:"provinceCodeNotIn,omitempty"`
+	ProvinceCodeGT           *string  `json:"provinceCodeGT,omitempty"`
+	ProvinceCodeGTE          *string  `json:"provinceCodeGTE,omitempty"`
+	ProvinceCodeLT           *string  `json:"provinceCodeLT,omitempty"`
+	ProvinceCodeLTE          *string  `json:"provinceCodeLTE,omitempty"`
+	ProvinceCodeContains     *string  `json:"provinceCodeContains,omitempty"`
+	ProvinceCodeHasPrefix    *string  `json:"provinceCodeHasPrefix,omitempty"`
+	ProvinceCodeHasSuffix    *string  `json:"provinceCodeHasSuffix,omitempty"`
+	ProvinceCodeEqualFold    *string  `json:"provinceCodeEqualFold,omitempty"`
+	ProvinceCodeContainsFold *string  `json:"provinceCodeContainsFold,omitempty"`
+
+	// "rate_ppm" field predicates.
+	RatePpm      *int  `json:"ratePpm,omitempty"`
+	RatePpmNEQ   *int  `json:"ratePpmNEQ,omitempty"`
+	RatePpmIn    []int `json:"ratePpmIn,omitempty"`
+	RatePpmNotIn []int `json:"ratePpmNotIn,omitempty"`
+	RatePpmGT    *int  `json:"ratePpmGT,omitempty"`
+	RatePpmGTE   *int  `json:"ratePpmGTE,omitempty"`
+	RatePpmLT    *int  `json:"ratePpmLT,omitempty"`
+	RatePpmLTE   *int  `json:"ratePpmLTE,omitempty"`
+
+	// "shipping_taxable" field predicates.
+	ShippingTaxable    *bool `json:"shippingTaxable,omitempty"`
+	ShippingTaxableNEQ *bool `json:"shippingTaxableNEQ,omitempty"`
+
+	// "shop" edge predicates.
+	HasShop     *bool             `json:"hasShop,omitempty"`
+	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *TaxZoneWhereInput) AddPredicates(predicates ...predicate.TaxZone) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the TaxZoneWhereInput filter on the TaxZoneQuery builder.
+func (i *TaxZoneWhereInput) Filter(q *TaxZoneQuery) (*TaxZoneQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyTaxZoneWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyTaxZoneWhereInput is returned in case the TaxZoneWhereInput is empty.
+var ErrEmptyTaxZoneWhereInput = errors.New("ent: empty predicate TaxZoneWhereInput")
+
+// P returns a predicate for filtering taxzones.
+// An error is returned if the input is empty or invalid.
+func (i *TaxZoneWhereInput) P() (predicate.TaxZone, error) {
+	var predicates []predicate.TaxZone
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, taxzone.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.TaxZone, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, taxzone.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.TaxZone, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, taxzone.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, taxzone.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, taxzone.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, taxzone.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, taxzone.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, taxzone.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, taxzone.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, taxzone.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, taxzone.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, taxzone.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, taxzone.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, taxzone.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, taxzone.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, taxzone.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, taxzone.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, taxzone.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, taxzone.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, taxzone.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, taxzone.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, taxzone.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, taxzone.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, taxzone.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, taxzone.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, taxzone.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, taxzone.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, taxzone.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, taxzone.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, taxzone.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, taxzone.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, taxzone.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, taxzone.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, taxzone.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, taxzone.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, taxzone.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, taxzone.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, taxzone.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, taxzone.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, taxzone.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.CountryCode != nil {
+		predicates = append(predicates, taxzone.CountryCodeEQ(*i.CountryCode))
+	}
+	if i.CountryCodeNEQ != nil {
+		predicates = append(predicates, taxzone.CountryCodeNEQ(*i.CountryCodeNEQ))
+	}
+	if len(i.CountryCodeIn) > 0 {
+		predicates = append(predicates, taxzone.CountryCodeIn(i.CountryCodeIn...))
+	}
+	if len(i.CountryCodeNotIn) > 0 {
+		predicates = append(predicates, taxzone.CountryCodeNotIn(i.CountryCodeNotIn...))
+	}
+	if i.CountryCodeGT != nil {
+		predicates = append(predicates, taxzone.CountryCodeGT(*i.CountryCodeGT))
+	}
+	if i.CountryCodeGTE != nil {
+		predicates = append(predicates, taxzone.CountryCodeGTE(*i.CountryCodeGTE))
+	}
+	if i.CountryCodeLT != nil {
+		predicates = append(predicates, taxzone.CountryCodeLT(*i.CountryCodeLT))
+	}
+	if i.CountryCodeLTE != nil {
+		predicates = append(predicates, taxzone.CountryCodeLTE(*i.CountryCodeLTE))
+	}
+	if i.CountryCodeContains != nil {
+		predicates = append(predicates, taxzone.CountryCodeContains(*i.CountryCodeContains))
+	}
+	if i.CountryCodeHasPrefix != nil {
+		predicates = append(predicates, taxzone.CountryCodeHasPrefix(*i.CountryCodeHasPrefix))
+	}
+	if i.CountryCodeHasSuffix != nil {
+		predicates = append(predicates, taxzone.CountryCodeHasSuffix(*i.CountryCodeHasSuffix))
+	}
+	if i.CountryCodeEqualFold != nil {
+		predicates = append(predicates, taxzone.CountryCodeEqualFold(*i.CountryCodeEqualFold))
+	}
+	if i.CountryCodeContainsFold != nil {
+		predicates = append(predicates, taxzone.CountryCodeContainsFold(*i.CountryCodeContainsFold))
+	}
+	if i.ProvinceCode != nil {
+		predicates = append(predicates, taxzone.ProvinceCodeEQ(*i.ProvinceCode))
+	}
+	if i.ProvinceCodeNEQ != nil {
+		predicates = append(predicates, taxzone.ProvinceCodeNEQ(*i.ProvinceCodeNEQ))
+	}
+	if len(i.ProvinceCodeIn) > 0 {
+		predicates = append(predicates, taxzone.ProvinceCodeIn(i.ProvinceCodeIn...))
+	}
+	if len(i.ProvinceCodeNotIn) > 0 {
+		predicates = append(predicates, taxzone.ProvinceCodeNotIn(i.ProvinceCodeNotIn...))
+	}
+	if i.ProvinceCodeGT != nil {
+		predicates = append(predicates, taxzone.ProvinceCodeGT(*i.ProvinceCodeGT))
+	}
+	if i.ProvinceCodeGTE != nil {
+		predicates = append(predicates, taxzone.ProvinceCodeGTE(*i.ProvinceCodeGTE))
+	}
+	if i.ProvinceCodeLT != nil {
+		predicates = append(predicates, taxzone.ProvinceCodeLT(*i.ProvinceCodeLT))
+	}
+	if i.ProvinceCodeLTE != nil {
+		predicates = append(predicates, taxzone.ProvinceCodeLTE(*i.ProvinceCodeLTE))
+	}
+	if i.ProvinceCodeContains != nil {
+		predicates = append(predicates, taxzone.ProvinceCodeContains(*i.ProvinceCodeContains))
+	}
+	if i.ProvinceCodeHasPrefix != nil {
+		predicates = append(predicates, taxzone.ProvinceCodeHasPrefix(*i.ProvinceCodeHasPrefix))
+	}
+	if i.ProvinceCodeHasSuffix != nil {
+		predicates = append(predicates, taxzone.ProvinceCodeHasSuffix(*i.ProvinceCodeHasSuffix))
+	}
+	if i.ProvinceCodeEqualFold != nil {
+		predicates = append(predicates, taxzone.ProvinceCodeEqualFold(*i.ProvinceCodeEqualFold))
+	}
+	if i.ProvinceCodeContainsFold != nil {
+		predicates = append(predicates, taxzone.ProvinceCodeContainsFold(*i.ProvinceCodeContainsFold))
+	}
+	if i.RatePpm != nil {
+		predicates = append(predicates, taxzone.RatePpmEQ(*i.RatePpm))
+	}
+	if i.RatePpmNEQ != nil {
+		predicates = append(predicates, taxzone.RatePpmNEQ(*i.RatePpmNEQ))
+	}
+	if len(i.RatePpmIn) > 0 {
+		predicates = append(predicates, taxzone.RatePpmIn(i.RatePpmIn...))
+	}
+	if len(i.RatePpmNotIn) > 0 {
+		predicates = append(predicates, taxzone.RatePpmNotIn(i.RatePpmNotIn...))
+	}
+	if i.RatePpmGT != nil {
+		predicates = append(predicates, taxzone.RatePpmGT(*i.RatePpmGT))
+	}
+	if i.RatePpmGTE != nil {
+		predicates = append(predicates, taxzone.RatePpmGTE(*i.RatePpmGTE))
+	}
+	if i.RatePpmLT != nil {
+		predicates = append(predicates, taxzone.RatePpmLT(*i.RatePpmLT))
+	}
+	if i.RatePpmLTE != nil {
+		predicates = append(predicates, taxzone.RatePpmLTE(*i.RatePpmLTE))
+	}
+	if i.ShippingTaxable != nil {
+		predicates = append(predicates, taxzone.ShippingTaxableEQ(*i.ShippingTaxable))
+	}
+	if i.ShippingTaxableNEQ != nil {
+		predicates = append(predicates, taxzone.ShippingTaxableNEQ(*i.ShippingTaxableNEQ))
+	}
+
+	if i.HasShop != nil {
+		p := taxzone.HasShop()
+		if !*i.HasShop {
+			p = taxzone.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasShopWith) > 0 {
+		with := make([]predicate.Shop, 0, len(i.HasShopWith))
+		for _, w := range i.HasShopWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasShopWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, taxzone.HasShopWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyTaxZoneWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return taxzone.And(predicates...), nil
 	}
 }
 

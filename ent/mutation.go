@@ -14,12 +14,16 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
@@ -27,6 +31,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
@@ -43,17 +48,22 @@ const (
 	TypeAPIOverride            = "APIOverride"
 	TypeAccessToken            = "AccessToken"
 	TypeCorsDomain             = "CorsDomain"
+	TypeDiscountCode           = "DiscountCode"
+	TypeEvent                  = "Event"
 	TypeExternalPaymentGateway = "ExternalPaymentGateway"
 	TypeFlow                   = "Flow"
 	TypeGiftCard               = "GiftCard"
 	TypeLifeElement            = "LifeElement"
 	TypeLineItem               = "LineItem"
 	TypeOrder                  = "Order"
+	TypeOrderPayment           = "OrderPayment"
+	TypePaymentTransaction     = "PaymentTransaction"
 	TypeProduct                = "Product"
 	TypeRSAConfig              = "RSAConfig"
 	TypeShippingRate           = "ShippingRate"
 	TypeShippingZone           = "ShippingZone"
 	TypeShop                   = "Shop"
+	TypeTaxZone                = "TaxZone"
 	TypeVariant                = "Variant"
 	TypeWebhookSubscription    = "WebhookSubscription"
 )
@@ -1853,6 +1863,1877 @@ func (m *CorsDomainMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown CorsDomain edge %s", name)
+}
+
+// DiscountCodeMutation represents an operation that mutates the DiscountCode nodes in the graph.
+type DiscountCodeMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	updated_at          *time.Time
+	code                *string
+	text                *string
+	kind                *discountcode.Kind
+	value               *int64
+	addvalue            *int64
+	minimum_subtotal    *int64
+	addminimum_subtotal *int64
+	usage_limit         *int
+	addusage_limit      *int
+	usage_count         *int
+	addusage_count      *int
+	starts_at           *time.Time
+	ends_at             *time.Time
+	clearedFields       map[string]struct{}
+	shop                *int
+	clearedshop         bool
+	done                bool
+	oldValue            func(context.Context) (*DiscountCode, error)
+	predicates          []predicate.DiscountCode
+}
+
+var _ ent.Mutation = (*DiscountCodeMutation)(nil)
+
+// discountcodeOption allows management of the mutation configuration using functional options.
+type discountcodeOption func(*DiscountCodeMutation)
+
+// newDiscountCodeMutation creates new mutation for the DiscountCode entity.
+func newDiscountCodeMutation(c config, op Op, opts ...discountcodeOption) *DiscountCodeMutation {
+	m := &DiscountCodeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDiscountCode,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDiscountCodeID sets the ID field of the mutation.
+func withDiscountCodeID(id int) discountcodeOption {
+	return func(m *DiscountCodeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DiscountCode
+		)
+		m.oldValue = func(ctx context.Context) (*DiscountCode, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DiscountCode.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDiscountCode sets the old DiscountCode of the mutation.
+func withDiscountCode(node *DiscountCode) discountcodeOption {
+	return func(m *DiscountCodeMutation) {
+		m.oldValue = func(context.Context) (*DiscountCode, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DiscountCodeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DiscountCodeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DiscountCodeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DiscountCodeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DiscountCode.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DiscountCodeMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DiscountCodeMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DiscountCodeMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *DiscountCodeMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *DiscountCodeMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *DiscountCodeMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *DiscountCodeMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *DiscountCodeMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *DiscountCodeMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetCode sets the "code" field.
+func (m *DiscountCodeMutation) SetCode(s string) {
+	m.code = &s
+}
+
+// Code returns the value of the "code" field in the mutation.
+func (m *DiscountCodeMutation) Code() (r string, exists bool) {
+	v := m.code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCode returns the old "code" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCode: %w", err)
+	}
+	return oldValue.Code, nil
+}
+
+// ResetCode resets all changes to the "code" field.
+func (m *DiscountCodeMutation) ResetCode() {
+	m.code = nil
+}
+
+// SetText sets the "text" field.
+func (m *DiscountCodeMutation) SetText(s string) {
+	m.text = &s
+}
+
+// Text returns the value of the "text" field in the mutation.
+func (m *DiscountCodeMutation) Text() (r string, exists bool) {
+	v := m.text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldText returns the old "text" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldText(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldText is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldText requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldText: %w", err)
+	}
+	return oldValue.Text, nil
+}
+
+// ResetText resets all changes to the "text" field.
+func (m *DiscountCodeMutation) ResetText() {
+	m.text = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *DiscountCodeMutation) SetKind(d discountcode.Kind) {
+	m.kind = &d
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *DiscountCodeMutation) Kind() (r discountcode.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldKind(ctx context.Context) (v discountcode.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *DiscountCodeMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetValue sets the "value" field.
+func (m *DiscountCodeMutation) SetValue(i int64) {
+	m.value = &i
+	m.addvalue = nil
+}
+
+// Value returns the value of the "value" field in the mutation.
+func (m *DiscountCodeMutation) Value() (r int64, exists bool) {
+	v := m.value
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldValue returns the old "value" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldValue(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldValue is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldValue requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldValue: %w", err)
+	}
+	return oldValue.Value, nil
+}
+
+// AddValue adds i to the "value" field.
+func (m *DiscountCodeMutation) AddValue(i int64) {
+	if m.addvalue != nil {
+		*m.addvalue += i
+	} else {
+		m.addvalue = &i
+	}
+}
+
+// AddedValue returns the value that was added to the "value" field in this mutation.
+func (m *DiscountCodeMutation) AddedValue() (r int64, exists bool) {
+	v := m.addvalue
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetValue resets all changes to the "value" field.
+func (m *DiscountCodeMutation) ResetValue() {
+	m.value = nil
+	m.addvalue = nil
+}
+
+// SetMinimumSubtotal sets the "minimum_subtotal" field.
+func (m *DiscountCodeMutation) SetMinimumSubtotal(i int64) {
+	m.minimum_subtotal = &i
+	m.addminimum_subtotal = nil
+}
+
+// MinimumSubtotal returns the value of the "minimum_subtotal" field in the mutation.
+func (m *DiscountCodeMutation) MinimumSubtotal() (r int64, exists bool) {
+	v := m.minimum_subtotal
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMinimumSubtotal returns the old "minimum_subtotal" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldMinimumSubtotal(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMinimumSubtotal is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMinimumSubtotal requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMinimumSubtotal: %w", err)
+	}
+	return oldValue.MinimumSubtotal, nil
+}
+
+// AddMinimumSubtotal adds i to the "minimum_subtotal" field.
+func (m *DiscountCodeMutation) AddMinimumSubtotal(i int64) {
+	if m.addminimum_subtotal != nil {
+		*m.addminimum_subtotal += i
+	} else {
+		m.addminimum_subtotal = &i
+	}
+}
+
+// AddedMinimumSubtotal returns the value that was added to the "minimum_subtotal" field in this mutation.
+func (m *DiscountCodeMutation) AddedMinimumSubtotal() (r int64, exists bool) {
+	v := m.addminimum_subtotal
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMinimumSubtotal resets all changes to the "minimum_subtotal" field.
+func (m *DiscountCodeMutation) ResetMinimumSubtotal() {
+	m.minimum_subtotal = nil
+	m.addminimum_subtotal = nil
+}
+
+// SetUsageLimit sets the "usage_limit" field.
+func (m *DiscountCodeMutation) SetUsageLimit(i int) {
+	m.usage_limit = &i
+	m.addusage_limit = nil
+}
+
+// UsageLimit returns the value of the "usage_limit" field in the mutation.
+func (m *DiscountCodeMutation) UsageLimit() (r int, exists bool) {
+	v := m.usage_limit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsageLimit returns the old "usage_limit" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldUsageLimit(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsageLimit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsageLimit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsageLimit: %w", err)
+	}
+	return oldValue.UsageLimit, nil
+}
+
+// AddUsageLimit adds i to the "usage_limit" field.
+func (m *DiscountCodeMutation) AddUsageLimit(i int) {
+	if m.addusage_limit != nil {
+		*m.addusage_limit += i
+	} else {
+		m.addusage_limit = &i
+	}
+}
+
+// AddedUsageLimit returns the value that was added to the "usage_limit" field in this mutation.
+func (m *DiscountCodeMutation) AddedUsageLimit() (r int, exists bool) {
+	v := m.addusage_limit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUsageLimit resets all changes to the "usage_limit" field.
+func (m *DiscountCodeMutation) ResetUsageLimit() {
+	m.usage_limit = nil
+	m.addusage_limit = nil
+}
+
+// SetUsageCount sets the "usage_count" field.
+func (m *DiscountCodeMutation) SetUsageCount(i int) {
+	m.usage_count = &i
+	m.addusage_count = nil
+}
+
+// UsageCount returns the value of the "usage_count" field in the mutation.
+func (m *DiscountCodeMutation) UsageCount() (r int, exists bool) {
+	v := m.usage_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsageCount returns the old "usage_count" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldUsageCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsageCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsageCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsageCount: %w", err)
+	}
+	return oldValue.UsageCount, nil
+}
+
+// AddUsageCount adds i to the "usage_count" field.
+func (m *DiscountCodeMutation) AddUsageCount(i int) {
+	if m.addusage_count != nil {
+		*m.addusage_count += i
+	} else {
+		m.addusage_count = &i
+	}
+}
+
+// AddedUsageCount returns the value that was added to the "usage_count" field in this mutation.
+func (m *DiscountCodeMutation) AddedUsageCount() (r int, exists bool) {
+	v := m.addusage_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUsageCount resets all changes to the "usage_count" field.
+func (m *DiscountCodeMutation) ResetUsageCount() {
+	m.usage_count = nil
+	m.addusage_count = nil
+}
+
+// SetStartsAt sets the "starts_at" field.
+func (m *DiscountCodeMutation) SetStartsAt(t time.Time) {
+	m.starts_at = &t
+}
+
+// StartsAt returns the value of the "starts_at" field in the mutation.
+func (m *DiscountCodeMutation) StartsAt() (r time.Time, exists bool) {
+	v := m.starts_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartsAt returns the old "starts_at" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldStartsAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartsAt: %w", err)
+	}
+	return oldValue.StartsAt, nil
+}
+
+// ClearStartsAt clears the value of the "starts_at" field.
+func (m *DiscountCodeMutation) ClearStartsAt() {
+	m.starts_at = nil
+	m.clearedFields[discountcode.FieldStartsAt] = struct{}{}
+}
+
+// StartsAtCleared returns if the "starts_at" field was cleared in this mutation.
+func (m *DiscountCodeMutation) StartsAtCleared() bool {
+	_, ok := m.clearedFields[discountcode.FieldStartsAt]
+	return ok
+}
+
+// ResetStartsAt resets all changes to the "starts_at" field.
+func (m *DiscountCodeMutation) ResetStartsAt() {
+	m.starts_at = nil
+	delete(m.clearedFields, discountcode.FieldStartsAt)
+}
+
+// SetEndsAt sets the "ends_at" field.
+func (m *DiscountCodeMutation) SetEndsAt(t time.Time) {
+	m.ends_at = &t
+}
+
+// EndsAt returns the value of the "ends_at" field in the mutation.
+func (m *DiscountCodeMutation) EndsAt() (r time.Time, exists bool) {
+	v := m.ends_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndsAt returns the old "ends_at" field's value of the DiscountCode entity.
+// If the DiscountCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DiscountCodeMutation) OldEndsAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndsAt: %w", err)
+	}
+	return oldValue.EndsAt, nil
+}
+
+// ClearEndsAt clears the value of the "ends_at" field.
+func (m *DiscountCodeMutation) ClearEndsAt() {
+	m.ends_at = nil
+	m.clearedFields[discountcode.FieldEndsAt] = struct{}{}
+}
+
+// EndsAtCleared returns if the "ends_at" field was cleared in this mutation.
+func (m *DiscountCodeMutation) EndsAtCleared() bool {
+	_, ok := m.clearedFields[discountcode.FieldEndsAt]
+	return ok
+}
+
+// ResetEndsAt resets all changes to the "ends_at" field.
+func (m *DiscountCodeMutation) ResetEndsAt() {
+	m.ends_at = nil
+	delete(m.clearedFields, discountcode.FieldEndsAt)
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *DiscountCodeMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[discountcode.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *DiscountCodeMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *DiscountCodeMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *DiscountCodeMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// Where appends a list predicates to the DiscountCodeMutation builder.
+func (m *DiscountCodeMutation) Where(ps ...predicate.DiscountCode) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DiscountCodeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DiscountCodeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DiscountCode, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DiscountCodeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DiscountCodeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DiscountCode).
+func (m *DiscountCodeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DiscountCodeMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, discountcode.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, discountcode.FieldUpdatedAt)
+	}
+	if m.shop != nil {
+		fields = append(fields, discountcode.FieldShopID)
+	}
+	if m.code != nil {
+		fields = append(fields, discountcode.FieldCode)
+	}
+	if m.text != nil {
+		fields = append(fields, discountcode.FieldText)
+	}
+	if m.kind != nil {
+		fields = append(fields, discountcode.FieldKind)
+	}
+	if m.value != nil {
+		fields = append(fields, discountcode.FieldValue)
+	}
+	if m.minimum_subtotal != nil {
+		fields = append(fields, discountcode.FieldMinimumSubtotal)
+	}
+	if m.usage_limit != nil {
+		fields = append(fields, discountcode.FieldUsageLimit)
+	}
+	if m.usage_count != nil {
+		fields = append(fields, discountcode.FieldUsageCount)
+	}
+	if m.starts_at != nil {
+		fields = append(fields, discountcode.FieldStartsAt)
+	}
+	if m.ends_at != nil {
+		fields = append(fields, discountcode.FieldEndsAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DiscountCodeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case discountcode.FieldCreatedAt:
+		return m.CreatedAt()
+	case discountcode.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case discountcode.FieldShopID:
+		return m.ShopID()
+	case discountcode.FieldCode:
+		return m.Code()
+	case discountcode.FieldText:
+		return m.Text()
+	case discountcode.FieldKind:
+		return m.Kind()
+	case discountcode.FieldValue:
+		return m.Value()
+	case discountcode.FieldMinimumSubtotal:
+		return m.MinimumSubtotal()
+	case discountcode.FieldUsageLimit:
+		return m.UsageLimit()
+	case discountcode.FieldUsageCount:
+		return m.UsageCount()
+	case discountcode.FieldStartsAt:
+		return m.StartsAt()
+	case discountcode.FieldEndsAt:
+		return m.EndsAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DiscountCodeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case discountcode.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case discountcode.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case discountcode.FieldShopID:
+		return m.OldShopID(ctx)
+	case discountcode.FieldCode:
+		return m.OldCode(ctx)
+	case discountcode.FieldText:
+		return m.OldText(ctx)
+	case discountcode.FieldKind:
+		return m.OldKind(ctx)
+	case discountcode.FieldValue:
+		return m.OldValue(ctx)
+	case discountcode.FieldMinimumSubtotal:
+		return m.OldMinimumSubtotal(ctx)
+	case discountcode.FieldUsageLimit:
+		return m.OldUsageLimit(ctx)
+	case discountcode.FieldUsageCount:
+		return m.OldUsageCount(ctx)
+	case discountcode.FieldStartsAt:
+		return m.OldStartsAt(ctx)
+	case discountcode.FieldEndsAt:
+		return m.OldEndsAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DiscountCode field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DiscountCodeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case discountcode.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case discountcode.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case discountcode.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case discountcode.FieldCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCode(v)
+		return nil
+	case discountcode.FieldText:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetText(v)
+		return nil
+	case discountcode.FieldKind:
+		v, ok := value.(discountcode.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case discountcode.FieldValue:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetValue(v)
+		return nil
+	case discountcode.FieldMinimumSubtotal:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMinimumSubtotal(v)
+		return nil
+	case discountcode.FieldUsageLimit:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsageLimit(v)
+		return nil
+	case discountcode.FieldUsageCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsageCount(v)
+		return nil
+	case discountcode.FieldStartsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartsAt(v)
+		return nil
+	case discountcode.FieldEndsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndsAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DiscountCode field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DiscountCodeMutation) AddedFields() []string {
+	var fields []string
+	if m.addvalue != nil {
+		fields = append(fields, discountcode.FieldValue)
+	}
+	if m.addminimum_subtotal != nil {
+		fields = append(fields, discountcode.FieldMinimumSubtotal)
+	}
+	if m.addusage_limit != nil {
+		fields = append(fields, discountcode.FieldUsageLimit)
+	}
+	if m.addusage_count != nil {
+		fields = append(fields, discountcode.FieldUsageCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DiscountCodeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case discountcode.FieldValue:
+		return m.AddedValue()
+	case discountcode.FieldMinimumSubtotal:
+		return m.AddedMinimumSubtotal()
+	case discountcode.FieldUsageLimit:
+		return m.AddedUsageLimit()
+	case discountcode.FieldUsageCount:
+		return m.AddedUsageCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DiscountCodeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case discountcode.FieldValue:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddValue(v)
+		return nil
+	case discountcode.FieldMinimumSubtotal:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMinimumSubtotal(v)
+		return nil
+	case discountcode.FieldUsageLimit:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUsageLimit(v)
+		return nil
+	case discountcode.FieldUsageCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUsageCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DiscountCode numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DiscountCodeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(discountcode.FieldStartsAt) {
+		fields = append(fields, discountcode.FieldStartsAt)
+	}
+	if m.FieldCleared(discountcode.FieldEndsAt) {
+		fields = append(fields, discountcode.FieldEndsAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DiscountCodeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DiscountCodeMutation) ClearField(name string) error {
+	switch name {
+	case discountcode.FieldStartsAt:
+		m.ClearStartsAt()
+		return nil
+	case discountcode.FieldEndsAt:
+		m.ClearEndsAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DiscountCode nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DiscountCodeMutation) ResetField(name string) error {
+	switch name {
+	case discountcode.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case discountcode.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case discountcode.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case discountcode.FieldCode:
+		m.ResetCode()
+		return nil
+	case discountcode.FieldText:
+		m.ResetText()
+		return nil
+	case discountcode.FieldKind:
+		m.ResetKind()
+		return nil
+	case discountcode.FieldValue:
+		m.ResetValue()
+		return nil
+	case discountcode.FieldMinimumSubtotal:
+		m.ResetMinimumSubtotal()
+		return nil
+	case discountcode.FieldUsageLimit:
+		m.ResetUsageLimit()
+		return nil
+	case discountcode.FieldUsageCount:
+		m.ResetUsageCount()
+		return nil
+	case discountcode.FieldStartsAt:
+		m.ResetStartsAt()
+		return nil
+	case discountcode.FieldEndsAt:
+		m.ResetEndsAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DiscountCode field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DiscountCodeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.shop != nil {
+		edges = append(edges, discountcode.EdgeShop)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DiscountCodeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case discountcode.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DiscountCodeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DiscountCodeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DiscountCodeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedshop {
+		edges = append(edges, discountcode.EdgeShop)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DiscountCodeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case discountcode.EdgeShop:
+		return m.clearedshop
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DiscountCodeMutation) ClearEdge(name string) error {
+	switch name {
+	case discountcode.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown DiscountCode unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DiscountCodeMutation) ResetEdge(name string) error {
+	switch name {
+	case discountcode.EdgeShop:
+		m.ResetShop()
+		return nil
+	}
+	return fmt.Errorf("unknown DiscountCode edge %s", name)
+}
+
+// EventMutation represents an operation that mutates the Event nodes in the graph.
+type EventMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	event_id      *string
+	topic         *string
+	payload       *map[string]interface{}
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	shop          *int
+	clearedshop   bool
+	_order        *int
+	cleared_order bool
+	done          bool
+	oldValue      func(context.Context) (*Event, error)
+	predicates    []predicate.Event
+}
+
+var _ ent.Mutation = (*EventMutation)(nil)
+
+// eventOption allows management of the mutation configuration using functional options.
+type eventOption func(*EventMutation)
+
+// newEventMutation creates new mutation for the Event entity.
+func newEventMutation(c config, op Op, opts ...eventOption) *EventMutation {
+	m := &EventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withEventID sets the ID field of the mutation.
+func withEventID(id int) eventOption {
+	return func(m *EventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Event
+		)
+		m.oldValue = func(ctx context.Context) (*Event, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Event.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withEvent sets the old Event of the mutation.
+func withEvent(node *Event) eventOption {
+	return func(m *EventMutation) {
+		m.oldValue = func(context.Context) (*Event, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m EventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m EventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *EventMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *EventMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Event.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *EventMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *EventMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *EventMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *EventMutation) SetOrderID(i int) {
+	m._order = &i
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *EventMutation) OrderID() (r int, exists bool) {
+	v := m._order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldOrderID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// ClearOrderID clears the value of the "order_id" field.
+func (m *EventMutation) ClearOrderID() {
+	m._order = nil
+	m.clearedFields[event.FieldOrderID] = struct{}{}
+}
+
+// OrderIDCleared returns if the "order_id" field was cleared in this mutation.
+func (m *EventMutation) OrderIDCleared() bool {
+	_, ok := m.clearedFields[event.FieldOrderID]
+	return ok
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *EventMutation) ResetOrderID() {
+	m._order = nil
+	delete(m.clearedFields, event.FieldOrderID)
+}
+
+// SetEventID sets the "event_id" field.
+func (m *EventMutation) SetEventID(s string) {
+	m.event_id = &s
+}
+
+// EventID returns the value of the "event_id" field in the mutation.
+func (m *EventMutation) EventID() (r string, exists bool) {
+	v := m.event_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEventID returns the old "event_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldEventID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEventID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEventID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEventID: %w", err)
+	}
+	return oldValue.EventID, nil
+}
+
+// ResetEventID resets all changes to the "event_id" field.
+func (m *EventMutation) ResetEventID() {
+	m.event_id = nil
+}
+
+// SetTopic sets the "topic" field.
+func (m *EventMutation) SetTopic(s string) {
+	m.topic = &s
+}
+
+// Topic returns the value of the "topic" field in the mutation.
+func (m *EventMutation) Topic() (r string, exists bool) {
+	v := m.topic
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTopic returns the old "topic" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldTopic(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTopic is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTopic requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTopic: %w", err)
+	}
+	return oldValue.Topic, nil
+}
+
+// ResetTopic resets all changes to the "topic" field.
+func (m *EventMutation) ResetTopic() {
+	m.topic = nil
+}
+
+// SetPayload sets the "payload" field.
+func (m *EventMutation) SetPayload(value map[string]interface{}) {
+	m.payload = &value
+}
+
+// Payload returns the value of the "payload" field in the mutation.
+func (m *EventMutation) Payload() (r map[string]interface{}, exists bool) {
+	v := m.payload
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayload returns the old "payload" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldPayload(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayload is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayload requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayload: %w", err)
+	}
+	return oldValue.Payload, nil
+}
+
+// ResetPayload resets all changes to the "payload" field.
+func (m *EventMutation) ResetPayload() {
+	m.payload = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *EventMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *EventMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *EventMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *EventMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[event.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *EventMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *EventMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *EventMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// ClearOrder clears the "order" edge to the Order entity.
+func (m *EventMutation) ClearOrder() {
+	m.cleared_order = true
+	m.clearedFields[event.FieldOrderID] = struct{}{}
+}
+
+// OrderCleared reports if the "order" edge to the Order entity was cleared.
+func (m *EventMutation) OrderCleared() bool {
+	return m.OrderIDCleared() || m.cleared_order
+}
+
+// OrderIDs returns the "order" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrderID instead. It exists only for internal usage by the builders.
+func (m *EventMutation) OrderIDs() (ids []int) {
+	if id := m._order; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrder resets all changes to the "order" edge.
+func (m *EventMutation) ResetOrder() {
+	m._order = nil
+	m.cleared_order = false
+}
+
+// Where appends a list predicates to the EventMutation builder.
+func (m *EventMutation) Where(ps ...predicate.Event) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the EventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *EventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Event, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *EventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *EventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Event).
+func (m *EventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *EventMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.shop != nil {
+		fields = append(fields, event.FieldShopID)
+	}
+	if m._order != nil {
+		fields = append(fields, event.FieldOrderID)
+	}
+	if m.event_id != nil {
+		fields = append(fields, event.FieldEventID)
+	}
+	if m.topic != nil {
+		fields = append(fields, event.FieldTopic)
+	}
+	if m.payload != nil {
+		fields = append(fields, event.FieldPayload)
+	}
+	if m.created_at != nil {
+		fields = append(fields, event.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *EventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case event.FieldShopID:
+		return m.ShopID()
+	case event.FieldOrderID:
+		return m.OrderID()
+	case event.FieldEventID:
+		return m.EventID()
+	case event.FieldTopic:
+		return m.Topic()
+	case event.FieldPayload:
+		return m.Payload()
+	case event.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *EventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case event.FieldShopID:
+		return m.OldShopID(ctx)
+	case event.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case event.FieldEventID:
+		return m.OldEventID(ctx)
+	case event.FieldTopic:
+		return m.OldTopic(ctx)
+	case event.FieldPayload:
+		return m.OldPayload(ctx)
+	case event.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Event field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case event.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case event.FieldOrderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case event.FieldEventID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventID(v)
+		return nil
+	case event.FieldTopic:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTopic(v)
+		return nil
+	case event.FieldPayload:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayload(v)
+		return nil
+	case event.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Event field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *EventMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *EventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Event numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *EventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(event.FieldOrderID) {
+		fields = append(fields, event.FieldOrderID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *EventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *EventMutation) ClearField(name string) error {
+	switch name {
+	case event.FieldOrderID:
+		m.ClearOrderID()
+		return nil
+	}
+	return fmt.Errorf("unknown Event nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *EventMutation) ResetField(name string) error {
+	switch name {
+	case event.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case event.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case event.FieldEventID:
+		m.ResetEventID()
+		return nil
+	case event.FieldTopic:
+		m.ResetTopic()
+		return nil
+	case event.FieldPayload:
+		m.ResetPayload()
+		return nil
+	case event.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Event field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *EventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.shop != nil {
+		edges = append(edges, event.EdgeShop)
+	}
+	if m._order != nil {
+		edges = append(edges, event.EdgeOrder)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *EventMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case event.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	case event.EdgeOrder:
+		if id := m._order; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *EventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *EventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *EventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedshop {
+		edges = append(edges, event.EdgeShop)
+	}
+	if m.cleared_order {
+		edges = append(edges, event.EdgeOrder)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *EventMutation) EdgeCleared(name string) bool {
+	switch name {
+	case event.EdgeShop:
+		return m.clearedshop
+	case event.EdgeOrder:
+		return m.cleared_order
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *EventMutation) ClearEdge(name string) error {
+	switch name {
+	case event.EdgeShop:
+		m.ClearShop()
+		return nil
+	case event.EdgeOrder:
+		m.ClearOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown Event unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *EventMutation) ResetEdge(name string) error {
+	switch name {
+	case event.EdgeShop:
+		m.ResetShop()
+		return nil
+	case event.EdgeOrder:
+		m.ResetOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown Event edge %s", name)
 }
 
 // ExternalPaymentGatewayMutation represents an operation that mutates the ExternalPaymentGateway nodes in the graph.
@@ -7853,35 +9734,47 @@ func (m *LineItemMutation) ResetEdge(name string) error {
 // OrderMutation represents an operation that mutates the Order nodes in the graph.
 type OrderMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created_at        *time.Time
-	updated_at        *time.Time
-	public_order_id   *string
-	status            *order.Status
-	currency          *string
-	flow_id           *string
-	resumable_link    *string
-	created_via       *string
-	platform_order_id *string
-	meta_data         *schema.OrderMetaData
-	customer          **schema.OrderCustomer
-	shipping_address  **schema.OrderAddress
-	billing_address   **schema.OrderAddress
-	selected_shipping **schema.ShippingLine
-	version           *int
-	addversion        *int
-	processed_at      *time.Time
-	clearedFields     map[string]struct{}
-	shop              *int
-	clearedshop       bool
-	line_items        map[int]struct{}
-	removedline_items map[int]struct{}
-	clearedline_items bool
-	done              bool
-	oldValue          func(context.Context) (*Order, error)
-	predicates        []predicate.Order
+	op                   Op
+	typ                  string
+	id                   *int
+	created_at           *time.Time
+	updated_at           *time.Time
+	public_order_id      *string
+	status               *order.Status
+	currency             *string
+	flow_id              *string
+	resumable_link       *string
+	created_via          *string
+	platform_order_id    *string
+	meta_data            *schema.OrderMetaData
+	customer             **schema.OrderCustomer
+	shipping_address     **schema.OrderAddress
+	billing_address      **schema.OrderAddress
+	selected_shipping    **schema.ShippingLine
+	discount_codes       *[]string
+	appenddiscount_codes []string
+	tax_basis            **schema.TaxBasis
+	version              *int
+	addversion           *int
+	processed_at         *time.Time
+	clearedFields        map[string]struct{}
+	shop                 *int
+	clearedshop          bool
+	line_items           map[int]struct{}
+	removedline_items    map[int]struct{}
+	clearedline_items    bool
+	payments             map[int]struct{}
+	removedpayments      map[int]struct{}
+	clearedpayments      bool
+	transactions         map[int]struct{}
+	removedtransactions  map[int]struct{}
+	clearedtransactions  bool
+	events               map[int]struct{}
+	removedevents        map[int]struct{}
+	clearedevents        bool
+	done                 bool
+	oldValue             func(context.Context) (*Order, error)
+	predicates           []predicate.Order
 }
 
 var _ ent.Mutation = (*OrderMutation)(nil)
@@ -8574,6 +10467,120 @@ func (m *OrderMutation) ResetSelectedShipping() {
 	delete(m.clearedFields, order.FieldSelectedShipping)
 }
 
+// SetDiscountCodes sets the "discount_codes" field.
+func (m *OrderMutation) SetDiscountCodes(s []string) {
+	m.discount_codes = &s
+	m.appenddiscount_codes = nil
+}
+
+// DiscountCodes returns the value of the "discount_codes" field in the mutation.
+func (m *OrderMutation) DiscountCodes() (r []string, exists bool) {
+	v := m.discount_codes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscountCodes returns the old "discount_codes" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldDiscountCodes(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscountCodes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscountCodes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscountCodes: %w", err)
+	}
+	return oldValue.DiscountCodes, nil
+}
+
+// AppendDiscountCodes adds s to the "discount_codes" field.
+func (m *OrderMutation) AppendDiscountCodes(s []string) {
+	m.appenddiscount_codes = append(m.appenddiscount_codes, s...)
+}
+
+// AppendedDiscountCodes returns the list of values that were appended to the "discount_codes" field in this mutation.
+func (m *OrderMutation) AppendedDiscountCodes() ([]string, bool) {
+	if len(m.appenddiscount_codes) == 0 {
+		return nil, false
+	}
+	return m.appenddiscount_codes, true
+}
+
+// ClearDiscountCodes clears the value of the "discount_codes" field.
+func (m *OrderMutation) ClearDiscountCodes() {
+	m.discount_codes = nil
+	m.appenddiscount_codes = nil
+	m.clearedFields[order.FieldDiscountCodes] = struct{}{}
+}
+
+// DiscountCodesCleared returns if the "discount_codes" field was cleared in this mutation.
+func (m *OrderMutation) DiscountCodesCleared() bool {
+	_, ok := m.clearedFields[order.FieldDiscountCodes]
+	return ok
+}
+
+// ResetDiscountCodes resets all changes to the "discount_codes" field.
+func (m *OrderMutation) ResetDiscountCodes() {
+	m.discount_codes = nil
+	m.appenddiscount_codes = nil
+	delete(m.clearedFields, order.FieldDiscountCodes)
+}
+
+// SetTaxBasis sets the "tax_basis" field.
+func (m *OrderMutation) SetTaxBasis(sb *schema.TaxBasis) {
+	m.tax_basis = &sb
+}
+
+// TaxBasis returns the value of the "tax_basis" field in the mutation.
+func (m *OrderMutation) TaxBasis() (r *schema.TaxBasis, exists bool) {
+	v := m.tax_basis
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTaxBasis returns the old "tax_basis" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldTaxBasis(ctx context.Context) (v *schema.TaxBasis, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTaxBasis is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTaxBasis requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTaxBasis: %w", err)
+	}
+	return oldValue.TaxBasis, nil
+}
+
+// ClearTaxBasis clears the value of the "tax_basis" field.
+func (m *OrderMutation) ClearTaxBasis() {
+	m.tax_basis = nil
+	m.clearedFields[order.FieldTaxBasis] = struct{}{}
+}
+
+// TaxBasisCleared returns if the "tax_basis" field was cleared in this mutation.
+func (m *OrderMutation) TaxBasisCleared() bool {
+	_, ok := m.clearedFields[order.FieldTaxBasis]
+	return ok
+}
+
+// ResetTaxBasis resets all changes to the "tax_basis" field.
+func (m *OrderMutation) ResetTaxBasis() {
+	m.tax_basis = nil
+	delete(m.clearedFields, order.FieldTaxBasis)
+}
+
 // SetVersion sets the "version" field.
 func (m *OrderMutation) SetVersion(i int) {
 	m.version = &i
@@ -8760,6 +10767,168 @@ func (m *OrderMutation) ResetLineItems() {
 	m.removedline_items = nil
 }
 
+// AddPaymentIDs adds the "payments" edge to the OrderPayment entity by ids.
+func (m *OrderMutation) AddPaymentIDs(ids ...int) {
+	if m.payments == nil {
+		m.payments = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.payments[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPayments clears the "payments" edge to the OrderPayment entity.
+func (m *OrderMutation) ClearPayments() {
+	m.clearedpayments = true
+}
+
+// PaymentsCleared reports if the "payments" edge to the OrderPayment entity was cleared.
+func (m *OrderMutation) PaymentsCleared() bool {
+	return m.clearedpayments
+}
+
+// RemovePaymentIDs removes the "payments" edge to the OrderPayment entity by IDs.
+func (m *OrderMutation) RemovePaymentIDs(ids ...int) {
+	if m.removedpayments == nil {
+		m.removedpayments = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.payments, ids[i])
+		m.removedpayments[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPayments returns the removed IDs of the "payments" edge to the OrderPayment entity.
+func (m *OrderMutation) RemovedPaymentsIDs() (ids []int) {
+	for id := range m.removedpayments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PaymentsIDs returns the "payments" edge IDs in the mutation.
+func (m *OrderMutation) PaymentsIDs() (ids []int) {
+	for id := range m.payments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPayments resets all changes to the "payments" edge.
+func (m *OrderMutation) ResetPayments() {
+	m.payments = nil
+	m.clearedpayments = false
+	m.removedpayments = nil
+}
+
+// AddTransactionIDs adds the "transactions" edge to the PaymentTransaction entity by ids.
+func (m *OrderMutation) AddTransactionIDs(ids ...int) {
+	if m.transactions == nil {
+		m.transactions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.transactions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTransactions clears the "transactions" edge to the PaymentTransaction entity.
+func (m *OrderMutation) ClearTransactions() {
+	m.clearedtransactions = true
+}
+
+// TransactionsCleared reports if the "transactions" edge to the PaymentTransaction entity was cleared.
+func (m *OrderMutation) TransactionsCleared() bool {
+	return m.clearedtransactions
+}
+
+// RemoveTransactionIDs removes the "transactions" edge to the PaymentTransaction entity by IDs.
+func (m *OrderMutation) RemoveTransactionIDs(ids ...int) {
+	if m.removedtransactions == nil {
+		m.removedtransactions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.transactions, ids[i])
+		m.removedtransactions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTransactions returns the removed IDs of the "transactions" edge to the PaymentTransaction entity.
+func (m *OrderMutation) RemovedTransactionsIDs() (ids []int) {
+	for id := range m.removedtransactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TransactionsIDs returns the "transactions" edge IDs in the mutation.
+func (m *OrderMutation) TransactionsIDs() (ids []int) {
+	for id := range m.transactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTransactions resets all changes to the "transactions" edge.
+func (m *OrderMutation) ResetTransactions() {
+	m.transactions = nil
+	m.clearedtransactions = false
+	m.removedtransactions = nil
+}
+
+// AddEventIDs adds the "events" edge to the Event entity by ids.
+func (m *OrderMutation) AddEventIDs(ids ...int) {
+	if m.events == nil {
+		m.events = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.events[ids[i]] = struct{}{}
+	}
+}
+
+// ClearEvents clears the "events" edge to the Event entity.
+func (m *OrderMutation) ClearEvents() {
+	m.clearedevents = true
+}
+
+// EventsCleared reports if the "events" edge to the Event entity was cleared.
+func (m *OrderMutation) EventsCleared() bool {
+	return m.clearedevents
+}
+
+// RemoveEventIDs removes the "events" edge to the Event entity by IDs.
+func (m *OrderMutation) RemoveEventIDs(ids ...int) {
+	if m.removedevents == nil {
+		m.removedevents = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.events, ids[i])
+		m.removedevents[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedEvents returns the removed IDs of the "events" edge to the Event entity.
+func (m *OrderMutation) RemovedEventsIDs() (ids []int) {
+	for id := range m.removedevents {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// EventsIDs returns the "events" edge IDs in the mutation.
+func (m *OrderMutation) EventsIDs() (ids []int) {
+	for id := range m.events {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetEvents resets all changes to the "events" edge.
+func (m *OrderMutation) ResetEvents() {
+	m.events = nil
+	m.clearedevents = false
+	m.removedevents = nil
+}
+
 // Where appends a list predicates to the OrderMutation builder.
 func (m *OrderMutation) Where(ps ...predicate.Order) {
 	m.predicates = append(m.predicates, ps...)
@@ -8794,7 +10963,7 @@ func (m *OrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrderMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 19)
 	if m.created_at != nil {
 		fields = append(fields, order.FieldCreatedAt)
 	}
@@ -8840,6 +11009,12 @@ func (m *OrderMutation) Fields() []string {
 	if m.selected_shipping != nil {
 		fields = append(fields, order.FieldSelectedShipping)
 	}
+	if m.discount_codes != nil {
+		fields = append(fields, order.FieldDiscountCodes)
+	}
+	if m.tax_basis != nil {
+		fields = append(fields, order.FieldTaxBasis)
+	}
 	if m.version != nil {
 		fields = append(fields, order.FieldVersion)
 	}
@@ -8884,6 +11059,10 @@ func (m *OrderMutation) Field(name string) (ent.Value, bool) {
 		return m.BillingAddress()
 	case order.FieldSelectedShipping:
 		return m.SelectedShipping()
+	case order.FieldDiscountCodes:
+		return m.DiscountCodes()
+	case order.FieldTaxBasis:
+		return m.TaxBasis()
 	case order.FieldVersion:
 		return m.Version()
 	case order.FieldProcessedAt:
@@ -8927,6 +11106,10 @@ func (m *OrderMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldBillingAddress(ctx)
 	case order.FieldSelectedShipping:
 		return m.OldSelectedShipping(ctx)
+	case order.FieldDiscountCodes:
+		return m.OldDiscountCodes(ctx)
+	case order.FieldTaxBasis:
+		return m.OldTaxBasis(ctx)
 	case order.FieldVersion:
 		return m.OldVersion(ctx)
 	case order.FieldProcessedAt:
@@ -9045,6 +11228,20 @@ func (m *OrderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSelectedShipping(v)
 		return nil
+	case order.FieldDiscountCodes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscountCodes(v)
+		return nil
+	case order.FieldTaxBasis:
+		v, ok := value.(*schema.TaxBasis)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTaxBasis(v)
+		return nil
 	case order.FieldVersion:
 		v, ok := value.(int)
 		if !ok {
@@ -9116,6 +11313,12 @@ func (m *OrderMutation) ClearedFields() []string {
 	if m.FieldCleared(order.FieldSelectedShipping) {
 		fields = append(fields, order.FieldSelectedShipping)
 	}
+	if m.FieldCleared(order.FieldDiscountCodes) {
+		fields = append(fields, order.FieldDiscountCodes)
+	}
+	if m.FieldCleared(order.FieldTaxBasis) {
+		fields = append(fields, order.FieldTaxBasis)
+	}
 	if m.FieldCleared(order.FieldProcessedAt) {
 		fields = append(fields, order.FieldProcessedAt)
 	}
@@ -9144,6 +11347,12 @@ func (m *OrderMutation) ClearField(name string) error {
 		return nil
 	case order.FieldSelectedShipping:
 		m.ClearSelectedShipping()
+		return nil
+	case order.FieldDiscountCodes:
+		m.ClearDiscountCodes()
+		return nil
+	case order.FieldTaxBasis:
+		m.ClearTaxBasis()
 		return nil
 	case order.FieldProcessedAt:
 		m.ClearProcessedAt()
@@ -9201,6 +11410,12 @@ func (m *OrderMutation) ResetField(name string) error {
 	case order.FieldSelectedShipping:
 		m.ResetSelectedShipping()
 		return nil
+	case order.FieldDiscountCodes:
+		m.ResetDiscountCodes()
+		return nil
+	case order.FieldTaxBasis:
+		m.ResetTaxBasis()
+		return nil
 	case order.FieldVersion:
 		m.ResetVersion()
 		return nil
@@ -9213,12 +11428,21 @@ func (m *OrderMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *OrderMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 5)
 	if m.shop != nil {
 		edges = append(edges, order.EdgeShop)
 	}
 	if m.line_items != nil {
 		edges = append(edges, order.EdgeLineItems)
+	}
+	if m.payments != nil {
+		edges = append(edges, order.EdgePayments)
+	}
+	if m.transactions != nil {
+		edges = append(edges, order.EdgeTransactions)
+	}
+	if m.events != nil {
+		edges = append(edges, order.EdgeEvents)
 	}
 	return edges
 }
@@ -9237,15 +11461,42 @@ func (m *OrderMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case order.EdgePayments:
+		ids := make([]ent.Value, 0, len(m.payments))
+		for id := range m.payments {
+			ids = append(ids, id)
+		}
+		return ids
+	case order.EdgeTransactions:
+		ids := make([]ent.Value, 0, len(m.transactions))
+		for id := range m.transactions {
+			ids = append(ids, id)
+		}
+		return ids
+	case order.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.events))
+		for id := range m.events {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *OrderMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 5)
 	if m.removedline_items != nil {
 		edges = append(edges, order.EdgeLineItems)
+	}
+	if m.removedpayments != nil {
+		edges = append(edges, order.EdgePayments)
+	}
+	if m.removedtransactions != nil {
+		edges = append(edges, order.EdgeTransactions)
+	}
+	if m.removedevents != nil {
+		edges = append(edges, order.EdgeEvents)
 	}
 	return edges
 }
@@ -9260,18 +11511,45 @@ func (m *OrderMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case order.EdgePayments:
+		ids := make([]ent.Value, 0, len(m.removedpayments))
+		for id := range m.removedpayments {
+			ids = append(ids, id)
+		}
+		return ids
+	case order.EdgeTransactions:
+		ids := make([]ent.Value, 0, len(m.removedtransactions))
+		for id := range m.removedtransactions {
+			ids = append(ids, id)
+		}
+		return ids
+	case order.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.removedevents))
+		for id := range m.removedevents {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *OrderMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 5)
 	if m.clearedshop {
 		edges = append(edges, order.EdgeShop)
 	}
 	if m.clearedline_items {
 		edges = append(edges, order.EdgeLineItems)
+	}
+	if m.clearedpayments {
+		edges = append(edges, order.EdgePayments)
+	}
+	if m.clearedtransactions {
+		edges = append(edges, order.EdgeTransactions)
+	}
+	if m.clearedevents {
+		edges = append(edges, order.EdgeEvents)
 	}
 	return edges
 }
@@ -9284,6 +11562,12 @@ func (m *OrderMutation) EdgeCleared(name string) bool {
 		return m.clearedshop
 	case order.EdgeLineItems:
 		return m.clearedline_items
+	case order.EdgePayments:
+		return m.clearedpayments
+	case order.EdgeTransactions:
+		return m.clearedtransactions
+	case order.EdgeEvents:
+		return m.clearedevents
 	}
 	return false
 }
@@ -9309,8 +11593,2977 @@ func (m *OrderMutation) ResetEdge(name string) error {
 	case order.EdgeLineItems:
 		m.ResetLineItems()
 		return nil
+	case order.EdgePayments:
+		m.ResetPayments()
+		return nil
+	case order.EdgeTransactions:
+		m.ResetTransactions()
+		return nil
+	case order.EdgeEvents:
+		m.ResetEvents()
+		return nil
 	}
 	return fmt.Errorf("unknown Order edge %s", name)
+}
+
+// OrderPaymentMutation represents an operation that mutates the OrderPayment nodes in the graph.
+type OrderPaymentMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	updated_at          *time.Time
+	public_id           *string
+	gateway_public_id   *string
+	tender_type         *string
+	display_string      *string
+	token               *string
+	retain              *bool
+	wallet_pay_type     *string
+	payment_parameters  *map[string]interface{}
+	amount              *int64
+	addamount           *int64
+	currency            *string
+	gift_card_id        *int
+	addgift_card_id     *int
+	status              *orderpayment.Status
+	step                *string
+	authorization_id    *string
+	position            *int
+	addposition         *int
+	clearedFields       map[string]struct{}
+	_order              *int
+	cleared_order       bool
+	transactions        map[int]struct{}
+	removedtransactions map[int]struct{}
+	clearedtransactions bool
+	done                bool
+	oldValue            func(context.Context) (*OrderPayment, error)
+	predicates          []predicate.OrderPayment
+}
+
+var _ ent.Mutation = (*OrderPaymentMutation)(nil)
+
+// orderpaymentOption allows management of the mutation configuration using functional options.
+type orderpaymentOption func(*OrderPaymentMutation)
+
+// newOrderPaymentMutation creates new mutation for the OrderPayment entity.
+func newOrderPaymentMutation(c config, op Op, opts ...orderpaymentOption) *OrderPaymentMutation {
+	m := &OrderPaymentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOrderPayment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOrderPaymentID sets the ID field of the mutation.
+func withOrderPaymentID(id int) orderpaymentOption {
+	return func(m *OrderPaymentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OrderPayment
+		)
+		m.oldValue = func(ctx context.Context) (*OrderPayment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OrderPayment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOrderPayment sets the old OrderPayment of the mutation.
+func withOrderPayment(node *OrderPayment) orderpaymentOption {
+	return func(m *OrderPaymentMutation) {
+		m.oldValue = func(context.Context) (*OrderPayment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OrderPaymentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OrderPaymentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OrderPaymentMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OrderPaymentMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OrderPayment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OrderPaymentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OrderPaymentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OrderPaymentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *OrderPaymentMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *OrderPaymentMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *OrderPaymentMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *OrderPaymentMutation) SetOrderID(i int) {
+	m._order = &i
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *OrderPaymentMutation) OrderID() (r int, exists bool) {
+	v := m._order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldOrderID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *OrderPaymentMutation) ResetOrderID() {
+	m._order = nil
+}
+
+// SetPublicID sets the "public_id" field.
+func (m *OrderPaymentMutation) SetPublicID(s string) {
+	m.public_id = &s
+}
+
+// PublicID returns the value of the "public_id" field in the mutation.
+func (m *OrderPaymentMutation) PublicID() (r string, exists bool) {
+	v := m.public_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublicID returns the old "public_id" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldPublicID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublicID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublicID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublicID: %w", err)
+	}
+	return oldValue.PublicID, nil
+}
+
+// ResetPublicID resets all changes to the "public_id" field.
+func (m *OrderPaymentMutation) ResetPublicID() {
+	m.public_id = nil
+}
+
+// SetGatewayPublicID sets the "gateway_public_id" field.
+func (m *OrderPaymentMutation) SetGatewayPublicID(s string) {
+	m.gateway_public_id = &s
+}
+
+// GatewayPublicID returns the value of the "gateway_public_id" field in the mutation.
+func (m *OrderPaymentMutation) GatewayPublicID() (r string, exists bool) {
+	v := m.gateway_public_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGatewayPublicID returns the old "gateway_public_id" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldGatewayPublicID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGatewayPublicID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGatewayPublicID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGatewayPublicID: %w", err)
+	}
+	return oldValue.GatewayPublicID, nil
+}
+
+// ResetGatewayPublicID resets all changes to the "gateway_public_id" field.
+func (m *OrderPaymentMutation) ResetGatewayPublicID() {
+	m.gateway_public_id = nil
+}
+
+// SetTenderType sets the "tender_type" field.
+func (m *OrderPaymentMutation) SetTenderType(s string) {
+	m.tender_type = &s
+}
+
+// TenderType returns the value of the "tender_type" field in the mutation.
+func (m *OrderPaymentMutation) TenderType() (r string, exists bool) {
+	v := m.tender_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenderType returns the old "tender_type" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldTenderType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenderType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenderType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenderType: %w", err)
+	}
+	return oldValue.TenderType, nil
+}
+
+// ResetTenderType resets all changes to the "tender_type" field.
+func (m *OrderPaymentMutation) ResetTenderType() {
+	m.tender_type = nil
+}
+
+// SetDisplayString sets the "display_string" field.
+func (m *OrderPaymentMutation) SetDisplayString(s string) {
+	m.display_string = &s
+}
+
+// DisplayString returns the value of the "display_string" field in the mutation.
+func (m *OrderPaymentMutation) DisplayString() (r string, exists bool) {
+	v := m.display_string
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDisplayString returns the old "display_string" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldDisplayString(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDisplayString is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDisplayString requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDisplayString: %w", err)
+	}
+	return oldValue.DisplayString, nil
+}
+
+// ResetDisplayString resets all changes to the "display_string" field.
+func (m *OrderPaymentMutation) ResetDisplayString() {
+	m.display_string = nil
+}
+
+// SetToken sets the "token" field.
+func (m *OrderPaymentMutation) SetToken(s string) {
+	m.token = &s
+}
+
+// Token returns the value of the "token" field in the mutation.
+func (m *OrderPaymentMutation) Token() (r string, exists bool) {
+	v := m.token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldToken returns the old "token" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldToken(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldToken: %w", err)
+	}
+	return oldValue.Token, nil
+}
+
+// ResetToken resets all changes to the "token" field.
+func (m *OrderPaymentMutation) ResetToken() {
+	m.token = nil
+}
+
+// SetRetain sets the "retain" field.
+func (m *OrderPaymentMutation) SetRetain(b bool) {
+	m.retain = &b
+}
+
+// Retain returns the value of the "retain" field in the mutation.
+func (m *OrderPaymentMutation) Retain() (r bool, exists bool) {
+	v := m.retain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRetain returns the old "retain" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldRetain(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRetain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRetain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRetain: %w", err)
+	}
+	return oldValue.Retain, nil
+}
+
+// ResetRetain resets all changes to the "retain" field.
+func (m *OrderPaymentMutation) ResetRetain() {
+	m.retain = nil
+}
+
+// SetWalletPayType sets the "wallet_pay_type" field.
+func (m *OrderPaymentMutation) SetWalletPayType(s string) {
+	m.wallet_pay_type = &s
+}
+
+// WalletPayType returns the value of the "wallet_pay_type" field in the mutation.
+func (m *OrderPaymentMutation) WalletPayType() (r string, exists bool) {
+	v := m.wallet_pay_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWalletPayType returns the old "wallet_pay_type" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldWalletPayType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWalletPayType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWalletPayType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWalletPayType: %w", err)
+	}
+	return oldValue.WalletPayType, nil
+}
+
+// ResetWalletPayType resets all changes to the "wallet_pay_type" field.
+func (m *OrderPaymentMutation) ResetWalletPayType() {
+	m.wallet_pay_type = nil
+}
+
+// SetPaymentParameters sets the "payment_parameters" field.
+func (m *OrderPaymentMutation) SetPaymentParameters(value map[string]interface{}) {
+	m.payment_parameters = &value
+}
+
+// PaymentParameters returns the value of the "payment_parameters" field in the mutation.
+func (m *OrderPaymentMutation) PaymentParameters() (r map[string]interface{}, exists bool) {
+	v := m.payment_parameters
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentParameters returns the old "payment_parameters" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldPaymentParameters(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentParameters is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentParameters requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentParameters: %w", err)
+	}
+	return oldValue.PaymentParameters, nil
+}
+
+// ClearPaymentParameters clears the value of the "payment_parameters" field.
+func (m *OrderPaymentMutation) ClearPaymentParameters() {
+	m.payment_parameters = nil
+	m.clearedFields[orderpayment.FieldPaymentParameters] = struct{}{}
+}
+
+// PaymentParametersCleared returns if the "payment_parameters" field was cleared in this mutation.
+func (m *OrderPaymentMutation) PaymentParametersCleared() bool {
+	_, ok := m.clearedFields[orderpayment.FieldPaymentParameters]
+	return ok
+}
+
+// ResetPaymentParameters resets all changes to the "payment_parameters" field.
+func (m *OrderPaymentMutation) ResetPaymentParameters() {
+	m.payment_parameters = nil
+	delete(m.clearedFields, orderpayment.FieldPaymentParameters)
+}
+
+// SetAmount sets the "amount" field.
+func (m *OrderPaymentMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *OrderPaymentMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *OrderPaymentMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *OrderPaymentMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *OrderPaymentMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *OrderPaymentMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *OrderPaymentMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *OrderPaymentMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetGiftCardID sets the "gift_card_id" field.
+func (m *OrderPaymentMutation) SetGiftCardID(i int) {
+	m.gift_card_id = &i
+	m.addgift_card_id = nil
+}
+
+// GiftCardID returns the value of the "gift_card_id" field in the mutation.
+func (m *OrderPaymentMutation) GiftCardID() (r int, exists bool) {
+	v := m.gift_card_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGiftCardID returns the old "gift_card_id" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldGiftCardID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGiftCardID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGiftCardID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGiftCardID: %w", err)
+	}
+	return oldValue.GiftCardID, nil
+}
+
+// AddGiftCardID adds i to the "gift_card_id" field.
+func (m *OrderPaymentMutation) AddGiftCardID(i int) {
+	if m.addgift_card_id != nil {
+		*m.addgift_card_id += i
+	} else {
+		m.addgift_card_id = &i
+	}
+}
+
+// AddedGiftCardID returns the value that was added to the "gift_card_id" field in this mutation.
+func (m *OrderPaymentMutation) AddedGiftCardID() (r int, exists bool) {
+	v := m.addgift_card_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearGiftCardID clears the value of the "gift_card_id" field.
+func (m *OrderPaymentMutation) ClearGiftCardID() {
+	m.gift_card_id = nil
+	m.addgift_card_id = nil
+	m.clearedFields[orderpayment.FieldGiftCardID] = struct{}{}
+}
+
+// GiftCardIDCleared returns if the "gift_card_id" field was cleared in this mutation.
+func (m *OrderPaymentMutation) GiftCardIDCleared() bool {
+	_, ok := m.clearedFields[orderpayment.FieldGiftCardID]
+	return ok
+}
+
+// ResetGiftCardID resets all changes to the "gift_card_id" field.
+func (m *OrderPaymentMutation) ResetGiftCardID() {
+	m.gift_card_id = nil
+	m.addgift_card_id = nil
+	delete(m.clearedFields, orderpayment.FieldGiftCardID)
+}
+
+// SetStatus sets the "status" field.
+func (m *OrderPaymentMutation) SetStatus(o orderpayment.Status) {
+	m.status = &o
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *OrderPaymentMutation) Status() (r orderpayment.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldStatus(ctx context.Context) (v orderpayment.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *OrderPaymentMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetStep sets the "step" field.
+func (m *OrderPaymentMutation) SetStep(s string) {
+	m.step = &s
+}
+
+// Step returns the value of the "step" field in the mutation.
+func (m *OrderPaymentMutation) Step() (r string, exists bool) {
+	v := m.step
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStep returns the old "step" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldStep(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStep is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStep requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStep: %w", err)
+	}
+	return oldValue.Step, nil
+}
+
+// ResetStep resets all changes to the "step" field.
+func (m *OrderPaymentMutation) ResetStep() {
+	m.step = nil
+}
+
+// SetAuthorizationID sets the "authorization_id" field.
+func (m *OrderPaymentMutation) SetAuthorizationID(s string) {
+	m.authorization_id = &s
+}
+
+// AuthorizationID returns the value of the "authorization_id" field in the mutation.
+func (m *OrderPaymentMutation) AuthorizationID() (r string, exists bool) {
+	v := m.authorization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorizationID returns the old "authorization_id" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldAuthorizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorizationID: %w", err)
+	}
+	return oldValue.AuthorizationID, nil
+}
+
+// ResetAuthorizationID resets all changes to the "authorization_id" field.
+func (m *OrderPaymentMutation) ResetAuthorizationID() {
+	m.authorization_id = nil
+}
+
+// SetPosition sets the "position" field.
+func (m *OrderPaymentMutation) SetPosition(i int) {
+	m.position = &i
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *OrderPaymentMutation) Position() (r int, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the OrderPayment entity.
+// If the OrderPayment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderPaymentMutation) OldPosition(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// AddPosition adds i to the "position" field.
+func (m *OrderPaymentMutation) AddPosition(i int) {
+	if m.addposition != nil {
+		*m.addposition += i
+	} else {
+		m.addposition = &i
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *OrderPaymentMutation) AddedPosition() (r int, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *OrderPaymentMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+}
+
+// ClearOrder clears the "order" edge to the Order entity.
+func (m *OrderPaymentMutation) ClearOrder() {
+	m.cleared_order = true
+	m.clearedFields[orderpayment.FieldOrderID] = struct{}{}
+}
+
+// OrderCleared reports if the "order" edge to the Order entity was cleared.
+func (m *OrderPaymentMutation) OrderCleared() bool {
+	return m.cleared_order
+}
+
+// OrderIDs returns the "order" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrderID instead. It exists only for internal usage by the builders.
+func (m *OrderPaymentMutation) OrderIDs() (ids []int) {
+	if id := m._order; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrder resets all changes to the "order" edge.
+func (m *OrderPaymentMutation) ResetOrder() {
+	m._order = nil
+	m.cleared_order = false
+}
+
+// AddTransactionIDs adds the "transactions" edge to the PaymentTransaction entity by ids.
+func (m *OrderPaymentMutation) AddTransactionIDs(ids ...int) {
+	if m.transactions == nil {
+		m.transactions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.transactions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTransactions clears the "transactions" edge to the PaymentTransaction entity.
+func (m *OrderPaymentMutation) ClearTransactions() {
+	m.clearedtransactions = true
+}
+
+// TransactionsCleared reports if the "transactions" edge to the PaymentTransaction entity was cleared.
+func (m *OrderPaymentMutation) TransactionsCleared() bool {
+	return m.clearedtransactions
+}
+
+// RemoveTransactionIDs removes the "transactions" edge to the PaymentTransaction entity by IDs.
+func (m *OrderPaymentMutation) RemoveTransactionIDs(ids ...int) {
+	if m.removedtransactions == nil {
+		m.removedtransactions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.transactions, ids[i])
+		m.removedtransactions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTransactions returns the removed IDs of the "transactions" edge to the PaymentTransaction entity.
+func (m *OrderPaymentMutation) RemovedTransactionsIDs() (ids []int) {
+	for id := range m.removedtransactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TransactionsIDs returns the "transactions" edge IDs in the mutation.
+func (m *OrderPaymentMutation) TransactionsIDs() (ids []int) {
+	for id := range m.transactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTransactions resets all changes to the "transactions" edge.
+func (m *OrderPaymentMutation) ResetTransactions() {
+	m.transactions = nil
+	m.clearedtransactions = false
+	m.removedtransactions = nil
+}
+
+// Where appends a list predicates to the OrderPaymentMutation builder.
+func (m *OrderPaymentMutation) Where(ps ...predicate.OrderPayment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OrderPaymentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OrderPaymentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OrderPayment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OrderPaymentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OrderPaymentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OrderPayment).
+func (m *OrderPaymentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OrderPaymentMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created_at != nil {
+		fields = append(fields, orderpayment.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, orderpayment.FieldUpdatedAt)
+	}
+	if m._order != nil {
+		fields = append(fields, orderpayment.FieldOrderID)
+	}
+	if m.public_id != nil {
+		fields = append(fields, orderpayment.FieldPublicID)
+	}
+	if m.gateway_public_id != nil {
+		fields = append(fields, orderpayment.FieldGatewayPublicID)
+	}
+	if m.tender_type != nil {
+		fields = append(fields, orderpayment.FieldTenderType)
+	}
+	if m.display_string != nil {
+		fields = append(fields, orderpayment.FieldDisplayString)
+	}
+	if m.token != nil {
+		fields = append(fields, orderpayment.FieldToken)
+	}
+	if m.retain != nil {
+		fields = append(fields, orderpayment.FieldRetain)
+	}
+	if m.wallet_pay_type != nil {
+		fields = append(fields, orderpayment.FieldWalletPayType)
+	}
+	if m.payment_parameters != nil {
+		fields = append(fields, orderpayment.FieldPaymentParameters)
+	}
+	if m.amount != nil {
+		fields = append(fields, orderpayment.FieldAmount)
+	}
+	if m.currency != nil {
+		fields = append(fields, orderpayment.FieldCurrency)
+	}
+	if m.gift_card_id != nil {
+		fields = append(fields, orderpayment.FieldGiftCardID)
+	}
+	if m.status != nil {
+		fields = append(fields, orderpayment.FieldStatus)
+	}
+	if m.step != nil {
+		fields = append(fields, orderpayment.FieldStep)
+	}
+	if m.authorization_id != nil {
+		fields = append(fields, orderpayment.FieldAuthorizationID)
+	}
+	if m.position != nil {
+		fields = append(fields, orderpayment.FieldPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OrderPaymentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case orderpayment.FieldCreatedAt:
+		return m.CreatedAt()
+	case orderpayment.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case orderpayment.FieldOrderID:
+		return m.OrderID()
+	case orderpayment.FieldPublicID:
+		return m.PublicID()
+	case orderpayment.FieldGatewayPublicID:
+		return m.GatewayPublicID()
+	case orderpayment.FieldTenderType:
+		return m.TenderType()
+	case orderpayment.FieldDisplayString:
+		return m.DisplayString()
+	case orderpayment.FieldToken:
+		return m.Token()
+	case orderpayment.FieldRetain:
+		return m.Retain()
+	case orderpayment.FieldWalletPayType:
+		return m.WalletPayType()
+	case orderpayment.FieldPaymentParameters:
+		return m.PaymentParameters()
+	case orderpayment.FieldAmount:
+		return m.Amount()
+	case orderpayment.FieldCurrency:
+		return m.Currency()
+	case orderpayment.FieldGiftCardID:
+		return m.GiftCardID()
+	case orderpayment.FieldStatus:
+		return m.Status()
+	case orderpayment.FieldStep:
+		return m.Step()
+	case orderpayment.FieldAuthorizationID:
+		return m.AuthorizationID()
+	case orderpayment.FieldPosition:
+		return m.Position()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OrderPaymentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case orderpayment.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case orderpayment.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case orderpayment.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case orderpayment.FieldPublicID:
+		return m.OldPublicID(ctx)
+	case orderpayment.FieldGatewayPublicID:
+		return m.OldGatewayPublicID(ctx)
+	case orderpayment.FieldTenderType:
+		return m.OldTenderType(ctx)
+	case orderpayment.FieldDisplayString:
+		return m.OldDisplayString(ctx)
+	case orderpayment.FieldToken:
+		return m.OldToken(ctx)
+	case orderpayment.FieldRetain:
+		return m.OldRetain(ctx)
+	case orderpayment.FieldWalletPayType:
+		return m.OldWalletPayType(ctx)
+	case orderpayment.FieldPaymentParameters:
+		return m.OldPaymentParameters(ctx)
+	case orderpayment.FieldAmount:
+		return m.OldAmount(ctx)
+	case orderpayment.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case orderpayment.FieldGiftCardID:
+		return m.OldGiftCardID(ctx)
+	case orderpayment.FieldStatus:
+		return m.OldStatus(ctx)
+	case orderpayment.FieldStep:
+		return m.OldStep(ctx)
+	case orderpayment.FieldAuthorizationID:
+		return m.OldAuthorizationID(ctx)
+	case orderpayment.FieldPosition:
+		return m.OldPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown OrderPayment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OrderPaymentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case orderpayment.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case orderpayment.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case orderpayment.FieldOrderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case orderpayment.FieldPublicID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublicID(v)
+		return nil
+	case orderpayment.FieldGatewayPublicID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGatewayPublicID(v)
+		return nil
+	case orderpayment.FieldTenderType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenderType(v)
+		return nil
+	case orderpayment.FieldDisplayString:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisplayString(v)
+		return nil
+	case orderpayment.FieldToken:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetToken(v)
+		return nil
+	case orderpayment.FieldRetain:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRetain(v)
+		return nil
+	case orderpayment.FieldWalletPayType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWalletPayType(v)
+		return nil
+	case orderpayment.FieldPaymentParameters:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentParameters(v)
+		return nil
+	case orderpayment.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case orderpayment.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case orderpayment.FieldGiftCardID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGiftCardID(v)
+		return nil
+	case orderpayment.FieldStatus:
+		v, ok := value.(orderpayment.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case orderpayment.FieldStep:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStep(v)
+		return nil
+	case orderpayment.FieldAuthorizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorizationID(v)
+		return nil
+	case orderpayment.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OrderPayment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OrderPaymentMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount != nil {
+		fields = append(fields, orderpayment.FieldAmount)
+	}
+	if m.addgift_card_id != nil {
+		fields = append(fields, orderpayment.FieldGiftCardID)
+	}
+	if m.addposition != nil {
+		fields = append(fields, orderpayment.FieldPosition)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OrderPaymentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case orderpayment.FieldAmount:
+		return m.AddedAmount()
+	case orderpayment.FieldGiftCardID:
+		return m.AddedGiftCardID()
+	case orderpayment.FieldPosition:
+		return m.AddedPosition()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OrderPaymentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case orderpayment.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	case orderpayment.FieldGiftCardID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddGiftCardID(v)
+		return nil
+	case orderpayment.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OrderPayment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OrderPaymentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(orderpayment.FieldPaymentParameters) {
+		fields = append(fields, orderpayment.FieldPaymentParameters)
+	}
+	if m.FieldCleared(orderpayment.FieldGiftCardID) {
+		fields = append(fields, orderpayment.FieldGiftCardID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OrderPaymentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OrderPaymentMutation) ClearField(name string) error {
+	switch name {
+	case orderpayment.FieldPaymentParameters:
+		m.ClearPaymentParameters()
+		return nil
+	case orderpayment.FieldGiftCardID:
+		m.ClearGiftCardID()
+		return nil
+	}
+	return fmt.Errorf("unknown OrderPayment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OrderPaymentMutation) ResetField(name string) error {
+	switch name {
+	case orderpayment.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case orderpayment.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case orderpayment.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case orderpayment.FieldPublicID:
+		m.ResetPublicID()
+		return nil
+	case orderpayment.FieldGatewayPublicID:
+		m.ResetGatewayPublicID()
+		return nil
+	case orderpayment.FieldTenderType:
+		m.ResetTenderType()
+		return nil
+	case orderpayment.FieldDisplayString:
+		m.ResetDisplayString()
+		return nil
+	case orderpayment.FieldToken:
+		m.ResetToken()
+		return nil
+	case orderpayment.FieldRetain:
+		m.ResetRetain()
+		return nil
+	case orderpayment.FieldWalletPayType:
+		m.ResetWalletPayType()
+		return nil
+	case orderpayment.FieldPaymentParameters:
+		m.ResetPaymentParameters()
+		return nil
+	case orderpayment.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case orderpayment.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case orderpayment.FieldGiftCardID:
+		m.ResetGiftCardID()
+		return nil
+	case orderpayment.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case orderpayment.FieldStep:
+		m.ResetStep()
+		return nil
+	case orderpayment.FieldAuthorizationID:
+		m.ResetAuthorizationID()
+		return nil
+	case orderpayment.FieldPosition:
+		m.ResetPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown OrderPayment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OrderPaymentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m._order != nil {
+		edges = append(edges, orderpayment.EdgeOrder)
+	}
+	if m.transactions != nil {
+		edges = append(edges, orderpayment.EdgeTransactions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OrderPaymentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case orderpayment.EdgeOrder:
+		if id := m._order; id != nil {
+			return []ent.Value{*id}
+		}
+	case orderpayment.EdgeTransactions:
+		ids := make([]ent.Value, 0, len(m.transactions))
+		for id := range m.transactions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OrderPaymentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedtransactions != nil {
+		edges = append(edges, orderpayment.EdgeTransactions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OrderPaymentMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case orderpayment.EdgeTransactions:
+		ids := make([]ent.Value, 0, len(m.removedtransactions))
+		for id := range m.removedtransactions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OrderPaymentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleared_order {
+		edges = append(edges, orderpayment.EdgeOrder)
+	}
+	if m.clearedtransactions {
+		edges = append(edges, orderpayment.EdgeTransactions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OrderPaymentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case orderpayment.EdgeOrder:
+		return m.cleared_order
+	case orderpayment.EdgeTransactions:
+		return m.clearedtransactions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OrderPaymentMutation) ClearEdge(name string) error {
+	switch name {
+	case orderpayment.EdgeOrder:
+		m.ClearOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown OrderPayment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OrderPaymentMutation) ResetEdge(name string) error {
+	switch name {
+	case orderpayment.EdgeOrder:
+		m.ResetOrder()
+		return nil
+	case orderpayment.EdgeTransactions:
+		m.ResetTransactions()
+		return nil
+	}
+	return fmt.Errorf("unknown OrderPayment edge %s", name)
+}
+
+// PaymentTransactionMutation represents an operation that mutates the PaymentTransaction nodes in the graph.
+type PaymentTransactionMutation struct {
+	config
+	op                       Op
+	typ                      string
+	id                       *int
+	created_at               *time.Time
+	updated_at               *time.Time
+	shop_id                  *int
+	addshop_id               *int
+	public_id                *string
+	kind                     *paymenttransaction.Kind
+	status                   *paymenttransaction.Status
+	amount                   *int64
+	addamount                *int64
+	currency                 *string
+	gateway_transaction_id   *string
+	reference_transaction_id *string
+	error_code               *string
+	error_message            *string
+	latency_ms               *int
+	addlatency_ms            *int
+	data                     *map[string]interface{}
+	settled_at               *time.Time
+	clearedFields            map[string]struct{}
+	_order                   *int
+	cleared_order            bool
+	payment                  *int
+	clearedpayment           bool
+	done                     bool
+	oldValue                 func(context.Context) (*PaymentTransaction, error)
+	predicates               []predicate.PaymentTransaction
+}
+
+var _ ent.Mutation = (*PaymentTransactionMutation)(nil)
+
+// paymenttransactionOption allows management of the mutation configuration using functional options.
+type paymenttransactionOption func(*PaymentTransactionMutation)
+
+// newPaymentTransactionMutation creates new mutation for the PaymentTransaction entity.
+func newPaymentTransactionMutation(c config, op Op, opts ...paymenttransactionOption) *PaymentTransactionMutation {
+	m := &PaymentTransactionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePaymentTransaction,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPaymentTransactionID sets the ID field of the mutation.
+func withPaymentTransactionID(id int) paymenttransactionOption {
+	return func(m *PaymentTransactionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PaymentTransaction
+		)
+		m.oldValue = func(ctx context.Context) (*PaymentTransaction, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PaymentTransaction.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPaymentTransaction sets the old PaymentTransaction of the mutation.
+func withPaymentTransaction(node *PaymentTransaction) paymenttransactionOption {
+	return func(m *PaymentTransactionMutation) {
+		m.oldValue = func(context.Context) (*PaymentTransaction, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PaymentTransactionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PaymentTransactionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PaymentTransactionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PaymentTransactionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PaymentTransaction.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PaymentTransactionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PaymentTransactionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PaymentTransactionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PaymentTransactionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PaymentTransactionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PaymentTransactionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *PaymentTransactionMutation) SetShopID(i int) {
+	m.shop_id = &i
+	m.addshop_id = nil
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *PaymentTransactionMutation) ShopID() (r int, exists bool) {
+	v := m.shop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// AddShopID adds i to the "shop_id" field.
+func (m *PaymentTransactionMutation) AddShopID(i int) {
+	if m.addshop_id != nil {
+		*m.addshop_id += i
+	} else {
+		m.addshop_id = &i
+	}
+}
+
+// AddedShopID returns the value that was added to the "shop_id" field in this mutation.
+func (m *PaymentTransactionMutation) AddedShopID() (r int, exists bool) {
+	v := m.addshop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *PaymentTransactionMutation) ResetShopID() {
+	m.shop_id = nil
+	m.addshop_id = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *PaymentTransactionMutation) SetOrderID(i int) {
+	m._order = &i
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *PaymentTransactionMutation) OrderID() (r int, exists bool) {
+	v := m._order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldOrderID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *PaymentTransactionMutation) ResetOrderID() {
+	m._order = nil
+}
+
+// SetPaymentID sets the "payment_id" field.
+func (m *PaymentTransactionMutation) SetPaymentID(i int) {
+	m.payment = &i
+}
+
+// PaymentID returns the value of the "payment_id" field in the mutation.
+func (m *PaymentTransactionMutation) PaymentID() (r int, exists bool) {
+	v := m.payment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentID returns the old "payment_id" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldPaymentID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentID: %w", err)
+	}
+	return oldValue.PaymentID, nil
+}
+
+// ResetPaymentID resets all changes to the "payment_id" field.
+func (m *PaymentTransactionMutation) ResetPaymentID() {
+	m.payment = nil
+}
+
+// SetPublicID sets the "public_id" field.
+func (m *PaymentTransactionMutation) SetPublicID(s string) {
+	m.public_id = &s
+}
+
+// PublicID returns the value of the "public_id" field in the mutation.
+func (m *PaymentTransactionMutation) PublicID() (r string, exists bool) {
+	v := m.public_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublicID returns the old "public_id" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldPublicID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublicID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublicID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublicID: %w", err)
+	}
+	return oldValue.PublicID, nil
+}
+
+// ResetPublicID resets all changes to the "public_id" field.
+func (m *PaymentTransactionMutation) ResetPublicID() {
+	m.public_id = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *PaymentTransactionMutation) SetKind(pa paymenttransaction.Kind) {
+	m.kind = &pa
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *PaymentTransactionMutation) Kind() (r paymenttransaction.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldKind(ctx context.Context) (v paymenttransaction.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *PaymentTransactionMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *PaymentTransactionMutation) SetStatus(pa paymenttransaction.Status) {
+	m.status = &pa
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PaymentTransactionMutation) Status() (r paymenttransaction.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldStatus(ctx context.Context) (v paymenttransaction.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PaymentTransactionMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *PaymentTransactionMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *PaymentTransactionMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *PaymentTransactionMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *PaymentTransactionMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *PaymentTransactionMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *PaymentTransactionMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *PaymentTransactionMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *PaymentTransactionMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetGatewayTransactionID sets the "gateway_transaction_id" field.
+func (m *PaymentTransactionMutation) SetGatewayTransactionID(s string) {
+	m.gateway_transaction_id = &s
+}
+
+// GatewayTransactionID returns the value of the "gateway_transaction_id" field in the mutation.
+func (m *PaymentTransactionMutation) GatewayTransactionID() (r string, exists bool) {
+	v := m.gateway_transaction_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGatewayTransactionID returns the old "gateway_transaction_id" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldGatewayTransactionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGatewayTransactionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGatewayTransactionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGatewayTransactionID: %w", err)
+	}
+	return oldValue.GatewayTransactionID, nil
+}
+
+// ResetGatewayTransactionID resets all changes to the "gateway_transaction_id" field.
+func (m *PaymentTransactionMutation) ResetGatewayTransactionID() {
+	m.gateway_transaction_id = nil
+}
+
+// SetReferenceTransactionID sets the "reference_transaction_id" field.
+func (m *PaymentTransactionMutation) SetReferenceTransactionID(s string) {
+	m.reference_transaction_id = &s
+}
+
+// ReferenceTransactionID returns the value of the "reference_transaction_id" field in the mutation.
+func (m *PaymentTransactionMutation) ReferenceTransactionID() (r string, exists bool) {
+	v := m.reference_transaction_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReferenceTransactionID returns the old "reference_transaction_id" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldReferenceTransactionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReferenceTransactionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReferenceTransactionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReferenceTransactionID: %w", err)
+	}
+	return oldValue.ReferenceTransactionID, nil
+}
+
+// ResetReferenceTransactionID resets all changes to the "reference_transaction_id" field.
+func (m *PaymentTransactionMutation) ResetReferenceTransactionID() {
+	m.reference_transaction_id = nil
+}
+
+// SetErrorCode sets the "error_code" field.
+func (m *PaymentTransactionMutation) SetErrorCode(s string) {
+	m.error_code = &s
+}
+
+// ErrorCode returns the value of the "error_code" field in the mutation.
+func (m *PaymentTransactionMutation) ErrorCode() (r string, exists bool) {
+	v := m.error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCode returns the old "error_code" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldErrorCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
+	}
+	return oldValue.ErrorCode, nil
+}
+
+// ResetErrorCode resets all changes to the "error_code" field.
+func (m *PaymentTransactionMutation) ResetErrorCode() {
+	m.error_code = nil
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (m *PaymentTransactionMutation) SetErrorMessage(s string) {
+	m.error_message = &s
+}
+
+// ErrorMessage returns the value of the "error_message" field in the mutation.
+func (m *PaymentTransactionMutation) ErrorMessage() (r string, exists bool) {
+	v := m.error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorMessage returns the old "error_message" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldErrorMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
+	}
+	return oldValue.ErrorMessage, nil
+}
+
+// ResetErrorMessage resets all changes to the "error_message" field.
+func (m *PaymentTransactionMutation) ResetErrorMessage() {
+	m.error_message = nil
+}
+
+// SetLatencyMs sets the "latency_ms" field.
+func (m *PaymentTransactionMutation) SetLatencyMs(i int) {
+	m.latency_ms = &i
+	m.addlatency_ms = nil
+}
+
+// LatencyMs returns the value of the "latency_ms" field in the mutation.
+func (m *PaymentTransactionMutation) LatencyMs() (r int, exists bool) {
+	v := m.latency_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLatencyMs returns the old "latency_ms" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldLatencyMs(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLatencyMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLatencyMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLatencyMs: %w", err)
+	}
+	return oldValue.LatencyMs, nil
+}
+
+// AddLatencyMs adds i to the "latency_ms" field.
+func (m *PaymentTransactionMutation) AddLatencyMs(i int) {
+	if m.addlatency_ms != nil {
+		*m.addlatency_ms += i
+	} else {
+		m.addlatency_ms = &i
+	}
+}
+
+// AddedLatencyMs returns the value that was added to the "latency_ms" field in this mutation.
+func (m *PaymentTransactionMutation) AddedLatencyMs() (r int, exists bool) {
+	v := m.addlatency_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLatencyMs resets all changes to the "latency_ms" field.
+func (m *PaymentTransactionMutation) ResetLatencyMs() {
+	m.latency_ms = nil
+	m.addlatency_ms = nil
+}
+
+// SetData sets the "data" field.
+func (m *PaymentTransactionMutation) SetData(value map[string]interface{}) {
+	m.data = &value
+}
+
+// Data returns the value of the "data" field in the mutation.
+func (m *PaymentTransactionMutation) Data() (r map[string]interface{}, exists bool) {
+	v := m.data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldData returns the old "data" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldData: %w", err)
+	}
+	return oldValue.Data, nil
+}
+
+// ClearData clears the value of the "data" field.
+func (m *PaymentTransactionMutation) ClearData() {
+	m.data = nil
+	m.clearedFields[paymenttransaction.FieldData] = struct{}{}
+}
+
+// DataCleared returns if the "data" field was cleared in this mutation.
+func (m *PaymentTransactionMutation) DataCleared() bool {
+	_, ok := m.clearedFields[paymenttransaction.FieldData]
+	return ok
+}
+
+// ResetData resets all changes to the "data" field.
+func (m *PaymentTransactionMutation) ResetData() {
+	m.data = nil
+	delete(m.clearedFields, paymenttransaction.FieldData)
+}
+
+// SetSettledAt sets the "settled_at" field.
+func (m *PaymentTransactionMutation) SetSettledAt(t time.Time) {
+	m.settled_at = &t
+}
+
+// SettledAt returns the value of the "settled_at" field in the mutation.
+func (m *PaymentTransactionMutation) SettledAt() (r time.Time, exists bool) {
+	v := m.settled_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSettledAt returns the old "settled_at" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldSettledAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSettledAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSettledAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSettledAt: %w", err)
+	}
+	return oldValue.SettledAt, nil
+}
+
+// ClearSettledAt clears the value of the "settled_at" field.
+func (m *PaymentTransactionMutation) ClearSettledAt() {
+	m.settled_at = nil
+	m.clearedFields[paymenttransaction.FieldSettledAt] = struct{}{}
+}
+
+// SettledAtCleared returns if the "settled_at" field was cleared in this mutation.
+func (m *PaymentTransactionMutation) SettledAtCleared() bool {
+	_, ok := m.clearedFields[paymenttransaction.FieldSettledAt]
+	return ok
+}
+
+// ResetSettledAt resets all changes to the "settled_at" field.
+func (m *PaymentTransactionMutation) ResetSettledAt() {
+	m.settled_at = nil
+	delete(m.clearedFields, paymenttransaction.FieldSettledAt)
+}
+
+// ClearOrder clears the "order" edge to the Order entity.
+func (m *PaymentTransactionMutation) ClearOrder() {
+	m.cleared_order = true
+	m.clearedFields[paymenttransaction.FieldOrderID] = struct{}{}
+}
+
+// OrderCleared reports if the "order" edge to the Order entity was cleared.
+func (m *PaymentTransactionMutation) OrderCleared() bool {
+	return m.cleared_order
+}
+
+// OrderIDs returns the "order" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrderID instead. It exists only for internal usage by the builders.
+func (m *PaymentTransactionMutation) OrderIDs() (ids []int) {
+	if id := m._order; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrder resets all changes to the "order" edge.
+func (m *PaymentTransactionMutation) ResetOrder() {
+	m._order = nil
+	m.cleared_order = false
+}
+
+// ClearPayment clears the "payment" edge to the OrderPayment entity.
+func (m *PaymentTransactionMutation) ClearPayment() {
+	m.clearedpayment = true
+	m.clearedFields[paymenttransaction.FieldPaymentID] = struct{}{}
+}
+
+// PaymentCleared reports if the "payment" edge to the OrderPayment entity was cleared.
+func (m *PaymentTransactionMutation) PaymentCleared() bool {
+	return m.clearedpayment
+}
+
+// PaymentIDs returns the "payment" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PaymentID instead. It exists only for internal usage by the builders.
+func (m *PaymentTransactionMutation) PaymentIDs() (ids []int) {
+	if id := m.payment; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPayment resets all changes to the "payment" edge.
+func (m *PaymentTransactionMutation) ResetPayment() {
+	m.payment = nil
+	m.clearedpayment = false
+}
+
+// Where appends a list predicates to the PaymentTransactionMutation builder.
+func (m *PaymentTransactionMutation) Where(ps ...predicate.PaymentTransaction) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PaymentTransactionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PaymentTransactionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PaymentTransaction, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PaymentTransactionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PaymentTransactionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PaymentTransaction).
+func (m *PaymentTransactionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PaymentTransactionMutation) Fields() []string {
+	fields := make([]string, 0, 17)
+	if m.created_at != nil {
+		fields = append(fields, paymenttransaction.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, paymenttransaction.FieldUpdatedAt)
+	}
+	if m.shop_id != nil {
+		fields = append(fields, paymenttransaction.FieldShopID)
+	}
+	if m._order != nil {
+		fields = append(fields, paymenttransaction.FieldOrderID)
+	}
+	if m.payment != nil {
+		fields = append(fields, paymenttransaction.FieldPaymentID)
+	}
+	if m.public_id != nil {
+		fields = append(fields, paymenttransaction.FieldPublicID)
+	}
+	if m.kind != nil {
+		fields = append(fields, paymenttransaction.FieldKind)
+	}
+	if m.status != nil {
+		fields = append(fields, paymenttransaction.FieldStatus)
+	}
+	if m.amount != nil {
+		fields = append(fields, paymenttransaction.FieldAmount)
+	}
+	if m.currency != nil {
+		fields = append(fields, paymenttransaction.FieldCurrency)
+	}
+	if m.gateway_transaction_id != nil {
+		fields = append(fields, paymenttransaction.FieldGatewayTransactionID)
+	}
+	if m.reference_transaction_id != nil {
+		fields = append(fields, paymenttransaction.FieldReferenceTransactionID)
+	}
+	if m.error_code != nil {
+		fields = append(fields, paymenttransaction.FieldErrorCode)
+	}
+	if m.error_message != nil {
+		fields = append(fields, paymenttransaction.FieldErrorMessage)
+	}
+	if m.latency_ms != nil {
+		fields = append(fields, paymenttransaction.FieldLatencyMs)
+	}
+	if m.data != nil {
+		fields = append(fields, paymenttransaction.FieldData)
+	}
+	if m.settled_at != nil {
+		fields = append(fields, paymenttransaction.FieldSettledAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PaymentTransactionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case paymenttransaction.FieldCreatedAt:
+		return m.CreatedAt()
+	case paymenttransaction.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case paymenttransaction.FieldShopID:
+		return m.ShopID()
+	case paymenttransaction.FieldOrderID:
+		return m.OrderID()
+	case paymenttransaction.FieldPaymentID:
+		return m.PaymentID()
+	case paymenttransaction.FieldPublicID:
+		return m.PublicID()
+	case paymenttransaction.FieldKind:
+		return m.Kind()
+	case paymenttransaction.FieldStatus:
+		return m.Status()
+	case paymenttransaction.FieldAmount:
+		return m.Amount()
+	case paymenttransaction.FieldCurrency:
+		return m.Currency()
+	case paymenttransaction.FieldGatewayTransactionID:
+		return m.GatewayTransactionID()
+	case paymenttransaction.FieldReferenceTransactionID:
+		return m.ReferenceTransactionID()
+	case paymenttransaction.FieldErrorCode:
+		return m.ErrorCode()
+	case paymenttransaction.FieldErrorMessage:
+		return m.ErrorMessage()
+	case paymenttransaction.FieldLatencyMs:
+		return m.LatencyMs()
+	case paymenttransaction.FieldData:
+		return m.Data()
+	case paymenttransaction.FieldSettledAt:
+		return m.SettledAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PaymentTransactionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case paymenttransaction.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case paymenttransaction.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case paymenttransaction.FieldShopID:
+		return m.OldShopID(ctx)
+	case paymenttransaction.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case paymenttransaction.FieldPaymentID:
+		return m.OldPaymentID(ctx)
+	case paymenttransaction.FieldPublicID:
+		return m.OldPublicID(ctx)
+	case paymenttransaction.FieldKind:
+		return m.OldKind(ctx)
+	case paymenttransaction.FieldStatus:
+		return m.OldStatus(ctx)
+	case paymenttransaction.FieldAmount:
+		return m.OldAmount(ctx)
+	case paymenttransaction.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case paymenttransaction.FieldGatewayTransactionID:
+		return m.OldGatewayTransactionID(ctx)
+	case paymenttransaction.FieldReferenceTransactionID:
+		return m.OldReferenceTransactionID(ctx)
+	case paymenttransaction.FieldErrorCode:
+		return m.OldErrorCode(ctx)
+	case paymenttransaction.FieldErrorMessage:
+		return m.OldErrorMessage(ctx)
+	case paymenttransaction.FieldLatencyMs:
+		return m.OldLatencyMs(ctx)
+	case paymenttransaction.FieldData:
+		return m.OldData(ctx)
+	case paymenttransaction.FieldSettledAt:
+		return m.OldSettledAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PaymentTransaction field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentTransactionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case paymenttransaction.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case paymenttransaction.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case paymenttransaction.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case paymenttransaction.FieldOrderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case paymenttransaction.FieldPaymentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentID(v)
+		return nil
+	case paymenttransaction.FieldPublicID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublicID(v)
+		return nil
+	case paymenttransaction.FieldKind:
+		v, ok := value.(paymenttransaction.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case paymenttransaction.FieldStatus:
+		v, ok := value.(paymenttransaction.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case paymenttransaction.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case paymenttransaction.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case paymenttransaction.FieldGatewayTransactionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGatewayTransactionID(v)
+		return nil
+	case paymenttransaction.FieldReferenceTransactionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReferenceTransactionID(v)
+		return nil
+	case paymenttransaction.FieldErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCode(v)
+		return nil
+	case paymenttransaction.FieldErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorMessage(v)
+		return nil
+	case paymenttransaction.FieldLatencyMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLatencyMs(v)
+		return nil
+	case paymenttransaction.FieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetData(v)
+		return nil
+	case paymenttransaction.FieldSettledAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSettledAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentTransaction field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PaymentTransactionMutation) AddedFields() []string {
+	var fields []string
+	if m.addshop_id != nil {
+		fields = append(fields, paymenttransaction.FieldShopID)
+	}
+	if m.addamount != nil {
+		fields = append(fields, paymenttransaction.FieldAmount)
+	}
+	if m.addlatency_ms != nil {
+		fields = append(fields, paymenttransaction.FieldLatencyMs)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PaymentTransactionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case paymenttransaction.FieldShopID:
+		return m.AddedShopID()
+	case paymenttransaction.FieldAmount:
+		return m.AddedAmount()
+	case paymenttransaction.FieldLatencyMs:
+		return m.AddedLatencyMs()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentTransactionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case paymenttransaction.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddShopID(v)
+		return nil
+	case paymenttransaction.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	case paymenttransaction.FieldLatencyMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLatencyMs(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentTransaction numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PaymentTransactionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(paymenttransaction.FieldData) {
+		fields = append(fields, paymenttransaction.FieldData)
+	}
+	if m.FieldCleared(paymenttransaction.FieldSettledAt) {
+		fields = append(fields, paymenttransaction.FieldSettledAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PaymentTransactionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PaymentTransactionMutation) ClearField(name string) error {
+	switch name {
+	case paymenttransaction.FieldData:
+		m.ClearData()
+		return nil
+	case paymenttransaction.FieldSettledAt:
+		m.ClearSettledAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentTransaction nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PaymentTransactionMutation) ResetField(name string) error {
+	switch name {
+	case paymenttransaction.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case paymenttransaction.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case paymenttransaction.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case paymenttransaction.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case paymenttransaction.FieldPaymentID:
+		m.ResetPaymentID()
+		return nil
+	case paymenttransaction.FieldPublicID:
+		m.ResetPublicID()
+		return nil
+	case paymenttransaction.FieldKind:
+		m.ResetKind()
+		return nil
+	case paymenttransaction.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case paymenttransaction.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case paymenttransaction.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case paymenttransaction.FieldGatewayTransactionID:
+		m.ResetGatewayTransactionID()
+		return nil
+	case paymenttransaction.FieldReferenceTransactionID:
+		m.ResetReferenceTransactionID()
+		return nil
+	case paymenttransaction.FieldErrorCode:
+		m.ResetErrorCode()
+		return nil
+	case paymenttransaction.FieldErrorMessage:
+		m.ResetErrorMessage()
+		return nil
+	case paymenttransaction.FieldLatencyMs:
+		m.ResetLatencyMs()
+		return nil
+	case paymenttransaction.FieldData:
+		m.ResetData()
+		return nil
+	case paymenttransaction.FieldSettledAt:
+		m.ResetSettledAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentTransaction field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PaymentTransactionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m._order != nil {
+		edges = append(edges, paymenttransaction.EdgeOrder)
+	}
+	if m.payment != nil {
+		edges = append(edges, paymenttransaction.EdgePayment)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PaymentTransactionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case paymenttransaction.EdgeOrder:
+		if id := m._order; id != nil {
+			return []ent.Value{*id}
+		}
+	case paymenttransaction.EdgePayment:
+		if id := m.payment; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PaymentTransactionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PaymentTransactionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PaymentTransactionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleared_order {
+		edges = append(edges, paymenttransaction.EdgeOrder)
+	}
+	if m.clearedpayment {
+		edges = append(edges, paymenttransaction.EdgePayment)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PaymentTransactionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case paymenttransaction.EdgeOrder:
+		return m.cleared_order
+	case paymenttransaction.EdgePayment:
+		return m.clearedpayment
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PaymentTransactionMutation) ClearEdge(name string) error {
+	switch name {
+	case paymenttransaction.EdgeOrder:
+		m.ClearOrder()
+		return nil
+	case paymenttransaction.EdgePayment:
+		m.ClearPayment()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentTransaction unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PaymentTransactionMutation) ResetEdge(name string) error {
+	switch name {
+	case paymenttransaction.EdgeOrder:
+		m.ResetOrder()
+		return nil
+	case paymenttransaction.EdgePayment:
+		m.ResetPayment()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentTransaction edge %s", name)
 }
 
 // ProductMutation represents an operation that mutates the Product nodes in the graph.
@@ -12605,6 +17858,7 @@ type ShopMutation struct {
 	currency                         *string
 	shared_secret                    *string
 	jwt_key                          *[]byte
+	prices_include_tax               *bool
 	clearedFields                    map[string]struct{}
 	access_tokens                    map[int]struct{}
 	removedaccess_tokens             map[int]struct{}
@@ -12641,6 +17895,15 @@ type ShopMutation struct {
 	products                         map[int]struct{}
 	removedproducts                  map[int]struct{}
 	clearedproducts                  bool
+	tax_zones                        map[int]struct{}
+	removedtax_zones                 map[int]struct{}
+	clearedtax_zones                 bool
+	discount_codes                   map[int]struct{}
+	removeddiscount_codes            map[int]struct{}
+	cleareddiscount_codes            bool
+	events                           map[int]struct{}
+	removedevents                    map[int]struct{}
+	clearedevents                    bool
 	done                             bool
 	oldValue                         func(context.Context) (*Shop, error)
 	predicates                       []predicate.Shop
@@ -13079,6 +18342,42 @@ func (m *ShopMutation) OldJwtKey(ctx context.Context) (v []byte, err error) {
 // ResetJwtKey resets all changes to the "jwt_key" field.
 func (m *ShopMutation) ResetJwtKey() {
 	m.jwt_key = nil
+}
+
+// SetPricesIncludeTax sets the "prices_include_tax" field.
+func (m *ShopMutation) SetPricesIncludeTax(b bool) {
+	m.prices_include_tax = &b
+}
+
+// PricesIncludeTax returns the value of the "prices_include_tax" field in the mutation.
+func (m *ShopMutation) PricesIncludeTax() (r bool, exists bool) {
+	v := m.prices_include_tax
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPricesIncludeTax returns the old "prices_include_tax" field's value of the Shop entity.
+// If the Shop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopMutation) OldPricesIncludeTax(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPricesIncludeTax is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPricesIncludeTax requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPricesIncludeTax: %w", err)
+	}
+	return oldValue.PricesIncludeTax, nil
+}
+
+// ResetPricesIncludeTax resets all changes to the "prices_include_tax" field.
+func (m *ShopMutation) ResetPricesIncludeTax() {
+	m.prices_include_tax = nil
 }
 
 // AddAccessTokenIDs adds the "access_tokens" edge to the AccessToken entity by ids.
@@ -13714,6 +19013,168 @@ func (m *ShopMutation) ResetProducts() {
 	m.removedproducts = nil
 }
 
+// AddTaxZoneIDs adds the "tax_zones" edge to the TaxZone entity by ids.
+func (m *ShopMutation) AddTaxZoneIDs(ids ...int) {
+	if m.tax_zones == nil {
+		m.tax_zones = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.tax_zones[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTaxZones clears the "tax_zones" edge to the TaxZone entity.
+func (m *ShopMutation) ClearTaxZones() {
+	m.clearedtax_zones = true
+}
+
+// TaxZonesCleared reports if the "tax_zones" edge to the TaxZone entity was cleared.
+func (m *ShopMutation) TaxZonesCleared() bool {
+	return m.clearedtax_zones
+}
+
+// RemoveTaxZoneIDs removes the "tax_zones" edge to the TaxZone entity by IDs.
+func (m *ShopMutation) RemoveTaxZoneIDs(ids ...int) {
+	if m.removedtax_zones == nil {
+		m.removedtax_zones = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.tax_zones, ids[i])
+		m.removedtax_zones[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTaxZones returns the removed IDs of the "tax_zones" edge to the TaxZone entity.
+func (m *ShopMutation) RemovedTaxZonesIDs() (ids []int) {
+	for id := range m.removedtax_zones {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TaxZonesIDs returns the "tax_zones" edge IDs in the mutation.
+func (m *ShopMutation) TaxZonesIDs() (ids []int) {
+	for id := range m.tax_zones {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTaxZones resets all changes to the "tax_zones" edge.
+func (m *ShopMutation) ResetTaxZones() {
+	m.tax_zones = nil
+	m.clearedtax_zones = false
+	m.removedtax_zones = nil
+}
+
+// AddDiscountCodeIDs adds the "discount_codes" edge to the DiscountCode entity by ids.
+func (m *ShopMutation) AddDiscountCodeIDs(ids ...int) {
+	if m.discount_codes == nil {
+		m.discount_codes = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.discount_codes[ids[i]] = struct{}{}
+	}
+}
+
+// ClearDiscountCodes clears the "discount_codes" edge to the DiscountCode entity.
+func (m *ShopMutation) ClearDiscountCodes() {
+	m.cleareddiscount_codes = true
+}
+
+// DiscountCodesCleared reports if the "discount_codes" edge to the DiscountCode entity was cleared.
+func (m *ShopMutation) DiscountCodesCleared() bool {
+	return m.cleareddiscount_codes
+}
+
+// RemoveDiscountCodeIDs removes the "discount_codes" edge to the DiscountCode entity by IDs.
+func (m *ShopMutation) RemoveDiscountCodeIDs(ids ...int) {
+	if m.removeddiscount_codes == nil {
+		m.removeddiscount_codes = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.discount_codes, ids[i])
+		m.removeddiscount_codes[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedDiscountCodes returns the removed IDs of the "discount_codes" edge to the DiscountCode entity.
+func (m *ShopMutation) RemovedDiscountCodesIDs() (ids []int) {
+	for id := range m.removeddiscount_codes {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// DiscountCodesIDs returns the "discount_codes" edge IDs in the mutation.
+func (m *ShopMutation) DiscountCodesIDs() (ids []int) {
+	for id := range m.discount_codes {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetDiscountCodes resets all changes to the "discount_codes" edge.
+func (m *ShopMutation) ResetDiscountCodes() {
+	m.discount_codes = nil
+	m.cleareddiscount_codes = false
+	m.removeddiscount_codes = nil
+}
+
+// AddEventIDs adds the "events" edge to the Event entity by ids.
+func (m *ShopMutation) AddEventIDs(ids ...int) {
+	if m.events == nil {
+		m.events = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.events[ids[i]] = struct{}{}
+	}
+}
+
+// ClearEvents clears the "events" edge to the Event entity.
+func (m *ShopMutation) ClearEvents() {
+	m.clearedevents = true
+}
+
+// EventsCleared reports if the "events" edge to the Event entity was cleared.
+func (m *ShopMutation) EventsCleared() bool {
+	return m.clearedevents
+}
+
+// RemoveEventIDs removes the "events" edge to the Event entity by IDs.
+func (m *ShopMutation) RemoveEventIDs(ids ...int) {
+	if m.removedevents == nil {
+		m.removedevents = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.events, ids[i])
+		m.removedevents[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedEvents returns the removed IDs of the "events" edge to the Event entity.
+func (m *ShopMutation) RemovedEventsIDs() (ids []int) {
+	for id := range m.removedevents {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// EventsIDs returns the "events" edge IDs in the mutation.
+func (m *ShopMutation) EventsIDs() (ids []int) {
+	for id := range m.events {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetEvents resets all changes to the "events" edge.
+func (m *ShopMutation) ResetEvents() {
+	m.events = nil
+	m.clearedevents = false
+	m.removedevents = nil
+}
+
 // Where appends a list predicates to the ShopMutation builder.
 func (m *ShopMutation) Where(ps ...predicate.Shop) {
 	m.predicates = append(m.predicates, ps...)
@@ -13748,7 +19209,7 @@ func (m *ShopMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ShopMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created_at != nil {
 		fields = append(fields, shop.FieldCreatedAt)
 	}
@@ -13776,6 +19237,9 @@ func (m *ShopMutation) Fields() []string {
 	if m.jwt_key != nil {
 		fields = append(fields, shop.FieldJwtKey)
 	}
+	if m.prices_include_tax != nil {
+		fields = append(fields, shop.FieldPricesIncludeTax)
+	}
 	return fields
 }
 
@@ -13802,6 +19266,8 @@ func (m *ShopMutation) Field(name string) (ent.Value, bool) {
 		return m.SharedSecret()
 	case shop.FieldJwtKey:
 		return m.JwtKey()
+	case shop.FieldPricesIncludeTax:
+		return m.PricesIncludeTax()
 	}
 	return nil, false
 }
@@ -13829,6 +19295,8 @@ func (m *ShopMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldSharedSecret(ctx)
 	case shop.FieldJwtKey:
 		return m.OldJwtKey(ctx)
+	case shop.FieldPricesIncludeTax:
+		return m.OldPricesIncludeTax(ctx)
 	}
 	return nil, fmt.Errorf("unknown Shop field %s", name)
 }
@@ -13900,6 +19368,13 @@ func (m *ShopMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetJwtKey(v)
+		return nil
+	case shop.FieldPricesIncludeTax:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPricesIncludeTax(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Shop field %s", name)
@@ -13986,13 +19461,16 @@ func (m *ShopMutation) ResetField(name string) error {
 	case shop.FieldJwtKey:
 		m.ResetJwtKey()
 		return nil
+	case shop.FieldPricesIncludeTax:
+		m.ResetPricesIncludeTax()
+		return nil
 	}
 	return fmt.Errorf("unknown Shop field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ShopMutation) AddedEdges() []string {
-	edges := make([]string, 0, 12)
+	edges := make([]string, 0, 15)
 	if m.access_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -14028,6 +19506,15 @@ func (m *ShopMutation) AddedEdges() []string {
 	}
 	if m.products != nil {
 		edges = append(edges, shop.EdgeProducts)
+	}
+	if m.tax_zones != nil {
+		edges = append(edges, shop.EdgeTaxZones)
+	}
+	if m.discount_codes != nil {
+		edges = append(edges, shop.EdgeDiscountCodes)
+	}
+	if m.events != nil {
+		edges = append(edges, shop.EdgeEvents)
 	}
 	return edges
 }
@@ -14106,13 +19593,31 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeTaxZones:
+		ids := make([]ent.Value, 0, len(m.tax_zones))
+		for id := range m.tax_zones {
+			ids = append(ids, id)
+		}
+		return ids
+	case shop.EdgeDiscountCodes:
+		ids := make([]ent.Value, 0, len(m.discount_codes))
+		for id := range m.discount_codes {
+			ids = append(ids, id)
+		}
+		return ids
+	case shop.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.events))
+		for id := range m.events {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ShopMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 12)
+	edges := make([]string, 0, 15)
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -14145,6 +19650,15 @@ func (m *ShopMutation) RemovedEdges() []string {
 	}
 	if m.removedproducts != nil {
 		edges = append(edges, shop.EdgeProducts)
+	}
+	if m.removedtax_zones != nil {
+		edges = append(edges, shop.EdgeTaxZones)
+	}
+	if m.removeddiscount_codes != nil {
+		edges = append(edges, shop.EdgeDiscountCodes)
+	}
+	if m.removedevents != nil {
+		edges = append(edges, shop.EdgeEvents)
 	}
 	return edges
 }
@@ -14219,13 +19733,31 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeTaxZones:
+		ids := make([]ent.Value, 0, len(m.removedtax_zones))
+		for id := range m.removedtax_zones {
+			ids = append(ids, id)
+		}
+		return ids
+	case shop.EdgeDiscountCodes:
+		ids := make([]ent.Value, 0, len(m.removeddiscount_codes))
+		for id := range m.removeddiscount_codes {
+			ids = append(ids, id)
+		}
+		return ids
+	case shop.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.removedevents))
+		for id := range m.removedevents {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ShopMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 12)
+	edges := make([]string, 0, 15)
 	if m.clearedaccess_tokens {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -14262,6 +19794,15 @@ func (m *ShopMutation) ClearedEdges() []string {
 	if m.clearedproducts {
 		edges = append(edges, shop.EdgeProducts)
 	}
+	if m.clearedtax_zones {
+		edges = append(edges, shop.EdgeTaxZones)
+	}
+	if m.cleareddiscount_codes {
+		edges = append(edges, shop.EdgeDiscountCodes)
+	}
+	if m.clearedevents {
+		edges = append(edges, shop.EdgeEvents)
+	}
 	return edges
 }
 
@@ -14293,6 +19834,12 @@ func (m *ShopMutation) EdgeCleared(name string) bool {
 		return m.clearedshipping_zones
 	case shop.EdgeProducts:
 		return m.clearedproducts
+	case shop.EdgeTaxZones:
+		return m.clearedtax_zones
+	case shop.EdgeDiscountCodes:
+		return m.cleareddiscount_codes
+	case shop.EdgeEvents:
+		return m.clearedevents
 	}
 	return false
 }
@@ -14348,8 +19895,811 @@ func (m *ShopMutation) ResetEdge(name string) error {
 	case shop.EdgeProducts:
 		m.ResetProducts()
 		return nil
+	case shop.EdgeTaxZones:
+		m.ResetTaxZones()
+		return nil
+	case shop.EdgeDiscountCodes:
+		m.ResetDiscountCodes()
+		return nil
+	case shop.EdgeEvents:
+		m.ResetEvents()
+		return nil
 	}
 	return fmt.Errorf("unknown Shop edge %s", name)
+}
+
+// TaxZoneMutation represents an operation that mutates the TaxZone nodes in the graph.
+type TaxZoneMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	created_at       *time.Time
+	updated_at       *time.Time
+	name             *string
+	country_code     *string
+	province_code    *string
+	rate_ppm         *int
+	addrate_ppm      *int
+	shipping_taxable *bool
+	clearedFields    map[string]struct{}
+	shop             *int
+	clearedshop      bool
+	done             bool
+	oldValue         func(context.Context) (*TaxZone, error)
+	predicates       []predicate.TaxZone
+}
+
+var _ ent.Mutation = (*TaxZoneMutation)(nil)
+
+// taxzoneOption allows management of the mutation configuration using functional options.
+type taxzoneOption func(*TaxZoneMutation)
+
+// newTaxZoneMutation creates new mutation for the TaxZone entity.
+func newTaxZoneMutation(c config, op Op, opts ...taxzoneOption) *TaxZoneMutation {
+	m := &TaxZoneMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTaxZone,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTaxZoneID sets the ID field of the mutation.
+func withTaxZoneID(id int) taxzoneOption {
+	return func(m *TaxZoneMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *TaxZone
+		)
+		m.oldValue = func(ctx context.Context) (*TaxZone, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().TaxZone.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTaxZone sets the old TaxZone of the mutation.
+func withTaxZone(node *TaxZone) taxzoneOption {
+	return func(m *TaxZoneMutation) {
+		m.oldValue = func(context.Context) (*TaxZone, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TaxZoneMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TaxZoneMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TaxZoneMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TaxZoneMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().TaxZone.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *TaxZoneMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *TaxZoneMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the TaxZone entity.
+// If the TaxZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TaxZoneMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *TaxZoneMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *TaxZoneMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *TaxZoneMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the TaxZone entity.
+// If the TaxZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TaxZoneMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *TaxZoneMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *TaxZoneMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *TaxZoneMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the TaxZone entity.
+// If the TaxZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TaxZoneMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *TaxZoneMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetName sets the "name" field.
+func (m *TaxZoneMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *TaxZoneMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the TaxZone entity.
+// If the TaxZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TaxZoneMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *TaxZoneMutation) ResetName() {
+	m.name = nil
+}
+
+// SetCountryCode sets the "country_code" field.
+func (m *TaxZoneMutation) SetCountryCode(s string) {
+	m.country_code = &s
+}
+
+// CountryCode returns the value of the "country_code" field in the mutation.
+func (m *TaxZoneMutation) CountryCode() (r string, exists bool) {
+	v := m.country_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCountryCode returns the old "country_code" field's value of the TaxZone entity.
+// If the TaxZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TaxZoneMutation) OldCountryCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCountryCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCountryCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCountryCode: %w", err)
+	}
+	return oldValue.CountryCode, nil
+}
+
+// ResetCountryCode resets all changes to the "country_code" field.
+func (m *TaxZoneMutation) ResetCountryCode() {
+	m.country_code = nil
+}
+
+// SetProvinceCode sets the "province_code" field.
+func (m *TaxZoneMutation) SetProvinceCode(s string) {
+	m.province_code = &s
+}
+
+// ProvinceCode returns the value of the "province_code" field in the mutation.
+func (m *TaxZoneMutation) ProvinceCode() (r string, exists bool) {
+	v := m.province_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProvinceCode returns the old "province_code" field's value of the TaxZone entity.
+// If the TaxZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TaxZoneMutation) OldProvinceCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProvinceCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProvinceCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProvinceCode: %w", err)
+	}
+	return oldValue.ProvinceCode, nil
+}
+
+// ResetProvinceCode resets all changes to the "province_code" field.
+func (m *TaxZoneMutation) ResetProvinceCode() {
+	m.province_code = nil
+}
+
+// SetRatePpm sets the "rate_ppm" field.
+func (m *TaxZoneMutation) SetRatePpm(i int) {
+	m.rate_ppm = &i
+	m.addrate_ppm = nil
+}
+
+// RatePpm returns the value of the "rate_ppm" field in the mutation.
+func (m *TaxZoneMutation) RatePpm() (r int, exists bool) {
+	v := m.rate_ppm
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRatePpm returns the old "rate_ppm" field's value of the TaxZone entity.
+// If the TaxZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TaxZoneMutation) OldRatePpm(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRatePpm is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRatePpm requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRatePpm: %w", err)
+	}
+	return oldValue.RatePpm, nil
+}
+
+// AddRatePpm adds i to the "rate_ppm" field.
+func (m *TaxZoneMutation) AddRatePpm(i int) {
+	if m.addrate_ppm != nil {
+		*m.addrate_ppm += i
+	} else {
+		m.addrate_ppm = &i
+	}
+}
+
+// AddedRatePpm returns the value that was added to the "rate_ppm" field in this mutation.
+func (m *TaxZoneMutation) AddedRatePpm() (r int, exists bool) {
+	v := m.addrate_ppm
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRatePpm resets all changes to the "rate_ppm" field.
+func (m *TaxZoneMutation) ResetRatePpm() {
+	m.rate_ppm = nil
+	m.addrate_ppm = nil
+}
+
+// SetShippingTaxable sets the "shipping_taxable" field.
+func (m *TaxZoneMutation) SetShippingTaxable(b bool) {
+	m.shipping_taxable = &b
+}
+
+// ShippingTaxable returns the value of the "shipping_taxable" field in the mutation.
+func (m *TaxZoneMutation) ShippingTaxable() (r bool, exists bool) {
+	v := m.shipping_taxable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShippingTaxable returns the old "shipping_taxable" field's value of the TaxZone entity.
+// If the TaxZone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TaxZoneMutation) OldShippingTaxable(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShippingTaxable is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShippingTaxable requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShippingTaxable: %w", err)
+	}
+	return oldValue.ShippingTaxable, nil
+}
+
+// ResetShippingTaxable resets all changes to the "shipping_taxable" field.
+func (m *TaxZoneMutation) ResetShippingTaxable() {
+	m.shipping_taxable = nil
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *TaxZoneMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[taxzone.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *TaxZoneMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *TaxZoneMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *TaxZoneMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// Where appends a list predicates to the TaxZoneMutation builder.
+func (m *TaxZoneMutation) Where(ps ...predicate.TaxZone) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TaxZoneMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TaxZoneMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.TaxZone, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TaxZoneMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TaxZoneMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (TaxZone).
+func (m *TaxZoneMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TaxZoneMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, taxzone.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, taxzone.FieldUpdatedAt)
+	}
+	if m.shop != nil {
+		fields = append(fields, taxzone.FieldShopID)
+	}
+	if m.name != nil {
+		fields = append(fields, taxzone.FieldName)
+	}
+	if m.country_code != nil {
+		fields = append(fields, taxzone.FieldCountryCode)
+	}
+	if m.province_code != nil {
+		fields = append(fields, taxzone.FieldProvinceCode)
+	}
+	if m.rate_ppm != nil {
+		fields = append(fields, taxzone.FieldRatePpm)
+	}
+	if m.shipping_taxable != nil {
+		fields = append(fields, taxzone.FieldShippingTaxable)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TaxZoneMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case taxzone.FieldCreatedAt:
+		return m.CreatedAt()
+	case taxzone.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case taxzone.FieldShopID:
+		return m.ShopID()
+	case taxzone.FieldName:
+		return m.Name()
+	case taxzone.FieldCountryCode:
+		return m.CountryCode()
+	case taxzone.FieldProvinceCode:
+		return m.ProvinceCode()
+	case taxzone.FieldRatePpm:
+		return m.RatePpm()
+	case taxzone.FieldShippingTaxable:
+		return m.ShippingTaxable()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TaxZoneMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case taxzone.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case taxzone.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case taxzone.FieldShopID:
+		return m.OldShopID(ctx)
+	case taxzone.FieldName:
+		return m.OldName(ctx)
+	case taxzone.FieldCountryCode:
+		return m.OldCountryCode(ctx)
+	case taxzone.FieldProvinceCode:
+		return m.OldProvinceCode(ctx)
+	case taxzone.FieldRatePpm:
+		return m.OldRatePpm(ctx)
+	case taxzone.FieldShippingTaxable:
+		return m.OldShippingTaxable(ctx)
+	}
+	return nil, fmt.Errorf("unknown TaxZone field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TaxZoneMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case taxzone.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case taxzone.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case taxzone.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case taxzone.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case taxzone.FieldCountryCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCountryCode(v)
+		return nil
+	case taxzone.FieldProvinceCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProvinceCode(v)
+		return nil
+	case taxzone.FieldRatePpm:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRatePpm(v)
+		return nil
+	case taxzone.FieldShippingTaxable:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShippingTaxable(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TaxZone field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TaxZoneMutation) AddedFields() []string {
+	var fields []string
+	if m.addrate_ppm != nil {
+		fields = append(fields, taxzone.FieldRatePpm)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TaxZoneMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case taxzone.FieldRatePpm:
+		return m.AddedRatePpm()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TaxZoneMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case taxzone.FieldRatePpm:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRatePpm(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TaxZone numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TaxZoneMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TaxZoneMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TaxZoneMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown TaxZone nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TaxZoneMutation) ResetField(name string) error {
+	switch name {
+	case taxzone.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case taxzone.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case taxzone.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case taxzone.FieldName:
+		m.ResetName()
+		return nil
+	case taxzone.FieldCountryCode:
+		m.ResetCountryCode()
+		return nil
+	case taxzone.FieldProvinceCode:
+		m.ResetProvinceCode()
+		return nil
+	case taxzone.FieldRatePpm:
+		m.ResetRatePpm()
+		return nil
+	case taxzone.FieldShippingTaxable:
+		m.ResetShippingTaxable()
+		return nil
+	}
+	return fmt.Errorf("unknown TaxZone field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TaxZoneMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.shop != nil {
+		edges = append(edges, taxzone.EdgeShop)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TaxZoneMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case taxzone.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TaxZoneMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TaxZoneMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TaxZoneMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedshop {
+		edges = append(edges, taxzone.EdgeShop)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TaxZoneMutation) EdgeCleared(name string) bool {
+	switch name {
+	case taxzone.EdgeShop:
+		return m.clearedshop
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TaxZoneMutation) ClearEdge(name string) error {
+	switch name {
+	case taxzone.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown TaxZone unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TaxZoneMutation) ResetEdge(name string) error {
+	switch name {
+	case taxzone.EdgeShop:
+		m.ResetShop()
+		return nil
+	}
+	return fmt.Errorf("unknown TaxZone edge %s", name)
 }
 
 // VariantMutation represents an operation that mutates the Variant nodes in the graph.

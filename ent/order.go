@@ -50,6 +50,10 @@ type Order struct {
 	BillingAddress *schema.OrderAddress `json:"billing_address,omitempty"`
 	// SelectedShipping holds the value of the "selected_shipping" field.
 	SelectedShipping *schema.ShippingLine `json:"selected_shipping,omitempty"`
+	// DiscountCodes holds the value of the "discount_codes" field.
+	DiscountCodes []string `json:"discount_codes,omitempty"`
+	// TaxBasis holds the value of the "tax_basis" field.
+	TaxBasis *schema.TaxBasis `json:"tax_basis,omitempty"`
 	// Version holds the value of the "version" field.
 	Version int `json:"version,omitempty"`
 	// ProcessedAt holds the value of the "processed_at" field.
@@ -66,13 +70,22 @@ type OrderEdges struct {
 	Shop *Shop `json:"shop,omitempty"`
 	// LineItems holds the value of the line_items edge.
 	LineItems []*LineItem `json:"line_items,omitempty"`
+	// Payments holds the value of the payments edge.
+	Payments []*OrderPayment `json:"payments,omitempty"`
+	// Transactions holds the value of the transactions edge.
+	Transactions []*PaymentTransaction `json:"transactions,omitempty"`
+	// Events holds the value of the events edge.
+	Events []*Event `json:"events,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [5]bool
 	// totalCount holds the count of the edges above.
-	totalCount [2]map[string]int
+	totalCount [5]map[string]int
 
-	namedLineItems map[string][]*LineItem
+	namedLineItems    map[string][]*LineItem
+	namedPayments     map[string][]*OrderPayment
+	namedTransactions map[string][]*PaymentTransaction
+	namedEvents       map[string][]*Event
 }
 
 // ShopOrErr returns the Shop value or an error if the edge
@@ -95,12 +108,39 @@ func (e OrderEdges) LineItemsOrErr() ([]*LineItem, error) {
 	return nil, &NotLoadedError{edge: "line_items"}
 }
 
+// PaymentsOrErr returns the Payments value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrderEdges) PaymentsOrErr() ([]*OrderPayment, error) {
+	if e.loadedTypes[2] {
+		return e.Payments, nil
+	}
+	return nil, &NotLoadedError{edge: "payments"}
+}
+
+// TransactionsOrErr returns the Transactions value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrderEdges) TransactionsOrErr() ([]*PaymentTransaction, error) {
+	if e.loadedTypes[3] {
+		return e.Transactions, nil
+	}
+	return nil, &NotLoadedError{edge: "transactions"}
+}
+
+// EventsOrErr returns the Events value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrderEdges) EventsOrErr() ([]*Event, error) {
+	if e.loadedTypes[4] {
+		return e.Events, nil
+	}
+	return nil, &NotLoadedError{edge: "events"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*Order) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case order.FieldMetaData, order.FieldCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping:
+		case order.FieldMetaData, order.FieldCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis:
 			values[i] = new([]byte)
 		case order.FieldID, order.FieldShopID, order.FieldVersion:
 			values[i] = new(sql.NullInt64)
@@ -229,6 +269,22 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field selected_shipping: %w", err)
 				}
 			}
+		case order.FieldDiscountCodes:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field discount_codes", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.DiscountCodes); err != nil {
+					return fmt.Errorf("unmarshal field discount_codes: %w", err)
+				}
+			}
+		case order.FieldTaxBasis:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field tax_basis", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.TaxBasis); err != nil {
+					return fmt.Errorf("unmarshal field tax_basis: %w", err)
+				}
+			}
 		case order.FieldVersion:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field version", values[i])
@@ -263,6 +319,21 @@ func (_m *Order) QueryShop() *ShopQuery {
 // QueryLineItems queries the "line_items" edge of the Order entity.
 func (_m *Order) QueryLineItems() *LineItemQuery {
 	return NewOrderClient(_m.config).QueryLineItems(_m)
+}
+
+// QueryPayments queries the "payments" edge of the Order entity.
+func (_m *Order) QueryPayments() *OrderPaymentQuery {
+	return NewOrderClient(_m.config).QueryPayments(_m)
+}
+
+// QueryTransactions queries the "transactions" edge of the Order entity.
+func (_m *Order) QueryTransactions() *PaymentTransactionQuery {
+	return NewOrderClient(_m.config).QueryTransactions(_m)
+}
+
+// QueryEvents queries the "events" edge of the Order entity.
+func (_m *Order) QueryEvents() *EventQuery {
+	return NewOrderClient(_m.config).QueryEvents(_m)
 }
 
 // Update returns a builder for updating this Order.
@@ -333,6 +404,12 @@ func (_m *Order) String() string {
 	builder.WriteString("selected_shipping=")
 	builder.WriteString(fmt.Sprintf("%v", _m.SelectedShipping))
 	builder.WriteString(", ")
+	builder.WriteString("discount_codes=")
+	builder.WriteString(fmt.Sprintf("%v", _m.DiscountCodes))
+	builder.WriteString(", ")
+	builder.WriteString("tax_basis=")
+	builder.WriteString(fmt.Sprintf("%v", _m.TaxBasis))
+	builder.WriteString(", ")
 	builder.WriteString("version=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Version))
 	builder.WriteString(", ")
@@ -365,6 +442,78 @@ func (_m *Order) appendNamedLineItems(name string, edges ...*LineItem) {
 		_m.Edges.namedLineItems[name] = []*LineItem{}
 	} else {
 		_m.Edges.namedLineItems[name] = append(_m.Edges.namedLineItems[name], edges...)
+	}
+}
+
+// NamedPayments returns the Payments named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Order) NamedPayments(name string) ([]*OrderPayment, error) {
+	if _m.Edges.namedPayments == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedPayments[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Order) appendNamedPayments(name string, edges ...*OrderPayment) {
+	if _m.Edges.namedPayments == nil {
+		_m.Edges.namedPayments = make(map[string][]*OrderPayment)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedPayments[name] = []*OrderPayment{}
+	} else {
+		_m.Edges.namedPayments[name] = append(_m.Edges.namedPayments[name], edges...)
+	}
+}
+
+// NamedTransactions returns the Transactions named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Order) NamedTransactions(name string) ([]*PaymentTransaction, error) {
+	if _m.Edges.namedTransactions == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedTransactions[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Order) appendNamedTransactions(name string, edges ...*PaymentTransaction) {
+	if _m.Edges.namedTransactions == nil {
+		_m.Edges.namedTransactions = make(map[string][]*PaymentTransaction)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedTransactions[name] = []*PaymentTransaction{}
+	} else {
+		_m.Edges.namedTransactions[name] = append(_m.Edges.namedTransactions[name], edges...)
+	}
+}
+
+// NamedEvents returns the Events named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Order) NamedEvents(name string) ([]*Event, error) {
+	if _m.Edges.namedEvents == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedEvents[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Order) appendNamedEvents(name string, edges ...*Event) {
+	if _m.Edges.namedEvents == nil {
+		_m.Edges.namedEvents = make(map[string][]*Event)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedEvents[name] = []*Event{}
+	} else {
+		_m.Edges.namedEvents[name] = append(_m.Edges.namedEvents[name], edges...)
 	}
 }
 

@@ -11,8 +11,11 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shop"
 )
@@ -171,6 +174,18 @@ func (_c *OrderCreate) SetSelectedShipping(v *schema.ShippingLine) *OrderCreate 
 	return _c
 }
 
+// SetDiscountCodes sets the "discount_codes" field.
+func (_c *OrderCreate) SetDiscountCodes(v []string) *OrderCreate {
+	_c.mutation.SetDiscountCodes(v)
+	return _c
+}
+
+// SetTaxBasis sets the "tax_basis" field.
+func (_c *OrderCreate) SetTaxBasis(v *schema.TaxBasis) *OrderCreate {
+	_c.mutation.SetTaxBasis(v)
+	return _c
+}
+
 // SetVersion sets the "version" field.
 func (_c *OrderCreate) SetVersion(v int) *OrderCreate {
 	_c.mutation.SetVersion(v)
@@ -217,6 +232,51 @@ func (_c *OrderCreate) AddLineItems(v ...*LineItem) *OrderCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddLineItemIDs(ids...)
+}
+
+// AddPaymentIDs adds the "payments" edge to the OrderPayment entity by IDs.
+func (_c *OrderCreate) AddPaymentIDs(ids ...int) *OrderCreate {
+	_c.mutation.AddPaymentIDs(ids...)
+	return _c
+}
+
+// AddPayments adds the "payments" edges to the OrderPayment entity.
+func (_c *OrderCreate) AddPayments(v ...*OrderPayment) *OrderCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddPaymentIDs(ids...)
+}
+
+// AddTransactionIDs adds the "transactions" edge to the PaymentTransaction entity by IDs.
+func (_c *OrderCreate) AddTransactionIDs(ids ...int) *OrderCreate {
+	_c.mutation.AddTransactionIDs(ids...)
+	return _c
+}
+
+// AddTransactions adds the "transactions" edges to the PaymentTransaction entity.
+func (_c *OrderCreate) AddTransactions(v ...*PaymentTransaction) *OrderCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddTransactionIDs(ids...)
+}
+
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_c *OrderCreate) AddEventIDs(ids ...int) *OrderCreate {
+	_c.mutation.AddEventIDs(ids...)
+	return _c
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_c *OrderCreate) AddEvents(v ...*Event) *OrderCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddEventIDs(ids...)
 }
 
 // Mutation returns the OrderMutation object of the builder.
@@ -417,6 +477,14 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 		_spec.SetField(order.FieldSelectedShipping, field.TypeJSON, value)
 		_node.SelectedShipping = value
 	}
+	if value, ok := _c.mutation.DiscountCodes(); ok {
+		_spec.SetField(order.FieldDiscountCodes, field.TypeJSON, value)
+		_node.DiscountCodes = value
+	}
+	if value, ok := _c.mutation.TaxBasis(); ok {
+		_spec.SetField(order.FieldTaxBasis, field.TypeJSON, value)
+		_node.TaxBasis = value
+	}
 	if value, ok := _c.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)
 		_node.Version = value
@@ -451,6 +519,54 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(lineitem.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PaymentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.PaymentsTable,
+			Columns: []string{order.PaymentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderpayment.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.TransactionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.TransactionsTable,
+			Columns: []string{order.TransactionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(paymenttransaction.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.EventsTable,
+			Columns: []string{order.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -675,6 +791,42 @@ func (u *OrderUpsert) UpdateSelectedShipping() *OrderUpsert {
 // ClearSelectedShipping clears the value of the "selected_shipping" field.
 func (u *OrderUpsert) ClearSelectedShipping() *OrderUpsert {
 	u.SetNull(order.FieldSelectedShipping)
+	return u
+}
+
+// SetDiscountCodes sets the "discount_codes" field.
+func (u *OrderUpsert) SetDiscountCodes(v []string) *OrderUpsert {
+	u.Set(order.FieldDiscountCodes, v)
+	return u
+}
+
+// UpdateDiscountCodes sets the "discount_codes" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateDiscountCodes() *OrderUpsert {
+	u.SetExcluded(order.FieldDiscountCodes)
+	return u
+}
+
+// ClearDiscountCodes clears the value of the "discount_codes" field.
+func (u *OrderUpsert) ClearDiscountCodes() *OrderUpsert {
+	u.SetNull(order.FieldDiscountCodes)
+	return u
+}
+
+// SetTaxBasis sets the "tax_basis" field.
+func (u *OrderUpsert) SetTaxBasis(v *schema.TaxBasis) *OrderUpsert {
+	u.Set(order.FieldTaxBasis, v)
+	return u
+}
+
+// UpdateTaxBasis sets the "tax_basis" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateTaxBasis() *OrderUpsert {
+	u.SetExcluded(order.FieldTaxBasis)
+	return u
+}
+
+// ClearTaxBasis clears the value of the "tax_basis" field.
+func (u *OrderUpsert) ClearTaxBasis() *OrderUpsert {
+	u.SetNull(order.FieldTaxBasis)
 	return u
 }
 
@@ -958,6 +1110,48 @@ func (u *OrderUpsertOne) UpdateSelectedShipping() *OrderUpsertOne {
 func (u *OrderUpsertOne) ClearSelectedShipping() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearSelectedShipping()
+	})
+}
+
+// SetDiscountCodes sets the "discount_codes" field.
+func (u *OrderUpsertOne) SetDiscountCodes(v []string) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetDiscountCodes(v)
+	})
+}
+
+// UpdateDiscountCodes sets the "discount_codes" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateDiscountCodes() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateDiscountCodes()
+	})
+}
+
+// ClearDiscountCodes clears the value of the "discount_codes" field.
+func (u *OrderUpsertOne) ClearDiscountCodes() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearDiscountCodes()
+	})
+}
+
+// SetTaxBasis sets the "tax_basis" field.
+func (u *OrderUpsertOne) SetTaxBasis(v *schema.TaxBasis) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetTaxBasis(v)
+	})
+}
+
+// UpdateTaxBasis sets the "tax_basis" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateTaxBasis() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateTaxBasis()
+	})
+}
+
+// ClearTaxBasis clears the value of the "tax_basis" field.
+func (u *OrderUpsertOne) ClearTaxBasis() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearTaxBasis()
 	})
 }
 
@@ -1413,6 +1607,48 @@ func (u *OrderUpsertBulk) UpdateSelectedShipping() *OrderUpsertBulk {
 func (u *OrderUpsertBulk) ClearSelectedShipping() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearSelectedShipping()
+	})
+}
+
+// SetDiscountCodes sets the "discount_codes" field.
+func (u *OrderUpsertBulk) SetDiscountCodes(v []string) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetDiscountCodes(v)
+	})
+}
+
+// UpdateDiscountCodes sets the "discount_codes" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateDiscountCodes() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateDiscountCodes()
+	})
+}
+
+// ClearDiscountCodes clears the value of the "discount_codes" field.
+func (u *OrderUpsertBulk) ClearDiscountCodes() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearDiscountCodes()
+	})
+}
+
+// SetTaxBasis sets the "tax_basis" field.
+func (u *OrderUpsertBulk) SetTaxBasis(v *schema.TaxBasis) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetTaxBasis(v)
+	})
+}
+
+// UpdateTaxBasis sets the "tax_basis" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateTaxBasis() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateTaxBasis()
+	})
+}
+
+// ClearTaxBasis clears the value of the "tax_basis" field.
+func (u *OrderUpsertBulk) ClearTaxBasis() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearTaxBasis()
 	})
 }
 

@@ -13,8 +13,11 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/shop"
 )
@@ -22,15 +25,21 @@ import (
 // OrderQuery is the builder for querying Order entities.
 type OrderQuery struct {
 	config
-	ctx                *QueryContext
-	order              []order.OrderOption
-	inters             []Interceptor
-	predicates         []predicate.Order
-	withShop           *ShopQuery
-	withLineItems      *LineItemQuery
-	loadTotal          []func(context.Context, []*Order) error
-	modifiers          []func(*sql.Selector)
-	withNamedLineItems map[string]*LineItemQuery
+	ctx                   *QueryContext
+	order                 []order.OrderOption
+	inters                []Interceptor
+	predicates            []predicate.Order
+	withShop              *ShopQuery
+	withLineItems         *LineItemQuery
+	withPayments          *OrderPaymentQuery
+	withTransactions      *PaymentTransactionQuery
+	withEvents            *EventQuery
+	loadTotal             []func(context.Context, []*Order) error
+	modifiers             []func(*sql.Selector)
+	withNamedLineItems    map[string]*LineItemQuery
+	withNamedPayments     map[string]*OrderPaymentQuery
+	withNamedTransactions map[string]*PaymentTransactionQuery
+	withNamedEvents       map[string]*EventQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -104,6 +113,72 @@ func (_q *OrderQuery) QueryLineItems() *LineItemQuery {
 			sqlgraph.From(order.Table, order.FieldID, selector),
 			sqlgraph.To(lineitem.Table, lineitem.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, order.LineItemsTable, order.LineItemsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryPayments chains the current query on the "payments" edge.
+func (_q *OrderQuery) QueryPayments() *OrderPaymentQuery {
+	query := (&OrderPaymentClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(order.Table, order.FieldID, selector),
+			sqlgraph.To(orderpayment.Table, orderpayment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, order.PaymentsTable, order.PaymentsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryTransactions chains the current query on the "transactions" edge.
+func (_q *OrderQuery) QueryTransactions() *PaymentTransactionQuery {
+	query := (&PaymentTransactionClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(order.Table, order.FieldID, selector),
+			sqlgraph.To(paymenttransaction.Table, paymenttransaction.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, order.TransactionsTable, order.TransactionsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryEvents chains the current query on the "events" edge.
+func (_q *OrderQuery) QueryEvents() *EventQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(order.Table, order.FieldID, selector),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, order.EventsTable, order.EventsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -298,13 +373,16 @@ func (_q *OrderQuery) Clone() *OrderQuery {
 		return nil
 	}
 	return &OrderQuery{
-		config:        _q.config,
-		ctx:           _q.ctx.Clone(),
-		order:         append([]order.OrderOption{}, _q.order...),
-		inters:        append([]Interceptor{}, _q.inters...),
-		predicates:    append([]predicate.Order{}, _q.predicates...),
-		withShop:      _q.withShop.Clone(),
-		withLineItems: _q.withLineItems.Clone(),
+		config:           _q.config,
+		ctx:              _q.ctx.Clone(),
+		order:            append([]order.OrderOption{}, _q.order...),
+		inters:           append([]Interceptor{}, _q.inters...),
+		predicates:       append([]predicate.Order{}, _q.predicates...),
+		withShop:         _q.withShop.Clone(),
+		withLineItems:    _q.withLineItems.Clone(),
+		withPayments:     _q.withPayments.Clone(),
+		withTransactions: _q.withTransactions.Clone(),
+		withEvents:       _q.withEvents.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -330,6 +408,39 @@ func (_q *OrderQuery) WithLineItems(opts ...func(*LineItemQuery)) *OrderQuery {
 		opt(query)
 	}
 	_q.withLineItems = query
+	return _q
+}
+
+// WithPayments tells the query-builder to eager-load the nodes that are connected to
+// the "payments" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrderQuery) WithPayments(opts ...func(*OrderPaymentQuery)) *OrderQuery {
+	query := (&OrderPaymentClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withPayments = query
+	return _q
+}
+
+// WithTransactions tells the query-builder to eager-load the nodes that are connected to
+// the "transactions" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrderQuery) WithTransactions(opts ...func(*PaymentTransactionQuery)) *OrderQuery {
+	query := (&PaymentTransactionClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withTransactions = query
+	return _q
+}
+
+// WithEvents tells the query-builder to eager-load the nodes that are connected to
+// the "events" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrderQuery) WithEvents(opts ...func(*EventQuery)) *OrderQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withEvents = query
 	return _q
 }
 
@@ -411,9 +522,12 @@ func (_q *OrderQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Order,
 	var (
 		nodes       = []*Order{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [5]bool{
 			_q.withShop != nil,
 			_q.withLineItems != nil,
+			_q.withPayments != nil,
+			_q.withTransactions != nil,
+			_q.withEvents != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -450,10 +564,52 @@ func (_q *OrderQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Order,
 			return nil, err
 		}
 	}
+	if query := _q.withPayments; query != nil {
+		if err := _q.loadPayments(ctx, query, nodes,
+			func(n *Order) { n.Edges.Payments = []*OrderPayment{} },
+			func(n *Order, e *OrderPayment) { n.Edges.Payments = append(n.Edges.Payments, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withTransactions; query != nil {
+		if err := _q.loadTransactions(ctx, query, nodes,
+			func(n *Order) { n.Edges.Transactions = []*PaymentTransaction{} },
+			func(n *Order, e *PaymentTransaction) { n.Edges.Transactions = append(n.Edges.Transactions, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withEvents; query != nil {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *Order) { n.Edges.Events = []*Event{} },
+			func(n *Order, e *Event) { n.Edges.Events = append(n.Edges.Events, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedLineItems {
 		if err := _q.loadLineItems(ctx, query, nodes,
 			func(n *Order) { n.appendNamedLineItems(name) },
 			func(n *Order, e *LineItem) { n.appendNamedLineItems(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedPayments {
+		if err := _q.loadPayments(ctx, query, nodes,
+			func(n *Order) { n.appendNamedPayments(name) },
+			func(n *Order, e *OrderPayment) { n.appendNamedPayments(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedTransactions {
+		if err := _q.loadTransactions(ctx, query, nodes,
+			func(n *Order) { n.appendNamedTransactions(name) },
+			func(n *Order, e *PaymentTransaction) { n.appendNamedTransactions(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedEvents {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *Order) { n.appendNamedEvents(name) },
+			func(n *Order, e *Event) { n.appendNamedEvents(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -519,6 +675,99 @@ func (_q *OrderQuery) loadLineItems(ctx context.Context, query *LineItemQuery, n
 		node, ok := nodeids[fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "order_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrderQuery) loadPayments(ctx context.Context, query *OrderPaymentQuery, nodes []*Order, init func(*Order), assign func(*Order, *OrderPayment)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Order)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(orderpayment.FieldOrderID)
+	}
+	query.Where(predicate.OrderPayment(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(order.PaymentsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrderID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "order_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrderQuery) loadTransactions(ctx context.Context, query *PaymentTransactionQuery, nodes []*Order, init func(*Order), assign func(*Order, *PaymentTransaction)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Order)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(paymenttransaction.FieldOrderID)
+	}
+	query.Where(predicate.PaymentTransaction(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(order.TransactionsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrderID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "order_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrderQuery) loadEvents(ctx context.Context, query *EventQuery, nodes []*Order, init func(*Order), assign func(*Order, *Event)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Order)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(event.FieldOrderID)
+	}
+	query.Where(predicate.Event(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(order.EventsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrderID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "order_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "order_id" returned %v for node %v`, *fk, n.ID)
 		}
 		assign(node, n)
 	}
@@ -652,6 +901,48 @@ func (_q *OrderQuery) WithNamedLineItems(name string, opts ...func(*LineItemQuer
 		_q.withNamedLineItems = make(map[string]*LineItemQuery)
 	}
 	_q.withNamedLineItems[name] = query
+	return _q
+}
+
+// WithNamedPayments tells the query-builder to eager-load the nodes that are connected to the "payments"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrderQuery) WithNamedPayments(name string, opts ...func(*OrderPaymentQuery)) *OrderQuery {
+	query := (&OrderPaymentClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedPayments == nil {
+		_q.withNamedPayments = make(map[string]*OrderPaymentQuery)
+	}
+	_q.withNamedPayments[name] = query
+	return _q
+}
+
+// WithNamedTransactions tells the query-builder to eager-load the nodes that are connected to the "transactions"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrderQuery) WithNamedTransactions(name string, opts ...func(*PaymentTransactionQuery)) *OrderQuery {
+	query := (&PaymentTransactionClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedTransactions == nil {
+		_q.withNamedTransactions = make(map[string]*PaymentTransactionQuery)
+	}
+	_q.withNamedTransactions[name] = query
+	return _q
+}
+
+// WithNamedEvents tells the query-builder to eager-load the nodes that are connected to the "events"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrderQuery) WithNamedEvents(name string, opts ...func(*EventQuery)) *OrderQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedEvents == nil {
+		_q.withNamedEvents = make(map[string]*EventQuery)
+	}
+	_q.withNamedEvents[name] = query
 	return _q
 }
 

@@ -10,9 +10,13 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/schema"
 )
@@ -182,6 +186,36 @@ func (_u *OrderUpdate) ClearSelectedShipping() *OrderUpdate {
 	return _u
 }
 
+// SetDiscountCodes sets the "discount_codes" field.
+func (_u *OrderUpdate) SetDiscountCodes(v []string) *OrderUpdate {
+	_u.mutation.SetDiscountCodes(v)
+	return _u
+}
+
+// AppendDiscountCodes appends value to the "discount_codes" field.
+func (_u *OrderUpdate) AppendDiscountCodes(v []string) *OrderUpdate {
+	_u.mutation.AppendDiscountCodes(v)
+	return _u
+}
+
+// ClearDiscountCodes clears the value of the "discount_codes" field.
+func (_u *OrderUpdate) ClearDiscountCodes() *OrderUpdate {
+	_u.mutation.ClearDiscountCodes()
+	return _u
+}
+
+// SetTaxBasis sets the "tax_basis" field.
+func (_u *OrderUpdate) SetTaxBasis(v *schema.TaxBasis) *OrderUpdate {
+	_u.mutation.SetTaxBasis(v)
+	return _u
+}
+
+// ClearTaxBasis clears the value of the "tax_basis" field.
+func (_u *OrderUpdate) ClearTaxBasis() *OrderUpdate {
+	_u.mutation.ClearTaxBasis()
+	return _u
+}
+
 // SetVersion sets the "version" field.
 func (_u *OrderUpdate) SetVersion(v int) *OrderUpdate {
 	_u.mutation.ResetVersion()
@@ -238,6 +272,51 @@ func (_u *OrderUpdate) AddLineItems(v ...*LineItem) *OrderUpdate {
 	return _u.AddLineItemIDs(ids...)
 }
 
+// AddPaymentIDs adds the "payments" edge to the OrderPayment entity by IDs.
+func (_u *OrderUpdate) AddPaymentIDs(ids ...int) *OrderUpdate {
+	_u.mutation.AddPaymentIDs(ids...)
+	return _u
+}
+
+// AddPayments adds the "payments" edges to the OrderPayment entity.
+func (_u *OrderUpdate) AddPayments(v ...*OrderPayment) *OrderUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPaymentIDs(ids...)
+}
+
+// AddTransactionIDs adds the "transactions" edge to the PaymentTransaction entity by IDs.
+func (_u *OrderUpdate) AddTransactionIDs(ids ...int) *OrderUpdate {
+	_u.mutation.AddTransactionIDs(ids...)
+	return _u
+}
+
+// AddTransactions adds the "transactions" edges to the PaymentTransaction entity.
+func (_u *OrderUpdate) AddTransactions(v ...*PaymentTransaction) *OrderUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddTransactionIDs(ids...)
+}
+
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_u *OrderUpdate) AddEventIDs(ids ...int) *OrderUpdate {
+	_u.mutation.AddEventIDs(ids...)
+	return _u
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_u *OrderUpdate) AddEvents(v ...*Event) *OrderUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddEventIDs(ids...)
+}
+
 // Mutation returns the OrderMutation object of the builder.
 func (_u *OrderUpdate) Mutation() *OrderMutation {
 	return _u.mutation
@@ -262,6 +341,69 @@ func (_u *OrderUpdate) RemoveLineItems(v ...*LineItem) *OrderUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveLineItemIDs(ids...)
+}
+
+// ClearPayments clears all "payments" edges to the OrderPayment entity.
+func (_u *OrderUpdate) ClearPayments() *OrderUpdate {
+	_u.mutation.ClearPayments()
+	return _u
+}
+
+// RemovePaymentIDs removes the "payments" edge to OrderPayment entities by IDs.
+func (_u *OrderUpdate) RemovePaymentIDs(ids ...int) *OrderUpdate {
+	_u.mutation.RemovePaymentIDs(ids...)
+	return _u
+}
+
+// RemovePayments removes "payments" edges to OrderPayment entities.
+func (_u *OrderUpdate) RemovePayments(v ...*OrderPayment) *OrderUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePaymentIDs(ids...)
+}
+
+// ClearTransactions clears all "transactions" edges to the PaymentTransaction entity.
+func (_u *OrderUpdate) ClearTransactions() *OrderUpdate {
+	_u.mutation.ClearTransactions()
+	return _u
+}
+
+// RemoveTransactionIDs removes the "transactions" edge to PaymentTransaction entities by IDs.
+func (_u *OrderUpdate) RemoveTransactionIDs(ids ...int) *OrderUpdate {
+	_u.mutation.RemoveTransactionIDs(ids...)
+	return _u
+}
+
+// RemoveTransactions removes "transactions" edges to PaymentTransaction entities.
+func (_u *OrderUpdate) RemoveTransactions(v ...*PaymentTransaction) *OrderUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTransactionIDs(ids...)
+}
+
+// ClearEvents clears all "events" edges to the Event entity.
+func (_u *OrderUpdate) ClearEvents() *OrderUpdate {
+	_u.mutation.ClearEvents()
+	return _u
+}
+
+// RemoveEventIDs removes the "events" edge to Event entities by IDs.
+func (_u *OrderUpdate) RemoveEventIDs(ids ...int) *OrderUpdate {
+	_u.mutation.RemoveEventIDs(ids...)
+	return _u
+}
+
+// RemoveEvents removes "events" edges to Event entities.
+func (_u *OrderUpdate) RemoveEvents(v ...*Event) *OrderUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveEventIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -373,6 +515,23 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.SelectedShippingCleared() {
 		_spec.ClearField(order.FieldSelectedShipping, field.TypeJSON)
 	}
+	if value, ok := _u.mutation.DiscountCodes(); ok {
+		_spec.SetField(order.FieldDiscountCodes, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedDiscountCodes(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, order.FieldDiscountCodes, value)
+		})
+	}
+	if _u.mutation.DiscountCodesCleared() {
+		_spec.ClearField(order.FieldDiscountCodes, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.TaxBasis(); ok {
+		_spec.SetField(order.FieldTaxBasis, field.TypeJSON, value)
+	}
+	if _u.mutation.TaxBasisCleared() {
+		_spec.ClearField(order.FieldTaxBasis, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)
 	}
@@ -423,6 +582,141 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(lineitem.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PaymentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.PaymentsTable,
+			Columns: []string{order.PaymentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderpayment.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPaymentsIDs(); len(nodes) > 0 && !_u.mutation.PaymentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.PaymentsTable,
+			Columns: []string{order.PaymentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderpayment.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PaymentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.PaymentsTable,
+			Columns: []string{order.PaymentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderpayment.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.TransactionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.TransactionsTable,
+			Columns: []string{order.TransactionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(paymenttransaction.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTransactionsIDs(); len(nodes) > 0 && !_u.mutation.TransactionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.TransactionsTable,
+			Columns: []string{order.TransactionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(paymenttransaction.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TransactionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.TransactionsTable,
+			Columns: []string{order.TransactionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(paymenttransaction.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.EventsTable,
+			Columns: []string{order.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedEventsIDs(); len(nodes) > 0 && !_u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.EventsTable,
+			Columns: []string{order.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.EventsTable,
+			Columns: []string{order.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -602,6 +896,36 @@ func (_u *OrderUpdateOne) ClearSelectedShipping() *OrderUpdateOne {
 	return _u
 }
 
+// SetDiscountCodes sets the "discount_codes" field.
+func (_u *OrderUpdateOne) SetDiscountCodes(v []string) *OrderUpdateOne {
+	_u.mutation.SetDiscountCodes(v)
+	return _u
+}
+
+// AppendDiscountCodes appends value to the "discount_codes" field.
+func (_u *OrderUpdateOne) AppendDiscountCodes(v []string) *OrderUpdateOne {
+	_u.mutation.AppendDiscountCodes(v)
+	return _u
+}
+
+// ClearDiscountCodes clears the value of the "discount_codes" field.
+func (_u *OrderUpdateOne) ClearDiscountCodes() *OrderUpdateOne {
+	_u.mutation.ClearDiscountCodes()
+	return _u
+}
+
+// SetTaxBasis sets the "tax_basis" field.
+func (_u *OrderUpdateOne) SetTaxBasis(v *schema.TaxBasis) *OrderUpdateOne {
+	_u.mutation.SetTaxBasis(v)
+	return _u
+}
+
+// ClearTaxBasis clears the value of the "tax_basis" field.
+func (_u *OrderUpdateOne) ClearTaxBasis() *OrderUpdateOne {
+	_u.mutation.ClearTaxBasis()
+	return _u
+}
+
 // SetVersion sets the "version" field.
 func (_u *OrderUpdateOne) SetVersion(v int) *OrderUpdateOne {
 	_u.mutation.ResetVersion()
@@ -658,6 +982,51 @@ func (_u *OrderUpdateOne) AddLineItems(v ...*LineItem) *OrderUpdateOne {
 	return _u.AddLineItemIDs(ids...)
 }
 
+// AddPaymentIDs adds the "payments" edge to the OrderPayment entity by IDs.
+func (_u *OrderUpdateOne) AddPaymentIDs(ids ...int) *OrderUpdateOne {
+	_u.mutation.AddPaymentIDs(ids...)
+	return _u
+}
+
+// AddPayments adds the "payments" edges to the OrderPayment entity.
+func (_u *OrderUpdateOne) AddPayments(v ...*OrderPayment) *OrderUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPaymentIDs(ids...)
+}
+
+// AddTransactionIDs adds the "transactions" edge to the PaymentTransaction entity by IDs.
+func (_u *OrderUpdateOne) AddTransactionIDs(ids ...int) *OrderUpdateOne {
+	_u.mutation.AddTransactionIDs(ids...)
+	return _u
+}
+
+// AddTransactions adds the "transactions" edges to the PaymentTransaction entity.
+func (_u *OrderUpdateOne) AddTransactions(v ...*PaymentTransaction) *OrderUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddTransactionIDs(ids...)
+}
+
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_u *OrderUpdateOne) AddEventIDs(ids ...int) *OrderUpdateOne {
+	_u.mutation.AddEventIDs(ids...)
+	return _u
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_u *OrderUpdateOne) AddEvents(v ...*Event) *OrderUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddEventIDs(ids...)
+}
+
 // Mutation returns the OrderMutation object of the builder.
 func (_u *OrderUpdateOne) Mutation() *OrderMutation {
 	return _u.mutation
@@ -682,6 +1051,69 @@ func (_u *OrderUpdateOne) RemoveLineItems(v ...*LineItem) *OrderUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveLineItemIDs(ids...)
+}
+
+// ClearPayments clears all "payments" edges to the OrderPayment entity.
+func (_u *OrderUpdateOne) ClearPayments() *OrderUpdateOne {
+	_u.mutation.ClearPayments()
+	return _u
+}
+
+// RemovePaymentIDs removes the "payments" edge to OrderPayment entities by IDs.
+func (_u *OrderUpdateOne) RemovePaymentIDs(ids ...int) *OrderUpdateOne {
+	_u.mutation.RemovePaymentIDs(ids...)
+	return _u
+}
+
+// RemovePayments removes "payments" edges to OrderPayment entities.
+func (_u *OrderUpdateOne) RemovePayments(v ...*OrderPayment) *OrderUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePaymentIDs(ids...)
+}
+
+// ClearTransactions clears all "transactions" edges to the PaymentTransaction entity.
+func (_u *OrderUpdateOne) ClearTransactions() *OrderUpdateOne {
+	_u.mutation.ClearTransactions()
+	return _u
+}
+
+// RemoveTransactionIDs removes the "transactions" edge to PaymentTransaction entities by IDs.
+func (_u *OrderUpdateOne) RemoveTransactionIDs(ids ...int) *OrderUpdateOne {
+	_u.mutation.RemoveTransactionIDs(ids...)
+	return _u
+}
+
+// RemoveTransactions removes "transactions" edges to PaymentTransaction entities.
+func (_u *OrderUpdateOne) RemoveTransactions(v ...*PaymentTransaction) *OrderUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTransactionIDs(ids...)
+}
+
+// ClearEvents clears all "events" edges to the Event entity.
+func (_u *OrderUpdateOne) ClearEvents() *OrderUpdateOne {
+	_u.mutation.ClearEvents()
+	return _u
+}
+
+// RemoveEventIDs removes the "events" edge to Event entities by IDs.
+func (_u *OrderUpdateOne) RemoveEventIDs(ids ...int) *OrderUpdateOne {
+	_u.mutation.RemoveEventIDs(ids...)
+	return _u
+}
+
+// RemoveEvents removes "events" edges to Event entities.
+func (_u *OrderUpdateOne) RemoveEvents(v ...*Event) *OrderUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveEventIDs(ids...)
 }
 
 // Where appends a list predicates to the OrderUpdate builder.
@@ -823,6 +1255,23 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	if _u.mutation.SelectedShippingCleared() {
 		_spec.ClearField(order.FieldSelectedShipping, field.TypeJSON)
 	}
+	if value, ok := _u.mutation.DiscountCodes(); ok {
+		_spec.SetField(order.FieldDiscountCodes, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedDiscountCodes(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, order.FieldDiscountCodes, value)
+		})
+	}
+	if _u.mutation.DiscountCodesCleared() {
+		_spec.ClearField(order.FieldDiscountCodes, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.TaxBasis(); ok {
+		_spec.SetField(order.FieldTaxBasis, field.TypeJSON, value)
+	}
+	if _u.mutation.TaxBasisCleared() {
+		_spec.ClearField(order.FieldTaxBasis, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)
 	}
@@ -873,6 +1322,141 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(lineitem.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PaymentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.PaymentsTable,
+			Columns: []string{order.PaymentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderpayment.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPaymentsIDs(); len(nodes) > 0 && !_u.mutation.PaymentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.PaymentsTable,
+			Columns: []string{order.PaymentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderpayment.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PaymentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.PaymentsTable,
+			Columns: []string{order.PaymentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderpayment.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.TransactionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.TransactionsTable,
+			Columns: []string{order.TransactionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(paymenttransaction.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTransactionsIDs(); len(nodes) > 0 && !_u.mutation.TransactionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.TransactionsTable,
+			Columns: []string{order.TransactionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(paymenttransaction.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TransactionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.TransactionsTable,
+			Columns: []string{order.TransactionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(paymenttransaction.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.EventsTable,
+			Columns: []string{order.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedEventsIDs(); len(nodes) > 0 && !_u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.EventsTable,
+			Columns: []string{order.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.EventsTable,
+			Columns: []string{order.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -8,18 +8,23 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
@@ -81,6 +86,51 @@ func init() {
 	corsdomainDescDomain := corsdomainFields[1].Descriptor()
 	// corsdomain.DomainValidator is a validator for the "domain" field. It is called by the builders before save.
 	corsdomain.DomainValidator = corsdomainDescDomain.Validators[0].(func(string) error)
+	discountcodeMixin := schema.DiscountCode{}.Mixin()
+	discountcodeMixinFields0 := discountcodeMixin[0].Fields()
+	_ = discountcodeMixinFields0
+	discountcodeFields := schema.DiscountCode{}.Fields()
+	_ = discountcodeFields
+	// discountcodeDescCreatedAt is the schema descriptor for created_at field.
+	discountcodeDescCreatedAt := discountcodeMixinFields0[0].Descriptor()
+	// discountcode.DefaultCreatedAt holds the default value on creation for the created_at field.
+	discountcode.DefaultCreatedAt = discountcodeDescCreatedAt.Default.(func() time.Time)
+	// discountcodeDescUpdatedAt is the schema descriptor for updated_at field.
+	discountcodeDescUpdatedAt := discountcodeMixinFields0[1].Descriptor()
+	// discountcode.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	discountcode.DefaultUpdatedAt = discountcodeDescUpdatedAt.Default.(func() time.Time)
+	// discountcode.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	discountcode.UpdateDefaultUpdatedAt = discountcodeDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// discountcodeDescCode is the schema descriptor for code field.
+	discountcodeDescCode := discountcodeFields[1].Descriptor()
+	// discountcode.CodeValidator is a validator for the "code" field. It is called by the builders before save.
+	discountcode.CodeValidator = discountcodeDescCode.Validators[0].(func(string) error)
+	// discountcodeDescText is the schema descriptor for text field.
+	discountcodeDescText := discountcodeFields[2].Descriptor()
+	// discountcode.DefaultText holds the default value on creation for the text field.
+	discountcode.DefaultText = discountcodeDescText.Default.(string)
+	// discountcodeDescValue is the schema descriptor for value field.
+	discountcodeDescValue := discountcodeFields[4].Descriptor()
+	// discountcode.DefaultValue holds the default value on creation for the value field.
+	discountcode.DefaultValue = discountcodeDescValue.Default.(int64)
+	// discountcodeDescMinimumSubtotal is the schema descriptor for minimum_subtotal field.
+	discountcodeDescMinimumSubtotal := discountcodeFields[5].Descriptor()
+	// discountcode.DefaultMinimumSubtotal holds the default value on creation for the minimum_subtotal field.
+	discountcode.DefaultMinimumSubtotal = discountcodeDescMinimumSubtotal.Default.(int64)
+	// discountcodeDescUsageLimit is the schema descriptor for usage_limit field.
+	discountcodeDescUsageLimit := discountcodeFields[6].Descriptor()
+	// discountcode.DefaultUsageLimit holds the default value on creation for the usage_limit field.
+	discountcode.DefaultUsageLimit = discountcodeDescUsageLimit.Default.(int)
+	// discountcodeDescUsageCount is the schema descriptor for usage_count field.
+	discountcodeDescUsageCount := discountcodeFields[7].Descriptor()
+	// discountcode.DefaultUsageCount holds the default value on creation for the usage_count field.
+	discountcode.DefaultUsageCount = discountcodeDescUsageCount.Default.(int)
+	eventFields := schema.Event{}.Fields()
+	_ = eventFields
+	// eventDescEventID is the schema descriptor for event_id field.
+	eventDescEventID := eventFields[2].Descriptor()
+	// event.EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
+	event.EventIDValidator = eventDescEventID.Validators[0].(func(string) error)
 	externalpaymentgatewayMixin := schema.ExternalPaymentGateway{}.Mixin()
 	externalpaymentgatewayMixinFields0 := externalpaymentgatewayMixin[0].Fields()
 	_ = externalpaymentgatewayMixinFields0
@@ -288,9 +338,111 @@ func init() {
 	// order.DefaultPlatformOrderID holds the default value on creation for the platform_order_id field.
 	order.DefaultPlatformOrderID = orderDescPlatformOrderID.Default.(string)
 	// orderDescVersion is the schema descriptor for version field.
-	orderDescVersion := orderFields[13].Descriptor()
+	orderDescVersion := orderFields[15].Descriptor()
 	// order.DefaultVersion holds the default value on creation for the version field.
 	order.DefaultVersion = orderDescVersion.Default.(int)
+	orderpaymentMixin := schema.OrderPayment{}.Mixin()
+	orderpaymentMixinFields0 := orderpaymentMixin[0].Fields()
+	_ = orderpaymentMixinFields0
+	orderpaymentFields := schema.OrderPayment{}.Fields()
+	_ = orderpaymentFields
+	// orderpaymentDescCreatedAt is the schema descriptor for created_at field.
+	orderpaymentDescCreatedAt := orderpaymentMixinFields0[0].Descriptor()
+	// orderpayment.DefaultCreatedAt holds the default value on creation for the created_at field.
+	orderpayment.DefaultCreatedAt = orderpaymentDescCreatedAt.Default.(func() time.Time)
+	// orderpaymentDescUpdatedAt is the schema descriptor for updated_at field.
+	orderpaymentDescUpdatedAt := orderpaymentMixinFields0[1].Descriptor()
+	// orderpayment.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	orderpayment.DefaultUpdatedAt = orderpaymentDescUpdatedAt.Default.(func() time.Time)
+	// orderpayment.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	orderpayment.UpdateDefaultUpdatedAt = orderpaymentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// orderpaymentDescPublicID is the schema descriptor for public_id field.
+	orderpaymentDescPublicID := orderpaymentFields[1].Descriptor()
+	// orderpayment.PublicIDValidator is a validator for the "public_id" field. It is called by the builders before save.
+	orderpayment.PublicIDValidator = orderpaymentDescPublicID.Validators[0].(func(string) error)
+	// orderpaymentDescGatewayPublicID is the schema descriptor for gateway_public_id field.
+	orderpaymentDescGatewayPublicID := orderpaymentFields[2].Descriptor()
+	// orderpayment.DefaultGatewayPublicID holds the default value on creation for the gateway_public_id field.
+	orderpayment.DefaultGatewayPublicID = orderpaymentDescGatewayPublicID.Default.(string)
+	// orderpaymentDescTenderType is the schema descriptor for tender_type field.
+	orderpaymentDescTenderType := orderpaymentFields[3].Descriptor()
+	// orderpayment.DefaultTenderType holds the default value on creation for the tender_type field.
+	orderpayment.DefaultTenderType = orderpaymentDescTenderType.Default.(string)
+	// orderpaymentDescDisplayString is the schema descriptor for display_string field.
+	orderpaymentDescDisplayString := orderpaymentFields[4].Descriptor()
+	// orderpayment.DefaultDisplayString holds the default value on creation for the display_string field.
+	orderpayment.DefaultDisplayString = orderpaymentDescDisplayString.Default.(string)
+	// orderpaymentDescToken is the schema descriptor for token field.
+	orderpaymentDescToken := orderpaymentFields[5].Descriptor()
+	// orderpayment.DefaultToken holds the default value on creation for the token field.
+	orderpayment.DefaultToken = orderpaymentDescToken.Default.(string)
+	// orderpaymentDescRetain is the schema descriptor for retain field.
+	orderpaymentDescRetain := orderpaymentFields[6].Descriptor()
+	// orderpayment.DefaultRetain holds the default value on creation for the retain field.
+	orderpayment.DefaultRetain = orderpaymentDescRetain.Default.(bool)
+	// orderpaymentDescWalletPayType is the schema descriptor for wallet_pay_type field.
+	orderpaymentDescWalletPayType := orderpaymentFields[7].Descriptor()
+	// orderpayment.DefaultWalletPayType holds the default value on creation for the wallet_pay_type field.
+	orderpayment.DefaultWalletPayType = orderpaymentDescWalletPayType.Default.(string)
+	// orderpaymentDescAmount is the schema descriptor for amount field.
+	orderpaymentDescAmount := orderpaymentFields[9].Descriptor()
+	// orderpayment.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
+	orderpayment.AmountValidator = orderpaymentDescAmount.Validators[0].(func(int64) error)
+	// orderpaymentDescStep is the schema descriptor for step field.
+	orderpaymentDescStep := orderpaymentFields[13].Descriptor()
+	// orderpayment.DefaultStep holds the default value on creation for the step field.
+	orderpayment.DefaultStep = orderpaymentDescStep.Default.(string)
+	// orderpaymentDescAuthorizationID is the schema descriptor for authorization_id field.
+	orderpaymentDescAuthorizationID := orderpaymentFields[14].Descriptor()
+	// orderpayment.DefaultAuthorizationID holds the default value on creation for the authorization_id field.
+	orderpayment.DefaultAuthorizationID = orderpaymentDescAuthorizationID.Default.(string)
+	// orderpaymentDescPosition is the schema descriptor for position field.
+	orderpaymentDescPosition := orderpaymentFields[15].Descriptor()
+	// orderpayment.DefaultPosition holds the default value on creation for the position field.
+	orderpayment.DefaultPosition = orderpaymentDescPosition.Default.(int)
+	paymenttransactionMixin := schema.PaymentTransaction{}.Mixin()
+	paymenttransactionMixinFields0 := paymenttransactionMixin[0].Fields()
+	_ = paymenttransactionMixinFields0
+	paymenttransactionFields := schema.PaymentTransaction{}.Fields()
+	_ = paymenttransactionFields
+	// paymenttransactionDescCreatedAt is the schema descriptor for created_at field.
+	paymenttransactionDescCreatedAt := paymenttransactionMixinFields0[0].Descriptor()
+	// paymenttransaction.DefaultCreatedAt holds the default value on creation for the created_at field.
+	paymenttransaction.DefaultCreatedAt = paymenttransactionDescCreatedAt.Default.(func() time.Time)
+	// paymenttransactionDescUpdatedAt is the schema descriptor for updated_at field.
+	paymenttransactionDescUpdatedAt := paymenttransactionMixinFields0[1].Descriptor()
+	// paymenttransaction.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	paymenttransaction.DefaultUpdatedAt = paymenttransactionDescUpdatedAt.Default.(func() time.Time)
+	// paymenttransaction.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	paymenttransaction.UpdateDefaultUpdatedAt = paymenttransactionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// paymenttransactionDescPublicID is the schema descriptor for public_id field.
+	paymenttransactionDescPublicID := paymenttransactionFields[3].Descriptor()
+	// paymenttransaction.PublicIDValidator is a validator for the "public_id" field. It is called by the builders before save.
+	paymenttransaction.PublicIDValidator = paymenttransactionDescPublicID.Validators[0].(func(string) error)
+	// paymenttransactionDescAmount is the schema descriptor for amount field.
+	paymenttransactionDescAmount := paymenttransactionFields[6].Descriptor()
+	// paymenttransaction.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
+	paymenttransaction.AmountValidator = paymenttransactionDescAmount.Validators[0].(func(int64) error)
+	// paymenttransactionDescGatewayTransactionID is the schema descriptor for gateway_transaction_id field.
+	paymenttransactionDescGatewayTransactionID := paymenttransactionFields[8].Descriptor()
+	// paymenttransaction.DefaultGatewayTransactionID holds the default value on creation for the gateway_transaction_id field.
+	paymenttransaction.DefaultGatewayTransactionID = paymenttransactionDescGatewayTransactionID.Default.(string)
+	// paymenttransactionDescReferenceTransactionID is the schema descriptor for reference_transaction_id field.
+	paymenttransactionDescReferenceTransactionID := paymenttransactionFields[9].Descriptor()
+	// paymenttransaction.DefaultReferenceTransactionID holds the default value on creation for the reference_transaction_id field.
+	paymenttransaction.DefaultReferenceTransactionID = paymenttransactionDescReferenceTransactionID.Default.(string)
+	// paymenttransactionDescErrorCode is the schema descriptor for error_code field.
+	paymenttransactionDescErrorCode := paymenttransactionFields[10].Descriptor()
+	// paymenttransaction.DefaultErrorCode holds the default value on creation for the error_code field.
+	paymenttransaction.DefaultErrorCode = paymenttransactionDescErrorCode.Default.(string)
+	// paymenttransactionDescErrorMessage is the schema descriptor for error_message field.
+	paymenttransactionDescErrorMessage := paymenttransactionFields[11].Descriptor()
+	// paymenttransaction.DefaultErrorMessage holds the default value on creation for the error_message field.
+	paymenttransaction.DefaultErrorMessage = paymenttransactionDescErrorMessage.Default.(string)
+	// paymenttransactionDescLatencyMs is the schema descriptor for latency_ms field.
+	paymenttransactionDescLatencyMs := paymenttransactionFields[12].Descriptor()
+	// paymenttransaction.DefaultLatencyMs holds the default value on creation for the latency_ms field.
+	paymenttransaction.DefaultLatencyMs = paymenttransactionDescLatencyMs.Default.(int)
 	productMixin := schema.Product{}.Mixin()
 	productMixinFields0 := productMixin[0].Fields()
 	_ = productMixinFields0
@@ -472,6 +624,59 @@ func init() {
 			return nil
 		}
 	}()
+	// shopDescPricesIncludeTax is the schema descriptor for prices_include_tax field.
+	shopDescPricesIncludeTax := shopFields[7].Descriptor()
+	// shop.DefaultPricesIncludeTax holds the default value on creation for the prices_include_tax field.
+	shop.DefaultPricesIncludeTax = shopDescPricesIncludeTax.Default.(bool)
+	taxzoneMixin := schema.TaxZone{}.Mixin()
+	taxzoneMixinFields0 := taxzoneMixin[0].Fields()
+	_ = taxzoneMixinFields0
+	taxzoneFields := schema.TaxZone{}.Fields()
+	_ = taxzoneFields
+	// taxzoneDescCreatedAt is the schema descriptor for created_at field.
+	taxzoneDescCreatedAt := taxzoneMixinFields0[0].Descriptor()
+	// taxzone.DefaultCreatedAt holds the default value on creation for the created_at field.
+	taxzone.DefaultCreatedAt = taxzoneDescCreatedAt.Default.(func() time.Time)
+	// taxzoneDescUpdatedAt is the schema descriptor for updated_at field.
+	taxzoneDescUpdatedAt := taxzoneMixinFields0[1].Descriptor()
+	// taxzone.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	taxzone.DefaultUpdatedAt = taxzoneDescUpdatedAt.Default.(func() time.Time)
+	// taxzone.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	taxzone.UpdateDefaultUpdatedAt = taxzoneDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// taxzoneDescName is the schema descriptor for name field.
+	taxzoneDescName := taxzoneFields[1].Descriptor()
+	// taxzone.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	taxzone.NameValidator = taxzoneDescName.Validators[0].(func(string) error)
+	// taxzoneDescCountryCode is the schema descriptor for country_code field.
+	taxzoneDescCountryCode := taxzoneFields[2].Descriptor()
+	// taxzone.CountryCodeValidator is a validator for the "country_code" field. It is called by the builders before save.
+	taxzone.CountryCodeValidator = taxzoneDescCountryCode.Validators[0].(func(string) error)
+	// taxzoneDescProvinceCode is the schema descriptor for province_code field.
+	taxzoneDescProvinceCode := taxzoneFields[3].Descriptor()
+	// taxzone.DefaultProvinceCode holds the default value on creation for the province_code field.
+	taxzone.DefaultProvinceCode = taxzoneDescProvinceCode.Default.(string)
+	// taxzoneDescRatePpm is the schema descriptor for rate_ppm field.
+	taxzoneDescRatePpm := taxzoneFields[4].Descriptor()
+	// taxzone.RatePpmValidator is a validator for the "rate_ppm" field. It is called by the builders before save.
+	taxzone.RatePpmValidator = func() func(int) error {
+		validators := taxzoneDescRatePpm.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(rate_ppm int) error {
+			for _, fn := range fns {
+				if err := fn(rate_ppm); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// taxzoneDescShippingTaxable is the schema descriptor for shipping_taxable field.
+	taxzoneDescShippingTaxable := taxzoneFields[5].Descriptor()
+	// taxzone.DefaultShippingTaxable holds the default value on creation for the shipping_taxable field.
+	taxzone.DefaultShippingTaxable = taxzoneDescShippingTaxable.Default.(bool)
 	variantMixin := schema.Variant{}.Mixin()
 	variantMixinFields0 := variantMixin[0].Fields()
 	_ = variantMixinFields0

@@ -36,6 +36,8 @@ type Shop struct {
 	SharedSecret *string `json:"-"`
 	// JwtKey holds the value of the "jwt_key" field.
 	JwtKey []byte `json:"-"`
+	// PricesIncludeTax holds the value of the "prices_include_tax" field.
+	PricesIncludeTax bool `json:"prices_include_tax,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ShopQuery when eager-loading is set.
 	Edges        ShopEdges `json:"edges"`
@@ -68,11 +70,17 @@ type ShopEdges struct {
 	ShippingZones []*ShippingZone `json:"shipping_zones,omitempty"`
 	// Products holds the value of the products edge.
 	Products []*Product `json:"products,omitempty"`
+	// TaxZones holds the value of the tax_zones edge.
+	TaxZones []*TaxZone `json:"tax_zones,omitempty"`
+	// DiscountCodes holds the value of the discount_codes edge.
+	DiscountCodes []*DiscountCode `json:"discount_codes,omitempty"`
+	// Events holds the value of the events edge.
+	Events []*Event `json:"events,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [12]bool
+	loadedTypes [15]bool
 	// totalCount holds the count of the edges above.
-	totalCount [11]map[string]int
+	totalCount [14]map[string]int
 
 	namedAccessTokens            map[string][]*AccessToken
 	namedCorsDomains             map[string][]*CorsDomain
@@ -85,6 +93,9 @@ type ShopEdges struct {
 	namedOrders                  map[string][]*Order
 	namedShippingZones           map[string][]*ShippingZone
 	namedProducts                map[string][]*Product
+	namedTaxZones                map[string][]*TaxZone
+	namedDiscountCodes           map[string][]*DiscountCode
+	namedEvents                  map[string][]*Event
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -197,6 +208,33 @@ func (e ShopEdges) ProductsOrErr() ([]*Product, error) {
 	return nil, &NotLoadedError{edge: "products"}
 }
 
+// TaxZonesOrErr returns the TaxZones value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) TaxZonesOrErr() ([]*TaxZone, error) {
+	if e.loadedTypes[12] {
+		return e.TaxZones, nil
+	}
+	return nil, &NotLoadedError{edge: "tax_zones"}
+}
+
+// DiscountCodesOrErr returns the DiscountCodes value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) DiscountCodesOrErr() ([]*DiscountCode, error) {
+	if e.loadedTypes[13] {
+		return e.DiscountCodes, nil
+	}
+	return nil, &NotLoadedError{edge: "discount_codes"}
+}
+
+// EventsOrErr returns the Events value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) EventsOrErr() ([]*Event, error) {
+	if e.loadedTypes[14] {
+		return e.Events, nil
+	}
+	return nil, &NotLoadedError{edge: "events"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*Shop) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -204,6 +242,8 @@ func (*Shop) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case shop.FieldJwtKey:
 			values[i] = new([]byte)
+		case shop.FieldPricesIncludeTax:
+			values[i] = new(sql.NullBool)
 		case shop.FieldID:
 			values[i] = new(sql.NullInt64)
 		case shop.FieldIdentifier, shop.FieldName, shop.FieldDomain, shop.FieldPlatformType, shop.FieldCurrency, shop.FieldSharedSecret:
@@ -286,6 +326,12 @@ func (_m *Shop) assignValues(columns []string, values []any) error {
 			} else if value != nil {
 				_m.JwtKey = *value
 			}
+		case shop.FieldPricesIncludeTax:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field prices_include_tax", values[i])
+			} else if value.Valid {
+				_m.PricesIncludeTax = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -359,6 +405,21 @@ func (_m *Shop) QueryProducts() *ProductQuery {
 	return NewShopClient(_m.config).QueryProducts(_m)
 }
 
+// QueryTaxZones queries the "tax_zones" edge of the Shop entity.
+func (_m *Shop) QueryTaxZones() *TaxZoneQuery {
+	return NewShopClient(_m.config).QueryTaxZones(_m)
+}
+
+// QueryDiscountCodes queries the "discount_codes" edge of the Shop entity.
+func (_m *Shop) QueryDiscountCodes() *DiscountCodeQuery {
+	return NewShopClient(_m.config).QueryDiscountCodes(_m)
+}
+
+// QueryEvents queries the "events" edge of the Shop entity.
+func (_m *Shop) QueryEvents() *EventQuery {
+	return NewShopClient(_m.config).QueryEvents(_m)
+}
+
 // Update returns a builder for updating this Shop.
 // Note that you need to call Shop.Unwrap() before calling this method if this Shop
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -406,6 +467,9 @@ func (_m *Shop) String() string {
 	builder.WriteString("shared_secret=<sensitive>")
 	builder.WriteString(", ")
 	builder.WriteString("jwt_key=<sensitive>")
+	builder.WriteString(", ")
+	builder.WriteString("prices_include_tax=")
+	builder.WriteString(fmt.Sprintf("%v", _m.PricesIncludeTax))
 	builder.WriteByte(')')
 	return builder.String()
 }
@@ -671,6 +735,78 @@ func (_m *Shop) appendNamedProducts(name string, edges ...*Product) {
 		_m.Edges.namedProducts[name] = []*Product{}
 	} else {
 		_m.Edges.namedProducts[name] = append(_m.Edges.namedProducts[name], edges...)
+	}
+}
+
+// NamedTaxZones returns the TaxZones named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedTaxZones(name string) ([]*TaxZone, error) {
+	if _m.Edges.namedTaxZones == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedTaxZones[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedTaxZones(name string, edges ...*TaxZone) {
+	if _m.Edges.namedTaxZones == nil {
+		_m.Edges.namedTaxZones = make(map[string][]*TaxZone)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedTaxZones[name] = []*TaxZone{}
+	} else {
+		_m.Edges.namedTaxZones[name] = append(_m.Edges.namedTaxZones[name], edges...)
+	}
+}
+
+// NamedDiscountCodes returns the DiscountCodes named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedDiscountCodes(name string) ([]*DiscountCode, error) {
+	if _m.Edges.namedDiscountCodes == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedDiscountCodes[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedDiscountCodes(name string, edges ...*DiscountCode) {
+	if _m.Edges.namedDiscountCodes == nil {
+		_m.Edges.namedDiscountCodes = make(map[string][]*DiscountCode)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedDiscountCodes[name] = []*DiscountCode{}
+	} else {
+		_m.Edges.namedDiscountCodes[name] = append(_m.Edges.namedDiscountCodes[name], edges...)
+	}
+}
+
+// NamedEvents returns the Events named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedEvents(name string) ([]*Event, error) {
+	if _m.Edges.namedEvents == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedEvents[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedEvents(name string, edges ...*Event) {
+	if _m.Edges.namedEvents == nil {
+		_m.Edges.namedEvents = make(map[string][]*Event)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedEvents[name] = []*Event{}
+	} else {
+		_m.Edges.namedEvents[name] = append(_m.Edges.namedEvents[name], edges...)
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
@@ -23,6 +25,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -141,6 +144,20 @@ func (_c *ShopCreate) SetNillableSharedSecret(v *string) *ShopCreate {
 // SetJwtKey sets the "jwt_key" field.
 func (_c *ShopCreate) SetJwtKey(v []byte) *ShopCreate {
 	_c.mutation.SetJwtKey(v)
+	return _c
+}
+
+// SetPricesIncludeTax sets the "prices_include_tax" field.
+func (_c *ShopCreate) SetPricesIncludeTax(v bool) *ShopCreate {
+	_c.mutation.SetPricesIncludeTax(v)
+	return _c
+}
+
+// SetNillablePricesIncludeTax sets the "prices_include_tax" field if the given value is not nil.
+func (_c *ShopCreate) SetNillablePricesIncludeTax(v *bool) *ShopCreate {
+	if v != nil {
+		_c.SetPricesIncludeTax(*v)
+	}
 	return _c
 }
 
@@ -328,6 +345,51 @@ func (_c *ShopCreate) AddProducts(v ...*Product) *ShopCreate {
 	return _c.AddProductIDs(ids...)
 }
 
+// AddTaxZoneIDs adds the "tax_zones" edge to the TaxZone entity by IDs.
+func (_c *ShopCreate) AddTaxZoneIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddTaxZoneIDs(ids...)
+	return _c
+}
+
+// AddTaxZones adds the "tax_zones" edges to the TaxZone entity.
+func (_c *ShopCreate) AddTaxZones(v ...*TaxZone) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddTaxZoneIDs(ids...)
+}
+
+// AddDiscountCodeIDs adds the "discount_codes" edge to the DiscountCode entity by IDs.
+func (_c *ShopCreate) AddDiscountCodeIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddDiscountCodeIDs(ids...)
+	return _c
+}
+
+// AddDiscountCodes adds the "discount_codes" edges to the DiscountCode entity.
+func (_c *ShopCreate) AddDiscountCodes(v ...*DiscountCode) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddDiscountCodeIDs(ids...)
+}
+
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_c *ShopCreate) AddEventIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddEventIDs(ids...)
+	return _c
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_c *ShopCreate) AddEvents(v ...*Event) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddEventIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_c *ShopCreate) Mutation() *ShopMutation {
 	return _c.mutation
@@ -387,6 +449,10 @@ func (_c *ShopCreate) defaults() {
 		v := shop.DefaultCurrency
 		_c.mutation.SetCurrency(v)
 	}
+	if _, ok := _c.mutation.PricesIncludeTax(); !ok {
+		v := shop.DefaultPricesIncludeTax
+		_c.mutation.SetPricesIncludeTax(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -424,6 +490,9 @@ func (_c *ShopCreate) check() error {
 	}
 	if _, ok := _c.mutation.JwtKey(); !ok {
 		return &ValidationError{Name: "jwt_key", err: errors.New(`ent: missing required field "Shop.jwt_key"`)}
+	}
+	if _, ok := _c.mutation.PricesIncludeTax(); !ok {
+		return &ValidationError{Name: "prices_include_tax", err: errors.New(`ent: missing required field "Shop.prices_include_tax"`)}
 	}
 	return nil
 }
@@ -487,6 +556,10 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.JwtKey(); ok {
 		_spec.SetField(shop.FieldJwtKey, field.TypeBytes, value)
 		_node.JwtKey = value
+	}
+	if value, ok := _c.mutation.PricesIncludeTax(); ok {
+		_spec.SetField(shop.FieldPricesIncludeTax, field.TypeBool, value)
+		_node.PricesIncludeTax = value
 	}
 	if nodes := _c.mutation.AccessTokensIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -680,6 +753,54 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
+	if nodes := _c.mutation.TaxZonesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.TaxZonesTable,
+			Columns: []string{shop.TaxZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(taxzone.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DiscountCodesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DiscountCodesTable,
+			Columns: []string{shop.DiscountCodesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(discountcode.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.EventsTable,
+			Columns: []string{shop.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
 	return _node, _spec
 }
 
@@ -819,6 +940,18 @@ func (u *ShopUpsert) SetJwtKey(v []byte) *ShopUpsert {
 // UpdateJwtKey sets the "jwt_key" field to the value that was provided on create.
 func (u *ShopUpsert) UpdateJwtKey() *ShopUpsert {
 	u.SetExcluded(shop.FieldJwtKey)
+	return u
+}
+
+// SetPricesIncludeTax sets the "prices_include_tax" field.
+func (u *ShopUpsert) SetPricesIncludeTax(v bool) *ShopUpsert {
+	u.Set(shop.FieldPricesIncludeTax, v)
+	return u
+}
+
+// UpdatePricesIncludeTax sets the "prices_include_tax" field to the value that was provided on create.
+func (u *ShopUpsert) UpdatePricesIncludeTax() *ShopUpsert {
+	u.SetExcluded(shop.FieldPricesIncludeTax)
 	return u
 }
 
@@ -972,6 +1105,20 @@ func (u *ShopUpsertOne) SetJwtKey(v []byte) *ShopUpsertOne {
 func (u *ShopUpsertOne) UpdateJwtKey() *ShopUpsertOne {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdateJwtKey()
+	})
+}
+
+// SetPricesIncludeTax sets the "prices_include_tax" field.
+func (u *ShopUpsertOne) SetPricesIncludeTax(v bool) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetPricesIncludeTax(v)
+	})
+}
+
+// UpdatePricesIncludeTax sets the "prices_include_tax" field to the value that was provided on create.
+func (u *ShopUpsertOne) UpdatePricesIncludeTax() *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdatePricesIncludeTax()
 	})
 }
 
@@ -1291,6 +1438,20 @@ func (u *ShopUpsertBulk) SetJwtKey(v []byte) *ShopUpsertBulk {
 func (u *ShopUpsertBulk) UpdateJwtKey() *ShopUpsertBulk {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdateJwtKey()
+	})
+}
+
+// SetPricesIncludeTax sets the "prices_include_tax" field.
+func (u *ShopUpsertBulk) SetPricesIncludeTax(v bool) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetPricesIncludeTax(v)
+	})
+}
+
+// UpdatePricesIncludeTax sets the "prices_include_tax" field to the value that was provided on create.
+func (u *ShopUpsertBulk) UpdatePricesIncludeTax() *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdatePricesIncludeTax()
 	})
 }
 

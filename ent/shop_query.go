@@ -16,6 +16,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
@@ -26,6 +28,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -48,6 +51,9 @@ type ShopQuery struct {
 	withOrders                       *OrderQuery
 	withShippingZones                *ShippingZoneQuery
 	withProducts                     *ProductQuery
+	withTaxZones                     *TaxZoneQuery
+	withDiscountCodes                *DiscountCodeQuery
+	withEvents                       *EventQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -61,6 +67,9 @@ type ShopQuery struct {
 	withNamedOrders                  map[string]*OrderQuery
 	withNamedShippingZones           map[string]*ShippingZoneQuery
 	withNamedProducts                map[string]*ProductQuery
+	withNamedTaxZones                map[string]*TaxZoneQuery
+	withNamedDiscountCodes           map[string]*DiscountCodeQuery
+	withNamedEvents                  map[string]*EventQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -361,6 +370,72 @@ func (_q *ShopQuery) QueryProducts() *ProductQuery {
 	return query
 }
 
+// QueryTaxZones chains the current query on the "tax_zones" edge.
+func (_q *ShopQuery) QueryTaxZones() *TaxZoneQuery {
+	query := (&TaxZoneClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(taxzone.Table, taxzone.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.TaxZonesTable, shop.TaxZonesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryDiscountCodes chains the current query on the "discount_codes" edge.
+func (_q *ShopQuery) QueryDiscountCodes() *DiscountCodeQuery {
+	query := (&DiscountCodeClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(discountcode.Table, discountcode.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.DiscountCodesTable, shop.DiscountCodesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryEvents chains the current query on the "events" edge.
+func (_q *ShopQuery) QueryEvents() *EventQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.EventsTable, shop.EventsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -565,6 +640,9 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withOrders:                  _q.withOrders.Clone(),
 		withShippingZones:           _q.withShippingZones.Clone(),
 		withProducts:                _q.withProducts.Clone(),
+		withTaxZones:                _q.withTaxZones.Clone(),
+		withDiscountCodes:           _q.withDiscountCodes.Clone(),
+		withEvents:                  _q.withEvents.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -703,6 +781,39 @@ func (_q *ShopQuery) WithProducts(opts ...func(*ProductQuery)) *ShopQuery {
 	return _q
 }
 
+// WithTaxZones tells the query-builder to eager-load the nodes that are connected to
+// the "tax_zones" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithTaxZones(opts ...func(*TaxZoneQuery)) *ShopQuery {
+	query := (&TaxZoneClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withTaxZones = query
+	return _q
+}
+
+// WithDiscountCodes tells the query-builder to eager-load the nodes that are connected to
+// the "discount_codes" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithDiscountCodes(opts ...func(*DiscountCodeQuery)) *ShopQuery {
+	query := (&DiscountCodeClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withDiscountCodes = query
+	return _q
+}
+
+// WithEvents tells the query-builder to eager-load the nodes that are connected to
+// the "events" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithEvents(opts ...func(*EventQuery)) *ShopQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withEvents = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -781,7 +892,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [12]bool{
+		loadedTypes = [15]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -794,6 +905,9 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withOrders != nil,
 			_q.withShippingZones != nil,
 			_q.withProducts != nil,
+			_q.withTaxZones != nil,
+			_q.withDiscountCodes != nil,
+			_q.withEvents != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -904,6 +1018,27 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withTaxZones; query != nil {
+		if err := _q.loadTaxZones(ctx, query, nodes,
+			func(n *Shop) { n.Edges.TaxZones = []*TaxZone{} },
+			func(n *Shop, e *TaxZone) { n.Edges.TaxZones = append(n.Edges.TaxZones, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withDiscountCodes; query != nil {
+		if err := _q.loadDiscountCodes(ctx, query, nodes,
+			func(n *Shop) { n.Edges.DiscountCodes = []*DiscountCode{} },
+			func(n *Shop, e *DiscountCode) { n.Edges.DiscountCodes = append(n.Edges.DiscountCodes, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withEvents; query != nil {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *Shop) { n.Edges.Events = []*Event{} },
+			func(n *Shop, e *Event) { n.Edges.Events = append(n.Edges.Events, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -978,6 +1113,27 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadProducts(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedProducts(name) },
 			func(n *Shop, e *Product) { n.appendNamedProducts(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedTaxZones {
+		if err := _q.loadTaxZones(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedTaxZones(name) },
+			func(n *Shop, e *TaxZone) { n.appendNamedTaxZones(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedDiscountCodes {
+		if err := _q.loadDiscountCodes(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedDiscountCodes(name) },
+			func(n *Shop, e *DiscountCode) { n.appendNamedDiscountCodes(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedEvents {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedEvents(name) },
+			func(n *Shop, e *Event) { n.appendNamedEvents(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1346,6 +1502,96 @@ func (_q *ShopQuery) loadProducts(ctx context.Context, query *ProductQuery, node
 	}
 	return nil
 }
+func (_q *ShopQuery) loadTaxZones(ctx context.Context, query *TaxZoneQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *TaxZone)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(taxzone.FieldShopID)
+	}
+	query.Where(predicate.TaxZone(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.TaxZonesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *ShopQuery) loadDiscountCodes(ctx context.Context, query *DiscountCodeQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *DiscountCode)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(discountcode.FieldShopID)
+	}
+	query.Where(predicate.DiscountCode(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.DiscountCodesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *ShopQuery) loadEvents(ctx context.Context, query *EventQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *Event)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(event.FieldShopID)
+	}
+	query.Where(predicate.Event(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.EventsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1611,6 +1857,48 @@ func (_q *ShopQuery) WithNamedProducts(name string, opts ...func(*ProductQuery))
 		_q.withNamedProducts = make(map[string]*ProductQuery)
 	}
 	_q.withNamedProducts[name] = query
+	return _q
+}
+
+// WithNamedTaxZones tells the query-builder to eager-load the nodes that are connected to the "tax_zones"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedTaxZones(name string, opts ...func(*TaxZoneQuery)) *ShopQuery {
+	query := (&TaxZoneClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedTaxZones == nil {
+		_q.withNamedTaxZones = make(map[string]*TaxZoneQuery)
+	}
+	_q.withNamedTaxZones[name] = query
+	return _q
+}
+
+// WithNamedDiscountCodes tells the query-builder to eager-load the nodes that are connected to the "discount_codes"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedDiscountCodes(name string, opts ...func(*DiscountCodeQuery)) *ShopQuery {
+	query := (&DiscountCodeClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedDiscountCodes == nil {
+		_q.withNamedDiscountCodes = make(map[string]*DiscountCodeQuery)
+	}
+	_q.withNamedDiscountCodes[name] = query
+	return _q
+}
+
+// WithNamedEvents tells the query-builder to eager-load the nodes that are connected to the "events"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedEvents(name string, opts ...func(*EventQuery)) *ShopQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedEvents == nil {
+		_q.withNamedEvents = make(map[string]*EventQuery)
+	}
+	_q.withNamedEvents[name] = query
 	return _q
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
@@ -24,6 +26,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -125,6 +128,20 @@ func (_u *ShopUpdate) ClearSharedSecret() *ShopUpdate {
 // SetJwtKey sets the "jwt_key" field.
 func (_u *ShopUpdate) SetJwtKey(v []byte) *ShopUpdate {
 	_u.mutation.SetJwtKey(v)
+	return _u
+}
+
+// SetPricesIncludeTax sets the "prices_include_tax" field.
+func (_u *ShopUpdate) SetPricesIncludeTax(v bool) *ShopUpdate {
+	_u.mutation.SetPricesIncludeTax(v)
+	return _u
+}
+
+// SetNillablePricesIncludeTax sets the "prices_include_tax" field if the given value is not nil.
+func (_u *ShopUpdate) SetNillablePricesIncludeTax(v *bool) *ShopUpdate {
+	if v != nil {
+		_u.SetPricesIncludeTax(*v)
+	}
 	return _u
 }
 
@@ -310,6 +327,51 @@ func (_u *ShopUpdate) AddProducts(v ...*Product) *ShopUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.AddProductIDs(ids...)
+}
+
+// AddTaxZoneIDs adds the "tax_zones" edge to the TaxZone entity by IDs.
+func (_u *ShopUpdate) AddTaxZoneIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddTaxZoneIDs(ids...)
+	return _u
+}
+
+// AddTaxZones adds the "tax_zones" edges to the TaxZone entity.
+func (_u *ShopUpdate) AddTaxZones(v ...*TaxZone) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddTaxZoneIDs(ids...)
+}
+
+// AddDiscountCodeIDs adds the "discount_codes" edge to the DiscountCode entity by IDs.
+func (_u *ShopUpdate) AddDiscountCodeIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddDiscountCodeIDs(ids...)
+	return _u
+}
+
+// AddDiscountCodes adds the "discount_codes" edges to the DiscountCode entity.
+func (_u *ShopUpdate) AddDiscountCodes(v ...*DiscountCode) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddDiscountCodeIDs(ids...)
+}
+
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_u *ShopUpdate) AddEventIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddEventIDs(ids...)
+	return _u
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_u *ShopUpdate) AddEvents(v ...*Event) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddEventIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -554,6 +616,69 @@ func (_u *ShopUpdate) RemoveProducts(v ...*Product) *ShopUpdate {
 	return _u.RemoveProductIDs(ids...)
 }
 
+// ClearTaxZones clears all "tax_zones" edges to the TaxZone entity.
+func (_u *ShopUpdate) ClearTaxZones() *ShopUpdate {
+	_u.mutation.ClearTaxZones()
+	return _u
+}
+
+// RemoveTaxZoneIDs removes the "tax_zones" edge to TaxZone entities by IDs.
+func (_u *ShopUpdate) RemoveTaxZoneIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemoveTaxZoneIDs(ids...)
+	return _u
+}
+
+// RemoveTaxZones removes "tax_zones" edges to TaxZone entities.
+func (_u *ShopUpdate) RemoveTaxZones(v ...*TaxZone) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTaxZoneIDs(ids...)
+}
+
+// ClearDiscountCodes clears all "discount_codes" edges to the DiscountCode entity.
+func (_u *ShopUpdate) ClearDiscountCodes() *ShopUpdate {
+	_u.mutation.ClearDiscountCodes()
+	return _u
+}
+
+// RemoveDiscountCodeIDs removes the "discount_codes" edge to DiscountCode entities by IDs.
+func (_u *ShopUpdate) RemoveDiscountCodeIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemoveDiscountCodeIDs(ids...)
+	return _u
+}
+
+// RemoveDiscountCodes removes "discount_codes" edges to DiscountCode entities.
+func (_u *ShopUpdate) RemoveDiscountCodes(v ...*DiscountCode) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveDiscountCodeIDs(ids...)
+}
+
+// ClearEvents clears all "events" edges to the Event entity.
+func (_u *ShopUpdate) ClearEvents() *ShopUpdate {
+	_u.mutation.ClearEvents()
+	return _u
+}
+
+// RemoveEventIDs removes the "events" edge to Event entities by IDs.
+func (_u *ShopUpdate) RemoveEventIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemoveEventIDs(ids...)
+	return _u
+}
+
+// RemoveEvents removes "events" edges to Event entities.
+func (_u *ShopUpdate) RemoveEvents(v ...*Event) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveEventIDs(ids...)
+}
+
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *ShopUpdate) Save(ctx context.Context) (int, error) {
 	_u.defaults()
@@ -635,6 +760,9 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.JwtKey(); ok {
 		_spec.SetField(shop.FieldJwtKey, field.TypeBytes, value)
+	}
+	if value, ok := _u.mutation.PricesIncludeTax(); ok {
+		_spec.SetField(shop.FieldPricesIncludeTax, field.TypeBool, value)
 	}
 	if _u.mutation.AccessTokensCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1160,6 +1288,141 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.TaxZonesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.TaxZonesTable,
+			Columns: []string{shop.TaxZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(taxzone.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTaxZonesIDs(); len(nodes) > 0 && !_u.mutation.TaxZonesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.TaxZonesTable,
+			Columns: []string{shop.TaxZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(taxzone.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TaxZonesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.TaxZonesTable,
+			Columns: []string{shop.TaxZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(taxzone.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DiscountCodesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DiscountCodesTable,
+			Columns: []string{shop.DiscountCodesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(discountcode.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedDiscountCodesIDs(); len(nodes) > 0 && !_u.mutation.DiscountCodesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DiscountCodesTable,
+			Columns: []string{shop.DiscountCodesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(discountcode.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DiscountCodesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DiscountCodesTable,
+			Columns: []string{shop.DiscountCodesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(discountcode.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.EventsTable,
+			Columns: []string{shop.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedEventsIDs(); len(nodes) > 0 && !_u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.EventsTable,
+			Columns: []string{shop.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.EventsTable,
+			Columns: []string{shop.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{shop.Label}
@@ -1265,6 +1528,20 @@ func (_u *ShopUpdateOne) ClearSharedSecret() *ShopUpdateOne {
 // SetJwtKey sets the "jwt_key" field.
 func (_u *ShopUpdateOne) SetJwtKey(v []byte) *ShopUpdateOne {
 	_u.mutation.SetJwtKey(v)
+	return _u
+}
+
+// SetPricesIncludeTax sets the "prices_include_tax" field.
+func (_u *ShopUpdateOne) SetPricesIncludeTax(v bool) *ShopUpdateOne {
+	_u.mutation.SetPricesIncludeTax(v)
+	return _u
+}
+
+// SetNillablePricesIncludeTax sets the "prices_include_tax" field if the given value is not nil.
+func (_u *ShopUpdateOne) SetNillablePricesIncludeTax(v *bool) *ShopUpdateOne {
+	if v != nil {
+		_u.SetPricesIncludeTax(*v)
+	}
 	return _u
 }
 
@@ -1450,6 +1727,51 @@ func (_u *ShopUpdateOne) AddProducts(v ...*Product) *ShopUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.AddProductIDs(ids...)
+}
+
+// AddTaxZoneIDs adds the "tax_zones" edge to the TaxZone entity by IDs.
+func (_u *ShopUpdateOne) AddTaxZoneIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddTaxZoneIDs(ids...)
+	return _u
+}
+
+// AddTaxZones adds the "tax_zones" edges to the TaxZone entity.
+func (_u *ShopUpdateOne) AddTaxZones(v ...*TaxZone) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddTaxZoneIDs(ids...)
+}
+
+// AddDiscountCodeIDs adds the "discount_codes" edge to the DiscountCode entity by IDs.
+func (_u *ShopUpdateOne) AddDiscountCodeIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddDiscountCodeIDs(ids...)
+	return _u
+}
+
+// AddDiscountCodes adds the "discount_codes" edges to the DiscountCode entity.
+func (_u *ShopUpdateOne) AddDiscountCodes(v ...*DiscountCode) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddDiscountCodeIDs(ids...)
+}
+
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_u *ShopUpdateOne) AddEventIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddEventIDs(ids...)
+	return _u
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_u *ShopUpdateOne) AddEvents(v ...*Event) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddEventIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -1694,6 +2016,69 @@ func (_u *ShopUpdateOne) RemoveProducts(v ...*Product) *ShopUpdateOne {
 	return _u.RemoveProductIDs(ids...)
 }
 
+// ClearTaxZones clears all "tax_zones" edges to the TaxZone entity.
+func (_u *ShopUpdateOne) ClearTaxZones() *ShopUpdateOne {
+	_u.mutation.ClearTaxZones()
+	return _u
+}
+
+// RemoveTaxZoneIDs removes the "tax_zones" edge to TaxZone entities by IDs.
+func (_u *ShopUpdateOne) RemoveTaxZoneIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemoveTaxZoneIDs(ids...)
+	return _u
+}
+
+// RemoveTaxZones removes "tax_zones" edges to TaxZone entities.
+func (_u *ShopUpdateOne) RemoveTaxZones(v ...*TaxZone) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTaxZoneIDs(ids...)
+}
+
+// ClearDiscountCodes clears all "discount_codes" edges to the DiscountCode entity.
+func (_u *ShopUpdateOne) ClearDiscountCodes() *ShopUpdateOne {
+	_u.mutation.ClearDiscountCodes()
+	return _u
+}
+
+// RemoveDiscountCodeIDs removes the "discount_codes" edge to DiscountCode entities by IDs.
+func (_u *ShopUpdateOne) RemoveDiscountCodeIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemoveDiscountCodeIDs(ids...)
+	return _u
+}
+
+// RemoveDiscountCodes removes "discount_codes" edges to DiscountCode entities.
+func (_u *ShopUpdateOne) RemoveDiscountCodes(v ...*DiscountCode) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveDiscountCodeIDs(ids...)
+}
+
+// ClearEvents clears all "events" edges to the Event entity.
+func (_u *ShopUpdateOne) ClearEvents() *ShopUpdateOne {
+	_u.mutation.ClearEvents()
+	return _u
+}
+
+// RemoveEventIDs removes the "events" edge to Event entities by IDs.
+func (_u *ShopUpdateOne) RemoveEventIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemoveEventIDs(ids...)
+	return _u
+}
+
+// RemoveEvents removes "events" edges to Event entities.
+func (_u *ShopUpdateOne) RemoveEvents(v ...*Event) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveEventIDs(ids...)
+}
+
 // Where appends a list predicates to the ShopUpdate builder.
 func (_u *ShopUpdateOne) Where(ps ...predicate.Shop) *ShopUpdateOne {
 	_u.mutation.Where(ps...)
@@ -1805,6 +2190,9 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 	}
 	if value, ok := _u.mutation.JwtKey(); ok {
 		_spec.SetField(shop.FieldJwtKey, field.TypeBytes, value)
+	}
+	if value, ok := _u.mutation.PricesIncludeTax(); ok {
+		_spec.SetField(shop.FieldPricesIncludeTax, field.TypeBool, value)
 	}
 	if _u.mutation.AccessTokensCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -2323,6 +2711,141 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(product.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.TaxZonesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.TaxZonesTable,
+			Columns: []string{shop.TaxZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(taxzone.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTaxZonesIDs(); len(nodes) > 0 && !_u.mutation.TaxZonesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.TaxZonesTable,
+			Columns: []string{shop.TaxZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(taxzone.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TaxZonesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.TaxZonesTable,
+			Columns: []string{shop.TaxZonesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(taxzone.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DiscountCodesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DiscountCodesTable,
+			Columns: []string{shop.DiscountCodesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(discountcode.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedDiscountCodesIDs(); len(nodes) > 0 && !_u.mutation.DiscountCodesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DiscountCodesTable,
+			Columns: []string{shop.DiscountCodesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(discountcode.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DiscountCodesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DiscountCodesTable,
+			Columns: []string{shop.DiscountCodesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(discountcode.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.EventsTable,
+			Columns: []string{shop.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedEventsIDs(); len(nodes) > 0 && !_u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.EventsTable,
+			Columns: []string{shop.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.EventsTable,
+			Columns: []string{shop.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

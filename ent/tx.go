@@ -20,6 +20,10 @@ type Tx struct {
 	AccessToken *AccessTokenClient
 	// CorsDomain is the client for interacting with the CorsDomain builders.
 	CorsDomain *CorsDomainClient
+	// DiscountCode is the client for interacting with the DiscountCode builders.
+	DiscountCode *DiscountCodeClient
+	// Event is the client for interacting with the Event builders.
+	Event *EventClient
 	// ExternalPaymentGateway is the client for interacting with the ExternalPaymentGateway builders.
 	ExternalPaymentGateway *ExternalPaymentGatewayClient
 	// Flow is the client for interacting with the Flow builders.
@@ -32,6 +36,10 @@ type Tx struct {
 	LineItem *LineItemClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
+	// OrderPayment is the client for interacting with the OrderPayment builders.
+	OrderPayment *OrderPaymentClient
+	// PaymentTransaction is the client for interacting with the PaymentTransaction builders.
+	PaymentTransaction *PaymentTransactionClient
 	// Product is the client for interacting with the Product builders.
 	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
@@ -42,6 +50,8 @@ type Tx struct {
 	ShippingZone *ShippingZoneClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
+	// TaxZone is the client for interacting with the TaxZone builders.
+	TaxZone *TaxZoneClient
 	// Variant is the client for interacting with the Variant builders.
 	Variant *VariantClient
 	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
@@ -180,17 +190,22 @@ func (tx *Tx) init() {
 	tx.APIOverride = NewAPIOverrideClient(tx.config)
 	tx.AccessToken = NewAccessTokenClient(tx.config)
 	tx.CorsDomain = NewCorsDomainClient(tx.config)
+	tx.DiscountCode = NewDiscountCodeClient(tx.config)
+	tx.Event = NewEventClient(tx.config)
 	tx.ExternalPaymentGateway = NewExternalPaymentGatewayClient(tx.config)
 	tx.Flow = NewFlowClient(tx.config)
 	tx.GiftCard = NewGiftCardClient(tx.config)
 	tx.LifeElement = NewLifeElementClient(tx.config)
 	tx.LineItem = NewLineItemClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)
+	tx.OrderPayment = NewOrderPaymentClient(tx.config)
+	tx.PaymentTransaction = NewPaymentTransactionClient(tx.config)
 	tx.Product = NewProductClient(tx.config)
 	tx.RSAConfig = NewRSAConfigClient(tx.config)
 	tx.ShippingRate = NewShippingRateClient(tx.config)
 	tx.ShippingZone = NewShippingZoneClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)
+	tx.TaxZone = NewTaxZoneClient(tx.config)
 	tx.Variant = NewVariantClient(tx.config)
 	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)
 }

@@ -45,6 +45,30 @@ func (f CorsDomainFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CorsDomainMutation", m)
 }
 
+// The DiscountCodeFunc type is an adapter to allow the use of ordinary
+// function as DiscountCode mutator.
+type DiscountCodeFunc func(context.Context, *ent.DiscountCodeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DiscountCodeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DiscountCodeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DiscountCodeMutation", m)
+}
+
+// The EventFunc type is an adapter to allow the use of ordinary
+// function as Event mutator.
+type EventFunc func(context.Context, *ent.EventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f EventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.EventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventMutation", m)
+}
+
 // The ExternalPaymentGatewayFunc type is an adapter to allow the use of ordinary
 // function as ExternalPaymentGateway mutator.
 type ExternalPaymentGatewayFunc func(context.Context, *ent.ExternalPaymentGatewayMutation) (ent.Value, error)
@@ -117,6 +141,30 @@ func (f OrderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrderMutation", m)
 }
 
+// The OrderPaymentFunc type is an adapter to allow the use of ordinary
+// function as OrderPayment mutator.
+type OrderPaymentFunc func(context.Context, *ent.OrderPaymentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OrderPaymentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OrderPaymentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrderPaymentMutation", m)
+}
+
+// The PaymentTransactionFunc type is an adapter to allow the use of ordinary
+// function as PaymentTransaction mutator.
+type PaymentTransactionFunc func(context.Context, *ent.PaymentTransactionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PaymentTransactionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PaymentTransactionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentTransactionMutation", m)
+}
+
 // The ProductFunc type is an adapter to allow the use of ordinary
 // function as Product mutator.
 type ProductFunc func(context.Context, *ent.ProductMutation) (ent.Value, error)
@@ -175,6 +223,18 @@ func (f ShopFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShopMutation", m)
+}
+
+// The TaxZoneFunc type is an adapter to allow the use of ordinary
+// function as TaxZone mutator.
+type TaxZoneFunc func(context.Context, *ent.TaxZoneMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TaxZoneFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TaxZoneMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TaxZoneMutation", m)
 }
 
 // The VariantFunc type is an adapter to allow the use of ordinary

@@ -2,4 +2,4 @@
 
 package internal
 
-const IncrementStarts = "{\"access_tokens\":4294967296,\"api_overrides\":0,\"cors_domains\":8589934592,\"external_payment_gateways\":12884901888,\"flows\":17179869184,\"gift_cards\":21474836480,\"life_elements\":25769803776,\"line_items\":42949672960,\"orders\":47244640256,\"products\":51539607552,\"rsa_configs\":30064771072,\"shipping_rates\":60129542144,\"shipping_zones\":64424509440,\"shops\":34359738368,\"variants\":55834574848,\"webhook_subscriptions\":38654705664}"
+const IncrementStarts = "{\"access_tokens\":4294967296,\"api_overrides\":0,\"cors_domains\":8589934592,\"discount_codes\":68719476736,\"events\":73014444032,\"external_payment_gateways\":12884901888,\"flows\":17179869184,\"gift_cards\":21474836480,\"life_elements\":25769803776,\"line_items\":42949672960,\"order_payments\":77309411328,\"orders\":47244640256,\"payment_transactions\":81604378624,\"products\":51539607552,\"rsa_configs\":30064771072,\"shipping_rates\":60129542144,\"shipping_zones\":64424509440,\"shops\":34359738368,\"tax_zones\":85899345920,\"variants\":55834574848,\"webhook_subscriptions\":38654705664}"

@@ -85,6 +85,85 @@ var (
 			},
 		},
 	}
+	// DiscountCodesColumns holds the columns for the "discount_codes" table.
+	DiscountCodesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "code", Type: field.TypeString},
+		{Name: "text", Type: field.TypeString, Default: ""},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"percentage", "fixed_amount", "free_shipping"}},
+		{Name: "value", Type: field.TypeInt64, Default: 0},
+		{Name: "minimum_subtotal", Type: field.TypeInt64, Default: 0},
+		{Name: "usage_limit", Type: field.TypeInt, Default: 0},
+		{Name: "usage_count", Type: field.TypeInt, Default: 0},
+		{Name: "starts_at", Type: field.TypeTime, Nullable: true},
+		{Name: "ends_at", Type: field.TypeTime, Nullable: true},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// DiscountCodesTable holds the schema information for the "discount_codes" table.
+	DiscountCodesTable = &schema.Table{
+		Name:       "discount_codes",
+		Columns:    DiscountCodesColumns,
+		PrimaryKey: []*schema.Column{DiscountCodesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "discount_codes_shops_discount_codes",
+				Columns:    []*schema.Column{DiscountCodesColumns[12]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "discountcode_shop_id_code",
+				Unique:  true,
+				Columns: []*schema.Column{DiscountCodesColumns[12], DiscountCodesColumns[3]},
+			},
+		},
+	}
+	// EventsColumns holds the columns for the "events" table.
+	EventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "event_id", Type: field.TypeString, Unique: true},
+		{Name: "topic", Type: field.TypeString},
+		{Name: "payload", Type: field.TypeJSON},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "order_id", Type: field.TypeInt, Nullable: true},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// EventsTable holds the schema information for the "events" table.
+	EventsTable = &schema.Table{
+		Name:       "events",
+		Columns:    EventsColumns,
+		PrimaryKey: []*schema.Column{EventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "events_orders_events",
+				Columns:    []*schema.Column{EventsColumns[5]},
+				RefColumns: []*schema.Column{OrdersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "events_shops_events",
+				Columns:    []*schema.Column{EventsColumns[6]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "event_shop_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[6], EventsColumns[4]},
+			},
+			{
+				Name:    "event_order_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[5]},
+			},
+		},
+	}
 	// ExternalPaymentGatewaysColumns holds the columns for the "external_payment_gateways" table.
 	ExternalPaymentGatewaysColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -273,7 +352,7 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "public_order_id", Type: field.TypeString, Unique: true},
-		{Name: "status", Type: field.TypeEnum, Enums: []string{"open", "processed", "cancelled"}, Default: "open"},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"open", "processing", "processed", "cancelled"}, Default: "open"},
 		{Name: "currency", Type: field.TypeString},
 		{Name: "flow_id", Type: field.TypeString, Default: ""},
 		{Name: "resumable_link", Type: field.TypeString, Default: ""},
@@ -284,6 +363,8 @@ var (
 		{Name: "shipping_address", Type: field.TypeJSON, Nullable: true},
 		{Name: "billing_address", Type: field.TypeJSON, Nullable: true},
 		{Name: "selected_shipping", Type: field.TypeJSON, Nullable: true},
+		{Name: "discount_codes", Type: field.TypeJSON, Nullable: true},
+		{Name: "tax_basis", Type: field.TypeJSON, Nullable: true},
 		{Name: "version", Type: field.TypeInt, Default: 1},
 		{Name: "processed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "shop_id", Type: field.TypeInt},
@@ -296,7 +377,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_shops_orders",
-				Columns:    []*schema.Column{OrdersColumns[17]},
+				Columns:    []*schema.Column{OrdersColumns[19]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -305,7 +386,108 @@ var (
 			{
 				Name:    "order_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[17], OrdersColumns[1]},
+				Columns: []*schema.Column{OrdersColumns[19], OrdersColumns[1]},
+			},
+			{
+				Name:    "order_status_updated_at",
+				Unique:  false,
+				Columns: []*schema.Column{OrdersColumns[4], OrdersColumns[2]},
+			},
+		},
+	}
+	// OrderPaymentsColumns holds the columns for the "order_payments" table.
+	OrderPaymentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "public_id", Type: field.TypeString, Unique: true},
+		{Name: "gateway_public_id", Type: field.TypeString, Default: ""},
+		{Name: "tender_type", Type: field.TypeString, Default: "credit_card"},
+		{Name: "display_string", Type: field.TypeString, Default: ""},
+		{Name: "token", Type: field.TypeString, Default: ""},
+		{Name: "retain", Type: field.TypeBool, Default: false},
+		{Name: "wallet_pay_type", Type: field.TypeString, Default: ""},
+		{Name: "payment_parameters", Type: field.TypeJSON, Nullable: true},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString},
+		{Name: "gift_card_id", Type: field.TypeInt, Nullable: true},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"added", "authorizing", "authorized", "failed", "voided"}, Default: "added"},
+		{Name: "step", Type: field.TypeString, Default: ""},
+		{Name: "authorization_id", Type: field.TypeString, Default: ""},
+		{Name: "position", Type: field.TypeInt, Default: 0},
+		{Name: "order_id", Type: field.TypeInt},
+	}
+	// OrderPaymentsTable holds the schema information for the "order_payments" table.
+	OrderPaymentsTable = &schema.Table{
+		Name:       "order_payments",
+		Columns:    OrderPaymentsColumns,
+		PrimaryKey: []*schema.Column{OrderPaymentsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "order_payments_orders_payments",
+				Columns:    []*schema.Column{OrderPaymentsColumns[18]},
+				RefColumns: []*schema.Column{OrdersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "orderpayment_order_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{OrderPaymentsColumns[18], OrderPaymentsColumns[17]},
+			},
+		},
+	}
+	// PaymentTransactionsColumns holds the columns for the "payment_transactions" table.
+	PaymentTransactionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "shop_id", Type: field.TypeInt},
+		{Name: "public_id", Type: field.TypeString, Unique: true},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"retain", "authorize", "capture", "refund", "void"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "succeeded", "failed", "unknown"}, Default: "pending"},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString},
+		{Name: "gateway_transaction_id", Type: field.TypeString, Default: ""},
+		{Name: "reference_transaction_id", Type: field.TypeString, Default: ""},
+		{Name: "error_code", Type: field.TypeString, Default: ""},
+		{Name: "error_message", Type: field.TypeString, Default: ""},
+		{Name: "latency_ms", Type: field.TypeInt, Default: 0},
+		{Name: "data", Type: field.TypeJSON, Nullable: true},
+		{Name: "settled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "order_id", Type: field.TypeInt},
+		{Name: "payment_id", Type: field.TypeInt},
+	}
+	// PaymentTransactionsTable holds the schema information for the "payment_transactions" table.
+	PaymentTransactionsTable = &schema.Table{
+		Name:       "payment_transactions",
+		Columns:    PaymentTransactionsColumns,
+		PrimaryKey: []*schema.Column{PaymentTransactionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "payment_transactions_orders_transactions",
+				Columns:    []*schema.Column{PaymentTransactionsColumns[16]},
+				RefColumns: []*schema.Column{OrdersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "payment_transactions_order_payments_transactions",
+				Columns:    []*schema.Column{PaymentTransactionsColumns[17]},
+				RefColumns: []*schema.Column{OrderPaymentsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "paymenttransaction_order_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentTransactionsColumns[16], PaymentTransactionsColumns[1]},
+			},
+			{
+				Name:    "paymenttransaction_status",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentTransactionsColumns[6]},
 			},
 		},
 	}
@@ -430,12 +612,46 @@ var (
 		{Name: "currency", Type: field.TypeString, Size: 3, Default: "USD"},
 		{Name: "shared_secret", Type: field.TypeString, Nullable: true},
 		{Name: "jwt_key", Type: field.TypeBytes},
+		{Name: "prices_include_tax", Type: field.TypeBool, Default: false},
 	}
 	// ShopsTable holds the schema information for the "shops" table.
 	ShopsTable = &schema.Table{
 		Name:       "shops",
 		Columns:    ShopsColumns,
 		PrimaryKey: []*schema.Column{ShopsColumns[0]},
+	}
+	// TaxZonesColumns holds the columns for the "tax_zones" table.
+	TaxZonesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString},
+		{Name: "country_code", Type: field.TypeString},
+		{Name: "province_code", Type: field.TypeString, Default: ""},
+		{Name: "rate_ppm", Type: field.TypeInt},
+		{Name: "shipping_taxable", Type: field.TypeBool, Default: false},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// TaxZonesTable holds the schema information for the "tax_zones" table.
+	TaxZonesTable = &schema.Table{
+		Name:       "tax_zones",
+		Columns:    TaxZonesColumns,
+		PrimaryKey: []*schema.Column{TaxZonesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "tax_zones_shops_tax_zones",
+				Columns:    []*schema.Column{TaxZonesColumns[8]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "taxzone_shop_id_country_code_province_code",
+				Unique:  false,
+				Columns: []*schema.Column{TaxZonesColumns[8], TaxZonesColumns[4], TaxZonesColumns[5]},
+			},
+		},
 	}
 	// VariantsColumns holds the columns for the "variants" table.
 	VariantsColumns = []*schema.Column{
@@ -511,17 +727,22 @@ var (
 		APIOverridesTable,
 		AccessTokensTable,
 		CorsDomainsTable,
+		DiscountCodesTable,
+		EventsTable,
 		ExternalPaymentGatewaysTable,
 		FlowsTable,
 		GiftCardsTable,
 		LifeElementsTable,
 		LineItemsTable,
 		OrdersTable,
+		OrderPaymentsTable,
+		PaymentTransactionsTable,
 		ProductsTable,
 		RsaConfigsTable,
 		ShippingRatesTable,
 		ShippingZonesTable,
 		ShopsTable,
+		TaxZonesTable,
 		VariantsTable,
 		WebhookSubscriptionsTable,
 	}
@@ -539,6 +760,15 @@ func init() {
 	CorsDomainsTable.ForeignKeys[0].RefTable = ShopsTable
 	CorsDomainsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(8589934592),
+	}
+	DiscountCodesTable.ForeignKeys[0].RefTable = ShopsTable
+	DiscountCodesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(68719476736),
+	}
+	EventsTable.ForeignKeys[0].RefTable = OrdersTable
+	EventsTable.ForeignKeys[1].RefTable = ShopsTable
+	EventsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(73014444032),
 	}
 	ExternalPaymentGatewaysTable.ForeignKeys[0].RefTable = ShopsTable
 	ExternalPaymentGatewaysTable.Annotation = &entsql.Annotation{
@@ -564,6 +794,15 @@ func init() {
 	OrdersTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(47244640256),
 	}
+	OrderPaymentsTable.ForeignKeys[0].RefTable = OrdersTable
+	OrderPaymentsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(77309411328),
+	}
+	PaymentTransactionsTable.ForeignKeys[0].RefTable = OrdersTable
+	PaymentTransactionsTable.ForeignKeys[1].RefTable = OrderPaymentsTable
+	PaymentTransactionsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(81604378624),
+	}
 	ProductsTable.ForeignKeys[0].RefTable = ShopsTable
 	ProductsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(51539607552),
@@ -582,6 +821,10 @@ func init() {
 	}
 	ShopsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(34359738368),
+	}
+	TaxZonesTable.ForeignKeys[0].RefTable = ShopsTable
+	TaxZonesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(85899345920),
 	}
 	VariantsTable.ForeignKeys[0].RefTable = ProductsTable
 	VariantsTable.Annotation = &entsql.Annotation{

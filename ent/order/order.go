@@ -47,6 +47,10 @@ const (
 	FieldBillingAddress = "billing_address"
 	// FieldSelectedShipping holds the string denoting the selected_shipping field in the database.
 	FieldSelectedShipping = "selected_shipping"
+	// FieldDiscountCodes holds the string denoting the discount_codes field in the database.
+	FieldDiscountCodes = "discount_codes"
+	// FieldTaxBasis holds the string denoting the tax_basis field in the database.
+	FieldTaxBasis = "tax_basis"
 	// FieldVersion holds the string denoting the version field in the database.
 	FieldVersion = "version"
 	// FieldProcessedAt holds the string denoting the processed_at field in the database.
@@ -55,6 +59,12 @@ const (
 	EdgeShop = "shop"
 	// EdgeLineItems holds the string denoting the line_items edge name in mutations.
 	EdgeLineItems = "line_items"
+	// EdgePayments holds the string denoting the payments edge name in mutations.
+	EdgePayments = "payments"
+	// EdgeTransactions holds the string denoting the transactions edge name in mutations.
+	EdgeTransactions = "transactions"
+	// EdgeEvents holds the string denoting the events edge name in mutations.
+	EdgeEvents = "events"
 	// Table holds the table name of the order in the database.
 	Table = "orders"
 	// ShopTable is the table that holds the shop relation/edge.
@@ -71,6 +81,27 @@ const (
 	LineItemsInverseTable = "line_items"
 	// LineItemsColumn is the table column denoting the line_items relation/edge.
 	LineItemsColumn = "order_id"
+	// PaymentsTable is the table that holds the payments relation/edge.
+	PaymentsTable = "order_payments"
+	// PaymentsInverseTable is the table name for the OrderPayment entity.
+	// It exists in this package in order to avoid circular dependency with the "orderpayment" package.
+	PaymentsInverseTable = "order_payments"
+	// PaymentsColumn is the table column denoting the payments relation/edge.
+	PaymentsColumn = "order_id"
+	// TransactionsTable is the table that holds the transactions relation/edge.
+	TransactionsTable = "payment_transactions"
+	// TransactionsInverseTable is the table name for the PaymentTransaction entity.
+	// It exists in this package in order to avoid circular dependency with the "paymenttransaction" package.
+	TransactionsInverseTable = "payment_transactions"
+	// TransactionsColumn is the table column denoting the transactions relation/edge.
+	TransactionsColumn = "order_id"
+	// EventsTable is the table that holds the events relation/edge.
+	EventsTable = "events"
+	// EventsInverseTable is the table name for the Event entity.
+	// It exists in this package in order to avoid circular dependency with the "event" package.
+	EventsInverseTable = "events"
+	// EventsColumn is the table column denoting the events relation/edge.
+	EventsColumn = "order_id"
 )
 
 // Columns holds all SQL columns for order fields.
@@ -91,6 +122,8 @@ var Columns = []string{
 	FieldShippingAddress,
 	FieldBillingAddress,
 	FieldSelectedShipping,
+	FieldDiscountCodes,
+	FieldTaxBasis,
 	FieldVersion,
 	FieldProcessedAt,
 }
@@ -132,9 +165,10 @@ const DefaultStatus = StatusOpen
 
 // Status values.
 const (
-	StatusOpen      Status = "open"
-	StatusProcessed Status = "processed"
-	StatusCancelled Status = "cancelled"
+	StatusOpen       Status = "open"
+	StatusProcessing Status = "processing"
+	StatusProcessed  Status = "processed"
+	StatusCancelled  Status = "cancelled"
 )
 
 func (s Status) String() string {
@@ -144,7 +178,7 @@ func (s Status) String() string {
 // StatusValidator is a validator for the "status" field enum values. It is called by the builders before save.
 func StatusValidator(s Status) error {
 	switch s {
-	case StatusOpen, StatusProcessed, StatusCancelled:
+	case StatusOpen, StatusProcessing, StatusProcessed, StatusCancelled:
 		return nil
 	default:
 		return fmt.Errorf("order: invalid enum value for status field: %q", s)
@@ -239,6 +273,48 @@ func ByLineItems(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newLineItemsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByPaymentsCount orders the results by payments count.
+func ByPaymentsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newPaymentsStep(), opts...)
+	}
+}
+
+// ByPayments orders the results by payments terms.
+func ByPayments(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPaymentsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByTransactionsCount orders the results by transactions count.
+func ByTransactionsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newTransactionsStep(), opts...)
+	}
+}
+
+// ByTransactions orders the results by transactions terms.
+func ByTransactions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newTransactionsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByEventsCount orders the results by events count.
+func ByEventsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newEventsStep(), opts...)
+	}
+}
+
+// ByEvents orders the results by events terms.
+func ByEvents(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newEventsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newShopStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -251,6 +327,27 @@ func newLineItemsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(LineItemsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, LineItemsTable, LineItemsColumn),
+	)
+}
+func newPaymentsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PaymentsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, PaymentsTable, PaymentsColumn),
+	)
+}
+func newTransactionsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(TransactionsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, TransactionsTable, TransactionsColumn),
+	)
+}
+func newEventsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(EventsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
 	)
 }
 

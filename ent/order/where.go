@@ -660,6 +660,26 @@ func SelectedShippingNotNil() predicate.Order {
 	return predicate.Order(sql.FieldNotNull(FieldSelectedShipping))
 }
 
+// DiscountCodesIsNil applies the IsNil predicate on the "discount_codes" field.
+func DiscountCodesIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldDiscountCodes))
+}
+
+// DiscountCodesNotNil applies the NotNil predicate on the "discount_codes" field.
+func DiscountCodesNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldDiscountCodes))
+}
+
+// TaxBasisIsNil applies the IsNil predicate on the "tax_basis" field.
+func TaxBasisIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldTaxBasis))
+}
+
+// TaxBasisNotNil applies the NotNil predicate on the "tax_basis" field.
+func TaxBasisNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldTaxBasis))
+}
+
 // VersionEQ applies the EQ predicate on the "version" field.
 func VersionEQ(v int) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldVersion, v))
@@ -788,6 +808,75 @@ func HasLineItems() predicate.Order {
 func HasLineItemsWith(preds ...predicate.LineItem) predicate.Order {
 	return predicate.Order(func(s *sql.Selector) {
 		step := newLineItemsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasPayments applies the HasEdge predicate on the "payments" edge.
+func HasPayments() predicate.Order {
+	return predicate.Order(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, PaymentsTable, PaymentsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPaymentsWith applies the HasEdge predicate on the "payments" edge with a given conditions (other predicates).
+func HasPaymentsWith(preds ...predicate.OrderPayment) predicate.Order {
+	return predicate.Order(func(s *sql.Selector) {
+		step := newPaymentsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasTransactions applies the HasEdge predicate on the "transactions" edge.
+func HasTransactions() predicate.Order {
+	return predicate.Order(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, TransactionsTable, TransactionsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasTransactionsWith applies the HasEdge predicate on the "transactions" edge with a given conditions (other predicates).
+func HasTransactionsWith(preds ...predicate.PaymentTransaction) predicate.Order {
+	return predicate.Order(func(s *sql.Selector) {
+		step := newTransactionsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasEvents applies the HasEdge predicate on the "events" edge.
+func HasEvents() predicate.Order {
+	return predicate.Order(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasEventsWith applies the HasEdge predicate on the "events" edge with a given conditions (other predicates).
+func HasEventsWith(preds ...predicate.Event) predicate.Order {
+	return predicate.Order(func(s *sql.Selector) {
+		step := newEventsStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -15,6 +15,12 @@ type AccessToken func(*sql.Selector)
 // CorsDomain is the predicate function for corsdomain builders.
 type CorsDomain func(*sql.Selector)
 
+// DiscountCode is the predicate function for discountcode builders.
+type DiscountCode func(*sql.Selector)
+
+// Event is the predicate function for event builders.
+type Event func(*sql.Selector)
+
 // ExternalPaymentGateway is the predicate function for externalpaymentgateway builders.
 type ExternalPaymentGateway func(*sql.Selector)
 
@@ -33,6 +39,12 @@ type LineItem func(*sql.Selector)
 // Order is the predicate function for order builders.
 type Order func(*sql.Selector)
 
+// OrderPayment is the predicate function for orderpayment builders.
+type OrderPayment func(*sql.Selector)
+
+// PaymentTransaction is the predicate function for paymenttransaction builders.
+type PaymentTransaction func(*sql.Selector)
+
 // Product is the predicate function for product builders.
 type Product func(*sql.Selector)
 
@@ -47,6 +59,9 @@ type ShippingZone func(*sql.Selector)
 
 // Shop is the predicate function for shop builders.
 type Shop func(*sql.Selector)
+
+// TaxZone is the predicate function for taxzone builders.
+type TaxZone func(*sql.Selector)
 
 // Variant is the predicate function for variant builders.
 type Variant func(*sql.Selector)

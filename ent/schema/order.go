@@ -27,7 +27,8 @@ func (Order) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("shop_id").Immutable().Annotations(entgql.Skip()),
 		field.String("public_order_id").Unique().Immutable(),
-		field.Enum("status").Values("open", "processed", "cancelled").Default("open").
+		// processing: process_order holds the order (inventory reserved, authorizations in flight).
+		field.Enum("status").Values("open", "processing", "processed", "cancelled").Default("open").
 			Annotations(entgql.OrderField("STATUS")),
 		field.String("currency"),
 		field.String("flow_id").Default(""),
@@ -39,6 +40,9 @@ func (Order) Fields() []ent.Field {
 		field.JSON("shipping_address", &OrderAddress{}).Optional().Annotations(entgql.Skip()),
 		field.JSON("billing_address", &OrderAddress{}).Optional().Annotations(entgql.Skip()),
 		field.JSON("selected_shipping", &ShippingLine{}).Optional().Annotations(entgql.Skip()),
+		// discount_codes are the codes applied to the order, upper-case; their value is derived on read.
+		field.Strings("discount_codes").Optional().Annotations(entgql.Skip()),
+		field.JSON("tax_basis", &TaxBasis{}).Optional().Annotations(entgql.Skip()),
 		// version increases with every change, so concurrent writers detect a lost update.
 		field.Int("version").Default(1),
 		field.Time("processed_at").Optional().Nillable(),
@@ -49,11 +53,14 @@ func (Order) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("shop", Shop.Type).Ref("orders").Field("shop_id").Unique().Required().Immutable(),
 		edge.To("line_items", LineItem.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("payments", OrderPayment.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("transactions", PaymentTransaction.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("events", Event.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 
 func (Order) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("shop_id", "created_at")}
+	return []ent.Index{index.Fields("shop_id", "created_at"), index.Fields("status", "updated_at")}
 }
 
 func (Order) Annotations() []schema.Annotation {

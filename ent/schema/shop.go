@@ -26,6 +26,8 @@ func (Shop) Fields() []ent.Field {
 			Annotations(entgql.Skip()),
 		// jwt_key signs the per-order JWTs of this shop.
 		field.Bytes("jwt_key").Sensitive().Annotations(entgql.Skip()),
+		// prices_include_tax: catalog prices already hold the tax, which is then shown, not added.
+		field.Bool("prices_include_tax").Default(false),
 	}
 }
 
@@ -43,6 +45,9 @@ func (Shop) Edges() []ent.Edge {
 		edge.To("orders", Order.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("shipping_zones", ShippingZone.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("products", Product.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("tax_zones", TaxZone.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("discount_codes", DiscountCode.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("events", Event.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

@@ -32,6 +32,8 @@ const (
 	FieldSharedSecret = "shared_secret"
 	// FieldJwtKey holds the string denoting the jwt_key field in the database.
 	FieldJwtKey = "jwt_key"
+	// FieldPricesIncludeTax holds the string denoting the prices_include_tax field in the database.
+	FieldPricesIncludeTax = "prices_include_tax"
 	// EdgeAccessTokens holds the string denoting the access_tokens edge name in mutations.
 	EdgeAccessTokens = "access_tokens"
 	// EdgeCorsDomains holds the string denoting the cors_domains edge name in mutations.
@@ -56,6 +58,12 @@ const (
 	EdgeShippingZones = "shipping_zones"
 	// EdgeProducts holds the string denoting the products edge name in mutations.
 	EdgeProducts = "products"
+	// EdgeTaxZones holds the string denoting the tax_zones edge name in mutations.
+	EdgeTaxZones = "tax_zones"
+	// EdgeDiscountCodes holds the string denoting the discount_codes edge name in mutations.
+	EdgeDiscountCodes = "discount_codes"
+	// EdgeEvents holds the string denoting the events edge name in mutations.
+	EdgeEvents = "events"
 	// Table holds the table name of the shop in the database.
 	Table = "shops"
 	// AccessTokensTable is the table that holds the access_tokens relation/edge.
@@ -142,6 +150,27 @@ const (
 	ProductsInverseTable = "products"
 	// ProductsColumn is the table column denoting the products relation/edge.
 	ProductsColumn = "shop_id"
+	// TaxZonesTable is the table that holds the tax_zones relation/edge.
+	TaxZonesTable = "tax_zones"
+	// TaxZonesInverseTable is the table name for the TaxZone entity.
+	// It exists in this package in order to avoid circular dependency with the "taxzone" package.
+	TaxZonesInverseTable = "tax_zones"
+	// TaxZonesColumn is the table column denoting the tax_zones relation/edge.
+	TaxZonesColumn = "shop_id"
+	// DiscountCodesTable is the table that holds the discount_codes relation/edge.
+	DiscountCodesTable = "discount_codes"
+	// DiscountCodesInverseTable is the table name for the DiscountCode entity.
+	// It exists in this package in order to avoid circular dependency with the "discountcode" package.
+	DiscountCodesInverseTable = "discount_codes"
+	// DiscountCodesColumn is the table column denoting the discount_codes relation/edge.
+	DiscountCodesColumn = "shop_id"
+	// EventsTable is the table that holds the events relation/edge.
+	EventsTable = "events"
+	// EventsInverseTable is the table name for the Event entity.
+	// It exists in this package in order to avoid circular dependency with the "event" package.
+	EventsInverseTable = "events"
+	// EventsColumn is the table column denoting the events relation/edge.
+	EventsColumn = "shop_id"
 )
 
 // Columns holds all SQL columns for shop fields.
@@ -156,6 +185,7 @@ var Columns = []string{
 	FieldCurrency,
 	FieldSharedSecret,
 	FieldJwtKey,
+	FieldPricesIncludeTax,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -187,6 +217,8 @@ var (
 	DefaultCurrency string
 	// CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
 	CurrencyValidator func(string) error
+	// DefaultPricesIncludeTax holds the default value on creation for the "prices_include_tax" field.
+	DefaultPricesIncludeTax bool
 )
 
 // OrderOption defines the ordering options for the Shop queries.
@@ -235,6 +267,11 @@ func ByCurrency(opts ...sql.OrderTermOption) OrderOption {
 // BySharedSecret orders the results by the shared_secret field.
 func BySharedSecret(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSharedSecret, opts...).ToFunc()
+}
+
+// ByPricesIncludeTax orders the results by the prices_include_tax field.
+func ByPricesIncludeTax(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPricesIncludeTax, opts...).ToFunc()
 }
 
 // ByAccessTokensCount orders the results by access_tokens count.
@@ -397,6 +434,48 @@ func ByProducts(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newProductsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByTaxZonesCount orders the results by tax_zones count.
+func ByTaxZonesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newTaxZonesStep(), opts...)
+	}
+}
+
+// ByTaxZones orders the results by tax_zones terms.
+func ByTaxZones(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newTaxZonesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByDiscountCodesCount orders the results by discount_codes count.
+func ByDiscountCodesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newDiscountCodesStep(), opts...)
+	}
+}
+
+// ByDiscountCodes orders the results by discount_codes terms.
+func ByDiscountCodes(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newDiscountCodesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByEventsCount orders the results by events count.
+func ByEventsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newEventsStep(), opts...)
+	}
+}
+
+// ByEvents orders the results by events terms.
+func ByEvents(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newEventsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccessTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -479,5 +558,26 @@ func newProductsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ProductsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ProductsTable, ProductsColumn),
+	)
+}
+func newTaxZonesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(TaxZonesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, TaxZonesTable, TaxZonesColumn),
+	)
+}
+func newDiscountCodesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(DiscountCodesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, DiscountCodesTable, DiscountCodesColumn),
+	)
+}
+func newEventsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(EventsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
 	)
 }

@@ -100,6 +100,11 @@ func JwtKey(v []byte) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldJwtKey, v))
 }
 
+// PricesIncludeTax applies equality check predicate on the "prices_include_tax" field. It's identical to PricesIncludeTaxEQ.
+func PricesIncludeTax(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldPricesIncludeTax, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldCreatedAt, v))
@@ -620,6 +625,16 @@ func JwtKeyLTE(v []byte) predicate.Shop {
 	return predicate.Shop(sql.FieldLTE(FieldJwtKey, v))
 }
 
+// PricesIncludeTaxEQ applies the EQ predicate on the "prices_include_tax" field.
+func PricesIncludeTaxEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldPricesIncludeTax, v))
+}
+
+// PricesIncludeTaxNEQ applies the NEQ predicate on the "prices_include_tax" field.
+func PricesIncludeTaxNEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldNEQ(FieldPricesIncludeTax, v))
+}
+
 // HasAccessTokens applies the HasEdge predicate on the "access_tokens" edge.
 func HasAccessTokens() predicate.Shop {
 	return predicate.Shop(func(s *sql.Selector) {
@@ -888,6 +903,75 @@ func HasProducts() predicate.Shop {
 func HasProductsWith(preds ...predicate.Product) predicate.Shop {
 	return predicate.Shop(func(s *sql.Selector) {
 		step := newProductsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasTaxZones applies the HasEdge predicate on the "tax_zones" edge.
+func HasTaxZones() predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, TaxZonesTable, TaxZonesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasTaxZonesWith applies the HasEdge predicate on the "tax_zones" edge with a given conditions (other predicates).
+func HasTaxZonesWith(preds ...predicate.TaxZone) predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := newTaxZonesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasDiscountCodes applies the HasEdge predicate on the "discount_codes" edge.
+func HasDiscountCodes() predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, DiscountCodesTable, DiscountCodesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasDiscountCodesWith applies the HasEdge predicate on the "discount_codes" edge with a given conditions (other predicates).
+func HasDiscountCodesWith(preds ...predicate.DiscountCode) predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := newDiscountCodesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasEvents applies the HasEdge predicate on the "events" edge.
+func HasEvents() predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasEventsWith applies the HasEdge predicate on the "events" edge with a given conditions (other predicates).
+func HasEventsWith(preds ...predicate.Event) predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := newEventsStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

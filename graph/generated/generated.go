@@ -16,7 +16,10 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/graph/model"
@@ -92,6 +95,53 @@ type ComplexityRoot struct {
 	}
 
 	CorsDomainEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	DiscountCode struct {
+		Code            func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		EndsAt          func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Kind            func(childComplexity int) int
+		MinimumSubtotal func(childComplexity int) int
+		Shop            func(childComplexity int) int
+		StartsAt        func(childComplexity int) int
+		Text            func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+		UsageCount      func(childComplexity int) int
+		UsageLimit      func(childComplexity int) int
+		Value           func(childComplexity int) int
+	}
+
+	DiscountCodeConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	DiscountCodeEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Event struct {
+		CreatedAt func(childComplexity int) int
+		EventID   func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Order     func(childComplexity int) int
+		Shop      func(childComplexity int) int
+		Topic     func(childComplexity int) int
+	}
+
+	EventConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	EventEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
 	}
@@ -287,15 +337,18 @@ type ComplexityRoot struct {
 		CreatedAt       func(childComplexity int) int
 		CreatedVia      func(childComplexity int) int
 		Currency        func(childComplexity int) int
+		Events          func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.EventOrder, where *ent.EventWhereInput) int
 		FlowID          func(childComplexity int) int
 		ID              func(childComplexity int) int
 		LineItems       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LineItemOrder, where *ent.LineItemWhereInput) int
+		Payments        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderPaymentOrder, where *ent.OrderPaymentWhereInput) int
 		PlatformOrderID func(childComplexity int) int
 		ProcessedAt     func(childComplexity int) int
 		PublicOrderID   func(childComplexity int) int
 		ResumableLink   func(childComplexity int) int
 		Shop            func(childComplexity int) int
 		Status          func(childComplexity int) int
+		Transactions    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.PaymentTransactionOrder, where *ent.PaymentTransactionWhereInput) int
 		UpdatedAt       func(childComplexity int) int
 		Version         func(childComplexity int) int
 	}
@@ -311,11 +364,72 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	OrderPayment struct {
+		Amount          func(childComplexity int) int
+		AuthorizationID func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Currency        func(childComplexity int) int
+		DisplayString   func(childComplexity int) int
+		GatewayPublicID func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Order           func(childComplexity int) int
+		Position        func(childComplexity int) int
+		PublicID        func(childComplexity int) int
+		Retain          func(childComplexity int) int
+		Status          func(childComplexity int) int
+		Step            func(childComplexity int) int
+		TenderType      func(childComplexity int) int
+		Transactions    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.PaymentTransactionOrder, where *ent.PaymentTransactionWhereInput) int
+		UpdatedAt       func(childComplexity int) int
+		WalletPayType   func(childComplexity int) int
+	}
+
+	OrderPaymentConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	OrderPaymentEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	PageInfo struct {
 		EndCursor       func(childComplexity int) int
 		HasNextPage     func(childComplexity int) int
 		HasPreviousPage func(childComplexity int) int
 		StartCursor     func(childComplexity int) int
+	}
+
+	PaymentTransaction struct {
+		Amount                 func(childComplexity int) int
+		CreatedAt              func(childComplexity int) int
+		Currency               func(childComplexity int) int
+		ErrorCode              func(childComplexity int) int
+		ErrorMessage           func(childComplexity int) int
+		GatewayTransactionID   func(childComplexity int) int
+		ID                     func(childComplexity int) int
+		Kind                   func(childComplexity int) int
+		LatencyMs              func(childComplexity int) int
+		Order                  func(childComplexity int) int
+		Payment                func(childComplexity int) int
+		PublicID               func(childComplexity int) int
+		ReferenceTransactionID func(childComplexity int) int
+		SettledAt              func(childComplexity int) int
+		Status                 func(childComplexity int) int
+		UpdatedAt              func(childComplexity int) int
+	}
+
+	PaymentTransactionConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	PaymentTransactionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Product struct {
@@ -403,7 +517,9 @@ type ComplexityRoot struct {
 		CorsDomains             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.CorsDomainOrder, where *ent.CorsDomainWhereInput) int
 		CreatedAt               func(childComplexity int) int
 		Currency                func(childComplexity int) int
+		DiscountCodes           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.DiscountCodeOrder, where *ent.DiscountCodeWhereInput) int
 		Domain                  func(childComplexity int) int
+		Events                  func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.EventOrder, where *ent.EventWhereInput) int
 		ExternalPaymentGateways func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ExternalPaymentGatewayOrder, where *ent.ExternalPaymentGatewayWhereInput) int
 		Flows                   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.FlowOrder, where *ent.FlowWhereInput) int
 		GiftCards               func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GiftCardOrder, where *ent.GiftCardWhereInput) int
@@ -413,13 +529,38 @@ type ComplexityRoot struct {
 		Name                    func(childComplexity int) int
 		Orders                  func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
 		PlatformType            func(childComplexity int) int
+		PricesIncludeTax        func(childComplexity int) int
 		Products                func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ProductOrder, where *ent.ProductWhereInput) int
 		RsaConfig               func(childComplexity int) int
 		SharedSecretConfigured  func(childComplexity int) int
 		SharedSecretMasked      func(childComplexity int) int
 		ShippingZones           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ShippingZoneOrder, where *ent.ShippingZoneWhereInput) int
+		TaxZones                func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TaxZoneOrder, where *ent.TaxZoneWhereInput) int
 		UpdatedAt               func(childComplexity int) int
 		WebhookSubscriptions    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookSubscriptionOrder, where *ent.WebhookSubscriptionWhereInput) int
+	}
+
+	TaxZone struct {
+		CountryCode     func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Name            func(childComplexity int) int
+		ProvinceCode    func(childComplexity int) int
+		RatePpm         func(childComplexity int) int
+		ShippingTaxable func(childComplexity int) int
+		Shop            func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+	}
+
+	TaxZoneConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TaxZoneEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Variant struct {
@@ -724,6 +865,186 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CorsDomainEdge.Node(childComplexity), true
+
+	case "DiscountCode.code":
+		if e.ComplexityRoot.DiscountCode.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.Code(childComplexity), true
+	case "DiscountCode.createdAt":
+		if e.ComplexityRoot.DiscountCode.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.CreatedAt(childComplexity), true
+	case "DiscountCode.endsAt":
+		if e.ComplexityRoot.DiscountCode.EndsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.EndsAt(childComplexity), true
+	case "DiscountCode.id":
+		if e.ComplexityRoot.DiscountCode.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.ID(childComplexity), true
+	case "DiscountCode.kind":
+		if e.ComplexityRoot.DiscountCode.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.Kind(childComplexity), true
+	case "DiscountCode.minimumSubtotal":
+		if e.ComplexityRoot.DiscountCode.MinimumSubtotal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.MinimumSubtotal(childComplexity), true
+	case "DiscountCode.shop":
+		if e.ComplexityRoot.DiscountCode.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.Shop(childComplexity), true
+	case "DiscountCode.startsAt":
+		if e.ComplexityRoot.DiscountCode.StartsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.StartsAt(childComplexity), true
+	case "DiscountCode.text":
+		if e.ComplexityRoot.DiscountCode.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.Text(childComplexity), true
+	case "DiscountCode.updatedAt":
+		if e.ComplexityRoot.DiscountCode.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.UpdatedAt(childComplexity), true
+	case "DiscountCode.usageCount":
+		if e.ComplexityRoot.DiscountCode.UsageCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.UsageCount(childComplexity), true
+	case "DiscountCode.usageLimit":
+		if e.ComplexityRoot.DiscountCode.UsageLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.UsageLimit(childComplexity), true
+	case "DiscountCode.value":
+		if e.ComplexityRoot.DiscountCode.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCode.Value(childComplexity), true
+
+	case "DiscountCodeConnection.edges":
+		if e.ComplexityRoot.DiscountCodeConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeConnection.Edges(childComplexity), true
+	case "DiscountCodeConnection.pageInfo":
+		if e.ComplexityRoot.DiscountCodeConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeConnection.PageInfo(childComplexity), true
+	case "DiscountCodeConnection.totalCount":
+		if e.ComplexityRoot.DiscountCodeConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeConnection.TotalCount(childComplexity), true
+
+	case "DiscountCodeEdge.cursor":
+		if e.ComplexityRoot.DiscountCodeEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeEdge.Cursor(childComplexity), true
+	case "DiscountCodeEdge.node":
+		if e.ComplexityRoot.DiscountCodeEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeEdge.Node(childComplexity), true
+
+	case "Event.createdAt":
+		if e.ComplexityRoot.Event.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.CreatedAt(childComplexity), true
+	case "Event.eventID":
+		if e.ComplexityRoot.Event.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.EventID(childComplexity), true
+	case "Event.id":
+		if e.ComplexityRoot.Event.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.ID(childComplexity), true
+	case "Event.order":
+		if e.ComplexityRoot.Event.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Order(childComplexity), true
+	case "Event.shop":
+		if e.ComplexityRoot.Event.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Shop(childComplexity), true
+	case "Event.topic":
+		if e.ComplexityRoot.Event.Topic == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Topic(childComplexity), true
+
+	case "EventConnection.edges":
+		if e.ComplexityRoot.EventConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventConnection.Edges(childComplexity), true
+	case "EventConnection.pageInfo":
+		if e.ComplexityRoot.EventConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventConnection.PageInfo(childComplexity), true
+	case "EventConnection.totalCount":
+		if e.ComplexityRoot.EventConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventConnection.TotalCount(childComplexity), true
+
+	case "EventEdge.cursor":
+		if e.ComplexityRoot.EventEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventEdge.Cursor(childComplexity), true
+	case "EventEdge.node":
+		if e.ComplexityRoot.EventEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventEdge.Node(childComplexity), true
 
 	case "ExternalPaymentGateway.apiTokenMasked":
 		if e.ComplexityRoot.ExternalPaymentGateway.APITokenMasked == nil {
@@ -1662,6 +1983,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.Currency(childComplexity), true
+	case "Order.events":
+		if e.ComplexityRoot.Order.Events == nil {
+			break
+		}
+
+		args, err := ec.field_Order_events_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Order.Events(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.EventOrder), args["where"].(*ent.EventWhereInput)), true
 	case "Order.flowID":
 		if e.ComplexityRoot.Order.FlowID == nil {
 			break
@@ -1685,6 +2017,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.LineItems(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.LineItemOrder), args["where"].(*ent.LineItemWhereInput)), true
+	case "Order.payments":
+		if e.ComplexityRoot.Order.Payments == nil {
+			break
+		}
+
+		args, err := ec.field_Order_payments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Order.Payments(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.OrderPaymentOrder), args["where"].(*ent.OrderPaymentWhereInput)), true
 	case "Order.platformOrderID":
 		if e.ComplexityRoot.Order.PlatformOrderID == nil {
 			break
@@ -1721,6 +2064,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.Status(childComplexity), true
+	case "Order.transactions":
+		if e.ComplexityRoot.Order.Transactions == nil {
+			break
+		}
+
+		args, err := ec.field_Order_transactions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Order.Transactions(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.PaymentTransactionOrder), args["where"].(*ent.PaymentTransactionWhereInput)), true
 	case "Order.updatedAt":
 		if e.ComplexityRoot.Order.UpdatedAt == nil {
 			break
@@ -1766,6 +2120,146 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrderEdge.Node(childComplexity), true
 
+	case "OrderPayment.amount":
+		if e.ComplexityRoot.OrderPayment.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.Amount(childComplexity), true
+	case "OrderPayment.authorizationID":
+		if e.ComplexityRoot.OrderPayment.AuthorizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.AuthorizationID(childComplexity), true
+	case "OrderPayment.createdAt":
+		if e.ComplexityRoot.OrderPayment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.CreatedAt(childComplexity), true
+	case "OrderPayment.currency":
+		if e.ComplexityRoot.OrderPayment.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.Currency(childComplexity), true
+	case "OrderPayment.displayString":
+		if e.ComplexityRoot.OrderPayment.DisplayString == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.DisplayString(childComplexity), true
+	case "OrderPayment.gatewayPublicID":
+		if e.ComplexityRoot.OrderPayment.GatewayPublicID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.GatewayPublicID(childComplexity), true
+	case "OrderPayment.id":
+		if e.ComplexityRoot.OrderPayment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.ID(childComplexity), true
+	case "OrderPayment.order":
+		if e.ComplexityRoot.OrderPayment.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.Order(childComplexity), true
+	case "OrderPayment.position":
+		if e.ComplexityRoot.OrderPayment.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.Position(childComplexity), true
+	case "OrderPayment.publicID":
+		if e.ComplexityRoot.OrderPayment.PublicID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.PublicID(childComplexity), true
+	case "OrderPayment.retain":
+		if e.ComplexityRoot.OrderPayment.Retain == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.Retain(childComplexity), true
+	case "OrderPayment.status":
+		if e.ComplexityRoot.OrderPayment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.Status(childComplexity), true
+	case "OrderPayment.step":
+		if e.ComplexityRoot.OrderPayment.Step == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.Step(childComplexity), true
+	case "OrderPayment.tenderType":
+		if e.ComplexityRoot.OrderPayment.TenderType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.TenderType(childComplexity), true
+	case "OrderPayment.transactions":
+		if e.ComplexityRoot.OrderPayment.Transactions == nil {
+			break
+		}
+
+		args, err := ec.field_OrderPayment_transactions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.OrderPayment.Transactions(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.PaymentTransactionOrder), args["where"].(*ent.PaymentTransactionWhereInput)), true
+	case "OrderPayment.updatedAt":
+		if e.ComplexityRoot.OrderPayment.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.UpdatedAt(childComplexity), true
+	case "OrderPayment.walletPayType":
+		if e.ComplexityRoot.OrderPayment.WalletPayType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.WalletPayType(childComplexity), true
+
+	case "OrderPaymentConnection.edges":
+		if e.ComplexityRoot.OrderPaymentConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPaymentConnection.Edges(childComplexity), true
+	case "OrderPaymentConnection.pageInfo":
+		if e.ComplexityRoot.OrderPaymentConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPaymentConnection.PageInfo(childComplexity), true
+	case "OrderPaymentConnection.totalCount":
+		if e.ComplexityRoot.OrderPaymentConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPaymentConnection.TotalCount(childComplexity), true
+
+	case "OrderPaymentEdge.cursor":
+		if e.ComplexityRoot.OrderPaymentEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPaymentEdge.Cursor(childComplexity), true
+	case "OrderPaymentEdge.node":
+		if e.ComplexityRoot.OrderPaymentEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPaymentEdge.Node(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -1790,6 +2284,135 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
+
+	case "PaymentTransaction.amount":
+		if e.ComplexityRoot.PaymentTransaction.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.Amount(childComplexity), true
+	case "PaymentTransaction.createdAt":
+		if e.ComplexityRoot.PaymentTransaction.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.CreatedAt(childComplexity), true
+	case "PaymentTransaction.currency":
+		if e.ComplexityRoot.PaymentTransaction.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.Currency(childComplexity), true
+	case "PaymentTransaction.errorCode":
+		if e.ComplexityRoot.PaymentTransaction.ErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.ErrorCode(childComplexity), true
+	case "PaymentTransaction.errorMessage":
+		if e.ComplexityRoot.PaymentTransaction.ErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.ErrorMessage(childComplexity), true
+	case "PaymentTransaction.gatewayTransactionID":
+		if e.ComplexityRoot.PaymentTransaction.GatewayTransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.GatewayTransactionID(childComplexity), true
+	case "PaymentTransaction.id":
+		if e.ComplexityRoot.PaymentTransaction.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.ID(childComplexity), true
+	case "PaymentTransaction.kind":
+		if e.ComplexityRoot.PaymentTransaction.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.Kind(childComplexity), true
+	case "PaymentTransaction.latencyMs":
+		if e.ComplexityRoot.PaymentTransaction.LatencyMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.LatencyMs(childComplexity), true
+	case "PaymentTransaction.order":
+		if e.ComplexityRoot.PaymentTransaction.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.Order(childComplexity), true
+	case "PaymentTransaction.payment":
+		if e.ComplexityRoot.PaymentTransaction.Payment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.Payment(childComplexity), true
+	case "PaymentTransaction.publicID":
+		if e.ComplexityRoot.PaymentTransaction.PublicID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.PublicID(childComplexity), true
+	case "PaymentTransaction.referenceTransactionID":
+		if e.ComplexityRoot.PaymentTransaction.ReferenceTransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.ReferenceTransactionID(childComplexity), true
+	case "PaymentTransaction.settledAt":
+		if e.ComplexityRoot.PaymentTransaction.SettledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.SettledAt(childComplexity), true
+	case "PaymentTransaction.status":
+		if e.ComplexityRoot.PaymentTransaction.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.Status(childComplexity), true
+	case "PaymentTransaction.updatedAt":
+		if e.ComplexityRoot.PaymentTransaction.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.UpdatedAt(childComplexity), true
+
+	case "PaymentTransactionConnection.edges":
+		if e.ComplexityRoot.PaymentTransactionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransactionConnection.Edges(childComplexity), true
+	case "PaymentTransactionConnection.pageInfo":
+		if e.ComplexityRoot.PaymentTransactionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransactionConnection.PageInfo(childComplexity), true
+	case "PaymentTransactionConnection.totalCount":
+		if e.ComplexityRoot.PaymentTransactionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransactionConnection.TotalCount(childComplexity), true
+
+	case "PaymentTransactionEdge.cursor":
+		if e.ComplexityRoot.PaymentTransactionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransactionEdge.Cursor(childComplexity), true
+	case "PaymentTransactionEdge.node":
+		if e.ComplexityRoot.PaymentTransactionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransactionEdge.Node(childComplexity), true
 
 	case "Product.createdAt":
 		if e.ComplexityRoot.Product.CreatedAt == nil {
@@ -2173,12 +2796,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.Currency(childComplexity), true
+	case "Shop.discountCodes":
+		if e.ComplexityRoot.Shop.DiscountCodes == nil {
+			break
+		}
+
+		args, err := ec.field_Shop_discountCodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Shop.DiscountCodes(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.DiscountCodeOrder), args["where"].(*ent.DiscountCodeWhereInput)), true
 	case "Shop.domain":
 		if e.ComplexityRoot.Shop.Domain == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Shop.Domain(childComplexity), true
+	case "Shop.events":
+		if e.ComplexityRoot.Shop.Events == nil {
+			break
+		}
+
+		args, err := ec.field_Shop_events_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Shop.Events(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.EventOrder), args["where"].(*ent.EventWhereInput)), true
 	case "Shop.externalPaymentGateways":
 		if e.ComplexityRoot.Shop.ExternalPaymentGateways == nil {
 			break
@@ -2258,6 +2903,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.PlatformType(childComplexity), true
+	case "Shop.pricesIncludeTax":
+		if e.ComplexityRoot.Shop.PricesIncludeTax == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.PricesIncludeTax(childComplexity), true
 	case "Shop.products":
 		if e.ComplexityRoot.Shop.Products == nil {
 			break
@@ -2298,6 +2949,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.ShippingZones(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.ShippingZoneOrder), args["where"].(*ent.ShippingZoneWhereInput)), true
+	case "Shop.taxZones":
+		if e.ComplexityRoot.Shop.TaxZones == nil {
+			break
+		}
+
+		args, err := ec.field_Shop_taxZones_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Shop.TaxZones(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.TaxZoneOrder), args["where"].(*ent.TaxZoneWhereInput)), true
 	case "Shop.updatedAt":
 		if e.ComplexityRoot.Shop.UpdatedAt == nil {
 			break
@@ -2315,6 +2977,93 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.WebhookSubscriptions(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.WebhookSubscriptionOrder), args["where"].(*ent.WebhookSubscriptionWhereInput)), true
+
+	case "TaxZone.countryCode":
+		if e.ComplexityRoot.TaxZone.CountryCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZone.CountryCode(childComplexity), true
+	case "TaxZone.createdAt":
+		if e.ComplexityRoot.TaxZone.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZone.CreatedAt(childComplexity), true
+	case "TaxZone.id":
+		if e.ComplexityRoot.TaxZone.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZone.ID(childComplexity), true
+	case "TaxZone.name":
+		if e.ComplexityRoot.TaxZone.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZone.Name(childComplexity), true
+	case "TaxZone.provinceCode":
+		if e.ComplexityRoot.TaxZone.ProvinceCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZone.ProvinceCode(childComplexity), true
+	case "TaxZone.ratePpm":
+		if e.ComplexityRoot.TaxZone.RatePpm == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZone.RatePpm(childComplexity), true
+	case "TaxZone.shippingTaxable":
+		if e.ComplexityRoot.TaxZone.ShippingTaxable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZone.ShippingTaxable(childComplexity), true
+	case "TaxZone.shop":
+		if e.ComplexityRoot.TaxZone.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZone.Shop(childComplexity), true
+	case "TaxZone.updatedAt":
+		if e.ComplexityRoot.TaxZone.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZone.UpdatedAt(childComplexity), true
+
+	case "TaxZoneConnection.edges":
+		if e.ComplexityRoot.TaxZoneConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZoneConnection.Edges(childComplexity), true
+	case "TaxZoneConnection.pageInfo":
+		if e.ComplexityRoot.TaxZoneConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZoneConnection.PageInfo(childComplexity), true
+	case "TaxZoneConnection.totalCount":
+		if e.ComplexityRoot.TaxZoneConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZoneConnection.TotalCount(childComplexity), true
+
+	case "TaxZoneEdge.cursor":
+		if e.ComplexityRoot.TaxZoneEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZoneEdge.Cursor(childComplexity), true
+	case "TaxZoneEdge.node":
+		if e.ComplexityRoot.TaxZoneEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxZoneEdge.Node(childComplexity), true
 
 	case "Variant.compareAtPrice":
 		if e.ComplexityRoot.Variant.CompareAtPrice == nil {
@@ -2543,6 +3292,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("AccessTokenWhereInput", ec.unmarshalInputAccessTokenWhereInput),
 			graphql.NewInputUnmarshaler("CorsDomainOrder", ec.unmarshalInputCorsDomainOrder),
 			graphql.NewInputUnmarshaler("CorsDomainWhereInput", ec.unmarshalInputCorsDomainWhereInput),
+			graphql.NewInputUnmarshaler("DiscountCodeOrder", ec.unmarshalInputDiscountCodeOrder),
+			graphql.NewInputUnmarshaler("DiscountCodeWhereInput", ec.unmarshalInputDiscountCodeWhereInput),
+			graphql.NewInputUnmarshaler("EventOrder", ec.unmarshalInputEventOrder),
+			graphql.NewInputUnmarshaler("EventWhereInput", ec.unmarshalInputEventWhereInput),
 			graphql.NewInputUnmarshaler("ExternalPaymentGatewayInput", ec.unmarshalInputExternalPaymentGatewayInput),
 			graphql.NewInputUnmarshaler("ExternalPaymentGatewayOrder", ec.unmarshalInputExternalPaymentGatewayOrder),
 			graphql.NewInputUnmarshaler("ExternalPaymentGatewayWhereInput", ec.unmarshalInputExternalPaymentGatewayWhereInput),
@@ -2558,7 +3311,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("LineItemOrder", ec.unmarshalInputLineItemOrder),
 			graphql.NewInputUnmarshaler("LineItemWhereInput", ec.unmarshalInputLineItemWhereInput),
 			graphql.NewInputUnmarshaler("OrderOrder", ec.unmarshalInputOrderOrder),
+			graphql.NewInputUnmarshaler("OrderPaymentOrder", ec.unmarshalInputOrderPaymentOrder),
+			graphql.NewInputUnmarshaler("OrderPaymentWhereInput", ec.unmarshalInputOrderPaymentWhereInput),
 			graphql.NewInputUnmarshaler("OrderWhereInput", ec.unmarshalInputOrderWhereInput),
+			graphql.NewInputUnmarshaler("PaymentTransactionOrder", ec.unmarshalInputPaymentTransactionOrder),
+			graphql.NewInputUnmarshaler("PaymentTransactionWhereInput", ec.unmarshalInputPaymentTransactionWhereInput),
 			graphql.NewInputUnmarshaler("ProductInput", ec.unmarshalInputProductInput),
 			graphql.NewInputUnmarshaler("ProductOrder", ec.unmarshalInputProductOrder),
 			graphql.NewInputUnmarshaler("ProductWhereInput", ec.unmarshalInputProductWhereInput),
@@ -2573,6 +3330,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ShippingZoneWhereInput", ec.unmarshalInputShippingZoneWhereInput),
 			graphql.NewInputUnmarshaler("ShopOrder", ec.unmarshalInputShopOrder),
 			graphql.NewInputUnmarshaler("ShopWhereInput", ec.unmarshalInputShopWhereInput),
+			graphql.NewInputUnmarshaler("TaxZoneOrder", ec.unmarshalInputTaxZoneOrder),
+			graphql.NewInputUnmarshaler("TaxZoneWhereInput", ec.unmarshalInputTaxZoneWhereInput),
 			graphql.NewInputUnmarshaler("VariantInput", ec.unmarshalInputVariantInput),
 			graphql.NewInputUnmarshaler("VariantOrder", ec.unmarshalInputVariantOrder),
 			graphql.NewInputUnmarshaler("VariantPatch", ec.unmarshalInputVariantPatch),
@@ -3085,6 +3844,367 @@ Define a Relay Cursor type:
 https://relay.dev/graphql/connections.htm#sec-Cursor
 """
 scalar Cursor
+type DiscountCode implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  code: String!
+  text: String!
+  kind: DiscountCodeKind!
+  value: Int!
+  minimumSubtotal: Int!
+  usageLimit: Int!
+  usageCount: Int!
+  startsAt: Time
+  endsAt: Time
+  shop: Shop!
+}
+"""
+A connection to a list of items.
+"""
+type DiscountCodeConnection {
+  """
+  A list of edges.
+  """
+  edges: [DiscountCodeEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type DiscountCodeEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: DiscountCode
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+DiscountCodeKind is enum for the field kind
+"""
+enum DiscountCodeKind @goModel(model: "github.com/checkoutd/checkoutd/ent/discountcode.Kind") {
+  percentage
+  fixed_amount
+  free_shipping
+}
+"""
+Ordering options for DiscountCode connections
+"""
+input DiscountCodeOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order DiscountCodes.
+  """
+  field: DiscountCodeOrderField!
+}
+"""
+Properties by which DiscountCode connections can be ordered.
+"""
+enum DiscountCodeOrderField {
+  CREATED_AT
+  UPDATED_AT
+  CODE
+}
+"""
+DiscountCodeWhereInput is used for filtering DiscountCode objects.
+Input was generated by ent.
+"""
+input DiscountCodeWhereInput {
+  not: DiscountCodeWhereInput
+  and: [DiscountCodeWhereInput!]
+  or: [DiscountCodeWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  code field predicates
+  """
+  code: String
+  codeNEQ: String
+  codeIn: [String!]
+  codeNotIn: [String!]
+  codeGT: String
+  codeGTE: String
+  codeLT: String
+  codeLTE: String
+  codeContains: String
+  codeHasPrefix: String
+  codeHasSuffix: String
+  codeEqualFold: String
+  codeContainsFold: String
+  """
+  text field predicates
+  """
+  text: String
+  textNEQ: String
+  textIn: [String!]
+  textNotIn: [String!]
+  textGT: String
+  textGTE: String
+  textLT: String
+  textLTE: String
+  textContains: String
+  textHasPrefix: String
+  textHasSuffix: String
+  textEqualFold: String
+  textContainsFold: String
+  """
+  kind field predicates
+  """
+  kind: DiscountCodeKind
+  kindNEQ: DiscountCodeKind
+  kindIn: [DiscountCodeKind!]
+  kindNotIn: [DiscountCodeKind!]
+  """
+  value field predicates
+  """
+  value: Int
+  valueNEQ: Int
+  valueIn: [Int!]
+  valueNotIn: [Int!]
+  valueGT: Int
+  valueGTE: Int
+  valueLT: Int
+  valueLTE: Int
+  """
+  minimum_subtotal field predicates
+  """
+  minimumSubtotal: Int
+  minimumSubtotalNEQ: Int
+  minimumSubtotalIn: [Int!]
+  minimumSubtotalNotIn: [Int!]
+  minimumSubtotalGT: Int
+  minimumSubtotalGTE: Int
+  minimumSubtotalLT: Int
+  minimumSubtotalLTE: Int
+  """
+  usage_limit field predicates
+  """
+  usageLimit: Int
+  usageLimitNEQ: Int
+  usageLimitIn: [Int!]
+  usageLimitNotIn: [Int!]
+  usageLimitGT: Int
+  usageLimitGTE: Int
+  usageLimitLT: Int
+  usageLimitLTE: Int
+  """
+  usage_count field predicates
+  """
+  usageCount: Int
+  usageCountNEQ: Int
+  usageCountIn: [Int!]
+  usageCountNotIn: [Int!]
+  usageCountGT: Int
+  usageCountGTE: Int
+  usageCountLT: Int
+  usageCountLTE: Int
+  """
+  starts_at field predicates
+  """
+  startsAt: Time
+  startsAtNEQ: Time
+  startsAtIn: [Time!]
+  startsAtNotIn: [Time!]
+  startsAtGT: Time
+  startsAtGTE: Time
+  startsAtLT: Time
+  startsAtLTE: Time
+  startsAtIsNil: Boolean
+  startsAtNotNil: Boolean
+  """
+  ends_at field predicates
+  """
+  endsAt: Time
+  endsAtNEQ: Time
+  endsAtIn: [Time!]
+  endsAtNotIn: [Time!]
+  endsAtGT: Time
+  endsAtGTE: Time
+  endsAtLT: Time
+  endsAtLTE: Time
+  endsAtIsNil: Boolean
+  endsAtNotNil: Boolean
+  """
+  shop edge predicates
+  """
+  hasShop: Boolean
+  hasShopWith: [ShopWhereInput!]
+}
+type Event implements Node {
+  id: ID!
+  eventID: String!
+  topic: String!
+  createdAt: Time!
+  shop: Shop!
+  order: Order
+}
+"""
+A connection to a list of items.
+"""
+type EventConnection {
+  """
+  A list of edges.
+  """
+  edges: [EventEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type EventEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Event
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Event connections
+"""
+input EventOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Events.
+  """
+  field: EventOrderField!
+}
+"""
+Properties by which Event connections can be ordered.
+"""
+enum EventOrderField {
+  TOPIC
+  CREATED_AT
+}
+"""
+EventWhereInput is used for filtering Event objects.
+Input was generated by ent.
+"""
+input EventWhereInput {
+  not: EventWhereInput
+  and: [EventWhereInput!]
+  or: [EventWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  event_id field predicates
+  """
+  eventID: String
+  eventIDNEQ: String
+  eventIDIn: [String!]
+  eventIDNotIn: [String!]
+  eventIDGT: String
+  eventIDGTE: String
+  eventIDLT: String
+  eventIDLTE: String
+  eventIDContains: String
+  eventIDHasPrefix: String
+  eventIDHasSuffix: String
+  eventIDEqualFold: String
+  eventIDContainsFold: String
+  """
+  topic field predicates
+  """
+  topic: String
+  topicNEQ: String
+  topicIn: [String!]
+  topicNotIn: [String!]
+  topicGT: String
+  topicGTE: String
+  topicLT: String
+  topicLTE: String
+  topicContains: String
+  topicHasPrefix: String
+  topicHasSuffix: String
+  topicEqualFold: String
+  topicContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  shop edge predicates
+  """
+  hasShop: Boolean
+  hasShopWith: [ShopWhereInput!]
+  """
+  order edge predicates
+  """
+  hasOrder: Boolean
+  hasOrderWith: [OrderWhereInput!]
+}
 type ExternalPaymentGateway implements Node {
   id: ID!
   createdAt: Time!
@@ -4430,6 +5550,99 @@ type Order implements Node {
     """
     where: LineItemWhereInput
   ): LineItemConnection!
+  payments(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for OrderPayments returned from the connection.
+    """
+    orderBy: OrderPaymentOrder
+
+    """
+    Filtering options for OrderPayments returned from the connection.
+    """
+    where: OrderPaymentWhereInput
+  ): OrderPaymentConnection!
+  transactions(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for PaymentTransactions returned from the connection.
+    """
+    orderBy: PaymentTransactionOrder
+
+    """
+    Filtering options for PaymentTransactions returned from the connection.
+    """
+    where: PaymentTransactionWhereInput
+  ): PaymentTransactionConnection!
+  events(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Events returned from the connection.
+    """
+    orderBy: EventOrder
+
+    """
+    Filtering options for Events returned from the connection.
+    """
+    where: EventWhereInput
+  ): EventConnection!
 }
 """
 A connection to a list of items.
@@ -4495,11 +5708,335 @@ enum OrderOrderField {
   UPDATED_AT
   STATUS
 }
+type OrderPayment implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  publicID: String!
+  gatewayPublicID: String!
+  tenderType: String!
+  displayString: String!
+  retain: Boolean!
+  walletPayType: String!
+  amount: Int!
+  currency: String!
+  status: OrderPaymentStatus!
+  step: String!
+  authorizationID: String!
+  position: Int!
+  order: Order!
+  transactions(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for PaymentTransactions returned from the connection.
+    """
+    orderBy: PaymentTransactionOrder
+
+    """
+    Filtering options for PaymentTransactions returned from the connection.
+    """
+    where: PaymentTransactionWhereInput
+  ): PaymentTransactionConnection!
+}
+"""
+A connection to a list of items.
+"""
+type OrderPaymentConnection {
+  """
+  A list of edges.
+  """
+  edges: [OrderPaymentEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type OrderPaymentEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: OrderPayment
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for OrderPayment connections
+"""
+input OrderPaymentOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order OrderPayments.
+  """
+  field: OrderPaymentOrderField!
+}
+"""
+Properties by which OrderPayment connections can be ordered.
+"""
+enum OrderPaymentOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+"""
+OrderPaymentStatus is enum for the field status
+"""
+enum OrderPaymentStatus @goModel(model: "github.com/checkoutd/checkoutd/ent/orderpayment.Status") {
+  added
+  authorizing
+  authorized
+  failed
+  voided
+}
+"""
+OrderPaymentWhereInput is used for filtering OrderPayment objects.
+Input was generated by ent.
+"""
+input OrderPaymentWhereInput {
+  not: OrderPaymentWhereInput
+  and: [OrderPaymentWhereInput!]
+  or: [OrderPaymentWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  public_id field predicates
+  """
+  publicID: String
+  publicIDNEQ: String
+  publicIDIn: [String!]
+  publicIDNotIn: [String!]
+  publicIDGT: String
+  publicIDGTE: String
+  publicIDLT: String
+  publicIDLTE: String
+  publicIDContains: String
+  publicIDHasPrefix: String
+  publicIDHasSuffix: String
+  publicIDEqualFold: String
+  publicIDContainsFold: String
+  """
+  gateway_public_id field predicates
+  """
+  gatewayPublicID: String
+  gatewayPublicIDNEQ: String
+  gatewayPublicIDIn: [String!]
+  gatewayPublicIDNotIn: [String!]
+  gatewayPublicIDGT: String
+  gatewayPublicIDGTE: String
+  gatewayPublicIDLT: String
+  gatewayPublicIDLTE: String
+  gatewayPublicIDContains: String
+  gatewayPublicIDHasPrefix: String
+  gatewayPublicIDHasSuffix: String
+  gatewayPublicIDEqualFold: String
+  gatewayPublicIDContainsFold: String
+  """
+  tender_type field predicates
+  """
+  tenderType: String
+  tenderTypeNEQ: String
+  tenderTypeIn: [String!]
+  tenderTypeNotIn: [String!]
+  tenderTypeGT: String
+  tenderTypeGTE: String
+  tenderTypeLT: String
+  tenderTypeLTE: String
+  tenderTypeContains: String
+  tenderTypeHasPrefix: String
+  tenderTypeHasSuffix: String
+  tenderTypeEqualFold: String
+  tenderTypeContainsFold: String
+  """
+  display_string field predicates
+  """
+  displayString: String
+  displayStringNEQ: String
+  displayStringIn: [String!]
+  displayStringNotIn: [String!]
+  displayStringGT: String
+  displayStringGTE: String
+  displayStringLT: String
+  displayStringLTE: String
+  displayStringContains: String
+  displayStringHasPrefix: String
+  displayStringHasSuffix: String
+  displayStringEqualFold: String
+  displayStringContainsFold: String
+  """
+  retain field predicates
+  """
+  retain: Boolean
+  retainNEQ: Boolean
+  """
+  wallet_pay_type field predicates
+  """
+  walletPayType: String
+  walletPayTypeNEQ: String
+  walletPayTypeIn: [String!]
+  walletPayTypeNotIn: [String!]
+  walletPayTypeGT: String
+  walletPayTypeGTE: String
+  walletPayTypeLT: String
+  walletPayTypeLTE: String
+  walletPayTypeContains: String
+  walletPayTypeHasPrefix: String
+  walletPayTypeHasSuffix: String
+  walletPayTypeEqualFold: String
+  walletPayTypeContainsFold: String
+  """
+  amount field predicates
+  """
+  amount: Int
+  amountNEQ: Int
+  amountIn: [Int!]
+  amountNotIn: [Int!]
+  amountGT: Int
+  amountGTE: Int
+  amountLT: Int
+  amountLTE: Int
+  """
+  currency field predicates
+  """
+  currency: String
+  currencyNEQ: String
+  currencyIn: [String!]
+  currencyNotIn: [String!]
+  currencyGT: String
+  currencyGTE: String
+  currencyLT: String
+  currencyLTE: String
+  currencyContains: String
+  currencyHasPrefix: String
+  currencyHasSuffix: String
+  currencyEqualFold: String
+  currencyContainsFold: String
+  """
+  status field predicates
+  """
+  status: OrderPaymentStatus
+  statusNEQ: OrderPaymentStatus
+  statusIn: [OrderPaymentStatus!]
+  statusNotIn: [OrderPaymentStatus!]
+  """
+  step field predicates
+  """
+  step: String
+  stepNEQ: String
+  stepIn: [String!]
+  stepNotIn: [String!]
+  stepGT: String
+  stepGTE: String
+  stepLT: String
+  stepLTE: String
+  stepContains: String
+  stepHasPrefix: String
+  stepHasSuffix: String
+  stepEqualFold: String
+  stepContainsFold: String
+  """
+  authorization_id field predicates
+  """
+  authorizationID: String
+  authorizationIDNEQ: String
+  authorizationIDIn: [String!]
+  authorizationIDNotIn: [String!]
+  authorizationIDGT: String
+  authorizationIDGTE: String
+  authorizationIDLT: String
+  authorizationIDLTE: String
+  authorizationIDContains: String
+  authorizationIDHasPrefix: String
+  authorizationIDHasSuffix: String
+  authorizationIDEqualFold: String
+  authorizationIDContainsFold: String
+  """
+  position field predicates
+  """
+  position: Int
+  positionNEQ: Int
+  positionIn: [Int!]
+  positionNotIn: [Int!]
+  positionGT: Int
+  positionGTE: Int
+  positionLT: Int
+  positionLTE: Int
+  """
+  order edge predicates
+  """
+  hasOrder: Boolean
+  hasOrderWith: [OrderWhereInput!]
+  """
+  transactions edge predicates
+  """
+  hasTransactions: Boolean
+  hasTransactionsWith: [PaymentTransactionWhereInput!]
+}
 """
 OrderStatus is enum for the field status
 """
 enum OrderStatus @goModel(model: "github.com/checkoutd/checkoutd/ent/order.Status") {
   open
+  processing
   processed
   cancelled
 }
@@ -4681,6 +6218,21 @@ input OrderWhereInput {
   """
   hasLineItems: Boolean
   hasLineItemsWith: [LineItemWhereInput!]
+  """
+  payments edge predicates
+  """
+  hasPayments: Boolean
+  hasPaymentsWith: [OrderPaymentWhereInput!]
+  """
+  transactions edge predicates
+  """
+  hasTransactions: Boolean
+  hasTransactionsWith: [PaymentTransactionWhereInput!]
+  """
+  events edge predicates
+  """
+  hasEvents: Boolean
+  hasEventsWith: [EventWhereInput!]
 }
 """
 Information about pagination in a connection.
@@ -4703,6 +6255,291 @@ type PageInfo {
   When paginating forwards, the cursor to continue.
   """
   endCursor: Cursor
+}
+type PaymentTransaction implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  publicID: String!
+  kind: PaymentTransactionKind!
+  status: PaymentTransactionStatus!
+  amount: Int!
+  currency: String!
+  gatewayTransactionID: String!
+  referenceTransactionID: String!
+  errorCode: String!
+  errorMessage: String!
+  latencyMs: Int!
+  settledAt: Time
+  order: Order!
+  payment: OrderPayment!
+}
+"""
+A connection to a list of items.
+"""
+type PaymentTransactionConnection {
+  """
+  A list of edges.
+  """
+  edges: [PaymentTransactionEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type PaymentTransactionEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: PaymentTransaction
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+PaymentTransactionKind is enum for the field kind
+"""
+enum PaymentTransactionKind @goModel(model: "github.com/checkoutd/checkoutd/ent/paymenttransaction.Kind") {
+  retain
+  authorize
+  capture
+  refund
+  void
+}
+"""
+Ordering options for PaymentTransaction connections
+"""
+input PaymentTransactionOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order PaymentTransactions.
+  """
+  field: PaymentTransactionOrderField!
+}
+"""
+Properties by which PaymentTransaction connections can be ordered.
+"""
+enum PaymentTransactionOrderField {
+  CREATED_AT
+  UPDATED_AT
+  KIND
+}
+"""
+PaymentTransactionStatus is enum for the field status
+"""
+enum PaymentTransactionStatus @goModel(model: "github.com/checkoutd/checkoutd/ent/paymenttransaction.Status") {
+  pending
+  succeeded
+  failed
+  unknown
+}
+"""
+PaymentTransactionWhereInput is used for filtering PaymentTransaction objects.
+Input was generated by ent.
+"""
+input PaymentTransactionWhereInput {
+  not: PaymentTransactionWhereInput
+  and: [PaymentTransactionWhereInput!]
+  or: [PaymentTransactionWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  public_id field predicates
+  """
+  publicID: String
+  publicIDNEQ: String
+  publicIDIn: [String!]
+  publicIDNotIn: [String!]
+  publicIDGT: String
+  publicIDGTE: String
+  publicIDLT: String
+  publicIDLTE: String
+  publicIDContains: String
+  publicIDHasPrefix: String
+  publicIDHasSuffix: String
+  publicIDEqualFold: String
+  publicIDContainsFold: String
+  """
+  kind field predicates
+  """
+  kind: PaymentTransactionKind
+  kindNEQ: PaymentTransactionKind
+  kindIn: [PaymentTransactionKind!]
+  kindNotIn: [PaymentTransactionKind!]
+  """
+  status field predicates
+  """
+  status: PaymentTransactionStatus
+  statusNEQ: PaymentTransactionStatus
+  statusIn: [PaymentTransactionStatus!]
+  statusNotIn: [PaymentTransactionStatus!]
+  """
+  amount field predicates
+  """
+  amount: Int
+  amountNEQ: Int
+  amountIn: [Int!]
+  amountNotIn: [Int!]
+  amountGT: Int
+  amountGTE: Int
+  amountLT: Int
+  amountLTE: Int
+  """
+  currency field predicates
+  """
+  currency: String
+  currencyNEQ: String
+  currencyIn: [String!]
+  currencyNotIn: [String!]
+  currencyGT: String
+  currencyGTE: String
+  currencyLT: String
+  currencyLTE: String
+  currencyContains: String
+  currencyHasPrefix: String
+  currencyHasSuffix: String
+  currencyEqualFold: String
+  currencyContainsFold: String
+  """
+  gateway_transaction_id field predicates
+  """
+  gatewayTransactionID: String
+  gatewayTransactionIDNEQ: String
+  gatewayTransactionIDIn: [String!]
+  gatewayTransactionIDNotIn: [String!]
+  gatewayTransactionIDGT: String
+  gatewayTransactionIDGTE: String
+  gatewayTransactionIDLT: String
+  gatewayTransactionIDLTE: String
+  gatewayTransactionIDContains: String
+  gatewayTransactionIDHasPrefix: String
+  gatewayTransactionIDHasSuffix: String
+  gatewayTransactionIDEqualFold: String
+  gatewayTransactionIDContainsFold: String
+  """
+  reference_transaction_id field predicates
+  """
+  referenceTransactionID: String
+  referenceTransactionIDNEQ: String
+  referenceTransactionIDIn: [String!]
+  referenceTransactionIDNotIn: [String!]
+  referenceTransactionIDGT: String
+  referenceTransactionIDGTE: String
+  referenceTransactionIDLT: String
+  referenceTransactionIDLTE: String
+  referenceTransactionIDContains: String
+  referenceTransactionIDHasPrefix: String
+  referenceTransactionIDHasSuffix: String
+  referenceTransactionIDEqualFold: String
+  referenceTransactionIDContainsFold: String
+  """
+  error_code field predicates
+  """
+  errorCode: String
+  errorCodeNEQ: String
+  errorCodeIn: [String!]
+  errorCodeNotIn: [String!]
+  errorCodeGT: String
+  errorCodeGTE: String
+  errorCodeLT: String
+  errorCodeLTE: String
+  errorCodeContains: String
+  errorCodeHasPrefix: String
+  errorCodeHasSuffix: String
+  errorCodeEqualFold: String
+  errorCodeContainsFold: String
+  """
+  error_message field predicates
+  """
+  errorMessage: String
+  errorMessageNEQ: String
+  errorMessageIn: [String!]
+  errorMessageNotIn: [String!]
+  errorMessageGT: String
+  errorMessageGTE: String
+  errorMessageLT: String
+  errorMessageLTE: String
+  errorMessageContains: String
+  errorMessageHasPrefix: String
+  errorMessageHasSuffix: String
+  errorMessageEqualFold: String
+  errorMessageContainsFold: String
+  """
+  latency_ms field predicates
+  """
+  latencyMs: Int
+  latencyMsNEQ: Int
+  latencyMsIn: [Int!]
+  latencyMsNotIn: [Int!]
+  latencyMsGT: Int
+  latencyMsGTE: Int
+  latencyMsLT: Int
+  latencyMsLTE: Int
+  """
+  settled_at field predicates
+  """
+  settledAt: Time
+  settledAtNEQ: Time
+  settledAtIn: [Time!]
+  settledAtNotIn: [Time!]
+  settledAtGT: Time
+  settledAtGTE: Time
+  settledAtLT: Time
+  settledAtLTE: Time
+  settledAtIsNil: Boolean
+  settledAtNotNil: Boolean
+  """
+  order edge predicates
+  """
+  hasOrder: Boolean
+  hasOrderWith: [OrderWhereInput!]
+  """
+  payment edge predicates
+  """
+  hasPayment: Boolean
+  hasPaymentWith: [OrderPaymentWhereInput!]
 }
 type Product implements Node {
   id: ID!
@@ -5369,6 +7206,7 @@ type Shop implements Node {
   domain: String!
   platformType: String!
   currency: String!
+  pricesIncludeTax: Boolean!
   corsDomains(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -5680,6 +7518,99 @@ type Shop implements Node {
     """
     where: ProductWhereInput
   ): ProductConnection!
+  taxZones(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for TaxZones returned from the connection.
+    """
+    orderBy: TaxZoneOrder
+
+    """
+    Filtering options for TaxZones returned from the connection.
+    """
+    where: TaxZoneWhereInput
+  ): TaxZoneConnection!
+  discountCodes(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for DiscountCodes returned from the connection.
+    """
+    orderBy: DiscountCodeOrder
+
+    """
+    Filtering options for DiscountCodes returned from the connection.
+    """
+    where: DiscountCodeWhereInput
+  ): DiscountCodeConnection!
+  events(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Events returned from the connection.
+    """
+    orderBy: EventOrder
+
+    """
+    Filtering options for Events returned from the connection.
+    """
+    where: EventWhereInput
+  ): EventConnection!
 }
 """
 Ordering options for Shop connections
@@ -5823,6 +7754,11 @@ input ShopWhereInput {
   currencyEqualFold: String
   currencyContainsFold: String
   """
+  prices_include_tax field predicates
+  """
+  pricesIncludeTax: Boolean
+  pricesIncludeTaxNEQ: Boolean
+  """
   cors_domains edge predicates
   """
   hasCorsDomains: Boolean
@@ -5877,6 +7813,194 @@ input ShopWhereInput {
   """
   hasProducts: Boolean
   hasProductsWith: [ProductWhereInput!]
+  """
+  tax_zones edge predicates
+  """
+  hasTaxZones: Boolean
+  hasTaxZonesWith: [TaxZoneWhereInput!]
+  """
+  discount_codes edge predicates
+  """
+  hasDiscountCodes: Boolean
+  hasDiscountCodesWith: [DiscountCodeWhereInput!]
+  """
+  events edge predicates
+  """
+  hasEvents: Boolean
+  hasEventsWith: [EventWhereInput!]
+}
+type TaxZone implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  name: String!
+  countryCode: String!
+  provinceCode: String!
+  ratePpm: Int!
+  shippingTaxable: Boolean!
+  shop: Shop!
+}
+"""
+A connection to a list of items.
+"""
+type TaxZoneConnection {
+  """
+  A list of edges.
+  """
+  edges: [TaxZoneEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type TaxZoneEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: TaxZone
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for TaxZone connections
+"""
+input TaxZoneOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order TaxZones.
+  """
+  field: TaxZoneOrderField!
+}
+"""
+Properties by which TaxZone connections can be ordered.
+"""
+enum TaxZoneOrderField {
+  CREATED_AT
+  UPDATED_AT
+  NAME
+}
+"""
+TaxZoneWhereInput is used for filtering TaxZone objects.
+Input was generated by ent.
+"""
+input TaxZoneWhereInput {
+  not: TaxZoneWhereInput
+  and: [TaxZoneWhereInput!]
+  or: [TaxZoneWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  name field predicates
+  """
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+  """
+  country_code field predicates
+  """
+  countryCode: String
+  countryCodeNEQ: String
+  countryCodeIn: [String!]
+  countryCodeNotIn: [String!]
+  countryCodeGT: String
+  countryCodeGTE: String
+  countryCodeLT: String
+  countryCodeLTE: String
+  countryCodeContains: String
+  countryCodeHasPrefix: String
+  countryCodeHasSuffix: String
+  countryCodeEqualFold: String
+  countryCodeContainsFold: String
+  """
+  province_code field predicates
+  """
+  provinceCode: String
+  provinceCodeNEQ: String
+  provinceCodeIn: [String!]
+  provinceCodeNotIn: [String!]
+  provinceCodeGT: String
+  provinceCodeGTE: String
+  provinceCodeLT: String
+  provinceCodeLTE: String
+  provinceCodeContains: String
+  provinceCodeHasPrefix: String
+  provinceCodeHasSuffix: String
+  provinceCodeEqualFold: String
+  provinceCodeContainsFold: String
+  """
+  rate_ppm field predicates
+  """
+  ratePpm: Int
+  ratePpmNEQ: Int
+  ratePpmIn: [Int!]
+  ratePpmNotIn: [Int!]
+  ratePpmGT: Int
+  ratePpmGTE: Int
+  ratePpmLT: Int
+  ratePpmLTE: Int
+  """
+  shipping_taxable field predicates
+  """
+  shippingTaxable: Boolean
+  shippingTaxableNEQ: Boolean
+  """
+  shop edge predicates
+  """
+  hasShop: Boolean
+  hasShopWith: [ShopWhereInput!]
 }
 type Variant implements Node {
   id: ID!
@@ -6502,6 +8626,100 @@ func (ec *executionContext) childFields_CorsDomainEdge(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type CorsDomainEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_DiscountCode(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DiscountCode_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_DiscountCode_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_DiscountCode_updatedAt(ctx, field)
+	case "code":
+		return ec.fieldContext_DiscountCode_code(ctx, field)
+	case "text":
+		return ec.fieldContext_DiscountCode_text(ctx, field)
+	case "kind":
+		return ec.fieldContext_DiscountCode_kind(ctx, field)
+	case "value":
+		return ec.fieldContext_DiscountCode_value(ctx, field)
+	case "minimumSubtotal":
+		return ec.fieldContext_DiscountCode_minimumSubtotal(ctx, field)
+	case "usageLimit":
+		return ec.fieldContext_DiscountCode_usageLimit(ctx, field)
+	case "usageCount":
+		return ec.fieldContext_DiscountCode_usageCount(ctx, field)
+	case "startsAt":
+		return ec.fieldContext_DiscountCode_startsAt(ctx, field)
+	case "endsAt":
+		return ec.fieldContext_DiscountCode_endsAt(ctx, field)
+	case "shop":
+		return ec.fieldContext_DiscountCode_shop(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscountCode", field.Name)
+}
+
+func (ec *executionContext) childFields_DiscountCodeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_DiscountCodeConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DiscountCodeConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_DiscountCodeConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscountCodeConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DiscountCodeEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_DiscountCodeEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_DiscountCodeEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscountCodeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Event_id(ctx, field)
+	case "eventID":
+		return ec.fieldContext_Event_eventID(ctx, field)
+	case "topic":
+		return ec.fieldContext_Event_topic(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Event_createdAt(ctx, field)
+	case "shop":
+		return ec.fieldContext_Event_shop(ctx, field)
+	case "order":
+		return ec.fieldContext_Event_order(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
+}
+
+func (ec *executionContext) childFields_EventConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_EventConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_EventConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_EventConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EventConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_EventEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_EventEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_EventEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EventEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_ExternalPaymentGateway(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -6850,6 +9068,12 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_shop(ctx, field)
 	case "lineItems":
 		return ec.fieldContext_Order_lineItems(ctx, field)
+	case "payments":
+		return ec.fieldContext_Order_payments(ctx, field)
+	case "transactions":
+		return ec.fieldContext_Order_transactions(ctx, field)
+	case "events":
+		return ec.fieldContext_Order_events(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Order", field.Name)
 }
@@ -6876,6 +9100,68 @@ func (ec *executionContext) childFields_OrderEdge(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type OrderEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_OrderPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OrderPayment_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OrderPayment_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_OrderPayment_updatedAt(ctx, field)
+	case "publicID":
+		return ec.fieldContext_OrderPayment_publicID(ctx, field)
+	case "gatewayPublicID":
+		return ec.fieldContext_OrderPayment_gatewayPublicID(ctx, field)
+	case "tenderType":
+		return ec.fieldContext_OrderPayment_tenderType(ctx, field)
+	case "displayString":
+		return ec.fieldContext_OrderPayment_displayString(ctx, field)
+	case "retain":
+		return ec.fieldContext_OrderPayment_retain(ctx, field)
+	case "walletPayType":
+		return ec.fieldContext_OrderPayment_walletPayType(ctx, field)
+	case "amount":
+		return ec.fieldContext_OrderPayment_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_OrderPayment_currency(ctx, field)
+	case "status":
+		return ec.fieldContext_OrderPayment_status(ctx, field)
+	case "step":
+		return ec.fieldContext_OrderPayment_step(ctx, field)
+	case "authorizationID":
+		return ec.fieldContext_OrderPayment_authorizationID(ctx, field)
+	case "position":
+		return ec.fieldContext_OrderPayment_position(ctx, field)
+	case "order":
+		return ec.fieldContext_OrderPayment_order(ctx, field)
+	case "transactions":
+		return ec.fieldContext_OrderPayment_transactions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderPayment", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderPaymentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OrderPaymentConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OrderPaymentConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_OrderPaymentConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderPaymentConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderPaymentEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_OrderPaymentEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_OrderPaymentEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderPaymentEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -6888,6 +9174,66 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentTransaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PaymentTransaction_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PaymentTransaction_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_PaymentTransaction_updatedAt(ctx, field)
+	case "publicID":
+		return ec.fieldContext_PaymentTransaction_publicID(ctx, field)
+	case "kind":
+		return ec.fieldContext_PaymentTransaction_kind(ctx, field)
+	case "status":
+		return ec.fieldContext_PaymentTransaction_status(ctx, field)
+	case "amount":
+		return ec.fieldContext_PaymentTransaction_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_PaymentTransaction_currency(ctx, field)
+	case "gatewayTransactionID":
+		return ec.fieldContext_PaymentTransaction_gatewayTransactionID(ctx, field)
+	case "referenceTransactionID":
+		return ec.fieldContext_PaymentTransaction_referenceTransactionID(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_PaymentTransaction_errorCode(ctx, field)
+	case "errorMessage":
+		return ec.fieldContext_PaymentTransaction_errorMessage(ctx, field)
+	case "latencyMs":
+		return ec.fieldContext_PaymentTransaction_latencyMs(ctx, field)
+	case "settledAt":
+		return ec.fieldContext_PaymentTransaction_settledAt(ctx, field)
+	case "order":
+		return ec.fieldContext_PaymentTransaction_order(ctx, field)
+	case "payment":
+		return ec.fieldContext_PaymentTransaction_payment(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentTransaction", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentTransactionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_PaymentTransactionConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_PaymentTransactionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_PaymentTransactionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentTransactionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentTransactionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_PaymentTransactionEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_PaymentTransactionEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentTransactionEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Product(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7048,6 +9394,8 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_platformType(ctx, field)
 	case "currency":
 		return ec.fieldContext_Shop_currency(ctx, field)
+	case "pricesIncludeTax":
+		return ec.fieldContext_Shop_pricesIncludeTax(ctx, field)
 	case "corsDomains":
 		return ec.fieldContext_Shop_corsDomains(ctx, field)
 	case "lifeElements":
@@ -7070,12 +9418,64 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_shippingZones(ctx, field)
 	case "products":
 		return ec.fieldContext_Shop_products(ctx, field)
+	case "taxZones":
+		return ec.fieldContext_Shop_taxZones(ctx, field)
+	case "discountCodes":
+		return ec.fieldContext_Shop_discountCodes(ctx, field)
+	case "events":
+		return ec.fieldContext_Shop_events(ctx, field)
 	case "sharedSecretConfigured":
 		return ec.fieldContext_Shop_sharedSecretConfigured(ctx, field)
 	case "sharedSecretMasked":
 		return ec.fieldContext_Shop_sharedSecretMasked(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Shop", field.Name)
+}
+
+func (ec *executionContext) childFields_TaxZone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_TaxZone_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_TaxZone_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_TaxZone_updatedAt(ctx, field)
+	case "name":
+		return ec.fieldContext_TaxZone_name(ctx, field)
+	case "countryCode":
+		return ec.fieldContext_TaxZone_countryCode(ctx, field)
+	case "provinceCode":
+		return ec.fieldContext_TaxZone_provinceCode(ctx, field)
+	case "ratePpm":
+		return ec.fieldContext_TaxZone_ratePpm(ctx, field)
+	case "shippingTaxable":
+		return ec.fieldContext_TaxZone_shippingTaxable(ctx, field)
+	case "shop":
+		return ec.fieldContext_TaxZone_shop(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxZone", field.Name)
+}
+
+func (ec *executionContext) childFields_TaxZoneConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TaxZoneConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TaxZoneConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TaxZoneConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxZoneConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TaxZoneEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_TaxZoneEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_TaxZoneEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxZoneEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Variant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7696,6 +10096,114 @@ func (ec *executionContext) field_Mutation_updateWebhookSubscription_args(ctx co
 	return args, nil
 }
 
+func (ec *executionContext) field_OrderPayment_transactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.PaymentTransactionOrder, error) {
+			return ec.unmarshalOPaymentTransactionOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.PaymentTransactionWhereInput, error) {
+			return ec.unmarshalOPaymentTransactionWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Order_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.EventOrder, error) {
+			return ec.unmarshalOEventOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.EventWhereInput, error) {
+			return ec.unmarshalOEventWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Order_lineItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7742,6 +10250,114 @@ func (ec *executionContext) field_Order_lineItems_args(ctx context.Context, rawA
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.LineItemWhereInput, error) {
 			return ec.unmarshalOLineItemWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Order_payments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.OrderPaymentOrder, error) {
+			return ec.unmarshalOOrderPaymentOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.OrderPaymentWhereInput, error) {
+			return ec.unmarshalOOrderPaymentWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Order_transactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.PaymentTransactionOrder, error) {
+			return ec.unmarshalOPaymentTransactionOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.PaymentTransactionWhereInput, error) {
+			return ec.unmarshalOPaymentTransactionWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7976,6 +10592,114 @@ func (ec *executionContext) field_Shop_corsDomains_args(ctx context.Context, raw
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.CorsDomainWhereInput, error) {
 			return ec.unmarshalOCorsDomainWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCorsDomainWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Shop_discountCodes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.DiscountCodeOrder, error) {
+			return ec.unmarshalODiscountCodeOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.DiscountCodeWhereInput, error) {
+			return ec.unmarshalODiscountCodeWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Shop_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.EventOrder, error) {
+			return ec.unmarshalOEventOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.EventWhereInput, error) {
+			return ec.unmarshalOEventWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8354,6 +11078,60 @@ func (ec *executionContext) field_Shop_shippingZones_args(ctx context.Context, r
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.ShippingZoneWhereInput, error) {
 			return ec.unmarshalOShippingZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZoneWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Shop_taxZones_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.TaxZoneOrder, error) {
+			return ec.unmarshalOTaxZoneOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.TaxZoneWhereInput, error) {
+			return ec.unmarshalOTaxZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9213,6 +11991,754 @@ func (ec *executionContext) _CorsDomainEdge_cursor(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_CorsDomainEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CorsDomainEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _DiscountCode_id(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DiscountCode_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "Time")
+}
+
+func (ec *executionContext) _DiscountCode_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "Time")
+}
+
+func (ec *executionContext) _DiscountCode_code(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "String")
+}
+
+func (ec *executionContext) _DiscountCode_text(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "String")
+}
+
+func (ec *executionContext) _DiscountCode_kind(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v discountcode.Kind) graphql.Marshaler {
+			return ec.marshalNDiscountCodeKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "DiscountCodeKind")
+}
+
+func (ec *executionContext) _DiscountCode_value(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DiscountCode_minimumSubtotal(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_minimumSubtotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinimumSubtotal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_minimumSubtotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DiscountCode_usageLimit(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_usageLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UsageLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_usageLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DiscountCode_usageCount(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_usageCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UsageCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_usageCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DiscountCode_startsAt(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_startsAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_startsAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "Time")
+}
+
+func (ec *executionContext) _DiscountCode_endsAt(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_endsAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_endsAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCode", field, false, false, "Time")
+}
+
+func (ec *executionContext) _DiscountCode_shop(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCode_shop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shop(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCode_shop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscountCode",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscountCodeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCodeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.DiscountCodeEdge) graphql.Marshaler {
+			return ec.marshalODiscountCodeEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscountCodeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountCodeEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscountCodeConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCodeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscountCodeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscountCodeConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCodeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCodeConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DiscountCodeEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCodeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DiscountCode) graphql.Marshaler {
+			return ec.marshalODiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscountCodeEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountCode(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscountCodeEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCodeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCodeEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _Event_id(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Event_eventID(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_eventID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_eventID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, "String")
+}
+
+func (ec *executionContext) _Event_topic(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_topic(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Topic, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_topic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, "String")
+}
+
+func (ec *executionContext) _Event_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Event_shop(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_shop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shop(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_shop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Event",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Event_order(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Order(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Order) graphql.Marshaler {
+			return ec.marshalOOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrder(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Event_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Event",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EventConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.EventConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.EventEdge) graphql.Marshaler {
+			return ec.marshalOEventEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_EventConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EventConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EventEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EventConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.EventConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EventConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EventConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EventConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.EventConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EventConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EventConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _EventEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.EventEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Event) graphql.Marshaler {
+			return ec.marshalOEvent2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEvent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_EventEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EventEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Event(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EventEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.EventEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EventEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EventEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _ExternalPaymentGateway_id(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalPaymentGateway) (ret graphql.Marshaler) {
@@ -13259,6 +16785,138 @@ func (ec *executionContext) fieldContext_Order_lineItems(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Order_payments(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_payments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Payments(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.OrderPaymentOrder), fc.Args["where"].(*ent.OrderPaymentWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OrderPaymentConnection) graphql.Marshaler {
+			return ec.marshalNOrderPaymentConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_payments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderPaymentConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Order_payments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_transactions(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_transactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Transactions(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.PaymentTransactionOrder), fc.Args["where"].(*ent.PaymentTransactionWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PaymentTransactionConnection) graphql.Marshaler {
+			return ec.marshalNPaymentTransactionConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_transactions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentTransactionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Order_transactions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_events(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Events(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.EventOrder), fc.Args["where"].(*ent.EventWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.EventConnection) graphql.Marshaler {
+			return ec.marshalNEventConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EventConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Order_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OrderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.OrderConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13401,6 +17059,569 @@ func (ec *executionContext) fieldContext_OrderEdge_cursor(_ context.Context, fie
 	return graphql.NewScalarFieldContext("OrderEdge", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _OrderPayment_id(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "ID")
+}
+
+func (ec *executionContext) _OrderPayment_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "Time")
+}
+
+func (ec *executionContext) _OrderPayment_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "Time")
+}
+
+func (ec *executionContext) _OrderPayment_publicID(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_publicID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_publicID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderPayment_gatewayPublicID(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_gatewayPublicID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GatewayPublicID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_gatewayPublicID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderPayment_tenderType(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_tenderType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TenderType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_tenderType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderPayment_displayString(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_displayString(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayString, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_displayString(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderPayment_retain(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_retain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Retain, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_retain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _OrderPayment_walletPayType(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_walletPayType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WalletPayType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_walletPayType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderPayment_amount(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "Int")
+}
+
+func (ec *executionContext) _OrderPayment_currency(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderPayment_status(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v orderpayment.Status) graphql.Marshaler {
+			return ec.marshalNOrderPaymentStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "OrderPaymentStatus")
+}
+
+func (ec *executionContext) _OrderPayment_step(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_step(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Step, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_step(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderPayment_authorizationID(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_authorizationID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthorizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_authorizationID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderPayment_position(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_position(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Position, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, "Int")
+}
+
+func (ec *executionContext) _OrderPayment_order(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Order(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderPayment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderPayment_transactions(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_transactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Transactions(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.PaymentTransactionOrder), fc.Args["where"].(*ent.PaymentTransactionWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PaymentTransactionConnection) graphql.Marshaler {
+			return ec.marshalNPaymentTransactionConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_transactions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderPayment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentTransactionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_OrderPayment_transactions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderPaymentConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPaymentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPaymentConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.OrderPaymentEdge) graphql.Marshaler {
+			return ec.marshalOOrderPaymentEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPaymentConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderPaymentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderPaymentEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderPaymentConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPaymentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPaymentConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPaymentConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderPaymentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderPaymentConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPaymentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPaymentConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPaymentConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPaymentConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _OrderPaymentEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPaymentEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPaymentEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OrderPayment) graphql.Marshaler {
+			return ec.marshalOOrderPayment2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPaymentEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderPaymentEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderPaymentEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPaymentEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPaymentEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPaymentEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPaymentEdge", field, false, false, "Cursor")
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13491,6 +17712,534 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _PaymentTransaction_id(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PaymentTransaction_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PaymentTransaction_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PaymentTransaction_publicID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_publicID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_publicID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentTransaction_kind(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v paymenttransaction.Kind) graphql.Marshaler {
+			return ec.marshalNPaymentTransactionKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "PaymentTransactionKind")
+}
+
+func (ec *executionContext) _PaymentTransaction_status(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v paymenttransaction.Status) graphql.Marshaler {
+			return ec.marshalNPaymentTransactionStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "PaymentTransactionStatus")
+}
+
+func (ec *executionContext) _PaymentTransaction_amount(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentTransaction_currency(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentTransaction_gatewayTransactionID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_gatewayTransactionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GatewayTransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_gatewayTransactionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentTransaction_referenceTransactionID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_referenceTransactionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReferenceTransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_referenceTransactionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentTransaction_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_errorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentTransaction_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_errorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentTransaction_latencyMs(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_latencyMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatencyMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentTransaction_settledAt(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_settledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SettledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_settledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PaymentTransaction_order(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Order(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentTransaction",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentTransaction_payment(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_payment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payment(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OrderPayment) graphql.Marshaler {
+			return ec.marshalNOrderPayment2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_payment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentTransaction",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentTransactionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransactionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.PaymentTransactionEdge) graphql.Marshaler {
+			return ec.marshalOPaymentTransactionEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransactionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentTransactionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentTransactionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentTransactionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransactionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransactionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentTransactionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentTransactionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransactionConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransactionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransactionConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentTransactionEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransactionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransactionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PaymentTransaction) graphql.Marshaler {
+			return ec.marshalOPaymentTransaction2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransaction(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransactionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentTransactionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentTransaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentTransactionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransactionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransactionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransactionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransactionEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _Product_id(ctx context.Context, field graphql.CollectedField, obj *ent.Product) (ret graphql.Marshaler) {
@@ -15191,6 +19940,29 @@ func (ec *executionContext) fieldContext_Shop_currency(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Shop", field, false, false, "String")
 }
 
+func (ec *executionContext) _Shop_pricesIncludeTax(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_pricesIncludeTax(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PricesIncludeTax, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_pricesIncludeTax(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shop", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _Shop_corsDomains(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15663,6 +20435,138 @@ func (ec *executionContext) fieldContext_Shop_products(ctx context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Shop_taxZones(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_taxZones(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.TaxZones(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.TaxZoneOrder), fc.Args["where"].(*ent.TaxZoneWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TaxZoneConnection) graphql.Marshaler {
+			return ec.marshalNTaxZoneConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_taxZones(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Shop",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxZoneConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Shop_taxZones_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Shop_discountCodes(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_discountCodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.DiscountCodes(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.DiscountCodeOrder), fc.Args["where"].(*ent.DiscountCodeWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DiscountCodeConnection) graphql.Marshaler {
+			return ec.marshalNDiscountCodeConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_discountCodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Shop",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountCodeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Shop_discountCodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Shop_events(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Events(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.EventOrder), fc.Args["where"].(*ent.EventWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.EventConnection) graphql.Marshaler {
+			return ec.marshalNEventConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Shop",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EventConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Shop_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Shop_sharedSecretConfigured(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15707,6 +20611,364 @@ func (ec *executionContext) _Shop_sharedSecretMasked(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_Shop_sharedSecretMasked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Shop", field, true, true, "String")
+}
+
+func (ec *executionContext) _TaxZone_id(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZone_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxZone", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TaxZone_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZone_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZone_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxZone", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TaxZone_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZone_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZone_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxZone", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TaxZone_name(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZone_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZone_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxZone", field, false, false, "String")
+}
+
+func (ec *executionContext) _TaxZone_countryCode(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZone_countryCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountryCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZone_countryCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxZone", field, false, false, "String")
+}
+
+func (ec *executionContext) _TaxZone_provinceCode(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZone_provinceCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProvinceCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZone_provinceCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxZone", field, false, false, "String")
+}
+
+func (ec *executionContext) _TaxZone_ratePpm(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZone_ratePpm(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RatePpm, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZone_ratePpm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxZone", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TaxZone_shippingTaxable(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZone_shippingTaxable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingTaxable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZone_shippingTaxable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxZone", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _TaxZone_shop(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZone_shop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shop(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZone_shop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TaxZone",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TaxZoneConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZoneConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZoneConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.TaxZoneEdge) graphql.Marshaler {
+			return ec.marshalOTaxZoneEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZoneConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TaxZoneConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxZoneEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TaxZoneConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZoneConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZoneConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZoneConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TaxZoneConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TaxZoneConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZoneConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZoneConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZoneConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxZoneConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TaxZoneEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZoneEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZoneEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TaxZone) graphql.Marshaler {
+			return ec.marshalOTaxZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZone(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZoneEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TaxZoneEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxZone(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TaxZoneEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZoneEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxZoneEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxZoneEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxZoneEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _Variant_id(ctx context.Context, field graphql.CollectedField, obj *ent.Variant) (ret graphql.Marshaler) {
@@ -18954,6 +24216,1302 @@ func (ec *executionContext) unmarshalInputCorsDomainWhereInput(ctx context.Conte
 func UnmarshalCorsDomainWhereInput(ctx context.Context, raw any) (ent.CorsDomainWhereInput, error) {
 	var out ent.CorsDomainWhereInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CorsDomainWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputDiscountCodeOrder(ctx context.Context, obj any) (ent.DiscountCodeOrder, error) {
+	var it ent.DiscountCodeOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNDiscountCodeOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDiscountCodeOrder unmarshals raw into the DiscountCodeOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDiscountCodeOrder(ctx context.Context, raw any) (ent.DiscountCodeOrder, error) {
+	var out ent.DiscountCodeOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DiscountCodeOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputDiscountCodeWhereInput(ctx context.Context, obj any) (ent.DiscountCodeWhereInput, error) {
+	var it ent.DiscountCodeWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "code", "codeNEQ", "codeIn", "codeNotIn", "codeGT", "codeGTE", "codeLT", "codeLTE", "codeContains", "codeHasPrefix", "codeHasSuffix", "codeEqualFold", "codeContainsFold", "text", "textNEQ", "textIn", "textNotIn", "textGT", "textGTE", "textLT", "textLTE", "textContains", "textHasPrefix", "textHasSuffix", "textEqualFold", "textContainsFold", "kind", "kindNEQ", "kindIn", "kindNotIn", "value", "valueNEQ", "valueIn", "valueNotIn", "valueGT", "valueGTE", "valueLT", "valueLTE", "minimumSubtotal", "minimumSubtotalNEQ", "minimumSubtotalIn", "minimumSubtotalNotIn", "minimumSubtotalGT", "minimumSubtotalGTE", "minimumSubtotalLT", "minimumSubtotalLTE", "usageLimit", "usageLimitNEQ", "usageLimitIn", "usageLimitNotIn", "usageLimitGT", "usageLimitGTE", "usageLimitLT", "usageLimitLTE", "usageCount", "usageCountNEQ", "usageCountIn", "usageCountNotIn", "usageCountGT", "usageCountGTE", "usageCountLT", "usageCountLTE", "startsAt", "startsAtNEQ", "startsAtIn", "startsAtNotIn", "startsAtGT", "startsAtGTE", "startsAtLT", "startsAtLTE", "startsAtIsNil", "startsAtNotNil", "endsAt", "endsAtNEQ", "endsAtIn", "endsAtNotIn", "endsAtGT", "endsAtGTE", "endsAtLT", "endsAtLTE", "endsAtIsNil", "endsAtNotNil", "hasShop", "hasShopWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalODiscountCodeWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalODiscountCodeWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalODiscountCodeWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "codeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeNEQ = data
+		case "codeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeIn = data
+		case "codeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeNotIn = data
+		case "codeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeGT = data
+		case "codeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeGTE = data
+		case "codeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeLT = data
+		case "codeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeLTE = data
+		case "codeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeContains = data
+		case "codeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeHasPrefix = data
+		case "codeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeHasSuffix = data
+		case "codeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeEqualFold = data
+		case "codeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeContainsFold = data
+		case "text":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("text"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Text = data
+		case "textNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextNEQ = data
+		case "textIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextIn = data
+		case "textNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextNotIn = data
+		case "textGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextGT = data
+		case "textGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextGTE = data
+		case "textLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextLT = data
+		case "textLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextLTE = data
+		case "textContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextContains = data
+		case "textHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextHasPrefix = data
+		case "textHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextHasSuffix = data
+		case "textEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextEqualFold = data
+		case "textContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("textContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TextContainsFold = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalODiscountCodeKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "kindNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNEQ"))
+			data, err := ec.unmarshalODiscountCodeKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNEQ = data
+		case "kindIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindIn"))
+			data, err := ec.unmarshalODiscountCodeKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKindᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindIn = data
+		case "kindNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNotIn"))
+			data, err := ec.unmarshalODiscountCodeKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKindᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNotIn = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "valueNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValueNEQ = data
+		case "valueIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValueIn = data
+		case "valueNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValueNotIn = data
+		case "valueGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValueGT = data
+		case "valueGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValueGTE = data
+		case "valueLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValueLT = data
+		case "valueLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValueLTE = data
+		case "minimumSubtotal":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumSubtotal"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumSubtotal = data
+		case "minimumSubtotalNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumSubtotalNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumSubtotalNEQ = data
+		case "minimumSubtotalIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumSubtotalIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumSubtotalIn = data
+		case "minimumSubtotalNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumSubtotalNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumSubtotalNotIn = data
+		case "minimumSubtotalGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumSubtotalGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumSubtotalGT = data
+		case "minimumSubtotalGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumSubtotalGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumSubtotalGTE = data
+		case "minimumSubtotalLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumSubtotalLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumSubtotalLT = data
+		case "minimumSubtotalLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumSubtotalLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumSubtotalLTE = data
+		case "usageLimit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageLimit"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageLimit = data
+		case "usageLimitNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageLimitNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageLimitNEQ = data
+		case "usageLimitIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageLimitIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageLimitIn = data
+		case "usageLimitNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageLimitNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageLimitNotIn = data
+		case "usageLimitGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageLimitGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageLimitGT = data
+		case "usageLimitGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageLimitGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageLimitGTE = data
+		case "usageLimitLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageLimitLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageLimitLT = data
+		case "usageLimitLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageLimitLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageLimitLTE = data
+		case "usageCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageCount"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageCount = data
+		case "usageCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageCountNEQ = data
+		case "usageCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageCountIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageCountIn = data
+		case "usageCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageCountNotIn = data
+		case "usageCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageCountGT = data
+		case "usageCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageCountGTE = data
+		case "usageCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageCountLT = data
+		case "usageCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageCountLTE = data
+		case "startsAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAt = data
+		case "startsAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAtNEQ = data
+		case "startsAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAtIn = data
+		case "startsAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAtNotIn = data
+		case "startsAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAtGT = data
+		case "startsAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAtGTE = data
+		case "startsAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAtLT = data
+		case "startsAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAtLTE = data
+		case "startsAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAtIsNil = data
+		case "startsAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAtNotNil = data
+		case "endsAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAt = data
+		case "endsAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAtNEQ = data
+		case "endsAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAtIn = data
+		case "endsAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAtNotIn = data
+		case "endsAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAtGT = data
+		case "endsAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAtGTE = data
+		case "endsAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAtLT = data
+		case "endsAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAtLTE = data
+		case "endsAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAtIsNil = data
+		case "endsAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAtNotNil = data
+		case "hasShop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShop = data
+		case "hasShopWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShopWith"))
+			data, err := ec.unmarshalOShopWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShopWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShopWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDiscountCodeWhereInput unmarshals raw into the DiscountCodeWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDiscountCodeWhereInput(ctx context.Context, raw any) (ent.DiscountCodeWhereInput, error) {
+	var out ent.DiscountCodeWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DiscountCodeWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputEventOrder(ctx context.Context, obj any) (ent.EventOrder, error) {
+	var it ent.EventOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNEventOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalEventOrder unmarshals raw into the EventOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalEventOrder(ctx context.Context, raw any) (ent.EventOrder, error) {
+	var out ent.EventOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "EventOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputEventWhereInput(ctx context.Context, obj any) (ent.EventWhereInput, error) {
+	var it ent.EventWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "eventID", "eventIDNEQ", "eventIDIn", "eventIDNotIn", "eventIDGT", "eventIDGTE", "eventIDLT", "eventIDLTE", "eventIDContains", "eventIDHasPrefix", "eventIDHasSuffix", "eventIDEqualFold", "eventIDContainsFold", "topic", "topicNEQ", "topicIn", "topicNotIn", "topicGT", "topicGTE", "topicLT", "topicLTE", "topicContains", "topicHasPrefix", "topicHasSuffix", "topicEqualFold", "topicContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "hasShop", "hasShopWith", "hasOrder", "hasOrderWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOEventWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOEventWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOEventWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "eventID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventID = data
+		case "eventIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDNEQ = data
+		case "eventIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDIn = data
+		case "eventIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDNotIn = data
+		case "eventIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDGT = data
+		case "eventIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDGTE = data
+		case "eventIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDLT = data
+		case "eventIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDLTE = data
+		case "eventIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDContains = data
+		case "eventIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDHasPrefix = data
+		case "eventIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDHasSuffix = data
+		case "eventIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDEqualFold = data
+		case "eventIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventIDContainsFold = data
+		case "topic":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topic"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Topic = data
+		case "topicNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicNEQ = data
+		case "topicIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicIn = data
+		case "topicNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicNotIn = data
+		case "topicGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicGT = data
+		case "topicGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicGTE = data
+		case "topicLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicLT = data
+		case "topicLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicLTE = data
+		case "topicContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicContains = data
+		case "topicHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicHasPrefix = data
+		case "topicHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicHasSuffix = data
+		case "topicEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicEqualFold = data
+		case "topicContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "hasShop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShop = data
+		case "hasShopWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShopWith"))
+			data, err := ec.unmarshalOShopWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShopWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShopWith = data
+		case "hasOrder":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOrder"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOrder = data
+		case "hasOrderWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOrderWith"))
+			data, err := ec.unmarshalOOrderWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOrderWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalEventWhereInput unmarshals raw into the EventWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalEventWhereInput(ctx context.Context, raw any) (ent.EventWhereInput, error) {
+	var out ent.EventWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "EventWhereInput", raw, &out)
 	return out, err
 }
 
@@ -24763,6 +31321,1193 @@ func UnmarshalOrderOrder(ctx context.Context, raw any) (ent.OrderOrder, error) {
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputOrderPaymentOrder(ctx context.Context, obj any) (ent.OrderPaymentOrder, error) {
+	var it ent.OrderPaymentOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNOrderPaymentOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalOrderPaymentOrder unmarshals raw into the OrderPaymentOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalOrderPaymentOrder(ctx context.Context, raw any) (ent.OrderPaymentOrder, error) {
+	var out ent.OrderPaymentOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "OrderPaymentOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputOrderPaymentWhereInput(ctx context.Context, obj any) (ent.OrderPaymentWhereInput, error) {
+	var it ent.OrderPaymentWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicID", "publicIDNEQ", "publicIDIn", "publicIDNotIn", "publicIDGT", "publicIDGTE", "publicIDLT", "publicIDLTE", "publicIDContains", "publicIDHasPrefix", "publicIDHasSuffix", "publicIDEqualFold", "publicIDContainsFold", "gatewayPublicID", "gatewayPublicIDNEQ", "gatewayPublicIDIn", "gatewayPublicIDNotIn", "gatewayPublicIDGT", "gatewayPublicIDGTE", "gatewayPublicIDLT", "gatewayPublicIDLTE", "gatewayPublicIDContains", "gatewayPublicIDHasPrefix", "gatewayPublicIDHasSuffix", "gatewayPublicIDEqualFold", "gatewayPublicIDContainsFold", "tenderType", "tenderTypeNEQ", "tenderTypeIn", "tenderTypeNotIn", "tenderTypeGT", "tenderTypeGTE", "tenderTypeLT", "tenderTypeLTE", "tenderTypeContains", "tenderTypeHasPrefix", "tenderTypeHasSuffix", "tenderTypeEqualFold", "tenderTypeContainsFold", "displayString", "displayStringNEQ", "displayStringIn", "displayStringNotIn", "displayStringGT", "displayStringGTE", "displayStringLT", "displayStringLTE", "displayStringContains", "displayStringHasPrefix", "displayStringHasSuffix", "displayStringEqualFold", "displayStringContainsFold", "retain", "retainNEQ", "walletPayType", "walletPayTypeNEQ", "walletPayTypeIn", "walletPayTypeNotIn", "walletPayTypeGT", "walletPayTypeGTE", "walletPayTypeLT", "walletPayTypeLTE", "walletPayTypeContains", "walletPayTypeHasPrefix", "walletPayTypeHasSuffix", "walletPayTypeEqualFold", "walletPayTypeContainsFold", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "step", "stepNEQ", "stepIn", "stepNotIn", "stepGT", "stepGTE", "stepLT", "stepLTE", "stepContains", "stepHasPrefix", "stepHasSuffix", "stepEqualFold", "stepContainsFold", "authorizationID", "authorizationIDNEQ", "authorizationIDIn", "authorizationIDNotIn", "authorizationIDGT", "authorizationIDGTE", "authorizationIDLT", "authorizationIDLTE", "authorizationIDContains", "authorizationIDHasPrefix", "authorizationIDHasSuffix", "authorizationIDEqualFold", "authorizationIDContainsFold", "position", "positionNEQ", "positionIn", "positionNotIn", "positionGT", "positionGTE", "positionLT", "positionLTE", "hasOrder", "hasOrderWith", "hasTransactions", "hasTransactionsWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOOrderPaymentWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOOrderPaymentWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOOrderPaymentWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "publicID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicID = data
+		case "publicIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDNEQ = data
+		case "publicIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDIn = data
+		case "publicIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDNotIn = data
+		case "publicIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDGT = data
+		case "publicIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDGTE = data
+		case "publicIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDLT = data
+		case "publicIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDLTE = data
+		case "publicIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDContains = data
+		case "publicIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDHasPrefix = data
+		case "publicIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDHasSuffix = data
+		case "publicIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDEqualFold = data
+		case "publicIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDContainsFold = data
+		case "gatewayPublicID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicID = data
+		case "gatewayPublicIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDNEQ = data
+		case "gatewayPublicIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDIn = data
+		case "gatewayPublicIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDNotIn = data
+		case "gatewayPublicIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDGT = data
+		case "gatewayPublicIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDGTE = data
+		case "gatewayPublicIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDLT = data
+		case "gatewayPublicIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDLTE = data
+		case "gatewayPublicIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDContains = data
+		case "gatewayPublicIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDHasPrefix = data
+		case "gatewayPublicIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDHasSuffix = data
+		case "gatewayPublicIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDEqualFold = data
+		case "gatewayPublicIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicIDContainsFold = data
+		case "tenderType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderType = data
+		case "tenderTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeNEQ = data
+		case "tenderTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeIn = data
+		case "tenderTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeNotIn = data
+		case "tenderTypeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeGT = data
+		case "tenderTypeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeGTE = data
+		case "tenderTypeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeLT = data
+		case "tenderTypeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeLTE = data
+		case "tenderTypeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeContains = data
+		case "tenderTypeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeHasPrefix = data
+		case "tenderTypeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeHasSuffix = data
+		case "tenderTypeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeEqualFold = data
+		case "tenderTypeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tenderTypeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TenderTypeContainsFold = data
+		case "displayString":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayString"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayString = data
+		case "displayStringNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringNEQ = data
+		case "displayStringIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringIn = data
+		case "displayStringNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringNotIn = data
+		case "displayStringGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringGT = data
+		case "displayStringGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringGTE = data
+		case "displayStringLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringLT = data
+		case "displayStringLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringLTE = data
+		case "displayStringContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringContains = data
+		case "displayStringHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringHasPrefix = data
+		case "displayStringHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringHasSuffix = data
+		case "displayStringEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringEqualFold = data
+		case "displayStringContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayStringContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayStringContainsFold = data
+		case "retain":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("retain"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Retain = data
+		case "retainNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("retainNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RetainNEQ = data
+		case "walletPayType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayType = data
+		case "walletPayTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeNEQ = data
+		case "walletPayTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeIn = data
+		case "walletPayTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeNotIn = data
+		case "walletPayTypeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeGT = data
+		case "walletPayTypeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeGTE = data
+		case "walletPayTypeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeLT = data
+		case "walletPayTypeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeLTE = data
+		case "walletPayTypeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeContains = data
+		case "walletPayTypeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeHasPrefix = data
+		case "walletPayTypeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeHasSuffix = data
+		case "walletPayTypeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeEqualFold = data
+		case "walletPayTypeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayTypeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayTypeContainsFold = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "amountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNEQ = data
+		case "amountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountIn = data
+		case "amountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNotIn = data
+		case "amountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGT = data
+		case "amountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGTE = data
+		case "amountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLT = data
+		case "amountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLTE = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "currencyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNEQ = data
+		case "currencyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyIn = data
+		case "currencyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNotIn = data
+		case "currencyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyGT = data
+		case "currencyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyGTE = data
+		case "currencyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyLT = data
+		case "currencyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyLTE = data
+		case "currencyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyContains = data
+		case "currencyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyHasPrefix = data
+		case "currencyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyHasSuffix = data
+		case "currencyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyEqualFold = data
+		case "currencyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyContainsFold = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOOrderPaymentStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOOrderPaymentStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOOrderPaymentStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOOrderPaymentStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "step":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("step"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Step = data
+		case "stepNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepNEQ = data
+		case "stepIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepIn = data
+		case "stepNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepNotIn = data
+		case "stepGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepGT = data
+		case "stepGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepGTE = data
+		case "stepLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepLT = data
+		case "stepLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepLTE = data
+		case "stepContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepContains = data
+		case "stepHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepHasPrefix = data
+		case "stepHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepHasSuffix = data
+		case "stepEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepEqualFold = data
+		case "stepContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepContainsFold = data
+		case "authorizationID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationID = data
+		case "authorizationIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDNEQ = data
+		case "authorizationIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDIn = data
+		case "authorizationIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDNotIn = data
+		case "authorizationIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDGT = data
+		case "authorizationIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDGTE = data
+		case "authorizationIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDLT = data
+		case "authorizationIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDLTE = data
+		case "authorizationIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDContains = data
+		case "authorizationIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDHasPrefix = data
+		case "authorizationIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDHasSuffix = data
+		case "authorizationIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDEqualFold = data
+		case "authorizationIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizationIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorizationIDContainsFold = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		case "positionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionNEQ = data
+		case "positionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionIn = data
+		case "positionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionNotIn = data
+		case "positionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionGT = data
+		case "positionGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionGTE = data
+		case "positionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionLT = data
+		case "positionLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positionLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PositionLTE = data
+		case "hasOrder":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOrder"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOrder = data
+		case "hasOrderWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOrderWith"))
+			data, err := ec.unmarshalOOrderWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOrderWith = data
+		case "hasTransactions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasTransactions"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasTransactions = data
+		case "hasTransactionsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasTransactionsWith"))
+			data, err := ec.unmarshalOPaymentTransactionWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasTransactionsWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalOrderPaymentWhereInput unmarshals raw into the OrderPaymentWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalOrderPaymentWhereInput(ctx context.Context, raw any) (ent.OrderPaymentWhereInput, error) {
+	var out ent.OrderPaymentWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "OrderPaymentWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, obj any) (ent.OrderWhereInput, error) {
 	var it ent.OrderWhereInput
 	if obj == nil {
@@ -24774,7 +32519,7 @@ func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicOrderID", "publicOrderIDNEQ", "publicOrderIDIn", "publicOrderIDNotIn", "publicOrderIDGT", "publicOrderIDGTE", "publicOrderIDLT", "publicOrderIDLTE", "publicOrderIDContains", "publicOrderIDHasPrefix", "publicOrderIDHasSuffix", "publicOrderIDEqualFold", "publicOrderIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "flowID", "flowIDNEQ", "flowIDIn", "flowIDNotIn", "flowIDGT", "flowIDGTE", "flowIDLT", "flowIDLTE", "flowIDContains", "flowIDHasPrefix", "flowIDHasSuffix", "flowIDEqualFold", "flowIDContainsFold", "resumableLink", "resumableLinkNEQ", "resumableLinkIn", "resumableLinkNotIn", "resumableLinkGT", "resumableLinkGTE", "resumableLinkLT", "resumableLinkLTE", "resumableLinkContains", "resumableLinkHasPrefix", "resumableLinkHasSuffix", "resumableLinkEqualFold", "resumableLinkContainsFold", "createdVia", "createdViaNEQ", "createdViaIn", "createdViaNotIn", "createdViaGT", "createdViaGTE", "createdViaLT", "createdViaLTE", "createdViaContains", "createdViaHasPrefix", "createdViaHasSuffix", "createdViaEqualFold", "createdViaContainsFold", "platformOrderID", "platformOrderIDNEQ", "platformOrderIDIn", "platformOrderIDNotIn", "platformOrderIDGT", "platformOrderIDGTE", "platformOrderIDLT", "platformOrderIDLTE", "platformOrderIDContains", "platformOrderIDHasPrefix", "platformOrderIDHasSuffix", "platformOrderIDEqualFold", "platformOrderIDContainsFold", "version", "versionNEQ", "versionIn", "versionNotIn", "versionGT", "versionGTE", "versionLT", "versionLTE", "processedAt", "processedAtNEQ", "processedAtIn", "processedAtNotIn", "processedAtGT", "processedAtGTE", "processedAtLT", "processedAtLTE", "processedAtIsNil", "processedAtNotNil", "hasShop", "hasShopWith", "hasLineItems", "hasLineItemsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicOrderID", "publicOrderIDNEQ", "publicOrderIDIn", "publicOrderIDNotIn", "publicOrderIDGT", "publicOrderIDGTE", "publicOrderIDLT", "publicOrderIDLTE", "publicOrderIDContains", "publicOrderIDHasPrefix", "publicOrderIDHasSuffix", "publicOrderIDEqualFold", "publicOrderIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "flowID", "flowIDNEQ", "flowIDIn", "flowIDNotIn", "flowIDGT", "flowIDGTE", "flowIDLT", "flowIDLTE", "flowIDContains", "flowIDHasPrefix", "flowIDHasSuffix", "flowIDEqualFold", "flowIDContainsFold", "resumableLink", "resumableLinkNEQ", "resumableLinkIn", "resumableLinkNotIn", "resumableLinkGT", "resumableLinkGTE", "resumableLinkLT", "resumableLinkLTE", "resumableLinkContains", "resumableLinkHasPrefix", "resumableLinkHasSuffix", "resumableLinkEqualFold", "resumableLinkContainsFold", "createdVia", "createdViaNEQ", "createdViaIn", "createdViaNotIn", "createdViaGT", "createdViaGTE", "createdViaLT", "createdViaLTE", "createdViaContains", "createdViaHasPrefix", "createdViaHasSuffix", "createdViaEqualFold", "createdViaContainsFold", "platformOrderID", "platformOrderIDNEQ", "platformOrderIDIn", "platformOrderIDNotIn", "platformOrderIDGT", "platformOrderIDGTE", "platformOrderIDLT", "platformOrderIDLTE", "platformOrderIDContains", "platformOrderIDHasPrefix", "platformOrderIDHasSuffix", "platformOrderIDEqualFold", "platformOrderIDContainsFold", "version", "versionNEQ", "versionIn", "versionNotIn", "versionGT", "versionGTE", "versionLT", "versionLTE", "processedAt", "processedAtNEQ", "processedAtIn", "processedAtNotIn", "processedAtGT", "processedAtGTE", "processedAtLT", "processedAtLTE", "processedAtIsNil", "processedAtNotNil", "hasShop", "hasShopWith", "hasLineItems", "hasLineItemsWith", "hasPayments", "hasPaymentsWith", "hasTransactions", "hasTransactionsWith", "hasEvents", "hasEventsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -25698,6 +33443,48 @@ func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, o
 				return it, err
 			}
 			it.HasLineItemsWith = data
+		case "hasPayments":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPayments"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasPayments = data
+		case "hasPaymentsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPaymentsWith"))
+			data, err := ec.unmarshalOOrderPaymentWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasPaymentsWith = data
+		case "hasTransactions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasTransactions"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasTransactions = data
+		case "hasTransactionsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasTransactionsWith"))
+			data, err := ec.unmarshalOPaymentTransactionWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasTransactionsWith = data
+		case "hasEvents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasEvents"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasEvents = data
+		case "hasEventsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasEventsWith"))
+			data, err := ec.unmarshalOEventWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasEventsWith = data
 		}
 	}
 	return it, nil
@@ -25712,6 +33499,1095 @@ func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, o
 func UnmarshalOrderWhereInput(ctx context.Context, raw any) (ent.OrderWhereInput, error) {
 	var out ent.OrderWhereInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "OrderWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentTransactionOrder(ctx context.Context, obj any) (ent.PaymentTransactionOrder, error) {
+	var it ent.PaymentTransactionOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNPaymentTransactionOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentTransactionOrder unmarshals raw into the PaymentTransactionOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentTransactionOrder(ctx context.Context, raw any) (ent.PaymentTransactionOrder, error) {
+	var out ent.PaymentTransactionOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentTransactionOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentTransactionWhereInput(ctx context.Context, obj any) (ent.PaymentTransactionWhereInput, error) {
+	var it ent.PaymentTransactionWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicID", "publicIDNEQ", "publicIDIn", "publicIDNotIn", "publicIDGT", "publicIDGTE", "publicIDLT", "publicIDLTE", "publicIDContains", "publicIDHasPrefix", "publicIDHasSuffix", "publicIDEqualFold", "publicIDContainsFold", "kind", "kindNEQ", "kindIn", "kindNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "gatewayTransactionID", "gatewayTransactionIDNEQ", "gatewayTransactionIDIn", "gatewayTransactionIDNotIn", "gatewayTransactionIDGT", "gatewayTransactionIDGTE", "gatewayTransactionIDLT", "gatewayTransactionIDLTE", "gatewayTransactionIDContains", "gatewayTransactionIDHasPrefix", "gatewayTransactionIDHasSuffix", "gatewayTransactionIDEqualFold", "gatewayTransactionIDContainsFold", "referenceTransactionID", "referenceTransactionIDNEQ", "referenceTransactionIDIn", "referenceTransactionIDNotIn", "referenceTransactionIDGT", "referenceTransactionIDGTE", "referenceTransactionIDLT", "referenceTransactionIDLTE", "referenceTransactionIDContains", "referenceTransactionIDHasPrefix", "referenceTransactionIDHasSuffix", "referenceTransactionIDEqualFold", "referenceTransactionIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageEqualFold", "errorMessageContainsFold", "latencyMs", "latencyMsNEQ", "latencyMsIn", "latencyMsNotIn", "latencyMsGT", "latencyMsGTE", "latencyMsLT", "latencyMsLTE", "settledAt", "settledAtNEQ", "settledAtIn", "settledAtNotIn", "settledAtGT", "settledAtGTE", "settledAtLT", "settledAtLTE", "settledAtIsNil", "settledAtNotNil", "hasOrder", "hasOrderWith", "hasPayment", "hasPaymentWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOPaymentTransactionWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOPaymentTransactionWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOPaymentTransactionWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "publicID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicID = data
+		case "publicIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDNEQ = data
+		case "publicIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDIn = data
+		case "publicIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDNotIn = data
+		case "publicIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDGT = data
+		case "publicIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDGTE = data
+		case "publicIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDLT = data
+		case "publicIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDLTE = data
+		case "publicIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDContains = data
+		case "publicIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDHasPrefix = data
+		case "publicIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDHasSuffix = data
+		case "publicIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDEqualFold = data
+		case "publicIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicIDContainsFold = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOPaymentTransactionKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "kindNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNEQ"))
+			data, err := ec.unmarshalOPaymentTransactionKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNEQ = data
+		case "kindIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindIn"))
+			data, err := ec.unmarshalOPaymentTransactionKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKindᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindIn = data
+		case "kindNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNotIn"))
+			data, err := ec.unmarshalOPaymentTransactionKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKindᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNotIn = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOPaymentTransactionStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOPaymentTransactionStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOPaymentTransactionStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOPaymentTransactionStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "amountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNEQ = data
+		case "amountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountIn = data
+		case "amountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNotIn = data
+		case "amountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGT = data
+		case "amountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGTE = data
+		case "amountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLT = data
+		case "amountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLTE = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "currencyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNEQ = data
+		case "currencyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyIn = data
+		case "currencyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNotIn = data
+		case "currencyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyGT = data
+		case "currencyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyGTE = data
+		case "currencyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyLT = data
+		case "currencyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyLTE = data
+		case "currencyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyContains = data
+		case "currencyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyHasPrefix = data
+		case "currencyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyHasSuffix = data
+		case "currencyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyEqualFold = data
+		case "currencyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyContainsFold = data
+		case "gatewayTransactionID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionID = data
+		case "gatewayTransactionIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDNEQ = data
+		case "gatewayTransactionIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDIn = data
+		case "gatewayTransactionIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDNotIn = data
+		case "gatewayTransactionIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDGT = data
+		case "gatewayTransactionIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDGTE = data
+		case "gatewayTransactionIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDLT = data
+		case "gatewayTransactionIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDLTE = data
+		case "gatewayTransactionIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDContains = data
+		case "gatewayTransactionIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDHasPrefix = data
+		case "gatewayTransactionIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDHasSuffix = data
+		case "gatewayTransactionIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDEqualFold = data
+		case "gatewayTransactionIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayTransactionIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayTransactionIDContainsFold = data
+		case "referenceTransactionID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionID = data
+		case "referenceTransactionIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDNEQ = data
+		case "referenceTransactionIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDIn = data
+		case "referenceTransactionIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDNotIn = data
+		case "referenceTransactionIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDGT = data
+		case "referenceTransactionIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDGTE = data
+		case "referenceTransactionIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDLT = data
+		case "referenceTransactionIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDLTE = data
+		case "referenceTransactionIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDContains = data
+		case "referenceTransactionIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDHasPrefix = data
+		case "referenceTransactionIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDHasSuffix = data
+		case "referenceTransactionIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDEqualFold = data
+		case "referenceTransactionIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceTransactionIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceTransactionIDContainsFold = data
+		case "errorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCode = data
+		case "errorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNEQ = data
+		case "errorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIn = data
+		case "errorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotIn = data
+		case "errorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGT = data
+		case "errorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGTE = data
+		case "errorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLT = data
+		case "errorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLTE = data
+		case "errorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContains = data
+		case "errorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasPrefix = data
+		case "errorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasSuffix = data
+		case "errorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeEqualFold = data
+		case "errorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContainsFold = data
+		case "errorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessage = data
+		case "errorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNEQ = data
+		case "errorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIn = data
+		case "errorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotIn = data
+		case "errorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGT = data
+		case "errorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGTE = data
+		case "errorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLT = data
+		case "errorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLTE = data
+		case "errorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContains = data
+		case "errorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasPrefix = data
+		case "errorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasSuffix = data
+		case "errorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageEqualFold = data
+		case "errorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContainsFold = data
+		case "latencyMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMs = data
+		case "latencyMsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsNEQ = data
+		case "latencyMsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsIn = data
+		case "latencyMsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsNotIn = data
+		case "latencyMsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsGT = data
+		case "latencyMsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsGTE = data
+		case "latencyMsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsLT = data
+		case "latencyMsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsLTE = data
+		case "settledAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settledAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SettledAt = data
+		case "settledAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settledAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SettledAtNEQ = data
+		case "settledAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settledAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SettledAtIn = data
+		case "settledAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settledAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SettledAtNotIn = data
+		case "settledAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settledAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SettledAtGT = data
+		case "settledAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settledAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SettledAtGTE = data
+		case "settledAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settledAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SettledAtLT = data
+		case "settledAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settledAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SettledAtLTE = data
+		case "settledAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settledAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SettledAtIsNil = data
+		case "settledAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settledAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SettledAtNotNil = data
+		case "hasOrder":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOrder"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOrder = data
+		case "hasOrderWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOrderWith"))
+			data, err := ec.unmarshalOOrderWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOrderWith = data
+		case "hasPayment":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPayment"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasPayment = data
+		case "hasPaymentWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPaymentWith"))
+			data, err := ec.unmarshalOOrderPaymentWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasPaymentWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentTransactionWhereInput unmarshals raw into the PaymentTransactionWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentTransactionWhereInput(ctx context.Context, raw any) (ent.PaymentTransactionWhereInput, error) {
+	var out ent.PaymentTransactionWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentTransactionWhereInput", raw, &out)
 	return out, err
 }
 
@@ -28427,7 +37303,7 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith", "hasOrders", "hasOrdersWith", "hasShippingZones", "hasShippingZonesWith", "hasProducts", "hasProductsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "pricesIncludeTax", "pricesIncludeTaxNEQ", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith", "hasOrders", "hasOrdersWith", "hasShippingZones", "hasShippingZonesWith", "hasProducts", "hasProductsWith", "hasTaxZones", "hasTaxZonesWith", "hasDiscountCodes", "hasDiscountCodesWith", "hasEvents", "hasEventsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -29078,6 +37954,20 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 				return it, err
 			}
 			it.CurrencyContainsFold = data
+		case "pricesIncludeTax":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pricesIncludeTax"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PricesIncludeTax = data
+		case "pricesIncludeTaxNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pricesIncludeTaxNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PricesIncludeTaxNEQ = data
 		case "hasCorsDomains":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasCorsDomains"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -29232,6 +38122,48 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 				return it, err
 			}
 			it.HasProductsWith = data
+		case "hasTaxZones":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasTaxZones"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasTaxZones = data
+		case "hasTaxZonesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasTaxZonesWith"))
+			data, err := ec.unmarshalOTaxZoneWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasTaxZonesWith = data
+		case "hasDiscountCodes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasDiscountCodes"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasDiscountCodes = data
+		case "hasDiscountCodesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasDiscountCodesWith"))
+			data, err := ec.unmarshalODiscountCodeWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasDiscountCodesWith = data
+		case "hasEvents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasEvents"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasEvents = data
+		case "hasEventsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasEventsWith"))
+			data, err := ec.unmarshalOEventWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasEventsWith = data
 		}
 	}
 	return it, nil
@@ -29246,6 +38178,640 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 func UnmarshalShopWhereInput(ctx context.Context, raw any) (ent.ShopWhereInput, error) {
 	var out ent.ShopWhereInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "ShopWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputTaxZoneOrder(ctx context.Context, obj any) (ent.TaxZoneOrder, error) {
+	var it ent.TaxZoneOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNTaxZoneOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalTaxZoneOrder unmarshals raw into the TaxZoneOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTaxZoneOrder(ctx context.Context, raw any) (ent.TaxZoneOrder, error) {
+	var out ent.TaxZoneOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TaxZoneOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputTaxZoneWhereInput(ctx context.Context, obj any) (ent.TaxZoneWhereInput, error) {
+	var it ent.TaxZoneWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "countryCode", "countryCodeNEQ", "countryCodeIn", "countryCodeNotIn", "countryCodeGT", "countryCodeGTE", "countryCodeLT", "countryCodeLTE", "countryCodeContains", "countryCodeHasPrefix", "countryCodeHasSuffix", "countryCodeEqualFold", "countryCodeContainsFold", "provinceCode", "provinceCodeNEQ", "provinceCodeIn", "provinceCodeNotIn", "provinceCodeGT", "provinceCodeGTE", "provinceCodeLT", "provinceCodeLTE", "provinceCodeContains", "provinceCodeHasPrefix", "provinceCodeHasSuffix", "provinceCodeEqualFold", "provinceCodeContainsFold", "ratePpm", "ratePpmNEQ", "ratePpmIn", "ratePpmNotIn", "ratePpmGT", "ratePpmGTE", "ratePpmLT", "ratePpmLTE", "shippingTaxable", "shippingTaxableNEQ", "hasShop", "hasShopWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOTaxZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOTaxZoneWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOTaxZoneWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "countryCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCode = data
+		case "countryCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeNEQ = data
+		case "countryCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeIn = data
+		case "countryCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeNotIn = data
+		case "countryCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeGT = data
+		case "countryCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeGTE = data
+		case "countryCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeLT = data
+		case "countryCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeLTE = data
+		case "countryCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeContains = data
+		case "countryCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeHasPrefix = data
+		case "countryCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeHasSuffix = data
+		case "countryCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeEqualFold = data
+		case "countryCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCodeContainsFold = data
+		case "provinceCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCode = data
+		case "provinceCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeNEQ = data
+		case "provinceCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeIn = data
+		case "provinceCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeNotIn = data
+		case "provinceCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeGT = data
+		case "provinceCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeGTE = data
+		case "provinceCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeLT = data
+		case "provinceCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeLTE = data
+		case "provinceCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeContains = data
+		case "provinceCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeHasPrefix = data
+		case "provinceCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeHasSuffix = data
+		case "provinceCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeEqualFold = data
+		case "provinceCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCodeContainsFold = data
+		case "ratePpm":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ratePpm"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RatePpm = data
+		case "ratePpmNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ratePpmNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RatePpmNEQ = data
+		case "ratePpmIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ratePpmIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RatePpmIn = data
+		case "ratePpmNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ratePpmNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RatePpmNotIn = data
+		case "ratePpmGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ratePpmGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RatePpmGT = data
+		case "ratePpmGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ratePpmGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RatePpmGTE = data
+		case "ratePpmLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ratePpmLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RatePpmLT = data
+		case "ratePpmLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ratePpmLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RatePpmLTE = data
+		case "shippingTaxable":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shippingTaxable"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShippingTaxable = data
+		case "shippingTaxableNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shippingTaxableNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShippingTaxableNEQ = data
+		case "hasShop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShop = data
+		case "hasShopWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShopWith"))
+			data, err := ec.unmarshalOShopWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShopWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShopWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalTaxZoneWhereInput unmarshals raw into the TaxZoneWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTaxZoneWhereInput(ctx context.Context, raw any) (ent.TaxZoneWhereInput, error) {
+	var out ent.TaxZoneWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TaxZoneWhereInput", raw, &out)
 	return out, err
 }
 
@@ -30913,6 +40479,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Variant(ctx, sel, obj)
+	case *ent.TaxZone:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._TaxZone(ctx, sel, obj)
 	case *ent.Shop:
 		if obj == nil {
 			return graphql.Null
@@ -30938,6 +40509,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Product(ctx, sel, obj)
+	case *ent.PaymentTransaction:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PaymentTransaction(ctx, sel, obj)
+	case *ent.OrderPayment:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OrderPayment(ctx, sel, obj)
 	case *ent.Order:
 		if obj == nil {
 			return graphql.Null
@@ -30968,6 +40549,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._ExternalPaymentGateway(ctx, sel, obj)
+	case *ent.Event:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Event(ctx, sel, obj)
+	case *ent.DiscountCode:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._DiscountCode(ctx, sel, obj)
 	case *ent.CorsDomain:
 		if obj == nil {
 			return graphql.Null
@@ -31316,6 +40907,322 @@ func (ec *executionContext) _CorsDomainEdge(ctx context.Context, sel ast.Selecti
 			}
 		case "cursor":
 			out.Values[i] = ec._CorsDomainEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var discountCodeImplementors = []string{"DiscountCode", "Node"}
+
+func (ec *executionContext) _DiscountCode(ctx context.Context, sel ast.SelectionSet, obj *ent.DiscountCode) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discountCodeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscountCode")
+		case "id":
+			out.Values[i] = ec._DiscountCode_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._DiscountCode_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._DiscountCode_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "code":
+			out.Values[i] = ec._DiscountCode_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "text":
+			out.Values[i] = ec._DiscountCode_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			out.Values[i] = ec._DiscountCode_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "value":
+			out.Values[i] = ec._DiscountCode_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "minimumSubtotal":
+			out.Values[i] = ec._DiscountCode_minimumSubtotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "usageLimit":
+			out.Values[i] = ec._DiscountCode_usageLimit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "usageCount":
+			out.Values[i] = ec._DiscountCode_usageCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "startsAt":
+			out.Values[i] = ec._DiscountCode_startsAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "endsAt":
+			out.Values[i] = ec._DiscountCode_endsAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shop":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._DiscountCode_shop(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var discountCodeConnectionImplementors = []string{"DiscountCodeConnection"}
+
+func (ec *executionContext) _DiscountCodeConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.DiscountCodeConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discountCodeConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscountCodeConnection")
+		case "edges":
+			out.Values[i] = ec._DiscountCodeConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._DiscountCodeConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._DiscountCodeConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var discountCodeEdgeImplementors = []string{"DiscountCodeEdge"}
+
+func (ec *executionContext) _DiscountCodeEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.DiscountCodeEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discountCodeEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscountCodeEdge")
+		case "node":
+			out.Values[i] = ec._DiscountCodeEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._DiscountCodeEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var eventImplementors = []string{"Event", "Node"}
+
+func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *ent.Event) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, eventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Event")
+		case "id":
+			out.Values[i] = ec._Event_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "eventID":
+			out.Values[i] = ec._Event_eventID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "topic":
+			out.Values[i] = ec._Event_topic(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Event_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shop":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Event_shop(ctx, field, obj)
+				})
+		case "order":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Event_order(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var eventConnectionImplementors = []string{"EventConnection"}
+
+func (ec *executionContext) _EventConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.EventConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, eventConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EventConnection")
+		case "edges":
+			out.Values[i] = ec._EventConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._EventConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._EventConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var eventEdgeImplementors = []string{"EventEdge"}
+
+func (ec *executionContext) _EventEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.EventEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, eventEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EventEdge")
+		case "node":
+			out.Values[i] = ec._EventEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._EventEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -32665,6 +42572,24 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Order_lineItems(ctx, field, obj)
 				})
+		case "payments":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Order_payments(ctx, field, obj)
+				})
+		case "transactions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Order_transactions(ctx, field, obj)
+				})
+		case "events":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Order_events(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -32763,6 +42688,202 @@ func (ec *executionContext) _OrderEdge(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var orderPaymentImplementors = []string{"OrderPayment", "Node"}
+
+func (ec *executionContext) _OrderPayment(ctx context.Context, sel ast.SelectionSet, obj *ent.OrderPayment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderPaymentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderPayment")
+		case "id":
+			out.Values[i] = ec._OrderPayment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._OrderPayment_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._OrderPayment_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "publicID":
+			out.Values[i] = ec._OrderPayment_publicID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "gatewayPublicID":
+			out.Values[i] = ec._OrderPayment_gatewayPublicID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tenderType":
+			out.Values[i] = ec._OrderPayment_tenderType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "displayString":
+			out.Values[i] = ec._OrderPayment_displayString(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "retain":
+			out.Values[i] = ec._OrderPayment_retain(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "walletPayType":
+			out.Values[i] = ec._OrderPayment_walletPayType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._OrderPayment_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._OrderPayment_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._OrderPayment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "step":
+			out.Values[i] = ec._OrderPayment_step(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "authorizationID":
+			out.Values[i] = ec._OrderPayment_authorizationID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "position":
+			out.Values[i] = ec._OrderPayment_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "order":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OrderPayment_order(ctx, field, obj)
+				})
+		case "transactions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OrderPayment_transactions(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var orderPaymentConnectionImplementors = []string{"OrderPaymentConnection"}
+
+func (ec *executionContext) _OrderPaymentConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.OrderPaymentConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderPaymentConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderPaymentConnection")
+		case "edges":
+			out.Values[i] = ec._OrderPaymentConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._OrderPaymentConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._OrderPaymentConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var orderPaymentEdgeImplementors = []string{"OrderPaymentEdge"}
+
+func (ec *executionContext) _OrderPaymentEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.OrderPaymentEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderPaymentEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderPaymentEdge")
+		case "node":
+			out.Values[i] = ec._OrderPaymentEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._OrderPaymentEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *entgql.PageInfo[int]) graphql.Marshaler {
@@ -32792,6 +42913,197 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentTransactionImplementors = []string{"PaymentTransaction", "Node"}
+
+func (ec *executionContext) _PaymentTransaction(ctx context.Context, sel ast.SelectionSet, obj *ent.PaymentTransaction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentTransactionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentTransaction")
+		case "id":
+			out.Values[i] = ec._PaymentTransaction_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._PaymentTransaction_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._PaymentTransaction_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "publicID":
+			out.Values[i] = ec._PaymentTransaction_publicID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			out.Values[i] = ec._PaymentTransaction_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._PaymentTransaction_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._PaymentTransaction_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._PaymentTransaction_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "gatewayTransactionID":
+			out.Values[i] = ec._PaymentTransaction_gatewayTransactionID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "referenceTransactionID":
+			out.Values[i] = ec._PaymentTransaction_referenceTransactionID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorCode":
+			out.Values[i] = ec._PaymentTransaction_errorCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorMessage":
+			out.Values[i] = ec._PaymentTransaction_errorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "latencyMs":
+			out.Values[i] = ec._PaymentTransaction_latencyMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "settledAt":
+			out.Values[i] = ec._PaymentTransaction_settledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "order":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PaymentTransaction_order(ctx, field, obj)
+				})
+		case "payment":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PaymentTransaction_payment(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentTransactionConnectionImplementors = []string{"PaymentTransactionConnection"}
+
+func (ec *executionContext) _PaymentTransactionConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.PaymentTransactionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentTransactionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentTransactionConnection")
+		case "edges":
+			out.Values[i] = ec._PaymentTransactionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._PaymentTransactionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._PaymentTransactionConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentTransactionEdgeImplementors = []string{"PaymentTransactionEdge"}
+
+func (ec *executionContext) _PaymentTransactionEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.PaymentTransactionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentTransactionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentTransactionEdge")
+		case "node":
+			out.Values[i] = ec._PaymentTransactionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._PaymentTransactionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -33415,6 +43727,11 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "pricesIncludeTax":
+			out.Values[i] = ec._Shop_pricesIncludeTax(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "corsDomains":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -33481,6 +43798,24 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Shop_products(ctx, field, obj)
 				})
+		case "taxZones":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Shop_taxZones(ctx, field, obj)
+				})
+		case "discountCodes":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Shop_discountCodes(ctx, field, obj)
+				})
+		case "events":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Shop_events(ctx, field, obj)
+				})
 		case "sharedSecretConfigured":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -33493,6 +43828,161 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Shop_sharedSecretMasked(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var taxZoneImplementors = []string{"TaxZone", "Node"}
+
+func (ec *executionContext) _TaxZone(ctx context.Context, sel ast.SelectionSet, obj *ent.TaxZone) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, taxZoneImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TaxZone")
+		case "id":
+			out.Values[i] = ec._TaxZone_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._TaxZone_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._TaxZone_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._TaxZone_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "countryCode":
+			out.Values[i] = ec._TaxZone_countryCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "provinceCode":
+			out.Values[i] = ec._TaxZone_provinceCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ratePpm":
+			out.Values[i] = ec._TaxZone_ratePpm(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shippingTaxable":
+			out.Values[i] = ec._TaxZone_shippingTaxable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shop":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TaxZone_shop(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var taxZoneConnectionImplementors = []string{"TaxZoneConnection"}
+
+func (ec *executionContext) _TaxZoneConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.TaxZoneConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, taxZoneConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TaxZoneConnection")
+		case "edges":
+			out.Values[i] = ec._TaxZoneConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TaxZoneConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TaxZoneConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var taxZoneEdgeImplementors = []string{"TaxZoneEdge"}
+
+func (ec *executionContext) _TaxZoneEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.TaxZoneEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, taxZoneEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TaxZoneEdge")
+		case "node":
+			out.Values[i] = ec._TaxZoneEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._TaxZoneEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -34374,6 +44864,70 @@ func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCurso
 	return v
 }
 
+func (ec *executionContext) marshalNDiscountCodeConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeConnection(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCodeConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DiscountCodeConnection!")
+		return graphql.Null
+	}
+	return ec._DiscountCodeConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDiscountCodeKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx context.Context, v any) (discountcode.Kind, error) {
+	var res discountcode.Kind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDiscountCodeKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx context.Context, sel ast.SelectionSet, v discountcode.Kind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNDiscountCodeOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeOrderField(ctx context.Context, v any) (*ent.DiscountCodeOrderField, error) {
+	var res = new(ent.DiscountCodeOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDiscountCodeOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCodeOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DiscountCodeOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNDiscountCodeWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeWhereInput(ctx context.Context, v any) (*ent.DiscountCodeWhereInput, error) {
+	res, err := ec.unmarshalInputDiscountCodeWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNEventConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventConnection(ctx context.Context, sel ast.SelectionSet, v *ent.EventConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "EventConnection!")
+		return graphql.Null
+	}
+	return ec._EventConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNEventOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventOrderField(ctx context.Context, v any) (*ent.EventOrderField, error) {
+	var res = new(ent.EventOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNEventOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.EventOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "EventOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNEventWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInput(ctx context.Context, v any) (*ent.EventWhereInput, error) {
+	res, err := ec.unmarshalInputEventWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNExternalPaymentGateway2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐExternalPaymentGateway(ctx context.Context, sel ast.SelectionSet, v *ent.ExternalPaymentGateway) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ExternalPaymentGateway!")
@@ -34724,6 +45278,51 @@ func (ec *executionContext) marshalNOrderOrderField2ᚖgithubᚗcomᚋcheckoutd�
 	return v
 }
 
+func (ec *executionContext) marshalNOrderPayment2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPayment(ctx context.Context, sel ast.SelectionSet, v *ent.OrderPayment) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OrderPayment!")
+		return graphql.Null
+	}
+	return ec._OrderPayment(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOrderPaymentConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentConnection(ctx context.Context, sel ast.SelectionSet, v *ent.OrderPaymentConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OrderPaymentConnection!")
+		return graphql.Null
+	}
+	return ec._OrderPaymentConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNOrderPaymentOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentOrderField(ctx context.Context, v any) (*ent.OrderPaymentOrderField, error) {
+	var res = new(ent.OrderPaymentOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOrderPaymentOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.OrderPaymentOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OrderPaymentOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNOrderPaymentStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatus(ctx context.Context, v any) (orderpayment.Status, error) {
+	var res orderpayment.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOrderPaymentStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatus(ctx context.Context, sel ast.SelectionSet, v orderpayment.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNOrderPaymentWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentWhereInput(ctx context.Context, v any) (*ent.OrderPaymentWhereInput, error) {
+	res, err := ec.unmarshalInputOrderPaymentWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNOrderStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatus(ctx context.Context, v any) (order.Status, error) {
 	var res order.Status
 	err := res.UnmarshalGQL(v)
@@ -34741,6 +45340,53 @@ func (ec *executionContext) unmarshalNOrderWhereInput2ᚖgithubᚗcomᚋcheckout
 
 func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPaymentTransactionConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionConnection(ctx context.Context, sel ast.SelectionSet, v *ent.PaymentTransactionConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentTransactionConnection!")
+		return graphql.Null
+	}
+	return ec._PaymentTransactionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPaymentTransactionKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKind(ctx context.Context, v any) (paymenttransaction.Kind, error) {
+	var res paymenttransaction.Kind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentTransactionKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKind(ctx context.Context, sel ast.SelectionSet, v paymenttransaction.Kind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPaymentTransactionOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionOrderField(ctx context.Context, v any) (*ent.PaymentTransactionOrderField, error) {
+	var res = new(ent.PaymentTransactionOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentTransactionOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.PaymentTransactionOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentTransactionOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNPaymentTransactionStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatus(ctx context.Context, v any) (paymenttransaction.Status, error) {
+	var res paymenttransaction.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentTransactionStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatus(ctx context.Context, sel ast.SelectionSet, v paymenttransaction.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPaymentTransactionWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInput(ctx context.Context, v any) (*ent.PaymentTransactionWhereInput, error) {
+	res, err := ec.unmarshalInputPaymentTransactionWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNProduct2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐProduct(ctx context.Context, sel ast.SelectionSet, v *ent.Product) graphql.Marshaler {
@@ -34950,6 +45596,33 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNTaxZoneConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneConnection(ctx context.Context, sel ast.SelectionSet, v *ent.TaxZoneConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TaxZoneConnection!")
+		return graphql.Null
+	}
+	return ec._TaxZoneConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTaxZoneOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneOrderField(ctx context.Context, v any) (*ent.TaxZoneOrderField, error) {
+	var res = new(ent.TaxZoneOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTaxZoneOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.TaxZoneOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TaxZoneOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNTaxZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneWhereInput(ctx context.Context, v any) (*ent.TaxZoneWhereInput, error) {
+	res, err := ec.unmarshalInputTaxZoneWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
@@ -35415,6 +46088,178 @@ func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCu
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalODiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCode(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCode) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DiscountCode(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODiscountCodeEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.DiscountCodeEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalODiscountCodeEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalODiscountCodeEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeEdge(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCodeEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DiscountCodeEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalODiscountCodeKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKindᚄ(ctx context.Context, v any) ([]discountcode.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]discountcode.Kind, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNDiscountCodeKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalODiscountCodeKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKindᚄ(ctx context.Context, sel ast.SelectionSet, v []discountcode.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDiscountCodeKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalODiscountCodeKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx context.Context, v any) (*discountcode.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(discountcode.Kind)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODiscountCodeKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx context.Context, sel ast.SelectionSet, v *discountcode.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalODiscountCodeOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeOrder(ctx context.Context, v any) (*ent.DiscountCodeOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDiscountCodeOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalODiscountCodeWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeWhereInputᚄ(ctx context.Context, v any) ([]*ent.DiscountCodeWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.DiscountCodeWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNDiscountCodeWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalODiscountCodeWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeWhereInput(ctx context.Context, v any) (*ent.DiscountCodeWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDiscountCodeWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOEvent2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEvent(ctx context.Context, sel ast.SelectionSet, v *ent.Event) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Event(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOEventEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.EventEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOEventEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOEventEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventEdge(ctx context.Context, sel ast.SelectionSet, v *ent.EventEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._EventEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOEventOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventOrder(ctx context.Context, v any) (*ent.EventOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputEventOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOEventWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInputᚄ(ctx context.Context, v any) ([]*ent.EventWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.EventWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNEventWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOEventWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInput(ctx context.Context, v any) (*ent.EventWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputEventWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOExternalPaymentGateway2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐExternalPaymentGateway(ctx context.Context, sel ast.SelectionSet, v *ent.ExternalPaymentGateway) graphql.Marshaler {
@@ -35996,6 +46841,118 @@ func (ec *executionContext) unmarshalOOrderOrder2ᚖgithubᚗcomᚋcheckoutdᚋc
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOOrderPayment2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPayment(ctx context.Context, sel ast.SelectionSet, v *ent.OrderPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderPayment(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOrderPaymentEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.OrderPaymentEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOOrderPaymentEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOOrderPaymentEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentEdge(ctx context.Context, sel ast.SelectionSet, v *ent.OrderPaymentEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderPaymentEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOOrderPaymentOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentOrder(ctx context.Context, v any) (*ent.OrderPaymentOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputOrderPaymentOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOOrderPaymentStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatusᚄ(ctx context.Context, v any) ([]orderpayment.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]orderpayment.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNOrderPaymentStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOOrderPaymentStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []orderpayment.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOrderPaymentStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOOrderPaymentStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatus(ctx context.Context, v any) (*orderpayment.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(orderpayment.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOrderPaymentStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderpaymentᚐStatus(ctx context.Context, sel ast.SelectionSet, v *orderpayment.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOOrderPaymentWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentWhereInputᚄ(ctx context.Context, v any) ([]*ent.OrderPaymentWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.OrderPaymentWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNOrderPaymentWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOOrderPaymentWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPaymentWhereInput(ctx context.Context, v any) (*ent.OrderPaymentWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputOrderPaymentWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOOrderStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatusᚄ(ctx context.Context, v any) ([]order.Status, error) {
 	if v == nil {
 		return nil, nil
@@ -36070,6 +47027,170 @@ func (ec *executionContext) unmarshalOOrderWhereInput2ᚖgithubᚗcomᚋcheckout
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputOrderWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPaymentTransaction2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransaction(ctx context.Context, sel ast.SelectionSet, v *ent.PaymentTransaction) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentTransaction(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPaymentTransactionEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.PaymentTransactionEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOPaymentTransactionEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOPaymentTransactionEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionEdge(ctx context.Context, sel ast.SelectionSet, v *ent.PaymentTransactionEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentTransactionEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPaymentTransactionKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKindᚄ(ctx context.Context, v any) ([]paymenttransaction.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]paymenttransaction.Kind, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPaymentTransactionKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKind(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPaymentTransactionKind2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKindᚄ(ctx context.Context, sel ast.SelectionSet, v []paymenttransaction.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentTransactionKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKind(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPaymentTransactionKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKind(ctx context.Context, v any) (*paymenttransaction.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(paymenttransaction.Kind)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPaymentTransactionKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐKind(ctx context.Context, sel ast.SelectionSet, v *paymenttransaction.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOPaymentTransactionOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionOrder(ctx context.Context, v any) (*ent.PaymentTransactionOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPaymentTransactionOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPaymentTransactionStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatusᚄ(ctx context.Context, v any) ([]paymenttransaction.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]paymenttransaction.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPaymentTransactionStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPaymentTransactionStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []paymenttransaction.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentTransactionStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPaymentTransactionStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatus(ctx context.Context, v any) (*paymenttransaction.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(paymenttransaction.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPaymentTransactionStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋpaymenttransactionᚐStatus(ctx context.Context, sel ast.SelectionSet, v *paymenttransaction.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOPaymentTransactionWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInputᚄ(ctx context.Context, v any) ([]*ent.PaymentTransactionWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.PaymentTransactionWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPaymentTransactionWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOPaymentTransactionWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInput(ctx context.Context, v any) (*ent.PaymentTransactionWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPaymentTransactionWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -36419,6 +47540,66 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := graphql.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOTaxZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZone(ctx context.Context, sel ast.SelectionSet, v *ent.TaxZone) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TaxZone(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTaxZoneEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.TaxZoneEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOTaxZoneEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTaxZoneEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneEdge(ctx context.Context, sel ast.SelectionSet, v *ent.TaxZoneEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TaxZoneEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTaxZoneOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneOrder(ctx context.Context, v any) (*ent.TaxZoneOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputTaxZoneOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOTaxZoneWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneWhereInputᚄ(ctx context.Context, v any) ([]*ent.TaxZoneWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.TaxZoneWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTaxZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOTaxZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneWhereInput(ctx context.Context, v any) (*ent.TaxZoneWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputTaxZoneWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx context.Context, v any) ([]time.Time, error) {
