@@ -6,6 +6,8 @@ import (
 	"github.com/bojanz/currency"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/schema"
 )
 
@@ -16,9 +18,9 @@ type ApplicationState struct {
 	Addresses       map[string]any       `json:"addresses"`
 	LineItems       []LineItemState      `json:"line_items"`
 	Fees            []any                `json:"fees"`
-	Taxes           []any                `json:"taxes"`
-	Discounts       []any                `json:"discounts"`
-	Payments        []any                `json:"payments"`
+	Taxes           []TaxLine            `json:"taxes"`
+	Discounts       []DiscountLine       `json:"discounts"`
+	Payments        []PaymentState       `json:"payments"`
 	OrderTotal      int64                `json:"order_total"`
 	OrderBalance    int64                `json:"order_balance"`
 	OrderMetaData   schema.OrderMetaData `json:"order_meta_data"`
@@ -37,19 +39,19 @@ type ApplicationState struct {
 
 // ShippingState is the order's chosen and offered shipping lines.
 type ShippingState struct {
-	SelectedShipping       any   `json:"selected_shipping"`
-	AvailableShippingLines []any `json:"available_shipping_lines"`
-	Taxes                  []any `json:"taxes"`
-	Discounts              []any `json:"discounts"`
+	SelectedShipping       any            `json:"selected_shipping"`
+	AvailableShippingLines []any          `json:"available_shipping_lines"`
+	Taxes                  []TaxLine      `json:"taxes"`
+	Discounts              []DiscountLine `json:"discounts"`
 }
 
 // LineItemState is one line with its product data.
 type LineItemState struct {
-	ProductData       ProductData `json:"product_data"`
-	Taxes             []any       `json:"taxes"`
-	Fees              []any       `json:"fees"`
-	Discounts         []any       `json:"discounts"`
-	FulfilledQuantity int         `json:"fulfilled_quantity"`
+	ProductData       ProductData    `json:"product_data"`
+	Taxes             []TaxLine      `json:"taxes"`
+	Fees              []any          `json:"fees"`
+	Discounts         []DiscountLine `json:"discounts"`
+	FulfilledQuantity int            `json:"fulfilled_quantity"`
 }
 
 // ProductData is the spec's line item product data.
@@ -104,13 +106,55 @@ func currencyInfo(code string) CurrencyInfo {
 	return CurrencyInfo{IsoCode: code, IsoNumericCode: n, Symbol: symbol, Format: format, HasDecimal: digits > 0, ShowIsoCode: false}
 }
 
-// orderState derives the application state from the order and its lines; nothing in it is stored twice.
-func orderState(o *ent.Order, items []*ent.LineItem, shippingLines []schema.ShippingLine) ApplicationState {
-	lines := make([]LineItemState, len(items))
-	var subtotal int64
-	for i, li := range items {
-		total := li.Price * int64(li.Quantity)
-		subtotal += total
+// PaymentState is one tender on the order as the storefront sees it.
+type PaymentState struct {
+	GatewayPublicID   string         `json:"gateway_public_id"`
+	Amount            int64          `json:"amount"`
+	Currency          string         `json:"currency"`
+	Type              string         `json:"type"`
+	DisplayString     string         `json:"display_string"`
+	ID                string         `json:"id"`
+	Token             string         `json:"token"`
+	Retain            bool           `json:"retain"`
+	WalletPayType     string         `json:"wallet_pay_type"`
+	PaymentParameters map[string]any `json:"payment_parameters"`
+	Status            string         `json:"status"`
+	Step              string         `json:"step"`
+}
+
+func paymentState(p *ent.OrderPayment) PaymentState {
+	params := p.PaymentParameters
+	if params == nil {
+		params = map[string]any{}
+	}
+	return PaymentState{GatewayPublicID: p.GatewayPublicID, Amount: p.Amount, Currency: p.Currency, Type: p.TenderType,
+		DisplayString: p.DisplayString, ID: p.PublicID, Token: p.Token, Retain: p.Retain, WalletPayType: p.WalletPayType,
+		PaymentParameters: params, Status: p.Status.String(), Step: p.Step}
+}
+
+// tenderedAmount is what the order's live tenders (not failed or voided) cover.
+func tenderedAmount(payments []*ent.OrderPayment) int64 {
+	var sum int64
+	for _, p := range payments {
+		if p.Status != orderpayment.StatusFailed && p.Status != orderpayment.StatusVoided {
+			sum += p.Amount
+		}
+	}
+	return sum
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// orderState derives the application state from the order view; nothing in it is stored twice.
+func orderState(v *OrderView) ApplicationState {
+	o, pr := v.Order, v.Pricing
+	lines := make([]LineItemState, len(v.LineItems))
+	for i, li := range v.LineItems {
 		props := li.Properties
 		if props == nil {
 			props = map[string]string{}
@@ -118,13 +162,14 @@ func orderState(o *ent.Order, items []*ent.LineItem, shippingLines []schema.Ship
 		lines[i] = LineItemState{
 			ProductData: ProductData{
 				ID: li.LineItemKey, ProductTitle: li.ProductTitle, Title: li.Title, Properties: props, Quantity: li.Quantity,
-				Price: li.Price, TotalPrice: total, Visible: 1, LineItemKey: li.LineItemKey, CompareAtPrice: li.CompareAtPrice,
+				Price: li.Price, TotalPrice: li.Price * int64(li.Quantity), Visible: 1, LineItemKey: li.LineItemKey, CompareAtPrice: li.CompareAtPrice,
 				Weight: li.Weight, WeightUnit: li.WeightUnit, ProductID: li.ProductID, VariantID: li.VariantID,
 				RequiresShipping: li.RequiresShipping, SKU: li.Sku, Taxable: li.Taxable, Tags: li.Tags, Vendor: li.Vendor,
 				TotalWeight: li.Weight * li.Quantity, ImageURL: li.ImageURL,
 				LocalizedNames: map[string]string{}, LocalizedDescriptions: map[string]string{}, LocalizedVariantNames: map[string]string{},
 			},
-			Taxes: []any{}, Fees: []any{}, Discounts: []any{}, FulfilledQuantity: li.FulfilledQuantity,
+			Taxes: orEmpty(pr.LineTaxes[li.LineItemKey]), Fees: []any{}, Discounts: orEmpty(pr.LineDiscounts[li.LineItemKey]),
+			FulfilledQuantity: li.FulfilledQuantity,
 		}
 	}
 	meta := o.MetaData
@@ -137,19 +182,22 @@ func orderState(o *ent.Order, items []*ent.LineItem, shippingLines []schema.Ship
 	if meta.Tags == nil {
 		meta.Tags = []string{}
 	}
-	shipping := ShippingState{SelectedShipping: []any{}, AvailableShippingLines: []any{}, Taxes: []any{}, Discounts: []any{}}
-	var shippingAmount int64
-	for _, l := range shippingLines {
+	shipping := ShippingState{SelectedShipping: []any{}, AvailableShippingLines: []any{},
+		Taxes: orEmpty(pr.ShippingTaxes), Discounts: orEmpty(pr.ShippingDiscounts)}
+	for _, l := range v.ShippingLines {
 		shipping.AvailableShippingLines = append(shipping.AvailableShippingLines, map[string]any{
 			"id": l.ID, "line": l, "description": l.Description, "amount": l.Amount, "code": l.Code,
 		})
-		// The selection holds only while its line is still offered, at today's price.
-		if o.SelectedShipping != nil && o.SelectedShipping.ID == l.ID {
-			shipping.SelectedShipping = l
-			shippingAmount = l.Amount
+	}
+	if v.SelectedShipping != nil {
+		shipping.SelectedShipping = v.SelectedShipping
+	}
+	payments := make([]PaymentState, 0, len(v.Payments))
+	for _, p := range v.Payments {
+		if p.Status != orderpayment.StatusFailed && p.Status != orderpayment.StatusVoided {
+			payments = append(payments, paymentState(p))
 		}
 	}
-	total := subtotal + shippingAmount
 	cur := currencyInfo(o.Currency)
 	var customer any = []any{}
 	if o.Customer != nil {
@@ -167,12 +215,15 @@ func orderState(o *ent.Order, items []*ent.LineItem, shippingLines []schema.Ship
 		addresses["billing"] = o.BillingAddress
 	}
 	return ApplicationState{
-		Customer:  customer,
-		Addresses: addresses,
-		LineItems: lines,
-		Fees:      []any{}, Taxes: []any{}, Discounts: []any{}, Payments: []any{},
-		OrderTotal:      total,
-		OrderBalance:    total,
+		Customer:        customer,
+		Addresses:       addresses,
+		LineItems:       lines,
+		Fees:            []any{},
+		Taxes:           orEmpty(pr.Taxes),
+		Discounts:       orEmpty(pr.Discounts),
+		Payments:        payments,
+		OrderTotal:      pr.Total,
+		OrderBalance:    pr.Total - tenderedAmount(v.Payments),
 		OrderMetaData:   meta,
 		Shipping:        shipping,
 		ResumableLink:   o.ResumableLink,
@@ -182,7 +233,7 @@ func orderState(o *ent.Order, items []*ent.LineItem, shippingLines []schema.Ship
 		DisplayCurrency: cur,
 		DisplayExchange: 1,
 		CreatedVia:      o.CreatedVia,
-		IsProcessed:     o.Status == "processed",
+		IsProcessed:     o.Status == order.StatusProcessed,
 		OrderID:         o.ID,
 		PlatformOrderID: o.PlatformOrderID,
 	}

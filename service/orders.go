@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/schema"
 )
 
@@ -44,19 +45,21 @@ type InitOrderInput struct {
 	ResumableLink string                `json:"resumable_link"`
 }
 
-// OrderView is an order with its lines and a storefront token for it.
+// OrderView is an order with everything its state is derived from, and a storefront token for it.
 type OrderView struct {
 	Shop          *ent.Shop
 	Order         *ent.Order
 	LineItems     []*ent.LineItem
 	ShippingLines []schema.ShippingLine
-	JWT           string
+	// SelectedShipping is the chosen line while it is still offered, at today's price.
+	SelectedShipping *schema.ShippingLine
+	Payments         []*ent.OrderPayment
+	Pricing          Pricing
+	JWT              string
 }
 
 // State is the order's application state.
-func (v *OrderView) State() ApplicationState {
-	return orderState(v.Order, v.LineItems, v.ShippingLines)
-}
+func (v *OrderView) State() ApplicationState { return orderState(v) }
 
 func (in InitOrderInput) validate() error {
 	p := fieldErrors{}
@@ -123,7 +126,11 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 		if err != nil {
 			return err
 		}
-		view = OrderView{Shop: sh, Order: o, LineItems: items}
+		v, err := s.viewOf(ctx, tx.Client(), sh, o, items)
+		if err != nil {
+			return err
+		}
+		view = *v
 		return nil
 	})
 	if err != nil {
@@ -164,15 +171,38 @@ func (s *Service) loadOrder(ctx context.Context, sh *ent.Shop, publicOrderID str
 	if err != nil {
 		return nil, err
 	}
-	items, err := s.db.Client.LineItem.Query().Where(lineitem.OrderID(o.ID)).Order(lineitem.ByPosition(), lineitem.ByID()).All(ctx)
+	return s.viewOf(ctx, s.db.Client, sh, o, nil)
+}
+
+// viewOf reads what the order's state is derived from, through c (a transaction's client inside
+// one), and prices it. items may be given when the caller has just read them.
+func (s *Service) viewOf(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.Order, items []*ent.LineItem) (*OrderView, error) {
+	var err error
+	if items == nil {
+		if items, err = c.LineItem.Query().Where(lineitem.OrderID(o.ID)).Order(lineitem.ByPosition(), lineitem.ByID()).All(ctx); err != nil {
+			return nil, err
+		}
+	}
+	lines, err := availableShippingLines(ctx, c, sh.ID, o, items)
 	if err != nil {
 		return nil, err
 	}
-	lines, err := availableShippingLines(ctx, s.db.Client, sh.ID, o, items)
+	payments, err := c.OrderPayment.Query().Where(orderpayment.OrderID(o.ID)).Order(orderpayment.ByPosition(), orderpayment.ByID()).All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &OrderView{Shop: sh, Order: o, LineItems: items, ShippingLines: lines}, nil
+	rules, err := loadPricingRules(ctx, c, sh, o)
+	if err != nil {
+		return nil, err
+	}
+	v := &OrderView{Shop: sh, Order: o, LineItems: items, ShippingLines: lines, Payments: payments}
+	for i := range lines {
+		if o.SelectedShipping != nil && o.SelectedShipping.ID == lines[i].ID {
+			v.SelectedShipping = &lines[i]
+		}
+	}
+	v.Pricing = priceOrder(sh, o, items, v.SelectedShipping, rules, s.clock())
+	return v, nil
 }
 
 // resolveCart completes every cart item from the catalog; lines naming no known product are a
