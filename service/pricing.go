@@ -70,7 +70,9 @@ func checkTaxesCurrent(v *OrderView) error { return nil }
 
 // redeemDiscountCodes takes one use of each code applied to the order, inside process_order's
 // reserving transaction; a code past its dates, minimum or usage limit is a 422.
-func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time.Time) error { return nil }
+func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time.Time) error {
+	return nil
+}
 
 // releaseDiscountCodes gives back the uses redeemDiscountCodes took, when processing fails.
 func releaseDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView) error { return nil }
