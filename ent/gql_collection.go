@@ -1920,6 +1920,11 @@ func (_q *OrderQuery) collectField(ctx context.Context, oneNode bool, opCtx *gra
 				selectedFields = append(selectedFields, order.FieldProcessedAt)
 				fieldSeen[order.FieldProcessedAt] = struct{}{}
 			}
+		case "reserved":
+			if _, ok := fieldSeen[order.FieldReserved]; !ok {
+				selectedFields = append(selectedFields, order.FieldReserved)
+				fieldSeen[order.FieldReserved] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

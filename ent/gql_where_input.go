@@ -5412,6 +5412,10 @@ type OrderWhereInput struct {
 	ProcessedAtIsNil  bool        `json:"processedAtIsNil,omitempty"`
 	ProcessedAtNotNil bool        `json:"processedAtNotNil,omitempty"`
 
+	// "reserved" field predicates.
+	Reserved    *bool `json:"reserved,omitempty"`
+	ReservedNEQ *bool `json:"reservedNEQ,omitempty"`
+
 	// "shop" edge predicates.
 	HasShop     *bool             `json:"hasShop,omitempty"`
 	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
@@ -5875,6 +5879,12 @@ func (i *OrderWhereInput) P() (predicate.Order, error) {
 	}
 	if i.ProcessedAtNotNil {
 		predicates = append(predicates, order.ProcessedAtNotNil())
+	}
+	if i.Reserved != nil {
+		predicates = append(predicates, order.ReservedEQ(*i.Reserved))
+	}
+	if i.ReservedNEQ != nil {
+		predicates = append(predicates, order.ReservedNEQ(*i.ReservedNEQ))
 	}
 
 	if i.HasShop != nil {

@@ -9757,6 +9757,7 @@ type OrderMutation struct {
 	version              *int
 	addversion           *int
 	processed_at         *time.Time
+	reserved             *bool
 	clearedFields        map[string]struct{}
 	shop                 *int
 	clearedshop          bool
@@ -10686,6 +10687,42 @@ func (m *OrderMutation) ResetProcessedAt() {
 	delete(m.clearedFields, order.FieldProcessedAt)
 }
 
+// SetReserved sets the "reserved" field.
+func (m *OrderMutation) SetReserved(b bool) {
+	m.reserved = &b
+}
+
+// Reserved returns the value of the "reserved" field in the mutation.
+func (m *OrderMutation) Reserved() (r bool, exists bool) {
+	v := m.reserved
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReserved returns the old "reserved" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldReserved(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReserved is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReserved requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReserved: %w", err)
+	}
+	return oldValue.Reserved, nil
+}
+
+// ResetReserved resets all changes to the "reserved" field.
+func (m *OrderMutation) ResetReserved() {
+	m.reserved = nil
+}
+
 // ClearShop clears the "shop" edge to the Shop entity.
 func (m *OrderMutation) ClearShop() {
 	m.clearedshop = true
@@ -10963,7 +11000,7 @@ func (m *OrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrderMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, order.FieldCreatedAt)
 	}
@@ -11021,6 +11058,9 @@ func (m *OrderMutation) Fields() []string {
 	if m.processed_at != nil {
 		fields = append(fields, order.FieldProcessedAt)
 	}
+	if m.reserved != nil {
+		fields = append(fields, order.FieldReserved)
+	}
 	return fields
 }
 
@@ -11067,6 +11107,8 @@ func (m *OrderMutation) Field(name string) (ent.Value, bool) {
 		return m.Version()
 	case order.FieldProcessedAt:
 		return m.ProcessedAt()
+	case order.FieldReserved:
+		return m.Reserved()
 	}
 	return nil, false
 }
@@ -11114,6 +11156,8 @@ func (m *OrderMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldVersion(ctx)
 	case order.FieldProcessedAt:
 		return m.OldProcessedAt(ctx)
+	case order.FieldReserved:
+		return m.OldReserved(ctx)
 	}
 	return nil, fmt.Errorf("unknown Order field %s", name)
 }
@@ -11255,6 +11299,13 @@ func (m *OrderMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetProcessedAt(v)
+		return nil
+	case order.FieldReserved:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReserved(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Order field %s", name)
@@ -11421,6 +11472,9 @@ func (m *OrderMutation) ResetField(name string) error {
 		return nil
 	case order.FieldProcessedAt:
 		m.ResetProcessedAt()
+		return nil
+	case order.FieldReserved:
+		m.ResetReserved()
 		return nil
 	}
 	return fmt.Errorf("unknown Order field %s", name)

@@ -58,6 +58,8 @@ type Order struct {
 	Version int `json:"version,omitempty"`
 	// ProcessedAt holds the value of the "processed_at" field.
 	ProcessedAt *time.Time `json:"processed_at,omitempty"`
+	// Reserved holds the value of the "reserved" field.
+	Reserved bool `json:"reserved,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OrderQuery when eager-loading is set.
 	Edges        OrderEdges `json:"edges"`
@@ -142,6 +144,8 @@ func (*Order) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case order.FieldMetaData, order.FieldCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis:
 			values[i] = new([]byte)
+		case order.FieldReserved:
+			values[i] = new(sql.NullBool)
 		case order.FieldID, order.FieldShopID, order.FieldVersion:
 			values[i] = new(sql.NullInt64)
 		case order.FieldPublicOrderID, order.FieldStatus, order.FieldCurrency, order.FieldFlowID, order.FieldResumableLink, order.FieldCreatedVia, order.FieldPlatformOrderID:
@@ -298,6 +302,12 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 				_m.ProcessedAt = new(time.Time)
 				*_m.ProcessedAt = value.Time
 			}
+		case order.FieldReserved:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field reserved", values[i])
+			} else if value.Valid {
+				_m.Reserved = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -417,6 +427,9 @@ func (_m *Order) String() string {
 		builder.WriteString("processed_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("reserved=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Reserved))
 	builder.WriteByte(')')
 	return builder.String()
 }

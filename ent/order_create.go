@@ -214,6 +214,20 @@ func (_c *OrderCreate) SetNillableProcessedAt(v *time.Time) *OrderCreate {
 	return _c
 }
 
+// SetReserved sets the "reserved" field.
+func (_c *OrderCreate) SetReserved(v bool) *OrderCreate {
+	_c.mutation.SetReserved(v)
+	return _c
+}
+
+// SetNillableReserved sets the "reserved" field if the given value is not nil.
+func (_c *OrderCreate) SetNillableReserved(v *bool) *OrderCreate {
+	if v != nil {
+		_c.SetReserved(*v)
+	}
+	return _c
+}
+
 // SetShop sets the "shop" edge to the Shop entity.
 func (_c *OrderCreate) SetShop(v *Shop) *OrderCreate {
 	return _c.SetShopID(v.ID)
@@ -346,6 +360,10 @@ func (_c *OrderCreate) defaults() {
 		v := order.DefaultVersion
 		_c.mutation.SetVersion(v)
 	}
+	if _, ok := _c.mutation.Reserved(); !ok {
+		v := order.DefaultReserved
+		_c.mutation.SetReserved(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -390,6 +408,9 @@ func (_c *OrderCreate) check() error {
 	}
 	if _, ok := _c.mutation.Version(); !ok {
 		return &ValidationError{Name: "version", err: errors.New(`ent: missing required field "Order.version"`)}
+	}
+	if _, ok := _c.mutation.Reserved(); !ok {
+		return &ValidationError{Name: "reserved", err: errors.New(`ent: missing required field "Order.reserved"`)}
 	}
 	if len(_c.mutation.ShopIDs()) == 0 {
 		return &ValidationError{Name: "shop", err: errors.New(`ent: missing required edge "Order.shop"`)}
@@ -492,6 +513,10 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ProcessedAt(); ok {
 		_spec.SetField(order.FieldProcessedAt, field.TypeTime, value)
 		_node.ProcessedAt = &value
+	}
+	if value, ok := _c.mutation.Reserved(); ok {
+		_spec.SetField(order.FieldReserved, field.TypeBool, value)
+		_node.Reserved = value
 	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -866,6 +891,18 @@ func (u *OrderUpsert) ClearProcessedAt() *OrderUpsert {
 	return u
 }
 
+// SetReserved sets the "reserved" field.
+func (u *OrderUpsert) SetReserved(v bool) *OrderUpsert {
+	u.Set(order.FieldReserved, v)
+	return u
+}
+
+// UpdateReserved sets the "reserved" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateReserved() *OrderUpsert {
+	u.SetExcluded(order.FieldReserved)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -1194,6 +1231,20 @@ func (u *OrderUpsertOne) UpdateProcessedAt() *OrderUpsertOne {
 func (u *OrderUpsertOne) ClearProcessedAt() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearProcessedAt()
+	})
+}
+
+// SetReserved sets the "reserved" field.
+func (u *OrderUpsertOne) SetReserved(v bool) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetReserved(v)
+	})
+}
+
+// UpdateReserved sets the "reserved" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateReserved() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateReserved()
 	})
 }
 
@@ -1691,6 +1742,20 @@ func (u *OrderUpsertBulk) UpdateProcessedAt() *OrderUpsertBulk {
 func (u *OrderUpsertBulk) ClearProcessedAt() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearProcessedAt()
+	})
+}
+
+// SetReserved sets the "reserved" field.
+func (u *OrderUpsertBulk) SetReserved(v bool) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetReserved(v)
+	})
+}
+
+// UpdateReserved sets the "reserved" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateReserved() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateReserved()
 	})
 }
 

@@ -257,6 +257,20 @@ func (_u *OrderUpdate) ClearProcessedAt() *OrderUpdate {
 	return _u
 }
 
+// SetReserved sets the "reserved" field.
+func (_u *OrderUpdate) SetReserved(v bool) *OrderUpdate {
+	_u.mutation.SetReserved(v)
+	return _u
+}
+
+// SetNillableReserved sets the "reserved" field if the given value is not nil.
+func (_u *OrderUpdate) SetNillableReserved(v *bool) *OrderUpdate {
+	if v != nil {
+		_u.SetReserved(*v)
+	}
+	return _u
+}
+
 // AddLineItemIDs adds the "line_items" edge to the LineItem entity by IDs.
 func (_u *OrderUpdate) AddLineItemIDs(ids ...int) *OrderUpdate {
 	_u.mutation.AddLineItemIDs(ids...)
@@ -543,6 +557,9 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.ProcessedAtCleared() {
 		_spec.ClearField(order.FieldProcessedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Reserved(); ok {
+		_spec.SetField(order.FieldReserved, field.TypeBool, value)
 	}
 	if _u.mutation.LineItemsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -967,6 +984,20 @@ func (_u *OrderUpdateOne) ClearProcessedAt() *OrderUpdateOne {
 	return _u
 }
 
+// SetReserved sets the "reserved" field.
+func (_u *OrderUpdateOne) SetReserved(v bool) *OrderUpdateOne {
+	_u.mutation.SetReserved(v)
+	return _u
+}
+
+// SetNillableReserved sets the "reserved" field if the given value is not nil.
+func (_u *OrderUpdateOne) SetNillableReserved(v *bool) *OrderUpdateOne {
+	if v != nil {
+		_u.SetReserved(*v)
+	}
+	return _u
+}
+
 // AddLineItemIDs adds the "line_items" edge to the LineItem entity by IDs.
 func (_u *OrderUpdateOne) AddLineItemIDs(ids ...int) *OrderUpdateOne {
 	_u.mutation.AddLineItemIDs(ids...)
@@ -1283,6 +1314,9 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	}
 	if _u.mutation.ProcessedAtCleared() {
 		_spec.ClearField(order.FieldProcessedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Reserved(); ok {
+		_spec.SetField(order.FieldReserved, field.TypeBool, value)
 	}
 	if _u.mutation.LineItemsCleared() {
 		edge := &sqlgraph.EdgeSpec{

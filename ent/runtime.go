@@ -341,6 +341,10 @@ func init() {
 	orderDescVersion := orderFields[15].Descriptor()
 	// order.DefaultVersion holds the default value on creation for the version field.
 	order.DefaultVersion = orderDescVersion.Default.(int)
+	// orderDescReserved is the schema descriptor for reserved field.
+	orderDescReserved := orderFields[17].Descriptor()
+	// order.DefaultReserved holds the default value on creation for the reserved field.
+	order.DefaultReserved = orderDescReserved.Default.(bool)
 	orderpaymentMixin := schema.OrderPayment{}.Mixin()
 	orderpaymentMixinFields0 := orderpaymentMixin[0].Fields()
 	_ = orderpaymentMixinFields0

@@ -48,7 +48,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 func eachAPI(t *testing.T, fn func(t *testing.T, a *api)) {
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
 		clock := &fakeClock{now: time.Now()}
-		svc := service.New(db, service.WithClock(clock.Now))
+		svc := service.New(db, service.WithClock(clock.Now), service.WithGatewayTimeout(time.Second))
 		mux := http.NewServeMux()
 		rest.Register(mux, svc)
 		srv := httptest.NewServer(rest.Common(mux))

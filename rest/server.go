@@ -42,6 +42,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	a.registerAPIOverrides(mux)
 	a.registerGiftCards(mux)
 	a.registerOrders(mux)
+	a.registerPayments(mux)
 }
 
 func (a *API) readyz(w http.ResponseWriter, r *http.Request) {

@@ -21,17 +21,9 @@ func (s *Service) changeOrder(ctx context.Context, sess *OrderSession, change fu
 // changeOrderIn is changeOrder for an order in one of the given states.
 func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states []order.Status, change func(tx *ent.Tx, o *ent.Order) error) (*OrderView, error) {
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		q := tx.Order.Query().Where(order.ID(sess.Order.ID))
-		if s.db.Dialect == dialect.Postgres {
-			q = q.ForUpdate()
-		}
-		o, err := q.Only(ctx)
+		o, err := s.lockOrder(ctx, tx, sess.Order.ID, states...)
 		if err != nil {
 			return err
-		}
-		if !slices.Contains(states, o.Status) {
-			return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.not_open",
-				Message: "the order is " + o.Status.String() + " and can no longer change"}
 		}
 		if err := change(tx, o); err != nil {
 			return err
@@ -42,6 +34,32 @@ func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states 
 		return nil, err
 	}
 	return s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+}
+
+// lockOrder reads the order for a change inside tx, locking its row (FOR UPDATE on PostgreSQL;
+// SQLite's BEGIN IMMEDIATE already serializes writers), and checks that it is in one of states.
+func (s *Service) lockOrder(ctx context.Context, tx *ent.Tx, id int, states ...order.Status) (*ent.Order, error) {
+	q := tx.Order.Query().Where(order.ID(id))
+	if s.db.Dialect == dialect.Postgres {
+		q = q.ForUpdate()
+	}
+	o, err := q.Only(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(states, o.Status) {
+		return nil, orderNotInState(o)
+	}
+	return o, nil
+}
+
+func orderNotInState(o *ent.Order) *Error {
+	msg := "the order is " + o.Status.String() + " and can no longer change"
+	if o.Status == order.StatusProcessing {
+		msg = "the order is being processed; try again when processing has finished"
+	}
+	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.not_open", Message: msg,
+		Details: map[string]any{"status": o.Status.String()}}
 }
 
 // BackendOrderSession opens an order of the access token's shop for a backend call.

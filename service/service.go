@@ -10,13 +10,16 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service/gateway"
 )
 
 // Service owns the business rules of checkoutd.
 type Service struct {
-	db    *Database
-	log   *slog.Logger
-	clock func() time.Time
+	db             *Database
+	log            *slog.Logger
+	clock          func() time.Time
+	gatewayTimeout time.Duration
+	gateways       *gateway.Client
 }
 
 // Option configures a Service.
@@ -25,15 +28,20 @@ type Option func(*Service)
 // WithClock replaces the wall clock, so that time rules are tested without sleeping.
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.clock = now } }
 
+// WithGatewayTimeout bounds each call to an external payment gateway (default 10s).
+func WithGatewayTimeout(d time.Duration) Option { return func(s *Service) { s.gatewayTimeout = d } }
+
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
 
 // New returns a Service on db.
 func New(db *Database, opts ...Option) *Service {
-	s := &Service{db: db, log: slog.Default(), clock: time.Now}
+	s := &Service{db: db, log: slog.Default(), clock: time.Now, gatewayTimeout: gateway.DefaultTimeout}
 	for _, o := range opts {
 		o(s)
 	}
+	// Signatures carry the wall-clock Date the gateway checks, whatever the service clock says.
+	s.gateways = gateway.New(s.gatewayTimeout, time.Now)
 	return s
 }
 

@@ -41,6 +41,7 @@ func serve(ctx context.Context, args []string) error {
 		}
 	}
 	svc := service.New(db, service.WithLogger(slog.Default()))
+	go sweepInterruptedAuthorizations(ctx, svc)
 	addr := envOr("CHECKOUT_ADDR", "127.0.0.1:8080")
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -66,4 +67,26 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// InterruptedAfter is how long an order may sit in processing before the sweep takes it for
+// interrupted: well above the longest process_order (every tender's call and its one replay at
+// the gateway timeout).
+const InterruptedAfter = 5 * time.Minute
+
+// sweepInterruptedAuthorizations finishes, at start and then every minute, what a crash or a
+// lost gateway answer left half done (service.RecoverInterruptedAuthorizations).
+func sweepInterruptedAuthorizations(ctx context.Context, svc *service.Service) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		if err := svc.RecoverInterruptedAuthorizations(ctx, InterruptedAfter); err != nil && ctx.Err() == nil {
+			slog.Error("recovering interrupted authorizations", "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

@@ -367,6 +367,7 @@ var (
 		{Name: "tax_basis", Type: field.TypeJSON, Nullable: true},
 		{Name: "version", Type: field.TypeInt, Default: 1},
 		{Name: "processed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "reserved", Type: field.TypeBool, Default: false},
 		{Name: "shop_id", Type: field.TypeInt},
 	}
 	// OrdersTable holds the schema information for the "orders" table.
@@ -377,7 +378,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_shops_orders",
-				Columns:    []*schema.Column{OrdersColumns[19]},
+				Columns:    []*schema.Column{OrdersColumns[20]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -386,7 +387,7 @@ var (
 			{
 				Name:    "order_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[19], OrdersColumns[1]},
+				Columns: []*schema.Column{OrdersColumns[20], OrdersColumns[1]},
 			},
 			{
 				Name:    "order_status_updated_at",

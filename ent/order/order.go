@@ -55,6 +55,8 @@ const (
 	FieldVersion = "version"
 	// FieldProcessedAt holds the string denoting the processed_at field in the database.
 	FieldProcessedAt = "processed_at"
+	// FieldReserved holds the string denoting the reserved field in the database.
+	FieldReserved = "reserved"
 	// EdgeShop holds the string denoting the shop edge name in mutations.
 	EdgeShop = "shop"
 	// EdgeLineItems holds the string denoting the line_items edge name in mutations.
@@ -126,6 +128,7 @@ var Columns = []string{
 	FieldTaxBasis,
 	FieldVersion,
 	FieldProcessedAt,
+	FieldReserved,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -155,6 +158,8 @@ var (
 	DefaultPlatformOrderID string
 	// DefaultVersion holds the default value on creation for the "version" field.
 	DefaultVersion int
+	// DefaultReserved holds the default value on creation for the "reserved" field.
+	DefaultReserved bool
 )
 
 // Status defines the type for the "status" enum field.
@@ -251,6 +256,11 @@ func ByVersion(opts ...sql.OrderTermOption) OrderOption {
 // ByProcessedAt orders the results by the processed_at field.
 func ByProcessedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldProcessedAt, opts...).ToFunc()
+}
+
+// ByReserved orders the results by the reserved field.
+func ByReserved(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldReserved, opts...).ToFunc()
 }
 
 // ByShopField orders the results by shop field.

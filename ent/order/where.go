@@ -110,6 +110,11 @@ func ProcessedAt(v time.Time) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldProcessedAt, v))
 }
 
+// Reserved applies equality check predicate on the "reserved" field. It's identical to ReservedEQ.
+func Reserved(v bool) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldReserved, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldCreatedAt, v))
@@ -768,6 +773,16 @@ func ProcessedAtIsNil() predicate.Order {
 // ProcessedAtNotNil applies the NotNil predicate on the "processed_at" field.
 func ProcessedAtNotNil() predicate.Order {
 	return predicate.Order(sql.FieldNotNull(FieldProcessedAt))
+}
+
+// ReservedEQ applies the EQ predicate on the "reserved" field.
+func ReservedEQ(v bool) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldReserved, v))
+}
+
+// ReservedNEQ applies the NEQ predicate on the "reserved" field.
+func ReservedNEQ(v bool) predicate.Order {
+	return predicate.Order(sql.FieldNEQ(FieldReserved, v))
 }
 
 // HasShop applies the HasEdge predicate on the "shop" edge.

@@ -46,6 +46,9 @@ func (Order) Fields() []ent.Field {
 		// version increases with every change, so concurrent writers detect a lost update.
 		field.Int("version").Default(1),
 		field.Time("processed_at").Optional().Nillable(),
+		// reserved: the order holds catalog stock and discount code uses (from process_order's
+		// reservation until it fails or the order is cancelled).
+		field.Bool("reserved").Default(false),
 	}
 }
 

@@ -345,6 +345,7 @@ type ComplexityRoot struct {
 		PlatformOrderID func(childComplexity int) int
 		ProcessedAt     func(childComplexity int) int
 		PublicOrderID   func(childComplexity int) int
+		Reserved        func(childComplexity int) int
 		ResumableLink   func(childComplexity int) int
 		Shop            func(childComplexity int) int
 		Status          func(childComplexity int) int
@@ -2046,6 +2047,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.PublicOrderID(childComplexity), true
+	case "Order.reserved":
+		if e.ComplexityRoot.Order.Reserved == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Reserved(childComplexity), true
 	case "Order.resumableLink":
 		if e.ComplexityRoot.Order.ResumableLink == nil {
 			break
@@ -5518,6 +5525,7 @@ type Order implements Node {
   platformOrderID: String!
   version: Int!
   processedAt: Time
+  reserved: Boolean!
   shop: Shop!
   lineItems(
     """
@@ -6208,6 +6216,11 @@ input OrderWhereInput {
   processedAtLTE: Time
   processedAtIsNil: Boolean
   processedAtNotNil: Boolean
+  """
+  reserved field predicates
+  """
+  reserved: Boolean
+  reservedNEQ: Boolean
   """
   shop edge predicates
   """
@@ -9064,6 +9077,8 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_version(ctx, field)
 	case "processedAt":
 		return ec.fieldContext_Order_processedAt(ctx, field)
+	case "reserved":
+		return ec.fieldContext_Order_reserved(ctx, field)
 	case "shop":
 		return ec.fieldContext_Order_shop(ctx, field)
 	case "lineItems":
@@ -16707,6 +16722,29 @@ func (ec *executionContext) _Order_processedAt(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_Order_processedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Order_reserved(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_reserved(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reserved, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_reserved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Order_shop(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
@@ -32519,7 +32557,7 @@ func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicOrderID", "publicOrderIDNEQ", "publicOrderIDIn", "publicOrderIDNotIn", "publicOrderIDGT", "publicOrderIDGTE", "publicOrderIDLT", "publicOrderIDLTE", "publicOrderIDContains", "publicOrderIDHasPrefix", "publicOrderIDHasSuffix", "publicOrderIDEqualFold", "publicOrderIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "flowID", "flowIDNEQ", "flowIDIn", "flowIDNotIn", "flowIDGT", "flowIDGTE", "flowIDLT", "flowIDLTE", "flowIDContains", "flowIDHasPrefix", "flowIDHasSuffix", "flowIDEqualFold", "flowIDContainsFold", "resumableLink", "resumableLinkNEQ", "resumableLinkIn", "resumableLinkNotIn", "resumableLinkGT", "resumableLinkGTE", "resumableLinkLT", "resumableLinkLTE", "resumableLinkContains", "resumableLinkHasPrefix", "resumableLinkHasSuffix", "resumableLinkEqualFold", "resumableLinkContainsFold", "createdVia", "createdViaNEQ", "createdViaIn", "createdViaNotIn", "createdViaGT", "createdViaGTE", "createdViaLT", "createdViaLTE", "createdViaContains", "createdViaHasPrefix", "createdViaHasSuffix", "createdViaEqualFold", "createdViaContainsFold", "platformOrderID", "platformOrderIDNEQ", "platformOrderIDIn", "platformOrderIDNotIn", "platformOrderIDGT", "platformOrderIDGTE", "platformOrderIDLT", "platformOrderIDLTE", "platformOrderIDContains", "platformOrderIDHasPrefix", "platformOrderIDHasSuffix", "platformOrderIDEqualFold", "platformOrderIDContainsFold", "version", "versionNEQ", "versionIn", "versionNotIn", "versionGT", "versionGTE", "versionLT", "versionLTE", "processedAt", "processedAtNEQ", "processedAtIn", "processedAtNotIn", "processedAtGT", "processedAtGTE", "processedAtLT", "processedAtLTE", "processedAtIsNil", "processedAtNotNil", "hasShop", "hasShopWith", "hasLineItems", "hasLineItemsWith", "hasPayments", "hasPaymentsWith", "hasTransactions", "hasTransactionsWith", "hasEvents", "hasEventsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicOrderID", "publicOrderIDNEQ", "publicOrderIDIn", "publicOrderIDNotIn", "publicOrderIDGT", "publicOrderIDGTE", "publicOrderIDLT", "publicOrderIDLTE", "publicOrderIDContains", "publicOrderIDHasPrefix", "publicOrderIDHasSuffix", "publicOrderIDEqualFold", "publicOrderIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "flowID", "flowIDNEQ", "flowIDIn", "flowIDNotIn", "flowIDGT", "flowIDGTE", "flowIDLT", "flowIDLTE", "flowIDContains", "flowIDHasPrefix", "flowIDHasSuffix", "flowIDEqualFold", "flowIDContainsFold", "resumableLink", "resumableLinkNEQ", "resumableLinkIn", "resumableLinkNotIn", "resumableLinkGT", "resumableLinkGTE", "resumableLinkLT", "resumableLinkLTE", "resumableLinkContains", "resumableLinkHasPrefix", "resumableLinkHasSuffix", "resumableLinkEqualFold", "resumableLinkContainsFold", "createdVia", "createdViaNEQ", "createdViaIn", "createdViaNotIn", "createdViaGT", "createdViaGTE", "createdViaLT", "createdViaLTE", "createdViaContains", "createdViaHasPrefix", "createdViaHasSuffix", "createdViaEqualFold", "createdViaContainsFold", "platformOrderID", "platformOrderIDNEQ", "platformOrderIDIn", "platformOrderIDNotIn", "platformOrderIDGT", "platformOrderIDGTE", "platformOrderIDLT", "platformOrderIDLTE", "platformOrderIDContains", "platformOrderIDHasPrefix", "platformOrderIDHasSuffix", "platformOrderIDEqualFold", "platformOrderIDContainsFold", "version", "versionNEQ", "versionIn", "versionNotIn", "versionGT", "versionGTE", "versionLT", "versionLTE", "processedAt", "processedAtNEQ", "processedAtIn", "processedAtNotIn", "processedAtGT", "processedAtGTE", "processedAtLT", "processedAtLTE", "processedAtIsNil", "processedAtNotNil", "reserved", "reservedNEQ", "hasShop", "hasShopWith", "hasLineItems", "hasLineItemsWith", "hasPayments", "hasPaymentsWith", "hasTransactions", "hasTransactionsWith", "hasEvents", "hasEventsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -33415,6 +33453,20 @@ func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, o
 				return it, err
 			}
 			it.ProcessedAtNotNil = data
+		case "reserved":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reserved"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reserved = data
+		case "reservedNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reservedNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReservedNEQ = data
 		case "hasShop":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -42558,6 +42610,11 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 		case "processedAt":
 			out.Values[i] = ec._Order_processedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reserved":
+			out.Values[i] = ec._Order_reserved(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "shop":

@@ -1,0 +1,389 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
+	"github.com/checkoutd/checkoutd/ent/giftcard"
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/service/gateway"
+)
+
+// Authorizing the tenders of an order follows one pattern, so that no gateway is ever called
+// while a database transaction is open and a crash at any point can be undone:
+//
+//  1. reserve (one transaction): the order moves to processing, gift cards are debited, and
+//     every gateway tender gets a pending ledger entry whose public id is the call's
+//     Idempotency-Key;
+//  2. call the gateways one by one, settling each ledger entry in its own short transaction as
+//     soon as the answer arrives;
+//  3. finish (one transaction): all authorized, or, if one failed, every authorization of the
+//     order is voided and everything reserved in step 1 is given back (abandonAuthorization).
+//
+// An order left in processing by a crash is finished by RecoverInterruptedAuthorizations, which
+// works from the ledger alone.
+
+// authorizingTender is one gateway tender being authorized.
+type authorizingTender struct {
+	payment *ent.OrderPayment
+	entry   *ent.PaymentTransaction
+	gateway gateway.Gateway
+}
+
+// authorizationOutcome is what the gateways said.
+type authorizationOutcome struct {
+	failed         *ent.OrderPayment // the tender that was declined or could not be authorized
+	failure        error
+	requiresAction *ent.OrderPayment // the tender whose gateway asks the shopper to act
+}
+
+// reserveTenders runs in step 1's transaction: debits gift card tenders and writes the pending
+// ledger entries of gateway tenders. Tenders already authorized are left as they are.
+func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, v *OrderView) ([]authorizingTender, error) {
+	var out []authorizingTender
+	for _, p := range v.Payments {
+		if p.Status != orderpayment.StatusAdded {
+			continue
+		}
+		entry := tx.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(v.Order.ID).SetPaymentID(p.ID).
+			SetPublicID(newPublicID()).SetKind(paymenttransaction.KindAuthorize).SetAmount(p.Amount).SetCurrency(p.Currency)
+		if p.GiftCardID != nil {
+			// The balance only goes down when it covers the amount, whatever runs at the same time.
+			n, err := tx.GiftCard.Update().Where(giftcard.ID(*p.GiftCardID), giftcard.BalanceGTE(p.Amount)).
+				AddBalance(-p.Amount).Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if n == 0 {
+				return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "payment.gift_card_balance",
+					Message: "the gift card no longer holds " + fmt.Sprint(p.Amount), Details: map[string]any{"field": "payments", "payment_id": p.PublicID}}
+			}
+			now := s.clock()
+			if err := entry.SetStatus(paymenttransaction.StatusSucceeded).SetSettledAt(now).Exec(ctx); err != nil {
+				return nil, err
+			}
+			if err := tx.OrderPayment.UpdateOne(p).SetStatus(orderpayment.StatusAuthorizing).Exec(ctx); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		gw, err := tx.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "payment.gateway_not_found",
+				Message: "the gateway of payment " + p.PublicID + " is no longer configured; remove the payment and add another",
+				Details: map[string]any{"field": "payments", "payment_id": p.PublicID}}
+		}
+		if err != nil {
+			return nil, err
+		}
+		e, err := entry.Save(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := tx.OrderPayment.UpdateOne(p).SetStatus(orderpayment.StatusAuthorizing).Exec(ctx); err != nil {
+			return nil, err
+		}
+		out = append(out, authorizingTender{payment: p, entry: e, gateway: gatewayOf(gw)})
+	}
+	return out, nil
+}
+
+func gatewayOf(g *ent.ExternalPaymentGateway) gateway.Gateway {
+	token := ""
+	if g.APIToken != nil {
+		token = *g.APIToken
+	}
+	return gateway.Gateway{BaseURL: g.BaseURL, APIToken: token, Headers: g.HTTPHeaders, ProviderID: g.ProviderID}
+}
+
+// authorizeTenders is step 2: no transaction is open while it runs. It stops at the first
+// tender that is not authorized; the tenders after it are settled as never sent.
+func (s *Service) authorizeTenders(ctx context.Context, v *OrderView, tenders []authorizingTender) authorizationOutcome {
+	out := s.authorizeEach(ctx, v, tenders)
+	if out.failed != nil || out.requiresAction != nil {
+		stopped := false
+		for _, t := range tenders {
+			if stopped {
+				s.settle(ctx, t.entry, "", 0, &gateway.Error{Declined: true, Code: "not_sent", Message: "not sent: an earlier payment was not authorized"}, paymenttransaction.StatusFailed)
+			}
+			stopped = stopped || t.payment.ID == idOf(out.failed) || t.payment.ID == idOf(out.requiresAction)
+		}
+	}
+	return out
+}
+
+func idOf(p *ent.OrderPayment) int {
+	if p == nil {
+		return 0
+	}
+	return p.ID
+}
+
+func (s *Service) authorizeEach(ctx context.Context, v *OrderView, tenders []authorizingTender) authorizationOutcome {
+	for _, t := range tenders {
+		token := t.payment.Token
+		if t.payment.Retain {
+			retained, err := s.gateways.Retain(ctx, t.gateway, t.entry.PublicID+"-retain", gateway.RetainRequest{
+				Token: token, CustomerData: customerData(v.Order), BillingAddress: v.Order.BillingAddress})
+			if err != nil {
+				s.settle(ctx, t.entry, "", 0, err, paymenttransaction.StatusFailed)
+				return authorizationOutcome{failed: t.payment, failure: err}
+			}
+			token = retained
+		}
+		req := gateway.AuthRequest{Token: token, Amount: t.payment.Amount, Currency: t.payment.Currency, OrderID: v.Order.PublicOrderID,
+			BillingAddress: v.Order.BillingAddress, ShippingAddress: v.Order.ShippingAddress}
+		start := time.Now()
+		res, err := s.gateways.Authorize(ctx, t.gateway, t.entry.PublicID, req)
+		if err != nil && !gateway.IsDeclined(err) {
+			// The answer was lost: the same call with the same key tells what the gateway did.
+			res, err = s.gateways.Authorize(context.WithoutCancel(ctx), t.gateway, t.entry.PublicID, req)
+		}
+		latency := time.Since(start)
+		switch {
+		case err == nil && res.RequiresAction:
+			s.settle(ctx, t.entry, "", latency, nil, paymenttransaction.StatusFailed)
+			return authorizationOutcome{requiresAction: t.payment}
+		case err == nil:
+			s.settle(ctx, t.entry, res.AuthorizationID, latency, nil, paymenttransaction.StatusSucceeded)
+		case gateway.IsDeclined(err):
+			s.settle(ctx, t.entry, "", latency, err, paymenttransaction.StatusFailed)
+			return authorizationOutcome{failed: t.payment, failure: err}
+		default:
+			s.settle(ctx, t.entry, "", latency, err, paymenttransaction.StatusUnknown)
+			return authorizationOutcome{failed: t.payment, failure: err}
+		}
+	}
+	return authorizationOutcome{}
+}
+
+func customerData(o *ent.Order) map[string]any {
+	if o.Customer == nil {
+		return map[string]any{}
+	}
+	return map[string]any{"first_name": o.Customer.FirstName, "last_name": o.Customer.LastName, "email_address": o.Customer.EmailAddress}
+}
+
+// settle records a gateway answer on its ledger entry, in a transaction of its own. It runs
+// even when the caller's context is cancelled: the gateway has acted, the ledger must say so.
+func (s *Service) settle(ctx context.Context, entry *ent.PaymentTransaction, gatewayID string, latency time.Duration, callErr error, status paymenttransaction.Status) {
+	ctx = context.WithoutCancel(ctx)
+	u := s.db.Client.PaymentTransaction.UpdateOneID(entry.ID).SetStatus(status).SetGatewayTransactionID(gatewayID).
+		SetLatencyMs(int(latency.Milliseconds())).SetSettledAt(s.clock())
+	if e, ok := callErr.(*gateway.Error); ok {
+		u.SetErrorCode(e.Code).SetErrorMessage(truncate(e.Error(), 500))
+	}
+	if err := u.Exec(ctx); err != nil {
+		s.log.ErrorContext(ctx, "settling a payment ledger entry failed", "entry", entry.PublicID, "error", err)
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// abandonAuthorization is step 3 when not every tender was authorized: every authorization of
+// the order is voided (those whose outcome was lost are asked again first), gift cards are
+// credited, the order's reservation of stock and discount uses is given back, and it reopens. It reads
+// everything from the ledger, so it also finishes an attempt a crash interrupted. failedID names
+// the tender that failed (it leaves the order), keepID one that stays on the order as added
+// (the tender whose gateway asks the shopper to act).
+func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderID int, failedID, keepID int, reason string) error {
+	ctx = context.WithoutCancel(ctx)
+	o, err := s.db.Client.Order.Get(ctx, orderID)
+	if err != nil {
+		return err
+	}
+	payments, err := s.db.Client.OrderPayment.Query().Where(orderpayment.OrderID(orderID),
+		orderpayment.StatusIn(orderpayment.StatusAuthorizing, orderpayment.StatusAuthorized)).WithTransactions().All(ctx)
+	if err != nil {
+		return err
+	}
+	gateways := map[string]gateway.Gateway{}
+	gws, err := s.db.Client.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID)).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, g := range gws {
+		gateways[g.PublicID] = gatewayOf(g)
+	}
+	voided := map[int]bool{}
+	for _, p := range payments {
+		if p.GiftCardID != nil {
+			continue
+		}
+		g, ok := gateways[p.GatewayPublicID]
+		if !ok {
+			continue
+		}
+		for _, e := range p.Edges.Transactions {
+			if e.Kind == paymenttransaction.KindAuthorize && e.Status != paymenttransaction.StatusFailed && s.voidGranted(ctx, sh, o, p, e, g) {
+				voided[p.ID] = true
+			}
+		}
+	}
+	return s.inTx(ctx, func(tx *ent.Tx) error {
+		o, err := s.lockOrder(ctx, tx, orderID, order.StatusProcessing, order.StatusOpen)
+		if err != nil {
+			return err
+		}
+		for _, p := range payments {
+			status := orderpayment.StatusAdded
+			switch {
+			case p.ID == failedID:
+				status = orderpayment.StatusFailed
+			case p.ID == keepID:
+			case voided[p.ID]:
+				status = orderpayment.StatusVoided
+			}
+			if p.GiftCardID != nil {
+				if err := s.creditGiftCard(ctx, tx, sh, o, p); err != nil {
+					return err
+				}
+			}
+			if err := tx.OrderPayment.UpdateOne(p).SetStatus(status).SetStep("").SetAuthorizationID("").Exec(ctx); err != nil {
+				return err
+			}
+		}
+		v, err := s.viewOf(ctx, tx.Client(), sh, o, nil)
+		if err != nil {
+			return err
+		}
+		if o.Reserved {
+			if err := s.releaseReservation(ctx, tx, v); err != nil {
+				return err
+			}
+		}
+		if err := tx.Order.UpdateOne(o).SetStatus(order.StatusOpen).SetReserved(false).AddVersion(1).Exec(ctx); err != nil {
+			return err
+		}
+		return s.recordOrderEvent(ctx, tx, sh, o, TopicOrderFailed, map[string]any{"reason": reason})
+	})
+}
+
+// voidGranted voids the authorization of ledger entry e if the gateway granted it; an entry
+// whose outcome is not known yet is first asked again with its own idempotency key. It reports
+// whether an authorization was found and voided.
+func (s *Service) voidGranted(ctx context.Context, sh *ent.Shop, o *ent.Order, p *ent.OrderPayment, e *ent.PaymentTransaction, g gateway.Gateway) bool {
+	authID := e.GatewayTransactionID
+	if e.Status != paymenttransaction.StatusSucceeded {
+		res, err := s.gateways.Authorize(ctx, g, e.PublicID, gateway.AuthRequest{Token: p.Token, Amount: e.Amount,
+			Currency: e.Currency, OrderID: o.PublicOrderID, BillingAddress: o.BillingAddress, ShippingAddress: o.ShippingAddress})
+		switch {
+		case err == nil && res.AuthorizationID != "":
+			s.settle(ctx, e, res.AuthorizationID, 0, nil, paymenttransaction.StatusSucceeded)
+			authID = res.AuthorizationID
+		case err == nil || gateway.IsDeclined(err):
+			s.settle(ctx, e, "", 0, err, paymenttransaction.StatusFailed)
+			return false
+		default:
+			// Still unknown: the entry stays unknown and the recovery sweep asks again later;
+			// no capture can use an authorization whose id checkoutd never learned.
+			s.settle(ctx, e, "", 0, err, paymenttransaction.StatusUnknown)
+			return false
+		}
+	}
+	if err := s.voidAuthorization(ctx, sh, o, p, e, g, authID); err != nil {
+		s.log.ErrorContext(ctx, "voiding an authorization failed; the recovery sweep retries it", "error", err)
+	}
+	return true
+}
+
+// resolveUnknownAuthorization asks the gateway again about an authorization whose answer was
+// lost on an order that has moved on, and voids it if it was granted.
+func (s *Service) resolveUnknownAuthorization(ctx context.Context, e *ent.PaymentTransaction) error {
+	o, p := e.Edges.Order, e.Edges.Payment
+	g, err := s.db.Client.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(o.ShopID),
+		externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
+	if err != nil {
+		return err
+	}
+	s.voidGranted(ctx, o.Edges.Shop, o, p, e, gatewayOf(g))
+	return nil
+}
+
+// retryVoid sends a void whose answer was lost again, under its own idempotency key.
+func (s *Service) retryVoid(ctx context.Context, e *ent.PaymentTransaction) error {
+	o, p := e.Edges.Order, e.Edges.Payment
+	g, err := s.db.Client.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(o.ShopID),
+		externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	err = s.gateways.Void(ctx, gatewayOf(g), e.PublicID, gateway.VoidRequest{AuthorizationID: e.ReferenceTransactionID})
+	switch {
+	case err == nil:
+		s.settle(ctx, e, e.ReferenceTransactionID, time.Since(start), nil, paymenttransaction.StatusSucceeded)
+	case gateway.IsDeclined(err):
+		s.settle(ctx, e, "", time.Since(start), err, paymenttransaction.StatusFailed)
+	default:
+		s.settle(ctx, e, "", time.Since(start), err, paymenttransaction.StatusUnknown)
+		return err
+	}
+	return nil
+}
+
+// voidAuthorization releases one authorization at its gateway, recorded in the ledger as a
+// void entry written before the call and settled after it.
+func (s *Service) voidAuthorization(ctx context.Context, sh *ent.Shop, o *ent.Order, p *ent.OrderPayment, auth *ent.PaymentTransaction, g gateway.Gateway, authID string) error {
+	entry, err := s.db.Client.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetPaymentID(p.ID).
+		SetPublicID(newPublicID()).SetKind(paymenttransaction.KindVoid).SetAmount(auth.Amount).SetCurrency(auth.Currency).
+		SetReferenceTransactionID(authID).Save(ctx)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	err = s.gateways.Void(ctx, g, entry.PublicID, gateway.VoidRequest{AuthorizationID: authID})
+	if err != nil && !gateway.IsDeclined(err) {
+		err = s.gateways.Void(ctx, g, entry.PublicID, gateway.VoidRequest{AuthorizationID: authID})
+	}
+	switch {
+	case err == nil:
+		s.settle(ctx, entry, authID, time.Since(start), nil, paymenttransaction.StatusSucceeded)
+	case gateway.IsDeclined(err):
+		// The gateway holds no open authorization under this id (already voided or expired).
+		s.settle(ctx, entry, "", time.Since(start), err, paymenttransaction.StatusFailed)
+	default:
+		s.settle(ctx, entry, "", time.Since(start), err, paymenttransaction.StatusUnknown)
+		return fmt.Errorf("voiding authorization %s of order %s: %w", authID, o.PublicOrderID, err)
+	}
+	return nil
+}
+
+// creditGiftCard gives a gift card tender's debit back, with a void entry in the ledger.
+func (s *Service) creditGiftCard(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, p *ent.OrderPayment) error {
+	if err := tx.GiftCard.UpdateOneID(*p.GiftCardID).AddBalance(p.Amount).Exec(ctx); err != nil {
+		return err
+	}
+	return tx.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetPaymentID(p.ID).SetPublicID(newPublicID()).
+		SetKind(paymenttransaction.KindVoid).SetAmount(p.Amount).SetCurrency(p.Currency).
+		SetStatus(paymenttransaction.StatusSucceeded).SetSettledAt(s.clock()).Exec(ctx)
+}
+
+// authorizationFailed is the 422 naming the tender that was not authorized.
+func authorizationFailed(p *ent.OrderPayment, cause error) *Error {
+	details := map[string]any{"field": "payments", "payment_id": p.PublicID, "gateway_public_id": p.GatewayPublicID,
+		"display_string": p.DisplayString, "amount": p.Amount}
+	msg := "the payment " + p.DisplayString + " was not authorized"
+	typ := "payment.authorization_failed"
+	if e, ok := cause.(*gateway.Error); ok {
+		details["gateway_error_code"] = e.Code
+		if e.Declined {
+			msg += ": " + e.Message
+			typ = "payment.declined"
+		} else {
+			msg += ": the payment gateway did not answer"
+		}
+	}
+	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: typ, Message: msg, Details: details}
+}

@@ -1,0 +1,223 @@
+package service
+
+import (
+	"context"
+	"crypto/hmac"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
+	"github.com/checkoutd/checkoutd/ent/giftcard"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+)
+
+// TenderGiftCard is the payment type of a gift card tender.
+const TenderGiftCard = "gift_card"
+
+// PaymentInput is a tender as the frontend library sends it. Update and delete name the payment
+// by id, or by its gateway and token (the library sends the same body as add).
+type PaymentInput struct {
+	ID               string         `json:"id"`
+	GatewayPublicID  string         `json:"gateway_public_id"`
+	Amount           *int64         `json:"amount"`
+	Currency         string         `json:"currency"`
+	Type             string         `json:"type"`
+	DisplayString    string         `json:"display_string"`
+	Token            string         `json:"token"`
+	Retain           bool           `json:"retain"`
+	WalletPayType    string         `json:"wallet_pay_type"`
+	ExtraPaymentData map[string]any `json:"extra_payment_data"`
+	// Pin opens a gift card tender (also accepted as extra_payment_data.pin).
+	Pin string `json:"pin"`
+}
+
+func paymentError(typ, message, field string) *Error {
+	return validationError(typ, message, map[string]any{"field": field})
+}
+
+// livePayments are the tenders that count toward the order: not failed, not voided.
+func livePayments(ps []*ent.OrderPayment) []*ent.OrderPayment {
+	var out []*ent.OrderPayment
+	for _, p := range ps {
+		if p.Status != orderpayment.StatusFailed && p.Status != orderpayment.StatusVoided {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// AddPayment puts a tender on the order: an amount (by default what is left to pay) through one
+// of the shop's gateways, or from a gift card opened with its pin. Tenders may not add up to
+// more than the order total.
+func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in PaymentInput) (*OrderView, error) {
+	if strings.TrimSpace(in.Token) == "" {
+		return nil, paymentError("payment.invalid_payment", "token is required", "token")
+	}
+	if in.Amount != nil && *in.Amount <= 0 {
+		return nil, paymentError("payment.invalid_amount", "amount must be a positive amount in minor units", "amount")
+	}
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		v, err := s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
+		if err != nil {
+			return err
+		}
+		if in.Currency != "" && !strings.EqualFold(in.Currency, o.Currency) {
+			return paymentError("payment.currency_mismatch", "the order is in "+o.Currency, "currency")
+		}
+		remaining := v.Pricing.Total - tenderedAmount(v.Payments)
+		create := tx.OrderPayment.Create().SetOrderID(o.ID).SetPublicID(newPublicID()).SetCurrency(o.Currency).
+			SetToken(in.Token).SetRetain(in.Retain).SetWalletPayType(in.WalletPayType).SetDisplayString(in.DisplayString).
+			SetPosition(len(v.Payments)).SetPaymentParameters(in.ExtraPaymentData)
+		amount := remaining
+		if in.Amount != nil {
+			amount = *in.Amount
+		}
+		if strings.EqualFold(in.Type, TenderGiftCard) {
+			card, err := s.openGiftCard(ctx, tx, sess, in)
+			if err != nil {
+				return err
+			}
+			if card.Currency != o.Currency {
+				return paymentError("payment.currency_mismatch", "the gift card is in "+card.Currency+" and the order in "+o.Currency, "token")
+			}
+			if in.Amount == nil {
+				amount = min(remaining, card.Balance)
+			} else if amount > card.Balance {
+				return paymentError("payment.gift_card_balance", fmt.Sprintf("the gift card holds %d", card.Balance), "amount")
+			}
+			display := in.DisplayString
+			if display == "" {
+				display = "Gift card ending " + lastN(card.CardToken, 4)
+			}
+			create.SetTenderType(TenderGiftCard).SetGiftCardID(card.ID).SetDisplayString(display).
+				SetToken(card.PublicPaymentMethodID).SetPaymentParameters(nil)
+		} else {
+			gw, err := tx.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sess.Shop.ID),
+				externalpaymentgateway.PublicID(in.GatewayPublicID)).Only(ctx)
+			if ent.IsNotFound(err) {
+				return paymentError("payment.gateway_not_found", "no external payment gateway with public_id "+in.GatewayPublicID, "gateway_public_id")
+			}
+			if err != nil {
+				return err
+			}
+			if gw.Currency != o.Currency {
+				return paymentError("payment.currency_mismatch", "the gateway takes "+gw.Currency+" and the order is in "+o.Currency, "gateway_public_id")
+			}
+			tender := in.Type
+			if tender == "" {
+				tender = "credit_card"
+			}
+			create.SetGatewayPublicID(gw.PublicID).SetTenderType(tender)
+		}
+		if amount <= 0 {
+			return paymentError("payment.nothing_to_pay", "the order's payments already cover its total", "amount")
+		}
+		if amount > remaining {
+			return paymentError("payment.exceeds_order_total", fmt.Sprintf("the payment of %d is more than the %d left to pay", amount, remaining), "amount")
+		}
+		return create.SetAmount(amount).Exec(ctx)
+	})
+}
+
+func lastN(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}
+
+// openGiftCard finds the shop's card by its token and checks the pin; unknown card and wrong
+// pin give the same answer, as in the lookup.
+func (s *Service) openGiftCard(ctx context.Context, tx *ent.Tx, sess *OrderSession, in PaymentInput) (*ent.GiftCard, error) {
+	pin := in.Pin
+	if pin == "" {
+		pin, _ = in.ExtraPaymentData["pin"].(string)
+	}
+	card, err := tx.GiftCard.Query().Where(giftcard.ShopID(sess.Shop.ID), giftcard.CardToken(in.Token)).Only(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return nil, err
+	}
+	if card == nil || pin == "" || !hmac.Equal([]byte(pinHash(sess.Shop, card.CardToken, pin)), []byte(card.PinHash)) {
+		return nil, paymentError("gift_card.invalid_card", "no gift card matches this card token and pin", "token")
+	}
+	if card.ExpiryDate != nil && !card.ExpiryDate.After(s.clock()) {
+		return nil, paymentError("gift_card.expired", "the gift card has expired", "token")
+	}
+	if card.Balance <= 0 {
+		return nil, paymentError("gift_card.empty", "the gift card has no balance left", "token")
+	}
+	return card, nil
+}
+
+// findPayment names one added tender of the order by id, or by gateway and token.
+func findPayment(ctx context.Context, tx *ent.Tx, o *ent.Order, in PaymentInput) (*ent.OrderPayment, error) {
+	q := tx.OrderPayment.Query().Where(orderpayment.OrderID(o.ID), orderpayment.StatusEQ(orderpayment.StatusAdded))
+	switch {
+	case in.ID != "":
+		q = q.Where(orderpayment.PublicID(in.ID))
+	case in.Token != "":
+		q = q.Where(orderpayment.Token(in.Token))
+		if in.GatewayPublicID != "" {
+			q = q.Where(orderpayment.GatewayPublicID(in.GatewayPublicID))
+		}
+	default:
+		return nil, paymentError("payment.invalid_payment", "name the payment by id, or by gateway_public_id and token", "id")
+	}
+	p, err := q.Order(orderpayment.ByID()).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "payment.not_found",
+			Message: "the order has no such payment that can still change", Details: map[string]any{"field": "id"}}
+	}
+	return p, err
+}
+
+// UpdatePayment changes the amount or display of a tender not yet sent to its gateway.
+func (s *Service) UpdatePayment(ctx context.Context, sess *OrderSession, in PaymentInput) (*OrderView, error) {
+	if in.Amount != nil && *in.Amount <= 0 {
+		return nil, paymentError("payment.invalid_amount", "amount must be a positive amount in minor units", "amount")
+	}
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		p, err := findPayment(ctx, tx, o, in)
+		if err != nil {
+			return err
+		}
+		u := tx.OrderPayment.UpdateOne(p)
+		if in.DisplayString != "" {
+			u.SetDisplayString(in.DisplayString)
+		}
+		if in.Amount != nil {
+			v, err := s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
+			if err != nil {
+				return err
+			}
+			remaining := v.Pricing.Total - tenderedAmount(v.Payments) + p.Amount
+			if *in.Amount > remaining {
+				return paymentError("payment.exceeds_order_total", fmt.Sprintf("the payment of %d is more than the %d left to pay", *in.Amount, remaining), "amount")
+			}
+			if p.GiftCardID != nil {
+				card, err := tx.GiftCard.Get(ctx, *p.GiftCardID)
+				if err != nil {
+					return err
+				}
+				if *in.Amount > card.Balance {
+					return paymentError("payment.gift_card_balance", fmt.Sprintf("the gift card holds %d", card.Balance), "amount")
+				}
+			}
+			u.SetAmount(*in.Amount)
+		}
+		return u.Exec(ctx)
+	})
+}
+
+// RemovePayment takes a tender not yet sent to its gateway off the order.
+func (s *Service) RemovePayment(ctx context.Context, sess *OrderSession, in PaymentInput) (*OrderView, error) {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+		p, err := findPayment(ctx, tx, o, in)
+		if err != nil {
+			return err
+		}
+		return tx.OrderPayment.DeleteOne(p).Exec(ctx)
+	})
+}

@@ -1,0 +1,364 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/variant"
+)
+
+// ProcessResult is a processed order, or one whose gateway asks the shopper to act first.
+type ProcessResult struct {
+	View *OrderView
+	// RequiresAction names the payment whose gateway wants the shopper to act (3-D Secure and
+	// the like) before it authorizes; the order is open again and process_order is called anew.
+	RequiresAction *ent.OrderPayment
+}
+
+func incomplete(typ, message, field string) *Error {
+	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: typ, Message: message, Details: map[string]any{"field": field}}
+}
+
+// checkComplete is process_order's list of what an order needs before its payments are sent.
+func checkComplete(v *OrderView) error {
+	o := v.Order
+	if len(v.LineItems) == 0 {
+		return incomplete("order.no_line_items", "the order has no line items", "line_items")
+	}
+	if o.Customer == nil {
+		return incomplete("order.no_customer", "the order has no customer", "customer")
+	}
+	requiresShipping := false
+	for _, li := range v.LineItems {
+		requiresShipping = requiresShipping || li.RequiresShipping
+	}
+	if requiresShipping {
+		if o.ShippingAddress == nil {
+			return incomplete("order.no_shipping_address", "the order ships and has no shipping address", "shipping_address")
+		}
+		if v.SelectedShipping == nil {
+			return incomplete("order.no_shipping_line", "no shipping line is selected, or the selected one is no longer offered", "shipping_line")
+		}
+	}
+	live := livePayments(v.Payments)
+	hasGateway := false
+	for _, p := range live {
+		hasGateway = hasGateway || p.GiftCardID == nil
+	}
+	if hasGateway && o.BillingAddress == nil {
+		return incomplete("order.no_billing_address", "card payments need a billing address", "billing_address")
+	}
+	if err := checkTaxesCurrent(v); err != nil {
+		return err
+	}
+	if paid := tenderedAmount(live); paid != v.Pricing.Total {
+		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.payments_do_not_cover_total",
+			Message: fmt.Sprintf("the payments add up to %d and the order total is %d", paid, v.Pricing.Total),
+			Details: map[string]any{"field": "payments", "order_total": v.Pricing.Total, "payments_total": paid}}
+	}
+	return nil
+}
+
+// ProcessOrder completes an order: it checks that the order is complete, reserves its stock and
+// discount uses, authorizes every payment through its gateway (all or nothing) and marks it
+// processed with a platform_order_id of checkoutd's own.
+func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*ProcessResult, error) {
+	view, tenders, err := s.reserveForProcessing(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	outcome := s.authorizeTenders(ctx, view, tenders)
+	if outcome.failed != nil || outcome.requiresAction != nil {
+		reason := "payment authorization failed"
+		if outcome.requiresAction != nil {
+			reason = "payment requires customer action"
+		}
+		if err := s.abandonAuthorization(ctx, sess.Shop, sess.Order.ID, idOf(outcome.failed), idOf(outcome.requiresAction), reason); err != nil {
+			return nil, err
+		}
+		if outcome.failed != nil {
+			return nil, authorizationFailed(outcome.failed, outcome.failure)
+		}
+		v, err := s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+		if err != nil {
+			return nil, err
+		}
+		return &ProcessResult{View: v, RequiresAction: outcome.requiresAction}, nil
+	}
+	err = s.inTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
+		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusProcessing)
+		if err != nil {
+			return err
+		}
+		if err := s.markAuthorized(ctx, tx, o); err != nil {
+			return err
+		}
+		o, err = tx.Order.UpdateOne(o).SetStatus(order.StatusProcessed).SetProcessedAt(s.clock()).
+			SetPlatformOrderID(platformOrderID(o)).AddVersion(1).Save(ctx)
+		if err != nil {
+			return err
+		}
+		// With no platform connected checkoutd is the platform: the order is created as it is processed.
+		if err := s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderProcessed, nil); err != nil {
+			return err
+		}
+		return s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderCreated, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+	if err != nil {
+		return nil, err
+	}
+	return &ProcessResult{View: v}, nil
+}
+
+// reserveForProcessing is process_order's first transaction: the order must be complete; its
+// stock, discount uses and gift card amounts are taken; it moves to processing.
+func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) (view *OrderView, tenders []authorizingTender, err error) {
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
+		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusOpen)
+		if err != nil {
+			return err
+		}
+		if view, err = s.viewOf(ctx, tx.Client(), sess.Shop, o, nil); err != nil {
+			return err
+		}
+		if err := checkComplete(view); err != nil {
+			return err
+		}
+		if err := s.reserveStock(ctx, tx, view); err != nil {
+			return err
+		}
+		if err := redeemDiscountCodes(ctx, tx, view, s.clock()); err != nil {
+			return err
+		}
+		if tenders, err = s.reserveTenders(ctx, tx, sess.Shop, view); err != nil {
+			return err
+		}
+		return tx.Order.UpdateOne(o).SetStatus(order.StatusProcessing).SetReserved(true).AddVersion(1).Exec(ctx)
+	})
+	return view, tenders, err
+}
+
+// platformOrderID is checkoutd's own order number: the order's row number within its type.
+func platformOrderID(o *ent.Order) string { return fmt.Sprintf("CKD-%d", o.ID&0xffffffff) }
+
+// markAuthorized moves every tender being authorized to authorized, with its authorization id.
+func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order) error {
+	payments, err := tx.OrderPayment.Query().Where(orderpayment.OrderID(o.ID), orderpayment.StatusEQ(orderpayment.StatusAuthorizing)).
+		WithTransactions(func(q *ent.PaymentTransactionQuery) {
+			q.Where(paymenttransaction.KindEQ(paymenttransaction.KindAuthorize), paymenttransaction.StatusEQ(paymenttransaction.StatusSucceeded))
+		}).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range payments {
+		authID := ""
+		for _, e := range p.Edges.Transactions {
+			authID = e.GatewayTransactionID
+		}
+		if err := tx.OrderPayment.UpdateOne(p).SetStatus(orderpayment.StatusAuthorized).SetStep("preAuthed").
+			SetAuthorizationID(authID).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func outOfStock(li *ent.LineItem) *Error {
+	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "inventory.insufficient",
+		Message: "not enough stock left for " + li.Title + " (" + li.LineItemKey + ")",
+		Details: map[string]any{"field": "line_items", "line_item_key": li.LineItemKey, "quantity": li.Quantity}}
+}
+
+// reserveStock takes each tracked line's quantity off its variant's stock. The decrement only
+// happens while the stock covers it, in one statement, so two orders can never both take the
+// last unit.
+func (s *Service) reserveStock(ctx context.Context, tx *ent.Tx, v *OrderView) error {
+	for _, li := range v.LineItems {
+		if li.VariantID == "" {
+			continue
+		}
+		n, err := tx.Variant.Update().Where(variant.ShopID(v.Shop.ID), variant.PlatformID(li.VariantID), variant.InventoryTracked(true),
+			variant.InventoryQuantityGTE(li.Quantity)).AddInventoryQuantity(-li.Quantity).Save(ctx)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			continue
+		}
+		tracked, err := tx.Variant.Query().Where(variant.ShopID(v.Shop.ID), variant.PlatformID(li.VariantID), variant.InventoryTracked(true)).Exist(ctx)
+		if err != nil {
+			return err
+		}
+		if tracked {
+			return outOfStock(li)
+		}
+	}
+	return nil
+}
+
+// releaseReservation gives back the stock and discount uses an order held.
+func (s *Service) releaseReservation(ctx context.Context, tx *ent.Tx, v *OrderView) error {
+	for _, li := range v.LineItems {
+		if li.VariantID == "" {
+			continue
+		}
+		if _, err := tx.Variant.Update().Where(variant.ShopID(v.Shop.ID), variant.PlatformID(li.VariantID), variant.InventoryTracked(true)).
+			AddInventoryQuantity(li.Quantity).Save(ctx); err != nil {
+			return err
+		}
+	}
+	return releaseDiscountCodes(ctx, tx, v)
+}
+
+// AuthorizeResult is the spec's authorize result.
+type AuthorizeResult struct {
+	Total        int64                      `json:"total"`
+	Transactions []AuthorizationTransaction `json:"transactions"`
+}
+
+// AuthorizationTransaction is one authorized tender in an authorize result.
+type AuthorizationTransaction struct {
+	Gateway             string         `json:"gateway"`
+	PaymentID           string         `json:"payment_id"`
+	Amount              int64          `json:"amount"`
+	TransactionID       string         `json:"transaction_id"`
+	Currency            string         `json:"currency"`
+	Step                string         `json:"step"`
+	Status              string         `json:"status"`
+	TenderType          string         `json:"tender_type"`
+	TenderDetails       map[string]any `json:"tender_details"`
+	GatewayResponseData []any          `json:"gateway_response_data"`
+}
+
+// AuthorizePayments authorizes every tender of the order not yet authorized, all or nothing
+// (the spec: if one fails, every payment of the order is voided), and answers every
+// authorization the order holds. The order itself does not change state.
+func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*AuthorizeResult, error) {
+	var (
+		view    *OrderView
+		tenders []authorizingTender
+	)
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusOpen, order.StatusProcessed)
+		if err != nil {
+			return err
+		}
+		if view, err = s.viewOf(ctx, tx.Client(), sess.Shop, o, nil); err != nil {
+			return err
+		}
+		if len(livePayments(view.Payments)) == 0 {
+			return incomplete("order.no_payments", "the order has no payments to authorize", "payments")
+		}
+		if o.Status != order.StatusOpen {
+			return nil
+		}
+		if tenders, err = s.reserveTenders(ctx, tx, sess.Shop, view); err != nil {
+			return err
+		}
+		return tx.Order.UpdateOne(o).SetStatus(order.StatusProcessing).AddVersion(1).Exec(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if view.Order.Status == order.StatusOpen {
+		outcome := s.authorizeTenders(ctx, view, tenders)
+		if outcome.failed != nil || outcome.requiresAction != nil {
+			if err := s.abandonAuthorization(ctx, sess.Shop, sess.Order.ID, idOf(outcome.failed), idOf(outcome.requiresAction), "payment authorization failed"); err != nil {
+				return nil, err
+			}
+			if outcome.failed != nil {
+				return nil, authorizationFailed(outcome.failed, outcome.failure)
+			}
+			return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "payment.requires_action",
+				Message: "the payment's gateway asks the shopper to act before it authorizes", Details: map[string]any{"payment_id": outcome.requiresAction.PublicID}}
+		}
+		err = s.inTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
+			o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusProcessing)
+			if err != nil {
+				return err
+			}
+			if err := s.markAuthorized(ctx, tx, o); err != nil {
+				return err
+			}
+			return tx.Order.UpdateOne(o).SetStatus(order.StatusOpen).AddVersion(1).Exec(ctx)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s.authorizeResult(ctx, sess)
+}
+
+func (s *Service) authorizeResult(ctx context.Context, sess *OrderSession) (*AuthorizeResult, error) {
+	v, err := s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+	if err != nil {
+		return nil, err
+	}
+	out := &AuthorizeResult{Total: v.Pricing.Total, Transactions: []AuthorizationTransaction{}}
+	for _, p := range v.Payments {
+		if p.Status != orderpayment.StatusAuthorized {
+			continue
+		}
+		gw := p.GatewayPublicID
+		if p.GiftCardID != nil {
+			gw = TenderGiftCard
+		}
+		out.Transactions = append(out.Transactions, AuthorizationTransaction{Gateway: gw, PaymentID: p.PublicID, Amount: p.Amount,
+			TransactionID: p.AuthorizationID, Currency: p.Currency, Step: p.Step, Status: "success", TenderType: p.TenderType,
+			TenderDetails: map[string]any{"brand": "", "last_four": "", "bin": "", "expiration": ""}, GatewayResponseData: []any{}})
+	}
+	return out, nil
+}
+
+// RecoverInterruptedAuthorizations finishes what a crash or a lost answer left behind: orders
+// stuck in processing for longer than olderThan are abandoned (authorizations voided, stock and
+// gift cards given back, the order reopened), and authorizations whose outcome is unknown are
+// asked again and voided if they were granted. It is safe to run at any time and more than once.
+func (s *Service) RecoverInterruptedAuthorizations(ctx context.Context, olderThan time.Duration) error {
+	cutoff := s.clock().Add(-olderThan)
+	stuck, err := s.db.Client.Order.Query().Where(order.StatusEQ(order.StatusProcessing), order.UpdatedAtLT(cutoff)).WithShop().All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, o := range stuck {
+		if err := s.abandonAuthorization(ctx, o.Edges.Shop, o.ID, 0, 0, "processing was interrupted"); err != nil {
+			s.log.ErrorContext(ctx, "recovering an interrupted order failed", "public_order_id", o.PublicOrderID, "error", err)
+		}
+	}
+	unknown, err := s.db.Client.PaymentTransaction.Query().Where(paymenttransaction.KindEQ(paymenttransaction.KindAuthorize),
+		paymenttransaction.StatusEQ(paymenttransaction.StatusUnknown), paymenttransaction.UpdatedAtLT(cutoff)).
+		WithPayment().WithOrder(func(q *ent.OrderQuery) { q.WithShop() }).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range unknown {
+		if e.Edges.Order.Status == order.StatusProcessing {
+			continue
+		}
+		if err := s.resolveUnknownAuthorization(ctx, e); err != nil {
+			s.log.ErrorContext(ctx, "resolving an authorization of unknown outcome failed", "entry", e.PublicID, "error", err)
+		}
+	}
+	voids, err := s.db.Client.PaymentTransaction.Query().Where(paymenttransaction.KindEQ(paymenttransaction.KindVoid),
+		paymenttransaction.StatusIn(paymenttransaction.StatusUnknown, paymenttransaction.StatusPending), paymenttransaction.UpdatedAtLT(cutoff)).
+		WithPayment().WithOrder(func(q *ent.OrderQuery) { q.WithShop() }).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range voids {
+		if err := s.retryVoid(ctx, e); err != nil {
+			s.log.ErrorContext(ctx, "retrying a void failed", "entry", e.PublicID, "error", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,100 @@
+package service_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/servicetest"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// A crash between the gateway granting an authorization and checkoutd recording it leaves an
+// order in processing with a pending ledger entry. At the next start the sweep asks the gateway
+// again under the entry's key, voids what it granted, and gives everything back.
+func TestACrashDuringProcessingIsUndoneByTheRecoverySweep(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+		ctx := context.Background()
+		now := time.Now()
+		s := service.New(db, service.WithClock(func() time.Time { return now }))
+		created, err := s.CreateShop(ctx, service.CreateShopInput{Identifier: "crash-shop"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh := created.Shop
+		if _, err := s.CreateProduct(ctx, sh, service.ProductInput{PlatformID: "lamp", Title: "Lamp",
+			Variants: []service.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000, InventoryTracked: true, InventoryQuantity: 5}}}); err != nil {
+			t.Fatal(err)
+		}
+		gw := gatewaytest.New(t, "tok")
+		g, err := s.CreateExternalPaymentGateway(ctx, sh, service.ExternalPaymentGatewayInput{Name: ptr("Cards"), BaseURL: ptr(gw.URL),
+			APIToken: service.Of("tok"), PartialCapture: ptr(true), AdditionalOrderDetails: ptr(false), ProviderID: ptr(gatewaytest.ProviderID), Currency: ptr("USD")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		card, err := s.IssueGiftCard(ctx, sh, service.IssueGiftCardInput{Amount: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := s.InitOrder(ctx, sh, service.InitOrderInput{CartItems: []service.CartItem{{SKU: "LAMP", Quantity: 2, LineItemKey: "lamp"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sess := &service.OrderSession{Shop: sh, Order: v.Order}
+		addr := service.AddressInput{FirstName: "Ada", LastName: "L", AddressLine1: "1 Main St", City: "Albany", CountryCode: "US", ProvinceCode: "NY", PostalCode: "12207"}
+		steps := []func() (*service.OrderView, error){
+			func() (*service.OrderView, error) {
+				return s.CreateCustomer(ctx, sess, service.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
+			},
+			func() (*service.OrderView, error) { return s.SetAddress(ctx, sess, service.ShippingAddress, addr) },
+			func() (*service.OrderView, error) { return s.SetAddress(ctx, sess, service.BillingAddress, addr) },
+			func() (*service.OrderView, error) { return s.SelectShippingLine(ctx, sess, "0", "") },
+			func() (*service.OrderView, error) {
+				return s.AddPayment(ctx, sess, service.PaymentInput{Type: service.TenderGiftCard, Token: card.GiftCard.CardToken, Pin: card.Pin})
+			},
+			func() (*service.OrderView, error) {
+				return s.AddPayment(ctx, sess, service.PaymentInput{GatewayPublicID: g.PublicID, Token: gatewaytest.TokenOK})
+			},
+		}
+		for i, step := range steps {
+			if _, err := step(); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+		}
+
+		if err := s.CrashAfterGatewayGrant(ctx, sess); err != nil {
+			t.Fatal(err)
+		}
+
+		restarted := service.New(db, service.WithClock(func() time.Time { return now.Add(10 * time.Minute) }))
+		if err := restarted.RecoverInterruptedAuthorizations(ctx, 5*time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if open := gw.OpenAuths(); len(open) != 0 {
+			t.Fatalf("authorizations left open after recovery: %+v", open)
+		}
+		o, err := db.Client.Order.Get(ctx, v.Order.ID)
+		if err != nil || o.Status != order.StatusOpen || o.Reserved {
+			t.Fatalf("order %s reserved=%v (%v), want open and not reserved", o.Status, o.Reserved, err)
+		}
+		stock, err := db.Client.Variant.Query().Where(variant.PlatformID("lamp-1")).Only(ctx)
+		if err != nil || stock.InventoryQuantity != 5 {
+			t.Fatalf("stock %d (%v), want 5", stock.InventoryQuantity, err)
+		}
+		gc, err := db.Client.GiftCard.Get(ctx, card.GiftCard.ID)
+		if err != nil || gc.Balance != 1000 {
+			t.Fatalf("gift card balance %d (%v), want 1000", gc.Balance, err)
+		}
+		if err := restarted.RecoverInterruptedAuthorizations(ctx, 5*time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(gw.Calls("/void")); n != 1 {
+			t.Fatalf("%d voids; a second sweep must find nothing to do", n)
+		}
+	})
+}
