@@ -23,6 +23,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
+	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
@@ -61,6 +62,8 @@ type Client struct {
 	Flow *FlowClient
 	// GiftCard is the client for interacting with the GiftCard builders.
 	GiftCard *GiftCardClient
+	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
+	IdempotencyKey *IdempotencyKeyClient
 	// LifeElement is the client for interacting with the LifeElement builders.
 	LifeElement *LifeElementClient
 	// LineItem is the client for interacting with the LineItem builders.
@@ -106,6 +109,7 @@ func (c *Client) init() {
 	c.ExternalPaymentGateway = NewExternalPaymentGatewayClient(c.config)
 	c.Flow = NewFlowClient(c.config)
 	c.GiftCard = NewGiftCardClient(c.config)
+	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.LifeElement = NewLifeElementClient(c.config)
 	c.LineItem = NewLineItemClient(c.config)
 	c.Order = NewOrderClient(c.config)
@@ -219,6 +223,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ExternalPaymentGateway: NewExternalPaymentGatewayClient(cfg),
 		Flow:                   NewFlowClient(cfg),
 		GiftCard:               NewGiftCardClient(cfg),
+		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
 		LifeElement:            NewLifeElementClient(cfg),
 		LineItem:               NewLineItemClient(cfg),
 		Order:                  NewOrderClient(cfg),
@@ -259,6 +264,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ExternalPaymentGateway: NewExternalPaymentGatewayClient(cfg),
 		Flow:                   NewFlowClient(cfg),
 		GiftCard:               NewGiftCardClient(cfg),
+		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
 		LifeElement:            NewLifeElementClient(cfg),
 		LineItem:               NewLineItemClient(cfg),
 		Order:                  NewOrderClient(cfg),
@@ -302,9 +308,9 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIOverride, c.AccessToken, c.CorsDomain, c.DiscountCode, c.Event,
-		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.LifeElement, c.LineItem,
-		c.Order, c.OrderPayment, c.PaymentTransaction, c.Product, c.RSAConfig,
-		c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
+		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
+		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.Product,
+		c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
 		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
@@ -316,9 +322,9 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIOverride, c.AccessToken, c.CorsDomain, c.DiscountCode, c.Event,
-		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.LifeElement, c.LineItem,
-		c.Order, c.OrderPayment, c.PaymentTransaction, c.Product, c.RSAConfig,
-		c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
+		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
+		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.Product,
+		c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
 		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
@@ -344,6 +350,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Flow.mutate(ctx, m)
 	case *GiftCardMutation:
 		return c.GiftCard.mutate(ctx, m)
+	case *IdempotencyKeyMutation:
+		return c.IdempotencyKey.mutate(ctx, m)
 	case *LifeElementMutation:
 		return c.LifeElement.mutate(ctx, m)
 	case *LineItemMutation:
@@ -1580,6 +1588,155 @@ func (c *GiftCardClient) mutate(ctx context.Context, m *GiftCardMutation) (Value
 		return (&GiftCardDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown GiftCard mutation op: %q", m.Op())
+	}
+}
+
+// IdempotencyKeyClient is a client for the IdempotencyKey schema.
+type IdempotencyKeyClient struct {
+	config
+}
+
+// NewIdempotencyKeyClient returns a client for the IdempotencyKey from the given config.
+func NewIdempotencyKeyClient(c config) *IdempotencyKeyClient {
+	return &IdempotencyKeyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `idempotencykey.Hooks(f(g(h())))`.
+func (c *IdempotencyKeyClient) Use(hooks ...Hook) {
+	c.hooks.IdempotencyKey = append(c.hooks.IdempotencyKey, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `idempotencykey.Intercept(f(g(h())))`.
+func (c *IdempotencyKeyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IdempotencyKey = append(c.inters.IdempotencyKey, interceptors...)
+}
+
+// Create returns a builder for creating a IdempotencyKey entity.
+func (c *IdempotencyKeyClient) Create() *IdempotencyKeyCreate {
+	mutation := newIdempotencyKeyMutation(c.config, OpCreate)
+	return &IdempotencyKeyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IdempotencyKey entities.
+func (c *IdempotencyKeyClient) CreateBulk(builders ...*IdempotencyKeyCreate) *IdempotencyKeyCreateBulk {
+	return &IdempotencyKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IdempotencyKeyClient) MapCreateBulk(slice any, setFunc func(*IdempotencyKeyCreate, int)) *IdempotencyKeyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IdempotencyKeyCreateBulk{err: fmt.Errorf("calling to IdempotencyKeyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IdempotencyKeyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IdempotencyKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Update() *IdempotencyKeyUpdate {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdate)
+	return &IdempotencyKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IdempotencyKeyClient) UpdateOne(_m *IdempotencyKey) *IdempotencyKeyUpdateOne {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdateOne, withIdempotencyKey(_m))
+	return &IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IdempotencyKeyClient) UpdateOneID(id int) *IdempotencyKeyUpdateOne {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdateOne, withIdempotencyKeyID(id))
+	return &IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Delete() *IdempotencyKeyDelete {
+	mutation := newIdempotencyKeyMutation(c.config, OpDelete)
+	return &IdempotencyKeyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IdempotencyKeyClient) DeleteOne(_m *IdempotencyKey) *IdempotencyKeyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IdempotencyKeyClient) DeleteOneID(id int) *IdempotencyKeyDeleteOne {
+	builder := c.Delete().Where(idempotencykey.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IdempotencyKeyDeleteOne{builder}
+}
+
+// Query returns a query builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Query() *IdempotencyKeyQuery {
+	return &IdempotencyKeyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIdempotencyKey},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IdempotencyKey entity by its id.
+func (c *IdempotencyKeyClient) Get(ctx context.Context, id int) (*IdempotencyKey, error) {
+	return c.Query().Where(idempotencykey.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IdempotencyKeyClient) GetX(ctx context.Context, id int) *IdempotencyKey {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a IdempotencyKey.
+func (c *IdempotencyKeyClient) QueryShop(_m *IdempotencyKey) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(idempotencykey.Table, idempotencykey.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, idempotencykey.ShopTable, idempotencykey.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *IdempotencyKeyClient) Hooks() []Hook {
+	return c.hooks.IdempotencyKey
+}
+
+// Interceptors returns the client interceptors.
+func (c *IdempotencyKeyClient) Interceptors() []Interceptor {
+	return c.inters.IdempotencyKey
+}
+
+func (c *IdempotencyKeyClient) mutate(ctx context.Context, m *IdempotencyKeyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IdempotencyKeyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IdempotencyKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IdempotencyKeyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IdempotencyKey mutation op: %q", m.Op())
 	}
 }
 
@@ -3400,6 +3557,22 @@ func (c *ShopClient) QueryEvents(_m *Shop) *EventQuery {
 	return query
 }
 
+// QueryIdempotencyKeys queries the idempotency_keys edge of a Shop.
+func (c *ShopClient) QueryIdempotencyKeys(_m *Shop) *IdempotencyKeyQuery {
+	query := (&IdempotencyKeyClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(idempotencykey.Table, idempotencykey.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.IdempotencyKeysTable, shop.IdempotencyKeysColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ShopClient) Hooks() []Hook {
 	return c.hooks.Shop
@@ -3876,14 +4049,14 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 type (
 	hooks struct {
 		APIOverride, AccessToken, CorsDomain, DiscountCode, Event,
-		ExternalPaymentGateway, Flow, GiftCard, LifeElement, LineItem, Order,
-		OrderPayment, PaymentTransaction, Product, RSAConfig, ShippingRate,
+		ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey, LifeElement, LineItem,
+		Order, OrderPayment, PaymentTransaction, Product, RSAConfig, ShippingRate,
 		ShippingZone, Shop, TaxZone, Variant, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIOverride, AccessToken, CorsDomain, DiscountCode, Event,
-		ExternalPaymentGateway, Flow, GiftCard, LifeElement, LineItem, Order,
-		OrderPayment, PaymentTransaction, Product, RSAConfig, ShippingRate,
+		ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey, LifeElement, LineItem,
+		Order, OrderPayment, PaymentTransaction, Product, RSAConfig, ShippingRate,
 		ShippingZone, Shop, TaxZone, Variant, WebhookSubscription []ent.Interceptor
 	}
 )

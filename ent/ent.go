@@ -20,6 +20,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
+	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
@@ -101,6 +102,7 @@ func checkColumn(t, c string) error {
 			externalpaymentgateway.Table: externalpaymentgateway.ValidColumn,
 			flow.Table:                   flow.ValidColumn,
 			giftcard.Table:               giftcard.ValidColumn,
+			idempotencykey.Table:         idempotencykey.ValidColumn,
 			lifeelement.Table:            lifeelement.ValidColumn,
 			lineitem.Table:               lineitem.ValidColumn,
 			order.Table:                  order.ValidColumn,

@@ -2357,6 +2357,11 @@ func (_q *PaymentTransactionQuery) collectField(ctx context.Context, oneNode boo
 				selectedFields = append(selectedFields, paymenttransaction.FieldLatencyMs)
 				fieldSeen[paymenttransaction.FieldLatencyMs] = struct{}{}
 			}
+		case "operationKey":
+			if _, ok := fieldSeen[paymenttransaction.FieldOperationKey]; !ok {
+				selectedFields = append(selectedFields, paymenttransaction.FieldOperationKey)
+				fieldSeen[paymenttransaction.FieldOperationKey] = struct{}{}
+			}
 		case "settledAt":
 			if _, ok := fieldSeen[paymenttransaction.FieldSettledAt]; !ok {
 				selectedFields = append(selectedFields, paymenttransaction.FieldSettledAt)

@@ -6910,6 +6910,21 @@ type PaymentTransactionWhereInput struct {
 	LatencyMsLT    *int  `json:"latencyMsLT,omitempty"`
 	LatencyMsLTE   *int  `json:"latencyMsLTE,omitempty"`
 
+	// "operation_key" field predicates.
+	OperationKey             *string  `json:"operationKey,omitempty"`
+	OperationKeyNEQ          *string  `json:"operationKeyNEQ,omitempty"`
+	OperationKeyIn           []string `json:"operationKeyIn,omitempty"`
+	OperationKeyNotIn        []string `json:"operationKeyNotIn,omitempty"`
+	OperationKeyGT           *string  `json:"operationKeyGT,omitempty"`
+	OperationKeyGTE          *string  `json:"operationKeyGTE,omitempty"`
+	OperationKeyLT           *string  `json:"operationKeyLT,omitempty"`
+	OperationKeyLTE          *string  `json:"operationKeyLTE,omitempty"`
+	OperationKeyContains     *string  `json:"operationKeyContains,omitempty"`
+	OperationKeyHasPrefix    *string  `json:"operationKeyHasPrefix,omitempty"`
+	OperationKeyHasSuffix    *string  `json:"operationKeyHasSuffix,omitempty"`
+	OperationKeyEqualFold    *string  `json:"operationKeyEqualFold,omitempty"`
+	OperationKeyContainsFold *string  `json:"operationKeyContainsFold,omitempty"`
+
 	// "settled_at" field predicates.
 	SettledAt       *time.Time  `json:"settledAt,omitempty"`
 	SettledAtNEQ    *time.Time  `json:"settledAtNEQ,omitempty"`
@@ -7379,6 +7394,45 @@ func (i *PaymentTransactionWhereInput) P() (predicate.PaymentTransaction, error)
 	}
 	if i.LatencyMsLTE != nil {
 		predicates = append(predicates, paymenttransaction.LatencyMsLTE(*i.LatencyMsLTE))
+	}
+	if i.OperationKey != nil {
+		predicates = append(predicates, paymenttransaction.OperationKeyEQ(*i.OperationKey))
+	}
+	if i.OperationKeyNEQ != nil {
+		predicates = append(predicates, paymenttransaction.OperationKeyNEQ(*i.OperationKeyNEQ))
+	}
+	if len(i.OperationKeyIn) > 0 {
+		predicates = append(predicates, paymenttransaction.OperationKeyIn(i.OperationKeyIn...))
+	}
+	if len(i.OperationKeyNotIn) > 0 {
+		predicates = append(predicates, paymenttransaction.OperationKeyNotIn(i.OperationKeyNotIn...))
+	}
+	if i.OperationKeyGT != nil {
+		predicates = append(predicates, paymenttransaction.OperationKeyGT(*i.OperationKeyGT))
+	}
+	if i.OperationKeyGTE != nil {
+		predicates = append(predicates, paymenttransaction.OperationKeyGTE(*i.OperationKeyGTE))
+	}
+	if i.OperationKeyLT != nil {
+		predicates = append(predicates, paymenttransaction.OperationKeyLT(*i.OperationKeyLT))
+	}
+	if i.OperationKeyLTE != nil {
+		predicates = append(predicates, paymenttransaction.OperationKeyLTE(*i.OperationKeyLTE))
+	}
+	if i.OperationKeyContains != nil {
+		predicates = append(predicates, paymenttransaction.OperationKeyContains(*i.OperationKeyContains))
+	}
+	if i.OperationKeyHasPrefix != nil {
+		predicates = append(predicates, paymenttransaction.OperationKeyHasPrefix(*i.OperationKeyHasPrefix))
+	}
+	if i.OperationKeyHasSuffix != nil {
+		predicates = append(predicates, paymenttransaction.OperationKeyHasSuffix(*i.OperationKeyHasSuffix))
+	}
+	if i.OperationKeyEqualFold != nil {
+		predicates = append(predicates, paymenttransaction.OperationKeyEqualFold(*i.OperationKeyEqualFold))
+	}
+	if i.OperationKeyContainsFold != nil {
+		predicates = append(predicates, paymenttransaction.OperationKeyContainsFold(*i.OperationKeyContainsFold))
 	}
 	if i.SettledAt != nil {
 		predicates = append(predicates, paymenttransaction.SettledAtEQ(*i.SettledAt))

@@ -50,6 +50,8 @@ type PaymentTransaction struct {
 	ErrorMessage string `json:"error_message,omitempty"`
 	// LatencyMs holds the value of the "latency_ms" field.
 	LatencyMs int `json:"latency_ms,omitempty"`
+	// OperationKey holds the value of the "operation_key" field.
+	OperationKey string `json:"operation_key,omitempty"`
 	// Data holds the value of the "data" field.
 	Data map[string]interface{} `json:"data,omitempty"`
 	// SettledAt holds the value of the "settled_at" field.
@@ -104,7 +106,7 @@ func (*PaymentTransaction) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case paymenttransaction.FieldID, paymenttransaction.FieldShopID, paymenttransaction.FieldOrderID, paymenttransaction.FieldPaymentID, paymenttransaction.FieldAmount, paymenttransaction.FieldLatencyMs:
 			values[i] = new(sql.NullInt64)
-		case paymenttransaction.FieldPublicID, paymenttransaction.FieldKind, paymenttransaction.FieldStatus, paymenttransaction.FieldCurrency, paymenttransaction.FieldGatewayTransactionID, paymenttransaction.FieldReferenceTransactionID, paymenttransaction.FieldErrorCode, paymenttransaction.FieldErrorMessage:
+		case paymenttransaction.FieldPublicID, paymenttransaction.FieldKind, paymenttransaction.FieldStatus, paymenttransaction.FieldCurrency, paymenttransaction.FieldGatewayTransactionID, paymenttransaction.FieldReferenceTransactionID, paymenttransaction.FieldErrorCode, paymenttransaction.FieldErrorMessage, paymenttransaction.FieldOperationKey:
 			values[i] = new(sql.NullString)
 		case paymenttransaction.FieldCreatedAt, paymenttransaction.FieldUpdatedAt, paymenttransaction.FieldSettledAt:
 			values[i] = new(sql.NullTime)
@@ -219,6 +221,12 @@ func (_m *PaymentTransaction) assignValues(columns []string, values []any) error
 			} else if value.Valid {
 				_m.LatencyMs = int(value.Int64)
 			}
+		case paymenttransaction.FieldOperationKey:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field operation_key", values[i])
+			} else if value.Valid {
+				_m.OperationKey = value.String
+			}
 		case paymenttransaction.FieldData:
 			if value, ok := values[i].(*[]byte); !ok {
 				return fmt.Errorf("unexpected type %T for field data", values[i])
@@ -324,6 +332,9 @@ func (_m *PaymentTransaction) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("latency_ms=")
 	builder.WriteString(fmt.Sprintf("%v", _m.LatencyMs))
+	builder.WriteString(", ")
+	builder.WriteString("operation_key=")
+	builder.WriteString(_m.OperationKey)
 	builder.WriteString(", ")
 	builder.WriteString("data=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Data))

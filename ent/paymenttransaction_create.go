@@ -178,6 +178,20 @@ func (_c *PaymentTransactionCreate) SetNillableLatencyMs(v *int) *PaymentTransac
 	return _c
 }
 
+// SetOperationKey sets the "operation_key" field.
+func (_c *PaymentTransactionCreate) SetOperationKey(v string) *PaymentTransactionCreate {
+	_c.mutation.SetOperationKey(v)
+	return _c
+}
+
+// SetNillableOperationKey sets the "operation_key" field if the given value is not nil.
+func (_c *PaymentTransactionCreate) SetNillableOperationKey(v *string) *PaymentTransactionCreate {
+	if v != nil {
+		_c.SetOperationKey(*v)
+	}
+	return _c
+}
+
 // SetData sets the "data" field.
 func (_c *PaymentTransactionCreate) SetData(v map[string]interface{}) *PaymentTransactionCreate {
 	_c.mutation.SetData(v)
@@ -275,6 +289,10 @@ func (_c *PaymentTransactionCreate) defaults() {
 		v := paymenttransaction.DefaultLatencyMs
 		_c.mutation.SetLatencyMs(v)
 	}
+	if _, ok := _c.mutation.OperationKey(); !ok {
+		v := paymenttransaction.DefaultOperationKey
+		_c.mutation.SetOperationKey(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -343,6 +361,9 @@ func (_c *PaymentTransactionCreate) check() error {
 	}
 	if _, ok := _c.mutation.LatencyMs(); !ok {
 		return &ValidationError{Name: "latency_ms", err: errors.New(`ent: missing required field "PaymentTransaction.latency_ms"`)}
+	}
+	if _, ok := _c.mutation.OperationKey(); !ok {
+		return &ValidationError{Name: "operation_key", err: errors.New(`ent: missing required field "PaymentTransaction.operation_key"`)}
 	}
 	if len(_c.mutation.OrderIDs()) == 0 {
 		return &ValidationError{Name: "order", err: errors.New(`ent: missing required edge "PaymentTransaction.order"`)}
@@ -428,6 +449,10 @@ func (_c *PaymentTransactionCreate) createSpec() (*PaymentTransaction, *sqlgraph
 	if value, ok := _c.mutation.LatencyMs(); ok {
 		_spec.SetField(paymenttransaction.FieldLatencyMs, field.TypeInt, value)
 		_node.LatencyMs = value
+	}
+	if value, ok := _c.mutation.OperationKey(); ok {
+		_spec.SetField(paymenttransaction.FieldOperationKey, field.TypeString, value)
+		_node.OperationKey = value
 	}
 	if value, ok := _c.mutation.Data(); ok {
 		_spec.SetField(paymenttransaction.FieldData, field.TypeJSON, value)
@@ -652,6 +677,18 @@ func (u *PaymentTransactionUpsert) UpdateLatencyMs() *PaymentTransactionUpsert {
 // AddLatencyMs adds v to the "latency_ms" field.
 func (u *PaymentTransactionUpsert) AddLatencyMs(v int) *PaymentTransactionUpsert {
 	u.Add(paymenttransaction.FieldLatencyMs, v)
+	return u
+}
+
+// SetOperationKey sets the "operation_key" field.
+func (u *PaymentTransactionUpsert) SetOperationKey(v string) *PaymentTransactionUpsert {
+	u.Set(paymenttransaction.FieldOperationKey, v)
+	return u
+}
+
+// UpdateOperationKey sets the "operation_key" field to the value that was provided on create.
+func (u *PaymentTransactionUpsert) UpdateOperationKey() *PaymentTransactionUpsert {
+	u.SetExcluded(paymenttransaction.FieldOperationKey)
 	return u
 }
 
@@ -899,6 +936,20 @@ func (u *PaymentTransactionUpsertOne) AddLatencyMs(v int) *PaymentTransactionUps
 func (u *PaymentTransactionUpsertOne) UpdateLatencyMs() *PaymentTransactionUpsertOne {
 	return u.Update(func(s *PaymentTransactionUpsert) {
 		s.UpdateLatencyMs()
+	})
+}
+
+// SetOperationKey sets the "operation_key" field.
+func (u *PaymentTransactionUpsertOne) SetOperationKey(v string) *PaymentTransactionUpsertOne {
+	return u.Update(func(s *PaymentTransactionUpsert) {
+		s.SetOperationKey(v)
+	})
+}
+
+// UpdateOperationKey sets the "operation_key" field to the value that was provided on create.
+func (u *PaymentTransactionUpsertOne) UpdateOperationKey() *PaymentTransactionUpsertOne {
+	return u.Update(func(s *PaymentTransactionUpsert) {
+		s.UpdateOperationKey()
 	})
 }
 
@@ -1318,6 +1369,20 @@ func (u *PaymentTransactionUpsertBulk) AddLatencyMs(v int) *PaymentTransactionUp
 func (u *PaymentTransactionUpsertBulk) UpdateLatencyMs() *PaymentTransactionUpsertBulk {
 	return u.Update(func(s *PaymentTransactionUpsert) {
 		s.UpdateLatencyMs()
+	})
+}
+
+// SetOperationKey sets the "operation_key" field.
+func (u *PaymentTransactionUpsertBulk) SetOperationKey(v string) *PaymentTransactionUpsertBulk {
+	return u.Update(func(s *PaymentTransactionUpsert) {
+		s.SetOperationKey(v)
+	})
+}
+
+// UpdateOperationKey sets the "operation_key" field to the value that was provided on create.
+func (u *PaymentTransactionUpsertBulk) UpdateOperationKey() *PaymentTransactionUpsertBulk {
+	return u.Update(func(s *PaymentTransactionUpsert) {
+		s.UpdateOperationKey()
 	})
 }
 

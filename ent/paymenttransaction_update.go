@@ -174,6 +174,20 @@ func (_u *PaymentTransactionUpdate) AddLatencyMs(v int) *PaymentTransactionUpdat
 	return _u
 }
 
+// SetOperationKey sets the "operation_key" field.
+func (_u *PaymentTransactionUpdate) SetOperationKey(v string) *PaymentTransactionUpdate {
+	_u.mutation.SetOperationKey(v)
+	return _u
+}
+
+// SetNillableOperationKey sets the "operation_key" field if the given value is not nil.
+func (_u *PaymentTransactionUpdate) SetNillableOperationKey(v *string) *PaymentTransactionUpdate {
+	if v != nil {
+		_u.SetOperationKey(*v)
+	}
+	return _u
+}
+
 // SetData sets the "data" field.
 func (_u *PaymentTransactionUpdate) SetData(v map[string]interface{}) *PaymentTransactionUpdate {
 	_u.mutation.SetData(v)
@@ -320,6 +334,9 @@ func (_u *PaymentTransactionUpdate) sqlSave(ctx context.Context) (_node int, err
 	}
 	if value, ok := _u.mutation.AddedLatencyMs(); ok {
 		_spec.AddField(paymenttransaction.FieldLatencyMs, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.OperationKey(); ok {
+		_spec.SetField(paymenttransaction.FieldOperationKey, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Data(); ok {
 		_spec.SetField(paymenttransaction.FieldData, field.TypeJSON, value)
@@ -499,6 +516,20 @@ func (_u *PaymentTransactionUpdateOne) AddLatencyMs(v int) *PaymentTransactionUp
 	return _u
 }
 
+// SetOperationKey sets the "operation_key" field.
+func (_u *PaymentTransactionUpdateOne) SetOperationKey(v string) *PaymentTransactionUpdateOne {
+	_u.mutation.SetOperationKey(v)
+	return _u
+}
+
+// SetNillableOperationKey sets the "operation_key" field if the given value is not nil.
+func (_u *PaymentTransactionUpdateOne) SetNillableOperationKey(v *string) *PaymentTransactionUpdateOne {
+	if v != nil {
+		_u.SetOperationKey(*v)
+	}
+	return _u
+}
+
 // SetData sets the "data" field.
 func (_u *PaymentTransactionUpdateOne) SetData(v map[string]interface{}) *PaymentTransactionUpdateOne {
 	_u.mutation.SetData(v)
@@ -675,6 +706,9 @@ func (_u *PaymentTransactionUpdateOne) sqlSave(ctx context.Context) (_node *Paym
 	}
 	if value, ok := _u.mutation.AddedLatencyMs(); ok {
 		_spec.AddField(paymenttransaction.FieldLatencyMs, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.OperationKey(); ok {
+		_spec.SetField(paymenttransaction.FieldOperationKey, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Data(); ok {
 		_spec.SetField(paymenttransaction.FieldData, field.TypeJSON, value)

@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
+	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
@@ -216,6 +217,30 @@ func init() {
 	giftcardDescCustomerEmail := giftcardFields[11].Descriptor()
 	// giftcard.DefaultCustomerEmail holds the default value on creation for the customer_email field.
 	giftcard.DefaultCustomerEmail = giftcardDescCustomerEmail.Default.(string)
+	idempotencykeyFields := schema.IdempotencyKey{}.Fields()
+	_ = idempotencykeyFields
+	// idempotencykeyDescKey is the schema descriptor for key field.
+	idempotencykeyDescKey := idempotencykeyFields[1].Descriptor()
+	// idempotencykey.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	idempotencykey.KeyValidator = func() func(string) error {
+		validators := idempotencykeyDescKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(key string) error {
+			for _, fn := range fns {
+				if err := fn(key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// idempotencykeyDescResponseStatus is the schema descriptor for response_status field.
+	idempotencykeyDescResponseStatus := idempotencykeyFields[4].Descriptor()
+	// idempotencykey.DefaultResponseStatus holds the default value on creation for the response_status field.
+	idempotencykey.DefaultResponseStatus = idempotencykeyDescResponseStatus.Default.(int)
 	lifeelementMixin := schema.LifeElement{}.Mixin()
 	lifeelementMixinFields0 := lifeelementMixin[0].Fields()
 	_ = lifeelementMixinFields0
@@ -447,6 +472,10 @@ func init() {
 	paymenttransactionDescLatencyMs := paymenttransactionFields[12].Descriptor()
 	// paymenttransaction.DefaultLatencyMs holds the default value on creation for the latency_ms field.
 	paymenttransaction.DefaultLatencyMs = paymenttransactionDescLatencyMs.Default.(int)
+	// paymenttransactionDescOperationKey is the schema descriptor for operation_key field.
+	paymenttransactionDescOperationKey := paymenttransactionFields[13].Descriptor()
+	// paymenttransaction.DefaultOperationKey holds the default value on creation for the operation_key field.
+	paymenttransaction.DefaultOperationKey = paymenttransactionDescOperationKey.Default.(string)
 	productMixin := schema.Product{}.Mixin()
 	productMixinFields0 := productMixin[0].Fields()
 	_ = productMixinFields0

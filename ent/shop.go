@@ -76,9 +76,11 @@ type ShopEdges struct {
 	DiscountCodes []*DiscountCode `json:"discount_codes,omitempty"`
 	// Events holds the value of the events edge.
 	Events []*Event `json:"events,omitempty"`
+	// IdempotencyKeys holds the value of the idempotency_keys edge.
+	IdempotencyKeys []*IdempotencyKey `json:"idempotency_keys,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [15]bool
+	loadedTypes [16]bool
 	// totalCount holds the count of the edges above.
 	totalCount [14]map[string]int
 
@@ -96,6 +98,7 @@ type ShopEdges struct {
 	namedTaxZones                map[string][]*TaxZone
 	namedDiscountCodes           map[string][]*DiscountCode
 	namedEvents                  map[string][]*Event
+	namedIdempotencyKeys         map[string][]*IdempotencyKey
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -233,6 +236,15 @@ func (e ShopEdges) EventsOrErr() ([]*Event, error) {
 		return e.Events, nil
 	}
 	return nil, &NotLoadedError{edge: "events"}
+}
+
+// IdempotencyKeysOrErr returns the IdempotencyKeys value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) IdempotencyKeysOrErr() ([]*IdempotencyKey, error) {
+	if e.loadedTypes[15] {
+		return e.IdempotencyKeys, nil
+	}
+	return nil, &NotLoadedError{edge: "idempotency_keys"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -418,6 +430,11 @@ func (_m *Shop) QueryDiscountCodes() *DiscountCodeQuery {
 // QueryEvents queries the "events" edge of the Shop entity.
 func (_m *Shop) QueryEvents() *EventQuery {
 	return NewShopClient(_m.config).QueryEvents(_m)
+}
+
+// QueryIdempotencyKeys queries the "idempotency_keys" edge of the Shop entity.
+func (_m *Shop) QueryIdempotencyKeys() *IdempotencyKeyQuery {
+	return NewShopClient(_m.config).QueryIdempotencyKeys(_m)
 }
 
 // Update returns a builder for updating this Shop.
@@ -807,6 +824,30 @@ func (_m *Shop) appendNamedEvents(name string, edges ...*Event) {
 		_m.Edges.namedEvents[name] = []*Event{}
 	} else {
 		_m.Edges.namedEvents[name] = append(_m.Edges.namedEvents[name], edges...)
+	}
+}
+
+// NamedIdempotencyKeys returns the IdempotencyKeys named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedIdempotencyKeys(name string) ([]*IdempotencyKey, error) {
+	if _m.Edges.namedIdempotencyKeys == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedIdempotencyKeys[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedIdempotencyKeys(name string, edges ...*IdempotencyKey) {
+	if _m.Edges.namedIdempotencyKeys == nil {
+		_m.Edges.namedIdempotencyKeys = make(map[string][]*IdempotencyKey)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedIdempotencyKeys[name] = []*IdempotencyKey{}
+	} else {
+		_m.Edges.namedIdempotencyKeys[name] = append(_m.Edges.namedIdempotencyKeys[name], edges...)
 	}
 }
 

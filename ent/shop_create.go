@@ -19,6 +19,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
+	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/product"
@@ -388,6 +389,21 @@ func (_c *ShopCreate) AddEvents(v ...*Event) *ShopCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddEventIDs(ids...)
+}
+
+// AddIdempotencyKeyIDs adds the "idempotency_keys" edge to the IdempotencyKey entity by IDs.
+func (_c *ShopCreate) AddIdempotencyKeyIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddIdempotencyKeyIDs(ids...)
+	return _c
+}
+
+// AddIdempotencyKeys adds the "idempotency_keys" edges to the IdempotencyKey entity.
+func (_c *ShopCreate) AddIdempotencyKeys(v ...*IdempotencyKey) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddIdempotencyKeyIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -794,6 +810,22 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.IdempotencyKeysIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.IdempotencyKeysTable,
+			Columns: []string{shop.IdempotencyKeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(idempotencykey.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -21,6 +21,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
+	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
@@ -54,6 +55,7 @@ type ShopQuery struct {
 	withTaxZones                     *TaxZoneQuery
 	withDiscountCodes                *DiscountCodeQuery
 	withEvents                       *EventQuery
+	withIdempotencyKeys              *IdempotencyKeyQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -70,6 +72,7 @@ type ShopQuery struct {
 	withNamedTaxZones                map[string]*TaxZoneQuery
 	withNamedDiscountCodes           map[string]*DiscountCodeQuery
 	withNamedEvents                  map[string]*EventQuery
+	withNamedIdempotencyKeys         map[string]*IdempotencyKeyQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -436,6 +439,28 @@ func (_q *ShopQuery) QueryEvents() *EventQuery {
 	return query
 }
 
+// QueryIdempotencyKeys chains the current query on the "idempotency_keys" edge.
+func (_q *ShopQuery) QueryIdempotencyKeys() *IdempotencyKeyQuery {
+	query := (&IdempotencyKeyClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(idempotencykey.Table, idempotencykey.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.IdempotencyKeysTable, shop.IdempotencyKeysColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -643,6 +668,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withTaxZones:                _q.withTaxZones.Clone(),
 		withDiscountCodes:           _q.withDiscountCodes.Clone(),
 		withEvents:                  _q.withEvents.Clone(),
+		withIdempotencyKeys:         _q.withIdempotencyKeys.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -814,6 +840,17 @@ func (_q *ShopQuery) WithEvents(opts ...func(*EventQuery)) *ShopQuery {
 	return _q
 }
 
+// WithIdempotencyKeys tells the query-builder to eager-load the nodes that are connected to
+// the "idempotency_keys" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithIdempotencyKeys(opts ...func(*IdempotencyKeyQuery)) *ShopQuery {
+	query := (&IdempotencyKeyClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withIdempotencyKeys = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -892,7 +929,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [15]bool{
+		loadedTypes = [16]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -908,6 +945,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withTaxZones != nil,
 			_q.withDiscountCodes != nil,
 			_q.withEvents != nil,
+			_q.withIdempotencyKeys != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -1039,6 +1077,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withIdempotencyKeys; query != nil {
+		if err := _q.loadIdempotencyKeys(ctx, query, nodes,
+			func(n *Shop) { n.Edges.IdempotencyKeys = []*IdempotencyKey{} },
+			func(n *Shop, e *IdempotencyKey) { n.Edges.IdempotencyKeys = append(n.Edges.IdempotencyKeys, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -1134,6 +1179,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadEvents(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedEvents(name) },
 			func(n *Shop, e *Event) { n.appendNamedEvents(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedIdempotencyKeys {
+		if err := _q.loadIdempotencyKeys(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedIdempotencyKeys(name) },
+			func(n *Shop, e *IdempotencyKey) { n.appendNamedIdempotencyKeys(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1592,6 +1644,36 @@ func (_q *ShopQuery) loadEvents(ctx context.Context, query *EventQuery, nodes []
 	}
 	return nil
 }
+func (_q *ShopQuery) loadIdempotencyKeys(ctx context.Context, query *IdempotencyKeyQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *IdempotencyKey)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(idempotencykey.FieldShopID)
+	}
+	query.Where(predicate.IdempotencyKey(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.IdempotencyKeysColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1899,6 +1981,20 @@ func (_q *ShopQuery) WithNamedEvents(name string, opts ...func(*EventQuery)) *Sh
 		_q.withNamedEvents = make(map[string]*EventQuery)
 	}
 	_q.withNamedEvents[name] = query
+	return _q
+}
+
+// WithNamedIdempotencyKeys tells the query-builder to eager-load the nodes that are connected to the "idempotency_keys"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedIdempotencyKeys(name string, opts ...func(*IdempotencyKeyQuery)) *ShopQuery {
+	query := (&IdempotencyKeyClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedIdempotencyKeys == nil {
+		_q.withNamedIdempotencyKeys = make(map[string]*IdempotencyKeyQuery)
+	}
+	_q.withNamedIdempotencyKeys[name] = query
 	return _q
 }
 

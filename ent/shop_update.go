@@ -19,6 +19,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
+	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
@@ -374,6 +375,21 @@ func (_u *ShopUpdate) AddEvents(v ...*Event) *ShopUpdate {
 	return _u.AddEventIDs(ids...)
 }
 
+// AddIdempotencyKeyIDs adds the "idempotency_keys" edge to the IdempotencyKey entity by IDs.
+func (_u *ShopUpdate) AddIdempotencyKeyIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddIdempotencyKeyIDs(ids...)
+	return _u
+}
+
+// AddIdempotencyKeys adds the "idempotency_keys" edges to the IdempotencyKey entity.
+func (_u *ShopUpdate) AddIdempotencyKeys(v ...*IdempotencyKey) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddIdempotencyKeyIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdate) Mutation() *ShopMutation {
 	return _u.mutation
@@ -677,6 +693,27 @@ func (_u *ShopUpdate) RemoveEvents(v ...*Event) *ShopUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveEventIDs(ids...)
+}
+
+// ClearIdempotencyKeys clears all "idempotency_keys" edges to the IdempotencyKey entity.
+func (_u *ShopUpdate) ClearIdempotencyKeys() *ShopUpdate {
+	_u.mutation.ClearIdempotencyKeys()
+	return _u
+}
+
+// RemoveIdempotencyKeyIDs removes the "idempotency_keys" edge to IdempotencyKey entities by IDs.
+func (_u *ShopUpdate) RemoveIdempotencyKeyIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemoveIdempotencyKeyIDs(ids...)
+	return _u
+}
+
+// RemoveIdempotencyKeys removes "idempotency_keys" edges to IdempotencyKey entities.
+func (_u *ShopUpdate) RemoveIdempotencyKeys(v ...*IdempotencyKey) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveIdempotencyKeyIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -1423,6 +1460,51 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.IdempotencyKeysCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.IdempotencyKeysTable,
+			Columns: []string{shop.IdempotencyKeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(idempotencykey.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedIdempotencyKeysIDs(); len(nodes) > 0 && !_u.mutation.IdempotencyKeysCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.IdempotencyKeysTable,
+			Columns: []string{shop.IdempotencyKeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(idempotencykey.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.IdempotencyKeysIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.IdempotencyKeysTable,
+			Columns: []string{shop.IdempotencyKeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(idempotencykey.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{shop.Label}
@@ -1774,6 +1856,21 @@ func (_u *ShopUpdateOne) AddEvents(v ...*Event) *ShopUpdateOne {
 	return _u.AddEventIDs(ids...)
 }
 
+// AddIdempotencyKeyIDs adds the "idempotency_keys" edge to the IdempotencyKey entity by IDs.
+func (_u *ShopUpdateOne) AddIdempotencyKeyIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddIdempotencyKeyIDs(ids...)
+	return _u
+}
+
+// AddIdempotencyKeys adds the "idempotency_keys" edges to the IdempotencyKey entity.
+func (_u *ShopUpdateOne) AddIdempotencyKeys(v ...*IdempotencyKey) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddIdempotencyKeyIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdateOne) Mutation() *ShopMutation {
 	return _u.mutation
@@ -2077,6 +2174,27 @@ func (_u *ShopUpdateOne) RemoveEvents(v ...*Event) *ShopUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveEventIDs(ids...)
+}
+
+// ClearIdempotencyKeys clears all "idempotency_keys" edges to the IdempotencyKey entity.
+func (_u *ShopUpdateOne) ClearIdempotencyKeys() *ShopUpdateOne {
+	_u.mutation.ClearIdempotencyKeys()
+	return _u
+}
+
+// RemoveIdempotencyKeyIDs removes the "idempotency_keys" edge to IdempotencyKey entities by IDs.
+func (_u *ShopUpdateOne) RemoveIdempotencyKeyIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemoveIdempotencyKeyIDs(ids...)
+	return _u
+}
+
+// RemoveIdempotencyKeys removes "idempotency_keys" edges to IdempotencyKey entities.
+func (_u *ShopUpdateOne) RemoveIdempotencyKeys(v ...*IdempotencyKey) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveIdempotencyKeyIDs(ids...)
 }
 
 // Where appends a list predicates to the ShopUpdate builder.
@@ -2846,6 +2964,51 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.IdempotencyKeysCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.IdempotencyKeysTable,
+			Columns: []string{shop.IdempotencyKeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(idempotencykey.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedIdempotencyKeysIDs(); len(nodes) > 0 && !_u.mutation.IdempotencyKeysCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.IdempotencyKeysTable,
+			Columns: []string{shop.IdempotencyKeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(idempotencykey.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.IdempotencyKeysIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.IdempotencyKeysTable,
+			Columns: []string{shop.IdempotencyKeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(idempotencykey.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

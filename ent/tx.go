@@ -30,6 +30,8 @@ type Tx struct {
 	Flow *FlowClient
 	// GiftCard is the client for interacting with the GiftCard builders.
 	GiftCard *GiftCardClient
+	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
+	IdempotencyKey *IdempotencyKeyClient
 	// LifeElement is the client for interacting with the LifeElement builders.
 	LifeElement *LifeElementClient
 	// LineItem is the client for interacting with the LineItem builders.
@@ -195,6 +197,7 @@ func (tx *Tx) init() {
 	tx.ExternalPaymentGateway = NewExternalPaymentGatewayClient(tx.config)
 	tx.Flow = NewFlowClient(tx.config)
 	tx.GiftCard = NewGiftCardClient(tx.config)
+	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.LifeElement = NewLifeElementClient(tx.config)
 	tx.LineItem = NewLineItemClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)

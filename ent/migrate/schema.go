@@ -268,6 +268,44 @@ var (
 			},
 		},
 	}
+	// IdempotencyKeysColumns holds the columns for the "idempotency_keys" table.
+	IdempotencyKeysColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "key", Type: field.TypeString, Size: 255},
+		{Name: "request_hash", Type: field.TypeString},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"running", "done"}, Default: "running"},
+		{Name: "response_status", Type: field.TypeInt, Default: 0},
+		{Name: "response_body", Type: field.TypeBytes, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// IdempotencyKeysTable holds the schema information for the "idempotency_keys" table.
+	IdempotencyKeysTable = &schema.Table{
+		Name:       "idempotency_keys",
+		Columns:    IdempotencyKeysColumns,
+		PrimaryKey: []*schema.Column{IdempotencyKeysColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "idempotency_keys_shops_idempotency_keys",
+				Columns:    []*schema.Column{IdempotencyKeysColumns[8]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "idempotencykey_shop_id_key",
+				Unique:  true,
+				Columns: []*schema.Column{IdempotencyKeysColumns[8], IdempotencyKeysColumns[1]},
+			},
+			{
+				Name:    "idempotencykey_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{IdempotencyKeysColumns[7]},
+			},
+		},
+	}
 	// LifeElementsColumns holds the columns for the "life_elements" table.
 	LifeElementsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -455,6 +493,7 @@ var (
 		{Name: "error_code", Type: field.TypeString, Default: ""},
 		{Name: "error_message", Type: field.TypeString, Default: ""},
 		{Name: "latency_ms", Type: field.TypeInt, Default: 0},
+		{Name: "operation_key", Type: field.TypeString, Default: ""},
 		{Name: "data", Type: field.TypeJSON, Nullable: true},
 		{Name: "settled_at", Type: field.TypeTime, Nullable: true},
 		{Name: "order_id", Type: field.TypeInt},
@@ -468,13 +507,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_transactions_orders_transactions",
-				Columns:    []*schema.Column{PaymentTransactionsColumns[16]},
+				Columns:    []*schema.Column{PaymentTransactionsColumns[17]},
 				RefColumns: []*schema.Column{OrdersColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "payment_transactions_order_payments_transactions",
-				Columns:    []*schema.Column{PaymentTransactionsColumns[17]},
+				Columns:    []*schema.Column{PaymentTransactionsColumns[18]},
 				RefColumns: []*schema.Column{OrderPaymentsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -483,12 +522,17 @@ var (
 			{
 				Name:    "paymenttransaction_order_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentTransactionsColumns[16], PaymentTransactionsColumns[1]},
+				Columns: []*schema.Column{PaymentTransactionsColumns[17], PaymentTransactionsColumns[1]},
 			},
 			{
 				Name:    "paymenttransaction_status",
 				Unique:  false,
 				Columns: []*schema.Column{PaymentTransactionsColumns[6]},
+			},
+			{
+				Name:    "paymenttransaction_order_id_operation_key",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentTransactionsColumns[17], PaymentTransactionsColumns[14]},
 			},
 		},
 	}
@@ -733,6 +777,7 @@ var (
 		ExternalPaymentGatewaysTable,
 		FlowsTable,
 		GiftCardsTable,
+		IdempotencyKeysTable,
 		LifeElementsTable,
 		LineItemsTable,
 		OrdersTable,
@@ -782,6 +827,10 @@ func init() {
 	GiftCardsTable.ForeignKeys[0].RefTable = ShopsTable
 	GiftCardsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(21474836480),
+	}
+	IdempotencyKeysTable.ForeignKeys[0].RefTable = ShopsTable
+	IdempotencyKeysTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(90194313216),
 	}
 	LifeElementsTable.ForeignKeys[0].RefTable = ShopsTable
 	LifeElementsTable.Annotation = &entsql.Annotation{

@@ -47,6 +47,8 @@ const (
 	FieldErrorMessage = "error_message"
 	// FieldLatencyMs holds the string denoting the latency_ms field in the database.
 	FieldLatencyMs = "latency_ms"
+	// FieldOperationKey holds the string denoting the operation_key field in the database.
+	FieldOperationKey = "operation_key"
 	// FieldData holds the string denoting the data field in the database.
 	FieldData = "data"
 	// FieldSettledAt holds the string denoting the settled_at field in the database.
@@ -91,6 +93,7 @@ var Columns = []string{
 	FieldErrorCode,
 	FieldErrorMessage,
 	FieldLatencyMs,
+	FieldOperationKey,
 	FieldData,
 	FieldSettledAt,
 }
@@ -126,6 +129,8 @@ var (
 	DefaultErrorMessage string
 	// DefaultLatencyMs holds the default value on creation for the "latency_ms" field.
 	DefaultLatencyMs int
+	// DefaultOperationKey holds the default value on creation for the "operation_key" field.
+	DefaultOperationKey string
 )
 
 // Kind defines the type for the "kind" enum field.
@@ -263,6 +268,11 @@ func ByErrorMessage(opts ...sql.OrderTermOption) OrderOption {
 // ByLatencyMs orders the results by the latency_ms field.
 func ByLatencyMs(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLatencyMs, opts...).ToFunc()
+}
+
+// ByOperationKey orders the results by the operation_key field.
+func ByOperationKey(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOperationKey, opts...).ToFunc()
 }
 
 // BySettledAt orders the results by the settled_at field.

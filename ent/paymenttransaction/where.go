@@ -120,6 +120,11 @@ func LatencyMs(v int) predicate.PaymentTransaction {
 	return predicate.PaymentTransaction(sql.FieldEQ(FieldLatencyMs, v))
 }
 
+// OperationKey applies equality check predicate on the "operation_key" field. It's identical to OperationKeyEQ.
+func OperationKey(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldEQ(FieldOperationKey, v))
+}
+
 // SettledAt applies equality check predicate on the "settled_at" field. It's identical to SettledAtEQ.
 func SettledAt(v time.Time) predicate.PaymentTransaction {
 	return predicate.PaymentTransaction(sql.FieldEQ(FieldSettledAt, v))
@@ -793,6 +798,71 @@ func LatencyMsLT(v int) predicate.PaymentTransaction {
 // LatencyMsLTE applies the LTE predicate on the "latency_ms" field.
 func LatencyMsLTE(v int) predicate.PaymentTransaction {
 	return predicate.PaymentTransaction(sql.FieldLTE(FieldLatencyMs, v))
+}
+
+// OperationKeyEQ applies the EQ predicate on the "operation_key" field.
+func OperationKeyEQ(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldEQ(FieldOperationKey, v))
+}
+
+// OperationKeyNEQ applies the NEQ predicate on the "operation_key" field.
+func OperationKeyNEQ(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldNEQ(FieldOperationKey, v))
+}
+
+// OperationKeyIn applies the In predicate on the "operation_key" field.
+func OperationKeyIn(vs ...string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldIn(FieldOperationKey, vs...))
+}
+
+// OperationKeyNotIn applies the NotIn predicate on the "operation_key" field.
+func OperationKeyNotIn(vs ...string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldNotIn(FieldOperationKey, vs...))
+}
+
+// OperationKeyGT applies the GT predicate on the "operation_key" field.
+func OperationKeyGT(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldGT(FieldOperationKey, v))
+}
+
+// OperationKeyGTE applies the GTE predicate on the "operation_key" field.
+func OperationKeyGTE(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldGTE(FieldOperationKey, v))
+}
+
+// OperationKeyLT applies the LT predicate on the "operation_key" field.
+func OperationKeyLT(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldLT(FieldOperationKey, v))
+}
+
+// OperationKeyLTE applies the LTE predicate on the "operation_key" field.
+func OperationKeyLTE(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldLTE(FieldOperationKey, v))
+}
+
+// OperationKeyContains applies the Contains predicate on the "operation_key" field.
+func OperationKeyContains(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldContains(FieldOperationKey, v))
+}
+
+// OperationKeyHasPrefix applies the HasPrefix predicate on the "operation_key" field.
+func OperationKeyHasPrefix(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldHasPrefix(FieldOperationKey, v))
+}
+
+// OperationKeyHasSuffix applies the HasSuffix predicate on the "operation_key" field.
+func OperationKeyHasSuffix(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldHasSuffix(FieldOperationKey, v))
+}
+
+// OperationKeyEqualFold applies the EqualFold predicate on the "operation_key" field.
+func OperationKeyEqualFold(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldEqualFold(FieldOperationKey, v))
+}
+
+// OperationKeyContainsFold applies the ContainsFold predicate on the "operation_key" field.
+func OperationKeyContainsFold(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldContainsFold(FieldOperationKey, v))
 }
 
 // DataIsNil applies the IsNil predicate on the "data" field.

@@ -30,6 +30,9 @@ type Flow func(*sql.Selector)
 // GiftCard is the predicate function for giftcard builders.
 type GiftCard func(*sql.Selector)
 
+// IdempotencyKey is the predicate function for idempotencykey builders.
+type IdempotencyKey func(*sql.Selector)
+
 // LifeElement is the predicate function for lifeelement builders.
 type LifeElement func(*sql.Selector)
 

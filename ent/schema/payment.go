@@ -80,6 +80,9 @@ func (PaymentTransaction) Fields() []ent.Field {
 		field.String("error_code").Default(""),
 		field.String("error_message").Default(""),
 		field.Int("latency_ms").Default(0),
+		// operation_key groups the entries of one capture, refund or cancel call: a retry under
+		// the caller's idempotency key resumes those entries instead of starting new ones.
+		field.String("operation_key").Default(""),
 		// data holds the caller's capture_data or refund_meta_data.
 		field.JSON("data", map[string]any{}).Optional().Annotations(entgql.Skip()),
 		field.Time("settled_at").Optional().Nillable(),
@@ -94,7 +97,7 @@ func (PaymentTransaction) Edges() []ent.Edge {
 }
 
 func (PaymentTransaction) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("order_id", "created_at"), index.Fields("status")}
+	return []ent.Index{index.Fields("order_id", "created_at"), index.Fields("status"), index.Fields("order_id", "operation_key")}
 }
 
 func (PaymentTransaction) Annotations() []schema.Annotation {

@@ -48,6 +48,7 @@ func (Shop) Edges() []ent.Edge {
 		edge.To("tax_zones", TaxZone.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("discount_codes", DiscountCode.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("events", Event.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("idempotency_keys", IdempotencyKey.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

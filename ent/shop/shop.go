@@ -64,6 +64,8 @@ const (
 	EdgeDiscountCodes = "discount_codes"
 	// EdgeEvents holds the string denoting the events edge name in mutations.
 	EdgeEvents = "events"
+	// EdgeIdempotencyKeys holds the string denoting the idempotency_keys edge name in mutations.
+	EdgeIdempotencyKeys = "idempotency_keys"
 	// Table holds the table name of the shop in the database.
 	Table = "shops"
 	// AccessTokensTable is the table that holds the access_tokens relation/edge.
@@ -171,6 +173,13 @@ const (
 	EventsInverseTable = "events"
 	// EventsColumn is the table column denoting the events relation/edge.
 	EventsColumn = "shop_id"
+	// IdempotencyKeysTable is the table that holds the idempotency_keys relation/edge.
+	IdempotencyKeysTable = "idempotency_keys"
+	// IdempotencyKeysInverseTable is the table name for the IdempotencyKey entity.
+	// It exists in this package in order to avoid circular dependency with the "idempotencykey" package.
+	IdempotencyKeysInverseTable = "idempotency_keys"
+	// IdempotencyKeysColumn is the table column denoting the idempotency_keys relation/edge.
+	IdempotencyKeysColumn = "shop_id"
 )
 
 // Columns holds all SQL columns for shop fields.
@@ -476,6 +485,20 @@ func ByEvents(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newEventsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByIdempotencyKeysCount orders the results by idempotency_keys count.
+func ByIdempotencyKeysCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newIdempotencyKeysStep(), opts...)
+	}
+}
+
+// ByIdempotencyKeys orders the results by idempotency_keys terms.
+func ByIdempotencyKeys(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newIdempotencyKeysStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccessTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -579,5 +602,12 @@ func newEventsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(EventsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
+	)
+}
+func newIdempotencyKeysStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(IdempotencyKeysInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, IdempotencyKeysTable, IdempotencyKeysColumn),
 	)
 }

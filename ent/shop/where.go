@@ -980,6 +980,29 @@ func HasEventsWith(preds ...predicate.Event) predicate.Shop {
 	})
 }
 
+// HasIdempotencyKeys applies the HasEdge predicate on the "idempotency_keys" edge.
+func HasIdempotencyKeys() predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, IdempotencyKeysTable, IdempotencyKeysColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasIdempotencyKeysWith applies the HasEdge predicate on the "idempotency_keys" edge with a given conditions (other predicates).
+func HasIdempotencyKeysWith(preds ...predicate.IdempotencyKey) predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := newIdempotencyKeysStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Shop) predicate.Shop {
 	return predicate.Shop(sql.AndPredicates(predicates...))

@@ -413,6 +413,7 @@ type ComplexityRoot struct {
 		ID                     func(childComplexity int) int
 		Kind                   func(childComplexity int) int
 		LatencyMs              func(childComplexity int) int
+		OperationKey           func(childComplexity int) int
 		Order                  func(childComplexity int) int
 		Payment                func(childComplexity int) int
 		PublicID               func(childComplexity int) int
@@ -2346,6 +2347,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentTransaction.LatencyMs(childComplexity), true
+	case "PaymentTransaction.operationKey":
+		if e.ComplexityRoot.PaymentTransaction.OperationKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentTransaction.OperationKey(childComplexity), true
 	case "PaymentTransaction.order":
 		if e.ComplexityRoot.PaymentTransaction.Order == nil {
 			break
@@ -6283,6 +6290,7 @@ type PaymentTransaction implements Node {
   errorCode: String!
   errorMessage: String!
   latencyMs: Int!
+  operationKey: String!
   settledAt: Time
   order: Order!
   payment: OrderPayment!
@@ -6530,6 +6538,22 @@ input PaymentTransactionWhereInput {
   latencyMsGTE: Int
   latencyMsLT: Int
   latencyMsLTE: Int
+  """
+  operation_key field predicates
+  """
+  operationKey: String
+  operationKeyNEQ: String
+  operationKeyIn: [String!]
+  operationKeyNotIn: [String!]
+  operationKeyGT: String
+  operationKeyGTE: String
+  operationKeyLT: String
+  operationKeyLTE: String
+  operationKeyContains: String
+  operationKeyHasPrefix: String
+  operationKeyHasSuffix: String
+  operationKeyEqualFold: String
+  operationKeyContainsFold: String
   """
   settled_at field predicates
   """
@@ -9219,6 +9243,8 @@ func (ec *executionContext) childFields_PaymentTransaction(ctx context.Context, 
 		return ec.fieldContext_PaymentTransaction_errorMessage(ctx, field)
 	case "latencyMs":
 		return ec.fieldContext_PaymentTransaction_latencyMs(ctx, field)
+	case "operationKey":
+		return ec.fieldContext_PaymentTransaction_operationKey(ctx, field)
 	case "settledAt":
 		return ec.fieldContext_PaymentTransaction_settledAt(ctx, field)
 	case "order":
@@ -18049,6 +18075,29 @@ func (ec *executionContext) _PaymentTransaction_latencyMs(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_PaymentTransaction_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentTransaction_operationKey(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentTransaction_operationKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OperationKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentTransaction_operationKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentTransaction", field, false, false, "String")
 }
 
 func (ec *executionContext) _PaymentTransaction_settledAt(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
@@ -33618,7 +33667,7 @@ func (ec *executionContext) unmarshalInputPaymentTransactionWhereInput(ctx conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicID", "publicIDNEQ", "publicIDIn", "publicIDNotIn", "publicIDGT", "publicIDGTE", "publicIDLT", "publicIDLTE", "publicIDContains", "publicIDHasPrefix", "publicIDHasSuffix", "publicIDEqualFold", "publicIDContainsFold", "kind", "kindNEQ", "kindIn", "kindNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "gatewayTransactionID", "gatewayTransactionIDNEQ", "gatewayTransactionIDIn", "gatewayTransactionIDNotIn", "gatewayTransactionIDGT", "gatewayTransactionIDGTE", "gatewayTransactionIDLT", "gatewayTransactionIDLTE", "gatewayTransactionIDContains", "gatewayTransactionIDHasPrefix", "gatewayTransactionIDHasSuffix", "gatewayTransactionIDEqualFold", "gatewayTransactionIDContainsFold", "referenceTransactionID", "referenceTransactionIDNEQ", "referenceTransactionIDIn", "referenceTransactionIDNotIn", "referenceTransactionIDGT", "referenceTransactionIDGTE", "referenceTransactionIDLT", "referenceTransactionIDLTE", "referenceTransactionIDContains", "referenceTransactionIDHasPrefix", "referenceTransactionIDHasSuffix", "referenceTransactionIDEqualFold", "referenceTransactionIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageEqualFold", "errorMessageContainsFold", "latencyMs", "latencyMsNEQ", "latencyMsIn", "latencyMsNotIn", "latencyMsGT", "latencyMsGTE", "latencyMsLT", "latencyMsLTE", "settledAt", "settledAtNEQ", "settledAtIn", "settledAtNotIn", "settledAtGT", "settledAtGTE", "settledAtLT", "settledAtLTE", "settledAtIsNil", "settledAtNotNil", "hasOrder", "hasOrderWith", "hasPayment", "hasPaymentWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicID", "publicIDNEQ", "publicIDIn", "publicIDNotIn", "publicIDGT", "publicIDGTE", "publicIDLT", "publicIDLTE", "publicIDContains", "publicIDHasPrefix", "publicIDHasSuffix", "publicIDEqualFold", "publicIDContainsFold", "kind", "kindNEQ", "kindIn", "kindNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "gatewayTransactionID", "gatewayTransactionIDNEQ", "gatewayTransactionIDIn", "gatewayTransactionIDNotIn", "gatewayTransactionIDGT", "gatewayTransactionIDGTE", "gatewayTransactionIDLT", "gatewayTransactionIDLTE", "gatewayTransactionIDContains", "gatewayTransactionIDHasPrefix", "gatewayTransactionIDHasSuffix", "gatewayTransactionIDEqualFold", "gatewayTransactionIDContainsFold", "referenceTransactionID", "referenceTransactionIDNEQ", "referenceTransactionIDIn", "referenceTransactionIDNotIn", "referenceTransactionIDGT", "referenceTransactionIDGTE", "referenceTransactionIDLT", "referenceTransactionIDLTE", "referenceTransactionIDContains", "referenceTransactionIDHasPrefix", "referenceTransactionIDHasSuffix", "referenceTransactionIDEqualFold", "referenceTransactionIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageEqualFold", "errorMessageContainsFold", "latencyMs", "latencyMsNEQ", "latencyMsIn", "latencyMsNotIn", "latencyMsGT", "latencyMsGTE", "latencyMsLT", "latencyMsLTE", "operationKey", "operationKeyNEQ", "operationKeyIn", "operationKeyNotIn", "operationKeyGT", "operationKeyGTE", "operationKeyLT", "operationKeyLTE", "operationKeyContains", "operationKeyHasPrefix", "operationKeyHasSuffix", "operationKeyEqualFold", "operationKeyContainsFold", "settledAt", "settledAtNEQ", "settledAtIn", "settledAtNotIn", "settledAtGT", "settledAtGTE", "settledAtLT", "settledAtLTE", "settledAtIsNil", "settledAtNotNil", "hasOrder", "hasOrderWith", "hasPayment", "hasPaymentWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -34528,6 +34577,97 @@ func (ec *executionContext) unmarshalInputPaymentTransactionWhereInput(ctx conte
 				return it, err
 			}
 			it.LatencyMsLTE = data
+		case "operationKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKey = data
+		case "operationKeyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyNEQ = data
+		case "operationKeyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyIn = data
+		case "operationKeyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyNotIn = data
+		case "operationKeyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyGT = data
+		case "operationKeyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyGTE = data
+		case "operationKeyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyLT = data
+		case "operationKeyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyLTE = data
+		case "operationKeyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyContains = data
+		case "operationKeyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyHasPrefix = data
+		case "operationKeyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyHasSuffix = data
+		case "operationKeyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyEqualFold = data
+		case "operationKeyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationKeyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationKeyContainsFold = data
 		case "settledAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settledAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -43062,6 +43202,11 @@ func (ec *executionContext) _PaymentTransaction(ctx context.Context, sel ast.Sel
 			}
 		case "latencyMs":
 			out.Values[i] = ec._PaymentTransaction_latencyMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "operationKey":
+			out.Values[i] = ec._PaymentTransaction_operationKey(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
