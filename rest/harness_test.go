@@ -72,8 +72,19 @@ func (a *api) do(method, path string, body any) response {
 	return a.doAs(a.token, method, path, body)
 }
 
+// doWithHeader calls with the access token and extra headers.
+func (a *api) doWithHeader(method, path string, body any, h http.Header) response {
+	a.t.Helper()
+	return a.call(a.token, method, path, body, h)
+}
+
 // doAs calls with the given credential; it changes nothing on a, so goroutines may share it.
 func (a *api) doAs(token, method, path string, body any) response {
+	a.t.Helper()
+	return a.call(token, method, path, body, nil)
+}
+
+func (a *api) call(token, method, path string, body any, extra http.Header) response {
 	a.t.Helper()
 	var rdr io.Reader
 	switch b := body.(type) {
@@ -93,6 +104,9 @@ func (a *api) doAs(token, method, path string, body any) response {
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
 	for k, v := range a.header {
+		req.Header[k] = v
+	}
+	for k, v := range extra {
 		req.Header[k] = v
 	}
 	res, err := http.DefaultClient.Do(req)

@@ -44,25 +44,35 @@ func (a *API) changePayment(change paymentChange) orderHandler {
 // processOrder answers 200 with the processed order, or 202 when a gateway asks the shopper to
 // act first (the frontend library treats 202 as such).
 func (a *API) processOrder(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	res, err := a.svc.ProcessOrder(r.Context(), sess)
+	var in struct{}
+	raw, err := readBody(r, &in)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	body := map[string]any{"application_state": res.View.State()}
-	status := http.StatusOK
-	if res.RequiresAction != nil {
-		status = http.StatusAccepted
-		body["requires_action"] = map[string]any{"payment_id": res.RequiresAction.PublicID, "gateway_public_id": res.RequiresAction.GatewayPublicID}
-	}
-	writeJSON(w, status, map[string]any{"data": body})
+	a.idempotent(w, r, sess, raw, func(ctx context.Context, _ string) (int, any, error) {
+		res, err := a.svc.ProcessOrder(ctx, sess)
+		if err != nil {
+			return 0, nil, err
+		}
+		body := map[string]any{"application_state": res.View.State()}
+		if res.RequiresAction != nil {
+			body["requires_action"] = map[string]any{"payment_id": res.RequiresAction.PublicID, "gateway_public_id": res.RequiresAction.GatewayPublicID}
+			return http.StatusAccepted, body, nil
+		}
+		return http.StatusOK, body, nil
+	})
 }
 
 func (a *API) authorizePayments(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	res, err := a.svc.AuthorizePayments(r.Context(), sess)
+	var in struct{}
+	raw, err := readBody(r, &in)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeData(w, res)
+	a.idempotent(w, r, sess, raw, func(ctx context.Context, _ string) (int, any, error) {
+		res, err := a.svc.AuthorizePayments(ctx, sess)
+		return http.StatusOK, res, err
+	})
 }

@@ -43,6 +43,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	a.registerGiftCards(mux)
 	a.registerOrders(mux)
 	a.registerPayments(mux)
+	a.registerMoney(mux)
 }
 
 func (a *API) readyz(w http.ResponseWriter, r *http.Request) {

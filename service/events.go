@@ -14,6 +14,9 @@ const (
 	TopicOrderAbandoned  = "order/abandoned"
 	TopicOrderFailed     = "order/failed"
 	TopicGiftCardCreated = "gift_card/created"
+	// TopicConnectorRestock is not a webhook topic: it records returned stock for the platform
+	// connector to push.
+	TopicConnectorRestock = "connector/restock"
 )
 
 // recordOrderEvent writes an event of the order in tx, the transaction of the change that

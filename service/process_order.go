@@ -362,3 +362,26 @@ func (s *Service) RecoverInterruptedAuthorizations(ctx context.Context, olderTha
 	}
 	return nil
 }
+
+// FollowUpPendingMoves asks the gateways again, under the same keys, about captures and refunds
+// that are still pending (answered 202) or whose answer was lost, older than olderThan, and
+// records what they say.
+func (s *Service) FollowUpPendingMoves(ctx context.Context, olderThan time.Duration) error {
+	pending, err := s.db.Client.PaymentTransaction.Query().Where(
+		paymenttransaction.KindIn(paymenttransaction.KindCapture, paymenttransaction.KindRefund),
+		paymenttransaction.StatusIn(paymenttransaction.StatusPending, paymenttransaction.StatusUnknown),
+		paymenttransaction.UpdatedAtLT(s.clock().Add(-olderThan))).
+		WithOrder(func(q *ent.OrderQuery) { q.WithShop() }).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range pending {
+		sess := &OrderSession{Shop: e.Edges.Order.Edges.Shop, Order: e.Edges.Order}
+		if e.Kind == paymenttransaction.KindCapture {
+			s.sendCapture(ctx, sess, e, false)
+		} else {
+			s.sendRefund(ctx, sess, e, "")
+		}
+	}
+	return nil
+}

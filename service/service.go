@@ -20,6 +20,7 @@ type Service struct {
 	clock          func() time.Time
 	gatewayTimeout time.Duration
 	gateways       *gateway.Client
+	smtpURL        string
 }
 
 // Option configures a Service.

@@ -75,13 +75,17 @@ func serve(ctx context.Context, args []string) error {
 const InterruptedAfter = 5 * time.Minute
 
 // sweepInterruptedAuthorizations finishes, at start and then every minute, what a crash or a
-// lost gateway answer left half done (service.RecoverInterruptedAuthorizations).
+// lost gateway answer left half done (service.RecoverInterruptedAuthorizations), and follows
+// up captures and refunds a gateway accepted without settling (service.FollowUpPendingMoves).
 func sweepInterruptedAuthorizations(ctx context.Context, svc *service.Service) {
 	t := time.NewTicker(time.Minute)
 	defer t.Stop()
 	for {
 		if err := svc.RecoverInterruptedAuthorizations(ctx, InterruptedAfter); err != nil && ctx.Err() == nil {
 			slog.Error("recovering interrupted authorizations", "error", err)
+		}
+		if err := svc.FollowUpPendingMoves(ctx, 30*time.Second); err != nil && ctx.Err() == nil {
+			slog.Error("following up pending captures and refunds", "error", err)
 		}
 		select {
 		case <-ctx.Done():

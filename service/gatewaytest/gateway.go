@@ -39,6 +39,7 @@ type Auth struct {
 	Captured int64
 	Refunded int64
 	Voided   bool
+	Expired  bool
 }
 
 // Call is one request the gateway received, after its signature was checked.
@@ -61,6 +62,9 @@ type Server struct {
 	srv      *httptest.Server
 
 	mu        sync.Mutex
+	modes     map[string]string
+	release   chan struct{}
+	accepted  map[string]stored // Idempotency-Key of a 202 capture or refund → its settled answer
 	seq       int
 	auths     map[string]*Auth
 	captures  map[string]*Auth // capture transaction id → its authorization
@@ -76,7 +80,8 @@ type stored struct {
 // New starts a gateway that accepts only calls signed with apiToken ("" accepts unsigned calls).
 func New(t testing.TB, apiToken string) *Server {
 	s := &Server{t: t, apiToken: apiToken, Hang: 3 * time.Second, auths: map[string]*Auth{},
-		captures: map[string]*Auth{}, responses: map[string]stored{}}
+		captures: map[string]*Auth{}, responses: map[string]stored{}, modes: map[string]string{},
+		release: make(chan struct{}), accepted: map[string]stored{}}
 	mux := http.NewServeMux()
 	for _, p := range []string{"/retain", "/auth", "/capture", "/refund", "/void"} {
 		mux.HandleFunc("POST /epg"+p, s.handle(p))
@@ -106,14 +111,49 @@ func (s *Server) handle(path string) http.HandlerFunc {
 		}
 		key := r.Header.Get("Idempotency-Key")
 		s.mu.Lock()
+		if settled, ok := s.accepted[path+"\x00"+key]; ok && key != "" && settled.status != http.StatusAccepted {
+			delete(s.accepted, path+"\x00"+key)
+			s.responses[path+"\x00"+key] = settled
+		}
 		if prev, ok := s.responses[path+"\x00"+key]; ok && key != "" {
 			s.calls = append(s.calls, Call{Path: path, IdempotencyKey: key, Body: body, Status: prev.status})
 			s.mu.Unlock()
 			writeJSON(w, prev.status, prev.body)
 			return
 		}
+		mode := s.modes[path]
+		if mode == "decline" {
+			s.calls = append(s.calls, Call{Path: path, IdempotencyKey: key, Body: body, Status: http.StatusPaymentRequired})
+			s.mu.Unlock()
+			writeJSON(w, http.StatusPaymentRequired, map[string]string{"error_code": "declined", "message": "refused by the test gateway"})
+			return
+		}
+		if mode == "error" {
+			s.calls = append(s.calls, Call{Path: path, IdempotencyKey: key, Body: body, Status: http.StatusInternalServerError})
+			s.mu.Unlock()
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error_code": "internal", "message": "gateway failure"})
+			return
+		}
+		if p, ok := s.accepted[path+"\x00"+key]; ok && key != "" {
+			// Still settling: the same 202 again.
+			s.calls = append(s.calls, Call{Path: path, IdempotencyKey: key, Body: body, Status: p.status})
+			s.mu.Unlock()
+			writeJSON(w, http.StatusAccepted, p.body)
+			return
+		}
 		status, out, after := s.act(path, body)
-		if key != "" && status < 500 {
+		if after == "" && status == http.StatusOK {
+			switch mode {
+			case "accept":
+				s.accepted[path+"\x00"+key] = stored{http.StatusAccepted, out}
+				status = http.StatusAccepted
+			case "error_after":
+				after = "error"
+			case "hang":
+				after = "wait"
+			}
+		}
+		if key != "" && status < 500 && status != http.StatusAccepted {
 			s.responses[path+"\x00"+key] = stored{status, out}
 		}
 		switch after {
@@ -121,7 +161,15 @@ func (s *Server) handle(path string) http.HandlerFunc {
 			status, out = http.StatusInternalServerError, map[string]string{"error_code": "internal", "message": "gateway failure"}
 		}
 		s.calls = append(s.calls, Call{Path: path, IdempotencyKey: key, Body: body, Status: status})
+		release := s.release
 		s.mu.Unlock()
+		if after == "wait" {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
 		if after == "hang" {
 			select {
 			case <-time.After(s.Hang):
@@ -172,6 +220,8 @@ func (s *Server) act(path string, body map[string]any) (status int, out any, aft
 		switch {
 		case !ok || a.Voided:
 			return declined("invalid_authorization", "no open authorization "+str("auth_id"))
+		case a.Expired:
+			return declined("authorization_expired", "the authorization has expired")
 		case num("amount") <= 0 || a.Captured+num("amount") > a.Amount:
 			return declined("amount_too_large", "capture exceeds the authorization")
 		}
@@ -195,6 +245,51 @@ func (s *Server) act(path string, body map[string]any) (status int, out any, aft
 		return http.StatusOK, map[string]string{}, ""
 	}
 	return http.StatusNotFound, map[string]string{"error_code": "not_found"}, ""
+}
+
+// SetMode makes path ("/capture", "/refund", "/void", ...) misbehave from now on: "decline"
+// (402, nothing done), "error" (500, nothing done), "error_after" (done, then 500), "accept" (done,
+// answered 202 until SettleAccepted), "hang" (done, answered only after Release). "" is normal.
+func (s *Server) SetMode(path, mode string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.modes[path] = mode
+}
+
+// SettleAccepted settles every call answered 202: asked again under its key, it answers 200.
+func (s *Server) SettleAccepted() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, v := range s.accepted {
+		s.accepted[k] = stored{http.StatusOK, v.body}
+	}
+}
+
+// Release answers every call held by the "hang" mode.
+func (s *Server) Release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	close(s.release)
+	s.release = make(chan struct{})
+}
+
+// ExpireAuthorizations makes every authorization so far unusable: captures on them are declined
+// with authorization_expired.
+func (s *Server) ExpireAuthorizations() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range s.auths {
+		a.Expired = true
+	}
+}
+
+// Totals sums what the gateway captured and refunded over every authorization.
+func (s *Server) Totals() (captured, refunded int64) {
+	for _, a := range s.Auths() {
+		captured += a.Captured
+		refunded += a.Refunded
+	}
+	return captured, refunded
 }
 
 func writeJSON(w http.ResponseWriter, status int, body any) {

@@ -1,0 +1,144 @@
+package service
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/service/gateway"
+)
+
+// CancelInput is a cancellation: its reason, and whether captured money goes back too.
+type CancelInput struct {
+	Reason string `json:"reason"`
+	Refund bool   `json:"refund"`
+}
+
+// CancelResult is the cancelled order with the voids and refunds the cancellation made.
+type CancelResult struct {
+	View   *OrderView
+	Voids  []MoneyTransaction
+	Refund *RefundResult
+}
+
+// CancelOrder cancels an open or processed order: open authorizations are voided, captures are
+// refunded when asked, stock and discount uses are given back, and order/failed is recorded
+// with the reason (a cancelled order is an unsuccessful one for subscribers).
+func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in CancelInput, operationKey string) (*CancelResult, error) {
+	if strings.TrimSpace(in.Reason) == "" {
+		return nil, captureError("order.cancel_reason_required", "reason is required", map[string]any{"field": "reason"})
+	}
+	var voids []*ent.PaymentTransaction
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusOpen, order.StatusProcessed, order.StatusCancelled)
+		if err != nil {
+			return err
+		}
+		ledger, err := ledgerOf(ctx, tx.Client(), o.ID)
+		if err != nil {
+			return err
+		}
+		if o.Status == order.StatusCancelled {
+			if voids = operationEntries(ledger, operationKey, paymenttransaction.KindVoid); len(voids) > 0 {
+				return nil // a repeat of this call: resume its voids
+			}
+			return orderNotInState(o)
+		}
+		for _, lp := range ledger {
+			if left := lp.money.capturable(); left > 0 {
+				e, err := s.reserveMove(ctx, tx, sess.Shop, o, plannedMove{lp: lp, amount: left}, paymenttransaction.KindVoid, operationKey, map[string]any{"reason": in.Reason})
+				if err != nil {
+					return err
+				}
+				if lp.payment.GiftCardID != nil {
+					// The uncaptured part of a gift card's debit goes back to the card.
+					if err := tx.GiftCard.UpdateOneID(*lp.payment.GiftCardID).AddBalance(left).Exec(ctx); err != nil {
+						return err
+					}
+				}
+				if err := tx.PaymentTransaction.UpdateOne(e).SetReferenceTransactionID(lp.payment.AuthorizationID).Exec(ctx); err != nil {
+					return err
+				}
+				e.ReferenceTransactionID = lp.payment.AuthorizationID
+				voids = append(voids, e)
+			}
+		}
+		if o.Reserved {
+			v, err := s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
+			if err != nil {
+				return err
+			}
+			if err := s.releaseReservation(ctx, tx, v); err != nil {
+				return err
+			}
+		}
+		o, err = tx.Order.UpdateOne(o).SetStatus(order.StatusCancelled).SetReserved(false).AddVersion(1).Save(ctx)
+		if err != nil {
+			return err
+		}
+		return s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderFailed, map[string]any{"reason": "cancelled", "cancel_reason": in.Reason})
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range voids {
+		if e.Status == paymenttransaction.StatusPending || e.Status == paymenttransaction.StatusUnknown {
+			s.sendVoid(ctx, sess, e)
+		}
+	}
+	out := &CancelResult{Voids: []MoneyTransaction{}}
+	if in.Refund {
+		res, err := s.Refund(ctx, sess, CaptureScope{Full: true}, RefundInput{Reason: in.Reason}, operationKey)
+		if err != nil {
+			if e, ok := AsError(err); !ok || e.Type != "refund.nothing_to_refund" {
+				return nil, err
+			}
+		}
+		out.Refund = res
+	}
+	ledger, err := ledgerOf(ctx, s.db.Client, sess.Order.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, lp := range ledger {
+		for _, e := range lp.entries {
+			if e.Kind == paymenttransaction.KindVoid && e.OperationKey == operationKey {
+				out.Voids = append(out.Voids, moneyTransaction(lp.payment, e))
+			}
+		}
+	}
+	if out.View, err = s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (s *Service) sendVoid(ctx context.Context, sess *OrderSession, e *ent.PaymentTransaction) {
+	p, err := s.db.Client.OrderPayment.Get(ctx, e.PaymentID)
+	if err != nil {
+		s.log.ErrorContext(ctx, "void: reading the payment", "error", err)
+		return
+	}
+	g, _, err := s.gatewayOfPayment(ctx, sess.Shop, p)
+	if err != nil {
+		s.settle(ctx, e, "", 0, &gateway.Error{Declined: true, Code: "gateway_not_configured", Message: err.Error()}, paymenttransaction.StatusFailed)
+		return
+	}
+	start := time.Now()
+	req := gateway.VoidRequest{AuthorizationID: e.ReferenceTransactionID}
+	err = s.gateways.Void(ctx, g, e.PublicID, req)
+	if err != nil && !gateway.IsDeclined(err) {
+		err = s.gateways.Void(context.WithoutCancel(ctx), g, e.PublicID, req)
+	}
+	switch {
+	case err == nil:
+		s.settle(ctx, e, e.ReferenceTransactionID, time.Since(start), nil, paymenttransaction.StatusSucceeded)
+	case gateway.IsDeclined(err):
+		s.settle(ctx, e, "", time.Since(start), err, paymenttransaction.StatusFailed)
+	default:
+		s.settle(ctx, e, "", time.Since(start), err, paymenttransaction.StatusUnknown)
+	}
+}

@@ -1,0 +1,352 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/service/gateway"
+)
+
+// Moving money after processing (captures, refunds, voids at cancel) follows the pattern of
+// authorization (authorization.go): one transaction reserves the amounts as pending ledger
+// entries under the call's operation key, the gateways are called with no transaction open, and
+// each answer is settled at once. A pending or unknown entry holds its amount, so concurrent
+// calls can never together capture more than was authorized or refund more than was captured.
+// A repeat under the same idempotency key finds its entries by operation key and resumes them.
+
+// CaptureInput is the spec's capture request.
+type CaptureInput struct {
+	// Reauth (default true) re-authorizes when the authorization was used or has expired.
+	Reauth      *bool          `json:"reauth"`
+	CaptureData map[string]any `json:"capture_data"`
+	// Amount is required for arbitrary-amount and specific-payment captures.
+	Amount *int64 `json:"amount"`
+}
+
+// CaptureScope says what a capture covers.
+type CaptureScope struct {
+	Full      bool
+	PaymentID string
+}
+
+// MoneyTransaction is one ledger entry as capture and refund results show it.
+type MoneyTransaction struct {
+	Gateway                string  `json:"gateway"`
+	GatewayID              string  `json:"gateway_id"`
+	PaymentID              string  `json:"payment_id"`
+	Amount                 int64   `json:"amount"`
+	TransactionID          string  `json:"transaction_id"`
+	ReferenceTransactionID *string `json:"reference_transaction_id"`
+	ResponseCode           string  `json:"response_code"`
+	Status                 string  `json:"status"`
+}
+
+// CaptureResult is the spec's capture result; Pending is true while a gateway has accepted a
+// capture without settling it (the 202 answer).
+type CaptureResult struct {
+	OrderTotal        int64              `json:"order_total"`
+	AmountRemaining   int64              `json:"amount_remaining"`
+	PaidTotal         int64              `json:"paid_total"`
+	CapturedHeldTotal int64              `json:"captured_held_total"`
+	Transactions      []MoneyTransaction `json:"transactions"`
+	Pending           bool               `json:"-"`
+}
+
+func captureError(typ, message string, details map[string]any) *Error {
+	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: typ, Message: message, Details: details}
+}
+
+// plannedMove is one amount to move on one payment.
+type plannedMove struct {
+	lp     ledgerPayment
+	amount int64
+}
+
+// Capture captures authorized money of a processed order: all that is left (scope.Full), an
+// amount spread over the payments in tender order, or an amount of one payment.
+func (s *Service) Capture(ctx context.Context, sess *OrderSession, scope CaptureScope, in CaptureInput, operationKey string) (*CaptureResult, error) {
+	if !scope.Full && (in.Amount == nil || *in.Amount <= 0) {
+		return nil, captureError("capture.invalid_amount", "amount is required and must be positive, in minor units", map[string]any{"field": "amount"})
+	}
+	var entries []*ent.PaymentTransaction
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusProcessed)
+		if err != nil {
+			return err
+		}
+		ledger, err := ledgerOf(ctx, tx.Client(), o.ID)
+		if err != nil {
+			return err
+		}
+		if entries = operationEntries(ledger, operationKey, paymenttransaction.KindCapture); len(entries) > 0 {
+			return nil // a repeat of this call: resume its entries
+		}
+		plan, err := planCapture(ledger, scope, in)
+		if err != nil {
+			return err
+		}
+		for _, m := range plan {
+			e, err := s.reserveMove(ctx, tx, sess.Shop, o, m, paymenttransaction.KindCapture, operationKey, in.CaptureData)
+			if err != nil {
+				return err
+			}
+			entries = append(entries, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	reauth := in.Reauth == nil || *in.Reauth
+	for _, e := range entries {
+		if e.Status == paymenttransaction.StatusPending || e.Status == paymenttransaction.StatusUnknown {
+			s.sendCapture(ctx, sess, e, reauth)
+		}
+	}
+	return s.captureResult(ctx, sess, operationKey)
+}
+
+func planCapture(ledger []ledgerPayment, scope CaptureScope, in CaptureInput) ([]plannedMove, error) {
+	var capturable int64
+	candidates := ledger
+	if scope.PaymentID != "" {
+		candidates = nil
+		for _, lp := range ledger {
+			if lp.payment.PublicID == scope.PaymentID {
+				candidates = append(candidates, lp)
+			}
+		}
+		if len(candidates) == 0 {
+			return nil, captureError("capture.payment_not_found", "the order has no authorized payment "+scope.PaymentID, map[string]any{"field": "payment_id"})
+		}
+	}
+	for _, lp := range candidates {
+		capturable += lp.money.capturable()
+	}
+	amount := capturable
+	if !scope.Full {
+		amount = *in.Amount
+	}
+	if capturable == 0 {
+		return nil, captureError("capture.nothing_to_capture", "nothing authorized is left to capture", map[string]any{"capturable": 0})
+	}
+	if amount > capturable {
+		return nil, captureError("capture.exceeds_authorized", fmt.Sprintf("%d is more than the %d authorized and not yet captured", amount, capturable),
+			map[string]any{"field": "amount", "capturable": capturable})
+	}
+	var plan []plannedMove
+	for _, lp := range candidates {
+		take := min(amount, lp.money.capturable())
+		if take == 0 {
+			continue
+		}
+		plan = append(plan, plannedMove{lp: lp, amount: take})
+		amount -= take
+	}
+	return plan, nil
+}
+
+// reserveMove writes one pending ledger entry; a gift card's capture settles at once (its
+// balance moved at authorization), and a gift card's refund credits the card in the same
+// transaction.
+func (s *Service) reserveMove(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, m plannedMove, kind paymenttransaction.Kind, operationKey string, data map[string]any) (*ent.PaymentTransaction, error) {
+	publicID := newPublicID()
+	c := tx.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetPaymentID(m.lp.payment.ID).SetPublicID(publicID).
+		SetKind(kind).SetAmount(m.amount).SetCurrency(m.lp.payment.Currency).SetOperationKey(operationKey).SetData(data)
+	if m.lp.payment.GiftCardID != nil {
+		// Gift card moves are checkoutd's own: the entry's id is the transaction id.
+		c.SetGatewayTransactionID(publicID)
+		if kind == paymenttransaction.KindRefund {
+			if err := tx.GiftCard.UpdateOneID(*m.lp.payment.GiftCardID).AddBalance(m.amount).Exec(ctx); err != nil {
+				return nil, err
+			}
+		}
+		c.SetStatus(paymenttransaction.StatusSucceeded).SetSettledAt(s.clock())
+	}
+	if kind == paymenttransaction.KindCapture {
+		c.SetReferenceTransactionID(m.lp.payment.AuthorizationID)
+	} else {
+		c.SetReferenceTransactionID(lastCaptureID(m.lp.entries))
+	}
+	return c.Save(ctx)
+}
+
+func lastCaptureID(entries []*ent.PaymentTransaction) string {
+	id := ""
+	for _, e := range entries {
+		if e.Kind == paymenttransaction.KindCapture && e.Status == paymenttransaction.StatusSucceeded {
+			id = e.GatewayTransactionID
+		}
+	}
+	return id
+}
+
+func (s *Service) gatewayOfPayment(ctx context.Context, sh *ent.Shop, p *ent.OrderPayment) (gateway.Gateway, *ent.ExternalPaymentGateway, error) {
+	g, err := s.db.Client.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
+	if err != nil {
+		return gateway.Gateway{}, nil, err
+	}
+	return gatewayOf(g), g, nil
+}
+
+// authorizationExpired are the gateway codes that say an authorization can no longer be captured.
+var authorizationExpired = map[string]bool{"authorization_expired": true, "authorization_used": true, "invalid_authorization": true}
+
+// sendCapture sends one reserved capture and settles it. A 202 leaves it pending: the gateway
+// accepted and will settle; the sweep asks again under the same key until it has.
+func (s *Service) sendCapture(ctx context.Context, sess *OrderSession, e *ent.PaymentTransaction, reauth bool) {
+	p, err := s.db.Client.OrderPayment.Get(ctx, e.PaymentID)
+	if err != nil {
+		s.log.ErrorContext(ctx, "capture: reading the payment", "error", err)
+		return
+	}
+	g, cfg, err := s.gatewayOfPayment(ctx, sess.Shop, p)
+	if err != nil {
+		s.settle(ctx, e, "", 0, &gateway.Error{Declined: true, Code: "gateway_not_configured", Message: err.Error()}, paymenttransaction.StatusFailed)
+		return
+	}
+	authID := p.AuthorizationID
+	if e.ReferenceTransactionID != "" {
+		authID = e.ReferenceTransactionID
+	}
+	req := gateway.CaptureRequest{AuthID: authID, Amount: e.Amount, HoldOpen: cfg.PartialCapture}
+	start := time.Now()
+	res, status, err := s.gateways.Capture(ctx, g, e.PublicID, req)
+	if err != nil && !gateway.IsDeclined(err) {
+		res, status, err = s.gateways.Capture(context.WithoutCancel(ctx), g, e.PublicID, req)
+	}
+	var gerr *gateway.Error
+	if ge, ok := err.(*gateway.Error); ok {
+		gerr = ge
+	}
+	if gerr != nil && gerr.Declined && reauth && authorizationExpired[gerr.Code] {
+		if newAuth, ok := s.reauthorize(ctx, sess, p, e, g); ok {
+			req.AuthID = newAuth
+			res, status, err = s.gateways.Capture(context.WithoutCancel(ctx), g, e.PublicID+"-reauth", req)
+		}
+	}
+	latency := time.Since(start)
+	switch {
+	case err == nil && status == http.StatusAccepted:
+		s.markAccepted(ctx, e, res.TransactionID, req.AuthID, latency)
+	case err == nil:
+		s.settleMove(ctx, e, res.TransactionID, req.AuthID, latency, nil, paymenttransaction.StatusSucceeded)
+	case gateway.IsDeclined(err):
+		s.settleMove(ctx, e, "", req.AuthID, latency, err, paymenttransaction.StatusFailed)
+	default:
+		s.settleMove(ctx, e, "", req.AuthID, latency, err, paymenttransaction.StatusUnknown)
+	}
+}
+
+// reauthorize authorizes the capture's amount anew when the old authorization was used or has
+// expired (the capture request's reauth), recorded as an authorize entry of its own.
+func (s *Service) reauthorize(ctx context.Context, sess *OrderSession, p *ent.OrderPayment, capture *ent.PaymentTransaction, g gateway.Gateway) (string, bool) {
+	ctx = context.WithoutCancel(ctx)
+	o, err := s.db.Client.Order.Get(ctx, p.OrderID)
+	if err != nil {
+		return "", false
+	}
+	entry, err := s.db.Client.PaymentTransaction.Create().SetShopID(sess.Shop.ID).SetOrderID(p.OrderID).SetPaymentID(p.ID).
+		SetPublicID(newPublicID()).SetKind(paymenttransaction.KindAuthorize).SetAmount(capture.Amount).SetCurrency(capture.Currency).
+		SetOperationKey(capture.OperationKey).Save(ctx)
+	if err != nil {
+		return "", false
+	}
+	start := time.Now()
+	res, err := s.gateways.Authorize(ctx, g, entry.PublicID, gateway.AuthRequest{Token: p.Token, Amount: capture.Amount, Currency: capture.Currency,
+		OrderID: o.PublicOrderID, BillingAddress: o.BillingAddress, ShippingAddress: o.ShippingAddress})
+	if err != nil || res.AuthorizationID == "" {
+		s.settle(ctx, entry, "", time.Since(start), err, paymenttransaction.StatusFailed)
+		return "", false
+	}
+	s.settle(ctx, entry, res.AuthorizationID, time.Since(start), nil, paymenttransaction.StatusSucceeded)
+	return res.AuthorizationID, true
+}
+
+// settleMove settles a capture or refund entry, keeping the reference it was sent with.
+func (s *Service) settleMove(ctx context.Context, e *ent.PaymentTransaction, txID, reference string, latency time.Duration, callErr error, status paymenttransaction.Status) {
+	s.settle(ctx, e, txID, latency, callErr, status)
+	if reference != e.ReferenceTransactionID {
+		if err := s.db.Client.PaymentTransaction.UpdateOneID(e.ID).SetReferenceTransactionID(reference).Exec(context.WithoutCancel(ctx)); err != nil {
+			s.log.ErrorContext(ctx, "recording a ledger reference failed", "entry", e.PublicID, "error", err)
+		}
+	}
+}
+
+// markAccepted records a gateway's 202: the entry stays pending, with what the gateway said.
+func (s *Service) markAccepted(ctx context.Context, e *ent.PaymentTransaction, txID, reference string, latency time.Duration) {
+	err := s.db.Client.PaymentTransaction.UpdateOneID(e.ID).SetStatus(paymenttransaction.StatusPending).SetGatewayTransactionID(txID).
+		SetReferenceTransactionID(reference).SetLatencyMs(int(latency.Milliseconds())).Exec(context.WithoutCancel(ctx))
+	if err != nil {
+		s.log.ErrorContext(ctx, "recording an accepted capture failed", "entry", e.PublicID, "error", err)
+	}
+}
+
+func moneyTransaction(p *ent.OrderPayment, e *ent.PaymentTransaction) MoneyTransaction {
+	gw := p.GatewayPublicID
+	if p.GiftCardID != nil {
+		gw = TenderGiftCard
+	}
+	status := map[paymenttransaction.Status]string{paymenttransaction.StatusSucceeded: "success", paymenttransaction.StatusFailed: "failure",
+		paymenttransaction.StatusPending: "pending", paymenttransaction.StatusUnknown: "pending"}[e.Status]
+	var ref *string
+	if e.ReferenceTransactionID != "" {
+		r := e.ReferenceTransactionID
+		ref = &r
+	}
+	code := e.ErrorCode
+	if code == "" && e.Status == paymenttransaction.StatusSucceeded {
+		code = "approved"
+	}
+	return MoneyTransaction{Gateway: gw, GatewayID: p.GatewayPublicID, PaymentID: p.PublicID, Amount: e.Amount,
+		TransactionID: e.GatewayTransactionID, ReferenceTransactionID: ref, ResponseCode: code, Status: status}
+}
+
+// captureResult answers a capture call from the ledger: the order's figures and the call's entries.
+func (s *Service) captureResult(ctx context.Context, sess *OrderSession, operationKey string) (*CaptureResult, error) {
+	v, err := s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+	if err != nil {
+		return nil, err
+	}
+	ledger, err := ledgerOf(ctx, s.db.Client, v.Order.ID)
+	if err != nil {
+		return nil, err
+	}
+	m := sumMoney(ledger)
+	out := &CaptureResult{OrderTotal: v.Pricing.Total, PaidTotal: m.Captured - m.Refunded, CapturedHeldTotal: m.CapturePending,
+		AmountRemaining: v.Pricing.Total - m.Captured - m.CapturePending, Transactions: []MoneyTransaction{}}
+	byID := map[int]*ent.OrderPayment{}
+	for _, lp := range ledger {
+		byID[lp.payment.ID] = lp.payment
+	}
+	failed := 0
+	for _, e := range operationEntries(ledger, operationKey, paymenttransaction.KindCapture) {
+		out.Transactions = append(out.Transactions, moneyTransaction(byID[e.PaymentID], e))
+		switch e.Status {
+		case paymenttransaction.StatusPending, paymenttransaction.StatusUnknown:
+			out.Pending = true
+		case paymenttransaction.StatusFailed:
+			failed++
+		}
+	}
+	if failed > 0 && failed == len(out.Transactions) {
+		if err := s.recordCaptureFailed(ctx, sess, v.Order); err != nil {
+			return nil, err
+		}
+		return nil, captureError("capture.failed", "the payment gateway refused the capture",
+			map[string]any{"transactions": out.Transactions, "amount_remaining": out.AmountRemaining})
+	}
+	return out, nil
+}
+
+func (s *Service) recordCaptureFailed(ctx context.Context, sess *OrderSession, o *ent.Order) error {
+	return s.inTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
+		return s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderFailed, map[string]any{"reason": "payment capture failed"})
+	})
+}

@@ -1,0 +1,266 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/service/gateway"
+)
+
+// RefundInput is the spec's refund request, plus the lines being returned.
+type RefundInput struct {
+	Reason            string         `json:"reason"`
+	EmailNotification bool           `json:"email_notification"`
+	RefundMetaData    map[string]any `json:"refund_meta_data"`
+	// Amount is required for arbitrary-amount and specific-payment refunds.
+	Amount *int64 `json:"amount"`
+	// LineItems are returned to stock (the spec's restock of returned items).
+	LineItems []RestockLine `json:"line_items"`
+}
+
+// RestockLine is a quantity of one line returned to stock.
+type RestockLine struct {
+	LineItemKey string `json:"line_item_key"`
+	Quantity    int    `json:"quantity"`
+}
+
+// RefundResult is the spec's refund result. Partial: some refunds succeeded and others did not
+// (207); Pending: a gateway's answer is not known yet (202).
+type RefundResult struct {
+	AmountRefunded     int64               `json:"amount_refunded"`
+	TransactionDetails []RefundTransaction `json:"transaction_details"`
+	EmailSent          bool                `json:"email_sent"`
+	Partial            bool                `json:"-"`
+	Pending            bool                `json:"-"`
+}
+
+// RefundTransaction is one refund of a refund result.
+type RefundTransaction struct {
+	Success           bool   `json:"success"`
+	Amount            int64  `json:"amount"`
+	TransactionNumber string `json:"transaction_number"`
+	CreatedAt         string `json:"created_at"`
+	PaymentID         string `json:"payment_id"`
+	Status            string `json:"status"`
+}
+
+// refundableCapture is one settled capture and what of it can still be refunded.
+type refundableCapture struct {
+	lp         ledgerPayment
+	capture    *ent.PaymentTransaction
+	refundable int64
+}
+
+// refundOrder is the order a refund is spread in, documented in docs/payments.md: card
+// captures before gift cards (money goes back where it is hardest to spend again), and within
+// each the newest capture first.
+func refundOrder(ledger []ledgerPayment) []refundableCapture {
+	var out []refundableCapture
+	for _, lp := range ledger {
+		for _, c := range lp.entries {
+			if c.Kind != paymenttransaction.KindCapture || c.Status != paymenttransaction.StatusSucceeded {
+				continue
+			}
+			left := c.Amount
+			for _, r := range lp.entries {
+				if r.Kind == paymenttransaction.KindRefund && r.ReferenceTransactionID == c.GatewayTransactionID && r.Status != paymenttransaction.StatusFailed {
+					left -= r.Amount
+				}
+			}
+			if left > 0 {
+				out = append(out, refundableCapture{lp: lp, capture: c, refundable: left})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b refundableCapture) int {
+		ga, gb := a.lp.payment.GiftCardID != nil, b.lp.payment.GiftCardID != nil
+		if ga != gb {
+			if ga {
+				return 1
+			}
+			return -1
+		}
+		return b.capture.ID - a.capture.ID
+	})
+	return out
+}
+
+// Refund returns captured money of a processed (or cancelled) order: all of it including
+// shipping and taxes (scope.Full), an amount spread over the captures, or an amount of one
+// payment; never more than was captured and not yet refunded.
+func (s *Service) Refund(ctx context.Context, sess *OrderSession, scope CaptureScope, in RefundInput, operationKey string) (*RefundResult, error) {
+	if !scope.Full && (in.Amount == nil || *in.Amount <= 0) {
+		return nil, captureError("refund.invalid_amount", "amount is required and must be positive, in minor units", map[string]any{"field": "amount"})
+	}
+	var entries []*ent.PaymentTransaction
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusProcessed, order.StatusCancelled)
+		if err != nil {
+			return err
+		}
+		ledger, err := ledgerOf(ctx, tx.Client(), o.ID)
+		if err != nil {
+			return err
+		}
+		if entries = operationEntries(ledger, operationKey, paymenttransaction.KindRefund); len(entries) > 0 {
+			return nil
+		}
+		captures := refundOrder(ledger)
+		if scope.PaymentID != "" {
+			captures = slices.DeleteFunc(captures, func(c refundableCapture) bool { return c.lp.payment.PublicID != scope.PaymentID })
+		}
+		var refundable int64
+		for _, c := range captures {
+			refundable += c.refundable
+		}
+		amount := refundable
+		if !scope.Full {
+			amount = *in.Amount
+		}
+		if refundable == 0 {
+			return captureError("refund.nothing_to_refund", "nothing captured is left to refund", map[string]any{"refundable": 0})
+		}
+		if amount > refundable {
+			return captureError("refund.exceeds_captured", fmt.Sprintf("%d is more than the %d captured and not yet refunded", amount, refundable),
+				map[string]any{"field": "amount", "refundable": refundable})
+		}
+		if err := s.restock(ctx, tx, sess.Shop, o, in.LineItems); err != nil {
+			return err
+		}
+		data := map[string]any{"reason": in.Reason, "refund_meta_data": in.RefundMetaData}
+		for _, c := range captures {
+			take := min(amount, c.refundable)
+			if take == 0 {
+				break
+			}
+			amount -= take
+			e, err := s.reserveMove(ctx, tx, sess.Shop, o, plannedMove{lp: c.lp, amount: take}, paymenttransaction.KindRefund, operationKey, data)
+			if err != nil {
+				return err
+			}
+			if err := tx.PaymentTransaction.UpdateOne(e).SetReferenceTransactionID(c.capture.GatewayTransactionID).Exec(ctx); err != nil {
+				return err
+			}
+			e.ReferenceTransactionID = c.capture.GatewayTransactionID
+			entries = append(entries, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.Status == paymenttransaction.StatusPending || e.Status == paymenttransaction.StatusUnknown {
+			s.sendRefund(ctx, sess, e, in.Reason)
+		}
+	}
+	res, err := s.refundResult(ctx, sess, operationKey)
+	if err != nil {
+		return nil, err
+	}
+	if in.EmailNotification && res.AmountRefunded > 0 {
+		res.EmailSent = s.emailRefund(ctx, sess, res)
+	}
+	return res, nil
+}
+
+func (s *Service) sendRefund(ctx context.Context, sess *OrderSession, e *ent.PaymentTransaction, reason string) {
+	p, err := s.db.Client.OrderPayment.Get(ctx, e.PaymentID)
+	if err != nil {
+		s.log.ErrorContext(ctx, "refund: reading the payment", "error", err)
+		return
+	}
+	g, _, err := s.gatewayOfPayment(ctx, sess.Shop, p)
+	if err != nil {
+		s.settle(ctx, e, "", 0, &gateway.Error{Declined: true, Code: "gateway_not_configured", Message: err.Error()}, paymenttransaction.StatusFailed)
+		return
+	}
+	req := gateway.RefundRequest{TransactionID: e.ReferenceTransactionID, Amount: e.Amount, Reason: reason}
+	start := time.Now()
+	res, status, err := s.gateways.Refund(ctx, g, e.PublicID, req)
+	if err != nil && !gateway.IsDeclined(err) {
+		res, status, err = s.gateways.Refund(context.WithoutCancel(ctx), g, e.PublicID, req)
+	}
+	latency := time.Since(start)
+	switch {
+	case err == nil && status == http.StatusAccepted:
+		s.markAccepted(ctx, e, res.TransactionID, e.ReferenceTransactionID, latency)
+	case err == nil:
+		s.settle(ctx, e, res.TransactionID, latency, nil, paymenttransaction.StatusSucceeded)
+	case gateway.IsDeclined(err):
+		s.settle(ctx, e, "", latency, err, paymenttransaction.StatusFailed)
+	default:
+		s.settle(ctx, e, "", latency, err, paymenttransaction.StatusUnknown)
+	}
+}
+
+func (s *Service) refundResult(ctx context.Context, sess *OrderSession, operationKey string) (*RefundResult, error) {
+	ledger, err := ledgerOf(ctx, s.db.Client, sess.Order.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := &RefundResult{TransactionDetails: []RefundTransaction{}}
+	byID := map[int]*ent.OrderPayment{}
+	for _, lp := range ledger {
+		byID[lp.payment.ID] = lp.payment
+	}
+	failed := 0
+	for _, e := range operationEntries(ledger, operationKey, paymenttransaction.KindRefund) {
+		mt := moneyTransaction(byID[e.PaymentID], e)
+		out.TransactionDetails = append(out.TransactionDetails, RefundTransaction{Success: e.Status == paymenttransaction.StatusSucceeded,
+			Amount: e.Amount, TransactionNumber: e.GatewayTransactionID, CreatedAt: e.CreatedAt.UTC().Format(time.RFC3339),
+			PaymentID: mt.PaymentID, Status: mt.Status})
+		switch e.Status {
+		case paymenttransaction.StatusSucceeded:
+			out.AmountRefunded += e.Amount
+		case paymenttransaction.StatusFailed:
+			failed++
+		default:
+			out.Pending = true
+		}
+	}
+	if failed > 0 && out.AmountRefunded == 0 && !out.Pending {
+		return nil, captureError("refund.failed", "the payment gateway refused the refund", map[string]any{"transaction_details": out.TransactionDetails})
+	}
+	out.Partial = failed > 0
+	return out, nil
+}
+
+// restock puts returned quantities back into the catalog and records, for the platform
+// connector, what came back.
+func (s *Service) restock(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, lines []RestockLine) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	returned := []map[string]any{}
+	for _, l := range lines {
+		li, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID), lineitem.LineItemKey(l.LineItemKey)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return lineNotFound(l.LineItemKey)
+		}
+		if err != nil {
+			return err
+		}
+		if l.Quantity < 1 || l.Quantity > li.Quantity {
+			return captureError("refund.invalid_restock", fmt.Sprintf("restock quantity of %s must be between 1 and %d", l.LineItemKey, li.Quantity),
+				map[string]any{"field": "line_items", "line_item_key": l.LineItemKey})
+		}
+		if li.VariantID != "" {
+			if _, err := tx.Variant.Update().Where(variant.ShopID(sh.ID), variant.PlatformID(li.VariantID), variant.InventoryTracked(true)).
+				AddInventoryQuantity(l.Quantity).Save(ctx); err != nil {
+				return err
+			}
+		}
+		returned = append(returned, map[string]any{"line_item_key": li.LineItemKey, "variant_id": li.VariantID, "sku": li.Sku, "quantity": l.Quantity})
+	}
+	return tx.Event.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetEventID(newPublicID()).SetTopic(TopicConnectorRestock).
+		SetPayload(map[string]any{"public_order_id": o.PublicOrderID, "line_items": returned}).SetCreatedAt(s.clock()).Exec(ctx)
+}
