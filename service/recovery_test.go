@@ -12,8 +12,6 @@ import (
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
-func ptr[T any](v T) *T { return &v }
-
 // A crash between the gateway granting an authorization and checkoutd recording it leaves an
 // order in processing with a pending ledger entry. At the next start the sweep asks the gateway
 // again under the entry's key, voids what it granted, and gives everything back.

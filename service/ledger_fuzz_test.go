@@ -1,0 +1,216 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/servicetest"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// fuzzShop is one shop with two signature-checking gateways, shared by every fuzz input.
+type fuzzShop struct {
+	s        *service.Service
+	sh       *service.OrderSession
+	gws      [2]*gatewaytest.Server
+	gwIDs    [2]string
+	shopSess *service.OrderSession
+}
+
+func newFuzzShop(t testing.TB, db *service.Database) *fuzzShop {
+	ctx := context.Background()
+	s := service.New(db, service.WithGatewayTimeout(time.Second))
+	created, err := s.CreateShop(ctx, service.CreateShopInput{Identifier: fmt.Sprintf("fuzz-%d", time.Now().UnixNano())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fuzzShop{s: s, shopSess: &service.OrderSession{Shop: created.Shop}}
+	for i := range f.gws {
+		f.gws[i] = gatewaytest.New(t, "tok")
+		g, err := s.CreateExternalPaymentGateway(ctx, created.Shop, service.ExternalPaymentGatewayInput{Name: ptr("Cards"), BaseURL: ptr(f.gws[i].URL),
+			APIToken: service.Of("tok"), PartialCapture: ptr(true), AdditionalOrderDetails: ptr(false), ProviderID: ptr(gatewaytest.ProviderID), Currency: ptr("USD")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.gwIDs[i] = g.PublicID
+	}
+	return f
+}
+
+// processedOrder is an order of 5000 + 1000 shipping, paid 2000 through the first gateway and
+// the rest through the second, processed.
+func (f *fuzzShop) processedOrder(t testing.TB) *service.OrderSession {
+	ctx := context.Background()
+	for _, gw := range f.gws {
+		gw.SetMode("/capture", "")
+		gw.SetMode("/refund", "")
+		gw.SetMode("/void", "")
+	}
+	v, err := f.s.InitOrder(ctx, f.shopSess.Shop, service.InitOrderInput{CartItems: []service.CartItem{{SKU: "X", Title: ptr("Thing"), Price: ptr(int64(5000)), Quantity: 1, LineItemKey: "x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := &service.OrderSession{Shop: f.shopSess.Shop, Order: v.Order}
+	addr := service.AddressInput{FirstName: "Ada", LastName: "L", AddressLine1: "1 Main St", City: "Albany", CountryCode: "US", ProvinceCode: "NY", PostalCode: "12207"}
+	steps := []func() (*service.OrderView, error){
+		func() (*service.OrderView, error) {
+			return f.s.CreateCustomer(ctx, sess, service.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
+		},
+		func() (*service.OrderView, error) { return f.s.SetAddress(ctx, sess, service.ShippingAddress, addr) },
+		func() (*service.OrderView, error) { return f.s.SetAddress(ctx, sess, service.BillingAddress, addr) },
+		func() (*service.OrderView, error) { return f.s.SelectShippingLine(ctx, sess, "0", "") },
+		func() (*service.OrderView, error) {
+			return f.s.AddPayment(ctx, sess, service.PaymentInput{GatewayPublicID: f.gwIDs[0], Token: "tok_a", Amount: ptr(int64(2000))})
+		},
+		func() (*service.OrderView, error) {
+			return f.s.AddPayment(ctx, sess, service.PaymentInput{GatewayPublicID: f.gwIDs[1], Token: "tok_b"})
+		},
+	}
+	for i, step := range steps {
+		if _, err := step(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	if _, err := f.s.ProcessOrder(ctx, sess); err != nil {
+		t.Fatal(err)
+	}
+	return sess
+}
+
+var gatewayModes = []string{"", "", "decline", "error", "error_after", "accept"}
+
+// FuzzLedgerInvariants runs random sequences of captures, refunds and cancellations against
+// gateways that fail at random, and checks after every step that the ledger can be trusted:
+// captured ≤ authorized, refunded ≤ captured, captured ≤ the order total, and the gateways
+// themselves moved exactly what the ledger says (give or take entries still pending).
+func FuzzLedgerInvariants(f *testing.F) {
+	for _, seed := range [][]byte{
+		{1, 0, 3, 0},
+		{0, 40, 0, 200, 2, 30, 3, 0},
+		{1, 3, 3, 3, 1, 0, 3, 0},
+		{0, 90, 4, 1, 2, 10},
+		{1, 5, 2, 77, 2, 78, 3, 4, 4, 0},
+	} {
+		f.Add(seed)
+	}
+	// One shop per database for the whole run: a fresh database per input would measure
+	// migrations, not the ledger.
+	shops := []*fuzzShop{newFuzzShop(f, servicetest.SQLite(f)), newFuzzShop(f, servicetest.Postgres(f))}
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 24 {
+			ops = ops[:24]
+		}
+		for _, fs := range shops {
+			runLedgerOps(t, fs, ops)
+		}
+	})
+}
+
+func runLedgerOps(t *testing.T, f *fuzzShop, ops []byte) {
+	ctx := context.Background()
+	sess := f.processedOrder(t)
+	const total = 6000
+	for i := 0; i+1 < len(ops); i += 2 {
+		op, arg := ops[i]%6, ops[i+1]
+		for g, gw := range f.gws {
+			mode := gatewayModes[(int(arg)>>(g*3))%len(gatewayModes)]
+			gw.SetMode("/capture", mode)
+			gw.SetMode("/refund", mode)
+		}
+		amount := int64(arg)*37%total + 1
+		key := fmt.Sprintf("op-%d", i)
+		var err error
+		switch op {
+		case 0:
+			_, err = f.s.Capture(ctx, sess, service.CaptureScope{}, service.CaptureInput{Amount: &amount}, key)
+		case 1:
+			_, err = f.s.Capture(ctx, sess, service.CaptureScope{Full: true}, service.CaptureInput{}, key)
+		case 2:
+			_, err = f.s.Refund(ctx, sess, service.CaptureScope{}, service.RefundInput{Amount: &amount}, key)
+		case 3:
+			_, err = f.s.Refund(ctx, sess, service.CaptureScope{Full: true}, service.RefundInput{}, key)
+		case 4:
+			_, err = f.s.CancelOrder(ctx, sess, service.CancelInput{Reason: "fuzz", Refund: arg&1 == 1}, key)
+		case 5:
+			for _, gw := range f.gws {
+				gw.SetMode("/capture", "")
+				gw.SetMode("/refund", "")
+				gw.SettleAccepted()
+			}
+			err = f.s.FollowUpPendingMoves(ctx, -time.Hour)
+		}
+		if err != nil {
+			if _, ok := service.AsError(err); !ok {
+				t.Fatalf("op %d (%d): a fault, not a refusal: %v", i/2, op, err)
+			}
+		}
+		checkLedger(t, f, sess, total)
+	}
+}
+
+func checkLedger(t *testing.T, f *fuzzShop, sess *service.OrderSession, total int64) {
+	t.Helper()
+	entries, err := f.s.Client().PaymentTransaction.Query().Where(paymenttransaction.HasOrderWith(order.ID(sess.Order.ID))).All(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	type sums struct{ authorized, captured, capturesOpen, refunded, refundsOpen int64 }
+	byPayment := map[int]*sums{}
+	var all sums
+	for _, e := range entries {
+		p := byPayment[e.PaymentID]
+		if p == nil {
+			p = &sums{}
+			byPayment[e.PaymentID] = p
+		}
+		open := e.Status == paymenttransaction.StatusPending || e.Status == paymenttransaction.StatusUnknown
+		done := e.Status == paymenttransaction.StatusSucceeded
+		for _, s := range []*sums{p, &all} {
+			switch {
+			case e.Kind == paymenttransaction.KindAuthorize && done:
+				s.authorized += e.Amount
+			case e.Kind == paymenttransaction.KindCapture && done:
+				s.captured += e.Amount
+			case e.Kind == paymenttransaction.KindCapture && open:
+				s.capturesOpen += e.Amount
+			case e.Kind == paymenttransaction.KindRefund && done:
+				s.refunded += e.Amount
+			case e.Kind == paymenttransaction.KindRefund && open:
+				s.refundsOpen += e.Amount
+			}
+		}
+	}
+	for id, p := range byPayment {
+		if p.captured+p.capturesOpen > p.authorized {
+			t.Fatalf("payment %d: captured %d (+%d open) over authorized %d", id, p.captured, p.capturesOpen, p.authorized)
+		}
+		if p.refunded+p.refundsOpen > p.captured {
+			t.Fatalf("payment %d: refunded %d (+%d open) over captured %d", id, p.refunded, p.refundsOpen, p.captured)
+		}
+	}
+	if all.captured+all.capturesOpen > total {
+		t.Fatalf("captured %d (+%d open) over the order total %d", all.captured, all.capturesOpen, total)
+	}
+	var gwCaptured, gwRefunded int64
+	for _, gw := range f.gws {
+		for _, a := range gw.Auths() {
+			if a.OrderID == sess.Order.PublicOrderID {
+				gwCaptured += a.Captured
+				gwRefunded += a.Refunded
+			}
+		}
+	}
+	if gwCaptured < all.captured || gwCaptured > all.captured+all.capturesOpen {
+		t.Fatalf("the gateways captured %d; the ledger says %d done and %d open", gwCaptured, all.captured, all.capturesOpen)
+	}
+	if gwRefunded < all.refunded || gwRefunded > all.refunded+all.refundsOpen {
+		t.Fatalf("the gateways refunded %d; the ledger says %d done and %d open", gwRefunded, all.refunded, all.refundsOpen)
+	}
+}
