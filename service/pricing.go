@@ -190,23 +190,39 @@ func allocate(amount int64, weights []int64) []int64 {
 	return shares
 }
 
-// discountCodeProblem is why a code does not discount an order of that subtotal now, or nil.
-func discountCodeProblem(dc *ent.DiscountCode, subtotal int64, now time.Time) *Error {
+// discountCodeLapsed is why a code no longer discounts an order of that subtotal at that time,
+// or nil: its dates and minimum subtotal. These are pricing conditions, re-checked on every read.
+func discountCodeLapsed(dc *ent.DiscountCode, subtotal int64, at time.Time) *Error {
 	details := map[string]any{"field": "code", "code": dc.Code}
 	switch {
-	case dc.StartsAt != nil && now.Before(*dc.StartsAt):
+	case dc.StartsAt != nil && at.Before(*dc.StartsAt):
 		details["starts_at"] = dc.StartsAt.UTC().Format(time.RFC3339)
 		return validationError("discount.not_started", "discount code "+dc.Code+" is not valid yet", details)
-	case dc.EndsAt != nil && !now.Before(*dc.EndsAt):
+	case dc.EndsAt != nil && !at.Before(*dc.EndsAt):
 		details["ends_at"] = dc.EndsAt.UTC().Format(time.RFC3339)
 		return validationError("discount.expired", "discount code "+dc.Code+" has expired", details)
 	case subtotal < dc.MinimumSubtotal:
 		details["minimum_subtotal"] = dc.MinimumSubtotal
 		return validationError("discount.minimum_not_met", "discount code "+dc.Code+" needs a subtotal of at least "+strconv.FormatInt(dc.MinimumSubtotal, 10), details)
-	case dc.UsageLimit > 0 && dc.UsageCount >= dc.UsageLimit:
-		return validationError("discount.usage_limit_reached", "discount code "+dc.Code+" has been used up", details)
 	}
 	return nil
+}
+
+// discountCodeProblem is discountCodeLapsed plus the usage limit. The limit is not a pricing
+// condition: the order that takes a code's last use must keep its discount, so it is checked
+// when a code is applied or validated, and taken atomically when the order is processed.
+func discountCodeProblem(dc *ent.DiscountCode, subtotal int64, now time.Time) *Error {
+	if lapsed := discountCodeLapsed(dc, subtotal, now); lapsed != nil {
+		return lapsed
+	}
+	if dc.UsageLimit > 0 && dc.UsageCount >= dc.UsageLimit {
+		return usedUp(dc.Code)
+	}
+	return nil
+}
+
+func usedUp(code string) *Error {
+	return validationError("discount.usage_limit_reached", "discount code "+code+" has been used up", map[string]any{"field": "code", "code": code})
 }
 
 func discountText(dc *ent.DiscountCode) string {
@@ -241,8 +257,13 @@ func priceOrder(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *sch
 		p.Shipping = selected.Amount
 	}
 
+	// A processed order keeps the discounts it was processed with, whatever the date today.
+	at := now
+	if o.ProcessedAt != nil {
+		at = *o.ProcessedAt
+	}
 	for _, dc := range rules.discountCodes {
-		if discountCodeProblem(dc, p.Subtotal, now) != nil {
+		if discountCodeLapsed(dc, p.Subtotal, at) != nil {
 			continue
 		}
 		line := DiscountLine{Code: dc.Code, Text: discountText(dc), Source: discountSource}
@@ -359,7 +380,7 @@ func discountingCodes(v *OrderView) []string {
 // reserving transaction; a code past its dates, minimum or usage limit is a 422. Only the codes
 // the view was priced with are redeemed: a code that stopped holding was not in the total. The
 // use is taken by a conditional UPDATE (usage_count < usage_limit), so two orders racing for a
-// code's last use cannot both get it.
+// code's last use cannot both get it; the loser's 422 asks the shopper to remove the code.
 func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time.Time) error {
 	for _, code := range discountingCodes(v) {
 		dc, err := tx.DiscountCode.Query().Where(discountcode.ShopID(v.Shop.ID), discountcode.Code(code)).Only(ctx)
@@ -369,8 +390,8 @@ func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time
 		if err != nil {
 			return err
 		}
-		if problem := discountCodeProblem(dc, v.Pricing.Subtotal, now); problem != nil {
-			return problem
+		if lapsed := discountCodeLapsed(dc, v.Pricing.Subtotal, now); lapsed != nil {
+			return lapsed
 		}
 		n, err := tx.DiscountCode.Update().Where(discountcode.ID(dc.ID),
 			discountcode.Or(discountcode.UsageLimit(0), predicate.DiscountCode(sql.FieldsLT(discountcode.FieldUsageCount, discountcode.FieldUsageLimit)))).
@@ -379,15 +400,15 @@ func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time
 			return err
 		}
 		if n == 0 {
-			return validationError("discount.usage_limit_reached", "discount code "+code+" has been used up",
-				map[string]any{"field": "code", "code": code})
+			return usedUp(code)
 		}
 	}
 	return nil
 }
 
-// releaseDiscountCodes gives back the uses redeemDiscountCodes took for the same view, when
-// processing fails.
+// releaseDiscountCodes gives back the uses redeemDiscountCodes took, when processing fails. v is
+// the view redeemDiscountCodes was given (or one read since, before the codes' end dates): its
+// pricing says which codes were redeemed.
 func releaseDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView) error {
 	for _, code := range discountingCodes(v) {
 		if err := tx.DiscountCode.Update().Where(discountcode.ShopID(v.Shop.ID), discountcode.Code(code), discountcode.UsageCountGT(0)).
