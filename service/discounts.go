@@ -207,7 +207,7 @@ func checkDiscountCode(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.
 	if problem := discountCodeProblem(dc, subtotal, now); problem != nil {
 		return nil, problem
 	}
-	others := slices.DeleteFunc(slices.Clone(o.DiscountCodes), func(c string) bool { return c == code })
+	others := slices.DeleteFunc(slices.Clone(o.DiscountCodes), func(held string) bool { return held == code })
 	if len(others) == 0 {
 		return dc, nil
 	}
@@ -258,7 +258,7 @@ func (s *Service) RemoveDiscountCode(ctx context.Context, sess *OrderSession, co
 		if !slices.Contains(o.DiscountCodes, code) {
 			return validationError("discount.not_applied", "discount code "+code+" is not applied to the order", map[string]any{"field": "code", "code": code})
 		}
-		rest := slices.DeleteFunc(slices.Clone(o.DiscountCodes), func(c string) bool { return c == code })
+		rest := slices.DeleteFunc(slices.Clone(o.DiscountCodes), func(held string) bool { return held == code })
 		return tx.Order.UpdateOne(o).SetDiscountCodes(rest).Exec(ctx)
 	})
 }

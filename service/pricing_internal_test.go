@@ -77,7 +77,7 @@ func TestTaxesRoundHalfEvenPerLinePerTax(t *testing.T) {
 func TestTaxesApplyToTheDiscountedBaseOfEachLine(t *testing.T) {
 	items := []*ent.LineItem{line("mug", 1250, 2), line("tee", 2000, 1)}
 	rules := pricingRules{
-		taxZones: []*ent.TaxZone{zone("BC PST", "CA", "BC", 70_000, false), zone("GST", "CA", "", 50_000, true), zone("Ontario HST", "CA", "ON", 130_000, true)},
+		taxZones:      []*ent.TaxZone{zone("BC PST", "CA", "BC", 70_000, false), zone("GST", "CA", "", 50_000, true), zone("Ontario HST", "CA", "ON", 130_000, true)},
 		discountCodes: []*ent.DiscountCode{{Code: "SAVE10", Text: "10% off", Kind: discountcode.KindPercentage, Value: 1000}},
 	}
 	shipping := &schema.ShippingLine{ID: "1", Description: "Standard", Amount: 1000, Code: "standard"}
