@@ -8,6 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/gatewaytest"
 )
 
 func discountCode(t *testing.T, a *api, in service.DiscountCodeInput) *ent.DiscountCode {
@@ -233,6 +234,40 @@ func TestTaxesApplyAfterDiscounts(t *testing.T) {
 		}
 		if state["order_total"].(float64) != 4050+202+284 {
 			t.Fatalf("total %v", state["order_total"])
+		}
+	})
+}
+
+func TestProcessingAnOrderTakesAUseOfItsCodeAndAFailedOneGivesItBack(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		dc := discountCode(t, a, service.DiscountCodeInput{Code: "ONCE", Kind: discountcode.KindPercentage, Value: 1000, UsageLimit: 1})
+		usage := func() int {
+			got, err := a.svc.Client().DiscountCode.Get(context.Background(), dc.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got.UsageCount
+		}
+		gw := gatewaytest.New(t, gatewayAPIToken)
+		gwID := addGateway(t, a, gw, "Test cards")
+		declined, winner, late := readyCheckout(t, a, cart()), readyCheckout(t, a, cart()), readyCheckout(t, a, cart())
+		for _, c := range []*checkout{declined, winner, late} {
+			c.call("POST", "/discounts", map[string]any{"code": "ONCE"}).wantStatus(t, 200)
+		}
+		declined.pay(gwID, gatewaytest.TokenDecline, 0).wantStatus(t, 200)
+		declined.call("POST", "/process_order", nil).wantError(t, 422, "", "payment.declined")
+		if usage() != 0 {
+			t.Fatalf("a declined order kept the code's use: usage_count %d", usage())
+		}
+		winner.pay(gwID, gatewaytest.TokenOK, 0).wantStatus(t, 200)
+		processed := stateOf(t, winner.call("POST", "/process_order", nil).wantStatus(t, 200))
+		if got := discounts(t, processed["discounts"]); got["ONCE"] != 450 || usage() != 1 {
+			t.Fatalf("processed order: discounts %v, usage_count %d", got, usage())
+		}
+		late.pay(gwID, gatewaytest.TokenOK, 0).wantStatus(t, 200)
+		late.call("POST", "/process_order", nil).wantError(t, 422, service.CodeValidation, "discount.usage_limit_reached")
+		if usage() != 1 || len(gw.Calls("/auth")) != 2 {
+			t.Fatalf("usage_count %d, %d authorizations; want 1 and 2", usage(), len(gw.Calls("/auth")))
 		}
 	})
 }

@@ -274,3 +274,19 @@ func TestBackendGenerateTaxesTakesTheAccessToken(t *testing.T) {
 		}
 	})
 }
+
+func TestProcessOrderRefusesTaxesNotGeneratedForTheCurrentAddress(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		sh, _ := a.svc.ShopByIdentifier(context.Background(), a.shop)
+		if _, err := a.svc.CreateTaxZone(context.Background(), sh, service.TaxZoneInput{Name: "NY sales tax", CountryCode: "US", ProvinceCode: "NY", RatePpm: 40_000}); err != nil {
+			t.Fatal(err)
+		}
+		c := readyCheckout(t, a, cart()) // ships to New York
+		c.call("POST", "/process_order", nil).wantError(t, 422, service.CodeValidation, "taxes.not_generated")
+		c.call("POST", "/taxes", nil).wantStatus(t, 200)
+		nj := usAddress()
+		nj["province"], nj["province_code"], nj["city"], nj["postal_code"] = "New Jersey", "NJ", "Newark", "07102"
+		c.call("PUT", "/addresses/shipping", nj).wantStatus(t, 200)
+		c.call("POST", "/process_order", nil).wantError(t, 422, service.CodeValidation, "taxes.out_of_date")
+	})
+}
