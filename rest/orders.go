@@ -17,6 +17,8 @@ func (a *API) registerOrders(mux *http.ServeMux) {
 	a.registerOrderCustomer(mux)
 	a.registerOrderItems(mux)
 	a.registerShipping(mux)
+	a.registerTaxes(mux)
+	a.registerDiscounts(mux)
 	mux.Handle("POST "+storefront+"/batch", a.withOrder(a.batch))
 	mux.Handle("POST "+storefront+"/log", a.withOrder(a.clientLog))
 }

@@ -48,6 +48,10 @@ func ownerOf(n ent.Noder) int {
 		return v.ShopID
 	case *ent.ShippingZone:
 		return v.ShopID
+	case *ent.TaxZone:
+		return v.ShopID
+	case *ent.DiscountCode:
+		return v.ShopID
 	}
 	return 0
 }

@@ -309,26 +309,33 @@ type ComplexityRoot struct {
 		AddCorsDomain                func(childComplexity int, domain string) int
 		ConfigureSharedSecret        func(childComplexity int, sharedSecret string) int
 		CreateAPIOverride            func(childComplexity int, input service.APIOverrideInput) int
+		CreateDiscountCode           func(childComplexity int, input service.DiscountCodeInput) int
 		CreateExternalPaymentGateway func(childComplexity int, input model.ExternalPaymentGatewayInput) int
 		CreateLifeElement            func(childComplexity int, input model.LifeElementInput) int
 		CreateProduct                func(childComplexity int, input service.ProductInput) int
 		CreateRSAConfig              func(childComplexity int, input service.RSAConfigInput) int
 		CreateShippingZone           func(childComplexity int, input service.ShippingZoneInput) int
+		CreateTaxZone                func(childComplexity int, input service.TaxZoneInput) int
 		CreateWebhookSubscription    func(childComplexity int, webhookTopicID int, callbackURL string) int
 		DeleteAPIOverride            func(childComplexity int, publicID string) int
 		DeleteCorsDomain             func(childComplexity int, id int) int
+		DeleteDiscountCode           func(childComplexity int, id int) int
 		DeleteExternalPaymentGateway func(childComplexity int, publicID string) int
 		DeleteLifeElement            func(childComplexity int, publicID string) int
 		DeleteRSAConfig              func(childComplexity int) int
+		DeleteTaxZone                func(childComplexity int, id int) int
 		DeleteWebhookSubscription    func(childComplexity int, id int) int
 		DisableFlow                  func(childComplexity int, flowID string) int
 		EnableFlow                   func(childComplexity int, flowID string) int
 		IssueGiftCard                func(childComplexity int, input service.IssueGiftCardInput) int
 		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
+		SetPricesIncludeTax          func(childComplexity int, pricesIncludeTax bool) int
 		UpdateAPIOverride            func(childComplexity int, publicID string, input service.APIOverrideInput) int
+		UpdateDiscountCode           func(childComplexity int, id int, input model.DiscountCodePatch) int
 		UpdateExternalPaymentGateway func(childComplexity int, publicID string, input model.ExternalPaymentGatewayInput) int
 		UpdateLifeElement            func(childComplexity int, publicID string, input model.LifeElementInput) int
 		UpdateRSAConfig              func(childComplexity int, input service.RSAConfigInput) int
+		UpdateTaxZone                func(childComplexity int, id int, input service.TaxZonePatch) int
 		UpdateVariant                func(childComplexity int, id int, input service.VariantPatch) int
 		UpdateWebhookSubscription    func(childComplexity int, id int, callbackURL string) int
 	}
@@ -640,6 +647,13 @@ type MutationResolver interface {
 	CreateProduct(ctx context.Context, input service.ProductInput) (*ent.Product, error)
 	UpdateVariant(ctx context.Context, id int, input service.VariantPatch) (*ent.Variant, error)
 	CreateShippingZone(ctx context.Context, input service.ShippingZoneInput) (*ent.ShippingZone, error)
+	CreateTaxZone(ctx context.Context, input service.TaxZoneInput) (*ent.TaxZone, error)
+	UpdateTaxZone(ctx context.Context, id int, input service.TaxZonePatch) (*ent.TaxZone, error)
+	DeleteTaxZone(ctx context.Context, id int) (bool, error)
+	CreateDiscountCode(ctx context.Context, input service.DiscountCodeInput) (*ent.DiscountCode, error)
+	UpdateDiscountCode(ctx context.Context, id int, input model.DiscountCodePatch) (*ent.DiscountCode, error)
+	DeleteDiscountCode(ctx context.Context, id int) (bool, error)
+	SetPricesIncludeTax(ctx context.Context, pricesIncludeTax bool) (*ent.Shop, error)
 	ConfigureSharedSecret(ctx context.Context, sharedSecret string) (*ent.Shop, error)
 	CreateExternalPaymentGateway(ctx context.Context, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error)
 	UpdateExternalPaymentGateway(ctx context.Context, publicID string, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error)
@@ -1729,6 +1743,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIOverride(childComplexity, args["input"].(service.APIOverrideInput)), true
+	case "Mutation.createDiscountCode":
+		if e.ComplexityRoot.Mutation.CreateDiscountCode == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createDiscountCode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateDiscountCode(childComplexity, args["input"].(service.DiscountCodeInput)), true
 	case "Mutation.createExternalPaymentGateway":
 		if e.ComplexityRoot.Mutation.CreateExternalPaymentGateway == nil {
 			break
@@ -1784,6 +1809,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateShippingZone(childComplexity, args["input"].(service.ShippingZoneInput)), true
+	case "Mutation.createTaxZone":
+		if e.ComplexityRoot.Mutation.CreateTaxZone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTaxZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTaxZone(childComplexity, args["input"].(service.TaxZoneInput)), true
 	case "Mutation.createWebhookSubscription":
 		if e.ComplexityRoot.Mutation.CreateWebhookSubscription == nil {
 			break
@@ -1817,6 +1853,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCorsDomain(childComplexity, args["id"].(int)), true
+	case "Mutation.deleteDiscountCode":
+		if e.ComplexityRoot.Mutation.DeleteDiscountCode == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteDiscountCode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteDiscountCode(childComplexity, args["id"].(int)), true
 	case "Mutation.deleteExternalPaymentGateway":
 		if e.ComplexityRoot.Mutation.DeleteExternalPaymentGateway == nil {
 			break
@@ -1845,6 +1892,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteRSAConfig(childComplexity), true
+	case "Mutation.deleteTaxZone":
+		if e.ComplexityRoot.Mutation.DeleteTaxZone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTaxZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTaxZone(childComplexity, args["id"].(int)), true
 	case "Mutation.deleteWebhookSubscription":
 		if e.ComplexityRoot.Mutation.DeleteWebhookSubscription == nil {
 			break
@@ -1900,6 +1958,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegisterCustomFlow(childComplexity, args["flowId"].(string), args["flowName"].(string)), true
+	case "Mutation.setPricesIncludeTax":
+		if e.ComplexityRoot.Mutation.SetPricesIncludeTax == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setPricesIncludeTax_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetPricesIncludeTax(childComplexity, args["pricesIncludeTax"].(bool)), true
 	case "Mutation.updateAPIOverride":
 		if e.ComplexityRoot.Mutation.UpdateAPIOverride == nil {
 			break
@@ -1911,6 +1980,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateAPIOverride(childComplexity, args["publicId"].(string), args["input"].(service.APIOverrideInput)), true
+	case "Mutation.updateDiscountCode":
+		if e.ComplexityRoot.Mutation.UpdateDiscountCode == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateDiscountCode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateDiscountCode(childComplexity, args["id"].(int), args["input"].(model.DiscountCodePatch)), true
 	case "Mutation.updateExternalPaymentGateway":
 		if e.ComplexityRoot.Mutation.UpdateExternalPaymentGateway == nil {
 			break
@@ -1944,6 +2024,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateRSAConfig(childComplexity, args["input"].(service.RSAConfigInput)), true
+	case "Mutation.updateTaxZone":
+		if e.ComplexityRoot.Mutation.UpdateTaxZone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTaxZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTaxZone(childComplexity, args["id"].(int), args["input"].(service.TaxZonePatch)), true
 	case "Mutation.updateVariant":
 		if e.ComplexityRoot.Mutation.UpdateVariant == nil {
 			break
@@ -3306,7 +3397,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("AccessTokenWhereInput", ec.unmarshalInputAccessTokenWhereInput),
 			graphql.NewInputUnmarshaler("CorsDomainOrder", ec.unmarshalInputCorsDomainOrder),
 			graphql.NewInputUnmarshaler("CorsDomainWhereInput", ec.unmarshalInputCorsDomainWhereInput),
+			graphql.NewInputUnmarshaler("DiscountCodeInput", ec.unmarshalInputDiscountCodeInput),
 			graphql.NewInputUnmarshaler("DiscountCodeOrder", ec.unmarshalInputDiscountCodeOrder),
+			graphql.NewInputUnmarshaler("DiscountCodePatch", ec.unmarshalInputDiscountCodePatch),
 			graphql.NewInputUnmarshaler("DiscountCodeWhereInput", ec.unmarshalInputDiscountCodeWhereInput),
 			graphql.NewInputUnmarshaler("EventOrder", ec.unmarshalInputEventOrder),
 			graphql.NewInputUnmarshaler("EventWhereInput", ec.unmarshalInputEventWhereInput),
@@ -3344,7 +3437,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ShippingZoneWhereInput", ec.unmarshalInputShippingZoneWhereInput),
 			graphql.NewInputUnmarshaler("ShopOrder", ec.unmarshalInputShopOrder),
 			graphql.NewInputUnmarshaler("ShopWhereInput", ec.unmarshalInputShopWhereInput),
+			graphql.NewInputUnmarshaler("TaxZoneInput", ec.unmarshalInputTaxZoneInput),
 			graphql.NewInputUnmarshaler("TaxZoneOrder", ec.unmarshalInputTaxZoneOrder),
+			graphql.NewInputUnmarshaler("TaxZonePatch", ec.unmarshalInputTaxZonePatch),
 			graphql.NewInputUnmarshaler("TaxZoneWhereInput", ec.unmarshalInputTaxZoneWhereInput),
 			graphql.NewInputUnmarshaler("VariantInput", ec.unmarshalInputVariantInput),
 			graphql.NewInputUnmarshaler("VariantOrder", ec.unmarshalInputVariantOrder),
@@ -8428,6 +8523,67 @@ input WebhookSubscriptionWhereInput {
   hasShopWith: [ShopWhereInput!]
 }
 `, BuiltIn: false},
+	{Name: "../schema/pricing.graphql", Input: `input TaxZoneInput {
+  """Names the tax line on orders (GST, BC PST)."""
+  name: String!
+  """ISO 3166 country code."""
+  countryCode: String!
+  """ISO 3166 subdivision code; absent or empty: the zone covers the whole country."""
+  provinceCode: String
+  """The rate in parts per million: 8.875% is 88750."""
+  ratePpm: Int!
+  """Whether the zone also taxes the selected shipping line."""
+  shippingTaxable: Boolean
+}
+
+"""Changes the fields present."""
+input TaxZonePatch {
+  name: String
+  countryCode: String
+  provinceCode: String
+  ratePpm: Int
+  shippingTaxable: Boolean
+}
+
+input DiscountCodeInput {
+  """Stored upper-case; shoppers may type it in any case. Letters, digits, '.', '_' and '-'."""
+  code: String!
+  """Shown on the order's discount line; the code when empty."""
+  text: String
+  kind: DiscountCodeKind!
+  """percentage: basis points (1000 is 10%); fixed_amount: minor units; free_shipping: unused."""
+  value: Int64
+  """The order subtotal (before discounts, in minor units) the code needs."""
+  minimumSubtotal: Int64
+  """How many processed orders may use the code; 0 is unlimited."""
+  usageLimit: Int
+  startsAt: Time
+  """The code stops applying at this instant."""
+  endsAt: Time
+}
+
+"""Changes the fields present; startsAt or endsAt given as null is cleared. The code itself cannot change."""
+input DiscountCodePatch {
+  text: String
+  kind: DiscountCodeKind
+  value: Int64
+  minimumSubtotal: Int64
+  usageLimit: Int
+  startsAt: Time
+  endsAt: Time
+}
+
+extend type Mutation {
+  createTaxZone(input: TaxZoneInput!): TaxZone!
+  updateTaxZone(id: ID!, input: TaxZonePatch!): TaxZone!
+  deleteTaxZone(id: ID!): Boolean!
+  createDiscountCode(input: DiscountCodeInput!): DiscountCode!
+  updateDiscountCode(id: ID!, input: DiscountCodePatch!): DiscountCode!
+  deleteDiscountCode(id: ID!): Boolean!
+  """Whether the shop's prices already hold the tax (shown on orders, not added)."""
+  setPricesIncludeTax(pricesIncludeTax: Boolean!): Shop!
+}
+`, BuiltIn: false},
 	{Name: "../schema/scalars.graphql", Input: `"""An RFC 3339 date-time."""
 scalar Time
 `, BuiltIn: false},
@@ -9787,6 +9943,20 @@ func (ec *executionContext) field_Mutation_createAPIOverride_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createDiscountCode_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.DiscountCodeInput, error) {
+			return ec.unmarshalNDiscountCodeInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountCodeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createExternalPaymentGateway_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9857,6 +10027,20 @@ func (ec *executionContext) field_Mutation_createShippingZone_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createTaxZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.TaxZoneInput, error) {
+			return ec.unmarshalNTaxZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZoneInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createWebhookSubscription_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9907,6 +10091,20 @@ func (ec *executionContext) field_Mutation_deleteCorsDomain_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteDiscountCode_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteExternalPaymentGateway_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9932,6 +10130,20 @@ func (ec *executionContext) field_Mutation_deleteLifeElement_args(ctx context.Co
 		return nil, err
 	}
 	args["publicId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteTaxZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -10013,6 +10225,20 @@ func (ec *executionContext) field_Mutation_registerCustomFlow_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setPricesIncludeTax_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "pricesIncludeTax",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pricesIncludeTax"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateAPIOverride_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10027,6 +10253,28 @@ func (ec *executionContext) field_Mutation_updateAPIOverride_args(ctx context.Co
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (service.APIOverrideInput, error) {
 			return ec.unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateDiscountCode_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DiscountCodePatch, error) {
+			return ec.unmarshalNDiscountCodePatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐDiscountCodePatch(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10090,6 +10338,28 @@ func (ec *executionContext) field_Mutation_updateRSAConfig_args(ctx context.Cont
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateTaxZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.TaxZonePatch, error) {
+			return ec.unmarshalNTaxZonePatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZonePatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -15741,6 +16011,314 @@ func (ec *executionContext) fieldContext_Mutation_createShippingZone(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_createShippingZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createTaxZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createTaxZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateTaxZone(ctx, fc.Args["input"].(service.TaxZoneInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TaxZone) graphql.Marshaler {
+			return ec.marshalNTaxZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZone(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createTaxZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxZone(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createTaxZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTaxZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTaxZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTaxZone(ctx, fc.Args["id"].(int), fc.Args["input"].(service.TaxZonePatch))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TaxZone) graphql.Marshaler {
+			return ec.marshalNTaxZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZone(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTaxZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxZone(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTaxZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTaxZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTaxZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTaxZone(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTaxZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTaxZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createDiscountCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createDiscountCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateDiscountCode(ctx, fc.Args["input"].(service.DiscountCodeInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DiscountCode) graphql.Marshaler {
+			return ec.marshalNDiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createDiscountCode(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountCode(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createDiscountCode_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateDiscountCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateDiscountCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateDiscountCode(ctx, fc.Args["id"].(int), fc.Args["input"].(model.DiscountCodePatch))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DiscountCode) graphql.Marshaler {
+			return ec.marshalNDiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateDiscountCode(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountCode(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateDiscountCode_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteDiscountCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteDiscountCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteDiscountCode(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteDiscountCode(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteDiscountCode_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setPricesIncludeTax(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setPricesIncludeTax(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetPricesIncludeTax(ctx, fc.Args["pricesIncludeTax"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setPricesIncludeTax(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setPricesIncludeTax_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -24306,6 +24884,97 @@ func UnmarshalCorsDomainWhereInput(ctx context.Context, raw any) (ent.CorsDomain
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputDiscountCodeInput(ctx context.Context, obj any) (service.DiscountCodeInput, error) {
+	var it service.DiscountCodeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"code", "text", "kind", "value", "minimumSubtotal", "usageLimit", "startsAt", "endsAt"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "text":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("text"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Text = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNDiscountCodeKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOInt642int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "minimumSubtotal":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumSubtotal"))
+			data, err := ec.unmarshalOInt642int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumSubtotal = data
+		case "usageLimit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageLimit"))
+			data, err := ec.unmarshalOInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageLimit = data
+		case "startsAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAt = data
+		case "endsAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAt = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDiscountCodeInput unmarshals raw into the DiscountCodeInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDiscountCodeInput(ctx context.Context, raw any) (service.DiscountCodeInput, error) {
+	var out service.DiscountCodeInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DiscountCodeInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputDiscountCodeOrder(ctx context.Context, obj any) (ent.DiscountCodeOrder, error) {
 	var it ent.DiscountCodeOrder
 	if obj == nil {
@@ -24356,6 +25025,90 @@ func (ec *executionContext) unmarshalInputDiscountCodeOrder(ctx context.Context,
 func UnmarshalDiscountCodeOrder(ctx context.Context, raw any) (ent.DiscountCodeOrder, error) {
 	var out ent.DiscountCodeOrder
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "DiscountCodeOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputDiscountCodePatch(ctx context.Context, obj any) (model.DiscountCodePatch, error) {
+	var it model.DiscountCodePatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"text", "kind", "value", "minimumSubtotal", "usageLimit", "startsAt", "endsAt"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "text":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("text"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Text = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalODiscountCodeKind2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOInt642ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "minimumSubtotal":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumSubtotal"))
+			data, err := ec.unmarshalOInt642ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumSubtotal = data
+		case "usageLimit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("usageLimit"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UsageLimit = data
+		case "startsAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAt = data
+		case "endsAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endsAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndsAt = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDiscountCodePatch unmarshals raw into the DiscountCodePatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDiscountCodePatch(ctx context.Context, raw any) (model.DiscountCodePatch, error) {
+	var out model.DiscountCodePatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DiscountCodePatch", raw, &out)
 	return out, err
 }
 
@@ -38373,6 +39126,76 @@ func UnmarshalShopWhereInput(ctx context.Context, raw any) (ent.ShopWhereInput, 
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputTaxZoneInput(ctx context.Context, obj any) (service.TaxZoneInput, error) {
+	var it service.TaxZoneInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "countryCode", "provinceCode", "ratePpm", "shippingTaxable"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "countryCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCode = data
+		case "provinceCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCode"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCode = data
+		case "ratePpm":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ratePpm"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RatePpm = data
+		case "shippingTaxable":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shippingTaxable"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShippingTaxable = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalTaxZoneInput unmarshals raw into the TaxZoneInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTaxZoneInput(ctx context.Context, raw any) (service.TaxZoneInput, error) {
+	var out service.TaxZoneInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TaxZoneInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputTaxZoneOrder(ctx context.Context, obj any) (ent.TaxZoneOrder, error) {
 	var it ent.TaxZoneOrder
 	if obj == nil {
@@ -38423,6 +39246,76 @@ func (ec *executionContext) unmarshalInputTaxZoneOrder(ctx context.Context, obj 
 func UnmarshalTaxZoneOrder(ctx context.Context, raw any) (ent.TaxZoneOrder, error) {
 	var out ent.TaxZoneOrder
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "TaxZoneOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputTaxZonePatch(ctx context.Context, obj any) (service.TaxZonePatch, error) {
+	var it service.TaxZonePatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "countryCode", "provinceCode", "ratePpm", "shippingTaxable"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "countryCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCode = data
+		case "provinceCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCode = data
+		case "ratePpm":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ratePpm"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RatePpm = data
+		case "shippingTaxable":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shippingTaxable"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShippingTaxable = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalTaxZonePatch unmarshals raw into the TaxZonePatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTaxZonePatch(ctx context.Context, raw any) (service.TaxZonePatch, error) {
+	var out service.TaxZonePatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TaxZonePatch", raw, &out)
 	return out, err
 }
 
@@ -42545,6 +43438,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createTaxZone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createTaxZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTaxZone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTaxZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteTaxZone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTaxZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createDiscountCode":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createDiscountCode(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateDiscountCode":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateDiscountCode(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteDiscountCode":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteDiscountCode(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setPricesIncludeTax":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setPricesIncludeTax(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "configureSharedSecret":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_configureSharedSecret(ctx, field)
@@ -45066,12 +46008,25 @@ func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCurso
 	return v
 }
 
+func (ec *executionContext) marshalNDiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCode(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCode) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DiscountCode!")
+		return graphql.Null
+	}
+	return ec._DiscountCode(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNDiscountCodeConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeConnection(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCodeConnection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "DiscountCodeConnection!")
 		return graphql.Null
 	}
 	return ec._DiscountCodeConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDiscountCodeInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountCodeInput(ctx context.Context, v any) (service.DiscountCodeInput, error) {
+	res, err := ec.unmarshalInputDiscountCodeInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNDiscountCodeKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx context.Context, v any) (discountcode.Kind, error) {
@@ -45096,6 +46051,11 @@ func (ec *executionContext) marshalNDiscountCodeOrderField2ᚖgithubᚗcomᚋche
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalNDiscountCodePatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐDiscountCodePatch(ctx context.Context, v any) (model.DiscountCodePatch, error) {
+	res, err := ec.unmarshalInputDiscountCodePatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNDiscountCodeWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeWhereInput(ctx context.Context, v any) (*ent.DiscountCodeWhereInput, error) {
@@ -45800,12 +46760,25 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 	return res
 }
 
+func (ec *executionContext) marshalNTaxZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZone(ctx context.Context, sel ast.SelectionSet, v *ent.TaxZone) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TaxZone!")
+		return graphql.Null
+	}
+	return ec._TaxZone(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNTaxZoneConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneConnection(ctx context.Context, sel ast.SelectionSet, v *ent.TaxZoneConnection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "TaxZoneConnection!")
 		return graphql.Null
 	}
 	return ec._TaxZoneConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTaxZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZoneInput(ctx context.Context, v any) (service.TaxZoneInput, error) {
+	res, err := ec.unmarshalInputTaxZoneInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNTaxZoneOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneOrderField(ctx context.Context, v any) (*ent.TaxZoneOrderField, error) {
@@ -45820,6 +46793,11 @@ func (ec *executionContext) marshalNTaxZoneOrderField2ᚖgithubᚗcomᚋcheckout
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalNTaxZonePatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZonePatch(ctx context.Context, v any) (service.TaxZonePatch, error) {
+	res, err := ec.unmarshalInputTaxZonePatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNTaxZoneWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZoneWhereInput(ctx context.Context, v any) (*ent.TaxZoneWhereInput, error) {

@@ -3,8 +3,22 @@
 package model
 
 import (
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/schema"
 )
+
+// Changes the fields present; startsAt or endsAt given as null is cleared. The code itself cannot change.
+type DiscountCodePatch struct {
+	Text            *string            `json:"text,omitempty"`
+	Kind            *discountcode.Kind `json:"kind,omitempty"`
+	Value           *int64             `json:"value,omitempty"`
+	MinimumSubtotal *int64             `json:"minimumSubtotal,omitempty"`
+	UsageLimit      *int               `json:"usageLimit,omitempty"`
+	StartsAt        *time.Time         `json:"startsAt,omitempty"`
+	EndsAt          *time.Time         `json:"endsAt,omitempty"`
+}
 
 type ExternalPaymentGatewayInput struct {
 	Name        *string              `json:"name,omitempty"`

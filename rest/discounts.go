@@ -1,0 +1,55 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/checkoutd/checkoutd/service"
+)
+
+func (a *API) registerDiscounts(mux *http.ServeMux) {
+	const storefront = "/checkout/storefront/{shop}/{order}"
+	mux.Handle("POST "+storefront+"/discounts", a.withOrder(a.applyDiscount))
+	mux.Handle("DELETE "+storefront+"/discounts", a.withOrder(a.removeDiscount))
+	mux.Handle("GET "+storefront+"/validate_discount_code", a.withOrder(a.validateDiscount))
+}
+
+type discountBody struct {
+	Code string `json:"code"`
+}
+
+func withDiscounts(s service.ApplicationState) map[string]any {
+	return map[string]any{"discounts": s.Discounts}
+}
+
+func (a *API) applyDiscount(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	var in discountBody
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.ApplyDiscountCode(r.Context(), sess, in.Code)
+	writeOrderData(w, r, v, err, withDiscounts)
+}
+
+func (a *API) removeDiscount(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	var in discountBody
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.RemoveDiscountCode(r.Context(), sess, in.Code)
+	writeOrderData(w, r, v, err, withDiscounts)
+}
+
+func (a *API) validateDiscount(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	check, err := a.svc.ValidateDiscountCode(r.Context(), sess, r.URL.Query().Get("discount_code"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeData(w, map[string]any{
+		"valid":             true,
+		"discount_code":     map[string]any{"code": check.Code.Code, "text": check.Code.Text, "kind": check.Code.Kind},
+		"application_state": check.View.State(),
+	})
+}

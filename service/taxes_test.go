@@ -1,0 +1,90 @@
+package service_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/servicetest"
+)
+
+func orderShippingTo(t *testing.T, svc *service.Service, sh *ent.Shop, country, province string) *service.OrderSession {
+	t.Helper()
+	ctx := context.Background()
+	title, price := "Mug", int64(1000)
+	v, err := svc.InitOrder(ctx, sh, service.InitOrderInput{CartItems: []service.CartItem{{Quantity: 1, Title: &title, Price: &price}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := &service.OrderSession{Shop: sh, Order: v.Order}
+	if _, err := svc.SetAddress(ctx, sess, service.ShippingAddress, service.AddressInput{CountryCode: country, ProvinceCode: province}); err != nil {
+		t.Fatal(err)
+	}
+	return sess
+}
+
+func wantType(t *testing.T, err error, typ string) {
+	t.Helper()
+	if typ == "" {
+		if err != nil {
+			t.Fatalf("unexpected error %v", err)
+		}
+		return
+	}
+	if e, ok := service.AsError(err); !ok || e.Status != 422 || e.Type != typ {
+		t.Fatalf("error %v, want 422 %s", err, typ)
+	}
+}
+
+func TestOrderNoTaxZoneCoversNeedsNoGeneratedTaxes(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+		ctx := context.Background()
+		svc := service.New(db)
+		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.CreateTaxZone(ctx, created.Shop, service.TaxZoneInput{Name: "GST", CountryCode: "CA", RatePpm: 50_000}); err != nil {
+			t.Fatal(err)
+		}
+		sess := orderShippingTo(t, svc, created.Shop, "US", "NY")
+		wantType(t, svc.CheckTaxesCurrent(ctx, created.Shop, sess.Order.PublicOrderID), "")
+	})
+}
+
+func TestProcessingNeedsTaxesGeneratedForTheCurrentAddress(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+		ctx := context.Background()
+		svc := service.New(db)
+		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh := created.Shop
+		if _, err := svc.CreateTaxZone(ctx, sh, service.TaxZoneInput{Name: "GST", CountryCode: "CA", RatePpm: 50_000}); err != nil {
+			t.Fatal(err)
+		}
+		sess := orderShippingTo(t, svc, sh, "CA", "BC")
+		id := sess.Order.PublicOrderID
+		wantType(t, svc.CheckTaxesCurrent(ctx, sh, id), "taxes.not_generated")
+
+		if _, err := svc.GenerateTaxes(ctx, sess); err != nil {
+			t.Fatal(err)
+		}
+		wantType(t, svc.CheckTaxesCurrent(ctx, sh, id), "")
+
+		// Another province of the same country, then a country without zones: either way the
+		// taxes on the order are no longer those of its address.
+		for _, to := range []service.AddressInput{{CountryCode: "CA", ProvinceCode: "ON"}, {CountryCode: "US", ProvinceCode: "NY"}} {
+			if _, err := svc.SetAddress(ctx, sess, service.ShippingAddress, to); err != nil {
+				t.Fatal(err)
+			}
+			wantType(t, svc.CheckTaxesCurrent(ctx, sh, id), "taxes.out_of_date")
+		}
+		if _, err := svc.GenerateTaxes(ctx, sess); err != nil {
+			t.Fatal(err)
+		}
+		wantType(t, svc.CheckTaxesCurrent(ctx, sh, id), "")
+	})
+}
