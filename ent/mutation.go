@@ -10552,48 +10552,50 @@ func (m *LineItemMutation) ResetEdge(name string) error {
 // OrderMutation represents an operation that mutates the Order nodes in the graph.
 type OrderMutation struct {
 	config
-	op                   Op
-	typ                  string
-	id                   *int
-	created_at           *time.Time
-	updated_at           *time.Time
-	public_order_id      *string
-	status               *order.Status
-	currency             *string
-	flow_id              *string
-	resumable_link       *string
-	created_via          *string
-	platform_order_id    *string
-	meta_data            *schema.OrderMetaData
-	customer             **schema.OrderCustomer
-	shipping_address     **schema.OrderAddress
-	billing_address      **schema.OrderAddress
-	selected_shipping    **schema.ShippingLine
-	discount_codes       *[]string
-	appenddiscount_codes []string
-	tax_basis            **schema.TaxBasis
-	version              *int
-	addversion           *int
-	processed_at         *time.Time
-	reserved             *bool
-	clearedFields        map[string]struct{}
-	shop                 *int
-	clearedshop          bool
-	line_items           map[int]struct{}
-	removedline_items    map[int]struct{}
-	clearedline_items    bool
-	payments             map[int]struct{}
-	removedpayments      map[int]struct{}
-	clearedpayments      bool
-	transactions         map[int]struct{}
-	removedtransactions  map[int]struct{}
-	clearedtransactions  bool
-	events               map[int]struct{}
-	removedevents        map[int]struct{}
-	clearedevents        bool
-	done                 bool
-	oldValue             func(context.Context) (*Order, error)
-	predicates           []predicate.Order
+	op                            Op
+	typ                           string
+	id                            *int
+	created_at                    *time.Time
+	updated_at                    *time.Time
+	public_order_id               *string
+	status                        *order.Status
+	currency                      *string
+	flow_id                       *string
+	resumable_link                *string
+	created_via                   *string
+	platform_order_id             *string
+	meta_data                     *schema.OrderMetaData
+	customer                      **schema.OrderCustomer
+	shipping_address              **schema.OrderAddress
+	billing_address               **schema.OrderAddress
+	selected_shipping             **schema.ShippingLine
+	discount_codes                *[]string
+	appenddiscount_codes          []string
+	tax_basis                     **schema.TaxBasis
+	version                       *int
+	addversion                    *int
+	processed_at                  *time.Time
+	reserved                      *bool
+	redeemed_discount_codes       *[]string
+	appendredeemed_discount_codes []string
+	clearedFields                 map[string]struct{}
+	shop                          *int
+	clearedshop                   bool
+	line_items                    map[int]struct{}
+	removedline_items             map[int]struct{}
+	clearedline_items             bool
+	payments                      map[int]struct{}
+	removedpayments               map[int]struct{}
+	clearedpayments               bool
+	transactions                  map[int]struct{}
+	removedtransactions           map[int]struct{}
+	clearedtransactions           bool
+	events                        map[int]struct{}
+	removedevents                 map[int]struct{}
+	clearedevents                 bool
+	done                          bool
+	oldValue                      func(context.Context) (*Order, error)
+	predicates                    []predicate.Order
 }
 
 var _ ent.Mutation = (*OrderMutation)(nil)
@@ -11541,6 +11543,71 @@ func (m *OrderMutation) ResetReserved() {
 	m.reserved = nil
 }
 
+// SetRedeemedDiscountCodes sets the "redeemed_discount_codes" field.
+func (m *OrderMutation) SetRedeemedDiscountCodes(s []string) {
+	m.redeemed_discount_codes = &s
+	m.appendredeemed_discount_codes = nil
+}
+
+// RedeemedDiscountCodes returns the value of the "redeemed_discount_codes" field in the mutation.
+func (m *OrderMutation) RedeemedDiscountCodes() (r []string, exists bool) {
+	v := m.redeemed_discount_codes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRedeemedDiscountCodes returns the old "redeemed_discount_codes" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldRedeemedDiscountCodes(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRedeemedDiscountCodes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRedeemedDiscountCodes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRedeemedDiscountCodes: %w", err)
+	}
+	return oldValue.RedeemedDiscountCodes, nil
+}
+
+// AppendRedeemedDiscountCodes adds s to the "redeemed_discount_codes" field.
+func (m *OrderMutation) AppendRedeemedDiscountCodes(s []string) {
+	m.appendredeemed_discount_codes = append(m.appendredeemed_discount_codes, s...)
+}
+
+// AppendedRedeemedDiscountCodes returns the list of values that were appended to the "redeemed_discount_codes" field in this mutation.
+func (m *OrderMutation) AppendedRedeemedDiscountCodes() ([]string, bool) {
+	if len(m.appendredeemed_discount_codes) == 0 {
+		return nil, false
+	}
+	return m.appendredeemed_discount_codes, true
+}
+
+// ClearRedeemedDiscountCodes clears the value of the "redeemed_discount_codes" field.
+func (m *OrderMutation) ClearRedeemedDiscountCodes() {
+	m.redeemed_discount_codes = nil
+	m.appendredeemed_discount_codes = nil
+	m.clearedFields[order.FieldRedeemedDiscountCodes] = struct{}{}
+}
+
+// RedeemedDiscountCodesCleared returns if the "redeemed_discount_codes" field was cleared in this mutation.
+func (m *OrderMutation) RedeemedDiscountCodesCleared() bool {
+	_, ok := m.clearedFields[order.FieldRedeemedDiscountCodes]
+	return ok
+}
+
+// ResetRedeemedDiscountCodes resets all changes to the "redeemed_discount_codes" field.
+func (m *OrderMutation) ResetRedeemedDiscountCodes() {
+	m.redeemed_discount_codes = nil
+	m.appendredeemed_discount_codes = nil
+	delete(m.clearedFields, order.FieldRedeemedDiscountCodes)
+}
+
 // ClearShop clears the "shop" edge to the Shop entity.
 func (m *OrderMutation) ClearShop() {
 	m.clearedshop = true
@@ -11818,7 +11885,7 @@ func (m *OrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrderMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created_at != nil {
 		fields = append(fields, order.FieldCreatedAt)
 	}
@@ -11879,6 +11946,9 @@ func (m *OrderMutation) Fields() []string {
 	if m.reserved != nil {
 		fields = append(fields, order.FieldReserved)
 	}
+	if m.redeemed_discount_codes != nil {
+		fields = append(fields, order.FieldRedeemedDiscountCodes)
+	}
 	return fields
 }
 
@@ -11927,6 +11997,8 @@ func (m *OrderMutation) Field(name string) (ent.Value, bool) {
 		return m.ProcessedAt()
 	case order.FieldReserved:
 		return m.Reserved()
+	case order.FieldRedeemedDiscountCodes:
+		return m.RedeemedDiscountCodes()
 	}
 	return nil, false
 }
@@ -11976,6 +12048,8 @@ func (m *OrderMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldProcessedAt(ctx)
 	case order.FieldReserved:
 		return m.OldReserved(ctx)
+	case order.FieldRedeemedDiscountCodes:
+		return m.OldRedeemedDiscountCodes(ctx)
 	}
 	return nil, fmt.Errorf("unknown Order field %s", name)
 }
@@ -12125,6 +12199,13 @@ func (m *OrderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetReserved(v)
 		return nil
+	case order.FieldRedeemedDiscountCodes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRedeemedDiscountCodes(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Order field %s", name)
 }
@@ -12191,6 +12272,9 @@ func (m *OrderMutation) ClearedFields() []string {
 	if m.FieldCleared(order.FieldProcessedAt) {
 		fields = append(fields, order.FieldProcessedAt)
 	}
+	if m.FieldCleared(order.FieldRedeemedDiscountCodes) {
+		fields = append(fields, order.FieldRedeemedDiscountCodes)
+	}
 	return fields
 }
 
@@ -12225,6 +12309,9 @@ func (m *OrderMutation) ClearField(name string) error {
 		return nil
 	case order.FieldProcessedAt:
 		m.ClearProcessedAt()
+		return nil
+	case order.FieldRedeemedDiscountCodes:
+		m.ClearRedeemedDiscountCodes()
 		return nil
 	}
 	return fmt.Errorf("unknown Order nullable field %s", name)
@@ -12293,6 +12380,9 @@ func (m *OrderMutation) ResetField(name string) error {
 		return nil
 	case order.FieldReserved:
 		m.ResetReserved()
+		return nil
+	case order.FieldRedeemedDiscountCodes:
+		m.ResetRedeemedDiscountCodes()
 		return nil
 	}
 	return fmt.Errorf("unknown Order field %s", name)

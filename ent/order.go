@@ -60,6 +60,8 @@ type Order struct {
 	ProcessedAt *time.Time `json:"processed_at,omitempty"`
 	// Reserved holds the value of the "reserved" field.
 	Reserved bool `json:"reserved,omitempty"`
+	// RedeemedDiscountCodes holds the value of the "redeemed_discount_codes" field.
+	RedeemedDiscountCodes []string `json:"redeemed_discount_codes,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OrderQuery when eager-loading is set.
 	Edges        OrderEdges `json:"edges"`
@@ -142,7 +144,7 @@ func (*Order) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case order.FieldMetaData, order.FieldCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis:
+		case order.FieldMetaData, order.FieldCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis, order.FieldRedeemedDiscountCodes:
 			values[i] = new([]byte)
 		case order.FieldReserved:
 			values[i] = new(sql.NullBool)
@@ -308,6 +310,14 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Reserved = value.Bool
 			}
+		case order.FieldRedeemedDiscountCodes:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field redeemed_discount_codes", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.RedeemedDiscountCodes); err != nil {
+					return fmt.Errorf("unmarshal field redeemed_discount_codes: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -430,6 +440,9 @@ func (_m *Order) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("reserved=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Reserved))
+	builder.WriteString(", ")
+	builder.WriteString("redeemed_discount_codes=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RedeemedDiscountCodes))
 	builder.WriteByte(')')
 	return builder.String()
 }

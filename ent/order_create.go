@@ -228,6 +228,12 @@ func (_c *OrderCreate) SetNillableReserved(v *bool) *OrderCreate {
 	return _c
 }
 
+// SetRedeemedDiscountCodes sets the "redeemed_discount_codes" field.
+func (_c *OrderCreate) SetRedeemedDiscountCodes(v []string) *OrderCreate {
+	_c.mutation.SetRedeemedDiscountCodes(v)
+	return _c
+}
+
 // SetShop sets the "shop" edge to the Shop entity.
 func (_c *OrderCreate) SetShop(v *Shop) *OrderCreate {
 	return _c.SetShopID(v.ID)
@@ -517,6 +523,10 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Reserved(); ok {
 		_spec.SetField(order.FieldReserved, field.TypeBool, value)
 		_node.Reserved = value
+	}
+	if value, ok := _c.mutation.RedeemedDiscountCodes(); ok {
+		_spec.SetField(order.FieldRedeemedDiscountCodes, field.TypeJSON, value)
+		_node.RedeemedDiscountCodes = value
 	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -903,6 +913,24 @@ func (u *OrderUpsert) UpdateReserved() *OrderUpsert {
 	return u
 }
 
+// SetRedeemedDiscountCodes sets the "redeemed_discount_codes" field.
+func (u *OrderUpsert) SetRedeemedDiscountCodes(v []string) *OrderUpsert {
+	u.Set(order.FieldRedeemedDiscountCodes, v)
+	return u
+}
+
+// UpdateRedeemedDiscountCodes sets the "redeemed_discount_codes" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateRedeemedDiscountCodes() *OrderUpsert {
+	u.SetExcluded(order.FieldRedeemedDiscountCodes)
+	return u
+}
+
+// ClearRedeemedDiscountCodes clears the value of the "redeemed_discount_codes" field.
+func (u *OrderUpsert) ClearRedeemedDiscountCodes() *OrderUpsert {
+	u.SetNull(order.FieldRedeemedDiscountCodes)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -1245,6 +1273,27 @@ func (u *OrderUpsertOne) SetReserved(v bool) *OrderUpsertOne {
 func (u *OrderUpsertOne) UpdateReserved() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.UpdateReserved()
+	})
+}
+
+// SetRedeemedDiscountCodes sets the "redeemed_discount_codes" field.
+func (u *OrderUpsertOne) SetRedeemedDiscountCodes(v []string) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetRedeemedDiscountCodes(v)
+	})
+}
+
+// UpdateRedeemedDiscountCodes sets the "redeemed_discount_codes" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateRedeemedDiscountCodes() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateRedeemedDiscountCodes()
+	})
+}
+
+// ClearRedeemedDiscountCodes clears the value of the "redeemed_discount_codes" field.
+func (u *OrderUpsertOne) ClearRedeemedDiscountCodes() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearRedeemedDiscountCodes()
 	})
 }
 
@@ -1756,6 +1805,27 @@ func (u *OrderUpsertBulk) SetReserved(v bool) *OrderUpsertBulk {
 func (u *OrderUpsertBulk) UpdateReserved() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.UpdateReserved()
+	})
+}
+
+// SetRedeemedDiscountCodes sets the "redeemed_discount_codes" field.
+func (u *OrderUpsertBulk) SetRedeemedDiscountCodes(v []string) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetRedeemedDiscountCodes(v)
+	})
+}
+
+// UpdateRedeemedDiscountCodes sets the "redeemed_discount_codes" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateRedeemedDiscountCodes() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateRedeemedDiscountCodes()
+	})
+}
+
+// ClearRedeemedDiscountCodes clears the value of the "redeemed_discount_codes" field.
+func (u *OrderUpsertBulk) ClearRedeemedDiscountCodes() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearRedeemedDiscountCodes()
 	})
 }
 

@@ -271,6 +271,24 @@ func (_u *OrderUpdate) SetNillableReserved(v *bool) *OrderUpdate {
 	return _u
 }
 
+// SetRedeemedDiscountCodes sets the "redeemed_discount_codes" field.
+func (_u *OrderUpdate) SetRedeemedDiscountCodes(v []string) *OrderUpdate {
+	_u.mutation.SetRedeemedDiscountCodes(v)
+	return _u
+}
+
+// AppendRedeemedDiscountCodes appends value to the "redeemed_discount_codes" field.
+func (_u *OrderUpdate) AppendRedeemedDiscountCodes(v []string) *OrderUpdate {
+	_u.mutation.AppendRedeemedDiscountCodes(v)
+	return _u
+}
+
+// ClearRedeemedDiscountCodes clears the value of the "redeemed_discount_codes" field.
+func (_u *OrderUpdate) ClearRedeemedDiscountCodes() *OrderUpdate {
+	_u.mutation.ClearRedeemedDiscountCodes()
+	return _u
+}
+
 // AddLineItemIDs adds the "line_items" edge to the LineItem entity by IDs.
 func (_u *OrderUpdate) AddLineItemIDs(ids ...int) *OrderUpdate {
 	_u.mutation.AddLineItemIDs(ids...)
@@ -560,6 +578,17 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.Reserved(); ok {
 		_spec.SetField(order.FieldReserved, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RedeemedDiscountCodes(); ok {
+		_spec.SetField(order.FieldRedeemedDiscountCodes, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedRedeemedDiscountCodes(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, order.FieldRedeemedDiscountCodes, value)
+		})
+	}
+	if _u.mutation.RedeemedDiscountCodesCleared() {
+		_spec.ClearField(order.FieldRedeemedDiscountCodes, field.TypeJSON)
 	}
 	if _u.mutation.LineItemsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -998,6 +1027,24 @@ func (_u *OrderUpdateOne) SetNillableReserved(v *bool) *OrderUpdateOne {
 	return _u
 }
 
+// SetRedeemedDiscountCodes sets the "redeemed_discount_codes" field.
+func (_u *OrderUpdateOne) SetRedeemedDiscountCodes(v []string) *OrderUpdateOne {
+	_u.mutation.SetRedeemedDiscountCodes(v)
+	return _u
+}
+
+// AppendRedeemedDiscountCodes appends value to the "redeemed_discount_codes" field.
+func (_u *OrderUpdateOne) AppendRedeemedDiscountCodes(v []string) *OrderUpdateOne {
+	_u.mutation.AppendRedeemedDiscountCodes(v)
+	return _u
+}
+
+// ClearRedeemedDiscountCodes clears the value of the "redeemed_discount_codes" field.
+func (_u *OrderUpdateOne) ClearRedeemedDiscountCodes() *OrderUpdateOne {
+	_u.mutation.ClearRedeemedDiscountCodes()
+	return _u
+}
+
 // AddLineItemIDs adds the "line_items" edge to the LineItem entity by IDs.
 func (_u *OrderUpdateOne) AddLineItemIDs(ids ...int) *OrderUpdateOne {
 	_u.mutation.AddLineItemIDs(ids...)
@@ -1317,6 +1364,17 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	}
 	if value, ok := _u.mutation.Reserved(); ok {
 		_spec.SetField(order.FieldReserved, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RedeemedDiscountCodes(); ok {
+		_spec.SetField(order.FieldRedeemedDiscountCodes, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedRedeemedDiscountCodes(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, order.FieldRedeemedDiscountCodes, value)
+		})
+	}
+	if _u.mutation.RedeemedDiscountCodesCleared() {
+		_spec.ClearField(order.FieldRedeemedDiscountCodes, field.TypeJSON)
 	}
 	if _u.mutation.LineItemsCleared() {
 		edge := &sqlgraph.EdgeSpec{

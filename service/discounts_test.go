@@ -183,3 +183,24 @@ func TestProcessedOrderKeepsItsDiscountAfterTheCodeEndsOrIsUsedUp(t *testing.T) 
 		}
 	})
 }
+
+func TestAFailedOrdersUseIsGivenBackEvenAfterTheCodeHasEnded(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+		ctx := context.Background()
+		clock := &clockAt{now: time.Now()}
+		svc := service.New(db, service.WithClock(clock.Now))
+		ends := clock.Now().Add(time.Hour)
+		sh, dc := shopWithCode(t, svc, service.DiscountCodeInput{Code: "ENDING", Kind: discountcode.KindPercentage, Value: 1000, EndsAt: &ends})
+		o := orderWithCode(t, svc, sh, "ENDING")
+		if err := svc.RedeemDiscountCodes(ctx, sh, o.Order.PublicOrderID); err != nil {
+			t.Fatal(err)
+		}
+		clock.Set(clock.Now().Add(2 * time.Hour))
+		if err := svc.ReleaseDiscountCodes(ctx, sh, o.Order.PublicOrderID); err != nil {
+			t.Fatal(err)
+		}
+		if usageOf(t, db, dc) != 0 {
+			t.Fatalf("usage_count %d after releasing past the end date, want 0", usageOf(t, db, dc))
+		}
+	})
+}

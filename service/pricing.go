@@ -382,7 +382,8 @@ func discountingCodes(v *OrderView) []string {
 // use is taken by a conditional UPDATE (usage_count < usage_limit), so two orders racing for a
 // code's last use cannot both get it; the loser's 422 asks the shopper to remove the code.
 func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time.Time) error {
-	for _, code := range discountingCodes(v) {
+	codes := discountingCodes(v)
+	for _, code := range codes {
 		dc, err := tx.DiscountCode.Query().Where(discountcode.ShopID(v.Shop.ID), discountcode.Code(code)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return unknownDiscountCode(code)
@@ -403,18 +404,17 @@ func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time
 			return usedUp(code)
 		}
 	}
-	return nil
+	return tx.Order.UpdateOneID(v.Order.ID).SetRedeemedDiscountCodes(codes).Exec(ctx)
 }
 
-// releaseDiscountCodes gives back the uses redeemDiscountCodes took, when processing fails. v is
-// the view redeemDiscountCodes was given (or one read since, before the codes' end dates): its
-// pricing says which codes were redeemed.
+// releaseDiscountCodes gives back the uses redeemDiscountCodes took (the order records which),
+// when processing fails or the order is cancelled.
 func releaseDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView) error {
-	for _, code := range discountingCodes(v) {
+	for _, code := range v.Order.RedeemedDiscountCodes {
 		if err := tx.DiscountCode.Update().Where(discountcode.ShopID(v.Shop.ID), discountcode.Code(code), discountcode.UsageCountGT(0)).
 			AddUsageCount(-1).Exec(ctx); err != nil {
 			return err
 		}
 	}
-	return nil
+	return tx.Order.UpdateOneID(v.Order.ID).ClearRedeemedDiscountCodes().Exec(ctx)
 }

@@ -406,6 +406,7 @@ var (
 		{Name: "version", Type: field.TypeInt, Default: 1},
 		{Name: "processed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "reserved", Type: field.TypeBool, Default: false},
+		{Name: "redeemed_discount_codes", Type: field.TypeJSON, Nullable: true},
 		{Name: "shop_id", Type: field.TypeInt},
 	}
 	// OrdersTable holds the schema information for the "orders" table.
@@ -416,7 +417,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_shops_orders",
-				Columns:    []*schema.Column{OrdersColumns[20]},
+				Columns:    []*schema.Column{OrdersColumns[21]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -425,7 +426,7 @@ var (
 			{
 				Name:    "order_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[20], OrdersColumns[1]},
+				Columns: []*schema.Column{OrdersColumns[21], OrdersColumns[1]},
 			},
 			{
 				Name:    "order_status_updated_at",

@@ -57,6 +57,8 @@ const (
 	FieldProcessedAt = "processed_at"
 	// FieldReserved holds the string denoting the reserved field in the database.
 	FieldReserved = "reserved"
+	// FieldRedeemedDiscountCodes holds the string denoting the redeemed_discount_codes field in the database.
+	FieldRedeemedDiscountCodes = "redeemed_discount_codes"
 	// EdgeShop holds the string denoting the shop edge name in mutations.
 	EdgeShop = "shop"
 	// EdgeLineItems holds the string denoting the line_items edge name in mutations.
@@ -129,6 +131,7 @@ var Columns = []string{
 	FieldVersion,
 	FieldProcessedAt,
 	FieldReserved,
+	FieldRedeemedDiscountCodes,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

@@ -785,6 +785,16 @@ func ReservedNEQ(v bool) predicate.Order {
 	return predicate.Order(sql.FieldNEQ(FieldReserved, v))
 }
 
+// RedeemedDiscountCodesIsNil applies the IsNil predicate on the "redeemed_discount_codes" field.
+func RedeemedDiscountCodesIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldRedeemedDiscountCodes))
+}
+
+// RedeemedDiscountCodesNotNil applies the NotNil predicate on the "redeemed_discount_codes" field.
+func RedeemedDiscountCodesNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldRedeemedDiscountCodes))
+}
+
 // HasShop applies the HasEdge predicate on the "shop" edge.
 func HasShop() predicate.Order {
 	return predicate.Order(func(s *sql.Selector) {

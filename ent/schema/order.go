@@ -49,6 +49,9 @@ func (Order) Fields() []ent.Field {
 		// reserved: the order holds catalog stock and discount code uses (from process_order's
 		// reservation until it fails or the order is cancelled).
 		field.Bool("reserved").Default(false),
+		// redeemed_discount_codes are the codes whose uses the reservation took, so that exactly
+		// those uses are given back, whatever the codes' dates say by then.
+		field.Strings("redeemed_discount_codes").Optional().Annotations(entgql.Skip()),
 	}
 }
 
