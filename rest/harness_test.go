@@ -45,10 +45,13 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-func eachAPI(t *testing.T, fn func(t *testing.T, a *api)) {
+func eachAPI(t *testing.T, fn func(t *testing.T, a *api)) { eachAPIWith(t, nil, fn) }
+
+// eachAPIWith is eachAPI with more service options.
+func eachAPIWith(t *testing.T, opts []service.Option, fn func(t *testing.T, a *api)) {
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
 		clock := &fakeClock{now: time.Now()}
-		svc := service.New(db, service.WithClock(clock.Now), service.WithGatewayTimeout(time.Second))
+		svc := service.New(db, append([]service.Option{service.WithClock(clock.Now), service.WithGatewayTimeout(time.Second)}, opts...)...)
 		mux := http.NewServeMux()
 		rest.Register(mux, svc)
 		srv := httptest.NewServer(rest.Common(mux))

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/checkoutd/checkoutd/graph"
@@ -40,7 +41,7 @@ func serve(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	svc := service.New(db, service.WithLogger(slog.Default()))
+	svc := service.New(db, service.WithLogger(slog.Default()), service.WithSMTP(os.Getenv("CHECKOUT_SMTP_URL")))
 	go sweepInterruptedAuthorizations(ctx, svc)
 	addr := envOr("CHECKOUT_ADDR", "127.0.0.1:8080")
 	ln, err := net.Listen("tcp", addr)
