@@ -362,3 +362,54 @@ func TestCancelVoidsOpenAuthorizationsRefundsWhenAskedAndGivesTheStockBack(t *te
 		p.post("/payments/capture", map[string]any{"amount": 1}, "").wantError(t, 422, "", "order.not_open")
 	})
 }
+
+func TestAGiftCardNeverGoesBelowZeroWhateverRunsAtTheSameTime(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		card := issueCard(t, a) // 5000
+		twoThousand := map[string]any{"cart_items": []map[string]any{{"sku": "GIFT", "title": "Gift", "price": 1000, "quantity": 1, "line_item_key": "g"}}}
+		shoppers := make([]*checkout, 5)
+		for i := range shoppers {
+			shoppers[i] = readyCheckout(t, a, twoThousand)
+			shoppers[i].call("POST", "/payments", map[string]any{"type": "gift_card", "token": card.GiftCard.CardToken, "pin": card.Pin}).wantStatus(t, 200)
+		}
+		statuses := make([]int, len(shoppers))
+		var wg sync.WaitGroup
+		for i, c := range shoppers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				statuses[i] = a.doAs(c.jwt, "POST", c.base+"/process_order", nil).Status
+			}()
+		}
+		wg.Wait()
+		ok := 0
+		for _, s := range statuses {
+			if s == 200 {
+				ok++
+			}
+		}
+		g, err := a.svc.Client().GiftCard.Get(context.Background(), card.GiftCard.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != 2 || g.Balance != 1000 {
+			t.Fatalf("%d orders paid by the card (statuses %v), balance %d; want 2 and 1000", ok, statuses, g.Balance)
+		}
+	})
+}
+
+func TestGiftCardCaptureAndRefundMoveItsBalanceInsideCheckoutd(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		card := issueCard(t, a) // 5000
+		c := readyCheckout(t, a, map[string]any{"cart_items": []map[string]any{{"sku": "GIFT", "title": "Gift", "price": 1000, "quantity": 1, "line_item_key": "g"}}})
+		c.call("POST", "/payments", map[string]any{"type": "gift_card", "token": card.GiftCard.CardToken, "pin": card.Pin}).wantStatus(t, 200)
+		c.call("POST", "/process_order", nil).wantStatus(t, 200)
+		p := &processed{checkout: c, total: 2000, backend: "/checkout/orders/" + a.shop + "/" + c.id}
+		p.post("/payments/capture/full", map[string]any{}, "").wantStatus(t, 200)
+		p.post("/refunds", map[string]any{"amount": 500}, "").wantStatus(t, 200)
+		g, _ := a.svc.Client().GiftCard.Get(context.Background(), card.GiftCard.ID)
+		if g.Balance != 3500 {
+			t.Fatalf("balance %d after paying 2000 and a refund of 500, want 3500", g.Balance)
+		}
+	})
+}
