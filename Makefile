@@ -4,7 +4,7 @@ BIN := bin/checkoutd
 export CHECKOUT_ADDR ?= 127.0.0.1:8080
 export CHECKOUT_DATABASE_URL ?= file:checkout.db
 
-.PHONY: build run test test-go generate check-generated lint
+.PHONY: build run test test-go generate check-generated lint bench bench-quick
 
 build:
 	$(GO) build -o $(BIN) ./cmd/checkoutd
@@ -36,3 +36,11 @@ check-generated: generate
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:" $$out >&2; exit 1; fi
 	$(GO) vet ./...
+
+# Load harness: starts checkoutd itself on fresh SQLite and PostgreSQL databases and writes
+# docs/benchmarks.md and docs/bench/ (under 10 minutes; bench-quick under 2).
+bench: build
+	$(GO) run ./cmd/checkoutd-bench -bin $(BIN)
+
+bench-quick: build  # writes bin/benchmarks-quick.md, leaving docs/ as the last full run left it
+	$(GO) run ./cmd/checkoutd-bench -bin $(BIN) -quick -out bin/benchmarks-quick.md -json bin/bench/quick.json

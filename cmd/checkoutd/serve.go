@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"time"
 
@@ -42,6 +43,10 @@ func serve(ctx context.Context, args []string) error {
 		}
 	}
 	svc := service.New(db, service.WithLogger(slog.Default()), service.WithSMTP(os.Getenv("CHECKOUT_SMTP_URL")))
+	if addr := os.Getenv("CHECKOUT_PPROF_ADDR"); addr != "" {
+		// Profiles on a separate listener, never on the public one.
+		go func() { slog.Warn("pprof stopped", "error", http.ListenAndServe(addr, pprofMux())) }()
+	}
 	go sweepInterruptedAuthorizations(ctx, svc)
 	addr := envOr("CHECKOUT_ADDR", "127.0.0.1:8080")
 	ln, err := net.Listen("tcp", addr)
@@ -94,4 +99,12 @@ func sweepInterruptedAuthorizations(ctx context.Context, svc *service.Service) {
 		case <-t.C:
 		}
 	}
+}
+
+func pprofMux() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }
