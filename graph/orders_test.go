@@ -183,7 +183,9 @@ func TestEveryOrderMutationAnswersTheNewState(t *testing.T) {
 		id, jwtToken := g.init(g.token)
 		steps := []step{
 			{"createGuestCustomer", `mutation($id: String!) { r: createGuestCustomer(publicOrderId: $id, input: {firstName: "Ada", lastName: "Lovelace", emailAddress: "ada@example.com"}) { ...view } }`, nil,
-				func(st any) bool { return get(st, "customer", "emailAddress") == "ada@example.com" && get(st, "customer", "platformID") == nil }},
+				func(st any) bool {
+					return get(st, "customer", "emailAddress") == "ada@example.com" && get(st, "customer", "platformID") == nil
+				}},
 			{"updateCustomer", `mutation($id: String!) { r: updateCustomer(publicOrderId: $id, input: {firstName: "Ada", lastName: "King", emailAddress: "ada@example.org", acceptsMarketing: true}) { ...view } }`, nil,
 				func(st any) bool {
 					return get(st, "customer", "lastName") == "King" && get(st, "customer", "acceptsMarketing") == true
@@ -407,7 +409,8 @@ func TestOrdersAreListedWithStatusAndCreatedAtFilters(t *testing.T) {
 }
 
 // TestListingOrdersWithLinesAndPaymentsRunsAFixedNumberOfQueries checks that the line items and
-// payments of a page of orders are loaded per page, not per order.
+// payments of a page of orders are loaded per page, not per order: by ent's collected fields in a
+// connection, by the loaders for orders fetched one by one through nodes.
 func TestListingOrdersWithLinesAndPaymentsRunsAFixedNumberOfQueries(t *testing.T) {
 	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
 		list := `{ orders(first: 50) { totalCount edges { node { publicOrderID
@@ -442,6 +445,45 @@ func TestListingOrdersWithLinesAndPaymentsRunsAFixedNumberOfQueries(t *testing.T
 		t.Logf("listing 3 orders and 20 orders: %d queries each", many)
 		if many > 8 {
 			t.Fatalf("listing 20 orders ran %d queries", many)
+		}
+	})
+}
+
+func TestOrdersFetchedByIDLoadTheirLinesAndPaymentsInOneBatch(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		var ids []any
+		for i := 0; i < 12; i++ {
+			id, _ := g.init(g.token)
+			o, err := g.db.Client.Order.Query().Where(order.PublicOrderID(id)).Only(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.db.Client.OrderPayment.Create().SetOrderID(o.ID).SetPublicID("pay-" + id).SetAmount(3000).SetCurrency("USD").Exec(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, fmt.Sprint(o.ID))
+		}
+		bare := `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Order { publicOrderID } } }`
+		withEdges := `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Order { publicOrderID
+			lineItems { totalCount edges { node { sku } } } payments { edges { node { amount } } } } } }`
+		// edgeQueries is what loading the lines and payments of these orders adds to loading them.
+		edgeQueries := func(ids []any) int64 {
+			g.queries.Store(0)
+			g.ok(g.token, bare, map[string]any{"ids": ids})
+			nodesOnly := g.queries.Load()
+			g.queries.Store(0)
+			data := g.ok(g.token, withEdges, map[string]any{"ids": ids})
+			for _, n := range get(data, "nodes").([]any) {
+				if get(n, "lineItems", "totalCount") != 1.0 || get(n, "lineItems", "edges", 0, "node", "sku") != "MUG-W" || get(n, "payments", "edges", 0, "node", "amount") != 3000.0 {
+					t.Fatalf("order without its line or payment: %v", n)
+				}
+			}
+			return g.queries.Load() - nodesOnly
+		}
+		few, many := edgeQueries(ids[:2]), edgeQueries(ids)
+		// One batch per edge, each the orders and their lines (or payments): four statements.
+		if few != many || many > 4 {
+			t.Fatalf("the lines and payments of 2 orders took %d queries, of 12 orders %d", few, many)
 		}
 	})
 }

@@ -42,6 +42,7 @@ type ResolverRoot interface {
 	ApplicationState() ApplicationStateResolver
 	ExternalPaymentGateway() ExternalPaymentGatewayResolver
 	Mutation() MutationResolver
+	Order() OrderResolver
 	OrderView() OrderViewResolver
 	PaymentState() PaymentStateResolver
 	Query() QueryResolver
@@ -871,6 +872,10 @@ type MutationResolver interface {
 	DisableFlow(ctx context.Context, flowID string) ([]*service.FlowSummary, error)
 	RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*service.FlowSummary, error)
 	IssueGiftCard(ctx context.Context, input service.IssueGiftCardInput) (*service.IssuedGiftCard, error)
+}
+type OrderResolver interface {
+	LineItems(ctx context.Context, obj *ent.Order, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LineItemOrder, where *ent.LineItemWhereInput) (*ent.LineItemConnection, error)
+	Payments(ctx context.Context, obj *ent.Order, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderPaymentOrder, where *ent.OrderPaymentWhereInput) (*ent.OrderPaymentConnection, error)
 }
 type OrderViewResolver interface {
 	PublicOrderID(ctx context.Context, obj *service.OrderView) (string, error)
@@ -21179,7 +21184,7 @@ func (ec *executionContext) _Order_lineItems(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.LineItems(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.LineItemOrder), fc.Args["where"].(*ent.LineItemWhereInput))
+			return ec.Resolvers.Order().LineItems(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.LineItemOrder), fc.Args["where"].(*ent.LineItemWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.LineItemConnection) graphql.Marshaler {
@@ -21194,7 +21199,7 @@ func (ec *executionContext) fieldContext_Order_lineItems(ctx context.Context, fi
 		Object:     "Order",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_LineItemConnection(ctx, field)
 		},
@@ -21223,7 +21228,7 @@ func (ec *executionContext) _Order_payments(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Payments(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.OrderPaymentOrder), fc.Args["where"].(*ent.OrderPaymentWhereInput))
+			return ec.Resolvers.Order().Payments(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.OrderPaymentOrder), fc.Args["where"].(*ent.OrderPaymentWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.OrderPaymentConnection) graphql.Marshaler {
@@ -21238,7 +21243,7 @@ func (ec *executionContext) fieldContext_Order_payments(ctx context.Context, fie
 		Object:     "Order",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_OrderPaymentConnection(ctx, field)
 		},
