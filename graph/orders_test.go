@@ -22,6 +22,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -483,6 +484,105 @@ func TestOrdersFetchedByIDLoadTheirLinesAndPaymentsInOneBatch(t *testing.T) {
 		// One batch per edge, each the orders and their lines (or payments): four statements.
 		if few != many || many > 4 {
 			t.Fatalf("the lines and payments of 2 orders took %d queries, of 12 orders %d", few, many)
+		}
+	})
+}
+
+// readyOrder starts an order and, with its JWT, gives it a guest, both addresses and a shipping
+// line: everything processOrder needs but payments.
+func (g *orderGraph) readyOrder() (string, string) {
+	g.t.Helper()
+	id, jwtToken := g.init(g.token)
+	vars := map[string]any{"id": id, "address": map[string]any{"addressLine1": "1 Main St", "city": "Austin", "countryCode": "US", "provinceCode": "TX", "postalCode": "78701"}}
+	for _, q := range []string{
+		`mutation($id: String!) { createGuestCustomer(publicOrderId: $id, input: {firstName: "Ada", lastName: "L", emailAddress: "ada@example.com"}) { publicOrderID } }`,
+		`mutation($id: String!, $address: AddressInput!) { setShippingAddress(publicOrderId: $id, input: $address) { publicOrderID } }`,
+		`mutation($id: String!, $address: AddressInput!) { setBillingAddress(publicOrderId: $id, input: $address) { publicOrderID } }`,
+		`mutation($id: String!) { selectShippingLine(publicOrderId: $id, index: "0") { publicOrderID } }`,
+	} {
+		g.ok(jwtToken, q, vars)
+	}
+	return id, jwtToken
+}
+
+// addGateway registers a test gateway with shop-a and returns its public id.
+func (g *orderGraph) addGateway() (string, *gatewaytest.Server) {
+	g.t.Helper()
+	gw := gatewaytest.New(g.t, "gw-api-token")
+	r := g.ok(g.token, `mutation($url: String!, $provider: String!) { createExternalPaymentGateway(input: {name: "Test", baseURL: $url,
+		apiToken: "gw-api-token", partialCapture: true, additionalOrderDetails: false, providerID: $provider, currency: "USD"}) { publicID } }`,
+		map[string]any{"url": gw.URL, "provider": gatewaytest.ProviderID})
+	return get(r, "createExternalPaymentGateway", "publicID").(string), gw
+}
+
+const addCard = `mutation($id: String!, $gw: String!, $token: String!) {
+	r: addPayment(publicOrderId: $id, input: {gatewayPublicID: $gw, token: $token, type: "credit_card", displayString: "Visa ending 4242"}) { ...view } }` + orderViewFragment
+
+const processOrder = `mutation($id: String!) { processOrder(publicOrderId: $id) {
+	view { ...view order { status payments { edges { node { status amount } } } } } requiresAction { publicID status } } }` + orderViewFragment
+
+func TestProcessOrderAuthorizesTheCardThroughItsGatewayAndMarksTheOrderProcessed(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		gatewayID, _ := g.addGateway()
+		id, jwtToken := g.readyOrder()
+		paid := g.ok(jwtToken, addCard, map[string]any{"id": id, "gw": gatewayID, "token": gatewaytest.TokenOK})
+		st := get(paid, "r", "applicationState")
+		if get(st, "payments", 0, "amount") != get(st, "orderTotal") || get(st, "orderBalance") != 0.0 {
+			t.Fatalf("the card does not cover the order: %v", st)
+		}
+		res := get(g.ok(jwtToken, processOrder, map[string]any{"id": id}), "processOrder")
+		if get(res, "requiresAction") != nil || get(res, "view", "applicationState", "isProcessed") != true ||
+			get(res, "view", "applicationState", "platformOrderID") == "" || get(res, "view", "order", "status") != "processed" ||
+			get(res, "view", "order", "payments", "edges", 0, "node", "status") != "authorized" {
+			t.Fatalf("processOrder answered %v", res)
+		}
+		wantCode(t, g.do(jwtToken, `mutation($id: String!) { deleteCustomer(publicOrderId: $id) { publicOrderID } }`, map[string]any{"id": id}),
+			service.CodeValidation, "order.not_open")
+	})
+}
+
+func TestDeclinedCardFailsProcessOrderWithTheRESTCodeAndType(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		gatewayID, _ := g.addGateway()
+		id, jwtToken := g.readyOrder()
+		g.ok(jwtToken, addCard, map[string]any{"id": id, "gw": gatewayID, "token": gatewaytest.TokenDecline})
+		r := g.do(jwtToken, processOrder, map[string]any{"id": id})
+		wantCode(t, r, service.CodeValidation, "payment.declined")
+		if get(r.Errors[0], "extensions", "details", "field") != "payments" {
+			t.Fatalf("extensions %v", r.Errors[0]["extensions"])
+		}
+	})
+}
+
+func TestProcessOrderAnswersThePaymentWhoseGatewayAsksTheShopperToAct(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		gatewayID, _ := g.addGateway()
+		id, jwtToken := g.readyOrder()
+		paid := g.ok(jwtToken, addCard, map[string]any{"id": id, "gw": gatewayID, "token": gatewaytest.TokenAction})
+		res := get(g.ok(jwtToken, processOrder, map[string]any{"id": id}), "processOrder")
+		if get(res, "requiresAction", "publicID") != get(paid, "r", "applicationState", "payments", 0, "id") ||
+			get(res, "view", "applicationState", "isProcessed") != false || get(res, "view", "order", "status") != "open" {
+			t.Fatalf("processOrder answered %v", res)
+		}
+	})
+}
+
+func TestGiftCardTenderIsAddedWithItsPinAndRemovedByID(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		id, jwtToken := g.init(g.token)
+		card := get(g.ok(g.token, `mutation { issueGiftCard(input: {amount: 1000}) { pin giftCard { cardToken } } }`, nil), "issueGiftCard")
+		add := `mutation($id: String!, $token: String!, $pin: String!) { r: addPayment(publicOrderId: $id, input: {type: "gift_card", token: $token, pin: $pin}) { ...view } }` + orderViewFragment
+		vars := map[string]any{"id": id, "token": get(card, "giftCard", "cardToken"), "pin": "0000"}
+		wantCode(t, g.do(jwtToken, add, vars), service.CodeValidation, "gift_card.invalid_card")
+		vars["pin"] = get(card, "pin")
+		st := get(g.ok(jwtToken, add, vars), "r", "applicationState")
+		if get(st, "payments", 0, "amount") != 1000.0 || get(st, "orderBalance") != 2000.0 {
+			t.Fatalf("state %v", st)
+		}
+		removed := g.ok(jwtToken, `mutation($id: String!, $payment: String!) { r: removePayment(publicOrderId: $id, input: {id: $payment}) { ...view } }`+orderViewFragment,
+			map[string]any{"id": id, "payment": get(st, "payments", 0, "id")})
+		if st := get(removed, "r", "applicationState"); len(get(st, "payments").([]any)) != 0 || get(st, "orderBalance") != 3000.0 {
+			t.Fatalf("state after removing %v", st)
 		}
 	})
 }

@@ -358,6 +358,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		AddCorsDomain                func(childComplexity int, domain string) int
 		AddLineItem                  func(childComplexity int, publicOrderID string, input service.CartItem) int
+		AddPayment                   func(childComplexity int, publicOrderID string, input service.PaymentInput) int
 		ConfigureSharedSecret        func(childComplexity int, sharedSecret string) int
 		CreateAPIOverride            func(childComplexity int, input service.APIOverrideInput) int
 		CreateAuthenticatedCustomer  func(childComplexity int, publicOrderID string, input service.CustomerInput) int
@@ -386,7 +387,9 @@ type ComplexityRoot struct {
 		EnableFlow                   func(childComplexity int, flowID string) int
 		InitOrder                    func(childComplexity int, input service.InitOrderInput) int
 		IssueGiftCard                func(childComplexity int, input service.IssueGiftCardInput) int
+		ProcessOrder                 func(childComplexity int, publicOrderID string) int
 		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
+		RemovePayment                func(childComplexity int, publicOrderID string, input service.PaymentInput) int
 		ResumeOrder                  func(childComplexity int, publicOrderID string) int
 		SelectShippingLine           func(childComplexity int, publicOrderID string, index *string, code *string) int
 		SetBillingAddress            func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
@@ -400,6 +403,7 @@ type ComplexityRoot struct {
 		UpdateLifeElement            func(childComplexity int, publicID string, input model.LifeElementInput) int
 		UpdateLineItemQuantity       func(childComplexity int, publicOrderID string, lineItemKey string, quantity int) int
 		UpdateOrderMetaData          func(childComplexity int, publicOrderID string, input model.OrderMetaDataPatch) int
+		UpdatePayment                func(childComplexity int, publicOrderID string, input service.PaymentInput) int
 		UpdateRSAConfig              func(childComplexity int, input service.RSAConfigInput) int
 		UpdateShippingAddress        func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		UpdateTaxZone                func(childComplexity int, id int, input service.TaxZonePatch) int
@@ -566,6 +570,11 @@ type ComplexityRoot struct {
 	PaymentTransactionEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ProcessOrderResult struct {
+		RequiresAction func(childComplexity int) int
+		View           func(childComplexity int) int
 	}
 
 	Product struct {
@@ -848,6 +857,10 @@ type MutationResolver interface {
 	DeleteLineItem(ctx context.Context, publicOrderID string, lineItemKey string) (*service.OrderView, error)
 	SelectShippingLine(ctx context.Context, publicOrderID string, index *string, code *string) (*service.OrderView, error)
 	UpdateOrderMetaData(ctx context.Context, publicOrderID string, input model.OrderMetaDataPatch) (*service.OrderView, error)
+	AddPayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
+	UpdatePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
+	RemovePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
+	ProcessOrder(ctx context.Context, publicOrderID string) (*service.ProcessResult, error)
 	CreateTaxZone(ctx context.Context, input service.TaxZoneInput) (*ent.TaxZone, error)
 	UpdateTaxZone(ctx context.Context, id int, input service.TaxZonePatch) (*ent.TaxZone, error)
 	DeleteTaxZone(ctx context.Context, id int) (bool, error)
@@ -2156,6 +2169,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddLineItem(childComplexity, args["publicOrderId"].(string), args["input"].(service.CartItem)), true
+	case "Mutation.addPayment":
+		if e.ComplexityRoot.Mutation.AddPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddPayment(childComplexity, args["publicOrderId"].(string), args["input"].(service.PaymentInput)), true
 	case "Mutation.configureSharedSecret":
 		if e.ComplexityRoot.Mutation.ConfigureSharedSecret == nil {
 			break
@@ -2459,6 +2483,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.IssueGiftCard(childComplexity, args["input"].(service.IssueGiftCardInput)), true
+	case "Mutation.processOrder":
+		if e.ComplexityRoot.Mutation.ProcessOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_processOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ProcessOrder(childComplexity, args["publicOrderId"].(string)), true
 	case "Mutation.registerCustomFlow":
 		if e.ComplexityRoot.Mutation.RegisterCustomFlow == nil {
 			break
@@ -2470,6 +2505,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegisterCustomFlow(childComplexity, args["flowId"].(string), args["flowName"].(string)), true
+	case "Mutation.removePayment":
+		if e.ComplexityRoot.Mutation.RemovePayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removePayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemovePayment(childComplexity, args["publicOrderId"].(string), args["input"].(service.PaymentInput)), true
 	case "Mutation.resumeOrder":
 		if e.ComplexityRoot.Mutation.ResumeOrder == nil {
 			break
@@ -2613,6 +2659,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateOrderMetaData(childComplexity, args["publicOrderId"].(string), args["input"].(model.OrderMetaDataPatch)), true
+	case "Mutation.updatePayment":
+		if e.ComplexityRoot.Mutation.UpdatePayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePayment(childComplexity, args["publicOrderId"].(string), args["input"].(service.PaymentInput)), true
 	case "Mutation.updateRSAConfig":
 		if e.ComplexityRoot.Mutation.UpdateRSAConfig == nil {
 			break
@@ -3387,6 +3444,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentTransactionEdge.Node(childComplexity), true
+
+	case "ProcessOrderResult.requiresAction":
+		if e.ComplexityRoot.ProcessOrderResult.RequiresAction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProcessOrderResult.RequiresAction(childComplexity), true
+	case "ProcessOrderResult.view":
+		if e.ComplexityRoot.ProcessOrderResult.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProcessOrderResult.View(childComplexity), true
 
 	case "Product.createdAt":
 		if e.ComplexityRoot.Product.CreatedAt == nil {
@@ -4544,6 +4614,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("OrderPaymentOrder", ec.unmarshalInputOrderPaymentOrder),
 			graphql.NewInputUnmarshaler("OrderPaymentWhereInput", ec.unmarshalInputOrderPaymentWhereInput),
 			graphql.NewInputUnmarshaler("OrderWhereInput", ec.unmarshalInputOrderWhereInput),
+			graphql.NewInputUnmarshaler("PaymentInput", ec.unmarshalInputPaymentInput),
 			graphql.NewInputUnmarshaler("PaymentTransactionOrder", ec.unmarshalInputPaymentTransactionOrder),
 			graphql.NewInputUnmarshaler("PaymentTransactionWhereInput", ec.unmarshalInputPaymentTransactionWhereInput),
 			graphql.NewInputUnmarshaler("ProductInput", ec.unmarshalInputProductInput),
@@ -9939,6 +10010,54 @@ input AddressInput {
   phoneNumber: String
 }
 `, BuiltIn: false},
+	{Name: "../schema/payments.graphql", Input: `extend type Mutation {
+  """
+  Puts a tender on the order: through one of the shop's gateways (gatewayPublicID and the
+  gateway's token), or from a gift card (type "gift_card", the card token and its pin). The
+  amount defaults to what is left to pay; tenders may not add up to more than the total.
+  """
+  addPayment(publicOrderId: String!, input: PaymentInput!): OrderView!
+  """Changes the amount or display of a tender not yet sent to its gateway (named by id, or gateway and token)."""
+  updatePayment(publicOrderId: String!, input: PaymentInput!): OrderView!
+  """Takes a tender not yet sent to its gateway off the order (named by id, or gateway and token)."""
+  removePayment(publicOrderId: String!, input: PaymentInput!): OrderView!
+  """
+  Completes the order: checks it is complete, reserves stock and gift card amounts, authorizes
+  every tender (all or nothing) and marks it processed.
+  """
+  processOrder(publicOrderId: String!): ProcessOrderResult!
+}
+
+input PaymentInput {
+  """The payment's id, to name it on update and remove."""
+  id: String
+  gatewayPublicID: String
+  """Minor units; on add, absent means what is left to pay."""
+  amount: Int64
+  currency: String
+  """credit_card (default), gift_card, ..."""
+  type: String
+  displayString: String
+  token: String
+  retain: Boolean
+  walletPayType: String
+  extraPaymentData: Map
+  """Opens a gift card tender."""
+  pin: String
+}
+
+scalar Map
+
+type ProcessOrderResult {
+  """The order after processing: processed, or open again when a gateway asks the shopper to act."""
+  view: OrderView!
+  """
+  Set when a gateway asks the shopper to act (3-D Secure and the like) before it authorizes:
+  the order is open again, and processOrder is called anew once the shopper has acted.
+  """
+  requiresAction: OrderPayment
+}
+`, BuiltIn: false},
 	{Name: "../schema/pricing.graphql", Input: `input TaxZoneInput {
   """Names the tax line on orders (GST, BC PST)."""
   name: String!
@@ -11061,6 +11180,16 @@ func (ec *executionContext) childFields_PaymentTransactionEdge(ctx context.Conte
 	return nil, fmt.Errorf("no field named %q was found under type PaymentTransactionEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_ProcessOrderResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_ProcessOrderResult_view(ctx, field)
+	case "requiresAction":
+		return ec.fieldContext_ProcessOrderResult_requiresAction(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProcessOrderResult", field.Name)
+}
+
 func (ec *executionContext) childFields_Product(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -11663,6 +11792,28 @@ func (ec *executionContext) field_Mutation_addLineItem_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.PaymentInput, error) {
+			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_configureSharedSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12073,6 +12224,20 @@ func (ec *executionContext) field_Mutation_issueGiftCard_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_processOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_registerCustomFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12092,6 +12257,28 @@ func (ec *executionContext) field_Mutation_registerCustomFlow_args(ctx context.C
 		return nil, err
 	}
 	args["flowName"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removePayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.PaymentInput, error) {
+			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -12373,6 +12560,28 @@ func (ec *executionContext) field_Mutation_updateOrderMetaData_args(ctx context.
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.OrderMetaDataPatch, error) {
 			return ec.unmarshalNOrderMetaDataPatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐOrderMetaDataPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updatePayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.PaymentInput, error) {
+			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -19808,6 +20017,182 @@ func (ec *executionContext) fieldContext_Mutation_updateOrderMetaData(ctx contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_addPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddPayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.PaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.PaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removePayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removePayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemovePayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.PaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removePayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removePayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_processOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_processOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ProcessOrder(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.ProcessResult) graphql.Marshaler {
+			return ec.marshalNProcessOrderResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProcessResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_processOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProcessOrderResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_processOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createTaxZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23698,6 +24083,70 @@ func (ec *executionContext) _PaymentTransactionEdge_cursor(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_PaymentTransactionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentTransactionEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _ProcessOrderResult_view(ctx context.Context, field graphql.CollectedField, obj *service.ProcessResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProcessOrderResult_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProcessOrderResult_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProcessOrderResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProcessOrderResult_requiresAction(ctx context.Context, field graphql.CollectedField, obj *service.ProcessResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProcessOrderResult_requiresAction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequiresAction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OrderPayment) graphql.Marshaler {
+			return ec.marshalOOrderPayment2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ProcessOrderResult_requiresAction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProcessOrderResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderPayment(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Product_id(ctx context.Context, field graphql.CollectedField, obj *ent.Product) (ret graphql.Marshaler) {
@@ -40642,6 +41091,118 @@ func UnmarshalOrderWhereInput(ctx context.Context, raw any) (ent.OrderWhereInput
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputPaymentInput(ctx context.Context, obj any) (service.PaymentInput, error) {
+	var it service.PaymentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "gatewayPublicID", "amount", "currency", "type", "displayString", "token", "retain", "walletPayType", "extraPaymentData", "pin"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "gatewayPublicID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicID"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicID = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt642ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "displayString":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayString"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayString = data
+		case "token":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("token"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Token = data
+		case "retain":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("retain"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Retain = data
+		case "walletPayType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayType"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayType = data
+		case "extraPaymentData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("extraPaymentData"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExtraPaymentData = data
+		case "pin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pin"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pin = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentInput unmarshals raw into the PaymentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentInput(ctx context.Context, raw any) (service.PaymentInput, error) {
+	var out service.PaymentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputPaymentTransactionOrder(ctx context.Context, obj any) (ent.PaymentTransactionOrder, error) {
 	var it ent.PaymentTransactionOrder
 	if obj == nil {
@@ -50128,6 +50689,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "addPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removePayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removePayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "processOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_processOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createTaxZone":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTaxZone(ctx, field)
@@ -51321,6 +51910,44 @@ func (ec *executionContext) _PaymentTransactionEdge(ctx context.Context, sel ast
 		case "cursor":
 			out.Values[i] = ec._PaymentTransactionEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var processOrderResultImplementors = []string{"ProcessOrderResult"}
+
+func (ec *executionContext) _ProcessOrderResult(ctx context.Context, sel ast.SelectionSet, obj *service.ProcessResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, processOrderResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProcessOrderResult")
+		case "view":
+			out.Values[i] = ec._ProcessOrderResult_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requiresAction":
+			out.Values[i] = ec._ProcessOrderResult_requiresAction(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -54029,6 +54656,11 @@ func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPag
 	return ec._PageInfo(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx context.Context, v any) (service.PaymentInput, error) {
+	res, err := ec.unmarshalInputPaymentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNPaymentState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentState(ctx context.Context, sel ast.SelectionSet, v service.PaymentState) graphql.Marshaler {
 	return ec._PaymentState(ctx, sel, &v)
 }
@@ -54094,6 +54726,14 @@ func (ec *executionContext) marshalNPaymentTransactionStatus2githubᚗcomᚋchec
 func (ec *executionContext) unmarshalNPaymentTransactionWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInput(ctx context.Context, v any) (*ent.PaymentTransactionWhereInput, error) {
 	res, err := ec.unmarshalInputPaymentTransactionWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNProcessOrderResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProcessResult(ctx context.Context, sel ast.SelectionSet, v *service.ProcessResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ProcessOrderResult!")
+		return graphql.Null
+	}
+	return ec._ProcessOrderResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNProduct2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐProduct(ctx context.Context, sel ast.SelectionSet, v *ent.Product) graphql.Marshaler {
@@ -55639,6 +56279,24 @@ func (ec *executionContext) unmarshalOLineItemWhereInput2ᚖgithubᚗcomᚋcheck
 	}
 	res, err := ec.unmarshalInputLineItemWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOMap2map(ctx context.Context, v any) (map[string]any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalMap(v)
+	return res
 }
 
 func (ec *executionContext) marshalONode2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v ent.Noder) graphql.Marshaler {
