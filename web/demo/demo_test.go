@@ -143,5 +143,16 @@ func TestDemoOperationsWalkAGuestCheckoutOnTheDemoShop(t *testing.T) {
 		if st["orderTotal"] != want || st["shipping"].(map[string]any)["selectedShipping"] == nil {
 			t.Fatalf("state after choosing shipping: %v", st)
 		}
+		card := call(t, url, token, "IssueDemoGiftCard", map[string]any{"amount": st["orderBalance"]})["issueGiftCard"].(map[string]any)
+		paid := call(t, url, jwtToken, "AddGiftCardPayment", map[string]any{"id": id,
+			"token": card["giftCard"].(map[string]any)["cardToken"], "pin": card["pin"]})["addPayment"].(map[string]any)
+		if balance := paid["applicationState"].(map[string]any)["orderBalance"]; balance != 0.0 {
+			t.Fatalf("balance after the gift card: %v", balance)
+		}
+		processed := call(t, url, jwtToken, "ProcessOrder", map[string]any{"id": id})["processOrder"].(map[string]any)
+		final := processed["view"].(map[string]any)["applicationState"].(map[string]any)
+		if processed["requiresAction"] != nil || final["isProcessed"] != true || final["platformOrderID"] == "" {
+			t.Fatalf("processOrder answered %v", processed)
+		}
 	})
 }

@@ -3,10 +3,11 @@
 const $ = (id) => document.getElementById(id);
 const shopInPath = decodeURIComponent(location.pathname.split("/")[2] || "");
 let operations = "";
-let credential = ""; // the access token until the order exists, then the order JWT
+let accessToken = ""; // the shop's: starts the order (and, for the demo, issues a gift card)
+let orderJWT = ""; // the order's: every checkout step
 let order = null;
 
-async function call(operationName, variables = {}) {
+async function call(operationName, variables = {}, credential = orderJWT) {
   if (!operations) {
     operations = await (await fetch("/demo/static/operations.graphql")).text();
   }
@@ -57,9 +58,12 @@ function show(view) {
   $("taxes").textContent = money(st.taxes.filter((t) => !t.isIncluded).reduce((sum, t) => sum + t.value, 0));
   $("total").textContent = money(st.orderTotal);
   $("balance").textContent = money(st.orderBalance);
-  $("address").hidden = !st.customer;
-  $("shipping").hidden = st.shipping.availableShippingLines.length === 0;
-  $("done").hidden = !selected;
+  $("address").hidden = !st.customer || st.isProcessed;
+  $("shipping").hidden = st.shipping.availableShippingLines.length === 0 || st.isProcessed;
+  $("payment").hidden = !selected || st.orderBalance <= 0;
+  $("place").hidden = !selected || st.orderBalance > 0 || st.isProcessed;
+  $("done").hidden = !st.isProcessed;
+  $("done").textContent = st.isProcessed ? `Order ${st.platformOrderID} is processed.` : "";
 }
 
 function fields(form) {
@@ -81,8 +85,8 @@ function step(formId, run) {
 }
 
 step("start", async ({ token }) => {
-  credential = token;
-  const { shop } = await call("DemoShop");
+  accessToken = token;
+  const { shop } = await call("DemoShop", {}, accessToken);
   if (shopInPath && shop.identifier !== shopInPath) {
     throw new Error(`this token belongs to shop ${shop.identifier}, not ${shopInPath}`);
   }
@@ -94,8 +98,8 @@ step("start", async ({ token }) => {
   $("shop-name").textContent = shop.name;
   const { initOrder } = await call("InitOrder", {
     input: { cartItems: [{ platformID: variant.node.platformID, quantity: 1, lineItemKey: "demo-1" }] },
-  });
-  credential = initOrder.jwtToken;
+  }, accessToken);
+  orderJWT = initOrder.jwtToken;
   $("start").hidden = true;
   $("checkout").hidden = false;
   show(initOrder);
@@ -115,4 +119,21 @@ step("address", async (address) => {
 step("shipping", async ({ index }) => {
   const data = await call("SelectShippingLine", { id: order.publicOrderID, index });
   show(data.selectShippingLine);
+});
+
+step("payment", async () => {
+  const amount = order.applicationState.orderBalance;
+  const { issueGiftCard } = await call("IssueDemoGiftCard", { amount }, accessToken);
+  const data = await call("AddGiftCardPayment", {
+    id: order.publicOrderID, token: issueGiftCard.giftCard.cardToken, pin: issueGiftCard.pin,
+  });
+  show(data.addPayment);
+});
+
+step("place", async () => {
+  const { processOrder } = await call("ProcessOrder", { id: order.publicOrderID });
+  if (processOrder.requiresAction) {
+    throw new Error("the payment gateway asks the shopper to act first");
+  }
+  show(processOrder.view);
 });
