@@ -82,13 +82,14 @@ func orderSession(ctx context.Context, svc *service.Service, publicOrderID strin
 }
 
 // orderScope keeps an order JWT inside its order: a field that would reach any other object of
-// the shop (the Shop itself, its configuration, its catalog, events) through the order's edges is
-// refused. hidden names the types a JWT may not read.
+// the shop (the Shop itself, its configuration, its catalog, events, the payment ledger) through
+// the order's edges is refused. hidden names the types a JWT may not read.
 type orderScope struct{ hidden map[string]bool }
 
-// newOrderScope hides every Node type but the order's own parts.
+// newOrderScope hides every Node type but the order, its lines and its payments: what the
+// storefront REST API shows of an order, and no more (not the gateway ledger either).
 func newOrderScope(es graphql.ExecutableSchema) orderScope {
-	visible := map[string]bool{"Order": true, "LineItem": true, "OrderPayment": true, "PaymentTransaction": true}
+	visible := map[string]bool{"Order": true, "LineItem": true, "OrderPayment": true}
 	hidden := map[string]bool{"Node": true}
 	for name, def := range es.Schema().Types {
 		for _, iface := range def.Interfaces {

@@ -538,6 +538,11 @@ func TestProcessOrderAuthorizesTheCardThroughItsGatewayAndMarksTheOrderProcessed
 		}
 		wantCode(t, g.do(jwtToken, `mutation($id: String!) { deleteCustomer(publicOrderId: $id) { publicOrderID } }`, map[string]any{"id": id}),
 			service.CodeValidation, "order.not_open")
+		ledger := `query($id: String!) { order(publicOrderId: $id) { order { transactions { edges { node { gatewayTransactionID } } } } } }`
+		if n := get(g.ok(g.token, ledger, map[string]any{"id": id}), "order", "order", "transactions", "edges"); len(n.([]any)) == 0 {
+			t.Fatal("the authorization left no transaction")
+		}
+		wantCode(t, g.do(jwtToken, ledger, map[string]any{"id": id}), service.CodeUnauthorized, "auth.unauthorized")
 	})
 }
 
