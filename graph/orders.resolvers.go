@@ -158,6 +158,27 @@ func (r *mutationResolver) UpdateOrderMetaData(ctx context.Context, publicOrderI
 	})
 }
 
+// GenerateTaxes is the resolver for the generateTaxes field.
+func (r *mutationResolver) GenerateTaxes(ctx context.Context, publicOrderID string) (*service.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
+		return r.svc.GenerateTaxes(ctx, sess)
+	})
+}
+
+// ApplyDiscountCode is the resolver for the applyDiscountCode field.
+func (r *mutationResolver) ApplyDiscountCode(ctx context.Context, publicOrderID string, code string) (*service.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
+		return r.svc.ApplyDiscountCode(ctx, sess, code)
+	})
+}
+
+// RemoveDiscountCode is the resolver for the removeDiscountCode field.
+func (r *mutationResolver) RemoveDiscountCode(ctx context.Context, publicOrderID string, code string) (*service.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
+		return r.svc.RemoveDiscountCode(ctx, sess, code)
+	})
+}
+
 // PublicOrderID is the resolver for the publicOrderID field.
 func (r *orderViewResolver) PublicOrderID(ctx context.Context, obj *service.OrderView) (string, error) {
 	return obj.Order.PublicOrderID, nil

@@ -591,3 +591,38 @@ func TestGiftCardTenderIsAddedWithItsPinAndRemovedByID(t *testing.T) {
 		}
 	})
 }
+
+func TestTaxesAreGeneratedForTheShippingAddressAndProcessOrderRequiresThem(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		g.ok(g.token, `mutation { createTaxZone(input: {name: "TX sales tax", countryCode: "US", provinceCode: "TX", ratePpm: 62500}) { id } }`, nil)
+		id, jwtToken := g.readyOrder()
+		vars := map[string]any{"id": id}
+		process := `mutation($id: String!) { processOrder(publicOrderId: $id) { view { publicOrderID } } }`
+		wantCode(t, g.do(jwtToken, process, vars), service.CodeValidation, "taxes.not_generated")
+		st := get(g.ok(jwtToken, `mutation($id: String!) { r: generateTaxes(publicOrderId: $id) { ...view } }`+orderViewFragment, vars), "r", "applicationState")
+		tax, _ := get(st, "taxes", 0, "value").(float64)
+		if tax <= 0 || get(st, "orderTotal") != 4000+tax || get(st, "lineItems", 0, "taxes", 0, "value") != tax {
+			t.Fatalf("state after generating taxes: %v", st)
+		}
+		wantCode(t, g.do(jwtToken, process, vars), service.CodeValidation, "order.payments_do_not_cover_total")
+	})
+}
+
+func TestDiscountCodeIsAppliedAndRemovedWithTheOrderJWT(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		g.ok(g.token, `mutation { createDiscountCode(input: {code: "TENOFF", kind: percentage, value: 1000}) { id } }`, nil)
+		id, jwtToken := g.init(g.token)
+		apply := `mutation($id: String!, $code: String!) { r: applyDiscountCode(publicOrderId: $id, code: $code) { ...view } }` + orderViewFragment
+		remove := `mutation($id: String!, $code: String!) { r: removeDiscountCode(publicOrderId: $id, code: $code) { ...view } }` + orderViewFragment
+		st := get(g.ok(jwtToken, apply, map[string]any{"id": id, "code": "tenoff"}), "r", "applicationState")
+		if get(st, "discounts", 0, "value") != 300.0 || get(st, "orderTotal") != 2700.0 {
+			t.Fatalf("state with the code: %v", st)
+		}
+		wantCode(t, g.do(jwtToken, apply, map[string]any{"id": id, "code": "NOPE"}), service.CodeValidation, "discount.invalid_code")
+		st = get(g.ok(jwtToken, remove, map[string]any{"id": id, "code": "TENOFF"}), "r", "applicationState")
+		if len(get(st, "discounts").([]any)) != 0 || get(st, "orderTotal") != 3000.0 {
+			t.Fatalf("state without the code: %v", st)
+		}
+		wantCode(t, g.do(jwtToken, remove, map[string]any{"id": id, "code": "TENOFF"}), service.CodeValidation, "discount.not_applied")
+	})
+}

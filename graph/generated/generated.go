@@ -359,6 +359,7 @@ type ComplexityRoot struct {
 		AddCorsDomain                func(childComplexity int, domain string) int
 		AddLineItem                  func(childComplexity int, publicOrderID string, input service.CartItem) int
 		AddPayment                   func(childComplexity int, publicOrderID string, input service.PaymentInput) int
+		ApplyDiscountCode            func(childComplexity int, publicOrderID string, code string) int
 		ConfigureSharedSecret        func(childComplexity int, sharedSecret string) int
 		CreateAPIOverride            func(childComplexity int, input service.APIOverrideInput) int
 		CreateAuthenticatedCustomer  func(childComplexity int, publicOrderID string, input service.CustomerInput) int
@@ -385,10 +386,12 @@ type ComplexityRoot struct {
 		DeleteWebhookSubscription    func(childComplexity int, id int) int
 		DisableFlow                  func(childComplexity int, flowID string) int
 		EnableFlow                   func(childComplexity int, flowID string) int
+		GenerateTaxes                func(childComplexity int, publicOrderID string) int
 		InitOrder                    func(childComplexity int, input service.InitOrderInput) int
 		IssueGiftCard                func(childComplexity int, input service.IssueGiftCardInput) int
 		ProcessOrder                 func(childComplexity int, publicOrderID string) int
 		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
+		RemoveDiscountCode           func(childComplexity int, publicOrderID string, code string) int
 		RemovePayment                func(childComplexity int, publicOrderID string, input service.PaymentInput) int
 		ResumeOrder                  func(childComplexity int, publicOrderID string) int
 		SelectShippingLine           func(childComplexity int, publicOrderID string, index *string, code *string) int
@@ -857,6 +860,9 @@ type MutationResolver interface {
 	DeleteLineItem(ctx context.Context, publicOrderID string, lineItemKey string) (*service.OrderView, error)
 	SelectShippingLine(ctx context.Context, publicOrderID string, index *string, code *string) (*service.OrderView, error)
 	UpdateOrderMetaData(ctx context.Context, publicOrderID string, input model.OrderMetaDataPatch) (*service.OrderView, error)
+	GenerateTaxes(ctx context.Context, publicOrderID string) (*service.OrderView, error)
+	ApplyDiscountCode(ctx context.Context, publicOrderID string, code string) (*service.OrderView, error)
+	RemoveDiscountCode(ctx context.Context, publicOrderID string, code string) (*service.OrderView, error)
 	AddPayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
 	UpdatePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
 	RemovePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
@@ -2180,6 +2186,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddPayment(childComplexity, args["publicOrderId"].(string), args["input"].(service.PaymentInput)), true
+	case "Mutation.applyDiscountCode":
+		if e.ComplexityRoot.Mutation.ApplyDiscountCode == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_applyDiscountCode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ApplyDiscountCode(childComplexity, args["publicOrderId"].(string), args["code"].(string)), true
 	case "Mutation.configureSharedSecret":
 		if e.ComplexityRoot.Mutation.ConfigureSharedSecret == nil {
 			break
@@ -2461,6 +2478,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.EnableFlow(childComplexity, args["flowId"].(string)), true
+	case "Mutation.generateTaxes":
+		if e.ComplexityRoot.Mutation.GenerateTaxes == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_generateTaxes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.GenerateTaxes(childComplexity, args["publicOrderId"].(string)), true
 	case "Mutation.initOrder":
 		if e.ComplexityRoot.Mutation.InitOrder == nil {
 			break
@@ -2505,6 +2533,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegisterCustomFlow(childComplexity, args["flowId"].(string), args["flowName"].(string)), true
+	case "Mutation.removeDiscountCode":
+		if e.ComplexityRoot.Mutation.RemoveDiscountCode == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeDiscountCode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveDiscountCode(childComplexity, args["publicOrderId"].(string), args["code"].(string)), true
 	case "Mutation.removePayment":
 		if e.ComplexityRoot.Mutation.RemovePayment == nil {
 			break
@@ -9773,6 +9812,15 @@ extend type Mutation {
   selectShippingLine(publicOrderId: String!, index: String, code: String): OrderView!
   """Replaces the parts of the order metadata the input carries."""
   updateOrderMetaData(publicOrderId: String!, input: OrderMetaDataPatch!): OrderView!
+
+  """
+  Taxes the order at the address they are due at: the shipping address when a line ships, else
+  the billing address. Changing that address later needs generateTaxes again before processOrder.
+  """
+  generateTaxes(publicOrderId: String!): OrderView!
+  """Applies a discount code of the shop (any case); one code off the items and one free-shipping code at most."""
+  applyDiscountCode(publicOrderId: String!, code: String!): OrderView!
+  removeDiscountCode(publicOrderId: String!, code: String!): OrderView!
 }
 
 """An order in checkout: its application state and the stored order."""
@@ -11814,6 +11862,28 @@ func (ec *executionContext) field_Mutation_addPayment_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_applyDiscountCode_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "code",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["code"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_configureSharedSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12196,6 +12266,20 @@ func (ec *executionContext) field_Mutation_enableFlow_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_generateTaxes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_initOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12257,6 +12341,28 @@ func (ec *executionContext) field_Mutation_registerCustomFlow_args(ctx context.C
 		return nil, err
 	}
 	args["flowName"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeDiscountCode_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "code",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["code"] = arg1
 	return args, nil
 }
 
@@ -20011,6 +20117,138 @@ func (ec *executionContext) fieldContext_Mutation_updateOrderMetaData(ctx contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateOrderMetaData_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_generateTaxes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_generateTaxes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().GenerateTaxes(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_generateTaxes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_generateTaxes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_applyDiscountCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_applyDiscountCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ApplyDiscountCode(ctx, fc.Args["publicOrderId"].(string), fc.Args["code"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_applyDiscountCode(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_applyDiscountCode_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeDiscountCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeDiscountCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveDiscountCode(ctx, fc.Args["publicOrderId"].(string), fc.Args["code"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeDiscountCode(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeDiscountCode_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -50685,6 +50923,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateOrderMetaData":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateOrderMetaData(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "generateTaxes":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_generateTaxes(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "applyDiscountCode":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_applyDiscountCode(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeDiscountCode":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeDiscountCode(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
