@@ -133,7 +133,8 @@ func TestDemoOperationsWalkAGuestCheckoutOnTheDemoShop(t *testing.T) {
 			"firstName": "Ada", "lastName": "Lovelace", "emailAddress": "ada@example.com"}})
 		addressed := call(t, url, jwtToken, "SetShippingAddress", map[string]any{"id": id, "address": map[string]any{
 			"addressLine1": "1 Main Street", "city": "Austin", "countryCode": "US", "provinceCode": "TX", "postalCode": "78701"}})
-		lines := addressed["setShippingAddress"].(map[string]any)["applicationState"].(map[string]any)["shipping"].(map[string]any)["availableShippingLines"].([]any)
+		addressed = call(t, url, jwtToken, "GenerateTaxes", map[string]any{"id": id})
+		lines := addressed["generateTaxes"].(map[string]any)["applicationState"].(map[string]any)["shipping"].(map[string]any)["availableShippingLines"].([]any)
 		if len(lines) == 0 {
 			t.Fatal("no shipping line offered for the demo address")
 		}

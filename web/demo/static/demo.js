@@ -112,8 +112,9 @@ step("customer", async (customer) => {
 });
 
 step("address", async (address) => {
-  const data = await call("SetShippingAddress", { id: order.publicOrderID, address });
-  show(data.setShippingAddress);
+  await call("SetShippingAddress", { id: order.publicOrderID, address });
+  const data = await call("GenerateTaxes", { id: order.publicOrderID });
+  show(data.generateTaxes);
 });
 
 step("shipping", async ({ index }) => {
