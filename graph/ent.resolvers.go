@@ -8,9 +8,28 @@ package graph
 import (
 	"context"
 
+	"entgo.io/contrib/entgql"
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/graph/generated"
 )
+
+// LineItems is the resolver for the lineItems field.
+func (r *orderResolver) LineItems(ctx context.Context, obj *ent.Order, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LineItemOrder, where *ent.LineItemWhereInput) (*ent.LineItemConnection, error) {
+	o, err := orderWithEdge(ctx, obj, lineItemsEdge, after == nil && first == nil && before == nil && last == nil && orderBy == nil && where == nil)
+	if err != nil {
+		return nil, err
+	}
+	return o.LineItems(ctx, after, first, before, last, orderBy, where)
+}
+
+// Payments is the resolver for the payments field.
+func (r *orderResolver) Payments(ctx context.Context, obj *ent.Order, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderPaymentOrder, where *ent.OrderPaymentWhereInput) (*ent.OrderPaymentConnection, error) {
+	o, err := orderWithEdge(ctx, obj, paymentsEdge, after == nil && first == nil && before == nil && last == nil && orderBy == nil && where == nil)
+	if err != nil {
+		return nil, err
+	}
+	return o.Payments(ctx, after, first, before, last, orderBy, where)
+}
 
 // Node is the resolver for the node field.
 func (r *queryResolver) Node(ctx context.Context, id int) (ent.Noder, error) {
@@ -44,6 +63,9 @@ func (r *Resolver) ExternalPaymentGateway() generated.ExternalPaymentGatewayReso
 	return &externalPaymentGatewayResolver{r}
 }
 
+// Order returns generated.OrderResolver implementation.
+func (r *Resolver) Order() generated.OrderResolver { return &orderResolver{r} }
+
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
@@ -56,6 +78,7 @@ func (r *Resolver) Shop() generated.ShopResolver { return &shopResolver{r} }
 type (
 	aPIOverrideResolver            struct{ *Resolver }
 	externalPaymentGatewayResolver struct{ *Resolver }
+	orderResolver                  struct{ *Resolver }
 	queryResolver                  struct{ *Resolver }
 	rSAConfigResolver              struct{ *Resolver }
 	shopResolver                   struct{ *Resolver }

@@ -25,13 +25,15 @@ const (
 
 // Handler serves POST /graphql, and GraphiQL on GET for people.
 func Handler(svc *service.Service) http.Handler {
-	srv := handler.New(NewSchema(svc))
+	es := NewSchema(svc)
+	srv := handler.New(es)
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(transport.GET{})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(depthLimit{max: MaxDepth})
+	srv.Use(newOrderScope(es))
 	srv.SetErrorPresenter(presentError)
-	api := WithShop(svc, srv)
+	api := Authenticate(svc, withLoaders(svc.Client(), srv))
 	page := playground.Handler("checkoutd GraphQL", "/graphql")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Query().Get("query") == "" {

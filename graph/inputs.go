@@ -94,3 +94,33 @@ func flows(ctx context.Context, list func(sh *ent.Shop) ([]service.FlowSummary, 
 	}
 	return out, nil
 }
+
+// onOrder opens the order for the caller and runs one service call on it.
+func (r *Resolver) onOrder(ctx context.Context, publicOrderID string, call func(*service.OrderSession) (*service.OrderView, error)) (*service.OrderView, error) {
+	sess, err := orderSession(ctx, r.svc, publicOrderID)
+	if err != nil {
+		return nil, err
+	}
+	return call(sess)
+}
+
+func metaDataPatch(in model.OrderMetaDataPatch) service.MetaDataPatch {
+	p := service.MetaDataPatch{Notes: in.Notes}
+	if in.CartParameters != nil {
+		p.CartParameters = &in.CartParameters
+	}
+	if in.NoteAttributes != nil {
+		p.NoteAttributes = &in.NoteAttributes
+	}
+	if in.Tags != nil {
+		p.Tags = &in.Tags
+	}
+	return p
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

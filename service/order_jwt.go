@@ -74,3 +74,14 @@ func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicO
 	}
 	return &OrderSession{Shop: sh, Order: o}, nil
 }
+
+// AuthenticateOrderToken opens the order a bare JWT names, for callers (GraphQL) that have no
+// shop or order in a path. The shop and order are read from the unverified claims only to find
+// the key; the token is then checked exactly as AuthenticateOrder checks it.
+func (s *Service) AuthenticateOrderToken(ctx context.Context, token string) (*OrderSession, error) {
+	var c orderClaims
+	if _, _, err := jwt.NewParser().ParseUnverified(token, &c); err != nil || c.Shop == "" || c.Payload.PublicOrderID == "" {
+		return nil, ErrUnauthorized
+	}
+	return s.AuthenticateOrder(ctx, c.Shop, c.Payload.PublicOrderID, token)
+}

@@ -33,7 +33,8 @@ checkoutd demo shop is ready.
   REST:            http://%s/checkout/shop/%s/life_elements   (Authorization: Bearer <token>)
   GraphQL:         http://%s/graphql
   Admin console:   http://%s/admin
+  Storefront demo: http://%s/demo/%s   (paste the access token; GraphQL checkout)
 
-`, demoShop, token, addr, demoShop, addr, addr)
+`, demoShop, token, addr, demoShop, addr, addr, addr, demoShop)
 	return nil
 }

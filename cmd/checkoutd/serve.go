@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/rest"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/web"
+	demopage "github.com/checkoutd/checkoutd/web/demo"
 )
 
 // newHandler is the whole HTTP surface of checkoutd.
@@ -23,6 +24,7 @@ func newHandler(svc *service.Service) http.Handler {
 	rest.Register(mux, svc)
 	mux.Handle("/graphql", graph.Handler(svc))
 	web.Register(mux)
+	demopage.Register(mux)
 	return rest.Common(mux)
 }
 

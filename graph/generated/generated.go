@@ -39,8 +39,12 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	APIOverride() APIOverrideResolver
+	ApplicationState() ApplicationStateResolver
 	ExternalPaymentGateway() ExternalPaymentGatewayResolver
 	Mutation() MutationResolver
+	Order() OrderResolver
+	OrderView() OrderViewResolver
+	PaymentState() PaymentStateResolver
 	Query() QueryResolver
 	RSAConfig() RSAConfigResolver
 	Shop() ShopResolver
@@ -80,6 +84,29 @@ type ComplexityRoot struct {
 		UpdatedAt func(childComplexity int) int
 	}
 
+	ApplicationState struct {
+		Addresses       func(childComplexity int) int
+		CreatedVia      func(childComplexity int) int
+		Currency        func(childComplexity int) int
+		Customer        func(childComplexity int) int
+		Discounts       func(childComplexity int) int
+		DisplayCurrency func(childComplexity int) int
+		DisplayExchange func(childComplexity int) int
+		FlowID          func(childComplexity int) int
+		IsProcessed     func(childComplexity int) int
+		LineItems       func(childComplexity int) int
+		LinkToCart      func(childComplexity int) int
+		OrderBalance    func(childComplexity int) int
+		OrderID         func(childComplexity int) int
+		OrderMetaData   func(childComplexity int) int
+		OrderTotal      func(childComplexity int) int
+		Payments        func(childComplexity int) int
+		PlatformOrderID func(childComplexity int) int
+		ResumableLink   func(childComplexity int) int
+		Shipping        func(childComplexity int) int
+		Taxes           func(childComplexity int) int
+	}
+
 	CorsDomain struct {
 		CreatedAt func(childComplexity int) int
 		Domain    func(childComplexity int) int
@@ -97,6 +124,15 @@ type ComplexityRoot struct {
 	CorsDomainEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	CurrencyInfo struct {
+		Format         func(childComplexity int) int
+		HasDecimal     func(childComplexity int) int
+		IsoCode        func(childComplexity int) int
+		IsoNumericCode func(childComplexity int) int
+		ShowIsoCode    func(childComplexity int) int
+		Symbol         func(childComplexity int) int
 	}
 
 	DiscountCode struct {
@@ -124,6 +160,13 @@ type ComplexityRoot struct {
 	DiscountCodeEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	DiscountLine struct {
+		Code   func(childComplexity int) int
+		Source func(childComplexity int) int
+		Text   func(childComplexity int) int
+		Value  func(childComplexity int) int
 	}
 
 	Event struct {
@@ -305,12 +348,24 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	LineItemState struct {
+		Discounts         func(childComplexity int) int
+		FulfilledQuantity func(childComplexity int) int
+		ProductData       func(childComplexity int) int
+		Taxes             func(childComplexity int) int
+	}
+
 	Mutation struct {
 		AddCorsDomain                func(childComplexity int, domain string) int
+		AddLineItem                  func(childComplexity int, publicOrderID string, input service.CartItem) int
+		AddPayment                   func(childComplexity int, publicOrderID string, input service.PaymentInput) int
+		ApplyDiscountCode            func(childComplexity int, publicOrderID string, code string) int
 		ConfigureSharedSecret        func(childComplexity int, sharedSecret string) int
 		CreateAPIOverride            func(childComplexity int, input service.APIOverrideInput) int
+		CreateAuthenticatedCustomer  func(childComplexity int, publicOrderID string, input service.CustomerInput) int
 		CreateDiscountCode           func(childComplexity int, input service.DiscountCodeInput) int
 		CreateExternalPaymentGateway func(childComplexity int, input model.ExternalPaymentGatewayInput) int
+		CreateGuestCustomer          func(childComplexity int, publicOrderID string, input service.CustomerInput) int
 		CreateLifeElement            func(childComplexity int, input model.LifeElementInput) int
 		CreateProduct                func(childComplexity int, input service.ProductInput) int
 		CreateRSAConfig              func(childComplexity int, input service.RSAConfigInput) int
@@ -318,23 +373,42 @@ type ComplexityRoot struct {
 		CreateTaxZone                func(childComplexity int, input service.TaxZoneInput) int
 		CreateWebhookSubscription    func(childComplexity int, webhookTopicID int, callbackURL string) int
 		DeleteAPIOverride            func(childComplexity int, publicID string) int
+		DeleteBillingAddress         func(childComplexity int, publicOrderID string) int
 		DeleteCorsDomain             func(childComplexity int, id int) int
+		DeleteCustomer               func(childComplexity int, publicOrderID string) int
 		DeleteDiscountCode           func(childComplexity int, id int) int
 		DeleteExternalPaymentGateway func(childComplexity int, publicID string) int
 		DeleteLifeElement            func(childComplexity int, publicID string) int
+		DeleteLineItem               func(childComplexity int, publicOrderID string, lineItemKey string) int
 		DeleteRSAConfig              func(childComplexity int) int
+		DeleteShippingAddress        func(childComplexity int, publicOrderID string) int
 		DeleteTaxZone                func(childComplexity int, id int) int
 		DeleteWebhookSubscription    func(childComplexity int, id int) int
 		DisableFlow                  func(childComplexity int, flowID string) int
 		EnableFlow                   func(childComplexity int, flowID string) int
+		GenerateTaxes                func(childComplexity int, publicOrderID string) int
+		InitOrder                    func(childComplexity int, input service.InitOrderInput) int
 		IssueGiftCard                func(childComplexity int, input service.IssueGiftCardInput) int
+		ProcessOrder                 func(childComplexity int, publicOrderID string) int
 		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
+		RemoveDiscountCode           func(childComplexity int, publicOrderID string, code string) int
+		RemovePayment                func(childComplexity int, publicOrderID string, input service.PaymentInput) int
+		ResumeOrder                  func(childComplexity int, publicOrderID string) int
+		SelectShippingLine           func(childComplexity int, publicOrderID string, index *string, code *string) int
+		SetBillingAddress            func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		SetPricesIncludeTax          func(childComplexity int, pricesIncludeTax bool) int
+		SetShippingAddress           func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		UpdateAPIOverride            func(childComplexity int, publicID string, input service.APIOverrideInput) int
+		UpdateBillingAddress         func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		UpdateCustomer               func(childComplexity int, publicOrderID string, input service.CustomerInput) int
 		UpdateDiscountCode           func(childComplexity int, id int, input model.DiscountCodePatch) int
 		UpdateExternalPaymentGateway func(childComplexity int, publicID string, input model.ExternalPaymentGatewayInput) int
 		UpdateLifeElement            func(childComplexity int, publicID string, input model.LifeElementInput) int
+		UpdateLineItemQuantity       func(childComplexity int, publicOrderID string, lineItemKey string, quantity int) int
+		UpdateOrderMetaData          func(childComplexity int, publicOrderID string, input model.OrderMetaDataPatch) int
+		UpdatePayment                func(childComplexity int, publicOrderID string, input service.PaymentInput) int
 		UpdateRSAConfig              func(childComplexity int, input service.RSAConfigInput) int
+		UpdateShippingAddress        func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		UpdateTaxZone                func(childComplexity int, id int, input service.TaxZonePatch) int
 		UpdateVariant                func(childComplexity int, id int, input service.VariantPatch) int
 		UpdateWebhookSubscription    func(childComplexity int, id int, callbackURL string) int
@@ -361,15 +435,52 @@ type ComplexityRoot struct {
 		Version         func(childComplexity int) int
 	}
 
+	OrderAddress struct {
+		AddressLine1 func(childComplexity int) int
+		AddressLine2 func(childComplexity int) int
+		BusinessName func(childComplexity int) int
+		City         func(childComplexity int) int
+		Country      func(childComplexity int) int
+		CountryCode  func(childComplexity int) int
+		FirstName    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		LastName     func(childComplexity int) int
+		PhoneNumber  func(childComplexity int) int
+		PostalCode   func(childComplexity int) int
+		Province     func(childComplexity int) int
+		ProvinceCode func(childComplexity int) int
+	}
+
+	OrderAddresses struct {
+		Billing  func(childComplexity int) int
+		Shipping func(childComplexity int) int
+	}
+
 	OrderConnection struct {
 		Edges      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
 	}
 
+	OrderCustomer struct {
+		AcceptsMarketing func(childComplexity int) int
+		EmailAddress     func(childComplexity int) int
+		FirstName        func(childComplexity int) int
+		LastName         func(childComplexity int) int
+		PlatformID       func(childComplexity int) int
+		PublicID         func(childComplexity int) int
+	}
+
 	OrderEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	OrderMetaData struct {
+		CartParameters func(childComplexity int) int
+		NoteAttributes func(childComplexity int) int
+		Notes          func(childComplexity int) int
+		Tags           func(childComplexity int) int
 	}
 
 	OrderPayment struct {
@@ -403,11 +514,34 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	OrderView struct {
+		ApplicationState func(childComplexity int) int
+		InitialData      func(childComplexity int) int
+		JwtToken         func(childComplexity int) int
+		Order            func(childComplexity int) int
+		PublicOrderID    func(childComplexity int) int
+	}
+
 	PageInfo struct {
 		EndCursor       func(childComplexity int) int
 		HasNextPage     func(childComplexity int) int
 		HasPreviousPage func(childComplexity int) int
 		StartCursor     func(childComplexity int) int
+	}
+
+	PaymentState struct {
+		Amount            func(childComplexity int) int
+		Currency          func(childComplexity int) int
+		DisplayString     func(childComplexity int) int
+		GatewayPublicID   func(childComplexity int) int
+		ID                func(childComplexity int) int
+		PaymentParameters func(childComplexity int) int
+		Retain            func(childComplexity int) int
+		Status            func(childComplexity int) int
+		Step              func(childComplexity int) int
+		Token             func(childComplexity int) int
+		Type              func(childComplexity int) int
+		WalletPayType     func(childComplexity int) int
 	}
 
 	PaymentTransaction struct {
@@ -441,6 +575,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ProcessOrderResult struct {
+		RequiresAction func(childComplexity int) int
+		View           func(childComplexity int) int
+	}
+
 	Product struct {
 		CreatedAt   func(childComplexity int) int
 		Description func(childComplexity int) int
@@ -462,6 +601,35 @@ type ComplexityRoot struct {
 		TotalCount func(childComplexity int) int
 	}
 
+	ProductData struct {
+		Barcode               func(childComplexity int) int
+		CompareAtPrice        func(childComplexity int) int
+		Description           func(childComplexity int) int
+		ID                    func(childComplexity int) int
+		ImageURL              func(childComplexity int) int
+		LineItemKey           func(childComplexity int) int
+		LocalizedDescriptions func(childComplexity int) int
+		LocalizedNames        func(childComplexity int) int
+		LocalizedVariantNames func(childComplexity int) int
+		Price                 func(childComplexity int) int
+		ProductID             func(childComplexity int) int
+		ProductTitle          func(childComplexity int) int
+		Properties            func(childComplexity int) int
+		Quantity              func(childComplexity int) int
+		RequiresShipping      func(childComplexity int) int
+		SKU                   func(childComplexity int) int
+		Tags                  func(childComplexity int) int
+		Taxable               func(childComplexity int) int
+		Title                 func(childComplexity int) int
+		TotalPrice            func(childComplexity int) int
+		TotalWeight           func(childComplexity int) int
+		VariantID             func(childComplexity int) int
+		Vendor                func(childComplexity int) int
+		Visible               func(childComplexity int) int
+		Weight                func(childComplexity int) int
+		WeightUnit            func(childComplexity int) int
+	}
+
 	ProductEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
@@ -473,6 +641,8 @@ type ComplexityRoot struct {
 		GiftCardLookup func(childComplexity int, publicPaymentMethodID *string, cardToken *string, cardPin *string) int
 		Node           func(childComplexity int, id int) int
 		Nodes          func(childComplexity int, ids []int) int
+		Order          func(childComplexity int, publicOrderID string) int
+		Orders         func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
 		Shop           func(childComplexity int) int
 		WebhookTopics  func(childComplexity int) int
 	}
@@ -484,6 +654,13 @@ type ComplexityRoot struct {
 		Shop               func(childComplexity int) int
 		URL                func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
+	}
+
+	ShippingLine struct {
+		Amount      func(childComplexity int) int
+		Code        func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
 	}
 
 	ShippingRate struct {
@@ -498,6 +675,13 @@ type ComplexityRoot struct {
 		Name      func(childComplexity int) int
 		UpdatedAt func(childComplexity int) int
 		Zone      func(childComplexity int) int
+	}
+
+	ShippingState struct {
+		AvailableShippingLines func(childComplexity int) int
+		Discounts              func(childComplexity int) int
+		SelectedShipping       func(childComplexity int) int
+		Taxes                  func(childComplexity int) int
 	}
 
 	ShippingZone struct {
@@ -547,6 +731,12 @@ type ComplexityRoot struct {
 		TaxZones                func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TaxZoneOrder, where *ent.TaxZoneWhereInput) int
 		UpdatedAt               func(childComplexity int) int
 		WebhookSubscriptions    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookSubscriptionOrder, where *ent.WebhookSubscriptionWhereInput) int
+	}
+
+	TaxLine struct {
+		IsIncluded func(childComplexity int) int
+		Name       func(childComplexity int) int
+		Value      func(childComplexity int) int
 	}
 
 	TaxZone struct {
@@ -635,6 +825,12 @@ type ComplexityRoot struct {
 type APIOverrideResolver interface {
 	SharedSecretMasked(ctx context.Context, obj *ent.APIOverride) (string, error)
 }
+type ApplicationStateResolver interface {
+	Customer(ctx context.Context, obj *model.ApplicationState) (*schema.OrderCustomer, error)
+	Addresses(ctx context.Context, obj *model.ApplicationState) (*model.OrderAddresses, error)
+
+	Shipping(ctx context.Context, obj *model.ApplicationState) (*model.ShippingState, error)
+}
 type ExternalPaymentGatewayResolver interface {
 	APITokenMasked(ctx context.Context, obj *ent.ExternalPaymentGateway) (*string, error)
 }
@@ -647,6 +843,30 @@ type MutationResolver interface {
 	CreateProduct(ctx context.Context, input service.ProductInput) (*ent.Product, error)
 	UpdateVariant(ctx context.Context, id int, input service.VariantPatch) (*ent.Variant, error)
 	CreateShippingZone(ctx context.Context, input service.ShippingZoneInput) (*ent.ShippingZone, error)
+	InitOrder(ctx context.Context, input service.InitOrderInput) (*service.OrderView, error)
+	ResumeOrder(ctx context.Context, publicOrderID string) (*service.OrderView, error)
+	CreateGuestCustomer(ctx context.Context, publicOrderID string, input service.CustomerInput) (*service.OrderView, error)
+	CreateAuthenticatedCustomer(ctx context.Context, publicOrderID string, input service.CustomerInput) (*service.OrderView, error)
+	UpdateCustomer(ctx context.Context, publicOrderID string, input service.CustomerInput) (*service.OrderView, error)
+	DeleteCustomer(ctx context.Context, publicOrderID string) (*service.OrderView, error)
+	SetShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error)
+	UpdateShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error)
+	DeleteShippingAddress(ctx context.Context, publicOrderID string) (*service.OrderView, error)
+	SetBillingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error)
+	UpdateBillingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error)
+	DeleteBillingAddress(ctx context.Context, publicOrderID string) (*service.OrderView, error)
+	AddLineItem(ctx context.Context, publicOrderID string, input service.CartItem) (*service.OrderView, error)
+	UpdateLineItemQuantity(ctx context.Context, publicOrderID string, lineItemKey string, quantity int) (*service.OrderView, error)
+	DeleteLineItem(ctx context.Context, publicOrderID string, lineItemKey string) (*service.OrderView, error)
+	SelectShippingLine(ctx context.Context, publicOrderID string, index *string, code *string) (*service.OrderView, error)
+	UpdateOrderMetaData(ctx context.Context, publicOrderID string, input model.OrderMetaDataPatch) (*service.OrderView, error)
+	GenerateTaxes(ctx context.Context, publicOrderID string) (*service.OrderView, error)
+	ApplyDiscountCode(ctx context.Context, publicOrderID string, code string) (*service.OrderView, error)
+	RemoveDiscountCode(ctx context.Context, publicOrderID string, code string) (*service.OrderView, error)
+	AddPayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
+	UpdatePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
+	RemovePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
+	ProcessOrder(ctx context.Context, publicOrderID string) (*service.ProcessResult, error)
 	CreateTaxZone(ctx context.Context, input service.TaxZoneInput) (*ent.TaxZone, error)
 	UpdateTaxZone(ctx context.Context, id int, input service.TaxZonePatch) (*ent.TaxZone, error)
 	DeleteTaxZone(ctx context.Context, id int) (bool, error)
@@ -672,9 +892,24 @@ type MutationResolver interface {
 	RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*service.FlowSummary, error)
 	IssueGiftCard(ctx context.Context, input service.IssueGiftCardInput) (*service.IssuedGiftCard, error)
 }
+type OrderResolver interface {
+	LineItems(ctx context.Context, obj *ent.Order, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LineItemOrder, where *ent.LineItemWhereInput) (*ent.LineItemConnection, error)
+	Payments(ctx context.Context, obj *ent.Order, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderPaymentOrder, where *ent.OrderPaymentWhereInput) (*ent.OrderPaymentConnection, error)
+}
+type OrderViewResolver interface {
+	PublicOrderID(ctx context.Context, obj *service.OrderView) (string, error)
+	JwtToken(ctx context.Context, obj *service.OrderView) (*string, error)
+	InitialData(ctx context.Context, obj *service.OrderView) (any, error)
+	ApplicationState(ctx context.Context, obj *service.OrderView) (*model.ApplicationState, error)
+}
+type PaymentStateResolver interface {
+	PaymentParameters(ctx context.Context, obj *service.PaymentState) (any, error)
+}
 type QueryResolver interface {
 	Node(ctx context.Context, id int) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
+	Order(ctx context.Context, publicOrderID string) (*service.OrderView, error)
+	Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error)
 	Shop(ctx context.Context) (*ent.Shop, error)
 	WebhookTopics(ctx context.Context) ([]*service.WebhookTopic, error)
 	EnabledFlows(ctx context.Context) ([]*service.FlowSummary, error)
@@ -819,6 +1054,127 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AccessToken.UpdatedAt(childComplexity), true
 
+	case "ApplicationState.addresses":
+		if e.ComplexityRoot.ApplicationState.Addresses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.Addresses(childComplexity), true
+	case "ApplicationState.createdVia":
+		if e.ComplexityRoot.ApplicationState.CreatedVia == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.CreatedVia(childComplexity), true
+	case "ApplicationState.currency":
+		if e.ComplexityRoot.ApplicationState.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.Currency(childComplexity), true
+	case "ApplicationState.customer":
+		if e.ComplexityRoot.ApplicationState.Customer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.Customer(childComplexity), true
+	case "ApplicationState.discounts":
+		if e.ComplexityRoot.ApplicationState.Discounts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.Discounts(childComplexity), true
+	case "ApplicationState.displayCurrency":
+		if e.ComplexityRoot.ApplicationState.DisplayCurrency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.DisplayCurrency(childComplexity), true
+	case "ApplicationState.displayExchangeRate":
+		if e.ComplexityRoot.ApplicationState.DisplayExchange == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.DisplayExchange(childComplexity), true
+	case "ApplicationState.flowID":
+		if e.ComplexityRoot.ApplicationState.FlowID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.FlowID(childComplexity), true
+	case "ApplicationState.isProcessed":
+		if e.ComplexityRoot.ApplicationState.IsProcessed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.IsProcessed(childComplexity), true
+	case "ApplicationState.lineItems":
+		if e.ComplexityRoot.ApplicationState.LineItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.LineItems(childComplexity), true
+	case "ApplicationState.linkToCart":
+		if e.ComplexityRoot.ApplicationState.LinkToCart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.LinkToCart(childComplexity), true
+	case "ApplicationState.orderBalance":
+		if e.ComplexityRoot.ApplicationState.OrderBalance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.OrderBalance(childComplexity), true
+	case "ApplicationState.orderID":
+		if e.ComplexityRoot.ApplicationState.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.OrderID(childComplexity), true
+	case "ApplicationState.orderMetaData":
+		if e.ComplexityRoot.ApplicationState.OrderMetaData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.OrderMetaData(childComplexity), true
+	case "ApplicationState.orderTotal":
+		if e.ComplexityRoot.ApplicationState.OrderTotal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.OrderTotal(childComplexity), true
+	case "ApplicationState.payments":
+		if e.ComplexityRoot.ApplicationState.Payments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.Payments(childComplexity), true
+	case "ApplicationState.platformOrderID":
+		if e.ComplexityRoot.ApplicationState.PlatformOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.PlatformOrderID(childComplexity), true
+	case "ApplicationState.resumableLink":
+		if e.ComplexityRoot.ApplicationState.ResumableLink == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.ResumableLink(childComplexity), true
+	case "ApplicationState.shipping":
+		if e.ComplexityRoot.ApplicationState.Shipping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.Shipping(childComplexity), true
+	case "ApplicationState.taxes":
+		if e.ComplexityRoot.ApplicationState.Taxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.Taxes(childComplexity), true
+
 	case "CorsDomain.createdAt":
 		if e.ComplexityRoot.CorsDomain.CreatedAt == nil {
 			break
@@ -881,6 +1237,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CorsDomainEdge.Node(childComplexity), true
+
+	case "CurrencyInfo.format":
+		if e.ComplexityRoot.CurrencyInfo.Format == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CurrencyInfo.Format(childComplexity), true
+	case "CurrencyInfo.hasDecimal":
+		if e.ComplexityRoot.CurrencyInfo.HasDecimal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CurrencyInfo.HasDecimal(childComplexity), true
+	case "CurrencyInfo.isoCode":
+		if e.ComplexityRoot.CurrencyInfo.IsoCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CurrencyInfo.IsoCode(childComplexity), true
+	case "CurrencyInfo.isoNumericCode":
+		if e.ComplexityRoot.CurrencyInfo.IsoNumericCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CurrencyInfo.IsoNumericCode(childComplexity), true
+	case "CurrencyInfo.showIsoCode":
+		if e.ComplexityRoot.CurrencyInfo.ShowIsoCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CurrencyInfo.ShowIsoCode(childComplexity), true
+	case "CurrencyInfo.symbol":
+		if e.ComplexityRoot.CurrencyInfo.Symbol == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CurrencyInfo.Symbol(childComplexity), true
 
 	case "DiscountCode.code":
 		if e.ComplexityRoot.DiscountCode.Code == nil {
@@ -992,6 +1385,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DiscountCodeEdge.Node(childComplexity), true
+
+	case "DiscountLine.code":
+		if e.ComplexityRoot.DiscountLine.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountLine.Code(childComplexity), true
+	case "DiscountLine.source":
+		if e.ComplexityRoot.DiscountLine.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountLine.Source(childComplexity), true
+	case "DiscountLine.text":
+		if e.ComplexityRoot.DiscountLine.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountLine.Text(childComplexity), true
+	case "DiscountLine.value":
+		if e.ComplexityRoot.DiscountLine.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountLine.Value(childComplexity), true
 
 	case "Event.createdAt":
 		if e.ComplexityRoot.Event.CreatedAt == nil {
@@ -1710,6 +2128,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LineItemEdge.Node(childComplexity), true
 
+	case "LineItemState.discounts":
+		if e.ComplexityRoot.LineItemState.Discounts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItemState.Discounts(childComplexity), true
+	case "LineItemState.fulfilledQuantity":
+		if e.ComplexityRoot.LineItemState.FulfilledQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItemState.FulfilledQuantity(childComplexity), true
+	case "LineItemState.productData":
+		if e.ComplexityRoot.LineItemState.ProductData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItemState.ProductData(childComplexity), true
+	case "LineItemState.taxes":
+		if e.ComplexityRoot.LineItemState.Taxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItemState.Taxes(childComplexity), true
+
 	case "Mutation.addCorsDomain":
 		if e.ComplexityRoot.Mutation.AddCorsDomain == nil {
 			break
@@ -1721,6 +2164,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddCorsDomain(childComplexity, args["domain"].(string)), true
+	case "Mutation.addLineItem":
+		if e.ComplexityRoot.Mutation.AddLineItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addLineItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddLineItem(childComplexity, args["publicOrderId"].(string), args["input"].(service.CartItem)), true
+	case "Mutation.addPayment":
+		if e.ComplexityRoot.Mutation.AddPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddPayment(childComplexity, args["publicOrderId"].(string), args["input"].(service.PaymentInput)), true
+	case "Mutation.applyDiscountCode":
+		if e.ComplexityRoot.Mutation.ApplyDiscountCode == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_applyDiscountCode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ApplyDiscountCode(childComplexity, args["publicOrderId"].(string), args["code"].(string)), true
 	case "Mutation.configureSharedSecret":
 		if e.ComplexityRoot.Mutation.ConfigureSharedSecret == nil {
 			break
@@ -1743,6 +2219,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIOverride(childComplexity, args["input"].(service.APIOverrideInput)), true
+	case "Mutation.createAuthenticatedCustomer":
+		if e.ComplexityRoot.Mutation.CreateAuthenticatedCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createAuthenticatedCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAuthenticatedCustomer(childComplexity, args["publicOrderId"].(string), args["input"].(service.CustomerInput)), true
 	case "Mutation.createDiscountCode":
 		if e.ComplexityRoot.Mutation.CreateDiscountCode == nil {
 			break
@@ -1765,6 +2252,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateExternalPaymentGateway(childComplexity, args["input"].(model.ExternalPaymentGatewayInput)), true
+	case "Mutation.createGuestCustomer":
+		if e.ComplexityRoot.Mutation.CreateGuestCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createGuestCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateGuestCustomer(childComplexity, args["publicOrderId"].(string), args["input"].(service.CustomerInput)), true
 	case "Mutation.createLifeElement":
 		if e.ComplexityRoot.Mutation.CreateLifeElement == nil {
 			break
@@ -1842,6 +2340,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteAPIOverride(childComplexity, args["publicId"].(string)), true
+	case "Mutation.deleteBillingAddress":
+		if e.ComplexityRoot.Mutation.DeleteBillingAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteBillingAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteBillingAddress(childComplexity, args["publicOrderId"].(string)), true
 	case "Mutation.deleteCorsDomain":
 		if e.ComplexityRoot.Mutation.DeleteCorsDomain == nil {
 			break
@@ -1853,6 +2362,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCorsDomain(childComplexity, args["id"].(int)), true
+	case "Mutation.deleteCustomer":
+		if e.ComplexityRoot.Mutation.DeleteCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCustomer(childComplexity, args["publicOrderId"].(string)), true
 	case "Mutation.deleteDiscountCode":
 		if e.ComplexityRoot.Mutation.DeleteDiscountCode == nil {
 			break
@@ -1886,12 +2406,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteLifeElement(childComplexity, args["publicId"].(string)), true
+	case "Mutation.deleteLineItem":
+		if e.ComplexityRoot.Mutation.DeleteLineItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteLineItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteLineItem(childComplexity, args["publicOrderId"].(string), args["lineItemKey"].(string)), true
 	case "Mutation.deleteRSAConfig":
 		if e.ComplexityRoot.Mutation.DeleteRSAConfig == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteRSAConfig(childComplexity), true
+	case "Mutation.deleteShippingAddress":
+		if e.ComplexityRoot.Mutation.DeleteShippingAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteShippingAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteShippingAddress(childComplexity, args["publicOrderId"].(string)), true
 	case "Mutation.deleteTaxZone":
 		if e.ComplexityRoot.Mutation.DeleteTaxZone == nil {
 			break
@@ -1936,6 +2478,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.EnableFlow(childComplexity, args["flowId"].(string)), true
+	case "Mutation.generateTaxes":
+		if e.ComplexityRoot.Mutation.GenerateTaxes == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_generateTaxes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.GenerateTaxes(childComplexity, args["publicOrderId"].(string)), true
+	case "Mutation.initOrder":
+		if e.ComplexityRoot.Mutation.InitOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_initOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InitOrder(childComplexity, args["input"].(service.InitOrderInput)), true
 	case "Mutation.issueGiftCard":
 		if e.ComplexityRoot.Mutation.IssueGiftCard == nil {
 			break
@@ -1947,6 +2511,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.IssueGiftCard(childComplexity, args["input"].(service.IssueGiftCardInput)), true
+	case "Mutation.processOrder":
+		if e.ComplexityRoot.Mutation.ProcessOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_processOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ProcessOrder(childComplexity, args["publicOrderId"].(string)), true
 	case "Mutation.registerCustomFlow":
 		if e.ComplexityRoot.Mutation.RegisterCustomFlow == nil {
 			break
@@ -1958,6 +2533,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegisterCustomFlow(childComplexity, args["flowId"].(string), args["flowName"].(string)), true
+	case "Mutation.removeDiscountCode":
+		if e.ComplexityRoot.Mutation.RemoveDiscountCode == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeDiscountCode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveDiscountCode(childComplexity, args["publicOrderId"].(string), args["code"].(string)), true
+	case "Mutation.removePayment":
+		if e.ComplexityRoot.Mutation.RemovePayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removePayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemovePayment(childComplexity, args["publicOrderId"].(string), args["input"].(service.PaymentInput)), true
+	case "Mutation.resumeOrder":
+		if e.ComplexityRoot.Mutation.ResumeOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resumeOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResumeOrder(childComplexity, args["publicOrderId"].(string)), true
+	case "Mutation.selectShippingLine":
+		if e.ComplexityRoot.Mutation.SelectShippingLine == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_selectShippingLine_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SelectShippingLine(childComplexity, args["publicOrderId"].(string), args["index"].(*string), args["code"].(*string)), true
+	case "Mutation.setBillingAddress":
+		if e.ComplexityRoot.Mutation.SetBillingAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setBillingAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetBillingAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
 	case "Mutation.setPricesIncludeTax":
 		if e.ComplexityRoot.Mutation.SetPricesIncludeTax == nil {
 			break
@@ -1969,6 +2599,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetPricesIncludeTax(childComplexity, args["pricesIncludeTax"].(bool)), true
+	case "Mutation.setShippingAddress":
+		if e.ComplexityRoot.Mutation.SetShippingAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setShippingAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetShippingAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
 	case "Mutation.updateAPIOverride":
 		if e.ComplexityRoot.Mutation.UpdateAPIOverride == nil {
 			break
@@ -1980,6 +2621,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateAPIOverride(childComplexity, args["publicId"].(string), args["input"].(service.APIOverrideInput)), true
+	case "Mutation.updateBillingAddress":
+		if e.ComplexityRoot.Mutation.UpdateBillingAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateBillingAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateBillingAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
+	case "Mutation.updateCustomer":
+		if e.ComplexityRoot.Mutation.UpdateCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCustomer(childComplexity, args["publicOrderId"].(string), args["input"].(service.CustomerInput)), true
 	case "Mutation.updateDiscountCode":
 		if e.ComplexityRoot.Mutation.UpdateDiscountCode == nil {
 			break
@@ -2013,6 +2676,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateLifeElement(childComplexity, args["publicId"].(string), args["input"].(model.LifeElementInput)), true
+	case "Mutation.updateLineItemQuantity":
+		if e.ComplexityRoot.Mutation.UpdateLineItemQuantity == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateLineItemQuantity_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateLineItemQuantity(childComplexity, args["publicOrderId"].(string), args["lineItemKey"].(string), args["quantity"].(int)), true
+	case "Mutation.updateOrderMetaData":
+		if e.ComplexityRoot.Mutation.UpdateOrderMetaData == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOrderMetaData_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOrderMetaData(childComplexity, args["publicOrderId"].(string), args["input"].(model.OrderMetaDataPatch)), true
+	case "Mutation.updatePayment":
+		if e.ComplexityRoot.Mutation.UpdatePayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePayment(childComplexity, args["publicOrderId"].(string), args["input"].(service.PaymentInput)), true
 	case "Mutation.updateRSAConfig":
 		if e.ComplexityRoot.Mutation.UpdateRSAConfig == nil {
 			break
@@ -2024,6 +2720,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateRSAConfig(childComplexity, args["input"].(service.RSAConfigInput)), true
+	case "Mutation.updateShippingAddress":
+		if e.ComplexityRoot.Mutation.UpdateShippingAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateShippingAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateShippingAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
 	case "Mutation.updateTaxZone":
 		if e.ComplexityRoot.Mutation.UpdateTaxZone == nil {
 			break
@@ -2187,6 +2894,98 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Order.Version(childComplexity), true
 
+	case "OrderAddress.addressLine1":
+		if e.ComplexityRoot.OrderAddress.AddressLine1 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.AddressLine1(childComplexity), true
+	case "OrderAddress.addressLine2":
+		if e.ComplexityRoot.OrderAddress.AddressLine2 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.AddressLine2(childComplexity), true
+	case "OrderAddress.businessName":
+		if e.ComplexityRoot.OrderAddress.BusinessName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.BusinessName(childComplexity), true
+	case "OrderAddress.city":
+		if e.ComplexityRoot.OrderAddress.City == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.City(childComplexity), true
+	case "OrderAddress.country":
+		if e.ComplexityRoot.OrderAddress.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.Country(childComplexity), true
+	case "OrderAddress.countryCode":
+		if e.ComplexityRoot.OrderAddress.CountryCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.CountryCode(childComplexity), true
+	case "OrderAddress.firstName":
+		if e.ComplexityRoot.OrderAddress.FirstName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.FirstName(childComplexity), true
+	case "OrderAddress.id":
+		if e.ComplexityRoot.OrderAddress.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.ID(childComplexity), true
+	case "OrderAddress.lastName":
+		if e.ComplexityRoot.OrderAddress.LastName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.LastName(childComplexity), true
+	case "OrderAddress.phoneNumber":
+		if e.ComplexityRoot.OrderAddress.PhoneNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.PhoneNumber(childComplexity), true
+	case "OrderAddress.postalCode":
+		if e.ComplexityRoot.OrderAddress.PostalCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.PostalCode(childComplexity), true
+	case "OrderAddress.province":
+		if e.ComplexityRoot.OrderAddress.Province == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.Province(childComplexity), true
+	case "OrderAddress.provinceCode":
+		if e.ComplexityRoot.OrderAddress.ProvinceCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddress.ProvinceCode(childComplexity), true
+
+	case "OrderAddresses.billing":
+		if e.ComplexityRoot.OrderAddresses.Billing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddresses.Billing(childComplexity), true
+	case "OrderAddresses.shipping":
+		if e.ComplexityRoot.OrderAddresses.Shipping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAddresses.Shipping(childComplexity), true
+
 	case "OrderConnection.edges":
 		if e.ComplexityRoot.OrderConnection.Edges == nil {
 			break
@@ -2206,6 +3005,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrderConnection.TotalCount(childComplexity), true
 
+	case "OrderCustomer.acceptsMarketing":
+		if e.ComplexityRoot.OrderCustomer.AcceptsMarketing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderCustomer.AcceptsMarketing(childComplexity), true
+	case "OrderCustomer.emailAddress":
+		if e.ComplexityRoot.OrderCustomer.EmailAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderCustomer.EmailAddress(childComplexity), true
+	case "OrderCustomer.firstName":
+		if e.ComplexityRoot.OrderCustomer.FirstName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderCustomer.FirstName(childComplexity), true
+	case "OrderCustomer.lastName":
+		if e.ComplexityRoot.OrderCustomer.LastName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderCustomer.LastName(childComplexity), true
+	case "OrderCustomer.platformID":
+		if e.ComplexityRoot.OrderCustomer.PlatformID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderCustomer.PlatformID(childComplexity), true
+	case "OrderCustomer.publicID":
+		if e.ComplexityRoot.OrderCustomer.PublicID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderCustomer.PublicID(childComplexity), true
+
 	case "OrderEdge.cursor":
 		if e.ComplexityRoot.OrderEdge.Cursor == nil {
 			break
@@ -2218,6 +3054,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrderEdge.Node(childComplexity), true
+
+	case "OrderMetaData.cartParameters":
+		if e.ComplexityRoot.OrderMetaData.CartParameters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderMetaData.CartParameters(childComplexity), true
+	case "OrderMetaData.noteAttributes":
+		if e.ComplexityRoot.OrderMetaData.NoteAttributes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderMetaData.NoteAttributes(childComplexity), true
+	case "OrderMetaData.notes":
+		if e.ComplexityRoot.OrderMetaData.Notes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderMetaData.Notes(childComplexity), true
+	case "OrderMetaData.tags":
+		if e.ComplexityRoot.OrderMetaData.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderMetaData.Tags(childComplexity), true
 
 	case "OrderPayment.amount":
 		if e.ComplexityRoot.OrderPayment.Amount == nil {
@@ -2359,6 +3220,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrderPaymentEdge.Node(childComplexity), true
 
+	case "OrderView.applicationState":
+		if e.ComplexityRoot.OrderView.ApplicationState == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderView.ApplicationState(childComplexity), true
+	case "OrderView.initialData":
+		if e.ComplexityRoot.OrderView.InitialData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderView.InitialData(childComplexity), true
+	case "OrderView.jwtToken":
+		if e.ComplexityRoot.OrderView.JwtToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderView.JwtToken(childComplexity), true
+	case "OrderView.order":
+		if e.ComplexityRoot.OrderView.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderView.Order(childComplexity), true
+	case "OrderView.publicOrderID":
+		if e.ComplexityRoot.OrderView.PublicOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderView.PublicOrderID(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -2383,6 +3275,79 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
+
+	case "PaymentState.amount":
+		if e.ComplexityRoot.PaymentState.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.Amount(childComplexity), true
+	case "PaymentState.currency":
+		if e.ComplexityRoot.PaymentState.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.Currency(childComplexity), true
+	case "PaymentState.displayString":
+		if e.ComplexityRoot.PaymentState.DisplayString == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.DisplayString(childComplexity), true
+	case "PaymentState.gatewayPublicID":
+		if e.ComplexityRoot.PaymentState.GatewayPublicID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.GatewayPublicID(childComplexity), true
+	case "PaymentState.id":
+		if e.ComplexityRoot.PaymentState.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.ID(childComplexity), true
+	case "PaymentState.paymentParameters":
+		if e.ComplexityRoot.PaymentState.PaymentParameters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.PaymentParameters(childComplexity), true
+	case "PaymentState.retain":
+		if e.ComplexityRoot.PaymentState.Retain == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.Retain(childComplexity), true
+	case "PaymentState.status":
+		if e.ComplexityRoot.PaymentState.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.Status(childComplexity), true
+	case "PaymentState.step":
+		if e.ComplexityRoot.PaymentState.Step == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.Step(childComplexity), true
+	case "PaymentState.token":
+		if e.ComplexityRoot.PaymentState.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.Token(childComplexity), true
+	case "PaymentState.type":
+		if e.ComplexityRoot.PaymentState.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.Type(childComplexity), true
+	case "PaymentState.walletPayType":
+		if e.ComplexityRoot.PaymentState.WalletPayType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentState.WalletPayType(childComplexity), true
 
 	case "PaymentTransaction.amount":
 		if e.ComplexityRoot.PaymentTransaction.Amount == nil {
@@ -2519,6 +3484,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentTransactionEdge.Node(childComplexity), true
 
+	case "ProcessOrderResult.requiresAction":
+		if e.ComplexityRoot.ProcessOrderResult.RequiresAction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProcessOrderResult.RequiresAction(childComplexity), true
+	case "ProcessOrderResult.view":
+		if e.ComplexityRoot.ProcessOrderResult.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProcessOrderResult.View(childComplexity), true
+
 	case "Product.createdAt":
 		if e.ComplexityRoot.Product.CreatedAt == nil {
 			break
@@ -2616,6 +3594,163 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProductConnection.TotalCount(childComplexity), true
 
+	case "ProductData.barcode":
+		if e.ComplexityRoot.ProductData.Barcode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.Barcode(childComplexity), true
+	case "ProductData.compareAtPrice":
+		if e.ComplexityRoot.ProductData.CompareAtPrice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.CompareAtPrice(childComplexity), true
+	case "ProductData.description":
+		if e.ComplexityRoot.ProductData.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.Description(childComplexity), true
+	case "ProductData.id":
+		if e.ComplexityRoot.ProductData.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.ID(childComplexity), true
+	case "ProductData.imageURL":
+		if e.ComplexityRoot.ProductData.ImageURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.ImageURL(childComplexity), true
+	case "ProductData.lineItemKey":
+		if e.ComplexityRoot.ProductData.LineItemKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.LineItemKey(childComplexity), true
+	case "ProductData.localizedDescriptions":
+		if e.ComplexityRoot.ProductData.LocalizedDescriptions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.LocalizedDescriptions(childComplexity), true
+	case "ProductData.localizedNames":
+		if e.ComplexityRoot.ProductData.LocalizedNames == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.LocalizedNames(childComplexity), true
+	case "ProductData.localizedVariantNames":
+		if e.ComplexityRoot.ProductData.LocalizedVariantNames == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.LocalizedVariantNames(childComplexity), true
+	case "ProductData.price":
+		if e.ComplexityRoot.ProductData.Price == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.Price(childComplexity), true
+	case "ProductData.productID":
+		if e.ComplexityRoot.ProductData.ProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.ProductID(childComplexity), true
+	case "ProductData.productTitle":
+		if e.ComplexityRoot.ProductData.ProductTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.ProductTitle(childComplexity), true
+	case "ProductData.properties":
+		if e.ComplexityRoot.ProductData.Properties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.Properties(childComplexity), true
+	case "ProductData.quantity":
+		if e.ComplexityRoot.ProductData.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.Quantity(childComplexity), true
+	case "ProductData.requiresShipping":
+		if e.ComplexityRoot.ProductData.RequiresShipping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.RequiresShipping(childComplexity), true
+	case "ProductData.sku":
+		if e.ComplexityRoot.ProductData.SKU == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.SKU(childComplexity), true
+	case "ProductData.tags":
+		if e.ComplexityRoot.ProductData.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.Tags(childComplexity), true
+	case "ProductData.taxable":
+		if e.ComplexityRoot.ProductData.Taxable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.Taxable(childComplexity), true
+	case "ProductData.title":
+		if e.ComplexityRoot.ProductData.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.Title(childComplexity), true
+	case "ProductData.totalPrice":
+		if e.ComplexityRoot.ProductData.TotalPrice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.TotalPrice(childComplexity), true
+	case "ProductData.totalWeight":
+		if e.ComplexityRoot.ProductData.TotalWeight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.TotalWeight(childComplexity), true
+	case "ProductData.variantID":
+		if e.ComplexityRoot.ProductData.VariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.VariantID(childComplexity), true
+	case "ProductData.vendor":
+		if e.ComplexityRoot.ProductData.Vendor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.Vendor(childComplexity), true
+	case "ProductData.visible":
+		if e.ComplexityRoot.ProductData.Visible == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.Visible(childComplexity), true
+	case "ProductData.weight":
+		if e.ComplexityRoot.ProductData.Weight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.Weight(childComplexity), true
+	case "ProductData.weightUnit":
+		if e.ComplexityRoot.ProductData.WeightUnit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductData.WeightUnit(childComplexity), true
+
 	case "ProductEdge.cursor":
 		if e.ComplexityRoot.ProductEdge.Cursor == nil {
 			break
@@ -2675,6 +3810,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]int)), true
+	case "Query.order":
+		if e.ComplexityRoot.Query.Order == nil {
+			break
+		}
+
+		args, err := ec.field_Query_order_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Order(childComplexity, args["publicOrderId"].(string)), true
+	case "Query.orders":
+		if e.ComplexityRoot.Query.Orders == nil {
+			break
+		}
+
+		args, err := ec.field_Query_orders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Orders(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.OrderOrder), args["where"].(*ent.OrderWhereInput)), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
@@ -2724,6 +3881,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RSAConfig.UpdatedAt(childComplexity), true
+
+	case "ShippingLine.amount":
+		if e.ComplexityRoot.ShippingLine.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingLine.Amount(childComplexity), true
+	case "ShippingLine.code":
+		if e.ComplexityRoot.ShippingLine.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingLine.Code(childComplexity), true
+	case "ShippingLine.description":
+		if e.ComplexityRoot.ShippingLine.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingLine.Description(childComplexity), true
+	case "ShippingLine.id":
+		if e.ComplexityRoot.ShippingLine.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingLine.ID(childComplexity), true
 
 	case "ShippingRate.amount":
 		if e.ComplexityRoot.ShippingRate.Amount == nil {
@@ -2791,6 +3973,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ShippingRate.Zone(childComplexity), true
+
+	case "ShippingState.availableShippingLines":
+		if e.ComplexityRoot.ShippingState.AvailableShippingLines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingState.AvailableShippingLines(childComplexity), true
+	case "ShippingState.discounts":
+		if e.ComplexityRoot.ShippingState.Discounts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingState.Discounts(childComplexity), true
+	case "ShippingState.selectedShipping":
+		if e.ComplexityRoot.ShippingState.SelectedShipping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingState.SelectedShipping(childComplexity), true
+	case "ShippingState.taxes":
+		if e.ComplexityRoot.ShippingState.Taxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingState.Taxes(childComplexity), true
 
 	case "ShippingZone.countryCodes":
 		if e.ComplexityRoot.ShippingZone.CountryCodes == nil {
@@ -3082,6 +4289,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.WebhookSubscriptions(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.WebhookSubscriptionOrder), args["where"].(*ent.WebhookSubscriptionWhereInput)), true
+
+	case "TaxLine.isIncluded":
+		if e.ComplexityRoot.TaxLine.IsIncluded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxLine.IsIncluded(childComplexity), true
+	case "TaxLine.name":
+		if e.ComplexityRoot.TaxLine.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxLine.Name(childComplexity), true
+	case "TaxLine.value":
+		if e.ComplexityRoot.TaxLine.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxLine.Value(childComplexity), true
 
 	case "TaxZone.countryCode":
 		if e.ComplexityRoot.TaxZone.CountryCode == nil {
@@ -3395,8 +4621,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("APIOverrideWhereInput", ec.unmarshalInputAPIOverrideWhereInput),
 			graphql.NewInputUnmarshaler("AccessTokenOrder", ec.unmarshalInputAccessTokenOrder),
 			graphql.NewInputUnmarshaler("AccessTokenWhereInput", ec.unmarshalInputAccessTokenWhereInput),
+			graphql.NewInputUnmarshaler("AddressInput", ec.unmarshalInputAddressInput),
+			graphql.NewInputUnmarshaler("CartItemInput", ec.unmarshalInputCartItemInput),
 			graphql.NewInputUnmarshaler("CorsDomainOrder", ec.unmarshalInputCorsDomainOrder),
 			graphql.NewInputUnmarshaler("CorsDomainWhereInput", ec.unmarshalInputCorsDomainWhereInput),
+			graphql.NewInputUnmarshaler("CustomerInput", ec.unmarshalInputCustomerInput),
 			graphql.NewInputUnmarshaler("DiscountCodeInput", ec.unmarshalInputDiscountCodeInput),
 			graphql.NewInputUnmarshaler("DiscountCodeOrder", ec.unmarshalInputDiscountCodeOrder),
 			graphql.NewInputUnmarshaler("DiscountCodePatch", ec.unmarshalInputDiscountCodePatch),
@@ -3411,16 +4640,20 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("GiftCardOrder", ec.unmarshalInputGiftCardOrder),
 			graphql.NewInputUnmarshaler("GiftCardWhereInput", ec.unmarshalInputGiftCardWhereInput),
 			graphql.NewInputUnmarshaler("HTTPHeaderInput", ec.unmarshalInputHTTPHeaderInput),
+			graphql.NewInputUnmarshaler("InitOrderInput", ec.unmarshalInputInitOrderInput),
 			graphql.NewInputUnmarshaler("IssueGiftCardInput", ec.unmarshalInputIssueGiftCardInput),
 			graphql.NewInputUnmarshaler("LifeElementInput", ec.unmarshalInputLifeElementInput),
 			graphql.NewInputUnmarshaler("LifeElementOrder", ec.unmarshalInputLifeElementOrder),
 			graphql.NewInputUnmarshaler("LifeElementWhereInput", ec.unmarshalInputLifeElementWhereInput),
 			graphql.NewInputUnmarshaler("LineItemOrder", ec.unmarshalInputLineItemOrder),
 			graphql.NewInputUnmarshaler("LineItemWhereInput", ec.unmarshalInputLineItemWhereInput),
+			graphql.NewInputUnmarshaler("OrderMetaDataInput", ec.unmarshalInputOrderMetaDataInput),
+			graphql.NewInputUnmarshaler("OrderMetaDataPatch", ec.unmarshalInputOrderMetaDataPatch),
 			graphql.NewInputUnmarshaler("OrderOrder", ec.unmarshalInputOrderOrder),
 			graphql.NewInputUnmarshaler("OrderPaymentOrder", ec.unmarshalInputOrderPaymentOrder),
 			graphql.NewInputUnmarshaler("OrderPaymentWhereInput", ec.unmarshalInputOrderPaymentWhereInput),
 			graphql.NewInputUnmarshaler("OrderWhereInput", ec.unmarshalInputOrderWhereInput),
+			graphql.NewInputUnmarshaler("PaymentInput", ec.unmarshalInputPaymentInput),
 			graphql.NewInputUnmarshaler("PaymentTransactionOrder", ec.unmarshalInputPaymentTransactionOrder),
 			graphql.NewInputUnmarshaler("PaymentTransactionWhereInput", ec.unmarshalInputPaymentTransactionWhereInput),
 			graphql.NewInputUnmarshaler("ProductInput", ec.unmarshalInputProductInput),
@@ -8523,6 +9756,356 @@ input WebhookSubscriptionWhereInput {
   hasShopWith: [ShopWhereInput!]
 }
 `, BuiltIn: false},
+	{Name: "../schema/orders.graphql", Input: `"""A JSON object whose values are strings."""
+scalar StringMap
+
+"""Any JSON value."""
+scalar JSON
+
+extend type Query {
+  """
+  One order and its application state. An order JWT opens only the order it was issued for; an
+  access token opens any order of its shop.
+  """
+  order(publicOrderId: String!): OrderView!
+  """Orders of the access token's shop (the same connection as shop.orders)."""
+  orders(
+    after: Cursor
+    first: Int
+    before: Cursor
+    last: Int
+    orderBy: OrderOrder
+    where: OrderWhereInput
+  ): OrderConnection!
+}
+
+extend type Mutation {
+  """Starts an order from a cart (access token). The answer carries the order JWT for the storefront."""
+  initOrder(input: InitOrderInput!): OrderView!
+  """A new order JWT for an open order (access token)."""
+  resumeOrder(publicOrderId: String!): OrderView!
+
+  """Puts a guest on an order that has no customer."""
+  createGuestCustomer(publicOrderId: String!, input: CustomerInput!): OrderView!
+  """Puts a platform's customer (platformID required) on an order that has no customer (access token)."""
+  createAuthenticatedCustomer(publicOrderId: String!, input: CustomerInput!): OrderView!
+  """Changes names, email and marketing choice; platformID and publicID stay."""
+  updateCustomer(publicOrderId: String!, input: CustomerInput!): OrderView!
+  deleteCustomer(publicOrderId: String!): OrderView!
+
+  """Sets (or overwrites) the shipping address; missing country name and province are completed from the codes."""
+  setShippingAddress(publicOrderId: String!, input: AddressInput!): OrderView!
+  """Replaces every field; blank fields become blank, but country and province may not. Taxes are not regenerated."""
+  updateShippingAddress(publicOrderId: String!, input: AddressInput!): OrderView!
+  deleteShippingAddress(publicOrderId: String!): OrderView!
+  setBillingAddress(publicOrderId: String!, input: AddressInput!): OrderView!
+  updateBillingAddress(publicOrderId: String!, input: AddressInput!): OrderView!
+  deleteBillingAddress(publicOrderId: String!): OrderView!
+
+  """Adds a cart item; an item whose lineItemKey is already on the order adds to that line's quantity."""
+  addLineItem(publicOrderId: String!, input: CartItemInput!): OrderView!
+  """Sets a line's quantity; 0 removes the line."""
+  updateLineItemQuantity(publicOrderId: String!, lineItemKey: String!, quantity: Int!): OrderView!
+  deleteLineItem(publicOrderId: String!, lineItemKey: String!): OrderView!
+
+  """Chooses an available shipping line by its id or position (index), or by its code."""
+  selectShippingLine(publicOrderId: String!, index: String, code: String): OrderView!
+  """Replaces the parts of the order metadata the input carries."""
+  updateOrderMetaData(publicOrderId: String!, input: OrderMetaDataPatch!): OrderView!
+
+  """
+  Taxes the order at the address they are due at: the shipping address when a line ships, else
+  the billing address. Changing that address later needs generateTaxes again before processOrder.
+  """
+  generateTaxes(publicOrderId: String!): OrderView!
+  """Applies a discount code of the shop (any case); one code off the items and one free-shipping code at most."""
+  applyDiscountCode(publicOrderId: String!, code: String!): OrderView!
+  removeDiscountCode(publicOrderId: String!, code: String!): OrderView!
+}
+
+"""An order in checkout: its application state and the stored order."""
+type OrderView {
+  publicOrderID: String!
+  """Only on initOrder and resumeOrder: the order JWT (HS256, 60 minutes) that opens this one order."""
+  jwtToken: String
+  """What a storefront needs once (countries, gateways, LiFE elements...), as REST's initial_data. Access token only."""
+  initialData: JSON
+  applicationState: ApplicationState!
+  order: Order!
+}
+
+"""The order state of the spec (application_state); amounts are in the currency's minor units."""
+type ApplicationState {
+  """Null when the order has no customer."""
+  customer: OrderCustomer
+  addresses: OrderAddresses!
+  lineItems: [LineItemState!]!
+  taxes: [TaxLine!]!
+  discounts: [DiscountLine!]!
+  """Live tenders: failed and voided payments are left out."""
+  payments: [PaymentState!]!
+  orderTotal: Int64!
+  """What the live tenders do not cover yet."""
+  orderBalance: Int64!
+  orderMetaData: OrderMetaData!
+  shipping: ShippingState!
+  resumableLink: String!
+  linkToCart: String!
+  flowID: String!
+  currency: CurrencyInfo!
+  displayCurrency: CurrencyInfo!
+  displayExchangeRate: Float!
+  createdVia: String!
+  isProcessed: Boolean!
+  orderID: Int!
+  platformOrderID: String!
+}
+
+type OrderCustomer {
+  """Null for a guest."""
+  platformID: String
+  publicID: String!
+  firstName: String!
+  lastName: String!
+  emailAddress: String!
+  acceptsMarketing: Boolean!
+}
+
+type OrderAddresses {
+  shipping: OrderAddress
+  billing: OrderAddress
+}
+
+type OrderAddress {
+  id: String!
+  firstName: String!
+  lastName: String!
+  addressLine1: String!
+  addressLine2: String!
+  country: String!
+  countryCode: String!
+  city: String!
+  province: String!
+  provinceCode: String!
+  postalCode: String!
+  businessName: String!
+  phoneNumber: String!
+}
+
+type LineItemState {
+  productData: ProductData!
+  taxes: [TaxLine!]!
+  discounts: [DiscountLine!]!
+  fulfilledQuantity: Int!
+}
+
+type ProductData {
+  """The line's lineItemKey, as the spec's id."""
+  id: String!
+  productTitle: String!
+  title: String!
+  properties: StringMap!
+  description: String!
+  quantity: Int!
+  price: Int64!
+  totalPrice: Int64!
+  visible: Int!
+  lineItemKey: String!
+  barcode: String!
+  compareAtPrice: Int64!
+  weight: Int!
+  weightUnit: String!
+  productID: String!
+  variantID: String!
+  requiresShipping: Boolean!
+  sku: String!
+  taxable: Boolean!
+  tags: String!
+  vendor: String!
+  totalWeight: Int!
+  imageURL: String!
+  localizedNames: StringMap!
+  localizedDescriptions: StringMap!
+  localizedVariantNames: StringMap!
+}
+
+type TaxLine {
+  value: Int64!
+  name: String!
+  """Already inside the prices (the shop's prices include tax): shown, not added."""
+  isIncluded: Boolean!
+}
+
+type DiscountLine {
+  code: String!
+  text: String!
+  value: Int64!
+  source: String!
+}
+
+type PaymentState {
+  gatewayPublicID: String!
+  amount: Int64!
+  currency: String!
+  type: String!
+  displayString: String!
+  id: String!
+  token: String!
+  retain: Boolean!
+  walletPayType: String!
+  paymentParameters: JSON!
+  status: String!
+  step: String!
+}
+
+type OrderMetaData {
+  cartParameters: StringMap!
+  noteAttributes: StringMap!
+  notes: String!
+  tags: [String!]!
+}
+
+type ShippingState {
+  """Null until a line is chosen, or when the chosen line is no longer offered."""
+  selectedShipping: ShippingLine
+  """Lines offered for the shipping address; none until it is set."""
+  availableShippingLines: [ShippingLine!]!
+  taxes: [TaxLine!]!
+  discounts: [DiscountLine!]!
+}
+
+type ShippingLine {
+  id: String!
+  description: String!
+  amount: Int64!
+  code: String!
+}
+
+type CurrencyInfo {
+  isoCode: String!
+  isoNumericCode: Int!
+  symbol: String!
+  format: String!
+  hasDecimal: Boolean!
+  showIsoCode: Boolean!
+}
+
+"""
+A line of a cart: a catalog product named by platformID (variant) or sku, or a self-describing
+line with title and price.
+"""
+input CartItemInput {
+  platformID: String
+  sku: String
+  quantity: Int!
+  lineItemKey: String
+  title: String
+  price: Int64
+  compareAtPrice: Int64
+  weight: Int
+  weightUnit: String
+  requiresShipping: Boolean
+  taxable: Boolean
+  vendor: String
+  imageURL: String
+  lineItemProperties: StringMap
+}
+
+input InitOrderInput {
+  cartItems: [CartItemInput!]!
+  flowID: String
+  orderMetaData: OrderMetaDataInput
+  resumableLink: String
+}
+
+input OrderMetaDataInput {
+  cartParameters: StringMap
+  noteAttributes: StringMap
+  notes: String
+  tags: [String!]
+}
+
+"""Each part given replaces the stored one; parts left out stay."""
+input OrderMetaDataPatch {
+  cartParameters: StringMap
+  noteAttributes: StringMap
+  notes: String
+  tags: [String!]
+}
+
+"""Required fields are checked by the service, so that a missing one is answered with REST's code and type."""
+input CustomerInput {
+  platformID: String
+  publicID: String
+  firstName: String
+  lastName: String
+  emailAddress: String
+  acceptsMarketing: Boolean
+}
+
+input AddressInput {
+  firstName: String
+  lastName: String
+  addressLine1: String
+  addressLine2: String
+  country: String
+  countryCode: String
+  city: String
+  province: String
+  provinceCode: String
+  postalCode: String
+  businessName: String
+  phoneNumber: String
+}
+`, BuiltIn: false},
+	{Name: "../schema/payments.graphql", Input: `extend type Mutation {
+  """
+  Puts a tender on the order: through one of the shop's gateways (gatewayPublicID and the
+  gateway's token), or from a gift card (type "gift_card", the card token and its pin). The
+  amount defaults to what is left to pay; tenders may not add up to more than the total.
+  """
+  addPayment(publicOrderId: String!, input: PaymentInput!): OrderView!
+  """Changes the amount or display of a tender not yet sent to its gateway (named by id, or gateway and token)."""
+  updatePayment(publicOrderId: String!, input: PaymentInput!): OrderView!
+  """Takes a tender not yet sent to its gateway off the order (named by id, or gateway and token)."""
+  removePayment(publicOrderId: String!, input: PaymentInput!): OrderView!
+  """
+  Completes the order: checks it is complete, reserves stock and gift card amounts, authorizes
+  every tender (all or nothing) and marks it processed.
+  """
+  processOrder(publicOrderId: String!): ProcessOrderResult!
+}
+
+input PaymentInput {
+  """The payment's id, to name it on update and remove."""
+  id: String
+  gatewayPublicID: String
+  """Minor units; on add, absent means what is left to pay."""
+  amount: Int64
+  currency: String
+  """credit_card (default), gift_card, ..."""
+  type: String
+  displayString: String
+  token: String
+  retain: Boolean
+  walletPayType: String
+  extraPaymentData: Map
+  """Opens a gift card tender."""
+  pin: String
+}
+
+scalar Map
+
+type ProcessOrderResult {
+  """The order after processing: processed, or open again when a gateway asks the shopper to act."""
+  view: OrderView!
+  """
+  Set when a gateway asks the shopper to act (3-D Secure and the like) before it authorizes:
+  the order is open again, and processOrder is called anew once the shopper has acted.
+  """
+  requiresAction: OrderPayment
+}
+`, BuiltIn: false},
 	{Name: "../schema/pricing.graphql", Input: `input TaxZoneInput {
   """Names the tax line on orders (GST, BC PST)."""
   name: String!
@@ -8781,6 +10364,52 @@ func (ec *executionContext) childFields_APIOverrideEdge(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type APIOverrideEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_ApplicationState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "customer":
+		return ec.fieldContext_ApplicationState_customer(ctx, field)
+	case "addresses":
+		return ec.fieldContext_ApplicationState_addresses(ctx, field)
+	case "lineItems":
+		return ec.fieldContext_ApplicationState_lineItems(ctx, field)
+	case "taxes":
+		return ec.fieldContext_ApplicationState_taxes(ctx, field)
+	case "discounts":
+		return ec.fieldContext_ApplicationState_discounts(ctx, field)
+	case "payments":
+		return ec.fieldContext_ApplicationState_payments(ctx, field)
+	case "orderTotal":
+		return ec.fieldContext_ApplicationState_orderTotal(ctx, field)
+	case "orderBalance":
+		return ec.fieldContext_ApplicationState_orderBalance(ctx, field)
+	case "orderMetaData":
+		return ec.fieldContext_ApplicationState_orderMetaData(ctx, field)
+	case "shipping":
+		return ec.fieldContext_ApplicationState_shipping(ctx, field)
+	case "resumableLink":
+		return ec.fieldContext_ApplicationState_resumableLink(ctx, field)
+	case "linkToCart":
+		return ec.fieldContext_ApplicationState_linkToCart(ctx, field)
+	case "flowID":
+		return ec.fieldContext_ApplicationState_flowID(ctx, field)
+	case "currency":
+		return ec.fieldContext_ApplicationState_currency(ctx, field)
+	case "displayCurrency":
+		return ec.fieldContext_ApplicationState_displayCurrency(ctx, field)
+	case "displayExchangeRate":
+		return ec.fieldContext_ApplicationState_displayExchangeRate(ctx, field)
+	case "createdVia":
+		return ec.fieldContext_ApplicationState_createdVia(ctx, field)
+	case "isProcessed":
+		return ec.fieldContext_ApplicationState_isProcessed(ctx, field)
+	case "orderID":
+		return ec.fieldContext_ApplicationState_orderID(ctx, field)
+	case "platformOrderID":
+		return ec.fieldContext_ApplicationState_platformOrderID(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApplicationState", field.Name)
+}
+
 func (ec *executionContext) childFields_CorsDomain(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -8817,6 +10446,24 @@ func (ec *executionContext) childFields_CorsDomainEdge(ctx context.Context, fiel
 		return ec.fieldContext_CorsDomainEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CorsDomainEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CurrencyInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "isoCode":
+		return ec.fieldContext_CurrencyInfo_isoCode(ctx, field)
+	case "isoNumericCode":
+		return ec.fieldContext_CurrencyInfo_isoNumericCode(ctx, field)
+	case "symbol":
+		return ec.fieldContext_CurrencyInfo_symbol(ctx, field)
+	case "format":
+		return ec.fieldContext_CurrencyInfo_format(ctx, field)
+	case "hasDecimal":
+		return ec.fieldContext_CurrencyInfo_hasDecimal(ctx, field)
+	case "showIsoCode":
+		return ec.fieldContext_CurrencyInfo_showIsoCode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CurrencyInfo", field.Name)
 }
 
 func (ec *executionContext) childFields_DiscountCode(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8871,6 +10518,20 @@ func (ec *executionContext) childFields_DiscountCodeEdge(ctx context.Context, fi
 		return ec.fieldContext_DiscountCodeEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DiscountCodeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DiscountLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_DiscountLine_code(ctx, field)
+	case "text":
+		return ec.fieldContext_DiscountLine_text(ctx, field)
+	case "value":
+		return ec.fieldContext_DiscountLine_value(ctx, field)
+	case "source":
+		return ec.fieldContext_DiscountLine_source(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscountLine", field.Name)
 }
 
 func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9231,6 +10892,20 @@ func (ec *executionContext) childFields_LineItemEdge(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type LineItemEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_LineItemState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "productData":
+		return ec.fieldContext_LineItemState_productData(ctx, field)
+	case "taxes":
+		return ec.fieldContext_LineItemState_taxes(ctx, field)
+	case "discounts":
+		return ec.fieldContext_LineItemState_discounts(ctx, field)
+	case "fulfilledQuantity":
+		return ec.fieldContext_LineItemState_fulfilledQuantity(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LineItemState", field.Name)
+}
+
 func (ec *executionContext) childFields_Order(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -9273,6 +10948,48 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Order", field.Name)
 }
 
+func (ec *executionContext) childFields_OrderAddress(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OrderAddress_id(ctx, field)
+	case "firstName":
+		return ec.fieldContext_OrderAddress_firstName(ctx, field)
+	case "lastName":
+		return ec.fieldContext_OrderAddress_lastName(ctx, field)
+	case "addressLine1":
+		return ec.fieldContext_OrderAddress_addressLine1(ctx, field)
+	case "addressLine2":
+		return ec.fieldContext_OrderAddress_addressLine2(ctx, field)
+	case "country":
+		return ec.fieldContext_OrderAddress_country(ctx, field)
+	case "countryCode":
+		return ec.fieldContext_OrderAddress_countryCode(ctx, field)
+	case "city":
+		return ec.fieldContext_OrderAddress_city(ctx, field)
+	case "province":
+		return ec.fieldContext_OrderAddress_province(ctx, field)
+	case "provinceCode":
+		return ec.fieldContext_OrderAddress_provinceCode(ctx, field)
+	case "postalCode":
+		return ec.fieldContext_OrderAddress_postalCode(ctx, field)
+	case "businessName":
+		return ec.fieldContext_OrderAddress_businessName(ctx, field)
+	case "phoneNumber":
+		return ec.fieldContext_OrderAddress_phoneNumber(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderAddress", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderAddresses(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "shipping":
+		return ec.fieldContext_OrderAddresses_shipping(ctx, field)
+	case "billing":
+		return ec.fieldContext_OrderAddresses_billing(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderAddresses", field.Name)
+}
+
 func (ec *executionContext) childFields_OrderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -9285,6 +11002,24 @@ func (ec *executionContext) childFields_OrderConnection(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type OrderConnection", field.Name)
 }
 
+func (ec *executionContext) childFields_OrderCustomer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "platformID":
+		return ec.fieldContext_OrderCustomer_platformID(ctx, field)
+	case "publicID":
+		return ec.fieldContext_OrderCustomer_publicID(ctx, field)
+	case "firstName":
+		return ec.fieldContext_OrderCustomer_firstName(ctx, field)
+	case "lastName":
+		return ec.fieldContext_OrderCustomer_lastName(ctx, field)
+	case "emailAddress":
+		return ec.fieldContext_OrderCustomer_emailAddress(ctx, field)
+	case "acceptsMarketing":
+		return ec.fieldContext_OrderCustomer_acceptsMarketing(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderCustomer", field.Name)
+}
+
 func (ec *executionContext) childFields_OrderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "node":
@@ -9293,6 +11028,20 @@ func (ec *executionContext) childFields_OrderEdge(ctx context.Context, field gra
 		return ec.fieldContext_OrderEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrderEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderMetaData(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cartParameters":
+		return ec.fieldContext_OrderMetaData_cartParameters(ctx, field)
+	case "noteAttributes":
+		return ec.fieldContext_OrderMetaData_noteAttributes(ctx, field)
+	case "notes":
+		return ec.fieldContext_OrderMetaData_notes(ctx, field)
+	case "tags":
+		return ec.fieldContext_OrderMetaData_tags(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderMetaData", field.Name)
 }
 
 func (ec *executionContext) childFields_OrderPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9357,6 +11106,22 @@ func (ec *executionContext) childFields_OrderPaymentEdge(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type OrderPaymentEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_OrderView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "publicOrderID":
+		return ec.fieldContext_OrderView_publicOrderID(ctx, field)
+	case "jwtToken":
+		return ec.fieldContext_OrderView_jwtToken(ctx, field)
+	case "initialData":
+		return ec.fieldContext_OrderView_initialData(ctx, field)
+	case "applicationState":
+		return ec.fieldContext_OrderView_applicationState(ctx, field)
+	case "order":
+		return ec.fieldContext_OrderView_order(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderView", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -9369,6 +11134,36 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "gatewayPublicID":
+		return ec.fieldContext_PaymentState_gatewayPublicID(ctx, field)
+	case "amount":
+		return ec.fieldContext_PaymentState_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_PaymentState_currency(ctx, field)
+	case "type":
+		return ec.fieldContext_PaymentState_type(ctx, field)
+	case "displayString":
+		return ec.fieldContext_PaymentState_displayString(ctx, field)
+	case "id":
+		return ec.fieldContext_PaymentState_id(ctx, field)
+	case "token":
+		return ec.fieldContext_PaymentState_token(ctx, field)
+	case "retain":
+		return ec.fieldContext_PaymentState_retain(ctx, field)
+	case "walletPayType":
+		return ec.fieldContext_PaymentState_walletPayType(ctx, field)
+	case "paymentParameters":
+		return ec.fieldContext_PaymentState_paymentParameters(ctx, field)
+	case "status":
+		return ec.fieldContext_PaymentState_status(ctx, field)
+	case "step":
+		return ec.fieldContext_PaymentState_step(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentState", field.Name)
 }
 
 func (ec *executionContext) childFields_PaymentTransaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9433,6 +11228,16 @@ func (ec *executionContext) childFields_PaymentTransactionEdge(ctx context.Conte
 	return nil, fmt.Errorf("no field named %q was found under type PaymentTransactionEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_ProcessOrderResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_ProcessOrderResult_view(ctx, field)
+	case "requiresAction":
+		return ec.fieldContext_ProcessOrderResult_requiresAction(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProcessOrderResult", field.Name)
+}
+
 func (ec *executionContext) childFields_Product(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -9475,6 +11280,64 @@ func (ec *executionContext) childFields_ProductConnection(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type ProductConnection", field.Name)
 }
 
+func (ec *executionContext) childFields_ProductData(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ProductData_id(ctx, field)
+	case "productTitle":
+		return ec.fieldContext_ProductData_productTitle(ctx, field)
+	case "title":
+		return ec.fieldContext_ProductData_title(ctx, field)
+	case "properties":
+		return ec.fieldContext_ProductData_properties(ctx, field)
+	case "description":
+		return ec.fieldContext_ProductData_description(ctx, field)
+	case "quantity":
+		return ec.fieldContext_ProductData_quantity(ctx, field)
+	case "price":
+		return ec.fieldContext_ProductData_price(ctx, field)
+	case "totalPrice":
+		return ec.fieldContext_ProductData_totalPrice(ctx, field)
+	case "visible":
+		return ec.fieldContext_ProductData_visible(ctx, field)
+	case "lineItemKey":
+		return ec.fieldContext_ProductData_lineItemKey(ctx, field)
+	case "barcode":
+		return ec.fieldContext_ProductData_barcode(ctx, field)
+	case "compareAtPrice":
+		return ec.fieldContext_ProductData_compareAtPrice(ctx, field)
+	case "weight":
+		return ec.fieldContext_ProductData_weight(ctx, field)
+	case "weightUnit":
+		return ec.fieldContext_ProductData_weightUnit(ctx, field)
+	case "productID":
+		return ec.fieldContext_ProductData_productID(ctx, field)
+	case "variantID":
+		return ec.fieldContext_ProductData_variantID(ctx, field)
+	case "requiresShipping":
+		return ec.fieldContext_ProductData_requiresShipping(ctx, field)
+	case "sku":
+		return ec.fieldContext_ProductData_sku(ctx, field)
+	case "taxable":
+		return ec.fieldContext_ProductData_taxable(ctx, field)
+	case "tags":
+		return ec.fieldContext_ProductData_tags(ctx, field)
+	case "vendor":
+		return ec.fieldContext_ProductData_vendor(ctx, field)
+	case "totalWeight":
+		return ec.fieldContext_ProductData_totalWeight(ctx, field)
+	case "imageURL":
+		return ec.fieldContext_ProductData_imageURL(ctx, field)
+	case "localizedNames":
+		return ec.fieldContext_ProductData_localizedNames(ctx, field)
+	case "localizedDescriptions":
+		return ec.fieldContext_ProductData_localizedDescriptions(ctx, field)
+	case "localizedVariantNames":
+		return ec.fieldContext_ProductData_localizedVariantNames(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProductData", field.Name)
+}
+
 func (ec *executionContext) childFields_ProductEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "node":
@@ -9503,6 +11366,20 @@ func (ec *executionContext) childFields_RSAConfig(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type RSAConfig", field.Name)
 }
 
+func (ec *executionContext) childFields_ShippingLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ShippingLine_id(ctx, field)
+	case "description":
+		return ec.fieldContext_ShippingLine_description(ctx, field)
+	case "amount":
+		return ec.fieldContext_ShippingLine_amount(ctx, field)
+	case "code":
+		return ec.fieldContext_ShippingLine_code(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShippingLine", field.Name)
+}
+
 func (ec *executionContext) childFields_ShippingRate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -9529,6 +11406,20 @@ func (ec *executionContext) childFields_ShippingRate(ctx context.Context, field 
 		return ec.fieldContext_ShippingRate_zone(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ShippingRate", field.Name)
+}
+
+func (ec *executionContext) childFields_ShippingState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "selectedShipping":
+		return ec.fieldContext_ShippingState_selectedShipping(ctx, field)
+	case "availableShippingLines":
+		return ec.fieldContext_ShippingState_availableShippingLines(ctx, field)
+	case "taxes":
+		return ec.fieldContext_ShippingState_taxes(ctx, field)
+	case "discounts":
+		return ec.fieldContext_ShippingState_discounts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShippingState", field.Name)
 }
 
 func (ec *executionContext) childFields_ShippingZone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9627,6 +11518,18 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_sharedSecretMasked(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Shop", field.Name)
+}
+
+func (ec *executionContext) childFields_TaxLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_TaxLine_value(ctx, field)
+	case "name":
+		return ec.fieldContext_TaxLine_name(ctx, field)
+	case "isIncluded":
+		return ec.fieldContext_TaxLine_isIncluded(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxLine", field.Name)
 }
 
 func (ec *executionContext) childFields_TaxZone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9915,6 +11818,72 @@ func (ec *executionContext) field_Mutation_addCorsDomain_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addLineItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.CartItem, error) {
+			return ec.unmarshalNCartItemInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCartItem(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.PaymentInput, error) {
+			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_applyDiscountCode_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "code",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["code"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_configureSharedSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9943,6 +11912,28 @@ func (ec *executionContext) field_Mutation_createAPIOverride_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createAuthenticatedCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.CustomerInput, error) {
+			return ec.unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCustomerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createDiscountCode_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9968,6 +11959,28 @@ func (ec *executionContext) field_Mutation_createExternalPaymentGateway_args(ctx
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createGuestCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.CustomerInput, error) {
+			return ec.unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCustomerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -10077,6 +12090,20 @@ func (ec *executionContext) field_Mutation_deleteAPIOverride_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteBillingAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteCorsDomain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10088,6 +12115,20 @@ func (ec *executionContext) field_Mutation_deleteCorsDomain_args(ctx context.Con
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
 	return args, nil
 }
 
@@ -10130,6 +12171,42 @@ func (ec *executionContext) field_Mutation_deleteLifeElement_args(ctx context.Co
 		return nil, err
 	}
 	args["publicId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteLineItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "lineItemKey",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["lineItemKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteShippingAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
 	return args, nil
 }
 
@@ -10189,6 +12266,34 @@ func (ec *executionContext) field_Mutation_enableFlow_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_generateTaxes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_initOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.InitOrderInput, error) {
+			return ec.unmarshalNInitOrderInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐInitOrderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_issueGiftCard_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10200,6 +12305,20 @@ func (ec *executionContext) field_Mutation_issueGiftCard_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_processOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
 	return args, nil
 }
 
@@ -10225,6 +12344,116 @@ func (ec *executionContext) field_Mutation_registerCustomFlow_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeDiscountCode_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "code",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["code"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removePayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.PaymentInput, error) {
+			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resumeOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_selectShippingLine_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "index",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["index"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "code",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["code"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setBillingAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (schema.OrderAddress, error) {
+			return ec.unmarshalNAddressInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setPricesIncludeTax_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10236,6 +12465,28 @@ func (ec *executionContext) field_Mutation_setPricesIncludeTax_args(ctx context.
 		return nil, err
 	}
 	args["pricesIncludeTax"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setShippingAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (schema.OrderAddress, error) {
+			return ec.unmarshalNAddressInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -10253,6 +12504,50 @@ func (ec *executionContext) field_Mutation_updateAPIOverride_args(ctx context.Co
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (service.APIOverrideInput, error) {
 			return ec.unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateBillingAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (schema.OrderAddress, error) {
+			return ec.unmarshalNAddressInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.CustomerInput, error) {
+			return ec.unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCustomerInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10327,6 +12622,80 @@ func (ec *executionContext) field_Mutation_updateLifeElement_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateLineItemQuantity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "lineItemKey",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["lineItemKey"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "quantity",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["quantity"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateOrderMetaData_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.OrderMetaDataPatch, error) {
+			return ec.unmarshalNOrderMetaDataPatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐOrderMetaDataPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updatePayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.PaymentInput, error) {
+			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateRSAConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10338,6 +12707,28 @@ func (ec *executionContext) field_Mutation_updateRSAConfig_args(ctx context.Cont
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateShippingAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (schema.OrderAddress, error) {
+			return ec.unmarshalNAddressInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -10800,6 +13191,74 @@ func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["ids"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_order_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_orders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.OrderOrder, error) {
+			return ec.unmarshalOOrderOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.OrderWhereInput, error) {
+			return ec.unmarshalOOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -12038,6 +14497,556 @@ func (ec *executionContext) fieldContext_AccessToken_shop(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _ApplicationState_customer(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ApplicationState().Customer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *schema.OrderCustomer) graphql.Marshaler {
+			return ec.marshalOOrderCustomer2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderCustomer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApplicationState",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderCustomer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApplicationState_addresses(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_addresses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ApplicationState().Addresses(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderAddresses) graphql.Marshaler {
+			return ec.marshalNOrderAddresses2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐOrderAddresses(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_addresses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApplicationState",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderAddresses(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApplicationState_lineItems(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_lineItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LineItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.LineItemState) graphql.Marshaler {
+			return ec.marshalNLineItemState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐLineItemStateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_lineItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApplicationState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LineItemState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApplicationState_taxes(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_taxes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Taxes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TaxLine) graphql.Marshaler {
+			return ec.marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_taxes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApplicationState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApplicationState_discounts(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_discounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Discounts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.DiscountLine) graphql.Marshaler {
+			return ec.marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_discounts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApplicationState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApplicationState_payments(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_payments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.PaymentState) graphql.Marshaler {
+			return ec.marshalNPaymentState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentStateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_payments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApplicationState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApplicationState_orderTotal(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_orderTotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderTotal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_orderTotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _ApplicationState_orderBalance(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_orderBalance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderBalance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_orderBalance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _ApplicationState_orderMetaData(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_orderMetaData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderMetaData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v schema.OrderMetaData) graphql.Marshaler {
+			return ec.marshalNOrderMetaData2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderMetaData(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_orderMetaData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApplicationState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderMetaData(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApplicationState_shipping(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_shipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ApplicationState().Shipping(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ShippingState) graphql.Marshaler {
+			return ec.marshalNShippingState2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐShippingState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_shipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApplicationState",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApplicationState_resumableLink(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_resumableLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResumableLink, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_resumableLink(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
+}
+
+func (ec *executionContext) _ApplicationState_linkToCart(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_linkToCart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LinkToCart, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_linkToCart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
+}
+
+func (ec *executionContext) _ApplicationState_flowID(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_flowID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FlowID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_flowID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
+}
+
+func (ec *executionContext) _ApplicationState_currency(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.CurrencyInfo) graphql.Marshaler {
+			return ec.marshalNCurrencyInfo2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCurrencyInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApplicationState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CurrencyInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApplicationState_displayCurrency(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_displayCurrency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayCurrency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.CurrencyInfo) graphql.Marshaler {
+			return ec.marshalNCurrencyInfo2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCurrencyInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_displayCurrency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApplicationState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CurrencyInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApplicationState_displayExchangeRate(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_displayExchangeRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayExchange, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_displayExchangeRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "Float")
+}
+
+func (ec *executionContext) _ApplicationState_createdVia(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_createdVia(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedVia, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_createdVia(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
+}
+
+func (ec *executionContext) _ApplicationState_isProcessed(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_isProcessed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsProcessed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_isProcessed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ApplicationState_orderID(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_orderID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_orderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ApplicationState_platformOrderID(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_platformOrderID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_platformOrderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
+}
+
 func (ec *executionContext) _CorsDomain_id(ctx context.Context, field graphql.CollectedField, obj *ent.CorsDomain) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12302,6 +15311,144 @@ func (ec *executionContext) _CorsDomainEdge_cursor(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_CorsDomainEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CorsDomainEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _CurrencyInfo_isoCode(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CurrencyInfo_isoCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsoCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CurrencyInfo_isoCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _CurrencyInfo_isoNumericCode(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CurrencyInfo_isoNumericCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsoNumericCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CurrencyInfo_isoNumericCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CurrencyInfo_symbol(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CurrencyInfo_symbol(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Symbol, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CurrencyInfo_symbol(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _CurrencyInfo_format(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CurrencyInfo_format(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Format, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CurrencyInfo_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _CurrencyInfo_hasDecimal(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CurrencyInfo_hasDecimal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasDecimal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CurrencyInfo_hasDecimal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CurrencyInfo_showIsoCode(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CurrencyInfo_showIsoCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShowIsoCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CurrencyInfo_showIsoCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _DiscountCode_id(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
@@ -12752,6 +15899,98 @@ func (ec *executionContext) _DiscountCodeEdge_cursor(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_DiscountCodeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DiscountCodeEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _DiscountLine_code(ctx context.Context, field graphql.CollectedField, obj *service.DiscountLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountLine_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountLine_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountLine", field, false, false, "String")
+}
+
+func (ec *executionContext) _DiscountLine_text(ctx context.Context, field graphql.CollectedField, obj *service.DiscountLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountLine_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountLine_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountLine", field, false, false, "String")
+}
+
+func (ec *executionContext) _DiscountLine_value(ctx context.Context, field graphql.CollectedField, obj *service.DiscountLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountLine_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountLine_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountLine", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _DiscountLine_source(ctx context.Context, field graphql.CollectedField, obj *service.DiscountLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountLine_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountLine_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountLine", field, false, false, "String")
 }
 
 func (ec *executionContext) _Event_id(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
@@ -15665,6 +18904,125 @@ func (ec *executionContext) fieldContext_LineItemEdge_cursor(_ context.Context, 
 	return graphql.NewScalarFieldContext("LineItemEdge", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _LineItemState_productData(ctx context.Context, field graphql.CollectedField, obj *service.LineItemState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItemState_productData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.ProductData) graphql.Marshaler {
+			return ec.marshalNProductData2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProductData(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItemState_productData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LineItemState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductData(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LineItemState_taxes(ctx context.Context, field graphql.CollectedField, obj *service.LineItemState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItemState_taxes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Taxes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TaxLine) graphql.Marshaler {
+			return ec.marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItemState_taxes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LineItemState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LineItemState_discounts(ctx context.Context, field graphql.CollectedField, obj *service.LineItemState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItemState_discounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Discounts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.DiscountLine) graphql.Marshaler {
+			return ec.marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItemState_discounts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LineItemState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LineItemState_fulfilledQuantity(ctx context.Context, field graphql.CollectedField, obj *service.LineItemState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItemState_fulfilledQuantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FulfilledQuantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItemState_fulfilledQuantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItemState", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Mutation_addCorsDomain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16011,6 +19369,1062 @@ func (ec *executionContext) fieldContext_Mutation_createShippingZone(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_createShippingZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_initOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_initOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InitOrder(ctx, fc.Args["input"].(service.InitOrderInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_initOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_initOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resumeOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resumeOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResumeOrder(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resumeOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resumeOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createGuestCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createGuestCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateGuestCustomer(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.CustomerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createGuestCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createGuestCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createAuthenticatedCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createAuthenticatedCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateAuthenticatedCustomer(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.CustomerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createAuthenticatedCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createAuthenticatedCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCustomer(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.CustomerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCustomer(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setShippingAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setShippingAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetShippingAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setShippingAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setShippingAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateShippingAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateShippingAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateShippingAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateShippingAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateShippingAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteShippingAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteShippingAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteShippingAddress(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteShippingAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteShippingAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setBillingAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setBillingAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetBillingAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setBillingAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setBillingAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateBillingAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateBillingAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateBillingAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateBillingAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateBillingAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteBillingAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteBillingAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteBillingAddress(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteBillingAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteBillingAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addLineItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addLineItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddLineItem(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.CartItem))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addLineItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addLineItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateLineItemQuantity(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateLineItemQuantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateLineItemQuantity(ctx, fc.Args["publicOrderId"].(string), fc.Args["lineItemKey"].(string), fc.Args["quantity"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateLineItemQuantity(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateLineItemQuantity_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteLineItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteLineItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteLineItem(ctx, fc.Args["publicOrderId"].(string), fc.Args["lineItemKey"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteLineItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteLineItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_selectShippingLine(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_selectShippingLine(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SelectShippingLine(ctx, fc.Args["publicOrderId"].(string), fc.Args["index"].(*string), fc.Args["code"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_selectShippingLine(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_selectShippingLine_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateOrderMetaData(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOrderMetaData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOrderMetaData(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(model.OrderMetaDataPatch))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOrderMetaData(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOrderMetaData_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_generateTaxes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_generateTaxes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().GenerateTaxes(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_generateTaxes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_generateTaxes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_applyDiscountCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_applyDiscountCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ApplyDiscountCode(ctx, fc.Args["publicOrderId"].(string), fc.Args["code"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_applyDiscountCode(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_applyDiscountCode_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeDiscountCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeDiscountCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveDiscountCode(ctx, fc.Args["publicOrderId"].(string), fc.Args["code"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeDiscountCode(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeDiscountCode_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddPayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.PaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.PaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removePayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removePayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemovePayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.PaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removePayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removePayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_processOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_processOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ProcessOrder(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.ProcessResult) graphql.Marshaler {
+			return ec.marshalNProcessOrderResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProcessResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_processOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProcessOrderResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_processOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -17393,7 +21807,7 @@ func (ec *executionContext) _Order_lineItems(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.LineItems(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.LineItemOrder), fc.Args["where"].(*ent.LineItemWhereInput))
+			return ec.Resolvers.Order().LineItems(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.LineItemOrder), fc.Args["where"].(*ent.LineItemWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.LineItemConnection) graphql.Marshaler {
@@ -17408,7 +21822,7 @@ func (ec *executionContext) fieldContext_Order_lineItems(ctx context.Context, fi
 		Object:     "Order",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_LineItemConnection(ctx, field)
 		},
@@ -17437,7 +21851,7 @@ func (ec *executionContext) _Order_payments(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Payments(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.OrderPaymentOrder), fc.Args["where"].(*ent.OrderPaymentWhereInput))
+			return ec.Resolvers.Order().Payments(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.OrderPaymentOrder), fc.Args["where"].(*ent.OrderPaymentWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.OrderPaymentConnection) graphql.Marshaler {
@@ -17452,7 +21866,7 @@ func (ec *executionContext) fieldContext_Order_payments(ctx context.Context, fie
 		Object:     "Order",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_OrderPaymentConnection(ctx, field)
 		},
@@ -17559,6 +21973,369 @@ func (ec *executionContext) fieldContext_Order_events(ctx context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _OrderAddress_id(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_firstName(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_firstName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_firstName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_lastName(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_lastName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_lastName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_addressLine1(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_addressLine1(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddressLine1, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_addressLine1(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_addressLine2(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_addressLine2(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddressLine2, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_addressLine2(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_country(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_country(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Country, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_countryCode(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_countryCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountryCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_countryCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_city(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_city(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.City, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_province(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_province(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Province, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_province(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_provinceCode(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_provinceCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProvinceCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_provinceCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_postalCode(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_postalCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PostalCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_postalCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_businessName(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_businessName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BusinessName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_businessName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddress_phoneNumber(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddress_phoneNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PhoneNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddress_phoneNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderAddresses_shipping(ctx context.Context, field graphql.CollectedField, obj *model.OrderAddresses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddresses_shipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shipping, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *schema.OrderAddress) graphql.Marshaler {
+			return ec.marshalOOrderAddress2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddresses_shipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderAddresses",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderAddress(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderAddresses_billing(ctx context.Context, field graphql.CollectedField, obj *model.OrderAddresses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAddresses_billing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Billing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *schema.OrderAddress) graphql.Marshaler {
+			return ec.marshalOOrderAddress2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAddresses_billing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderAddresses",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderAddress(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OrderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.OrderConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17646,6 +22423,144 @@ func (ec *executionContext) fieldContext_OrderConnection_totalCount(_ context.Co
 	return graphql.NewScalarFieldContext("OrderConnection", field, false, false, "Int")
 }
 
+func (ec *executionContext) _OrderCustomer_platformID(ctx context.Context, field graphql.CollectedField, obj *schema.OrderCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderCustomer_platformID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderCustomer_platformID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderCustomer", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderCustomer_publicID(ctx context.Context, field graphql.CollectedField, obj *schema.OrderCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderCustomer_publicID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderCustomer_publicID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderCustomer", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderCustomer_firstName(ctx context.Context, field graphql.CollectedField, obj *schema.OrderCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderCustomer_firstName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderCustomer_firstName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderCustomer", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderCustomer_lastName(ctx context.Context, field graphql.CollectedField, obj *schema.OrderCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderCustomer_lastName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderCustomer_lastName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderCustomer", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderCustomer_emailAddress(ctx context.Context, field graphql.CollectedField, obj *schema.OrderCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderCustomer_emailAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmailAddress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderCustomer_emailAddress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderCustomer", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderCustomer_acceptsMarketing(ctx context.Context, field graphql.CollectedField, obj *schema.OrderCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderCustomer_acceptsMarketing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AcceptsMarketing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderCustomer_acceptsMarketing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderCustomer", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _OrderEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.OrderEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17699,6 +22614,98 @@ func (ec *executionContext) _OrderEdge_cursor(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_OrderEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _OrderMetaData_cartParameters(ctx context.Context, field graphql.CollectedField, obj *schema.OrderMetaData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderMetaData_cartParameters(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CartParameters, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]string) graphql.Marshaler {
+			return ec.marshalNStringMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderMetaData_cartParameters(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderMetaData", field, false, false, "StringMap")
+}
+
+func (ec *executionContext) _OrderMetaData_noteAttributes(ctx context.Context, field graphql.CollectedField, obj *schema.OrderMetaData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderMetaData_noteAttributes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoteAttributes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]string) graphql.Marshaler {
+			return ec.marshalNStringMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderMetaData_noteAttributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderMetaData", field, false, false, "StringMap")
+}
+
+func (ec *executionContext) _OrderMetaData_notes(ctx context.Context, field graphql.CollectedField, obj *schema.OrderMetaData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderMetaData_notes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Notes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderMetaData_notes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderMetaData", field, false, false, "String")
+}
+
+func (ec *executionContext) _OrderMetaData_tags(ctx context.Context, field graphql.CollectedField, obj *schema.OrderMetaData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderMetaData_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderMetaData_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderMetaData", field, false, false, "String")
 }
 
 func (ec *executionContext) _OrderPayment_id(ctx context.Context, field graphql.CollectedField, obj *ent.OrderPayment) (ret graphql.Marshaler) {
@@ -18264,6 +23271,139 @@ func (ec *executionContext) fieldContext_OrderPaymentEdge_cursor(_ context.Conte
 	return graphql.NewScalarFieldContext("OrderPaymentEdge", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _OrderView_publicOrderID(ctx context.Context, field graphql.CollectedField, obj *service.OrderView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderView_publicOrderID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OrderView().PublicOrderID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderView_publicOrderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderView", field, true, true, "String")
+}
+
+func (ec *executionContext) _OrderView_jwtToken(ctx context.Context, field graphql.CollectedField, obj *service.OrderView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderView_jwtToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OrderView().JwtToken(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderView_jwtToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderView", field, true, true, "String")
+}
+
+func (ec *executionContext) _OrderView_initialData(ctx context.Context, field graphql.CollectedField, obj *service.OrderView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderView_initialData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OrderView().InitialData(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderView_initialData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderView", field, true, true, "JSON")
+}
+
+func (ec *executionContext) _OrderView_applicationState(ctx context.Context, field graphql.CollectedField, obj *service.OrderView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderView_applicationState(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OrderView().ApplicationState(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ApplicationState) graphql.Marshaler {
+			return ec.marshalNApplicationState2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐApplicationState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderView_applicationState(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderView",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApplicationState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderView_order(ctx context.Context, field graphql.CollectedField, obj *service.OrderView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderView_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Order, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderView_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderView",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18354,6 +23494,282 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _PaymentState_gatewayPublicID(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_gatewayPublicID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GatewayPublicID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_gatewayPublicID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentState_amount(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _PaymentState_currency(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentState_type(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentState_displayString(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_displayString(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayString, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_displayString(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentState_id(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentState_token(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentState_retain(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_retain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Retain, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_retain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PaymentState_walletPayType(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_walletPayType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WalletPayType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_walletPayType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentState_paymentParameters(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_paymentParameters(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentState().PaymentParameters(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_paymentParameters(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, true, true, "JSON")
+}
+
+func (ec *executionContext) _PaymentState_status(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentState_step(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentState_step(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Step, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentState_step(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
 }
 
 func (ec *executionContext) _PaymentTransaction_id(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentTransaction) (ret graphql.Marshaler) {
@@ -18907,6 +24323,70 @@ func (ec *executionContext) fieldContext_PaymentTransactionEdge_cursor(_ context
 	return graphql.NewScalarFieldContext("PaymentTransactionEdge", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _ProcessOrderResult_view(ctx context.Context, field graphql.CollectedField, obj *service.ProcessResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProcessOrderResult_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProcessOrderResult_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProcessOrderResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProcessOrderResult_requiresAction(ctx context.Context, field graphql.CollectedField, obj *service.ProcessResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProcessOrderResult_requiresAction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequiresAction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OrderPayment) graphql.Marshaler {
+			return ec.marshalOOrderPayment2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ProcessOrderResult_requiresAction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProcessOrderResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Product_id(ctx context.Context, field graphql.CollectedField, obj *ent.Product) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19300,6 +24780,604 @@ func (ec *executionContext) fieldContext_ProductConnection_totalCount(_ context.
 	return graphql.NewScalarFieldContext("ProductConnection", field, false, false, "Int")
 }
 
+func (ec *executionContext) _ProductData_id(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_productTitle(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_productTitle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_productTitle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_title(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_properties(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_properties(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Properties, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]string) graphql.Marshaler {
+			return ec.marshalNStringMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_properties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "StringMap")
+}
+
+func (ec *executionContext) _ProductData_description(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_quantity(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ProductData_price(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_price(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Price, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_price(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _ProductData_totalPrice(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_totalPrice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPrice, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_totalPrice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _ProductData_visible(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_visible(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visible, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_visible(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ProductData_lineItemKey(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_lineItemKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LineItemKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_lineItemKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_barcode(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_barcode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Barcode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_barcode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_compareAtPrice(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_compareAtPrice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompareAtPrice, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_compareAtPrice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _ProductData_weight(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_weight(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Weight, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_weight(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ProductData_weightUnit(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_weightUnit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WeightUnit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_weightUnit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_productID(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_productID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_productID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_variantID(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_variantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VariantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_variantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_requiresShipping(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_requiresShipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequiresShipping, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_requiresShipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ProductData_sku(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_sku(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SKU, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_taxable(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_taxable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Taxable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_taxable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ProductData_tags(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_vendor(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_vendor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Vendor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_vendor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_totalWeight(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_totalWeight(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalWeight, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_totalWeight(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ProductData_imageURL(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_imageURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ImageURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_imageURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductData_localizedNames(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_localizedNames(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LocalizedNames, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]string) graphql.Marshaler {
+			return ec.marshalNStringMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_localizedNames(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "StringMap")
+}
+
+func (ec *executionContext) _ProductData_localizedDescriptions(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_localizedDescriptions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LocalizedDescriptions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]string) graphql.Marshaler {
+			return ec.marshalNStringMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_localizedDescriptions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "StringMap")
+}
+
+func (ec *executionContext) _ProductData_localizedVariantNames(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductData_localizedVariantNames(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LocalizedVariantNames, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]string) graphql.Marshaler {
+			return ec.marshalNStringMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductData_localizedVariantNames(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductData", field, false, false, "StringMap")
+}
+
 func (ec *executionContext) _ProductEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ProductEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19437,6 +25515,94 @@ func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_order(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Order(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_order(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_order_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_orders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Orders(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.OrderOrder), fc.Args["where"].(*ent.OrderWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OrderConnection) graphql.Marshaler {
+			return ec.marshalNOrderConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_orders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_orders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -19838,6 +26004,98 @@ func (ec *executionContext) fieldContext_RSAConfig_sharedSecretMasked(_ context.
 	return graphql.NewScalarFieldContext("RSAConfig", field, true, true, "String")
 }
 
+func (ec *executionContext) _ShippingLine_id(ctx context.Context, field graphql.CollectedField, obj *schema.ShippingLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingLine_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingLine_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingLine", field, false, false, "String")
+}
+
+func (ec *executionContext) _ShippingLine_description(ctx context.Context, field graphql.CollectedField, obj *schema.ShippingLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingLine_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingLine_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingLine", field, false, false, "String")
+}
+
+func (ec *executionContext) _ShippingLine_amount(ctx context.Context, field graphql.CollectedField, obj *schema.ShippingLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingLine_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingLine_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingLine", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _ShippingLine_code(ctx context.Context, field graphql.CollectedField, obj *schema.ShippingLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingLine_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingLine_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShippingLine", field, false, false, "String")
+}
+
 func (ec *executionContext) _ShippingRate_id(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20095,6 +26353,134 @@ func (ec *executionContext) fieldContext_ShippingRate_zone(_ context.Context, fi
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ShippingZone(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingState_selectedShipping(ctx context.Context, field graphql.CollectedField, obj *model.ShippingState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingState_selectedShipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SelectedShipping, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *schema.ShippingLine) graphql.Marshaler {
+			return ec.marshalOShippingLine2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐShippingLine(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingState_selectedShipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingState_availableShippingLines(ctx context.Context, field graphql.CollectedField, obj *model.ShippingState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingState_availableShippingLines(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvailableShippingLines, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []schema.ShippingLine) graphql.Marshaler {
+			return ec.marshalNShippingLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐShippingLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingState_availableShippingLines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingState_taxes(ctx context.Context, field graphql.CollectedField, obj *model.ShippingState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingState_taxes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Taxes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TaxLine) graphql.Marshaler {
+			return ec.marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingState_taxes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingState_discounts(ctx context.Context, field graphql.CollectedField, obj *model.ShippingState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingState_discounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Discounts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.DiscountLine) graphql.Marshaler {
+			return ec.marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingState_discounts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountLine(ctx, field)
 		},
 	}
 	return fc, nil
@@ -21276,6 +27662,75 @@ func (ec *executionContext) _Shop_sharedSecretMasked(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_Shop_sharedSecretMasked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Shop", field, true, true, "String")
+}
+
+func (ec *executionContext) _TaxLine_value(ctx context.Context, field graphql.CollectedField, obj *service.TaxLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxLine_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxLine_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxLine", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _TaxLine_name(ctx context.Context, field graphql.CollectedField, obj *service.TaxLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxLine_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxLine_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxLine", field, false, false, "String")
+}
+
+func (ec *executionContext) _TaxLine_isIncluded(ctx context.Context, field graphql.CollectedField, obj *service.TaxLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxLine_isIncluded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsIncluded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxLine_isIncluded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxLine", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _TaxZone_id(ctx context.Context, field graphql.CollectedField, obj *ent.TaxZone) (ret graphql.Marshaler) {
@@ -24502,6 +30957,258 @@ func UnmarshalAccessTokenWhereInput(ctx context.Context, raw any) (ent.AccessTok
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputAddressInput(ctx context.Context, obj any) (schema.OrderAddress, error) {
+	var it schema.OrderAddress
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"firstName", "lastName", "addressLine1", "addressLine2", "country", "countryCode", "city", "province", "provinceCode", "postalCode", "businessName", "phoneNumber"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "firstName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstName"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstName = data
+		case "lastName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastName"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastName = data
+		case "addressLine1":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressLine1"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressLine1 = data
+		case "addressLine2":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressLine2"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressLine2 = data
+		case "country":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("country"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Country = data
+		case "countryCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCode"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCode = data
+		case "city":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("city"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.City = data
+		case "province":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("province"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Province = data
+		case "provinceCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provinceCode"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProvinceCode = data
+		case "postalCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("postalCode"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PostalCode = data
+		case "businessName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessName"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessName = data
+		case "phoneNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phoneNumber"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PhoneNumber = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalAddressInput unmarshals raw into the AddressInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAddressInput(ctx context.Context, raw any) (schema.OrderAddress, error) {
+	var out schema.OrderAddress
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AddressInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCartItemInput(ctx context.Context, obj any) (service.CartItem, error) {
+	var it service.CartItem
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"platformID", "sku", "quantity", "lineItemKey", "title", "price", "compareAtPrice", "weight", "weightUnit", "requiresShipping", "taxable", "vendor", "imageURL", "lineItemProperties"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "platformID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformID"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformID = data
+		case "sku":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sku"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SKU = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		case "lineItemKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKey"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKey = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "price":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("price"))
+			data, err := ec.unmarshalOInt642ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Price = data
+		case "compareAtPrice":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("compareAtPrice"))
+			data, err := ec.unmarshalOInt642int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompareAtPrice = data
+		case "weight":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weight"))
+			data, err := ec.unmarshalOInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Weight = data
+		case "weightUnit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weightUnit"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WeightUnit = data
+		case "requiresShipping":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requiresShipping"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequiresShipping = data
+		case "taxable":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxable"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Taxable = data
+		case "vendor":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("vendor"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Vendor = data
+		case "imageURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURL"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURL = data
+		case "lineItemProperties":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemProperties"))
+			data, err := ec.unmarshalOStringMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Properties = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCartItemInput unmarshals raw into the CartItemInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCartItemInput(ctx context.Context, raw any) (service.CartItem, error) {
+	var out service.CartItem
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CartItemInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCorsDomainOrder(ctx context.Context, obj any) (ent.CorsDomainOrder, error) {
 	var it ent.CorsDomainOrder
 	if obj == nil {
@@ -24881,6 +31588,83 @@ func (ec *executionContext) unmarshalInputCorsDomainWhereInput(ctx context.Conte
 func UnmarshalCorsDomainWhereInput(ctx context.Context, raw any) (ent.CorsDomainWhereInput, error) {
 	var out ent.CorsDomainWhereInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CorsDomainWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCustomerInput(ctx context.Context, obj any) (service.CustomerInput, error) {
+	var it service.CustomerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"platformID", "publicID", "firstName", "lastName", "emailAddress", "acceptsMarketing"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "platformID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformID = data
+		case "publicID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicID = data
+		case "firstName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstName"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstName = data
+		case "lastName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastName"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastName = data
+		case "emailAddress":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emailAddress"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmailAddress = data
+		case "acceptsMarketing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("acceptsMarketing"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AcceptsMarketing = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCustomerInput unmarshals raw into the CustomerInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCustomerInput(ctx context.Context, raw any) (service.CustomerInput, error) {
+	var out service.CustomerInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CustomerInput", raw, &out)
 	return out, err
 }
 
@@ -29188,6 +35972,69 @@ func UnmarshalHTTPHeaderInput(ctx context.Context, raw any) (schema.HTTPHeader, 
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputInitOrderInput(ctx context.Context, obj any) (service.InitOrderInput, error) {
+	var it service.InitOrderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cartItems", "flowID", "orderMetaData", "resumableLink"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cartItems":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cartItems"))
+			data, err := ec.unmarshalNCartItemInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCartItemᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CartItems = data
+		case "flowID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowID"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowID = data
+		case "orderMetaData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderMetaData"))
+			data, err := ec.unmarshalOOrderMetaDataInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderMetaData(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderMetaData = data
+		case "resumableLink":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumableLink"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumableLink = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalInitOrderInput unmarshals raw into the InitOrderInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalInitOrderInput(ctx context.Context, raw any) (service.InitOrderInput, error) {
+	var out service.InitOrderInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "InitOrderInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputIssueGiftCardInput(ctx context.Context, obj any) (service.IssueGiftCardInput, error) {
 	var it service.IssueGiftCardInput
 	if obj == nil {
@@ -32108,6 +38955,132 @@ func UnmarshalLineItemWhereInput(ctx context.Context, raw any) (ent.LineItemWher
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputOrderMetaDataInput(ctx context.Context, obj any) (schema.OrderMetaData, error) {
+	var it schema.OrderMetaData
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cartParameters", "noteAttributes", "notes", "tags"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cartParameters":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cartParameters"))
+			data, err := ec.unmarshalOStringMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CartParameters = data
+		case "noteAttributes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noteAttributes"))
+			data, err := ec.unmarshalOStringMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoteAttributes = data
+		case "notes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("notes"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Notes = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalOrderMetaDataInput unmarshals raw into the OrderMetaDataInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalOrderMetaDataInput(ctx context.Context, raw any) (schema.OrderMetaData, error) {
+	var out schema.OrderMetaData
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "OrderMetaDataInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputOrderMetaDataPatch(ctx context.Context, obj any) (model.OrderMetaDataPatch, error) {
+	var it model.OrderMetaDataPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cartParameters", "noteAttributes", "notes", "tags"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cartParameters":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cartParameters"))
+			data, err := ec.unmarshalOStringMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CartParameters = data
+		case "noteAttributes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noteAttributes"))
+			data, err := ec.unmarshalOStringMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoteAttributes = data
+		case "notes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("notes"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Notes = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalOrderMetaDataPatch unmarshals raw into the OrderMetaDataPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalOrderMetaDataPatch(ctx context.Context, raw any) (model.OrderMetaDataPatch, error) {
+	var out model.OrderMetaDataPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "OrderMetaDataPatch", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputOrderOrder(ctx context.Context, obj any) (ent.OrderOrder, error) {
 	var it ent.OrderOrder
 	if obj == nil {
@@ -34353,6 +41326,118 @@ func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, o
 func UnmarshalOrderWhereInput(ctx context.Context, raw any) (ent.OrderWhereInput, error) {
 	var out ent.OrderWhereInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "OrderWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentInput(ctx context.Context, obj any) (service.PaymentInput, error) {
+	var it service.PaymentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "gatewayPublicID", "amount", "currency", "type", "displayString", "token", "retain", "walletPayType", "extraPaymentData", "pin"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "gatewayPublicID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayPublicID"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayPublicID = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt642ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "displayString":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayString"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayString = data
+		case "token":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("token"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Token = data
+		case "retain":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("retain"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Retain = data
+		case "walletPayType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("walletPayType"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WalletPayType = data
+		case "extraPaymentData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("extraPaymentData"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExtraPaymentData = data
+		case "pin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pin"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pin = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentInput unmarshals raw into the PaymentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentInput(ctx context.Context, raw any) (service.PaymentInput, error) {
+	var out service.PaymentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentInput", raw, &out)
 	return out, err
 }
 
@@ -41877,6 +48962,137 @@ func (ec *executionContext) _AccessToken(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var applicationStateImplementors = []string{"ApplicationState"}
+
+func (ec *executionContext) _ApplicationState(ctx context.Context, sel ast.SelectionSet, obj *model.ApplicationState) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, applicationStateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApplicationState")
+		case "customer":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ApplicationState_customer(ctx, field, obj)
+				})
+		case "addresses":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ApplicationState_addresses(ctx, field, obj)
+				})
+		case "lineItems":
+			out.Values[i] = ec._ApplicationState_lineItems(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "taxes":
+			out.Values[i] = ec._ApplicationState_taxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "discounts":
+			out.Values[i] = ec._ApplicationState_discounts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payments":
+			out.Values[i] = ec._ApplicationState_payments(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "orderTotal":
+			out.Values[i] = ec._ApplicationState_orderTotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "orderBalance":
+			out.Values[i] = ec._ApplicationState_orderBalance(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "orderMetaData":
+			out.Values[i] = ec._ApplicationState_orderMetaData(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shipping":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ApplicationState_shipping(ctx, field, obj)
+				})
+		case "resumableLink":
+			out.Values[i] = ec._ApplicationState_resumableLink(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "linkToCart":
+			out.Values[i] = ec._ApplicationState_linkToCart(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "flowID":
+			out.Values[i] = ec._ApplicationState_flowID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._ApplicationState_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "displayCurrency":
+			out.Values[i] = ec._ApplicationState_displayCurrency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "displayExchangeRate":
+			out.Values[i] = ec._ApplicationState_displayExchangeRate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdVia":
+			out.Values[i] = ec._ApplicationState_createdVia(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "isProcessed":
+			out.Values[i] = ec._ApplicationState_isProcessed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "orderID":
+			out.Values[i] = ec._ApplicationState_orderID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "platformOrderID":
+			out.Values[i] = ec._ApplicationState_platformOrderID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var corsDomainImplementors = []string{"CorsDomain", "Node"}
 
 func (ec *executionContext) _CorsDomain(ctx context.Context, sel ast.SelectionSet, obj *ent.CorsDomain) graphql.Marshaler {
@@ -41992,6 +49208,64 @@ func (ec *executionContext) _CorsDomainEdge(ctx context.Context, sel ast.Selecti
 			}
 		case "cursor":
 			out.Values[i] = ec._CorsDomainEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var currencyInfoImplementors = []string{"CurrencyInfo"}
+
+func (ec *executionContext) _CurrencyInfo(ctx context.Context, sel ast.SelectionSet, obj *service.CurrencyInfo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, currencyInfoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CurrencyInfo")
+		case "isoCode":
+			out.Values[i] = ec._CurrencyInfo_isoCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isoNumericCode":
+			out.Values[i] = ec._CurrencyInfo_isoNumericCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "symbol":
+			out.Values[i] = ec._CurrencyInfo_symbol(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "format":
+			out.Values[i] = ec._CurrencyInfo_format(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasDecimal":
+			out.Values[i] = ec._CurrencyInfo_hasDecimal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "showIsoCode":
+			out.Values[i] = ec._CurrencyInfo_showIsoCode(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -42167,6 +49441,54 @@ func (ec *executionContext) _DiscountCodeEdge(ctx context.Context, sel ast.Selec
 			}
 		case "cursor":
 			out.Values[i] = ec._DiscountCodeEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var discountLineImplementors = []string{"DiscountLine"}
+
+func (ec *executionContext) _DiscountLine(ctx context.Context, sel ast.SelectionSet, obj *service.DiscountLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discountLineImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscountLine")
+		case "code":
+			out.Values[i] = ec._DiscountLine_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "text":
+			out.Values[i] = ec._DiscountLine_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._DiscountLine_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._DiscountLine_source(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -43363,6 +50685,54 @@ func (ec *executionContext) _LineItemEdge(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var lineItemStateImplementors = []string{"LineItemState"}
+
+func (ec *executionContext) _LineItemState(ctx context.Context, sel ast.SelectionSet, obj *service.LineItemState) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, lineItemStateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LineItemState")
+		case "productData":
+			out.Values[i] = ec._LineItemState_productData(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxes":
+			out.Values[i] = ec._LineItemState_taxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discounts":
+			out.Values[i] = ec._LineItemState_discounts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fulfilledQuantity":
+			out.Values[i] = ec._LineItemState_fulfilledQuantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -43434,6 +50804,174 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "createShippingZone":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createShippingZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "initOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_initOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resumeOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resumeOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createGuestCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createGuestCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createAuthenticatedCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createAuthenticatedCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setShippingAddress":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setShippingAddress(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateShippingAddress":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateShippingAddress(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteShippingAddress":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteShippingAddress(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setBillingAddress":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setBillingAddress(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateBillingAddress":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateBillingAddress(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteBillingAddress":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteBillingAddress(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addLineItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addLineItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateLineItemQuantity":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateLineItemQuantity(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteLineItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteLineItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "selectShippingLine":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_selectShippingLine(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateOrderMetaData":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOrderMetaData(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "generateTaxes":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_generateTaxes(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "applyDiscountCode":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_applyDiscountCode(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeDiscountCode":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeDiscountCode(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removePayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removePayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "processOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_processOrder(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -43746,6 +51284,137 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
+var orderAddressImplementors = []string{"OrderAddress"}
+
+func (ec *executionContext) _OrderAddress(ctx context.Context, sel ast.SelectionSet, obj *schema.OrderAddress) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderAddressImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderAddress")
+		case "id":
+			out.Values[i] = ec._OrderAddress_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "firstName":
+			out.Values[i] = ec._OrderAddress_firstName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastName":
+			out.Values[i] = ec._OrderAddress_lastName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addressLine1":
+			out.Values[i] = ec._OrderAddress_addressLine1(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addressLine2":
+			out.Values[i] = ec._OrderAddress_addressLine2(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._OrderAddress_country(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "countryCode":
+			out.Values[i] = ec._OrderAddress_countryCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "city":
+			out.Values[i] = ec._OrderAddress_city(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "province":
+			out.Values[i] = ec._OrderAddress_province(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "provinceCode":
+			out.Values[i] = ec._OrderAddress_provinceCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "postalCode":
+			out.Values[i] = ec._OrderAddress_postalCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "businessName":
+			out.Values[i] = ec._OrderAddress_businessName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "phoneNumber":
+			out.Values[i] = ec._OrderAddress_phoneNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var orderAddressesImplementors = []string{"OrderAddresses"}
+
+func (ec *executionContext) _OrderAddresses(ctx context.Context, sel ast.SelectionSet, obj *model.OrderAddresses) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderAddressesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderAddresses")
+		case "shipping":
+			out.Values[i] = ec._OrderAddresses_shipping(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "billing":
+			out.Values[i] = ec._OrderAddresses_billing(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var orderConnectionImplementors = []string{"OrderConnection"}
 
 func (ec *executionContext) _OrderConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.OrderConnection) graphql.Marshaler {
@@ -43789,6 +51458,64 @@ func (ec *executionContext) _OrderConnection(ctx context.Context, sel ast.Select
 	return out
 }
 
+var orderCustomerImplementors = []string{"OrderCustomer"}
+
+func (ec *executionContext) _OrderCustomer(ctx context.Context, sel ast.SelectionSet, obj *schema.OrderCustomer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderCustomerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderCustomer")
+		case "platformID":
+			out.Values[i] = ec._OrderCustomer_platformID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "publicID":
+			out.Values[i] = ec._OrderCustomer_publicID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "firstName":
+			out.Values[i] = ec._OrderCustomer_firstName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastName":
+			out.Values[i] = ec._OrderCustomer_lastName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "emailAddress":
+			out.Values[i] = ec._OrderCustomer_emailAddress(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "acceptsMarketing":
+			out.Values[i] = ec._OrderCustomer_acceptsMarketing(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var orderEdgeImplementors = []string{"OrderEdge"}
 
 func (ec *executionContext) _OrderEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.OrderEdge) graphql.Marshaler {
@@ -43807,6 +51534,54 @@ func (ec *executionContext) _OrderEdge(ctx context.Context, sel ast.SelectionSet
 			}
 		case "cursor":
 			out.Values[i] = ec._OrderEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var orderMetaDataImplementors = []string{"OrderMetaData"}
+
+func (ec *executionContext) _OrderMetaData(ctx context.Context, sel ast.SelectionSet, obj *schema.OrderMetaData) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderMetaDataImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderMetaData")
+		case "cartParameters":
+			out.Values[i] = ec._OrderMetaData_cartParameters(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "noteAttributes":
+			out.Values[i] = ec._OrderMetaData_noteAttributes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "notes":
+			out.Values[i] = ec._OrderMetaData_notes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tags":
+			out.Values[i] = ec._OrderMetaData_tags(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -44023,6 +51798,63 @@ func (ec *executionContext) _OrderPaymentEdge(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var orderViewImplementors = []string{"OrderView"}
+
+func (ec *executionContext) _OrderView(ctx context.Context, sel ast.SelectionSet, obj *service.OrderView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderViewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderView")
+		case "publicOrderID":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OrderView_publicOrderID(ctx, field, obj)
+				})
+		case "jwtToken":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OrderView_jwtToken(ctx, field, obj)
+				})
+		case "initialData":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OrderView_initialData(ctx, field, obj)
+				})
+		case "applicationState":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OrderView_applicationState(ctx, field, obj)
+				})
+		case "order":
+			out.Values[i] = ec._OrderView_order(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *entgql.PageInfo[int]) graphql.Marshaler {
@@ -44053,6 +51885,95 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentStateImplementors = []string{"PaymentState"}
+
+func (ec *executionContext) _PaymentState(ctx context.Context, sel ast.SelectionSet, obj *service.PaymentState) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentStateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentState")
+		case "gatewayPublicID":
+			out.Values[i] = ec._PaymentState_gatewayPublicID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._PaymentState_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._PaymentState_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._PaymentState_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "displayString":
+			out.Values[i] = ec._PaymentState_displayString(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "id":
+			out.Values[i] = ec._PaymentState_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "token":
+			out.Values[i] = ec._PaymentState_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "retain":
+			out.Values[i] = ec._PaymentState_retain(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "walletPayType":
+			out.Values[i] = ec._PaymentState_walletPayType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "paymentParameters":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PaymentState_paymentParameters(ctx, field, obj)
+				})
+		case "status":
+			out.Values[i] = ec._PaymentState_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "step":
+			out.Values[i] = ec._PaymentState_step(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -44267,6 +52188,44 @@ func (ec *executionContext) _PaymentTransactionEdge(ctx context.Context, sel ast
 	return out
 }
 
+var processOrderResultImplementors = []string{"ProcessOrderResult"}
+
+func (ec *executionContext) _ProcessOrderResult(ctx context.Context, sel ast.SelectionSet, obj *service.ProcessResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, processOrderResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProcessOrderResult")
+		case "view":
+			out.Values[i] = ec._ProcessOrderResult_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requiresAction":
+			out.Values[i] = ec._ProcessOrderResult_requiresAction(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var productImplementors = []string{"Product", "Node"}
 
 func (ec *executionContext) _Product(ctx context.Context, sel ast.SelectionSet, obj *ent.Product) graphql.Marshaler {
@@ -44400,6 +52359,164 @@ func (ec *executionContext) _ProductConnection(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var productDataImplementors = []string{"ProductData"}
+
+func (ec *executionContext) _ProductData(ctx context.Context, sel ast.SelectionSet, obj *service.ProductData) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, productDataImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProductData")
+		case "id":
+			out.Values[i] = ec._ProductData_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "productTitle":
+			out.Values[i] = ec._ProductData_productTitle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._ProductData_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "properties":
+			out.Values[i] = ec._ProductData_properties(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._ProductData_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "quantity":
+			out.Values[i] = ec._ProductData_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "price":
+			out.Values[i] = ec._ProductData_price(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPrice":
+			out.Values[i] = ec._ProductData_totalPrice(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visible":
+			out.Values[i] = ec._ProductData_visible(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lineItemKey":
+			out.Values[i] = ec._ProductData_lineItemKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "barcode":
+			out.Values[i] = ec._ProductData_barcode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "compareAtPrice":
+			out.Values[i] = ec._ProductData_compareAtPrice(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "weight":
+			out.Values[i] = ec._ProductData_weight(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "weightUnit":
+			out.Values[i] = ec._ProductData_weightUnit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "productID":
+			out.Values[i] = ec._ProductData_productID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variantID":
+			out.Values[i] = ec._ProductData_variantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requiresShipping":
+			out.Values[i] = ec._ProductData_requiresShipping(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sku":
+			out.Values[i] = ec._ProductData_sku(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxable":
+			out.Values[i] = ec._ProductData_taxable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tags":
+			out.Values[i] = ec._ProductData_tags(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "vendor":
+			out.Values[i] = ec._ProductData_vendor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalWeight":
+			out.Values[i] = ec._ProductData_totalWeight(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "imageURL":
+			out.Values[i] = ec._ProductData_imageURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "localizedNames":
+			out.Values[i] = ec._ProductData_localizedNames(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "localizedDescriptions":
+			out.Values[i] = ec._ProductData_localizedDescriptions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "localizedVariantNames":
+			out.Values[i] = ec._ProductData_localizedVariantNames(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var productEdgeImplementors = []string{"ProductEdge"}
 
 func (ec *executionContext) _ProductEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ProductEdge) graphql.Marshaler {
@@ -44468,6 +52585,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_nodes(ctx, field)
+				})
+		case "order":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_order(ctx, field)
+				})
+		case "orders":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_orders(ctx, field)
 				})
 		case "shop":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -44590,6 +52719,54 @@ func (ec *executionContext) _RSAConfig(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var shippingLineImplementors = []string{"ShippingLine"}
+
+func (ec *executionContext) _ShippingLine(ctx context.Context, sel ast.SelectionSet, obj *schema.ShippingLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shippingLineImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShippingLine")
+		case "id":
+			out.Values[i] = ec._ShippingLine_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._ShippingLine_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._ShippingLine_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._ShippingLine_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var shippingRateImplementors = []string{"ShippingRate", "Node"}
 
 func (ec *executionContext) _ShippingRate(ctx context.Context, sel ast.SelectionSet, obj *ent.ShippingRate) graphql.Marshaler {
@@ -44657,6 +52834,54 @@ func (ec *executionContext) _ShippingRate(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ShippingRate_zone(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var shippingStateImplementors = []string{"ShippingState"}
+
+func (ec *executionContext) _ShippingState(ctx context.Context, sel ast.SelectionSet, obj *model.ShippingState) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shippingStateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShippingState")
+		case "selectedShipping":
+			out.Values[i] = ec._ShippingState_selectedShipping(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "availableShippingLines":
+			out.Values[i] = ec._ShippingState_availableShippingLines(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxes":
+			out.Values[i] = ec._ShippingState_taxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discounts":
+			out.Values[i] = ec._ShippingState_discounts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -44972,6 +53197,49 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Shop_sharedSecretMasked(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var taxLineImplementors = []string{"TaxLine"}
+
+func (ec *executionContext) _TaxLine(ctx context.Context, sel ast.SelectionSet, obj *service.TaxLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, taxLineImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TaxLine")
+		case "value":
+			out.Values[i] = ec._TaxLine_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._TaxLine_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isIncluded":
+			out.Values[i] = ec._TaxLine_isIncluded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -45933,6 +54201,19 @@ func (ec *executionContext) unmarshalNAccessTokenWhereInput2ᚖgithubᚗcomᚋch
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNAddressInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx context.Context, v any) (schema.OrderAddress, error) {
+	res, err := ec.unmarshalInputAddressInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNApplicationState2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐApplicationState(ctx context.Context, sel ast.SelectionSet, v *model.ApplicationState) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ApplicationState!")
+		return graphql.Null
+	}
+	return ec._ApplicationState(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -45945,6 +54226,25 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 		graphql.AddInvalidNullFromMarshaler(ctx, "Boolean!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNCartItemInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCartItem(ctx context.Context, v any) (service.CartItem, error) {
+	res, err := ec.unmarshalInputCartItemInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCartItemInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCartItemᚄ(ctx context.Context, v any) ([]service.CartItem, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]service.CartItem, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCartItemInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCartItem(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalNCorsDomain2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCorsDomainᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CorsDomain) graphql.Marshaler {
@@ -45998,6 +54298,10 @@ func (ec *executionContext) unmarshalNCorsDomainWhereInput2ᚖgithubᚗcomᚋche
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCurrencyInfo2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCurrencyInfo(ctx context.Context, sel ast.SelectionSet, v service.CurrencyInfo) graphql.Marshaler {
+	return ec._CurrencyInfo(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (entgql.Cursor[int], error) {
 	var res entgql.Cursor[int]
 	err := res.UnmarshalGQL(v)
@@ -46006,6 +54310,11 @@ func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCur
 
 func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCustomerInput(ctx context.Context, v any) (service.CustomerInput, error) {
+	res, err := ec.unmarshalInputCustomerInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNDiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCode(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCode) graphql.Marshaler {
@@ -46061,6 +54370,26 @@ func (ec *executionContext) unmarshalNDiscountCodePatch2githubᚗcomᚋcheckoutd
 func (ec *executionContext) unmarshalNDiscountCodeWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeWhereInput(ctx context.Context, v any) (*ent.DiscountCodeWhereInput, error) {
 	res, err := ec.unmarshalInputDiscountCodeWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDiscountLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLine(ctx context.Context, sel ast.SelectionSet, v service.DiscountLine) graphql.Marshaler {
+	return ec._DiscountLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLineᚄ(ctx context.Context, sel ast.SelectionSet, v []service.DiscountLine) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDiscountLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLine(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNEventConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventConnection(ctx context.Context, sel ast.SelectionSet, v *ent.EventConnection) graphql.Marshaler {
@@ -46128,6 +54457,20 @@ func (ec *executionContext) marshalNExternalPaymentGatewayOrderField2ᚖgithub�
 func (ec *executionContext) unmarshalNExternalPaymentGatewayWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐExternalPaymentGatewayWhereInput(ctx context.Context, v any) (*ent.ExternalPaymentGatewayWhereInput, error) {
 	res, err := ec.unmarshalInputExternalPaymentGatewayWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) marshalNFlowConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐFlowConnection(ctx context.Context, sel ast.SelectionSet, v *ent.FlowConnection) graphql.Marshaler {
@@ -46268,6 +54611,11 @@ func (ec *executionContext) marshalNID2ᚕintᚄ(ctx context.Context, sel ast.Se
 	return ret
 }
 
+func (ec *executionContext) unmarshalNInitOrderInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐInitOrderInput(ctx context.Context, v any) (service.InitOrderInput, error) {
+	res, err := ec.unmarshalInputInitOrderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := graphql.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -46321,6 +54669,24 @@ func (ec *executionContext) marshalNIssuedGiftCard2ᚖgithubᚗcomᚋcheckoutd�
 		return graphql.Null
 	}
 	return ec._IssuedGiftCard(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNJSON2interface(ctx context.Context, v any) (any, error) {
+	res, err := graphql.UnmarshalAny(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNJSON2interface(ctx context.Context, sel ast.SelectionSet, v any) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JSON!")
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalAny(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "JSON!")
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNLifeElement2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLifeElement(ctx context.Context, sel ast.SelectionSet, v *ent.LifeElement) graphql.Marshaler {
@@ -46385,6 +54751,26 @@ func (ec *executionContext) marshalNLineItemOrderField2ᚖgithubᚗcomᚋcheckou
 	return v
 }
 
+func (ec *executionContext) marshalNLineItemState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐLineItemState(ctx context.Context, sel ast.SelectionSet, v service.LineItemState) graphql.Marshaler {
+	return ec._LineItemState(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLineItemState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐLineItemStateᚄ(ctx context.Context, sel ast.SelectionSet, v []service.LineItemState) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLineItemState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐLineItemState(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNLineItemWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInput(ctx context.Context, v any) (*ent.LineItemWhereInput, error) {
 	res, err := ec.unmarshalInputLineItemWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
@@ -46408,6 +54794,14 @@ func (ec *executionContext) marshalNOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckout
 	return ec._Order(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNOrderAddresses2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐOrderAddresses(ctx context.Context, sel ast.SelectionSet, v *model.OrderAddresses) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OrderAddresses!")
+		return graphql.Null
+	}
+	return ec._OrderAddresses(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNOrderConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderConnection(ctx context.Context, sel ast.SelectionSet, v *ent.OrderConnection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "OrderConnection!")
@@ -46424,6 +54818,15 @@ func (ec *executionContext) unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentg
 
 func (ec *executionContext) marshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, sel ast.SelectionSet, v entgql.OrderDirection) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNOrderMetaData2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderMetaData(ctx context.Context, sel ast.SelectionSet, v schema.OrderMetaData) graphql.Marshaler {
+	return ec._OrderMetaData(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNOrderMetaDataPatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐOrderMetaDataPatch(ctx context.Context, v any) (model.OrderMetaDataPatch, error) {
+	res, err := ec.unmarshalInputOrderMetaDataPatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNOrderOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderOrderField(ctx context.Context, v any) (*ent.OrderOrderField, error) {
@@ -46495,6 +54898,14 @@ func (ec *executionContext) marshalNOrderStatus2githubᚗcomᚋcheckoutdᚋcheck
 	return v
 }
 
+func (ec *executionContext) marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx context.Context, sel ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OrderView!")
+		return graphql.Null
+	}
+	return ec._OrderView(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInput(ctx context.Context, v any) (*ent.OrderWhereInput, error) {
 	res, err := ec.unmarshalInputOrderWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
@@ -46502,6 +54913,31 @@ func (ec *executionContext) unmarshalNOrderWhereInput2ᚖgithubᚗcomᚋcheckout
 
 func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx context.Context, v any) (service.PaymentInput, error) {
+	res, err := ec.unmarshalInputPaymentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentState(ctx context.Context, sel ast.SelectionSet, v service.PaymentState) graphql.Marshaler {
+	return ec._PaymentState(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPaymentState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentStateᚄ(ctx context.Context, sel ast.SelectionSet, v []service.PaymentState) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentState(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNPaymentTransactionConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionConnection(ctx context.Context, sel ast.SelectionSet, v *ent.PaymentTransactionConnection) graphql.Marshaler {
@@ -46551,6 +54987,14 @@ func (ec *executionContext) unmarshalNPaymentTransactionWhereInput2ᚖgithubᚗc
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNProcessOrderResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProcessResult(ctx context.Context, sel ast.SelectionSet, v *service.ProcessResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ProcessOrderResult!")
+		return graphql.Null
+	}
+	return ec._ProcessOrderResult(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNProduct2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐProduct(ctx context.Context, sel ast.SelectionSet, v *ent.Product) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Product!")
@@ -46565,6 +55009,10 @@ func (ec *executionContext) marshalNProductConnection2ᚖgithubᚗcomᚋcheckout
 		return graphql.Null
 	}
 	return ec._ProductConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNProductData2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProductData(ctx context.Context, sel ast.SelectionSet, v service.ProductData) graphql.Marshaler {
+	return ec._ProductData(ctx, sel, &v)
 }
 
 func (ec *executionContext) unmarshalNProductInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProductInput(ctx context.Context, v any) (service.ProductInput, error) {
@@ -46623,6 +55071,26 @@ func (ec *executionContext) unmarshalNRSAConfigWhereInput2ᚖgithubᚗcomᚋchec
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNShippingLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐShippingLine(ctx context.Context, sel ast.SelectionSet, v schema.ShippingLine) graphql.Marshaler {
+	return ec._ShippingLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNShippingLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐShippingLineᚄ(ctx context.Context, sel ast.SelectionSet, v []schema.ShippingLine) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNShippingLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐShippingLine(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNShippingRate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRate(ctx context.Context, sel ast.SelectionSet, v *ent.ShippingRate) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ShippingRate!")
@@ -46677,6 +55145,14 @@ func (ec *executionContext) marshalNShippingRateOrderField2ᚖgithubᚗcomᚋche
 func (ec *executionContext) unmarshalNShippingRateWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateWhereInput(ctx context.Context, v any) (*ent.ShippingRateWhereInput, error) {
 	res, err := ec.unmarshalInputShippingRateWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNShippingState2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐShippingState(ctx context.Context, sel ast.SelectionSet, v *model.ShippingState) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ShippingState!")
+		return graphql.Null
+	}
+	return ec._ShippingState(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNShippingZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingZone(ctx context.Context, sel ast.SelectionSet, v *ent.ShippingZone) graphql.Marshaler {
@@ -46758,6 +55234,73 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNStringMap2map(ctx context.Context, v any) (map[string]string, error) {
+	res, err := model.UnmarshalStringMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNStringMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]string) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "StringMap!")
+		return graphql.Null
+	}
+	_ = sel
+	res := model.MarshalStringMap(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "StringMap!")
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNTaxLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLine(ctx context.Context, sel ast.SelectionSet, v service.TaxLine) graphql.Marshaler {
+	return ec._TaxLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLineᚄ(ctx context.Context, sel ast.SelectionSet, v []service.TaxLine) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTaxLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLine(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNTaxZone2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐTaxZone(ctx context.Context, sel ast.SelectionSet, v *ent.TaxZone) graphql.Marshaler {
@@ -47859,6 +56402,24 @@ func (ec *executionContext) marshalOInt642ᚖint64(ctx context.Context, sel ast.
 	return res
 }
 
+func (ec *executionContext) unmarshalOJSON2interface(ctx context.Context, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalAny(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOJSON2interface(ctx context.Context, sel ast.SelectionSet, v any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalAny(v)
+	return res
+}
+
 func (ec *executionContext) marshalOLifeElement2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLifeElement(ctx context.Context, sel ast.SelectionSet, v *ent.LifeElement) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -47979,6 +56540,24 @@ func (ec *executionContext) unmarshalOLineItemWhereInput2ᚖgithubᚗcomᚋcheck
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalOMap2map(ctx context.Context, v any) (map[string]any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalMap(v)
+	return res
+}
+
 func (ec *executionContext) marshalONode2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v ent.Noder) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -47991,6 +56570,20 @@ func (ec *executionContext) marshalOOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckout
 		return graphql.Null
 	}
 	return ec._Order(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOrderAddress2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx context.Context, sel ast.SelectionSet, v *schema.OrderAddress) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderAddress(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOrderCustomer2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderCustomer(ctx context.Context, sel ast.SelectionSet, v *schema.OrderCustomer) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderCustomer(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOOrderEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.OrderEdge) graphql.Marshaler {
@@ -48011,6 +56604,14 @@ func (ec *executionContext) marshalOOrderEdge2ᚖgithubᚗcomᚋcheckoutdᚋchec
 		return graphql.Null
 	}
 	return ec._OrderEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOOrderMetaDataInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderMetaData(ctx context.Context, v any) (*schema.OrderMetaData, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputOrderMetaDataInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOOrderOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderOrder(ctx context.Context, v any) (*ent.OrderOrder, error) {
@@ -48466,6 +57067,13 @@ func (ec *executionContext) unmarshalORSAConfigWhereInput2ᚖgithubᚗcomᚋchec
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOShippingLine2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐShippingLine(ctx context.Context, sel ast.SelectionSet, v *schema.ShippingLine) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ShippingLine(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOShippingRate2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRateᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ShippingRate) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -48719,6 +57327,24 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = sel
 	_ = ctx
 	res := graphql.MarshalString(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOStringMap2map(ctx context.Context, v any) (map[string]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := model.UnmarshalStringMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOStringMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := model.MarshalStringMap(v)
 	return res
 }
 

@@ -46,3 +46,11 @@ type LifeElementInput struct {
 	MetaDataField    *string `json:"metaDataField,omitempty"`
 	OrderAsc         *int    `json:"orderAsc,omitempty"`
 }
+
+// Each part given replaces the stored one; parts left out stay.
+type OrderMetaDataPatch struct {
+	CartParameters map[string]string `json:"cartParameters,omitempty"`
+	NoteAttributes map[string]string `json:"noteAttributes,omitempty"`
+	Notes          *string           `json:"notes,omitempty"`
+	Tags           []string          `json:"tags,omitempty"`
+}
