@@ -107,6 +107,37 @@ type ComplexityRoot struct {
 		Taxes           func(childComplexity int) int
 	}
 
+	AuthorizationTransaction struct {
+		Amount        func(childComplexity int) int
+		Currency      func(childComplexity int) int
+		Gateway       func(childComplexity int) int
+		PaymentID     func(childComplexity int) int
+		Status        func(childComplexity int) int
+		Step          func(childComplexity int) int
+		TenderType    func(childComplexity int) int
+		TransactionID func(childComplexity int) int
+	}
+
+	AuthorizeResult struct {
+		Total        func(childComplexity int) int
+		Transactions func(childComplexity int) int
+	}
+
+	CancelResult struct {
+		Refund func(childComplexity int) int
+		View   func(childComplexity int) int
+		Voids  func(childComplexity int) int
+	}
+
+	CaptureResult struct {
+		AmountRemaining   func(childComplexity int) int
+		CapturedHeldTotal func(childComplexity int) int
+		OrderTotal        func(childComplexity int) int
+		PaidTotal         func(childComplexity int) int
+		Pending           func(childComplexity int) int
+		Transactions      func(childComplexity int) int
+	}
+
 	CorsDomain struct {
 		CreatedAt func(childComplexity int) int
 		Domain    func(childComplexity int) int
@@ -355,11 +386,25 @@ type ComplexityRoot struct {
 		Taxes             func(childComplexity int) int
 	}
 
+	MoneyTransaction struct {
+		Amount                 func(childComplexity int) int
+		Gateway                func(childComplexity int) int
+		GatewayID              func(childComplexity int) int
+		PaymentID              func(childComplexity int) int
+		ReferenceTransactionID func(childComplexity int) int
+		ResponseCode           func(childComplexity int) int
+		Status                 func(childComplexity int) int
+		TransactionID          func(childComplexity int) int
+	}
+
 	Mutation struct {
 		AddCorsDomain                func(childComplexity int, domain string) int
 		AddLineItem                  func(childComplexity int, publicOrderID string, input service.CartItem) int
 		AddPayment                   func(childComplexity int, publicOrderID string, input service.PaymentInput) int
 		ApplyDiscountCode            func(childComplexity int, publicOrderID string, code string) int
+		AuthorizePayments            func(childComplexity int, publicOrderID string, idempotencyKey *string) int
+		CancelOrder                  func(childComplexity int, publicOrderID string, input model.CancelInput) int
+		CaptureOrder                 func(childComplexity int, publicOrderID string, input model.CaptureInput) int
 		ConfigureSharedSecret        func(childComplexity int, sharedSecret string) int
 		CreateAPIOverride            func(childComplexity int, input service.APIOverrideInput) int
 		CreateAuthenticatedCustomer  func(childComplexity int, publicOrderID string, input service.CustomerInput) int
@@ -390,6 +435,7 @@ type ComplexityRoot struct {
 		InitOrder                    func(childComplexity int, input service.InitOrderInput) int
 		IssueGiftCard                func(childComplexity int, input service.IssueGiftCardInput) int
 		ProcessOrder                 func(childComplexity int, publicOrderID string) int
+		RefundOrder                  func(childComplexity int, publicOrderID string, input model.RefundInput) int
 		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
 		RemoveDiscountCode           func(childComplexity int, publicOrderID string, code string) int
 		RemovePayment                func(childComplexity int, publicOrderID string, input service.PaymentInput) int
@@ -656,6 +702,23 @@ type ComplexityRoot struct {
 		UpdatedAt          func(childComplexity int) int
 	}
 
+	RefundResult struct {
+		AmountRefunded     func(childComplexity int) int
+		EmailSent          func(childComplexity int) int
+		Partial            func(childComplexity int) int
+		Pending            func(childComplexity int) int
+		TransactionDetails func(childComplexity int) int
+	}
+
+	RefundTransaction struct {
+		Amount            func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		PaymentID         func(childComplexity int) int
+		Status            func(childComplexity int) int
+		Success           func(childComplexity int) int
+		TransactionNumber func(childComplexity int) int
+	}
+
 	ShippingLine struct {
 		Amount      func(childComplexity int) int
 		Code        func(childComplexity int) int
@@ -843,6 +906,10 @@ type MutationResolver interface {
 	CreateProduct(ctx context.Context, input service.ProductInput) (*ent.Product, error)
 	UpdateVariant(ctx context.Context, id int, input service.VariantPatch) (*ent.Variant, error)
 	CreateShippingZone(ctx context.Context, input service.ShippingZoneInput) (*ent.ShippingZone, error)
+	CaptureOrder(ctx context.Context, publicOrderID string, input model.CaptureInput) (*service.CaptureResult, error)
+	RefundOrder(ctx context.Context, publicOrderID string, input model.RefundInput) (*service.RefundResult, error)
+	CancelOrder(ctx context.Context, publicOrderID string, input model.CancelInput) (*service.CancelResult, error)
+	AuthorizePayments(ctx context.Context, publicOrderID string, idempotencyKey *string) (*service.AuthorizeResult, error)
 	InitOrder(ctx context.Context, input service.InitOrderInput) (*service.OrderView, error)
 	ResumeOrder(ctx context.Context, publicOrderID string) (*service.OrderView, error)
 	CreateGuestCustomer(ctx context.Context, publicOrderID string, input service.CustomerInput) (*service.OrderView, error)
@@ -1174,6 +1241,124 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApplicationState.Taxes(childComplexity), true
+
+	case "AuthorizationTransaction.amount":
+		if e.ComplexityRoot.AuthorizationTransaction.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthorizationTransaction.Amount(childComplexity), true
+	case "AuthorizationTransaction.currency":
+		if e.ComplexityRoot.AuthorizationTransaction.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthorizationTransaction.Currency(childComplexity), true
+	case "AuthorizationTransaction.gateway":
+		if e.ComplexityRoot.AuthorizationTransaction.Gateway == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthorizationTransaction.Gateway(childComplexity), true
+	case "AuthorizationTransaction.paymentID":
+		if e.ComplexityRoot.AuthorizationTransaction.PaymentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthorizationTransaction.PaymentID(childComplexity), true
+	case "AuthorizationTransaction.status":
+		if e.ComplexityRoot.AuthorizationTransaction.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthorizationTransaction.Status(childComplexity), true
+	case "AuthorizationTransaction.step":
+		if e.ComplexityRoot.AuthorizationTransaction.Step == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthorizationTransaction.Step(childComplexity), true
+	case "AuthorizationTransaction.tenderType":
+		if e.ComplexityRoot.AuthorizationTransaction.TenderType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthorizationTransaction.TenderType(childComplexity), true
+	case "AuthorizationTransaction.transactionID":
+		if e.ComplexityRoot.AuthorizationTransaction.TransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthorizationTransaction.TransactionID(childComplexity), true
+
+	case "AuthorizeResult.total":
+		if e.ComplexityRoot.AuthorizeResult.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthorizeResult.Total(childComplexity), true
+	case "AuthorizeResult.transactions":
+		if e.ComplexityRoot.AuthorizeResult.Transactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthorizeResult.Transactions(childComplexity), true
+
+	case "CancelResult.refund":
+		if e.ComplexityRoot.CancelResult.Refund == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CancelResult.Refund(childComplexity), true
+	case "CancelResult.view":
+		if e.ComplexityRoot.CancelResult.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CancelResult.View(childComplexity), true
+	case "CancelResult.voids":
+		if e.ComplexityRoot.CancelResult.Voids == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CancelResult.Voids(childComplexity), true
+
+	case "CaptureResult.amountRemaining":
+		if e.ComplexityRoot.CaptureResult.AmountRemaining == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CaptureResult.AmountRemaining(childComplexity), true
+	case "CaptureResult.capturedHeldTotal":
+		if e.ComplexityRoot.CaptureResult.CapturedHeldTotal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CaptureResult.CapturedHeldTotal(childComplexity), true
+	case "CaptureResult.orderTotal":
+		if e.ComplexityRoot.CaptureResult.OrderTotal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CaptureResult.OrderTotal(childComplexity), true
+	case "CaptureResult.paidTotal":
+		if e.ComplexityRoot.CaptureResult.PaidTotal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CaptureResult.PaidTotal(childComplexity), true
+	case "CaptureResult.pending":
+		if e.ComplexityRoot.CaptureResult.Pending == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CaptureResult.Pending(childComplexity), true
+	case "CaptureResult.transactions":
+		if e.ComplexityRoot.CaptureResult.Transactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CaptureResult.Transactions(childComplexity), true
 
 	case "CorsDomain.createdAt":
 		if e.ComplexityRoot.CorsDomain.CreatedAt == nil {
@@ -2153,6 +2338,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LineItemState.Taxes(childComplexity), true
 
+	case "MoneyTransaction.amount":
+		if e.ComplexityRoot.MoneyTransaction.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoneyTransaction.Amount(childComplexity), true
+	case "MoneyTransaction.gateway":
+		if e.ComplexityRoot.MoneyTransaction.Gateway == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoneyTransaction.Gateway(childComplexity), true
+	case "MoneyTransaction.gatewayID":
+		if e.ComplexityRoot.MoneyTransaction.GatewayID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoneyTransaction.GatewayID(childComplexity), true
+	case "MoneyTransaction.paymentID":
+		if e.ComplexityRoot.MoneyTransaction.PaymentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoneyTransaction.PaymentID(childComplexity), true
+	case "MoneyTransaction.referenceTransactionID":
+		if e.ComplexityRoot.MoneyTransaction.ReferenceTransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoneyTransaction.ReferenceTransactionID(childComplexity), true
+	case "MoneyTransaction.responseCode":
+		if e.ComplexityRoot.MoneyTransaction.ResponseCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoneyTransaction.ResponseCode(childComplexity), true
+	case "MoneyTransaction.status":
+		if e.ComplexityRoot.MoneyTransaction.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoneyTransaction.Status(childComplexity), true
+	case "MoneyTransaction.transactionID":
+		if e.ComplexityRoot.MoneyTransaction.TransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoneyTransaction.TransactionID(childComplexity), true
+
 	case "Mutation.addCorsDomain":
 		if e.ComplexityRoot.Mutation.AddCorsDomain == nil {
 			break
@@ -2197,6 +2431,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ApplyDiscountCode(childComplexity, args["publicOrderId"].(string), args["code"].(string)), true
+	case "Mutation.authorizePayments":
+		if e.ComplexityRoot.Mutation.AuthorizePayments == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_authorizePayments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AuthorizePayments(childComplexity, args["publicOrderId"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.cancelOrder":
+		if e.ComplexityRoot.Mutation.CancelOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelOrder(childComplexity, args["publicOrderId"].(string), args["input"].(model.CancelInput)), true
+	case "Mutation.captureOrder":
+		if e.ComplexityRoot.Mutation.CaptureOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_captureOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CaptureOrder(childComplexity, args["publicOrderId"].(string), args["input"].(model.CaptureInput)), true
 	case "Mutation.configureSharedSecret":
 		if e.ComplexityRoot.Mutation.ConfigureSharedSecret == nil {
 			break
@@ -2522,6 +2789,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ProcessOrder(childComplexity, args["publicOrderId"].(string)), true
+	case "Mutation.refundOrder":
+		if e.ComplexityRoot.Mutation.RefundOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_refundOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RefundOrder(childComplexity, args["publicOrderId"].(string), args["input"].(model.RefundInput)), true
 	case "Mutation.registerCustomFlow":
 		if e.ComplexityRoot.Mutation.RegisterCustomFlow == nil {
 			break
@@ -3882,6 +4160,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RSAConfig.UpdatedAt(childComplexity), true
 
+	case "RefundResult.amountRefunded":
+		if e.ComplexityRoot.RefundResult.AmountRefunded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundResult.AmountRefunded(childComplexity), true
+	case "RefundResult.emailSent":
+		if e.ComplexityRoot.RefundResult.EmailSent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundResult.EmailSent(childComplexity), true
+	case "RefundResult.partial":
+		if e.ComplexityRoot.RefundResult.Partial == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundResult.Partial(childComplexity), true
+	case "RefundResult.pending":
+		if e.ComplexityRoot.RefundResult.Pending == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundResult.Pending(childComplexity), true
+	case "RefundResult.transactionDetails":
+		if e.ComplexityRoot.RefundResult.TransactionDetails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundResult.TransactionDetails(childComplexity), true
+
+	case "RefundTransaction.amount":
+		if e.ComplexityRoot.RefundTransaction.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundTransaction.Amount(childComplexity), true
+	case "RefundTransaction.createdAt":
+		if e.ComplexityRoot.RefundTransaction.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundTransaction.CreatedAt(childComplexity), true
+	case "RefundTransaction.paymentID":
+		if e.ComplexityRoot.RefundTransaction.PaymentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundTransaction.PaymentID(childComplexity), true
+	case "RefundTransaction.status":
+		if e.ComplexityRoot.RefundTransaction.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundTransaction.Status(childComplexity), true
+	case "RefundTransaction.success":
+		if e.ComplexityRoot.RefundTransaction.Success == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundTransaction.Success(childComplexity), true
+	case "RefundTransaction.transactionNumber":
+		if e.ComplexityRoot.RefundTransaction.TransactionNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundTransaction.TransactionNumber(childComplexity), true
+
 	case "ShippingLine.amount":
 		if e.ComplexityRoot.ShippingLine.Amount == nil {
 			break
@@ -4622,6 +4968,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("AccessTokenOrder", ec.unmarshalInputAccessTokenOrder),
 			graphql.NewInputUnmarshaler("AccessTokenWhereInput", ec.unmarshalInputAccessTokenWhereInput),
 			graphql.NewInputUnmarshaler("AddressInput", ec.unmarshalInputAddressInput),
+			graphql.NewInputUnmarshaler("CancelInput", ec.unmarshalInputCancelInput),
+			graphql.NewInputUnmarshaler("CaptureInput", ec.unmarshalInputCaptureInput),
 			graphql.NewInputUnmarshaler("CartItemInput", ec.unmarshalInputCartItemInput),
 			graphql.NewInputUnmarshaler("CorsDomainOrder", ec.unmarshalInputCorsDomainOrder),
 			graphql.NewInputUnmarshaler("CorsDomainWhereInput", ec.unmarshalInputCorsDomainWhereInput),
@@ -4662,6 +5010,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("RSAConfigInput", ec.unmarshalInputRSAConfigInput),
 			graphql.NewInputUnmarshaler("RSAConfigOrder", ec.unmarshalInputRSAConfigOrder),
 			graphql.NewInputUnmarshaler("RSAConfigWhereInput", ec.unmarshalInputRSAConfigWhereInput),
+			graphql.NewInputUnmarshaler("RefundInput", ec.unmarshalInputRefundInput),
+			graphql.NewInputUnmarshaler("RestockLineInput", ec.unmarshalInputRestockLineInput),
 			graphql.NewInputUnmarshaler("ShippingRateInput", ec.unmarshalInputShippingRateInput),
 			graphql.NewInputUnmarshaler("ShippingRateOrder", ec.unmarshalInputShippingRateOrder),
 			graphql.NewInputUnmarshaler("ShippingRateWhereInput", ec.unmarshalInputShippingRateWhereInput),
@@ -9756,6 +10106,118 @@ input WebhookSubscriptionWhereInput {
   hasShopWith: [ShopWhereInput!]
 }
 `, BuiltIn: false},
+	{Name: "../schema/money.graphql", Input: `extend type Mutation {
+  """
+  Captures authorized money of a processed order (access token): everything left when amount is
+  absent, else the amount, spread over the payments in tender order, or of one payment
+  (paymentId). A repeat with the same idempotencyKey answers the first result.
+  """
+  captureOrder(publicOrderId: String!, input: CaptureInput!): CaptureResult!
+  """
+  Refunds captured money (access token): everything captured when amount is absent, else the
+  amount, or of one payment (paymentId). lineItems go back to stock.
+  """
+  refundOrder(publicOrderId: String!, input: RefundInput!): RefundResult!
+  """Cancels an order (access token): voids open authorizations, refunds when refund is true, gives stock back."""
+  cancelOrder(publicOrderId: String!, input: CancelInput!): CancelResult!
+  """Authorizes every tender not yet authorized, all or nothing, without processing the order (access token)."""
+  authorizePayments(publicOrderId: String!, idempotencyKey: String): AuthorizeResult!
+}
+
+input CaptureInput {
+  """Minor units; absent captures everything left."""
+  amount: Int64
+  paymentId: String
+  """Re-authorize when the authorization was used or has expired (default true)."""
+  reauth: Boolean
+  captureData: Map
+  idempotencyKey: String
+}
+
+input RefundInput {
+  """Minor units; absent refunds everything captured and not yet refunded."""
+  amount: Int64
+  paymentId: String
+  reason: String
+  emailNotification: Boolean
+  refundMetaData: Map
+  lineItems: [RestockLineInput!]
+  idempotencyKey: String
+}
+
+input RestockLineInput {
+  lineItemKey: String!
+  quantity: Int!
+}
+
+input CancelInput {
+  reason: String!
+  refund: Boolean
+  idempotencyKey: String
+}
+
+"""One ledger entry of a capture or a void."""
+type MoneyTransaction {
+  gateway: String!
+  gatewayID: String!
+  paymentID: String!
+  amount: Int64!
+  transactionID: String!
+  referenceTransactionID: String
+  responseCode: String!
+  status: String!
+}
+
+type CaptureResult {
+  orderTotal: Int64!
+  amountRemaining: Int64!
+  paidTotal: Int64!
+  capturedHeldTotal: Int64!
+  transactions: [MoneyTransaction!]!
+  """A gateway accepted a capture without settling it, or did not answer: it is held, not done."""
+  pending: Boolean!
+}
+
+type RefundTransaction {
+  success: Boolean!
+  amount: Int64!
+  transactionNumber: String!
+  createdAt: String!
+  paymentID: String!
+  status: String!
+}
+
+type RefundResult {
+  amountRefunded: Int64!
+  transactionDetails: [RefundTransaction!]!
+  emailSent: Boolean!
+  """Some refunds succeeded and others were refused (REST's 207)."""
+  partial: Boolean!
+  pending: Boolean!
+}
+
+type CancelResult {
+  view: OrderView!
+  voids: [MoneyTransaction!]!
+  refund: RefundResult
+}
+
+type AuthorizationTransaction {
+  gateway: String!
+  paymentID: String!
+  amount: Int64!
+  transactionID: String!
+  currency: String!
+  step: String!
+  status: String!
+  tenderType: String!
+}
+
+type AuthorizeResult {
+  total: Int64!
+  transactions: [AuthorizationTransaction!]!
+}
+`, BuiltIn: false},
 	{Name: "../schema/orders.graphql", Input: `"""A JSON object whose values are strings."""
 scalar StringMap
 
@@ -10410,6 +10872,68 @@ func (ec *executionContext) childFields_ApplicationState(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type ApplicationState", field.Name)
 }
 
+func (ec *executionContext) childFields_AuthorizationTransaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "gateway":
+		return ec.fieldContext_AuthorizationTransaction_gateway(ctx, field)
+	case "paymentID":
+		return ec.fieldContext_AuthorizationTransaction_paymentID(ctx, field)
+	case "amount":
+		return ec.fieldContext_AuthorizationTransaction_amount(ctx, field)
+	case "transactionID":
+		return ec.fieldContext_AuthorizationTransaction_transactionID(ctx, field)
+	case "currency":
+		return ec.fieldContext_AuthorizationTransaction_currency(ctx, field)
+	case "step":
+		return ec.fieldContext_AuthorizationTransaction_step(ctx, field)
+	case "status":
+		return ec.fieldContext_AuthorizationTransaction_status(ctx, field)
+	case "tenderType":
+		return ec.fieldContext_AuthorizationTransaction_tenderType(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuthorizationTransaction", field.Name)
+}
+
+func (ec *executionContext) childFields_AuthorizeResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_AuthorizeResult_total(ctx, field)
+	case "transactions":
+		return ec.fieldContext_AuthorizeResult_transactions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuthorizeResult", field.Name)
+}
+
+func (ec *executionContext) childFields_CancelResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_CancelResult_view(ctx, field)
+	case "voids":
+		return ec.fieldContext_CancelResult_voids(ctx, field)
+	case "refund":
+		return ec.fieldContext_CancelResult_refund(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CancelResult", field.Name)
+}
+
+func (ec *executionContext) childFields_CaptureResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "orderTotal":
+		return ec.fieldContext_CaptureResult_orderTotal(ctx, field)
+	case "amountRemaining":
+		return ec.fieldContext_CaptureResult_amountRemaining(ctx, field)
+	case "paidTotal":
+		return ec.fieldContext_CaptureResult_paidTotal(ctx, field)
+	case "capturedHeldTotal":
+		return ec.fieldContext_CaptureResult_capturedHeldTotal(ctx, field)
+	case "transactions":
+		return ec.fieldContext_CaptureResult_transactions(ctx, field)
+	case "pending":
+		return ec.fieldContext_CaptureResult_pending(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CaptureResult", field.Name)
+}
+
 func (ec *executionContext) childFields_CorsDomain(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -10906,6 +11430,28 @@ func (ec *executionContext) childFields_LineItemState(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type LineItemState", field.Name)
 }
 
+func (ec *executionContext) childFields_MoneyTransaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "gateway":
+		return ec.fieldContext_MoneyTransaction_gateway(ctx, field)
+	case "gatewayID":
+		return ec.fieldContext_MoneyTransaction_gatewayID(ctx, field)
+	case "paymentID":
+		return ec.fieldContext_MoneyTransaction_paymentID(ctx, field)
+	case "amount":
+		return ec.fieldContext_MoneyTransaction_amount(ctx, field)
+	case "transactionID":
+		return ec.fieldContext_MoneyTransaction_transactionID(ctx, field)
+	case "referenceTransactionID":
+		return ec.fieldContext_MoneyTransaction_referenceTransactionID(ctx, field)
+	case "responseCode":
+		return ec.fieldContext_MoneyTransaction_responseCode(ctx, field)
+	case "status":
+		return ec.fieldContext_MoneyTransaction_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MoneyTransaction", field.Name)
+}
+
 func (ec *executionContext) childFields_Order(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -11364,6 +11910,40 @@ func (ec *executionContext) childFields_RSAConfig(ctx context.Context, field gra
 		return ec.fieldContext_RSAConfig_sharedSecretMasked(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RSAConfig", field.Name)
+}
+
+func (ec *executionContext) childFields_RefundResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "amountRefunded":
+		return ec.fieldContext_RefundResult_amountRefunded(ctx, field)
+	case "transactionDetails":
+		return ec.fieldContext_RefundResult_transactionDetails(ctx, field)
+	case "emailSent":
+		return ec.fieldContext_RefundResult_emailSent(ctx, field)
+	case "partial":
+		return ec.fieldContext_RefundResult_partial(ctx, field)
+	case "pending":
+		return ec.fieldContext_RefundResult_pending(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RefundResult", field.Name)
+}
+
+func (ec *executionContext) childFields_RefundTransaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "success":
+		return ec.fieldContext_RefundTransaction_success(ctx, field)
+	case "amount":
+		return ec.fieldContext_RefundTransaction_amount(ctx, field)
+	case "transactionNumber":
+		return ec.fieldContext_RefundTransaction_transactionNumber(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_RefundTransaction_createdAt(ctx, field)
+	case "paymentID":
+		return ec.fieldContext_RefundTransaction_paymentID(ctx, field)
+	case "status":
+		return ec.fieldContext_RefundTransaction_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RefundTransaction", field.Name)
 }
 
 func (ec *executionContext) childFields_ShippingLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11884,6 +12464,72 @@ func (ec *executionContext) field_Mutation_applyDiscountCode_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_authorizePayments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_cancelOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CancelInput, error) {
+			return ec.unmarshalNCancelInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCancelInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_captureOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CaptureInput, error) {
+			return ec.unmarshalNCaptureInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCaptureInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_configureSharedSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12319,6 +12965,28 @@ func (ec *executionContext) field_Mutation_processOrder_args(ctx context.Context
 		return nil, err
 	}
 	args["publicOrderId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_refundOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RefundInput, error) {
+			return ec.unmarshalNRefundInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐRefundInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -15045,6 +15713,488 @@ func (ec *executionContext) _ApplicationState_platformOrderID(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_ApplicationState_platformOrderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuthorizationTransaction_gateway(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuthorizationTransaction_gateway(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Gateway, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuthorizationTransaction_gateway(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuthorizationTransaction_paymentID(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuthorizationTransaction_paymentID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuthorizationTransaction_paymentID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuthorizationTransaction_amount(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuthorizationTransaction_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuthorizationTransaction_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _AuthorizationTransaction_transactionID(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuthorizationTransaction_transactionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuthorizationTransaction_transactionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuthorizationTransaction_currency(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuthorizationTransaction_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuthorizationTransaction_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuthorizationTransaction_step(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuthorizationTransaction_step(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Step, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuthorizationTransaction_step(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuthorizationTransaction_status(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuthorizationTransaction_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuthorizationTransaction_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuthorizationTransaction_tenderType(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuthorizationTransaction_tenderType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TenderType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuthorizationTransaction_tenderType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuthorizeResult_total(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizeResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuthorizeResult_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuthorizeResult_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuthorizeResult", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _AuthorizeResult_transactions(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizeResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuthorizeResult_transactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Transactions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.AuthorizationTransaction) graphql.Marshaler {
+			return ec.marshalNAuthorizationTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizationTransactionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuthorizeResult_transactions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuthorizeResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuthorizationTransaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CancelResult_view(ctx context.Context, field graphql.CollectedField, obj *service.CancelResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CancelResult_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CancelResult_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CancelResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CancelResult_voids(ctx context.Context, field graphql.CollectedField, obj *service.CancelResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CancelResult_voids(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Voids, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.MoneyTransaction) graphql.Marshaler {
+			return ec.marshalNMoneyTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐMoneyTransactionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CancelResult_voids(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CancelResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MoneyTransaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CancelResult_refund(ctx context.Context, field graphql.CollectedField, obj *service.CancelResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CancelResult_refund(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refund, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.RefundResult) graphql.Marshaler {
+			return ec.marshalORefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CancelResult_refund(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CancelResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RefundResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CaptureResult_orderTotal(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CaptureResult_orderTotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderTotal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CaptureResult_orderTotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CaptureResult", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _CaptureResult_amountRemaining(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CaptureResult_amountRemaining(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountRemaining, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CaptureResult_amountRemaining(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CaptureResult", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _CaptureResult_paidTotal(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CaptureResult_paidTotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaidTotal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CaptureResult_paidTotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CaptureResult", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _CaptureResult_capturedHeldTotal(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CaptureResult_capturedHeldTotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CapturedHeldTotal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CaptureResult_capturedHeldTotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CaptureResult", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _CaptureResult_transactions(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CaptureResult_transactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Transactions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.MoneyTransaction) graphql.Marshaler {
+			return ec.marshalNMoneyTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐMoneyTransactionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CaptureResult_transactions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CaptureResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MoneyTransaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CaptureResult_pending(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CaptureResult_pending(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pending, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CaptureResult_pending(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CaptureResult", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _CorsDomain_id(ctx context.Context, field graphql.CollectedField, obj *ent.CorsDomain) (ret graphql.Marshaler) {
@@ -19023,6 +20173,190 @@ func (ec *executionContext) fieldContext_LineItemState_fulfilledQuantity(_ conte
 	return graphql.NewScalarFieldContext("LineItemState", field, false, false, "Int")
 }
 
+func (ec *executionContext) _MoneyTransaction_gateway(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoneyTransaction_gateway(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Gateway, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MoneyTransaction_gateway(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _MoneyTransaction_gatewayID(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoneyTransaction_gatewayID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GatewayID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MoneyTransaction_gatewayID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _MoneyTransaction_paymentID(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoneyTransaction_paymentID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MoneyTransaction_paymentID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _MoneyTransaction_amount(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoneyTransaction_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MoneyTransaction_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _MoneyTransaction_transactionID(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoneyTransaction_transactionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MoneyTransaction_transactionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _MoneyTransaction_referenceTransactionID(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoneyTransaction_referenceTransactionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReferenceTransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MoneyTransaction_referenceTransactionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _MoneyTransaction_responseCode(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoneyTransaction_responseCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MoneyTransaction_responseCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _MoneyTransaction_status(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoneyTransaction_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MoneyTransaction_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
+}
+
 func (ec *executionContext) _Mutation_addCorsDomain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19369,6 +20703,182 @@ func (ec *executionContext) fieldContext_Mutation_createShippingZone(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_createShippingZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_captureOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_captureOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CaptureOrder(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(model.CaptureInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.CaptureResult) graphql.Marshaler {
+			return ec.marshalNCaptureResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCaptureResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_captureOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CaptureResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_captureOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_refundOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_refundOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RefundOrder(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(model.RefundInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.RefundResult) graphql.Marshaler {
+			return ec.marshalNRefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_refundOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RefundResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_refundOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelOrder(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(model.CancelInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.CancelResult) graphql.Marshaler {
+			return ec.marshalNCancelResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCancelResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CancelResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_authorizePayments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_authorizePayments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AuthorizePayments(ctx, fc.Args["publicOrderId"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.AuthorizeResult) graphql.Marshaler {
+			return ec.marshalNAuthorizeResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizeResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_authorizePayments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuthorizeResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_authorizePayments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -26004,6 +27514,268 @@ func (ec *executionContext) fieldContext_RSAConfig_sharedSecretMasked(_ context.
 	return graphql.NewScalarFieldContext("RSAConfig", field, true, true, "String")
 }
 
+func (ec *executionContext) _RefundResult_amountRefunded(ctx context.Context, field graphql.CollectedField, obj *service.RefundResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundResult_amountRefunded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountRefunded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundResult_amountRefunded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundResult", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RefundResult_transactionDetails(ctx context.Context, field graphql.CollectedField, obj *service.RefundResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundResult_transactionDetails(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionDetails, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.RefundTransaction) graphql.Marshaler {
+			return ec.marshalNRefundTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundTransactionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundResult_transactionDetails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RefundResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RefundTransaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RefundResult_emailSent(ctx context.Context, field graphql.CollectedField, obj *service.RefundResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundResult_emailSent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmailSent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundResult_emailSent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundResult", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RefundResult_partial(ctx context.Context, field graphql.CollectedField, obj *service.RefundResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundResult_partial(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Partial, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundResult_partial(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundResult", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RefundResult_pending(ctx context.Context, field graphql.CollectedField, obj *service.RefundResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundResult_pending(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pending, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundResult_pending(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundResult", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RefundTransaction_success(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundTransaction_success(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Success, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundTransaction_success(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RefundTransaction_amount(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundTransaction_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundTransaction_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RefundTransaction_transactionNumber(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundTransaction_transactionNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundTransaction_transactionNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _RefundTransaction_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundTransaction_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundTransaction_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _RefundTransaction_paymentID(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundTransaction_paymentID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundTransaction_paymentID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _RefundTransaction_status(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundTransaction_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundTransaction_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "String")
+}
+
 func (ec *executionContext) _ShippingLine_id(ctx context.Context, field graphql.CollectedField, obj *schema.ShippingLine) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31073,6 +32845,132 @@ func (ec *executionContext) unmarshalInputAddressInput(ctx context.Context, obj 
 func UnmarshalAddressInput(ctx context.Context, raw any) (schema.OrderAddress, error) {
 	var out schema.OrderAddress
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "AddressInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCancelInput(ctx context.Context, obj any) (model.CancelInput, error) {
+	var it model.CancelInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"reason", "refund", "idempotencyKey"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "reason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reason"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reason = data
+		case "refund":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refund"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Refund = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCancelInput unmarshals raw into the CancelInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCancelInput(ctx context.Context, raw any) (model.CancelInput, error) {
+	var out model.CancelInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CancelInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCaptureInput(ctx context.Context, obj any) (model.CaptureInput, error) {
+	var it model.CaptureInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "paymentId", "reauth", "captureData", "idempotencyKey"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt642ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "paymentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentID = data
+		case "reauth":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reauth"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reauth = data
+		case "captureData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureData"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureData = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCaptureInput unmarshals raw into the CaptureInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCaptureInput(ctx context.Context, raw any) (model.CaptureInput, error) {
+	var out model.CaptureInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CaptureInput", raw, &out)
 	return out, err
 }
 
@@ -44008,6 +45906,139 @@ func UnmarshalRSAConfigWhereInput(ctx context.Context, raw any) (ent.RSAConfigWh
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputRefundInput(ctx context.Context, obj any) (model.RefundInput, error) {
+	var it model.RefundInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "paymentId", "reason", "emailNotification", "refundMetaData", "lineItems", "idempotencyKey"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt642ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "paymentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentID = data
+		case "reason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reason"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reason = data
+		case "emailNotification":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emailNotification"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmailNotification = data
+		case "refundMetaData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundMetaData"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundMetaData = data
+		case "lineItems":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItems"))
+			data, err := ec.unmarshalORestockLineInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRestockLineᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItems = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRefundInput unmarshals raw into the RefundInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRefundInput(ctx context.Context, raw any) (model.RefundInput, error) {
+	var out model.RefundInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RefundInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputRestockLineInput(ctx context.Context, obj any) (service.RestockLine, error) {
+	var it service.RestockLine
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"lineItemKey", "quantity"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "lineItemKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKey"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKey = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRestockLineInput unmarshals raw into the RestockLineInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRestockLineInput(ctx context.Context, raw any) (service.RestockLine, error) {
+	var out service.RestockLine
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RestockLineInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputShippingRateInput(ctx context.Context, obj any) (service.ShippingRateInput, error) {
 	var it service.ShippingRateInput
 	if obj == nil {
@@ -49093,6 +51124,213 @@ func (ec *executionContext) _ApplicationState(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var authorizationTransactionImplementors = []string{"AuthorizationTransaction"}
+
+func (ec *executionContext) _AuthorizationTransaction(ctx context.Context, sel ast.SelectionSet, obj *service.AuthorizationTransaction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, authorizationTransactionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuthorizationTransaction")
+		case "gateway":
+			out.Values[i] = ec._AuthorizationTransaction_gateway(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentID":
+			out.Values[i] = ec._AuthorizationTransaction_paymentID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._AuthorizationTransaction_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionID":
+			out.Values[i] = ec._AuthorizationTransaction_transactionID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._AuthorizationTransaction_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "step":
+			out.Values[i] = ec._AuthorizationTransaction_step(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._AuthorizationTransaction_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tenderType":
+			out.Values[i] = ec._AuthorizationTransaction_tenderType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var authorizeResultImplementors = []string{"AuthorizeResult"}
+
+func (ec *executionContext) _AuthorizeResult(ctx context.Context, sel ast.SelectionSet, obj *service.AuthorizeResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, authorizeResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuthorizeResult")
+		case "total":
+			out.Values[i] = ec._AuthorizeResult_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactions":
+			out.Values[i] = ec._AuthorizeResult_transactions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var cancelResultImplementors = []string{"CancelResult"}
+
+func (ec *executionContext) _CancelResult(ctx context.Context, sel ast.SelectionSet, obj *service.CancelResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cancelResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CancelResult")
+		case "view":
+			out.Values[i] = ec._CancelResult_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "voids":
+			out.Values[i] = ec._CancelResult_voids(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refund":
+			out.Values[i] = ec._CancelResult_refund(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var captureResultImplementors = []string{"CaptureResult"}
+
+func (ec *executionContext) _CaptureResult(ctx context.Context, sel ast.SelectionSet, obj *service.CaptureResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, captureResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CaptureResult")
+		case "orderTotal":
+			out.Values[i] = ec._CaptureResult_orderTotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amountRemaining":
+			out.Values[i] = ec._CaptureResult_amountRemaining(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paidTotal":
+			out.Values[i] = ec._CaptureResult_paidTotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "capturedHeldTotal":
+			out.Values[i] = ec._CaptureResult_capturedHeldTotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactions":
+			out.Values[i] = ec._CaptureResult_transactions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pending":
+			out.Values[i] = ec._CaptureResult_pending(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var corsDomainImplementors = []string{"CorsDomain", "Node"}
 
 func (ec *executionContext) _CorsDomain(ctx context.Context, sel ast.SelectionSet, obj *ent.CorsDomain) graphql.Marshaler {
@@ -50733,6 +52971,74 @@ func (ec *executionContext) _LineItemState(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var moneyTransactionImplementors = []string{"MoneyTransaction"}
+
+func (ec *executionContext) _MoneyTransaction(ctx context.Context, sel ast.SelectionSet, obj *service.MoneyTransaction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, moneyTransactionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MoneyTransaction")
+		case "gateway":
+			out.Values[i] = ec._MoneyTransaction_gateway(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gatewayID":
+			out.Values[i] = ec._MoneyTransaction_gatewayID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentID":
+			out.Values[i] = ec._MoneyTransaction_paymentID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._MoneyTransaction_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionID":
+			out.Values[i] = ec._MoneyTransaction_transactionID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "referenceTransactionID":
+			out.Values[i] = ec._MoneyTransaction_referenceTransactionID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "responseCode":
+			out.Values[i] = ec._MoneyTransaction_responseCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._MoneyTransaction_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -50804,6 +53110,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "createShippingZone":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createShippingZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "captureOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_captureOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refundOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_refundOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "authorizePayments":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_authorizePayments(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -52719,6 +55053,117 @@ func (ec *executionContext) _RSAConfig(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var refundResultImplementors = []string{"RefundResult"}
+
+func (ec *executionContext) _RefundResult(ctx context.Context, sel ast.SelectionSet, obj *service.RefundResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, refundResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RefundResult")
+		case "amountRefunded":
+			out.Values[i] = ec._RefundResult_amountRefunded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionDetails":
+			out.Values[i] = ec._RefundResult_transactionDetails(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "emailSent":
+			out.Values[i] = ec._RefundResult_emailSent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "partial":
+			out.Values[i] = ec._RefundResult_partial(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pending":
+			out.Values[i] = ec._RefundResult_pending(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var refundTransactionImplementors = []string{"RefundTransaction"}
+
+func (ec *executionContext) _RefundTransaction(ctx context.Context, sel ast.SelectionSet, obj *service.RefundTransaction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, refundTransactionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RefundTransaction")
+		case "success":
+			out.Values[i] = ec._RefundTransaction_success(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._RefundTransaction_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionNumber":
+			out.Values[i] = ec._RefundTransaction_transactionNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._RefundTransaction_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentID":
+			out.Values[i] = ec._RefundTransaction_paymentID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._RefundTransaction_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var shippingLineImplementors = []string{"ShippingLine"}
 
 func (ec *executionContext) _ShippingLine(ctx context.Context, sel ast.SelectionSet, obj *schema.ShippingLine) graphql.Marshaler {
@@ -54214,6 +56659,34 @@ func (ec *executionContext) marshalNApplicationState2ᚖgithubᚗcomᚋcheckoutd
 	return ec._ApplicationState(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNAuthorizationTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizationTransaction(ctx context.Context, sel ast.SelectionSet, v service.AuthorizationTransaction) graphql.Marshaler {
+	return ec._AuthorizationTransaction(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAuthorizationTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizationTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []service.AuthorizationTransaction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAuthorizationTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizationTransaction(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAuthorizeResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizeResult(ctx context.Context, sel ast.SelectionSet, v *service.AuthorizeResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AuthorizeResult!")
+		return graphql.Null
+	}
+	return ec._AuthorizeResult(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -54226,6 +56699,32 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 		graphql.AddInvalidNullFromMarshaler(ctx, "Boolean!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNCancelInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCancelInput(ctx context.Context, v any) (model.CancelInput, error) {
+	res, err := ec.unmarshalInputCancelInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCancelResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCancelResult(ctx context.Context, sel ast.SelectionSet, v *service.CancelResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CancelResult!")
+		return graphql.Null
+	}
+	return ec._CancelResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCaptureInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCaptureInput(ctx context.Context, v any) (model.CaptureInput, error) {
+	res, err := ec.unmarshalInputCaptureInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCaptureResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCaptureResult(ctx context.Context, sel ast.SelectionSet, v *service.CaptureResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CaptureResult!")
+		return graphql.Null
+	}
+	return ec._CaptureResult(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCartItemInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCartItem(ctx context.Context, v any) (service.CartItem, error) {
@@ -54776,6 +57275,26 @@ func (ec *executionContext) unmarshalNLineItemWhereInput2ᚖgithubᚗcomᚋcheck
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNMoneyTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐMoneyTransaction(ctx context.Context, sel ast.SelectionSet, v service.MoneyTransaction) graphql.Marshaler {
+	return ec._MoneyTransaction(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMoneyTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐMoneyTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []service.MoneyTransaction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMoneyTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐMoneyTransaction(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v []ent.Noder) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -55068,6 +57587,44 @@ func (ec *executionContext) marshalNRSAConfigOrderField2ᚖgithubᚗcomᚋchecko
 
 func (ec *executionContext) unmarshalNRSAConfigWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRSAConfigWhereInput(ctx context.Context, v any) (*ent.RSAConfigWhereInput, error) {
 	res, err := ec.unmarshalInputRSAConfigWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRefundInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐRefundInput(ctx context.Context, v any) (model.RefundInput, error) {
+	res, err := ec.unmarshalInputRefundInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundResult(ctx context.Context, sel ast.SelectionSet, v *service.RefundResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RefundResult!")
+		return graphql.Null
+	}
+	return ec._RefundResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRefundTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundTransaction(ctx context.Context, sel ast.SelectionSet, v service.RefundTransaction) graphql.Marshaler {
+	return ec._RefundTransaction(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRefundTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []service.RefundTransaction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRefundTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundTransaction(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNRestockLineInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRestockLine(ctx context.Context, v any) (*service.RestockLine, error) {
+	res, err := ec.unmarshalInputRestockLineInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -57065,6 +59622,30 @@ func (ec *executionContext) unmarshalORSAConfigWhereInput2ᚖgithubᚗcomᚋchec
 	}
 	res, err := ec.unmarshalInputRSAConfigWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundResult(ctx context.Context, sel ast.SelectionSet, v *service.RefundResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RefundResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalORestockLineInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRestockLineᚄ(ctx context.Context, v any) ([]*service.RestockLine, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*service.RestockLine, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRestockLineInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRestockLine(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalOShippingLine2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐShippingLine(ctx context.Context, sel ast.SelectionSet, v *schema.ShippingLine) graphql.Marshaler {

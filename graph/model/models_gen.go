@@ -7,7 +7,24 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service"
 )
+
+type CancelInput struct {
+	Reason         string  `json:"reason"`
+	Refund         *bool   `json:"refund,omitempty"`
+	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
+}
+
+type CaptureInput struct {
+	// Minor units; absent captures everything left.
+	Amount    *int64  `json:"amount,omitempty"`
+	PaymentID *string `json:"paymentId,omitempty"`
+	// Re-authorize when the authorization was used or has expired (default true).
+	Reauth         *bool          `json:"reauth,omitempty"`
+	CaptureData    map[string]any `json:"captureData,omitempty"`
+	IdempotencyKey *string        `json:"idempotencyKey,omitempty"`
+}
 
 // Changes the fields present; startsAt or endsAt given as null is cleared. The code itself cannot change.
 type DiscountCodePatch struct {
@@ -53,4 +70,15 @@ type OrderMetaDataPatch struct {
 	NoteAttributes map[string]string `json:"noteAttributes,omitempty"`
 	Notes          *string           `json:"notes,omitempty"`
 	Tags           []string          `json:"tags,omitempty"`
+}
+
+type RefundInput struct {
+	// Minor units; absent refunds everything captured and not yet refunded.
+	Amount            *int64                 `json:"amount,omitempty"`
+	PaymentID         *string                `json:"paymentId,omitempty"`
+	Reason            *string                `json:"reason,omitempty"`
+	EmailNotification *bool                  `json:"emailNotification,omitempty"`
+	RefundMetaData    map[string]any         `json:"refundMetaData,omitempty"`
+	LineItems         []*service.RestockLine `json:"lineItems,omitempty"`
+	IdempotencyKey    *string                `json:"idempotencyKey,omitempty"`
 }

@@ -1,0 +1,65 @@
+package graph_test
+
+import (
+	"testing"
+
+	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/gatewaytest"
+)
+
+const (
+	captureOrder = `mutation($id: String!, $in: CaptureInput!) { captureOrder(publicOrderId: $id, input: $in) {
+		orderTotal paidTotal amountRemaining capturedHeldTotal pending transactions { amount status transactionID } } }`
+	refundOrder = `mutation($id: String!, $in: RefundInput!) { refundOrder(publicOrderId: $id, input: $in) {
+		amountRefunded partial pending transactionDetails { success amount } } }`
+	cancelOrder = `mutation($id: String!, $in: CancelInput!) { cancelOrder(publicOrderId: $id, input: $in) {
+		view { order { status } } voids { amount status } refund { amountRefunded } } }`
+)
+
+// processedGraphOrder is a processed order paid by one card through the test gateway.
+func processedGraphOrder(t *testing.T, g *orderGraph) (string, *gatewaytest.Server) {
+	gatewayID, gw := g.addGateway()
+	id, jwtToken := g.readyOrder()
+	g.ok(jwtToken, addCard, map[string]any{"id": id, "gw": gatewayID, "token": gatewaytest.TokenOK})
+	g.ok(jwtToken, processOrder, map[string]any{"id": id})
+	return id, gw
+}
+
+func TestCaptureRefundAndCancelThroughGraphQLGoThroughTheSameServiceMethods(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		id, gw := processedGraphOrder(t, g)
+		c := get(g.ok(g.token, captureOrder, map[string]any{"id": id, "in": map[string]any{"amount": 1000, "idempotencyKey": "cap-1"}}), "captureOrder")
+		if get(c, "paidTotal") != 1000.0 || get(c, "pending") != false || get(c, "transactions", 0, "status") != "success" {
+			t.Fatalf("capture %v", c)
+		}
+		again := get(g.ok(g.token, captureOrder, map[string]any{"id": id, "in": map[string]any{"amount": 1000, "idempotencyKey": "cap-1"}}), "captureOrder")
+		if get(again, "transactions", 0, "transactionID") != get(c, "transactions", 0, "transactionID") || len(gw.Calls("/capture")) != 1 {
+			t.Fatalf("the replay %v moved money again (%d captures)", again, len(gw.Calls("/capture")))
+		}
+		wantCode(t, g.do(g.token, captureOrder, map[string]any{"id": id, "in": map[string]any{"amount": 999, "idempotencyKey": "cap-1"}}),
+			service.CodeValidation, "idempotency.key_reused")
+		r := get(g.ok(g.token, refundOrder, map[string]any{"id": id, "in": map[string]any{"amount": 400, "reason": "scratched"}}), "refundOrder")
+		if get(r, "amountRefunded") != 400.0 || get(r, "partial") != false {
+			t.Fatalf("refund %v", r)
+		}
+		wantCode(t, g.do(g.token, refundOrder, map[string]any{"id": id, "in": map[string]any{"amount": 601}}), service.CodeValidation, "refund.exceeds_captured")
+		x := get(g.ok(g.token, cancelOrder, map[string]any{"id": id, "in": map[string]any{"reason": "fraud", "refund": true}}), "cancelOrder")
+		if get(x, "view", "order", "status") != "cancelled" || get(x, "refund", "amountRefunded") != 600.0 || len(get(x, "voids").([]any)) != 1 {
+			t.Fatalf("cancel %v", x)
+		}
+		if len(gw.OpenAuths()) != 0 {
+			t.Fatalf("open authorizations after cancel: %v", gw.OpenAuths())
+		}
+	})
+}
+
+func TestAnOrderJWTCannotMoveMoney(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		gatewayID, _ := g.addGateway()
+		id, jwtToken := g.readyOrder()
+		g.ok(jwtToken, addCard, map[string]any{"id": id, "gw": gatewayID, "token": gatewaytest.TokenOK})
+		g.ok(jwtToken, processOrder, map[string]any{"id": id})
+		wantCode(t, g.do(jwtToken, captureOrder, map[string]any{"id": id, "in": map[string]any{}}), service.CodeUnauthorized, "auth.unauthorized")
+		wantCode(t, g.do(jwtToken, cancelOrder, map[string]any{"id": id, "in": map[string]any{"reason": "x"}}), service.CodeUnauthorized, "auth.unauthorized")
+	})
+}
