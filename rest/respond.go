@@ -16,6 +16,62 @@ type errorEntry struct {
 	Type    string         `json:"type"`
 	Message string         `json:"message"`
 	Details map[string]any `json:"details"`
+	// Storefronts built on the public frontend library read these four to place a message next
+	// to its input (field, address_type) or show it as a page-level failure (severity).
+	Field       string `json:"field"`
+	Severity    string `json:"severity"`
+	SubType     string `json:"sub_type"`
+	AddressType string `json:"address_type,omitempty"`
+}
+
+// Severities the frontend library's consumers tell apart: a validation error is the shopper's
+// to fix at the field it names; a critical one stops the checkout step.
+const (
+	severityValidation = "validation"
+	severityCritical   = "critical"
+)
+
+// subTypeOfTopic names the checkout area an error belongs to, by the topic its type starts with,
+// in the sub_type words the library's consumers look for.
+var subTypeOfTopic = map[string]string{
+	"customer":                 "customer",
+	"discount":                 "discounts",
+	"discounts":                "discounts",
+	"discount_code":            "discounts",
+	"payment":                  "payment",
+	"payments":                 "payment",
+	"gift_card":                "payment",
+	"wallet_pay":               "payment",
+	"saved_payment_method":     "payment",
+	"tax":                      "tax",
+	"taxes":                    "tax",
+	"line_item":                "cart",
+	"shipping":                 "no_shipping_to_address",
+	"external_payment_gateway": "payment",
+}
+
+// newErrorEntry derives the library's fields from the service error: field and address_type
+// from its details, severity from its status, and sub_type from details.sub_type when the
+// service named one, else from the address kind or the type's topic.
+func newErrorEntry(e *service.Error, details map[string]any) errorEntry {
+	entry := errorEntry{Code: e.Code, Type: e.Type, Message: e.Message, Details: details, Severity: severityCritical}
+	if e.Status == http.StatusUnprocessableEntity {
+		entry.Severity = severityValidation
+	}
+	entry.Field, _ = details["field"].(string)
+	entry.AddressType, _ = details["address_type"].(string)
+	topic, _, _ := strings.Cut(e.Type, ".")
+	switch sub, _ := details["sub_type"].(string); {
+	case sub != "":
+		entry.SubType = sub
+	case entry.AddressType != "":
+		entry.SubType = entry.AddressType + "_address"
+	case entry.Field == "email_address":
+		entry.SubType = "email_address"
+	default:
+		entry.SubType = subTypeOfTopic[topic]
+	}
+	return entry
 }
 
 func writeJSON(w http.ResponseWriter, status int, body any) {
@@ -40,7 +96,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if details == nil {
 		details = map[string]any{}
 	}
-	writeJSON(w, e.Status, map[string]any{"errors": []errorEntry{{Code: e.Code, Type: e.Type, Message: e.Message, Details: details}}})
+	writeJSON(w, e.Status, map[string]any{"errors": []errorEntry{newErrorEntry(e, details)}})
 }
 
 func badRequest(message string) *service.Error {
