@@ -19,6 +19,7 @@ func (a *API) registerOrders(mux *http.ServeMux) {
 	a.registerShipping(mux)
 	a.registerTaxes(mux)
 	a.registerDiscounts(mux)
+	a.registerInventoryCheck(mux)
 	mux.Handle("POST "+storefront+"/batch", a.withOrder(a.batch))
 	mux.Handle("POST "+storefront+"/log", a.withOrder(a.clientLog))
 }
