@@ -1,0 +1,146 @@
+package rest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/checkoutd/checkoutd/service"
+)
+
+// frontendLibraryDir holds the Node project that drives checkoutd with the public frontend
+// library, pinned in its package.json and package-lock.json.
+const frontendLibraryDir = "testdata/frontend-library"
+
+var (
+	npmOnce sync.Once
+	npmErr  error
+	npmOut  []byte
+)
+
+// frontendLibrary installs the pinned library once per test binary. Without node or npm the
+// test skips, except under CI=true, where the library run is required.
+func frontendLibrary(t *testing.T) string {
+	t.Helper()
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is required under CI to run the frontend library against checkoutd", tool)
+			}
+			t.Skipf("%s not installed: skipping the run of @boldcommerce/checkout-frontend-library against checkoutd", tool)
+		}
+	}
+	npmOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
+		cmd.Dir = frontendLibraryDir
+		npmOut, npmErr = cmd.CombinedOutput()
+	})
+	if npmErr != nil {
+		t.Fatalf("npm ci in %s: %v\n%s", frontendLibraryDir, npmErr, npmOut)
+	}
+	return frontendLibraryDir
+}
+
+// libraryStep is the library's verdict on one call.
+type libraryStep struct {
+	Step    string `json:"step"`
+	Success bool   `json:"success"`
+	Status  int    `json:"status"`
+	Thrown  string `json:"thrown"`
+	Problem string `json:"problem"`
+	Error   any    `json:"error"`
+}
+
+// libraryRun is what checkout.mjs prints.
+type libraryRun struct {
+	Completed bool           `json:"completed"`
+	Failed    *libraryStep   `json:"failed"`
+	Steps     []libraryStep  `json:"steps"`
+	State     map[string]any `json:"state"`
+}
+
+// runLibraryCheckout runs checkout.mjs against the server with init's data.
+func runLibraryCheckout(t *testing.T, dir string, a *api, initData map[string]any, lastStep string) libraryRun {
+	t.Helper()
+	initFile := filepath.Join(t.TempDir(), "init.json")
+	raw, err := json.Marshal(initData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(initFile, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "node", "checkout.mjs", a.url, a.shop, initFile, lastStep)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node checkout.mjs: %v\nstderr:\n%s\nstdout:\n%s", err, stderr.String(), stdout.String())
+	}
+	var run libraryRun
+	if err := json.Unmarshal(stdout.Bytes(), &run); err != nil {
+		t.Fatalf("checkout.mjs printed no summary: %v\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	return run
+}
+
+func TestFrontendLibraryRunsAGuestCheckoutUnchanged(t *testing.T) {
+	dir := frontendLibrary(t)
+	eachAPI(t, func(t *testing.T, a *api) {
+		ctx := context.Background()
+		sh, err := a.svc.ShopByIdentifier(ctx, a.shop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.svc.CreateProduct(ctx, sh, service.ProductInput{PlatformID: "p-mug", Title: "Mug",
+			Variants: []service.VariantInput{{PlatformID: "v-mug", SKU: "MUG-1", Price: 1250, Weight: 300, InventoryTracked: true, InventoryQuantity: 5}}}); err != nil {
+			t.Fatal(err)
+		}
+		init := a.do("POST", "/checkout/orders/"+a.shop+"/init", map[string]any{"cart_items": []map[string]any{
+			{"platform_id": "v-mug", "quantity": 1, "line_item_key": "mug"},
+		}}).wantStatus(t, 200).data(t)
+
+		// Taxes, payments and process_order are not served yet: the run stops before them.
+		run := runLibraryCheckout(t, dir, a, init, "checkInventory")
+		for _, s := range run.Steps {
+			t.Logf("%-28s success=%v status=%d", s.Step, s.Success, s.Status)
+		}
+		if !run.Completed {
+			f, _ := json.MarshalIndent(run.Failed, "", "  ")
+			t.Fatalf("the library failed a step:\n%s", f)
+		}
+
+		// What the library holds is what checkoutd stored.
+		server := stateOf(t, storefront(t, a, init["jwt_token"].(string), "GET",
+			"/checkout/storefront/"+a.shop+"/"+init["public_order_id"].(string)+"/refresh", nil).wantStatus(t, 200))
+		customer := server["customer"].(map[string]any)
+		if customer["last_name"] != "King" || customer["accepts_marketing"] != true || run.State["customer"].(map[string]any)["last_name"] != "King" {
+			t.Fatalf("customer: server %v, library %v", customer, run.State["customer"])
+		}
+		addresses := server["addresses"].(map[string]any)
+		if addresses["shipping"].(map[string]any)["city"] != "Albany" || addresses["billing"].(map[string]any)["city"] != "Albany" {
+			t.Fatalf("addresses %v", addresses)
+		}
+		selected := server["shipping"].(map[string]any)["selected_shipping"].(map[string]any)
+		if selected["code"] != "standard" || run.State["selected_shipping"].(map[string]any)["code"] != "standard" {
+			t.Fatalf("selected shipping: server %v, library %v", selected, run.State["selected_shipping"])
+		}
+		line := server["line_items"].([]any)[0].(map[string]any)["product_data"].(map[string]any)
+		if line["quantity"].(float64) != 2 || server["order_total"].(float64) != 2*1250+1000 || run.State["order_total"].(float64) != server["order_total"].(float64) {
+			t.Fatalf("line %v, total: server %v, library %v", line, server["order_total"], run.State["order_total"])
+		}
+		if server["order_meta_data"].(map[string]any)["notes"] != "leave at the door" {
+			t.Fatalf("order_meta_data %v", server["order_meta_data"])
+		}
+	})
+}

@@ -1,0 +1,162 @@
+// Runs a guest checkout against checkoutd with @boldcommerce/checkout-frontend-library, using
+// only the library's own exported functions, and prints a JSON summary on stdout.
+//
+// Usage: node checkout.mjs <checkoutd base URL> <shop identifier> <file holding init's data> [last step]
+// The init response is read from a file: its country list alone is larger than an environment
+// variable may be.
+//
+// Every step records the library's own verdict (success, status, error). The run stops at the
+// first step the library reports as failed, so the summary names the call checkoutd got wrong.
+import { readFileSync } from 'node:fs';
+import {
+  initialize,
+  getApplicationState,
+  getOrderInitialData,
+  getRefreshedApplicationState,
+  validateEmail,
+  addGuestCustomer,
+  updateCustomer,
+  validateAddress,
+  setShippingAddress,
+  setBillingAddress,
+  updateBillingAddress,
+  estimateShippingLines,
+  getShippingLines,
+  changeShippingLine,
+  patchOrderMetaData,
+  updateLineItemQuantity,
+  batchRequest,
+  checkInventory,
+  setTaxes,
+  getPaymentList,
+  addPayment,
+  processOrder,
+  addLog,
+  apiTypeKeys,
+  checkInventoryStage,
+} from '@boldcommerce/checkout-frontend-library';
+
+const [baseURL, shopIdentifier, initFile, lastStep] = process.argv.slice(2);
+if (!baseURL || !shopIdentifier || !initFile) {
+  console.error('usage: node checkout.mjs <base URL> <shop identifier> <init data file>');
+  process.exit(2);
+}
+const initData = JSON.parse(readFileSync(initFile, 'utf8'));
+
+const address = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  address_line_1: '1 Main St',
+  address_line_2: '',
+  city: 'Albany',
+  country: 'United States',
+  country_code: 'US',
+  province: 'New York',
+  province_code: 'NY',
+  postal_code: '12207',
+  business_name: '',
+  phone_number: '',
+};
+
+const steps = [];
+let failed = null;
+let done = false;
+
+// step runs one library call and records what the library made of checkoutd's answer.
+async function step(name, call, check) {
+  if (failed || done) return null;
+  done = name === lastStep;
+  let res;
+  try {
+    res = await call();
+  } catch (e) {
+    // The library throws (instead of answering) when a response lacks what it reads.
+    failed = { step: name, thrown: String(e && e.stack ? e.stack : e) };
+    steps.push({ step: name, success: false, thrown: failed.thrown });
+    return null;
+  }
+  const entry = { step: name, success: res.success, status: res.status };
+  if (!res.success) {
+    entry.error = res.error ? { status: res.error.status, message: res.error.message, body: res.error.body ?? null, meta: res.error.metaData ?? null } : null;
+    failed = entry;
+  } else if (check) {
+    const problem = check(res);
+    if (problem) {
+      entry.success = false;
+      entry.problem = problem;
+      failed = entry;
+    }
+  }
+  steps.push(entry);
+  return res;
+}
+
+await step('initialize', () => initialize(initData, shopIdentifier, { type: 'local', url: baseURL, path: 'checkout' }), () => {
+  const initial = getOrderInitialData();
+  return initial.shop_name ? null : 'initial data not taken into the library state';
+});
+await step('getRefreshedApplicationState', () => getRefreshedApplicationState());
+await step('validateEmail', () => validateEmail('ada@example.com'));
+await step('addGuestCustomer', () => addGuestCustomer('Ada', 'Lovelace', 'ada@example.com', false), () =>
+  getApplicationState().customer.email_address === 'ada@example.com' ? null : 'customer not in the state');
+await step('updateCustomer', () => updateCustomer('Ada', 'Lovelace', 'ada@example.com', true));
+await step('validateAddress', () => validateAddress(address.first_name, address.last_name, address.address_line_1, address.address_line_2,
+  address.city, address.postal_code, address.province, address.province_code, address.country, address.country_code, '', ''));
+await step('estimateShippingLines', () => estimateShippingLines(address));
+await step('setShippingAddress', () => setShippingAddress(address), () =>
+  getApplicationState().addresses.shipping.city === 'Albany' ? null : 'shipping address not in the state');
+await step('setBillingAddress', () => setBillingAddress({ ...address, city: 'Troy', postal_code: '12180' }));
+await step('updateBillingAddress', () => updateBillingAddress(address));
+await step('batchRequest', () => batchRequest([
+  { apiType: apiTypeKeys.updateCustomer, payload: { first_name: 'Ada', last_name: 'Byron', email_address: 'ada@example.com', accepts_marketing: true } },
+  { apiType: apiTypeKeys.updateCustomer, payload: { first_name: 'Ada', last_name: 'King', email_address: 'ada@example.com', accepts_marketing: true } },
+  { apiType: apiTypeKeys.getShippingLines, payload: {} },
+]), () => getApplicationState().customer.last_name === 'King' ? null : 'the state after a batch is not the state after its last sub-request');
+await step('getShippingLines', () => getShippingLines(), () =>
+  getApplicationState().shipping.available_shipping_lines.length > 0 ? null : 'no shipping lines offered');
+await step('changeShippingLine', () => changeShippingLine(getApplicationState().shipping.available_shipping_lines[0].id), () =>
+  getApplicationState().shipping.selected_shipping?.code ? null : 'no shipping line selected');
+await step('patchOrderMetaData', () => patchOrderMetaData({ cart_parameters: null, note_attributes: { gift: 'yes' }, notes: 'leave at the door', tags: null }));
+await step('updateLineItemQuantity', () => updateLineItemQuantity('mug', 2));
+await step('checkInventory', () => checkInventory(checkInventoryStage.initial), (res) =>
+  res.response.data.inventory_check?.result ? null : 'no inventory_check result');
+await step('setTaxes', () => setTaxes());
+await step('addPayment', () => {
+  const state = getApplicationState();
+  const gateway = getOrderInitialData().external_payment_gateways[0];
+  if (!gateway) throw new Error('initial_data has no external payment gateway');
+  return addPayment({
+    gateway_public_id: gateway.public_id,
+    amount: state.order_balance,
+    currency: state.currency.iso_code,
+    type: 'credit_card',
+    display_string: 'Visa ending in 4242',
+    token: 'tok_ok',
+    retain: false,
+  });
+}, () => getApplicationState().payments.length === 1 ? null : 'payment not in the state');
+await step('getPaymentList', () => getPaymentList());
+await step('checkInventoryFinal', () => checkInventory(checkInventoryStage.final));
+await step('processOrder', () => processOrder(), (res) => res.status === 200 ? null : `process_order answered ${res.status}`);
+await step('addLog', () => addLog('checkout finished', 'frontend-library-e2e', { ok: true }));
+
+const state = getApplicationState();
+process.stdout.write(JSON.stringify({
+  completed: !failed,
+  failed,
+  steps,
+  state: {
+    is_processed: state.is_processed,
+    order_total: state.order_total,
+    order_balance: state.order_balance,
+    customer: state.customer,
+    shipping_address: state.addresses.shipping,
+    billing_address: state.addresses.billing,
+    selected_shipping: state.shipping.selected_shipping,
+    line_items: state.line_items.map((li) => ({ key: li.product_data.line_item_key, quantity: li.product_data.quantity })),
+    taxes: state.taxes,
+    payments: state.payments,
+    order_meta_data: state.order_meta_data,
+  },
+}) + '\n');
+process.exit(0);
