@@ -20,6 +20,7 @@ func (a *API) registerOrders(mux *http.ServeMux) {
 	a.registerTaxes(mux)
 	a.registerDiscounts(mux)
 	a.registerInventoryCheck(mux)
+	a.registerPaymentIframe(mux)
 	mux.Handle("POST "+storefront+"/batch", a.withOrder(a.batch))
 	mux.Handle("POST "+storefront+"/log", a.withOrder(a.clientLog))
 }

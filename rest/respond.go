@@ -40,6 +40,7 @@ var subTypeOfTopic = map[string]string{
 	"discount_code":            "discounts",
 	"payment":                  "payment",
 	"payments":                 "payment",
+	"payment_iframe":           "payment",
 	"gift_card":                "payment",
 	"wallet_pay":               "payment",
 	"saved_payment_method":     "payment",
