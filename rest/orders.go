@@ -21,6 +21,7 @@ func (a *API) registerOrders(mux *http.ServeMux) {
 	a.registerDiscounts(mux)
 	a.registerInventoryCheck(mux)
 	a.registerPaymentIframe(mux)
+	a.registerWalletPay(mux)
 	mux.Handle("POST "+storefront+"/batch", a.withOrder(a.batch))
 	mux.Handle("POST "+storefront+"/log", a.withOrder(a.clientLog))
 }
