@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/gatewaytest"
 )
 
 // frontendLibraryDir holds the Node project that drives checkoutd with the public frontend
@@ -106,12 +107,19 @@ func TestFrontendLibraryRunsAGuestCheckoutUnchanged(t *testing.T) {
 			Variants: []service.VariantInput{{PlatformID: "v-mug", SKU: "MUG-1", Price: 1250, Weight: 300, InventoryTracked: true, InventoryQuantity: 5}}}); err != nil {
 			t.Fatal(err)
 		}
+		const apiToken = "gw-secret-token"
+		gw := gatewaytest.New(t, apiToken)
+		a.do("POST", a.shopPath("/external_payment_gateways"), map[string]any{
+			"name": "Test card gateway", "base_url": gw.URL, "iframe_url": gw.URL + "/frame", "location": "payment_gateway",
+			"api_token": apiToken, "partial_capture": true, "additional_order_details": false,
+			"provider_id": gatewaytest.ProviderID, "currency": "USD",
+		}).wantStatus(t, 200)
 		init := a.do("POST", "/checkout/orders/"+a.shop+"/init", map[string]any{"cart_items": []map[string]any{
 			{"platform_id": "v-mug", "quantity": 1, "line_item_key": "mug"},
 		}}).wantStatus(t, 200).data(t)
 
 		// Taxes, payments and process_order are not served yet: the run stops before them.
-		run := runLibraryCheckout(t, dir, a, init, "checkInventory")
+		run := runLibraryCheckout(t, dir, a, init, "deletePaymentMethod refused")
 		for _, s := range run.Steps {
 			t.Logf("%-28s success=%v status=%d", s.Step, s.Success, s.Status)
 		}

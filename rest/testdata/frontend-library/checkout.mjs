@@ -32,6 +32,8 @@ import {
   addPayment,
   processOrder,
   addLog,
+  walletPayCreateOrder,
+  deletePaymentMethod,
   apiTypeKeys,
   checkInventoryStage,
 } from '@boldcommerce/checkout-frontend-library';
@@ -91,18 +93,44 @@ async function step(name, call, check) {
   return res;
 }
 
+// refusal runs a call checkoutd must refuse, and checks the error entry the way storefronts built
+// on the library read it.
+async function refusal(name, call, status, check) {
+  if (failed || done) return;
+  done = name === lastStep;
+  const res = await call();
+  const entry = { step: name, success: !res.success, status: res.status };
+  const first = res.response?.errors?.[0];
+  let problem = null;
+  if (res.success || res.status !== status) problem = `want a ${status} refusal`;
+  else if (!first) problem = 'no errors array in the answer';
+  else if (!['validation', 'critical'].includes(first.severity) || typeof first.field !== 'string' || typeof first.sub_type !== 'string') problem = 'error lacks field, severity or sub_type';
+  else problem = check(first);
+  if (problem) {
+    entry.success = false;
+    entry.problem = problem;
+    entry.error = res.response;
+    failed = entry;
+  }
+  steps.push(entry);
+}
+
 await step('initialize', () => initialize(initData, shopIdentifier, { type: 'local', url: baseURL, path: 'checkout' }), () => {
   const initial = getOrderInitialData();
   return initial.shop_name ? null : 'initial data not taken into the library state';
 });
 await step('getRefreshedApplicationState', () => getRefreshedApplicationState());
 await step('validateEmail', () => validateEmail('ada@example.com'));
+await refusal('validateEmail refused', () => validateEmail('not-an-email'), 422, (e) =>
+  e.field === 'email_address' && e.severity === 'validation' ? null : 'email error does not name email_address');
 await step('addGuestCustomer', () => addGuestCustomer('Ada', 'Lovelace', 'ada@example.com', false), () =>
   getApplicationState().customer.email_address === 'ada@example.com' ? null : 'customer not in the state');
 await step('updateCustomer', () => updateCustomer('Ada', 'Lovelace', 'ada@example.com', true));
 await step('validateAddress', () => validateAddress(address.first_name, address.last_name, address.address_line_1, address.address_line_2,
   address.city, address.postal_code, address.province, address.province_code, address.country, address.country_code, '', ''));
 await step('estimateShippingLines', () => estimateShippingLines(address));
+await refusal('setShippingAddress refused', () => setShippingAddress({ ...address, postal_code: 'ABCDE' }), 422, (e) =>
+  e.field === 'postal_code' && e.address_type === 'shipping' && e.sub_type === 'shipping_address' ? null : 'address error does not name postal_code and shipping');
 await step('setShippingAddress', () => setShippingAddress(address), () =>
   getApplicationState().addresses.shipping.city === 'Albany' ? null : 'shipping address not in the state');
 await step('setBillingAddress', () => setBillingAddress({ ...address, city: 'Troy', postal_code: '12180' }));
@@ -120,6 +148,10 @@ await step('patchOrderMetaData', () => patchOrderMetaData({ cart_parameters: nul
 await step('updateLineItemQuantity', () => updateLineItemQuantity('mug', 2));
 await step('checkInventory', () => checkInventory(checkInventoryStage.initial), (res) =>
   res.response.data.inventory_check?.result ? null : 'no inventory_check result');
+await refusal('walletPayCreateOrder refused', () => walletPayCreateOrder({ gateway_type: 'paypal', payment_data: { payment_type: 'paypal', locale: 'en' } }), 422, (e) =>
+  e.type === 'wallet_pay.not_configured' ? null : 'wallet pay is not refused as not configured');
+await refusal('deletePaymentMethod refused', () => deletePaymentMethod('pm_1'), 422, (e) =>
+  e.type === 'saved_payment_method.not_found' ? null : 'deleting a saved method is not refused as not found');
 await step('setTaxes', () => setTaxes());
 await step('addPayment', () => {
   const state = getApplicationState();
