@@ -25,6 +25,8 @@ import {
   changeShippingLine,
   patchOrderMetaData,
   updateLineItemQuantity,
+  addLineItem,
+  deleteLineItem,
   batchRequest,
   checkInventory,
   setTaxes,
@@ -145,6 +147,10 @@ await step('getShippingLines', () => getShippingLines(), () =>
 await step('changeShippingLine', () => changeShippingLine(getApplicationState().shipping.available_shipping_lines[0].id), () =>
   getApplicationState().shipping.selected_shipping?.code ? null : 'no shipping line selected');
 await step('patchOrderMetaData', () => patchOrderMetaData({ cart_parameters: null, note_attributes: { gift: 'yes' }, notes: 'leave at the door', tags: null }));
+await step('addLineItem', () => addLineItem({ platform_id: 'v-mug', quantity: 1, line_item_key: 'mug-gift' }), () =>
+  getApplicationState().line_items.length === 2 ? null : 'added line not in the state');
+await step('deleteLineItem', () => deleteLineItem({ line_item_key: 'mug-gift', quantity: 1, platform_id: 'v-mug' }), () =>
+  getApplicationState().line_items.length === 1 ? null : 'deleted line still in the state');
 await step('updateLineItemQuantity', () => updateLineItemQuantity('mug', 2));
 await step('checkInventory', () => checkInventory(checkInventoryStage.initial), (res) =>
   res.response.data.inventory_check?.result ? null : 'no inventory_check result');
