@@ -31,9 +31,18 @@ const (
 	severityCritical   = "critical"
 )
 
-// subTypeOfTopic names the checkout area an error belongs to, by the topic its type starts with,
-// in the sub_type words the library's consumers look for.
-var subTypeOfTopic = map[string]string{
+// subTypeOf names the checkout area an error belongs to, by its whole type or else the topic
+// its type starts with, in the sub_type words the library's consumers look for.
+var subTypeOf = map[string]string{
+	"inventory.insufficient":            "insufficient_stock",
+	"order.payments_do_not_cover_total": "payment",
+	"order.no_customer":                 "customer",
+	"order.no_shipping_address":         "shipping_address",
+	"order.no_billing_address":          "billing_address",
+	"order.no_shipping_line":            "no_shipping_to_address",
+	"order.no_line_items":               "cart",
+	"order.unknown_product":             "cart",
+
 	"customer":                 "customer",
 	"discount":                 "discounts",
 	"discounts":                "discounts",
@@ -52,8 +61,8 @@ var subTypeOfTopic = map[string]string{
 }
 
 // newErrorEntry derives the library's fields from the service error: field and address_type
-// from its details, severity from its status, and sub_type from details.sub_type when the
-// service named one, else from the address kind or the type's topic.
+// from its details, severity from its status, and sub_type from the address kind, an email
+// field, or the error's type.
 func newErrorEntry(e *service.Error, details map[string]any) errorEntry {
 	entry := errorEntry{Code: e.Code, Type: e.Type, Message: e.Message, Details: details, Severity: severityCritical}
 	if e.Status == http.StatusUnprocessableEntity {
@@ -62,15 +71,17 @@ func newErrorEntry(e *service.Error, details map[string]any) errorEntry {
 	entry.Field, _ = details["field"].(string)
 	entry.AddressType, _ = details["address_type"].(string)
 	topic, _, _ := strings.Cut(e.Type, ".")
-	switch sub, _ := details["sub_type"].(string); {
-	case sub != "":
-		entry.SubType = sub
+	switch {
 	case entry.AddressType != "":
 		entry.SubType = entry.AddressType + "_address"
 	case entry.Field == "email_address":
 		entry.SubType = "email_address"
 	default:
-		entry.SubType = subTypeOfTopic[topic]
+		if sub, ok := subTypeOf[e.Type]; ok {
+			entry.SubType = sub
+		} else {
+			entry.SubType = subTypeOf[topic]
+		}
 	}
 	return entry
 }
