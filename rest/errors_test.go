@@ -61,3 +61,19 @@ func TestChangingAProcessedOrderNamesTheFieldIsProcessed(t *testing.T) {
 		}
 	})
 }
+
+func TestProcessOrderRefusalsNameTheirCheckoutArea(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		id, jwt, _ := initOrder(t, a)
+		path := "/checkout/storefront/" + a.shop + "/" + id + "/process_order"
+		e := storefront(t, a, jwt, "POST", path, nil).wantError(t, 422, "", "order.no_customer")
+		if e["field"] != "customer" || e["sub_type"] != "customer" || e["severity"] != "validation" {
+			t.Fatalf("no customer: %v", e)
+		}
+		storefront(t, a, jwt, "POST", "/checkout/storefront/"+a.shop+"/"+id+"/customer/guest", guest()).wantStatus(t, 200)
+		e = storefront(t, a, jwt, "POST", path, nil).wantError(t, 422, "", "order.no_shipping_address")
+		if e["sub_type"] != "shipping_address" {
+			t.Fatalf("no shipping address: %v", e)
+		}
+	})
+}
