@@ -80,7 +80,15 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *service.OrderS
 			}
 		}
 	}
-	writeData(w, out)
+	// The frontend library looks for application_state in objects only, never inside the data
+	// array, and refuses a batch answer without one: it is answered at the top level, as the
+	// order stands after the last sub-request.
+	v, err := a.svc.OrderState(r.Context(), sess)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": out, "application_state": v.State()})
 }
 
 // clientLog takes the storefront's log lines and writes them at debug level.

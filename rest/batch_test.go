@@ -36,3 +36,23 @@ func TestLogIsAccepted(t *testing.T) {
 		storefront(t, a, jwt, "POST", "/checkout/storefront/"+a.shop+"/"+id+"/log", map[string]any{"message": "hi", "level": "info"}).wantStatus(t, 200)
 	})
 }
+
+func TestBatchAnswersTheOrderStateAfterItsLastSubRequestAtTheTopLevel(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		id, jwt, _ := initOrder(t, a)
+		first, second := guest(), guest()
+		first["last_name"], second["last_name"] = "Byron", "King"
+		body := map[string]any{"sub_requests": []map[string]any{
+			{"method": "POST", "endpoint": "/customer/guest", "payload": first},
+			{"method": "PUT", "endpoint": "/customer", "payload": second},
+		}}
+		r := storefront(t, a, jwt, "POST", "/checkout/storefront/"+a.shop+"/"+id+"/batch", body).wantStatus(t, 200)
+		state, ok := r.Body["application_state"].(map[string]any)
+		if !ok {
+			t.Fatalf("no top-level application_state: %s", r.Raw)
+		}
+		if state["customer"].(map[string]any)["last_name"] != "King" {
+			t.Fatalf("top-level state is not the last one: %v", state["customer"])
+		}
+	})
+}

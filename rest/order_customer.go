@@ -21,6 +21,7 @@ func (a *API) registerOrderCustomer(mux *http.ServeMux) {
 		{"GET", "/customer", a.getCustomer},
 		{"DELETE", "/customer", a.deleteCustomer},
 		{"GET", "/validate_email_address", a.validateEmail},
+		{"GET", "/validate_address", a.validateAddress},
 		{"POST", "/addresses/shipping", a.putAddress(service.ShippingAddress, false)},
 		{"PUT", "/addresses/shipping", a.putAddress(service.ShippingAddress, true)},
 		{"GET", "/addresses/shipping", a.getAddress(service.ShippingAddress)},
@@ -102,6 +103,27 @@ func (a *API) deleteCustomer(w http.ResponseWriter, r *http.Request, sess *servi
 
 func (a *API) validateEmail(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
 	if err := service.ValidateEmailAddress(r.URL.Query().Get("email_address")); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeData(w, map[string]any{})
+}
+
+// validateAddress checks an address given in the query string; address_type (shipping, the
+// default, or billing) only names the address in the error.
+func (a *API) validateAddress(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	q := r.URL.Query()
+	in := service.AddressInput{
+		FirstName: q.Get("first_name"), LastName: q.Get("last_name"), AddressLine1: q.Get("address_line_1"),
+		AddressLine2: q.Get("address_line_2"), City: q.Get("city"), Country: q.Get("country"), CountryCode: q.Get("country_code"),
+		Province: q.Get("province"), ProvinceCode: q.Get("province_code"), PostalCode: q.Get("postal_code"),
+		BusinessName: q.Get("business_name"), PhoneNumber: q.Get("phone_number"),
+	}
+	kind := service.AddressKind(q.Get("address_type"))
+	if kind == "" {
+		kind = service.ShippingAddress
+	}
+	if err := service.ValidateAddress(kind, in); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -130,3 +130,21 @@ func TestUpdateShippingAddressCannotBlankCountryOrProvince(t *testing.T) {
 		}
 	})
 }
+
+func TestValidateAddressChecksWithoutSettingTheAddress(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		id, jwt, _ := initOrder(t, a)
+		base := "/checkout/storefront/" + a.shop + "/" + id
+		q := "?first_name=Ada&last_name=Lovelace&address_line_1=1+Main+St&city=Albany&country=United+States&country_code=US&province=New+York&province_code=NY"
+		storefront(t, a, jwt, "GET", base+"/validate_address"+q+"&postal_code=12207", nil).wantStatus(t, 200)
+		e := storefront(t, a, jwt, "GET", base+"/validate_address"+q+"&postal_code=ABCDE&address_type=billing", nil).wantError(t, 422, "", "address.invalid_address")
+		if e["field"] != "postal_code" || e["address_type"] != "billing" {
+			t.Fatalf("error %v", e)
+		}
+		storefront(t, a, jwt, "GET", base+"/validate_address"+q+"&address_type=home", nil).wantError(t, 422, "", "address.invalid_address_type")
+		state := stateOf(t, storefront(t, a, jwt, "GET", base+"/refresh", nil).wantStatus(t, 200))
+		if addr, ok := state["addresses"].(map[string]any)["shipping"].([]any); !ok || len(addr) != 0 {
+			t.Fatalf("validate set an address: %v", state["addresses"])
+		}
+	})
+}

@@ -19,6 +19,9 @@ func (a *API) registerOrders(mux *http.ServeMux) {
 	a.registerShipping(mux)
 	a.registerTaxes(mux)
 	a.registerDiscounts(mux)
+	a.registerInventoryCheck(mux)
+	a.registerPaymentIframe(mux)
+	a.registerWalletPay(mux)
 	mux.Handle("POST "+storefront+"/batch", a.withOrder(a.batch))
 	mux.Handle("POST "+storefront+"/log", a.withOrder(a.clientLog))
 }

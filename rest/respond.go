@@ -16,6 +16,74 @@ type errorEntry struct {
 	Type    string         `json:"type"`
 	Message string         `json:"message"`
 	Details map[string]any `json:"details"`
+	// Storefronts built on the public frontend library read these four to place a message next
+	// to its input (field, address_type) or show it as a page-level failure (severity).
+	Field       string `json:"field"`
+	Severity    string `json:"severity"`
+	SubType     string `json:"sub_type"`
+	AddressType string `json:"address_type,omitempty"`
+}
+
+// Severities the frontend library's consumers tell apart: a validation error is the shopper's
+// to fix at the field it names; a critical one stops the checkout step.
+const (
+	severityValidation = "validation"
+	severityCritical   = "critical"
+)
+
+// subTypeOf names the checkout area an error belongs to, by its whole type or else the topic
+// its type starts with, in the sub_type words the library's consumers look for.
+var subTypeOf = map[string]string{
+	"inventory.insufficient":            "insufficient_stock",
+	"order.payments_do_not_cover_total": "payment",
+	"order.no_customer":                 "customer",
+	"order.no_shipping_address":         "shipping_address",
+	"order.no_billing_address":          "billing_address",
+	"order.no_shipping_line":            "no_shipping_to_address",
+	"order.no_line_items":               "cart",
+	"order.unknown_product":             "cart",
+
+	"customer":                 "customer",
+	"discount":                 "discounts",
+	"discounts":                "discounts",
+	"discount_code":            "discounts",
+	"payment":                  "payment",
+	"payments":                 "payment",
+	"payment_iframe":           "payment",
+	"gift_card":                "payment",
+	"wallet_pay":               "payment",
+	"saved_payment_method":     "payment",
+	"tax":                      "tax",
+	"taxes":                    "tax",
+	"line_item":                "cart",
+	"shipping":                 "no_shipping_to_address",
+	"external_payment_gateway": "payment",
+}
+
+// newErrorEntry derives the library's fields from the service error: field and address_type
+// from its details, severity from its status, and sub_type from the address kind, an email
+// field, or the error's type.
+func newErrorEntry(e *service.Error, details map[string]any) errorEntry {
+	entry := errorEntry{Code: e.Code, Type: e.Type, Message: e.Message, Details: details, Severity: severityCritical}
+	if e.Status == http.StatusUnprocessableEntity {
+		entry.Severity = severityValidation
+	}
+	entry.Field, _ = details["field"].(string)
+	entry.AddressType, _ = details["address_type"].(string)
+	topic, _, _ := strings.Cut(e.Type, ".")
+	switch {
+	case entry.AddressType != "":
+		entry.SubType = entry.AddressType + "_address"
+	case entry.Field == "email_address":
+		entry.SubType = "email_address"
+	default:
+		if sub, ok := subTypeOf[e.Type]; ok {
+			entry.SubType = sub
+		} else {
+			entry.SubType = subTypeOf[topic]
+		}
+	}
+	return entry
 }
 
 func writeJSON(w http.ResponseWriter, status int, body any) {
@@ -40,7 +108,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if details == nil {
 		details = map[string]any{}
 	}
-	writeJSON(w, e.Status, map[string]any{"errors": []errorEntry{{Code: e.Code, Type: e.Type, Message: e.Message, Details: details}}})
+	writeJSON(w, e.Status, map[string]any{"errors": []errorEntry{newErrorEntry(e, details)}})
 }
 
 func badRequest(message string) *service.Error {

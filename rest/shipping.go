@@ -12,6 +12,7 @@ func (a *API) registerShipping(mux *http.ServeMux) {
 	const storefront = "/checkout/storefront/{shop}/{order}"
 	mux.Handle("GET "+storefront+"/shipping_lines", a.withOrder(a.shippingLines))
 	mux.Handle("POST "+storefront+"/shipping_lines", a.withOrder(a.selectShippingLine))
+	mux.Handle("POST "+storefront+"/shipping_lines/estimate", a.withOrder(a.estimateShippingLines))
 }
 
 func (a *API) shippingLines(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
@@ -35,4 +36,17 @@ func (a *API) selectShippingLine(w http.ResponseWriter, r *http.Request, sess *s
 	}
 	v, err := a.svc.SelectShippingLine(r.Context(), sess, index, in.Code)
 	writeOrderData(w, r, v, err, nil)
+}
+
+// estimateShippingLines answers the lines an address (the body) would get; the order is unchanged.
+func (a *API) estimateShippingLines(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	var in service.AddressInput
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	lines, v, err := a.svc.EstimateShippingLines(r.Context(), sess, in)
+	writeOrderData(w, r, v, err, func(service.ApplicationState) map[string]any {
+		return map[string]any{"shipping_lines": lines}
+	})
 }

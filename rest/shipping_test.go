@@ -74,3 +74,33 @@ func TestShippingRatesBySubtotalByWeightAndFreeAbove(t *testing.T) {
 		}
 	})
 }
+
+func TestShippingLinesEstimateLeavesTheOrderUnchanged(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		id, jwt, _ := initOrder(t, a)
+		base := "/checkout/storefront/" + a.shop + "/" + id
+		d := storefront(t, a, jwt, "POST", base+"/shipping_lines/estimate", usAddress()).wantStatus(t, 200).data(t)
+		lines := d["shipping_lines"].([]any)
+		if len(lines) != 1 {
+			t.Fatalf("estimated lines %v", lines)
+		}
+		l := lines[0].(map[string]any)
+		if l["code"] != "standard" || l["amount"].(float64) != 1000 || l["line"].(map[string]any)["id"] != l["id"] {
+			t.Fatalf("estimated line %v", l)
+		}
+		state := d["application_state"].(map[string]any)
+		if len(state["shipping"].(map[string]any)["available_shipping_lines"].([]any)) != 0 {
+			t.Fatalf("estimate offered lines on the order: %v", state["shipping"])
+		}
+		after := stateOf(t, storefront(t, a, jwt, "GET", base+"/refresh", nil).wantStatus(t, 200))
+		if addr, ok := after["addresses"].(map[string]any)["shipping"].([]any); !ok || len(addr) != 0 {
+			t.Fatalf("estimate set the shipping address: %v", after["addresses"])
+		}
+		bad := usAddress()
+		bad["country_code"] = "XX"
+		e := storefront(t, a, jwt, "POST", base+"/shipping_lines/estimate", bad).wantError(t, 422, "", "address.invalid_address")
+		if e["address_type"] != "shipping" {
+			t.Fatalf("estimate error %v", e)
+		}
+	})
+}

@@ -96,6 +96,14 @@ func findCountry(code string) (Country, bool) {
 	return Country{}, false
 }
 
+// ValidateAddress checks an address by the rules SetAddress applies, without touching the order.
+func ValidateAddress(kind AddressKind, in AddressInput) error {
+	if kind != ShippingAddress && kind != BillingAddress {
+		return validationError("address.invalid_address_type", "address_type must be shipping or billing", map[string]any{"field": "address_type"})
+	}
+	return validateAddress(kind, &in, false)
+}
+
 // SetAddress sets (or overwrites: one per kind per order) an address of the order.
 func (s *Service) SetAddress(ctx context.Context, sess *OrderSession, kind AddressKind, in AddressInput) (*OrderView, error) {
 	return s.putAddress(ctx, sess, kind, in, false)

@@ -185,9 +185,7 @@ func orderState(v *OrderView) ApplicationState {
 	shipping := ShippingState{SelectedShipping: []any{}, AvailableShippingLines: []any{},
 		Taxes: orEmpty(pr.ShippingTaxes), Discounts: orEmpty(pr.ShippingDiscounts)}
 	for _, l := range v.ShippingLines {
-		shipping.AvailableShippingLines = append(shipping.AvailableShippingLines, map[string]any{
-			"id": l.ID, "line": l, "description": l.Description, "amount": l.Amount, "code": l.Code,
-		})
+		shipping.AvailableShippingLines = append(shipping.AvailableShippingLines, shippingLineEntry(l))
 	}
 	if v.SelectedShipping != nil {
 		shipping.SelectedShipping = v.SelectedShipping

@@ -53,13 +53,19 @@ func (s *Service) lockOrder(ctx context.Context, tx *ent.Tx, id int, states ...o
 	return o, nil
 }
 
+// orderNotInState refuses a change to an order in another state. A processed order names the
+// field is_processed: storefronts built on the frontend library read it to show the thank-you
+// page instead of an error.
 func orderNotInState(o *ent.Order) *Error {
 	msg := "the order is " + o.Status.String() + " and can no longer change"
 	if o.Status == order.StatusProcessing {
 		msg = "the order is being processed; try again when processing has finished"
 	}
-	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.not_open", Message: msg,
-		Details: map[string]any{"status": o.Status.String()}}
+	details := map[string]any{"status": o.Status.String()}
+	if o.Status == order.StatusProcessed {
+		details["field"] = "is_processed"
+	}
+	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.not_open", Message: msg, Details: details}
 }
 
 // BackendOrderSession opens an order of the access token's shop for a backend call.

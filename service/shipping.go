@@ -150,6 +150,44 @@ func availableShippingLines(ctx context.Context, c *ent.Client, shopID int, o *e
 	return lines, nil
 }
 
+// ShippingLineEntry is one offered shipping line on the wire: the spec's {id, line}, and the
+// line's fields again at the top level, where the public frontend library reads them.
+type ShippingLineEntry struct {
+	ID          string              `json:"id"`
+	Line        schema.ShippingLine `json:"line"`
+	Description string              `json:"description"`
+	Amount      int64               `json:"amount"`
+	Code        string              `json:"code"`
+}
+
+func shippingLineEntry(l schema.ShippingLine) ShippingLineEntry {
+	return ShippingLineEntry{ID: l.ID, Line: l, Description: l.Description, Amount: l.Amount, Code: l.Code}
+}
+
+// EstimateShippingLines answers the shipping lines the order would be offered at an address,
+// without setting that address or changing anything else on the order.
+func (s *Service) EstimateShippingLines(ctx context.Context, sess *OrderSession, in AddressInput) ([]ShippingLineEntry, *OrderView, error) {
+	if err := validateAddress(ShippingAddress, &in, false); err != nil {
+		return nil, nil, err
+	}
+	v, err := s.OrderState(ctx, sess)
+	if err != nil {
+		return nil, nil, err
+	}
+	// A copy of the order carries the address; the stored order and the view stay as they are.
+	at := *v.Order
+	at.ShippingAddress = &in
+	lines, err := availableShippingLines(ctx, s.db.Client, sess.Shop.ID, &at, v.LineItems)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries := make([]ShippingLineEntry, len(lines))
+	for i, l := range lines {
+		entries[i] = shippingLineEntry(l)
+	}
+	return entries, v, nil
+}
+
 // SelectShippingLine chooses one of the order's available shipping lines, by its id or
 // position (index) and/or its code.
 func (s *Service) SelectShippingLine(ctx context.Context, sess *OrderSession, index, code string) (*OrderView, error) {

@@ -1,0 +1,19 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/checkoutd/checkoutd/service"
+)
+
+func (a *API) registerInventoryCheck(mux *http.ServeMux) {
+	mux.Handle("GET /checkout/storefront/{shop}/{order}/check_inventory", a.withOrder(a.checkInventory))
+}
+
+// checkInventory answers {inventory_check:{result, reason?, failed_items}, application_state}.
+func (a *API) checkInventory(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	check, v, err := a.svc.CheckInventory(r.Context(), sess, r.URL.Query().Get("stage"))
+	writeOrderData(w, r, v, err, func(service.ApplicationState) map[string]any {
+		return map[string]any{"inventory_check": check}
+	})
+}
