@@ -24,8 +24,10 @@ type Database struct {
 
 // sqlitePragmas make SQLite safe for a concurrent server: foreign keys on, WAL, a busy
 // timeout instead of instant SQLITE_BUSY, and write transactions that lock at BEGIN so two
-// read-then-write transactions cannot deadlock.
-const sqlitePragmas = "_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+// read-then-write transactions cannot deadlock. Times are written in SQLite's own format in
+// UTC, so that comparing them as text (SQLite has no time type) orders them as times; the
+// driver's default, Go's time.String(), carries a zone name and a monotonic reading.
+const sqlitePragmas = "_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate&_time_format=sqlite&_timezone=UTC"
 
 // OpenDatabase opens `file:PATH` (SQLite) or `postgres://...` URLs.
 func OpenDatabase(url string) (*Database, error) {
