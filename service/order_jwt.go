@@ -58,7 +58,10 @@ func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicO
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithTimeFunc(s.clock), jwt.WithExpirationRequired())
 	if err != nil {
 		if errors.Is(err, jwt.ErrTokenExpired) {
-			return nil, &Error{Status: ErrUnauthorized.Status, Code: CodeUnauthorized, Type: "auth.token_expired", Message: "the order token has expired: resume the order for a new one"}
+			// The message is the one storefronts built on the public frontend library look for to
+			// show their session-expired page.
+			return nil, &Error{Status: ErrUnauthorized.Status, Code: CodeUnauthorized, Type: "auth.token_expired", Message: "Expired JWT",
+				Details: map[string]any{"hint": "the order token has expired: resume the order for a new one"}}
 		}
 		return nil, ErrUnauthorized
 	}
