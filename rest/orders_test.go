@@ -96,7 +96,10 @@ func TestExpiredOrderJWTIs401(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		id, jwt, _ := initOrder(t, a)
 		a.clock.Advance(61 * time.Minute)
-		storefront(t, a, jwt, "GET", "/checkout/storefront/"+a.shop+"/"+id+"/refresh", nil).wantError(t, 401, "", "auth.token_expired")
+		e := storefront(t, a, jwt, "GET", "/checkout/storefront/"+a.shop+"/"+id+"/refresh", nil).wantError(t, 401, "", "auth.token_expired")
+		if e["message"] != "Expired JWT" {
+			t.Fatalf("message %q: storefront templates look for %q", e["message"], "Expired JWT")
+		}
 	})
 }
 
