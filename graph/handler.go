@@ -33,7 +33,7 @@ func Handler(svc *service.Service) http.Handler {
 	srv.Use(depthLimit{max: MaxDepth})
 	srv.Use(newOrderScope(es))
 	srv.SetErrorPresenter(presentError)
-	api := Authenticate(svc, withLoaders(svc.Client(), srv))
+	api := Authenticate(svc, withLoaders(svc.Reader(), srv))
 	page := playground.Handler("checkoutd GraphQL", "/graphql")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Query().Get("query") == "" {

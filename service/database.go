@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"entgo.io/ent/dialect"
@@ -19,7 +20,13 @@ import (
 type Database struct {
 	SQL     *sql.DB
 	Dialect string
-	Client  *ent.Client
+	// Client writes (and reads inside transactions).
+	Client *ent.Client
+	// Read serves reads outside transactions. On SQLite it is a pool of read-only connections
+	// beside the one writer: in WAL mode readers neither wait for the writer nor block it, and
+	// each sees every transaction committed before it started. On PostgreSQL it is Client.
+	Read *ent.Client
+	read *sql.DB
 }
 
 // sqlitePragmas make SQLite safe for a concurrent server: foreign keys on, WAL, a busy
@@ -42,7 +49,7 @@ func OpenDatabase(url string) (*Database, error) {
 		if strings.Contains(url, "?") {
 			sep = "&"
 		}
-		driver, dsn, dia = "sqlite", url+sep+sqlitePragmas, dialect.SQLite
+		driver, dsn, dia = sqliteDriverName, url+sep+sqlitePragmas, dialect.SQLite
 	default:
 		return nil, fmt.Errorf("database URL must start with file: or postgres://")
 	}
@@ -59,7 +66,18 @@ func OpenDatabase(url string) (*Database, error) {
 		db.SetMaxIdleConns(20)
 	}
 	client := ent.NewClient(ent.Driver(entsql.OpenDB(dia, db)))
-	return &Database{SQL: db, Dialect: dia, Client: client}, nil
+	d := &Database{SQL: db, Dialect: dia, Client: client, Read: client}
+	if dia == dialect.SQLite {
+		read, err := sql.Open(driver, dsn+"&_pragma=query_only(1)")
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		read.SetMaxOpenConns(runtime.NumCPU() * 2)
+		read.SetMaxIdleConns(runtime.NumCPU() * 2)
+		d.read, d.Read = read, ent.NewClient(ent.Driver(entsql.OpenDB(dia, read)))
+	}
+	return d, nil
 }
 
 // Migrate applies the pending migrations.
@@ -70,5 +88,10 @@ func (d *Database) Migrate(ctx context.Context) error {
 // Ping reports whether the database answers.
 func (d *Database) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }
 
-// Close closes the connection pool.
-func (d *Database) Close() error { return d.Client.Close() }
+// Close closes the connection pools.
+func (d *Database) Close() error {
+	if d.read != nil {
+		d.read.Close()
+	}
+	return d.Client.Close()
+}

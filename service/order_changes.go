@@ -70,7 +70,7 @@ func orderNotInState(o *ent.Order) *Error {
 
 // BackendOrderSession opens an order of the access token's shop for a backend call.
 func (s *Service) BackendOrderSession(ctx context.Context, sh *ent.Shop, publicOrderID string) (*OrderSession, error) {
-	o, err := s.db.Client.Order.Query().Where(order.ShopID(sh.ID), order.PublicOrderID(publicOrderID)).Only(ctx)
+	o, err := s.db.Read.Order.Query().Where(order.ShopID(sh.ID), order.PublicOrderID(publicOrderID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, notFound("order.not_found", "no order with public_order_id "+publicOrderID)
 	}

@@ -46,7 +46,7 @@ func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicO
 	if token == "" {
 		return nil, ErrUnauthorized
 	}
-	sh, err := s.db.Client.Shop.Query().Where(shop.Identifier(shopIdentifier)).Only(ctx)
+	sh, err := s.db.Read.Shop.Query().Where(shop.Identifier(shopIdentifier)).Only(ctx)
 	if err != nil {
 		if ent.IsNotFound(err) {
 			return nil, ErrUnauthorized
@@ -68,7 +68,7 @@ func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicO
 	if c.Shop != sh.Identifier || c.Payload.PublicOrderID != publicOrderID || c.AuthType != "V2_API" {
 		return nil, ErrUnauthorized
 	}
-	o, err := s.db.Client.Order.Query().Where(order.ShopID(sh.ID), order.PublicOrderID(publicOrderID)).Only(ctx)
+	o, err := s.db.Read.Order.Query().Where(order.ShopID(sh.ID), order.PublicOrderID(publicOrderID)).Only(ctx)
 	if err != nil {
 		if ent.IsNotFound(err) {
 			return nil, ErrUnauthorized

@@ -164,14 +164,14 @@ func (s *Service) OrderState(ctx context.Context, sess *OrderSession) (*OrderVie
 }
 
 func (s *Service) loadOrder(ctx context.Context, sh *ent.Shop, publicOrderID string) (*OrderView, error) {
-	o, err := s.db.Client.Order.Query().Where(order.ShopID(sh.ID), order.PublicOrderID(publicOrderID)).Only(ctx)
+	o, err := s.db.Read.Order.Query().Where(order.ShopID(sh.ID), order.PublicOrderID(publicOrderID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, notFound("order.not_found", "no order with public_order_id "+publicOrderID)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return s.viewOf(ctx, s.db.Client, sh, o, nil)
+	return s.viewOf(ctx, s.db.Read, sh, o, nil)
 }
 
 // viewOf reads what the order's state is derived from, through c (a transaction's client inside

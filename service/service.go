@@ -46,8 +46,12 @@ func New(db *Database, opts ...Option) *Service {
 	return s
 }
 
-// Client is the ent client, for read-only GraphQL queries scoped through the service.
+// Client is the ent client that writes; tests use it to look at and arrange the database.
 func (s *Service) Client() *ent.Client { return s.db.Client }
+
+// Reader is the ent client for reads outside transactions (GraphQL queries scoped through the
+// service, dataloaders).
+func (s *Service) Reader() *ent.Client { return s.db.Read }
 
 // Ready reports whether the database answers.
 func (s *Service) Ready(ctx context.Context) error { return s.db.Ping(ctx) }

@@ -125,7 +125,7 @@ func (s *Service) ShopForToken(ctx context.Context, token string) (*ent.Shop, er
 	if token == "" {
 		return nil, ErrUnauthorized
 	}
-	sh, err := s.db.Client.AccessToken.Query().Where(accesstoken.TokenHash(hashToken(token))).QueryShop().Only(ctx)
+	sh, err := s.db.Read.AccessToken.Query().Where(accesstoken.TokenHash(hashToken(token))).QueryShop().Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, ErrUnauthorized
 	}
