@@ -23,7 +23,7 @@ func TestTimesCompareAsTimesOnEveryDatabase(t *testing.T) {
 		base := time.Date(2026, 11, 23, 18, 52, 28, 740_000_000, time.FixedZone("EST", -5*3600))
 		// c is an hour before base, written in another zone: as text it would sort after base.
 		for i, at := range []time.Time{base, base.Add(time.Millisecond), base.Add(-time.Hour).UTC()} {
-			if err := db.Client.Order.Create().SetShopID(created.Shop.ID).SetPublicOrderID(string(rune('a'+i))).SetCurrency("USD").
+			if err := db.Client.Order.Create().SetShopID(created.Shop.ID).SetPublicOrderID(string(rune('a' + i))).SetCurrency("USD").
 				SetMetaData(schema.OrderMetaData{}).SetCreatedAt(at).Exec(ctx); err != nil {
 				t.Fatal(err)
 			}
