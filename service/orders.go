@@ -183,7 +183,7 @@ func (s *Service) viewOf(ctx context.Context, c *ent.Client, sh *ent.Shop, o *en
 			return nil, err
 		}
 	}
-	lines, err := availableShippingLines(ctx, c, sh.ID, o, items)
+	lines, err := s.availableShippingLines(ctx, c, sh.ID, o, items)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func (s *Service) viewOf(ctx context.Context, c *ent.Client, sh *ent.Shop, o *en
 	if err != nil {
 		return nil, err
 	}
-	rules, err := loadPricingRules(ctx, c, sh, o)
+	rules, err := s.loadPricingRules(ctx, c, sh, o)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/schema"
-	"github.com/checkoutd/checkoutd/ent/taxzone"
 )
 
 // TaxLine is one tax on an order, a line or its shipping. IsIncluded taxes are already inside
@@ -79,7 +78,7 @@ func basisOf(a *schema.OrderAddress) *schema.TaxBasis {
 
 // loadPricingRules reads what priceOrder needs beyond the order itself, through c (a
 // transaction's client inside one).
-func loadPricingRules(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.Order) (pricingRules, error) {
+func (s *Service) loadPricingRules(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.Order) (pricingRules, error) {
 	var rules pricingRules
 	var countries []string
 	for _, b := range []*schema.TaxBasis{o.TaxBasis, basisOf(o.ShippingAddress), basisOf(o.BillingAddress)} {
@@ -88,11 +87,15 @@ func loadPricingRules(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.O
 		}
 	}
 	if len(countries) > 0 {
-		zones, err := c.TaxZone.Query().Where(taxzone.ShopID(sh.ID), taxzone.CountryCodeIn(countries...)).Order(taxzone.ByID()).All(ctx)
+		shop, err := s.shopRulesOf(ctx, c, sh.ID)
 		if err != nil {
 			return rules, err
 		}
-		rules.taxZones = zones
+		for _, z := range shop.taxZones {
+			if slices.Contains(countries, z.CountryCode) {
+				rules.taxZones = append(rules.taxZones, z)
+			}
+		}
 	}
 	if len(o.DiscountCodes) > 0 {
 		codes, err := c.DiscountCode.Query().Where(discountcode.ShopID(sh.ID), discountcode.CodeIn(o.DiscountCodes...)).All(ctx)

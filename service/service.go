@@ -21,6 +21,7 @@ type Service struct {
 	gatewayTimeout time.Duration
 	gateways       *gateway.Client
 	smtpURL        string
+	rules          shopRulesCache
 }
 
 // Option configures a Service.
@@ -43,6 +44,7 @@ func New(db *Database, opts ...Option) *Service {
 	}
 	// Signatures carry the wall-clock Date the gateway checks, whatever the service clock says.
 	s.gateways = gateway.New(s.gatewayTimeout, time.Now)
+	s.watchShopRules()
 	return s
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
-	"github.com/checkoutd/checkoutd/ent/shippingzone"
 )
 
 // ShippingRateInput is one rate of a new zone.
@@ -105,7 +104,7 @@ func gramsOf(weight int, unit string) int64 {
 }
 
 // availableShippingLines prices every rate of the zones covering the shipping address.
-func availableShippingLines(ctx context.Context, c *ent.Client, shopID int, o *ent.Order, items []*ent.LineItem) ([]schema.ShippingLine, error) {
+func (s *Service) availableShippingLines(ctx context.Context, c *ent.Client, shopID int, o *ent.Order, items []*ent.LineItem) ([]schema.ShippingLine, error) {
 	if o.ShippingAddress == nil {
 		return []schema.ShippingLine{}, nil
 	}
@@ -121,14 +120,12 @@ func availableShippingLines(ctx context.Context, c *ent.Client, shopID int, o *e
 	if !needsShipping {
 		return []schema.ShippingLine{}, nil
 	}
-	zones, err := c.ShippingZone.Query().Where(shippingzone.ShopID(shopID)).WithRates(func(q *ent.ShippingRateQuery) {
-		q.Order(shippingrate.ByAmount(), shippingrate.ByID())
-	}).Order(shippingzone.ByID()).All(ctx)
+	rules, err := s.shopRulesOf(ctx, c, shopID)
 	if err != nil {
 		return nil, err
 	}
 	lines := []schema.ShippingLine{}
-	for _, z := range zones {
+	for _, z := range rules.shippingZones {
 		if len(z.CountryCodes) > 0 && !slices.Contains(z.CountryCodes, o.ShippingAddress.CountryCode) {
 			continue
 		}
@@ -177,7 +174,7 @@ func (s *Service) EstimateShippingLines(ctx context.Context, sess *OrderSession,
 	// A copy of the order carries the address; the stored order and the view stay as they are.
 	at := *v.Order
 	at.ShippingAddress = &in
-	lines, err := availableShippingLines(ctx, s.db.Client, sess.Shop.ID, &at, v.LineItems)
+	lines, err := s.availableShippingLines(ctx, s.db.Read, sess.Shop.ID, &at, v.LineItems)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -196,7 +193,7 @@ func (s *Service) SelectShippingLine(ctx context.Context, sess *OrderSession, in
 		if err != nil {
 			return err
 		}
-		lines, err := availableShippingLines(ctx, tx.Client(), sess.Shop.ID, o, items)
+		lines, err := s.availableShippingLines(ctx, tx.Client(), sess.Shop.ID, o, items)
 		if err != nil {
 			return err
 		}

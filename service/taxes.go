@@ -166,7 +166,7 @@ func (s *Service) EstimateTaxes(ctx context.Context, sess *OrderSession, in Addr
 	}
 	at := *v.Order
 	at.TaxBasis = &schema.TaxBasis{CountryCode: in.CountryCode, ProvinceCode: in.ProvinceCode}
-	rules, err := loadPricingRules(ctx, s.db.Client, sess.Shop, &at)
+	rules, err := s.loadPricingRules(ctx, s.db.Read, sess.Shop, &at)
 	if err != nil {
 		return nil, err
 	}
