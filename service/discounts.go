@@ -154,8 +154,11 @@ func (s *Service) UpdateDiscountCode(ctx context.Context, sh *ent.Shop, id int, 
 		if err := merged.validate(); err != nil {
 			return err
 		}
-		out, err = dc.Update().SetText(merged.Text).SetKind(merged.Kind).SetValue(merged.Value).SetMinimumSubtotal(merged.MinimumSubtotal).
-			SetUsageLimit(merged.UsageLimit).ClearStartsAt().SetNillableStartsAt(merged.StartsAt).ClearEndsAt().SetNillableEndsAt(merged.EndsAt).Save(ctx)
+		u := dc.Update().SetText(merged.Text).SetKind(merged.Kind).SetValue(merged.Value).SetMinimumSubtotal(merged.MinimumSubtotal).
+			SetUsageLimit(merged.UsageLimit)
+		setOrClear(merged.StartsAt, u.SetStartsAt, u.ClearStartsAt)
+		setOrClear(merged.EndsAt, u.SetEndsAt, u.ClearEndsAt)
+		out, err = u.Save(ctx)
 		return err
 	})
 	if err != nil {

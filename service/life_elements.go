@@ -122,19 +122,19 @@ func (s *Service) UpdateLifeElement(ctx context.Context, sh *ent.Shop, publicID 
 			u.SetInputType(*in.InputType.Value)
 		}
 		if in.InputDefault.Set {
-			u.ClearInputDefault().SetNillableInputDefault(in.InputDefault.Value)
+			setOrClear(in.InputDefault.Value, u.SetInputDefault, u.ClearInputDefault)
 		}
 		if in.InputLabel.Set {
-			u.ClearInputLabel().SetNillableInputLabel(in.InputLabel.Value)
+			setOrClear(in.InputLabel.Value, u.SetInputLabel, u.ClearInputLabel)
 		}
 		if in.InputPlaceholder.Set {
-			u.ClearInputPlaceholder().SetNillableInputPlaceholder(in.InputPlaceholder.Value)
+			setOrClear(in.InputPlaceholder.Value, u.SetInputPlaceholder, u.ClearInputPlaceholder)
 		}
 		if in.InputRequired.Set {
-			u.ClearInputRequired().SetNillableInputRequired(in.InputRequired.Value)
+			setOrClear(in.InputRequired.Value, u.SetInputRequired, u.ClearInputRequired)
 		}
 		if in.InputRegex.Set {
-			u.ClearInputRegex().SetNillableInputRegex(in.InputRegex.Value)
+			setOrClear(in.InputRegex.Value, u.SetInputRegex, u.ClearInputRegex)
 		}
 		if in.MetaDataField.Set {
 			u.SetMetaDataField(*in.MetaDataField.Value)

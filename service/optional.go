@@ -28,3 +28,13 @@ func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 	n.Value = &v
 	return nil
 }
+
+// setOrClear sets a nullable column to *v, or to NULL when v is nil. ent's Clear followed by
+// Set assigns the column twice in one UPDATE, which PostgreSQL refuses.
+func setOrClear[T, R any](v *T, set func(T) R, clear func() R) {
+	if v != nil {
+		set(*v)
+	} else {
+		clear()
+	}
+}

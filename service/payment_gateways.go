@@ -116,16 +116,17 @@ func (s *Service) UpdateExternalPaymentGateway(ctx context.Context, sh *ent.Shop
 			return err
 		}
 		u := g.Update().SetName(*in.Name).SetBaseURL(strings.TrimRight(*in.BaseURL, "/")).
-			ClearIframeURL().SetNillableIframeURL(in.IframeURL).SetLocation(strOr(in.Location, g.Location)).
+			SetLocation(strOr(in.Location, g.Location)).
 			SetPartialCapture(*in.PartialCapture).SetAdditionalOrderDetails(*in.AdditionalOrderDetails).
 			SetProviderID(*in.ProviderID).SetCurrency(strings.ToUpper(*in.Currency)).SetNillableIsTest(in.IsTest)
+		setOrClear(in.IframeURL, u.SetIframeURL, u.ClearIframeURL)
 		if in.HTTPHeaders != nil {
 			u.SetHTTPHeaders(in.HTTPHeaders)
 		} else {
 			u.ClearHTTPHeaders()
 		}
 		if in.APIToken.Set {
-			u.ClearAPIToken().SetNillableAPIToken(in.APIToken.Value)
+			setOrClear(in.APIToken.Value, u.SetAPIToken, u.ClearAPIToken)
 		}
 		out, err = u.Save(ctx)
 		return err
