@@ -23,7 +23,7 @@ func newHandler(svc *service.Service) http.Handler {
 	mux := http.NewServeMux()
 	rest.Register(mux, svc)
 	mux.Handle("/graphql", graph.Handler(svc))
-	web.Register(mux)
+	web.Register(mux, svc)
 	demopage.Register(mux)
 	return rest.Common(mux)
 }
