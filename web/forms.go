@@ -58,6 +58,16 @@ func invalid(values url.Values, err error) (form, error) {
 	return f, nil
 }
 
+// renamed moves the service's problems from its field names (the API's) to the form's.
+func (f form) renamed(names map[string]string) form {
+	for apiName, formName := range names {
+		if problem, ok := f.Errors[apiName]; ok {
+			f.Errors[formName] = problem
+		}
+	}
+	return f
+}
+
 // decodeError is a form value the console cannot even hand to the service (a number that is not
 // one), reported like the service's own problems.
 func decodeError(values url.Values, problems map[string]string) form {

@@ -1,0 +1,174 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+
+	"github.com/checkoutd/checkoutd/service"
+)
+
+func (c *Console) orderRoutes(mux *http.ServeMux) {
+	mux.Handle("GET /admin/orders", c.admin(c.orders))
+	mux.Handle("GET /admin/orders/{id}", c.admin(c.order))
+	mux.Handle("POST /admin/orders/{id}/capture", c.admin(c.captureOrder))
+	mux.Handle("POST /admin/orders/{id}/refund", c.admin(c.refundOrder))
+	mux.Handle("POST /admin/orders/{id}/cancel", c.admin(c.cancelOrder))
+}
+
+func (c *Console) orders(q *request) error {
+	query := q.r.URL.Query()
+	d := newDecoder(query)
+	filter := service.OrderFilter{Query: d.str("q"), Status: d.str("status"), From: d.date("from"), To: d.date("to"), PageRequest: pageRequest(q.r)}
+	f := newForm(query)
+	if !d.ok() {
+		return q.render(http.StatusUnprocessableEntity, ordersPage(nil, d.form(), pagination{}))
+	}
+	page, err := c.svc.Orders(q.ctx(), q.shop, filter)
+	if err != nil {
+		if f, err = invalid(query, err); err != nil {
+			return err
+		}
+		return q.render(http.StatusUnprocessableEntity, ordersPage(nil, f, pagination{}))
+	}
+	return q.render(http.StatusOK, ordersPage(page.Items, f, paginationOf(q.r, page)))
+}
+
+// orderForms are the order page's three money forms, each with its own field names.
+type orderForms struct {
+	Capture, Refund, Cancel form
+}
+
+func (c *Console) orderPage(q *request, status int, forms orderForms) error {
+	d, err := c.svc.OrderDetail(q.ctx(), q.shop, q.r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	for _, f := range []*form{&forms.Capture, &forms.Refund, &forms.Cancel} {
+		if f.Values == nil {
+			*f = newForm(nil)
+		}
+	}
+	return q.render(status, orderPage(d, forms))
+}
+
+func (c *Console) order(q *request) error { return c.orderPage(q, http.StatusOK, orderForms{}) }
+
+// moneyAction is a capture, refund or cancel of an order, run once the admin has confirmed it.
+type moneyAction struct {
+	Title, Question, Verb string
+	// Fields are the form's fields, carried through the confirmation; the first one shows a
+	// refusal that names no field.
+	Fields []string
+	// Rename maps the service's field names (the API's) to the form's.
+	Rename map[string]string
+	Form   func(*orderForms) *form
+	Call   func(sess *service.OrderSession, operationKey string) (string, error)
+}
+
+// run asks for confirmation first. The confirmation carries an operation key made when it was
+// shown, so that submitting it twice resumes the first call's ledger entries instead of moving
+// money twice.
+func (c *Console) runMoneyAction(q *request, a moneyAction) error {
+	id := q.r.PathValue("id")
+	if q.r.PostForm.Get("confirmed") == "" {
+		carry := map[string]string{"operation_key": randomToken()}
+		for _, name := range a.Fields {
+			carry[name] = q.r.PostForm.Get(name)
+		}
+		return q.render(http.StatusOK, confirmPage(a.Title, a.Question, orderURL(id)+"/"+a.Verb, orderURL(id), a.Title, carry))
+	}
+	sess, err := c.svc.BackendOrderSession(q.ctx(), q.shop, id)
+	if err != nil {
+		return err
+	}
+	msg, err := a.Call(sess, q.r.PostForm.Get("operation_key"))
+	if err == nil {
+		return q.redirect(orderURL(id), msg)
+	}
+	f, err := invalid(q.r.PostForm, err)
+	if err != nil {
+		return err
+	}
+	f = f.renamed(a.Rename)
+	if !slices.ContainsFunc(a.Fields, func(name string) bool { return f.Errors[name] != "" }) {
+		f.Errors[a.Fields[0]] = f.Message
+	}
+	forms := orderForms{}
+	*a.Form(&forms) = f
+	return c.orderPage(q, http.StatusUnprocessableEntity, forms)
+}
+
+func (c *Console) captureOrder(q *request) error {
+	d := newDecoder(q.r.PostForm)
+	amount := d.money("capture_amount", q.shop.Currency)
+	if !d.ok() {
+		return c.orderPage(q, http.StatusUnprocessableEntity, orderForms{Capture: d.form()})
+	}
+	question := "Capture everything still authorized on this order?"
+	if amount != nil {
+		question = "Capture " + formatMoney(*amount, q.shop.Currency) + " on this order?"
+	}
+	return c.runMoneyAction(q, moneyAction{Title: "Capture payment", Question: question, Verb: "capture",
+		Fields: []string{"capture_amount"}, Rename: map[string]string{"amount": "capture_amount"},
+		Form: func(f *orderForms) *form { return &f.Capture },
+		Call: func(sess *service.OrderSession, key string) (string, error) {
+			res, err := c.svc.Capture(q.ctx(), sess, service.CaptureScope{Full: amount == nil}, service.CaptureInput{Amount: amount}, key)
+			if err != nil {
+				return "", err
+			}
+			if res.Pending {
+				return "Capture sent: the gateway is still settling it.", nil
+			}
+			return "Captured; paid so far " + formatMoney(res.PaidTotal, sess.Order.Currency) + ".", nil
+		}})
+}
+
+func (c *Console) refundOrder(q *request) error {
+	d := newDecoder(q.r.PostForm)
+	amount := d.money("refund_amount", q.shop.Currency)
+	if !d.ok() {
+		return c.orderPage(q, http.StatusUnprocessableEntity, orderForms{Refund: d.form()})
+	}
+	question := "Refund everything captured on this order, shipping and taxes included?"
+	if amount != nil {
+		question = "Refund " + formatMoney(*amount, q.shop.Currency) + " on this order?"
+	}
+	return c.runMoneyAction(q, moneyAction{Title: "Refund", Question: question, Verb: "refund",
+		Fields: []string{"refund_amount", "refund_reason", "email_notification"}, Rename: map[string]string{"amount": "refund_amount", "reason": "refund_reason"},
+		Form: func(f *orderForms) *form { return &f.Refund },
+		Call: func(sess *service.OrderSession, key string) (string, error) {
+			in := service.RefundInput{Reason: d.str("refund_reason"), EmailNotification: d.checkbox("email_notification"), Amount: amount}
+			res, err := c.svc.Refund(q.ctx(), sess, service.CaptureScope{Full: amount == nil}, in, key)
+			if err != nil {
+				return "", err
+			}
+			switch {
+			case res.Pending:
+				return "Refund sent: a gateway is still settling it.", nil
+			case res.Partial:
+				return "Refunded " + formatMoney(res.AmountRefunded, sess.Order.Currency) + "; some refunds failed, see the ledger.", nil
+			}
+			return "Refunded " + formatMoney(res.AmountRefunded, sess.Order.Currency) + ".", nil
+		}})
+}
+
+func (c *Console) cancelOrder(q *request) error {
+	d := newDecoder(q.r.PostForm)
+	question := "Cancel this order? Open authorizations are voided and stock goes back."
+	if d.checkbox("cancel_refund") {
+		question = "Cancel this order and refund what was captured? Open authorizations are voided and stock goes back."
+	}
+	return c.runMoneyAction(q, moneyAction{Title: "Cancel order", Question: question, Verb: "cancel",
+		Fields: []string{"cancel_reason", "cancel_refund"}, Rename: map[string]string{"reason": "cancel_reason"},
+		Form: func(f *orderForms) *form { return &f.Cancel },
+		Call: func(sess *service.OrderSession, key string) (string, error) {
+			if _, err := c.svc.CancelOrder(q.ctx(), sess, service.CancelInput{Reason: d.str("cancel_reason"), Refund: d.checkbox("cancel_refund")}, key); err != nil {
+				return "", err
+			}
+			return "Order cancelled.", nil
+		}})
+}
+
+// orderURL is the admin page of one order.
+func orderURL(id string) string { return "/admin/orders/" + url.PathEscape(id) }
