@@ -192,6 +192,25 @@ func (c *console) waitText(sel, want string) {
 	}))
 }
 
+// value reads a form field's current value.
+func (c *console) value(sel string) string {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(c.tab, 15*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS(sel)))
+	if err != nil {
+		c.t.Fatalf("browser: reading %s: %v", sel, err)
+	}
+	return v
+}
+
+func (c *console) wantNoText(sel, unwanted string) {
+	c.t.Helper()
+	if got := c.text(sel); strings.Contains(got, unwanted) {
+		c.t.Fatalf("%s shows %q", sel, unwanted)
+	}
+}
+
 func (c *console) wantText(sel, want string) {
 	c.t.Helper()
 	if got := c.text(sel); !strings.Contains(got, want) {
