@@ -164,10 +164,44 @@ func (c *console) fill(fields map[string]string) {
 	}
 }
 
-// submitAndWait clicks a button and waits for what the next page shows.
+// submitAndWait clicks a button or link that loads another page, and waits until that page
+// shows want. The page it leaves is marked, so that an element it already showed (a flash
+// message) is not taken for the next page's.
 func (c *console) submitAndWait(button, want string) {
 	c.t.Helper()
-	c.run(chromedp.Click(chromedp.CSS(button)), chromedp.WaitVisible(chromedp.CSS(want)))
+	c.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Evaluate[bool]("window.checkoutdStale = true")(ctx, t)
+		return err
+	}), chromedp.Click(chromedp.CSS(button)))
+	c.waitFor(want, true)
+}
+
+// swapAndWait clicks a button that makes htmx swap part of the page, and waits for want.
+func (c *console) swapAndWait(button, want string) {
+	c.t.Helper()
+	c.run(chromedp.Click(chromedp.CSS(button)))
+	c.waitFor(want, false)
+}
+
+// waitFor polls until the page shows sel (a new page, when fresh), across navigations.
+func (c *console) waitFor(sel string, fresh bool) {
+	c.t.Helper()
+	js, _ := json.Marshal(sel)
+	cond := fmt.Sprintf(`document.readyState === "complete" && !!document.querySelector(%s)`, js)
+	if fresh {
+		cond = "!window.checkoutdStale && " + cond
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(c.tab, 2*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](cond))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	c.t.Fatalf("browser: %s did not show up", sel)
 }
 
 func (c *console) text(sel string) string {
@@ -190,6 +224,11 @@ func (c *console) waitText(sel, want string) {
 			chromedp.WithPollingArgs(json.RawMessage(js)), chromedp.WithPollingTimeout(10*time.Second))(ctx, t)
 		return err
 	}))
+}
+
+// clickAndWait clicks an element that changes only the page it is on (a checkbox).
+func clickAndWait(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Click(chromedp.CSS(sel))
 }
 
 // value reads a form field's current value.

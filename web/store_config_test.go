@@ -25,7 +25,7 @@ func TestPaymentGatewaysAreCreatedTestedEditedAndDeletedWithoutShowingTheToken(t
 		c.wantText("#gateways", "****7788")
 		c.wantNoText("main", "gw-secret-token")
 
-		c.submitAndWait("#gateways button.test-connection", ".connection-result")
+		c.swapAndWait("#gateways button.test-connection", ".connection-result")
 		c.wantText(".connection-result", "Connected")
 		if calls := gw.Calls("/void"); len(calls) != 1 {
 			t.Fatalf("the gateway received %d signed test calls, want 1", len(calls))

@@ -1,0 +1,110 @@
+package web_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/gatewaytest"
+)
+
+// processedOrder is an order of sh paid through a test gateway and processed (authorized, not
+// captured): a mug at 12.50 times two and 10.00 of shipping, 35.00 in all.
+func processedOrder(t *testing.T, svc *service.Service, sh *ent.Shop, gw *gatewaytest.Server, email string) string {
+	t.Helper()
+	ctx := context.Background()
+	str := func(s string) *string { return &s }
+	yes, no := true, false
+	g, err := svc.CreateExternalPaymentGateway(ctx, sh, service.ExternalPaymentGatewayInput{Name: str("Test Pay"), BaseURL: &gw.URL,
+		APIToken: service.Of("gw-token"), PartialCapture: &yes, AdditionalOrderDetails: &no, ProviderID: str(gatewaytest.ProviderID), Currency: str("USD")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	price := int64(1250)
+	v, err := svc.InitOrder(ctx, sh, service.InitOrderInput{CartItems: []service.CartItem{{SKU: "MUG-1", Quantity: 2, LineItemKey: "k1", Title: str("Mug"), Price: &price}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := svc.BackendOrderSession(ctx, sh, v.Order.PublicOrderID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := service.AddressInput{FirstName: "Ada", LastName: "Lovelace", AddressLine1: "1 Main St", City: "Albany", Country: "United States",
+		CountryCode: "US", Province: "New York", ProvinceCode: "NY", PostalCode: "12207"}
+	steps := []func() (*service.OrderView, error){
+		func() (*service.OrderView, error) {
+			return svc.CreateCustomer(ctx, sess, service.CustomerInput{FirstName: "Ada", LastName: "Lovelace", EmailAddress: email}, false)
+		},
+		func() (*service.OrderView, error) { return svc.SetAddress(ctx, sess, service.ShippingAddress, addr) },
+		func() (*service.OrderView, error) { return svc.SetAddress(ctx, sess, service.BillingAddress, addr) },
+		func() (*service.OrderView, error) { return svc.SelectShippingLine(ctx, sess, "0", "") },
+		func() (*service.OrderView, error) {
+			return svc.AddPayment(ctx, sess, service.PaymentInput{GatewayPublicID: g.PublicID, Token: gatewaytest.TokenOK, Currency: "USD",
+				Type: "credit_card", DisplayString: "Visa ending 4242"})
+		},
+	}
+	for _, step := range steps {
+		if _, err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := svc.ProcessOrder(ctx, sess); err != nil {
+		t.Fatal(err)
+	}
+	return v.Order.PublicOrderID
+}
+
+func TestOrdersAreFoundAndCapturedRefundedAndCancelledBehindAConfirmation(t *testing.T) {
+	eachConsole(t, func(t *testing.T, c *console) {
+		gw := gatewaytest.New(t, "gw-token")
+		id := processedOrder(t, c.svc, c.shopEntity(), gw, "ada@example.com")
+		c.signIn()
+		c.visit("/admin/orders")
+		c.wantText("#orders", id)
+		c.wantText("#orders", "$35.00")
+		c.fill(map[string]string{"q": "nobody@example.com"})
+		c.submitAndWait("#filter", ".empty")
+		c.fill(map[string]string{"q": "ada@", "status": "processed"})
+		c.submitAndWait("#filter", "#orders")
+		c.wantText("#orders", id)
+
+		c.submitAndWait("#orders a.order-link", "#order-summary")
+		c.wantText("#order-state", "processed")
+		c.wantText("#lines", "Mug")
+		c.wantText("#order-total", "$35.00")
+		c.wantText("#ledger", "authorize")
+
+		c.fill(map[string]string{"capture_amount": "50.00"})
+		c.submitAndWait("#capture", "#confirm-question")
+		c.wantText("#confirm-question", "$50.00")
+		c.submitAndWait("#confirm", "#capture_amount-error")
+		c.fill(map[string]string{"capture_amount": "20.00"})
+		c.submitAndWait("#capture", "#confirm-question")
+		c.submitAndWait("#confirm", "#flash")
+		c.wantText("#money-captured", "$20.00")
+		if captured, _ := gw.Totals(); captured != 2000 {
+			t.Fatalf("the gateway captured %d, want 2000", captured)
+		}
+
+		c.fill(map[string]string{"refund_amount": "5.00", "refund_reason": "scratched"})
+		c.submitAndWait("#refund", "#confirm-question")
+		c.submitAndWait("#confirm", "#flash")
+		c.wantText("#money-refunded", "$5.00")
+
+		c.fill(map[string]string{"cancel_reason": "customer asked"})
+		c.submitAndWait("#cancel", "#confirm-question")
+		c.submitAndWait("#cancel", "#order-summary")
+		c.wantText("#order-state", "processed")
+		c.fill(map[string]string{"cancel_reason": "customer asked"})
+		c.submitAndWait("#cancel", "#confirm-question")
+		c.submitAndWait("#confirm", "#flash")
+		c.wantText("#order-state", "cancelled")
+		c.wantText("#ledger", "void")
+		c.wantText("#events", "order/failed")
+
+		c.visit("/admin")
+		c.wantText("#orders-today", "1")
+		c.wantText("#revenue-today", "$15.00")
+	})
+}
