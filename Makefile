@@ -4,7 +4,7 @@ BIN := bin/checkoutd
 export CHECKOUT_ADDR ?= 127.0.0.1:8080
 export CHECKOUT_DATABASE_URL ?= file:checkout.db
 
-.PHONY: build run test test-go generate check-generated lint bench bench-quick
+.PHONY: build run test test-go generate check-generated lint bench bench-quick vendor-htmx
 
 build:
 	$(GO) build -o $(BIN) ./cmd/checkoutd
@@ -44,3 +44,9 @@ bench: build
 
 bench-quick: build  # writes bin/benchmarks-quick.md, leaving docs/ as the last full run left it
 	$(GO) run ./cmd/checkoutd-bench -bin $(BIN) -quick -out bin/benchmarks-quick.md -json bin/bench/quick.json
+
+# Vendors htmx from npm into web/static (web/static/README.md); nothing runs node at run time.
+HTMX_VERSION ?= 2.0.11
+vendor-htmx:
+	tmp=$$(mktemp -d) && cd $$tmp && npm pack --silent htmx.org@$(HTMX_VERSION) >/dev/null && tar xzf htmx.org-$(HTMX_VERSION).tgz && \
+		cp package/dist/htmx.min.js $(CURDIR)/web/static/htmx-$(HTMX_VERSION).min.js && cp package/LICENSE $(CURDIR)/web/static/htmx-LICENSE && rm -rf $$tmp

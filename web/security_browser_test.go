@@ -3,8 +3,8 @@ package web_test
 import (
 	"context"
 	"strconv"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
