@@ -83,6 +83,8 @@ func eachConsole(t *testing.T, fn func(t *testing.T, c *console)) {
 	if browserMissing != "" {
 		t.Skip(browserMissing)
 	}
+	// Each test has its own server, database and browser context: they can share the browser.
+	t.Parallel()
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
 		fn(t, newConsole(t, db))
 	})
@@ -138,7 +140,7 @@ func (c *console) screenshotOnFailure() {
 // run performs browser actions with a bound, failing the test when they do not complete.
 func (c *console) run(actions ...chromedp.Action[chromedp.Void]) {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(c.tab, 15*time.Second)
+	ctx, cancel := context.WithTimeout(c.tab, 30*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		c.t.Fatalf("browser: %v", err)
@@ -155,7 +157,7 @@ func (c *console) fill(fields map[string]string) {
 	c.t.Helper()
 	for id, v := range fields {
 		js, _ := json.Marshal(map[string]string{"id": id, "v": v})
-		ctx, cancel := context.WithTimeout(c.tab, 15*time.Second)
+		ctx, cancel := context.WithTimeout(c.tab, 30*time.Second)
 		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(a => { const e = document.getElementById(a.id); if (!e) return false; e.value = a.v; return e.value === a.v })(%s)`, js)))
 		cancel()
 		if err != nil {
@@ -191,7 +193,7 @@ func (c *console) waitFor(sel string, fresh bool) {
 	if fresh {
 		cond = "!window.checkoutdStale && " + cond
 	}
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		ctx, cancel := context.WithTimeout(c.tab, 2*time.Second)
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](cond))
@@ -206,7 +208,7 @@ func (c *console) waitFor(sel string, fresh bool) {
 
 func (c *console) text(sel string) string {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(c.tab, 15*time.Second)
+	ctx, cancel := context.WithTimeout(c.tab, 30*time.Second)
 	defer cancel()
 	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
 	if err != nil {
@@ -234,7 +236,7 @@ func clickAndWait(sel string) chromedp.Action[chromedp.Void] {
 // value reads a form field's current value.
 func (c *console) value(sel string) string {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(c.tab, 15*time.Second)
+	ctx, cancel := context.WithTimeout(c.tab, 30*time.Second)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS(sel)))
 	if err != nil {
