@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,11 +74,12 @@ func (f form) renamed(names map[string]string) form {
 func decodeError(values url.Values, problems map[string]string) form {
 	f := newForm(values)
 	f.Errors = problems
-	names := make([]string, 0, len(problems))
+	parts := make([]string, 0, len(problems))
 	for k := range problems {
-		names = append(names, k+" "+problems[k])
+		parts = append(parts, k+" "+problems[k])
 	}
-	f.Message = "please correct: " + strings.Join(names, "; ")
+	slices.Sort(parts)
+	f.Message = "please correct: " + strings.Join(parts, "; ")
 	return f
 }
 
@@ -163,7 +165,7 @@ func (d *decoder) date(name string) *time.Time {
 	return &t
 }
 
-// percent reads a percentage ("8.875") as parts per million.
+// percentPpm reads a percentage ("8.875") as parts per million.
 func (d *decoder) percentPpm(name string) *int {
 	v := d.str(name)
 	if v == "" {
