@@ -14,6 +14,8 @@ import (
 func (c *Console) catalogRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /admin/products", c.admin(c.products))
 	mux.Handle("POST /admin/products", c.admin(c.createProduct))
+	mux.Handle("GET /admin/products/{id}/delete", c.admin(c.confirmDeleteProduct))
+	mux.Handle("POST /admin/products/{id}/delete", c.admin(c.deleteProduct))
 	mux.Handle("GET /admin/variants/{id}", c.admin(c.editVariant))
 	mux.Handle("POST /admin/variants/{id}", c.admin(c.updateVariant))
 	mux.Handle("GET /admin/shipping-zones", c.admin(c.shippingZones))
@@ -59,6 +61,34 @@ func (c *Console) createProduct(q *request) error {
 		return c.productsPage(q, http.StatusUnprocessableEntity, f.renamed(productFieldNames))
 	}
 	return q.redirect("/admin/products", "Product "+p.Title+" created.")
+}
+
+func (c *Console) product(q *request) (*ent.Product, error) {
+	id, err := strconv.Atoi(q.r.PathValue("id"))
+	if err != nil {
+		return nil, &service.Error{Status: http.StatusNotFound, Type: "product.not_found", Message: "no product with that id"}
+	}
+	return c.svc.Product(q.ctx(), q.shop, id)
+}
+
+func (c *Console) confirmDeleteProduct(q *request) error {
+	p, err := c.product(q)
+	if err != nil {
+		return err
+	}
+	return q.render(http.StatusOK, confirmPage("Delete product", "Delete "+p.Title+" and its variants from the catalog? Orders keep their lines.",
+		"/admin/products/"+strconv.Itoa(p.ID)+"/delete", "/admin/products", "Delete product", nil))
+}
+
+func (c *Console) deleteProduct(q *request) error {
+	p, err := c.product(q)
+	if err != nil {
+		return err
+	}
+	if err := c.svc.DeleteProduct(q.ctx(), q.shop, p.ID); err != nil {
+		return err
+	}
+	return q.redirect("/admin/products", "Product "+p.Title+" deleted.")
 }
 
 func (c *Console) editVariant(q *request) error {

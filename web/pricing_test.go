@@ -7,7 +7,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 )
 
-func TestProductsAreCreatedAndTheirVariantsEdited(t *testing.T) {
+func TestProductsAreCreatedTheirVariantsEditedAndDeleted(t *testing.T) {
 	eachConsole(t, func(t *testing.T, c *console) {
 		c.signIn()
 		c.visit("/admin/products")
@@ -28,6 +28,14 @@ func TestProductsAreCreatedAndTheirVariantsEdited(t *testing.T) {
 		c.submitAndWait("#submit", "#flash")
 		c.wantText("#products", "$14.00")
 		c.wantText("#products", "MUG-2")
+
+		c.submitAndWait("#products a.delete", "#confirm-question")
+		c.wantText("#confirm-question", "Mug")
+		c.submitAndWait("#confirm", "#flash")
+		c.wantText("main", "No products yet")
+		if n, err := c.svc.Client().Variant.Query().Count(context.Background()); err != nil || n != 0 {
+			t.Fatalf("%d variants left after the product was deleted (%v)", n, err)
+		}
 	})
 }
 

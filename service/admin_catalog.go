@@ -1,0 +1,33 @@
+package service
+
+import (
+	"context"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/product"
+)
+
+func productNotFound() *Error { return notFound("product.not_found", "no product with that id") }
+
+// Product returns one product of the shop's catalog.
+func (s *Service) Product(ctx context.Context, sh *ent.Shop, id int) (*ent.Product, error) {
+	p, err := s.db.Client.Product.Query().Where(product.ShopID(sh.ID), product.ID(id)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, productNotFound()
+	}
+	return p, err
+}
+
+// DeleteProduct removes a product of the shop's catalog with its variants. Orders keep their
+// lines (they hold copies of title, price and ids), and stock given back later for a variant
+// that is gone changes nothing.
+func (s *Service) DeleteProduct(ctx context.Context, sh *ent.Shop, id int) error {
+	n, err := s.db.Client.Product.Delete().Where(product.ShopID(sh.ID), product.ID(id)).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return productNotFound()
+	}
+	return nil
+}
