@@ -50,7 +50,7 @@ func WithClock(now func() time.Time) Option {
 func WithLogger(l *slog.Logger) Option { return func(c *Console) { c.log = l } }
 
 // Register adds the console's routes to mux.
-func Register(mux *http.ServeMux, svc *service.Service, opts ...Option) *Console {
+func Register(mux *http.ServeMux, svc *service.Service, opts ...Option) {
 	c := &Console{svc: svc, sessions: newSessionStore(time.Now), log: slog.Default()}
 	for _, o := range opts {
 		o(c)
@@ -84,7 +84,6 @@ func Register(mux *http.ServeMux, svc *service.Service, opts ...Option) *Console
 	c.catalogRoutes(mux)
 	c.taxRoutes(mux)
 	c.discountRoutes(mux)
-	return c
 }
 
 // secured sets the headers every console answer carries.
