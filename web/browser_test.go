@@ -121,7 +121,7 @@ func (c *console) screenshotOnFailure() {
 	defer cancel()
 	location, _ := chromedp.Run(ctx, chromedp.Location())
 	html, _ := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("main")))
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		c.t.Logf("no screenshot: %v", err)
 		return
