@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -303,4 +304,30 @@ func TestTheVendoredHTMXIsThePinnedRelease(t *testing.T) {
 	if got := hex.EncodeToString(sum[:]); got != "d6fdc75f204e6bdefa99b69bf1e6d4ac69b8a364f77929f45c13476b4000f717" {
 		t.Fatalf("%s has sha256 %s: not the pinned htmx.org 2.0.11 dist/htmx.min.js", web.HTMX, got)
 	}
+}
+
+func TestListsShowTwentyRowsAPageWithLinksToTheOthers(t *testing.T) {
+	eachAdmin(t, func(t *testing.T, a *admin) {
+		ctx := context.Background()
+		sh, _ := a.svc.ShopByIdentifier(ctx, "shop-a")
+		for i := range 25 {
+			if _, err := a.svc.AddCorsDomain(ctx, sh, fmt.Sprintf("https://s%02d.example.com", i)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := a.svc.IssueGiftCard(ctx, sh, service.IssueGiftCardInput{Amount: 1000, CardToken: fmt.Sprintf("CARD-%02d", i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a.signIn("shop-a", a.token)
+		for path, rows := range map[string]*regexp.Regexp{"/admin/cors": regexp.MustCompile(`<code>https://s\d\d\.example\.com</code>`), "/admin/gift-cards": regexp.MustCompile(`<td>CARD-\d\d</td>`)} {
+			_, first := a.get(path)
+			_, second := a.get(path + "?page=2")
+			if n := len(rows.FindAllString(first, -1)); n != 20 || !strings.Contains(first, `href="`+path+`?page=2"`) {
+				t.Fatalf("%s page 1 shows %d rows, or no link to page 2", path, n)
+			}
+			if n := len(rows.FindAllString(second, -1)); n != 5 || !strings.Contains(second, "25 in all · page 2 of 2") {
+				t.Fatalf("%s page 2 shows %d rows", path, n)
+			}
+		}
+	})
 }
