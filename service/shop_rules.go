@@ -55,17 +55,16 @@ func (s *Service) watchShopRules() {
 	s.db.Client.TaxZone.Use(clearing)
 }
 
-// shopRulesOf returns the shop's zones, from memory when fresh. Through a transaction's client
-// they are read but not kept (such entities would outlive their transaction).
+// shopRulesOf returns the shop's zones, from memory when fresh, else read through c (inside a
+// transaction, its client: asking the pool for a second connection there could wait forever).
+// Kept entities are only ever read for their fields and preloaded rates, never queried from,
+// so that one read through a transaction outlives it safely.
 func (s *Service) shopRulesOf(ctx context.Context, c *ent.Client, shopID int) (*shopRules, error) {
-	cacheable := c == s.db.Read || c == s.db.Client
-	if cacheable {
-		s.rules.mu.Lock()
-		e, ok := s.rules.entries[shopID]
-		s.rules.mu.Unlock()
-		if ok && s.clock().Sub(e.loaded) < shopRulesTTL {
-			return e.rules, nil
-		}
+	s.rules.mu.Lock()
+	e, ok := s.rules.entries[shopID]
+	s.rules.mu.Unlock()
+	if ok && s.clock().Sub(e.loaded) < shopRulesTTL {
+		return e.rules, nil
 	}
 	started := s.clock()
 	zones, err := c.ShippingZone.Query().Where(shippingzone.ShopID(shopID)).WithRates(func(q *ent.ShippingRateQuery) {
@@ -79,13 +78,11 @@ func (s *Service) shopRulesOf(ctx context.Context, c *ent.Client, shopID int) (*
 		return nil, err
 	}
 	r := &shopRules{shippingZones: zones, taxZones: taxZones}
-	if cacheable {
-		s.rules.mu.Lock()
-		if len(s.rules.entries) > 10000 {
-			clear(s.rules.entries)
-		}
-		s.rules.entries[shopID] = shopRulesEntry{rules: r, loaded: started}
-		s.rules.mu.Unlock()
+	s.rules.mu.Lock()
+	if len(s.rules.entries) > 10000 {
+		clear(s.rules.entries)
 	}
+	s.rules.entries[shopID] = shopRulesEntry{rules: r, loaded: started}
+	s.rules.mu.Unlock()
 	return r, nil
 }
