@@ -33,6 +33,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/ent/webhookattempt"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -115,6 +117,8 @@ func checkColumn(t, c string) error {
 			shop.Table:                   shop.ValidColumn,
 			taxzone.Table:                taxzone.ValidColumn,
 			variant.Table:                variant.ValidColumn,
+			webhookattempt.Table:         webhookattempt.ValidColumn,
+			webhookdelivery.Table:        webhookdelivery.ValidColumn,
 			webhooksubscription.Table:    webhooksubscription.ValidColumn,
 		})
 	})

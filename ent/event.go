@@ -44,11 +44,15 @@ type EventEdges struct {
 	Shop *Shop `json:"shop,omitempty"`
 	// Order holds the value of the order edge.
 	Order *Order `json:"order,omitempty"`
+	// Deliveries holds the value of the deliveries edge.
+	Deliveries []*WebhookDelivery `json:"deliveries,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [3]bool
 	// totalCount holds the count of the edges above.
 	totalCount [2]map[string]int
+
+	namedDeliveries map[string][]*WebhookDelivery
 }
 
 // ShopOrErr returns the Shop value or an error if the edge
@@ -71,6 +75,15 @@ func (e EventEdges) OrderOrErr() (*Order, error) {
 		return nil, &NotFoundError{label: order.Label}
 	}
 	return nil, &NotLoadedError{edge: "order"}
+}
+
+// DeliveriesOrErr returns the Deliveries value or an error if the edge
+// was not loaded in eager-loading.
+func (e EventEdges) DeliveriesOrErr() ([]*WebhookDelivery, error) {
+	if e.loadedTypes[2] {
+		return e.Deliveries, nil
+	}
+	return nil, &NotLoadedError{edge: "deliveries"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -169,6 +182,11 @@ func (_m *Event) QueryOrder() *OrderQuery {
 	return NewEventClient(_m.config).QueryOrder(_m)
 }
 
+// QueryDeliveries queries the "deliveries" edge of the Event entity.
+func (_m *Event) QueryDeliveries() *WebhookDeliveryQuery {
+	return NewEventClient(_m.config).QueryDeliveries(_m)
+}
+
 // Update returns a builder for updating this Event.
 // Note that you need to call Event.Unwrap() before calling this method if this Event
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -213,6 +231,30 @@ func (_m *Event) String() string {
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))
 	builder.WriteByte(')')
 	return builder.String()
+}
+
+// NamedDeliveries returns the Deliveries named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Event) NamedDeliveries(name string) ([]*WebhookDelivery, error) {
+	if _m.Edges.namedDeliveries == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedDeliveries[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Event) appendNamedDeliveries(name string, edges ...*WebhookDelivery) {
+	if _m.Edges.namedDeliveries == nil {
+		_m.Edges.namedDeliveries = make(map[string][]*WebhookDelivery)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedDeliveries[name] = []*WebhookDelivery{}
+	} else {
+		_m.Edges.namedDeliveries[name] = append(_m.Edges.namedDeliveries[name], edges...)
+	}
 }
 
 // Events is a parsable slice of Event.

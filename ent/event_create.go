@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 )
 
 // EventCreate is the builder for creating a Event entity.
@@ -76,6 +77,21 @@ func (_c *EventCreate) SetShop(v *Shop) *EventCreate {
 // SetOrder sets the "order" edge to the Order entity.
 func (_c *EventCreate) SetOrder(v *Order) *EventCreate {
 	return _c.SetOrderID(v.ID)
+}
+
+// AddDeliveryIDs adds the "deliveries" edge to the WebhookDelivery entity by IDs.
+func (_c *EventCreate) AddDeliveryIDs(ids ...int) *EventCreate {
+	_c.mutation.AddDeliveryIDs(ids...)
+	return _c
+}
+
+// AddDeliveries adds the "deliveries" edges to the WebhookDelivery entity.
+func (_c *EventCreate) AddDeliveries(v ...*WebhookDelivery) *EventCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddDeliveryIDs(ids...)
 }
 
 // Mutation returns the EventMutation object of the builder.
@@ -210,6 +226,22 @@ func (_c *EventCreate) createSpec() (*Event, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OrderID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DeliveriesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   event.DeliveriesTable,
+			Columns: []string{event.DeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"math"
 
@@ -16,19 +17,22 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 )
 
 // EventQuery is the builder for querying Event entities.
 type EventQuery struct {
 	config
-	ctx        *QueryContext
-	order      []event.OrderOption
-	inters     []Interceptor
-	predicates []predicate.Event
-	withShop   *ShopQuery
-	withOrder  *OrderQuery
-	loadTotal  []func(context.Context, []*Event) error
-	modifiers  []func(*sql.Selector)
+	ctx                 *QueryContext
+	order               []event.OrderOption
+	inters              []Interceptor
+	predicates          []predicate.Event
+	withShop            *ShopQuery
+	withOrder           *OrderQuery
+	withDeliveries      *WebhookDeliveryQuery
+	loadTotal           []func(context.Context, []*Event) error
+	modifiers           []func(*sql.Selector)
+	withNamedDeliveries map[string]*WebhookDeliveryQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -102,6 +106,28 @@ func (_q *EventQuery) QueryOrder() *OrderQuery {
 			sqlgraph.From(event.Table, event.FieldID, selector),
 			sqlgraph.To(order.Table, order.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, event.OrderTable, event.OrderColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryDeliveries chains the current query on the "deliveries" edge.
+func (_q *EventQuery) QueryDeliveries() *WebhookDeliveryQuery {
+	query := (&WebhookDeliveryClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(event.Table, event.FieldID, selector),
+			sqlgraph.To(webhookdelivery.Table, webhookdelivery.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, event.DeliveriesTable, event.DeliveriesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -296,13 +322,14 @@ func (_q *EventQuery) Clone() *EventQuery {
 		return nil
 	}
 	return &EventQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]event.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.Event{}, _q.predicates...),
-		withShop:   _q.withShop.Clone(),
-		withOrder:  _q.withOrder.Clone(),
+		config:         _q.config,
+		ctx:            _q.ctx.Clone(),
+		order:          append([]event.OrderOption{}, _q.order...),
+		inters:         append([]Interceptor{}, _q.inters...),
+		predicates:     append([]predicate.Event{}, _q.predicates...),
+		withShop:       _q.withShop.Clone(),
+		withOrder:      _q.withOrder.Clone(),
+		withDeliveries: _q.withDeliveries.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -328,6 +355,17 @@ func (_q *EventQuery) WithOrder(opts ...func(*OrderQuery)) *EventQuery {
 		opt(query)
 	}
 	_q.withOrder = query
+	return _q
+}
+
+// WithDeliveries tells the query-builder to eager-load the nodes that are connected to
+// the "deliveries" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *EventQuery) WithDeliveries(opts ...func(*WebhookDeliveryQuery)) *EventQuery {
+	query := (&WebhookDeliveryClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withDeliveries = query
 	return _q
 }
 
@@ -409,9 +447,10 @@ func (_q *EventQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Event,
 	var (
 		nodes       = []*Event{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [3]bool{
 			_q.withShop != nil,
 			_q.withOrder != nil,
+			_q.withDeliveries != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -444,6 +483,20 @@ func (_q *EventQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Event,
 	if query := _q.withOrder; query != nil {
 		if err := _q.loadOrder(ctx, query, nodes, nil,
 			func(n *Event, e *Order) { n.Edges.Order = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withDeliveries; query != nil {
+		if err := _q.loadDeliveries(ctx, query, nodes,
+			func(n *Event) { n.Edges.Deliveries = []*WebhookDelivery{} },
+			func(n *Event, e *WebhookDelivery) { n.Edges.Deliveries = append(n.Edges.Deliveries, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedDeliveries {
+		if err := _q.loadDeliveries(ctx, query, nodes,
+			func(n *Event) { n.appendNamedDeliveries(name) },
+			func(n *Event, e *WebhookDelivery) { n.appendNamedDeliveries(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -513,6 +566,36 @@ func (_q *EventQuery) loadOrder(ctx context.Context, query *OrderQuery, nodes []
 		for i := range nodes {
 			assign(nodes[i], n)
 		}
+	}
+	return nil
+}
+func (_q *EventQuery) loadDeliveries(ctx context.Context, query *WebhookDeliveryQuery, nodes []*Event, init func(*Event), assign func(*Event, *WebhookDelivery)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Event)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(webhookdelivery.FieldEventID)
+	}
+	query.Where(predicate.WebhookDelivery(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(event.DeliveriesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.EventID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "event_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
 	}
 	return nil
 }
@@ -633,6 +716,20 @@ func (_q *EventQuery) ForShare(opts ...sql.LockOption) *EventQuery {
 	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
 		s.ForShare(opts...)
 	})
+	return _q
+}
+
+// WithNamedDeliveries tells the query-builder to eager-load the nodes that are connected to the "deliveries"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *EventQuery) WithNamedDeliveries(name string, opts ...func(*WebhookDeliveryQuery)) *EventQuery {
+	query := (&WebhookDeliveryClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedDeliveries == nil {
+		_q.withNamedDeliveries = make(map[string]*WebhookDeliveryQuery)
+	}
+	_q.withNamedDeliveries[name] = query
 	return _q
 }
 

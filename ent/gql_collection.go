@@ -30,6 +30,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/ent/webhookattempt"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -1924,6 +1926,16 @@ func (_q *OrderQuery) collectField(ctx context.Context, oneNode bool, opCtx *gra
 			if _, ok := fieldSeen[order.FieldReserved]; !ok {
 				selectedFields = append(selectedFields, order.FieldReserved)
 				fieldSeen[order.FieldReserved] = struct{}{}
+			}
+		case "lastActivityAt":
+			if _, ok := fieldSeen[order.FieldLastActivityAt]; !ok {
+				selectedFields = append(selectedFields, order.FieldLastActivityAt)
+				fieldSeen[order.FieldLastActivityAt] = struct{}{}
+			}
+		case "abandonedAt":
+			if _, ok := fieldSeen[order.FieldAbandonedAt]; !ok {
+				selectedFields = append(selectedFields, order.FieldAbandonedAt)
+				fieldSeen[order.FieldAbandonedAt] = struct{}{}
 			}
 		case "id":
 		case "__typename":
@@ -4282,6 +4294,16 @@ func (_q *ShopQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 				selectedFields = append(selectedFields, shop.FieldPricesIncludeTax)
 				fieldSeen[shop.FieldPricesIncludeTax] = struct{}{}
 			}
+		case "abandonedCartEmails":
+			if _, ok := fieldSeen[shop.FieldAbandonedCartEmails]; !ok {
+				selectedFields = append(selectedFields, shop.FieldAbandonedCartEmails)
+				fieldSeen[shop.FieldAbandonedCartEmails] = struct{}{}
+			}
+		case "giftCardsEnabled":
+			if _, ok := fieldSeen[shop.FieldGiftCardsEnabled]; !ok {
+				selectedFields = append(selectedFields, shop.FieldGiftCardsEnabled)
+				fieldSeen[shop.FieldGiftCardsEnabled] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:
@@ -4649,6 +4671,327 @@ func newVariantPaginateArgs(rv map[string]any) *variantPaginateArgs {
 }
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *WebhookAttemptQuery) CollectFields(ctx context.Context, satisfies ...string) (*WebhookAttemptQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *WebhookAttemptQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(webhookattempt.Columns))
+		selectedFields = []string{webhookattempt.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "delivery":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&WebhookDeliveryClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, webhookdeliveryImplementors)...); err != nil {
+				return err
+			}
+			_q.withDelivery = query
+			if _, ok := fieldSeen[webhookattempt.FieldDeliveryID]; !ok {
+				selectedFields = append(selectedFields, webhookattempt.FieldDeliveryID)
+				fieldSeen[webhookattempt.FieldDeliveryID] = struct{}{}
+			}
+		case "attemptedAt":
+			if _, ok := fieldSeen[webhookattempt.FieldAttemptedAt]; !ok {
+				selectedFields = append(selectedFields, webhookattempt.FieldAttemptedAt)
+				fieldSeen[webhookattempt.FieldAttemptedAt] = struct{}{}
+			}
+		case "statusCode":
+			if _, ok := fieldSeen[webhookattempt.FieldStatusCode]; !ok {
+				selectedFields = append(selectedFields, webhookattempt.FieldStatusCode)
+				fieldSeen[webhookattempt.FieldStatusCode] = struct{}{}
+			}
+		case "latencyMs":
+			if _, ok := fieldSeen[webhookattempt.FieldLatencyMs]; !ok {
+				selectedFields = append(selectedFields, webhookattempt.FieldLatencyMs)
+				fieldSeen[webhookattempt.FieldLatencyMs] = struct{}{}
+			}
+		case "responseBody":
+			if _, ok := fieldSeen[webhookattempt.FieldResponseBody]; !ok {
+				selectedFields = append(selectedFields, webhookattempt.FieldResponseBody)
+				fieldSeen[webhookattempt.FieldResponseBody] = struct{}{}
+			}
+		case "error":
+			if _, ok := fieldSeen[webhookattempt.FieldError]; !ok {
+				selectedFields = append(selectedFields, webhookattempt.FieldError)
+				fieldSeen[webhookattempt.FieldError] = struct{}{}
+			}
+		case "replay":
+			if _, ok := fieldSeen[webhookattempt.FieldReplay]; !ok {
+				selectedFields = append(selectedFields, webhookattempt.FieldReplay)
+				fieldSeen[webhookattempt.FieldReplay] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type webhookattemptPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []WebhookAttemptPaginateOption
+}
+
+func newWebhookAttemptPaginateArgs(rv map[string]any) *webhookattemptPaginateArgs {
+	args := &webhookattemptPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &WebhookAttemptOrder{Field: &WebhookAttemptOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithWebhookAttemptOrder(order))
+			}
+		case *WebhookAttemptOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithWebhookAttemptOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*WebhookAttemptWhereInput); ok {
+		args.opts = append(args.opts, WithWebhookAttemptFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *WebhookDeliveryQuery) CollectFields(ctx context.Context, satisfies ...string) (*WebhookDeliveryQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *WebhookDeliveryQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(webhookdelivery.Columns))
+		selectedFields = []string{webhookdelivery.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "shop":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShopClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, shopImplementors)...); err != nil {
+				return err
+			}
+			_q.withShop = query
+			if _, ok := fieldSeen[webhookdelivery.FieldShopID]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldShopID)
+				fieldSeen[webhookdelivery.FieldShopID] = struct{}{}
+			}
+
+		case "subscription":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&WebhookSubscriptionClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, webhooksubscriptionImplementors)...); err != nil {
+				return err
+			}
+			_q.withSubscription = query
+			if _, ok := fieldSeen[webhookdelivery.FieldSubscriptionID]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldSubscriptionID)
+				fieldSeen[webhookdelivery.FieldSubscriptionID] = struct{}{}
+			}
+
+		case "event":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&EventClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, eventImplementors)...); err != nil {
+				return err
+			}
+			_q.withEvent = query
+			if _, ok := fieldSeen[webhookdelivery.FieldEventID]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldEventID)
+				fieldSeen[webhookdelivery.FieldEventID] = struct{}{}
+			}
+
+		case "attempts":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&WebhookAttemptClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, webhookattemptImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedAttempts(alias, func(wq *WebhookAttemptQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[webhookdelivery.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldCreatedAt)
+				fieldSeen[webhookdelivery.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[webhookdelivery.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldUpdatedAt)
+				fieldSeen[webhookdelivery.FieldUpdatedAt] = struct{}{}
+			}
+		case "topic":
+			if _, ok := fieldSeen[webhookdelivery.FieldTopic]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldTopic)
+				fieldSeen[webhookdelivery.FieldTopic] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[webhookdelivery.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldStatus)
+				fieldSeen[webhookdelivery.FieldStatus] = struct{}{}
+			}
+		case "attemptCount":
+			if _, ok := fieldSeen[webhookdelivery.FieldAttemptCount]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldAttemptCount)
+				fieldSeen[webhookdelivery.FieldAttemptCount] = struct{}{}
+			}
+		case "nextAttemptAt":
+			if _, ok := fieldSeen[webhookdelivery.FieldNextAttemptAt]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldNextAttemptAt)
+				fieldSeen[webhookdelivery.FieldNextAttemptAt] = struct{}{}
+			}
+		case "lastStatusCode":
+			if _, ok := fieldSeen[webhookdelivery.FieldLastStatusCode]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldLastStatusCode)
+				fieldSeen[webhookdelivery.FieldLastStatusCode] = struct{}{}
+			}
+		case "lastError":
+			if _, ok := fieldSeen[webhookdelivery.FieldLastError]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldLastError)
+				fieldSeen[webhookdelivery.FieldLastError] = struct{}{}
+			}
+		case "deliveredAt":
+			if _, ok := fieldSeen[webhookdelivery.FieldDeliveredAt]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldDeliveredAt)
+				fieldSeen[webhookdelivery.FieldDeliveredAt] = struct{}{}
+			}
+		case "failedAt":
+			if _, ok := fieldSeen[webhookdelivery.FieldFailedAt]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldFailedAt)
+				fieldSeen[webhookdelivery.FieldFailedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type webhookdeliveryPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []WebhookDeliveryPaginateOption
+}
+
+func newWebhookDeliveryPaginateArgs(rv map[string]any) *webhookdeliveryPaginateArgs {
+	args := &webhookdeliveryPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &WebhookDeliveryOrder{Field: &WebhookDeliveryOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithWebhookDeliveryOrder(order))
+			}
+		case *WebhookDeliveryOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithWebhookDeliveryOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*WebhookDeliveryWhereInput); ok {
+		args.opts = append(args.opts, WithWebhookDeliveryFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *WebhookSubscriptionQuery) CollectFields(ctx context.Context, satisfies ...string) (*WebhookSubscriptionQuery, error) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil {
@@ -4684,6 +5027,95 @@ func (_q *WebhookSubscriptionQuery) collectField(ctx context.Context, oneNode bo
 				selectedFields = append(selectedFields, webhooksubscription.FieldShopID)
 				fieldSeen[webhooksubscription.FieldShopID] = struct{}{}
 			}
+
+		case "deliveries":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&WebhookDeliveryClient{config: _q.config}).Query()
+			)
+			args := newWebhookDeliveryPaginateArgs(fieldArgs(ctx, new(WebhookDeliveryWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newWebhookDeliveryPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*WebhookSubscription) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"subscription_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(webhooksubscription.DeliveriesColumn), ids...))
+						})
+						if err := query.GroupBy(webhooksubscription.DeliveriesColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*WebhookSubscription) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Deliveries)
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, webhookdeliveryImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(webhooksubscription.DeliveriesColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedDeliveries(alias, func(wq *WebhookDeliveryQuery) {
+				*wq = *query
+			})
 		case "createdAt":
 			if _, ok := fieldSeen[webhooksubscription.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, webhooksubscription.FieldCreatedAt)
@@ -4703,6 +5135,21 @@ func (_q *WebhookSubscriptionQuery) collectField(ctx context.Context, oneNode bo
 			if _, ok := fieldSeen[webhooksubscription.FieldCallbackURL]; !ok {
 				selectedFields = append(selectedFields, webhooksubscription.FieldCallbackURL)
 				fieldSeen[webhooksubscription.FieldCallbackURL] = struct{}{}
+			}
+		case "consecutiveFailedDeliveries":
+			if _, ok := fieldSeen[webhooksubscription.FieldConsecutiveFailedDeliveries]; !ok {
+				selectedFields = append(selectedFields, webhooksubscription.FieldConsecutiveFailedDeliveries)
+				fieldSeen[webhooksubscription.FieldConsecutiveFailedDeliveries] = struct{}{}
+			}
+		case "unhealthySince":
+			if _, ok := fieldSeen[webhooksubscription.FieldUnhealthySince]; !ok {
+				selectedFields = append(selectedFields, webhooksubscription.FieldUnhealthySince)
+				fieldSeen[webhooksubscription.FieldUnhealthySince] = struct{}{}
+			}
+		case "lastDeliveredAt":
+			if _, ok := fieldSeen[webhooksubscription.FieldLastDeliveredAt]; !ok {
+				selectedFields = append(selectedFields, webhooksubscription.FieldLastDeliveredAt)
+				fieldSeen[webhooksubscription.FieldLastDeliveredAt] = struct{}{}
 			}
 		case "id":
 		case "__typename":

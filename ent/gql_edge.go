@@ -595,10 +595,75 @@ func (_m *Variant) Product(ctx context.Context) (*Product, error) {
 	return result, err
 }
 
+func (_m *WebhookAttempt) Delivery(ctx context.Context) (*WebhookDelivery, error) {
+	result, err := _m.Edges.DeliveryOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryDelivery().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *WebhookDelivery) Shop(ctx context.Context) (*Shop, error) {
+	result, err := _m.Edges.ShopOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryShop().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *WebhookDelivery) Subscription(ctx context.Context) (*WebhookSubscription, error) {
+	result, err := _m.Edges.SubscriptionOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QuerySubscription().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *WebhookDelivery) Event(ctx context.Context) (*Event, error) {
+	result, err := _m.Edges.EventOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryEvent().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *WebhookDelivery) Attempts(ctx context.Context) (result []*WebhookAttempt, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedAttempts(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.AttemptsOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryAttempts().All(ctx)
+	}
+	return result, err
+}
+
 func (_m *WebhookSubscription) Shop(ctx context.Context) (*Shop, error) {
 	result, err := _m.Edges.ShopOrErr()
 	if IsNotLoaded(err) {
 		result, err = _m.QueryShop().Only(ctx)
 	}
 	return result, err
+}
+
+func (_m *WebhookSubscription) Deliveries(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *WebhookDeliveryOrder, where *WebhookDeliveryWhereInput,
+) (*WebhookDeliveryConnection, error) {
+	opts := []WebhookDeliveryPaginateOption{
+		WithWebhookDeliveryOrder(orderBy),
+		WithWebhookDeliveryFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[1][alias]
+	if nodes, err := _m.NamedDeliveries(alias); err == nil || hasTotalCount {
+		pager, err := newWebhookDeliveryPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &WebhookDeliveryConnection{Edges: []*WebhookDeliveryEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryDeliveries().Paginate(ctx, after, first, before, last, opts...)
 }

@@ -30,6 +30,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/ent/webhookattempt"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 	"github.com/hashicorp/go-multierror"
 )
@@ -138,6 +140,16 @@ var variantImplementors = []string{"Variant", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Variant) IsNode() {}
+
+var webhookattemptImplementors = []string{"WebhookAttempt", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*WebhookAttempt) IsNode() {}
+
+var webhookdeliveryImplementors = []string{"WebhookDelivery", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*WebhookDelivery) IsNode() {}
 
 var webhooksubscriptionImplementors = []string{"WebhookSubscription", "Node"}
 
@@ -397,6 +409,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(variant.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, variantImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case webhookattempt.Table:
+		query := c.WebhookAttempt.Query().
+			Where(webhookattempt.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, webhookattemptImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case webhookdelivery.Table:
+		query := c.WebhookDelivery.Query().
+			Where(webhookdelivery.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, webhookdeliveryImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -791,6 +821,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.Variant.Query().
 			Where(variant.IDIn(ids...))
 		query, err := query.CollectFields(ctx, variantImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case webhookattempt.Table:
+		query := c.WebhookAttempt.Query().
+			Where(webhookattempt.IDIn(ids...))
+		query, err := query.CollectFields(ctx, webhookattemptImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case webhookdelivery.Table:
+		query := c.WebhookDelivery.Query().
+			Where(webhookdelivery.IDIn(ids...))
+		query, err := query.CollectFields(ctx, webhookdeliveryImplementors...)
 		if err != nil {
 			return nil, err
 		}

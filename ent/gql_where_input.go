@@ -28,6 +28,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/ent/webhookattempt"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -5416,6 +5418,30 @@ type OrderWhereInput struct {
 	Reserved    *bool `json:"reserved,omitempty"`
 	ReservedNEQ *bool `json:"reservedNEQ,omitempty"`
 
+	// "last_activity_at" field predicates.
+	LastActivityAt       *time.Time  `json:"lastActivityAt,omitempty"`
+	LastActivityAtNEQ    *time.Time  `json:"lastActivityAtNEQ,omitempty"`
+	LastActivityAtIn     []time.Time `json:"lastActivityAtIn,omitempty"`
+	LastActivityAtNotIn  []time.Time `json:"lastActivityAtNotIn,omitempty"`
+	LastActivityAtGT     *time.Time  `json:"lastActivityAtGT,omitempty"`
+	LastActivityAtGTE    *time.Time  `json:"lastActivityAtGTE,omitempty"`
+	LastActivityAtLT     *time.Time  `json:"lastActivityAtLT,omitempty"`
+	LastActivityAtLTE    *time.Time  `json:"lastActivityAtLTE,omitempty"`
+	LastActivityAtIsNil  bool        `json:"lastActivityAtIsNil,omitempty"`
+	LastActivityAtNotNil bool        `json:"lastActivityAtNotNil,omitempty"`
+
+	// "abandoned_at" field predicates.
+	AbandonedAt       *time.Time  `json:"abandonedAt,omitempty"`
+	AbandonedAtNEQ    *time.Time  `json:"abandonedAtNEQ,omitempty"`
+	AbandonedAtIn     []time.Time `json:"abandonedAtIn,omitempty"`
+	AbandonedAtNotIn  []time.Time `json:"abandonedAtNotIn,omitempty"`
+	AbandonedAtGT     *time.Time  `json:"abandonedAtGT,omitempty"`
+	AbandonedAtGTE    *time.Time  `json:"abandonedAtGTE,omitempty"`
+	AbandonedAtLT     *time.Time  `json:"abandonedAtLT,omitempty"`
+	AbandonedAtLTE    *time.Time  `json:"abandonedAtLTE,omitempty"`
+	AbandonedAtIsNil  bool        `json:"abandonedAtIsNil,omitempty"`
+	AbandonedAtNotNil bool        `json:"abandonedAtNotNil,omitempty"`
+
 	// "shop" edge predicates.
 	HasShop     *bool             `json:"hasShop,omitempty"`
 	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
@@ -5885,6 +5911,66 @@ func (i *OrderWhereInput) P() (predicate.Order, error) {
 	}
 	if i.ReservedNEQ != nil {
 		predicates = append(predicates, order.ReservedNEQ(*i.ReservedNEQ))
+	}
+	if i.LastActivityAt != nil {
+		predicates = append(predicates, order.LastActivityAtEQ(*i.LastActivityAt))
+	}
+	if i.LastActivityAtNEQ != nil {
+		predicates = append(predicates, order.LastActivityAtNEQ(*i.LastActivityAtNEQ))
+	}
+	if len(i.LastActivityAtIn) > 0 {
+		predicates = append(predicates, order.LastActivityAtIn(i.LastActivityAtIn...))
+	}
+	if len(i.LastActivityAtNotIn) > 0 {
+		predicates = append(predicates, order.LastActivityAtNotIn(i.LastActivityAtNotIn...))
+	}
+	if i.LastActivityAtGT != nil {
+		predicates = append(predicates, order.LastActivityAtGT(*i.LastActivityAtGT))
+	}
+	if i.LastActivityAtGTE != nil {
+		predicates = append(predicates, order.LastActivityAtGTE(*i.LastActivityAtGTE))
+	}
+	if i.LastActivityAtLT != nil {
+		predicates = append(predicates, order.LastActivityAtLT(*i.LastActivityAtLT))
+	}
+	if i.LastActivityAtLTE != nil {
+		predicates = append(predicates, order.LastActivityAtLTE(*i.LastActivityAtLTE))
+	}
+	if i.LastActivityAtIsNil {
+		predicates = append(predicates, order.LastActivityAtIsNil())
+	}
+	if i.LastActivityAtNotNil {
+		predicates = append(predicates, order.LastActivityAtNotNil())
+	}
+	if i.AbandonedAt != nil {
+		predicates = append(predicates, order.AbandonedAtEQ(*i.AbandonedAt))
+	}
+	if i.AbandonedAtNEQ != nil {
+		predicates = append(predicates, order.AbandonedAtNEQ(*i.AbandonedAtNEQ))
+	}
+	if len(i.AbandonedAtIn) > 0 {
+		predicates = append(predicates, order.AbandonedAtIn(i.AbandonedAtIn...))
+	}
+	if len(i.AbandonedAtNotIn) > 0 {
+		predicates = append(predicates, order.AbandonedAtNotIn(i.AbandonedAtNotIn...))
+	}
+	if i.AbandonedAtGT != nil {
+		predicates = append(predicates, order.AbandonedAtGT(*i.AbandonedAtGT))
+	}
+	if i.AbandonedAtGTE != nil {
+		predicates = append(predicates, order.AbandonedAtGTE(*i.AbandonedAtGTE))
+	}
+	if i.AbandonedAtLT != nil {
+		predicates = append(predicates, order.AbandonedAtLT(*i.AbandonedAtLT))
+	}
+	if i.AbandonedAtLTE != nil {
+		predicates = append(predicates, order.AbandonedAtLTE(*i.AbandonedAtLTE))
+	}
+	if i.AbandonedAtIsNil {
+		predicates = append(predicates, order.AbandonedAtIsNil())
+	}
+	if i.AbandonedAtNotNil {
+		predicates = append(predicates, order.AbandonedAtNotNil())
 	}
 
 	if i.HasShop != nil {
@@ -9231,6 +9317,14 @@ type ShopWhereInput struct {
 	PricesIncludeTax    *bool `json:"pricesIncludeTax,omitempty"`
 	PricesIncludeTaxNEQ *bool `json:"pricesIncludeTaxNEQ,omitempty"`
 
+	// "abandoned_cart_emails" field predicates.
+	AbandonedCartEmails    *bool `json:"abandonedCartEmails,omitempty"`
+	AbandonedCartEmailsNEQ *bool `json:"abandonedCartEmailsNEQ,omitempty"`
+
+	// "gift_cards_enabled" field predicates.
+	GiftCardsEnabled    *bool `json:"giftCardsEnabled,omitempty"`
+	GiftCardsEnabledNEQ *bool `json:"giftCardsEnabledNEQ,omitempty"`
+
 	// "cors_domains" edge predicates.
 	HasCorsDomains     *bool                   `json:"hasCorsDomains,omitempty"`
 	HasCorsDomainsWith []*CorsDomainWhereInput `json:"hasCorsDomainsWith,omitempty"`
@@ -9631,6 +9725,18 @@ func (i *ShopWhereInput) P() (predicate.Shop, error) {
 	}
 	if i.PricesIncludeTaxNEQ != nil {
 		predicates = append(predicates, shop.PricesIncludeTaxNEQ(*i.PricesIncludeTaxNEQ))
+	}
+	if i.AbandonedCartEmails != nil {
+		predicates = append(predicates, shop.AbandonedCartEmailsEQ(*i.AbandonedCartEmails))
+	}
+	if i.AbandonedCartEmailsNEQ != nil {
+		predicates = append(predicates, shop.AbandonedCartEmailsNEQ(*i.AbandonedCartEmailsNEQ))
+	}
+	if i.GiftCardsEnabled != nil {
+		predicates = append(predicates, shop.GiftCardsEnabledEQ(*i.GiftCardsEnabled))
+	}
+	if i.GiftCardsEnabledNEQ != nil {
+		predicates = append(predicates, shop.GiftCardsEnabledNEQ(*i.GiftCardsEnabledNEQ))
 	}
 
 	if i.HasCorsDomains != nil {
@@ -10965,6 +11071,1004 @@ func (i *VariantWhereInput) P() (predicate.Variant, error) {
 	}
 }
 
+// WebhookAttemptWhereInput represents a where input for filtering WebhookAttempt queries.
+type WebhookAttemptWhereInput struct {
+	Predicates []predicate.WebhookAttempt  `json:"-"`
+	Not        *WebhookAttemptWhereInput   `json:"not,omitempty"`
+	Or         []*WebhookAttemptWhereInput `json:"or,omitempty"`
+	And        []*WebhookAttemptWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "attempted_at" field predicates.
+	AttemptedAt      *time.Time  `json:"attemptedAt,omitempty"`
+	AttemptedAtNEQ   *time.Time  `json:"attemptedAtNEQ,omitempty"`
+	AttemptedAtIn    []time.Time `json:"attemptedAtIn,omitempty"`
+	AttemptedAtNotIn []time.Time `json:"attemptedAtNotIn,omitempty"`
+	AttemptedAtGT    *time.Time  `json:"attemptedAtGT,omitempty"`
+	AttemptedAtGTE   *time.Time  `json:"attemptedAtGTE,omitempty"`
+	AttemptedAtLT    *time.Time  `json:"attemptedAtLT,omitempty"`
+	AttemptedAtLTE   *time.Time  `json:"attemptedAtLTE,omitempty"`
+
+	// "status_code" field predicates.
+	StatusCode       *int  `json:"statusCode,omitempty"`
+	StatusCodeNEQ    *int  `json:"statusCodeNEQ,omitempty"`
+	StatusCodeIn     []int `json:"statusCodeIn,omitempty"`
+	StatusCodeNotIn  []int `json:"statusCodeNotIn,omitempty"`
+	StatusCodeGT     *int  `json:"statusCodeGT,omitempty"`
+	StatusCodeGTE    *int  `json:"statusCodeGTE,omitempty"`
+	StatusCodeLT     *int  `json:"statusCodeLT,omitempty"`
+	StatusCodeLTE    *int  `json:"statusCodeLTE,omitempty"`
+	StatusCodeIsNil  bool  `json:"statusCodeIsNil,omitempty"`
+	StatusCodeNotNil bool  `json:"statusCodeNotNil,omitempty"`
+
+	// "latency_ms" field predicates.
+	LatencyMs      *int  `json:"latencyMs,omitempty"`
+	LatencyMsNEQ   *int  `json:"latencyMsNEQ,omitempty"`
+	LatencyMsIn    []int `json:"latencyMsIn,omitempty"`
+	LatencyMsNotIn []int `json:"latencyMsNotIn,omitempty"`
+	LatencyMsGT    *int  `json:"latencyMsGT,omitempty"`
+	LatencyMsGTE   *int  `json:"latencyMsGTE,omitempty"`
+	LatencyMsLT    *int  `json:"latencyMsLT,omitempty"`
+	LatencyMsLTE   *int  `json:"latencyMsLTE,omitempty"`
+
+	// "response_body" field predicates.
+	ResponseBody             *string  `json:"responseBody,omitempty"`
+	ResponseBodyNEQ          *string  `json:"responseBodyNEQ,omitempty"`
+	ResponseBodyIn           []string `json:"responseBodyIn,omitempty"`
+	ResponseBodyNotIn        []string `json:"responseBodyNotIn,omitempty"`
+	ResponseBodyGT           *string  `json:"responseBodyGT,omitempty"`
+	ResponseBodyGTE          *string  `json:"responseBodyGTE,omitempty"`
+	ResponseBodyLT           *string  `json:"responseBodyLT,omitempty"`
+	ResponseBodyLTE          *string  `json:"responseBodyLTE,omitempty"`
+	ResponseBodyContains     *string  `json:"responseBodyContains,omitempty"`
+	ResponseBodyHasPrefix    *string  `json:"responseBodyHasPrefix,omitempty"`
+	ResponseBodyHasSuffix    *string  `json:"responseBodyHasSuffix,omitempty"`
+	ResponseBodyEqualFold    *string  `json:"responseBodyEqualFold,omitempty"`
+	ResponseBodyContainsFold *string  `json:"responseBodyContainsFold,omitempty"`
+
+	// "error" field predicates.
+	Error             *string  `json:"error,omitempty"`
+	ErrorNEQ          *string  `json:"errorNEQ,omitempty"`
+	ErrorIn           []string `json:"errorIn,omitempty"`
+	ErrorNotIn        []string `json:"errorNotIn,omitempty"`
+	ErrorGT           *string  `json:"errorGT,omitempty"`
+	ErrorGTE          *string  `json:"errorGTE,omitempty"`
+	ErrorLT           *string  `json:"errorLT,omitempty"`
+	ErrorLTE          *string  `json:"errorLTE,omitempty"`
+	ErrorContains     *string  `json:"errorContains,omitempty"`
+	ErrorHasPrefix    *string  `json:"errorHasPrefix,omitempty"`
+	ErrorHasSuffix    *string  `json:"errorHasSuffix,omitempty"`
+	ErrorIsNil        bool     `json:"errorIsNil,omitempty"`
+	ErrorNotNil       bool     `json:"errorNotNil,omitempty"`
+	ErrorEqualFold    *string  `json:"errorEqualFold,omitempty"`
+	ErrorContainsFold *string  `json:"errorContainsFold,omitempty"`
+
+	// "replay" field predicates.
+	Replay    *bool `json:"replay,omitempty"`
+	ReplayNEQ *bool `json:"replayNEQ,omitempty"`
+
+	// "delivery" edge predicates.
+	HasDelivery     *bool                        `json:"hasDelivery,omitempty"`
+	HasDeliveryWith []*WebhookDeliveryWhereInput `json:"hasDeliveryWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *WebhookAttemptWhereInput) AddPredicates(predicates ...predicate.WebhookAttempt) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the WebhookAttemptWhereInput filter on the WebhookAttemptQuery builder.
+func (i *WebhookAttemptWhereInput) Filter(q *WebhookAttemptQuery) (*WebhookAttemptQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyWebhookAttemptWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyWebhookAttemptWhereInput is returned in case the WebhookAttemptWhereInput is empty.
+var ErrEmptyWebhookAttemptWhereInput = errors.New("ent: empty predicate WebhookAttemptWhereInput")
+
+// P returns a predicate for filtering webhookattempts.
+// An error is returned if the input is empty or invalid.
+func (i *WebhookAttemptWhereInput) P() (predicate.WebhookAttempt, error) {
+	var predicates []predicate.WebhookAttempt
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, webhookattempt.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.WebhookAttempt, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, webhookattempt.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.WebhookAttempt, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, webhookattempt.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, webhookattempt.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, webhookattempt.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, webhookattempt.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, webhookattempt.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, webhookattempt.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, webhookattempt.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, webhookattempt.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, webhookattempt.IDLTE(*i.IDLTE))
+	}
+	if i.AttemptedAt != nil {
+		predicates = append(predicates, webhookattempt.AttemptedAtEQ(*i.AttemptedAt))
+	}
+	if i.AttemptedAtNEQ != nil {
+		predicates = append(predicates, webhookattempt.AttemptedAtNEQ(*i.AttemptedAtNEQ))
+	}
+	if len(i.AttemptedAtIn) > 0 {
+		predicates = append(predicates, webhookattempt.AttemptedAtIn(i.AttemptedAtIn...))
+	}
+	if len(i.AttemptedAtNotIn) > 0 {
+		predicates = append(predicates, webhookattempt.AttemptedAtNotIn(i.AttemptedAtNotIn...))
+	}
+	if i.AttemptedAtGT != nil {
+		predicates = append(predicates, webhookattempt.AttemptedAtGT(*i.AttemptedAtGT))
+	}
+	if i.AttemptedAtGTE != nil {
+		predicates = append(predicates, webhookattempt.AttemptedAtGTE(*i.AttemptedAtGTE))
+	}
+	if i.AttemptedAtLT != nil {
+		predicates = append(predicates, webhookattempt.AttemptedAtLT(*i.AttemptedAtLT))
+	}
+	if i.AttemptedAtLTE != nil {
+		predicates = append(predicates, webhookattempt.AttemptedAtLTE(*i.AttemptedAtLTE))
+	}
+	if i.StatusCode != nil {
+		predicates = append(predicates, webhookattempt.StatusCodeEQ(*i.StatusCode))
+	}
+	if i.StatusCodeNEQ != nil {
+		predicates = append(predicates, webhookattempt.StatusCodeNEQ(*i.StatusCodeNEQ))
+	}
+	if len(i.StatusCodeIn) > 0 {
+		predicates = append(predicates, webhookattempt.StatusCodeIn(i.StatusCodeIn...))
+	}
+	if len(i.StatusCodeNotIn) > 0 {
+		predicates = append(predicates, webhookattempt.StatusCodeNotIn(i.StatusCodeNotIn...))
+	}
+	if i.StatusCodeGT != nil {
+		predicates = append(predicates, webhookattempt.StatusCodeGT(*i.StatusCodeGT))
+	}
+	if i.StatusCodeGTE != nil {
+		predicates = append(predicates, webhookattempt.StatusCodeGTE(*i.StatusCodeGTE))
+	}
+	if i.StatusCodeLT != nil {
+		predicates = append(predicates, webhookattempt.StatusCodeLT(*i.StatusCodeLT))
+	}
+	if i.StatusCodeLTE != nil {
+		predicates = append(predicates, webhookattempt.StatusCodeLTE(*i.StatusCodeLTE))
+	}
+	if i.StatusCodeIsNil {
+		predicates = append(predicates, webhookattempt.StatusCodeIsNil())
+	}
+	if i.StatusCodeNotNil {
+		predicates = append(predicates, webhookattempt.StatusCodeNotNil())
+	}
+	if i.LatencyMs != nil {
+		predicates = append(predicates, webhookattempt.LatencyMsEQ(*i.LatencyMs))
+	}
+	if i.LatencyMsNEQ != nil {
+		predicates = append(predicates, webhookattempt.LatencyMsNEQ(*i.LatencyMsNEQ))
+	}
+	if len(i.LatencyMsIn) > 0 {
+		predicates = append(predicates, webhookattempt.LatencyMsIn(i.LatencyMsIn...))
+	}
+	if len(i.LatencyMsNotIn) > 0 {
+		predicates = append(predicates, webhookattempt.LatencyMsNotIn(i.LatencyMsNotIn...))
+	}
+	if i.LatencyMsGT != nil {
+		predicates = append(predicates, webhookattempt.LatencyMsGT(*i.LatencyMsGT))
+	}
+	if i.LatencyMsGTE != nil {
+		predicates = append(predicates, webhookattempt.LatencyMsGTE(*i.LatencyMsGTE))
+	}
+	if i.LatencyMsLT != nil {
+		predicates = append(predicates, webhookattempt.LatencyMsLT(*i.LatencyMsLT))
+	}
+	if i.LatencyMsLTE != nil {
+		predicates = append(predicates, webhookattempt.LatencyMsLTE(*i.LatencyMsLTE))
+	}
+	if i.ResponseBody != nil {
+		predicates = append(predicates, webhookattempt.ResponseBodyEQ(*i.ResponseBody))
+	}
+	if i.ResponseBodyNEQ != nil {
+		predicates = append(predicates, webhookattempt.ResponseBodyNEQ(*i.ResponseBodyNEQ))
+	}
+	if len(i.ResponseBodyIn) > 0 {
+		predicates = append(predicates, webhookattempt.ResponseBodyIn(i.ResponseBodyIn...))
+	}
+	if len(i.ResponseBodyNotIn) > 0 {
+		predicates = append(predicates, webhookattempt.ResponseBodyNotIn(i.ResponseBodyNotIn...))
+	}
+	if i.ResponseBodyGT != nil {
+		predicates = append(predicates, webhookattempt.ResponseBodyGT(*i.ResponseBodyGT))
+	}
+	if i.ResponseBodyGTE != nil {
+		predicates = append(predicates, webhookattempt.ResponseBodyGTE(*i.ResponseBodyGTE))
+	}
+	if i.ResponseBodyLT != nil {
+		predicates = append(predicates, webhookattempt.ResponseBodyLT(*i.ResponseBodyLT))
+	}
+	if i.ResponseBodyLTE != nil {
+		predicates = append(predicates, webhookattempt.ResponseBodyLTE(*i.ResponseBodyLTE))
+	}
+	if i.ResponseBodyContains != nil {
+		predicates = append(predicates, webhookattempt.ResponseBodyContains(*i.ResponseBodyContains))
+	}
+	if i.ResponseBodyHasPrefix != nil {
+		predicates = append(predicates, webhookattempt.ResponseBodyHasPrefix(*i.ResponseBodyHasPrefix))
+	}
+	if i.ResponseBodyHasSuffix != nil {
+		predicates = append(predicates, webhookattempt.ResponseBodyHasSuffix(*i.ResponseBodyHasSuffix))
+	}
+	if i.ResponseBodyEqualFold != nil {
+		predicates = append(predicates, webhookattempt.ResponseBodyEqualFold(*i.ResponseBodyEqualFold))
+	}
+	if i.ResponseBodyContainsFold != nil {
+		predicates = append(predicates, webhookattempt.ResponseBodyContainsFold(*i.ResponseBodyContainsFold))
+	}
+	if i.Error != nil {
+		predicates = append(predicates, webhookattempt.ErrorEQ(*i.Error))
+	}
+	if i.ErrorNEQ != nil {
+		predicates = append(predicates, webhookattempt.ErrorNEQ(*i.ErrorNEQ))
+	}
+	if len(i.ErrorIn) > 0 {
+		predicates = append(predicates, webhookattempt.ErrorIn(i.ErrorIn...))
+	}
+	if len(i.ErrorNotIn) > 0 {
+		predicates = append(predicates, webhookattempt.ErrorNotIn(i.ErrorNotIn...))
+	}
+	if i.ErrorGT != nil {
+		predicates = append(predicates, webhookattempt.ErrorGT(*i.ErrorGT))
+	}
+	if i.ErrorGTE != nil {
+		predicates = append(predicates, webhookattempt.ErrorGTE(*i.ErrorGTE))
+	}
+	if i.ErrorLT != nil {
+		predicates = append(predicates, webhookattempt.ErrorLT(*i.ErrorLT))
+	}
+	if i.ErrorLTE != nil {
+		predicates = append(predicates, webhookattempt.ErrorLTE(*i.ErrorLTE))
+	}
+	if i.ErrorContains != nil {
+		predicates = append(predicates, webhookattempt.ErrorContains(*i.ErrorContains))
+	}
+	if i.ErrorHasPrefix != nil {
+		predicates = append(predicates, webhookattempt.ErrorHasPrefix(*i.ErrorHasPrefix))
+	}
+	if i.ErrorHasSuffix != nil {
+		predicates = append(predicates, webhookattempt.ErrorHasSuffix(*i.ErrorHasSuffix))
+	}
+	if i.ErrorIsNil {
+		predicates = append(predicates, webhookattempt.ErrorIsNil())
+	}
+	if i.ErrorNotNil {
+		predicates = append(predicates, webhookattempt.ErrorNotNil())
+	}
+	if i.ErrorEqualFold != nil {
+		predicates = append(predicates, webhookattempt.ErrorEqualFold(*i.ErrorEqualFold))
+	}
+	if i.ErrorContainsFold != nil {
+		predicates = append(predicates, webhookattempt.ErrorContainsFold(*i.ErrorContainsFold))
+	}
+	if i.Replay != nil {
+		predicates = append(predicates, webhookattempt.ReplayEQ(*i.Replay))
+	}
+	if i.ReplayNEQ != nil {
+		predicates = append(predicates, webhookattempt.ReplayNEQ(*i.ReplayNEQ))
+	}
+
+	if i.HasDelivery != nil {
+		p := webhookattempt.HasDelivery()
+		if !*i.HasDelivery {
+			p = webhookattempt.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasDeliveryWith) > 0 {
+		with := make([]predicate.WebhookDelivery, 0, len(i.HasDeliveryWith))
+		for _, w := range i.HasDeliveryWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasDeliveryWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, webhookattempt.HasDeliveryWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyWebhookAttemptWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return webhookattempt.And(predicates...), nil
+	}
+}
+
+// WebhookDeliveryWhereInput represents a where input for filtering WebhookDelivery queries.
+type WebhookDeliveryWhereInput struct {
+	Predicates []predicate.WebhookDelivery  `json:"-"`
+	Not        *WebhookDeliveryWhereInput   `json:"not,omitempty"`
+	Or         []*WebhookDeliveryWhereInput `json:"or,omitempty"`
+	And        []*WebhookDeliveryWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "topic" field predicates.
+	Topic             *string  `json:"topic,omitempty"`
+	TopicNEQ          *string  `json:"topicNEQ,omitempty"`
+	TopicIn           []string `json:"topicIn,omitempty"`
+	TopicNotIn        []string `json:"topicNotIn,omitempty"`
+	TopicGT           *string  `json:"topicGT,omitempty"`
+	TopicGTE          *string  `json:"topicGTE,omitempty"`
+	TopicLT           *string  `json:"topicLT,omitempty"`
+	TopicLTE          *string  `json:"topicLTE,omitempty"`
+	TopicContains     *string  `json:"topicContains,omitempty"`
+	TopicHasPrefix    *string  `json:"topicHasPrefix,omitempty"`
+	TopicHasSuffix    *string  `json:"topicHasSuffix,omitempty"`
+	TopicEqualFold    *string  `json:"topicEqualFold,omitempty"`
+	TopicContainsFold *string  `json:"topicContainsFold,omitempty"`
+
+	// "status" field predicates.
+	Status      *webhookdelivery.Status  `json:"status,omitempty"`
+	StatusNEQ   *webhookdelivery.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []webhookdelivery.Status `json:"statusIn,omitempty"`
+	StatusNotIn []webhookdelivery.Status `json:"statusNotIn,omitempty"`
+
+	// "attempt_count" field predicates.
+	AttemptCount      *int  `json:"attemptCount,omitempty"`
+	AttemptCountNEQ   *int  `json:"attemptCountNEQ,omitempty"`
+	AttemptCountIn    []int `json:"attemptCountIn,omitempty"`
+	AttemptCountNotIn []int `json:"attemptCountNotIn,omitempty"`
+	AttemptCountGT    *int  `json:"attemptCountGT,omitempty"`
+	AttemptCountGTE   *int  `json:"attemptCountGTE,omitempty"`
+	AttemptCountLT    *int  `json:"attemptCountLT,omitempty"`
+	AttemptCountLTE   *int  `json:"attemptCountLTE,omitempty"`
+
+	// "next_attempt_at" field predicates.
+	NextAttemptAt       *time.Time  `json:"nextAttemptAt,omitempty"`
+	NextAttemptAtNEQ    *time.Time  `json:"nextAttemptAtNEQ,omitempty"`
+	NextAttemptAtIn     []time.Time `json:"nextAttemptAtIn,omitempty"`
+	NextAttemptAtNotIn  []time.Time `json:"nextAttemptAtNotIn,omitempty"`
+	NextAttemptAtGT     *time.Time  `json:"nextAttemptAtGT,omitempty"`
+	NextAttemptAtGTE    *time.Time  `json:"nextAttemptAtGTE,omitempty"`
+	NextAttemptAtLT     *time.Time  `json:"nextAttemptAtLT,omitempty"`
+	NextAttemptAtLTE    *time.Time  `json:"nextAttemptAtLTE,omitempty"`
+	NextAttemptAtIsNil  bool        `json:"nextAttemptAtIsNil,omitempty"`
+	NextAttemptAtNotNil bool        `json:"nextAttemptAtNotNil,omitempty"`
+
+	// "last_status_code" field predicates.
+	LastStatusCode       *int  `json:"lastStatusCode,omitempty"`
+	LastStatusCodeNEQ    *int  `json:"lastStatusCodeNEQ,omitempty"`
+	LastStatusCodeIn     []int `json:"lastStatusCodeIn,omitempty"`
+	LastStatusCodeNotIn  []int `json:"lastStatusCodeNotIn,omitempty"`
+	LastStatusCodeGT     *int  `json:"lastStatusCodeGT,omitempty"`
+	LastStatusCodeGTE    *int  `json:"lastStatusCodeGTE,omitempty"`
+	LastStatusCodeLT     *int  `json:"lastStatusCodeLT,omitempty"`
+	LastStatusCodeLTE    *int  `json:"lastStatusCodeLTE,omitempty"`
+	LastStatusCodeIsNil  bool  `json:"lastStatusCodeIsNil,omitempty"`
+	LastStatusCodeNotNil bool  `json:"lastStatusCodeNotNil,omitempty"`
+
+	// "last_error" field predicates.
+	LastError             *string  `json:"lastError,omitempty"`
+	LastErrorNEQ          *string  `json:"lastErrorNEQ,omitempty"`
+	LastErrorIn           []string `json:"lastErrorIn,omitempty"`
+	LastErrorNotIn        []string `json:"lastErrorNotIn,omitempty"`
+	LastErrorGT           *string  `json:"lastErrorGT,omitempty"`
+	LastErrorGTE          *string  `json:"lastErrorGTE,omitempty"`
+	LastErrorLT           *string  `json:"lastErrorLT,omitempty"`
+	LastErrorLTE          *string  `json:"lastErrorLTE,omitempty"`
+	LastErrorContains     *string  `json:"lastErrorContains,omitempty"`
+	LastErrorHasPrefix    *string  `json:"lastErrorHasPrefix,omitempty"`
+	LastErrorHasSuffix    *string  `json:"lastErrorHasSuffix,omitempty"`
+	LastErrorIsNil        bool     `json:"lastErrorIsNil,omitempty"`
+	LastErrorNotNil       bool     `json:"lastErrorNotNil,omitempty"`
+	LastErrorEqualFold    *string  `json:"lastErrorEqualFold,omitempty"`
+	LastErrorContainsFold *string  `json:"lastErrorContainsFold,omitempty"`
+
+	// "delivered_at" field predicates.
+	DeliveredAt       *time.Time  `json:"deliveredAt,omitempty"`
+	DeliveredAtNEQ    *time.Time  `json:"deliveredAtNEQ,omitempty"`
+	DeliveredAtIn     []time.Time `json:"deliveredAtIn,omitempty"`
+	DeliveredAtNotIn  []time.Time `json:"deliveredAtNotIn,omitempty"`
+	DeliveredAtGT     *time.Time  `json:"deliveredAtGT,omitempty"`
+	DeliveredAtGTE    *time.Time  `json:"deliveredAtGTE,omitempty"`
+	DeliveredAtLT     *time.Time  `json:"deliveredAtLT,omitempty"`
+	DeliveredAtLTE    *time.Time  `json:"deliveredAtLTE,omitempty"`
+	DeliveredAtIsNil  bool        `json:"deliveredAtIsNil,omitempty"`
+	DeliveredAtNotNil bool        `json:"deliveredAtNotNil,omitempty"`
+
+	// "failed_at" field predicates.
+	FailedAt       *time.Time  `json:"failedAt,omitempty"`
+	FailedAtNEQ    *time.Time  `json:"failedAtNEQ,omitempty"`
+	FailedAtIn     []time.Time `json:"failedAtIn,omitempty"`
+	FailedAtNotIn  []time.Time `json:"failedAtNotIn,omitempty"`
+	FailedAtGT     *time.Time  `json:"failedAtGT,omitempty"`
+	FailedAtGTE    *time.Time  `json:"failedAtGTE,omitempty"`
+	FailedAtLT     *time.Time  `json:"failedAtLT,omitempty"`
+	FailedAtLTE    *time.Time  `json:"failedAtLTE,omitempty"`
+	FailedAtIsNil  bool        `json:"failedAtIsNil,omitempty"`
+	FailedAtNotNil bool        `json:"failedAtNotNil,omitempty"`
+
+	// "shop" edge predicates.
+	HasShop     *bool             `json:"hasShop,omitempty"`
+	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
+
+	// "subscription" edge predicates.
+	HasSubscription     *bool                            `json:"hasSubscription,omitempty"`
+	HasSubscriptionWith []*WebhookSubscriptionWhereInput `json:"hasSubscriptionWith,omitempty"`
+
+	// "event" edge predicates.
+	HasEvent     *bool              `json:"hasEvent,omitempty"`
+	HasEventWith []*EventWhereInput `json:"hasEventWith,omitempty"`
+
+	// "attempts" edge predicates.
+	HasAttempts     *bool                       `json:"hasAttempts,omitempty"`
+	HasAttemptsWith []*WebhookAttemptWhereInput `json:"hasAttemptsWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *WebhookDeliveryWhereInput) AddPredicates(predicates ...predicate.WebhookDelivery) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the WebhookDeliveryWhereInput filter on the WebhookDeliveryQuery builder.
+func (i *WebhookDeliveryWhereInput) Filter(q *WebhookDeliveryQuery) (*WebhookDeliveryQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyWebhookDeliveryWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyWebhookDeliveryWhereInput is returned in case the WebhookDeliveryWhereInput is empty.
+var ErrEmptyWebhookDeliveryWhereInput = errors.New("ent: empty predicate WebhookDeliveryWhereInput")
+
+// P returns a predicate for filtering webhookdeliveries.
+// An error is returned if the input is empty or invalid.
+func (i *WebhookDeliveryWhereInput) P() (predicate.WebhookDelivery, error) {
+	var predicates []predicate.WebhookDelivery
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, webhookdelivery.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.WebhookDelivery, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, webhookdelivery.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.WebhookDelivery, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, webhookdelivery.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, webhookdelivery.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, webhookdelivery.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, webhookdelivery.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, webhookdelivery.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, webhookdelivery.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, webhookdelivery.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, webhookdelivery.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, webhookdelivery.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, webhookdelivery.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, webhookdelivery.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, webhookdelivery.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, webhookdelivery.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, webhookdelivery.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, webhookdelivery.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, webhookdelivery.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Topic != nil {
+		predicates = append(predicates, webhookdelivery.TopicEQ(*i.Topic))
+	}
+	if i.TopicNEQ != nil {
+		predicates = append(predicates, webhookdelivery.TopicNEQ(*i.TopicNEQ))
+	}
+	if len(i.TopicIn) > 0 {
+		predicates = append(predicates, webhookdelivery.TopicIn(i.TopicIn...))
+	}
+	if len(i.TopicNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.TopicNotIn(i.TopicNotIn...))
+	}
+	if i.TopicGT != nil {
+		predicates = append(predicates, webhookdelivery.TopicGT(*i.TopicGT))
+	}
+	if i.TopicGTE != nil {
+		predicates = append(predicates, webhookdelivery.TopicGTE(*i.TopicGTE))
+	}
+	if i.TopicLT != nil {
+		predicates = append(predicates, webhookdelivery.TopicLT(*i.TopicLT))
+	}
+	if i.TopicLTE != nil {
+		predicates = append(predicates, webhookdelivery.TopicLTE(*i.TopicLTE))
+	}
+	if i.TopicContains != nil {
+		predicates = append(predicates, webhookdelivery.TopicContains(*i.TopicContains))
+	}
+	if i.TopicHasPrefix != nil {
+		predicates = append(predicates, webhookdelivery.TopicHasPrefix(*i.TopicHasPrefix))
+	}
+	if i.TopicHasSuffix != nil {
+		predicates = append(predicates, webhookdelivery.TopicHasSuffix(*i.TopicHasSuffix))
+	}
+	if i.TopicEqualFold != nil {
+		predicates = append(predicates, webhookdelivery.TopicEqualFold(*i.TopicEqualFold))
+	}
+	if i.TopicContainsFold != nil {
+		predicates = append(predicates, webhookdelivery.TopicContainsFold(*i.TopicContainsFold))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, webhookdelivery.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, webhookdelivery.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, webhookdelivery.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.AttemptCount != nil {
+		predicates = append(predicates, webhookdelivery.AttemptCountEQ(*i.AttemptCount))
+	}
+	if i.AttemptCountNEQ != nil {
+		predicates = append(predicates, webhookdelivery.AttemptCountNEQ(*i.AttemptCountNEQ))
+	}
+	if len(i.AttemptCountIn) > 0 {
+		predicates = append(predicates, webhookdelivery.AttemptCountIn(i.AttemptCountIn...))
+	}
+	if len(i.AttemptCountNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.AttemptCountNotIn(i.AttemptCountNotIn...))
+	}
+	if i.AttemptCountGT != nil {
+		predicates = append(predicates, webhookdelivery.AttemptCountGT(*i.AttemptCountGT))
+	}
+	if i.AttemptCountGTE != nil {
+		predicates = append(predicates, webhookdelivery.AttemptCountGTE(*i.AttemptCountGTE))
+	}
+	if i.AttemptCountLT != nil {
+		predicates = append(predicates, webhookdelivery.AttemptCountLT(*i.AttemptCountLT))
+	}
+	if i.AttemptCountLTE != nil {
+		predicates = append(predicates, webhookdelivery.AttemptCountLTE(*i.AttemptCountLTE))
+	}
+	if i.NextAttemptAt != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtEQ(*i.NextAttemptAt))
+	}
+	if i.NextAttemptAtNEQ != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtNEQ(*i.NextAttemptAtNEQ))
+	}
+	if len(i.NextAttemptAtIn) > 0 {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtIn(i.NextAttemptAtIn...))
+	}
+	if len(i.NextAttemptAtNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtNotIn(i.NextAttemptAtNotIn...))
+	}
+	if i.NextAttemptAtGT != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtGT(*i.NextAttemptAtGT))
+	}
+	if i.NextAttemptAtGTE != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtGTE(*i.NextAttemptAtGTE))
+	}
+	if i.NextAttemptAtLT != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtLT(*i.NextAttemptAtLT))
+	}
+	if i.NextAttemptAtLTE != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtLTE(*i.NextAttemptAtLTE))
+	}
+	if i.NextAttemptAtIsNil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtIsNil())
+	}
+	if i.NextAttemptAtNotNil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtNotNil())
+	}
+	if i.LastStatusCode != nil {
+		predicates = append(predicates, webhookdelivery.LastStatusCodeEQ(*i.LastStatusCode))
+	}
+	if i.LastStatusCodeNEQ != nil {
+		predicates = append(predicates, webhookdelivery.LastStatusCodeNEQ(*i.LastStatusCodeNEQ))
+	}
+	if len(i.LastStatusCodeIn) > 0 {
+		predicates = append(predicates, webhookdelivery.LastStatusCodeIn(i.LastStatusCodeIn...))
+	}
+	if len(i.LastStatusCodeNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.LastStatusCodeNotIn(i.LastStatusCodeNotIn...))
+	}
+	if i.LastStatusCodeGT != nil {
+		predicates = append(predicates, webhookdelivery.LastStatusCodeGT(*i.LastStatusCodeGT))
+	}
+	if i.LastStatusCodeGTE != nil {
+		predicates = append(predicates, webhookdelivery.LastStatusCodeGTE(*i.LastStatusCodeGTE))
+	}
+	if i.LastStatusCodeLT != nil {
+		predicates = append(predicates, webhookdelivery.LastStatusCodeLT(*i.LastStatusCodeLT))
+	}
+	if i.LastStatusCodeLTE != nil {
+		predicates = append(predicates, webhookdelivery.LastStatusCodeLTE(*i.LastStatusCodeLTE))
+	}
+	if i.LastStatusCodeIsNil {
+		predicates = append(predicates, webhookdelivery.LastStatusCodeIsNil())
+	}
+	if i.LastStatusCodeNotNil {
+		predicates = append(predicates, webhookdelivery.LastStatusCodeNotNil())
+	}
+	if i.LastError != nil {
+		predicates = append(predicates, webhookdelivery.LastErrorEQ(*i.LastError))
+	}
+	if i.LastErrorNEQ != nil {
+		predicates = append(predicates, webhookdelivery.LastErrorNEQ(*i.LastErrorNEQ))
+	}
+	if len(i.LastErrorIn) > 0 {
+		predicates = append(predicates, webhookdelivery.LastErrorIn(i.LastErrorIn...))
+	}
+	if len(i.LastErrorNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.LastErrorNotIn(i.LastErrorNotIn...))
+	}
+	if i.LastErrorGT != nil {
+		predicates = append(predicates, webhookdelivery.LastErrorGT(*i.LastErrorGT))
+	}
+	if i.LastErrorGTE != nil {
+		predicates = append(predicates, webhookdelivery.LastErrorGTE(*i.LastErrorGTE))
+	}
+	if i.LastErrorLT != nil {
+		predicates = append(predicates, webhookdelivery.LastErrorLT(*i.LastErrorLT))
+	}
+	if i.LastErrorLTE != nil {
+		predicates = append(predicates, webhookdelivery.LastErrorLTE(*i.LastErrorLTE))
+	}
+	if i.LastErrorContains != nil {
+		predicates = append(predicates, webhookdelivery.LastErrorContains(*i.LastErrorContains))
+	}
+	if i.LastErrorHasPrefix != nil {
+		predicates = append(predicates, webhookdelivery.LastErrorHasPrefix(*i.LastErrorHasPrefix))
+	}
+	if i.LastErrorHasSuffix != nil {
+		predicates = append(predicates, webhookdelivery.LastErrorHasSuffix(*i.LastErrorHasSuffix))
+	}
+	if i.LastErrorIsNil {
+		predicates = append(predicates, webhookdelivery.LastErrorIsNil())
+	}
+	if i.LastErrorNotNil {
+		predicates = append(predicates, webhookdelivery.LastErrorNotNil())
+	}
+	if i.LastErrorEqualFold != nil {
+		predicates = append(predicates, webhookdelivery.LastErrorEqualFold(*i.LastErrorEqualFold))
+	}
+	if i.LastErrorContainsFold != nil {
+		predicates = append(predicates, webhookdelivery.LastErrorContainsFold(*i.LastErrorContainsFold))
+	}
+	if i.DeliveredAt != nil {
+		predicates = append(predicates, webhookdelivery.DeliveredAtEQ(*i.DeliveredAt))
+	}
+	if i.DeliveredAtNEQ != nil {
+		predicates = append(predicates, webhookdelivery.DeliveredAtNEQ(*i.DeliveredAtNEQ))
+	}
+	if len(i.DeliveredAtIn) > 0 {
+		predicates = append(predicates, webhookdelivery.DeliveredAtIn(i.DeliveredAtIn...))
+	}
+	if len(i.DeliveredAtNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.DeliveredAtNotIn(i.DeliveredAtNotIn...))
+	}
+	if i.DeliveredAtGT != nil {
+		predicates = append(predicates, webhookdelivery.DeliveredAtGT(*i.DeliveredAtGT))
+	}
+	if i.DeliveredAtGTE != nil {
+		predicates = append(predicates, webhookdelivery.DeliveredAtGTE(*i.DeliveredAtGTE))
+	}
+	if i.DeliveredAtLT != nil {
+		predicates = append(predicates, webhookdelivery.DeliveredAtLT(*i.DeliveredAtLT))
+	}
+	if i.DeliveredAtLTE != nil {
+		predicates = append(predicates, webhookdelivery.DeliveredAtLTE(*i.DeliveredAtLTE))
+	}
+	if i.DeliveredAtIsNil {
+		predicates = append(predicates, webhookdelivery.DeliveredAtIsNil())
+	}
+	if i.DeliveredAtNotNil {
+		predicates = append(predicates, webhookdelivery.DeliveredAtNotNil())
+	}
+	if i.FailedAt != nil {
+		predicates = append(predicates, webhookdelivery.FailedAtEQ(*i.FailedAt))
+	}
+	if i.FailedAtNEQ != nil {
+		predicates = append(predicates, webhookdelivery.FailedAtNEQ(*i.FailedAtNEQ))
+	}
+	if len(i.FailedAtIn) > 0 {
+		predicates = append(predicates, webhookdelivery.FailedAtIn(i.FailedAtIn...))
+	}
+	if len(i.FailedAtNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.FailedAtNotIn(i.FailedAtNotIn...))
+	}
+	if i.FailedAtGT != nil {
+		predicates = append(predicates, webhookdelivery.FailedAtGT(*i.FailedAtGT))
+	}
+	if i.FailedAtGTE != nil {
+		predicates = append(predicates, webhookdelivery.FailedAtGTE(*i.FailedAtGTE))
+	}
+	if i.FailedAtLT != nil {
+		predicates = append(predicates, webhookdelivery.FailedAtLT(*i.FailedAtLT))
+	}
+	if i.FailedAtLTE != nil {
+		predicates = append(predicates, webhookdelivery.FailedAtLTE(*i.FailedAtLTE))
+	}
+	if i.FailedAtIsNil {
+		predicates = append(predicates, webhookdelivery.FailedAtIsNil())
+	}
+	if i.FailedAtNotNil {
+		predicates = append(predicates, webhookdelivery.FailedAtNotNil())
+	}
+
+	if i.HasShop != nil {
+		p := webhookdelivery.HasShop()
+		if !*i.HasShop {
+			p = webhookdelivery.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasShopWith) > 0 {
+		with := make([]predicate.Shop, 0, len(i.HasShopWith))
+		for _, w := range i.HasShopWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasShopWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, webhookdelivery.HasShopWith(with...))
+	}
+	if i.HasSubscription != nil {
+		p := webhookdelivery.HasSubscription()
+		if !*i.HasSubscription {
+			p = webhookdelivery.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasSubscriptionWith) > 0 {
+		with := make([]predicate.WebhookSubscription, 0, len(i.HasSubscriptionWith))
+		for _, w := range i.HasSubscriptionWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasSubscriptionWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, webhookdelivery.HasSubscriptionWith(with...))
+	}
+	if i.HasEvent != nil {
+		p := webhookdelivery.HasEvent()
+		if !*i.HasEvent {
+			p = webhookdelivery.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasEventWith) > 0 {
+		with := make([]predicate.Event, 0, len(i.HasEventWith))
+		for _, w := range i.HasEventWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasEventWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, webhookdelivery.HasEventWith(with...))
+	}
+	if i.HasAttempts != nil {
+		p := webhookdelivery.HasAttempts()
+		if !*i.HasAttempts {
+			p = webhookdelivery.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasAttemptsWith) > 0 {
+		with := make([]predicate.WebhookAttempt, 0, len(i.HasAttemptsWith))
+		for _, w := range i.HasAttemptsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasAttemptsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, webhookdelivery.HasAttemptsWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyWebhookDeliveryWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return webhookdelivery.And(predicates...), nil
+	}
+}
+
 // WebhookSubscriptionWhereInput represents a where input for filtering WebhookSubscription queries.
 type WebhookSubscriptionWhereInput struct {
 	Predicates []predicate.WebhookSubscription  `json:"-"`
@@ -11027,9 +12131,47 @@ type WebhookSubscriptionWhereInput struct {
 	CallbackURLEqualFold    *string  `json:"callbackURLEqualFold,omitempty"`
 	CallbackURLContainsFold *string  `json:"callbackURLContainsFold,omitempty"`
 
+	// "consecutive_failed_deliveries" field predicates.
+	ConsecutiveFailedDeliveries      *int  `json:"consecutiveFailedDeliveries,omitempty"`
+	ConsecutiveFailedDeliveriesNEQ   *int  `json:"consecutiveFailedDeliveriesNEQ,omitempty"`
+	ConsecutiveFailedDeliveriesIn    []int `json:"consecutiveFailedDeliveriesIn,omitempty"`
+	ConsecutiveFailedDeliveriesNotIn []int `json:"consecutiveFailedDeliveriesNotIn,omitempty"`
+	ConsecutiveFailedDeliveriesGT    *int  `json:"consecutiveFailedDeliveriesGT,omitempty"`
+	ConsecutiveFailedDeliveriesGTE   *int  `json:"consecutiveFailedDeliveriesGTE,omitempty"`
+	ConsecutiveFailedDeliveriesLT    *int  `json:"consecutiveFailedDeliveriesLT,omitempty"`
+	ConsecutiveFailedDeliveriesLTE   *int  `json:"consecutiveFailedDeliveriesLTE,omitempty"`
+
+	// "unhealthy_since" field predicates.
+	UnhealthySince       *time.Time  `json:"unhealthySince,omitempty"`
+	UnhealthySinceNEQ    *time.Time  `json:"unhealthySinceNEQ,omitempty"`
+	UnhealthySinceIn     []time.Time `json:"unhealthySinceIn,omitempty"`
+	UnhealthySinceNotIn  []time.Time `json:"unhealthySinceNotIn,omitempty"`
+	UnhealthySinceGT     *time.Time  `json:"unhealthySinceGT,omitempty"`
+	UnhealthySinceGTE    *time.Time  `json:"unhealthySinceGTE,omitempty"`
+	UnhealthySinceLT     *time.Time  `json:"unhealthySinceLT,omitempty"`
+	UnhealthySinceLTE    *time.Time  `json:"unhealthySinceLTE,omitempty"`
+	UnhealthySinceIsNil  bool        `json:"unhealthySinceIsNil,omitempty"`
+	UnhealthySinceNotNil bool        `json:"unhealthySinceNotNil,omitempty"`
+
+	// "last_delivered_at" field predicates.
+	LastDeliveredAt       *time.Time  `json:"lastDeliveredAt,omitempty"`
+	LastDeliveredAtNEQ    *time.Time  `json:"lastDeliveredAtNEQ,omitempty"`
+	LastDeliveredAtIn     []time.Time `json:"lastDeliveredAtIn,omitempty"`
+	LastDeliveredAtNotIn  []time.Time `json:"lastDeliveredAtNotIn,omitempty"`
+	LastDeliveredAtGT     *time.Time  `json:"lastDeliveredAtGT,omitempty"`
+	LastDeliveredAtGTE    *time.Time  `json:"lastDeliveredAtGTE,omitempty"`
+	LastDeliveredAtLT     *time.Time  `json:"lastDeliveredAtLT,omitempty"`
+	LastDeliveredAtLTE    *time.Time  `json:"lastDeliveredAtLTE,omitempty"`
+	LastDeliveredAtIsNil  bool        `json:"lastDeliveredAtIsNil,omitempty"`
+	LastDeliveredAtNotNil bool        `json:"lastDeliveredAtNotNil,omitempty"`
+
 	// "shop" edge predicates.
 	HasShop     *bool             `json:"hasShop,omitempty"`
 	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
+
+	// "deliveries" edge predicates.
+	HasDeliveries     *bool                        `json:"hasDeliveries,omitempty"`
+	HasDeliveriesWith []*WebhookDeliveryWhereInput `json:"hasDeliveriesWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -11238,6 +12380,90 @@ func (i *WebhookSubscriptionWhereInput) P() (predicate.WebhookSubscription, erro
 	if i.CallbackURLContainsFold != nil {
 		predicates = append(predicates, webhooksubscription.CallbackURLContainsFold(*i.CallbackURLContainsFold))
 	}
+	if i.ConsecutiveFailedDeliveries != nil {
+		predicates = append(predicates, webhooksubscription.ConsecutiveFailedDeliveriesEQ(*i.ConsecutiveFailedDeliveries))
+	}
+	if i.ConsecutiveFailedDeliveriesNEQ != nil {
+		predicates = append(predicates, webhooksubscription.ConsecutiveFailedDeliveriesNEQ(*i.ConsecutiveFailedDeliveriesNEQ))
+	}
+	if len(i.ConsecutiveFailedDeliveriesIn) > 0 {
+		predicates = append(predicates, webhooksubscription.ConsecutiveFailedDeliveriesIn(i.ConsecutiveFailedDeliveriesIn...))
+	}
+	if len(i.ConsecutiveFailedDeliveriesNotIn) > 0 {
+		predicates = append(predicates, webhooksubscription.ConsecutiveFailedDeliveriesNotIn(i.ConsecutiveFailedDeliveriesNotIn...))
+	}
+	if i.ConsecutiveFailedDeliveriesGT != nil {
+		predicates = append(predicates, webhooksubscription.ConsecutiveFailedDeliveriesGT(*i.ConsecutiveFailedDeliveriesGT))
+	}
+	if i.ConsecutiveFailedDeliveriesGTE != nil {
+		predicates = append(predicates, webhooksubscription.ConsecutiveFailedDeliveriesGTE(*i.ConsecutiveFailedDeliveriesGTE))
+	}
+	if i.ConsecutiveFailedDeliveriesLT != nil {
+		predicates = append(predicates, webhooksubscription.ConsecutiveFailedDeliveriesLT(*i.ConsecutiveFailedDeliveriesLT))
+	}
+	if i.ConsecutiveFailedDeliveriesLTE != nil {
+		predicates = append(predicates, webhooksubscription.ConsecutiveFailedDeliveriesLTE(*i.ConsecutiveFailedDeliveriesLTE))
+	}
+	if i.UnhealthySince != nil {
+		predicates = append(predicates, webhooksubscription.UnhealthySinceEQ(*i.UnhealthySince))
+	}
+	if i.UnhealthySinceNEQ != nil {
+		predicates = append(predicates, webhooksubscription.UnhealthySinceNEQ(*i.UnhealthySinceNEQ))
+	}
+	if len(i.UnhealthySinceIn) > 0 {
+		predicates = append(predicates, webhooksubscription.UnhealthySinceIn(i.UnhealthySinceIn...))
+	}
+	if len(i.UnhealthySinceNotIn) > 0 {
+		predicates = append(predicates, webhooksubscription.UnhealthySinceNotIn(i.UnhealthySinceNotIn...))
+	}
+	if i.UnhealthySinceGT != nil {
+		predicates = append(predicates, webhooksubscription.UnhealthySinceGT(*i.UnhealthySinceGT))
+	}
+	if i.UnhealthySinceGTE != nil {
+		predicates = append(predicates, webhooksubscription.UnhealthySinceGTE(*i.UnhealthySinceGTE))
+	}
+	if i.UnhealthySinceLT != nil {
+		predicates = append(predicates, webhooksubscription.UnhealthySinceLT(*i.UnhealthySinceLT))
+	}
+	if i.UnhealthySinceLTE != nil {
+		predicates = append(predicates, webhooksubscription.UnhealthySinceLTE(*i.UnhealthySinceLTE))
+	}
+	if i.UnhealthySinceIsNil {
+		predicates = append(predicates, webhooksubscription.UnhealthySinceIsNil())
+	}
+	if i.UnhealthySinceNotNil {
+		predicates = append(predicates, webhooksubscription.UnhealthySinceNotNil())
+	}
+	if i.LastDeliveredAt != nil {
+		predicates = append(predicates, webhooksubscription.LastDeliveredAtEQ(*i.LastDeliveredAt))
+	}
+	if i.LastDeliveredAtNEQ != nil {
+		predicates = append(predicates, webhooksubscription.LastDeliveredAtNEQ(*i.LastDeliveredAtNEQ))
+	}
+	if len(i.LastDeliveredAtIn) > 0 {
+		predicates = append(predicates, webhooksubscription.LastDeliveredAtIn(i.LastDeliveredAtIn...))
+	}
+	if len(i.LastDeliveredAtNotIn) > 0 {
+		predicates = append(predicates, webhooksubscription.LastDeliveredAtNotIn(i.LastDeliveredAtNotIn...))
+	}
+	if i.LastDeliveredAtGT != nil {
+		predicates = append(predicates, webhooksubscription.LastDeliveredAtGT(*i.LastDeliveredAtGT))
+	}
+	if i.LastDeliveredAtGTE != nil {
+		predicates = append(predicates, webhooksubscription.LastDeliveredAtGTE(*i.LastDeliveredAtGTE))
+	}
+	if i.LastDeliveredAtLT != nil {
+		predicates = append(predicates, webhooksubscription.LastDeliveredAtLT(*i.LastDeliveredAtLT))
+	}
+	if i.LastDeliveredAtLTE != nil {
+		predicates = append(predicates, webhooksubscription.LastDeliveredAtLTE(*i.LastDeliveredAtLTE))
+	}
+	if i.LastDeliveredAtIsNil {
+		predicates = append(predicates, webhooksubscription.LastDeliveredAtIsNil())
+	}
+	if i.LastDeliveredAtNotNil {
+		predicates = append(predicates, webhooksubscription.LastDeliveredAtNotNil())
+	}
 
 	if i.HasShop != nil {
 		p := webhooksubscription.HasShop()
@@ -11256,6 +12482,24 @@ func (i *WebhookSubscriptionWhereInput) P() (predicate.WebhookSubscription, erro
 			with = append(with, p)
 		}
 		predicates = append(predicates, webhooksubscription.HasShopWith(with...))
+	}
+	if i.HasDeliveries != nil {
+		p := webhooksubscription.HasDeliveries()
+		if !*i.HasDeliveries {
+			p = webhooksubscription.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasDeliveriesWith) > 0 {
+		with := make([]predicate.WebhookDelivery, 0, len(i.HasDeliveriesWith))
+		for _, w := range i.HasDeliveriesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasDeliveriesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, webhooksubscription.HasDeliveriesWith(with...))
 	}
 	switch len(predicates) {
 	case 0:

@@ -62,6 +62,10 @@ type Order struct {
 	Reserved bool `json:"reserved,omitempty"`
 	// RedeemedDiscountCodes holds the value of the "redeemed_discount_codes" field.
 	RedeemedDiscountCodes []string `json:"redeemed_discount_codes,omitempty"`
+	// LastActivityAt holds the value of the "last_activity_at" field.
+	LastActivityAt *time.Time `json:"last_activity_at,omitempty"`
+	// AbandonedAt holds the value of the "abandoned_at" field.
+	AbandonedAt *time.Time `json:"abandoned_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OrderQuery when eager-loading is set.
 	Edges        OrderEdges `json:"edges"`
@@ -152,7 +156,7 @@ func (*Order) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case order.FieldPublicOrderID, order.FieldStatus, order.FieldCurrency, order.FieldFlowID, order.FieldResumableLink, order.FieldCreatedVia, order.FieldPlatformOrderID:
 			values[i] = new(sql.NullString)
-		case order.FieldCreatedAt, order.FieldUpdatedAt, order.FieldProcessedAt:
+		case order.FieldCreatedAt, order.FieldUpdatedAt, order.FieldProcessedAt, order.FieldLastActivityAt, order.FieldAbandonedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -318,6 +322,20 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field redeemed_discount_codes: %w", err)
 				}
 			}
+		case order.FieldLastActivityAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field last_activity_at", values[i])
+			} else if value.Valid {
+				_m.LastActivityAt = new(time.Time)
+				*_m.LastActivityAt = value.Time
+			}
+		case order.FieldAbandonedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field abandoned_at", values[i])
+			} else if value.Valid {
+				_m.AbandonedAt = new(time.Time)
+				*_m.AbandonedAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -443,6 +461,16 @@ func (_m *Order) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("redeemed_discount_codes=")
 	builder.WriteString(fmt.Sprintf("%v", _m.RedeemedDiscountCodes))
+	builder.WriteString(", ")
+	if v := _m.LastActivityAt; v != nil {
+		builder.WriteString("last_activity_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.AbandonedAt; v != nil {
+		builder.WriteString("abandoned_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -234,6 +234,34 @@ func (_c *OrderCreate) SetRedeemedDiscountCodes(v []string) *OrderCreate {
 	return _c
 }
 
+// SetLastActivityAt sets the "last_activity_at" field.
+func (_c *OrderCreate) SetLastActivityAt(v time.Time) *OrderCreate {
+	_c.mutation.SetLastActivityAt(v)
+	return _c
+}
+
+// SetNillableLastActivityAt sets the "last_activity_at" field if the given value is not nil.
+func (_c *OrderCreate) SetNillableLastActivityAt(v *time.Time) *OrderCreate {
+	if v != nil {
+		_c.SetLastActivityAt(*v)
+	}
+	return _c
+}
+
+// SetAbandonedAt sets the "abandoned_at" field.
+func (_c *OrderCreate) SetAbandonedAt(v time.Time) *OrderCreate {
+	_c.mutation.SetAbandonedAt(v)
+	return _c
+}
+
+// SetNillableAbandonedAt sets the "abandoned_at" field if the given value is not nil.
+func (_c *OrderCreate) SetNillableAbandonedAt(v *time.Time) *OrderCreate {
+	if v != nil {
+		_c.SetAbandonedAt(*v)
+	}
+	return _c
+}
+
 // SetShop sets the "shop" edge to the Shop entity.
 func (_c *OrderCreate) SetShop(v *Shop) *OrderCreate {
 	return _c.SetShopID(v.ID)
@@ -527,6 +555,14 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RedeemedDiscountCodes(); ok {
 		_spec.SetField(order.FieldRedeemedDiscountCodes, field.TypeJSON, value)
 		_node.RedeemedDiscountCodes = value
+	}
+	if value, ok := _c.mutation.LastActivityAt(); ok {
+		_spec.SetField(order.FieldLastActivityAt, field.TypeTime, value)
+		_node.LastActivityAt = &value
+	}
+	if value, ok := _c.mutation.AbandonedAt(); ok {
+		_spec.SetField(order.FieldAbandonedAt, field.TypeTime, value)
+		_node.AbandonedAt = &value
 	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -931,6 +967,42 @@ func (u *OrderUpsert) ClearRedeemedDiscountCodes() *OrderUpsert {
 	return u
 }
 
+// SetLastActivityAt sets the "last_activity_at" field.
+func (u *OrderUpsert) SetLastActivityAt(v time.Time) *OrderUpsert {
+	u.Set(order.FieldLastActivityAt, v)
+	return u
+}
+
+// UpdateLastActivityAt sets the "last_activity_at" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateLastActivityAt() *OrderUpsert {
+	u.SetExcluded(order.FieldLastActivityAt)
+	return u
+}
+
+// ClearLastActivityAt clears the value of the "last_activity_at" field.
+func (u *OrderUpsert) ClearLastActivityAt() *OrderUpsert {
+	u.SetNull(order.FieldLastActivityAt)
+	return u
+}
+
+// SetAbandonedAt sets the "abandoned_at" field.
+func (u *OrderUpsert) SetAbandonedAt(v time.Time) *OrderUpsert {
+	u.Set(order.FieldAbandonedAt, v)
+	return u
+}
+
+// UpdateAbandonedAt sets the "abandoned_at" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateAbandonedAt() *OrderUpsert {
+	u.SetExcluded(order.FieldAbandonedAt)
+	return u
+}
+
+// ClearAbandonedAt clears the value of the "abandoned_at" field.
+func (u *OrderUpsert) ClearAbandonedAt() *OrderUpsert {
+	u.SetNull(order.FieldAbandonedAt)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -1294,6 +1366,48 @@ func (u *OrderUpsertOne) UpdateRedeemedDiscountCodes() *OrderUpsertOne {
 func (u *OrderUpsertOne) ClearRedeemedDiscountCodes() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearRedeemedDiscountCodes()
+	})
+}
+
+// SetLastActivityAt sets the "last_activity_at" field.
+func (u *OrderUpsertOne) SetLastActivityAt(v time.Time) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetLastActivityAt(v)
+	})
+}
+
+// UpdateLastActivityAt sets the "last_activity_at" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateLastActivityAt() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateLastActivityAt()
+	})
+}
+
+// ClearLastActivityAt clears the value of the "last_activity_at" field.
+func (u *OrderUpsertOne) ClearLastActivityAt() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearLastActivityAt()
+	})
+}
+
+// SetAbandonedAt sets the "abandoned_at" field.
+func (u *OrderUpsertOne) SetAbandonedAt(v time.Time) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetAbandonedAt(v)
+	})
+}
+
+// UpdateAbandonedAt sets the "abandoned_at" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateAbandonedAt() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateAbandonedAt()
+	})
+}
+
+// ClearAbandonedAt clears the value of the "abandoned_at" field.
+func (u *OrderUpsertOne) ClearAbandonedAt() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearAbandonedAt()
 	})
 }
 
@@ -1826,6 +1940,48 @@ func (u *OrderUpsertBulk) UpdateRedeemedDiscountCodes() *OrderUpsertBulk {
 func (u *OrderUpsertBulk) ClearRedeemedDiscountCodes() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearRedeemedDiscountCodes()
+	})
+}
+
+// SetLastActivityAt sets the "last_activity_at" field.
+func (u *OrderUpsertBulk) SetLastActivityAt(v time.Time) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetLastActivityAt(v)
+	})
+}
+
+// UpdateLastActivityAt sets the "last_activity_at" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateLastActivityAt() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateLastActivityAt()
+	})
+}
+
+// ClearLastActivityAt clears the value of the "last_activity_at" field.
+func (u *OrderUpsertBulk) ClearLastActivityAt() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearLastActivityAt()
+	})
+}
+
+// SetAbandonedAt sets the "abandoned_at" field.
+func (u *OrderUpsertBulk) SetAbandonedAt(v time.Time) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetAbandonedAt(v)
+	})
+}
+
+// UpdateAbandonedAt sets the "abandoned_at" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateAbandonedAt() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateAbandonedAt()
+	})
+}
+
+// ClearAbandonedAt clears the value of the "abandoned_at" field.
+func (u *OrderUpsertBulk) ClearAbandonedAt() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearAbandonedAt()
 	})
 }
 

@@ -289,6 +289,46 @@ func (_u *OrderUpdate) ClearRedeemedDiscountCodes() *OrderUpdate {
 	return _u
 }
 
+// SetLastActivityAt sets the "last_activity_at" field.
+func (_u *OrderUpdate) SetLastActivityAt(v time.Time) *OrderUpdate {
+	_u.mutation.SetLastActivityAt(v)
+	return _u
+}
+
+// SetNillableLastActivityAt sets the "last_activity_at" field if the given value is not nil.
+func (_u *OrderUpdate) SetNillableLastActivityAt(v *time.Time) *OrderUpdate {
+	if v != nil {
+		_u.SetLastActivityAt(*v)
+	}
+	return _u
+}
+
+// ClearLastActivityAt clears the value of the "last_activity_at" field.
+func (_u *OrderUpdate) ClearLastActivityAt() *OrderUpdate {
+	_u.mutation.ClearLastActivityAt()
+	return _u
+}
+
+// SetAbandonedAt sets the "abandoned_at" field.
+func (_u *OrderUpdate) SetAbandonedAt(v time.Time) *OrderUpdate {
+	_u.mutation.SetAbandonedAt(v)
+	return _u
+}
+
+// SetNillableAbandonedAt sets the "abandoned_at" field if the given value is not nil.
+func (_u *OrderUpdate) SetNillableAbandonedAt(v *time.Time) *OrderUpdate {
+	if v != nil {
+		_u.SetAbandonedAt(*v)
+	}
+	return _u
+}
+
+// ClearAbandonedAt clears the value of the "abandoned_at" field.
+func (_u *OrderUpdate) ClearAbandonedAt() *OrderUpdate {
+	_u.mutation.ClearAbandonedAt()
+	return _u
+}
+
 // AddLineItemIDs adds the "line_items" edge to the LineItem entity by IDs.
 func (_u *OrderUpdate) AddLineItemIDs(ids ...int) *OrderUpdate {
 	_u.mutation.AddLineItemIDs(ids...)
@@ -589,6 +629,18 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.RedeemedDiscountCodesCleared() {
 		_spec.ClearField(order.FieldRedeemedDiscountCodes, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.LastActivityAt(); ok {
+		_spec.SetField(order.FieldLastActivityAt, field.TypeTime, value)
+	}
+	if _u.mutation.LastActivityAtCleared() {
+		_spec.ClearField(order.FieldLastActivityAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.AbandonedAt(); ok {
+		_spec.SetField(order.FieldAbandonedAt, field.TypeTime, value)
+	}
+	if _u.mutation.AbandonedAtCleared() {
+		_spec.ClearField(order.FieldAbandonedAt, field.TypeTime)
 	}
 	if _u.mutation.LineItemsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1045,6 +1097,46 @@ func (_u *OrderUpdateOne) ClearRedeemedDiscountCodes() *OrderUpdateOne {
 	return _u
 }
 
+// SetLastActivityAt sets the "last_activity_at" field.
+func (_u *OrderUpdateOne) SetLastActivityAt(v time.Time) *OrderUpdateOne {
+	_u.mutation.SetLastActivityAt(v)
+	return _u
+}
+
+// SetNillableLastActivityAt sets the "last_activity_at" field if the given value is not nil.
+func (_u *OrderUpdateOne) SetNillableLastActivityAt(v *time.Time) *OrderUpdateOne {
+	if v != nil {
+		_u.SetLastActivityAt(*v)
+	}
+	return _u
+}
+
+// ClearLastActivityAt clears the value of the "last_activity_at" field.
+func (_u *OrderUpdateOne) ClearLastActivityAt() *OrderUpdateOne {
+	_u.mutation.ClearLastActivityAt()
+	return _u
+}
+
+// SetAbandonedAt sets the "abandoned_at" field.
+func (_u *OrderUpdateOne) SetAbandonedAt(v time.Time) *OrderUpdateOne {
+	_u.mutation.SetAbandonedAt(v)
+	return _u
+}
+
+// SetNillableAbandonedAt sets the "abandoned_at" field if the given value is not nil.
+func (_u *OrderUpdateOne) SetNillableAbandonedAt(v *time.Time) *OrderUpdateOne {
+	if v != nil {
+		_u.SetAbandonedAt(*v)
+	}
+	return _u
+}
+
+// ClearAbandonedAt clears the value of the "abandoned_at" field.
+func (_u *OrderUpdateOne) ClearAbandonedAt() *OrderUpdateOne {
+	_u.mutation.ClearAbandonedAt()
+	return _u
+}
+
 // AddLineItemIDs adds the "line_items" edge to the LineItem entity by IDs.
 func (_u *OrderUpdateOne) AddLineItemIDs(ids ...int) *OrderUpdateOne {
 	_u.mutation.AddLineItemIDs(ids...)
@@ -1375,6 +1467,18 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	}
 	if _u.mutation.RedeemedDiscountCodesCleared() {
 		_spec.ClearField(order.FieldRedeemedDiscountCodes, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.LastActivityAt(); ok {
+		_spec.SetField(order.FieldLastActivityAt, field.TypeTime, value)
+	}
+	if _u.mutation.LastActivityAtCleared() {
+		_spec.ClearField(order.FieldLastActivityAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.AbandonedAt(); ok {
+		_spec.SetField(order.FieldAbandonedAt, field.TypeTime, value)
+	}
+	if _u.mutation.AbandonedAtCleared() {
+		_spec.ClearField(order.FieldAbandonedAt, field.TypeTime)
 	}
 	if _u.mutation.LineItemsCleared() {
 		edge := &sqlgraph.EdgeSpec{

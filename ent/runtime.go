@@ -27,6 +27,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/ent/webhookattempt"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -661,6 +663,14 @@ func init() {
 	shopDescPricesIncludeTax := shopFields[7].Descriptor()
 	// shop.DefaultPricesIncludeTax holds the default value on creation for the prices_include_tax field.
 	shop.DefaultPricesIncludeTax = shopDescPricesIncludeTax.Default.(bool)
+	// shopDescAbandonedCartEmails is the schema descriptor for abandoned_cart_emails field.
+	shopDescAbandonedCartEmails := shopFields[8].Descriptor()
+	// shop.DefaultAbandonedCartEmails holds the default value on creation for the abandoned_cart_emails field.
+	shop.DefaultAbandonedCartEmails = shopDescAbandonedCartEmails.Default.(bool)
+	// shopDescGiftCardsEnabled is the schema descriptor for gift_cards_enabled field.
+	shopDescGiftCardsEnabled := shopFields[9].Descriptor()
+	// shop.DefaultGiftCardsEnabled holds the default value on creation for the gift_cards_enabled field.
+	shop.DefaultGiftCardsEnabled = shopDescGiftCardsEnabled.Default.(bool)
 	taxzoneMixin := schema.TaxZone{}.Mixin()
 	taxzoneMixinFields0 := taxzoneMixin[0].Fields()
 	_ = taxzoneMixinFields0
@@ -773,6 +783,39 @@ func init() {
 	variantDescImageURL := variantFields[13].Descriptor()
 	// variant.DefaultImageURL holds the default value on creation for the image_url field.
 	variant.DefaultImageURL = variantDescImageURL.Default.(string)
+	webhookattemptFields := schema.WebhookAttempt{}.Fields()
+	_ = webhookattemptFields
+	// webhookattemptDescResponseBody is the schema descriptor for response_body field.
+	webhookattemptDescResponseBody := webhookattemptFields[4].Descriptor()
+	// webhookattempt.DefaultResponseBody holds the default value on creation for the response_body field.
+	webhookattempt.DefaultResponseBody = webhookattemptDescResponseBody.Default.(string)
+	// webhookattemptDescReplay is the schema descriptor for replay field.
+	webhookattemptDescReplay := webhookattemptFields[6].Descriptor()
+	// webhookattempt.DefaultReplay holds the default value on creation for the replay field.
+	webhookattempt.DefaultReplay = webhookattemptDescReplay.Default.(bool)
+	webhookdeliveryMixin := schema.WebhookDelivery{}.Mixin()
+	webhookdeliveryMixinFields0 := webhookdeliveryMixin[0].Fields()
+	_ = webhookdeliveryMixinFields0
+	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
+	_ = webhookdeliveryFields
+	// webhookdeliveryDescCreatedAt is the schema descriptor for created_at field.
+	webhookdeliveryDescCreatedAt := webhookdeliveryMixinFields0[0].Descriptor()
+	// webhookdelivery.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookdelivery.DefaultCreatedAt = webhookdeliveryDescCreatedAt.Default.(func() time.Time)
+	// webhookdeliveryDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookdeliveryDescUpdatedAt := webhookdeliveryMixinFields0[1].Descriptor()
+	// webhookdelivery.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhookdelivery.DefaultUpdatedAt = webhookdeliveryDescUpdatedAt.Default.(func() time.Time)
+	// webhookdelivery.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhookdelivery.UpdateDefaultUpdatedAt = webhookdeliveryDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookdeliveryDescAttemptCount is the schema descriptor for attempt_count field.
+	webhookdeliveryDescAttemptCount := webhookdeliveryFields[6].Descriptor()
+	// webhookdelivery.DefaultAttemptCount holds the default value on creation for the attempt_count field.
+	webhookdelivery.DefaultAttemptCount = webhookdeliveryDescAttemptCount.Default.(int)
+	// webhookdeliveryDescRoundAttempts is the schema descriptor for round_attempts field.
+	webhookdeliveryDescRoundAttempts := webhookdeliveryFields[7].Descriptor()
+	// webhookdelivery.DefaultRoundAttempts holds the default value on creation for the round_attempts field.
+	webhookdelivery.DefaultRoundAttempts = webhookdeliveryDescRoundAttempts.Default.(int)
 	webhooksubscriptionMixin := schema.WebhookSubscription{}.Mixin()
 	webhooksubscriptionMixinFields0 := webhooksubscriptionMixin[0].Fields()
 	_ = webhooksubscriptionMixinFields0
@@ -788,4 +831,8 @@ func init() {
 	webhooksubscription.DefaultUpdatedAt = webhooksubscriptionDescUpdatedAt.Default.(func() time.Time)
 	// webhooksubscription.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	webhooksubscription.UpdateDefaultUpdatedAt = webhooksubscriptionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhooksubscriptionDescConsecutiveFailedDeliveries is the schema descriptor for consecutive_failed_deliveries field.
+	webhooksubscriptionDescConsecutiveFailedDeliveries := webhooksubscriptionFields[3].Descriptor()
+	// webhooksubscription.DefaultConsecutiveFailedDeliveries holds the default value on creation for the consecutive_failed_deliveries field.
+	webhooksubscription.DefaultConsecutiveFailedDeliveries = webhooksubscriptionDescConsecutiveFailedDeliveries.Default.(int)
 }

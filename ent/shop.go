@@ -38,6 +38,10 @@ type Shop struct {
 	JwtKey []byte `json:"-"`
 	// PricesIncludeTax holds the value of the "prices_include_tax" field.
 	PricesIncludeTax bool `json:"prices_include_tax,omitempty"`
+	// AbandonedCartEmails holds the value of the "abandoned_cart_emails" field.
+	AbandonedCartEmails bool `json:"abandoned_cart_emails,omitempty"`
+	// GiftCardsEnabled holds the value of the "gift_cards_enabled" field.
+	GiftCardsEnabled bool `json:"gift_cards_enabled,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ShopQuery when eager-loading is set.
 	Edges        ShopEdges `json:"edges"`
@@ -78,9 +82,11 @@ type ShopEdges struct {
 	Events []*Event `json:"events,omitempty"`
 	// IdempotencyKeys holds the value of the idempotency_keys edge.
 	IdempotencyKeys []*IdempotencyKey `json:"idempotency_keys,omitempty"`
+	// WebhookDeliveries holds the value of the webhook_deliveries edge.
+	WebhookDeliveries []*WebhookDelivery `json:"webhook_deliveries,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [16]bool
+	loadedTypes [17]bool
 	// totalCount holds the count of the edges above.
 	totalCount [14]map[string]int
 
@@ -99,6 +105,7 @@ type ShopEdges struct {
 	namedDiscountCodes           map[string][]*DiscountCode
 	namedEvents                  map[string][]*Event
 	namedIdempotencyKeys         map[string][]*IdempotencyKey
+	namedWebhookDeliveries       map[string][]*WebhookDelivery
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -247,6 +254,15 @@ func (e ShopEdges) IdempotencyKeysOrErr() ([]*IdempotencyKey, error) {
 	return nil, &NotLoadedError{edge: "idempotency_keys"}
 }
 
+// WebhookDeliveriesOrErr returns the WebhookDeliveries value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) WebhookDeliveriesOrErr() ([]*WebhookDelivery, error) {
+	if e.loadedTypes[16] {
+		return e.WebhookDeliveries, nil
+	}
+	return nil, &NotLoadedError{edge: "webhook_deliveries"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*Shop) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -254,7 +270,7 @@ func (*Shop) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case shop.FieldJwtKey:
 			values[i] = new([]byte)
-		case shop.FieldPricesIncludeTax:
+		case shop.FieldPricesIncludeTax, shop.FieldAbandonedCartEmails, shop.FieldGiftCardsEnabled:
 			values[i] = new(sql.NullBool)
 		case shop.FieldID:
 			values[i] = new(sql.NullInt64)
@@ -343,6 +359,18 @@ func (_m *Shop) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field prices_include_tax", values[i])
 			} else if value.Valid {
 				_m.PricesIncludeTax = value.Bool
+			}
+		case shop.FieldAbandonedCartEmails:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field abandoned_cart_emails", values[i])
+			} else if value.Valid {
+				_m.AbandonedCartEmails = value.Bool
+			}
+		case shop.FieldGiftCardsEnabled:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field gift_cards_enabled", values[i])
+			} else if value.Valid {
+				_m.GiftCardsEnabled = value.Bool
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -437,6 +465,11 @@ func (_m *Shop) QueryIdempotencyKeys() *IdempotencyKeyQuery {
 	return NewShopClient(_m.config).QueryIdempotencyKeys(_m)
 }
 
+// QueryWebhookDeliveries queries the "webhook_deliveries" edge of the Shop entity.
+func (_m *Shop) QueryWebhookDeliveries() *WebhookDeliveryQuery {
+	return NewShopClient(_m.config).QueryWebhookDeliveries(_m)
+}
+
 // Update returns a builder for updating this Shop.
 // Note that you need to call Shop.Unwrap() before calling this method if this Shop
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -487,6 +520,12 @@ func (_m *Shop) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("prices_include_tax=")
 	builder.WriteString(fmt.Sprintf("%v", _m.PricesIncludeTax))
+	builder.WriteString(", ")
+	builder.WriteString("abandoned_cart_emails=")
+	builder.WriteString(fmt.Sprintf("%v", _m.AbandonedCartEmails))
+	builder.WriteString(", ")
+	builder.WriteString("gift_cards_enabled=")
+	builder.WriteString(fmt.Sprintf("%v", _m.GiftCardsEnabled))
 	builder.WriteByte(')')
 	return builder.String()
 }
@@ -848,6 +887,30 @@ func (_m *Shop) appendNamedIdempotencyKeys(name string, edges ...*IdempotencyKey
 		_m.Edges.namedIdempotencyKeys[name] = []*IdempotencyKey{}
 	} else {
 		_m.Edges.namedIdempotencyKeys[name] = append(_m.Edges.namedIdempotencyKeys[name], edges...)
+	}
+}
+
+// NamedWebhookDeliveries returns the WebhookDeliveries named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedWebhookDeliveries(name string) ([]*WebhookDelivery, error) {
+	if _m.Edges.namedWebhookDeliveries == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedWebhookDeliveries[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedWebhookDeliveries(name string, edges ...*WebhookDelivery) {
+	if _m.Edges.namedWebhookDeliveries == nil {
+		_m.Edges.namedWebhookDeliveries = make(map[string][]*WebhookDelivery)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedWebhookDeliveries[name] = []*WebhookDelivery{}
+	} else {
+		_m.Edges.namedWebhookDeliveries[name] = append(_m.Edges.namedWebhookDeliveries[name], edges...)
 	}
 }
 

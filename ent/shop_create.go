@@ -27,6 +27,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -158,6 +159,34 @@ func (_c *ShopCreate) SetPricesIncludeTax(v bool) *ShopCreate {
 func (_c *ShopCreate) SetNillablePricesIncludeTax(v *bool) *ShopCreate {
 	if v != nil {
 		_c.SetPricesIncludeTax(*v)
+	}
+	return _c
+}
+
+// SetAbandonedCartEmails sets the "abandoned_cart_emails" field.
+func (_c *ShopCreate) SetAbandonedCartEmails(v bool) *ShopCreate {
+	_c.mutation.SetAbandonedCartEmails(v)
+	return _c
+}
+
+// SetNillableAbandonedCartEmails sets the "abandoned_cart_emails" field if the given value is not nil.
+func (_c *ShopCreate) SetNillableAbandonedCartEmails(v *bool) *ShopCreate {
+	if v != nil {
+		_c.SetAbandonedCartEmails(*v)
+	}
+	return _c
+}
+
+// SetGiftCardsEnabled sets the "gift_cards_enabled" field.
+func (_c *ShopCreate) SetGiftCardsEnabled(v bool) *ShopCreate {
+	_c.mutation.SetGiftCardsEnabled(v)
+	return _c
+}
+
+// SetNillableGiftCardsEnabled sets the "gift_cards_enabled" field if the given value is not nil.
+func (_c *ShopCreate) SetNillableGiftCardsEnabled(v *bool) *ShopCreate {
+	if v != nil {
+		_c.SetGiftCardsEnabled(*v)
 	}
 	return _c
 }
@@ -406,6 +435,21 @@ func (_c *ShopCreate) AddIdempotencyKeys(v ...*IdempotencyKey) *ShopCreate {
 	return _c.AddIdempotencyKeyIDs(ids...)
 }
 
+// AddWebhookDeliveryIDs adds the "webhook_deliveries" edge to the WebhookDelivery entity by IDs.
+func (_c *ShopCreate) AddWebhookDeliveryIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddWebhookDeliveryIDs(ids...)
+	return _c
+}
+
+// AddWebhookDeliveries adds the "webhook_deliveries" edges to the WebhookDelivery entity.
+func (_c *ShopCreate) AddWebhookDeliveries(v ...*WebhookDelivery) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddWebhookDeliveryIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_c *ShopCreate) Mutation() *ShopMutation {
 	return _c.mutation
@@ -469,6 +513,14 @@ func (_c *ShopCreate) defaults() {
 		v := shop.DefaultPricesIncludeTax
 		_c.mutation.SetPricesIncludeTax(v)
 	}
+	if _, ok := _c.mutation.AbandonedCartEmails(); !ok {
+		v := shop.DefaultAbandonedCartEmails
+		_c.mutation.SetAbandonedCartEmails(v)
+	}
+	if _, ok := _c.mutation.GiftCardsEnabled(); !ok {
+		v := shop.DefaultGiftCardsEnabled
+		_c.mutation.SetGiftCardsEnabled(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -509,6 +561,12 @@ func (_c *ShopCreate) check() error {
 	}
 	if _, ok := _c.mutation.PricesIncludeTax(); !ok {
 		return &ValidationError{Name: "prices_include_tax", err: errors.New(`ent: missing required field "Shop.prices_include_tax"`)}
+	}
+	if _, ok := _c.mutation.AbandonedCartEmails(); !ok {
+		return &ValidationError{Name: "abandoned_cart_emails", err: errors.New(`ent: missing required field "Shop.abandoned_cart_emails"`)}
+	}
+	if _, ok := _c.mutation.GiftCardsEnabled(); !ok {
+		return &ValidationError{Name: "gift_cards_enabled", err: errors.New(`ent: missing required field "Shop.gift_cards_enabled"`)}
 	}
 	return nil
 }
@@ -576,6 +634,14 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PricesIncludeTax(); ok {
 		_spec.SetField(shop.FieldPricesIncludeTax, field.TypeBool, value)
 		_node.PricesIncludeTax = value
+	}
+	if value, ok := _c.mutation.AbandonedCartEmails(); ok {
+		_spec.SetField(shop.FieldAbandonedCartEmails, field.TypeBool, value)
+		_node.AbandonedCartEmails = value
+	}
+	if value, ok := _c.mutation.GiftCardsEnabled(); ok {
+		_spec.SetField(shop.FieldGiftCardsEnabled, field.TypeBool, value)
+		_node.GiftCardsEnabled = value
 	}
 	if nodes := _c.mutation.AccessTokensIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -833,6 +899,22 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
+	if nodes := _c.mutation.WebhookDeliveriesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.WebhookDeliveriesTable,
+			Columns: []string{shop.WebhookDeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
 	return _node, _spec
 }
 
@@ -984,6 +1066,30 @@ func (u *ShopUpsert) SetPricesIncludeTax(v bool) *ShopUpsert {
 // UpdatePricesIncludeTax sets the "prices_include_tax" field to the value that was provided on create.
 func (u *ShopUpsert) UpdatePricesIncludeTax() *ShopUpsert {
 	u.SetExcluded(shop.FieldPricesIncludeTax)
+	return u
+}
+
+// SetAbandonedCartEmails sets the "abandoned_cart_emails" field.
+func (u *ShopUpsert) SetAbandonedCartEmails(v bool) *ShopUpsert {
+	u.Set(shop.FieldAbandonedCartEmails, v)
+	return u
+}
+
+// UpdateAbandonedCartEmails sets the "abandoned_cart_emails" field to the value that was provided on create.
+func (u *ShopUpsert) UpdateAbandonedCartEmails() *ShopUpsert {
+	u.SetExcluded(shop.FieldAbandonedCartEmails)
+	return u
+}
+
+// SetGiftCardsEnabled sets the "gift_cards_enabled" field.
+func (u *ShopUpsert) SetGiftCardsEnabled(v bool) *ShopUpsert {
+	u.Set(shop.FieldGiftCardsEnabled, v)
+	return u
+}
+
+// UpdateGiftCardsEnabled sets the "gift_cards_enabled" field to the value that was provided on create.
+func (u *ShopUpsert) UpdateGiftCardsEnabled() *ShopUpsert {
+	u.SetExcluded(shop.FieldGiftCardsEnabled)
 	return u
 }
 
@@ -1151,6 +1257,34 @@ func (u *ShopUpsertOne) SetPricesIncludeTax(v bool) *ShopUpsertOne {
 func (u *ShopUpsertOne) UpdatePricesIncludeTax() *ShopUpsertOne {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdatePricesIncludeTax()
+	})
+}
+
+// SetAbandonedCartEmails sets the "abandoned_cart_emails" field.
+func (u *ShopUpsertOne) SetAbandonedCartEmails(v bool) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetAbandonedCartEmails(v)
+	})
+}
+
+// UpdateAbandonedCartEmails sets the "abandoned_cart_emails" field to the value that was provided on create.
+func (u *ShopUpsertOne) UpdateAbandonedCartEmails() *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateAbandonedCartEmails()
+	})
+}
+
+// SetGiftCardsEnabled sets the "gift_cards_enabled" field.
+func (u *ShopUpsertOne) SetGiftCardsEnabled(v bool) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetGiftCardsEnabled(v)
+	})
+}
+
+// UpdateGiftCardsEnabled sets the "gift_cards_enabled" field to the value that was provided on create.
+func (u *ShopUpsertOne) UpdateGiftCardsEnabled() *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateGiftCardsEnabled()
 	})
 }
 
@@ -1484,6 +1618,34 @@ func (u *ShopUpsertBulk) SetPricesIncludeTax(v bool) *ShopUpsertBulk {
 func (u *ShopUpsertBulk) UpdatePricesIncludeTax() *ShopUpsertBulk {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdatePricesIncludeTax()
+	})
+}
+
+// SetAbandonedCartEmails sets the "abandoned_cart_emails" field.
+func (u *ShopUpsertBulk) SetAbandonedCartEmails(v bool) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetAbandonedCartEmails(v)
+	})
+}
+
+// UpdateAbandonedCartEmails sets the "abandoned_cart_emails" field to the value that was provided on create.
+func (u *ShopUpsertBulk) UpdateAbandonedCartEmails() *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateAbandonedCartEmails()
+	})
+}
+
+// SetGiftCardsEnabled sets the "gift_cards_enabled" field.
+func (u *ShopUpsertBulk) SetGiftCardsEnabled(v bool) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetGiftCardsEnabled(v)
+	})
+}
+
+// UpdateGiftCardsEnabled sets the "gift_cards_enabled" field to the value that was provided on create.
+func (u *ShopUpsertBulk) UpdateGiftCardsEnabled() *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateGiftCardsEnabled()
 	})
 }
 

@@ -30,6 +30,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -56,6 +57,7 @@ type ShopQuery struct {
 	withDiscountCodes                *DiscountCodeQuery
 	withEvents                       *EventQuery
 	withIdempotencyKeys              *IdempotencyKeyQuery
+	withWebhookDeliveries            *WebhookDeliveryQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -73,6 +75,7 @@ type ShopQuery struct {
 	withNamedDiscountCodes           map[string]*DiscountCodeQuery
 	withNamedEvents                  map[string]*EventQuery
 	withNamedIdempotencyKeys         map[string]*IdempotencyKeyQuery
+	withNamedWebhookDeliveries       map[string]*WebhookDeliveryQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -461,6 +464,28 @@ func (_q *ShopQuery) QueryIdempotencyKeys() *IdempotencyKeyQuery {
 	return query
 }
 
+// QueryWebhookDeliveries chains the current query on the "webhook_deliveries" edge.
+func (_q *ShopQuery) QueryWebhookDeliveries() *WebhookDeliveryQuery {
+	query := (&WebhookDeliveryClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(webhookdelivery.Table, webhookdelivery.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.WebhookDeliveriesTable, shop.WebhookDeliveriesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -669,6 +694,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withDiscountCodes:           _q.withDiscountCodes.Clone(),
 		withEvents:                  _q.withEvents.Clone(),
 		withIdempotencyKeys:         _q.withIdempotencyKeys.Clone(),
+		withWebhookDeliveries:       _q.withWebhookDeliveries.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -851,6 +877,17 @@ func (_q *ShopQuery) WithIdempotencyKeys(opts ...func(*IdempotencyKeyQuery)) *Sh
 	return _q
 }
 
+// WithWebhookDeliveries tells the query-builder to eager-load the nodes that are connected to
+// the "webhook_deliveries" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithWebhookDeliveries(opts ...func(*WebhookDeliveryQuery)) *ShopQuery {
+	query := (&WebhookDeliveryClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withWebhookDeliveries = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -929,7 +966,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [16]bool{
+		loadedTypes = [17]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -946,6 +983,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withDiscountCodes != nil,
 			_q.withEvents != nil,
 			_q.withIdempotencyKeys != nil,
+			_q.withWebhookDeliveries != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -1084,6 +1122,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withWebhookDeliveries; query != nil {
+		if err := _q.loadWebhookDeliveries(ctx, query, nodes,
+			func(n *Shop) { n.Edges.WebhookDeliveries = []*WebhookDelivery{} },
+			func(n *Shop, e *WebhookDelivery) { n.Edges.WebhookDeliveries = append(n.Edges.WebhookDeliveries, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -1186,6 +1231,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadIdempotencyKeys(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedIdempotencyKeys(name) },
 			func(n *Shop, e *IdempotencyKey) { n.appendNamedIdempotencyKeys(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedWebhookDeliveries {
+		if err := _q.loadWebhookDeliveries(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedWebhookDeliveries(name) },
+			func(n *Shop, e *WebhookDelivery) { n.appendNamedWebhookDeliveries(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1674,6 +1726,36 @@ func (_q *ShopQuery) loadIdempotencyKeys(ctx context.Context, query *Idempotency
 	}
 	return nil
 }
+func (_q *ShopQuery) loadWebhookDeliveries(ctx context.Context, query *WebhookDeliveryQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *WebhookDelivery)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(webhookdelivery.FieldShopID)
+	}
+	query.Where(predicate.WebhookDelivery(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.WebhookDeliveriesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1995,6 +2077,20 @@ func (_q *ShopQuery) WithNamedIdempotencyKeys(name string, opts ...func(*Idempot
 		_q.withNamedIdempotencyKeys = make(map[string]*IdempotencyKeyQuery)
 	}
 	_q.withNamedIdempotencyKeys[name] = query
+	return _q
+}
+
+// WithNamedWebhookDeliveries tells the query-builder to eager-load the nodes that are connected to the "webhook_deliveries"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedWebhookDeliveries(name string, opts ...func(*WebhookDeliveryQuery)) *ShopQuery {
+	query := (&WebhookDeliveryClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedWebhookDeliveries == nil {
+		_q.withNamedWebhookDeliveries = make(map[string]*WebhookDeliveryQuery)
+	}
+	_q.withNamedWebhookDeliveries[name] = query
 	return _q
 }
 

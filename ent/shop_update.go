@@ -28,6 +28,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -142,6 +143,34 @@ func (_u *ShopUpdate) SetPricesIncludeTax(v bool) *ShopUpdate {
 func (_u *ShopUpdate) SetNillablePricesIncludeTax(v *bool) *ShopUpdate {
 	if v != nil {
 		_u.SetPricesIncludeTax(*v)
+	}
+	return _u
+}
+
+// SetAbandonedCartEmails sets the "abandoned_cart_emails" field.
+func (_u *ShopUpdate) SetAbandonedCartEmails(v bool) *ShopUpdate {
+	_u.mutation.SetAbandonedCartEmails(v)
+	return _u
+}
+
+// SetNillableAbandonedCartEmails sets the "abandoned_cart_emails" field if the given value is not nil.
+func (_u *ShopUpdate) SetNillableAbandonedCartEmails(v *bool) *ShopUpdate {
+	if v != nil {
+		_u.SetAbandonedCartEmails(*v)
+	}
+	return _u
+}
+
+// SetGiftCardsEnabled sets the "gift_cards_enabled" field.
+func (_u *ShopUpdate) SetGiftCardsEnabled(v bool) *ShopUpdate {
+	_u.mutation.SetGiftCardsEnabled(v)
+	return _u
+}
+
+// SetNillableGiftCardsEnabled sets the "gift_cards_enabled" field if the given value is not nil.
+func (_u *ShopUpdate) SetNillableGiftCardsEnabled(v *bool) *ShopUpdate {
+	if v != nil {
+		_u.SetGiftCardsEnabled(*v)
 	}
 	return _u
 }
@@ -388,6 +417,21 @@ func (_u *ShopUpdate) AddIdempotencyKeys(v ...*IdempotencyKey) *ShopUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.AddIdempotencyKeyIDs(ids...)
+}
+
+// AddWebhookDeliveryIDs adds the "webhook_deliveries" edge to the WebhookDelivery entity by IDs.
+func (_u *ShopUpdate) AddWebhookDeliveryIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddWebhookDeliveryIDs(ids...)
+	return _u
+}
+
+// AddWebhookDeliveries adds the "webhook_deliveries" edges to the WebhookDelivery entity.
+func (_u *ShopUpdate) AddWebhookDeliveries(v ...*WebhookDelivery) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddWebhookDeliveryIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -716,6 +760,27 @@ func (_u *ShopUpdate) RemoveIdempotencyKeys(v ...*IdempotencyKey) *ShopUpdate {
 	return _u.RemoveIdempotencyKeyIDs(ids...)
 }
 
+// ClearWebhookDeliveries clears all "webhook_deliveries" edges to the WebhookDelivery entity.
+func (_u *ShopUpdate) ClearWebhookDeliveries() *ShopUpdate {
+	_u.mutation.ClearWebhookDeliveries()
+	return _u
+}
+
+// RemoveWebhookDeliveryIDs removes the "webhook_deliveries" edge to WebhookDelivery entities by IDs.
+func (_u *ShopUpdate) RemoveWebhookDeliveryIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemoveWebhookDeliveryIDs(ids...)
+	return _u
+}
+
+// RemoveWebhookDeliveries removes "webhook_deliveries" edges to WebhookDelivery entities.
+func (_u *ShopUpdate) RemoveWebhookDeliveries(v ...*WebhookDelivery) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveWebhookDeliveryIDs(ids...)
+}
+
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *ShopUpdate) Save(ctx context.Context) (int, error) {
 	_u.defaults()
@@ -800,6 +865,12 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.PricesIncludeTax(); ok {
 		_spec.SetField(shop.FieldPricesIncludeTax, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.AbandonedCartEmails(); ok {
+		_spec.SetField(shop.FieldAbandonedCartEmails, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.GiftCardsEnabled(); ok {
+		_spec.SetField(shop.FieldGiftCardsEnabled, field.TypeBool, value)
 	}
 	if _u.mutation.AccessTokensCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1505,6 +1576,51 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.WebhookDeliveriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.WebhookDeliveriesTable,
+			Columns: []string{shop.WebhookDeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedWebhookDeliveriesIDs(); len(nodes) > 0 && !_u.mutation.WebhookDeliveriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.WebhookDeliveriesTable,
+			Columns: []string{shop.WebhookDeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.WebhookDeliveriesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.WebhookDeliveriesTable,
+			Columns: []string{shop.WebhookDeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{shop.Label}
@@ -1623,6 +1739,34 @@ func (_u *ShopUpdateOne) SetPricesIncludeTax(v bool) *ShopUpdateOne {
 func (_u *ShopUpdateOne) SetNillablePricesIncludeTax(v *bool) *ShopUpdateOne {
 	if v != nil {
 		_u.SetPricesIncludeTax(*v)
+	}
+	return _u
+}
+
+// SetAbandonedCartEmails sets the "abandoned_cart_emails" field.
+func (_u *ShopUpdateOne) SetAbandonedCartEmails(v bool) *ShopUpdateOne {
+	_u.mutation.SetAbandonedCartEmails(v)
+	return _u
+}
+
+// SetNillableAbandonedCartEmails sets the "abandoned_cart_emails" field if the given value is not nil.
+func (_u *ShopUpdateOne) SetNillableAbandonedCartEmails(v *bool) *ShopUpdateOne {
+	if v != nil {
+		_u.SetAbandonedCartEmails(*v)
+	}
+	return _u
+}
+
+// SetGiftCardsEnabled sets the "gift_cards_enabled" field.
+func (_u *ShopUpdateOne) SetGiftCardsEnabled(v bool) *ShopUpdateOne {
+	_u.mutation.SetGiftCardsEnabled(v)
+	return _u
+}
+
+// SetNillableGiftCardsEnabled sets the "gift_cards_enabled" field if the given value is not nil.
+func (_u *ShopUpdateOne) SetNillableGiftCardsEnabled(v *bool) *ShopUpdateOne {
+	if v != nil {
+		_u.SetGiftCardsEnabled(*v)
 	}
 	return _u
 }
@@ -1869,6 +2013,21 @@ func (_u *ShopUpdateOne) AddIdempotencyKeys(v ...*IdempotencyKey) *ShopUpdateOne
 		ids[i] = v[i].ID
 	}
 	return _u.AddIdempotencyKeyIDs(ids...)
+}
+
+// AddWebhookDeliveryIDs adds the "webhook_deliveries" edge to the WebhookDelivery entity by IDs.
+func (_u *ShopUpdateOne) AddWebhookDeliveryIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddWebhookDeliveryIDs(ids...)
+	return _u
+}
+
+// AddWebhookDeliveries adds the "webhook_deliveries" edges to the WebhookDelivery entity.
+func (_u *ShopUpdateOne) AddWebhookDeliveries(v ...*WebhookDelivery) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddWebhookDeliveryIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -2197,6 +2356,27 @@ func (_u *ShopUpdateOne) RemoveIdempotencyKeys(v ...*IdempotencyKey) *ShopUpdate
 	return _u.RemoveIdempotencyKeyIDs(ids...)
 }
 
+// ClearWebhookDeliveries clears all "webhook_deliveries" edges to the WebhookDelivery entity.
+func (_u *ShopUpdateOne) ClearWebhookDeliveries() *ShopUpdateOne {
+	_u.mutation.ClearWebhookDeliveries()
+	return _u
+}
+
+// RemoveWebhookDeliveryIDs removes the "webhook_deliveries" edge to WebhookDelivery entities by IDs.
+func (_u *ShopUpdateOne) RemoveWebhookDeliveryIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemoveWebhookDeliveryIDs(ids...)
+	return _u
+}
+
+// RemoveWebhookDeliveries removes "webhook_deliveries" edges to WebhookDelivery entities.
+func (_u *ShopUpdateOne) RemoveWebhookDeliveries(v ...*WebhookDelivery) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveWebhookDeliveryIDs(ids...)
+}
+
 // Where appends a list predicates to the ShopUpdate builder.
 func (_u *ShopUpdateOne) Where(ps ...predicate.Shop) *ShopUpdateOne {
 	_u.mutation.Where(ps...)
@@ -2311,6 +2491,12 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 	}
 	if value, ok := _u.mutation.PricesIncludeTax(); ok {
 		_spec.SetField(shop.FieldPricesIncludeTax, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.AbandonedCartEmails(); ok {
+		_spec.SetField(shop.FieldAbandonedCartEmails, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.GiftCardsEnabled(); ok {
+		_spec.SetField(shop.FieldGiftCardsEnabled, field.TypeBool, value)
 	}
 	if _u.mutation.AccessTokensCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -3009,6 +3195,51 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(idempotencykey.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.WebhookDeliveriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.WebhookDeliveriesTable,
+			Columns: []string{shop.WebhookDeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedWebhookDeliveriesIDs(); len(nodes) > 0 && !_u.mutation.WebhookDeliveriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.WebhookDeliveriesTable,
+			Columns: []string{shop.WebhookDeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.WebhookDeliveriesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.WebhookDeliveriesTable,
+			Columns: []string{shop.WebhookDeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -56,6 +56,10 @@ type Tx struct {
 	TaxZone *TaxZoneClient
 	// Variant is the client for interacting with the Variant builders.
 	Variant *VariantClient
+	// WebhookAttempt is the client for interacting with the WebhookAttempt builders.
+	WebhookAttempt *WebhookAttemptClient
+	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
+	WebhookDelivery *WebhookDeliveryClient
 	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
 	WebhookSubscription *WebhookSubscriptionClient
 
@@ -210,6 +214,8 @@ func (tx *Tx) init() {
 	tx.Shop = NewShopClient(tx.config)
 	tx.TaxZone = NewTaxZoneClient(tx.config)
 	tx.Variant = NewVariantClient(tx.config)
+	tx.WebhookAttempt = NewWebhookAttemptClient(tx.config)
+	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
 	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)
 }
 

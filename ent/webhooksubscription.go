@@ -28,6 +28,12 @@ type WebhookSubscription struct {
 	WebhookTopicID int `json:"webhook_topic_id,omitempty"`
 	// CallbackURL holds the value of the "callback_url" field.
 	CallbackURL string `json:"callback_url,omitempty"`
+	// ConsecutiveFailedDeliveries holds the value of the "consecutive_failed_deliveries" field.
+	ConsecutiveFailedDeliveries int `json:"consecutive_failed_deliveries,omitempty"`
+	// UnhealthySince holds the value of the "unhealthy_since" field.
+	UnhealthySince *time.Time `json:"unhealthy_since,omitempty"`
+	// LastDeliveredAt holds the value of the "last_delivered_at" field.
+	LastDeliveredAt *time.Time `json:"last_delivered_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the WebhookSubscriptionQuery when eager-loading is set.
 	Edges        WebhookSubscriptionEdges `json:"edges"`
@@ -38,11 +44,15 @@ type WebhookSubscription struct {
 type WebhookSubscriptionEdges struct {
 	// Shop holds the value of the shop edge.
 	Shop *Shop `json:"shop,omitempty"`
+	// Deliveries holds the value of the deliveries edge.
+	Deliveries []*WebhookDelivery `json:"deliveries,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 	// totalCount holds the count of the edges above.
-	totalCount [1]map[string]int
+	totalCount [2]map[string]int
+
+	namedDeliveries map[string][]*WebhookDelivery
 }
 
 // ShopOrErr returns the Shop value or an error if the edge
@@ -56,16 +66,25 @@ func (e WebhookSubscriptionEdges) ShopOrErr() (*Shop, error) {
 	return nil, &NotLoadedError{edge: "shop"}
 }
 
+// DeliveriesOrErr returns the Deliveries value or an error if the edge
+// was not loaded in eager-loading.
+func (e WebhookSubscriptionEdges) DeliveriesOrErr() ([]*WebhookDelivery, error) {
+	if e.loadedTypes[1] {
+		return e.Deliveries, nil
+	}
+	return nil, &NotLoadedError{edge: "deliveries"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*WebhookSubscription) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case webhooksubscription.FieldID, webhooksubscription.FieldShopID, webhooksubscription.FieldWebhookTopicID:
+		case webhooksubscription.FieldID, webhooksubscription.FieldShopID, webhooksubscription.FieldWebhookTopicID, webhooksubscription.FieldConsecutiveFailedDeliveries:
 			values[i] = new(sql.NullInt64)
 		case webhooksubscription.FieldCallbackURL:
 			values[i] = new(sql.NullString)
-		case webhooksubscription.FieldCreatedAt, webhooksubscription.FieldUpdatedAt:
+		case webhooksubscription.FieldCreatedAt, webhooksubscription.FieldUpdatedAt, webhooksubscription.FieldUnhealthySince, webhooksubscription.FieldLastDeliveredAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -118,6 +137,26 @@ func (_m *WebhookSubscription) assignValues(columns []string, values []any) erro
 			} else if value.Valid {
 				_m.CallbackURL = value.String
 			}
+		case webhooksubscription.FieldConsecutiveFailedDeliveries:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field consecutive_failed_deliveries", values[i])
+			} else if value.Valid {
+				_m.ConsecutiveFailedDeliveries = int(value.Int64)
+			}
+		case webhooksubscription.FieldUnhealthySince:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field unhealthy_since", values[i])
+			} else if value.Valid {
+				_m.UnhealthySince = new(time.Time)
+				*_m.UnhealthySince = value.Time
+			}
+		case webhooksubscription.FieldLastDeliveredAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field last_delivered_at", values[i])
+			} else if value.Valid {
+				_m.LastDeliveredAt = new(time.Time)
+				*_m.LastDeliveredAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -134,6 +173,11 @@ func (_m *WebhookSubscription) Value(name string) (ent.Value, error) {
 // QueryShop queries the "shop" edge of the WebhookSubscription entity.
 func (_m *WebhookSubscription) QueryShop() *ShopQuery {
 	return NewWebhookSubscriptionClient(_m.config).QueryShop(_m)
+}
+
+// QueryDeliveries queries the "deliveries" edge of the WebhookSubscription entity.
+func (_m *WebhookSubscription) QueryDeliveries() *WebhookDeliveryQuery {
+	return NewWebhookSubscriptionClient(_m.config).QueryDeliveries(_m)
 }
 
 // Update returns a builder for updating this WebhookSubscription.
@@ -173,8 +217,45 @@ func (_m *WebhookSubscription) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("callback_url=")
 	builder.WriteString(_m.CallbackURL)
+	builder.WriteString(", ")
+	builder.WriteString("consecutive_failed_deliveries=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ConsecutiveFailedDeliveries))
+	builder.WriteString(", ")
+	if v := _m.UnhealthySince; v != nil {
+		builder.WriteString("unhealthy_since=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.LastDeliveredAt; v != nil {
+		builder.WriteString("last_delivered_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
+}
+
+// NamedDeliveries returns the Deliveries named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *WebhookSubscription) NamedDeliveries(name string) ([]*WebhookDelivery, error) {
+	if _m.Edges.namedDeliveries == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedDeliveries[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *WebhookSubscription) appendNamedDeliveries(name string, edges ...*WebhookDelivery) {
+	if _m.Edges.namedDeliveries == nil {
+		_m.Edges.namedDeliveries = make(map[string][]*WebhookDelivery)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedDeliveries[name] = []*WebhookDelivery{}
+	} else {
+		_m.Edges.namedDeliveries[name] = append(_m.Edges.namedDeliveries[name], edges...)
+	}
 }
 
 // WebhookSubscriptions is a parsable slice of WebhookSubscription.

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -69,9 +70,66 @@ func (_c *WebhookSubscriptionCreate) SetCallbackURL(v string) *WebhookSubscripti
 	return _c
 }
 
+// SetConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field.
+func (_c *WebhookSubscriptionCreate) SetConsecutiveFailedDeliveries(v int) *WebhookSubscriptionCreate {
+	_c.mutation.SetConsecutiveFailedDeliveries(v)
+	return _c
+}
+
+// SetNillableConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field if the given value is not nil.
+func (_c *WebhookSubscriptionCreate) SetNillableConsecutiveFailedDeliveries(v *int) *WebhookSubscriptionCreate {
+	if v != nil {
+		_c.SetConsecutiveFailedDeliveries(*v)
+	}
+	return _c
+}
+
+// SetUnhealthySince sets the "unhealthy_since" field.
+func (_c *WebhookSubscriptionCreate) SetUnhealthySince(v time.Time) *WebhookSubscriptionCreate {
+	_c.mutation.SetUnhealthySince(v)
+	return _c
+}
+
+// SetNillableUnhealthySince sets the "unhealthy_since" field if the given value is not nil.
+func (_c *WebhookSubscriptionCreate) SetNillableUnhealthySince(v *time.Time) *WebhookSubscriptionCreate {
+	if v != nil {
+		_c.SetUnhealthySince(*v)
+	}
+	return _c
+}
+
+// SetLastDeliveredAt sets the "last_delivered_at" field.
+func (_c *WebhookSubscriptionCreate) SetLastDeliveredAt(v time.Time) *WebhookSubscriptionCreate {
+	_c.mutation.SetLastDeliveredAt(v)
+	return _c
+}
+
+// SetNillableLastDeliveredAt sets the "last_delivered_at" field if the given value is not nil.
+func (_c *WebhookSubscriptionCreate) SetNillableLastDeliveredAt(v *time.Time) *WebhookSubscriptionCreate {
+	if v != nil {
+		_c.SetLastDeliveredAt(*v)
+	}
+	return _c
+}
+
 // SetShop sets the "shop" edge to the Shop entity.
 func (_c *WebhookSubscriptionCreate) SetShop(v *Shop) *WebhookSubscriptionCreate {
 	return _c.SetShopID(v.ID)
+}
+
+// AddDeliveryIDs adds the "deliveries" edge to the WebhookDelivery entity by IDs.
+func (_c *WebhookSubscriptionCreate) AddDeliveryIDs(ids ...int) *WebhookSubscriptionCreate {
+	_c.mutation.AddDeliveryIDs(ids...)
+	return _c
+}
+
+// AddDeliveries adds the "deliveries" edges to the WebhookDelivery entity.
+func (_c *WebhookSubscriptionCreate) AddDeliveries(v ...*WebhookDelivery) *WebhookSubscriptionCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddDeliveryIDs(ids...)
 }
 
 // Mutation returns the WebhookSubscriptionMutation object of the builder.
@@ -117,6 +175,10 @@ func (_c *WebhookSubscriptionCreate) defaults() {
 		v := webhooksubscription.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.ConsecutiveFailedDeliveries(); !ok {
+		v := webhooksubscription.DefaultConsecutiveFailedDeliveries
+		_c.mutation.SetConsecutiveFailedDeliveries(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -135,6 +197,9 @@ func (_c *WebhookSubscriptionCreate) check() error {
 	}
 	if _, ok := _c.mutation.CallbackURL(); !ok {
 		return &ValidationError{Name: "callback_url", err: errors.New(`ent: missing required field "WebhookSubscription.callback_url"`)}
+	}
+	if _, ok := _c.mutation.ConsecutiveFailedDeliveries(); !ok {
+		return &ValidationError{Name: "consecutive_failed_deliveries", err: errors.New(`ent: missing required field "WebhookSubscription.consecutive_failed_deliveries"`)}
 	}
 	if len(_c.mutation.ShopIDs()) == 0 {
 		return &ValidationError{Name: "shop", err: errors.New(`ent: missing required edge "WebhookSubscription.shop"`)}
@@ -182,6 +247,18 @@ func (_c *WebhookSubscriptionCreate) createSpec() (*WebhookSubscription, *sqlgra
 		_spec.SetField(webhooksubscription.FieldCallbackURL, field.TypeString, value)
 		_node.CallbackURL = value
 	}
+	if value, ok := _c.mutation.ConsecutiveFailedDeliveries(); ok {
+		_spec.SetField(webhooksubscription.FieldConsecutiveFailedDeliveries, field.TypeInt, value)
+		_node.ConsecutiveFailedDeliveries = value
+	}
+	if value, ok := _c.mutation.UnhealthySince(); ok {
+		_spec.SetField(webhooksubscription.FieldUnhealthySince, field.TypeTime, value)
+		_node.UnhealthySince = &value
+	}
+	if value, ok := _c.mutation.LastDeliveredAt(); ok {
+		_spec.SetField(webhooksubscription.FieldLastDeliveredAt, field.TypeTime, value)
+		_node.LastDeliveredAt = &value
+	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -197,6 +274,22 @@ func (_c *WebhookSubscriptionCreate) createSpec() (*WebhookSubscription, *sqlgra
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.ShopID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DeliveriesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhooksubscription.DeliveriesTable,
+			Columns: []string{webhooksubscription.DeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
@@ -290,6 +383,60 @@ func (u *WebhookSubscriptionUpsert) SetCallbackURL(v string) *WebhookSubscriptio
 // UpdateCallbackURL sets the "callback_url" field to the value that was provided on create.
 func (u *WebhookSubscriptionUpsert) UpdateCallbackURL() *WebhookSubscriptionUpsert {
 	u.SetExcluded(webhooksubscription.FieldCallbackURL)
+	return u
+}
+
+// SetConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field.
+func (u *WebhookSubscriptionUpsert) SetConsecutiveFailedDeliveries(v int) *WebhookSubscriptionUpsert {
+	u.Set(webhooksubscription.FieldConsecutiveFailedDeliveries, v)
+	return u
+}
+
+// UpdateConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field to the value that was provided on create.
+func (u *WebhookSubscriptionUpsert) UpdateConsecutiveFailedDeliveries() *WebhookSubscriptionUpsert {
+	u.SetExcluded(webhooksubscription.FieldConsecutiveFailedDeliveries)
+	return u
+}
+
+// AddConsecutiveFailedDeliveries adds v to the "consecutive_failed_deliveries" field.
+func (u *WebhookSubscriptionUpsert) AddConsecutiveFailedDeliveries(v int) *WebhookSubscriptionUpsert {
+	u.Add(webhooksubscription.FieldConsecutiveFailedDeliveries, v)
+	return u
+}
+
+// SetUnhealthySince sets the "unhealthy_since" field.
+func (u *WebhookSubscriptionUpsert) SetUnhealthySince(v time.Time) *WebhookSubscriptionUpsert {
+	u.Set(webhooksubscription.FieldUnhealthySince, v)
+	return u
+}
+
+// UpdateUnhealthySince sets the "unhealthy_since" field to the value that was provided on create.
+func (u *WebhookSubscriptionUpsert) UpdateUnhealthySince() *WebhookSubscriptionUpsert {
+	u.SetExcluded(webhooksubscription.FieldUnhealthySince)
+	return u
+}
+
+// ClearUnhealthySince clears the value of the "unhealthy_since" field.
+func (u *WebhookSubscriptionUpsert) ClearUnhealthySince() *WebhookSubscriptionUpsert {
+	u.SetNull(webhooksubscription.FieldUnhealthySince)
+	return u
+}
+
+// SetLastDeliveredAt sets the "last_delivered_at" field.
+func (u *WebhookSubscriptionUpsert) SetLastDeliveredAt(v time.Time) *WebhookSubscriptionUpsert {
+	u.Set(webhooksubscription.FieldLastDeliveredAt, v)
+	return u
+}
+
+// UpdateLastDeliveredAt sets the "last_delivered_at" field to the value that was provided on create.
+func (u *WebhookSubscriptionUpsert) UpdateLastDeliveredAt() *WebhookSubscriptionUpsert {
+	u.SetExcluded(webhooksubscription.FieldLastDeliveredAt)
+	return u
+}
+
+// ClearLastDeliveredAt clears the value of the "last_delivered_at" field.
+func (u *WebhookSubscriptionUpsert) ClearLastDeliveredAt() *WebhookSubscriptionUpsert {
+	u.SetNull(webhooksubscription.FieldLastDeliveredAt)
 	return u
 }
 
@@ -387,6 +534,69 @@ func (u *WebhookSubscriptionUpsertOne) SetCallbackURL(v string) *WebhookSubscrip
 func (u *WebhookSubscriptionUpsertOne) UpdateCallbackURL() *WebhookSubscriptionUpsertOne {
 	return u.Update(func(s *WebhookSubscriptionUpsert) {
 		s.UpdateCallbackURL()
+	})
+}
+
+// SetConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field.
+func (u *WebhookSubscriptionUpsertOne) SetConsecutiveFailedDeliveries(v int) *WebhookSubscriptionUpsertOne {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.SetConsecutiveFailedDeliveries(v)
+	})
+}
+
+// AddConsecutiveFailedDeliveries adds v to the "consecutive_failed_deliveries" field.
+func (u *WebhookSubscriptionUpsertOne) AddConsecutiveFailedDeliveries(v int) *WebhookSubscriptionUpsertOne {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.AddConsecutiveFailedDeliveries(v)
+	})
+}
+
+// UpdateConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field to the value that was provided on create.
+func (u *WebhookSubscriptionUpsertOne) UpdateConsecutiveFailedDeliveries() *WebhookSubscriptionUpsertOne {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.UpdateConsecutiveFailedDeliveries()
+	})
+}
+
+// SetUnhealthySince sets the "unhealthy_since" field.
+func (u *WebhookSubscriptionUpsertOne) SetUnhealthySince(v time.Time) *WebhookSubscriptionUpsertOne {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.SetUnhealthySince(v)
+	})
+}
+
+// UpdateUnhealthySince sets the "unhealthy_since" field to the value that was provided on create.
+func (u *WebhookSubscriptionUpsertOne) UpdateUnhealthySince() *WebhookSubscriptionUpsertOne {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.UpdateUnhealthySince()
+	})
+}
+
+// ClearUnhealthySince clears the value of the "unhealthy_since" field.
+func (u *WebhookSubscriptionUpsertOne) ClearUnhealthySince() *WebhookSubscriptionUpsertOne {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.ClearUnhealthySince()
+	})
+}
+
+// SetLastDeliveredAt sets the "last_delivered_at" field.
+func (u *WebhookSubscriptionUpsertOne) SetLastDeliveredAt(v time.Time) *WebhookSubscriptionUpsertOne {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.SetLastDeliveredAt(v)
+	})
+}
+
+// UpdateLastDeliveredAt sets the "last_delivered_at" field to the value that was provided on create.
+func (u *WebhookSubscriptionUpsertOne) UpdateLastDeliveredAt() *WebhookSubscriptionUpsertOne {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.UpdateLastDeliveredAt()
+	})
+}
+
+// ClearLastDeliveredAt clears the value of the "last_delivered_at" field.
+func (u *WebhookSubscriptionUpsertOne) ClearLastDeliveredAt() *WebhookSubscriptionUpsertOne {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.ClearLastDeliveredAt()
 	})
 }
 
@@ -650,6 +860,69 @@ func (u *WebhookSubscriptionUpsertBulk) SetCallbackURL(v string) *WebhookSubscri
 func (u *WebhookSubscriptionUpsertBulk) UpdateCallbackURL() *WebhookSubscriptionUpsertBulk {
 	return u.Update(func(s *WebhookSubscriptionUpsert) {
 		s.UpdateCallbackURL()
+	})
+}
+
+// SetConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field.
+func (u *WebhookSubscriptionUpsertBulk) SetConsecutiveFailedDeliveries(v int) *WebhookSubscriptionUpsertBulk {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.SetConsecutiveFailedDeliveries(v)
+	})
+}
+
+// AddConsecutiveFailedDeliveries adds v to the "consecutive_failed_deliveries" field.
+func (u *WebhookSubscriptionUpsertBulk) AddConsecutiveFailedDeliveries(v int) *WebhookSubscriptionUpsertBulk {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.AddConsecutiveFailedDeliveries(v)
+	})
+}
+
+// UpdateConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field to the value that was provided on create.
+func (u *WebhookSubscriptionUpsertBulk) UpdateConsecutiveFailedDeliveries() *WebhookSubscriptionUpsertBulk {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.UpdateConsecutiveFailedDeliveries()
+	})
+}
+
+// SetUnhealthySince sets the "unhealthy_since" field.
+func (u *WebhookSubscriptionUpsertBulk) SetUnhealthySince(v time.Time) *WebhookSubscriptionUpsertBulk {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.SetUnhealthySince(v)
+	})
+}
+
+// UpdateUnhealthySince sets the "unhealthy_since" field to the value that was provided on create.
+func (u *WebhookSubscriptionUpsertBulk) UpdateUnhealthySince() *WebhookSubscriptionUpsertBulk {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.UpdateUnhealthySince()
+	})
+}
+
+// ClearUnhealthySince clears the value of the "unhealthy_since" field.
+func (u *WebhookSubscriptionUpsertBulk) ClearUnhealthySince() *WebhookSubscriptionUpsertBulk {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.ClearUnhealthySince()
+	})
+}
+
+// SetLastDeliveredAt sets the "last_delivered_at" field.
+func (u *WebhookSubscriptionUpsertBulk) SetLastDeliveredAt(v time.Time) *WebhookSubscriptionUpsertBulk {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.SetLastDeliveredAt(v)
+	})
+}
+
+// UpdateLastDeliveredAt sets the "last_delivered_at" field to the value that was provided on create.
+func (u *WebhookSubscriptionUpsertBulk) UpdateLastDeliveredAt() *WebhookSubscriptionUpsertBulk {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.UpdateLastDeliveredAt()
+	})
+}
+
+// ClearLastDeliveredAt clears the value of the "last_delivered_at" field.
+func (u *WebhookSubscriptionUpsertBulk) ClearLastDeliveredAt() *WebhookSubscriptionUpsertBulk {
+	return u.Update(func(s *WebhookSubscriptionUpsert) {
+		s.ClearLastDeliveredAt()
 	})
 }
 

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"math"
 
@@ -14,19 +15,22 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
 // WebhookSubscriptionQuery is the builder for querying WebhookSubscription entities.
 type WebhookSubscriptionQuery struct {
 	config
-	ctx        *QueryContext
-	order      []webhooksubscription.OrderOption
-	inters     []Interceptor
-	predicates []predicate.WebhookSubscription
-	withShop   *ShopQuery
-	loadTotal  []func(context.Context, []*WebhookSubscription) error
-	modifiers  []func(*sql.Selector)
+	ctx                 *QueryContext
+	order               []webhooksubscription.OrderOption
+	inters              []Interceptor
+	predicates          []predicate.WebhookSubscription
+	withShop            *ShopQuery
+	withDeliveries      *WebhookDeliveryQuery
+	loadTotal           []func(context.Context, []*WebhookSubscription) error
+	modifiers           []func(*sql.Selector)
+	withNamedDeliveries map[string]*WebhookDeliveryQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -78,6 +82,28 @@ func (_q *WebhookSubscriptionQuery) QueryShop() *ShopQuery {
 			sqlgraph.From(webhooksubscription.Table, webhooksubscription.FieldID, selector),
 			sqlgraph.To(shop.Table, shop.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, webhooksubscription.ShopTable, webhooksubscription.ShopColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryDeliveries chains the current query on the "deliveries" edge.
+func (_q *WebhookSubscriptionQuery) QueryDeliveries() *WebhookDeliveryQuery {
+	query := (&WebhookDeliveryClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhooksubscription.Table, webhooksubscription.FieldID, selector),
+			sqlgraph.To(webhookdelivery.Table, webhookdelivery.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, webhooksubscription.DeliveriesTable, webhooksubscription.DeliveriesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -272,12 +298,13 @@ func (_q *WebhookSubscriptionQuery) Clone() *WebhookSubscriptionQuery {
 		return nil
 	}
 	return &WebhookSubscriptionQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]webhooksubscription.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.WebhookSubscription{}, _q.predicates...),
-		withShop:   _q.withShop.Clone(),
+		config:         _q.config,
+		ctx:            _q.ctx.Clone(),
+		order:          append([]webhooksubscription.OrderOption{}, _q.order...),
+		inters:         append([]Interceptor{}, _q.inters...),
+		predicates:     append([]predicate.WebhookSubscription{}, _q.predicates...),
+		withShop:       _q.withShop.Clone(),
+		withDeliveries: _q.withDeliveries.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -292,6 +319,17 @@ func (_q *WebhookSubscriptionQuery) WithShop(opts ...func(*ShopQuery)) *WebhookS
 		opt(query)
 	}
 	_q.withShop = query
+	return _q
+}
+
+// WithDeliveries tells the query-builder to eager-load the nodes that are connected to
+// the "deliveries" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *WebhookSubscriptionQuery) WithDeliveries(opts ...func(*WebhookDeliveryQuery)) *WebhookSubscriptionQuery {
+	query := (&WebhookDeliveryClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withDeliveries = query
 	return _q
 }
 
@@ -373,8 +411,9 @@ func (_q *WebhookSubscriptionQuery) sqlAll(ctx context.Context, hooks ...queryHo
 	var (
 		nodes       = []*WebhookSubscription{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [2]bool{
 			_q.withShop != nil,
+			_q.withDeliveries != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -401,6 +440,20 @@ func (_q *WebhookSubscriptionQuery) sqlAll(ctx context.Context, hooks ...queryHo
 	if query := _q.withShop; query != nil {
 		if err := _q.loadShop(ctx, query, nodes, nil,
 			func(n *WebhookSubscription, e *Shop) { n.Edges.Shop = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withDeliveries; query != nil {
+		if err := _q.loadDeliveries(ctx, query, nodes,
+			func(n *WebhookSubscription) { n.Edges.Deliveries = []*WebhookDelivery{} },
+			func(n *WebhookSubscription, e *WebhookDelivery) { n.Edges.Deliveries = append(n.Edges.Deliveries, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedDeliveries {
+		if err := _q.loadDeliveries(ctx, query, nodes,
+			func(n *WebhookSubscription) { n.appendNamedDeliveries(name) },
+			func(n *WebhookSubscription, e *WebhookDelivery) { n.appendNamedDeliveries(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -438,6 +491,36 @@ func (_q *WebhookSubscriptionQuery) loadShop(ctx context.Context, query *ShopQue
 		for i := range nodes {
 			assign(nodes[i], n)
 		}
+	}
+	return nil
+}
+func (_q *WebhookSubscriptionQuery) loadDeliveries(ctx context.Context, query *WebhookDeliveryQuery, nodes []*WebhookSubscription, init func(*WebhookSubscription), assign func(*WebhookSubscription, *WebhookDelivery)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*WebhookSubscription)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(webhookdelivery.FieldSubscriptionID)
+	}
+	query.Where(predicate.WebhookDelivery(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(webhooksubscription.DeliveriesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SubscriptionID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "subscription_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
 	}
 	return nil
 }
@@ -555,6 +638,20 @@ func (_q *WebhookSubscriptionQuery) ForShare(opts ...sql.LockOption) *WebhookSub
 	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
 		s.ForShare(opts...)
 	})
+	return _q
+}
+
+// WithNamedDeliveries tells the query-builder to eager-load the nodes that are connected to the "deliveries"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *WebhookSubscriptionQuery) WithNamedDeliveries(name string, opts ...func(*WebhookDeliveryQuery)) *WebhookSubscriptionQuery {
+	query := (&WebhookDeliveryClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedDeliveries == nil {
+		_q.withNamedDeliveries = make(map[string]*WebhookDeliveryQuery)
+	}
+	_q.withNamedDeliveries[name] = query
 	return _q
 }
 

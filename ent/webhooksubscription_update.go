@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/checkoutd/checkoutd/ent/predicate"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
@@ -69,9 +70,106 @@ func (_u *WebhookSubscriptionUpdate) SetNillableCallbackURL(v *string) *WebhookS
 	return _u
 }
 
+// SetConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field.
+func (_u *WebhookSubscriptionUpdate) SetConsecutiveFailedDeliveries(v int) *WebhookSubscriptionUpdate {
+	_u.mutation.ResetConsecutiveFailedDeliveries()
+	_u.mutation.SetConsecutiveFailedDeliveries(v)
+	return _u
+}
+
+// SetNillableConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field if the given value is not nil.
+func (_u *WebhookSubscriptionUpdate) SetNillableConsecutiveFailedDeliveries(v *int) *WebhookSubscriptionUpdate {
+	if v != nil {
+		_u.SetConsecutiveFailedDeliveries(*v)
+	}
+	return _u
+}
+
+// AddConsecutiveFailedDeliveries adds value to the "consecutive_failed_deliveries" field.
+func (_u *WebhookSubscriptionUpdate) AddConsecutiveFailedDeliveries(v int) *WebhookSubscriptionUpdate {
+	_u.mutation.AddConsecutiveFailedDeliveries(v)
+	return _u
+}
+
+// SetUnhealthySince sets the "unhealthy_since" field.
+func (_u *WebhookSubscriptionUpdate) SetUnhealthySince(v time.Time) *WebhookSubscriptionUpdate {
+	_u.mutation.SetUnhealthySince(v)
+	return _u
+}
+
+// SetNillableUnhealthySince sets the "unhealthy_since" field if the given value is not nil.
+func (_u *WebhookSubscriptionUpdate) SetNillableUnhealthySince(v *time.Time) *WebhookSubscriptionUpdate {
+	if v != nil {
+		_u.SetUnhealthySince(*v)
+	}
+	return _u
+}
+
+// ClearUnhealthySince clears the value of the "unhealthy_since" field.
+func (_u *WebhookSubscriptionUpdate) ClearUnhealthySince() *WebhookSubscriptionUpdate {
+	_u.mutation.ClearUnhealthySince()
+	return _u
+}
+
+// SetLastDeliveredAt sets the "last_delivered_at" field.
+func (_u *WebhookSubscriptionUpdate) SetLastDeliveredAt(v time.Time) *WebhookSubscriptionUpdate {
+	_u.mutation.SetLastDeliveredAt(v)
+	return _u
+}
+
+// SetNillableLastDeliveredAt sets the "last_delivered_at" field if the given value is not nil.
+func (_u *WebhookSubscriptionUpdate) SetNillableLastDeliveredAt(v *time.Time) *WebhookSubscriptionUpdate {
+	if v != nil {
+		_u.SetLastDeliveredAt(*v)
+	}
+	return _u
+}
+
+// ClearLastDeliveredAt clears the value of the "last_delivered_at" field.
+func (_u *WebhookSubscriptionUpdate) ClearLastDeliveredAt() *WebhookSubscriptionUpdate {
+	_u.mutation.ClearLastDeliveredAt()
+	return _u
+}
+
+// AddDeliveryIDs adds the "deliveries" edge to the WebhookDelivery entity by IDs.
+func (_u *WebhookSubscriptionUpdate) AddDeliveryIDs(ids ...int) *WebhookSubscriptionUpdate {
+	_u.mutation.AddDeliveryIDs(ids...)
+	return _u
+}
+
+// AddDeliveries adds the "deliveries" edges to the WebhookDelivery entity.
+func (_u *WebhookSubscriptionUpdate) AddDeliveries(v ...*WebhookDelivery) *WebhookSubscriptionUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddDeliveryIDs(ids...)
+}
+
 // Mutation returns the WebhookSubscriptionMutation object of the builder.
 func (_u *WebhookSubscriptionUpdate) Mutation() *WebhookSubscriptionMutation {
 	return _u.mutation
+}
+
+// ClearDeliveries clears all "deliveries" edges to the WebhookDelivery entity.
+func (_u *WebhookSubscriptionUpdate) ClearDeliveries() *WebhookSubscriptionUpdate {
+	_u.mutation.ClearDeliveries()
+	return _u
+}
+
+// RemoveDeliveryIDs removes the "deliveries" edge to WebhookDelivery entities by IDs.
+func (_u *WebhookSubscriptionUpdate) RemoveDeliveryIDs(ids ...int) *WebhookSubscriptionUpdate {
+	_u.mutation.RemoveDeliveryIDs(ids...)
+	return _u
+}
+
+// RemoveDeliveries removes "deliveries" edges to WebhookDelivery entities.
+func (_u *WebhookSubscriptionUpdate) RemoveDeliveries(v ...*WebhookDelivery) *WebhookSubscriptionUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveDeliveryIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -142,6 +240,69 @@ func (_u *WebhookSubscriptionUpdate) sqlSave(ctx context.Context) (_node int, er
 	if value, ok := _u.mutation.CallbackURL(); ok {
 		_spec.SetField(webhooksubscription.FieldCallbackURL, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.ConsecutiveFailedDeliveries(); ok {
+		_spec.SetField(webhooksubscription.FieldConsecutiveFailedDeliveries, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedConsecutiveFailedDeliveries(); ok {
+		_spec.AddField(webhooksubscription.FieldConsecutiveFailedDeliveries, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.UnhealthySince(); ok {
+		_spec.SetField(webhooksubscription.FieldUnhealthySince, field.TypeTime, value)
+	}
+	if _u.mutation.UnhealthySinceCleared() {
+		_spec.ClearField(webhooksubscription.FieldUnhealthySince, field.TypeTime)
+	}
+	if value, ok := _u.mutation.LastDeliveredAt(); ok {
+		_spec.SetField(webhooksubscription.FieldLastDeliveredAt, field.TypeTime, value)
+	}
+	if _u.mutation.LastDeliveredAtCleared() {
+		_spec.ClearField(webhooksubscription.FieldLastDeliveredAt, field.TypeTime)
+	}
+	if _u.mutation.DeliveriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhooksubscription.DeliveriesTable,
+			Columns: []string{webhooksubscription.DeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedDeliveriesIDs(); len(nodes) > 0 && !_u.mutation.DeliveriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhooksubscription.DeliveriesTable,
+			Columns: []string{webhooksubscription.DeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DeliveriesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhooksubscription.DeliveriesTable,
+			Columns: []string{webhooksubscription.DeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{webhooksubscription.Label}
@@ -203,9 +364,106 @@ func (_u *WebhookSubscriptionUpdateOne) SetNillableCallbackURL(v *string) *Webho
 	return _u
 }
 
+// SetConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field.
+func (_u *WebhookSubscriptionUpdateOne) SetConsecutiveFailedDeliveries(v int) *WebhookSubscriptionUpdateOne {
+	_u.mutation.ResetConsecutiveFailedDeliveries()
+	_u.mutation.SetConsecutiveFailedDeliveries(v)
+	return _u
+}
+
+// SetNillableConsecutiveFailedDeliveries sets the "consecutive_failed_deliveries" field if the given value is not nil.
+func (_u *WebhookSubscriptionUpdateOne) SetNillableConsecutiveFailedDeliveries(v *int) *WebhookSubscriptionUpdateOne {
+	if v != nil {
+		_u.SetConsecutiveFailedDeliveries(*v)
+	}
+	return _u
+}
+
+// AddConsecutiveFailedDeliveries adds value to the "consecutive_failed_deliveries" field.
+func (_u *WebhookSubscriptionUpdateOne) AddConsecutiveFailedDeliveries(v int) *WebhookSubscriptionUpdateOne {
+	_u.mutation.AddConsecutiveFailedDeliveries(v)
+	return _u
+}
+
+// SetUnhealthySince sets the "unhealthy_since" field.
+func (_u *WebhookSubscriptionUpdateOne) SetUnhealthySince(v time.Time) *WebhookSubscriptionUpdateOne {
+	_u.mutation.SetUnhealthySince(v)
+	return _u
+}
+
+// SetNillableUnhealthySince sets the "unhealthy_since" field if the given value is not nil.
+func (_u *WebhookSubscriptionUpdateOne) SetNillableUnhealthySince(v *time.Time) *WebhookSubscriptionUpdateOne {
+	if v != nil {
+		_u.SetUnhealthySince(*v)
+	}
+	return _u
+}
+
+// ClearUnhealthySince clears the value of the "unhealthy_since" field.
+func (_u *WebhookSubscriptionUpdateOne) ClearUnhealthySince() *WebhookSubscriptionUpdateOne {
+	_u.mutation.ClearUnhealthySince()
+	return _u
+}
+
+// SetLastDeliveredAt sets the "last_delivered_at" field.
+func (_u *WebhookSubscriptionUpdateOne) SetLastDeliveredAt(v time.Time) *WebhookSubscriptionUpdateOne {
+	_u.mutation.SetLastDeliveredAt(v)
+	return _u
+}
+
+// SetNillableLastDeliveredAt sets the "last_delivered_at" field if the given value is not nil.
+func (_u *WebhookSubscriptionUpdateOne) SetNillableLastDeliveredAt(v *time.Time) *WebhookSubscriptionUpdateOne {
+	if v != nil {
+		_u.SetLastDeliveredAt(*v)
+	}
+	return _u
+}
+
+// ClearLastDeliveredAt clears the value of the "last_delivered_at" field.
+func (_u *WebhookSubscriptionUpdateOne) ClearLastDeliveredAt() *WebhookSubscriptionUpdateOne {
+	_u.mutation.ClearLastDeliveredAt()
+	return _u
+}
+
+// AddDeliveryIDs adds the "deliveries" edge to the WebhookDelivery entity by IDs.
+func (_u *WebhookSubscriptionUpdateOne) AddDeliveryIDs(ids ...int) *WebhookSubscriptionUpdateOne {
+	_u.mutation.AddDeliveryIDs(ids...)
+	return _u
+}
+
+// AddDeliveries adds the "deliveries" edges to the WebhookDelivery entity.
+func (_u *WebhookSubscriptionUpdateOne) AddDeliveries(v ...*WebhookDelivery) *WebhookSubscriptionUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddDeliveryIDs(ids...)
+}
+
 // Mutation returns the WebhookSubscriptionMutation object of the builder.
 func (_u *WebhookSubscriptionUpdateOne) Mutation() *WebhookSubscriptionMutation {
 	return _u.mutation
+}
+
+// ClearDeliveries clears all "deliveries" edges to the WebhookDelivery entity.
+func (_u *WebhookSubscriptionUpdateOne) ClearDeliveries() *WebhookSubscriptionUpdateOne {
+	_u.mutation.ClearDeliveries()
+	return _u
+}
+
+// RemoveDeliveryIDs removes the "deliveries" edge to WebhookDelivery entities by IDs.
+func (_u *WebhookSubscriptionUpdateOne) RemoveDeliveryIDs(ids ...int) *WebhookSubscriptionUpdateOne {
+	_u.mutation.RemoveDeliveryIDs(ids...)
+	return _u
+}
+
+// RemoveDeliveries removes "deliveries" edges to WebhookDelivery entities.
+func (_u *WebhookSubscriptionUpdateOne) RemoveDeliveries(v ...*WebhookDelivery) *WebhookSubscriptionUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveDeliveryIDs(ids...)
 }
 
 // Where appends a list predicates to the WebhookSubscriptionUpdate builder.
@@ -305,6 +563,69 @@ func (_u *WebhookSubscriptionUpdateOne) sqlSave(ctx context.Context) (_node *Web
 	}
 	if value, ok := _u.mutation.CallbackURL(); ok {
 		_spec.SetField(webhooksubscription.FieldCallbackURL, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.ConsecutiveFailedDeliveries(); ok {
+		_spec.SetField(webhooksubscription.FieldConsecutiveFailedDeliveries, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedConsecutiveFailedDeliveries(); ok {
+		_spec.AddField(webhooksubscription.FieldConsecutiveFailedDeliveries, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.UnhealthySince(); ok {
+		_spec.SetField(webhooksubscription.FieldUnhealthySince, field.TypeTime, value)
+	}
+	if _u.mutation.UnhealthySinceCleared() {
+		_spec.ClearField(webhooksubscription.FieldUnhealthySince, field.TypeTime)
+	}
+	if value, ok := _u.mutation.LastDeliveredAt(); ok {
+		_spec.SetField(webhooksubscription.FieldLastDeliveredAt, field.TypeTime, value)
+	}
+	if _u.mutation.LastDeliveredAtCleared() {
+		_spec.ClearField(webhooksubscription.FieldLastDeliveredAt, field.TypeTime)
+	}
+	if _u.mutation.DeliveriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhooksubscription.DeliveriesTable,
+			Columns: []string{webhooksubscription.DeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedDeliveriesIDs(); len(nodes) > 0 && !_u.mutation.DeliveriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhooksubscription.DeliveriesTable,
+			Columns: []string{webhooksubscription.DeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DeliveriesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhooksubscription.DeliveriesTable,
+			Columns: []string{webhooksubscription.DeliveriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &WebhookSubscription{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -407,6 +407,8 @@ var (
 		{Name: "processed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "reserved", Type: field.TypeBool, Default: false},
 		{Name: "redeemed_discount_codes", Type: field.TypeJSON, Nullable: true},
+		{Name: "last_activity_at", Type: field.TypeTime, Nullable: true},
+		{Name: "abandoned_at", Type: field.TypeTime, Nullable: true},
 		{Name: "shop_id", Type: field.TypeInt},
 	}
 	// OrdersTable holds the schema information for the "orders" table.
@@ -417,7 +419,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_shops_orders",
-				Columns:    []*schema.Column{OrdersColumns[21]},
+				Columns:    []*schema.Column{OrdersColumns[23]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -426,12 +428,17 @@ var (
 			{
 				Name:    "order_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[21], OrdersColumns[1]},
+				Columns: []*schema.Column{OrdersColumns[23], OrdersColumns[1]},
 			},
 			{
 				Name:    "order_status_updated_at",
 				Unique:  false,
 				Columns: []*schema.Column{OrdersColumns[4], OrdersColumns[2]},
+			},
+			{
+				Name:    "order_status_last_activity_at",
+				Unique:  false,
+				Columns: []*schema.Column{OrdersColumns[4], OrdersColumns[21]},
 			},
 		},
 	}
@@ -659,6 +666,8 @@ var (
 		{Name: "shared_secret", Type: field.TypeString, Nullable: true},
 		{Name: "jwt_key", Type: field.TypeBytes},
 		{Name: "prices_include_tax", Type: field.TypeBool, Default: false},
+		{Name: "abandoned_cart_emails", Type: field.TypeBool, Default: false},
+		{Name: "gift_cards_enabled", Type: field.TypeBool, Default: false},
 	}
 	// ShopsTable holds the schema information for the "shops" table.
 	ShopsTable = &schema.Table{
@@ -745,6 +754,105 @@ var (
 			},
 		},
 	}
+	// WebhookAttemptsColumns holds the columns for the "webhook_attempts" table.
+	WebhookAttemptsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "attempted_at", Type: field.TypeTime},
+		{Name: "status_code", Type: field.TypeInt, Nullable: true},
+		{Name: "latency_ms", Type: field.TypeInt},
+		{Name: "response_body", Type: field.TypeString, Default: ""},
+		{Name: "error", Type: field.TypeString, Nullable: true},
+		{Name: "replay", Type: field.TypeBool, Default: false},
+		{Name: "delivery_id", Type: field.TypeInt},
+	}
+	// WebhookAttemptsTable holds the schema information for the "webhook_attempts" table.
+	WebhookAttemptsTable = &schema.Table{
+		Name:       "webhook_attempts",
+		Columns:    WebhookAttemptsColumns,
+		PrimaryKey: []*schema.Column{WebhookAttemptsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "webhook_attempts_webhook_deliveries_attempts",
+				Columns:    []*schema.Column{WebhookAttemptsColumns[7]},
+				RefColumns: []*schema.Column{WebhookDeliveriesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookattempt_delivery_id_attempted_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookAttemptsColumns[7], WebhookAttemptsColumns[1]},
+			},
+		},
+	}
+	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
+	WebhookDeliveriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "order_id", Type: field.TypeInt, Nullable: true},
+		{Name: "topic", Type: field.TypeString},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "succeeded", "failed"}, Default: "pending"},
+		{Name: "attempt_count", Type: field.TypeInt, Default: 0},
+		{Name: "round_attempts", Type: field.TypeInt, Default: 0},
+		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_status_code", Type: field.TypeInt, Nullable: true},
+		{Name: "last_error", Type: field.TypeString, Nullable: true},
+		{Name: "delivered_at", Type: field.TypeTime, Nullable: true},
+		{Name: "failed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "event_id", Type: field.TypeInt},
+		{Name: "shop_id", Type: field.TypeInt},
+		{Name: "subscription_id", Type: field.TypeInt},
+	}
+	// WebhookDeliveriesTable holds the schema information for the "webhook_deliveries" table.
+	WebhookDeliveriesTable = &schema.Table{
+		Name:       "webhook_deliveries",
+		Columns:    WebhookDeliveriesColumns,
+		PrimaryKey: []*schema.Column{WebhookDeliveriesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "webhook_deliveries_events_deliveries",
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[13]},
+				RefColumns: []*schema.Column{EventsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "webhook_deliveries_shops_webhook_deliveries",
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[14]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "webhook_deliveries_webhook_subscriptions_deliveries",
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[15]},
+				RefColumns: []*schema.Column{WebhookSubscriptionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookdelivery_shop_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[14], WebhookDeliveriesColumns[1]},
+			},
+			{
+				Name:    "webhookdelivery_order_id_status",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[3], WebhookDeliveriesColumns[5]},
+			},
+			{
+				Name:    "webhookdelivery_event_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[13]},
+			},
+			{
+				Name:    "webhookdelivery_status",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[5]},
+			},
+		},
+	}
 	// WebhookSubscriptionsColumns holds the columns for the "webhook_subscriptions" table.
 	WebhookSubscriptionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -752,6 +860,9 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "webhook_topic_id", Type: field.TypeInt},
 		{Name: "callback_url", Type: field.TypeString},
+		{Name: "consecutive_failed_deliveries", Type: field.TypeInt, Default: 0},
+		{Name: "unhealthy_since", Type: field.TypeTime, Nullable: true},
+		{Name: "last_delivered_at", Type: field.TypeTime, Nullable: true},
 		{Name: "shop_id", Type: field.TypeInt},
 	}
 	// WebhookSubscriptionsTable holds the schema information for the "webhook_subscriptions" table.
@@ -762,7 +873,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "webhook_subscriptions_shops_webhook_subscriptions",
-				Columns:    []*schema.Column{WebhookSubscriptionsColumns[5]},
+				Columns:    []*schema.Column{WebhookSubscriptionsColumns[8]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -791,6 +902,8 @@ var (
 		ShopsTable,
 		TaxZonesTable,
 		VariantsTable,
+		WebhookAttemptsTable,
+		WebhookDeliveriesTable,
 		WebhookSubscriptionsTable,
 	}
 )
@@ -880,6 +993,16 @@ func init() {
 	VariantsTable.ForeignKeys[0].RefTable = ProductsTable
 	VariantsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(55834574848),
+	}
+	WebhookAttemptsTable.ForeignKeys[0].RefTable = WebhookDeliveriesTable
+	WebhookAttemptsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(94489280512),
+	}
+	WebhookDeliveriesTable.ForeignKeys[0].RefTable = EventsTable
+	WebhookDeliveriesTable.ForeignKeys[1].RefTable = ShopsTable
+	WebhookDeliveriesTable.ForeignKeys[2].RefTable = WebhookSubscriptionsTable
+	WebhookDeliveriesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(98784247808),
 	}
 	WebhookSubscriptionsTable.ForeignKeys[0].RefTable = ShopsTable
 	WebhookSubscriptionsTable.Annotation = &entsql.Annotation{

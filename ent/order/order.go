@@ -59,6 +59,10 @@ const (
 	FieldReserved = "reserved"
 	// FieldRedeemedDiscountCodes holds the string denoting the redeemed_discount_codes field in the database.
 	FieldRedeemedDiscountCodes = "redeemed_discount_codes"
+	// FieldLastActivityAt holds the string denoting the last_activity_at field in the database.
+	FieldLastActivityAt = "last_activity_at"
+	// FieldAbandonedAt holds the string denoting the abandoned_at field in the database.
+	FieldAbandonedAt = "abandoned_at"
 	// EdgeShop holds the string denoting the shop edge name in mutations.
 	EdgeShop = "shop"
 	// EdgeLineItems holds the string denoting the line_items edge name in mutations.
@@ -132,6 +136,8 @@ var Columns = []string{
 	FieldProcessedAt,
 	FieldReserved,
 	FieldRedeemedDiscountCodes,
+	FieldLastActivityAt,
+	FieldAbandonedAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -264,6 +270,16 @@ func ByProcessedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByReserved orders the results by the reserved field.
 func ByReserved(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldReserved, opts...).ToFunc()
+}
+
+// ByLastActivityAt orders the results by the last_activity_at field.
+func ByLastActivityAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLastActivityAt, opts...).ToFunc()
+}
+
+// ByAbandonedAt orders the results by the abandoned_at field.
+func ByAbandonedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAbandonedAt, opts...).ToFunc()
 }
 
 // ByShopField orders the results by shop field.

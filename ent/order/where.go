@@ -115,6 +115,16 @@ func Reserved(v bool) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldReserved, v))
 }
 
+// LastActivityAt applies equality check predicate on the "last_activity_at" field. It's identical to LastActivityAtEQ.
+func LastActivityAt(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldLastActivityAt, v))
+}
+
+// AbandonedAt applies equality check predicate on the "abandoned_at" field. It's identical to AbandonedAtEQ.
+func AbandonedAt(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldAbandonedAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldCreatedAt, v))
@@ -793,6 +803,106 @@ func RedeemedDiscountCodesIsNil() predicate.Order {
 // RedeemedDiscountCodesNotNil applies the NotNil predicate on the "redeemed_discount_codes" field.
 func RedeemedDiscountCodesNotNil() predicate.Order {
 	return predicate.Order(sql.FieldNotNull(FieldRedeemedDiscountCodes))
+}
+
+// LastActivityAtEQ applies the EQ predicate on the "last_activity_at" field.
+func LastActivityAtEQ(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldLastActivityAt, v))
+}
+
+// LastActivityAtNEQ applies the NEQ predicate on the "last_activity_at" field.
+func LastActivityAtNEQ(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldNEQ(FieldLastActivityAt, v))
+}
+
+// LastActivityAtIn applies the In predicate on the "last_activity_at" field.
+func LastActivityAtIn(vs ...time.Time) predicate.Order {
+	return predicate.Order(sql.FieldIn(FieldLastActivityAt, vs...))
+}
+
+// LastActivityAtNotIn applies the NotIn predicate on the "last_activity_at" field.
+func LastActivityAtNotIn(vs ...time.Time) predicate.Order {
+	return predicate.Order(sql.FieldNotIn(FieldLastActivityAt, vs...))
+}
+
+// LastActivityAtGT applies the GT predicate on the "last_activity_at" field.
+func LastActivityAtGT(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldGT(FieldLastActivityAt, v))
+}
+
+// LastActivityAtGTE applies the GTE predicate on the "last_activity_at" field.
+func LastActivityAtGTE(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldGTE(FieldLastActivityAt, v))
+}
+
+// LastActivityAtLT applies the LT predicate on the "last_activity_at" field.
+func LastActivityAtLT(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldLT(FieldLastActivityAt, v))
+}
+
+// LastActivityAtLTE applies the LTE predicate on the "last_activity_at" field.
+func LastActivityAtLTE(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldLTE(FieldLastActivityAt, v))
+}
+
+// LastActivityAtIsNil applies the IsNil predicate on the "last_activity_at" field.
+func LastActivityAtIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldLastActivityAt))
+}
+
+// LastActivityAtNotNil applies the NotNil predicate on the "last_activity_at" field.
+func LastActivityAtNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldLastActivityAt))
+}
+
+// AbandonedAtEQ applies the EQ predicate on the "abandoned_at" field.
+func AbandonedAtEQ(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldAbandonedAt, v))
+}
+
+// AbandonedAtNEQ applies the NEQ predicate on the "abandoned_at" field.
+func AbandonedAtNEQ(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldNEQ(FieldAbandonedAt, v))
+}
+
+// AbandonedAtIn applies the In predicate on the "abandoned_at" field.
+func AbandonedAtIn(vs ...time.Time) predicate.Order {
+	return predicate.Order(sql.FieldIn(FieldAbandonedAt, vs...))
+}
+
+// AbandonedAtNotIn applies the NotIn predicate on the "abandoned_at" field.
+func AbandonedAtNotIn(vs ...time.Time) predicate.Order {
+	return predicate.Order(sql.FieldNotIn(FieldAbandonedAt, vs...))
+}
+
+// AbandonedAtGT applies the GT predicate on the "abandoned_at" field.
+func AbandonedAtGT(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldGT(FieldAbandonedAt, v))
+}
+
+// AbandonedAtGTE applies the GTE predicate on the "abandoned_at" field.
+func AbandonedAtGTE(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldGTE(FieldAbandonedAt, v))
+}
+
+// AbandonedAtLT applies the LT predicate on the "abandoned_at" field.
+func AbandonedAtLT(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldLT(FieldAbandonedAt, v))
+}
+
+// AbandonedAtLTE applies the LTE predicate on the "abandoned_at" field.
+func AbandonedAtLTE(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldLTE(FieldAbandonedAt, v))
+}
+
+// AbandonedAtIsNil applies the IsNil predicate on the "abandoned_at" field.
+func AbandonedAtIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldAbandonedAt))
+}
+
+// AbandonedAtNotNil applies the NotNil predicate on the "abandoned_at" field.
+func AbandonedAtNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldAbandonedAt))
 }
 
 // HasShop applies the HasEdge predicate on the "shop" edge.

@@ -69,5 +69,11 @@ type TaxZone func(*sql.Selector)
 // Variant is the predicate function for variant builders.
 type Variant func(*sql.Selector)
 
+// WebhookAttempt is the predicate function for webhookattempt builders.
+type WebhookAttempt func(*sql.Selector)
+
+// WebhookDelivery is the predicate function for webhookdelivery builders.
+type WebhookDelivery func(*sql.Selector)
+
 // WebhookSubscription is the predicate function for webhooksubscription builders.
 type WebhookSubscription func(*sql.Selector)

@@ -3,6 +3,7 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
@@ -133,11 +134,20 @@ func (WebhookSubscription) Fields() []ent.Field {
 	return []ent.Field{f,
 		field.Int("webhook_topic_id").Annotations(entgql.OrderField("WEBHOOK_TOPIC_ID")),
 		field.String("callback_url"),
+		// consecutive_failed_deliveries counts deliveries that ran out of attempts since the last
+		// one that succeeded; at UnhealthyAfterFailedDeliveries the subscription is unhealthy.
+		field.Int("consecutive_failed_deliveries").Default(0),
+		// unhealthy_since flags a subscription whose receiver keeps failing. Deliveries go on:
+		// the flag is for the shop to see, not a reason to drop events.
+		field.Time("unhealthy_since").Optional().Nillable(),
+		field.Time("last_delivered_at").Optional().Nillable(),
 	}
 }
 func (WebhookSubscription) Edges() []ent.Edge {
 	_, e := shopOwned("webhook_subscriptions")
-	return []ent.Edge{e}
+	return []ent.Edge{e,
+		edge.To("deliveries", WebhookDelivery.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+	}
 }
 func (WebhookSubscription) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.RelayConnection()}

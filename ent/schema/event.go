@@ -3,6 +3,7 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
@@ -29,6 +30,7 @@ func (Event) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("shop", Shop.Type).Ref("events").Field("shop_id").Unique().Required().Immutable(),
 		edge.From("order", Order.Type).Ref("events").Field("order_id").Unique().Immutable(),
+		edge.To("deliveries", WebhookDelivery.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

@@ -52,6 +52,12 @@ func (Order) Fields() []ent.Field {
 		// redeemed_discount_codes are the codes whose uses the reservation took, so that exactly
 		// those uses are given back, whatever the codes' dates say by then.
 		field.Strings("redeemed_discount_codes").Optional().Annotations(entgql.Skip()),
+		// last_activity_at is when the shopper last changed the order (by the service clock); an
+		// open order with items and no activity for an hour is abandoned.
+		field.Time("last_activity_at").Optional().Nillable(),
+		// abandoned_at is when order/abandoned was recorded; activity clears it, so an order
+		// left again is abandoned again.
+		field.Time("abandoned_at").Optional().Nillable(),
 	}
 }
 
@@ -66,7 +72,7 @@ func (Order) Edges() []ent.Edge {
 }
 
 func (Order) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("shop_id", "created_at"), index.Fields("status", "updated_at")}
+	return []ent.Index{index.Fields("shop_id", "created_at"), index.Fields("status", "updated_at"), index.Fields("status", "last_activity_at")}
 }
 
 func (Order) Annotations() []schema.Annotation {

@@ -28,6 +28,12 @@ func (Shop) Fields() []ent.Field {
 		field.Bytes("jwt_key").Sensitive().Annotations(entgql.Skip()),
 		// prices_include_tax: catalog prices already hold the tax, which is then shown, not added.
 		field.Bool("prices_include_tax").Default(false),
+		// abandoned_cart_emails: the shop sends its own abandoned-cart emails, so order/abandoned
+		// is not sent to subscribers (the spec's rule).
+		field.Bool("abandoned_cart_emails").Default(false),
+		// gift_cards_enabled: buying a gift-card product issues a gift card and records
+		// gift_card/created; otherwise it is sold like any other product.
+		field.Bool("gift_cards_enabled").Default(false),
 	}
 }
 
@@ -49,6 +55,7 @@ func (Shop) Edges() []ent.Edge {
 		edge.To("discount_codes", DiscountCode.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("events", Event.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("idempotency_keys", IdempotencyKey.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("webhook_deliveries", WebhookDelivery.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

@@ -34,6 +34,10 @@ const (
 	FieldJwtKey = "jwt_key"
 	// FieldPricesIncludeTax holds the string denoting the prices_include_tax field in the database.
 	FieldPricesIncludeTax = "prices_include_tax"
+	// FieldAbandonedCartEmails holds the string denoting the abandoned_cart_emails field in the database.
+	FieldAbandonedCartEmails = "abandoned_cart_emails"
+	// FieldGiftCardsEnabled holds the string denoting the gift_cards_enabled field in the database.
+	FieldGiftCardsEnabled = "gift_cards_enabled"
 	// EdgeAccessTokens holds the string denoting the access_tokens edge name in mutations.
 	EdgeAccessTokens = "access_tokens"
 	// EdgeCorsDomains holds the string denoting the cors_domains edge name in mutations.
@@ -66,6 +70,8 @@ const (
 	EdgeEvents = "events"
 	// EdgeIdempotencyKeys holds the string denoting the idempotency_keys edge name in mutations.
 	EdgeIdempotencyKeys = "idempotency_keys"
+	// EdgeWebhookDeliveries holds the string denoting the webhook_deliveries edge name in mutations.
+	EdgeWebhookDeliveries = "webhook_deliveries"
 	// Table holds the table name of the shop in the database.
 	Table = "shops"
 	// AccessTokensTable is the table that holds the access_tokens relation/edge.
@@ -180,6 +186,13 @@ const (
 	IdempotencyKeysInverseTable = "idempotency_keys"
 	// IdempotencyKeysColumn is the table column denoting the idempotency_keys relation/edge.
 	IdempotencyKeysColumn = "shop_id"
+	// WebhookDeliveriesTable is the table that holds the webhook_deliveries relation/edge.
+	WebhookDeliveriesTable = "webhook_deliveries"
+	// WebhookDeliveriesInverseTable is the table name for the WebhookDelivery entity.
+	// It exists in this package in order to avoid circular dependency with the "webhookdelivery" package.
+	WebhookDeliveriesInverseTable = "webhook_deliveries"
+	// WebhookDeliveriesColumn is the table column denoting the webhook_deliveries relation/edge.
+	WebhookDeliveriesColumn = "shop_id"
 )
 
 // Columns holds all SQL columns for shop fields.
@@ -195,6 +208,8 @@ var Columns = []string{
 	FieldSharedSecret,
 	FieldJwtKey,
 	FieldPricesIncludeTax,
+	FieldAbandonedCartEmails,
+	FieldGiftCardsEnabled,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -228,6 +243,10 @@ var (
 	CurrencyValidator func(string) error
 	// DefaultPricesIncludeTax holds the default value on creation for the "prices_include_tax" field.
 	DefaultPricesIncludeTax bool
+	// DefaultAbandonedCartEmails holds the default value on creation for the "abandoned_cart_emails" field.
+	DefaultAbandonedCartEmails bool
+	// DefaultGiftCardsEnabled holds the default value on creation for the "gift_cards_enabled" field.
+	DefaultGiftCardsEnabled bool
 )
 
 // OrderOption defines the ordering options for the Shop queries.
@@ -281,6 +300,16 @@ func BySharedSecret(opts ...sql.OrderTermOption) OrderOption {
 // ByPricesIncludeTax orders the results by the prices_include_tax field.
 func ByPricesIncludeTax(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPricesIncludeTax, opts...).ToFunc()
+}
+
+// ByAbandonedCartEmails orders the results by the abandoned_cart_emails field.
+func ByAbandonedCartEmails(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAbandonedCartEmails, opts...).ToFunc()
+}
+
+// ByGiftCardsEnabled orders the results by the gift_cards_enabled field.
+func ByGiftCardsEnabled(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldGiftCardsEnabled, opts...).ToFunc()
 }
 
 // ByAccessTokensCount orders the results by access_tokens count.
@@ -499,6 +528,20 @@ func ByIdempotencyKeys(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newIdempotencyKeysStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByWebhookDeliveriesCount orders the results by webhook_deliveries count.
+func ByWebhookDeliveriesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newWebhookDeliveriesStep(), opts...)
+	}
+}
+
+// ByWebhookDeliveries orders the results by webhook_deliveries terms.
+func ByWebhookDeliveries(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newWebhookDeliveriesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccessTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -609,5 +652,12 @@ func newIdempotencyKeysStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(IdempotencyKeysInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, IdempotencyKeysTable, IdempotencyKeysColumn),
+	)
+}
+func newWebhookDeliveriesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(WebhookDeliveriesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, WebhookDeliveriesTable, WebhookDeliveriesColumn),
 	)
 }

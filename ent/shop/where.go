@@ -105,6 +105,16 @@ func PricesIncludeTax(v bool) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldPricesIncludeTax, v))
 }
 
+// AbandonedCartEmails applies equality check predicate on the "abandoned_cart_emails" field. It's identical to AbandonedCartEmailsEQ.
+func AbandonedCartEmails(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldAbandonedCartEmails, v))
+}
+
+// GiftCardsEnabled applies equality check predicate on the "gift_cards_enabled" field. It's identical to GiftCardsEnabledEQ.
+func GiftCardsEnabled(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldGiftCardsEnabled, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldCreatedAt, v))
@@ -635,6 +645,26 @@ func PricesIncludeTaxNEQ(v bool) predicate.Shop {
 	return predicate.Shop(sql.FieldNEQ(FieldPricesIncludeTax, v))
 }
 
+// AbandonedCartEmailsEQ applies the EQ predicate on the "abandoned_cart_emails" field.
+func AbandonedCartEmailsEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldAbandonedCartEmails, v))
+}
+
+// AbandonedCartEmailsNEQ applies the NEQ predicate on the "abandoned_cart_emails" field.
+func AbandonedCartEmailsNEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldNEQ(FieldAbandonedCartEmails, v))
+}
+
+// GiftCardsEnabledEQ applies the EQ predicate on the "gift_cards_enabled" field.
+func GiftCardsEnabledEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldGiftCardsEnabled, v))
+}
+
+// GiftCardsEnabledNEQ applies the NEQ predicate on the "gift_cards_enabled" field.
+func GiftCardsEnabledNEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldNEQ(FieldGiftCardsEnabled, v))
+}
+
 // HasAccessTokens applies the HasEdge predicate on the "access_tokens" edge.
 func HasAccessTokens() predicate.Shop {
 	return predicate.Shop(func(s *sql.Selector) {
@@ -995,6 +1025,29 @@ func HasIdempotencyKeys() predicate.Shop {
 func HasIdempotencyKeysWith(preds ...predicate.IdempotencyKey) predicate.Shop {
 	return predicate.Shop(func(s *sql.Selector) {
 		step := newIdempotencyKeysStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasWebhookDeliveries applies the HasEdge predicate on the "webhook_deliveries" edge.
+func HasWebhookDeliveries() predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, WebhookDeliveriesTable, WebhookDeliveriesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasWebhookDeliveriesWith applies the HasEdge predicate on the "webhook_deliveries" edge with a given conditions (other predicates).
+func HasWebhookDeliveriesWith(preds ...predicate.WebhookDelivery) predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := newWebhookDeliveriesStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -24,8 +24,16 @@ const (
 	FieldWebhookTopicID = "webhook_topic_id"
 	// FieldCallbackURL holds the string denoting the callback_url field in the database.
 	FieldCallbackURL = "callback_url"
+	// FieldConsecutiveFailedDeliveries holds the string denoting the consecutive_failed_deliveries field in the database.
+	FieldConsecutiveFailedDeliveries = "consecutive_failed_deliveries"
+	// FieldUnhealthySince holds the string denoting the unhealthy_since field in the database.
+	FieldUnhealthySince = "unhealthy_since"
+	// FieldLastDeliveredAt holds the string denoting the last_delivered_at field in the database.
+	FieldLastDeliveredAt = "last_delivered_at"
 	// EdgeShop holds the string denoting the shop edge name in mutations.
 	EdgeShop = "shop"
+	// EdgeDeliveries holds the string denoting the deliveries edge name in mutations.
+	EdgeDeliveries = "deliveries"
 	// Table holds the table name of the webhooksubscription in the database.
 	Table = "webhook_subscriptions"
 	// ShopTable is the table that holds the shop relation/edge.
@@ -35,6 +43,13 @@ const (
 	ShopInverseTable = "shops"
 	// ShopColumn is the table column denoting the shop relation/edge.
 	ShopColumn = "shop_id"
+	// DeliveriesTable is the table that holds the deliveries relation/edge.
+	DeliveriesTable = "webhook_deliveries"
+	// DeliveriesInverseTable is the table name for the WebhookDelivery entity.
+	// It exists in this package in order to avoid circular dependency with the "webhookdelivery" package.
+	DeliveriesInverseTable = "webhook_deliveries"
+	// DeliveriesColumn is the table column denoting the deliveries relation/edge.
+	DeliveriesColumn = "subscription_id"
 )
 
 // Columns holds all SQL columns for webhooksubscription fields.
@@ -45,6 +60,9 @@ var Columns = []string{
 	FieldShopID,
 	FieldWebhookTopicID,
 	FieldCallbackURL,
+	FieldConsecutiveFailedDeliveries,
+	FieldUnhealthySince,
+	FieldLastDeliveredAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -64,6 +82,8 @@ var (
 	DefaultUpdatedAt func() time.Time
 	// UpdateDefaultUpdatedAt holds the default value on update for the "updated_at" field.
 	UpdateDefaultUpdatedAt func() time.Time
+	// DefaultConsecutiveFailedDeliveries holds the default value on creation for the "consecutive_failed_deliveries" field.
+	DefaultConsecutiveFailedDeliveries int
 )
 
 // OrderOption defines the ordering options for the WebhookSubscription queries.
@@ -99,10 +119,39 @@ func ByCallbackURL(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCallbackURL, opts...).ToFunc()
 }
 
+// ByConsecutiveFailedDeliveries orders the results by the consecutive_failed_deliveries field.
+func ByConsecutiveFailedDeliveries(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldConsecutiveFailedDeliveries, opts...).ToFunc()
+}
+
+// ByUnhealthySince orders the results by the unhealthy_since field.
+func ByUnhealthySince(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUnhealthySince, opts...).ToFunc()
+}
+
+// ByLastDeliveredAt orders the results by the last_delivered_at field.
+func ByLastDeliveredAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLastDeliveredAt, opts...).ToFunc()
+}
+
 // ByShopField orders the results by shop field.
 func ByShopField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newShopStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByDeliveriesCount orders the results by deliveries count.
+func ByDeliveriesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newDeliveriesStep(), opts...)
+	}
+}
+
+// ByDeliveries orders the results by deliveries terms.
+func ByDeliveries(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newDeliveriesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
 func newShopStep() *sqlgraph.Step {
@@ -110,5 +159,12 @@ func newShopStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ShopInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, ShopTable, ShopColumn),
+	)
+}
+func newDeliveriesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(DeliveriesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, DeliveriesTable, DeliveriesColumn),
 	)
 }

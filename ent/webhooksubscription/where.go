@@ -80,6 +80,21 @@ func CallbackURL(v string) predicate.WebhookSubscription {
 	return predicate.WebhookSubscription(sql.FieldEQ(FieldCallbackURL, v))
 }
 
+// ConsecutiveFailedDeliveries applies equality check predicate on the "consecutive_failed_deliveries" field. It's identical to ConsecutiveFailedDeliveriesEQ.
+func ConsecutiveFailedDeliveries(v int) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldEQ(FieldConsecutiveFailedDeliveries, v))
+}
+
+// UnhealthySince applies equality check predicate on the "unhealthy_since" field. It's identical to UnhealthySinceEQ.
+func UnhealthySince(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldEQ(FieldUnhealthySince, v))
+}
+
+// LastDeliveredAt applies equality check predicate on the "last_delivered_at" field. It's identical to LastDeliveredAtEQ.
+func LastDeliveredAt(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldEQ(FieldLastDeliveredAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.WebhookSubscription {
 	return predicate.WebhookSubscription(sql.FieldEQ(FieldCreatedAt, v))
@@ -285,6 +300,146 @@ func CallbackURLContainsFold(v string) predicate.WebhookSubscription {
 	return predicate.WebhookSubscription(sql.FieldContainsFold(FieldCallbackURL, v))
 }
 
+// ConsecutiveFailedDeliveriesEQ applies the EQ predicate on the "consecutive_failed_deliveries" field.
+func ConsecutiveFailedDeliveriesEQ(v int) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldEQ(FieldConsecutiveFailedDeliveries, v))
+}
+
+// ConsecutiveFailedDeliveriesNEQ applies the NEQ predicate on the "consecutive_failed_deliveries" field.
+func ConsecutiveFailedDeliveriesNEQ(v int) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldNEQ(FieldConsecutiveFailedDeliveries, v))
+}
+
+// ConsecutiveFailedDeliveriesIn applies the In predicate on the "consecutive_failed_deliveries" field.
+func ConsecutiveFailedDeliveriesIn(vs ...int) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldIn(FieldConsecutiveFailedDeliveries, vs...))
+}
+
+// ConsecutiveFailedDeliveriesNotIn applies the NotIn predicate on the "consecutive_failed_deliveries" field.
+func ConsecutiveFailedDeliveriesNotIn(vs ...int) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldNotIn(FieldConsecutiveFailedDeliveries, vs...))
+}
+
+// ConsecutiveFailedDeliveriesGT applies the GT predicate on the "consecutive_failed_deliveries" field.
+func ConsecutiveFailedDeliveriesGT(v int) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldGT(FieldConsecutiveFailedDeliveries, v))
+}
+
+// ConsecutiveFailedDeliveriesGTE applies the GTE predicate on the "consecutive_failed_deliveries" field.
+func ConsecutiveFailedDeliveriesGTE(v int) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldGTE(FieldConsecutiveFailedDeliveries, v))
+}
+
+// ConsecutiveFailedDeliveriesLT applies the LT predicate on the "consecutive_failed_deliveries" field.
+func ConsecutiveFailedDeliveriesLT(v int) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldLT(FieldConsecutiveFailedDeliveries, v))
+}
+
+// ConsecutiveFailedDeliveriesLTE applies the LTE predicate on the "consecutive_failed_deliveries" field.
+func ConsecutiveFailedDeliveriesLTE(v int) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldLTE(FieldConsecutiveFailedDeliveries, v))
+}
+
+// UnhealthySinceEQ applies the EQ predicate on the "unhealthy_since" field.
+func UnhealthySinceEQ(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldEQ(FieldUnhealthySince, v))
+}
+
+// UnhealthySinceNEQ applies the NEQ predicate on the "unhealthy_since" field.
+func UnhealthySinceNEQ(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldNEQ(FieldUnhealthySince, v))
+}
+
+// UnhealthySinceIn applies the In predicate on the "unhealthy_since" field.
+func UnhealthySinceIn(vs ...time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldIn(FieldUnhealthySince, vs...))
+}
+
+// UnhealthySinceNotIn applies the NotIn predicate on the "unhealthy_since" field.
+func UnhealthySinceNotIn(vs ...time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldNotIn(FieldUnhealthySince, vs...))
+}
+
+// UnhealthySinceGT applies the GT predicate on the "unhealthy_since" field.
+func UnhealthySinceGT(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldGT(FieldUnhealthySince, v))
+}
+
+// UnhealthySinceGTE applies the GTE predicate on the "unhealthy_since" field.
+func UnhealthySinceGTE(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldGTE(FieldUnhealthySince, v))
+}
+
+// UnhealthySinceLT applies the LT predicate on the "unhealthy_since" field.
+func UnhealthySinceLT(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldLT(FieldUnhealthySince, v))
+}
+
+// UnhealthySinceLTE applies the LTE predicate on the "unhealthy_since" field.
+func UnhealthySinceLTE(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldLTE(FieldUnhealthySince, v))
+}
+
+// UnhealthySinceIsNil applies the IsNil predicate on the "unhealthy_since" field.
+func UnhealthySinceIsNil() predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldIsNull(FieldUnhealthySince))
+}
+
+// UnhealthySinceNotNil applies the NotNil predicate on the "unhealthy_since" field.
+func UnhealthySinceNotNil() predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldNotNull(FieldUnhealthySince))
+}
+
+// LastDeliveredAtEQ applies the EQ predicate on the "last_delivered_at" field.
+func LastDeliveredAtEQ(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldEQ(FieldLastDeliveredAt, v))
+}
+
+// LastDeliveredAtNEQ applies the NEQ predicate on the "last_delivered_at" field.
+func LastDeliveredAtNEQ(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldNEQ(FieldLastDeliveredAt, v))
+}
+
+// LastDeliveredAtIn applies the In predicate on the "last_delivered_at" field.
+func LastDeliveredAtIn(vs ...time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldIn(FieldLastDeliveredAt, vs...))
+}
+
+// LastDeliveredAtNotIn applies the NotIn predicate on the "last_delivered_at" field.
+func LastDeliveredAtNotIn(vs ...time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldNotIn(FieldLastDeliveredAt, vs...))
+}
+
+// LastDeliveredAtGT applies the GT predicate on the "last_delivered_at" field.
+func LastDeliveredAtGT(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldGT(FieldLastDeliveredAt, v))
+}
+
+// LastDeliveredAtGTE applies the GTE predicate on the "last_delivered_at" field.
+func LastDeliveredAtGTE(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldGTE(FieldLastDeliveredAt, v))
+}
+
+// LastDeliveredAtLT applies the LT predicate on the "last_delivered_at" field.
+func LastDeliveredAtLT(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldLT(FieldLastDeliveredAt, v))
+}
+
+// LastDeliveredAtLTE applies the LTE predicate on the "last_delivered_at" field.
+func LastDeliveredAtLTE(v time.Time) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldLTE(FieldLastDeliveredAt, v))
+}
+
+// LastDeliveredAtIsNil applies the IsNil predicate on the "last_delivered_at" field.
+func LastDeliveredAtIsNil() predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldIsNull(FieldLastDeliveredAt))
+}
+
+// LastDeliveredAtNotNil applies the NotNil predicate on the "last_delivered_at" field.
+func LastDeliveredAtNotNil() predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldNotNull(FieldLastDeliveredAt))
+}
+
 // HasShop applies the HasEdge predicate on the "shop" edge.
 func HasShop() predicate.WebhookSubscription {
 	return predicate.WebhookSubscription(func(s *sql.Selector) {
@@ -300,6 +455,29 @@ func HasShop() predicate.WebhookSubscription {
 func HasShopWith(preds ...predicate.Shop) predicate.WebhookSubscription {
 	return predicate.WebhookSubscription(func(s *sql.Selector) {
 		step := newShopStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasDeliveries applies the HasEdge predicate on the "deliveries" edge.
+func HasDeliveries() predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, DeliveriesTable, DeliveriesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasDeliveriesWith applies the HasEdge predicate on the "deliveries" edge with a given conditions (other predicates).
+func HasDeliveriesWith(preds ...predicate.WebhookDelivery) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(func(s *sql.Selector) {
+		step := newDeliveriesStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

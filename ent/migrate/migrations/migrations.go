@@ -1,4 +1,5 @@
-// Package migrations embeds the versioned SQL migrations of each dialect and applies them with goose.
+// Package migrations embeds the versioned SQL migrations of each dialect and applies them with
+// goose, then brings the job queue's own tables (River's) to the version the binary expects.
 package migrations
 
 import (
@@ -10,6 +11,10 @@ import (
 
 	"entgo.io/ent/dialect"
 	"github.com/pressly/goose/v3"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
 )
 
 //go:embed sqlite/*.sql postgres/*.sql
@@ -47,8 +52,22 @@ func ApplyTo(ctx context.Context, db *sql.DB, dialectName string, version int64)
 		}
 		return rows.Err()
 	}
+	// Two processes starting on one PostgreSQL would otherwise both apply the same migration.
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrationLockKey); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLockKey)
 	return apply(ctx, db, dialectName, version)
 }
+
+// migrationLockKey names the PostgreSQL advisory lock held while migrating; any number no
+// other lock user of the database picks will do.
+const migrationLockKey int64 = 0x636b6f7574 // "ckout"
 
 func apply(ctx context.Context, db *sql.DB, dialectName string, version int64) error {
 	var (
@@ -79,5 +98,29 @@ func apply(ctx context.Context, db *sql.DB, dialectName string, version int64) e
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
+	return applyQueue(ctx, db, dialectName)
+}
+
+// applyQueue runs River's own migrations for its tables (river_job and the rest). They are
+// River's, versioned by River in river_migration, and kept out of the ent schema's diff.
+func applyQueue(ctx context.Context, db *sql.DB, dialectName string) error {
+	var err error
+	if dialectName == dialect.SQLite {
+		err = migrateQueue(ctx, riversqlite.New(db))
+	} else {
+		err = migrateQueue(ctx, riverdatabasesql.New(db))
+	}
+	if err != nil {
+		return fmt.Errorf("migrations: job queue: %w", err)
+	}
 	return nil
+}
+
+func migrateQueue[TTx any](ctx context.Context, driver riverdriver.Driver[TTx]) error {
+	m, err := rivermigrate.New(driver, nil)
+	if err != nil {
+		return err
+	}
+	_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+	return err
 }
