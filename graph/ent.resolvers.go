@@ -75,6 +75,11 @@ func (r *Resolver) RSAConfig() generated.RSAConfigResolver { return &rSAConfigRe
 // Shop returns generated.ShopResolver implementation.
 func (r *Resolver) Shop() generated.ShopResolver { return &shopResolver{r} }
 
+// WebhookSubscription returns generated.WebhookSubscriptionResolver implementation.
+func (r *Resolver) WebhookSubscription() generated.WebhookSubscriptionResolver {
+	return &webhookSubscriptionResolver{r}
+}
+
 type (
 	aPIOverrideResolver            struct{ *Resolver }
 	externalPaymentGatewayResolver struct{ *Resolver }
@@ -82,4 +87,5 @@ type (
 	queryResolver                  struct{ *Resolver }
 	rSAConfigResolver              struct{ *Resolver }
 	shopResolver                   struct{ *Resolver }
+	webhookSubscriptionResolver    struct{ *Resolver }
 )

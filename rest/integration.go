@@ -47,10 +47,17 @@ type webhookJSON struct {
 	CallbackURL    string    `json:"callback_url"`
 	CreatedAt      time.Time `json:"created_at"`
 	UpdatedAt      time.Time `json:"updated_at"`
+	// Health (ours): false after several deliveries in a row failed.
+	Healthy                     bool       `json:"healthy"`
+	UnhealthySince              *time.Time `json:"unhealthy_since"`
+	ConsecutiveFailedDeliveries int        `json:"consecutive_failed_deliveries"`
+	LastDeliveredAt             *time.Time `json:"last_delivered_at"`
 }
 
 func webhookBody(s *ent.WebhookSubscription) webhookJSON {
-	return webhookJSON{ID: s.ID, WebhookTopicID: s.WebhookTopicID, CallbackURL: s.CallbackURL, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC()}
+	return webhookJSON{ID: s.ID, WebhookTopicID: s.WebhookTopicID, CallbackURL: s.CallbackURL, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(),
+		Healthy: s.UnhealthySince == nil, UnhealthySince: utc(s.UnhealthySince), ConsecutiveFailedDeliveries: s.ConsecutiveFailedDeliveries,
+		LastDeliveredAt: utc(s.LastDeliveredAt)}
 }
 
 func (a *API) listWebhooks(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {

@@ -37,6 +37,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	})
 	a.registerStoreConfig(mux)
 	a.registerIntegration(mux)
+	a.registerWebhooks(mux)
 	a.registerPaymentGateways(mux)
 	a.registerFlows(mux)
 	a.registerAPIOverrides(mux)

@@ -263,8 +263,15 @@ func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderI
 				return err
 			}
 		}
-		if err := tx.Order.UpdateOne(o).SetStatus(order.StatusOpen).SetReserved(false).AddVersion(1).Exec(ctx); err != nil {
+		// Trying to pay was the shopper's activity: the abandoned-order hour starts again.
+		if err := tx.Order.UpdateOne(o).SetStatus(order.StatusOpen).SetReserved(false).AddVersion(1).
+			SetLastActivityAt(s.clock()).ClearAbandonedAt().Exec(ctx); err != nil {
 			return err
+		}
+		if failedID == 0 && keepID != 0 {
+			// A gateway asking the shopper to act has not failed the order: the shopper acts and
+			// processes it again, so this is no order/failed.
+			return nil
 		}
 		return s.recordOrderEvent(ctx, tx, sh, o, TopicOrderFailed, map[string]any{"reason": reason})
 	})

@@ -65,7 +65,7 @@ func OpenDatabase(url string) (*Database, error) {
 		db.SetMaxOpenConns(20)
 		db.SetMaxIdleConns(20)
 	}
-	client := ent.NewClient(ent.Driver(entsql.OpenDB(dia, db)))
+	client := ent.NewClient(ent.Driver(txCapture{entsql.OpenDB(dia, db)}))
 	d := &Database{SQL: db, Dialect: dia, Client: client, Read: client}
 	if dia == dialect.SQLite {
 		read, err := sql.Open(driver, dsn+"&_pragma=query_only(1)")
@@ -78,6 +78,30 @@ func OpenDatabase(url string) (*Database, error) {
 		d.read, d.Read = read, ent.NewClient(ent.Driver(entsql.OpenDB(dia, read)))
 	}
 	return d, nil
+}
+
+// txCapture is ent's SQL driver, except that a transaction begun with a txSlot in its context
+// leaves its *sql.Tx in the slot. River's InsertTx takes that *sql.Tx, so that a job is
+// written in the same transaction as the change that causes it.
+type txCapture struct{ *entsql.Driver }
+
+type txSlotKey struct{}
+
+type txSlot struct{ tx *sql.Tx }
+
+func (d txCapture) Tx(ctx context.Context) (dialect.Tx, error) { return d.BeginTx(ctx, nil) }
+
+func (d txCapture) BeginTx(ctx context.Context, opts *sql.TxOptions) (dialect.Tx, error) {
+	tx, err := d.Driver.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if slot, ok := ctx.Value(txSlotKey{}).(*txSlot); ok {
+		if t, ok := tx.(*entsql.Tx); ok {
+			slot.tx, _ = t.Tx.(*sql.Tx)
+		}
+	}
+	return tx, nil
 }
 
 // Migrate applies the pending migrations.

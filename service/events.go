@@ -2,8 +2,12 @@ package service
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/product"
 )
 
 // Event topics, with the ids clients look them up by.
@@ -21,7 +25,8 @@ const (
 
 // recordOrderEvent writes an event of the order in tx, the transaction of the change that
 // causes it: no change without its event, no event without its change. The payload carries the
-// order's state as it is at that moment.
+// order's state as it is at that moment. The event's webhook deliveries and their jobs are
+// written with it (recordEvent).
 func (s *Service) recordOrderEvent(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, topic string, extra map[string]any) error {
 	v, err := s.viewOf(ctx, tx.Client(), sh, o, nil)
 	if err != nil {
@@ -35,6 +40,95 @@ func (s *Service) recordOrderEvent(ctx context.Context, tx *ent.Tx, sh *ent.Shop
 	for k, val := range extra {
 		payload[k] = val
 	}
-	return tx.Event.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetEventID(newPublicID()).SetTopic(topic).
-		SetPayload(payload).SetCreatedAt(s.clock()).Exec(ctx)
+	return s.recordEvent(ctx, tx, sh.ID, &o.ID, topic, payload)
+}
+
+// SetAbandonedCartEmails records whether the shop sends its own abandoned-cart emails. While it
+// does, order/abandoned is not sent to subscribers (the spec's rule).
+func (s *Service) SetAbandonedCartEmails(ctx context.Context, sh *ent.Shop, on bool) (*ent.Shop, error) {
+	return s.db.Client.Shop.UpdateOneID(sh.ID).SetAbandonedCartEmails(on).Save(ctx)
+}
+
+// SetGiftCardsEnabled turns gift cards on or off for the shop: with them on, buying a product
+// marked as a gift card issues a card and records gift_card/created.
+func (s *Service) SetGiftCardsEnabled(ctx context.Context, sh *ent.Shop, on bool) (*ent.Shop, error) {
+	return s.db.Client.Shop.UpdateOneID(sh.ID).SetGiftCardsEnabled(on).Save(ctx)
+}
+
+// allFulfilled reports whether every line of the order has its whole quantity fulfilled.
+func allFulfilled(ctx context.Context, tx *ent.Tx, orderID int) (bool, error) {
+	lines, err := tx.LineItem.Query().Where(lineitem.OrderID(orderID)).All(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, li := range lines {
+		if li.FulfilledQuantity < li.Quantity {
+			return false, nil
+		}
+	}
+	return len(lines) > 0, nil
+}
+
+// issuePurchasedGiftCards issues, at processing and in its transaction, one gift card per unit of
+// each line whose product is a gift card, and records gift_card/created for each, when the shop
+// has gift cards enabled. The card's value is the line's unit price in the order's currency; the
+// recipient and message come from the line's properties. The event carries the pin: it is the
+// only way the buyer's platform learns it, since checkoutd keeps only its hash.
+func (s *Service) issuePurchasedGiftCards(ctx context.Context, tx *ent.Tx, shopID int, o *ent.Order) error {
+	sh, err := tx.Shop.Get(ctx, shopID)
+	if err != nil || !sh.GiftCardsEnabled {
+		return err
+	}
+	lines, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID)).Order(lineitem.ByPosition(), lineitem.ByID()).All(ctx)
+	if err != nil {
+		return err
+	}
+	var productIDs []string
+	for _, li := range lines {
+		if li.ProductID != "" {
+			productIDs = append(productIDs, li.ProductID)
+		}
+	}
+	if len(productIDs) == 0 {
+		return nil
+	}
+	giftProducts, err := tx.Product.Query().Where(product.ShopID(sh.ID), product.PlatformIDIn(productIDs...), product.GiftCard(true)).
+		Select(product.FieldPlatformID).Strings(ctx)
+	if err != nil {
+		return err
+	}
+	customerName, customerEmail := "", ""
+	if c := o.Customer; c != nil {
+		customerName, customerEmail = strings.TrimSpace(c.FirstName+" "+c.LastName), c.EmailAddress
+	}
+	for _, li := range lines {
+		if !slices.Contains(giftProducts, li.ProductID) {
+			continue
+		}
+		for range li.Quantity {
+			token, pin := strings.ToUpper(randomHex(8)), randomDigits(8)
+			card, err := tx.GiftCard.Create().SetShopID(sh.ID).SetPublicPaymentMethodID(newPublicID()).SetCardToken(token).
+				SetPinHash(pinHash(sh, token, pin)).SetCurrency(o.Currency).SetAmount(li.Price).SetBalance(li.Price).
+				SetRecipientName(li.Properties["recipient_name"]).SetMessage(li.Properties["message"]).
+				SetCustomerName(customerName).SetCustomerEmail(customerEmail).Save(ctx)
+			if err != nil {
+				return err
+			}
+			err = s.recordEvent(ctx, tx, sh.ID, &o.ID, TopicGiftCardCreated, map[string]any{
+				"public_order_id":   o.PublicOrderID,
+				"platform_order_id": o.PlatformOrderID,
+				"line_item_key":     li.LineItemKey,
+				"gift_card": map[string]any{
+					"public_payment_method_id": card.PublicPaymentMethodID, "card_token": card.CardToken, "card_pin": pin,
+					"amount": card.Amount, "balance": card.Balance, "currency": card.Currency,
+					"recipient_name": card.RecipientName, "message": card.Message,
+					"customer_name": card.CustomerName, "customer_email": card.CustomerEmail,
+				},
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -122,6 +122,10 @@ func (s *Service) SetFulfilledQuantities(ctx context.Context, sess *OrderSession
 		return nil, validationError("line_item.invalid_fulfillment", "line_items is required", map[string]any{"field": "line_items"})
 	}
 	return s.changeOrderIn(ctx, sess, []order.Status{order.StatusOpen, order.StatusProcessed}, func(tx *ent.Tx, o *ent.Order) error {
+		wasFulfilled, err := allFulfilled(ctx, tx, o.ID)
+		if err != nil {
+			return err
+		}
 		for _, l := range lines {
 			li, err := findLine(ctx, tx, o, l.LineItemKey)
 			if err != nil {
@@ -136,7 +140,12 @@ func (s *Service) SetFulfilledQuantities(ctx context.Context, sess *OrderSession
 				return err
 			}
 		}
-		return nil
+		// order/fulfilled fires when the fulfilled quantities come to equal the ordered ones,
+		// not again on every later call that leaves them so.
+		if fulfilled, err := allFulfilled(ctx, tx, o.ID); err != nil || wasFulfilled || !fulfilled {
+			return err
+		}
+		return s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderFulfilled, nil)
 	})
 }
 

@@ -14,6 +14,13 @@ func (s *Service) Node(ctx context.Context, sh *ent.Shop, id int) (ent.Noder, er
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
 	n, err := s.db.Client.Noder(plain, id)
+	if a, ok := n.(*ent.WebhookAttempt); ok && err == nil {
+		// An attempt belongs to the shop of its delivery.
+		if d, err := s.db.Client.WebhookDelivery.Get(plain, a.DeliveryID); err == nil && d.ShopID == sh.ID {
+			return a, nil
+		}
+		return nil, notFound("node.not_found", "no object with that id")
+	}
 	if err != nil || ownerOf(n) != sh.ID {
 		return nil, notFound("node.not_found", "no object with that id")
 	}
@@ -35,6 +42,8 @@ func ownerOf(n ent.Noder) int {
 	case *ent.RSAConfig:
 		return v.ShopID
 	case *ent.WebhookSubscription:
+		return v.ShopID
+	case *ent.WebhookDelivery:
 		return v.ShopID
 	case *ent.Flow:
 		return v.ShopID

@@ -28,7 +28,8 @@ func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states 
 		if err := change(tx, o); err != nil {
 			return err
 		}
-		return tx.Order.UpdateOneID(o.ID).AddVersion(1).Exec(ctx)
+		// A change is the shopper's activity: it restarts the abandoned-order hour.
+		return tx.Order.UpdateOneID(o.ID).AddVersion(1).SetLastActivityAt(s.clock()).ClearAbandonedAt().Exec(ctx)
 	})
 	if err != nil {
 		return nil, err

@@ -105,7 +105,7 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	var view OrderView
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		o, err := tx.Order.Create().SetShopID(sh.ID).SetPublicOrderID(newPublicID()).SetCurrency(sh.Currency).
-			SetFlowID(in.FlowID).SetResumableLink(in.ResumableLink).SetMetaData(meta).Save(ctx)
+			SetFlowID(in.FlowID).SetResumableLink(in.ResumableLink).SetMetaData(meta).SetLastActivityAt(s.clock()).Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -151,6 +151,10 @@ func (s *Service) ResumeOrder(ctx context.Context, sh *ent.Shop, publicOrderID s
 	if view.Order.Status != order.StatusOpen {
 		return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.not_resumable",
 			Message: "the order is " + view.Order.Status.String() + " and cannot be resumed", Details: map[string]any{"public_order_id": publicOrderID}}
+	}
+	// The shopper is back: the abandoned-order hour starts again.
+	if err := s.db.Client.Order.UpdateOneID(view.Order.ID).SetLastActivityAt(s.clock()).ClearAbandonedAt().Exec(ctx); err != nil {
+		return nil, err
 	}
 	if view.JWT, err = s.issueOrderJWT(sh, publicOrderID); err != nil {
 		return nil, err

@@ -108,7 +108,10 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 		if err := s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderProcessed, nil); err != nil {
 			return err
 		}
-		return s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderCreated, nil)
+		if err := s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderCreated, nil); err != nil {
+			return err
+		}
+		return s.issuePurchasedGiftCards(ctx, tx, sess.Shop.ID, o)
 	})
 	if err != nil {
 		return nil, err

@@ -4,13 +4,18 @@ package service
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
+
+	"github.com/riverqueue/river"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/webhook"
 )
 
 // Service owns the business rules of checkoutd.
@@ -22,6 +27,16 @@ type Service struct {
 	gateways       *gateway.Client
 	smtpURL        string
 	rules          shopRulesCache
+
+	webhookTimeout     time.Duration
+	webhookRetryBase   time.Duration
+	webhookMaxAttempts int
+	webhooks           *webhook.Client
+	jobPollInterval    time.Duration
+	jobs               *river.Client[*sql.Tx]
+	metrics            *metrics
+	// sqlTxs maps each transaction inTx has open to its *sql.Tx, for River's InsertTx.
+	sqlTxs sync.Map
 }
 
 // Option configures a Service.
@@ -38,13 +53,24 @@ func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
 
 // New returns a Service on db.
 func New(db *Database, opts ...Option) *Service {
-	s := &Service{db: db, log: slog.Default(), clock: time.Now, gatewayTimeout: gateway.DefaultTimeout}
+	s := &Service{db: db, log: slog.Default(), clock: time.Now, gatewayTimeout: gateway.DefaultTimeout,
+		webhookTimeout: webhook.DefaultTimeout, webhookRetryBase: DefaultWebhookRetryBase,
+		webhookMaxAttempts: DefaultWebhookMaxAttempts, jobPollInterval: DefaultJobPollInterval}
 	for _, o := range opts {
 		o(s)
 	}
-	// Signatures carry the wall-clock Date the gateway checks, whatever the service clock says.
+	// Signatures carry the wall-clock Date the gateway or receiver checks, whatever the
+	// service clock says.
 	s.gateways = gateway.New(s.gatewayTimeout, time.Now)
 	s.watchShopRules()
+	s.webhooks = webhook.New(s.webhookTimeout, time.Now)
+	s.metrics = newMetrics(s)
+	jobs, err := newJobClient(s)
+	if err != nil {
+		// Only a mistake in the queue's configuration above gets here, never the environment.
+		panic(fmt.Sprintf("service: job queue: %v", err))
+	}
+	s.jobs = jobs
 	return s
 }
 
@@ -58,11 +84,17 @@ func (s *Service) Reader() *ent.Client { return s.db.Read }
 // Ready reports whether the database answers.
 func (s *Service) Ready(ctx context.Context) error { return s.db.Ping(ctx) }
 
-// inTx runs fn in one transaction: all of it is written, or none.
+// inTx runs fn in one transaction: all of it is written, or none. Jobs inserted through
+// s.insertJobsTx(tx, ...) are part of it.
 func (s *Service) inTx(ctx context.Context, fn func(tx *ent.Tx) error) (err error) {
-	tx, err := s.db.Client.Tx(ctx)
+	slot := &txSlot{}
+	tx, err := s.db.Client.Tx(context.WithValue(ctx, txSlotKey{}, slot))
 	if err != nil {
 		return err
+	}
+	if slot.tx != nil {
+		s.sqlTxs.Store(tx, slot.tx)
+		defer s.sqlTxs.Delete(tx)
 	}
 	defer func() {
 		if p := recover(); p != nil {

@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
+	"strconv"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/rest"
@@ -23,6 +27,7 @@ func newHandler(svc *service.Service) http.Handler {
 	mux := http.NewServeMux()
 	rest.Register(mux, svc)
 	mux.Handle("/graphql", graph.Handler(svc))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(svc.Metrics(), promhttp.HandlerOpts{}))
 	web.Register(mux, svc)
 	demopage.Register(mux)
 	return rest.Common(mux)
@@ -44,12 +49,21 @@ func serve(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	svc := service.New(db, service.WithLogger(slog.Default()), service.WithSMTP(os.Getenv("CHECKOUT_SMTP_URL")))
+	opts, err := webhookOptions()
+	if err != nil {
+		return err
+	}
+	svc := service.New(db, append(opts, service.WithLogger(slog.Default()), service.WithSMTP(os.Getenv("CHECKOUT_SMTP_URL")))...)
 	if addr := os.Getenv("CHECKOUT_PPROF_ADDR"); addr != "" {
 		// Profiles on a separate listener, never on the public one.
 		go func() { slog.Warn("pprof stopped", "error", http.ListenAndServe(addr, pprofMux())) }()
 	}
 	go sweepInterruptedAuthorizations(ctx, svc)
+	// The job queue (webhook deliveries, the abandoned-order sweep) runs beside the HTTP server
+	// on its own goroutines and database connections, so a busy server does not stop it.
+	if err := svc.StartJobs(context.WithoutCancel(ctx)); err != nil {
+		return err
+	}
 	addr := envOr("CHECKOUT_ADDR", "127.0.0.1:8080")
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -69,6 +83,9 @@ func serve(ctx context.Context, args []string) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := svc.StopJobs(shutdownCtx); err != nil {
 		return err
 	}
 	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -109,4 +126,35 @@ func pprofMux() http.Handler {
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	return mux
+}
+
+// webhookOptions reads the webhook settings of the environment: CHECKOUT_WEBHOOK_RETRY_BASE
+// (the wait before the first retry, 10s), CHECKOUT_WEBHOOK_TIMEOUT (one callback, 10s),
+// CHECKOUT_WEBHOOK_MAX_ATTEMPTS (18) and CHECKOUT_JOB_POLL_INTERVAL (1s).
+func webhookOptions() ([]service.Option, error) {
+	var opts []service.Option
+	for _, d := range []struct {
+		name string
+		opt  func(time.Duration) service.Option
+	}{
+		{"CHECKOUT_WEBHOOK_RETRY_BASE", service.WithWebhookRetryBase},
+		{"CHECKOUT_WEBHOOK_TIMEOUT", service.WithWebhookTimeout},
+		{"CHECKOUT_JOB_POLL_INTERVAL", service.WithJobPollInterval},
+	} {
+		if v := os.Getenv(d.name); v != "" {
+			dur, err := time.ParseDuration(v)
+			if err != nil || dur <= 0 {
+				return nil, fmt.Errorf("%s must be a positive duration like 10s, not %q", d.name, v)
+			}
+			opts = append(opts, d.opt(dur))
+		}
+	}
+	if v := os.Getenv("CHECKOUT_WEBHOOK_MAX_ATTEMPTS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("CHECKOUT_WEBHOOK_MAX_ATTEMPTS must be a whole number of at least 1, not %q", v)
+		}
+		opts = append(opts, service.WithWebhookMaxAttempts(n))
+	}
+	return opts, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -48,6 +49,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	RSAConfig() RSAConfigResolver
 	Shop() ShopResolver
+	WebhookSubscription() WebhookSubscriptionResolver
 }
 
 type DirectiveRoot struct {
@@ -434,14 +436,18 @@ type ComplexityRoot struct {
 		GenerateTaxes                func(childComplexity int, publicOrderID string) int
 		InitOrder                    func(childComplexity int, input service.InitOrderInput) int
 		IssueGiftCard                func(childComplexity int, input service.IssueGiftCardInput) int
+		PingWebhookSubscription      func(childComplexity int, id int) int
 		ProcessOrder                 func(childComplexity int, publicOrderID string) int
 		RefundOrder                  func(childComplexity int, publicOrderID string, input model.RefundInput) int
 		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
 		RemoveDiscountCode           func(childComplexity int, publicOrderID string, code string) int
 		RemovePayment                func(childComplexity int, publicOrderID string, input service.PaymentInput) int
+		ReplayWebhookDelivery        func(childComplexity int, id int) int
 		ResumeOrder                  func(childComplexity int, publicOrderID string) int
 		SelectShippingLine           func(childComplexity int, publicOrderID string, index *string, code *string) int
+		SetAbandonedCartEmails       func(childComplexity int, enabled bool) int
 		SetBillingAddress            func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		SetGiftCardsEnabled          func(childComplexity int, enabled bool) int
 		SetPricesIncludeTax          func(childComplexity int, pricesIncludeTax bool) int
 		SetShippingAddress           func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		UpdateAPIOverride            func(childComplexity int, publicID string, input service.APIOverrideInput) int
@@ -461,12 +467,14 @@ type ComplexityRoot struct {
 	}
 
 	Order struct {
+		AbandonedAt     func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
 		CreatedVia      func(childComplexity int) int
 		Currency        func(childComplexity int) int
 		Events          func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.EventOrder, where *ent.EventWhereInput) int
 		FlowID          func(childComplexity int) int
 		ID              func(childComplexity int) int
+		LastActivityAt  func(childComplexity int) int
 		LineItems       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LineItemOrder, where *ent.LineItemWhereInput) int
 		Payments        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderPaymentOrder, where *ent.OrderPaymentWhereInput) int
 		PlatformOrderID func(childComplexity int) int
@@ -682,15 +690,16 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AvailableFlows func(childComplexity int) int
-		EnabledFlows   func(childComplexity int) int
-		GiftCardLookup func(childComplexity int, publicPaymentMethodID *string, cardToken *string, cardPin *string) int
-		Node           func(childComplexity int, id int) int
-		Nodes          func(childComplexity int, ids []int) int
-		Order          func(childComplexity int, publicOrderID string) int
-		Orders         func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
-		Shop           func(childComplexity int) int
-		WebhookTopics  func(childComplexity int) int
+		AvailableFlows    func(childComplexity int) int
+		EnabledFlows      func(childComplexity int) int
+		GiftCardLookup    func(childComplexity int, publicPaymentMethodID *string, cardToken *string, cardPin *string) int
+		Node              func(childComplexity int, id int) int
+		Nodes             func(childComplexity int, ids []int) int
+		Order             func(childComplexity int, publicOrderID string) int
+		Orders            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
+		Shop              func(childComplexity int) int
+		WebhookDeliveries func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *service.WebhookDeliveryFilter) int
+		WebhookTopics     func(childComplexity int) int
 	}
 
 	RSAConfig struct {
@@ -770,6 +779,7 @@ type ComplexityRoot struct {
 
 	Shop struct {
 		APIOverrides            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.APIOverrideOrder, where *ent.APIOverrideWhereInput) int
+		AbandonedCartEmails     func(childComplexity int) int
 		CorsDomains             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.CorsDomainOrder, where *ent.CorsDomainWhereInput) int
 		CreatedAt               func(childComplexity int) int
 		Currency                func(childComplexity int) int
@@ -779,6 +789,7 @@ type ComplexityRoot struct {
 		ExternalPaymentGateways func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ExternalPaymentGatewayOrder, where *ent.ExternalPaymentGatewayWhereInput) int
 		Flows                   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.FlowOrder, where *ent.FlowWhereInput) int
 		GiftCards               func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GiftCardOrder, where *ent.GiftCardWhereInput) int
+		GiftCardsEnabled        func(childComplexity int) int
 		ID                      func(childComplexity int) int
 		Identifier              func(childComplexity int) int
 		LifeElements            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LifeElementOrder, where *ent.LifeElementWhereInput) int
@@ -855,13 +866,67 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
-	WebhookSubscription struct {
-		CallbackURL    func(childComplexity int) int
+	WebhookAttempt struct {
+		AttemptedAt  func(childComplexity int) int
+		Delivery     func(childComplexity int) int
+		Error        func(childComplexity int) int
+		ID           func(childComplexity int) int
+		LatencyMs    func(childComplexity int) int
+		Replay       func(childComplexity int) int
+		ResponseBody func(childComplexity int) int
+		StatusCode   func(childComplexity int) int
+	}
+
+	WebhookDelivery struct {
+		AttemptCount   func(childComplexity int) int
+		Attempts       func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
+		DeliveredAt    func(childComplexity int) int
+		Event          func(childComplexity int) int
+		FailedAt       func(childComplexity int) int
 		ID             func(childComplexity int) int
+		LastError      func(childComplexity int) int
+		LastStatusCode func(childComplexity int) int
+		NextAttemptAt  func(childComplexity int) int
 		Shop           func(childComplexity int) int
+		Status         func(childComplexity int) int
+		Subscription   func(childComplexity int) int
+		Topic          func(childComplexity int) int
 		UpdatedAt      func(childComplexity int) int
-		WebhookTopicID func(childComplexity int) int
+	}
+
+	WebhookDeliveryConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	WebhookDeliveryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	WebhookPing struct {
+		Error        func(childComplexity int) int
+		EventID      func(childComplexity int) int
+		LatencyMS    func(childComplexity int) int
+		ResponseBody func(childComplexity int) int
+		StatusCode   func(childComplexity int) int
+		Success      func(childComplexity int) int
+	}
+
+	WebhookSubscription struct {
+		CallbackURL                 func(childComplexity int) int
+		ConsecutiveFailedDeliveries func(childComplexity int) int
+		CreatedAt                   func(childComplexity int) int
+		Deliveries                  func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, where *ent.WebhookDeliveryWhereInput) int
+		Healthy                     func(childComplexity int) int
+		ID                          func(childComplexity int) int
+		LastDeliveredAt             func(childComplexity int) int
+		Shop                        func(childComplexity int) int
+		UnhealthySince              func(childComplexity int) int
+		UpdatedAt                   func(childComplexity int) int
+		WebhookTopicID              func(childComplexity int) int
 	}
 
 	WebhookSubscriptionConnection struct {
@@ -958,6 +1023,10 @@ type MutationResolver interface {
 	DisableFlow(ctx context.Context, flowID string) ([]*service.FlowSummary, error)
 	RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*service.FlowSummary, error)
 	IssueGiftCard(ctx context.Context, input service.IssueGiftCardInput) (*service.IssuedGiftCard, error)
+	ReplayWebhookDelivery(ctx context.Context, id int) (*ent.WebhookDelivery, error)
+	PingWebhookSubscription(ctx context.Context, id int) (*service.WebhookPing, error)
+	SetAbandonedCartEmails(ctx context.Context, enabled bool) (*ent.Shop, error)
+	SetGiftCardsEnabled(ctx context.Context, enabled bool) (*ent.Shop, error)
 }
 type OrderResolver interface {
 	LineItems(ctx context.Context, obj *ent.Order, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LineItemOrder, where *ent.LineItemWhereInput) (*ent.LineItemConnection, error)
@@ -982,6 +1051,7 @@ type QueryResolver interface {
 	EnabledFlows(ctx context.Context) ([]*service.FlowSummary, error)
 	AvailableFlows(ctx context.Context) ([]*service.FlowSummary, error)
 	GiftCardLookup(ctx context.Context, publicPaymentMethodID *string, cardToken *string, cardPin *string) (*ent.GiftCard, error)
+	WebhookDeliveries(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *service.WebhookDeliveryFilter) (*ent.WebhookDeliveryConnection, error)
 }
 type RSAConfigResolver interface {
 	SharedSecretMasked(ctx context.Context, obj *ent.RSAConfig) (string, error)
@@ -989,6 +1059,9 @@ type RSAConfigResolver interface {
 type ShopResolver interface {
 	SharedSecretConfigured(ctx context.Context, obj *ent.Shop) (bool, error)
 	SharedSecretMasked(ctx context.Context, obj *ent.Shop) (*string, error)
+}
+type WebhookSubscriptionResolver interface {
+	Healthy(ctx context.Context, obj *ent.WebhookSubscription) (bool, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2778,6 +2851,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.IssueGiftCard(childComplexity, args["input"].(service.IssueGiftCardInput)), true
+	case "Mutation.pingWebhookSubscription":
+		if e.ComplexityRoot.Mutation.PingWebhookSubscription == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pingWebhookSubscription_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PingWebhookSubscription(childComplexity, args["id"].(int)), true
 	case "Mutation.processOrder":
 		if e.ComplexityRoot.Mutation.ProcessOrder == nil {
 			break
@@ -2833,6 +2917,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemovePayment(childComplexity, args["publicOrderId"].(string), args["input"].(service.PaymentInput)), true
+	case "Mutation.replayWebhookDelivery":
+		if e.ComplexityRoot.Mutation.ReplayWebhookDelivery == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_replayWebhookDelivery_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReplayWebhookDelivery(childComplexity, args["id"].(int)), true
 	case "Mutation.resumeOrder":
 		if e.ComplexityRoot.Mutation.ResumeOrder == nil {
 			break
@@ -2855,6 +2950,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SelectShippingLine(childComplexity, args["publicOrderId"].(string), args["index"].(*string), args["code"].(*string)), true
+	case "Mutation.setAbandonedCartEmails":
+		if e.ComplexityRoot.Mutation.SetAbandonedCartEmails == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setAbandonedCartEmails_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetAbandonedCartEmails(childComplexity, args["enabled"].(bool)), true
 	case "Mutation.setBillingAddress":
 		if e.ComplexityRoot.Mutation.SetBillingAddress == nil {
 			break
@@ -2866,6 +2972,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetBillingAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
+	case "Mutation.setGiftCardsEnabled":
+		if e.ComplexityRoot.Mutation.SetGiftCardsEnabled == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setGiftCardsEnabled_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetGiftCardsEnabled(childComplexity, args["enabled"].(bool)), true
 	case "Mutation.setPricesIncludeTax":
 		if e.ComplexityRoot.Mutation.SetPricesIncludeTax == nil {
 			break
@@ -3043,6 +3160,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.UpdateWebhookSubscription(childComplexity, args["id"].(int), args["callbackURL"].(string)), true
 
+	case "Order.abandonedAt":
+		if e.ComplexityRoot.Order.AbandonedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.AbandonedAt(childComplexity), true
 	case "Order.createdAt":
 		if e.ComplexityRoot.Order.CreatedAt == nil {
 			break
@@ -3084,6 +3207,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.ID(childComplexity), true
+	case "Order.lastActivityAt":
+		if e.ComplexityRoot.Order.LastActivityAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.LastActivityAt(childComplexity), true
 	case "Order.lineItems":
 		if e.ComplexityRoot.Order.LineItems == nil {
 			break
@@ -4116,6 +4245,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Shop(childComplexity), true
+	case "Query.webhookDeliveries":
+		if e.ComplexityRoot.Query.WebhookDeliveries == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhookDeliveries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.WebhookDeliveries(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.WebhookDeliveryOrder), args["filter"].(*service.WebhookDeliveryFilter)), true
 	case "Query.webhookTopics":
 		if e.ComplexityRoot.Query.WebhookTopics == nil {
 			break
@@ -4431,6 +4571,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.APIOverrides(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.APIOverrideOrder), args["where"].(*ent.APIOverrideWhereInput)), true
+	case "Shop.abandonedCartEmails":
+		if e.ComplexityRoot.Shop.AbandonedCartEmails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.AbandonedCartEmails(childComplexity), true
 	case "Shop.corsDomains":
 		if e.ComplexityRoot.Shop.CorsDomains == nil {
 			break
@@ -4515,6 +4661,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.GiftCards(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.GiftCardOrder), args["where"].(*ent.GiftCardWhereInput)), true
+	case "Shop.giftCardsEnabled":
+		if e.ComplexityRoot.Shop.GiftCardsEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.GiftCardsEnabled(childComplexity), true
 	case "Shop.id":
 		if e.ComplexityRoot.Shop.ID == nil {
 			break
@@ -4871,30 +5023,274 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.VariantEdge.Node(childComplexity), true
 
+	case "WebhookAttempt.attemptedAt":
+		if e.ComplexityRoot.WebhookAttempt.AttemptedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.AttemptedAt(childComplexity), true
+	case "WebhookAttempt.delivery":
+		if e.ComplexityRoot.WebhookAttempt.Delivery == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.Delivery(childComplexity), true
+	case "WebhookAttempt.error":
+		if e.ComplexityRoot.WebhookAttempt.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.Error(childComplexity), true
+	case "WebhookAttempt.id":
+		if e.ComplexityRoot.WebhookAttempt.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.ID(childComplexity), true
+	case "WebhookAttempt.latencyMs":
+		if e.ComplexityRoot.WebhookAttempt.LatencyMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.LatencyMs(childComplexity), true
+	case "WebhookAttempt.replay":
+		if e.ComplexityRoot.WebhookAttempt.Replay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.Replay(childComplexity), true
+	case "WebhookAttempt.responseBody":
+		if e.ComplexityRoot.WebhookAttempt.ResponseBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.ResponseBody(childComplexity), true
+	case "WebhookAttempt.statusCode":
+		if e.ComplexityRoot.WebhookAttempt.StatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.StatusCode(childComplexity), true
+
+	case "WebhookDelivery.attemptCount":
+		if e.ComplexityRoot.WebhookDelivery.AttemptCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.AttemptCount(childComplexity), true
+	case "WebhookDelivery.attempts":
+		if e.ComplexityRoot.WebhookDelivery.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Attempts(childComplexity), true
+	case "WebhookDelivery.createdAt":
+		if e.ComplexityRoot.WebhookDelivery.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.CreatedAt(childComplexity), true
+	case "WebhookDelivery.deliveredAt":
+		if e.ComplexityRoot.WebhookDelivery.DeliveredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.DeliveredAt(childComplexity), true
+	case "WebhookDelivery.event":
+		if e.ComplexityRoot.WebhookDelivery.Event == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Event(childComplexity), true
+	case "WebhookDelivery.failedAt":
+		if e.ComplexityRoot.WebhookDelivery.FailedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.FailedAt(childComplexity), true
+	case "WebhookDelivery.id":
+		if e.ComplexityRoot.WebhookDelivery.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.ID(childComplexity), true
+	case "WebhookDelivery.lastError":
+		if e.ComplexityRoot.WebhookDelivery.LastError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.LastError(childComplexity), true
+	case "WebhookDelivery.lastStatusCode":
+		if e.ComplexityRoot.WebhookDelivery.LastStatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.LastStatusCode(childComplexity), true
+	case "WebhookDelivery.nextAttemptAt":
+		if e.ComplexityRoot.WebhookDelivery.NextAttemptAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.NextAttemptAt(childComplexity), true
+	case "WebhookDelivery.shop":
+		if e.ComplexityRoot.WebhookDelivery.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Shop(childComplexity), true
+	case "WebhookDelivery.status":
+		if e.ComplexityRoot.WebhookDelivery.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Status(childComplexity), true
+	case "WebhookDelivery.subscription":
+		if e.ComplexityRoot.WebhookDelivery.Subscription == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Subscription(childComplexity), true
+	case "WebhookDelivery.topic":
+		if e.ComplexityRoot.WebhookDelivery.Topic == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Topic(childComplexity), true
+	case "WebhookDelivery.updatedAt":
+		if e.ComplexityRoot.WebhookDelivery.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.UpdatedAt(childComplexity), true
+
+	case "WebhookDeliveryConnection.edges":
+		if e.ComplexityRoot.WebhookDeliveryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryConnection.Edges(childComplexity), true
+	case "WebhookDeliveryConnection.pageInfo":
+		if e.ComplexityRoot.WebhookDeliveryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryConnection.PageInfo(childComplexity), true
+	case "WebhookDeliveryConnection.totalCount":
+		if e.ComplexityRoot.WebhookDeliveryConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryConnection.TotalCount(childComplexity), true
+
+	case "WebhookDeliveryEdge.cursor":
+		if e.ComplexityRoot.WebhookDeliveryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryEdge.Cursor(childComplexity), true
+	case "WebhookDeliveryEdge.node":
+		if e.ComplexityRoot.WebhookDeliveryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryEdge.Node(childComplexity), true
+
+	case "WebhookPing.error":
+		if e.ComplexityRoot.WebhookPing.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookPing.Error(childComplexity), true
+	case "WebhookPing.eventID":
+		if e.ComplexityRoot.WebhookPing.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookPing.EventID(childComplexity), true
+	case "WebhookPing.latencyMS":
+		if e.ComplexityRoot.WebhookPing.LatencyMS == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookPing.LatencyMS(childComplexity), true
+	case "WebhookPing.responseBody":
+		if e.ComplexityRoot.WebhookPing.ResponseBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookPing.ResponseBody(childComplexity), true
+	case "WebhookPing.statusCode":
+		if e.ComplexityRoot.WebhookPing.StatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookPing.StatusCode(childComplexity), true
+	case "WebhookPing.success":
+		if e.ComplexityRoot.WebhookPing.Success == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookPing.Success(childComplexity), true
+
 	case "WebhookSubscription.callbackURL":
 		if e.ComplexityRoot.WebhookSubscription.CallbackURL == nil {
 			break
 		}
 
 		return e.ComplexityRoot.WebhookSubscription.CallbackURL(childComplexity), true
+	case "WebhookSubscription.consecutiveFailedDeliveries":
+		if e.ComplexityRoot.WebhookSubscription.ConsecutiveFailedDeliveries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSubscription.ConsecutiveFailedDeliveries(childComplexity), true
 	case "WebhookSubscription.createdAt":
 		if e.ComplexityRoot.WebhookSubscription.CreatedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.WebhookSubscription.CreatedAt(childComplexity), true
+	case "WebhookSubscription.deliveries":
+		if e.ComplexityRoot.WebhookSubscription.Deliveries == nil {
+			break
+		}
+
+		args, err := ec.field_WebhookSubscription_deliveries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.WebhookSubscription.Deliveries(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.WebhookDeliveryOrder), args["where"].(*ent.WebhookDeliveryWhereInput)), true
+	case "WebhookSubscription.healthy":
+		if e.ComplexityRoot.WebhookSubscription.Healthy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSubscription.Healthy(childComplexity), true
 	case "WebhookSubscription.id":
 		if e.ComplexityRoot.WebhookSubscription.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.WebhookSubscription.ID(childComplexity), true
+	case "WebhookSubscription.lastDeliveredAt":
+		if e.ComplexityRoot.WebhookSubscription.LastDeliveredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSubscription.LastDeliveredAt(childComplexity), true
 	case "WebhookSubscription.shop":
 		if e.ComplexityRoot.WebhookSubscription.Shop == nil {
 			break
 		}
 
 		return e.ComplexityRoot.WebhookSubscription.Shop(childComplexity), true
+	case "WebhookSubscription.unhealthySince":
+		if e.ComplexityRoot.WebhookSubscription.UnhealthySince == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSubscription.UnhealthySince(childComplexity), true
 	case "WebhookSubscription.updatedAt":
 		if e.ComplexityRoot.WebhookSubscription.UpdatedAt == nil {
 			break
@@ -5028,6 +5424,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("VariantOrder", ec.unmarshalInputVariantOrder),
 			graphql.NewInputUnmarshaler("VariantPatch", ec.unmarshalInputVariantPatch),
 			graphql.NewInputUnmarshaler("VariantWhereInput", ec.unmarshalInputVariantWhereInput),
+			graphql.NewInputUnmarshaler("WebhookAttemptOrder", ec.unmarshalInputWebhookAttemptOrder),
+			graphql.NewInputUnmarshaler("WebhookAttemptWhereInput", ec.unmarshalInputWebhookAttemptWhereInput),
+			graphql.NewInputUnmarshaler("WebhookDeliveryFilter", ec.unmarshalInputWebhookDeliveryFilter),
+			graphql.NewInputUnmarshaler("WebhookDeliveryOrder", ec.unmarshalInputWebhookDeliveryOrder),
+			graphql.NewInputUnmarshaler("WebhookDeliveryWhereInput", ec.unmarshalInputWebhookDeliveryWhereInput),
 			graphql.NewInputUnmarshaler("WebhookSubscriptionOrder", ec.unmarshalInputWebhookSubscriptionOrder),
 			graphql.NewInputUnmarshaler("WebhookSubscriptionWhereInput", ec.unmarshalInputWebhookSubscriptionWhereInput),
 		)
@@ -7211,6 +7612,8 @@ type Order implements Node {
   version: Int!
   processedAt: Time
   reserved: Boolean!
+  lastActivityAt: Time
+  abandonedAt: Time
   shop: Shop!
   lineItems(
     """
@@ -7906,6 +8309,32 @@ input OrderWhereInput {
   """
   reserved: Boolean
   reservedNEQ: Boolean
+  """
+  last_activity_at field predicates
+  """
+  lastActivityAt: Time
+  lastActivityAtNEQ: Time
+  lastActivityAtIn: [Time!]
+  lastActivityAtNotIn: [Time!]
+  lastActivityAtGT: Time
+  lastActivityAtGTE: Time
+  lastActivityAtLT: Time
+  lastActivityAtLTE: Time
+  lastActivityAtIsNil: Boolean
+  lastActivityAtNotNil: Boolean
+  """
+  abandoned_at field predicates
+  """
+  abandonedAt: Time
+  abandonedAtNEQ: Time
+  abandonedAtIn: [Time!]
+  abandonedAtNotIn: [Time!]
+  abandonedAtGT: Time
+  abandonedAtGTE: Time
+  abandonedAtLT: Time
+  abandonedAtLTE: Time
+  abandonedAtIsNil: Boolean
+  abandonedAtNotNil: Boolean
   """
   shop edge predicates
   """
@@ -8922,6 +9351,8 @@ type Shop implements Node {
   platformType: String!
   currency: String!
   pricesIncludeTax: Boolean!
+  abandonedCartEmails: Boolean!
+  giftCardsEnabled: Boolean!
   corsDomains(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -9474,6 +9905,16 @@ input ShopWhereInput {
   pricesIncludeTax: Boolean
   pricesIncludeTaxNEQ: Boolean
   """
+  abandoned_cart_emails field predicates
+  """
+  abandonedCartEmails: Boolean
+  abandonedCartEmailsNEQ: Boolean
+  """
+  gift_cards_enabled field predicates
+  """
+  giftCardsEnabled: Boolean
+  giftCardsEnabledNEQ: Boolean
+  """
   cors_domains edge predicates
   """
   hasCorsDomains: Boolean
@@ -9972,13 +10413,418 @@ input VariantWhereInput {
   hasProduct: Boolean
   hasProductWith: [ProductWhereInput!]
 }
+type WebhookAttempt implements Node {
+  id: ID!
+  attemptedAt: Time!
+  statusCode: Int
+  latencyMs: Int!
+  responseBody: String!
+  error: String
+  replay: Boolean!
+  delivery: WebhookDelivery!
+}
+"""
+Ordering options for WebhookAttempt connections
+"""
+input WebhookAttemptOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order WebhookAttempts.
+  """
+  field: WebhookAttemptOrderField!
+}
+"""
+Properties by which WebhookAttempt connections can be ordered.
+"""
+enum WebhookAttemptOrderField {
+  ATTEMPTED_AT
+}
+"""
+WebhookAttemptWhereInput is used for filtering WebhookAttempt objects.
+Input was generated by ent.
+"""
+input WebhookAttemptWhereInput {
+  not: WebhookAttemptWhereInput
+  and: [WebhookAttemptWhereInput!]
+  or: [WebhookAttemptWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  attempted_at field predicates
+  """
+  attemptedAt: Time
+  attemptedAtNEQ: Time
+  attemptedAtIn: [Time!]
+  attemptedAtNotIn: [Time!]
+  attemptedAtGT: Time
+  attemptedAtGTE: Time
+  attemptedAtLT: Time
+  attemptedAtLTE: Time
+  """
+  status_code field predicates
+  """
+  statusCode: Int
+  statusCodeNEQ: Int
+  statusCodeIn: [Int!]
+  statusCodeNotIn: [Int!]
+  statusCodeGT: Int
+  statusCodeGTE: Int
+  statusCodeLT: Int
+  statusCodeLTE: Int
+  statusCodeIsNil: Boolean
+  statusCodeNotNil: Boolean
+  """
+  latency_ms field predicates
+  """
+  latencyMs: Int
+  latencyMsNEQ: Int
+  latencyMsIn: [Int!]
+  latencyMsNotIn: [Int!]
+  latencyMsGT: Int
+  latencyMsGTE: Int
+  latencyMsLT: Int
+  latencyMsLTE: Int
+  """
+  response_body field predicates
+  """
+  responseBody: String
+  responseBodyNEQ: String
+  responseBodyIn: [String!]
+  responseBodyNotIn: [String!]
+  responseBodyGT: String
+  responseBodyGTE: String
+  responseBodyLT: String
+  responseBodyLTE: String
+  responseBodyContains: String
+  responseBodyHasPrefix: String
+  responseBodyHasSuffix: String
+  responseBodyEqualFold: String
+  responseBodyContainsFold: String
+  """
+  error field predicates
+  """
+  error: String
+  errorNEQ: String
+  errorIn: [String!]
+  errorNotIn: [String!]
+  errorGT: String
+  errorGTE: String
+  errorLT: String
+  errorLTE: String
+  errorContains: String
+  errorHasPrefix: String
+  errorHasSuffix: String
+  errorIsNil: Boolean
+  errorNotNil: Boolean
+  errorEqualFold: String
+  errorContainsFold: String
+  """
+  replay field predicates
+  """
+  replay: Boolean
+  replayNEQ: Boolean
+  """
+  delivery edge predicates
+  """
+  hasDelivery: Boolean
+  hasDeliveryWith: [WebhookDeliveryWhereInput!]
+}
+type WebhookDelivery implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  topic: String!
+  status: WebhookDeliveryStatus!
+  attemptCount: Int!
+  nextAttemptAt: Time
+  lastStatusCode: Int
+  lastError: String
+  deliveredAt: Time
+  failedAt: Time
+  shop: Shop!
+  subscription: WebhookSubscription!
+  event: Event!
+  attempts: [WebhookAttempt!]
+}
+"""
+A connection to a list of items.
+"""
+type WebhookDeliveryConnection {
+  """
+  A list of edges.
+  """
+  edges: [WebhookDeliveryEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type WebhookDeliveryEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: WebhookDelivery
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for WebhookDelivery connections
+"""
+input WebhookDeliveryOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order WebhookDeliveries.
+  """
+  field: WebhookDeliveryOrderField!
+}
+"""
+Properties by which WebhookDelivery connections can be ordered.
+"""
+enum WebhookDeliveryOrderField {
+  CREATED_AT
+  UPDATED_AT
+  TOPIC
+  STATUS
+}
+"""
+WebhookDeliveryStatus is enum for the field status
+"""
+enum WebhookDeliveryStatus @goModel(model: "github.com/checkoutd/checkoutd/ent/webhookdelivery.Status") {
+  pending
+  succeeded
+  failed
+}
+"""
+WebhookDeliveryWhereInput is used for filtering WebhookDelivery objects.
+Input was generated by ent.
+"""
+input WebhookDeliveryWhereInput {
+  not: WebhookDeliveryWhereInput
+  and: [WebhookDeliveryWhereInput!]
+  or: [WebhookDeliveryWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  topic field predicates
+  """
+  topic: String
+  topicNEQ: String
+  topicIn: [String!]
+  topicNotIn: [String!]
+  topicGT: String
+  topicGTE: String
+  topicLT: String
+  topicLTE: String
+  topicContains: String
+  topicHasPrefix: String
+  topicHasSuffix: String
+  topicEqualFold: String
+  topicContainsFold: String
+  """
+  status field predicates
+  """
+  status: WebhookDeliveryStatus
+  statusNEQ: WebhookDeliveryStatus
+  statusIn: [WebhookDeliveryStatus!]
+  statusNotIn: [WebhookDeliveryStatus!]
+  """
+  attempt_count field predicates
+  """
+  attemptCount: Int
+  attemptCountNEQ: Int
+  attemptCountIn: [Int!]
+  attemptCountNotIn: [Int!]
+  attemptCountGT: Int
+  attemptCountGTE: Int
+  attemptCountLT: Int
+  attemptCountLTE: Int
+  """
+  next_attempt_at field predicates
+  """
+  nextAttemptAt: Time
+  nextAttemptAtNEQ: Time
+  nextAttemptAtIn: [Time!]
+  nextAttemptAtNotIn: [Time!]
+  nextAttemptAtGT: Time
+  nextAttemptAtGTE: Time
+  nextAttemptAtLT: Time
+  nextAttemptAtLTE: Time
+  nextAttemptAtIsNil: Boolean
+  nextAttemptAtNotNil: Boolean
+  """
+  last_status_code field predicates
+  """
+  lastStatusCode: Int
+  lastStatusCodeNEQ: Int
+  lastStatusCodeIn: [Int!]
+  lastStatusCodeNotIn: [Int!]
+  lastStatusCodeGT: Int
+  lastStatusCodeGTE: Int
+  lastStatusCodeLT: Int
+  lastStatusCodeLTE: Int
+  lastStatusCodeIsNil: Boolean
+  lastStatusCodeNotNil: Boolean
+  """
+  last_error field predicates
+  """
+  lastError: String
+  lastErrorNEQ: String
+  lastErrorIn: [String!]
+  lastErrorNotIn: [String!]
+  lastErrorGT: String
+  lastErrorGTE: String
+  lastErrorLT: String
+  lastErrorLTE: String
+  lastErrorContains: String
+  lastErrorHasPrefix: String
+  lastErrorHasSuffix: String
+  lastErrorIsNil: Boolean
+  lastErrorNotNil: Boolean
+  lastErrorEqualFold: String
+  lastErrorContainsFold: String
+  """
+  delivered_at field predicates
+  """
+  deliveredAt: Time
+  deliveredAtNEQ: Time
+  deliveredAtIn: [Time!]
+  deliveredAtNotIn: [Time!]
+  deliveredAtGT: Time
+  deliveredAtGTE: Time
+  deliveredAtLT: Time
+  deliveredAtLTE: Time
+  deliveredAtIsNil: Boolean
+  deliveredAtNotNil: Boolean
+  """
+  failed_at field predicates
+  """
+  failedAt: Time
+  failedAtNEQ: Time
+  failedAtIn: [Time!]
+  failedAtNotIn: [Time!]
+  failedAtGT: Time
+  failedAtGTE: Time
+  failedAtLT: Time
+  failedAtLTE: Time
+  failedAtIsNil: Boolean
+  failedAtNotNil: Boolean
+  """
+  shop edge predicates
+  """
+  hasShop: Boolean
+  hasShopWith: [ShopWhereInput!]
+  """
+  subscription edge predicates
+  """
+  hasSubscription: Boolean
+  hasSubscriptionWith: [WebhookSubscriptionWhereInput!]
+  """
+  event edge predicates
+  """
+  hasEvent: Boolean
+  hasEventWith: [EventWhereInput!]
+  """
+  attempts edge predicates
+  """
+  hasAttempts: Boolean
+  hasAttemptsWith: [WebhookAttemptWhereInput!]
+}
 type WebhookSubscription implements Node {
   id: ID!
   createdAt: Time!
   updatedAt: Time!
   webhookTopicID: Int!
   callbackURL: String!
+  consecutiveFailedDeliveries: Int!
+  unhealthySince: Time
+  lastDeliveredAt: Time
   shop: Shop!
+  deliveries(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for WebhookDeliveries returned from the connection.
+    """
+    orderBy: WebhookDeliveryOrder
+
+    """
+    Filtering options for WebhookDeliveries returned from the connection.
+    """
+    where: WebhookDeliveryWhereInput
+  ): WebhookDeliveryConnection!
 }
 """
 A connection to a list of items.
@@ -10100,10 +10946,52 @@ input WebhookSubscriptionWhereInput {
   callbackURLEqualFold: String
   callbackURLContainsFold: String
   """
+  consecutive_failed_deliveries field predicates
+  """
+  consecutiveFailedDeliveries: Int
+  consecutiveFailedDeliveriesNEQ: Int
+  consecutiveFailedDeliveriesIn: [Int!]
+  consecutiveFailedDeliveriesNotIn: [Int!]
+  consecutiveFailedDeliveriesGT: Int
+  consecutiveFailedDeliveriesGTE: Int
+  consecutiveFailedDeliveriesLT: Int
+  consecutiveFailedDeliveriesLTE: Int
+  """
+  unhealthy_since field predicates
+  """
+  unhealthySince: Time
+  unhealthySinceNEQ: Time
+  unhealthySinceIn: [Time!]
+  unhealthySinceNotIn: [Time!]
+  unhealthySinceGT: Time
+  unhealthySinceGTE: Time
+  unhealthySinceLT: Time
+  unhealthySinceLTE: Time
+  unhealthySinceIsNil: Boolean
+  unhealthySinceNotNil: Boolean
+  """
+  last_delivered_at field predicates
+  """
+  lastDeliveredAt: Time
+  lastDeliveredAtNEQ: Time
+  lastDeliveredAtIn: [Time!]
+  lastDeliveredAtNotIn: [Time!]
+  lastDeliveredAtGT: Time
+  lastDeliveredAtGTE: Time
+  lastDeliveredAtLT: Time
+  lastDeliveredAtLTE: Time
+  lastDeliveredAtIsNil: Boolean
+  lastDeliveredAtNotNil: Boolean
+  """
   shop edge predicates
   """
   hasShop: Boolean
   hasShopWith: [ShopWhereInput!]
+  """
+  deliveries edge predicates
+  """
+  hasDeliveries: Boolean
+  hasDeliveriesWith: [WebhookDeliveryWhereInput!]
 }
 `, BuiltIn: false},
 	{Name: "../schema/money.graphql", Input: `extend type Mutation {
@@ -10773,6 +11661,52 @@ extend type Mutation {
   disableFlow(flowId: String!): [FlowSummary!]!
   registerCustomFlow(flowId: String!, flowName: String!): [FlowSummary!]!
   issueGiftCard(input: IssueGiftCardInput!): IssuedGiftCard!
+}
+`, BuiltIn: false},
+	{Name: "../schema/webhooks.graphql", Input: `input WebhookDeliveryFilter {
+  subscriptionID: ID
+  """A topic name, like order/processed."""
+  topic: String
+  status: WebhookDeliveryStatus
+  publicOrderID: String
+}
+
+"""What a subscription's receiver answered to a test callback."""
+type WebhookPing {
+  """The event id the ping carried in X-Webhook-Event-Id."""
+  eventID: String!
+  """True when the receiver answered 2xx."""
+  success: Boolean!
+  """0 when no answer came."""
+  statusCode: Int!
+  latencyMS: Int64!
+  """The start of the answer, at most 1 KiB."""
+  responseBody: String!
+  error: String!
+}
+
+extend type Query {
+  """
+  The shop's webhook deliveries, newest first unless orderBy says otherwise, each with its
+  attempts; filter narrows them by subscription, topic, status or order.
+  """
+  webhookDeliveries(after: Cursor, first: Int, before: Cursor, last: Int, orderBy: WebhookDeliveryOrder, filter: WebhookDeliveryFilter): WebhookDeliveryConnection!
+}
+
+extend type WebhookSubscription {
+  """False after several deliveries in a row failed (unhealthySince says since when); a delivery that succeeds makes it true again."""
+  healthy: Boolean!
+}
+
+extend type Mutation {
+  """Sends a delivery that succeeded or failed once more, as one new attempt with the same event id."""
+  replayWebhookDelivery(id: ID!): WebhookDelivery!
+  """Sends a signed test callback (topic ping) to the subscription now and answers what its receiver said."""
+  pingWebhookSubscription(id: ID!): WebhookPing!
+  """Whether the shop sends its own abandoned-cart emails; while it does, order/abandoned is not sent to subscribers."""
+  setAbandonedCartEmails(enabled: Boolean!): Shop!
+  """Whether buying a product marked as a gift card issues a gift card (and records gift_card/created)."""
+  setGiftCardsEnabled(enabled: Boolean!): Shop!
 }
 `, BuiltIn: false},
 }
@@ -11480,6 +12414,10 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_processedAt(ctx, field)
 	case "reserved":
 		return ec.fieldContext_Order_reserved(ctx, field)
+	case "lastActivityAt":
+		return ec.fieldContext_Order_lastActivityAt(ctx, field)
+	case "abandonedAt":
+		return ec.fieldContext_Order_abandonedAt(ctx, field)
 	case "shop":
 		return ec.fieldContext_Order_shop(ctx, field)
 	case "lineItems":
@@ -12064,6 +13002,10 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_currency(ctx, field)
 	case "pricesIncludeTax":
 		return ec.fieldContext_Shop_pricesIncludeTax(ctx, field)
+	case "abandonedCartEmails":
+		return ec.fieldContext_Shop_abandonedCartEmails(ctx, field)
+	case "giftCardsEnabled":
+		return ec.fieldContext_Shop_giftCardsEnabled(ctx, field)
 	case "corsDomains":
 		return ec.fieldContext_Shop_corsDomains(ctx, field)
 	case "lifeElements":
@@ -12218,6 +13160,104 @@ func (ec *executionContext) childFields_VariantEdge(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type VariantEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_WebhookAttempt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_WebhookAttempt_id(ctx, field)
+	case "attemptedAt":
+		return ec.fieldContext_WebhookAttempt_attemptedAt(ctx, field)
+	case "statusCode":
+		return ec.fieldContext_WebhookAttempt_statusCode(ctx, field)
+	case "latencyMs":
+		return ec.fieldContext_WebhookAttempt_latencyMs(ctx, field)
+	case "responseBody":
+		return ec.fieldContext_WebhookAttempt_responseBody(ctx, field)
+	case "error":
+		return ec.fieldContext_WebhookAttempt_error(ctx, field)
+	case "replay":
+		return ec.fieldContext_WebhookAttempt_replay(ctx, field)
+	case "delivery":
+		return ec.fieldContext_WebhookAttempt_delivery(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookAttempt", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDelivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_WebhookDelivery_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_WebhookDelivery_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_WebhookDelivery_updatedAt(ctx, field)
+	case "topic":
+		return ec.fieldContext_WebhookDelivery_topic(ctx, field)
+	case "status":
+		return ec.fieldContext_WebhookDelivery_status(ctx, field)
+	case "attemptCount":
+		return ec.fieldContext_WebhookDelivery_attemptCount(ctx, field)
+	case "nextAttemptAt":
+		return ec.fieldContext_WebhookDelivery_nextAttemptAt(ctx, field)
+	case "lastStatusCode":
+		return ec.fieldContext_WebhookDelivery_lastStatusCode(ctx, field)
+	case "lastError":
+		return ec.fieldContext_WebhookDelivery_lastError(ctx, field)
+	case "deliveredAt":
+		return ec.fieldContext_WebhookDelivery_deliveredAt(ctx, field)
+	case "failedAt":
+		return ec.fieldContext_WebhookDelivery_failedAt(ctx, field)
+	case "shop":
+		return ec.fieldContext_WebhookDelivery_shop(ctx, field)
+	case "subscription":
+		return ec.fieldContext_WebhookDelivery_subscription(ctx, field)
+	case "event":
+		return ec.fieldContext_WebhookDelivery_event(ctx, field)
+	case "attempts":
+		return ec.fieldContext_WebhookDelivery_attempts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDelivery", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDeliveryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_WebhookDeliveryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_WebhookDeliveryConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_WebhookDeliveryConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDeliveryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDeliveryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_WebhookDeliveryEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_WebhookDeliveryEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDeliveryEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookPing(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "eventID":
+		return ec.fieldContext_WebhookPing_eventID(ctx, field)
+	case "success":
+		return ec.fieldContext_WebhookPing_success(ctx, field)
+	case "statusCode":
+		return ec.fieldContext_WebhookPing_statusCode(ctx, field)
+	case "latencyMS":
+		return ec.fieldContext_WebhookPing_latencyMS(ctx, field)
+	case "responseBody":
+		return ec.fieldContext_WebhookPing_responseBody(ctx, field)
+	case "error":
+		return ec.fieldContext_WebhookPing_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookPing", field.Name)
+}
+
 func (ec *executionContext) childFields_WebhookSubscription(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -12230,8 +13270,18 @@ func (ec *executionContext) childFields_WebhookSubscription(ctx context.Context,
 		return ec.fieldContext_WebhookSubscription_webhookTopicID(ctx, field)
 	case "callbackURL":
 		return ec.fieldContext_WebhookSubscription_callbackURL(ctx, field)
+	case "consecutiveFailedDeliveries":
+		return ec.fieldContext_WebhookSubscription_consecutiveFailedDeliveries(ctx, field)
+	case "unhealthySince":
+		return ec.fieldContext_WebhookSubscription_unhealthySince(ctx, field)
+	case "lastDeliveredAt":
+		return ec.fieldContext_WebhookSubscription_lastDeliveredAt(ctx, field)
 	case "shop":
 		return ec.fieldContext_WebhookSubscription_shop(ctx, field)
+	case "deliveries":
+		return ec.fieldContext_WebhookSubscription_deliveries(ctx, field)
+	case "healthy":
+		return ec.fieldContext_WebhookSubscription_healthy(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type WebhookSubscription", field.Name)
 }
@@ -12954,6 +14004,20 @@ func (ec *executionContext) field_Mutation_issueGiftCard_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_pingWebhookSubscription_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_processOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13056,6 +14120,20 @@ func (ec *executionContext) field_Mutation_removePayment_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_replayWebhookDelivery_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_resumeOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13100,6 +14178,20 @@ func (ec *executionContext) field_Mutation_selectShippingLine_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setAbandonedCartEmails_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "enabled",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["enabled"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setBillingAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13119,6 +14211,20 @@ func (ec *executionContext) field_Mutation_setBillingAddress_args(ctx context.Co
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setGiftCardsEnabled_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "enabled",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["enabled"] = arg0
 	return args, nil
 }
 
@@ -13930,6 +15036,60 @@ func (ec *executionContext) field_Query_orders_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_webhookDeliveries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.WebhookDeliveryOrder, error) {
+			return ec.unmarshalOWebhookDeliveryOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*service.WebhookDeliveryFilter, error) {
+			return ec.unmarshalOWebhookDeliveryFilter2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookDeliveryFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Shop_apiOverrides_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14624,6 +15784,60 @@ func (ec *executionContext) field_Shop_webhookSubscriptions_args(ctx context.Con
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.WebhookSubscriptionWhereInput, error) {
 			return ec.unmarshalOWebhookSubscriptionWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookSubscriptionWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_WebhookSubscription_deliveries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.WebhookDeliveryOrder, error) {
+			return ec.unmarshalOWebhookDeliveryOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.WebhookDeliveryWhereInput, error) {
+			return ec.unmarshalOWebhookDeliveryWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -22976,6 +24190,182 @@ func (ec *executionContext) fieldContext_Mutation_issueGiftCard(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_replayWebhookDelivery(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_replayWebhookDelivery(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ReplayWebhookDelivery(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.WebhookDelivery) graphql.Marshaler {
+			return ec.marshalNWebhookDelivery2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDelivery(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_replayWebhookDelivery(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDelivery(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_replayWebhookDelivery_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pingWebhookSubscription(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pingWebhookSubscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PingWebhookSubscription(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.WebhookPing) graphql.Marshaler {
+			return ec.marshalNWebhookPing2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookPing(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pingWebhookSubscription(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookPing(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pingWebhookSubscription_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setAbandonedCartEmails(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setAbandonedCartEmails(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetAbandonedCartEmails(ctx, fc.Args["enabled"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setAbandonedCartEmails(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setAbandonedCartEmails_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setGiftCardsEnabled(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setGiftCardsEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetGiftCardsEnabled(ctx, fc.Args["enabled"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setGiftCardsEnabled(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setGiftCardsEnabled_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Order_id(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23273,6 +24663,52 @@ func (ec *executionContext) _Order_reserved(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_Order_reserved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Order_lastActivityAt(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_lastActivityAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastActivityAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_lastActivityAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Order_abandonedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_abandonedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AbandonedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_abandonedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Order_shop(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
@@ -27291,6 +28727,50 @@ func (ec *executionContext) fieldContext_Query_giftCardLookup(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_webhookDeliveries(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_webhookDeliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().WebhookDeliveries(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.WebhookDeliveryOrder), fc.Args["filter"].(*service.WebhookDeliveryFilter))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.WebhookDeliveryConnection) graphql.Marshaler {
+			return ec.marshalNWebhookDeliveryConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_webhookDeliveries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDeliveryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_webhookDeliveries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28783,6 +30263,52 @@ func (ec *executionContext) _Shop_pricesIncludeTax(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Shop_pricesIncludeTax(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shop", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Shop_abandonedCartEmails(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_abandonedCartEmails(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AbandonedCartEmails, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_abandonedCartEmails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shop", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Shop_giftCardsEnabled(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_giftCardsEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GiftCardsEnabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_giftCardsEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Shop", field, false, false, "Boolean")
 }
 
@@ -30382,6 +31908,860 @@ func (ec *executionContext) fieldContext_VariantEdge_cursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("VariantEdge", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _WebhookAttempt_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "ID")
+}
+
+func (ec *executionContext) _WebhookAttempt_attemptedAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_attemptedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttemptedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_attemptedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookAttempt_statusCode(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_statusCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_statusCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookAttempt_latencyMs(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_latencyMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatencyMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookAttempt_responseBody(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_responseBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_responseBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookAttempt_error(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookAttempt_replay(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_replay(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replay, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_replay(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _WebhookAttempt_delivery(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_delivery(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Delivery(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.WebhookDelivery) graphql.Marshaler {
+			return ec.marshalNWebhookDelivery2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDelivery(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_delivery(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookAttempt",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDelivery(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "ID")
+}
+
+func (ec *executionContext) _WebhookDelivery_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookDelivery_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookDelivery_topic(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_topic(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Topic, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_topic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_status(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v webhookdelivery.Status) graphql.Marshaler {
+			return ec.marshalNWebhookDeliveryStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "WebhookDeliveryStatus")
+}
+
+func (ec *executionContext) _WebhookDelivery_attemptCount(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_attemptCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttemptCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_attemptCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDelivery_nextAttemptAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_nextAttemptAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextAttemptAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_nextAttemptAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookDelivery_lastStatusCode(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_lastStatusCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastStatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_lastStatusCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDelivery_lastError(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_lastError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastError, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_lastError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_deliveredAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_deliveredAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliveredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_deliveredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookDelivery_failedAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_failedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_failedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookDelivery_shop(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_shop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shop(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_shop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDelivery",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDelivery_subscription(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_subscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subscription(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.WebhookSubscription) graphql.Marshaler {
+			return ec.marshalNWebhookSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookSubscription(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_subscription(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDelivery",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookSubscription(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDelivery_event(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_event(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Event(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Event) graphql.Marshaler {
+			return ec.marshalNEvent2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_event(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDelivery",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Event(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDelivery_attempts(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempts(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.WebhookAttempt) graphql.Marshaler {
+			return ec.marshalOWebhookAttempt2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDelivery",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookAttempt(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDeliveryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDeliveryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.WebhookDeliveryEdge) graphql.Marshaler {
+			return ec.marshalOWebhookDeliveryEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDeliveryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDeliveryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDeliveryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDeliveryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDeliveryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDeliveryConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDeliveryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDeliveryEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDeliveryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.WebhookDelivery) graphql.Marshaler {
+			return ec.marshalOWebhookDelivery2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDelivery(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDeliveryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDelivery(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDeliveryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDeliveryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _WebhookPing_eventID(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookPing_eventID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookPing_eventID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookPing", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookPing_success(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookPing_success(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Success, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookPing_success(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookPing", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _WebhookPing_statusCode(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookPing_statusCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookPing_statusCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookPing", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookPing_latencyMS(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookPing_latencyMS(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatencyMS, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookPing_latencyMS(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookPing", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _WebhookPing_responseBody(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookPing_responseBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookPing_responseBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookPing", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookPing_error(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookPing_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookPing_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookPing", field, false, false, "String")
+}
+
 func (ec *executionContext) _WebhookSubscription_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookSubscription) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30497,6 +32877,75 @@ func (ec *executionContext) fieldContext_WebhookSubscription_callbackURL(_ conte
 	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, "String")
 }
 
+func (ec *executionContext) _WebhookSubscription_consecutiveFailedDeliveries(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSubscription_consecutiveFailedDeliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConsecutiveFailedDeliveries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSubscription_consecutiveFailedDeliveries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookSubscription_unhealthySince(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSubscription_unhealthySince(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnhealthySince, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSubscription_unhealthySince(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookSubscription_lastDeliveredAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSubscription_lastDeliveredAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastDeliveredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSubscription_lastDeliveredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSubscription", field, false, false, "Time")
+}
+
 func (ec *executionContext) _WebhookSubscription_shop(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookSubscription) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30527,6 +32976,73 @@ func (ec *executionContext) fieldContext_WebhookSubscription_shop(_ context.Cont
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _WebhookSubscription_deliveries(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSubscription_deliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Deliveries(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.WebhookDeliveryOrder), fc.Args["where"].(*ent.WebhookDeliveryWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.WebhookDeliveryConnection) graphql.Marshaler {
+			return ec.marshalNWebhookDeliveryConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSubscription_deliveries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookSubscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDeliveryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_WebhookSubscription_deliveries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookSubscription_healthy(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSubscription_healthy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WebhookSubscription().Healthy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSubscription_healthy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSubscription", field, true, true, "Boolean")
 }
 
 func (ec *executionContext) _WebhookSubscriptionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookSubscriptionConnection) (ret graphql.Marshaler) {
@@ -42230,7 +44746,7 @@ func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicOrderID", "publicOrderIDNEQ", "publicOrderIDIn", "publicOrderIDNotIn", "publicOrderIDGT", "publicOrderIDGTE", "publicOrderIDLT", "publicOrderIDLTE", "publicOrderIDContains", "publicOrderIDHasPrefix", "publicOrderIDHasSuffix", "publicOrderIDEqualFold", "publicOrderIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "flowID", "flowIDNEQ", "flowIDIn", "flowIDNotIn", "flowIDGT", "flowIDGTE", "flowIDLT", "flowIDLTE", "flowIDContains", "flowIDHasPrefix", "flowIDHasSuffix", "flowIDEqualFold", "flowIDContainsFold", "resumableLink", "resumableLinkNEQ", "resumableLinkIn", "resumableLinkNotIn", "resumableLinkGT", "resumableLinkGTE", "resumableLinkLT", "resumableLinkLTE", "resumableLinkContains", "resumableLinkHasPrefix", "resumableLinkHasSuffix", "resumableLinkEqualFold", "resumableLinkContainsFold", "createdVia", "createdViaNEQ", "createdViaIn", "createdViaNotIn", "createdViaGT", "createdViaGTE", "createdViaLT", "createdViaLTE", "createdViaContains", "createdViaHasPrefix", "createdViaHasSuffix", "createdViaEqualFold", "createdViaContainsFold", "platformOrderID", "platformOrderIDNEQ", "platformOrderIDIn", "platformOrderIDNotIn", "platformOrderIDGT", "platformOrderIDGTE", "platformOrderIDLT", "platformOrderIDLTE", "platformOrderIDContains", "platformOrderIDHasPrefix", "platformOrderIDHasSuffix", "platformOrderIDEqualFold", "platformOrderIDContainsFold", "version", "versionNEQ", "versionIn", "versionNotIn", "versionGT", "versionGTE", "versionLT", "versionLTE", "processedAt", "processedAtNEQ", "processedAtIn", "processedAtNotIn", "processedAtGT", "processedAtGTE", "processedAtLT", "processedAtLTE", "processedAtIsNil", "processedAtNotNil", "reserved", "reservedNEQ", "hasShop", "hasShopWith", "hasLineItems", "hasLineItemsWith", "hasPayments", "hasPaymentsWith", "hasTransactions", "hasTransactionsWith", "hasEvents", "hasEventsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicOrderID", "publicOrderIDNEQ", "publicOrderIDIn", "publicOrderIDNotIn", "publicOrderIDGT", "publicOrderIDGTE", "publicOrderIDLT", "publicOrderIDLTE", "publicOrderIDContains", "publicOrderIDHasPrefix", "publicOrderIDHasSuffix", "publicOrderIDEqualFold", "publicOrderIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "flowID", "flowIDNEQ", "flowIDIn", "flowIDNotIn", "flowIDGT", "flowIDGTE", "flowIDLT", "flowIDLTE", "flowIDContains", "flowIDHasPrefix", "flowIDHasSuffix", "flowIDEqualFold", "flowIDContainsFold", "resumableLink", "resumableLinkNEQ", "resumableLinkIn", "resumableLinkNotIn", "resumableLinkGT", "resumableLinkGTE", "resumableLinkLT", "resumableLinkLTE", "resumableLinkContains", "resumableLinkHasPrefix", "resumableLinkHasSuffix", "resumableLinkEqualFold", "resumableLinkContainsFold", "createdVia", "createdViaNEQ", "createdViaIn", "createdViaNotIn", "createdViaGT", "createdViaGTE", "createdViaLT", "createdViaLTE", "createdViaContains", "createdViaHasPrefix", "createdViaHasSuffix", "createdViaEqualFold", "createdViaContainsFold", "platformOrderID", "platformOrderIDNEQ", "platformOrderIDIn", "platformOrderIDNotIn", "platformOrderIDGT", "platformOrderIDGTE", "platformOrderIDLT", "platformOrderIDLTE", "platformOrderIDContains", "platformOrderIDHasPrefix", "platformOrderIDHasSuffix", "platformOrderIDEqualFold", "platformOrderIDContainsFold", "version", "versionNEQ", "versionIn", "versionNotIn", "versionGT", "versionGTE", "versionLT", "versionLTE", "processedAt", "processedAtNEQ", "processedAtIn", "processedAtNotIn", "processedAtGT", "processedAtGTE", "processedAtLT", "processedAtLTE", "processedAtIsNil", "processedAtNotNil", "reserved", "reservedNEQ", "lastActivityAt", "lastActivityAtNEQ", "lastActivityAtIn", "lastActivityAtNotIn", "lastActivityAtGT", "lastActivityAtGTE", "lastActivityAtLT", "lastActivityAtLTE", "lastActivityAtIsNil", "lastActivityAtNotNil", "abandonedAt", "abandonedAtNEQ", "abandonedAtIn", "abandonedAtNotIn", "abandonedAtGT", "abandonedAtGTE", "abandonedAtLT", "abandonedAtLTE", "abandonedAtIsNil", "abandonedAtNotNil", "hasShop", "hasShopWith", "hasLineItems", "hasLineItemsWith", "hasPayments", "hasPaymentsWith", "hasTransactions", "hasTransactionsWith", "hasEvents", "hasEventsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -43140,6 +45656,146 @@ func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, o
 				return it, err
 			}
 			it.ReservedNEQ = data
+		case "lastActivityAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastActivityAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastActivityAt = data
+		case "lastActivityAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastActivityAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastActivityAtNEQ = data
+		case "lastActivityAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastActivityAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastActivityAtIn = data
+		case "lastActivityAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastActivityAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastActivityAtNotIn = data
+		case "lastActivityAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastActivityAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastActivityAtGT = data
+		case "lastActivityAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastActivityAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastActivityAtGTE = data
+		case "lastActivityAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastActivityAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastActivityAtLT = data
+		case "lastActivityAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastActivityAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastActivityAtLTE = data
+		case "lastActivityAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastActivityAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastActivityAtIsNil = data
+		case "lastActivityAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastActivityAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastActivityAtNotNil = data
+		case "abandonedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedAt = data
+		case "abandonedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedAtNEQ = data
+		case "abandonedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedAtIn = data
+		case "abandonedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedAtNotIn = data
+		case "abandonedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedAtGT = data
+		case "abandonedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedAtGTE = data
+		case "abandonedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedAtLT = data
+		case "abandonedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedAtLTE = data
+		case "abandonedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedAtIsNil = data
+		case "abandonedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedAtNotNil = data
 		case "hasShop":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -47364,7 +50020,7 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "pricesIncludeTax", "pricesIncludeTaxNEQ", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith", "hasOrders", "hasOrdersWith", "hasShippingZones", "hasShippingZonesWith", "hasProducts", "hasProductsWith", "hasTaxZones", "hasTaxZonesWith", "hasDiscountCodes", "hasDiscountCodesWith", "hasEvents", "hasEventsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "pricesIncludeTax", "pricesIncludeTaxNEQ", "abandonedCartEmails", "abandonedCartEmailsNEQ", "giftCardsEnabled", "giftCardsEnabledNEQ", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith", "hasOrders", "hasOrdersWith", "hasShippingZones", "hasShippingZonesWith", "hasProducts", "hasProductsWith", "hasTaxZones", "hasTaxZonesWith", "hasDiscountCodes", "hasDiscountCodesWith", "hasEvents", "hasEventsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -48029,6 +50685,34 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 				return it, err
 			}
 			it.PricesIncludeTaxNEQ = data
+		case "abandonedCartEmails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedCartEmails"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedCartEmails = data
+		case "abandonedCartEmailsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedCartEmailsNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedCartEmailsNEQ = data
+		case "giftCardsEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("giftCardsEnabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GiftCardsEnabled = data
+		case "giftCardsEnabledNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("giftCardsEnabledNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GiftCardsEnabledNEQ = data
 		case "hasCorsDomains":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasCorsDomains"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -50224,6 +52908,1533 @@ func UnmarshalVariantWhereInput(ctx context.Context, raw any) (ent.VariantWhereI
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputWebhookAttemptOrder(ctx context.Context, obj any) (ent.WebhookAttemptOrder, error) {
+	var it ent.WebhookAttemptOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNWebhookAttemptOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalWebhookAttemptOrder unmarshals raw into the WebhookAttemptOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalWebhookAttemptOrder(ctx context.Context, raw any) (ent.WebhookAttemptOrder, error) {
+	var out ent.WebhookAttemptOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "WebhookAttemptOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputWebhookAttemptWhereInput(ctx context.Context, obj any) (ent.WebhookAttemptWhereInput, error) {
+	var it ent.WebhookAttemptWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "attemptedAt", "attemptedAtNEQ", "attemptedAtIn", "attemptedAtNotIn", "attemptedAtGT", "attemptedAtGTE", "attemptedAtLT", "attemptedAtLTE", "statusCode", "statusCodeNEQ", "statusCodeIn", "statusCodeNotIn", "statusCodeGT", "statusCodeGTE", "statusCodeLT", "statusCodeLTE", "statusCodeIsNil", "statusCodeNotNil", "latencyMs", "latencyMsNEQ", "latencyMsIn", "latencyMsNotIn", "latencyMsGT", "latencyMsGTE", "latencyMsLT", "latencyMsLTE", "responseBody", "responseBodyNEQ", "responseBodyIn", "responseBodyNotIn", "responseBodyGT", "responseBodyGTE", "responseBodyLT", "responseBodyLTE", "responseBodyContains", "responseBodyHasPrefix", "responseBodyHasSuffix", "responseBodyEqualFold", "responseBodyContainsFold", "error", "errorNEQ", "errorIn", "errorNotIn", "errorGT", "errorGTE", "errorLT", "errorLTE", "errorContains", "errorHasPrefix", "errorHasSuffix", "errorIsNil", "errorNotNil", "errorEqualFold", "errorContainsFold", "replay", "replayNEQ", "hasDelivery", "hasDeliveryWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOWebhookAttemptWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOWebhookAttemptWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOWebhookAttemptWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "attemptedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAt = data
+		case "attemptedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtNEQ = data
+		case "attemptedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtIn = data
+		case "attemptedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtNotIn = data
+		case "attemptedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtGT = data
+		case "attemptedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtGTE = data
+		case "attemptedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtLT = data
+		case "attemptedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtLTE = data
+		case "statusCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCode"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCode = data
+		case "statusCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeNEQ = data
+		case "statusCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeIn = data
+		case "statusCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeNotIn = data
+		case "statusCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeGT = data
+		case "statusCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeGTE = data
+		case "statusCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeLT = data
+		case "statusCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeLTE = data
+		case "statusCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeIsNil = data
+		case "statusCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeNotNil = data
+		case "latencyMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMs = data
+		case "latencyMsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsNEQ = data
+		case "latencyMsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsIn = data
+		case "latencyMsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsNotIn = data
+		case "latencyMsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsGT = data
+		case "latencyMsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsGTE = data
+		case "latencyMsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsLT = data
+		case "latencyMsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsLTE = data
+		case "responseBody":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBody"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBody = data
+		case "responseBodyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyNEQ = data
+		case "responseBodyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyIn = data
+		case "responseBodyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyNotIn = data
+		case "responseBodyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyGT = data
+		case "responseBodyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyGTE = data
+		case "responseBodyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyLT = data
+		case "responseBodyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyLTE = data
+		case "responseBodyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyContains = data
+		case "responseBodyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyHasPrefix = data
+		case "responseBodyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyHasSuffix = data
+		case "responseBodyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyEqualFold = data
+		case "responseBodyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyContainsFold = data
+		case "error":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("error"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Error = data
+		case "errorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNEQ = data
+		case "errorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorIn = data
+		case "errorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNotIn = data
+		case "errorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGT = data
+		case "errorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGTE = data
+		case "errorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLT = data
+		case "errorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLTE = data
+		case "errorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContains = data
+		case "errorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasPrefix = data
+		case "errorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasSuffix = data
+		case "errorIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorIsNil = data
+		case "errorNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNotNil = data
+		case "errorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorEqualFold = data
+		case "errorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContainsFold = data
+		case "replay":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("replay"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Replay = data
+		case "replayNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("replayNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReplayNEQ = data
+		case "hasDelivery":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasDelivery"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasDelivery = data
+		case "hasDeliveryWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasDeliveryWith"))
+			data, err := ec.unmarshalOWebhookDeliveryWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasDeliveryWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalWebhookAttemptWhereInput unmarshals raw into the WebhookAttemptWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalWebhookAttemptWhereInput(ctx context.Context, raw any) (ent.WebhookAttemptWhereInput, error) {
+	var out ent.WebhookAttemptWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "WebhookAttemptWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputWebhookDeliveryFilter(ctx context.Context, obj any) (service.WebhookDeliveryFilter, error) {
+	var it service.WebhookDeliveryFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"subscriptionID", "topic", "status", "publicOrderID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "subscriptionID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionID = data
+		case "topic":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topic"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Topic = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOWebhookDeliveryStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "publicOrderID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalWebhookDeliveryFilter unmarshals raw into the WebhookDeliveryFilter input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalWebhookDeliveryFilter(ctx context.Context, raw any) (service.WebhookDeliveryFilter, error) {
+	var out service.WebhookDeliveryFilter
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "WebhookDeliveryFilter", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputWebhookDeliveryOrder(ctx context.Context, obj any) (ent.WebhookDeliveryOrder, error) {
+	var it ent.WebhookDeliveryOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNWebhookDeliveryOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalWebhookDeliveryOrder unmarshals raw into the WebhookDeliveryOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalWebhookDeliveryOrder(ctx context.Context, raw any) (ent.WebhookDeliveryOrder, error) {
+	var out ent.WebhookDeliveryOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "WebhookDeliveryOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputWebhookDeliveryWhereInput(ctx context.Context, obj any) (ent.WebhookDeliveryWhereInput, error) {
+	var it ent.WebhookDeliveryWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "topic", "topicNEQ", "topicIn", "topicNotIn", "topicGT", "topicGTE", "topicLT", "topicLTE", "topicContains", "topicHasPrefix", "topicHasSuffix", "topicEqualFold", "topicContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "nextAttemptAt", "nextAttemptAtNEQ", "nextAttemptAtIn", "nextAttemptAtNotIn", "nextAttemptAtGT", "nextAttemptAtGTE", "nextAttemptAtLT", "nextAttemptAtLTE", "nextAttemptAtIsNil", "nextAttemptAtNotNil", "lastStatusCode", "lastStatusCodeNEQ", "lastStatusCodeIn", "lastStatusCodeNotIn", "lastStatusCodeGT", "lastStatusCodeGTE", "lastStatusCodeLT", "lastStatusCodeLTE", "lastStatusCodeIsNil", "lastStatusCodeNotNil", "lastError", "lastErrorNEQ", "lastErrorIn", "lastErrorNotIn", "lastErrorGT", "lastErrorGTE", "lastErrorLT", "lastErrorLTE", "lastErrorContains", "lastErrorHasPrefix", "lastErrorHasSuffix", "lastErrorIsNil", "lastErrorNotNil", "lastErrorEqualFold", "lastErrorContainsFold", "deliveredAt", "deliveredAtNEQ", "deliveredAtIn", "deliveredAtNotIn", "deliveredAtGT", "deliveredAtGTE", "deliveredAtLT", "deliveredAtLTE", "deliveredAtIsNil", "deliveredAtNotNil", "failedAt", "failedAtNEQ", "failedAtIn", "failedAtNotIn", "failedAtGT", "failedAtGTE", "failedAtLT", "failedAtLTE", "failedAtIsNil", "failedAtNotNil", "hasShop", "hasShopWith", "hasSubscription", "hasSubscriptionWith", "hasEvent", "hasEventWith", "hasAttempts", "hasAttemptsWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOWebhookDeliveryWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOWebhookDeliveryWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOWebhookDeliveryWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "topic":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topic"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Topic = data
+		case "topicNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicNEQ = data
+		case "topicIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicIn = data
+		case "topicNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicNotIn = data
+		case "topicGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicGT = data
+		case "topicGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicGTE = data
+		case "topicLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicLT = data
+		case "topicLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicLTE = data
+		case "topicContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicContains = data
+		case "topicHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicHasPrefix = data
+		case "topicHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicHasSuffix = data
+		case "topicEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicEqualFold = data
+		case "topicContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicContainsFold = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOWebhookDeliveryStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOWebhookDeliveryStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOWebhookDeliveryStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOWebhookDeliveryStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "attemptCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCount"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCount = data
+		case "attemptCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountNEQ = data
+		case "attemptCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountIn = data
+		case "attemptCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountNotIn = data
+		case "attemptCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountGT = data
+		case "attemptCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountGTE = data
+		case "attemptCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountLT = data
+		case "attemptCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountLTE = data
+		case "nextAttemptAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAt = data
+		case "nextAttemptAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtNEQ = data
+		case "nextAttemptAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtIn = data
+		case "nextAttemptAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtNotIn = data
+		case "nextAttemptAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtGT = data
+		case "nextAttemptAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtGTE = data
+		case "nextAttemptAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtLT = data
+		case "nextAttemptAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtLTE = data
+		case "nextAttemptAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtIsNil = data
+		case "nextAttemptAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtNotNil = data
+		case "lastStatusCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCode"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCode = data
+		case "lastStatusCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeNEQ = data
+		case "lastStatusCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeIn = data
+		case "lastStatusCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeNotIn = data
+		case "lastStatusCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeGT = data
+		case "lastStatusCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeGTE = data
+		case "lastStatusCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeLT = data
+		case "lastStatusCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeLTE = data
+		case "lastStatusCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeIsNil = data
+		case "lastStatusCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeNotNil = data
+		case "lastError":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastError"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastError = data
+		case "lastErrorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorNEQ = data
+		case "lastErrorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorIn = data
+		case "lastErrorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorNotIn = data
+		case "lastErrorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorGT = data
+		case "lastErrorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorGTE = data
+		case "lastErrorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorLT = data
+		case "lastErrorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorLTE = data
+		case "lastErrorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorContains = data
+		case "lastErrorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorHasPrefix = data
+		case "lastErrorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorHasSuffix = data
+		case "lastErrorIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorIsNil = data
+		case "lastErrorNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorNotNil = data
+		case "lastErrorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorEqualFold = data
+		case "lastErrorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorContainsFold = data
+		case "deliveredAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveredAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeliveredAt = data
+		case "deliveredAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveredAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeliveredAtNEQ = data
+		case "deliveredAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveredAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeliveredAtIn = data
+		case "deliveredAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveredAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeliveredAtNotIn = data
+		case "deliveredAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveredAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeliveredAtGT = data
+		case "deliveredAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveredAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeliveredAtGTE = data
+		case "deliveredAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveredAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeliveredAtLT = data
+		case "deliveredAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveredAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeliveredAtLTE = data
+		case "deliveredAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveredAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeliveredAtIsNil = data
+		case "deliveredAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveredAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeliveredAtNotNil = data
+		case "failedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAt = data
+		case "failedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtNEQ = data
+		case "failedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtIn = data
+		case "failedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtNotIn = data
+		case "failedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtGT = data
+		case "failedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtGTE = data
+		case "failedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtLT = data
+		case "failedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtLTE = data
+		case "failedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtIsNil = data
+		case "failedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtNotNil = data
+		case "hasShop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShop = data
+		case "hasShopWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShopWith"))
+			data, err := ec.unmarshalOShopWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShopWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShopWith = data
+		case "hasSubscription":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasSubscription"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasSubscription = data
+		case "hasSubscriptionWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasSubscriptionWith"))
+			data, err := ec.unmarshalOWebhookSubscriptionWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookSubscriptionWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasSubscriptionWith = data
+		case "hasEvent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasEvent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasEvent = data
+		case "hasEventWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasEventWith"))
+			data, err := ec.unmarshalOEventWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasEventWith = data
+		case "hasAttempts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasAttempts"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasAttempts = data
+		case "hasAttemptsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasAttemptsWith"))
+			data, err := ec.unmarshalOWebhookAttemptWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasAttemptsWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalWebhookDeliveryWhereInput unmarshals raw into the WebhookDeliveryWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalWebhookDeliveryWhereInput(ctx context.Context, raw any) (ent.WebhookDeliveryWhereInput, error) {
+	var out ent.WebhookDeliveryWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "WebhookDeliveryWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputWebhookSubscriptionOrder(ctx context.Context, obj any) (ent.WebhookSubscriptionOrder, error) {
 	var it ent.WebhookSubscriptionOrder
 	if obj == nil {
@@ -50288,7 +54499,7 @@ func (ec *executionContext) unmarshalInputWebhookSubscriptionWhereInput(ctx cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "webhookTopicID", "webhookTopicIDNEQ", "webhookTopicIDIn", "webhookTopicIDNotIn", "webhookTopicIDGT", "webhookTopicIDGTE", "webhookTopicIDLT", "webhookTopicIDLTE", "callbackURL", "callbackURLNEQ", "callbackURLIn", "callbackURLNotIn", "callbackURLGT", "callbackURLGTE", "callbackURLLT", "callbackURLLTE", "callbackURLContains", "callbackURLHasPrefix", "callbackURLHasSuffix", "callbackURLEqualFold", "callbackURLContainsFold", "hasShop", "hasShopWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "webhookTopicID", "webhookTopicIDNEQ", "webhookTopicIDIn", "webhookTopicIDNotIn", "webhookTopicIDGT", "webhookTopicIDGTE", "webhookTopicIDLT", "webhookTopicIDLTE", "callbackURL", "callbackURLNEQ", "callbackURLIn", "callbackURLNotIn", "callbackURLGT", "callbackURLGTE", "callbackURLLT", "callbackURLLTE", "callbackURLContains", "callbackURLHasPrefix", "callbackURLHasSuffix", "callbackURLEqualFold", "callbackURLContainsFold", "consecutiveFailedDeliveries", "consecutiveFailedDeliveriesNEQ", "consecutiveFailedDeliveriesIn", "consecutiveFailedDeliveriesNotIn", "consecutiveFailedDeliveriesGT", "consecutiveFailedDeliveriesGTE", "consecutiveFailedDeliveriesLT", "consecutiveFailedDeliveriesLTE", "unhealthySince", "unhealthySinceNEQ", "unhealthySinceIn", "unhealthySinceNotIn", "unhealthySinceGT", "unhealthySinceGTE", "unhealthySinceLT", "unhealthySinceLTE", "unhealthySinceIsNil", "unhealthySinceNotNil", "lastDeliveredAt", "lastDeliveredAtNEQ", "lastDeliveredAtIn", "lastDeliveredAtNotIn", "lastDeliveredAtGT", "lastDeliveredAtGTE", "lastDeliveredAtLT", "lastDeliveredAtLTE", "lastDeliveredAtIsNil", "lastDeliveredAtNotNil", "hasShop", "hasShopWith", "hasDeliveries", "hasDeliveriesWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -50631,6 +54842,202 @@ func (ec *executionContext) unmarshalInputWebhookSubscriptionWhereInput(ctx cont
 				return it, err
 			}
 			it.CallbackURLContainsFold = data
+		case "consecutiveFailedDeliveries":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("consecutiveFailedDeliveries"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConsecutiveFailedDeliveries = data
+		case "consecutiveFailedDeliveriesNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("consecutiveFailedDeliveriesNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConsecutiveFailedDeliveriesNEQ = data
+		case "consecutiveFailedDeliveriesIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("consecutiveFailedDeliveriesIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConsecutiveFailedDeliveriesIn = data
+		case "consecutiveFailedDeliveriesNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("consecutiveFailedDeliveriesNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConsecutiveFailedDeliveriesNotIn = data
+		case "consecutiveFailedDeliveriesGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("consecutiveFailedDeliveriesGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConsecutiveFailedDeliveriesGT = data
+		case "consecutiveFailedDeliveriesGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("consecutiveFailedDeliveriesGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConsecutiveFailedDeliveriesGTE = data
+		case "consecutiveFailedDeliveriesLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("consecutiveFailedDeliveriesLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConsecutiveFailedDeliveriesLT = data
+		case "consecutiveFailedDeliveriesLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("consecutiveFailedDeliveriesLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConsecutiveFailedDeliveriesLTE = data
+		case "unhealthySince":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unhealthySince"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnhealthySince = data
+		case "unhealthySinceNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unhealthySinceNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnhealthySinceNEQ = data
+		case "unhealthySinceIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unhealthySinceIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnhealthySinceIn = data
+		case "unhealthySinceNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unhealthySinceNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnhealthySinceNotIn = data
+		case "unhealthySinceGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unhealthySinceGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnhealthySinceGT = data
+		case "unhealthySinceGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unhealthySinceGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnhealthySinceGTE = data
+		case "unhealthySinceLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unhealthySinceLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnhealthySinceLT = data
+		case "unhealthySinceLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unhealthySinceLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnhealthySinceLTE = data
+		case "unhealthySinceIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unhealthySinceIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnhealthySinceIsNil = data
+		case "unhealthySinceNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unhealthySinceNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnhealthySinceNotNil = data
+		case "lastDeliveredAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastDeliveredAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastDeliveredAt = data
+		case "lastDeliveredAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastDeliveredAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastDeliveredAtNEQ = data
+		case "lastDeliveredAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastDeliveredAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastDeliveredAtIn = data
+		case "lastDeliveredAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastDeliveredAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastDeliveredAtNotIn = data
+		case "lastDeliveredAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastDeliveredAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastDeliveredAtGT = data
+		case "lastDeliveredAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastDeliveredAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastDeliveredAtGTE = data
+		case "lastDeliveredAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastDeliveredAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastDeliveredAtLT = data
+		case "lastDeliveredAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastDeliveredAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastDeliveredAtLTE = data
+		case "lastDeliveredAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastDeliveredAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastDeliveredAtIsNil = data
+		case "lastDeliveredAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastDeliveredAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastDeliveredAtNotNil = data
 		case "hasShop":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -50645,6 +55052,20 @@ func (ec *executionContext) unmarshalInputWebhookSubscriptionWhereInput(ctx cont
 				return it, err
 			}
 			it.HasShopWith = data
+		case "hasDeliveries":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasDeliveries"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasDeliveries = data
+		case "hasDeliveriesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasDeliveriesWith"))
+			data, err := ec.unmarshalOWebhookDeliveryWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasDeliveriesWith = data
 		}
 	}
 	return it, nil
@@ -50675,6 +55096,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._WebhookSubscription(ctx, sel, obj)
+	case *ent.WebhookDelivery:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WebhookDelivery(ctx, sel, obj)
+	case *ent.WebhookAttempt:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WebhookAttempt(ctx, sel, obj)
 	case *ent.Variant:
 		if obj == nil {
 			return graphql.Null
@@ -53478,6 +57909,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "replayWebhookDelivery":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_replayWebhookDelivery(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pingWebhookSubscription":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pingWebhookSubscription(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setAbandonedCartEmails":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setAbandonedCartEmails(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setGiftCardsEnabled":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setGiftCardsEnabled(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -53569,6 +58028,16 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 		case "reserved":
 			out.Values[i] = ec._Order_reserved(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastActivityAt":
+			out.Values[i] = ec._Order_lastActivityAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "abandonedAt":
+			out.Values[i] = ec._Order_abandonedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "shop":
@@ -54962,6 +59431,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_giftCardLookup(ctx, field)
 				})
+		case "webhookDeliveries":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_webhookDeliveries(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -55546,6 +60021,16 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "abandonedCartEmails":
+			out.Values[i] = ec._Shop_abandonedCartEmails(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "giftCardsEnabled":
+			out.Values[i] = ec._Shop_giftCardsEnabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "corsDomains":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -56047,6 +60532,321 @@ func (ec *executionContext) _VariantEdge(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var webhookAttemptImplementors = []string{"WebhookAttempt", "Node"}
+
+func (ec *executionContext) _WebhookAttempt(ctx context.Context, sel ast.SelectionSet, obj *ent.WebhookAttempt) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookAttemptImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookAttempt")
+		case "id":
+			out.Values[i] = ec._WebhookAttempt_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attemptedAt":
+			out.Values[i] = ec._WebhookAttempt_attemptedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "statusCode":
+			out.Values[i] = ec._WebhookAttempt_statusCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "latencyMs":
+			out.Values[i] = ec._WebhookAttempt_latencyMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "responseBody":
+			out.Values[i] = ec._WebhookAttempt_responseBody(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "error":
+			out.Values[i] = ec._WebhookAttempt_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "replay":
+			out.Values[i] = ec._WebhookAttempt_replay(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "delivery":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WebhookAttempt_delivery(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookDeliveryImplementors = []string{"WebhookDelivery", "Node"}
+
+func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *ent.WebhookDelivery) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDelivery")
+		case "id":
+			out.Values[i] = ec._WebhookDelivery_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._WebhookDelivery_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._WebhookDelivery_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "topic":
+			out.Values[i] = ec._WebhookDelivery_topic(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._WebhookDelivery_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attemptCount":
+			out.Values[i] = ec._WebhookDelivery_attemptCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nextAttemptAt":
+			out.Values[i] = ec._WebhookDelivery_nextAttemptAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastStatusCode":
+			out.Values[i] = ec._WebhookDelivery_lastStatusCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastError":
+			out.Values[i] = ec._WebhookDelivery_lastError(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deliveredAt":
+			out.Values[i] = ec._WebhookDelivery_deliveredAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "failedAt":
+			out.Values[i] = ec._WebhookDelivery_failedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shop":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WebhookDelivery_shop(ctx, field, obj)
+				})
+		case "subscription":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WebhookDelivery_subscription(ctx, field, obj)
+				})
+		case "event":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WebhookDelivery_event(ctx, field, obj)
+				})
+		case "attempts":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WebhookDelivery_attempts(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookDeliveryConnectionImplementors = []string{"WebhookDeliveryConnection"}
+
+func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.WebhookDeliveryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDeliveryConnection")
+		case "edges":
+			out.Values[i] = ec._WebhookDeliveryConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._WebhookDeliveryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._WebhookDeliveryConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookDeliveryEdgeImplementors = []string{"WebhookDeliveryEdge"}
+
+func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.WebhookDeliveryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDeliveryEdge")
+		case "node":
+			out.Values[i] = ec._WebhookDeliveryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._WebhookDeliveryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookPingImplementors = []string{"WebhookPing"}
+
+func (ec *executionContext) _WebhookPing(ctx context.Context, sel ast.SelectionSet, obj *service.WebhookPing) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookPingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookPing")
+		case "eventID":
+			out.Values[i] = ec._WebhookPing_eventID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "success":
+			out.Values[i] = ec._WebhookPing_success(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "statusCode":
+			out.Values[i] = ec._WebhookPing_statusCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latencyMS":
+			out.Values[i] = ec._WebhookPing_latencyMS(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "responseBody":
+			out.Values[i] = ec._WebhookPing_responseBody(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._WebhookPing_error(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var webhookSubscriptionImplementors = []string{"WebhookSubscription", "Node"}
 
 func (ec *executionContext) _WebhookSubscription(ctx context.Context, sel ast.SelectionSet, obj *ent.WebhookSubscription) graphql.Marshaler {
@@ -56083,11 +60883,38 @@ func (ec *executionContext) _WebhookSubscription(ctx context.Context, sel ast.Se
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "consecutiveFailedDeliveries":
+			out.Values[i] = ec._WebhookSubscription_consecutiveFailedDeliveries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "unhealthySince":
+			out.Values[i] = ec._WebhookSubscription_unhealthySince(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastDeliveredAt":
+			out.Values[i] = ec._WebhookSubscription_lastDeliveredAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "shop":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._WebhookSubscription_shop(ctx, field, obj)
+				})
+		case "deliveries":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WebhookSubscription_deliveries(ctx, field, obj)
+				})
+		case "healthy":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WebhookSubscription_healthy(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -56889,6 +61716,14 @@ func (ec *executionContext) marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋc
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNEvent2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEvent(ctx context.Context, sel ast.SelectionSet, v *ent.Event) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Event!")
+		return graphql.Null
+	}
+	return ec._Event(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNEventConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐEventConnection(ctx context.Context, sel ast.SelectionSet, v *ent.EventConnection) graphql.Marshaler {
@@ -57976,6 +62811,86 @@ func (ec *executionContext) unmarshalNVariantPatch2githubᚗcomᚋcheckoutdᚋch
 func (ec *executionContext) unmarshalNVariantWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐVariantWhereInput(ctx context.Context, v any) (*ent.VariantWhereInput, error) {
 	res, err := ec.unmarshalInputVariantWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhookAttempt2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttempt(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookAttempt) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookAttempt!")
+		return graphql.Null
+	}
+	return ec._WebhookAttempt(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNWebhookAttemptOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptOrderField(ctx context.Context, v any) (*ent.WebhookAttemptOrderField, error) {
+	var res = new(ent.WebhookAttemptOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhookAttemptOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookAttemptOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookAttemptOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNWebhookAttemptWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptWhereInput(ctx context.Context, v any) (*ent.WebhookAttemptWhereInput, error) {
+	res, err := ec.unmarshalInputWebhookAttemptWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhookDelivery2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDelivery(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookDelivery) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookDelivery!")
+		return graphql.Null
+	}
+	return ec._WebhookDelivery(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryConnection(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookDeliveryConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookDeliveryConnection!")
+		return graphql.Null
+	}
+	return ec._WebhookDeliveryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNWebhookDeliveryOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryOrderField(ctx context.Context, v any) (*ent.WebhookDeliveryOrderField, error) {
+	var res = new(ent.WebhookDeliveryOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookDeliveryOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookDeliveryOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNWebhookDeliveryStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatus(ctx context.Context, v any) (webhookdelivery.Status, error) {
+	var res webhookdelivery.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatus(ctx context.Context, sel ast.SelectionSet, v webhookdelivery.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNWebhookDeliveryWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryWhereInput(ctx context.Context, v any) (*ent.WebhookDeliveryWhereInput, error) {
+	res, err := ec.unmarshalInputWebhookDeliveryWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhookPing2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookPing(ctx context.Context, sel ast.SelectionSet, v *service.WebhookPing) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookPing!")
+		return graphql.Null
+	}
+	return ec._WebhookPing(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNWebhookSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookSubscription(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookSubscription) graphql.Marshaler {
@@ -60099,6 +65014,170 @@ func (ec *executionContext) unmarshalOVariantWhereInput2ᚖgithubᚗcomᚋchecko
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputVariantWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOWebhookAttempt2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.WebhookAttempt) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookAttempt2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttempt(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOWebhookAttemptWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptWhereInputᚄ(ctx context.Context, v any) ([]*ent.WebhookAttemptWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.WebhookAttemptWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNWebhookAttemptWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOWebhookAttemptWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttemptWhereInput(ctx context.Context, v any) (*ent.WebhookAttemptWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputWebhookAttemptWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOWebhookDelivery2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDelivery(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookDelivery) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._WebhookDelivery(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOWebhookDeliveryEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.WebhookDeliveryEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOWebhookDeliveryEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOWebhookDeliveryEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryEdge(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookDeliveryEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._WebhookDeliveryEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOWebhookDeliveryFilter2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookDeliveryFilter(ctx context.Context, v any) (*service.WebhookDeliveryFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputWebhookDeliveryFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOWebhookDeliveryOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryOrder(ctx context.Context, v any) (*ent.WebhookDeliveryOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputWebhookDeliveryOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOWebhookDeliveryStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatusᚄ(ctx context.Context, v any) ([]webhookdelivery.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]webhookdelivery.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNWebhookDeliveryStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOWebhookDeliveryStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []webhookdelivery.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookDeliveryStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOWebhookDeliveryStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatus(ctx context.Context, v any) (*webhookdelivery.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(webhookdelivery.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOWebhookDeliveryStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋwebhookdeliveryᚐStatus(ctx context.Context, sel ast.SelectionSet, v *webhookdelivery.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOWebhookDeliveryWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryWhereInputᚄ(ctx context.Context, v any) ([]*ent.WebhookDeliveryWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.WebhookDeliveryWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNWebhookDeliveryWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOWebhookDeliveryWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookDeliveryWhereInput(ctx context.Context, v any) (*ent.WebhookDeliveryWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputWebhookDeliveryWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -1,0 +1,118 @@
+package service
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+
+	"github.com/checkoutd/checkoutd/ent"
+)
+
+// The job queue is River, in the service's own database: a job is a row written in the
+// transaction of the change that causes it, worked by whichever checkoutd process locks it
+// first, and kept until it is done, across crashes and restarts.
+
+// Queue names.
+const queueWebhooks = "webhooks"
+
+// AbandonedSweepInterval is how often the order/abandoned queue is dispatched (the spec's five
+// minutes).
+const AbandonedSweepInterval = 5 * time.Minute
+
+// DefaultJobPollInterval is how often an idle worker looks for new jobs. The database/sql and
+// SQLite drivers have no LISTEN, so new jobs are found by polling.
+const DefaultJobPollInterval = time.Second
+
+// WithJobPollInterval sets how often idle workers look for jobs (tests shorten it).
+func WithJobPollInterval(d time.Duration) Option { return func(s *Service) { s.jobPollInterval = d } }
+
+func newJobClient(s *Service) (*river.Client[*sql.Tx], error) {
+	workers := river.NewWorkers()
+	if err := river.AddWorkerSafely(workers, &deliveryWorker{s: s}); err != nil {
+		return nil, err
+	}
+	if err := river.AddWorkerSafely(workers, &abandonedSweepWorker{s: s}); err != nil {
+		return nil, err
+	}
+	// Webhook callbacks mostly wait on the network, so many run at once; SQLite still does
+	// one write at a time on its one connection, where a few workers already keep it busy.
+	webhookWorkers := 20
+	if s.db.Dialect == dialect.SQLite {
+		webhookWorkers = 8
+	}
+	poll := s.jobPollInterval
+	// A job runs for at most one callback plus the writes around it; a job still marked
+	// running well after that belongs to a process that died (kill -9, a lost host) and is
+	// handed to another worker.
+	jobTimeout := s.webhookTimeout + 20*time.Second
+	cfg := &river.Config{
+		Workers: workers,
+		Queues: map[string]river.QueueConfig{
+			river.QueueDefault: {MaxWorkers: 2},
+			queueWebhooks:      {MaxWorkers: webhookWorkers},
+		},
+		PeriodicJobs: []*river.PeriodicJob{
+			river.NewPeriodicJob(river.PeriodicInterval(AbandonedSweepInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return abandonedSweepArgs{}, nil },
+				&river.PeriodicJobOpts{ID: "abandoned_order_sweep", RunOnStart: true}),
+		},
+		FetchPollInterval:    poll,
+		FetchCooldown:        min(poll, 100*time.Millisecond),
+		JobTimeout:           jobTimeout,
+		RescueStuckJobsAfter: jobTimeout + 30*time.Second,
+		Logger:               slog.New(minLevel{s.log.Handler(), slog.LevelWarn}),
+	}
+	if s.db.Dialect == dialect.SQLite {
+		return river.NewClient(riversqlite.New(s.db.SQL), cfg)
+	}
+	return river.NewClient(riverdatabasesql.New(s.db.SQL), cfg)
+}
+
+// StartJobs starts working the job queue (webhook deliveries, the abandoned-order sweep) until
+// StopJobs or ctx ends. Every checkoutd process may run it: each job is worked once.
+func (s *Service) StartJobs(ctx context.Context) error { return s.jobs.Start(ctx) }
+
+// StopJobs lets running jobs finish (within ctx) and stops taking new ones.
+func (s *Service) StopJobs(ctx context.Context) error {
+	err := s.jobs.Stop(ctx)
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		// What did not finish stays in the queue, marked running, and is rescued later.
+		return nil
+	}
+	return err
+}
+
+// insertJobsTx writes jobs in tx, the transaction of the change that causes them.
+func (s *Service) insertJobsTx(ctx context.Context, tx *ent.Tx, params []river.InsertManyParams) error {
+	if len(params) == 0 {
+		return nil
+	}
+	v, ok := s.sqlTxs.Load(tx)
+	if !ok {
+		return fmt.Errorf("jobs: the transaction was not begun by inTx")
+	}
+	_, err := s.jobs.InsertManyTx(ctx, v.(*sql.Tx), params)
+	return err
+}
+
+// minLevel drops River's routine records; its warnings and errors go to the service's log.
+type minLevel struct {
+	slog.Handler
+	level slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.level && h.Handler.Enabled(ctx, l)
+}
+func (h minLevel) WithAttrs(a []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(a), h.level}
+}
+func (h minLevel) WithGroup(n string) slog.Handler { return minLevel{h.Handler.WithGroup(n), h.level} }

@@ -1,0 +1,119 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
+	"github.com/checkoutd/checkoutd/service/webhook"
+)
+
+// metrics are the service's Prometheus metrics, in a registry of its own (one per Service, so
+// that tests may run many).
+type metrics struct {
+	registry   *prometheus.Registry
+	attempts   *prometheus.CounterVec
+	deliveries *prometheus.CounterVec
+	latency    *prometheus.HistogramVec
+}
+
+func newMetrics(s *Service) *metrics {
+	m := &metrics{
+		registry: prometheus.NewRegistry(),
+		attempts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "checkoutd_webhook_attempts_total",
+			Help: "Webhook callbacks made, by topic and outcome (success, http_error, timeout, connection_error).",
+		}, []string{"topic", "outcome"}),
+		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "checkoutd_webhook_deliveries_total",
+			Help: "Webhook deliveries that reached an end, by topic and outcome (succeeded, failed).",
+		}, []string{"topic", "outcome"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "checkoutd_webhook_attempt_duration_seconds",
+			Help:    "Time from sending a webhook callback to its answer (or to giving up on one), by topic.",
+			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"topic"}),
+	}
+	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.attempts, m.deliveries, m.latency, queueCollector{s})
+	return m
+}
+
+// Metrics is what /metrics serves.
+func (s *Service) Metrics() prometheus.Gatherer { return s.metrics.registry }
+
+func (m *metrics) observeAttempt(topic string, res webhook.Result, final webhookdelivery.Status) {
+	outcome := "success"
+	if res.Err != nil {
+		switch res.Err.Kind {
+		case webhook.KindStatus:
+			outcome = "http_error"
+		case webhook.KindTimeout:
+			outcome = "timeout"
+		default:
+			outcome = "connection_error"
+		}
+	}
+	m.attempts.WithLabelValues(topic, outcome).Inc()
+	m.latency.WithLabelValues(topic).Observe(res.Latency.Seconds())
+	if final != webhookdelivery.StatusPending {
+		m.deliveries.WithLabelValues(topic, final.String()).Inc()
+	}
+}
+
+// queueCollector reads the depth of the job queue and of pending deliveries from the database
+// at each scrape: the queue is shared by every checkoutd process, so no one process could
+// count it.
+type queueCollector struct{ s *Service }
+
+var (
+	queueDepthDesc = prometheus.NewDesc("checkoutd_job_queue_depth",
+		"Jobs in the queue not yet done, by kind and state (available, scheduled, retryable, running, pending).",
+		[]string{"kind", "state"}, nil)
+	pendingDeliveriesDesc = prometheus.NewDesc("checkoutd_webhook_deliveries_pending",
+		"Webhook deliveries still being attempted.", nil, nil)
+)
+
+func (queueCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- queueDepthDesc
+	ch <- pendingDeliveriesDesc
+}
+
+func (c queueCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := c.collectJobs(ctx, ch); err != nil {
+		c.s.log.Warn("metrics: reading the job queue", "error", err)
+	}
+	pending, err := c.s.db.Client.WebhookDelivery.Query().Where(webhookdelivery.StatusEQ(webhookdelivery.StatusPending)).Count(ctx)
+	if err != nil {
+		c.s.log.Warn("metrics: counting pending deliveries", "error", err)
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(pendingDeliveriesDesc, prometheus.GaugeValue, float64(pending))
+}
+
+// collectJobs counts the queue's unfinished jobs. Its rows are closed before it returns: on
+// SQLite they hold the one connection.
+func (c queueCollector) collectJobs(ctx context.Context, ch chan<- prometheus.Metric) error {
+	rows, err := c.s.db.SQL.QueryContext(ctx, `SELECT kind, state, count(*) FROM river_job
+		WHERE state IN ('available', 'scheduled', 'retryable', 'running', 'pending') GROUP BY kind, state`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			kind, state string
+			n           float64
+		)
+		if err := rows.Scan(&kind, &state, &n); err != nil {
+			return err
+		}
+		ch <- prometheus.MustNewConstMetric(queueDepthDesc, prometheus.GaugeValue, n, kind, state)
+	}
+	return rows.Err()
+}

@@ -1,0 +1,455 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	"github.com/riverqueue/river"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/event"
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
+	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
+	"github.com/checkoutd/checkoutd/service/webhook"
+)
+
+// Webhook delivery. Every event of a topic gets one delivery per subscription of that topic,
+// written with the event and with the queue job that sends it. The job POSTs the event; a 2xx
+// ends it, anything else is retried after a wait that doubles from the retry base (with
+// jitter), until the attempts run out and the delivery is failed. Each attempt is logged.
+// Deliveries of one order to one receiver (a callback URL, which may hold subscriptions to
+// several topics) go out in the order the events happened: a delivery waits while an earlier
+// one of its order to the same URL is still pending.
+
+const (
+	// DefaultWebhookRetryBase is the wait before the first retry (CHECKOUT_WEBHOOK_RETRY_BASE).
+	DefaultWebhookRetryBase = 10 * time.Second
+	// DefaultWebhookMaxAttempts is the first attempt and 17 retries: with the 10 s base the
+	// waits are 10 s, 20 s, ... doubling to 11.4 h, then 11.4 h, about 2.8 days in all.
+	DefaultWebhookMaxAttempts = 18
+	// webhookBackoffDoublings is how many times the wait doubles before it stays put.
+	webhookBackoffDoublings = 12
+	// UnhealthyAfterFailedDeliveries failed deliveries in a row flag a subscription unhealthy.
+	UnhealthyAfterFailedDeliveries = 3
+)
+
+// WithWebhookTimeout bounds each webhook callback (default 10s).
+func WithWebhookTimeout(d time.Duration) Option { return func(s *Service) { s.webhookTimeout = d } }
+
+// WithWebhookRetryBase sets the wait before the first retry of a failed callback (default 10s).
+func WithWebhookRetryBase(d time.Duration) Option {
+	return func(s *Service) { s.webhookRetryBase = d }
+}
+
+// WithWebhookMaxAttempts sets how many attempts a delivery gets before it is failed (default 18).
+func WithWebhookMaxAttempts(n int) Option { return func(s *Service) { s.webhookMaxAttempts = n } }
+
+// WebhookRetryWait is the nominal wait before retry number retry (1 for the first retry):
+// base doubled retry-1 times, at most webhookBackoffDoublings times.
+func WebhookRetryWait(base time.Duration, retry int) time.Duration {
+	return base << min(max(retry-1, 0), webhookBackoffDoublings)
+}
+
+// retryWait is the nominal wait give or take 10%, so that the retries of many deliveries that
+// failed together (a receiver that was down) do not all come back at the same instant.
+func (s *Service) retryWait(retry int) time.Duration {
+	w := WebhookRetryWait(s.webhookRetryBase, retry)
+	return time.Duration(float64(w) * (0.9 + 0.2*rand.Float64()))
+}
+
+func webhookTopicID(name string) (int, bool) {
+	for _, t := range WebhookTopics {
+		if t.Name == name {
+			return t.ID, true
+		}
+	}
+	return 0, false
+}
+
+// deliveryArgs is the queue job of one delivery. Replay makes one attempt, with no retries.
+type deliveryArgs struct {
+	DeliveryID int  `json:"delivery_id"`
+	Replay     bool `json:"replay,omitempty"`
+}
+
+func (deliveryArgs) Kind() string { return "webhook_delivery" }
+
+func (deliveryArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: queueWebhooks} }
+
+type deliveryWorker struct {
+	river.WorkerDefaults[deliveryArgs]
+	s *Service
+}
+
+func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs]) error {
+	return w.s.attemptDelivery(ctx, job.Args)
+}
+
+// recordEvent writes an event in tx, the transaction of the change that causes it, with a
+// delivery and its job for each subscription of the topic.
+func (s *Service) recordEvent(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topic string, payload map[string]any) error {
+	if orderID != nil && s.db.Dialect == dialect.Postgres {
+		// The order's row lock (most callers hold it already) makes its events, and so their
+		// delivery ids, follow one another in the order they commit.
+		if _, err := tx.Order.Query().Where(order.ID(*orderID)).ForUpdate().OnlyID(ctx); err != nil {
+			return err
+		}
+	}
+	now := s.clock()
+	ev, err := tx.Event.Create().SetShopID(shopID).SetNillableOrderID(orderID).SetEventID(newPublicID()).SetTopic(topic).
+		SetPayload(payload).SetCreatedAt(now).Save(ctx)
+	if err != nil {
+		return err
+	}
+	topicID, ok := webhookTopicID(topic)
+	if !ok {
+		return nil
+	}
+	subs, err := tx.WebhookSubscription.Query().Where(webhooksubscription.ShopID(shopID), webhooksubscription.WebhookTopicID(topicID)).
+		Order(webhooksubscription.ByID()).All(ctx)
+	if err != nil {
+		return err
+	}
+	jobs := make([]river.InsertManyParams, 0, len(subs))
+	for _, sub := range subs {
+		d, err := tx.WebhookDelivery.Create().SetShopID(shopID).SetSubscriptionID(sub.ID).SetEventID(ev.ID).
+			SetNillableOrderID(orderID).SetTopic(topic).SetNextAttemptAt(now).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return err
+		}
+		jobs = append(jobs, river.InsertManyParams{Args: deliveryArgs{DeliveryID: d.ID}})
+	}
+	return s.insertJobsTx(ctx, tx, jobs)
+}
+
+// eventBody is the callback body of API.md. It is the same bytes on every attempt: the payload
+// is stored, and JSON objects are written with sorted keys.
+func eventBody(sh *ent.Shop, ev *ent.Event) ([]byte, error) {
+	return json.Marshal(map[string]any{
+		"event_id":        ev.EventID,
+		"topic":           ev.Topic,
+		"shop_identifier": sh.Identifier,
+		"created_at":      ev.CreatedAt.UTC().Format(time.RFC3339),
+		"data":            ev.Payload,
+	})
+}
+
+// attemptDelivery is one run of a delivery's job: one POST, its outcome recorded, and a snooze
+// until the next attempt when there is one.
+func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error {
+	c := s.db.Client
+	d, err := c.WebhookDelivery.Query().Where(webhookdelivery.ID(args.DeliveryID)).WithSubscription().WithEvent().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil // the subscription was deleted, and its deliveries with it
+	}
+	if err != nil {
+		return err
+	}
+	if d.Status != webhookdelivery.StatusPending {
+		return nil // a second run of a job whose outcome is already recorded
+	}
+	wait, err := s.waitForEarlierDelivery(ctx, d)
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		return river.JobSnooze(wait)
+	}
+	sh, err := c.Shop.Get(ctx, d.ShopID)
+	if err != nil {
+		return err
+	}
+	var res webhook.Result
+	if sh.SharedSecret == nil {
+		res.Err = &webhook.Error{Kind: webhook.KindConnection, Message: "not sent: the shop has no shared secret to sign with"}
+	} else {
+		body, err := eventBody(sh, d.Edges.Event)
+		if err != nil {
+			return err
+		}
+		res = s.webhooks.Send(ctx, webhook.Callback{URL: d.Edges.Subscription.CallbackURL, Topic: d.Topic,
+			EventID: d.Edges.Event.EventID, Body: body, Secret: []byte(*sh.SharedSecret)})
+	}
+	// The outcome is recorded even when the job's context ended during the call.
+	next, final, err := s.recordAttempt(context.WithoutCancel(ctx), d.ID, args.Replay, res)
+	if err != nil {
+		return err
+	}
+	s.metrics.observeAttempt(d.Topic, res, final)
+	if next > 0 {
+		return river.JobSnooze(next)
+	}
+	return nil
+}
+
+// waitForEarlierDelivery is how long d must wait for an earlier delivery of its order to the
+// same callback URL that is still pending (zero when there is none). Delivery ids grow in the
+// order events are recorded: the events of one order are recorded with the order locked.
+func (s *Service) waitForEarlierDelivery(ctx context.Context, d *ent.WebhookDelivery) (time.Duration, error) {
+	if d.OrderID == nil {
+		return 0, nil
+	}
+	prev, err := s.db.Client.WebhookDelivery.Query().Where(webhookdelivery.OrderID(*d.OrderID),
+		webhookdelivery.StatusEQ(webhookdelivery.StatusPending), webhookdelivery.IDLT(d.ID),
+		webhookdelivery.HasSubscriptionWith(webhooksubscription.CallbackURL(d.Edges.Subscription.CallbackURL))).
+		Order(webhookdelivery.ByID()).First(ctx)
+	if ent.IsNotFound(err) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	// Look again soon after the earlier delivery's next attempt; an hour at most, in case
+	// that attempt is late.
+	step := min(s.webhookRetryBase, time.Second)
+	wait := step
+	if prev.NextAttemptAt != nil {
+		wait = max(prev.NextAttemptAt.Sub(s.clock())+step, step)
+	}
+	return min(wait, time.Hour), nil
+}
+
+// recordAttempt logs one attempt and moves the delivery on: succeeded, failed (attempts used
+// up, or a replay's one attempt), or pending with its next attempt after the returned wait.
+func (s *Service) recordAttempt(ctx context.Context, deliveryID int, replay bool, res webhook.Result) (time.Duration, webhookdelivery.Status, error) {
+	var (
+		wait  time.Duration
+		final = webhookdelivery.StatusPending
+	)
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		q := tx.WebhookDelivery.Query().Where(webhookdelivery.ID(deliveryID))
+		if s.db.Dialect == dialect.Postgres {
+			q = q.ForUpdate()
+		}
+		d, err := q.Only(ctx)
+		if err != nil {
+			return err
+		}
+		if d.Status != webhookdelivery.StatusPending {
+			return nil
+		}
+		now := s.clock()
+		attempt := tx.WebhookAttempt.Create().SetDeliveryID(d.ID).SetAttemptedAt(now).
+			SetLatencyMs(int(res.Latency.Milliseconds())).SetResponseBody(res.Body).SetReplay(replay)
+		update := tx.WebhookDelivery.UpdateOne(d).AddAttemptCount(1).AddRoundAttempts(1).SetUpdatedAt(now)
+		if res.StatusCode != 0 {
+			attempt.SetStatusCode(res.StatusCode)
+			update.SetLastStatusCode(res.StatusCode)
+		} else {
+			update.ClearLastStatusCode()
+		}
+		if res.Err != nil {
+			attempt.SetError(res.Err.Error())
+			update.SetLastError(res.Err.Error())
+		} else {
+			update.ClearLastError()
+		}
+		if err := attempt.Exec(ctx); err != nil {
+			return err
+		}
+		switch {
+		case res.Err == nil:
+			final = webhookdelivery.StatusSucceeded
+			update.SetStatus(final).SetDeliveredAt(now).ClearNextAttemptAt()
+			if err := tx.WebhookSubscription.UpdateOneID(d.SubscriptionID).SetConsecutiveFailedDeliveries(0).
+				ClearUnhealthySince().SetLastDeliveredAt(now).Exec(ctx); err != nil {
+				return err
+			}
+		case replay || d.RoundAttempts+1 >= s.webhookMaxAttempts:
+			final = webhookdelivery.StatusFailed
+			update.SetStatus(final).SetFailedAt(now).ClearNextAttemptAt()
+			if err := s.countFailedDelivery(ctx, tx, d.SubscriptionID, now); err != nil {
+				return err
+			}
+		default:
+			wait = s.retryWait(d.RoundAttempts + 1)
+			update.SetNextAttemptAt(now.Add(wait))
+		}
+		return update.Exec(ctx)
+	})
+	return wait, final, err
+}
+
+// countFailedDelivery adds a failed delivery to the subscription's run of them, and flags it
+// unhealthy when the run reaches UnhealthyAfterFailedDeliveries.
+func (s *Service) countFailedDelivery(ctx context.Context, tx *ent.Tx, subscriptionID int, now time.Time) error {
+	if err := tx.WebhookSubscription.UpdateOneID(subscriptionID).AddConsecutiveFailedDeliveries(1).Exec(ctx); err != nil {
+		return err
+	}
+	sub, err := tx.WebhookSubscription.Get(ctx, subscriptionID)
+	if err != nil {
+		return err
+	}
+	if sub.ConsecutiveFailedDeliveries < UnhealthyAfterFailedDeliveries || sub.UnhealthySince != nil {
+		return nil
+	}
+	s.log.WarnContext(ctx, "webhook subscription is unhealthy", "webhook_id", sub.ID, "callback_url", sub.CallbackURL,
+		"failed_deliveries", sub.ConsecutiveFailedDeliveries)
+	return tx.WebhookSubscription.UpdateOne(sub).SetUnhealthySince(now).Exec(ctx)
+}
+
+func deliveryNotFound() *Error {
+	return notFound("webhook_delivery.not_found", "no webhook delivery with that id")
+}
+
+// ReplayWebhookDelivery sends a delivery that succeeded or failed once more, as a new attempt
+// with the same event id. subscriptionID, when not zero, is the subscription it must belong to.
+func (s *Service) ReplayWebhookDelivery(ctx context.Context, sh *ent.Shop, subscriptionID, deliveryID int) (*ent.WebhookDelivery, error) {
+	var out *ent.WebhookDelivery
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		q := tx.WebhookDelivery.Query().Where(webhookdelivery.ShopID(sh.ID), webhookdelivery.ID(deliveryID))
+		if subscriptionID != 0 {
+			q = q.Where(webhookdelivery.SubscriptionID(subscriptionID))
+		}
+		if s.db.Dialect == dialect.Postgres {
+			q = q.ForUpdate()
+		}
+		d, err := q.Only(ctx)
+		if ent.IsNotFound(err) {
+			return deliveryNotFound()
+		}
+		if err != nil {
+			return err
+		}
+		if d.Status == webhookdelivery.StatusPending {
+			return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "webhook_delivery.in_progress",
+				Message: "the delivery is still being attempted; replay it once it has succeeded or failed",
+				Details: map[string]any{"next_attempt_at": d.NextAttemptAt}}
+		}
+		now := s.clock()
+		out, err = tx.WebhookDelivery.UpdateOne(d).SetStatus(webhookdelivery.StatusPending).SetRoundAttempts(0).
+			SetNextAttemptAt(now).ClearFailedAt().SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return err
+		}
+		return s.insertJobsTx(ctx, tx, []river.InsertManyParams{{Args: deliveryArgs{DeliveryID: d.ID, Replay: true}}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.Unwrap(), nil
+}
+
+// WebhookPing is the answer to a test callback.
+type WebhookPing struct {
+	EventID      string `json:"event_id"`
+	Success      bool   `json:"success"`
+	StatusCode   int    `json:"status_code"`
+	LatencyMS    int64  `json:"latency_ms"`
+	ResponseBody string `json:"response_body"`
+	Error        string `json:"error"`
+}
+
+// PingWebhookSubscription sends a signed test callback (topic "ping") to a subscription now
+// and says what its receiver answered. A ping is not an event: it is neither retried nor
+// logged, and it does not change the subscription's health.
+func (s *Service) PingWebhookSubscription(ctx context.Context, sh *ent.Shop, id int) (*WebhookPing, error) {
+	sub, err := s.db.Client.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, webhookNotFound()
+	}
+	if err != nil {
+		return nil, err
+	}
+	current, err := s.db.Client.Shop.Get(ctx, sh.ID)
+	if err != nil {
+		return nil, err
+	}
+	if current.SharedSecret == nil {
+		return nil, validationError("webhook.shared_secret_not_configured", "configure the integration shared secret before pinging webhooks: callbacks are signed with it", nil)
+	}
+	topic, _ := webhookTopicName(sub.WebhookTopicID)
+	ping := &WebhookPing{EventID: newPublicID()}
+	body, err := json.Marshal(map[string]any{
+		"event_id": ping.EventID, "topic": "ping", "shop_identifier": sh.Identifier,
+		"created_at": s.clock().UTC().Format(time.RFC3339),
+		"data":       map[string]any{"webhook_id": sub.ID, "webhook_topic_id": sub.WebhookTopicID, "webhook_topic": topic},
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := s.webhooks.Send(ctx, webhook.Callback{URL: sub.CallbackURL, Topic: "ping", EventID: ping.EventID, Body: body,
+		Secret: []byte(*current.SharedSecret)})
+	ping.Success, ping.StatusCode, ping.LatencyMS, ping.ResponseBody = res.Err == nil, res.StatusCode, res.Latency.Milliseconds(), res.Body
+	if res.Err != nil {
+		ping.Error = res.Err.Error()
+	}
+	return ping, nil
+}
+
+// WebhookDeliveryFilter narrows the delivery log; absent fields do not filter.
+type WebhookDeliveryFilter struct {
+	SubscriptionID *int
+	Topic          *string
+	Status         *webhookdelivery.Status
+	PublicOrderID  *string
+}
+
+// WebhookDeliveries is the shop's delivery log, filtered, for the caller to page through.
+func (s *Service) WebhookDeliveries(sh *ent.Shop, f WebhookDeliveryFilter) *ent.WebhookDeliveryQuery {
+	q := s.db.Client.WebhookDelivery.Query().Where(webhookdelivery.ShopID(sh.ID))
+	if f.SubscriptionID != nil {
+		q = q.Where(webhookdelivery.SubscriptionID(*f.SubscriptionID))
+	}
+	if f.Topic != nil {
+		q = q.Where(webhookdelivery.Topic(*f.Topic))
+	}
+	if f.Status != nil {
+		q = q.Where(webhookdelivery.StatusEQ(*f.Status))
+	}
+	if f.PublicOrderID != nil {
+		q = q.Where(webhookdelivery.HasEventWith(event.HasOrderWith(order.ShopID(sh.ID), order.PublicOrderID(*f.PublicOrderID))))
+	}
+	return q
+}
+
+// MaxDeliveriesPage bounds one page of the REST delivery log.
+const MaxDeliveriesPage = 250
+
+// ListWebhookDeliveries is one page of a subscription's deliveries, newest first, with their
+// attempts and events: at most limit of them, older than the delivery beforeID when it is set.
+func (s *Service) ListWebhookDeliveries(ctx context.Context, sh *ent.Shop, subscriptionID int, f WebhookDeliveryFilter, limit, beforeID int) ([]*ent.WebhookDelivery, error) {
+	exists, err := s.db.Client.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(subscriptionID)).Exist(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !exists {
+		return nil, webhookNotFound()
+	}
+	if limit <= 0 || limit > MaxDeliveriesPage {
+		limit = 50
+	}
+	f.SubscriptionID = &subscriptionID
+	q := s.WebhookDeliveries(sh, f)
+	if beforeID > 0 {
+		q = q.Where(webhookdelivery.IDLT(beforeID))
+	}
+	return q.WithEvent().WithAttempts(func(q *ent.WebhookAttemptQuery) { q.Order(ent.Asc("id")) }).
+		Order(webhookdelivery.ByID(entsql.OrderDesc())).Limit(limit).All(ctx)
+}
+
+// ParseWebhookDeliveryFilter reads the delivery log's filters as they arrive in a query string;
+// empty values do not filter.
+func ParseWebhookDeliveryFilter(topic, status, publicOrderID string) (WebhookDeliveryFilter, error) {
+	var f WebhookDeliveryFilter
+	if topic != "" {
+		f.Topic = &topic
+	}
+	if status != "" {
+		st := webhookdelivery.Status(status)
+		if webhookdelivery.StatusValidator(st) != nil {
+			return f, validationError("webhook_delivery.invalid_status", "status must be pending, succeeded or failed", map[string]any{"field": "status"})
+		}
+		f.Status = &st
+	}
+	if publicOrderID != "" {
+		f.PublicOrderID = &publicOrderID
+	}
+	return f, nil
+}
