@@ -103,10 +103,23 @@ func (s *Service) insertJobsTx(ctx context.Context, tx *ent.Tx, params []river.I
 	return err
 }
 
-// minLevel drops River's routine records; its warnings and errors go to the service's log.
+// minLevel drops River's routine records; its warnings and errors go to the service's log,
+// except the cancellations River reports as errors while it stops itself.
 type minLevel struct {
 	slog.Handler
 	level slog.Level
+}
+
+func (h minLevel) Handle(ctx context.Context, r slog.Record) error {
+	stopping := false
+	r.Attrs(func(a slog.Attr) bool {
+		stopping = a.Key == "error" && a.Value.String() == context.Canceled.Error()
+		return !stopping
+	})
+	if stopping {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
 }
 
 func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {

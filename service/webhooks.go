@@ -323,12 +323,17 @@ func (s *Service) ReplayWebhookDelivery(ctx context.Context, sh *ent.Shop, subsc
 				Details: map[string]any{"next_attempt_at": d.NextAttemptAt}}
 		}
 		now := s.clock()
-		out, err = tx.WebhookDelivery.UpdateOne(d).SetStatus(webhookdelivery.StatusPending).SetRoundAttempts(0).
-			SetNextAttemptAt(now).ClearFailedAt().SetUpdatedAt(now).Save(ctx)
+		err = tx.WebhookDelivery.UpdateOne(d).SetStatus(webhookdelivery.StatusPending).SetRoundAttempts(0).
+			SetNextAttemptAt(now).ClearFailedAt().SetUpdatedAt(now).Exec(ctx)
 		if err != nil {
 			return err
 		}
-		return s.insertJobsTx(ctx, tx, []river.InsertManyParams{{Args: deliveryArgs{DeliveryID: d.ID, Replay: true}}})
+		if err := s.insertJobsTx(ctx, tx, []river.InsertManyParams{{Args: deliveryArgs{DeliveryID: d.ID, Replay: true}}}); err != nil {
+			return err
+		}
+		out, err = tx.WebhookDelivery.Query().Where(webhookdelivery.ID(d.ID)).WithEvent().
+			WithAttempts(func(q *ent.WebhookAttemptQuery) { q.Order(ent.Asc("id")) }).Only(ctx)
+		return err
 	})
 	if err != nil {
 		return nil, err
