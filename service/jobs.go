@@ -12,6 +12,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/checkoutd/checkoutd/ent"
 )
@@ -49,10 +50,10 @@ func newJobClient(s *Service) (*river.Client[*sql.Tx], error) {
 		webhookWorkers = 8
 	}
 	poll := s.jobPollInterval
-	// A job runs for at most one callback plus the writes around it; a job still marked
-	// running well after that belongs to a process that died (kill -9, a lost host) and is
-	// handed to another worker.
-	jobTimeout := s.webhookTimeout + 20*time.Second
+	// A job runs for at most one callback plus the reads before it (the writes after it do
+	// not depend on the job's context); a job still marked running well after that belongs to
+	// a process that died (kill -9, a lost host) and is handed to another worker.
+	jobTimeout := s.webhookTimeout + 5*time.Second
 	cfg := &river.Config{
 		Workers: workers,
 		Queues: map[string]river.QueueConfig{
@@ -67,8 +68,9 @@ func newJobClient(s *Service) (*river.Client[*sql.Tx], error) {
 		FetchPollInterval:    poll,
 		FetchCooldown:        min(poll, 100*time.Millisecond),
 		JobTimeout:           jobTimeout,
-		RescueStuckJobsAfter: jobTimeout + 30*time.Second,
+		RescueStuckJobsAfter: jobTimeout + 10*time.Second,
 		Logger:               slog.New(minLevel{s.log.Handler(), slog.LevelWarn}),
+		Middleware:           []rivertype.Middleware{&soonAvailable{}},
 	}
 	if s.db.Dialect == dialect.SQLite {
 		return river.NewClient(riversqlite.New(s.db.SQL), cfg)
@@ -101,6 +103,25 @@ func (s *Service) insertJobsTx(ctx context.Context, tx *ent.Tx, params []river.I
 	}
 	_, err := s.jobs.InsertManyTx(ctx, v.(*sql.Tx), params)
 	return err
+}
+
+// schedulerInterval is how often River's scheduler (on the leader) makes scheduled jobs
+// available: its default, which the configuration does not expose.
+const schedulerInterval = 5 * time.Second
+
+// soonAvailable writes a job due within the scheduler's interval as available, with its
+// scheduled_at: workers take available jobs once their time has come, where a scheduled one
+// would wait for the scheduler, up to its interval late. River does the same for a short
+// snooze. A quick retry then comes on time.
+type soonAvailable struct{ river.MiddlewareDefaults }
+
+func (*soonAvailable) InsertMany(ctx context.Context, many []*rivertype.JobInsertParams, doInner func(context.Context) ([]*rivertype.JobInsertResult, error)) ([]*rivertype.JobInsertResult, error) {
+	for _, p := range many {
+		if p.State == rivertype.JobStateScheduled && p.ScheduledAt != nil && time.Until(*p.ScheduledAt) < schedulerInterval {
+			p.State = rivertype.JobStateAvailable
+		}
+	}
+	return doInner(ctx)
 }
 
 // minLevel drops River's routine records; its warnings and errors go to the service's log,

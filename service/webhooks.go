@@ -72,9 +72,14 @@ func webhookTopicID(name string) (int, bool) {
 	return 0, false
 }
 
-// deliveryArgs is the queue job of one delivery. Replay makes one attempt, with no retries.
+// deliveryArgs is the queue job of one attempt of a delivery. Seq is the delivery's attempt
+// count the job was written for: the transaction that records an attempt writes the job of the
+// next one, so a retry is as durable as the attempt's log, and a job whose Seq is behind the
+// delivery (a copy River rescued from a process killed after that commit) does nothing.
+// Replay makes one attempt, with no retries.
 type deliveryArgs struct {
 	DeliveryID int  `json:"delivery_id"`
+	Seq        int  `json:"seq"`
 	Replay     bool `json:"replay,omitempty"`
 }
 
@@ -151,8 +156,8 @@ func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error 
 	if err != nil {
 		return err
 	}
-	if d.Status != webhookdelivery.StatusPending {
-		return nil // a second run of a job whose outcome is already recorded
+	if d.Status != webhookdelivery.StatusPending || d.AttemptCount != args.Seq {
+		return nil // a second run of a job whose attempt is already recorded
 	}
 	wait, err := s.waitForEarlierDelivery(ctx, d)
 	if err != nil {
@@ -177,14 +182,11 @@ func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error 
 			EventID: d.Edges.Event.EventID, Body: body, Secret: []byte(*sh.SharedSecret)})
 	}
 	// The outcome is recorded even when the job's context ended during the call.
-	next, final, err := s.recordAttempt(context.WithoutCancel(ctx), d.ID, args.Replay, res)
+	final, err := s.recordAttempt(context.WithoutCancel(ctx), args, res)
 	if err != nil {
 		return err
 	}
 	s.metrics.observeAttempt(d.Topic, res, final)
-	if next > 0 {
-		return river.JobSnooze(next)
-	}
 	return nil
 }
 
@@ -216,14 +218,11 @@ func (s *Service) waitForEarlierDelivery(ctx context.Context, d *ent.WebhookDeli
 }
 
 // recordAttempt logs one attempt and moves the delivery on: succeeded, failed (attempts used
-// up, or a replay's one attempt), or pending with its next attempt after the returned wait.
-func (s *Service) recordAttempt(ctx context.Context, deliveryID int, replay bool, res webhook.Result) (time.Duration, webhookdelivery.Status, error) {
-	var (
-		wait  time.Duration
-		final = webhookdelivery.StatusPending
-	)
+// up, or a replay's one attempt), or pending with the job of its next attempt written.
+func (s *Service) recordAttempt(ctx context.Context, args deliveryArgs, res webhook.Result) (webhookdelivery.Status, error) {
+	final := webhookdelivery.StatusPending
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		q := tx.WebhookDelivery.Query().Where(webhookdelivery.ID(deliveryID))
+		q := tx.WebhookDelivery.Query().Where(webhookdelivery.ID(args.DeliveryID))
 		if s.db.Dialect == dialect.Postgres {
 			q = q.ForUpdate()
 		}
@@ -231,12 +230,12 @@ func (s *Service) recordAttempt(ctx context.Context, deliveryID int, replay bool
 		if err != nil {
 			return err
 		}
-		if d.Status != webhookdelivery.StatusPending {
+		if d.Status != webhookdelivery.StatusPending || d.AttemptCount != args.Seq {
 			return nil
 		}
 		now := s.clock()
 		attempt := tx.WebhookAttempt.Create().SetDeliveryID(d.ID).SetAttemptedAt(now).
-			SetLatencyMs(int(res.Latency.Milliseconds())).SetResponseBody(res.Body).SetReplay(replay)
+			SetLatencyMs(int(res.Latency.Milliseconds())).SetResponseBody(res.Body).SetReplay(args.Replay)
 		update := tx.WebhookDelivery.UpdateOne(d).AddAttemptCount(1).AddRoundAttempts(1).SetUpdatedAt(now)
 		if res.StatusCode != 0 {
 			attempt.SetStatusCode(res.StatusCode)
@@ -261,19 +260,24 @@ func (s *Service) recordAttempt(ctx context.Context, deliveryID int, replay bool
 				ClearUnhealthySince().SetLastDeliveredAt(now).Exec(ctx); err != nil {
 				return err
 			}
-		case replay || d.RoundAttempts+1 >= s.webhookMaxAttempts:
+		case args.Replay || d.RoundAttempts+1 >= s.webhookMaxAttempts:
 			final = webhookdelivery.StatusFailed
 			update.SetStatus(final).SetFailedAt(now).ClearNextAttemptAt()
 			if err := s.countFailedDelivery(ctx, tx, d.SubscriptionID, now); err != nil {
 				return err
 			}
 		default:
-			wait = s.retryWait(d.RoundAttempts + 1)
+			wait := s.retryWait(d.RoundAttempts + 1)
 			update.SetNextAttemptAt(now.Add(wait))
+			next := river.InsertManyParams{Args: deliveryArgs{DeliveryID: d.ID, Seq: d.AttemptCount + 1},
+				InsertOpts: &river.InsertOpts{ScheduledAt: time.Now().Add(wait)}}
+			if err := s.insertJobsTx(ctx, tx, []river.InsertManyParams{next}); err != nil {
+				return err
+			}
 		}
 		return update.Exec(ctx)
 	})
-	return wait, final, err
+	return final, err
 }
 
 // countFailedDelivery adds a failed delivery to the subscription's run of them, and flags it
@@ -328,7 +332,7 @@ func (s *Service) ReplayWebhookDelivery(ctx context.Context, sh *ent.Shop, subsc
 		if err != nil {
 			return err
 		}
-		if err := s.insertJobsTx(ctx, tx, []river.InsertManyParams{{Args: deliveryArgs{DeliveryID: d.ID, Replay: true}}}); err != nil {
+		if err := s.insertJobsTx(ctx, tx, []river.InsertManyParams{{Args: deliveryArgs{DeliveryID: d.ID, Seq: d.AttemptCount, Replay: true}}}); err != nil {
 			return err
 		}
 		out, err = tx.WebhookDelivery.Query().Where(webhookdelivery.ID(d.ID)).WithEvent().

@@ -67,6 +67,18 @@ func SQLite(t testing.TB) *service.Database {
 // when PostgreSQL is unreachable, except under CI=true, where that is a failure.
 func Postgres(t testing.TB) *service.Database {
 	t.Helper()
+	db, err := service.OpenDatabase(PostgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return migrated(t, db)
+}
+
+// PostgresURL creates an empty schema of the test's own, dropped after it, and returns a URL
+// whose connections use it (for tests that run checkoutd as a process). It skips when
+// PostgreSQL is unreachable, except under CI=true.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
 	if err := postgresReachable(); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("PostgreSQL at %s is unreachable under CI: %v", postgresURL(), err)
@@ -92,11 +104,7 @@ func Postgres(t testing.TB) *service.Database {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	db, err := service.OpenDatabase(u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return migrated(t, db)
+	return u.String()
 }
 
 func migrated(t testing.TB, db *service.Database) *service.Database {

@@ -22,7 +22,8 @@ type Callback struct {
 	Body    map[string]any
 	Raw     []byte
 	Header  http.Header
-	// Status is what the receiver answered: 401 for a bad signature, a scripted error, or 200.
+	// Status is what the receiver answered: 401 for a bad signature, a scripted error, or 200;
+	// 0 when the sender hung up before the answer (a HangNext outlasting its timeout).
 	Status int
 	At     time.Time
 }
@@ -104,7 +105,9 @@ func (r *Receiver) handle(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	c.Status = http.StatusOK
-	if err := httpsig.Verify(req, "Signature", secret, 5*time.Minute, time.Now()); err != nil {
+	if req.Context().Err() != nil {
+		c.Status = 0
+	} else if err := httpsig.Verify(req, "Signature", secret, 5*time.Minute, time.Now()); err != nil {
 		c.Status = http.StatusUnauthorized
 	} else if req.Method != http.MethodPost || req.Header.Get("Content-Type") != "application/json" ||
 		c.Body["event_id"] != c.EventID || c.Body["topic"] != c.Topic {
