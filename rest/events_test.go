@@ -96,9 +96,12 @@ func TestOrderAbandonedFiresAnHourAfterTheShoppersLastActivityForOrdersWithItems
 	})
 }
 
-func TestNoOrderAbandonedWhileTheShopSendsItsOwnAbandonedCartEmails(t *testing.T) {
-	eachHooks(t, nil, func(t *testing.T, a *api) {
+func TestAShopSendingItsOwnAbandonedCartEmailsEmailsTheShopperAndFiresNoOrderAbandoned(t *testing.T) {
+	box := newMailbox(t)
+	eachHooks(t, []service.Option{service.WithSMTP("smtp://" + box.addr + "?from=shop@example.com")}, func(t *testing.T, a *api) {
 		ctx := context.Background()
+		rcv := webhooktest.New(t, hookSecret)
+		subscribe(t, a, rcv.URL, "order/abandoned")
 		sh, err := a.svc.ShopByIdentifier(ctx, a.shop)
 		if err != nil {
 			t.Fatal(err)
@@ -106,17 +109,32 @@ func TestNoOrderAbandonedWhileTheShopSendsItsOwnAbandonedCartEmails(t *testing.T
 		if _, err := a.svc.SetAbandonedCartEmails(ctx, sh, true); err != nil {
 			t.Fatal(err)
 		}
-		id, _, _ := initOrder(t, a)
-		a.clock.Advance(2 * time.Hour)
-		if n, err := a.svc.DispatchAbandonedOrders(ctx); err != nil || n != 0 {
-			t.Fatalf("dispatched %d (%v) while the shop sends its own emails", n, err)
+		id, jwt, _ := initOrder(t, a)
+		storefront(t, a, jwt, "POST", "/checkout/storefront/"+a.shop+"/"+id+"/customer/guest", guest()).wantStatus(t, 200)
+		before := len(box.messages())
+		a.clock.Advance(61 * time.Minute)
+		if n, err := a.svc.DispatchAbandonedOrders(ctx); err != nil || n != 1 {
+			t.Fatalf("abandoned %d (%v), want 1", n, err)
 		}
-		// Turned off, the order left two hours ago is abandoned at the next dispatch.
-		if _, err := a.svc.SetAbandonedCartEmails(ctx, sh, false); err != nil {
+		deadline := time.Now().Add(hookWait)
+		for len(box.messages()) == before && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		msgs := box.messages()
+		if len(msgs) != before+1 || !strings.Contains(msgs[before], "To-Envelope: ada@example.com") || !strings.Contains(msgs[before], "2 x Mug") {
+			t.Fatalf("mail %v", msgs[before:])
+		}
+		events, err := a.svc.Client().Event.Query().All(ctx)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if n, err := a.svc.DispatchAbandonedOrders(ctx); err != nil || n != 1 {
-			t.Fatalf("dispatched %d (%v), want %s", n, err, id)
+		for _, e := range events {
+			if e.Topic == service.TopicOrderAbandoned {
+				t.Fatalf("order/abandoned recorded while the shop sends its own emails")
+			}
+		}
+		if len(rcv.Calls()) != 0 {
+			t.Fatalf("the subscriber got %v", rcv.Calls())
 		}
 	})
 }

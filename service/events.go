@@ -43,8 +43,8 @@ func (s *Service) recordOrderEvent(ctx context.Context, tx *ent.Tx, sh *ent.Shop
 	return s.recordEvent(ctx, tx, sh.ID, &o.ID, topic, payload)
 }
 
-// SetAbandonedCartEmails records whether the shop sends its own abandoned-cart emails. While it
-// does, order/abandoned is not sent to subscribers (the spec's rule).
+// SetAbandonedCartEmails records whether checkoutd sends the shop's abandoned-cart emails. While
+// it does, order/abandoned is not sent to subscribers (the spec's rule).
 func (s *Service) SetAbandonedCartEmails(ctx context.Context, sh *ent.Shop, on bool) (*ent.Shop, error) {
 	return s.db.Client.Shop.UpdateOneID(sh.ID).SetAbandonedCartEmails(on).Save(ctx)
 }

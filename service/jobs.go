@@ -43,6 +43,9 @@ func newJobClient(s *Service) (*river.Client[*sql.Tx], error) {
 	if err := river.AddWorkerSafely(workers, &abandonedSweepWorker{s: s}); err != nil {
 		return nil, err
 	}
+	if err := river.AddWorkerSafely(workers, &abandonedCartEmailWorker{s: s}); err != nil {
+		return nil, err
+	}
 	// Webhook callbacks mostly wait on the network, so many run at once; SQLite still does
 	// one write at a time on its one connection, where a few workers already keep it busy.
 	webhookWorkers := 20

@@ -28,8 +28,8 @@ func (Shop) Fields() []ent.Field {
 		field.Bytes("jwt_key").Sensitive().Annotations(entgql.Skip()),
 		// prices_include_tax: catalog prices already hold the tax, which is then shown, not added.
 		field.Bool("prices_include_tax").Default(false),
-		// abandoned_cart_emails: the shop sends its own abandoned-cart emails, so order/abandoned
-		// is not sent to subscribers (the spec's rule).
+		// abandoned_cart_emails: checkoutd emails shoppers about the carts they abandon (through
+		// CHECKOUT_SMTP_URL), and order/abandoned is not sent to subscribers (the spec's rule).
 		field.Bool("abandoned_cart_emails").Default(false),
 		// gift_cards_enabled: buying a gift-card product issues a gift card and records
 		// gift_card/created; otherwise it is sold like any other product.

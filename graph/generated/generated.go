@@ -11703,7 +11703,7 @@ extend type Mutation {
   replayWebhookDelivery(id: ID!): WebhookDelivery!
   """Sends a signed test callback (topic ping) to the subscription now and answers what its receiver said."""
   pingWebhookSubscription(id: ID!): WebhookPing!
-  """Whether the shop sends its own abandoned-cart emails; while it does, order/abandoned is not sent to subscribers."""
+  """Whether checkoutd emails shoppers about the carts they abandon (through its SMTP server); while it does, order/abandoned is not sent to subscribers."""
   setAbandonedCartEmails(enabled: Boolean!): Shop!
   """Whether buying a product marked as a gift card issues a gift card (and records gift_card/created)."""
   setGiftCardsEnabled(enabled: Boolean!): Shop!
