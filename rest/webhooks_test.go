@@ -3,6 +3,7 @@ package rest_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -349,6 +350,41 @@ func TestPingSendsASignedTestCallbackAndSaysWhatTheReceiverAnswered(t *testing.T
 		a.do("POST", a.shopPath("/webhooks/999/ping"), nil).wantError(t, 404, "", "webhook.not_found")
 		if got := deliveries(t, a, ids[0], ""); len(got) != 0 {
 			t.Fatalf("a ping is not a delivery: %v", got)
+		}
+	})
+}
+
+func TestATimeoutOrARefusedConnectionIsRetried(t *testing.T) {
+	eachHooks(t, []service.Option{service.WithWebhookTimeout(300 * time.Millisecond)}, func(t *testing.T, a *api) {
+		rcv := webhooktest.New(t, hookSecret)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused := "http://" + ln.Addr().String() + "/hooks"
+		ln.Close()
+		ids := subscribe(t, a, refused, "order/failed")
+		cancelOrder(t, a)
+		d := waitDelivery(t, a, ids[0], "pending")
+		for d["attempt_count"].(float64) < 1 {
+			d = waitDelivery(t, a, ids[0], "pending")
+		}
+		if d["last_status_code"] != nil || !strings.Contains(d["last_error"].(string), "connection") {
+			t.Fatalf("refused connection logged as %v", d)
+		}
+		// The receiver is up, but slower than the timeout once.
+		rcv.HangNext(2 * time.Second)
+		a.do("PATCH", a.shopPath(fmt.Sprintf("/webhooks/%d", ids[0])), map[string]any{"callback_url": rcv.URL}).wantStatus(t, 200)
+		got := rcv.WaitAccepted(1, hookWait)
+		done := waitDelivery(t, a, ids[0], "succeeded")
+		var errs []string
+		for _, at := range done["attempts"].([]any) {
+			if e, ok := at.(map[string]any)["error"].(string); ok {
+				errs = append(errs, e)
+			}
+		}
+		if len(errs) < 2 || !strings.HasPrefix(errs[0], "connection") || !strings.HasPrefix(errs[len(errs)-1], "timeout") || got[0].EventID != done["event_id"] {
+			t.Fatalf("attempt errors %q", errs)
 		}
 	})
 }

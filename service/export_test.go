@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"errors"
 
+	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/gateway"
 )
 
@@ -18,4 +20,15 @@ func (s *Service) CrashAfterGatewayGrant(ctx context.Context, sess *OrderSession
 	_, err = s.gateways.Authorize(ctx, t.gateway, t.entry.PublicID, gateway.AuthRequest{
 		Token: t.payment.Token, Amount: t.payment.Amount, Currency: t.payment.Currency, OrderID: view.Order.PublicOrderID})
 	return err
+}
+
+// RecordEventAndRollBack records an order event in a transaction that then fails, as a change
+// that is refused after its event was written.
+func (s *Service) RecordEventAndRollBack(ctx context.Context, sess *OrderSession) error {
+	return s.inTx(ctx, func(tx *ent.Tx) error {
+		if err := s.recordOrderEvent(ctx, tx, sess.Shop, sess.Order, TopicOrderFailed, nil); err != nil {
+			return err
+		}
+		return errors.New("the change is refused")
+	})
 }
