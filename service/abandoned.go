@@ -52,7 +52,7 @@ func abandoned(cutoff time.Time) []predicate.Order {
 // abandoned. It runs every AbandonedSweepInterval on one checkoutd process (the queue's leader).
 func (s *Service) DispatchAbandonedOrders(ctx context.Context) (int, error) {
 	cutoff := s.clock().Add(-AbandonedAfter)
-	ids, err := s.db.Client.Order.Query().Where(abandoned(cutoff)...).Order(order.ByID()).IDs(ctx)
+	ids, err := s.db.Read.Order.Query().Where(abandoned(cutoff)...).Order(order.ByID()).IDs(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -114,7 +114,7 @@ func (w *abandonedCartEmailWorker) Work(ctx context.Context, job *river.Job[aban
 // the cart holds and the link back to it. An order without a customer email, or a service
 // without SMTP, has nothing to send; an SMTP failure is retried by the queue.
 func (s *Service) emailAbandonedCart(ctx context.Context, orderID int) error {
-	o, err := s.db.Client.Order.Query().Where(order.ID(orderID)).WithShop().WithLineItems(func(q *ent.LineItemQuery) {
+	o, err := s.db.Read.Order.Query().Where(order.ID(orderID)).WithShop().WithLineItems(func(q *ent.LineItemQuery) {
 		q.Order(lineitem.ByPosition(), lineitem.ByID())
 	}).Only(ctx)
 	if err != nil {

@@ -88,7 +88,7 @@ func (c queueCollector) Collect(ch chan<- prometheus.Metric) {
 	if err := c.collectJobs(ctx, ch); err != nil {
 		c.s.log.Warn("metrics: reading the job queue", "error", err)
 	}
-	pending, err := c.s.db.Client.WebhookDelivery.Query().Where(webhookdelivery.StatusEQ(webhookdelivery.StatusPending)).Count(ctx)
+	pending, err := c.s.db.Read.WebhookDelivery.Query().Where(webhookdelivery.StatusEQ(webhookdelivery.StatusPending)).Count(ctx)
 	if err != nil {
 		c.s.log.Warn("metrics: counting pending deliveries", "error", err)
 		return

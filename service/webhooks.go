@@ -148,7 +148,7 @@ func eventBody(sh *ent.Shop, ev *ent.Event) ([]byte, error) {
 // attemptDelivery is one run of a delivery's job: one POST, its outcome recorded, and a snooze
 // until the next attempt when there is one.
 func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error {
-	c := s.db.Client
+	c := s.db.Read
 	d, err := c.WebhookDelivery.Query().Where(webhookdelivery.ID(args.DeliveryID)).WithSubscription().WithEvent().Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil // the subscription was deleted, and its deliveries with it
@@ -197,7 +197,7 @@ func (s *Service) waitForEarlierDelivery(ctx context.Context, d *ent.WebhookDeli
 	if d.OrderID == nil {
 		return 0, nil
 	}
-	prev, err := s.db.Client.WebhookDelivery.Query().Where(webhookdelivery.OrderID(*d.OrderID),
+	prev, err := s.db.Read.WebhookDelivery.Query().Where(webhookdelivery.OrderID(*d.OrderID),
 		webhookdelivery.StatusEQ(webhookdelivery.StatusPending), webhookdelivery.IDLT(d.ID),
 		webhookdelivery.HasSubscriptionWith(webhooksubscription.CallbackURL(d.Edges.Subscription.CallbackURL))).
 		Order(webhookdelivery.ByID()).First(ctx)
@@ -359,14 +359,14 @@ type WebhookPing struct {
 // and says what its receiver answered. A ping is not an event: it is neither retried nor
 // logged, and it does not change the subscription's health.
 func (s *Service) PingWebhookSubscription(ctx context.Context, sh *ent.Shop, id int) (*WebhookPing, error) {
-	sub, err := s.db.Client.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).Only(ctx)
+	sub, err := s.db.Read.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, webhookNotFound()
 	}
 	if err != nil {
 		return nil, err
 	}
-	current, err := s.db.Client.Shop.Get(ctx, sh.ID)
+	current, err := s.db.Read.Shop.Get(ctx, sh.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +402,7 @@ type WebhookDeliveryFilter struct {
 
 // WebhookDeliveries is the shop's delivery log, filtered, for the caller to page through.
 func (s *Service) WebhookDeliveries(sh *ent.Shop, f WebhookDeliveryFilter) *ent.WebhookDeliveryQuery {
-	q := s.db.Client.WebhookDelivery.Query().Where(webhookdelivery.ShopID(sh.ID))
+	q := s.db.Read.WebhookDelivery.Query().Where(webhookdelivery.ShopID(sh.ID))
 	if f.SubscriptionID != nil {
 		q = q.Where(webhookdelivery.SubscriptionID(*f.SubscriptionID))
 	}
@@ -424,7 +424,7 @@ const MaxDeliveriesPage = 250
 // ListWebhookDeliveries is one page of a subscription's deliveries, newest first, with their
 // attempts and events: at most limit of them, older than the delivery beforeID when it is set.
 func (s *Service) ListWebhookDeliveries(ctx context.Context, sh *ent.Shop, subscriptionID int, f WebhookDeliveryFilter, limit, beforeID int) ([]*ent.WebhookDelivery, error) {
-	exists, err := s.db.Client.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(subscriptionID)).Exist(ctx)
+	exists, err := s.db.Read.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(subscriptionID)).Exist(ctx)
 	if err != nil {
 		return nil, err
 	}
