@@ -15,10 +15,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/predicate"
 )
 
-// AbandonedAfter is how long an open order with items may go without the shopper changing it
-// before it is abandoned (the spec's one hour).
-const AbandonedAfter = time.Hour
-
 // abandonedSweepArgs is the periodic job that dispatches the abandoned-order queue.
 type abandonedSweepArgs struct{}
 
@@ -34,15 +30,20 @@ func (w *abandonedSweepWorker) Work(ctx context.Context, _ *river.Job[abandonedS
 	return err
 }
 
-// abandoned selects the open orders with items that the shopper left before cutoff and that
-// are not abandoned yet. Orders from before activity was recorded count from their last update.
-func abandoned(cutoff time.Time) []predicate.Order {
+// idleSince selects the open orders with items that the shopper last changed before cutoff
+// (AbandonedAfter ago: the abandoned ones). Orders from before activity was recorded count from
+// their last update.
+func idleSince(cutoff time.Time) []predicate.Order {
 	return []predicate.Order{
 		order.StatusEQ(order.StatusOpen),
-		order.AbandonedAtIsNil(),
 		order.Or(order.LastActivityAtLTE(cutoff), order.And(order.LastActivityAtIsNil(), order.UpdatedAtLTE(cutoff))),
 		order.HasLineItems(),
 	}
+}
+
+// abandoned selects the abandoned orders not dispatched yet.
+func abandoned(cutoff time.Time) []predicate.Order {
+	return append(idleSince(cutoff), order.AbandonedAtIsNil())
 }
 
 // DispatchAbandonedOrders abandons every order left for an hour without activity, each in its

@@ -7,10 +7,11 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 )
 
-// AbandonedAfter is the spec's abandoned-order threshold: an open order with items that nobody
-// has touched for an hour.
+// AbandonedAfter is the spec's abandoned-order threshold: an open order with items that the
+// shopper has not changed for an hour (idleSince).
 const AbandonedAfter = time.Hour
 
 // DashboardDays is how many days the dashboard's chart covers, today included.
@@ -35,6 +36,8 @@ type Dashboard struct {
 	Orders30Days    int
 	Revenue30Days   int64
 	AbandonedOrders int
+	// UnhealthyWebhooks are the subscriptions whose deliveries keep failing.
+	UnhealthyWebhooks int
 }
 
 // Dashboard reads the shop's figures at the service clock's now, by UTC day.
@@ -98,8 +101,11 @@ func (s *Service) Dashboard(ctx context.Context, sh *ent.Shop) (*Dashboard, erro
 		d.Revenue30Days += day.Revenue
 	}
 	d.OrdersToday, d.RevenueToday = d.Days[DashboardDays-1].Orders, d.Days[DashboardDays-1].Revenue
-	d.AbandonedOrders, err = s.db.Client.Order.Query().Where(order.ShopID(sh.ID), order.StatusEQ(order.StatusOpen),
-		order.UpdatedAtLT(now.Add(-AbandonedAfter)), order.HasLineItems()).Count(ctx)
+	d.AbandonedOrders, err = s.db.Client.Order.Query().Where(order.ShopID(sh.ID)).Where(idleSince(now.Add(-AbandonedAfter))...).Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d.UnhealthyWebhooks, err = s.db.Read.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.UnhealthySinceNotNil()).Count(ctx)
 	if err != nil {
 		return nil, err
 	}

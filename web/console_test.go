@@ -32,10 +32,10 @@ type admin struct {
 	csrf  string
 }
 
-func newAdmin(t *testing.T, db *service.Database, tlsServer bool) *admin {
+func newAdmin(t *testing.T, db *service.Database, tlsServer bool, opts ...service.Option) *admin {
 	t.Helper()
 	clock := &fakeClock{now: time.Now()}
-	svc := service.New(db, service.WithClock(clock.Now))
+	svc := service.New(db, append([]service.Option{service.WithClock(clock.Now)}, opts...)...)
 	mux := http.NewServeMux()
 	web.Register(mux, svc, web.WithClock(clock.Now))
 	srv := httptest.NewUnstartedServer(mux)

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
@@ -15,6 +17,10 @@ func (c *Console) webhookRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /admin/webhooks/{id}", c.admin(c.updateWebhook))
 	mux.Handle("GET /admin/webhooks/{id}/delete", c.admin(c.confirmDeleteWebhook))
 	mux.Handle("POST /admin/webhooks/{id}/delete", c.admin(c.deleteWebhook))
+	mux.Handle("POST /admin/webhooks/{id}/ping", c.admin(c.pingWebhook))
+	mux.Handle("GET /admin/webhooks/{id}/deliveries", c.admin(c.webhookDeliveries))
+	mux.Handle("POST /admin/webhooks/{id}/deliveries/{delivery}/replay", c.admin(c.replayWebhookDelivery))
+	mux.Handle("POST /admin/webhooks/settings", c.admin(c.setEventSettings))
 }
 
 func topicOptions() []option {
@@ -121,4 +127,77 @@ func (c *Console) deleteWebhook(q *request) error {
 		return err
 	}
 	return q.redirect("/admin/webhooks", "Webhook deleted.")
+}
+
+func (c *Console) pingWebhook(q *request) error {
+	s, err := c.findWebhook(q)
+	if err != nil {
+		return err
+	}
+	ping, err := c.svc.PingWebhookSubscription(q.ctx(), q.shop, s.ID)
+	if err != nil {
+		return err
+	}
+	if ping.Success {
+		return q.redirect("/admin/webhooks", fmt.Sprintf("Test callback to %s answered %d in %d ms.", s.CallbackURL, ping.StatusCode, ping.LatencyMS))
+	}
+	return q.redirect("/admin/webhooks", fmt.Sprintf("Test callback to %s failed: %s.", s.CallbackURL, ping.Error))
+}
+
+// deliveriesPageSize is how many deliveries the console shows a page, newest first.
+const deliveriesPageSize = 50
+
+func (c *Console) webhookDeliveries(q *request) error {
+	s, err := c.findWebhook(q)
+	if err != nil {
+		return err
+	}
+	status, orderID := q.r.URL.Query().Get("status"), strings.TrimSpace(q.r.URL.Query().Get("public_order_id"))
+	f, err := service.ParseWebhookDeliveryFilter("", status, orderID)
+	if err != nil {
+		return err
+	}
+	before, _ := strconv.Atoi(q.r.URL.Query().Get("before"))
+	list, err := c.svc.ListWebhookDeliveries(q.ctx(), q.shop, s.ID, f, deliveriesPageSize+1, before)
+	if err != nil {
+		return err
+	}
+	older := ""
+	if len(list) > deliveriesPageSize {
+		list = list[:deliveriesPageSize]
+		v := q.r.URL.Query()
+		v.Set("before", strconv.Itoa(list[len(list)-1].ID))
+		older = "/admin/webhooks/" + strconv.Itoa(s.ID) + "/deliveries?" + v.Encode()
+	}
+	return q.render(http.StatusOK, webhookDeliveriesPage(s, list, status, orderID, older))
+}
+
+func (c *Console) replayWebhookDelivery(q *request) error {
+	s, err := c.findWebhook(q)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.Atoi(q.r.PathValue("delivery"))
+	if err != nil {
+		return &service.Error{Status: http.StatusNotFound, Type: "webhook_delivery.not_found", Message: "no webhook delivery with that id"}
+	}
+	back := "/admin/webhooks/" + strconv.Itoa(s.ID) + "/deliveries"
+	if _, err := c.svc.ReplayWebhookDelivery(q.ctx(), q.shop, s.ID, id); err != nil {
+		if e, ok := service.AsError(err); ok && e.Status == http.StatusUnprocessableEntity {
+			return q.redirect(back, e.Message+".")
+		}
+		return err
+	}
+	return q.redirect(back, "Delivery queued to be sent again, with the same event id.")
+}
+
+func (c *Console) setEventSettings(q *request) error {
+	d := newDecoder(q.r.PostForm)
+	if _, err := c.svc.SetAbandonedCartEmails(q.ctx(), q.shop, d.checkbox("abandoned_cart_emails")); err != nil {
+		return err
+	}
+	if _, err := c.svc.SetGiftCardsEnabled(q.ctx(), q.shop, d.checkbox("gift_cards_enabled")); err != nil {
+		return err
+	}
+	return q.redirect("/admin/webhooks", "Event settings saved.")
 }
