@@ -10667,6 +10667,7 @@ type OrderMutation struct {
 	reserved                      *bool
 	redeemed_discount_codes       *[]string
 	appendredeemed_discount_codes []string
+	settled_pricing               *[]byte
 	last_activity_at              *time.Time
 	abandoned_at                  *time.Time
 	clearedFields                 map[string]struct{}
@@ -11699,6 +11700,55 @@ func (m *OrderMutation) ResetRedeemedDiscountCodes() {
 	delete(m.clearedFields, order.FieldRedeemedDiscountCodes)
 }
 
+// SetSettledPricing sets the "settled_pricing" field.
+func (m *OrderMutation) SetSettledPricing(b []byte) {
+	m.settled_pricing = &b
+}
+
+// SettledPricing returns the value of the "settled_pricing" field in the mutation.
+func (m *OrderMutation) SettledPricing() (r []byte, exists bool) {
+	v := m.settled_pricing
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSettledPricing returns the old "settled_pricing" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldSettledPricing(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSettledPricing is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSettledPricing requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSettledPricing: %w", err)
+	}
+	return oldValue.SettledPricing, nil
+}
+
+// ClearSettledPricing clears the value of the "settled_pricing" field.
+func (m *OrderMutation) ClearSettledPricing() {
+	m.settled_pricing = nil
+	m.clearedFields[order.FieldSettledPricing] = struct{}{}
+}
+
+// SettledPricingCleared returns if the "settled_pricing" field was cleared in this mutation.
+func (m *OrderMutation) SettledPricingCleared() bool {
+	_, ok := m.clearedFields[order.FieldSettledPricing]
+	return ok
+}
+
+// ResetSettledPricing resets all changes to the "settled_pricing" field.
+func (m *OrderMutation) ResetSettledPricing() {
+	m.settled_pricing = nil
+	delete(m.clearedFields, order.FieldSettledPricing)
+}
+
 // SetLastActivityAt sets the "last_activity_at" field.
 func (m *OrderMutation) SetLastActivityAt(t time.Time) {
 	m.last_activity_at = &t
@@ -12074,7 +12124,7 @@ func (m *OrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrderMutation) Fields() []string {
-	fields := make([]string, 0, 23)
+	fields := make([]string, 0, 24)
 	if m.created_at != nil {
 		fields = append(fields, order.FieldCreatedAt)
 	}
@@ -12138,6 +12188,9 @@ func (m *OrderMutation) Fields() []string {
 	if m.redeemed_discount_codes != nil {
 		fields = append(fields, order.FieldRedeemedDiscountCodes)
 	}
+	if m.settled_pricing != nil {
+		fields = append(fields, order.FieldSettledPricing)
+	}
 	if m.last_activity_at != nil {
 		fields = append(fields, order.FieldLastActivityAt)
 	}
@@ -12194,6 +12247,8 @@ func (m *OrderMutation) Field(name string) (ent.Value, bool) {
 		return m.Reserved()
 	case order.FieldRedeemedDiscountCodes:
 		return m.RedeemedDiscountCodes()
+	case order.FieldSettledPricing:
+		return m.SettledPricing()
 	case order.FieldLastActivityAt:
 		return m.LastActivityAt()
 	case order.FieldAbandonedAt:
@@ -12249,6 +12304,8 @@ func (m *OrderMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldReserved(ctx)
 	case order.FieldRedeemedDiscountCodes:
 		return m.OldRedeemedDiscountCodes(ctx)
+	case order.FieldSettledPricing:
+		return m.OldSettledPricing(ctx)
 	case order.FieldLastActivityAt:
 		return m.OldLastActivityAt(ctx)
 	case order.FieldAbandonedAt:
@@ -12409,6 +12466,13 @@ func (m *OrderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRedeemedDiscountCodes(v)
 		return nil
+	case order.FieldSettledPricing:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSettledPricing(v)
+		return nil
 	case order.FieldLastActivityAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -12492,6 +12556,9 @@ func (m *OrderMutation) ClearedFields() []string {
 	if m.FieldCleared(order.FieldRedeemedDiscountCodes) {
 		fields = append(fields, order.FieldRedeemedDiscountCodes)
 	}
+	if m.FieldCleared(order.FieldSettledPricing) {
+		fields = append(fields, order.FieldSettledPricing)
+	}
 	if m.FieldCleared(order.FieldLastActivityAt) {
 		fields = append(fields, order.FieldLastActivityAt)
 	}
@@ -12535,6 +12602,9 @@ func (m *OrderMutation) ClearField(name string) error {
 		return nil
 	case order.FieldRedeemedDiscountCodes:
 		m.ClearRedeemedDiscountCodes()
+		return nil
+	case order.FieldSettledPricing:
+		m.ClearSettledPricing()
 		return nil
 	case order.FieldLastActivityAt:
 		m.ClearLastActivityAt()
@@ -12612,6 +12682,9 @@ func (m *OrderMutation) ResetField(name string) error {
 		return nil
 	case order.FieldRedeemedDiscountCodes:
 		m.ResetRedeemedDiscountCodes()
+		return nil
+	case order.FieldSettledPricing:
+		m.ResetSettledPricing()
 		return nil
 	case order.FieldLastActivityAt:
 		m.ResetLastActivityAt()

@@ -62,6 +62,8 @@ type Order struct {
 	Reserved bool `json:"reserved,omitempty"`
 	// RedeemedDiscountCodes holds the value of the "redeemed_discount_codes" field.
 	RedeemedDiscountCodes []string `json:"redeemed_discount_codes,omitempty"`
+	// SettledPricing holds the value of the "settled_pricing" field.
+	SettledPricing []byte `json:"settled_pricing,omitempty"`
 	// LastActivityAt holds the value of the "last_activity_at" field.
 	LastActivityAt *time.Time `json:"last_activity_at,omitempty"`
 	// AbandonedAt holds the value of the "abandoned_at" field.
@@ -148,7 +150,7 @@ func (*Order) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case order.FieldMetaData, order.FieldCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis, order.FieldRedeemedDiscountCodes:
+		case order.FieldMetaData, order.FieldCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis, order.FieldRedeemedDiscountCodes, order.FieldSettledPricing:
 			values[i] = new([]byte)
 		case order.FieldReserved:
 			values[i] = new(sql.NullBool)
@@ -322,6 +324,12 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field redeemed_discount_codes: %w", err)
 				}
 			}
+		case order.FieldSettledPricing:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field settled_pricing", values[i])
+			} else if value != nil {
+				_m.SettledPricing = *value
+			}
 		case order.FieldLastActivityAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field last_activity_at", values[i])
@@ -461,6 +469,9 @@ func (_m *Order) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("redeemed_discount_codes=")
 	builder.WriteString(fmt.Sprintf("%v", _m.RedeemedDiscountCodes))
+	builder.WriteString(", ")
+	builder.WriteString("settled_pricing=")
+	builder.WriteString(fmt.Sprintf("%v", _m.SettledPricing))
 	builder.WriteString(", ")
 	if v := _m.LastActivityAt; v != nil {
 		builder.WriteString("last_activity_at=")

@@ -234,6 +234,12 @@ func (_c *OrderCreate) SetRedeemedDiscountCodes(v []string) *OrderCreate {
 	return _c
 }
 
+// SetSettledPricing sets the "settled_pricing" field.
+func (_c *OrderCreate) SetSettledPricing(v []byte) *OrderCreate {
+	_c.mutation.SetSettledPricing(v)
+	return _c
+}
+
 // SetLastActivityAt sets the "last_activity_at" field.
 func (_c *OrderCreate) SetLastActivityAt(v time.Time) *OrderCreate {
 	_c.mutation.SetLastActivityAt(v)
@@ -555,6 +561,10 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RedeemedDiscountCodes(); ok {
 		_spec.SetField(order.FieldRedeemedDiscountCodes, field.TypeJSON, value)
 		_node.RedeemedDiscountCodes = value
+	}
+	if value, ok := _c.mutation.SettledPricing(); ok {
+		_spec.SetField(order.FieldSettledPricing, field.TypeBytes, value)
+		_node.SettledPricing = value
 	}
 	if value, ok := _c.mutation.LastActivityAt(); ok {
 		_spec.SetField(order.FieldLastActivityAt, field.TypeTime, value)
@@ -967,6 +977,24 @@ func (u *OrderUpsert) ClearRedeemedDiscountCodes() *OrderUpsert {
 	return u
 }
 
+// SetSettledPricing sets the "settled_pricing" field.
+func (u *OrderUpsert) SetSettledPricing(v []byte) *OrderUpsert {
+	u.Set(order.FieldSettledPricing, v)
+	return u
+}
+
+// UpdateSettledPricing sets the "settled_pricing" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateSettledPricing() *OrderUpsert {
+	u.SetExcluded(order.FieldSettledPricing)
+	return u
+}
+
+// ClearSettledPricing clears the value of the "settled_pricing" field.
+func (u *OrderUpsert) ClearSettledPricing() *OrderUpsert {
+	u.SetNull(order.FieldSettledPricing)
+	return u
+}
+
 // SetLastActivityAt sets the "last_activity_at" field.
 func (u *OrderUpsert) SetLastActivityAt(v time.Time) *OrderUpsert {
 	u.Set(order.FieldLastActivityAt, v)
@@ -1366,6 +1394,27 @@ func (u *OrderUpsertOne) UpdateRedeemedDiscountCodes() *OrderUpsertOne {
 func (u *OrderUpsertOne) ClearRedeemedDiscountCodes() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearRedeemedDiscountCodes()
+	})
+}
+
+// SetSettledPricing sets the "settled_pricing" field.
+func (u *OrderUpsertOne) SetSettledPricing(v []byte) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetSettledPricing(v)
+	})
+}
+
+// UpdateSettledPricing sets the "settled_pricing" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateSettledPricing() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateSettledPricing()
+	})
+}
+
+// ClearSettledPricing clears the value of the "settled_pricing" field.
+func (u *OrderUpsertOne) ClearSettledPricing() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearSettledPricing()
 	})
 }
 
@@ -1940,6 +1989,27 @@ func (u *OrderUpsertBulk) UpdateRedeemedDiscountCodes() *OrderUpsertBulk {
 func (u *OrderUpsertBulk) ClearRedeemedDiscountCodes() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearRedeemedDiscountCodes()
+	})
+}
+
+// SetSettledPricing sets the "settled_pricing" field.
+func (u *OrderUpsertBulk) SetSettledPricing(v []byte) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetSettledPricing(v)
+	})
+}
+
+// UpdateSettledPricing sets the "settled_pricing" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateSettledPricing() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateSettledPricing()
+	})
+}
+
+// ClearSettledPricing clears the value of the "settled_pricing" field.
+func (u *OrderUpsertBulk) ClearSettledPricing() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearSettledPricing()
 	})
 }
 

@@ -289,6 +289,18 @@ func (_u *OrderUpdate) ClearRedeemedDiscountCodes() *OrderUpdate {
 	return _u
 }
 
+// SetSettledPricing sets the "settled_pricing" field.
+func (_u *OrderUpdate) SetSettledPricing(v []byte) *OrderUpdate {
+	_u.mutation.SetSettledPricing(v)
+	return _u
+}
+
+// ClearSettledPricing clears the value of the "settled_pricing" field.
+func (_u *OrderUpdate) ClearSettledPricing() *OrderUpdate {
+	_u.mutation.ClearSettledPricing()
+	return _u
+}
+
 // SetLastActivityAt sets the "last_activity_at" field.
 func (_u *OrderUpdate) SetLastActivityAt(v time.Time) *OrderUpdate {
 	_u.mutation.SetLastActivityAt(v)
@@ -629,6 +641,12 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.RedeemedDiscountCodesCleared() {
 		_spec.ClearField(order.FieldRedeemedDiscountCodes, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.SettledPricing(); ok {
+		_spec.SetField(order.FieldSettledPricing, field.TypeBytes, value)
+	}
+	if _u.mutation.SettledPricingCleared() {
+		_spec.ClearField(order.FieldSettledPricing, field.TypeBytes)
 	}
 	if value, ok := _u.mutation.LastActivityAt(); ok {
 		_spec.SetField(order.FieldLastActivityAt, field.TypeTime, value)
@@ -1097,6 +1115,18 @@ func (_u *OrderUpdateOne) ClearRedeemedDiscountCodes() *OrderUpdateOne {
 	return _u
 }
 
+// SetSettledPricing sets the "settled_pricing" field.
+func (_u *OrderUpdateOne) SetSettledPricing(v []byte) *OrderUpdateOne {
+	_u.mutation.SetSettledPricing(v)
+	return _u
+}
+
+// ClearSettledPricing clears the value of the "settled_pricing" field.
+func (_u *OrderUpdateOne) ClearSettledPricing() *OrderUpdateOne {
+	_u.mutation.ClearSettledPricing()
+	return _u
+}
+
 // SetLastActivityAt sets the "last_activity_at" field.
 func (_u *OrderUpdateOne) SetLastActivityAt(v time.Time) *OrderUpdateOne {
 	_u.mutation.SetLastActivityAt(v)
@@ -1467,6 +1497,12 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	}
 	if _u.mutation.RedeemedDiscountCodesCleared() {
 		_spec.ClearField(order.FieldRedeemedDiscountCodes, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.SettledPricing(); ok {
+		_spec.SetField(order.FieldSettledPricing, field.TypeBytes, value)
+	}
+	if _u.mutation.SettledPricingCleared() {
+		_spec.ClearField(order.FieldSettledPricing, field.TypeBytes)
 	}
 	if value, ok := _u.mutation.LastActivityAt(); ok {
 		_spec.SetField(order.FieldLastActivityAt, field.TypeTime, value)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 )
 
@@ -410,6 +411,37 @@ func TestGiftCardCaptureAndRefundMoveItsBalanceInsideCheckoutd(t *testing.T) {
 		g, _ := a.svc.Client().GiftCard.Get(context.Background(), card.GiftCard.ID)
 		if g.Balance != 3500 {
 			t.Fatalf("balance %d after paying 2000 and a refund of 500, want 3500", g.Balance)
+		}
+	})
+}
+
+func TestAProcessedOrdersTotalDoesNotMoveWhenTheShopsZonesChange(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zone, err := a.svc.CreateTaxZone(context.Background(), sh, service.TaxZoneInput{Name: "NY", CountryCode: "US", ProvinceCode: "NY", RatePpm: 40000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gw := gatewaytest.New(t, gatewayAPIToken)
+		gwID := addGateway(t, a, gw, "Cards")
+		c := readyCheckout(t, a, cart())
+		c.call("POST", "/taxes", nil).wantStatus(t, 200)
+		c.pay(gwID, gatewaytest.TokenOK, 0).wantStatus(t, 200)
+		processedTotal := stateOf(t, c.call("POST", "/process_order", nil).wantStatus(t, 200))["order_total"]
+		rate := 200000
+		if _, err := a.svc.UpdateTaxZone(context.Background(), sh, zone.ID, service.TaxZonePatch{RatePpm: &rate}); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.state()["order_total"]; got != processedTotal {
+			t.Fatalf("the processed order's total moved from %v to %v with the tax zone", processedTotal, got)
+		}
+		p := &processed{checkout: c, total: int64(processedTotal.(float64)), backend: "/checkout/orders/" + a.shop + "/" + c.id}
+		d := p.post("/payments/capture/full", map[string]any{}, "").wantStatus(t, 200).data(t)
+		if num(d, "order_total") != p.total || num(d, "amount_remaining") != 0 {
+			t.Fatalf("capture result %v", d)
 		}
 	})
 }

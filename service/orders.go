@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -187,11 +188,19 @@ func (s *Service) viewOf(ctx context.Context, c *ent.Client, sh *ent.Shop, o *en
 			return nil, err
 		}
 	}
-	lines, err := s.availableShippingLines(ctx, c, sh.ID, o, items)
+	payments, err := c.OrderPayment.Query().Where(orderpayment.OrderID(o.ID)).Order(orderpayment.ByPosition(), orderpayment.ByID()).All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	payments, err := c.OrderPayment.Query().Where(orderpayment.OrderID(o.ID)).Order(orderpayment.ByPosition(), orderpayment.ByID()).All(ctx)
+	if len(o.SettledPricing) > 0 {
+		var settled settledPricing
+		if err := json.Unmarshal(o.SettledPricing, &settled); err != nil {
+			return nil, fmt.Errorf("order %s: settled pricing: %w", o.PublicOrderID, err)
+		}
+		return &OrderView{Shop: sh, Order: o, LineItems: items, ShippingLines: settled.ShippingLines, Payments: payments,
+			SelectedShipping: settled.SelectedShipping, Pricing: settled.Pricing}, nil
+	}
+	lines, err := s.availableShippingLines(ctx, c, sh.ID, o, items)
 	if err != nil {
 		return nil, err
 	}
@@ -207,6 +216,17 @@ func (s *Service) viewOf(ctx context.Context, c *ent.Client, sh *ent.Shop, o *en
 	}
 	v.Pricing = priceOrder(sh, o, items, v.SelectedShipping, rules, s.clock())
 	return v, nil
+}
+
+// settledPricing is what process_order froze of an order's view (Order.settled_pricing).
+type settledPricing struct {
+	ShippingLines    []schema.ShippingLine `json:"shipping_lines"`
+	SelectedShipping *schema.ShippingLine  `json:"selected_shipping"`
+	Pricing          Pricing               `json:"pricing"`
+}
+
+func frozenPricing(v *OrderView) ([]byte, error) {
+	return json.Marshal(settledPricing{ShippingLines: v.ShippingLines, SelectedShipping: v.SelectedShipping, Pricing: v.Pricing})
 }
 
 // resolveCart completes every cart item from the catalog; lines naming no known product are a

@@ -146,7 +146,11 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) 
 		if tenders, err = s.reserveTenders(ctx, tx, sess.Shop, view); err != nil {
 			return err
 		}
-		return tx.Order.UpdateOne(o).SetStatus(order.StatusProcessing).SetReserved(true).AddVersion(1).Exec(ctx)
+		frozen, err := frozenPricing(view)
+		if err != nil {
+			return err
+		}
+		return tx.Order.UpdateOne(o).SetStatus(order.StatusProcessing).SetReserved(true).SetSettledPricing(frozen).AddVersion(1).Exec(ctx)
 	})
 	return view, tenders, err
 }

@@ -407,6 +407,7 @@ var (
 		{Name: "processed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "reserved", Type: field.TypeBool, Default: false},
 		{Name: "redeemed_discount_codes", Type: field.TypeJSON, Nullable: true},
+		{Name: "settled_pricing", Type: field.TypeBytes, Nullable: true},
 		{Name: "last_activity_at", Type: field.TypeTime, Nullable: true},
 		{Name: "abandoned_at", Type: field.TypeTime, Nullable: true},
 		{Name: "shop_id", Type: field.TypeInt},
@@ -419,7 +420,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_shops_orders",
-				Columns:    []*schema.Column{OrdersColumns[23]},
+				Columns:    []*schema.Column{OrdersColumns[24]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -428,7 +429,7 @@ var (
 			{
 				Name:    "order_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[23], OrdersColumns[1]},
+				Columns: []*schema.Column{OrdersColumns[24], OrdersColumns[1]},
 			},
 			{
 				Name:    "order_status_updated_at",
@@ -438,7 +439,7 @@ var (
 			{
 				Name:    "order_status_last_activity_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[4], OrdersColumns[21]},
+				Columns: []*schema.Column{OrdersColumns[4], OrdersColumns[22]},
 			},
 		},
 	}

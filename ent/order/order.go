@@ -59,6 +59,8 @@ const (
 	FieldReserved = "reserved"
 	// FieldRedeemedDiscountCodes holds the string denoting the redeemed_discount_codes field in the database.
 	FieldRedeemedDiscountCodes = "redeemed_discount_codes"
+	// FieldSettledPricing holds the string denoting the settled_pricing field in the database.
+	FieldSettledPricing = "settled_pricing"
 	// FieldLastActivityAt holds the string denoting the last_activity_at field in the database.
 	FieldLastActivityAt = "last_activity_at"
 	// FieldAbandonedAt holds the string denoting the abandoned_at field in the database.
@@ -136,6 +138,7 @@ var Columns = []string{
 	FieldProcessedAt,
 	FieldReserved,
 	FieldRedeemedDiscountCodes,
+	FieldSettledPricing,
 	FieldLastActivityAt,
 	FieldAbandonedAt,
 }

@@ -115,6 +115,11 @@ func Reserved(v bool) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldReserved, v))
 }
 
+// SettledPricing applies equality check predicate on the "settled_pricing" field. It's identical to SettledPricingEQ.
+func SettledPricing(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldSettledPricing, v))
+}
+
 // LastActivityAt applies equality check predicate on the "last_activity_at" field. It's identical to LastActivityAtEQ.
 func LastActivityAt(v time.Time) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldLastActivityAt, v))
@@ -803,6 +808,56 @@ func RedeemedDiscountCodesIsNil() predicate.Order {
 // RedeemedDiscountCodesNotNil applies the NotNil predicate on the "redeemed_discount_codes" field.
 func RedeemedDiscountCodesNotNil() predicate.Order {
 	return predicate.Order(sql.FieldNotNull(FieldRedeemedDiscountCodes))
+}
+
+// SettledPricingEQ applies the EQ predicate on the "settled_pricing" field.
+func SettledPricingEQ(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldSettledPricing, v))
+}
+
+// SettledPricingNEQ applies the NEQ predicate on the "settled_pricing" field.
+func SettledPricingNEQ(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldNEQ(FieldSettledPricing, v))
+}
+
+// SettledPricingIn applies the In predicate on the "settled_pricing" field.
+func SettledPricingIn(vs ...[]byte) predicate.Order {
+	return predicate.Order(sql.FieldIn(FieldSettledPricing, vs...))
+}
+
+// SettledPricingNotIn applies the NotIn predicate on the "settled_pricing" field.
+func SettledPricingNotIn(vs ...[]byte) predicate.Order {
+	return predicate.Order(sql.FieldNotIn(FieldSettledPricing, vs...))
+}
+
+// SettledPricingGT applies the GT predicate on the "settled_pricing" field.
+func SettledPricingGT(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldGT(FieldSettledPricing, v))
+}
+
+// SettledPricingGTE applies the GTE predicate on the "settled_pricing" field.
+func SettledPricingGTE(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldGTE(FieldSettledPricing, v))
+}
+
+// SettledPricingLT applies the LT predicate on the "settled_pricing" field.
+func SettledPricingLT(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldLT(FieldSettledPricing, v))
+}
+
+// SettledPricingLTE applies the LTE predicate on the "settled_pricing" field.
+func SettledPricingLTE(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldLTE(FieldSettledPricing, v))
+}
+
+// SettledPricingIsNil applies the IsNil predicate on the "settled_pricing" field.
+func SettledPricingIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldSettledPricing))
+}
+
+// SettledPricingNotNil applies the NotNil predicate on the "settled_pricing" field.
+func SettledPricingNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldSettledPricing))
 }
 
 // LastActivityAtEQ applies the EQ predicate on the "last_activity_at" field.

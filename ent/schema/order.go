@@ -52,6 +52,10 @@ func (Order) Fields() []ent.Field {
 		// redeemed_discount_codes are the codes whose uses the reservation took, so that exactly
 		// those uses are given back, whatever the codes' dates say by then.
 		field.Strings("redeemed_discount_codes").Optional().Annotations(entgql.Skip()),
+		// settled_pricing freezes the money figures (lines offered, shipping chosen, discounts,
+		// taxes, total) as process_order authorized them: later changes to the shop's zones, rates
+		// or codes must not move a processed order's total.
+		field.Bytes("settled_pricing").Optional().Annotations(entgql.Skip()),
 		// last_activity_at is when the shopper last changed the order (by the service clock); an
 		// open order with items and no activity for an hour is abandoned.
 		field.Time("last_activity_at").Optional().Nillable(),
