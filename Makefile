@@ -17,7 +17,7 @@ run: build
 test: lint test-go
 
 test-go:
-	$(GO) test -race -count=1 -timeout 9m ./...
+	$(GO) test -race -count=1 -parallel 4 -timeout 9m ./...
 
 # Regenerates ent (with the GraphQL schema it derives), gqlgen, templ, and a migration for each
 # dialect when the ent schema changed (NAME names it: make generate NAME=add_orders).

@@ -41,6 +41,8 @@ func query(t *testing.T, url, token, q string, vars map[string]any) gqlResult {
 }
 
 func eachGraph(t *testing.T, fn func(t *testing.T, url string, svc *service.Service)) {
+	// Each test has its own server and databases: tests run side by side.
+	t.Parallel()
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
 		svc := service.New(db)
 		srv := httptest.NewServer(graph.Handler(svc))

@@ -57,6 +57,8 @@ type orderGraph struct {
 }
 
 func eachOrderGraph(t *testing.T, fn func(t *testing.T, g *orderGraph)) {
+	// Each test has its own server and databases: tests run side by side.
+	t.Parallel()
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
 		g := &orderGraph{t: t, db: db, clock: &testClock{now: time.Now()}}
 		counted := ent.NewClient(ent.Driver(dialect.DebugWithContext(entsql.OpenDB(db.Dialect, db.SQL), func(context.Context, ...any) {

@@ -49,6 +49,8 @@ func eachAPI(t *testing.T, fn func(t *testing.T, a *api)) { eachAPIWith(t, nil, 
 
 // eachAPIWith is eachAPI with more service options.
 func eachAPIWith(t *testing.T, opts []service.Option, fn func(t *testing.T, a *api)) {
+	// Each test has its own server and databases: tests run side by side.
+	t.Parallel()
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
 		clock := &fakeClock{now: time.Now()}
 		svc := service.New(db, append([]service.Option{service.WithClock(clock.Now), service.WithGatewayTimeout(time.Second)}, opts...)...)

@@ -58,16 +58,18 @@ func ApplyTo(ctx context.Context, db *sql.DB, dialectName string, version int64)
 		return err
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrationLockKey); err != nil {
+	// The lock is per schema: processes sharing a schema migrate one at a time, while databases
+	// in separate schemas of one server (the tests') migrate side by side.
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1, hashtext(current_schema()))", migrationLockKey); err != nil {
 		return err
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLockKey)
+	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1, hashtext(current_schema()))", migrationLockKey)
 	return apply(ctx, db, dialectName, version)
 }
 
 // migrationLockKey names the PostgreSQL advisory lock held while migrating; any number no
 // other lock user of the database picks will do.
-const migrationLockKey int64 = 0x636b6f7574 // "ckout"
+const migrationLockKey int32 = 0x636b6f75 // "ckou"
 
 func apply(ctx context.Context, db *sql.DB, dialectName string, version int64) error {
 	var (
