@@ -312,7 +312,7 @@ func hammer(cl *client, path, full string) int {
 	return ops
 }
 
-const orderQuery = `query Order($id: String!) { order(publicOrderId: $id) { publicOrderID status } }`
+const orderQuery = `query Order($id: String!) { order(publicOrderId: $id) { publicOrderID order { status } applicationState { orderTotal orderBalance lineItems { productData { title quantity } } payments { amount } } } }`
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
