@@ -140,23 +140,17 @@ func (s *Service) authorizeEach(ctx context.Context, v *OrderView, tenders []aut
 		req := gateway.AuthRequest{Token: token, Amount: t.payment.Amount, Currency: t.payment.Currency, OrderID: v.Order.PublicOrderID,
 			BillingAddress: v.Order.BillingAddress, ShippingAddress: v.Order.ShippingAddress}
 		start := time.Now()
-		res, err := s.gateways.Authorize(ctx, t.gateway, t.entry.PublicID, req)
-		if err != nil && !gateway.IsDeclined(err) {
-			// The answer was lost: the same call with the same key tells what the gateway did.
-			res, err = s.gateways.Authorize(context.WithoutCancel(ctx), t.gateway, t.entry.PublicID, req)
-		}
-		latency := time.Since(start)
-		switch {
-		case err == nil && res.RequiresAction:
-			s.settle(ctx, t.entry, "", latency, nil, paymenttransaction.StatusFailed)
+		var res gateway.AuthResponse
+		err := askTwice(ctx, func(ctx context.Context) (err error) {
+			res, err = s.gateways.Authorize(ctx, t.gateway, t.entry.PublicID, req)
+			return err
+		})
+		if err == nil && res.RequiresAction {
+			s.settle(ctx, t.entry, "", time.Since(start), nil, paymenttransaction.StatusFailed)
 			return authorizationOutcome{requiresAction: t.payment}
-		case err == nil:
-			s.settle(ctx, t.entry, res.AuthorizationID, latency, nil, paymenttransaction.StatusSucceeded)
-		case gateway.IsDeclined(err):
-			s.settle(ctx, t.entry, "", latency, err, paymenttransaction.StatusFailed)
-			return authorizationOutcome{failed: t.payment, failure: err}
-		default:
-			s.settle(ctx, t.entry, "", latency, err, paymenttransaction.StatusUnknown)
+		}
+		s.settle(ctx, t.entry, res.AuthorizationID, time.Since(start), err, ledgerStatus(err))
+		if err != nil {
 			return authorizationOutcome{failed: t.payment, failure: err}
 		}
 	}
@@ -326,18 +320,7 @@ func (s *Service) retryVoid(ctx context.Context, e *ent.PaymentTransaction) erro
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	err = s.gateways.Void(ctx, gatewayOf(g), e.PublicID, gateway.VoidRequest{AuthorizationID: e.ReferenceTransactionID})
-	switch {
-	case err == nil:
-		s.settle(ctx, e, e.ReferenceTransactionID, time.Since(start), nil, paymenttransaction.StatusSucceeded)
-	case gateway.IsDeclined(err):
-		s.settle(ctx, e, "", time.Since(start), err, paymenttransaction.StatusFailed)
-	default:
-		s.settle(ctx, e, "", time.Since(start), err, paymenttransaction.StatusUnknown)
-		return err
-	}
-	return nil
+	return s.sendVoid(ctx, gatewayOf(g), e)
 }
 
 // voidAuthorization releases one authorization at its gateway, recorded in the ledger as a
@@ -349,22 +332,51 @@ func (s *Service) voidAuthorization(ctx context.Context, sh *ent.Shop, o *ent.Or
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	err = s.gateways.Void(ctx, g, entry.PublicID, gateway.VoidRequest{AuthorizationID: authID})
-	if err != nil && !gateway.IsDeclined(err) {
-		err = s.gateways.Void(ctx, g, entry.PublicID, gateway.VoidRequest{AuthorizationID: authID})
-	}
-	switch {
-	case err == nil:
-		s.settle(ctx, entry, authID, time.Since(start), nil, paymenttransaction.StatusSucceeded)
-	case gateway.IsDeclined(err):
-		// The gateway holds no open authorization under this id (already voided or expired).
-		s.settle(ctx, entry, "", time.Since(start), err, paymenttransaction.StatusFailed)
-	default:
-		s.settle(ctx, entry, "", time.Since(start), err, paymenttransaction.StatusUnknown)
+	if err := s.sendVoid(ctx, g, entry); err != nil {
 		return fmt.Errorf("voiding authorization %s of order %s: %w", authID, o.PublicOrderID, err)
 	}
 	return nil
+}
+
+// sendVoid sends one reserved void (its reference is the authorization) and settles it. A
+// refusal means the gateway holds no open authorization under that id (already voided or
+// expired); a lost answer leaves the entry unknown for the sweep, and is returned.
+func (s *Service) sendVoid(ctx context.Context, g gateway.Gateway, e *ent.PaymentTransaction) error {
+	start := time.Now()
+	err := askTwice(ctx, func(ctx context.Context) error {
+		return s.gateways.Void(ctx, g, e.PublicID, gateway.VoidRequest{AuthorizationID: e.ReferenceTransactionID})
+	})
+	txID := ""
+	if err == nil {
+		txID = e.ReferenceTransactionID
+	}
+	status := ledgerStatus(err)
+	s.settle(ctx, e, txID, time.Since(start), err, status)
+	if status == paymenttransaction.StatusUnknown {
+		return err
+	}
+	return nil
+}
+
+// askTwice makes one gateway call and, when its answer was lost (not a refusal), asks once more
+// under the same idempotency key: the gateway answers what it did the first time.
+func askTwice(ctx context.Context, call func(ctx context.Context) error) error {
+	err := call(ctx)
+	if err != nil && !gateway.IsDeclined(err) {
+		err = call(context.WithoutCancel(ctx))
+	}
+	return err
+}
+
+// ledgerStatus is what a call's outcome makes of its ledger entry.
+func ledgerStatus(err error) paymenttransaction.Status {
+	switch {
+	case err == nil:
+		return paymenttransaction.StatusSucceeded
+	case gateway.IsDeclined(err):
+		return paymenttransaction.StatusFailed
+	}
+	return paymenttransaction.StatusUnknown
 }
 
 // creditGiftCard gives a gift card tender's debit back, with a void entry in the ledger.

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
@@ -86,7 +85,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 	}
 	for _, e := range voids {
 		if e.Status == paymenttransaction.StatusPending || e.Status == paymenttransaction.StatusUnknown {
-			s.sendVoid(ctx, sess, e)
+			s.sendReservedVoid(ctx, sess, e)
 		}
 	}
 	out := &CancelResult{Voids: []MoneyTransaction{}}
@@ -116,7 +115,8 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 	return out, nil
 }
 
-func (s *Service) sendVoid(ctx context.Context, sess *OrderSession, e *ent.PaymentTransaction) {
+// sendReservedVoid sends a void the cancellation reserved, through its payment's gateway.
+func (s *Service) sendReservedVoid(ctx context.Context, sess *OrderSession, e *ent.PaymentTransaction) {
 	p, err := s.db.Client.OrderPayment.Get(ctx, e.PaymentID)
 	if err != nil {
 		s.log.ErrorContext(ctx, "void: reading the payment", "error", err)
@@ -127,18 +127,7 @@ func (s *Service) sendVoid(ctx context.Context, sess *OrderSession, e *ent.Payme
 		s.settle(ctx, e, "", 0, &gateway.Error{Declined: true, Code: "gateway_not_configured", Message: err.Error()}, paymenttransaction.StatusFailed)
 		return
 	}
-	start := time.Now()
-	req := gateway.VoidRequest{AuthorizationID: e.ReferenceTransactionID}
-	err = s.gateways.Void(ctx, g, e.PublicID, req)
-	if err != nil && !gateway.IsDeclined(err) {
-		err = s.gateways.Void(context.WithoutCancel(ctx), g, e.PublicID, req)
-	}
-	switch {
-	case err == nil:
-		s.settle(ctx, e, e.ReferenceTransactionID, time.Since(start), nil, paymenttransaction.StatusSucceeded)
-	case gateway.IsDeclined(err):
-		s.settle(ctx, e, "", time.Since(start), err, paymenttransaction.StatusFailed)
-	default:
-		s.settle(ctx, e, "", time.Since(start), err, paymenttransaction.StatusUnknown)
+	if err := s.sendVoid(ctx, g, e); err != nil {
+		s.log.WarnContext(ctx, "a void's answer was lost; the sweep sends it again", "entry", e.PublicID, "error", err)
 	}
 }

@@ -217,10 +217,12 @@ func (s *Service) sendCapture(ctx context.Context, sess *OrderSession, e *ent.Pa
 	}
 	req := gateway.CaptureRequest{AuthID: authID, Amount: e.Amount, HoldOpen: cfg.PartialCapture}
 	start := time.Now()
-	res, status, err := s.gateways.Capture(ctx, g, e.PublicID, req)
-	if err != nil && !gateway.IsDeclined(err) {
-		res, status, err = s.gateways.Capture(context.WithoutCancel(ctx), g, e.PublicID, req)
-	}
+	var res gateway.TransactionResponse
+	var status int
+	err = askTwice(ctx, func(ctx context.Context) (err error) {
+		res, status, err = s.gateways.Capture(ctx, g, e.PublicID, req)
+		return err
+	})
 	var gerr *gateway.Error
 	if ge, ok := err.(*gateway.Error); ok {
 		gerr = ge
@@ -231,17 +233,11 @@ func (s *Service) sendCapture(ctx context.Context, sess *OrderSession, e *ent.Pa
 			res, status, err = s.gateways.Capture(context.WithoutCancel(ctx), g, e.PublicID+"-reauth", req)
 		}
 	}
-	latency := time.Since(start)
-	switch {
-	case err == nil && status == http.StatusAccepted:
-		s.markAccepted(ctx, e, res.TransactionID, req.AuthID, latency)
-	case err == nil:
-		s.settleMove(ctx, e, res.TransactionID, req.AuthID, latency, nil, paymenttransaction.StatusSucceeded)
-	case gateway.IsDeclined(err):
-		s.settleMove(ctx, e, "", req.AuthID, latency, err, paymenttransaction.StatusFailed)
-	default:
-		s.settleMove(ctx, e, "", req.AuthID, latency, err, paymenttransaction.StatusUnknown)
+	if err == nil && status == http.StatusAccepted {
+		s.markAccepted(ctx, e, res.TransactionID, req.AuthID, time.Since(start))
+		return
 	}
+	s.settleMove(ctx, e, res.TransactionID, req.AuthID, time.Since(start), err, ledgerStatus(err))
 }
 
 // reauthorize authorizes the capture's amount anew when the old authorization was used or has

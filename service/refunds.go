@@ -185,21 +185,17 @@ func (s *Service) sendRefund(ctx context.Context, sess *OrderSession, e *ent.Pay
 	}
 	req := gateway.RefundRequest{TransactionID: e.ReferenceTransactionID, Amount: e.Amount, Reason: reason}
 	start := time.Now()
-	res, status, err := s.gateways.Refund(ctx, g, e.PublicID, req)
-	if err != nil && !gateway.IsDeclined(err) {
-		res, status, err = s.gateways.Refund(context.WithoutCancel(ctx), g, e.PublicID, req)
+	var res gateway.TransactionResponse
+	var status int
+	err = askTwice(ctx, func(ctx context.Context) (err error) {
+		res, status, err = s.gateways.Refund(ctx, g, e.PublicID, req)
+		return err
+	})
+	if err == nil && status == http.StatusAccepted {
+		s.markAccepted(ctx, e, res.TransactionID, e.ReferenceTransactionID, time.Since(start))
+		return
 	}
-	latency := time.Since(start)
-	switch {
-	case err == nil && status == http.StatusAccepted:
-		s.markAccepted(ctx, e, res.TransactionID, e.ReferenceTransactionID, latency)
-	case err == nil:
-		s.settle(ctx, e, res.TransactionID, latency, nil, paymenttransaction.StatusSucceeded)
-	case gateway.IsDeclined(err):
-		s.settle(ctx, e, "", latency, err, paymenttransaction.StatusFailed)
-	default:
-		s.settle(ctx, e, "", latency, err, paymenttransaction.StatusUnknown)
-	}
+	s.settle(ctx, e, res.TransactionID, time.Since(start), err, ledgerStatus(err))
 }
 
 func (s *Service) refundResult(ctx context.Context, sess *OrderSession, operationKey string) (*RefundResult, error) {
