@@ -213,7 +213,7 @@ func (r *paymentStateResolver) PaymentParameters(ctx context.Context, obj *servi
 // Order is the resolver for the order field.
 func (r *queryResolver) Order(ctx context.Context, publicOrderID string) (*service.OrderView, error) {
 	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.OrderState(ctx, sess)
+		return r.svc.SessionState(ctx, sess)
 	})
 }
 

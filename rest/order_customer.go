@@ -92,7 +92,7 @@ func (a *API) updateCustomer(w http.ResponseWriter, r *http.Request, sess *servi
 }
 
 func (a *API) getCustomer(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	v, err := a.svc.OrderState(r.Context(), sess)
+	v, err := a.svc.SessionState(r.Context(), sess)
 	writeOrderData(w, r, v, err, withCustomer)
 }
 
@@ -154,7 +154,7 @@ func (a *API) putAddress(kind service.AddressKind, update bool) orderHandler {
 
 func (a *API) getAddress(kind service.AddressKind) orderHandler {
 	return func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-		v, err := a.svc.OrderState(r.Context(), sess)
+		v, err := a.svc.SessionState(r.Context(), sess)
 		writeOrderData(w, r, v, err, addressOf(kind))
 	}
 }

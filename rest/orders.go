@@ -99,7 +99,7 @@ func (a *API) resumeOrder(w http.ResponseWriter, r *http.Request, sh *ent.Shop) 
 }
 
 func (a *API) refresh(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	v, err := a.svc.OrderState(r.Context(), sess)
+	v, err := a.svc.SessionState(r.Context(), sess)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -23,7 +23,7 @@ func withPayments(s service.ApplicationState) map[string]any {
 }
 
 func (a *API) listPayments(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	v, err := a.svc.OrderState(r.Context(), sess)
+	v, err := a.svc.SessionState(r.Context(), sess)
 	writeOrderData(w, r, v, err, withPayments)
 }
 

@@ -16,7 +16,7 @@ func (a *API) registerShipping(mux *http.ServeMux) {
 }
 
 func (a *API) shippingLines(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	v, err := a.svc.OrderState(r.Context(), sess)
+	v, err := a.svc.SessionState(r.Context(), sess)
 	writeOrderData(w, r, v, err, nil)
 }
 

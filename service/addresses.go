@@ -120,26 +120,24 @@ func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind Addre
 		return nil, err
 	}
 	in.ID = newPublicID()
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
-		u := tx.Order.UpdateOne(o)
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
 		if kind == ShippingAddress {
-			u.SetShippingAddress(&in)
+			update.SetShippingAddress(&in)
 		} else {
-			u.SetBillingAddress(&in)
+			update.SetBillingAddress(&in)
 		}
-		return u.Exec(ctx)
+		return nil
 	})
 }
 
 // DeleteAddress removes an address of the order.
 func (s *Service) DeleteAddress(ctx context.Context, sess *OrderSession, kind AddressKind) (*OrderView, error) {
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
-		u := tx.Order.UpdateOne(o)
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
 		if kind == ShippingAddress {
-			u.ClearShippingAddress()
+			update.ClearShippingAddress()
 		} else {
-			u.ClearBillingAddress()
+			update.ClearBillingAddress()
 		}
-		return u.Exec(ctx)
+		return nil
 	})
 }

@@ -65,7 +65,7 @@ func (s *Service) CreateCustomer(ctx context.Context, sess *OrderSession, in Cus
 	if err := in.validate(authenticated); err != nil {
 		return nil, err
 	}
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
 		if o.Customer != nil {
 			return validationError("customer.already_exists", "the order already has a customer: delete it first", nil)
 		}
@@ -73,10 +73,11 @@ func (s *Service) CreateCustomer(ctx context.Context, sess *OrderSession, in Cus
 		if in.PublicID != nil && *in.PublicID != "" {
 			publicID = *in.PublicID
 		}
-		return tx.Order.UpdateOne(o).SetCustomer(&schema.OrderCustomer{
+		update.SetCustomer(&schema.OrderCustomer{
 			PlatformID: in.PlatformID, PublicID: publicID, FirstName: strings.TrimSpace(in.FirstName),
 			LastName: strings.TrimSpace(in.LastName), EmailAddress: strings.TrimSpace(in.EmailAddress), AcceptsMarketing: in.AcceptsMarketing,
-		}).Exec(ctx)
+		})
+		return nil
 	})
 }
 
@@ -86,23 +87,25 @@ func (s *Service) UpdateCustomer(ctx context.Context, sess *OrderSession, in Cus
 	if err := in.validate(false); err != nil {
 		return nil, err
 	}
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
 		if o.Customer == nil {
 			return validationError("customer.not_found", "the order has no customer to update", nil)
 		}
 		c := *o.Customer
 		c.FirstName, c.LastName = strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
 		c.EmailAddress, c.AcceptsMarketing = strings.TrimSpace(in.EmailAddress), in.AcceptsMarketing
-		return tx.Order.UpdateOne(o).SetCustomer(&c).Exec(ctx)
+		update.SetCustomer(&c)
+		return nil
 	})
 }
 
 // DeleteCustomer removes the order's customer.
 func (s *Service) DeleteCustomer(ctx context.Context, sess *OrderSession) (*OrderView, error) {
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
 		if o.Customer == nil {
 			return validationError("customer.not_found", "the order has no customer to delete", nil)
 		}
-		return tx.Order.UpdateOne(o).ClearCustomer().Exec(ctx)
+		update.ClearCustomer()
+		return nil
 	})
 }

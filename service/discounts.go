@@ -240,14 +240,15 @@ func (s *Service) ApplyDiscountCode(ctx context.Context, sess *OrderSession, cod
 	if code == "" {
 		return nil, discountCodeRequired()
 	}
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
 		if _, err := checkDiscountCode(ctx, tx.Client(), sess.Shop, o, code, s.clock()); err != nil {
 			return err
 		}
 		if slices.Contains(o.DiscountCodes, code) {
 			return nil
 		}
-		return tx.Order.UpdateOne(o).SetDiscountCodes(append(slices.Clone(o.DiscountCodes), code)).Exec(ctx)
+		update.SetDiscountCodes(append(slices.Clone(o.DiscountCodes), code))
+		return nil
 	})
 }
 
@@ -257,12 +258,13 @@ func (s *Service) RemoveDiscountCode(ctx context.Context, sess *OrderSession, co
 	if code == "" {
 		return nil, discountCodeRequired()
 	}
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
 		if !slices.Contains(o.DiscountCodes, code) {
 			return validationError("discount.not_applied", "discount code "+code+" is not applied to the order", map[string]any{"field": "code", "code": code})
 		}
 		rest := slices.DeleteFunc(slices.Clone(o.DiscountCodes), func(held string) bool { return held == code })
-		return tx.Order.UpdateOne(o).SetDiscountCodes(rest).Exec(ctx)
+		update.SetDiscountCodes(rest)
+		return nil
 	})
 }
 

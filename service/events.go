@@ -5,8 +5,11 @@ import (
 	"slices"
 	"strings"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/product"
 )
 
@@ -28,19 +31,32 @@ const (
 // order's state as it is at that moment. The event's webhook deliveries and their jobs are
 // written with it (recordEvent).
 func (s *Service) recordOrderEvent(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, topic string, extra map[string]any) error {
+	if s.db.Dialect == dialect.Postgres {
+		// The order's row lock (most callers hold it already) makes its events, and so their
+		// delivery ids, follow one another in the order they commit.
+		if _, err := tx.Order.Query().Where(order.ID(o.ID)).ForUpdate().OnlyID(ctx); err != nil {
+			return err
+		}
+	}
 	v, err := s.viewOf(ctx, tx.Client(), sh, o, nil)
 	if err != nil {
 		return err
 	}
+	return s.recordLockedOrderEvent(ctx, tx, v, topic, extra)
+}
+
+// recordLockedOrderEvent is recordOrderEvent for a caller that holds the order's row lock and
+// has just read its view in tx.
+func (s *Service) recordLockedOrderEvent(ctx context.Context, tx *ent.Tx, v *OrderView, topic string, extra map[string]any) error {
 	payload := map[string]any{
-		"public_order_id":   o.PublicOrderID,
-		"platform_order_id": o.PlatformOrderID,
+		"public_order_id":   v.Order.PublicOrderID,
+		"platform_order_id": v.Order.PlatformOrderID,
 		"application_state": v.State(),
 	}
 	for k, val := range extra {
 		payload[k] = val
 	}
-	return s.recordEvent(ctx, tx, sh.ID, &o.ID, topic, payload)
+	return s.recordEvent(ctx, tx, v.Shop.ID, &v.Order.ID, topic, payload)
 }
 
 // SetAbandonedCartEmails records whether checkoutd sends the shop's abandoned-cart emails. While
@@ -74,14 +90,10 @@ func allFulfilled(ctx context.Context, tx *ent.Tx, orderID int) (bool, error) {
 // has gift cards enabled. The card's value is the line's unit price in the order's currency; the
 // recipient and message come from the line's properties. The event carries the pin: it is the
 // only way the buyer's platform learns it, since checkoutd keeps only its hash.
-func (s *Service) issuePurchasedGiftCards(ctx context.Context, tx *ent.Tx, shopID int, o *ent.Order) error {
-	sh, err := tx.Shop.Get(ctx, shopID)
-	if err != nil || !sh.GiftCardsEnabled {
-		return err
-	}
-	lines, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID)).Order(lineitem.ByPosition(), lineitem.ByID()).All(ctx)
-	if err != nil {
-		return err
+func (s *Service) issuePurchasedGiftCards(ctx context.Context, tx *ent.Tx, v *OrderView) error {
+	sh, o, lines := v.Shop, v.Order, v.LineItems
+	if !sh.GiftCardsEnabled {
+		return nil
 	}
 	var productIDs []string
 	for _, li := range lines {

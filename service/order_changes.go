@@ -13,28 +13,52 @@ import (
 
 // changeOrder applies one change to an open order in one transaction. The order row is locked
 // (FOR UPDATE on PostgreSQL; SQLite's BEGIN IMMEDIATE already serializes writers), so concurrent
-// calls on one order queue instead of losing each other's updates.
-func (s *Service) changeOrder(ctx context.Context, sess *OrderSession, change func(tx *ent.Tx, o *ent.Order) error) (*OrderView, error) {
+// calls on one order queue instead of losing each other's updates. The change sets the order's
+// own fields on update, which is written once with the version bump; the answer's view is read
+// in the same transaction, so it is exactly the state the change left.
+func (s *Service) changeOrder(ctx context.Context, sess *OrderSession, change orderChange) (*OrderView, error) {
 	return s.changeOrderIn(ctx, sess, []order.Status{order.StatusOpen}, change)
 }
 
+// orderChange changes the locked order o inside tx; fields of the order itself are set on update.
+type orderChange func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error
+
 // changeOrderIn is changeOrder for an order in one of the given states.
-func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states []order.Status, change func(tx *ent.Tx, o *ent.Order) error) (*OrderView, error) {
+func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states []order.Status, change orderChange) (*OrderView, error) {
+	var view *OrderView
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockOrder(ctx, tx, sess.Order.ID, states...)
 		if err != nil {
 			return err
 		}
-		if err := change(tx, o); err != nil {
+		update := tx.Order.UpdateOne(o)
+		if err := change(tx, o, update); err != nil {
 			return err
 		}
 		// A change is the shopper's activity: it restarts the abandoned-order hour.
-		return tx.Order.UpdateOneID(o.ID).AddVersion(1).SetLastActivityAt(s.clock()).ClearAbandonedAt().Exec(ctx)
+		if o, err = update.AddVersion(1).SetLastActivityAt(s.clock()).ClearAbandonedAt().Save(ctx); err != nil {
+			return err
+		}
+		view, err = s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+	return view.unwrap(), nil
+}
+
+// unwrap detaches a view read inside a transaction from it, so that its entities can still be
+// queried from after the commit (GraphQL resolves their edges).
+func (v *OrderView) unwrap() *OrderView {
+	v.Order = v.Order.Unwrap()
+	for i, li := range v.LineItems {
+		v.LineItems[i] = li.Unwrap()
+	}
+	for i, p := range v.Payments {
+		v.Payments[i] = p.Unwrap()
+	}
+	return v
 }
 
 // lockOrder reads the order for a change inside tx, locking its row (FOR UPDATE on PostgreSQL;

@@ -9,7 +9,6 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
-	"github.com/checkoutd/checkoutd/ent/shop"
 )
 
 // OrderJWTLifetime is how long a storefront may use one order token.
@@ -46,7 +45,7 @@ func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicO
 	if token == "" {
 		return nil, ErrUnauthorized
 	}
-	sh, err := s.db.Read.Shop.Query().Where(shop.Identifier(shopIdentifier)).Only(ctx)
+	sh, err := s.shopByIdentifier(ctx, shopIdentifier)
 	if err != nil {
 		if ent.IsNotFound(err) {
 			return nil, ErrUnauthorized

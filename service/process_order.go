@@ -91,6 +91,7 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 		}
 		return &ProcessResult{View: v, RequiresAction: outcome.requiresAction}, nil
 	}
+	var v *OrderView
 	err = s.inTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
 		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusProcessing)
 		if err != nil {
@@ -104,23 +105,21 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 		if err != nil {
 			return err
 		}
+		if v, err = s.viewOf(ctx, tx.Client(), sess.Shop, o, nil); err != nil {
+			return err
+		}
 		// With no platform connected checkoutd is the platform: the order is created as it is processed.
-		if err := s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderProcessed, nil); err != nil {
-			return err
+		for _, topic := range []string{TopicOrderProcessed, TopicOrderCreated} {
+			if err := s.recordLockedOrderEvent(ctx, tx, v, topic, nil); err != nil {
+				return err
+			}
 		}
-		if err := s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderCreated, nil); err != nil {
-			return err
-		}
-		return s.issuePurchasedGiftCards(ctx, tx, sess.Shop.ID, o)
+		return s.issuePurchasedGiftCards(ctx, tx, v)
 	})
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
-	if err != nil {
-		return nil, err
-	}
-	return &ProcessResult{View: v}, nil
+	return &ProcessResult{View: v.unwrap()}, nil
 }
 
 // reserveForProcessing is process_order's first transaction: the order must be complete; its

@@ -27,6 +27,7 @@ type Service struct {
 	gateways       *gateway.Client
 	smtpURL        string
 	rules          shopRulesCache
+	shops          shopCache
 
 	webhookTimeout     time.Duration
 	webhookRetryBase   time.Duration
@@ -63,6 +64,7 @@ func New(db *Database, opts ...Option) *Service {
 	// service clock says.
 	s.gateways = gateway.New(s.gatewayTimeout, time.Now)
 	s.watchShopRules()
+	s.watchShops()
 	s.webhooks = webhook.New(s.webhookTimeout, time.Now)
 	s.metrics = newMetrics(s)
 	jobs, err := newJobClient(s)

@@ -188,7 +188,7 @@ func (s *Service) EstimateShippingLines(ctx context.Context, sess *OrderSession,
 // SelectShippingLine chooses one of the order's available shipping lines, by its id or
 // position (index) and/or its code.
 func (s *Service) SelectShippingLine(ctx context.Context, sess *OrderSession, index, code string) (*OrderView, error) {
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
 		items, err := o.QueryLineItems().All(ctx)
 		if err != nil {
 			return err
@@ -199,7 +199,8 @@ func (s *Service) SelectShippingLine(ctx context.Context, sess *OrderSession, in
 		}
 		for i, l := range lines {
 			if (index != "" && (index == l.ID || index == strconv.Itoa(i))) || (index == "" && code != "" && code == l.Code) {
-				return tx.Order.UpdateOne(o).SetSelectedShipping(&l).Exec(ctx)
+				update.SetSelectedShipping(&l)
+				return nil
 			}
 		}
 		return validationError("shipping.line_not_available", "no available shipping line matches that index or code; set a shipping address first",

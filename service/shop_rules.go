@@ -43,13 +43,7 @@ func (c *shopRulesCache) clear() {
 // prices with rules it has itself replaced.
 func (s *Service) watchShopRules() {
 	s.rules.entries = map[int]shopRulesEntry{}
-	clearing := func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			v, err := next.Mutate(ctx, m)
-			s.rules.clear()
-			return v, err
-		})
-	}
+	clearing := s.clearingHook(s.rules.clear)
 	s.db.Client.ShippingZone.Use(clearing)
 	s.db.Client.ShippingRate.Use(clearing)
 	s.db.Client.TaxZone.Use(clearing)

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/shop"
 )
 
@@ -125,7 +124,7 @@ func (s *Service) ShopForToken(ctx context.Context, token string) (*ent.Shop, er
 	if token == "" {
 		return nil, ErrUnauthorized
 	}
-	sh, err := s.db.Read.AccessToken.Query().Where(accesstoken.TokenHash(hashToken(token))).QueryShop().Only(ctx)
+	sh, err := s.shopByTokenHash(ctx, hashToken(token))
 	if ent.IsNotFound(err) {
 		return nil, ErrUnauthorized
 	}

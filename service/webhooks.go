@@ -97,15 +97,9 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 }
 
 // recordEvent writes an event in tx, the transaction of the change that causes it, with a
-// delivery and its job for each subscription of the topic.
+// delivery and its job for each subscription of the topic. An order's events are written with
+// its row lock held (recordOrderEvent), so that they follow one another in commit order.
 func (s *Service) recordEvent(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topic string, payload map[string]any) error {
-	if orderID != nil && s.db.Dialect == dialect.Postgres {
-		// The order's row lock (most callers hold it already) makes its events, and so their
-		// delivery ids, follow one another in the order they commit.
-		if _, err := tx.Order.Query().Where(order.ID(*orderID)).ForUpdate().OnlyID(ctx); err != nil {
-			return err
-		}
-	}
 	now := s.clock()
 	ev, err := tx.Event.Create().SetShopID(shopID).SetNillableOrderID(orderID).SetEventID(newPublicID()).SetTopic(topic).
 		SetPayload(payload).SetCreatedAt(now).Save(ctx)

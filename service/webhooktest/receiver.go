@@ -123,6 +123,9 @@ func (r *Receiver) handle(w http.ResponseWriter, req *http.Request) {
 	close(r.changed)
 	r.changed = make(chan struct{})
 	r.mu.Unlock()
+	if c.Status == 0 {
+		return // the sender gave up while the receiver hung: nobody reads an answer
+	}
 	w.WriteHeader(c.Status)
 	_, _ = w.Write([]byte(body))
 }
