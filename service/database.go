@@ -9,8 +9,6 @@ import (
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
-	_ "github.com/lib/pq"  // PostgreSQL driver
-	_ "modernc.org/sqlite" // embedded SQLite driver
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/migrate/migrations"
@@ -43,7 +41,7 @@ func OpenDatabase(url string) (*Database, error) {
 	)
 	switch {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		driver, dsn, dia = "postgres", url, dialect.Postgres
+		driver, dsn, dia = postgresDriverName, url, dialect.Postgres
 	case strings.HasPrefix(url, "file:"):
 		sep := "?"
 		if strings.Contains(url, "?") {

@@ -31,7 +31,7 @@ func (s *Service) AddLineItem(ctx context.Context, sess *OrderSession, it CartIt
 	if strings.TrimSpace(it.LineItemKey) == "" {
 		return nil, validationError("line_item.invalid_line_item", "line_item_key is required", map[string]any{"field": "line_item_key"})
 	}
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		existing, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID), lineitem.LineItemKey(it.LineItemKey)).Only(ctx)
 		switch {
 		case err == nil:
@@ -87,7 +87,7 @@ func (s *Service) UpdateLineItemQuantity(ctx context.Context, sess *OrderSession
 	if quantity < 0 || quantity > 100000 {
 		return nil, validationError("line_item.invalid_quantity", "quantity must be between 0 and 100000", map[string]any{"field": "quantity"})
 	}
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		li, err := findLine(ctx, tx, o, key)
 		if err != nil {
 			return err
@@ -101,7 +101,7 @@ func (s *Service) UpdateLineItemQuantity(ctx context.Context, sess *OrderSession
 
 // DeleteLineItem removes a line.
 func (s *Service) DeleteLineItem(ctx context.Context, sess *OrderSession, key string) (*OrderView, error) {
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		li, err := findLine(ctx, tx, o, key)
 		if err != nil {
 			return err
@@ -121,7 +121,7 @@ func (s *Service) SetFulfilledQuantities(ctx context.Context, sess *OrderSession
 	if len(lines) == 0 {
 		return nil, validationError("line_item.invalid_fulfillment", "line_items is required", map[string]any{"field": "line_items"})
 	}
-	return s.changeOrderIn(ctx, sess, []order.Status{order.StatusOpen, order.StatusProcessed}, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
+	return s.changeOrderIn(ctx, sess, []order.Status{order.StatusOpen, order.StatusProcessed}, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		wasFulfilled, err := allFulfilled(ctx, tx, o.ID)
 		if err != nil {
 			return err
@@ -159,7 +159,7 @@ type MetaDataPatch struct {
 
 // PatchOrderMetaData changes the order's metadata.
 func (s *Service) PatchOrderMetaData(ctx context.Context, sess *OrderSession, p MetaDataPatch) (*OrderView, error) {
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		m := o.MetaData
 		if p.CartParameters != nil {
 			m.CartParameters = *p.CartParameters

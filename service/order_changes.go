@@ -14,16 +14,18 @@ import (
 // changeOrder applies one change to an open order in one transaction. The order row is locked
 // (FOR UPDATE on PostgreSQL; SQLite's BEGIN IMMEDIATE already serializes writers), so concurrent
 // calls on one order queue instead of losing each other's updates. The change sets the order's
-// own fields on update, which is written once with the version bump; the answer's view is read
-// in the same transaction, so it is exactly the state the change left.
+// own fields on update, which is written once with the version bump.
 func (s *Service) changeOrder(ctx context.Context, sess *OrderSession, change orderChange) (*OrderView, error) {
 	return s.changeOrderIn(ctx, sess, []order.Status{order.StatusOpen}, change)
 }
 
 // orderChange changes the locked order o inside tx; fields of the order itself are set on update.
-type orderChange func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error
+type orderChange func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error
 
-// changeOrderIn is changeOrder for an order in one of the given states.
+// changeOrderIn is changeOrder for an order in one of the given states. On PostgreSQL the
+// answer's view is read in the change's transaction, so it is exactly the state the change
+// left. On SQLite it is read after the commit through the read-only pool: every statement in a
+// write transaction holds the database's one writer, and readers run beside it.
 func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states []order.Status, change orderChange) (*OrderView, error) {
 	var view *OrderView
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
@@ -31,12 +33,18 @@ func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states 
 		if err != nil {
 			return err
 		}
-		update := tx.Order.UpdateOne(o)
+		update := tx.Order.Update().Where(order.ID(o.ID))
 		if err := change(tx, o, update); err != nil {
 			return err
 		}
 		// A change is the shopper's activity: it restarts the abandoned-order hour.
-		if o, err = update.AddVersion(1).SetLastActivityAt(s.clock()).ClearAbandonedAt().Save(ctx); err != nil {
+		if err := update.AddVersion(1).SetLastActivityAt(s.clock()).ClearAbandonedAt().Exec(ctx); err != nil {
+			return err
+		}
+		if s.db.Dialect != dialect.Postgres {
+			return nil
+		}
+		if o, err = tx.Order.Get(ctx, o.ID); err != nil {
 			return err
 		}
 		view, err = s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
@@ -44,6 +52,9 @@ func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states 
 	})
 	if err != nil {
 		return nil, err
+	}
+	if view == nil {
+		return s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
 	}
 	return view.unwrap(), nil
 }

@@ -58,7 +58,7 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 	if in.Amount != nil && *in.Amount <= 0 {
 		return nil, paymentError("payment.invalid_amount", "amount must be a positive amount in minor units", "amount")
 	}
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		v, err := s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
 		if err != nil {
 			return err
@@ -178,7 +178,7 @@ func (s *Service) UpdatePayment(ctx context.Context, sess *OrderSession, in Paym
 	if in.Amount != nil && *in.Amount <= 0 {
 		return nil, paymentError("payment.invalid_amount", "amount must be a positive amount in minor units", "amount")
 	}
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		p, err := findPayment(ctx, tx, o, in)
 		if err != nil {
 			return err
@@ -213,7 +213,7 @@ func (s *Service) UpdatePayment(ctx context.Context, sess *OrderSession, in Paym
 
 // RemovePayment takes a tender not yet sent to its gateway off the order.
 func (s *Service) RemovePayment(ctx context.Context, sess *OrderSession, in PaymentInput) (*OrderView, error) {
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		p, err := findPayment(ctx, tx, o, in)
 		if err != nil {
 			return err

@@ -131,7 +131,7 @@ func (s *Service) SetPricesIncludeTax(ctx context.Context, sh *ent.Shop, include
 // the shipping address when a line ships, else the billing address. The basis stays until the
 // next Generate Taxes, whatever happens to the addresses.
 func (s *Service) GenerateTaxes(ctx context.Context, sess *OrderSession) (*OrderView, error) {
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdateOne) error {
+	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		items, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID)).All(ctx)
 		if err != nil {
 			return err

@@ -543,6 +543,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{PaymentTransactionsColumns[17], PaymentTransactionsColumns[14]},
 			},
+			{
+				Name:    "paymenttransaction_payment_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentTransactionsColumns[18]},
+			},
 		},
 	}
 	// ProductsColumns holds the columns for the "products" table.

@@ -97,7 +97,9 @@ func (PaymentTransaction) Edges() []ent.Edge {
 }
 
 func (PaymentTransaction) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("order_id", "created_at"), index.Fields("status"), index.Fields("order_id", "operation_key")}
+	return []ent.Index{index.Fields("order_id", "created_at"), index.Fields("status"), index.Fields("order_id", "operation_key"),
+		// An order's tenders load their ledger entries by payment.
+		index.Fields("payment_id")}
 }
 
 func (PaymentTransaction) Annotations() []schema.Annotation {

@@ -46,3 +46,30 @@ func TestACachedStatementInUseIsNotReusedUnderItsReader(t *testing.T) {
 		}
 	}
 }
+
+// On PostgreSQL a statement with parameters is prepared once per connection and then runs by
+// name; JSON parameters still reach jsonb columns and []byte ones bytea columns intact.
+func TestPostgresStatementsArePreparedOncePerConnection(t *testing.T) {
+	db := servicetest.Postgres(t)
+	ctx := context.Background()
+	conn, err := db.SQL.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	const q = `SELECT $1::jsonb ->> 'a', length($2::bytea)`
+	for range 3 {
+		var a string
+		var n int
+		if err := conn.QueryRowContext(ctx, q, []byte(`{"a":"x"}`), []byte{0, 1, 2}).Scan(&a, &n); err != nil || a != "x" || n != 3 {
+			t.Fatalf("got %q, %d, %v", a, n, err)
+		}
+	}
+	var prepared int
+	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM pg_prepared_statements WHERE statement = $1`, q).Scan(&prepared); err != nil {
+		t.Fatal(err)
+	}
+	if prepared != 1 {
+		t.Fatalf("the statement is prepared %d times on the connection, want 1", prepared)
+	}
+}

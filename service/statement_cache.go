@@ -7,41 +7,74 @@ import (
 	"errors"
 	"reflect"
 
+	"github.com/lib/pq"
 	"modernc.org/sqlite"
 )
 
-// sqliteDriverName is modernc's SQLite driver with a prepared-statement cache per connection.
-// database/sql prepares nothing by itself, and the pure-Go SQLite compiles every statement
-// anew: a quarter of checkoutd's CPU under load went to parsing the same few dozen statements.
-const sqliteDriverName = "sqlite-checkoutd"
+// The drivers checkoutd opens its databases with: modernc's SQLite and lib/pq, each with a
+// prepared-statement cache per connection. database/sql prepares nothing by itself.
+//   - The pure-Go SQLite compiles every statement anew: a quarter of checkoutd's CPU under load
+//     went to parsing the same few dozen statements.
+//   - lib/pq sends a statement with parameters as an unnamed one: a round trip to parse it, a
+//     second to run it, and PostgreSQL parses and plans it every time. A prepared statement
+//     runs in one round trip with its parameters typed by the server (so JSON goes to jsonb
+//     as text and []byte to bytea as bytes), and is parsed once per connection.
+const (
+	sqliteDriverName   = "sqlite-checkoutd"
+	postgresDriverName = "postgres-checkoutd"
+)
 
 // maxCachedStatements bounds one connection's cache; checkoutd has far fewer distinct statements.
 const maxCachedStatements = 512
 
-func init() { sql.Register(sqliteDriverName, statementCachingDriver{}) }
+func init() {
+	sql.Register(sqliteDriverName, statementCachingDriver{open: (&sqlite.Driver{}).Open, cacheAll: true})
+	// Only statements with parameters are prepared on PostgreSQL: those without (BEGIN, COMMIT,
+	// migrations' DDL, possibly several statements in one) run in one round trip already.
+	sql.Register(postgresDriverName, statementCachingDriver{open: (&pq.Driver{}).Open, stale: staleStatement, serverSide: true})
+}
 
-type statementCachingDriver struct{}
+// staleStatement reports a PostgreSQL error saying that a prepared statement no longer fits
+// the schema ("cached plan must not change result type") or is gone: the statement is
+// dropped from the cache, to be prepared again on its next use.
+func staleStatement(err error) bool {
+	var pqErr *pq.Error
+	return errors.As(err, &pqErr) && (pqErr.Code == "0A000" || pqErr.Code == "26000")
+}
 
-func (statementCachingDriver) Open(name string) (driver.Conn, error) {
-	c, err := (&sqlite.Driver{}).Open(name)
+type statementCachingDriver struct {
+	open func(name string) (driver.Conn, error)
+	// cacheAll caches statements without parameters too.
+	cacheAll bool
+	// stale, when set, reports errors after which a cached statement is dropped.
+	stale func(error) bool
+	// serverSide statements end with their connection; closing them one by one first would
+	// cost a round trip each.
+	serverSide bool
+}
+
+func (d statementCachingDriver) Open(name string) (driver.Conn, error) {
+	c, err := d.open(name)
 	if err != nil {
 		return nil, err
 	}
-	return &cachingConn{conn: c, stmts: map[string]*cachedStmt{}}, nil
+	return &cachingConn{conn: c, stmts: map[string]*cachedStmt{}, driver: d}, nil
 }
 
-// cachingConn is one SQLite connection with its prepared statements. database/sql uses a
-// connection from one goroutine at a time, so the cache needs no lock.
+// cachingConn is one connection with its prepared statements. database/sql uses a connection
+// from one goroutine at a time, so the cache needs no lock.
 type cachingConn struct {
-	conn  driver.Conn
-	stmts map[string]*cachedStmt
+	conn   driver.Conn
+	stmts  map[string]*cachedStmt
+	driver statementCachingDriver
 }
 
 // cachedStmt is a prepared statement; busy while rows read from it are open, when a second use
 // of the same text gets a statement of its own instead.
 type cachedStmt struct {
-	stmt driver.Stmt
-	busy bool
+	stmt  driver.Stmt
+	query string
+	busy  bool
 }
 
 var (
@@ -52,7 +85,16 @@ var (
 	_ driver.Pinger             = (*cachingConn)(nil)
 	_ driver.SessionResetter    = (*cachingConn)(nil)
 	_ driver.Validator          = (*cachingConn)(nil)
+	_ driver.NamedValueChecker  = (*cachingConn)(nil)
 )
+
+// CheckNamedValue lets the driver convert what it knows (lib/pq: slices to arrays).
+func (c *cachingConn) CheckNamedValue(nv *driver.NamedValue) error {
+	if ch, ok := c.conn.(driver.NamedValueChecker); ok {
+		return ch.CheckNamedValue(nv)
+	}
+	return driver.ErrSkip
+}
 
 func (c *cachingConn) Prepare(query string) (driver.Stmt, error) { return c.conn.Prepare(query) }
 func (c *cachingConn) Begin() (driver.Tx, error) {
@@ -78,15 +120,20 @@ func (c *cachingConn) IsValid() bool { return c.conn.(driver.Validator).IsValid(
 func (c *cachingConn) Close() error {
 	var errs []error
 	for _, s := range c.stmts {
-		errs = append(errs, s.stmt.Close())
+		if !c.driver.serverSide {
+			errs = append(errs, s.stmt.Close())
+		}
 	}
 	c.stmts = nil
 	return errors.Join(append(errs, c.conn.Close())...)
 }
 
 // statement returns the cached statement for query, preparing it on first use; nil when the
-// cached one is in use.
-func (c *cachingConn) statement(ctx context.Context, query string) (*cachedStmt, error) {
+// cached one is in use, or when the query is not one this driver caches.
+func (c *cachingConn) statement(ctx context.Context, query string, args []driver.NamedValue) (*cachedStmt, error) {
+	if len(args) == 0 && !c.driver.cacheAll {
+		return nil, nil
+	}
 	if s, ok := c.stmts[query]; ok {
 		if s.busy {
 			return nil, nil
@@ -97,15 +144,26 @@ func (c *cachingConn) statement(ctx context.Context, query string) (*cachedStmt,
 	if err != nil {
 		return nil, err
 	}
-	s := &cachedStmt{stmt: st}
+	s := &cachedStmt{stmt: st, query: query}
 	if len(c.stmts) < maxCachedStatements {
 		c.stmts[query] = s
 	}
 	return s, nil
 }
 
+// failed drops s from the cache when err says it no longer fits the schema.
+func (c *cachingConn) failed(s *cachedStmt, err error) {
+	if err == nil || c.driver.stale == nil || !c.driver.stale(err) {
+		return
+	}
+	if c.stmts[s.query] == s {
+		delete(c.stmts, s.query)
+	}
+	_ = s.stmt.Close()
+}
+
 func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	s, err := c.statement(ctx, query)
+	s, err := c.statement(ctx, query, args)
 	if err != nil {
 		return nil, err
 	}
@@ -116,20 +174,23 @@ func (c *cachingConn) QueryContext(ctx context.Context, query string, args []dri
 	rows, err := s.stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
 	if err != nil {
 		s.busy = false
+		c.failed(s, err)
 		return nil, err
 	}
 	return &releasingRows{Rows: rows, release: func() { s.busy = false }}, nil
 }
 
 func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	s, err := c.statement(ctx, query)
+	s, err := c.statement(ctx, query, args)
 	if err != nil {
 		return nil, err
 	}
 	if s == nil {
 		return c.conn.(driver.ExecerContext).ExecContext(ctx, query, args)
 	}
-	return s.stmt.(driver.StmtExecContext).ExecContext(ctx, args)
+	res, err := s.stmt.(driver.StmtExecContext).ExecContext(ctx, args)
+	c.failed(s, err)
+	return res, err
 }
 
 // releasingRows gives its statement back when closed, and passes on the column type
