@@ -29,8 +29,9 @@ const queueWebhooks = "webhooks"
 const AbandonedSweepInterval = 5 * time.Minute
 
 // DefaultJobPollInterval is how often an idle worker looks for new jobs. The database/sql and
-// SQLite drivers have no LISTEN, so new jobs are found by polling.
-const DefaultJobPollInterval = time.Second
+// SQLite drivers have no LISTEN, so new jobs are found by polling: how soon a webhook goes out
+// after its event commits is this interval at worst. One indexed query per queue per poll.
+const DefaultJobPollInterval = 100 * time.Millisecond
 
 // WithJobPollInterval sets how often idle workers look for jobs (tests shorten it).
 func WithJobPollInterval(d time.Duration) Option { return func(s *Service) { s.jobPollInterval = d } }
@@ -69,7 +70,7 @@ func newJobClient(s *Service) (*river.Client[*sql.Tx], error) {
 				&river.PeriodicJobOpts{ID: "abandoned_order_sweep", RunOnStart: true}),
 		},
 		FetchPollInterval:    poll,
-		FetchCooldown:        min(poll, 100*time.Millisecond),
+		FetchCooldown:        min(poll, 20*time.Millisecond),
 		JobTimeout:           jobTimeout,
 		RescueStuckJobsAfter: jobTimeout + 10*time.Second,
 		Logger:               slog.New(minLevel{s.log.Handler(), slog.LevelWarn}),

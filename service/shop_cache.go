@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
 
@@ -22,6 +23,7 @@ type shopCache struct {
 	mu           sync.Mutex
 	byIdentifier map[string]cachedShop
 	byTokenHash  map[string]cachedShop
+	byID         map[string]cachedShop
 }
 
 type cachedShop struct {
@@ -34,11 +36,12 @@ func (c *shopCache) clear() {
 	defer c.mu.Unlock()
 	clear(c.byIdentifier)
 	clear(c.byTokenHash)
+	clear(c.byID)
 }
 
 // watchShops clears the cache after any write to shops or access tokens.
 func (s *Service) watchShops() {
-	s.shops.byIdentifier, s.shops.byTokenHash = map[string]cachedShop{}, map[string]cachedShop{}
+	s.shops.byIdentifier, s.shops.byTokenHash, s.shops.byID = map[string]cachedShop{}, map[string]cachedShop{}, map[string]cachedShop{}
 	s.db.Client.Shop.Use(s.clearingHook(s.shops.clear))
 	s.db.Client.AccessToken.Use(s.clearingHook(s.shops.clear))
 }
@@ -87,5 +90,12 @@ func (s *Service) shopByIdentifier(ctx context.Context, identifier string) (*ent
 func (s *Service) shopByTokenHash(ctx context.Context, hash string) (*ent.Shop, error) {
 	return s.cachedShopBy(s.shops.byTokenHash, hash, func() (*ent.Shop, error) {
 		return s.db.Read.AccessToken.Query().Where(accesstoken.TokenHash(hash)).QueryShop().Only(ctx)
+	})
+}
+
+// shopByID reads a shop by its id, through the cache (webhook deliveries sign with its secret).
+func (s *Service) shopByID(ctx context.Context, id int) (*ent.Shop, error) {
+	return s.cachedShopBy(s.shops.byID, strconv.Itoa(id), func() (*ent.Shop, error) {
+		return s.db.Read.Shop.Get(ctx, id)
 	})
 }

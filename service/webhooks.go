@@ -160,7 +160,7 @@ func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error 
 	if wait > 0 {
 		return river.JobSnooze(wait)
 	}
-	sh, err := c.Shop.Get(ctx, d.ShopID)
+	sh, err := s.shopByID(ctx, d.ShopID)
 	if err != nil {
 		return err
 	}
@@ -201,9 +201,9 @@ func (s *Service) waitForEarlierDelivery(ctx context.Context, d *ent.WebhookDeli
 	if err != nil {
 		return 0, err
 	}
-	// Look again soon after the earlier delivery's next attempt; an hour at most, in case
-	// that attempt is late.
-	step := min(s.webhookRetryBase, time.Second)
+	// Look again soon after the earlier delivery's next attempt (most often it is being sent
+	// right now, and done in milliseconds); an hour at most, in case that attempt is late.
+	step := min(s.webhookRetryBase, 100*time.Millisecond)
 	wait := step
 	if prev.NextAttemptAt != nil {
 		wait = max(prev.NextAttemptAt.Sub(s.clock())+step, step)
@@ -230,7 +230,7 @@ func (s *Service) recordAttempt(ctx context.Context, args deliveryArgs, res webh
 		now := s.clock()
 		attempt := tx.WebhookAttempt.Create().SetDeliveryID(d.ID).SetAttemptedAt(now).
 			SetLatencyMs(int(res.Latency.Milliseconds())).SetResponseBody(res.Body).SetReplay(args.Replay)
-		update := tx.WebhookDelivery.UpdateOne(d).AddAttemptCount(1).AddRoundAttempts(1).SetUpdatedAt(now)
+		update := tx.WebhookDelivery.Update().Where(webhookdelivery.ID(d.ID)).AddAttemptCount(1).AddRoundAttempts(1).SetUpdatedAt(now)
 		if res.StatusCode != 0 {
 			attempt.SetStatusCode(res.StatusCode)
 			update.SetLastStatusCode(res.StatusCode)
@@ -250,8 +250,13 @@ func (s *Service) recordAttempt(ctx context.Context, args deliveryArgs, res webh
 		case res.Err == nil:
 			final = webhookdelivery.StatusSucceeded
 			update.SetStatus(final).SetDeliveredAt(now).ClearNextAttemptAt()
-			if err := tx.WebhookSubscription.UpdateOneID(d.SubscriptionID).SetConsecutiveFailedDeliveries(0).
-				ClearUnhealthySince().SetLastDeliveredAt(now).Exec(ctx); err != nil {
+			// Every delivery of a subscription would otherwise queue on its one row: it is
+			// written when its health changes, and its last_delivered_at at most once a second.
+			_, err := tx.WebhookSubscription.Update().Where(webhooksubscription.ID(d.SubscriptionID),
+				webhooksubscription.Or(webhooksubscription.ConsecutiveFailedDeliveriesNEQ(0), webhooksubscription.UnhealthySinceNotNil(),
+					webhooksubscription.LastDeliveredAtIsNil(), webhooksubscription.LastDeliveredAtLT(now.Add(-time.Second)))).
+				SetConsecutiveFailedDeliveries(0).ClearUnhealthySince().SetLastDeliveredAt(now).Save(ctx)
+			if err != nil {
 				return err
 			}
 		case args.Replay || d.RoundAttempts+1 >= s.webhookMaxAttempts:

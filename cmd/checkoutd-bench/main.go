@@ -62,7 +62,11 @@ func main() {
 		c.duration = *duration
 	}
 	// The harness stops by itself, whatever happens to the server it drives.
-	time.AfterFunc(limit, func() { log.Printf("checkoutd-bench: over its %s budget, stopping", limit); os.Exit(2) })
+	time.AfterFunc(limit, func() {
+		log.Printf("checkoutd-bench: over its %s budget, stopping", limit)
+		killRunning()
+		os.Exit(2)
+	})
 	report, err := benchmark(context.Background(), c)
 	if err != nil {
 		log.Fatalf("checkoutd-bench: %v", err)
@@ -181,6 +185,9 @@ func benchmarkOn(ctx context.Context, c config, db string) (*DatabaseReport, err
 		return nil, err
 	}
 	if out.Contention, err = benchmarkContention(cl, gw, gatewayID); err != nil {
+		return nil, err
+	}
+	if out.Webhooks, err = benchmarkWebhooks(cl, srv, gatewayID, c.duration*2); err != nil {
 		return nil, err
 	}
 	out.PeakRSS = srv.peakRSS()

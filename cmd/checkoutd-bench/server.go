@@ -13,10 +13,22 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/lib/pq" // PostgreSQL driver, to create the benchmark's database
 )
+
+// running is every checkoutd the harness started and has not stopped, by pid: killed when the
+// harness runs out of time, so that none outlives it.
+var running sync.Map
+
+func killRunning() {
+	running.Range(func(_, p any) bool {
+		_ = p.(*os.Process).Kill()
+		return true
+	})
+}
 
 // server is one `checkoutd serve` the harness started, on a loopback port.
 type server struct {
@@ -67,6 +79,7 @@ func (s *server) start() error {
 	if err := s.cmd.Start(); err != nil {
 		return err
 	}
+	running.Store(s.cmd.Process.Pid, s.cmd.Process)
 	s.URL = "http://" + addr
 	client := &http.Client{Timeout: time.Second}
 	for deadline := began.Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
@@ -88,6 +101,7 @@ func (s *server) stop() {
 	if s.cmd == nil || s.cmd.Process == nil {
 		return
 	}
+	running.Delete(s.cmd.Process.Pid)
 	_ = s.cmd.Process.Signal(os.Interrupt)
 	done := make(chan struct{})
 	go func() { _ = s.cmd.Wait(); close(done) }()

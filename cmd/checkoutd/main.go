@@ -32,7 +32,7 @@ environment:
   CHECKOUT_WEBHOOK_RETRY_BASE    wait before a failed webhook's first retry, doubling after (default 10s)
   CHECKOUT_WEBHOOK_TIMEOUT       how long one webhook callback may take (default 10s)
   CHECKOUT_WEBHOOK_MAX_ATTEMPTS  attempts before a delivery is failed (default 18, about 3 days)
-  CHECKOUT_JOB_POLL_INTERVAL     how often idle workers look for new jobs (default 1s)
+  CHECKOUT_JOB_POLL_INTERVAL     how often idle workers look for new jobs (default 100ms)
 `
 
 func main() {

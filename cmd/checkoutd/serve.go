@@ -130,7 +130,7 @@ func pprofMux() http.Handler {
 
 // webhookOptions reads the webhook settings of the environment: CHECKOUT_WEBHOOK_RETRY_BASE
 // (the wait before the first retry, 10s), CHECKOUT_WEBHOOK_TIMEOUT (one callback, 10s),
-// CHECKOUT_WEBHOOK_MAX_ATTEMPTS (18) and CHECKOUT_JOB_POLL_INTERVAL (1s).
+// CHECKOUT_WEBHOOK_MAX_ATTEMPTS (18) and CHECKOUT_JOB_POLL_INTERVAL (100ms).
 func webhookOptions() ([]service.Option, error) {
 	var opts []service.Option
 	for _, d := range []struct {
