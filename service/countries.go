@@ -1,6 +1,8 @@
 package service
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -57,3 +59,13 @@ func Countries() []Country {
 	})
 	return countries
 }
+
+// countriesJSON is Countries encoded once: every init and resume answers it, and encoding it
+// anew was most of the cost of those answers.
+var countriesJSON = sync.OnceValue(func() json.RawMessage {
+	b, err := json.Marshal(Countries())
+	if err != nil {
+		panic(fmt.Sprintf("service: encoding the country list: %v", err))
+	}
+	return b
+})

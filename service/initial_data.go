@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/checkoutd/checkoutd/ent"
 )
@@ -20,7 +21,7 @@ type GatewaySummary struct {
 // InitialData is what a storefront needs once, at init and resume.
 type InitialData struct {
 	ShopName                string           `json:"shop_name"`
-	CountryInfo             []Country        `json:"country_info"`
+	CountryInfo             json.RawMessage  `json:"country_info"` // Countries, encoded once
 	SupportedLanguages      []map[string]any `json:"supported_languages"`
 	GeneralSettings         map[string]any   `json:"general_settings"`
 	ExternalPaymentGateways []GatewaySummary `json:"external_payment_gateways"`
@@ -63,7 +64,7 @@ func (s *Service) InitialData(ctx context.Context, v *OrderView) (*InitialData, 
 		return nil, err
 	}
 	out := &InitialData{
-		ShopName: v.Shop.Name, CountryInfo: Countries(),
+		ShopName: v.Shop.Name, CountryInfo: countriesJSON(),
 		SupportedLanguages:      []map[string]any{{"iso_language": "en", "language_name": "English", "is_default": true}},
 		GeneralSettings:         map[string]any{"checkout_process": map[string]any{"phone_number_required": false, "company_name_option": "optional"}},
 		ExternalPaymentGateways: make([]GatewaySummary, len(gws)),

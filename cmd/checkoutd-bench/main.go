@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -232,8 +233,8 @@ func benchmarkReads(c config, srv *server, cl *client, orderID string) (ReadsRep
 	graphql := func() ([]time.Duration, error) {
 		start := time.Now()
 		a, err := cl.call("POST", "/graphql", cl.token, map[string]any{"query": orderQuery, "variables": map[string]any{"id": id}}, nil)
-		if err == nil && a.body["errors"] != nil {
-			err = fmt.Errorf("graphql: %v", a.body["errors"])
+		if err == nil && bytes.Contains(a.raw, []byte(`"errors"`)) {
+			err = fmt.Errorf("graphql: %s", truncate(string(a.raw), 300))
 		}
 		return []time.Duration{time.Since(start)}, err
 	}

@@ -76,11 +76,19 @@ func (r *receiver) received() (int, time.Time) {
 
 func (r *receiver) stop() { r.srv.Close() }
 
-// WebhooksReport is the delivery figures: checkouts at 32 shoppers, each processed order sending
-// its events to every subscriber, until every delivery has arrived.
+// WebhooksReport is the delivery figures of two runs, each processed order sending its events
+// to every subscriber: one at a checkout load delivery keeps up with (latency), one at a load
+// that outruns it, whose backlog then drains with nothing else running (capacity).
 type WebhooksReport struct {
-	Subscribers      int     `json:"subscribers_per_topic"`
-	Topics           int     `json:"topics"`
+	Subscribers int        `json:"subscribers_per_topic"`
+	Topics      int        `json:"topics"`
+	Steady      WebhookRun `json:"steady"`
+	Overload    WebhookRun `json:"overload"`
+}
+
+// WebhookRun is one run: checkouts at Shoppers for a while, then every delivery awaited.
+type WebhookRun struct {
+	Shoppers         int     `json:"shoppers"`
 	Orders           int     `json:"orders"`
 	Expected         int     `json:"deliveries_expected"`
 	Delivered        int     `json:"deliveries_received"`
@@ -95,41 +103,51 @@ type WebhooksReport struct {
 	MissingAtTimeout int     `json:"missing_at_timeout"`
 }
 
-// benchmarkWebhooks subscribes the receiver to the topics of a processed order, runs guest
-// checkouts at 32 shoppers for d, and waits for every delivery. A delivery's latency runs from
-// the moment process_order answered (its transaction, which wrote the event, had committed by
-// then) to the moment the receiver had it.
+// benchmarkWebhooks subscribes a local receiver to the topics of a processed order and runs
+// guest checkouts at 8 shoppers, then at 32, for d each, waiting after each for every delivery.
+// A delivery's latency runs from the moment process_order answered (its transaction, which
+// wrote the event, had committed by then) to the moment the receiver had it.
 func benchmarkWebhooks(cl *client, srv *server, gatewayID string, d time.Duration) (WebhooksReport, error) {
+	r := WebhooksReport{Subscribers: webhookSubscribers, Topics: len(webhookTopics)}
+	if _, err := cl.call("POST", "/checkout/shop/"+cl.shop+"/integration/config", cl.token, map[string]string{"shared_secret": webhookSecret}, nil); err != nil {
+		return r, err
+	}
+	var err error
+	if r.Steady, err = webhookRun(cl, srv, gatewayID, 8, d); err != nil {
+		return r, err
+	}
+	r.Overload, err = webhookRun(cl, srv, gatewayID, 32, d)
+	return r, err
+}
+
+func webhookRun(cl *client, srv *server, gatewayID string, shoppers int, d time.Duration) (WebhookRun, error) {
 	rcv, err := startReceiver()
 	if err != nil {
-		return WebhooksReport{}, err
+		return WebhookRun{}, err
 	}
 	defer rcv.stop()
-	if _, err := cl.call("POST", "/checkout/shop/"+cl.shop+"/integration/config", cl.token, map[string]string{"shared_secret": webhookSecret}, nil); err != nil {
-		return WebhooksReport{}, err
-	}
 	var hooks []string
-	for _, topic := range webhookTopics {
-		for i := range webhookSubscribers {
-			a, err := cl.call("POST", "/checkout/shop/"+cl.shop+"/webhooks", cl.token, map[string]any{
-				"webhook_topic_id": topic, "callback_url": fmt.Sprintf("%s/hooks/%d", rcv.URL, i)}, nil)
-			if err != nil {
-				return WebhooksReport{}, err
-			}
-			wh, _ := dataOf(a)["webhook"].(map[string]any)
-			id, ok := wh["id"].(float64)
-			if !ok {
-				return WebhooksReport{}, fmt.Errorf("webhook answer without an id: %v", a.body)
-			}
-			hooks = append(hooks, fmt.Sprintf("%.0f", id))
-		}
-	}
-	// Later figures run without the subscriptions.
+	// Later runs and figures go without this run's subscriptions.
 	defer func() {
 		for _, id := range hooks {
 			_, _ = cl.call("DELETE", "/checkout/shop/"+cl.shop+"/webhooks/"+id, cl.token, nil, nil)
 		}
 	}()
+	for _, topic := range webhookTopics {
+		for i := range webhookSubscribers {
+			a, err := cl.call("POST", "/checkout/shop/"+cl.shop+"/webhooks", cl.token, map[string]any{
+				"webhook_topic_id": topic, "callback_url": fmt.Sprintf("%s/hooks/%d", rcv.URL, i)}, nil)
+			if err != nil {
+				return WebhookRun{}, err
+			}
+			wh, _ := dataOf(a)["webhook"].(map[string]any)
+			id, ok := wh["id"].(float64)
+			if !ok {
+				return WebhookRun{}, fmt.Errorf("webhook answer without an id: %s", a.raw)
+			}
+			hooks = append(hooks, fmt.Sprintf("%.0f", id))
+		}
+	}
 
 	var mu sync.Mutex
 	answered := map[string]time.Time{}
@@ -143,7 +161,7 @@ func benchmarkWebhooks(cl *client, srv *server, gatewayID string, d time.Duratio
 		return lat, err
 	}
 	start := time.Now()
-	load := runLoad(32, d, srv, checkout)
+	load := runLoad(shoppers, d, srv, checkout)
 	loadEnd := time.Now()
 	duringLoad, _ := rcv.received()
 	perOrder := len(webhookTopics) * webhookSubscribers
@@ -154,7 +172,7 @@ func benchmarkWebhooks(cl *client, srv *server, gatewayID string, d time.Duratio
 		}
 	}
 	delivered, last := rcv.received()
-	r := WebhooksReport{Subscribers: webhookSubscribers, Topics: len(webhookTopics), Orders: len(answered), Expected: expected,
+	r := WebhookRun{Shoppers: shoppers, Orders: len(answered), Expected: expected,
 		Delivered: delivered, CheckoutsPerSec: load.perSecond(), BadSignatures: rcv.badSigs.Load(),
 		DuringLoad: float64(duringLoad) / loadEnd.Sub(start).Seconds(), MissingAtTimeout: max(0, expected-delivered)}
 	if delivered > 0 {
