@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -59,13 +60,30 @@ func (a *API) writeOrderWithInitialData(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	writeData(w, map[string]any{
+	// The envelope is put together here: handed to encoding/json whole, the initial data's
+	// pre-encoded country list would be scanned again on every answer.
+	initialJSON, err := initial.MarshalJSON()
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rest, err := json.Marshal(map[string]any{
 		"public_order_id":   v.Order.PublicOrderID,
 		"jwt_token":         v.JWT,
-		"initial_data":      initial,
 		"application_state": v.State(),
 		"vaulting_enabled":  false,
 	})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	for _, part := range [][]byte{[]byte(`{"data":{"initial_data":`), initialJSON, []byte(","), rest[1:], []byte("}\n")} {
+		if _, err := w.Write(part); err != nil {
+			return
+		}
+	}
 }
 
 func (a *API) initOrder(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
