@@ -18,6 +18,10 @@ type metrics struct {
 	attempts   *prometheus.CounterVec
 	deliveries *prometheus.CounterVec
 	latency    *prometheus.HistogramVec
+	// writeTxs and writeTxSeconds count the service's write transactions and the time each held
+	// its connection, begin to commit or rollback: on SQLite, how busy its one writer is.
+	writeTxs       prometheus.Counter
+	writeTxSeconds prometheus.Counter
 }
 
 func newMetrics(s *Service) *metrics {
@@ -36,9 +40,17 @@ func newMetrics(s *Service) *metrics {
 			Help:    "Time from sending a webhook callback to its answer (or to giving up on one), by topic.",
 			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"topic"}),
+		writeTxs: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "checkoutd_db_write_transactions_total",
+			Help: "Write transactions the service ran (the job queue's own are not counted).",
+		}),
+		writeTxSeconds: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "checkoutd_db_write_transaction_seconds_total",
+			Help: "Time the service's write transactions held their connection, from begin to commit or rollback. On SQLite, its rate is how busy the one writer is.",
+		}),
 	}
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.attempts, m.deliveries, m.latency, queueCollector{s})
+		m.attempts, m.deliveries, m.latency, m.writeTxs, m.writeTxSeconds, queueCollector{s})
 	return m
 }
 

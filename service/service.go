@@ -98,6 +98,11 @@ func (s *Service) inTx(ctx context.Context, fn func(tx *ent.Tx) error) (err erro
 		s.sqlTxs.Store(tx, slot.tx)
 		defer s.sqlTxs.Delete(tx)
 	}
+	began := time.Now()
+	defer func() {
+		s.metrics.writeTxs.Inc()
+		s.metrics.writeTxSeconds.Add(time.Since(began).Seconds())
+	}()
 	defer func() {
 		if p := recover(); p != nil {
 			_ = tx.Rollback()

@@ -148,6 +148,8 @@ type loadResult struct {
 	Flow        []time.Duration
 	Steps       map[string][]time.Duration
 	ServerCPU   time.Duration
+	// WriteTxSeconds is the time the server's write transactions held a connection meanwhile.
+	WriteTxSeconds float64
 }
 
 // runLoad keeps `concurrency` workers running `work` for d.
@@ -155,7 +157,7 @@ func runLoad(concurrency int, d time.Duration, srv *server, work func() ([]time.
 	res := loadResult{Concurrency: concurrency, Steps: map[string][]time.Duration{}}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	cpu0 := srv.cpu()
+	cpu0, write0 := srv.cpu(), srv.writeSeconds()
 	start := time.Now()
 	deadline := start.Add(d)
 	for range concurrency {
@@ -190,6 +192,7 @@ func runLoad(concurrency int, d time.Duration, srv *server, work func() ([]time.
 	wg.Wait()
 	res.Elapsed = time.Since(start)
 	res.ServerCPU = srv.cpu() - cpu0
+	res.WriteTxSeconds = srv.writeSeconds() - write0
 	return res
 }
 

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -128,6 +129,24 @@ func (s *server) cpu() time.Duration {
 	utime, _ := strconv.ParseInt(fields[11], 10, 64)
 	stime, _ := strconv.ParseInt(fields[12], 10, 64)
 	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ is 100 on Linux
+}
+
+// writeSeconds is the server's checkoutd_db_write_transaction_seconds_total: how long its write
+// transactions have held a connection, in all.
+func (s *server) writeSeconds() float64 {
+	res, err := http.Get(s.URL + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	for _, line := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, "checkoutd_db_write_transaction_seconds_total "); ok {
+			f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return f
+		}
+	}
+	return 0
 }
 
 // peakRSS is the most memory the server has held resident, in bytes.
