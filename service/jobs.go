@@ -47,11 +47,13 @@ func newJobClient(s *Service) (*river.Client[*sql.Tx], error) {
 	if err := river.AddWorkerSafely(workers, &abandonedCartEmailWorker{s: s}); err != nil {
 		return nil, err
 	}
-	// Webhook callbacks mostly wait on the network, so many run at once; SQLite still does
-	// one write at a time on its one connection, where a few workers already keep it busy.
-	webhookWorkers := 20
+	// Webhook callbacks mostly wait on the network, so many run at once. The queue also hands
+	// out jobs a batch at a time, at most one batch per fetch (every 20 ms while there is work),
+	// and a batch only fills free workers: delivery can go no faster than workers / 20 ms
+	// (measured: 8 workers on SQLite gave 310 deliveries/s, 20 on PostgreSQL 650/s).
+	webhookWorkers := 64
 	if s.db.Dialect == dialect.SQLite {
-		webhookWorkers = 8
+		webhookWorkers = 32
 	}
 	poll := s.jobPollInterval
 	// A job runs for at most one callback plus the reads before it (the writes after it do

@@ -176,7 +176,7 @@ func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error 
 			EventID: d.Edges.Event.EventID, Body: body, Secret: []byte(*sh.SharedSecret)})
 	}
 	// The outcome is recorded even when the job's context ended during the call.
-	final, err := s.recordAttempt(context.WithoutCancel(ctx), args, res)
+	final, err := s.recordAttempt(context.WithoutCancel(ctx), d, args, res)
 	if err != nil {
 		return err
 	}
@@ -211,26 +211,19 @@ func (s *Service) waitForEarlierDelivery(ctx context.Context, d *ent.WebhookDeli
 	return min(wait, time.Hour), nil
 }
 
-// recordAttempt logs one attempt and moves the delivery on: succeeded, failed (attempts used
-// up, or a replay's one attempt), or pending with the job of its next attempt written.
-func (s *Service) recordAttempt(ctx context.Context, args deliveryArgs, res webhook.Result) (webhookdelivery.Status, error) {
+// recordAttempt logs one attempt of d (as read before it was sent) and moves the delivery on:
+// succeeded, failed (attempts used up, or a replay's one attempt), or pending with the job of its
+// next attempt written. The delivery is claimed by a conditional UPDATE: a second run of the same
+// job, whose attempt is already recorded, changes nothing. While it is pending with this attempt
+// count nothing else writes it, so what d says of it still holds.
+func (s *Service) recordAttempt(ctx context.Context, d *ent.WebhookDelivery, args deliveryArgs, res webhook.Result) (webhookdelivery.Status, error) {
 	final := webhookdelivery.StatusPending
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		q := tx.WebhookDelivery.Query().Where(webhookdelivery.ID(args.DeliveryID))
-		if s.db.Dialect == dialect.Postgres {
-			q = q.ForUpdate()
-		}
-		d, err := q.Only(ctx)
-		if err != nil {
-			return err
-		}
-		if d.Status != webhookdelivery.StatusPending || d.AttemptCount != args.Seq {
-			return nil
-		}
 		now := s.clock()
 		attempt := tx.WebhookAttempt.Create().SetDeliveryID(d.ID).SetAttemptedAt(now).
 			SetLatencyMs(int(res.Latency.Milliseconds())).SetResponseBody(res.Body).SetReplay(args.Replay)
-		update := tx.WebhookDelivery.Update().Where(webhookdelivery.ID(d.ID)).AddAttemptCount(1).AddRoundAttempts(1).SetUpdatedAt(now)
+		update := tx.WebhookDelivery.Update().Where(webhookdelivery.ID(d.ID), webhookdelivery.StatusEQ(webhookdelivery.StatusPending),
+			webhookdelivery.AttemptCount(args.Seq)).AddAttemptCount(1).AddRoundAttempts(1).SetUpdatedAt(now)
 		if res.StatusCode != 0 {
 			attempt.SetStatusCode(res.StatusCode)
 			update.SetLastStatusCode(res.StatusCode)
@@ -243,40 +236,45 @@ func (s *Service) recordAttempt(ctx context.Context, args deliveryArgs, res webh
 		} else {
 			update.ClearLastError()
 		}
+		outcome, wait := webhookdelivery.StatusPending, time.Duration(0)
+		switch {
+		case res.Err == nil:
+			outcome = webhookdelivery.StatusSucceeded
+			update.SetStatus(outcome).SetDeliveredAt(now).ClearNextAttemptAt()
+		case args.Replay || d.RoundAttempts+1 >= s.webhookMaxAttempts:
+			outcome = webhookdelivery.StatusFailed
+			update.SetStatus(outcome).SetFailedAt(now).ClearNextAttemptAt()
+		default:
+			wait = s.retryWait(d.RoundAttempts + 1)
+			update.SetNextAttemptAt(now.Add(wait))
+		}
+		if n, err := update.Save(ctx); err != nil || n == 0 {
+			return err // n == 0: the attempt is already recorded
+		}
 		if err := attempt.Exec(ctx); err != nil {
 			return err
 		}
-		switch {
-		case res.Err == nil:
-			final = webhookdelivery.StatusSucceeded
-			update.SetStatus(final).SetDeliveredAt(now).ClearNextAttemptAt()
+		final = outcome
+		switch outcome {
+		case webhookdelivery.StatusSucceeded:
 			// Every delivery of a subscription would otherwise queue on its one row: it is
 			// written when its health changes, and its last_delivered_at at most once a second.
 			_, err := tx.WebhookSubscription.Update().Where(webhooksubscription.ID(d.SubscriptionID),
 				webhooksubscription.Or(webhooksubscription.ConsecutiveFailedDeliveriesNEQ(0), webhooksubscription.UnhealthySinceNotNil(),
 					webhooksubscription.LastDeliveredAtIsNil(), webhooksubscription.LastDeliveredAtLT(now.Add(-time.Second)))).
 				SetConsecutiveFailedDeliveries(0).ClearUnhealthySince().SetLastDeliveredAt(now).Save(ctx)
-			if err != nil {
-				return err
-			}
-		case args.Replay || d.RoundAttempts+1 >= s.webhookMaxAttempts:
-			final = webhookdelivery.StatusFailed
-			update.SetStatus(final).SetFailedAt(now).ClearNextAttemptAt()
-			if err := s.countFailedDelivery(ctx, tx, d.SubscriptionID, now); err != nil {
-				return err
-			}
-		default:
-			wait := s.retryWait(d.RoundAttempts + 1)
-			update.SetNextAttemptAt(now.Add(wait))
-			next := river.InsertManyParams{Args: deliveryArgs{DeliveryID: d.ID, Seq: d.AttemptCount + 1},
-				InsertOpts: &river.InsertOpts{ScheduledAt: time.Now().Add(wait)}}
-			if err := s.insertJobsTx(ctx, tx, []river.InsertManyParams{next}); err != nil {
-				return err
-			}
+			return err
+		case webhookdelivery.StatusFailed:
+			return s.countFailedDelivery(ctx, tx, d.SubscriptionID, now)
 		}
-		return update.Exec(ctx)
+		next := river.InsertManyParams{Args: deliveryArgs{DeliveryID: d.ID, Seq: d.AttemptCount + 1},
+			InsertOpts: &river.InsertOpts{ScheduledAt: time.Now().Add(wait)}}
+		return s.insertJobsTx(ctx, tx, []river.InsertManyParams{next})
 	})
-	return final, err
+	if err != nil {
+		return webhookdelivery.StatusPending, err
+	}
+	return final, nil
 }
 
 // countFailedDelivery adds a failed delivery to the subscription's run of them, and flags it

@@ -173,12 +173,12 @@ func (r *Report) targets() []target {
 			fmt.Sprintf("%.0f/s", db.Reads.Refresh.PerSecond)})
 		out = append(out, target{db.Database + ": start-up under 1 s", median(db.Startup) < 1000, fmt.Sprintf("%.0f ms", median(db.Startup))})
 		wh := db.Webhooks
-		capacity := wh.Overload.DrainPerSecond
+		capacity := wh.Backlog.DrainPerSecond
 		out = append(out, target{db.Database + ": ≥ 500 webhook deliveries/s (a backlog draining), p99 commit to receipt < 1 s (8 shoppers' checkouts), every one delivered",
-			capacity >= 500 && wh.Steady.P99 < 1000 && wh.Steady.MissingAtTimeout+wh.Overload.MissingAtTimeout == 0 &&
-				wh.Steady.BadSignatures+wh.Overload.BadSignatures == 0,
+			capacity >= 500 && wh.Steady.P99 < 1000 && wh.Steady.MissingAtTimeout+wh.Backlog.MissingAtTimeout == 0 &&
+				wh.Steady.BadSignatures+wh.Backlog.BadSignatures == 0,
 			fmt.Sprintf("%.0f/s, p99 %.0f ms, %d of %d delivered", capacity, wh.Steady.P99,
-				wh.Steady.Delivered+wh.Overload.Delivered, wh.Steady.Expected+wh.Overload.Expected)})
+				wh.Steady.Delivered+wh.Backlog.Delivered, wh.Steady.Expected+wh.Backlog.Expected)})
 		out = append(out, target{db.Database + ": hot order money exact", db.Contention.Exact,
 			fmt.Sprintf("captured %d, refunded %d of %d", db.Contention.GatewayCaptured, db.Contention.GatewayRefunded, db.Contention.OrderTotal)})
 	}
@@ -259,13 +259,17 @@ func (r *Report) markdown() string {
 			c.OrderTotal, c.GatewayCaptured, c.GatewayRefunded, map[bool]string{true: "exact", false: "**not exact**"}[c.Exact])
 		wh := db.Webhooks
 		w("### Webhooks: guest checkouts, %d subscribers on each of %d topics (6 deliveries per order)\n\n", wh.Subscribers, wh.Topics)
-		w("| Shoppers | Orders | Deliveries | Checkouts/s meanwhile | Delivered/s during load | Backlog drained in | Delivered/s draining | p50 | p99 |\n|---|---|---|---|---|---|---|---|---|\n")
-		for _, run := range []WebhookRun{wh.Steady, wh.Overload} {
-			w("| %d | %d | %d of %d | %.0f | %.0f | %.1f s | %.0f | %.0f ms | %.0f ms |\n", run.Shoppers, run.Orders, run.Delivered, run.Expected,
+		w("| Run | Orders | Deliveries | Checkouts/s meanwhile | Delivered/s during checkouts | Then drained in | Delivered/s draining | p50 | p99 |\n|---|---|---|---|---|---|---|---|---|\n")
+		for _, run := range []WebhookRun{wh.Steady, wh.Backlog} {
+			name := fmt.Sprintf("%d shoppers", run.Shoppers)
+			if run.Held {
+				name += ", receiver held until the checkouts end"
+			}
+			w("| %s | %d | %d of %d | %.0f | %.0f | %.1f s | %.0f | %.0f ms | %.0f ms |\n", name, run.Orders, run.Delivered, run.Expected,
 				run.CheckoutsPerSec, run.DuringLoad, run.DrainSeconds, run.DrainPerSecond, run.P50, run.P99)
 		}
 		w("\nLatency runs from process_order's answer (its transaction, with the events, had committed) to the receiver's arrival; every callback's signature is checked. ")
-		w("At 32 shoppers the checkouts offer more deliveries than are sent meanwhile, so that run's latency is its backlog's age; its drain rate, with the checkouts over, is the delivery capacity.\n\n")
+		w("In the second run the receiver holds every callback until the checkouts end, so the deliveries pile up in the queue; the rate at which that backlog then drains is the delivery capacity (its latency is the hold, not a delivery figure).\n\n")
 		w("### Start-up and memory\n\nExec to `/readyz` 200: %.0f ms (runs: %v). RSS after start: %s. Peak RSS over the whole run: %s.\n\n",
 			median(db.Startup), db.Startup, mib(db.RSSAfterStart[0]), mib(db.PeakRSS))
 	}
