@@ -6,7 +6,7 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
 
 - **The machine's two cores, shared.** At 32 shoppers the server, the database and the load
   generator (with its gateway and webhook receiver) split two cores, and nothing is idle: on
-  PostgreSQL about 105% for checkoutd, 60% for PostgreSQL's backends and 30% for the generator;
+  PostgreSQL about 80-105% for checkoutd, 60% for PostgreSQL's backends and 30% for the generator;
   on SQLite about 125% for checkoutd and 45-50% for the generator. The figures are a measure of
   CPU per checkout more than of any one component.
 - **Not the commit rate.** SQLite runs WAL with synchronous NORMAL (no fsync per commit) and its
@@ -30,7 +30,7 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   claims the attempt, and the attempt's row) and the queue's fetch and completion. The queue hands
   out jobs one batch per fetch, a batch filling only free workers, so delivery went no faster
   than workers / 20 ms (310/s with SQLite's 8 workers, 650/s with PostgreSQL's 20); with 32 and
-  64 workers a backlog drains at the rates above, and at 8 shoppers' checkouts (about 300
+  64 workers a backlog drains at the rates above, and at 8 shoppers' checkouts (330 to 450
   deliveries/s offered) callbacks arrive well within a second of the commit.
 - **Next, in checkoutd's hands**: authenticate storefront calls without reading the order
   (the change's locked read is enough: 7 statements per checkout), keep the order row's JSON
