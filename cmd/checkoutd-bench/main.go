@@ -66,6 +66,7 @@ func main() {
 	time.AfterFunc(limit, func() {
 		log.Printf("checkoutd-bench: over its %s budget, stopping", limit)
 		killRunning()
+		dropDatabases()
 		os.Exit(2)
 	})
 	report, err := benchmark(context.Background(), c)
@@ -124,6 +125,7 @@ func benchmarkOn(ctx context.Context, c config, db string) (*DatabaseReport, err
 			return nil, err
 		}
 		defer drop()
+		dropOnBudget(drop)
 		dbURL = u
 	default:
 		return nil, fmt.Errorf("unknown database %q", db)

@@ -31,6 +31,27 @@ func killRunning() {
 	})
 }
 
+// databasesToDrop are the benchmark's PostgreSQL databases, dropped when the harness runs out
+// of time (the deferred drops do not run on that exit).
+var (
+	dropMu          sync.Mutex
+	databasesToDrop []func()
+)
+
+func dropOnBudget(drop func()) {
+	dropMu.Lock()
+	defer dropMu.Unlock()
+	databasesToDrop = append(databasesToDrop, drop)
+}
+
+func dropDatabases() {
+	dropMu.Lock()
+	defer dropMu.Unlock()
+	for _, drop := range databasesToDrop {
+		drop()
+	}
+}
+
 // server is one `checkoutd serve` the harness started, on a loopback port.
 type server struct {
 	bin     string
