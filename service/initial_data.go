@@ -18,11 +18,10 @@ type GatewaySummary struct {
 	IsTest    bool    `json:"is_test"`
 }
 
-// InitialData is what a storefront needs once, at init and resume.
+// InitialData is what a storefront needs once, at init and resume. Its country_info, Countries,
+// is spliced in by MarshalJSON from its encoding made once.
 type InitialData struct {
-	ShopName string `json:"shop_name"`
-	// CountryInfo is Countries, written by MarshalJSON from its encoding made once.
-	CountryInfo             []Country        `json:"-"`
+	ShopName                string           `json:"shop_name"`
 	SupportedLanguages      []map[string]any `json:"supported_languages"`
 	GeneralSettings         map[string]any   `json:"general_settings"`
 	ExternalPaymentGateways []GatewaySummary `json:"external_payment_gateways"`
@@ -81,7 +80,7 @@ func (s *Service) InitialData(ctx context.Context, v *OrderView) (*InitialData, 
 		return nil, err
 	}
 	out := &InitialData{
-		ShopName: v.Shop.Name, CountryInfo: Countries(),
+		ShopName:                v.Shop.Name,
 		SupportedLanguages:      []map[string]any{{"iso_language": "en", "language_name": "English", "is_default": true}},
 		GeneralSettings:         map[string]any{"checkout_process": map[string]any{"phone_number_required": false, "company_name_option": "optional"}},
 		ExternalPaymentGateways: make([]GatewaySummary, len(gws)),

@@ -42,12 +42,12 @@ func (c *shopCache) clear() {
 // watchShops clears the cache after any write to shops or access tokens.
 func (s *Service) watchShops() {
 	s.shops.byIdentifier, s.shops.byTokenHash, s.shops.byID = map[string]cachedShop{}, map[string]cachedShop{}, map[string]cachedShop{}
-	s.db.Client.Shop.Use(s.clearingHook(s.shops.clear))
-	s.db.Client.AccessToken.Use(s.clearingHook(s.shops.clear))
+	s.db.Client.Shop.Use(clearingHook(s.shops.clear))
+	s.db.Client.AccessToken.Use(clearingHook(s.shops.clear))
 }
 
 // clearingHook runs clear after every mutation it sees, whether or not the mutation succeeded.
-func (s *Service) clearingHook(clear func()) ent.Hook {
+func clearingHook(clear func()) ent.Hook {
 	return func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			v, err := next.Mutate(ctx, m)
@@ -62,7 +62,7 @@ func (s *Service) cachedShopBy(m map[string]cachedShop, key string, load func() 
 	s.shops.mu.Lock()
 	e, ok := m[key]
 	s.shops.mu.Unlock()
-	if ok && s.clock().Sub(e.loaded) < shopCacheTTL && s.clock().Sub(e.loaded) >= 0 {
+	if age := s.clock().Sub(e.loaded); ok && age >= 0 && age < shopCacheTTL {
 		return e.shop, nil
 	}
 	started := s.clock()

@@ -140,14 +140,17 @@ func (c *cachingConn) statement(ctx context.Context, query string, args []driver
 		}
 		return s, nil
 	}
+	if len(c.stmts) >= maxCachedStatements {
+		// A statement prepared and not kept would never be closed (on PostgreSQL it would stay
+		// on the server for the connection's life): past the bound, queries run unprepared.
+		return nil, nil
+	}
 	st, err := c.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
 	s := &cachedStmt{stmt: st, query: query}
-	if len(c.stmts) < maxCachedStatements {
-		c.stmts[query] = s
-	}
+	c.stmts[query] = s
 	return s, nil
 }
 
