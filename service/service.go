@@ -8,9 +8,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/riverqueue/river"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -102,6 +104,12 @@ func (s *Service) inTx(ctx context.Context, fn func(tx *ent.Tx) error) (err erro
 	defer func() {
 		s.metrics.writeTxs.Inc()
 		s.metrics.writeTxSeconds.Add(time.Since(began).Seconds())
+		if s.db.Dialect == dialect.SQLite {
+			// The one writer connection has just been handed to the next waiting transaction,
+			// whose goroutine Go queued to run after this one on this processor, that is after
+			// this request's answer is written. Yielding runs it now and keeps the writer busy.
+			runtime.Gosched()
+		}
 	}()
 	defer func() {
 		if p := recover(); p != nil {
