@@ -73,7 +73,7 @@ func shopFrom(ctx context.Context) (*ent.Shop, error) {
 func orderSession(ctx context.Context, svc *service.Service, publicOrderID string) (*service.OrderSession, error) {
 	c := callerFrom(ctx)
 	switch {
-	case c.order != nil && c.order.Order.PublicOrderID == publicOrderID:
+	case c.order != nil && c.order.PublicOrderID() == publicOrderID:
 		return c.order, nil
 	case c.shop != nil:
 		return svc.BackendOrderSession(ctx, c.shop, publicOrderID)

@@ -98,6 +98,6 @@ func (a *API) clientLog(w http.ResponseWriter, r *http.Request, sess *service.Or
 		writeError(w, r, err)
 		return
 	}
-	slog.DebugContext(r.Context(), "storefront log", "shop", sess.Shop.Identifier, "public_order_id", sess.Order.PublicOrderID, "entry", in)
+	slog.DebugContext(r.Context(), "storefront log", "shop", sess.Shop.Identifier, "public_order_id", sess.PublicOrderID(), "entry", in)
 	writeData(w, map[string]any{})
 }

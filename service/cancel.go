@@ -32,7 +32,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 	}
 	var voids []*ent.PaymentTransaction
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusOpen, order.StatusProcessed, order.StatusCancelled)
+		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed, order.StatusCancelled)
 		if err != nil {
 			return err
 		}
@@ -98,7 +98,11 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 		}
 		out.Refund = res
 	}
-	ledger, err := ledgerOf(ctx, s.db.Client, sess.Order.ID)
+	o, err := s.sessionOrder(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	ledger, err := ledgerOf(ctx, s.db.Client, o.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +113,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 			}
 		}
 	}
-	if out.View, err = s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID); err != nil {
+	if out.View, err = s.loadOrder(ctx, sess.Shop, sess.PublicOrderID()); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -76,7 +76,7 @@ func (s *Service) Capture(ctx context.Context, sess *OrderSession, scope Capture
 	}
 	var entries []*ent.PaymentTransaction
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusProcessed)
+		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusProcessed)
 		if err != nil {
 			return err
 		}
@@ -306,7 +306,7 @@ func moneyTransaction(p *ent.OrderPayment, e *ent.PaymentTransaction) MoneyTrans
 
 // captureResult answers a capture call from the ledger: the order's figures and the call's entries.
 func (s *Service) captureResult(ctx context.Context, sess *OrderSession, operationKey string) (*CaptureResult, error) {
-	v, err := s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+	v, err := s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {
 		return nil, err
 	}

@@ -281,7 +281,7 @@ func (s *Service) ValidateDiscountCode(ctx context.Context, sess *OrderSession, 
 	if code == "" {
 		return nil, discountCodeRequired()
 	}
-	v, err := s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+	v, err := s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/bojanz/currency"
+
+	"github.com/checkoutd/checkoutd/ent/order"
 )
 
 // WithSMTP sends customer emails through the SMTP server of url
@@ -55,7 +57,7 @@ func (s *Service) sendEmail(ctx context.Context, to, subject, body string) error
 
 // emailRefund tells the customer about a refund; it reports whether the email went out.
 func (s *Service) emailRefund(ctx context.Context, sess *OrderSession, res *RefundResult) bool {
-	o, err := s.db.Client.Order.Get(ctx, sess.Order.ID)
+	o, err := s.db.Client.Order.Query().Where(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.PublicOrderID())).Only(ctx)
 	if err != nil || o.Customer == nil || o.Customer.EmailAddress == "" {
 		return false
 	}

@@ -32,3 +32,8 @@ func (s *Service) RecordEventAndRollBack(ctx context.Context, sess *OrderSession
 		return errors.New("the change is refused")
 	})
 }
+
+// IssueOrderJWT signs a storefront token for any public order id, existing or not.
+func (s *Service) IssueOrderJWT(sh *ent.Shop, publicOrderID string) (string, error) {
+	return s.issueOrderJWT(sh, publicOrderID)
+}

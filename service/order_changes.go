@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/predicate"
 )
 
 // changeOrder applies one change to an open order in one transaction. The order row is locked
@@ -29,7 +30,7 @@ type orderChange func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error
 func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states []order.Status, change orderChange) (*OrderView, error) {
 	var view *OrderView
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockOrder(ctx, tx, sess.Order.ID, states...)
+		o, err := s.lockSessionOrder(ctx, tx, sess, states...)
 		if err != nil {
 			return err
 		}
@@ -54,7 +55,7 @@ func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states 
 		return nil, err
 	}
 	if view == nil {
-		return s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+		return s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	}
 	return view.unwrap(), nil
 }
@@ -75,7 +76,23 @@ func (v *OrderView) unwrap() *OrderView {
 // lockOrder reads the order for a change inside tx, locking its row (FOR UPDATE on PostgreSQL;
 // SQLite's BEGIN IMMEDIATE already serializes writers), and checks that it is in one of states.
 func (s *Service) lockOrder(ctx context.Context, tx *ent.Tx, id int, states ...order.Status) (*ent.Order, error) {
-	q := tx.Order.Query().Where(order.ID(id))
+	return s.lockOrderWhere(ctx, tx, order.ID(id), states)
+}
+
+// lockSessionOrder is lockOrder for the session's order, which a storefront session has not read.
+func (s *Service) lockSessionOrder(ctx context.Context, tx *ent.Tx, sess *OrderSession, states ...order.Status) (*ent.Order, error) {
+	if sess.Order != nil {
+		return s.lockOrder(ctx, tx, sess.Order.ID, states...)
+	}
+	o, err := s.lockOrderWhere(ctx, tx, order.And(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.publicOrderID)), states)
+	if ent.IsNotFound(err) {
+		return nil, ErrUnauthorized
+	}
+	return o, err
+}
+
+func (s *Service) lockOrderWhere(ctx context.Context, tx *ent.Tx, where predicate.Order, states []order.Status) (*ent.Order, error) {
+	q := tx.Order.Query().Where(where)
 	if s.db.Dialect == dialect.Postgres {
 		q = q.ForUpdate()
 	}

@@ -33,10 +33,38 @@ func (s *Service) issueOrderJWT(sh *ent.Shop, publicOrderID string) (string, err
 	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(sh.JwtKey)
 }
 
-// OrderSession is what a valid order JWT opens.
+// OrderSession is what a valid order JWT or a backend token opens. A storefront session is
+// opened without reading the order: a change reads the row locked in its own transaction, and
+// reading it before as well would read it twice. Order is then read on first need.
 type OrderSession struct {
-	Shop  *ent.Shop
-	Order *ent.Order
+	Shop *ent.Shop
+	// Order is nil in a storefront session until sessionOrder reads it.
+	Order         *ent.Order
+	publicOrderID string
+}
+
+// PublicOrderID is the public id of the session's order.
+func (sess *OrderSession) PublicOrderID() string {
+	if sess.Order != nil {
+		return sess.Order.PublicOrderID
+	}
+	return sess.publicOrderID
+}
+
+// sessionOrder is the session's order, read on first need. An order the JWT names that does not
+// exist is refused like a bad token.
+func (s *Service) sessionOrder(ctx context.Context, sess *OrderSession) (*ent.Order, error) {
+	if sess.Order == nil {
+		o, err := s.db.Read.Order.Query().Where(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.publicOrderID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return nil, ErrUnauthorized
+		}
+		if err != nil {
+			return nil, err
+		}
+		sess.Order = o
+	}
+	return sess.Order, nil
 }
 
 // AuthenticateOrder checks a storefront JWT against the shop and order named in the path. Only
@@ -67,14 +95,7 @@ func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicO
 	if c.Shop != sh.Identifier || c.Payload.PublicOrderID != publicOrderID || c.AuthType != "V2_API" {
 		return nil, ErrUnauthorized
 	}
-	o, err := s.db.Read.Order.Query().Where(order.ShopID(sh.ID), order.PublicOrderID(publicOrderID)).Only(ctx)
-	if err != nil {
-		if ent.IsNotFound(err) {
-			return nil, ErrUnauthorized
-		}
-		return nil, err
-	}
-	return &OrderSession{Shop: sh, Order: o}, nil
+	return &OrderSession{Shop: sh, publicOrderID: publicOrderID}, nil
 }
 
 // AuthenticateOrderToken opens the order a bare JWT names, for callers (GraphQL) that have no

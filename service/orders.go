@@ -166,13 +166,17 @@ func (s *Service) ResumeOrder(ctx context.Context, sh *ent.Shop, publicOrderID s
 // OrderState reads the order a session opened as it stands now: for an answer after the
 // session has changed it.
 func (s *Service) OrderState(ctx context.Context, sess *OrderSession) (*OrderView, error) {
-	return s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+	return s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
 }
 
 // SessionState is the order's state from the row the session was opened with: for a call that
 // only reads, it saves reading the order a second time.
 func (s *Service) SessionState(ctx context.Context, sess *OrderSession) (*OrderView, error) {
-	return s.viewOf(ctx, s.db.Read, sess.Shop, sess.Order, nil)
+	o, err := s.sessionOrder(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	return s.viewOf(ctx, s.db.Read, sess.Shop, o, nil)
 }
 
 func (s *Service) loadOrder(ctx context.Context, sh *ent.Shop, publicOrderID string) (*OrderView, error) {

@@ -33,3 +33,31 @@ func TestProcessedOrCancelledOrderCannotBeResumed(t *testing.T) {
 		}
 	})
 }
+
+// A storefront session is opened without reading the order; a token the shop signed for an
+// order that does not exist is still refused like a bad token, by a read and by a change.
+func TestOrderJWTForAnOrderThatDoesNotExistIsUnauthorized(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+		ctx := context.Background()
+		svc := service.New(db)
+		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		token, err := svc.IssueOrderJWT(created.Shop, "no-such-order")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sess, err := svc.AuthenticateOrder(ctx, "shop-a", "no-such-order", token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.SessionState(ctx, sess); err != service.ErrUnauthorized {
+			t.Fatalf("read: %v, want unauthorized", err)
+		}
+		in := service.CustomerInput{FirstName: "Ada", LastName: "Lovelace", EmailAddress: "ada@example.com"}
+		if _, err := svc.CreateCustomer(ctx, sess, in, false); err != service.ErrUnauthorized {
+			t.Fatalf("change: %v, want unauthorized", err)
+		}
+	})
+}

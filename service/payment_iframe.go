@@ -39,10 +39,14 @@ func (s *Service) PaymentIframe(ctx context.Context, sess *OrderSession) (*Payme
 	if err != nil {
 		return nil, err
 	}
-	out := &PaymentIframe{PublicOrderID: sess.Order.PublicOrderID, Currency: sess.Order.Currency,
+	o, err := s.sessionOrder(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	out := &PaymentIframe{PublicOrderID: o.PublicOrderID, Currency: o.Currency,
 		Gateways: []PaymentIframeGateway{}, FrameSources: []string{}, FrameAncestors: []string{}}
 	for _, g := range gws {
-		if !strings.EqualFold(g.Currency, sess.Order.Currency) {
+		if !strings.EqualFold(g.Currency, o.Currency) {
 			continue
 		}
 		pg := PaymentIframeGateway{PublicID: g.PublicID, Name: g.Name, Location: g.Location}

@@ -79,13 +79,13 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 		if outcome.requiresAction != nil {
 			reason = "payment requires customer action"
 		}
-		if err := s.abandonAuthorization(ctx, sess.Shop, sess.Order.ID, idOf(outcome.failed), idOf(outcome.requiresAction), reason); err != nil {
+		if err := s.abandonAuthorization(ctx, sess.Shop, view.Order.ID, idOf(outcome.failed), idOf(outcome.requiresAction), reason); err != nil {
 			return nil, err
 		}
 		if outcome.failed != nil {
 			return nil, authorizationFailed(outcome.failed, outcome.failure)
 		}
-		v, err := s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+		v, err := s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
 		if err != nil {
 			return nil, err
 		}
@@ -93,7 +93,7 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 	}
 	var v *OrderView
 	err = s.inTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
-		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusProcessing)
+		o, err := s.lockOrder(ctx, tx, view.Order.ID, order.StatusProcessing)
 		if err != nil {
 			return err
 		}
@@ -126,7 +126,7 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 // stock, discount uses and gift card amounts are taken; it moves to processing.
 func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) (view *OrderView, tenders []authorizingTender, err error) {
 	err = s.inTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusOpen)
+		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen)
 		if err != nil {
 			return err
 		}
@@ -255,7 +255,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 		tenders []authorizingTender
 	)
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusOpen, order.StatusProcessed)
+		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed)
 		if err != nil {
 			return err
 		}
@@ -279,7 +279,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 	if view.Order.Status == order.StatusOpen {
 		outcome := s.authorizeTenders(ctx, view, tenders)
 		if outcome.failed != nil || outcome.requiresAction != nil {
-			if err := s.abandonAuthorization(ctx, sess.Shop, sess.Order.ID, idOf(outcome.failed), idOf(outcome.requiresAction), "payment authorization failed"); err != nil {
+			if err := s.abandonAuthorization(ctx, sess.Shop, view.Order.ID, idOf(outcome.failed), idOf(outcome.requiresAction), "payment authorization failed"); err != nil {
 				return nil, err
 			}
 			if outcome.failed != nil {
@@ -289,7 +289,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 				Message: "the payment's gateway asks the shopper to act before it authorizes", Details: map[string]any{"payment_id": outcome.requiresAction.PublicID}}
 		}
 		err = s.inTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
-			o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusProcessing)
+			o, err := s.lockOrder(ctx, tx, view.Order.ID, order.StatusProcessing)
 			if err != nil {
 				return err
 			}
@@ -306,7 +306,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 }
 
 func (s *Service) authorizeResult(ctx context.Context, sess *OrderSession) (*AuthorizeResult, error) {
-	v, err := s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+	v, err := s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {
 		return nil, err
 	}

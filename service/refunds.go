@@ -102,7 +102,7 @@ func (s *Service) Refund(ctx context.Context, sess *OrderSession, scope CaptureS
 	}
 	var entries []*ent.PaymentTransaction
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockOrder(ctx, tx, sess.Order.ID, order.StatusProcessed, order.StatusCancelled)
+		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusProcessed, order.StatusCancelled)
 		if err != nil {
 			return err
 		}
@@ -199,7 +199,11 @@ func (s *Service) sendRefund(ctx context.Context, sess *OrderSession, e *ent.Pay
 }
 
 func (s *Service) refundResult(ctx context.Context, sess *OrderSession, operationKey string) (*RefundResult, error) {
-	ledger, err := ledgerOf(ctx, s.db.Client, sess.Order.ID)
+	o, err := s.sessionOrder(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	ledger, err := ledgerOf(ctx, s.db.Client, o.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -161,7 +161,7 @@ func (s *Service) EstimateTaxes(ctx context.Context, sess *OrderSession, in Addr
 	if err := validateAddress(ShippingAddress, &in, false); err != nil {
 		return nil, err
 	}
-	v, err := s.loadOrder(ctx, sess.Shop, sess.Order.PublicOrderID)
+	v, err := s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {
 		return nil, err
 	}
