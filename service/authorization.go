@@ -68,7 +68,7 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 			if err := entry.SetStatus(paymenttransaction.StatusSucceeded).SetSettledAt(now).Exec(ctx); err != nil {
 				return nil, err
 			}
-			if err := tx.OrderPayment.UpdateOne(p).SetStatus(orderpayment.StatusAuthorizing).Exec(ctx); err != nil {
+			if err := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID)).SetStatus(orderpayment.StatusAuthorizing).Exec(ctx); err != nil {
 				return nil, err
 			}
 			continue
@@ -86,7 +86,7 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 		if err != nil {
 			return nil, err
 		}
-		if err := tx.OrderPayment.UpdateOne(p).SetStatus(orderpayment.StatusAuthorizing).Exec(ctx); err != nil {
+		if err := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID)).SetStatus(orderpayment.StatusAuthorizing).Exec(ctx); err != nil {
 			return nil, err
 		}
 		out = append(out, authorizingTender{payment: p, entry: e, gateway: gatewayOf(gw)})
@@ -168,7 +168,7 @@ func customerData(o *ent.Order) map[string]any {
 // even when the caller's context is cancelled: the gateway has acted, the ledger must say so.
 func (s *Service) settle(ctx context.Context, entry *ent.PaymentTransaction, gatewayID string, latency time.Duration, callErr error, status paymenttransaction.Status) {
 	ctx = context.WithoutCancel(ctx)
-	u := s.db.Client.PaymentTransaction.UpdateOneID(entry.ID).SetStatus(status).SetGatewayTransactionID(gatewayID).
+	u := s.db.Client.PaymentTransaction.Update().Where(paymenttransaction.ID(entry.ID)).SetStatus(status).SetGatewayTransactionID(gatewayID).
 		SetLatencyMs(int(latency.Milliseconds())).SetSettledAt(s.clock())
 	if e, ok := callErr.(*gateway.Error); ok {
 		u.SetErrorCode(e.Code).SetErrorMessage(truncate(e.Error(), 500))
@@ -244,7 +244,7 @@ func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderI
 					return err
 				}
 			}
-			if err := tx.OrderPayment.UpdateOne(p).SetStatus(status).SetStep("").SetAuthorizationID("").Exec(ctx); err != nil {
+			if err := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID)).SetStatus(status).SetStep("").SetAuthorizationID("").Exec(ctx); err != nil {
 				return err
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/schema"
 )
@@ -407,7 +408,10 @@ func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time
 			return usedUp(code)
 		}
 	}
-	return tx.Order.UpdateOneID(v.Order.ID).SetRedeemedDiscountCodes(codes).Exec(ctx)
+	if len(codes) == 0 && len(v.Order.RedeemedDiscountCodes) == 0 {
+		return nil
+	}
+	return tx.Order.Update().Where(order.ID(v.Order.ID)).SetRedeemedDiscountCodes(codes).Exec(ctx)
 }
 
 // releaseDiscountCodes gives back the uses redeemDiscountCodes took (the order records which),
@@ -419,5 +423,8 @@ func releaseDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView) error {
 			return err
 		}
 	}
-	return tx.Order.UpdateOneID(v.Order.ID).ClearRedeemedDiscountCodes().Exec(ctx)
+	if len(v.Order.RedeemedDiscountCodes) == 0 {
+		return nil
+	}
+	return tx.Order.Update().Where(order.ID(v.Order.ID)).ClearRedeemedDiscountCodes().Exec(ctx)
 }

@@ -149,7 +149,7 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) 
 		if err != nil {
 			return err
 		}
-		return tx.Order.UpdateOne(o).SetStatus(order.StatusProcessing).SetReserved(true).SetSettledPricing(frozen).AddVersion(1).Exec(ctx)
+		return tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusProcessing).SetReserved(true).SetSettledPricing(frozen).AddVersion(1).Exec(ctx)
 	})
 	return view, tenders, err
 }
@@ -171,7 +171,7 @@ func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order) 
 		for _, e := range p.Edges.Transactions {
 			authID = e.GatewayTransactionID
 		}
-		if err := tx.OrderPayment.UpdateOne(p).SetStatus(orderpayment.StatusAuthorized).SetStep("preAuthed").
+		if err := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID)).SetStatus(orderpayment.StatusAuthorized).SetStep("preAuthed").
 			SetAuthorizationID(authID).Exec(ctx); err != nil {
 			return err
 		}
@@ -271,7 +271,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 		if tenders, err = s.reserveTenders(ctx, tx, sess.Shop, view); err != nil {
 			return err
 		}
-		return tx.Order.UpdateOne(o).SetStatus(order.StatusProcessing).AddVersion(1).Exec(ctx)
+		return tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusProcessing).AddVersion(1).Exec(ctx)
 	})
 	if err != nil {
 		return nil, err
@@ -296,7 +296,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 			if err := s.markAuthorized(ctx, tx, o); err != nil {
 				return err
 			}
-			return tx.Order.UpdateOne(o).SetStatus(order.StatusOpen).AddVersion(1).Exec(ctx)
+			return tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusOpen).AddVersion(1).Exec(ctx)
 		})
 		if err != nil {
 			return nil, err
