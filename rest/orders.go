@@ -3,6 +3,7 @@ package rest
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -62,7 +63,7 @@ func (a *API) writeOrderWithInitialData(w http.ResponseWriter, r *http.Request, 
 	}
 	// The envelope is put together here: handed to encoding/json whole, the initial data's
 	// pre-encoded country list would be scanned again on every answer.
-	initialJSON, err := initial.MarshalJSON()
+	initialParts, err := initial.JSONParts()
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -77,9 +78,15 @@ func (a *API) writeOrderWithInitialData(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
+	parts := append(append([][]byte{[]byte(`{"data":{"initial_data":`)}, initialParts...), []byte(","), rest[1:], []byte("}\n"))
+	length := 0
+	for _, part := range parts {
+		length += len(part)
+	}
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(length))
 	w.WriteHeader(http.StatusOK)
-	for _, part := range [][]byte{[]byte(`{"data":{"initial_data":`), initialJSON, []byte(","), rest[1:], []byte("}\n")} {
+	for _, part := range parts {
 		if _, err := w.Write(part); err != nil {
 			return
 		}

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 
@@ -35,17 +36,22 @@ type InitialData struct {
 // MarshalJSON writes the initial data with country_info spliced in from its encoding made
 // once: the list is 160 KB, and encoding it anew was most of the cost of init and resume.
 func (d *InitialData) MarshalJSON() ([]byte, error) {
-	type fields InitialData // without this method
+	parts, err := d.JSONParts()
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Join(parts, nil), nil
+}
+
+// JSONParts is the initial data's encoding in consecutive parts, one of them the shared
+// encoding of the country list, so that an answer can be written without copying it.
+func (d *InitialData) JSONParts() ([][]byte, error) {
+	type fields InitialData // without MarshalJSON
 	rest, err := json.Marshal((*fields)(d))
 	if err != nil {
 		return nil, err
 	}
-	countries := countriesJSON()
-	out := make([]byte, 0, len(countries)+len(rest)+20)
-	out = append(out, `{"country_info":`...)
-	out = append(out, countries...)
-	out = append(out, ',')
-	return append(out, rest[1:]...), nil
+	return [][]byte{[]byte(`{"country_info":`), countriesJSON(), []byte(","), rest[1:]}, nil
 }
 
 // LifeElementOut is a LiFE element as the storefront renders it.
