@@ -23,12 +23,17 @@ func (s *Service) changeOrder(ctx context.Context, sess *OrderSession, change or
 // orderChange changes the locked order o inside tx; fields of the order itself are set on update.
 type orderChange func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error
 
-// changeOrderIn is changeOrder for an order in one of the given states. On PostgreSQL the
-// answer's view is read in the change's transaction, so it is exactly the state the change
-// left. On SQLite it is read after the commit through the read-only pool: every statement in a
-// write transaction holds the database's one writer, and readers run beside it.
+// changeOrderIn is changeOrder for an order in one of the given states. The order's new row is
+// worked out from the update rather than read back. On PostgreSQL the rest of the answer's view
+// is read in the change's transaction, so it is exactly the state the change left. On SQLite it
+// is read after the commit through the read-only pool (every statement in a write transaction
+// holds the database's one writer, and readers run beside it), and is used only if no other
+// change to the order committed meanwhile.
 func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states []order.Status, change orderChange) (*OrderView, error) {
-	var view *OrderView
+	var (
+		view    *OrderView
+		applied *ent.Order
+	)
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, states...)
 		if err != nil {
@@ -39,25 +44,40 @@ func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states 
 			return err
 		}
 		// A change is the shopper's activity: it restarts the abandoned-order hour.
-		if err := update.AddVersion(1).SetLastActivityAt(s.clock()).ClearAbandonedAt().Exec(ctx); err != nil {
+		update.AddVersion(1).SetLastActivityAt(s.clock()).ClearAbandonedAt()
+		if applied, err = s.updateLockedOrder(ctx, tx, o, update); err != nil {
 			return err
 		}
 		if s.db.Dialect != dialect.Postgres {
 			return nil
 		}
-		if o, err = tx.Order.Get(ctx, o.ID); err != nil {
-			return err
-		}
-		view, err = s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
+		view, err = s.viewOf(ctx, tx.Client(), sess.Shop, applied, nil)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if view == nil {
-		return s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
+	if view != nil {
+		return view.unwrap(), nil
 	}
-	return view.unwrap(), nil
+	return s.viewAfterCommit(ctx, sess.Shop, applied.Unwrap())
+}
+
+// viewAfterCommit is the view of an order just committed as o, read through the read-only pool;
+// should another change have committed since, the order is read anew.
+func (s *Service) viewAfterCommit(ctx context.Context, sh *ent.Shop, o *ent.Order) (*OrderView, error) {
+	v, err := s.viewOf(ctx, s.db.Read, sh, o, nil)
+	if err != nil {
+		return nil, err
+	}
+	version, err := s.db.Read.Order.Query().Where(order.ID(o.ID)).Select(order.FieldVersion).Int(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if version != o.Version {
+		return s.loadOrder(ctx, sh, o.PublicOrderID)
+	}
+	return v, nil
 }
 
 // unwrap detaches a view read inside a transaction from it, so that its entities can still be

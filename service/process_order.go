@@ -100,8 +100,8 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 		if err := s.markAuthorized(ctx, tx, o); err != nil {
 			return err
 		}
-		o, err = tx.Order.UpdateOne(o).SetStatus(order.StatusProcessed).SetProcessedAt(s.clock()).
-			SetPlatformOrderID(platformOrderID(o)).AddVersion(1).Save(ctx)
+		o, err = s.updateLockedOrder(ctx, tx, o, tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusProcessed).
+			SetProcessedAt(s.clock()).SetPlatformOrderID(platformOrderID(o)).AddVersion(1))
 		if err != nil {
 			return err
 		}
