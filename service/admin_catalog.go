@@ -11,7 +11,7 @@ func productNotFound() *Error { return notFound("product.not_found", "no product
 
 // Product returns one product of the shop's catalog.
 func (s *Service) Product(ctx context.Context, sh *ent.Shop, id int) (*ent.Product, error) {
-	p, err := s.db.Client.Product.Query().Where(product.ShopID(sh.ID), product.ID(id)).Only(ctx)
+	p, err := s.db.Read.Product.Query().Where(product.ShopID(sh.ID), product.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, productNotFound()
 	}

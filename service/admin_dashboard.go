@@ -59,7 +59,7 @@ func (s *Service) Dashboard(ctx context.Context, sh *ent.Shop) (*Dashboard, erro
 	var processed []struct {
 		ProcessedAt *time.Time `json:"processed_at"`
 	}
-	err := s.db.Client.Order.Query().Where(order.ShopID(sh.ID), order.ProcessedAtGTE(since),
+	err := s.db.Read.Order.Query().Where(order.ShopID(sh.ID), order.ProcessedAtGTE(since),
 		order.StatusIn(order.StatusProcessed, order.StatusCancelled)).
 		Select(order.FieldProcessedAt).Scan(ctx, &processed)
 	if err != nil {
@@ -77,7 +77,7 @@ func (s *Service) Dashboard(ctx context.Context, sh *ent.Shop) (*Dashboard, erro
 		Amount    int64                   `json:"amount"`
 		SettledAt *time.Time              `json:"settled_at"`
 	}
-	err = s.db.Client.PaymentTransaction.Query().Where(paymenttransaction.ShopID(sh.ID), paymenttransaction.SettledAtGTE(since),
+	err = s.db.Read.PaymentTransaction.Query().Where(paymenttransaction.ShopID(sh.ID), paymenttransaction.SettledAtGTE(since),
 		paymenttransaction.StatusEQ(paymenttransaction.StatusSucceeded),
 		paymenttransaction.KindIn(paymenttransaction.KindCapture, paymenttransaction.KindRefund)).
 		Select(paymenttransaction.FieldKind, paymenttransaction.FieldAmount, paymenttransaction.FieldSettledAt).Scan(ctx, &moves)
@@ -101,7 +101,7 @@ func (s *Service) Dashboard(ctx context.Context, sh *ent.Shop) (*Dashboard, erro
 		d.Revenue30Days += day.Revenue
 	}
 	d.OrdersToday, d.RevenueToday = d.Days[DashboardDays-1].Orders, d.Days[DashboardDays-1].Revenue
-	d.AbandonedOrders, err = s.db.Client.Order.Query().Where(order.ShopID(sh.ID)).Where(idleSince(now.Add(-AbandonedAfter))...).Count(ctx)
+	d.AbandonedOrders, err = s.db.Read.Order.Query().Where(order.ShopID(sh.ID)).Where(idleSince(now.Add(-AbandonedAfter))...).Count(ctx)
 	if err != nil {
 		return nil, err
 	}

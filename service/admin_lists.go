@@ -79,13 +79,13 @@ func paged[T any, Q pageQuery[T, Q]](ctx context.Context, q Q, req PageRequest) 
 
 // GiftCards lists the shop's gift cards, newest first.
 func (s *Service) GiftCards(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.GiftCard], error) {
-	q := s.db.Client.GiftCard.Query().Where(giftcard.ShopID(sh.ID)).Order(ent.Desc(giftcard.FieldID))
+	q := s.db.Read.GiftCard.Query().Where(giftcard.ShopID(sh.ID)).Order(ent.Desc(giftcard.FieldID))
 	return paged[*ent.GiftCard](ctx, q, req)
 }
 
 // Products lists the shop's catalog with each product's variants, by title.
 func (s *Service) Products(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.Product], error) {
-	q := s.db.Client.Product.Query().Where(product.ShopID(sh.ID)).
+	q := s.db.Read.Product.Query().Where(product.ShopID(sh.ID)).
 		WithVariants(func(q *ent.VariantQuery) { q.Order(variant.ByID()) }).
 		Order(product.ByTitle(), product.ByID())
 	return paged[*ent.Product](ctx, q, req)
@@ -93,7 +93,7 @@ func (s *Service) Products(ctx context.Context, sh *ent.Shop, req PageRequest) (
 
 // ShippingZones lists the shop's shipping zones with their rates, oldest first.
 func (s *Service) ShippingZones(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.ShippingZone], error) {
-	q := s.db.Client.ShippingZone.Query().Where(shippingzone.ShopID(sh.ID)).
+	q := s.db.Read.ShippingZone.Query().Where(shippingzone.ShopID(sh.ID)).
 		WithRates(func(q *ent.ShippingRateQuery) { q.Order(shippingrate.ByAmount(), shippingrate.ByID()) }).
 		Order(shippingzone.ByID())
 	return paged[*ent.ShippingZone](ctx, q, req)
@@ -101,14 +101,14 @@ func (s *Service) ShippingZones(ctx context.Context, sh *ent.Shop, req PageReque
 
 // TaxZones lists the shop's tax zones by country and province.
 func (s *Service) TaxZones(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.TaxZone], error) {
-	q := s.db.Client.TaxZone.Query().Where(taxzone.ShopID(sh.ID)).
+	q := s.db.Read.TaxZone.Query().Where(taxzone.ShopID(sh.ID)).
 		Order(taxzone.ByCountryCode(), taxzone.ByProvinceCode(), taxzone.ByID())
 	return paged[*ent.TaxZone](ctx, q, req)
 }
 
 // TaxZone returns one tax zone of the shop.
 func (s *Service) TaxZone(ctx context.Context, sh *ent.Shop, id int) (*ent.TaxZone, error) {
-	z, err := s.db.Client.TaxZone.Query().Where(taxzone.ShopID(sh.ID), taxzone.ID(id)).Only(ctx)
+	z, err := s.db.Read.TaxZone.Query().Where(taxzone.ShopID(sh.ID), taxzone.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, taxZoneNotFound()
 	}
@@ -117,13 +117,13 @@ func (s *Service) TaxZone(ctx context.Context, sh *ent.Shop, id int) (*ent.TaxZo
 
 // DiscountCodes lists the shop's discount codes by code.
 func (s *Service) DiscountCodes(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.DiscountCode], error) {
-	q := s.db.Client.DiscountCode.Query().Where(discountcode.ShopID(sh.ID)).Order(discountcode.ByCode())
+	q := s.db.Read.DiscountCode.Query().Where(discountcode.ShopID(sh.ID)).Order(discountcode.ByCode())
 	return paged[*ent.DiscountCode](ctx, q, req)
 }
 
 // DiscountCode returns one discount code of the shop.
 func (s *Service) DiscountCode(ctx context.Context, sh *ent.Shop, id int) (*ent.DiscountCode, error) {
-	dc, err := s.db.Client.DiscountCode.Query().Where(discountcode.ShopID(sh.ID), discountcode.ID(id)).Only(ctx)
+	dc, err := s.db.Read.DiscountCode.Query().Where(discountcode.ShopID(sh.ID), discountcode.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, discountCodeNotFound()
 	}
@@ -132,7 +132,7 @@ func (s *Service) DiscountCode(ctx context.Context, sh *ent.Shop, id int) (*ent.
 
 // Variant returns one variant of the shop's catalog with its product.
 func (s *Service) Variant(ctx context.Context, sh *ent.Shop, id int) (*ent.Variant, error) {
-	v, err := s.db.Client.Variant.Query().Where(variant.ShopID(sh.ID), variant.ID(id)).WithProduct().Only(ctx)
+	v, err := s.db.Read.Variant.Query().Where(variant.ShopID(sh.ID), variant.ID(id)).WithProduct().Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, notFound("product.variant_not_found", "no variant with that id")
 	}

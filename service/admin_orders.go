@@ -70,7 +70,7 @@ func (s *Service) Orders(ctx context.Context, sh *ent.Shop, f OrderFilter) (Page
 	if f.To != nil {
 		preds = append(preds, order.CreatedAtLT(dayStart(*f.To).AddDate(0, 0, 1)))
 	}
-	orders, err := paged[*ent.Order](ctx, s.db.Client.Order.Query().Where(preds...).Order(ent.Desc(order.FieldCreatedAt), ent.Desc(order.FieldID)), f.PageRequest)
+	orders, err := paged[*ent.Order](ctx, s.db.Read.Order.Query().Where(preds...).Order(ent.Desc(order.FieldCreatedAt), ent.Desc(order.FieldID)), f.PageRequest)
 	if err != nil {
 		return Page[OrderSummary]{}, err
 	}
@@ -84,7 +84,7 @@ func (s *Service) Orders(ctx context.Context, sh *ent.Shop, f OrderFilter) (Page
 		Sum     int64 `json:"sum"`
 	}
 	if len(ids) > 0 {
-		err = s.db.Client.PaymentTransaction.Query().
+		err = s.db.Read.PaymentTransaction.Query().
 			Where(paymenttransaction.OrderIDIn(ids...), paymenttransaction.KindEQ(paymenttransaction.KindAuthorize), paymenttransaction.StatusEQ(paymenttransaction.StatusSucceeded)).
 			GroupBy(paymenttransaction.FieldOrderID).Aggregate(ent.Sum(paymenttransaction.FieldAmount)).Scan(ctx, &sums)
 		if err != nil {
@@ -129,16 +129,16 @@ func (s *Service) OrderDetail(ctx context.Context, sh *ent.Shop, publicOrderID s
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := ledgerOf(ctx, s.db.Client, view.Order.ID)
+	ledger, err := ledgerOf(ctx, s.db.Read, view.Order.ID)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := s.db.Client.PaymentTransaction.Query().Where(paymenttransaction.OrderID(view.Order.ID)).
+	entries, err := s.db.Read.PaymentTransaction.Query().Where(paymenttransaction.OrderID(view.Order.ID)).
 		WithPayment().Order(paymenttransaction.ByID()).All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	events, err := s.db.Client.Event.Query().Where(event.ShopID(sh.ID), event.OrderID(view.Order.ID)).
+	events, err := s.db.Read.Event.Query().Where(event.ShopID(sh.ID), event.OrderID(view.Order.ID)).
 		Order(ent.Desc(event.FieldCreatedAt), ent.Desc(event.FieldID)).Limit(MaxPerPage).All(ctx)
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ func (in APIOverrideInput) validate(creating bool) error {
 
 // APIOverrides lists the shop's overrides, oldest first.
 func (s *Service) APIOverrides(ctx context.Context, sh *ent.Shop) ([]*ent.APIOverride, error) {
-	return s.db.Client.APIOverride.Query().Where(apioverride.ShopID(sh.ID)).Order(apioverride.ByID()).All(ctx)
+	return s.db.Read.APIOverride.Query().Where(apioverride.ShopID(sh.ID)).Order(apioverride.ByID()).All(ctx)
 }
 
 // CreateAPIOverride adds an override.

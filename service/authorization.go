@@ -193,17 +193,17 @@ func truncate(s string, n int) string {
 // (the tender whose gateway asks the shopper to act).
 func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderID int, failedID, keepID int, reason string) error {
 	ctx = context.WithoutCancel(ctx)
-	o, err := s.db.Client.Order.Get(ctx, orderID)
+	o, err := s.db.Read.Order.Get(ctx, orderID)
 	if err != nil {
 		return err
 	}
-	payments, err := s.db.Client.OrderPayment.Query().Where(orderpayment.OrderID(orderID),
+	payments, err := s.db.Read.OrderPayment.Query().Where(orderpayment.OrderID(orderID),
 		orderpayment.StatusIn(orderpayment.StatusAuthorizing, orderpayment.StatusAuthorized)).WithTransactions().All(ctx)
 	if err != nil {
 		return err
 	}
 	gateways := map[string]gateway.Gateway{}
-	gws, err := s.db.Client.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID)).All(ctx)
+	gws, err := s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID)).All(ctx)
 	if err != nil {
 		return err
 	}
@@ -303,7 +303,7 @@ func (s *Service) voidGranted(ctx context.Context, sh *ent.Shop, o *ent.Order, p
 // lost on an order that has moved on, and voids it if it was granted.
 func (s *Service) resolveUnknownAuthorization(ctx context.Context, e *ent.PaymentTransaction) error {
 	o, p := e.Edges.Order, e.Edges.Payment
-	g, err := s.db.Client.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(o.ShopID),
+	g, err := s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(o.ShopID),
 		externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
 	if err != nil {
 		return err
@@ -315,7 +315,7 @@ func (s *Service) resolveUnknownAuthorization(ctx context.Context, e *ent.Paymen
 // retryVoid sends a void whose answer was lost again, under its own idempotency key.
 func (s *Service) retryVoid(ctx context.Context, e *ent.PaymentTransaction) error {
 	o, p := e.Edges.Order, e.Edges.Payment
-	g, err := s.db.Client.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(o.ShopID),
+	g, err := s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(o.ShopID),
 		externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
 	if err != nil {
 		return err

@@ -102,7 +102,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := ledgerOf(ctx, s.db.Client, o.ID)
+	ledger, err := ledgerOf(ctx, s.db.Read, o.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 
 // sendReservedVoid sends a void the cancellation reserved, through its payment's gateway.
 func (s *Service) sendReservedVoid(ctx context.Context, sess *OrderSession, e *ent.PaymentTransaction) {
-	p, err := s.db.Client.OrderPayment.Get(ctx, e.PaymentID)
+	p, err := s.db.Read.OrderPayment.Get(ctx, e.PaymentID)
 	if err != nil {
 		s.log.ErrorContext(ctx, "void: reading the payment", "error", err)
 		return

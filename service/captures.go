@@ -188,7 +188,7 @@ func lastCaptureID(entries []*ent.PaymentTransaction) string {
 }
 
 func (s *Service) gatewayOfPayment(ctx context.Context, sh *ent.Shop, p *ent.OrderPayment) (gateway.Gateway, *ent.ExternalPaymentGateway, error) {
-	g, err := s.db.Client.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
+	g, err := s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
 	if err != nil {
 		return gateway.Gateway{}, nil, err
 	}
@@ -201,7 +201,7 @@ var authorizationExpired = map[string]bool{"authorization_expired": true, "autho
 // sendCapture sends one reserved capture and settles it. A 202 leaves it pending: the gateway
 // accepted and will settle; the sweep asks again under the same key until it has.
 func (s *Service) sendCapture(ctx context.Context, sess *OrderSession, e *ent.PaymentTransaction, reauth bool) {
-	p, err := s.db.Client.OrderPayment.Get(ctx, e.PaymentID)
+	p, err := s.db.Read.OrderPayment.Get(ctx, e.PaymentID)
 	if err != nil {
 		s.log.ErrorContext(ctx, "capture: reading the payment", "error", err)
 		return
@@ -244,7 +244,7 @@ func (s *Service) sendCapture(ctx context.Context, sess *OrderSession, e *ent.Pa
 // expired (the capture request's reauth), recorded as an authorize entry of its own.
 func (s *Service) reauthorize(ctx context.Context, sess *OrderSession, p *ent.OrderPayment, capture *ent.PaymentTransaction, g gateway.Gateway) (string, bool) {
 	ctx = context.WithoutCancel(ctx)
-	o, err := s.db.Client.Order.Get(ctx, p.OrderID)
+	o, err := s.db.Read.Order.Get(ctx, p.OrderID)
 	if err != nil {
 		return "", false
 	}
@@ -310,7 +310,7 @@ func (s *Service) captureResult(ctx context.Context, sess *OrderSession, operati
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := ledgerOf(ctx, s.db.Client, v.Order.ID)
+	ledger, err := ledgerOf(ctx, s.db.Read, v.Order.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -148,7 +148,7 @@ func (s *Service) UpdateVariant(ctx context.Context, sh *ent.Shop, id int, in Va
 	if n == 0 {
 		return nil, notFound("product.variant_not_found", "no variant with that id")
 	}
-	return s.db.Client.Variant.Get(ctx, id)
+	return s.db.Read.Variant.Get(ctx, id)
 }
 
 // resolveCartItem completes a cart item from the catalog, by variant platform_id or sku. A

@@ -21,7 +21,7 @@ func normalizeOrigin(domain string) (string, bool) {
 
 // CorsDomains lists the shop's allowlist, oldest first.
 func (s *Service) CorsDomains(ctx context.Context, sh *ent.Shop) ([]*ent.CorsDomain, error) {
-	return s.db.Client.CorsDomain.Query().Where(corsdomain.ShopID(sh.ID)).Order(corsdomain.ByID()).All(ctx)
+	return s.db.Read.CorsDomain.Query().Where(corsdomain.ShopID(sh.ID)).Order(corsdomain.ByID()).All(ctx)
 }
 
 // AddCorsDomain allows an origin; adding one already listed changes nothing.
@@ -62,6 +62,6 @@ func (s *Service) OriginAllowed(ctx context.Context, shopIdentifier, origin stri
 	if !ok {
 		return false, nil
 	}
-	return s.db.Client.CorsDomain.Query().
+	return s.db.Read.CorsDomain.Query().
 		Where(corsdomain.Domain(o), corsdomain.HasShopWith(shop.Identifier(shopIdentifier))).Exist(ctx)
 }

@@ -285,7 +285,7 @@ func (s *Service) ValidateDiscountCode(ctx context.Context, sess *OrderSession, 
 	if err != nil {
 		return nil, err
 	}
-	dc, err := checkDiscountCode(ctx, s.db.Client, sess.Shop, v.Order, code, s.clock())
+	dc, err := checkDiscountCode(ctx, s.db.Read, sess.Shop, v.Order, code, s.clock())
 	if err != nil {
 		return nil, err
 	}

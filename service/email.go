@@ -57,7 +57,7 @@ func (s *Service) sendEmail(ctx context.Context, to, subject, body string) error
 
 // emailRefund tells the customer about a refund; it reports whether the email went out.
 func (s *Service) emailRefund(ctx context.Context, sess *OrderSession, res *RefundResult) bool {
-	o, err := s.db.Client.Order.Query().Where(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.PublicOrderID())).Only(ctx)
+	o, err := s.db.Read.Order.Query().Where(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.PublicOrderID())).Only(ctx)
 	if err != nil || o.Customer == nil || o.Customer.EmailAddress == "" {
 		return false
 	}

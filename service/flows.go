@@ -42,7 +42,7 @@ func (s *Service) flowCatalog(ctx context.Context, c *ent.Client, sh *ent.Shop) 
 }
 
 func (s *Service) flowsWhere(ctx context.Context, sh *ent.Shop, wantEnabled bool) ([]FlowSummary, error) {
-	all, enabled, err := s.flowCatalog(ctx, s.db.Client, sh)
+	all, enabled, err := s.flowCatalog(ctx, s.db.Read, sh)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ type GatewayConnectionTest struct {
 // authorization that does not exist, and reports the answer. A refusal of that authorization
 // (any 2xx or 4xx other than 401 and 403) means the gateway is reachable and trusts the api_token.
 func (s *Service) TestExternalPaymentGateway(ctx context.Context, sh *ent.Shop, publicID string) (*GatewayConnectionTest, error) {
-	g, err := s.db.Client.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(publicID)).Only(ctx)
+	g, err := s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(publicID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, gatewayNotFound(publicID)
 	}

@@ -120,13 +120,13 @@ func (s *Service) LookupGiftCard(ctx context.Context, sh *ent.Shop, q GiftCardLo
 	invalid := validationError("gift_card.invalid_card", "no gift card matches this card token and pin", nil)
 	switch {
 	case q.PublicPaymentMethodID != "":
-		g, err := s.db.Client.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.PublicPaymentMethodID(q.PublicPaymentMethodID)).Only(ctx)
+		g, err := s.db.Read.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.PublicPaymentMethodID(q.PublicPaymentMethodID)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return nil, validationError("gift_card.invalid_card", "no gift card with this public_payment_method_id", nil)
 		}
 		return g, err
 	case q.CardToken != "" && q.CardPin != "":
-		g, err := s.db.Client.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.CardToken(q.CardToken)).Only(ctx)
+		g, err := s.db.Read.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.CardToken(q.CardToken)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return nil, invalid
 		}

@@ -51,7 +51,7 @@ func webhookTopicName(id int) (string, bool) {
 
 // WebhookSubscriptions lists the shop's subscriptions, oldest first.
 func (s *Service) WebhookSubscriptions(ctx context.Context, sh *ent.Shop) ([]*ent.WebhookSubscription, error) {
-	return s.db.Client.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID)).Order(webhooksubscription.ByID()).All(ctx)
+	return s.db.Read.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID)).Order(webhooksubscription.ByID()).All(ctx)
 }
 
 func validateCallbackURL(u string) error {
@@ -107,7 +107,7 @@ func (s *Service) UpdateWebhookCallbackURL(ctx context.Context, sh *ent.Shop, id
 	if n == 0 {
 		return nil, webhookNotFound()
 	}
-	return s.db.Client.WebhookSubscription.Get(ctx, id)
+	return s.db.Read.WebhookSubscription.Get(ctx, id)
 }
 
 // DeleteWebhookSubscription removes a subscription.
@@ -148,7 +148,7 @@ func (in RSAConfigInput) validate(creating bool) error {
 
 // RSAConfig returns the shop's remote state authority config, if any.
 func (s *Service) RSAConfig(ctx context.Context, sh *ent.Shop) (*ent.RSAConfig, error) {
-	c, err := s.db.Client.RSAConfig.Query().Where(rsaconfig.ShopID(sh.ID)).Only(ctx)
+	c, err := s.db.Read.RSAConfig.Query().Where(rsaconfig.ShopID(sh.ID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, nil
 	}

@@ -66,7 +66,7 @@ func (s *Service) CheckInventory(ctx context.Context, sess *OrderSession, stage 
 	if len(ids) == 0 {
 		return check, v, nil
 	}
-	tracked, err := s.db.Client.Variant.Query().
+	tracked, err := s.db.Read.Variant.Query().
 		Where(variant.ShopID(sess.Shop.ID), variant.PlatformIDIn(ids...), variant.InventoryTracked(true)).All(ctx)
 	if err != nil {
 		return nil, nil, err

@@ -78,7 +78,7 @@ func (in LifeElementInput) validate(creating bool) error {
 
 // LifeElements lists the shop's elements by location and order_asc.
 func (s *Service) LifeElements(ctx context.Context, sh *ent.Shop) ([]*ent.LifeElement, error) {
-	return s.db.Client.LifeElement.Query().Where(lifeelement.ShopID(sh.ID)).
+	return s.db.Read.LifeElement.Query().Where(lifeelement.ShopID(sh.ID)).
 		Order(lifeelement.ByLocation(), lifeelement.ByOrderAsc(), lifeelement.ByID()).All(ctx)
 }
 

@@ -16,7 +16,7 @@ func (s *Service) Node(ctx context.Context, sh *ent.Shop, id int) (ent.Noder, er
 	n, err := s.db.Client.Noder(plain, id)
 	if a, ok := n.(*ent.WebhookAttempt); ok && err == nil {
 		// An attempt belongs to the shop of its delivery.
-		if d, err := s.db.Client.WebhookDelivery.Get(plain, a.DeliveryID); err == nil && d.ShopID == sh.ID {
+		if d, err := s.db.Read.WebhookDelivery.Get(plain, a.DeliveryID); err == nil && d.ShopID == sh.ID {
 			return a, nil
 		}
 		return nil, notFound("node.not_found", "no object with that id")

@@ -69,7 +69,7 @@ func (in ExternalPaymentGatewayInput) validate() error {
 
 // ExternalPaymentGateways lists the shop's gateways, oldest first.
 func (s *Service) ExternalPaymentGateways(ctx context.Context, sh *ent.Shop) ([]*ent.ExternalPaymentGateway, error) {
-	return s.db.Client.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID)).Order(externalpaymentgateway.ByID()).All(ctx)
+	return s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID)).Order(externalpaymentgateway.ByID()).All(ctx)
 }
 
 func strOr(p *string, fallback string) string {

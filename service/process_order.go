@@ -332,7 +332,7 @@ func (s *Service) authorizeResult(ctx context.Context, sess *OrderSession) (*Aut
 // asked again and voided if they were granted. It is safe to run at any time and more than once.
 func (s *Service) RecoverInterruptedAuthorizations(ctx context.Context, olderThan time.Duration) error {
 	cutoff := s.clock().Add(-olderThan)
-	stuck, err := s.db.Client.Order.Query().Where(order.StatusEQ(order.StatusProcessing), order.UpdatedAtLT(cutoff)).WithShop().All(ctx)
+	stuck, err := s.db.Read.Order.Query().Where(order.StatusEQ(order.StatusProcessing), order.UpdatedAtLT(cutoff)).WithShop().All(ctx)
 	if err != nil {
 		return err
 	}
@@ -341,7 +341,7 @@ func (s *Service) RecoverInterruptedAuthorizations(ctx context.Context, olderTha
 			s.log.ErrorContext(ctx, "recovering an interrupted order failed", "public_order_id", o.PublicOrderID, "error", err)
 		}
 	}
-	unknown, err := s.db.Client.PaymentTransaction.Query().Where(paymenttransaction.KindEQ(paymenttransaction.KindAuthorize),
+	unknown, err := s.db.Read.PaymentTransaction.Query().Where(paymenttransaction.KindEQ(paymenttransaction.KindAuthorize),
 		paymenttransaction.StatusEQ(paymenttransaction.StatusUnknown), paymenttransaction.UpdatedAtLT(cutoff)).
 		WithPayment().WithOrder(func(q *ent.OrderQuery) { q.WithShop() }).All(ctx)
 	if err != nil {
@@ -355,7 +355,7 @@ func (s *Service) RecoverInterruptedAuthorizations(ctx context.Context, olderTha
 			s.log.ErrorContext(ctx, "resolving an authorization of unknown outcome failed", "entry", e.PublicID, "error", err)
 		}
 	}
-	voids, err := s.db.Client.PaymentTransaction.Query().Where(paymenttransaction.KindEQ(paymenttransaction.KindVoid),
+	voids, err := s.db.Read.PaymentTransaction.Query().Where(paymenttransaction.KindEQ(paymenttransaction.KindVoid),
 		paymenttransaction.StatusIn(paymenttransaction.StatusUnknown, paymenttransaction.StatusPending), paymenttransaction.UpdatedAtLT(cutoff)).
 		WithPayment().WithOrder(func(q *ent.OrderQuery) { q.WithShop() }).All(ctx)
 	if err != nil {
@@ -373,7 +373,7 @@ func (s *Service) RecoverInterruptedAuthorizations(ctx context.Context, olderTha
 // that are still pending (answered 202) or whose answer was lost, older than olderThan, and
 // records what they say.
 func (s *Service) FollowUpPendingMoves(ctx context.Context, olderThan time.Duration) error {
-	pending, err := s.db.Client.PaymentTransaction.Query().Where(
+	pending, err := s.db.Read.PaymentTransaction.Query().Where(
 		paymenttransaction.KindIn(paymenttransaction.KindCapture, paymenttransaction.KindRefund),
 		paymenttransaction.StatusIn(paymenttransaction.StatusPending, paymenttransaction.StatusUnknown),
 		paymenttransaction.UpdatedAtLT(s.clock().Add(-olderThan))).

@@ -173,7 +173,7 @@ func (s *Service) Refund(ctx context.Context, sess *OrderSession, scope CaptureS
 }
 
 func (s *Service) sendRefund(ctx context.Context, sess *OrderSession, e *ent.PaymentTransaction, reason string) {
-	p, err := s.db.Client.OrderPayment.Get(ctx, e.PaymentID)
+	p, err := s.db.Read.OrderPayment.Get(ctx, e.PaymentID)
 	if err != nil {
 		s.log.ErrorContext(ctx, "refund: reading the payment", "error", err)
 		return
@@ -203,7 +203,7 @@ func (s *Service) refundResult(ctx context.Context, sess *OrderSession, operatio
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := ledgerOf(ctx, s.db.Client, o.ID)
+	ledger, err := ledgerOf(ctx, s.db.Read, o.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -83,7 +83,7 @@ func (s *Service) CreateShop(ctx context.Context, in CreateShopInput) (*CreatedS
 
 // IssueAccessToken gives the shop another access token, shown once.
 func (s *Service) IssueAccessToken(ctx context.Context, identifier string) (string, error) {
-	sh, err := s.db.Client.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
+	sh, err := s.db.Read.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return "", notFound("shop.not_found", "no shop with identifier "+identifier)
 	}
@@ -95,7 +95,7 @@ func (s *Service) IssueAccessToken(ctx context.Context, identifier string) (stri
 
 // ShopByIdentifier returns the shop, or a not-found error.
 func (s *Service) ShopByIdentifier(ctx context.Context, identifier string) (*ent.Shop, error) {
-	sh, err := s.db.Client.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
+	sh, err := s.db.Read.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, notFound("shop.not_found", "no shop with identifier "+identifier)
 	}
