@@ -103,14 +103,20 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	if in.OrderMetaData != nil {
 		meta = *in.OrderMetaData
 	}
-	var view OrderView
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		o, err := tx.Order.Create().SetShopID(sh.ID).SetPublicOrderID(newPublicID()).SetCurrency(sh.Currency).
+	// The cart is completed from the catalog before the transaction, through the read pool: the
+	// order copies what it finds, and SQLite's one writer is held only for the inserts.
+	resolved, err := resolveCart(ctx, s.db.Read, sh.ID, in.CartItems)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		o     *ent.Order
+		items []*ent.LineItem
+	)
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		o, err = tx.Order.Create().SetShopID(sh.ID).SetPublicOrderID(newPublicID()).SetCurrency(sh.Currency).
 			SetFlowID(in.FlowID).SetResumableLink(in.ResumableLink).SetMetaData(meta).SetLastActivityAt(s.clock()).Save(ctx)
-		if err != nil {
-			return err
-		}
-		resolved, err := resolveCart(ctx, tx.Client(), sh.ID, in.CartItems)
 		if err != nil {
 			return err
 		}
@@ -123,24 +129,24 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 			it.LineItemKey = key
 			builders[i] = newLineItem(tx, o.ID, it, i)
 		}
-		items, err := tx.LineItem.CreateBulk(builders...).Save(ctx)
-		if err != nil {
-			return err
-		}
-		v, err := s.viewOf(ctx, tx.Client(), sh, o, items)
-		if err != nil {
-			return err
-		}
-		view = *v
-		return nil
+		items, err = tx.LineItem.CreateBulk(builders...).Save(ctx)
+		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	for i, li := range items {
+		items[i] = li.Unwrap()
+	}
+	// A new order has no payments yet.
+	view, err := s.viewWith(ctx, s.db.Read, sh, o.Unwrap(), items, []*ent.OrderPayment{})
 	if err != nil {
 		return nil, err
 	}
 	if view.JWT, err = s.issueOrderJWT(sh, view.Order.PublicOrderID); err != nil {
 		return nil, err
 	}
-	return &view, nil
+	return view, nil
 }
 
 // ResumeOrder gives a new token for an open order; processed and cancelled orders stay closed.
@@ -203,6 +209,11 @@ func (s *Service) viewOf(ctx context.Context, c *ent.Client, sh *ent.Shop, o *en
 	if err != nil {
 		return nil, err
 	}
+	return s.viewWith(ctx, c, sh, o, items, payments)
+}
+
+// viewWith prices the order from its line items and payments, as read by the caller.
+func (s *Service) viewWith(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.Order, items []*ent.LineItem, payments []*ent.OrderPayment) (*OrderView, error) {
 	if len(o.SettledPricing) > 0 {
 		var settled settledPricing
 		if err := json.Unmarshal(o.SettledPricing, &settled); err != nil {
