@@ -33,6 +33,7 @@ environment:
   CHECKOUT_WEBHOOK_TIMEOUT       how long one webhook callback may take (default 10s)
   CHECKOUT_WEBHOOK_MAX_ATTEMPTS  attempts before a delivery is failed (default 18, about 3 days)
   CHECKOUT_JOB_POLL_INTERVAL     how often idle workers look for new jobs (default 100ms)
+  GOGC                   Go's garbage-collector target (serve uses 400 when unset)
 `
 
 func main() {
