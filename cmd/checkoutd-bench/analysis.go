@@ -2,39 +2,46 @@ package main
 
 // analysis is what the last profiling found bounds the figures; it is kept with the harness so
 // that a new run of `make bench` writes it again, and is to be revised with the code.
-const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR, pg_stat_statements, top)
+const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR, Go's execution tracer, perf, top)
 
-- **The machine's two cores, shared.** At 32 shoppers the server, the database and the load
-  generator (with its gateway and webhook receiver) split two cores, and nothing is idle: on
-  PostgreSQL about 80-105% for checkoutd, 60% for PostgreSQL's backends and 30% for the generator;
-  on SQLite about 125% for checkoutd and 45-50% for the generator. The figures are a measure of
-  CPU per checkout more than of any one component.
-- **Not the commit rate.** SQLite runs WAL with synchronous NORMAL (no fsync per commit) and its
-  one writer is busy about 60% of the time at 32 shoppers (the "write transactions open" column).
-  On PostgreSQL the write transactions stay open longer (about 13 at once) because their round
-  trips wait for CPU, not for the WAL: no session is seen waiting on WALSync or on a lock, and
-  pg_stat_statements puts every checkout statement under 0.3 ms of execution.
-- **What one checkout costs.** About 8.5 ms of server CPU on SQLite (the pure-Go SQLite engine,
-  ent's query building and scanning, JSON, the HTTP stack) and, on PostgreSQL, about 12 ms in
-  checkoutd plus 7 ms in PostgreSQL. 300 checkouts/s on SQLite on this machine would need a
-  checkout to cost about half of what it does; 200/s on PostgreSQL about a third.
+- **SQLite: its one writer.** SQLite lets one transaction write at a time, and at 32 shoppers
+  that writer is busy nearly all the time: the "write transactions open" column (the share of
+  the time a write transaction holds it) reads about 0.85, and Go's execution tracer shows about
+  20 requests at any moment waiting to begin one. A checkout is 9 write transactions and one
+  autocommitted ledger update; what holds the writer is running their statements (the pure-Go
+  SQLite engine, ent building and scanning them) and, for about 15% of its time, the commit's
+  write to the WAL (synchronous NORMAL: no fsync per commit). This is SQLite's write rate for
+  this workload, so 300 checkouts/s would need less work per write transaction (below). The
+  rest of the machine is not saturated meanwhile (about 15% idle).
+- **PostgreSQL: the two cores, shared.** Nothing is idle at 32 shoppers: about 90% for
+  checkoutd, 90% for PostgreSQL's backends and 20% for the load generator. A checkout costs about
+  6 ms of CPU in checkoutd and 6 ms in PostgreSQL: 58 statements in 9 transactions, 76 round
+  trips with their BEGINs and COMMITs. perf finds no hot spot in PostgreSQL (no function above 4%: the network, context
+  switches, index maintenance, the WAL), and no session waits on a lock. 200 checkouts/s on this
+  machine would need a checkout to cost about three quarters of what it does.
+- **State reads.** GET /refresh is the JWT check and three statements (order, line items,
+  payments). A quarter of checkoutd's CPU on it is ent building each query's SQL text, column by
+  column, on every call.
 - **Done so far** (from 35 and 25 checkouts/s at 32 shoppers when first measured):
-  a read-only pool beside the SQLite writer; prepared statements per connection on both
-  databases (on PostgreSQL this also makes each statement one round trip instead of two);
-  shops, zones and rates kept in memory for two seconds; a change written as one UPDATE with its
-  version bump and answered from its own transaction (SQLite: from the read pool after commit);
-  reads answered from the row authentication read; one order view for process_order's events;
-  the 160 KB country list of init encoded once. One checkout went from 131 statements to 97
-  (20 of them BEGIN and COMMIT) and from about 230 round trips to 97.
+  a read-only pool beside the SQLite writer, used by every read outside a transaction;
+  prepared statements per connection on both databases (on PostgreSQL each statement is one
+  round trip instead of two); shops, zones and rates kept in memory for two seconds; a change
+  written as one UPDATE with its version bump, its new row worked out instead of read back;
+  storefront sessions that do not read the order (the change's locked read is enough); updates
+  by id instead of ent's UpdateOne, which reads each row back; init's catalog reads and pricing
+  outside its transaction; the 160 KB country list of init encoded once and written without a
+  copy; a finished SQLite write transaction yielding to the next one waiting; Go's collector at
+  GOGC=400 (it had spent a tenth of the CPU). One checkout went from 131 statements to 58 on
+  PostgreSQL (besides BEGIN and COMMIT), and from about 230 round trips to 76.
 - **Webhooks.** Each delivery is a few reads, one write transaction (a conditional UPDATE that
   claims the attempt, and the attempt's row) and the queue's fetch and completion. The queue hands
-  out jobs one batch per fetch, a batch filling only free workers, so delivery went no faster
-  than workers / 20 ms (310/s with SQLite's 8 workers, 650/s with PostgreSQL's 20); with 32 and
-  64 workers a backlog drains at the rates above, and at 8 shoppers' checkouts (330 to 450
-  deliveries/s offered) callbacks arrive well within a second of the commit.
-- **Next, in checkoutd's hands**: authenticate storefront calls without reading the order
-  (the change's locked read is enough: 7 statements per checkout), keep the order row's JSON
-  columns from being decoded on reads that do not need them, and measure with the load
-  generator on another machine.
+  out jobs one batch per fetch, a batch filling only free workers, so delivery goes no faster
+  than workers / 20 ms; with 32 (SQLite) and 64 (PostgreSQL) workers a backlog drains at the
+  rates above, and at 8 shoppers' checkouts callbacks arrive well within a second of the commit.
+- **Next, in checkoutd's hands**: have ent's code generator write each hot query's column list
+  once (an ent template) instead of building it on every call, which is about a quarter of the
+  CPU of a read and of the writer's time; run a change's reads before SQLite's write transaction
+  and keep only a version-checked write inside it; and measure with the load generator on
+  another machine.
 
 `
