@@ -31,8 +31,8 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   by id instead of ent's UpdateOne, which reads each row back; init's catalog reads and pricing
   outside its transaction; the 160 KB country list of init encoded once and written without a
   copy; a finished SQLite write transaction yielding to the next one waiting; Go's collector at
-  GOGC=400 (it had spent a tenth of the CPU). One checkout went from 131 statements to 58 on
-  PostgreSQL (besides BEGIN and COMMIT), and from about 230 round trips to 76.
+  GOGC=400 (it had spent a tenth of the CPU). On PostgreSQL one checkout went from 131
+  statements, BEGIN and COMMIT included, to 76, and from about 230 round trips to 76.
 - **Webhooks.** Each delivery is a few reads, one write transaction (a conditional UPDATE that
   claims the attempt, and the attempt's row) and the queue's fetch and completion. The queue hands
   out jobs one batch per fetch, a batch filling only free workers, so delivery goes no faster
