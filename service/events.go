@@ -48,6 +48,11 @@ func (s *Service) recordOrderEvent(ctx context.Context, tx *ent.Tx, sh *ent.Shop
 // recordLockedOrderEvent is recordOrderEvent for a caller that holds the order's row lock and
 // has just read its view in tx.
 func (s *Service) recordLockedOrderEvent(ctx context.Context, tx *ent.Tx, v *OrderView, topic string, extra map[string]any) error {
+	return s.recordLockedOrderEvents(ctx, tx, v, []string{topic}, extra)
+}
+
+// recordLockedOrderEvents is recordLockedOrderEvent for several topics of one change.
+func (s *Service) recordLockedOrderEvents(ctx context.Context, tx *ent.Tx, v *OrderView, topics []string, extra map[string]any) error {
 	payload := map[string]any{
 		"public_order_id":   v.Order.PublicOrderID,
 		"platform_order_id": v.Order.PlatformOrderID,
@@ -56,7 +61,7 @@ func (s *Service) recordLockedOrderEvent(ctx context.Context, tx *ent.Tx, v *Ord
 	for k, val := range extra {
 		payload[k] = val
 	}
-	return s.recordEvent(ctx, tx, v.Shop.ID, &v.Order.ID, topic, payload)
+	return s.recordEvents(ctx, tx, v.Shop.ID, &v.Order.ID, topics, payload)
 }
 
 // SetAbandonedCartEmails records whether checkoutd sends the shop's abandoned-cart emails. While

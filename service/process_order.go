@@ -109,10 +109,8 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 			return err
 		}
 		// With no platform connected checkoutd is the platform: the order is created as it is processed.
-		for _, topic := range []string{TopicOrderProcessed, TopicOrderCreated} {
-			if err := s.recordLockedOrderEvent(ctx, tx, v, topic, nil); err != nil {
-				return err
-			}
+		if err := s.recordLockedOrderEvents(ctx, tx, v, []string{TopicOrderProcessed, TopicOrderCreated}, nil); err != nil {
+			return err
 		}
 		return s.issuePurchasedGiftCards(ctx, tx, v)
 	})

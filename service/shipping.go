@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 )
@@ -189,7 +190,7 @@ func (s *Service) EstimateShippingLines(ctx context.Context, sess *OrderSession,
 // position (index) and/or its code.
 func (s *Service) SelectShippingLine(ctx context.Context, sess *OrderSession, index, code string) (*OrderView, error) {
 	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
-		items, err := o.QueryLineItems().All(ctx)
+		items, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID)).Order(lineitem.ByPosition(), lineitem.ByID()).All(ctx)
 		if err != nil {
 			return err
 		}

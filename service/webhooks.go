@@ -100,23 +100,49 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 // delivery and its job for each subscription of the topic. An order's events are written with
 // its row lock held (recordOrderEvent), so that they follow one another in commit order.
 func (s *Service) recordEvent(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topic string, payload map[string]any) error {
+	return s.recordEvents(ctx, tx, shopID, orderID, []string{topic}, payload)
+}
+
+// recordEvents is recordEvent for several topics with one payload, in the order given, with
+// one read of the shop's subscriptions for all of them.
+func (s *Service) recordEvents(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topics []string, payload map[string]any) error {
+	var topicIDs []int
+	for _, topic := range topics {
+		if id, ok := webhookTopicID(topic); ok {
+			topicIDs = append(topicIDs, id)
+		}
+	}
+	var subs []*ent.WebhookSubscription
+	if len(topicIDs) > 0 {
+		var err error
+		subs, err = tx.WebhookSubscription.Query().Where(webhooksubscription.ShopID(shopID), webhooksubscription.WebhookTopicIDIn(topicIDs...)).
+			Order(webhooksubscription.ByID()).All(ctx)
+		if err != nil {
+			return err
+		}
+	}
+	for _, topic := range topics {
+		topicID, _ := webhookTopicID(topic)
+		if err := s.recordEventFor(ctx, tx, shopID, orderID, topic, payload, subs, topicID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recordEventFor writes one event, and a delivery and its job for each of subs on topicID.
+func (s *Service) recordEventFor(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topic string, payload map[string]any, subs []*ent.WebhookSubscription, topicID int) error {
 	now := s.clock()
 	ev, err := tx.Event.Create().SetShopID(shopID).SetNillableOrderID(orderID).SetEventID(newPublicID()).SetTopic(topic).
 		SetPayload(payload).SetCreatedAt(now).Save(ctx)
 	if err != nil {
 		return err
 	}
-	topicID, ok := webhookTopicID(topic)
-	if !ok {
-		return nil
-	}
-	subs, err := tx.WebhookSubscription.Query().Where(webhooksubscription.ShopID(shopID), webhooksubscription.WebhookTopicID(topicID)).
-		Order(webhooksubscription.ByID()).All(ctx)
-	if err != nil {
-		return err
-	}
 	jobs := make([]river.InsertManyParams, 0, len(subs))
 	for _, sub := range subs {
+		if sub.WebhookTopicID != topicID {
+			continue
+		}
 		d, err := tx.WebhookDelivery.Create().SetShopID(shopID).SetSubscriptionID(sub.ID).SetEventID(ev.ID).
 			SetNillableOrderID(orderID).SetTopic(topic).SetNextAttemptAt(now).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
 		if err != nil {
