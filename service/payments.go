@@ -58,6 +58,18 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 	if in.Amount != nil && *in.Amount <= 0 {
 		return nil, paymentError("payment.invalid_amount", "amount must be a positive amount in minor units", "amount")
 	}
+	// The gateway is looked up before the change's transaction, through the read pool, so that
+	// SQLite's one writer is not held for it; its errors still come after the order's own. A
+	// gateway removed meanwhile is caught again when the order is processed.
+	giftCard := strings.EqualFold(in.Type, TenderGiftCard)
+	var (
+		gw    *ent.ExternalPaymentGateway
+		gwErr error
+	)
+	if !giftCard {
+		gw, gwErr = s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sess.Shop.ID),
+			externalpaymentgateway.PublicID(in.GatewayPublicID)).Only(ctx)
+	}
 	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		v, err := s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
 		if err != nil {
@@ -74,7 +86,7 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 		if in.Amount != nil {
 			amount = *in.Amount
 		}
-		if strings.EqualFold(in.Type, TenderGiftCard) {
+		if giftCard {
 			card, err := s.openGiftCard(ctx, tx, sess, in)
 			if err != nil {
 				return err
@@ -94,13 +106,11 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 			create.SetTenderType(TenderGiftCard).SetGiftCardID(card.ID).SetDisplayString(display).
 				SetToken(card.PublicPaymentMethodID).SetPaymentParameters(nil)
 		} else {
-			gw, err := tx.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sess.Shop.ID),
-				externalpaymentgateway.PublicID(in.GatewayPublicID)).Only(ctx)
-			if ent.IsNotFound(err) {
+			if ent.IsNotFound(gwErr) {
 				return paymentError("payment.gateway_not_found", "no external payment gateway with public_id "+in.GatewayPublicID, "gateway_public_id")
 			}
-			if err != nil {
-				return err
+			if gwErr != nil {
+				return gwErr
 			}
 			if gw.Currency != o.Currency {
 				return paymentError("payment.currency_mismatch", "the gateway takes "+gw.Currency+" and the order is in "+o.Currency, "gateway_public_id")

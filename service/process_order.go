@@ -105,7 +105,8 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 		if err != nil {
 			return err
 		}
-		if v, err = s.viewOf(ctx, tx.Client(), sess.Shop, o, nil); err != nil {
+		// The line items are those reserve read: an order in processing cannot change them.
+		if v, err = s.viewOf(ctx, tx.Client(), sess.Shop, o, view.LineItems); err != nil {
 			return err
 		}
 		// With no platform connected checkoutd is the platform: the order is created as it is processed.
