@@ -43,9 +43,25 @@ type authorizationOutcome struct {
 	requiresAction *ent.OrderPayment // the tender whose gateway asks the shopper to act
 }
 
+// shopGateways are the shop's gateways by public id, read before step 1's transaction through the
+// read pool, so that SQLite's one writer is not held for them. A gateway changed in between
+// is used as it was read a moment before.
+func (s *Service) shopGateways(ctx context.Context, sh *ent.Shop) (map[string]*ent.ExternalPaymentGateway, error) {
+	gws, err := s.ExternalPaymentGateways(ctx, sh)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*ent.ExternalPaymentGateway, len(gws))
+	for _, g := range gws {
+		out[g.PublicID] = g
+	}
+	return out, nil
+}
+
 // reserveTenders runs in step 1's transaction: debits gift card tenders and writes the pending
-// ledger entries of gateway tenders. Tenders already authorized are left as they are.
-func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, v *OrderView) ([]authorizingTender, error) {
+// ledger entries of gateway tenders, through gateways (shopGateways). Tenders already
+// authorized are left as they are.
+func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, v *OrderView, gateways map[string]*ent.ExternalPaymentGateway) ([]authorizingTender, error) {
 	var out []authorizingTender
 	for _, p := range v.Payments {
 		if p.Status != orderpayment.StatusAdded {
@@ -73,14 +89,11 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 			}
 			continue
 		}
-		gw, err := tx.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
-		if ent.IsNotFound(err) {
+		gw, ok := gateways[p.GatewayPublicID]
+		if !ok {
 			return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "payment.gateway_not_found",
 				Message: "the gateway of payment " + p.PublicID + " is no longer configured; remove the payment and add another",
 				Details: map[string]any{"field": "payments", "payment_id": p.PublicID}}
-		}
-		if err != nil {
-			return nil, err
 		}
 		e, err := entry.Save(ctx)
 		if err != nil {

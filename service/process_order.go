@@ -124,6 +124,10 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 // reserveForProcessing is process_order's first transaction: the order must be complete; its
 // stock, discount uses and gift card amounts are taken; it moves to processing.
 func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) (view *OrderView, tenders []authorizingTender, err error) {
+	gateways, err := s.shopGateways(ctx, sess.Shop)
+	if err != nil {
+		return nil, nil, err
+	}
 	err = s.inTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen)
 		if err != nil {
@@ -141,7 +145,7 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) 
 		if err := redeemDiscountCodes(ctx, tx, view, s.clock()); err != nil {
 			return err
 		}
-		if tenders, err = s.reserveTenders(ctx, tx, sess.Shop, view); err != nil {
+		if tenders, err = s.reserveTenders(ctx, tx, sess.Shop, view, gateways); err != nil {
 			return err
 		}
 		frozen, err := frozenPricing(view)
@@ -253,7 +257,11 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 		view    *OrderView
 		tenders []authorizingTender
 	)
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	gateways, err := s.shopGateways(ctx, sess.Shop)
+	if err != nil {
+		return nil, err
+	}
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed)
 		if err != nil {
 			return err
@@ -267,7 +275,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 		if o.Status != order.StatusOpen {
 			return nil
 		}
-		if tenders, err = s.reserveTenders(ctx, tx, sess.Shop, view); err != nil {
+		if tenders, err = s.reserveTenders(ctx, tx, sess.Shop, view, gateways); err != nil {
 			return err
 		}
 		return tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusProcessing).AddVersion(1).Exec(ctx)
