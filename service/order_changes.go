@@ -101,8 +101,8 @@ func (s *Service) lockOrder(ctx context.Context, tx *ent.Tx, id int, states ...o
 
 // lockSessionOrder is lockOrder for the session's order, which a storefront session has not read.
 func (s *Service) lockSessionOrder(ctx context.Context, tx *ent.Tx, sess *OrderSession, states ...order.Status) (*ent.Order, error) {
-	if sess.Order != nil {
-		return s.lockOrder(ctx, tx, sess.Order.ID, states...)
+	if o := sess.knownOrder(); o != nil {
+		return s.lockOrder(ctx, tx, o.ID, states...)
 	}
 	o, err := s.lockOrderWhere(ctx, tx, order.And(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.publicOrderID)), states)
 	if ent.IsNotFound(err) {

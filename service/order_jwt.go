@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -41,19 +42,30 @@ type OrderSession struct {
 	// Order is nil in a storefront session until sessionOrder reads it.
 	Order         *ent.Order
 	publicOrderID string
+	// reading guards the first read of Order: GraphQL resolves a query's fields concurrently.
+	reading sync.Mutex
 }
 
 // PublicOrderID is the public id of the session's order.
 func (sess *OrderSession) PublicOrderID() string {
-	if sess.Order != nil {
-		return sess.Order.PublicOrderID
+	if sess.publicOrderID != "" {
+		return sess.publicOrderID // a storefront session, whose Order may be being read
 	}
-	return sess.publicOrderID
+	return sess.Order.PublicOrderID
+}
+
+// knownOrder is the session's order if it has been read, else nil.
+func (sess *OrderSession) knownOrder() *ent.Order {
+	sess.reading.Lock()
+	defer sess.reading.Unlock()
+	return sess.Order
 }
 
 // sessionOrder is the session's order, read on first need. An order the JWT names that does not
 // exist is refused like a bad token.
 func (s *Service) sessionOrder(ctx context.Context, sess *OrderSession) (*ent.Order, error) {
+	sess.reading.Lock()
+	defer sess.reading.Unlock()
 	if sess.Order == nil {
 		o, err := s.db.Read.Order.Query().Where(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.publicOrderID)).Only(ctx)
 		if ent.IsNotFound(err) {

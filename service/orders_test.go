@@ -61,3 +61,40 @@ func TestOrderJWTForAnOrderThatDoesNotExistIsUnauthorized(t *testing.T) {
 		}
 	})
 }
+
+// GraphQL resolves a query's fields side by side; reads through one storefront session, whose
+// order is read on first need, may run at once.
+func TestOneStorefrontSessionServesConcurrentReads(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+		ctx := context.Background()
+		svc := service.New(db)
+		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		title, price := "Mug", int64(1000)
+		v, err := svc.InitOrder(ctx, created.Shop, service.InitOrderInput{CartItems: []service.CartItem{{Quantity: 1, Title: &title, Price: &price}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sess, err := svc.AuthenticateOrder(ctx, "shop-a", v.Order.PublicOrderID, v.JWT)
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 4)
+		for range cap(errs) {
+			go func() {
+				_, err := svc.SessionState(ctx, sess)
+				errs <- err
+			}()
+		}
+		for range cap(errs) {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if sess.PublicOrderID() != v.Order.PublicOrderID {
+			t.Fatalf("session names %s", sess.PublicOrderID())
+		}
+	})
+}
