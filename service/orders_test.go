@@ -4,29 +4,43 @@ import (
 	"context"
 	"testing"
 
+	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
+func newShop(t *testing.T, svc *service.Service) *ent.Shop {
+	t.Helper()
+	created, err := svc.CreateShop(context.Background(), service.CreateShopInput{Identifier: "shop-a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return created.Shop
+}
+
+// initMugOrder opens an order of one inline-priced mug.
+func initMugOrder(t *testing.T, svc *service.Service, sh *ent.Shop) *service.OrderView {
+	t.Helper()
+	title, price := "Mug", int64(1000)
+	v, err := svc.InitOrder(context.Background(), sh, service.InitOrderInput{CartItems: []service.CartItem{{Quantity: 1, Title: &title, Price: &price}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func TestProcessedOrCancelledOrderCannotBeResumed(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
-		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		title, price := "Mug", int64(1000)
+		sh := newShop(t, svc)
 		for _, status := range []order.Status{order.StatusProcessed, order.StatusCancelled} {
-			v, err := svc.InitOrder(ctx, created.Shop, service.InitOrderInput{CartItems: []service.CartItem{{Quantity: 1, Title: &title, Price: &price}}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			v := initMugOrder(t, svc, sh)
 			if err := db.Client.Order.UpdateOne(v.Order).SetStatus(status).Exec(ctx); err != nil {
 				t.Fatal(err)
 			}
-			_, err = svc.ResumeOrder(ctx, created.Shop, v.Order.PublicOrderID)
+			_, err := svc.ResumeOrder(ctx, sh, v.Order.PublicOrderID)
 			if e, ok := service.AsError(err); !ok || e.Status != 422 || e.Type != "order.not_resumable" {
 				t.Fatalf("%s order resumed: %v", status, err)
 			}
@@ -40,11 +54,8 @@ func TestOrderJWTForAnOrderThatDoesNotExistIsUnauthorized(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
-		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		token, err := svc.IssueOrderJWT(created.Shop, "no-such-order")
+		sh := newShop(t, svc)
+		token, err := svc.IssueOrderJWT(sh, "no-such-order")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,15 +79,8 @@ func TestOneStorefrontSessionServesConcurrentReads(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
-		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		title, price := "Mug", int64(1000)
-		v, err := svc.InitOrder(ctx, created.Shop, service.InitOrderInput{CartItems: []service.CartItem{{Quantity: 1, Title: &title, Price: &price}}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		sh := newShop(t, svc)
+		v := initMugOrder(t, svc, sh)
 		sess, err := svc.AuthenticateOrder(ctx, "shop-a", v.Order.PublicOrderID, v.JWT)
 		if err != nil {
 			t.Fatal(err)
