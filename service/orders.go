@@ -135,14 +135,12 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	if err != nil {
 		return nil, err
 	}
-	for i, li := range items {
-		items[i] = li.Unwrap()
-	}
 	// A new order has no payments yet.
-	view, err := s.viewWith(ctx, s.db.Read, sh, o.Unwrap(), items, []*ent.OrderPayment{})
+	view, err := s.viewWith(ctx, s.db.Read, sh, o, items, []*ent.OrderPayment{})
 	if err != nil {
 		return nil, err
 	}
+	view = view.unwrap()
 	if view.JWT, err = s.issueOrderJWT(sh, view.Order.PublicOrderID); err != nil {
 		return nil, err
 	}
