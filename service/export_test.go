@@ -33,6 +33,13 @@ func (s *Service) RecordEventAndRollBack(ctx context.Context, sess *OrderSession
 	})
 }
 
+// RecordOrderEvent records an order event of topic in a transaction of its own.
+func (s *Service) RecordOrderEvent(ctx context.Context, sess *OrderSession, topic string) error {
+	return s.inTx(ctx, func(tx *ent.Tx) error {
+		return s.recordOrderEvent(ctx, tx, sess.Shop, sess.Order, topic, nil)
+	})
+}
+
 // IssueOrderJWT signs a storefront token for any public order id, existing or not.
 func (s *Service) IssueOrderJWT(sh *ent.Shop, publicOrderID string) (string, error) {
 	return s.issueOrderJWT(sh, publicOrderID)

@@ -76,12 +76,6 @@ func (in LifeElementInput) validate(creating bool) error {
 	return nil
 }
 
-// LifeElements lists the shop's elements by location and order_asc.
-func (s *Service) LifeElements(ctx context.Context, sh *ent.Shop) ([]*ent.LifeElement, error) {
-	return s.db.Read.LifeElement.Query().Where(lifeelement.ShopID(sh.ID)).
-		Order(lifeelement.ByLocation(), lifeelement.ByOrderAsc(), lifeelement.ByID()).All(ctx)
-}
-
 // CreateLifeElement adds an element to the checkout.
 func (s *Service) CreateLifeElement(ctx context.Context, sh *ent.Shop, in LifeElementInput) (*ent.LifeElement, error) {
 	if err := in.validate(true); err != nil {

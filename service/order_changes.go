@@ -23,16 +23,34 @@ func (s *Service) changeOrder(ctx context.Context, sess *OrderSession, change or
 // orderChange changes the locked order o inside tx; fields of the order itself are set on update.
 type orderChange func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error
 
-// changeOrderIn is changeOrder for an order in one of the given states. The order's new row is
-// worked out from the update rather than read back. On PostgreSQL the rest of the answer's view
-// is read in the change's transaction, so it is exactly the state the change left. On SQLite it
-// is read after the commit through the read-only pool (every statement in a write transaction
-// holds the database's one writer, and readers run beside it), and is used only if no other
-// change to the order committed meanwhile.
+// itemsReadingChange is an orderChange that reads the order's line items (by position), leaves
+// them as they are and returns them: the answer's view is priced from them instead of reading
+// them again.
+type itemsReadingChange func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error)
+
+// changeOrderIn is changeOrder for an order in one of the given states.
 func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states []order.Status, change orderChange) (*OrderView, error) {
+	return s.applyOrderChange(ctx, sess, states, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
+		return nil, change(tx, o, update)
+	})
+}
+
+// changeOrderReadingItems is changeOrder for a change that reads the line items.
+func (s *Service) changeOrderReadingItems(ctx context.Context, sess *OrderSession, change itemsReadingChange) (*OrderView, error) {
+	return s.applyOrderChange(ctx, sess, []order.Status{order.StatusOpen}, change)
+}
+
+// applyOrderChange applies change to the session's order when it is in one of states. The order's
+// new row is worked out from the update rather than read back. On PostgreSQL the rest of the
+// answer's view is read in the change's transaction, so it is exactly the state the change
+// left. On SQLite it is read after the commit through the read-only pool (every statement in a
+// write transaction holds the database's one writer, and readers run beside it), and is used
+// only if no other change to the order committed meanwhile.
+func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, states []order.Status, change itemsReadingChange) (*OrderView, error) {
 	var (
 		view    *OrderView
 		applied *ent.Order
+		items   []*ent.LineItem
 	)
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, states...)
@@ -40,7 +58,7 @@ func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states 
 			return err
 		}
 		update := tx.Order.Update().Where(order.ID(o.ID))
-		if err := change(tx, o, update); err != nil {
+		if items, err = change(tx, o, update); err != nil {
 			return err
 		}
 		// A change is the shopper's activity: it restarts the abandoned-order hour.
@@ -51,7 +69,7 @@ func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states 
 		if s.db.Dialect != dialect.Postgres {
 			return nil
 		}
-		view, err = s.viewOf(ctx, tx.Client(), sess.Shop, applied, nil)
+		view, err = s.viewOf(ctx, tx.Client(), sess.Shop, applied, items)
 		return err
 	})
 	if err != nil {
@@ -60,13 +78,17 @@ func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states 
 	if view != nil {
 		return view.unwrap(), nil
 	}
-	return s.viewAfterCommit(ctx, sess.Shop, applied.Unwrap())
+	for i, li := range items {
+		items[i] = li.Unwrap()
+	}
+	return s.viewAfterCommit(ctx, sess.Shop, applied.Unwrap(), items)
 }
 
-// viewAfterCommit is the view of an order just committed as o, read through the read-only pool;
-// should another change have committed since, the order is read anew.
-func (s *Service) viewAfterCommit(ctx context.Context, sh *ent.Shop, o *ent.Order) (*OrderView, error) {
-	v, err := s.viewOf(ctx, s.db.Read, sh, o, nil)
+// viewAfterCommit is the view of an order just committed as o (with items, when the change read
+// them), read through the read-only pool; should another change have committed since, the
+// order is read anew.
+func (s *Service) viewAfterCommit(ctx context.Context, sh *ent.Shop, o *ent.Order, items []*ent.LineItem) (*OrderView, error) {
+	v, err := s.viewOf(ctx, s.db.Read, sh, o, items)
 	if err != nil {
 		return nil, err
 	}

@@ -199,7 +199,7 @@ func (s *Service) loadOrder(ctx context.Context, sh *ent.Shop, publicOrderID str
 func (s *Service) viewOf(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.Order, items []*ent.LineItem) (*OrderView, error) {
 	var err error
 	if items == nil {
-		if items, err = c.LineItem.Query().Where(lineitem.OrderID(o.ID)).Order(lineitem.ByPosition(), lineitem.ByID()).All(ctx); err != nil {
+		if items, err = orderLineItems(ctx, c, o.ID); err != nil {
 			return nil, err
 		}
 	}
@@ -208,6 +208,11 @@ func (s *Service) viewOf(ctx context.Context, c *ent.Client, sh *ent.Shop, o *en
 		return nil, err
 	}
 	return s.viewWith(ctx, c, sh, o, items, payments)
+}
+
+// orderLineItems reads the order's line items in the order the view shows them.
+func orderLineItems(ctx context.Context, c *ent.Client, orderID int) ([]*ent.LineItem, error) {
+	return c.LineItem.Query().Where(lineitem.OrderID(orderID)).Order(lineitem.ByPosition(), lineitem.ByID()).All(ctx)
 }
 
 // viewWith prices the order from its line items and payments, as read by the caller.

@@ -67,11 +67,6 @@ func (in ExternalPaymentGatewayInput) validate() error {
 	return nil
 }
 
-// ExternalPaymentGateways lists the shop's gateways, oldest first.
-func (s *Service) ExternalPaymentGateways(ctx context.Context, sh *ent.Shop) ([]*ent.ExternalPaymentGateway, error) {
-	return s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID)).Order(externalpaymentgateway.ByID()).All(ctx)
-}
-
 func strOr(p *string, fallback string) string {
 	if p == nil {
 		return fallback

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 )
@@ -58,25 +57,27 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 	if in.Amount != nil && *in.Amount <= 0 {
 		return nil, paymentError("payment.invalid_amount", "amount must be a positive amount in minor units", "amount")
 	}
-	// The gateway is looked up before the change's transaction, through the read pool, so that
-	// SQLite's one writer is not held for it; its errors still come after the order's own. A
-	// gateway removed meanwhile is caught again when the order is processed.
+	// The gateway is looked up before the change's transaction, among the shop's cached
+	// gateways, so that SQLite's one writer is not held for it; its errors still come after the
+	// order's own. A gateway removed meanwhile is caught again when the order is processed.
 	giftCard := strings.EqualFold(in.Type, TenderGiftCard)
 	var (
 		gw    *ent.ExternalPaymentGateway
 		gwErr error
 	)
 	if !giftCard {
-		gw, gwErr = s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sess.Shop.ID),
-			externalpaymentgateway.PublicID(in.GatewayPublicID)).Only(ctx)
+		var gateways map[string]*ent.ExternalPaymentGateway
+		gateways, gwErr = s.shopGateways(ctx, sess.Shop)
+		gw = gateways[in.GatewayPublicID]
 	}
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
+	// The payment changes none of the line items: the answer is priced from those read here.
+	return s.changeOrderReadingItems(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
 		v, err := s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if in.Currency != "" && !strings.EqualFold(in.Currency, o.Currency) {
-			return paymentError("payment.currency_mismatch", "the order is in "+o.Currency, "currency")
+			return nil, paymentError("payment.currency_mismatch", "the order is in "+o.Currency, "currency")
 		}
 		remaining := v.Pricing.Total - tenderedAmount(v.Payments)
 		create := tx.OrderPayment.Create().SetOrderID(o.ID).SetPublicID(newPublicID()).SetCurrency(o.Currency).
@@ -89,15 +90,15 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 		if giftCard {
 			card, err := s.openGiftCard(ctx, tx, sess, in)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if card.Currency != o.Currency {
-				return paymentError("payment.currency_mismatch", "the gift card is in "+card.Currency+" and the order in "+o.Currency, "token")
+				return nil, paymentError("payment.currency_mismatch", "the gift card is in "+card.Currency+" and the order in "+o.Currency, "token")
 			}
 			if in.Amount == nil {
 				amount = min(remaining, card.Balance)
 			} else if amount > card.Balance {
-				return paymentError("payment.gift_card_balance", fmt.Sprintf("the gift card holds %d", card.Balance), "amount")
+				return nil, paymentError("payment.gift_card_balance", fmt.Sprintf("the gift card holds %d", card.Balance), "amount")
 			}
 			display := in.DisplayString
 			if display == "" {
@@ -106,14 +107,14 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 			create.SetTenderType(TenderGiftCard).SetGiftCardID(card.ID).SetDisplayString(display).
 				SetToken(card.PublicPaymentMethodID).SetPaymentParameters(nil)
 		} else {
-			if ent.IsNotFound(gwErr) {
-				return paymentError("payment.gateway_not_found", "no external payment gateway with public_id "+in.GatewayPublicID, "gateway_public_id")
-			}
 			if gwErr != nil {
-				return gwErr
+				return nil, gwErr
+			}
+			if gw == nil {
+				return nil, paymentError("payment.gateway_not_found", "no external payment gateway with public_id "+in.GatewayPublicID, "gateway_public_id")
 			}
 			if gw.Currency != o.Currency {
-				return paymentError("payment.currency_mismatch", "the gateway takes "+gw.Currency+" and the order is in "+o.Currency, "gateway_public_id")
+				return nil, paymentError("payment.currency_mismatch", "the gateway takes "+gw.Currency+" and the order is in "+o.Currency, "gateway_public_id")
 			}
 			tender := in.Type
 			if tender == "" {
@@ -122,12 +123,12 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 			create.SetGatewayPublicID(gw.PublicID).SetTenderType(tender)
 		}
 		if amount <= 0 {
-			return paymentError("payment.nothing_to_pay", "the order's payments already cover its total", "amount")
+			return nil, paymentError("payment.nothing_to_pay", "the order's payments already cover its total", "amount")
 		}
 		if amount > remaining {
-			return paymentError("payment.exceeds_order_total", fmt.Sprintf("the payment of %d is more than the %d left to pay", amount, remaining), "amount")
+			return nil, paymentError("payment.exceeds_order_total", fmt.Sprintf("the payment of %d is more than the %d left to pay", amount, remaining), "amount")
 		}
-		return create.SetAmount(amount).Exec(ctx)
+		return v.LineItems, create.SetAmount(amount).Exec(ctx)
 	})
 }
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 )
@@ -189,22 +188,22 @@ func (s *Service) EstimateShippingLines(ctx context.Context, sess *OrderSession,
 // SelectShippingLine chooses one of the order's available shipping lines, by its id or
 // position (index) and/or its code.
 func (s *Service) SelectShippingLine(ctx context.Context, sess *OrderSession, index, code string) (*OrderView, error) {
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
-		items, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID)).Order(lineitem.ByPosition(), lineitem.ByID()).All(ctx)
+	return s.changeOrderReadingItems(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
+		items, err := orderLineItems(ctx, tx.Client(), o.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		lines, err := s.availableShippingLines(ctx, tx.Client(), sess.Shop.ID, o, items)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for i, l := range lines {
 			if (index != "" && (index == l.ID || index == strconv.Itoa(i))) || (index == "" && code != "" && code == l.Code) {
 				update.SetSelectedShipping(&l)
-				return nil
+				return items, nil
 			}
 		}
-		return validationError("shipping.line_not_available", "no available shipping line matches that index or code; set a shipping address first",
+		return nil, validationError("shipping.line_not_available", "no available shipping line matches that index or code; set a shipping address first",
 			map[string]any{"field": "index"})
 	})
 }

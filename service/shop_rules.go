@@ -43,7 +43,7 @@ func (c *shopRulesCache) clear() {
 // prices with rules it has itself replaced.
 func (s *Service) watchShopRules() {
 	s.rules.entries = map[int]shopRulesEntry{}
-	clearing := clearingHook(s.rules.clear)
+	clearing := clearingHook(s.rules.clear, nil)
 	s.db.Client.ShippingZone.Use(clearing)
 	s.db.Client.ShippingRate.Use(clearing)
 	s.db.Client.TaxZone.Use(clearing)

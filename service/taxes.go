@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 )
@@ -131,18 +130,18 @@ func (s *Service) SetPricesIncludeTax(ctx context.Context, sh *ent.Shop, include
 // the shipping address when a line ships, else the billing address. The basis stays until the
 // next Generate Taxes, whatever happens to the addresses.
 func (s *Service) GenerateTaxes(ctx context.Context, sess *OrderSession) (*OrderView, error) {
-	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
-		items, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID)).All(ctx)
+	return s.changeOrderReadingItems(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
+		items, err := orderLineItems(ctx, tx.Client(), o.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		addr, kind := taxAddress(o, items)
 		if addr == nil {
-			return validationError("taxes.address_required", "taxes need the order's "+string(kind)+" address: set it first",
+			return nil, validationError("taxes.address_required", "taxes need the order's "+string(kind)+" address: set it first",
 				map[string]any{"field": "address", "address_type": string(kind)})
 		}
 		update.SetTaxBasis(basisOf(addr))
-		return nil
+		return items, nil
 	})
 }
 

@@ -103,52 +103,48 @@ func (s *Service) recordEvent(ctx context.Context, tx *ent.Tx, shopID int, order
 	return s.recordEvents(ctx, tx, shopID, orderID, []string{topic}, payload)
 }
 
-// recordEvents is recordEvent for several topics with one payload, in the order given, with
-// one read of the shop's subscriptions for all of them.
+// recordEvents is recordEvent for several topics with one payload, in the order given: one
+// statement writes the events, one their deliveries. The shop's subscriptions come from the shop
+// cache, so a subscription made in another process receives events from at most shopCacheTTL
+// after it was made.
 func (s *Service) recordEvents(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topics []string, payload map[string]any) error {
-	var topicIDs []int
-	for _, topic := range topics {
-		if id, ok := webhookTopicID(topic); ok {
-			topicIDs = append(topicIDs, id)
-		}
-	}
-	var subs []*ent.WebhookSubscription
-	if len(topicIDs) > 0 {
-		var err error
-		subs, err = tx.WebhookSubscription.Query().Where(webhooksubscription.ShopID(shopID), webhooksubscription.WebhookTopicIDIn(topicIDs...)).
-			Order(webhooksubscription.ByID()).All(ctx)
-		if err != nil {
-			return err
-		}
-	}
-	for _, topic := range topics {
-		topicID, _ := webhookTopicID(topic)
-		if err := s.recordEventFor(ctx, tx, shopID, orderID, topic, payload, subs, topicID); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// recordEventFor writes one event, and a delivery and its job for each of subs on topicID.
-func (s *Service) recordEventFor(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topic string, payload map[string]any, subs []*ent.WebhookSubscription, topicID int) error {
-	now := s.clock()
-	ev, err := tx.Event.Create().SetShopID(shopID).SetNillableOrderID(orderID).SetEventID(newPublicID()).SetTopic(topic).
-		SetPayload(payload).SetCreatedAt(now).Save(ctx)
+	subs, err := s.subscribedTopics(ctx, tx.Client(), shopID)
 	if err != nil {
 		return err
 	}
-	jobs := make([]river.InsertManyParams, 0, len(subs))
-	for _, sub := range subs {
-		if sub.WebhookTopicID != topicID {
+	now := s.clock()
+	events := make([]*ent.EventCreate, len(topics))
+	for i, topic := range topics {
+		events[i] = tx.Event.Create().SetShopID(shopID).SetNillableOrderID(orderID).SetEventID(newPublicID()).SetTopic(topic).
+			SetPayload(payload).SetCreatedAt(now)
+	}
+	written, err := tx.Event.CreateBulk(events...).Save(ctx)
+	if err != nil {
+		return err
+	}
+	var deliveries []*ent.WebhookDeliveryCreate
+	for i, topic := range topics {
+		topicID, ok := webhookTopicID(topic)
+		if !ok {
 			continue
 		}
-		d, err := tx.WebhookDelivery.Create().SetShopID(shopID).SetSubscriptionID(sub.ID).SetEventID(ev.ID).
-			SetNillableOrderID(orderID).SetTopic(topic).SetNextAttemptAt(now).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
-		if err != nil {
-			return err
+		for _, sub := range subs {
+			if sub.topicID == topicID {
+				deliveries = append(deliveries, tx.WebhookDelivery.Create().SetShopID(shopID).SetSubscriptionID(sub.subscriptionID).
+					SetEventID(written[i].ID).SetNillableOrderID(orderID).SetTopic(topic).SetNextAttemptAt(now).SetCreatedAt(now).SetUpdatedAt(now))
+			}
 		}
-		jobs = append(jobs, river.InsertManyParams{Args: deliveryArgs{DeliveryID: d.ID}})
+	}
+	if len(deliveries) == 0 {
+		return nil
+	}
+	ds, err := tx.WebhookDelivery.CreateBulk(deliveries...).Save(ctx)
+	if err != nil {
+		return err
+	}
+	jobs := make([]river.InsertManyParams, len(ds))
+	for i, d := range ds {
+		jobs[i] = river.InsertManyParams{Args: deliveryArgs{DeliveryID: d.ID}}
 	}
 	return s.insertJobsTx(ctx, tx, jobs)
 }

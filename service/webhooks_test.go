@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -106,6 +107,42 @@ func TestAnEventIsWrittenWithOneDeliveryAndOneQueuedJobPerSubscriptionOfItsTopic
 		jobs := queuedDeliveryJobs(t, db)
 		if len(jobs) != 2 || jobs[0] != ds[0].ID || jobs[1] != ds[1].ID {
 			t.Fatalf("queued jobs for deliveries %v, want %d and %d", jobs, ds[0].ID, ds[1].ID)
+		}
+	})
+}
+
+func TestASubscriptionMadeOrDeletedAfterAnEventRoutesTheNextOne(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+		ctx := context.Background()
+		svc := service.New(db)
+		sess, subs := shopWithSubscriptions(t, svc)
+		deliveredTo := func() []int {
+			t.Helper()
+			if err := svc.RecordOrderEvent(ctx, sess, service.TopicOrderFailed); err != nil {
+				t.Fatal(err)
+			}
+			ids, err := db.Client.WebhookDelivery.Query().Order(webhookdelivery.ByID()).
+				Select(webhookdelivery.FieldSubscriptionID).Ints(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Client.WebhookDelivery.Delete().Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+			return ids
+		}
+		if got := deliveredTo(); !slices.Equal(got, []int{subs[0].ID, subs[1].ID}) {
+			t.Fatalf("first event delivered to %v", got)
+		}
+		added, err := svc.CreateWebhookSubscription(ctx, sess.Shop, 5, "https://hooks.example.com/y")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.DeleteWebhookSubscription(ctx, sess.Shop, subs[0].ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := deliveredTo(); !slices.Equal(got, []int{subs[1].ID, added.ID}) {
+			t.Fatalf("after the changes, delivered to %v, want %d and %d", got, subs[1].ID, added.ID)
 		}
 	})
 }
