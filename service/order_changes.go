@@ -30,27 +30,46 @@ type itemsReadingChange func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) 
 
 // changeOrderIn is changeOrder for an order in one of the given states.
 func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states []order.Status, change orderChange) (*OrderView, error) {
-	return s.applyOrderChange(ctx, sess, states, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
+	return s.applyOrderChange(ctx, sess, states, false, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
 		return nil, change(tx, o, update)
 	})
 }
 
-// changeOrderReadingItems is changeOrder for a change that reads the line items.
-func (s *Service) changeOrderReadingItems(ctx context.Context, sess *OrderSession, change itemsReadingChange) (*OrderView, error) {
-	return s.applyOrderChange(ctx, sess, []order.Status{order.StatusOpen}, change)
+// changeOrderFields is changeOrder for a change that writes only the order's own row, neither
+// its line items nor its payments: its answer uses the children the order's last change in
+// this process left, when they are those of the version it locked (orderChildren).
+func (s *Service) changeOrderFields(ctx context.Context, sess *OrderSession, change orderChange) (*OrderView, error) {
+	return s.applyOrderChange(ctx, sess, []order.Status{order.StatusOpen}, true, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
+		return nil, change(tx, o, update)
+	})
 }
 
-// applyOrderChange applies change to the session's order when it is in one of states. The order's
-// new row is worked out from the update rather than read back. On PostgreSQL the rest of the
-// answer's view is read in the change's transaction, so it is exactly the state the change
-// left. On SQLite it is read after the commit through the read-only pool (every statement in a
-// write transaction holds the database's one writer, and readers run beside it), and is used
-// only if no other change to the order committed meanwhile.
-func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, states []order.Status, change itemsReadingChange) (*OrderView, error) {
+// changeOrderFieldsReadingItems is changeOrderFields for a change that reads the line items.
+func (s *Service) changeOrderFieldsReadingItems(ctx context.Context, sess *OrderSession, change itemsReadingChange) (*OrderView, error) {
+	return s.applyOrderChange(ctx, sess, []order.Status{order.StatusOpen}, true, change)
+}
+
+// changeOrderReadingItems is changeOrder for a change that reads the line items, and may write
+// payments.
+func (s *Service) changeOrderReadingItems(ctx context.Context, sess *OrderSession, change itemsReadingChange) (*OrderView, error) {
+	return s.applyOrderChange(ctx, sess, []order.Status{order.StatusOpen}, false, change)
+}
+
+// applyOrderChange applies change to the session's order when it is in one of states; onlyFields
+// says that it writes neither line items nor payments. The order's new row is worked out from
+// the update rather than read back. The answer's children are, in this order of preference,
+// those kept from the order's last change (onlyFields), those the change read, and otherwise
+// read: on PostgreSQL in the change's transaction, so they are exactly the state the change
+// left; on SQLite after the commit through the read-only pool (every statement in a write
+// transaction holds the database's one writer, and readers run beside it), used only if no
+// other change to the order committed meanwhile. The children of the new version are kept.
+func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, states []order.Status, onlyFields bool, change itemsReadingChange) (*OrderView, error) {
 	var (
-		view    *OrderView
-		applied *ent.Order
-		items   []*ent.LineItem
+		applied  *ent.Order
+		items    []*ent.LineItem
+		payments []*ent.OrderPayment
+		// Children read in the transaction are detached from it after the commit; kept ones already are.
+		itemsInTx, paymentsInTx bool
 	)
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, states...)
@@ -61,27 +80,69 @@ func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, stat
 		if items, err = change(tx, o, update); err != nil {
 			return err
 		}
+		itemsInTx = items != nil
 		// A change is the shopper's activity: it restarts the abandoned-order hour.
 		update.AddVersion(1).SetLastActivityAt(s.clock()).ClearAbandonedAt()
 		if applied, err = s.updateLockedOrder(ctx, tx, o, update); err != nil {
 			return err
 		}
+		if onlyFields {
+			if keptItems, keptPayments, ok := s.children.at(o.ID, o.Version); ok {
+				if verifyKeptChildren {
+					if err := checkKeptChildren(ctx, tx.Client(), o.ID, o.Version, keptItems, keptPayments); err != nil {
+						return err
+					}
+				}
+				if !itemsInTx {
+					items = keptItems
+				}
+				payments = keptPayments
+			}
+		}
 		if s.db.Dialect != dialect.Postgres {
 			return nil
 		}
-		view, err = s.viewOf(ctx, tx.Client(), sess.Shop, applied, items)
-		return err
+		if items == nil {
+			if items, err = orderLineItems(ctx, tx.Client(), o.ID); err != nil {
+				return err
+			}
+			itemsInTx = true
+		}
+		if payments == nil {
+			if payments, err = orderPayments(ctx, tx.Client(), o.ID); err != nil {
+				return err
+			}
+			paymentsInTx = true
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if view != nil {
-		return view.unwrap(), nil
+	applied = applied.Unwrap()
+	if itemsInTx {
+		for i, li := range items {
+			items[i] = li.Unwrap()
+		}
 	}
-	for i, li := range items {
-		items[i] = li.Unwrap()
+	if paymentsInTx {
+		for i, p := range payments {
+			payments[i] = p.Unwrap()
+		}
 	}
-	return s.viewAfterCommit(ctx, sess.Shop, applied.Unwrap(), items)
+	var view *OrderView
+	if payments != nil {
+		view, err = s.viewWith(ctx, s.db.Read, sess.Shop, applied, items, payments)
+	} else {
+		view, err = s.viewAfterCommit(ctx, sess.Shop, applied, items)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if view.Order == applied {
+		s.children.keep(applied.ID, applied.Version, view.LineItems, view.Payments)
+	}
+	return view, nil
 }
 
 // viewAfterCommit is the view of an order just committed as o (with items, when the change read
@@ -99,7 +160,7 @@ func (s *Service) viewAfterCommit(ctx context.Context, sh *ent.Shop, o *ent.Orde
 	if version != o.Version {
 		return s.loadOrder(ctx, sh, o.PublicOrderID)
 	}
-	return v, nil
+	return v, nil // v.Order is o
 }
 
 // unwrap detaches a view read inside a transaction from it, so that its entities can still be

@@ -180,7 +180,7 @@ func (s *Service) SessionState(ctx context.Context, sess *OrderSession) (*OrderV
 	if err != nil {
 		return nil, err
 	}
-	return s.viewOf(ctx, s.db.Read, sess.Shop, o, nil)
+	return s.readView(ctx, sess.Shop, o)
 }
 
 func (s *Service) loadOrder(ctx context.Context, sh *ent.Shop, publicOrderID string) (*OrderView, error) {
@@ -191,7 +191,7 @@ func (s *Service) loadOrder(ctx context.Context, sh *ent.Shop, publicOrderID str
 	if err != nil {
 		return nil, err
 	}
-	return s.viewOf(ctx, s.db.Read, sh, o, nil)
+	return s.readView(ctx, sh, o)
 }
 
 // viewOf reads what the order's state is derived from, through c (a transaction's client inside

@@ -102,3 +102,41 @@ func TestOneStorefrontSessionServesConcurrentReads(t *testing.T) {
 		}
 	})
 }
+
+func TestAnOrderChangedThroughAnotherProcessIsAnsweredWithItsNewLineItems(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+		ctx := context.Background()
+		here, there := service.New(db), service.New(db)
+		sh := newShop(t, here)
+		v := initMugOrder(t, here, sh)
+		sess := func(svc *service.Service) *service.OrderSession {
+			s, err := svc.BackendOrderSession(ctx, sh, v.Order.PublicOrderID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		// This process keeps the order's children from its answer...
+		if _, err := here.CreateCustomer(ctx, sess(here), service.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false); err != nil {
+			t.Fatal(err)
+		}
+		// ...another adds a line...
+		title, price := "Saucer", int64(500)
+		if _, err := there.AddLineItem(ctx, sess(there), service.CartItem{LineItemKey: "saucer", Quantity: 1, Title: &title, Price: &price}); err != nil {
+			t.Fatal(err)
+		}
+		// ...and both this process's next change and its next read show it.
+		changed, err := here.SetAddress(ctx, sess(here), service.ShippingAddress, service.AddressInput{FirstName: "Ada", LastName: "L",
+			AddressLine1: "1 Main St", City: "Albany", CountryCode: "US", ProvinceCode: "NY", PostalCode: "12207"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		read, err := here.OrderState(ctx, sess(here))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(changed.LineItems) != 2 || len(read.LineItems) != 2 {
+			t.Fatalf("after another process added a line: the change answers %d lines, a read %d", len(changed.LineItems), len(read.LineItems))
+		}
+	})
+}

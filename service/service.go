@@ -30,6 +30,7 @@ type Service struct {
 	smtpURL        string
 	rules          shopRulesCache
 	shops          shopCache
+	children       orderChildrenCache
 
 	webhookTimeout     time.Duration
 	webhookRetryBase   time.Duration

@@ -188,7 +188,7 @@ func (s *Service) EstimateShippingLines(ctx context.Context, sess *OrderSession,
 // SelectShippingLine chooses one of the order's available shipping lines, by its id or
 // position (index) and/or its code.
 func (s *Service) SelectShippingLine(ctx context.Context, sess *OrderSession, index, code string) (*OrderView, error) {
-	return s.changeOrderReadingItems(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
+	return s.changeOrderFieldsReadingItems(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
 		items, err := orderLineItems(ctx, tx.Client(), o.ID)
 		if err != nil {
 			return nil, err

@@ -130,7 +130,7 @@ func (s *Service) SetPricesIncludeTax(ctx context.Context, sh *ent.Shop, include
 // the shipping address when a line ships, else the billing address. The basis stays until the
 // next Generate Taxes, whatever happens to the addresses.
 func (s *Service) GenerateTaxes(ctx context.Context, sess *OrderSession) (*OrderView, error) {
-	return s.changeOrderReadingItems(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
+	return s.changeOrderFieldsReadingItems(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
 		items, err := orderLineItems(ctx, tx.Client(), o.ID)
 		if err != nil {
 			return nil, err
