@@ -28,7 +28,7 @@ type Service struct {
 	gatewayTimeout time.Duration
 	gateways       *gateway.Client
 	smtpURL        string
-	rules          shopRulesCache
+	rules          freshCache[int, *shopRules]
 	shops          shopCache
 	children       orderChildrenCache
 

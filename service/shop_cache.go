@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -27,10 +26,11 @@ const shopCacheTTL = 2 * time.Second
 // One read per call saved on the busiest paths; a checkout reads its gateways three times.
 // Cached values are shared: nothing may change them.
 type shopCache struct {
-	byIdentifier, byTokenHash, byID freshCache[*ent.Shop]
-	gateways                        freshCache[[]*ent.ExternalPaymentGateway]
-	lifeElements                    freshCache[[]*ent.LifeElement]
-	subscriptions                   freshCache[[]subscribedTopic]
+	byIdentifier, byTokenHash freshCache[string, *ent.Shop]
+	byID                      freshCache[int, *ent.Shop]
+	gateways                  freshCache[int, []*ent.ExternalPaymentGateway]
+	lifeElements              freshCache[int, []*ent.LifeElement]
+	subscriptions             freshCache[int, []subscribedTopic]
 }
 
 // subscribedTopic is what recording an event needs of a webhook subscription.
@@ -38,9 +38,9 @@ type subscribedTopic struct{ subscriptionID, topicID int }
 
 // freshCache keeps values for shopCacheTTL. A load that a clear overtakes is not kept, so a
 // value read before a change committed cannot outlive the clear at its commit.
-type freshCache[V any] struct {
+type freshCache[K comparable, V any] struct {
 	mu      sync.Mutex
-	entries map[string]freshEntry[V]
+	entries map[K]freshEntry[V]
 	clears  uint64
 }
 
@@ -49,7 +49,7 @@ type freshEntry[V any] struct {
 	loaded time.Time
 }
 
-func (c *freshCache[V]) clear() {
+func (c *freshCache[K, V]) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	clear(c.entries)
@@ -57,7 +57,7 @@ func (c *freshCache[V]) clear() {
 }
 
 // get returns the value kept under key when it is fresh at now, else loads and keeps it.
-func (c *freshCache[V]) get(key string, now func() time.Time, load func() (V, error)) (V, error) {
+func (c *freshCache[K, V]) get(key K, now func() time.Time, load func() (V, error)) (V, error) {
 	c.mu.Lock()
 	e, ok := c.entries[key]
 	clears := c.clears
@@ -76,7 +76,7 @@ func (c *freshCache[V]) get(key string, now func() time.Time, load func() (V, er
 		return v, nil
 	}
 	if c.entries == nil || len(c.entries) > 10000 {
-		c.entries = map[string]freshEntry[V]{}
+		c.entries = map[K]freshEntry[V]{}
 	}
 	c.entries[key] = freshEntry[V]{value: v, loaded: started}
 	return v, nil
@@ -145,21 +145,21 @@ func (s *Service) shopByTokenHash(ctx context.Context, hash string) (*ent.Shop, 
 
 // shopByID reads a shop by its id, through the cache (webhook deliveries sign with its secret).
 func (s *Service) shopByID(ctx context.Context, id int) (*ent.Shop, error) {
-	return s.shops.byID.get(strconv.Itoa(id), s.clock, func() (*ent.Shop, error) {
+	return s.shops.byID.get(id, s.clock, func() (*ent.Shop, error) {
 		return s.db.Read.Shop.Get(ctx, id)
 	})
 }
 
 // ExternalPaymentGateways lists the shop's gateways, oldest first, through the cache.
 func (s *Service) ExternalPaymentGateways(ctx context.Context, sh *ent.Shop) ([]*ent.ExternalPaymentGateway, error) {
-	return s.shops.gateways.get(strconv.Itoa(sh.ID), s.clock, func() ([]*ent.ExternalPaymentGateway, error) {
+	return s.shops.gateways.get(sh.ID, s.clock, func() ([]*ent.ExternalPaymentGateway, error) {
 		return s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID)).Order(externalpaymentgateway.ByID()).All(ctx)
 	})
 }
 
 // LifeElements lists the shop's elements by location and order_asc, through the cache.
 func (s *Service) LifeElements(ctx context.Context, sh *ent.Shop) ([]*ent.LifeElement, error) {
-	return s.shops.lifeElements.get(strconv.Itoa(sh.ID), s.clock, func() ([]*ent.LifeElement, error) {
+	return s.shops.lifeElements.get(sh.ID, s.clock, func() ([]*ent.LifeElement, error) {
 		return s.db.Read.LifeElement.Query().Where(lifeelement.ShopID(sh.ID)).
 			Order(lifeelement.ByLocation(), lifeelement.ByOrderAsc(), lifeelement.ByID()).All(ctx)
 	})
@@ -169,7 +169,7 @@ func (s *Service) LifeElements(ctx context.Context, sh *ent.Shop) ([]*ent.LifeEl
 // order they were made, through the cache; read through c (a transaction's client inside one,
 // where asking the pool for a second connection could wait forever).
 func (s *Service) subscribedTopics(ctx context.Context, c *ent.Client, shopID int) ([]subscribedTopic, error) {
-	return s.shops.subscriptions.get(strconv.Itoa(shopID), s.clock, func() ([]subscribedTopic, error) {
+	return s.shops.subscriptions.get(shopID, s.clock, func() ([]subscribedTopic, error) {
 		var rows []struct {
 			ID             int `json:"id"`
 			WebhookTopicID int `json:"webhook_topic_id"`

@@ -6,7 +6,7 @@ import (
 )
 
 func TestACachedValueIsUsedWhileFreshAndLoadedAgainAfter(t *testing.T) {
-	var c freshCache[int]
+	var c freshCache[string, int]
 	now := time.Unix(1000, 0)
 	clock := func() time.Time { return now }
 	loads := 0
@@ -23,7 +23,7 @@ func TestACachedValueIsUsedWhileFreshAndLoadedAgainAfter(t *testing.T) {
 }
 
 func TestALoadThatAClearOvertakesIsNotKept(t *testing.T) {
-	var c freshCache[string]
+	var c freshCache[string, string]
 	clock := func() time.Time { return time.Unix(1000, 0) }
 	// The load reads the old value, and the write it missed clears the cache before it returns.
 	got, _ := c.get("shop", clock, func() (string, error) { c.clear(); return "before the write", nil })
