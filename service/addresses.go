@@ -120,7 +120,7 @@ func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind Addre
 		return nil, err
 	}
 	in.ID = newPublicID()
-	return s.changeOrderFields(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
+	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if kind == ShippingAddress {
 			update.SetShippingAddress(&in)
 		} else {
@@ -132,7 +132,7 @@ func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind Addre
 
 // DeleteAddress removes an address of the order.
 func (s *Service) DeleteAddress(ctx context.Context, sess *OrderSession, kind AddressKind) (*OrderView, error) {
-	return s.changeOrderFields(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
+	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if kind == ShippingAddress {
 			update.ClearShippingAddress()
 		} else {

@@ -65,7 +65,7 @@ func (s *Service) CreateCustomer(ctx context.Context, sess *OrderSession, in Cus
 	if err := in.validate(authenticated); err != nil {
 		return nil, err
 	}
-	return s.changeOrderFields(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
+	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if o.Customer != nil {
 			return validationError("customer.already_exists", "the order already has a customer: delete it first", nil)
 		}
@@ -87,7 +87,7 @@ func (s *Service) UpdateCustomer(ctx context.Context, sess *OrderSession, in Cus
 	if err := in.validate(false); err != nil {
 		return nil, err
 	}
-	return s.changeOrderFields(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
+	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if o.Customer == nil {
 			return validationError("customer.not_found", "the order has no customer to update", nil)
 		}
@@ -101,7 +101,7 @@ func (s *Service) UpdateCustomer(ctx context.Context, sess *OrderSession, in Cus
 
 // DeleteCustomer removes the order's customer.
 func (s *Service) DeleteCustomer(ctx context.Context, sess *OrderSession) (*OrderView, error) {
-	return s.changeOrderFields(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
+	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if o.Customer == nil {
 			return validationError("customer.not_found", "the order has no customer to delete", nil)
 		}

@@ -240,8 +240,8 @@ func (s *Service) ApplyDiscountCode(ctx context.Context, sess *OrderSession, cod
 	if code == "" {
 		return nil, discountCodeRequired()
 	}
-	return s.changeOrderFields(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
-		if _, err := checkDiscountCode(ctx, tx.Client(), sess.Shop, o, code, s.clock()); err != nil {
+	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
+		if _, err := checkDiscountCode(ctx, read, sess.Shop, o, code, s.clock()); err != nil {
 			return err
 		}
 		if slices.Contains(o.DiscountCodes, code) {
@@ -258,7 +258,7 @@ func (s *Service) RemoveDiscountCode(ctx context.Context, sess *OrderSession, co
 	if code == "" {
 		return nil, discountCodeRequired()
 	}
-	return s.changeOrderFields(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
+	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if !slices.Contains(o.DiscountCodes, code) {
 			return validationError("discount.not_applied", "discount code "+code+" is not applied to the order", map[string]any{"field": "code", "code": code})
 		}

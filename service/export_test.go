@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/gateway"
 )
@@ -43,4 +45,9 @@ func (s *Service) RecordOrderEvent(ctx context.Context, sess *OrderSession, topi
 // IssueOrderJWT signs a storefront token for any public order id, existing or not.
 func (s *Service) IssueOrderJWT(sh *ent.Shop, publicOrderID string) (string, error) {
 	return s.issueOrderJWT(sh, publicOrderID)
+}
+
+// FieldChanges counts the changes of orders' own rows made on the path given: "kept" or "locked".
+func (s *Service) FieldChanges(path string) int {
+	return int(testutil.ToFloat64(s.metrics.fieldChanges.WithLabelValues(path)))
 }

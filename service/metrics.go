@@ -22,6 +22,9 @@ type metrics struct {
 	// its connection, begin to commit or rollback: on SQLite, how busy its one writer is.
 	writeTxs       prometheus.Counter
 	writeTxSeconds prometheus.Counter
+	// fieldChanges counts changes of an order's own row by how they were written: "kept" in one
+	// conditional statement on the order this process kept, "locked" in a transaction.
+	fieldChanges *prometheus.CounterVec
 }
 
 func newMetrics(s *Service) *metrics {
@@ -48,9 +51,13 @@ func newMetrics(s *Service) *metrics {
 			Name: "checkoutd_db_write_transaction_seconds_total",
 			Help: "Time the service's write transactions held their connection, from begin to commit or rollback. On SQLite, its rate is how busy the one writer is.",
 		}),
+		fieldChanges: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "checkoutd_order_field_changes_total",
+			Help: "Changes of an order's own row (customer, addresses, shipping line, taxes, discount codes), by path: kept (one statement on the order this process kept, still current) or locked (a transaction on the locked row).",
+		}, []string{"path"}),
 	}
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.attempts, m.deliveries, m.latency, m.writeTxs, m.writeTxSeconds, queueCollector{s})
+		m.attempts, m.deliveries, m.latency, m.writeTxs, m.writeTxSeconds, m.fieldChanges, queueCollector{s})
 	return m
 }
 

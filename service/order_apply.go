@@ -100,17 +100,18 @@ func (s *Service) updateLockedOrder(ctx context.Context, tx *ent.Tx, o *ent.Orde
 		return nil, err
 	}
 	if verifyAppliedOrders {
-		if err := checkAppliedOrder(ctx, tx, applied); err != nil {
+		if err := checkAppliedOrder(ctx, tx.Client(), applied); err != nil {
 			return nil, err
 		}
 	}
 	return applied, nil
 }
 
-// checkAppliedOrder compares an applied order with its row read back through tx.
-func checkAppliedOrder(ctx context.Context, tx *ent.Tx, applied *ent.Order) error {
-	stored, err := tx.Order.Get(ctx, applied.ID)
-	if err != nil {
+// checkAppliedOrder compares an applied order with its row read back through c. Should another
+// change have committed meanwhile (c outside a transaction), there is nothing to compare.
+func checkAppliedOrder(ctx context.Context, c *ent.Client, applied *ent.Order) error {
+	stored, err := c.Order.Get(ctx, applied.ID)
+	if err != nil || stored.Version != applied.Version {
 		return err
 	}
 	a, b := reflect.ValueOf(applied).Elem(), reflect.ValueOf(stored).Elem()

@@ -35,18 +35,45 @@ func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states 
 	})
 }
 
-// changeOrderFields is changeOrder for a change that writes only the order's own row, neither
-// its line items nor its payments: its answer uses the children the order's last change in
-// this process left, when they are those of the version it locked (orderChildren).
-func (s *Service) changeOrderFields(ctx context.Context, sess *OrderSession, change orderChange) (*OrderView, error) {
-	return s.applyOrderChange(ctx, sess, []order.Status{order.StatusOpen}, true, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
-		return nil, change(tx, o, update)
+// fieldsChange changes only the order's own row, neither its line items nor its payments. It
+// reads through read: the transaction's client when the order is locked, the read pool when the
+// change is applied to a kept order (applyToKeptOrder). items are the order's line items, when
+// the change asked for them.
+type fieldsChange func(read *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error
+
+// changeOrderFields is changeOrder for a change that writes only the order's own row: applied
+// to the order this process kept from its last change when that is still the row
+// (applyToKeptOrder), else to the locked row, its answer using the children kept for the
+// version it locked when there are (orderChildren).
+func (s *Service) changeOrderFields(ctx context.Context, sess *OrderSession, change func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error) (*OrderView, error) {
+	return s.applyFieldsChange(ctx, sess, false, func(read *ent.Client, o *ent.Order, _ []*ent.LineItem, update *ent.OrderUpdate) error {
+		return change(read, o, update)
 	})
 }
 
 // changeOrderFieldsReadingItems is changeOrderFields for a change that reads the line items.
-func (s *Service) changeOrderFieldsReadingItems(ctx context.Context, sess *OrderSession, change itemsReadingChange) (*OrderView, error) {
-	return s.applyOrderChange(ctx, sess, []order.Status{order.StatusOpen}, true, change)
+func (s *Service) changeOrderFieldsReadingItems(ctx context.Context, sess *OrderSession, change fieldsChange) (*OrderView, error) {
+	return s.applyFieldsChange(ctx, sess, true, change)
+}
+
+func (s *Service) applyFieldsChange(ctx context.Context, sess *OrderSession, readsItems bool, change fieldsChange) (*OrderView, error) {
+	if view, done, err := s.applyToKeptOrder(ctx, sess, change); done {
+		if err == nil {
+			s.metrics.fieldChanges.WithLabelValues("kept").Inc()
+		}
+		return view, err
+	}
+	defer s.metrics.fieldChanges.WithLabelValues("locked").Inc()
+	return s.applyOrderChange(ctx, sess, []order.Status{order.StatusOpen}, true, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
+		var items []*ent.LineItem
+		if readsItems {
+			var err error
+			if items, err = orderLineItems(ctx, tx.Client(), o.ID); err != nil {
+				return nil, err
+			}
+		}
+		return items, change(tx.Client(), o, items, update)
+	})
 }
 
 // changeOrderReadingItems is changeOrder for a change that reads the line items, and may write
@@ -140,7 +167,7 @@ func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, stat
 		return nil, err
 	}
 	if view.Order == applied {
-		s.children.keep(applied.ID, applied.Version, view.LineItems, view.Payments)
+		s.children.keep(applied, view.LineItems, view.Payments)
 	}
 	return view, nil
 }

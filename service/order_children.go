@@ -14,13 +14,14 @@ import (
 )
 
 // orderChildren are an order's line items and payments as they stand at one version of the
-// order. Every transaction that writes an order's line items or payments bumps the order's
-// version, so children kept for the version the order's row holds are the rows themselves: a
-// change that leaves them as they are (a customer, an address, a shipping line, taxes), and a
-// read of the order, answer without reading them. A version no longer current is never asked
-// for again.
+// order, with the order's row at that version when the change that kept them worked it out.
+// Every transaction that writes an order's line items or payments bumps the order's version, so
+// children kept for the version the order's row holds are the rows themselves: a change that
+// leaves them as they are (a customer, an address, a shipping line, taxes), and a read of the
+// order, answer without reading them. A version no longer current is never asked for again.
 type orderChildren struct {
 	version  int
+	order    *ent.Order
 	items    []*ent.LineItem
 	payments []*ent.OrderPayment
 }
@@ -30,10 +31,18 @@ type orderChildren struct {
 const maxKeptOrders = 5000
 
 // orderChildrenCache keeps, by order id, the children an order's last change in this process
-// left. Kept entities are shared and detached from any transaction: nothing may change them.
+// left, and the order's row. Kept entities are shared and detached from any transaction:
+// nothing may change them.
 type orderChildrenCache struct {
-	mu      sync.Mutex
-	byOrder map[int]orderChildren
+	mu       sync.Mutex
+	byOrder  map[int]orderChildren
+	byPublic map[publicOrderKey]int
+}
+
+// publicOrderKey names an order as a storefront session does: its shop and public id.
+type publicOrderKey struct {
+	shopID   int
+	publicID string
 }
 
 // verifyKeptChildren makes every use of kept children be checked against the rows read in the
@@ -51,14 +60,32 @@ func (c *orderChildrenCache) at(orderID, version int) (items []*ent.LineItem, pa
 	return slices.Clone(kept.items), slices.Clone(kept.payments), true
 }
 
-// keep records the children a committed change left at version; they must be detached.
-func (c *orderChildrenCache) keep(orderID, version int, items []*ent.LineItem, payments []*ent.OrderPayment) {
+// latest returns the order of the shop with the public id as this process last kept it, with
+// copies of its children; whether that version is still the row's, only the database knows.
+func (c *orderChildrenCache) latest(shopID int, publicID string) (kept orderChildren, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id, ok := c.byPublic[publicOrderKey{shopID, publicID}]
+	if !ok {
+		return orderChildren{}, false
+	}
+	kept = c.byOrder[id]
+	if kept.order == nil {
+		return orderChildren{}, false
+	}
+	kept.items, kept.payments = slices.Clone(kept.items), slices.Clone(kept.payments)
+	return kept, true
+}
+
+// keep records the order o a committed change left, with its children; all must be detached.
+func (c *orderChildrenCache) keep(o *ent.Order, items []*ent.LineItem, payments []*ent.OrderPayment) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byOrder == nil || len(c.byOrder) >= maxKeptOrders {
-		c.byOrder = map[int]orderChildren{}
+		c.byOrder, c.byPublic = map[int]orderChildren{}, map[publicOrderKey]int{}
 	}
-	c.byOrder[orderID] = orderChildren{version: version, items: slices.Clone(items), payments: slices.Clone(payments)}
+	c.byOrder[o.ID] = orderChildren{version: o.Version, order: o, items: slices.Clone(items), payments: slices.Clone(payments)}
+	c.byPublic[publicOrderKey{o.ShopID, o.PublicOrderID}] = o.ID
 }
 
 // orderPayments reads the order's payments in the order the view shows them.

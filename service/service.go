@@ -101,17 +101,7 @@ func (s *Service) inTx(ctx context.Context, fn func(tx *ent.Tx) error) (err erro
 		s.sqlTxs.Store(tx, slot.tx)
 		defer s.sqlTxs.Delete(tx)
 	}
-	began := time.Now()
-	defer func() {
-		s.metrics.writeTxs.Inc()
-		s.metrics.writeTxSeconds.Add(time.Since(began).Seconds())
-		if s.db.Dialect == dialect.SQLite {
-			// The one writer connection has just been handed to the next waiting transaction,
-			// whose goroutine Go queued to run after this one on this processor, that is after
-			// this request's answer is written. Yielding runs it now and keeps the writer busy.
-			runtime.Gosched()
-		}
-	}()
+	defer s.wrote(time.Now())
 	defer func() {
 		if p := recover(); p != nil {
 			_ = tx.Rollback()
@@ -125,6 +115,19 @@ func (s *Service) inTx(ctx context.Context, fn func(tx *ent.Tx) error) (err erro
 		return err
 	}
 	return tx.Commit()
+}
+
+// wrote ends a write (a transaction, or a statement outside one) that began at began: it is
+// counted in the metrics, with the time it held the writer.
+func (s *Service) wrote(began time.Time) {
+	s.metrics.writeTxs.Inc()
+	s.metrics.writeTxSeconds.Add(time.Since(began).Seconds())
+	if s.db.Dialect == dialect.SQLite {
+		// The one writer connection has just been handed to the next waiting write, whose
+		// goroutine Go queued to run after this one on this processor, that is after this
+		// request's answer is written. Yielding runs it now and keeps the writer busy.
+		runtime.Gosched()
+	}
 }
 
 func randomHex(n int) string {

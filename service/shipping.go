@@ -188,22 +188,18 @@ func (s *Service) EstimateShippingLines(ctx context.Context, sess *OrderSession,
 // SelectShippingLine chooses one of the order's available shipping lines, by its id or
 // position (index) and/or its code.
 func (s *Service) SelectShippingLine(ctx context.Context, sess *OrderSession, index, code string) (*OrderView, error) {
-	return s.changeOrderFieldsReadingItems(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
-		items, err := orderLineItems(ctx, tx.Client(), o.ID)
+	return s.changeOrderFieldsReadingItems(ctx, sess, func(read *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
+		lines, err := s.availableShippingLines(ctx, read, sess.Shop.ID, o, items)
 		if err != nil {
-			return nil, err
-		}
-		lines, err := s.availableShippingLines(ctx, tx.Client(), sess.Shop.ID, o, items)
-		if err != nil {
-			return nil, err
+			return err
 		}
 		for i, l := range lines {
 			if (index != "" && (index == l.ID || index == strconv.Itoa(i))) || (index == "" && code != "" && code == l.Code) {
 				update.SetSelectedShipping(&l)
-				return items, nil
+				return nil
 			}
 		}
-		return nil, validationError("shipping.line_not_available", "no available shipping line matches that index or code; set a shipping address first",
+		return validationError("shipping.line_not_available", "no available shipping line matches that index or code; set a shipping address first",
 			map[string]any{"field": "index"})
 	})
 }

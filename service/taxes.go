@@ -130,18 +130,14 @@ func (s *Service) SetPricesIncludeTax(ctx context.Context, sh *ent.Shop, include
 // the shipping address when a line ships, else the billing address. The basis stays until the
 // next Generate Taxes, whatever happens to the addresses.
 func (s *Service) GenerateTaxes(ctx context.Context, sess *OrderSession) (*OrderView, error) {
-	return s.changeOrderFieldsReadingItems(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
-		items, err := orderLineItems(ctx, tx.Client(), o.ID)
-		if err != nil {
-			return nil, err
-		}
+	return s.changeOrderFieldsReadingItems(ctx, sess, func(_ *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
 		addr, kind := taxAddress(o, items)
 		if addr == nil {
-			return nil, validationError("taxes.address_required", "taxes need the order's "+string(kind)+" address: set it first",
+			return validationError("taxes.address_required", "taxes need the order's "+string(kind)+" address: set it first",
 				map[string]any{"field": "address", "address_type": string(kind)})
 		}
 		update.SetTaxBasis(basisOf(addr))
-		return items, nil
+		return nil
 	})
 }
 
