@@ -25,7 +25,9 @@ func (s *Service) applyToKeptOrder(ctx context.Context, sess *OrderSession, chan
 		return nil, false, nil
 	}
 	o := *kept.order // the change is given a copy: the kept order is shared
-	update := s.db.Client.Order.Update().Where(order.ID(o.ID), order.Version(o.Version))
+	// The status is asked for too: a change of state that skipped the version (a hand-made fix
+	// in the database) must still stop the change.
+	update := s.db.Client.Order.Update().Where(order.ID(o.ID), order.Version(o.Version), order.StatusEQ(order.StatusOpen))
 	if err := change(s.db.Read, &o, kept.items, update); err != nil {
 		return nil, false, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
@@ -113,10 +114,15 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 		o     *ent.Order
 		items []*ent.LineItem
 	)
+	// The new rows' times are given as both databases keep them (UTC, whole microseconds), so that
+	// the order and lines created are the rows stored, and are kept for the order's first change.
+	// Row times are the wall clock's, as ent's defaults; the shopper's activity is the service's.
+	now, activity := time.Now().UTC().Truncate(time.Microsecond), s.clock().UTC().Truncate(time.Microsecond)
 	err = s.inTx(ctx, func(tx *ent.Tx) error {
 		var err error
 		o, err = tx.Order.Create().SetShopID(sh.ID).SetPublicOrderID(newPublicID()).SetCurrency(sh.Currency).
-			SetFlowID(in.FlowID).SetResumableLink(in.ResumableLink).SetMetaData(meta).SetLastActivityAt(s.clock()).Save(ctx)
+			SetFlowID(in.FlowID).SetResumableLink(in.ResumableLink).SetMetaData(meta).
+			SetCreatedAt(now).SetUpdatedAt(now).SetLastActivityAt(activity).Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -127,7 +133,7 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 				key = fmt.Sprintf("line-%d", i+1)
 			}
 			it.LineItemKey = key
-			builders[i] = newLineItem(tx, o.ID, it, i)
+			builders[i] = newLineItem(tx, o.ID, it, i).SetCreatedAt(now).SetUpdatedAt(now)
 		}
 		items, err = tx.LineItem.CreateBulk(builders...).Save(ctx)
 		return err
@@ -141,6 +147,7 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 		return nil, err
 	}
 	view = view.unwrap()
+	s.children.keep(view.Order, view.LineItems, view.Payments)
 	if view.JWT, err = s.issueOrderJWT(sh, view.Order.PublicOrderID); err != nil {
 		return nil, err
 	}
