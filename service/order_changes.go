@@ -23,15 +23,24 @@ func (s *Service) changeOrder(ctx context.Context, sess *OrderSession, change or
 // orderChange changes the locked order o inside tx; fields of the order itself are set on update.
 type orderChange func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error
 
-// itemsReadingChange is an orderChange that reads the order's line items (by position), leaves
-// them as they are and returns them: the answer's view is priced from them instead of reading
-// them again.
-type itemsReadingChange func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error)
+// childrenChange is an orderChange that answers the order's line items and payments (in the
+// view's order), as it leaves them, when it read them (nil otherwise); they are detached from
+// the transaction. The answer's view is priced from them instead of reading them again.
+type childrenChange func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error)
+
+// detach detaches entities read or written in a transaction from it, so that their edges can be
+// queried after the commit (GraphQL resolves them).
+func detach[E interface{ Unwrap() E }](entities []E) []E {
+	for i, e := range entities {
+		entities[i] = e.Unwrap()
+	}
+	return entities
+}
 
 // changeOrderIn is changeOrder for an order in one of the given states.
 func (s *Service) changeOrderIn(ctx context.Context, sess *OrderSession, states []order.Status, change orderChange) (*OrderView, error) {
-	return s.applyOrderChange(ctx, sess, states, false, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
-		return nil, change(tx, o, update)
+	return s.applyOrderChange(ctx, sess, states, false, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error) {
+		return nil, nil, change(tx, o, update)
 	})
 }
 
@@ -64,38 +73,38 @@ func (s *Service) applyFieldsChange(ctx context.Context, sess *OrderSession, rea
 		return view, err
 	}
 	defer s.metrics.fieldChanges.WithLabelValues("locked").Inc()
-	return s.applyOrderChange(ctx, sess, []order.Status{order.StatusOpen}, true, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
+	return s.applyOrderChange(ctx, sess, []order.Status{order.StatusOpen}, true, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error) {
 		var items []*ent.LineItem
 		if readsItems {
 			var err error
 			if items, err = orderLineItems(ctx, tx.Client(), o.ID); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
+			items = detach(items)
 		}
-		return items, change(tx.Client(), o, items, update)
+		return items, nil, change(tx.Client(), o, items, update)
 	})
 }
 
-// changeOrderReadingItems is changeOrder for a change that reads the line items, and may write
-// payments.
-func (s *Service) changeOrderReadingItems(ctx context.Context, sess *OrderSession, change itemsReadingChange) (*OrderView, error) {
+// changeOrderGivingChildren is changeOrder for a change that answers the children it leaves.
+func (s *Service) changeOrderGivingChildren(ctx context.Context, sess *OrderSession, change childrenChange) (*OrderView, error) {
 	return s.applyOrderChange(ctx, sess, []order.Status{order.StatusOpen}, false, change)
 }
 
 // applyOrderChange applies change to the session's order when it is in one of states; onlyFields
 // says that it writes neither line items nor payments. The order's new row is worked out from
 // the update rather than read back. The answer's children are, in this order of preference,
-// those kept from the order's last change (onlyFields), those the change read, and otherwise
+// those the change answered, those kept from the order's last change (onlyFields), and otherwise
 // read: on PostgreSQL in the change's transaction, so they are exactly the state the change
 // left; on SQLite after the commit through the read-only pool (every statement in a write
 // transaction holds the database's one writer, and readers run beside it), used only if no
 // other change to the order committed meanwhile. The children of the new version are kept.
-func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, states []order.Status, onlyFields bool, change itemsReadingChange) (*OrderView, error) {
+func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, states []order.Status, onlyFields bool, change childrenChange) (*OrderView, error) {
 	var (
 		applied  *ent.Order
 		items    []*ent.LineItem
 		payments []*ent.OrderPayment
-		// Children read in the transaction are detached from it after the commit; kept ones already are.
+		// Children read here are detached from the transaction after the commit; the others already are.
 		itemsInTx, paymentsInTx bool
 	)
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
@@ -104,10 +113,9 @@ func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, stat
 			return err
 		}
 		update := tx.Order.Update().Where(order.ID(o.ID))
-		if items, err = change(tx, o, update); err != nil {
+		if items, payments, err = change(tx, o, update); err != nil {
 			return err
 		}
-		itemsInTx = items != nil
 		// A change is the shopper's activity: it restarts the abandoned-order hour.
 		update.AddVersion(1).SetLastActivityAt(s.clock()).ClearAbandonedAt()
 		if applied, err = s.updateLockedOrder(ctx, tx, o, update); err != nil {
@@ -120,10 +128,12 @@ func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, stat
 						return err
 					}
 				}
-				if !itemsInTx {
+				if items == nil {
 					items = keptItems
 				}
-				payments = keptPayments
+				if payments == nil {
+					payments = keptPayments
+				}
 			}
 		}
 		if s.db.Dialect != dialect.Postgres {

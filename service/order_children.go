@@ -131,6 +131,27 @@ func (s *Service) readView(ctx context.Context, sh *ent.Shop, o *ent.Order) (*Or
 	return s.viewWith(ctx, s.db.Read, sh, o, items, payments)
 }
 
+// lockedView is the view of the order o, locked in tx: priced from the children kept for its
+// version when there are (the order being locked, they are its rows), else from the rows, read in
+// tx and detached from it.
+func (s *Service) lockedView(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order) (*OrderView, error) {
+	items, payments, ok := s.children.at(o.ID, o.Version)
+	if !ok {
+		v, err := s.viewOf(ctx, tx.Client(), sh, o, nil)
+		if err != nil {
+			return nil, err
+		}
+		v.LineItems, v.Payments = detach(v.LineItems), detach(v.Payments)
+		return v, nil
+	}
+	if verifyKeptChildren {
+		if err := checkKeptChildren(ctx, tx.Client(), o.ID, o.Version, items, payments); err != nil {
+			return nil, err
+		}
+	}
+	return s.viewWith(ctx, tx.Client(), sh, o, items, payments)
+}
+
 // sameRows compares entities by their exported fields (columns; not edges or the client).
 func sameRows[T any](kept, stored []*T) bool {
 	if len(kept) != len(stored) {

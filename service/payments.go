@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
@@ -71,13 +72,15 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 		gw = gateways[in.GatewayPublicID]
 	}
 	// The payment changes none of the line items: the answer is priced from those read here.
-	return s.changeOrderReadingItems(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, error) {
-		v, err := s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
+	// Its times are given as both databases keep them, so that the payment created is the row.
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	return s.changeOrderGivingChildren(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error) {
+		v, err := s.lockedView(ctx, tx, sess.Shop, o)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if in.Currency != "" && !strings.EqualFold(in.Currency, o.Currency) {
-			return nil, paymentError("payment.currency_mismatch", "the order is in "+o.Currency, "currency")
+			return nil, nil, paymentError("payment.currency_mismatch", "the order is in "+o.Currency, "currency")
 		}
 		remaining := v.Pricing.Total - tenderedAmount(v.Payments)
 		create := tx.OrderPayment.Create().SetOrderID(o.ID).SetPublicID(newPublicID()).SetCurrency(o.Currency).
@@ -90,15 +93,15 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 		if giftCard {
 			card, err := s.openGiftCard(ctx, tx, sess, in)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if card.Currency != o.Currency {
-				return nil, paymentError("payment.currency_mismatch", "the gift card is in "+card.Currency+" and the order in "+o.Currency, "token")
+				return nil, nil, paymentError("payment.currency_mismatch", "the gift card is in "+card.Currency+" and the order in "+o.Currency, "token")
 			}
 			if in.Amount == nil {
 				amount = min(remaining, card.Balance)
 			} else if amount > card.Balance {
-				return nil, paymentError("payment.gift_card_balance", fmt.Sprintf("the gift card holds %d", card.Balance), "amount")
+				return nil, nil, paymentError("payment.gift_card_balance", fmt.Sprintf("the gift card holds %d", card.Balance), "amount")
 			}
 			display := in.DisplayString
 			if display == "" {
@@ -108,13 +111,13 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 				SetToken(card.PublicPaymentMethodID).SetPaymentParameters(nil)
 		} else {
 			if gwErr != nil {
-				return nil, gwErr
+				return nil, nil, gwErr
 			}
 			if gw == nil {
-				return nil, paymentError("payment.gateway_not_found", "no external payment gateway with public_id "+in.GatewayPublicID, "gateway_public_id")
+				return nil, nil, paymentError("payment.gateway_not_found", "no external payment gateway with public_id "+in.GatewayPublicID, "gateway_public_id")
 			}
 			if gw.Currency != o.Currency {
-				return nil, paymentError("payment.currency_mismatch", "the gateway takes "+gw.Currency+" and the order is in "+o.Currency, "gateway_public_id")
+				return nil, nil, paymentError("payment.currency_mismatch", "the gateway takes "+gw.Currency+" and the order is in "+o.Currency, "gateway_public_id")
 			}
 			tender := in.Type
 			if tender == "" {
@@ -123,12 +126,16 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 			create.SetGatewayPublicID(gw.PublicID).SetTenderType(tender)
 		}
 		if amount <= 0 {
-			return nil, paymentError("payment.nothing_to_pay", "the order's payments already cover its total", "amount")
+			return nil, nil, paymentError("payment.nothing_to_pay", "the order's payments already cover its total", "amount")
 		}
 		if amount > remaining {
-			return nil, paymentError("payment.exceeds_order_total", fmt.Sprintf("the payment of %d is more than the %d left to pay", amount, remaining), "amount")
+			return nil, nil, paymentError("payment.exceeds_order_total", fmt.Sprintf("the payment of %d is more than the %d left to pay", amount, remaining), "amount")
 		}
-		return v.LineItems, create.SetAmount(amount).Exec(ctx)
+		created, err := create.SetAmount(amount).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return v.LineItems, append(v.Payments, created.Unwrap()), nil
 	})
 }
 
