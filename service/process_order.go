@@ -97,7 +97,8 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 		if err != nil {
 			return err
 		}
-		if err := s.markAuthorized(ctx, tx, o); err != nil {
+		payments, err := s.markAuthorized(ctx, tx, o)
+		if err != nil {
 			return err
 		}
 		o, err = s.updateLockedOrder(ctx, tx, o, tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusProcessed).
@@ -106,7 +107,7 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 			return err
 		}
 		// The line items are those reserve read: an order in processing cannot change them.
-		if v, err = s.viewOf(ctx, tx.Client(), sess.Shop, o, view.LineItems); err != nil {
+		if v, err = s.viewWith(ctx, tx.Client(), sess.Shop, o, view.LineItems, payments); err != nil {
 			return err
 		}
 		// With no platform connected checkoutd is the platform: the order is created as it is processed.
@@ -160,26 +161,47 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) 
 // platformOrderID is checkoutd's own order number: the order's row number within its type.
 func platformOrderID(o *ent.Order) string { return fmt.Sprintf("CKD-%d", o.ID&0xffffffff) }
 
-// markAuthorized moves every tender being authorized to authorized, with its authorization id.
-func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order) error {
-	payments, err := tx.OrderPayment.Query().Where(orderpayment.OrderID(o.ID), orderpayment.StatusEQ(orderpayment.StatusAuthorizing)).
+// markAuthorized moves every tender being authorized to authorized, with its authorization id,
+// and answers all the order's payments as it leaves them, in the view's order: they are read once,
+// and those it moved are changed as their rows are (their times as the databases keep them).
+func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order) ([]*ent.OrderPayment, error) {
+	payments, err := tx.OrderPayment.Query().Where(orderpayment.OrderID(o.ID)).Order(orderpayment.ByPosition(), orderpayment.ByID()).
 		WithTransactions(func(q *ent.PaymentTransactionQuery) {
 			q.Where(paymenttransaction.KindEQ(paymenttransaction.KindAuthorize), paymenttransaction.StatusEQ(paymenttransaction.StatusSucceeded))
 		}).All(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, p := range payments {
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	for i, p := range payments {
+		if p.Status != orderpayment.StatusAuthorizing {
+			continue
+		}
 		authID := ""
 		for _, e := range p.Edges.Transactions {
 			authID = e.GatewayTransactionID
 		}
 		if err := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID)).SetStatus(orderpayment.StatusAuthorized).SetStep("preAuthed").
-			SetAuthorizationID(authID).Exec(ctx); err != nil {
-			return err
+			SetAuthorizationID(authID).SetUpdatedAt(now).Exec(ctx); err != nil {
+			return nil, err
+		}
+		moved := *p
+		moved.Status, moved.Step, moved.AuthorizationID, moved.UpdatedAt = orderpayment.StatusAuthorized, "preAuthed", authID, now
+		payments[i] = &moved
+	}
+	for _, p := range payments {
+		p.Edges = ent.OrderPaymentEdges{} // only some transactions were loaded: the view loads its own
+	}
+	if verifyAppliedOrders {
+		stored, err := orderPayments(ctx, tx.Client(), o.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !sameRows(payments, stored) {
+			return nil, fmt.Errorf("order %d: authorized payments %v differ from their rows %v", o.ID, payments, stored)
 		}
 	}
-	return nil
+	return payments, nil
 }
 
 func outOfStock(li *ent.LineItem) *Error {
@@ -300,7 +322,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 			if err != nil {
 				return err
 			}
-			if err := s.markAuthorized(ctx, tx, o); err != nil {
+			if _, err := s.markAuthorized(ctx, tx, o); err != nil {
 				return err
 			}
 			return tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusOpen).AddVersion(1).Exec(ctx)
