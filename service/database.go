@@ -25,6 +25,8 @@ type Database struct {
 	// each sees every transaction committed before it started. On PostgreSQL it is Client.
 	Read *ent.Client
 	read *sql.DB
+	// checkpoints copies SQLite's write-ahead log into its database file (sqlite_checkpoint.go).
+	checkpoints *checkpointer
 }
 
 // sqlitePragmas make SQLite safe for a concurrent server: foreign keys on, WAL, a busy
@@ -51,7 +53,11 @@ func OpenDatabase(url string) (*Database, error) {
 	default:
 		return nil, fmt.Errorf("database URL must start with file: or postgres://")
 	}
-	db, err := sql.Open(driver, dsn)
+	writerDSN := dsn
+	if dia == dialect.SQLite {
+		writerDSN += "&_pragma=wal_autocheckpoint(0)" // the checkpointer's work
+	}
+	db, err := sql.Open(driver, writerDSN)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +80,13 @@ func OpenDatabase(url string) (*Database, error) {
 		read.SetMaxOpenConns(runtime.NumCPU() * 2)
 		read.SetMaxIdleConns(runtime.NumCPU() * 2)
 		d.read, d.Read = read, ent.NewClient(ent.Driver(entsql.OpenDB(dia, read)))
+		checkpoints, err := sql.Open(driver, dsn)
+		if err != nil {
+			read.Close()
+			db.Close()
+			return nil, err
+		}
+		d.checkpoints = startCheckpointer(checkpoints)
 	}
 	return d, nil
 }
@@ -114,6 +127,9 @@ func (d *Database) Ping(ctx context.Context) error { return d.SQL.PingContext(ct
 func (d *Database) Close() error {
 	if d.read != nil {
 		d.read.Close()
+	}
+	if d.checkpoints != nil {
+		d.checkpoints.close()
 	}
 	return d.Client.Close()
 }

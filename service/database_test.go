@@ -2,6 +2,8 @@ package service_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -36,4 +38,46 @@ func TestTimesCompareAsTimesOnEveryDatabase(t *testing.T) {
 			t.Fatalf("created after %v: %d orders", base, len(after))
 		}
 	})
+}
+
+// SQLite's writer does not checkpoint its write-ahead log in its commits: the checkpointer does,
+// beside it. Committed writes still reach the database file, and the log does not grow forever.
+func TestSQLiteCommitsReachTheDatabaseFileWithoutTheWriterCheckpointing(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "checkout.db")
+	db, err := service.OpenDatabase("file:" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var autocheckpoint int
+	if err := db.SQL.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&autocheckpoint); err != nil || autocheckpoint != 0 {
+		t.Fatalf("the writer checkpoints every %d pages of log (%v); want it not to", autocheckpoint, err)
+	}
+	svc := service.New(db)
+	sh := newShop(t, svc)
+	before := fileSize(t, path)
+	for range 200 {
+		initMugOrder(t, svc, sh)
+	}
+	// The orders are in the log first; the checkpointer copies them into the database file.
+	deadline := time.Now().Add(10 * time.Second)
+	for fileSize(t, path) == before {
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file is still %d bytes after 200 orders were committed", before)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Size()
 }
