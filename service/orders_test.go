@@ -110,11 +110,7 @@ func TestAnOrderChangedThroughAnotherProcessIsAnsweredWithItsNewLineItems(t *tes
 		sh := newShop(t, here)
 		v := initMugOrder(t, here, sh)
 		sess := func(svc *service.Service) *service.OrderSession {
-			s, err := svc.BackendOrderSession(ctx, sh, v.Order.PublicOrderID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return s
+			return backendSession(t, svc, sh, v.Order.PublicOrderID)
 		}
 		// This process keeps the order's children from its answer...
 		if _, err := here.CreateCustomer(ctx, sess(here), service.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false); err != nil {
