@@ -90,6 +90,10 @@ func (s *Service) storedTime(value ent.Value) ent.Value {
 	return t
 }
 
+// storedNow is the wall clock as both databases keep a time (UTC, whole microseconds): a row
+// written with it is the row read back, so that what a change created can be kept.
+func storedNow() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
 // updateLockedOrder runs update on the order o, locked in tx, and answers the order it leaves.
 func (s *Service) updateLockedOrder(ctx context.Context, tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) (*ent.Order, error) {
 	if err := update.Exec(ctx); err != nil {

@@ -158,14 +158,10 @@ func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, stat
 	}
 	applied = applied.Unwrap()
 	if itemsInTx {
-		for i, li := range items {
-			items[i] = li.Unwrap()
-		}
+		items = detach(items)
 	}
 	if paymentsInTx {
-		for i, p := range payments {
-			payments[i] = p.Unwrap()
-		}
+		payments = detach(payments)
 	}
 	var view *OrderView
 	if payments != nil {
@@ -204,12 +200,7 @@ func (s *Service) viewAfterCommit(ctx context.Context, sh *ent.Shop, o *ent.Orde
 // queried from after the commit (GraphQL resolves their edges).
 func (v *OrderView) unwrap() *OrderView {
 	v.Order = v.Order.Unwrap()
-	for i, li := range v.LineItems {
-		v.LineItems[i] = li.Unwrap()
-	}
-	for i, p := range v.Payments {
-		v.Payments[i] = p.Unwrap()
-	}
+	v.LineItems, v.Payments = detach(v.LineItems), detach(v.Payments)
 	return v
 }
 

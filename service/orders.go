@@ -117,7 +117,7 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	// The new rows' times are given as both databases keep them (UTC, whole microseconds), so that
 	// the order and lines created are the rows stored, and are kept for the order's first change.
 	// Row times are the wall clock's, as ent's defaults; the shopper's activity is the service's.
-	now, activity := time.Now().UTC().Truncate(time.Microsecond), s.clock().UTC().Truncate(time.Microsecond)
+	now, activity := storedNow(), s.clock().UTC().Truncate(time.Microsecond)
 	err = s.inTx(ctx, func(tx *ent.Tx) error {
 		var err error
 		o, err = tx.Order.Create().SetShopID(sh.ID).SetPublicOrderID(newPublicID()).SetCurrency(sh.Currency).

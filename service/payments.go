@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
@@ -71,9 +70,9 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 		gateways, gwErr = s.shopGateways(ctx, sess.Shop)
 		gw = gateways[in.GatewayPublicID]
 	}
-	// The payment changes none of the line items: the answer is priced from those read here.
-	// Its times are given as both databases keep them, so that the payment created is the row.
-	now := time.Now().UTC().Truncate(time.Microsecond)
+	// The answer is priced from the children the change priced it with, and the payment it
+	// created, whose times are given as both databases keep them, so that it is the row.
+	now := storedNow()
 	return s.changeOrderGivingChildren(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error) {
 		v, err := s.lockedView(ctx, tx, sess.Shop, o)
 		if err != nil {

@@ -172,7 +172,7 @@ func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order) 
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now().UTC().Truncate(time.Microsecond)
+	now := storedNow()
 	for i, p := range payments {
 		if p.Status != orderpayment.StatusAuthorizing {
 			continue
