@@ -96,6 +96,27 @@ func TestOrderAbandonedFiresAnHourAfterTheShoppersLastActivityForOrdersWithItems
 	})
 }
 
+// Activity is recorded to the minute (a checkout's changes then write no index entry), so the
+// sweep waits a minute longer: an order is never abandoned before an hour of the shopper's idleness.
+func TestAnOrderChangedWithinAMinuteOfItsLastActivityIsNotAbandonedBeforeAnHourAfterThatChange(t *testing.T) {
+	eachHooks(t, nil, func(t *testing.T, a *api) {
+		ctx := context.Background()
+		id, jwt, _ := initOrder(t, a)
+		a.clock.Advance(50 * time.Second)
+		storefront(t, a, jwt, "PATCH", "/checkout/storefront/"+a.shop+"/"+id+"/meta_data", map[string]any{"notes": "still here"}).wantStatus(t, 200)
+		dispatch := func(want int) {
+			t.Helper()
+			if n, err := a.svc.DispatchAbandonedOrders(ctx); err != nil || n != want {
+				t.Fatalf("dispatch abandoned %d (%v), want %d", n, err, want)
+			}
+		}
+		a.clock.Advance(time.Hour - time.Second)
+		dispatch(0) // 59 minutes 59 seconds after the change
+		a.clock.Advance(11 * time.Second)
+		dispatch(1) // a minute after the hour from the recorded activity
+	})
+}
+
 func TestAShopSendingItsOwnAbandonedCartEmailsEmailsTheShopperAndFiresNoOrderAbandoned(t *testing.T) {
 	box := newMailbox(t)
 	eachHooks(t, []service.Option{service.WithSMTP("smtp://" + box.addr + "?from=shop@example.com")}, func(t *testing.T, a *api) {

@@ -30,8 +30,30 @@ func (w *abandonedSweepWorker) Work(ctx context.Context, _ *river.Job[abandonedS
 	return err
 }
 
+// activityResolution is how finely an order's last activity is recorded. A change within a minute
+// of the recorded activity leaves it as it is, so that the changes of a shopper going through the
+// checkout write the order's row alone: last_activity_at is indexed for the sweep, and moving it
+// would write an index entry too (and, on PostgreSQL, make the update one that is not heap-only).
+const activityResolution = time.Minute
+
+// recordActivity marks a change of o, as it is stored, as the shopper's activity: the
+// abandoned-order hour starts again (at most activityResolution earlier than the change).
+func recordActivity(m *ent.OrderMutation, o *ent.Order, now time.Time) {
+	if o.LastActivityAt == nil || !now.Before(o.LastActivityAt.Add(activityResolution)) {
+		m.SetLastActivityAt(now)
+	}
+	m.ClearAbandonedAt()
+}
+
+// abandonedCutoff is the latest recorded activity of an order abandoned at now. Activity being
+// recorded to the minute, an order counts as abandoned between AbandonedAfter and AbandonedAfter
+// plus activityResolution after the shopper's last change, never before.
+func abandonedCutoff(now time.Time) time.Time {
+	return now.Add(-AbandonedAfter - activityResolution)
+}
+
 // idleSince selects the open orders with items that the shopper last changed before cutoff
-// (AbandonedAfter ago: the abandoned ones). Orders from before activity was recorded count from
+// (abandonedCutoff: the abandoned ones). Orders from before activity was recorded count from
 // their last update.
 func idleSince(cutoff time.Time) []predicate.Order {
 	return []predicate.Order{
@@ -52,7 +74,7 @@ func abandoned(cutoff time.Time) []predicate.Order {
 // instead (the spec's rule: the webhook needs those emails off). It returns how many orders it
 // abandoned. It runs every AbandonedSweepInterval on one checkoutd process (the queue's leader).
 func (s *Service) DispatchAbandonedOrders(ctx context.Context) (int, error) {
-	cutoff := s.clock().Add(-AbandonedAfter)
+	cutoff := abandonedCutoff(s.clock())
 	ids, err := s.db.Read.Order.Query().Where(abandoned(cutoff)...).Order(order.ByID()).IDs(ctx)
 	if err != nil {
 		return 0, err

@@ -101,7 +101,7 @@ func (s *Service) Dashboard(ctx context.Context, sh *ent.Shop) (*Dashboard, erro
 		d.Revenue30Days += day.Revenue
 	}
 	d.OrdersToday, d.RevenueToday = d.Days[DashboardDays-1].Orders, d.Days[DashboardDays-1].Revenue
-	d.AbandonedOrders, err = s.db.Read.Order.Query().Where(order.ShopID(sh.ID)).Where(idleSince(now.Add(-AbandonedAfter))...).Count(ctx)
+	d.AbandonedOrders, err = s.db.Read.Order.Query().Where(order.ShopID(sh.ID)).Where(idleSince(abandonedCutoff(now))...).Count(ctx)
 	if err != nil {
 		return nil, err
 	}

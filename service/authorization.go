@@ -41,6 +41,18 @@ type authorizationOutcome struct {
 	failed         *ent.OrderPayment // the tender that was declined or could not be authorized
 	failure        error
 	requiresAction *ent.OrderPayment // the tender whose gateway asks the shopper to act
+	// authorizationIDs are the ids the gateways gave the authorizations, by payment id.
+	authorizationIDs map[int]string
+	// granted are the ledger entries of authorizations granted and not settled yet: every tender
+	// was authorized and the caller settles them (authorizeTendersSettlingLater).
+	granted []grantedEntry
+}
+
+// grantedEntry is a ledger entry whose authorization the gateway granted.
+type grantedEntry struct {
+	entry     *ent.PaymentTransaction
+	gatewayID string
+	latency   time.Duration
 }
 
 // shopGateways are the shop's gateways by public id, read before step 1's transaction through the
@@ -116,8 +128,21 @@ func gatewayOf(g *ent.ExternalPaymentGateway) gateway.Gateway {
 }
 
 // authorizeTenders is step 2: no transaction is open while it runs. It stops at the first
-// tender that is not authorized; the tenders after it are settled as never sent.
+// tender that is not authorized; the tenders after it are settled as never sent. Every gateway
+// answer is settled on its ledger entry as it comes.
 func (s *Service) authorizeTenders(ctx context.Context, v *OrderView, tenders []authorizingTender) authorizationOutcome {
+	out := s.authorizeTendersSettlingLater(ctx, v, tenders)
+	s.settleGranted(ctx, out.granted)
+	out.granted = nil
+	return out
+}
+
+// authorizeTendersSettlingLater is authorizeTenders leaving the entries of authorizations
+// granted to the caller when every tender was authorized (outcome.granted), so that it settles
+// them in the transaction that completes the order. A crash before that leaves them pending,
+// as a crash before settling always could: the recovery sweep asks their gateways again.
+// When a tender is not authorized, every answer is settled before it returns.
+func (s *Service) authorizeTendersSettlingLater(ctx context.Context, v *OrderView, tenders []authorizingTender) authorizationOutcome {
 	out := s.authorizeEach(ctx, v, tenders)
 	if out.failed != nil || out.requiresAction != nil {
 		stopped := false
@@ -139,6 +164,10 @@ func idOf(p *ent.OrderPayment) int {
 }
 
 func (s *Service) authorizeEach(ctx context.Context, v *OrderView, tenders []authorizingTender) authorizationOutcome {
+	authorizationIDs := make(map[int]string, len(tenders))
+	var granted []grantedEntry
+	// The abandoning of the attempt reads the ledger: what was granted is settled before.
+	defer func() { s.settleGranted(ctx, granted) }()
 	for _, t := range tenders {
 		token := t.payment.Token
 		if t.payment.Retain {
@@ -162,12 +191,23 @@ func (s *Service) authorizeEach(ctx context.Context, v *OrderView, tenders []aut
 			s.settle(ctx, t.entry, "", time.Since(start), nil, paymenttransaction.StatusFailed)
 			return authorizationOutcome{requiresAction: t.payment}
 		}
-		s.settle(ctx, t.entry, res.AuthorizationID, time.Since(start), err, ledgerStatus(err))
 		if err != nil {
+			s.settle(ctx, t.entry, res.AuthorizationID, time.Since(start), err, ledgerStatus(err))
 			return authorizationOutcome{failed: t.payment, failure: err}
 		}
+		granted = append(granted, grantedEntry{entry: t.entry, gatewayID: res.AuthorizationID, latency: time.Since(start)})
+		authorizationIDs[t.payment.ID] = res.AuthorizationID
 	}
-	return authorizationOutcome{}
+	out := authorizationOutcome{authorizationIDs: authorizationIDs, granted: granted}
+	granted = nil // every tender authorized: the caller settles them
+	return out
+}
+
+// settleGranted settles the entries of authorizations granted, each in a transaction of its own.
+func (s *Service) settleGranted(ctx context.Context, granted []grantedEntry) {
+	for _, g := range granted {
+		s.settle(ctx, g.entry, g.gatewayID, g.latency, nil, paymenttransaction.StatusSucceeded)
+	}
 }
 
 func customerData(o *ent.Order) map[string]any {
@@ -181,14 +221,19 @@ func customerData(o *ent.Order) map[string]any {
 // even when the caller's context is cancelled: the gateway has acted, the ledger must say so.
 func (s *Service) settle(ctx context.Context, entry *ent.PaymentTransaction, gatewayID string, latency time.Duration, callErr error, status paymenttransaction.Status) {
 	ctx = context.WithoutCancel(ctx)
-	u := s.db.Client.PaymentTransaction.Update().Where(paymenttransaction.ID(entry.ID)).SetStatus(status).SetGatewayTransactionID(gatewayID).
+	if err := s.settleUpdate(s.db.Client, entry, gatewayID, latency, callErr, status).Exec(ctx); err != nil {
+		s.log.ErrorContext(ctx, "settling a payment ledger entry failed", "entry", entry.PublicID, "error", err)
+	}
+}
+
+// settleUpdate records a gateway answer on its ledger entry, through c.
+func (s *Service) settleUpdate(c *ent.Client, entry *ent.PaymentTransaction, gatewayID string, latency time.Duration, callErr error, status paymenttransaction.Status) *ent.PaymentTransactionUpdate {
+	u := c.PaymentTransaction.Update().Where(paymenttransaction.ID(entry.ID)).SetStatus(status).SetGatewayTransactionID(gatewayID).
 		SetLatencyMs(int(latency.Milliseconds())).SetSettledAt(s.clock())
 	if e, ok := callErr.(*gateway.Error); ok {
 		u.SetErrorCode(e.Code).SetErrorMessage(truncate(e.Error(), 500))
 	}
-	if err := u.Exec(ctx); err != nil {
-		s.log.ErrorContext(ctx, "settling a payment ledger entry failed", "entry", entry.PublicID, "error", err)
-	}
+	return u
 }
 
 func truncate(s string, n int) string {

@@ -116,8 +116,8 @@ func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, stat
 		if items, payments, err = change(tx, o, update); err != nil {
 			return err
 		}
-		// A change is the shopper's activity: it restarts the abandoned-order hour.
-		update.AddVersion(1).SetLastActivityAt(s.clock()).ClearAbandonedAt()
+		update.AddVersion(1)
+		recordActivity(update.Mutation(), o, s.clock())
 		if applied, err = s.updateLockedOrder(ctx, tx, o, update); err != nil {
 			return err
 		}

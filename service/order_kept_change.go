@@ -34,7 +34,8 @@ func (s *Service) applyToKeptOrder(ctx context.Context, sess *OrderSession, chan
 	if err := change(s.db.Read, &o, kept.items, recorded); err != nil {
 		return nil, false, nil
 	}
-	recorded.AddVersion(1).SetLastActivityAt(s.clock()).ClearAbandonedAt()
+	recorded.AddVersion(1)
+	recordActivity(recorded.Mutation(), &o, s.clock())
 	written, err := s.updateIfCurrent(ctx, &o, recorded.Mutation())
 	if err != nil || written == nil {
 		return nil, err != nil, err

@@ -164,8 +164,10 @@ func (s *Service) ResumeOrder(ctx context.Context, sh *ent.Shop, publicOrderID s
 		return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.not_resumable",
 			Message: "the order is " + view.Order.Status.String() + " and cannot be resumed", Details: map[string]any{"public_order_id": publicOrderID}}
 	}
-	// The shopper is back: the abandoned-order hour starts again.
-	if err := s.db.Client.Order.UpdateOneID(view.Order.ID).SetLastActivityAt(s.clock()).ClearAbandonedAt().Exec(ctx); err != nil {
+	// The shopper is back: the abandoned-order hour starts again. The version moves, as with every
+	// change of what the order's row says, so that a process keeping the order does not hold its
+	// old activity (recordActivity reads it).
+	if err := s.db.Client.Order.UpdateOneID(view.Order.ID).SetLastActivityAt(s.clock()).ClearAbandonedAt().AddVersion(1).Exec(ctx); err != nil {
 		return nil, err
 	}
 	if view.JWT, err = s.issueOrderJWT(sh, publicOrderID); err != nil {

@@ -385,7 +385,8 @@ func discountingCodes(v *OrderView) []string {
 // the view was priced with are redeemed: a code that stopped holding was not in the total. The
 // use is taken by a conditional UPDATE (usage_count < usage_limit), so two orders racing for a
 // code's last use cannot both get it; the loser's 422 asks the shopper to remove the code.
-func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time.Time) error {
+// The codes redeemed are recorded on the order by update, the reservation's update of it.
+func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time.Time, update *ent.OrderUpdate) error {
 	codes := discountingCodes(v)
 	for _, code := range codes {
 		dc, err := tx.DiscountCode.Query().Where(discountcode.ShopID(v.Shop.ID), discountcode.Code(code)).Only(ctx)
@@ -408,10 +409,10 @@ func redeemDiscountCodes(ctx context.Context, tx *ent.Tx, v *OrderView, now time
 			return usedUp(code)
 		}
 	}
-	if len(codes) == 0 && len(v.Order.RedeemedDiscountCodes) == 0 {
-		return nil
+	if len(codes) > 0 || len(v.Order.RedeemedDiscountCodes) > 0 {
+		update.SetRedeemedDiscountCodes(codes)
 	}
-	return tx.Order.Update().Where(order.ID(v.Order.ID)).SetRedeemedDiscountCodes(codes).Exec(ctx)
+	return nil
 }
 
 // releaseDiscountCodes gives back the uses redeemDiscountCodes took (the order records which),

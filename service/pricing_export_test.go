@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/order"
 )
 
 // RedeemDiscountCodes runs process_order's redemption for the order, in a transaction of its own.
@@ -17,7 +18,13 @@ func (s *Service) RedeemDiscountCodes(ctx context.Context, sh *ent.Shop, publicO
 
 // RedeemDiscountCodesOf redeems the codes of a view read earlier, as process_order does.
 func (s *Service) RedeemDiscountCodesOf(ctx context.Context, v *OrderView) error {
-	return s.inTx(ctx, func(tx *ent.Tx) error { return redeemDiscountCodes(ctx, tx, v, s.clock()) })
+	return s.inTx(ctx, func(tx *ent.Tx) error {
+		update := tx.Order.Update().Where(order.ID(v.Order.ID))
+		if err := redeemDiscountCodes(ctx, tx, v, s.clock(), update); err != nil {
+			return err
+		}
+		return update.Exec(ctx)
+	})
 }
 
 // ReleaseDiscountCodes gives back what RedeemDiscountCodes took for the order.

@@ -1,7 +1,9 @@
 package service
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -69,11 +71,12 @@ func checkComplete(v *OrderView) error {
 // discount uses, authorizes every payment through its gateway (all or nothing) and marks it
 // processed with a platform_order_id of checkoutd's own.
 func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*ProcessResult, error) {
-	view, tenders, err := s.reserveForProcessing(ctx, sess)
+	r, err := s.reserveForProcessing(ctx, sess)
 	if err != nil {
 		return nil, err
 	}
-	outcome := s.authorizeTenders(ctx, view, tenders)
+	view := r.view
+	outcome := s.authorizeTendersSettlingLater(ctx, view, r.tenders)
 	if outcome.failed != nil || outcome.requiresAction != nil {
 		reason := "payment authorization failed"
 		if outcome.requiresAction != nil {
@@ -91,9 +94,44 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 		}
 		return &ProcessResult{View: v, RequiresAction: outcome.requiresAction}, nil
 	}
+	v, err := s.completeProcessing(context.WithoutCancel(ctx), sess.Shop, r, outcome)
+	if err != nil {
+		return nil, err
+	}
+	return &ProcessResult{View: v.unwrap()}, nil
+}
+
+// completeProcessing is process_order's last transaction, every tender authorized: the ledger
+// entries granted are settled, and the order is marked processed and its payments authorized, as
+// the reservation left them (completeAsReserved) or, when a row moved on since, from the rows
+// locked and read (markAuthorized), the entries then settled first, each on its own.
+func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reservation, outcome authorizationOutcome) (*OrderView, error) {
 	var v *OrderView
-	err = s.inTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
-		o, err := s.lockOrder(ctx, tx, view.Order.ID, order.StatusProcessing)
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		for _, g := range outcome.granted {
+			if err := s.settleUpdate(tx.Client(), g.entry, g.gatewayID, g.latency, nil, paymenttransaction.StatusSucceeded).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		o, payments, err := s.completeAsReserved(ctx, tx, r, outcome)
+		if err != nil {
+			return err
+		}
+		v, err = s.finishProcessed(ctx, tx, sh, o, r.view.LineItems, payments)
+		return err
+	})
+	if err == nil {
+		s.metrics.processCompletions.WithLabelValues("reserved").Inc()
+		return v, nil
+	}
+	// The gateways granted what they granted: the ledger says so whatever comes next.
+	s.settleGranted(ctx, outcome.granted)
+	if !errors.Is(err, errNotAsReserved) {
+		return nil, err
+	}
+	s.metrics.processCompletions.WithLabelValues("locked").Inc()
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
+		o, err := s.lockOrder(ctx, tx, r.order.ID, order.StatusProcessing)
 		if err != nil {
 			return err
 		}
@@ -101,40 +139,62 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 		if err != nil {
 			return err
 		}
-		o, err = s.updateLockedOrder(ctx, tx, o, tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusProcessed).
-			SetProcessedAt(s.clock()).SetPlatformOrderID(platformOrderID(o)).AddVersion(1))
-		if err != nil {
+		if o, err = s.updateLockedOrder(ctx, tx, o, s.processedUpdate(tx, o)); err != nil {
 			return err
 		}
-		// The line items are those reserve read: an order in processing cannot change them.
-		if v, err = s.viewWith(ctx, tx.Client(), sess.Shop, o, view.LineItems, payments); err != nil {
-			return err
-		}
-		// With no platform connected checkoutd is the platform: the order is created as it is processed.
-		if err := s.recordLockedOrderEvents(ctx, tx, v, []string{TopicOrderProcessed, TopicOrderCreated}, nil); err != nil {
-			return err
-		}
-		return s.issuePurchasedGiftCards(ctx, tx, v)
+		v, err = s.finishProcessed(ctx, tx, sh, o, r.view.LineItems, payments)
+		return err
 	})
+	return v, err
+}
+
+// processedUpdate marks the order o, being processed, processed.
+func (s *Service) processedUpdate(tx *ent.Tx, o *ent.Order) *ent.OrderUpdate {
+	return tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusProcessed).
+		SetProcessedAt(s.clock()).SetPlatformOrderID(platformOrderID(o)).AddVersion(1)
+}
+
+// finishProcessed is the end of process_order's last transaction, the order o marked processed:
+// its events and the gift cards it bought. The line items are those reserve read: an order in
+// processing cannot change them.
+func (s *Service) finishProcessed(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, items []*ent.LineItem, payments []*ent.OrderPayment) (*OrderView, error) {
+	v, err := s.viewWith(ctx, tx.Client(), sh, o, items, payments)
 	if err != nil {
 		return nil, err
 	}
-	return &ProcessResult{View: v.unwrap()}, nil
+	// With no platform connected checkoutd is the platform: the order is created as it is processed.
+	if err := s.recordLockedOrderEvents(ctx, tx, v, []string{TopicOrderProcessed, TopicOrderCreated}, nil); err != nil {
+		return nil, err
+	}
+	return v, s.issuePurchasedGiftCards(ctx, tx, v)
+}
+
+// reservation is what process_order's first transaction did.
+type reservation struct {
+	// view is the order as the reservation read it, before its changes.
+	view *OrderView
+	// order is the order's row as the reservation left it: processing, at its version.
+	order *ent.Order
+	// tenders are the payments to authorize through their gateways.
+	tenders []authorizingTender
 }
 
 // reserveForProcessing is process_order's first transaction: the order must be complete; its
-// stock, discount uses and gift card amounts are taken; it moves to processing.
-func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) (view *OrderView, tenders []authorizingTender, err error) {
+// stock, discount uses and gift card amounts are taken; it moves to processing. Every payment
+// added to the order moves to authorizing (reserveTenders).
+func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) (*reservation, error) {
 	gateways, err := s.shopGateways(ctx, sess.Shop)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	r := &reservation{}
 	err = s.inTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen)
 		if err != nil {
 			return err
 		}
-		if view, err = s.viewOf(ctx, tx.Client(), sess.Shop, o, nil); err != nil {
+		view, err := s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
+		if err != nil {
 			return err
 		}
 		if err := checkComplete(view); err != nil {
@@ -143,19 +203,77 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) 
 		if err := s.reserveStock(ctx, tx, view); err != nil {
 			return err
 		}
-		if err := redeemDiscountCodes(ctx, tx, view, s.clock()); err != nil {
+		update := tx.Order.Update().Where(order.ID(o.ID))
+		if err := redeemDiscountCodes(ctx, tx, view, s.clock(), update); err != nil {
 			return err
 		}
-		if tenders, err = s.reserveTenders(ctx, tx, sess.Shop, view, gateways); err != nil {
+		tenders, err := s.reserveTenders(ctx, tx, sess.Shop, view, gateways)
+		if err != nil {
 			return err
 		}
 		frozen, err := frozenPricing(view)
 		if err != nil {
 			return err
 		}
-		return tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusProcessing).SetReserved(true).SetSettledPricing(frozen).AddVersion(1).Exec(ctx)
+		reserved, err := s.updateLockedOrder(ctx, tx, o, update.SetStatus(order.StatusProcessing).
+			SetReserved(true).SetSettledPricing(frozen).AddVersion(1))
+		*r = reservation{view: view, order: reserved, tenders: tenders}
+		return err
 	})
-	return view, tenders, err
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// errNotAsReserved stops completeAsReserved's transaction: a row is no longer as the reservation
+// left it, and the order is completed the locked way.
+var errNotAsReserved = errors.New("the order moved on since its reservation")
+
+// completeAsReserved marks the order processed and its payments authorized, with the ids their
+// gateways answered, when they are as the reservation left them: the order at the version it
+// wrote and processing, each payment it moved still authorizing. Each row is written by one
+// update conditioned on that, instead of being read and locked first, and the rows written are
+// worked out, not read back. When a condition fails, errNotAsReserved rolls the transaction back.
+func (s *Service) completeAsReserved(ctx context.Context, tx *ent.Tx, r *reservation, outcome authorizationOutcome) (*ent.Order, []*ent.OrderPayment, error) {
+	update := s.processedUpdate(tx, r.order).Where(order.Version(r.order.Version), order.StatusEQ(order.StatusProcessing))
+	if n, err := update.Save(ctx); err != nil || n == 0 {
+		return nil, nil, cmp.Or(err, errNotAsReserved)
+	}
+	o, err := s.appliedOrder(r.order, update.Mutation())
+	if err != nil {
+		return nil, nil, err
+	}
+	now := storedNow()
+	payments := make([]*ent.OrderPayment, len(r.view.Payments))
+	for i, p := range r.view.Payments {
+		moved := *p
+		moved.Edges = ent.OrderPaymentEdges{}
+		payments[i] = &moved
+		switch p.Status {
+		case orderpayment.StatusAuthorizing:
+			return nil, nil, errNotAsReserved // left by an attempt before: the locked way settles it
+		case orderpayment.StatusAdded: // moved to authorizing by reserveTenders
+		default:
+			continue
+		}
+		authID := outcome.authorizationIDs[p.ID] // a gift card has none
+		n, err := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID), orderpayment.StatusEQ(orderpayment.StatusAuthorizing)).
+			SetStatus(orderpayment.StatusAuthorized).SetStep("preAuthed").SetAuthorizationID(authID).SetUpdatedAt(now).Save(ctx)
+		if err != nil || n == 0 {
+			return nil, nil, cmp.Or(err, errNotAsReserved)
+		}
+		moved.Status, moved.Step, moved.AuthorizationID, moved.UpdatedAt = orderpayment.StatusAuthorized, "preAuthed", authID, now
+	}
+	if verifyAppliedOrders {
+		if err := checkAppliedOrder(ctx, tx.Client(), o); err != nil {
+			return nil, nil, err
+		}
+		if err := checkAuthorizedPayments(ctx, tx.Client(), o.ID, payments); err != nil {
+			return nil, nil, err
+		}
+	}
+	return o, payments, nil
 }
 
 // platformOrderID is checkoutd's own order number: the order's row number within its type.
@@ -193,15 +311,24 @@ func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order) 
 		p.Edges = ent.OrderPaymentEdges{} // only some transactions were loaded: the view loads its own
 	}
 	if verifyAppliedOrders {
-		stored, err := orderPayments(ctx, tx.Client(), o.ID)
-		if err != nil {
+		if err := checkAuthorizedPayments(ctx, tx.Client(), o.ID, payments); err != nil {
 			return nil, err
-		}
-		if !sameRows(payments, stored) {
-			return nil, fmt.Errorf("order %d: authorized payments %v differ from their rows %v", o.ID, payments, stored)
 		}
 	}
 	return payments, nil
+}
+
+// checkAuthorizedPayments compares the payments an authorizing transaction answers with their
+// rows read through c, in test binaries (verifyAppliedOrders).
+func checkAuthorizedPayments(ctx context.Context, c *ent.Client, orderID int, payments []*ent.OrderPayment) error {
+	stored, err := orderPayments(ctx, c, orderID)
+	if err != nil {
+		return err
+	}
+	if !sameRows(payments, stored) {
+		return fmt.Errorf("order %d: authorized payments %v differ from their rows %v", orderID, payments, stored)
+	}
+	return nil
 }
 
 func outOfStock(li *ent.LineItem) *Error {

@@ -12,6 +12,65 @@ import (
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
+// orderToProcess is an order ready for process_order: two lamps (of five in stock), paid with a
+// gift card of 1000 and the rest through a gatewaytest gateway.
+type orderToProcess struct {
+	gateway *gatewaytest.Server
+	view    *service.OrderView
+	card    *service.IssuedGiftCard
+	session *service.OrderSession
+}
+
+func newOrderToProcess(t *testing.T, s *service.Service, shopIdentifier string) orderToProcess {
+	t.Helper()
+	ctx := context.Background()
+	created, err := s.CreateShop(ctx, service.CreateShopInput{Identifier: shopIdentifier})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := created.Shop
+	if _, err := s.CreateProduct(ctx, sh, service.ProductInput{PlatformID: "lamp", Title: "Lamp",
+		Variants: []service.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000, InventoryTracked: true, InventoryQuantity: 5}}}); err != nil {
+		t.Fatal(err)
+	}
+	gw := gatewaytest.New(t, "tok")
+	g, err := s.CreateExternalPaymentGateway(ctx, sh, service.ExternalPaymentGatewayInput{Name: ptr("Cards"), BaseURL: ptr(gw.URL),
+		APIToken: service.Of("tok"), PartialCapture: ptr(true), AdditionalOrderDetails: ptr(false), ProviderID: ptr(gatewaytest.ProviderID), Currency: ptr("USD")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	card, err := s.IssueGiftCard(ctx, sh, service.IssueGiftCardInput{Amount: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := s.InitOrder(ctx, sh, service.InitOrderInput{CartItems: []service.CartItem{{SKU: "LAMP", Quantity: 2, LineItemKey: "lamp"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := &service.OrderSession{Shop: sh, Order: v.Order}
+	addr := service.AddressInput{FirstName: "Ada", LastName: "L", AddressLine1: "1 Main St", City: "Albany", CountryCode: "US", ProvinceCode: "NY", PostalCode: "12207"}
+	steps := []func() (*service.OrderView, error){
+		func() (*service.OrderView, error) {
+			return s.CreateCustomer(ctx, sess, service.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
+		},
+		func() (*service.OrderView, error) { return s.SetAddress(ctx, sess, service.ShippingAddress, addr) },
+		func() (*service.OrderView, error) { return s.SetAddress(ctx, sess, service.BillingAddress, addr) },
+		func() (*service.OrderView, error) { return s.SelectShippingLine(ctx, sess, "0", "") },
+		func() (*service.OrderView, error) {
+			return s.AddPayment(ctx, sess, service.PaymentInput{Type: service.TenderGiftCard, Token: card.GiftCard.CardToken, Pin: card.Pin})
+		},
+		func() (*service.OrderView, error) {
+			return s.AddPayment(ctx, sess, service.PaymentInput{GatewayPublicID: g.PublicID, Token: gatewaytest.TokenOK})
+		},
+	}
+	for i, step := range steps {
+		if _, err := step(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	return orderToProcess{gateway: gw, view: v, card: card, session: sess}
+}
+
 // A crash between the gateway granting an authorization and checkoutd recording it leaves an
 // order in processing with a pending ledger entry. At the next start the sweep asks the gateway
 // again under the entry's key, voids what it granted, and gives everything back.
@@ -20,50 +79,8 @@ func TestACrashDuringProcessingIsUndoneByTheRecoverySweep(t *testing.T) {
 		ctx := context.Background()
 		now := time.Now()
 		s := service.New(db, service.WithClock(func() time.Time { return now }))
-		created, err := s.CreateShop(ctx, service.CreateShopInput{Identifier: "crash-shop"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sh := created.Shop
-		if _, err := s.CreateProduct(ctx, sh, service.ProductInput{PlatformID: "lamp", Title: "Lamp",
-			Variants: []service.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000, InventoryTracked: true, InventoryQuantity: 5}}}); err != nil {
-			t.Fatal(err)
-		}
-		gw := gatewaytest.New(t, "tok")
-		g, err := s.CreateExternalPaymentGateway(ctx, sh, service.ExternalPaymentGatewayInput{Name: ptr("Cards"), BaseURL: ptr(gw.URL),
-			APIToken: service.Of("tok"), PartialCapture: ptr(true), AdditionalOrderDetails: ptr(false), ProviderID: ptr(gatewaytest.ProviderID), Currency: ptr("USD")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		card, err := s.IssueGiftCard(ctx, sh, service.IssueGiftCardInput{Amount: 1000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := s.InitOrder(ctx, sh, service.InitOrderInput{CartItems: []service.CartItem{{SKU: "LAMP", Quantity: 2, LineItemKey: "lamp"}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sess := &service.OrderSession{Shop: sh, Order: v.Order}
-		addr := service.AddressInput{FirstName: "Ada", LastName: "L", AddressLine1: "1 Main St", City: "Albany", CountryCode: "US", ProvinceCode: "NY", PostalCode: "12207"}
-		steps := []func() (*service.OrderView, error){
-			func() (*service.OrderView, error) {
-				return s.CreateCustomer(ctx, sess, service.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
-			},
-			func() (*service.OrderView, error) { return s.SetAddress(ctx, sess, service.ShippingAddress, addr) },
-			func() (*service.OrderView, error) { return s.SetAddress(ctx, sess, service.BillingAddress, addr) },
-			func() (*service.OrderView, error) { return s.SelectShippingLine(ctx, sess, "0", "") },
-			func() (*service.OrderView, error) {
-				return s.AddPayment(ctx, sess, service.PaymentInput{Type: service.TenderGiftCard, Token: card.GiftCard.CardToken, Pin: card.Pin})
-			},
-			func() (*service.OrderView, error) {
-				return s.AddPayment(ctx, sess, service.PaymentInput{GatewayPublicID: g.PublicID, Token: gatewaytest.TokenOK})
-			},
-		}
-		for i, step := range steps {
-			if _, err := step(); err != nil {
-				t.Fatalf("step %d: %v", i, err)
-			}
-		}
+		ready := newOrderToProcess(t, s, "crash-shop")
+		gw, v, card, sess := ready.gateway, ready.view, ready.card, ready.session
 
 		if err := s.CrashAfterGatewayGrant(ctx, sess); err != nil {
 			t.Fatal(err)

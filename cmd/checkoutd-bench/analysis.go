@@ -6,36 +6,44 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
 
 - **The machine.** Sessions run on different 2-core machines, and they differ by about two to
   one: the same binary (commit 5b4996f) made 307 SQLite checkouts/s on an Intel Xeon and 146 on
-  an AMD EPYC. On the AMD EPYC of this report, runs of one binary a minute apart differ by up
-  to a third (218 and 331 SQLite checkouts/s; 97 and 150 on PostgreSQL), so a change was judged
-  by statement counts, the writer's busy time per checkout, and runs of the old and new binaries
-  alternated several times, never by one run. Compare figures only within one report.
-- **SQLite: its one writer, and now mostly SQLite's own work.** SQLite lets one transaction
-  write at a time, and at 32 shoppers that writer is busy about 85% of the time (the "write
-  transactions open" column). Per checkout it is held for init, five one-statement changes,
-  adding the payment, process_order's two transactions and the ledger's settle. Of the CPU under
-  write transactions, the pure-Go SQLite engine and its system calls (about 8,500 WAL page
-  writes and 3,600 file locks a second under load) are over half; Go's allocation, ent and
-  database/sql the rest. Two changes of this report moved most of the writer's time:
-  - SQLite checkpointed its write-ahead log inside the commit that crossed 1,000 pages, about
-    12 times a second under load, holding the one writer connection while it copied pages and
-    waited for two fsyncs. A checkpointer on a connection of its own now does it every 200 ms
-    (PASSIVE: it neither waits for nor blocks the writer). In alternated runs: 305 median (218
-    to 331) checkouts/s against about 240 (212 to 256) before, and 323 with no checkpoints at
-    all, which is what it can at most give.
-  - A change of the order's own row is one conditional UPDATE on the order this process kept
-    from its last change (below), so the writer no longer holds the change's reads.
-- **PostgreSQL: the two cores, shared.** Nothing is idle at 32 shoppers: about 80% of a core
-  for checkoutd, 100% for PostgreSQL's 20 backends and 14% for the load generator (top, 151
-  checkouts/s). That is about 5.4 ms of checkoutd's CPU, 6.6 ms of PostgreSQL's and 0.9 ms of
-  the load generator's per checkout, a ceiling near 155 checkouts/s on two cores; 200/s needs
-  the sum under 10 ms. PostgreSQL's commit rate is not the bound: an fdatasync takes 120 µs here
-  (pg_test_fsync: 8,300 a second) and a checkout commits 10 times. A checkout is now 32 round
-  trips, BEGIN and COMMIT included (PostgreSQL's statement log, one shopper), from 57 at this
-  report's start and about 230 when first measured: init 4; customer, addresses, shipping line
-  and taxes 1 each; the shipping lines' read 1; adding the payment 5; process_order 17.
-  In checkoutd a fifth of the CPU is the system calls of loopback TCP (to PostgreSQL and from
-  the load generator).
+  an AMD EPYC. On the AMD EPYC of this report, one binary measured minutes apart differs by up
+  to half: commit 14e3ff2 made 259 and 377 SQLite checkouts/s, and 147 and 239 on PostgreSQL,
+  within ten minutes; full runs of this report's code made 251 and the figure above on SQLite.
+  So a change was judged by statement counts, the writer's held time per checkout (a temporary
+  trace), and old and new binaries alternated, never by one run. Compare figures only within
+  one report.
+- **SQLite: its one writer.** SQLite lets one transaction write at a time, and at 32 shoppers
+  that writer is busy most of the time (the "write transactions open" column) while requests
+  wait about 6 ms for it. Per checkout it is held about 2.3 ms, traced: init 0.30 ms, five
+  one-statement changes 0.11 ms each, adding the payment 0.35, process_order's reservation
+  0.62 and its finish 0.47 (from about 3 ms at this report's start: the finish was 0.7 to 0.9
+  alone). That bounds it near 430 checkouts/s with the writer never idle; at 32 shoppers the
+  writer's holder also shares the two cores with 31 other requests, and throughput falls from 8
+  to 32 to 128 shoppers. Of the CPU under write transactions, the pure-Go SQLite engine and its
+  system calls are over half. This report's changes to it:
+  - The orders table's indexes no longer hold a time that a shopper's change moves: updated_at
+    left the (status, updated_at) index, which only recovery used (it finds its few processing
+    orders by the status leading the other index), and last_activity_at is recorded to the
+    minute, so a checkout's field changes write the order's row and no index entry (on
+    PostgreSQL they are heap-only updates). Alternated quick runs: 347 to 390 checkouts/s
+    against 332 to 344. With both indexes dropped outright, in a slow phase: 332 to 363 against
+    231 to 261.
+  - process_order's finish writes the order and its payments as the reservation left them (two
+    conditional updates, no reads), and settles the granted ledger entries in the same
+    transaction instead of one of its own.
+  - Checkpoints run on a connection of their own every 200 ms, off the writer (an earlier
+    report: about 305 checkouts/s against 240).
+  - A larger page cache for the writer (64 MB) measured no better, on a fresh database and on
+    one grown by the 1 and 8 shopper levels.
+- **PostgreSQL: the two cores, shared.** Nothing is idle at 32 shoppers. perf, at 152
+  checkouts/s: checkoutd 53% of the two cores (over half of it in the kernel: loopback TCP),
+  PostgreSQL's backends 36%, the load generator 9%. PostgreSQL's commit rate is not the bound:
+  an fdatasync takes 120 µs here (pg_test_fsync: 8,300 a second) and a checkout now commits 9
+  times. Over its Unix socket instead of loopback TCP it measured the same (185, 204, 192 against
+  178, 202, 189). A checkout is now 28 round trips, BEGIN and COMMIT included (PostgreSQL's
+  statement log, one shopper), from 32 at this report's start and about 230 when first
+  measured: init 4; customer, addresses, shipping line and taxes 1 each; the shipping lines'
+  read 1; adding the payment 5; process_order's reservation 8 and its finish 6.
 - **State reads.** GET /refresh is the JWT check and the order's row; its line items and
   payments come from memory when the order's last change was made by this process at the same
   version, else two more statements. A quarter of checkoutd's CPU on a read is ent building
@@ -49,8 +57,10 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   every change; a change of the order's own row (customer, addresses, shipping line, taxes,
   discount codes) written as one UPDATE conditioned on the kept version and an open status,
   falling back to the locked transaction when the row has moved on; adding a payment priced from
-  the kept children and answered with the payment it created; process_order reading the order's
-  payments once in its last transaction; a change's new row worked out instead of read back;
+  the kept children and answered with the payment it created; no order index on a time a change
+  moves, the shopper's activity recorded to the minute; process_order's finish written as the
+  reservation left it, the ledger's settle in it; a change's new row worked out instead of read
+  back;
   storefront sessions that do not read the order; updates by id instead of ent's UpdateOne,
   which reads each row back; an event's rows written in one statement per kind; init's catalog
   reads and pricing outside its transaction, and process_order's and payment's gateways read
@@ -62,10 +72,15 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   out jobs one batch per fetch, a batch filling only free workers, so delivery goes no faster
   than workers / 20 ms; with 32 (SQLite) and 64 (PostgreSQL) workers a backlog drains at the
   rates above, and at 8 shoppers' checkouts callbacks arrive well within a second of the commit.
-- **Next, in checkoutd's hands**: process_order is now half of a PostgreSQL checkout's
-  statements (its reserve reads the order's children although they are kept: it moves money, so
-  it reads its rows); have ent's code generator write each hot query's column list once (an ent
-  template) instead of building it on every call. Outside them: PostgreSQL over its Unix socket
-  rather than loopback TCP, and the load generator on another machine.
+  The machine's slow phases reach them too: in the run before this report's, the same code
+  drained 677 deliveries/s on PostgreSQL (and read state 7,304 times a second), against 423 (and
+  5,222) here, where its checkouts meanwhile ran at 107/s against 246 on SQLite.
+- **Next, in checkoutd's hands**: adding a payment on the kept order (a conditional bump of
+  the version instead of the locking read); public ids that grow with time, so that inserts into
+  their unique indexes go to the last page, not to a random one of a table that grows; have
+  ent's code generator write each hot query's column list once (an ent template) instead of
+  building it on every call. process_order's reservation still reads the order's children
+  although they are kept: it decides what is authorized, so it reads its rows. Outside them:
+  the load generator on another machine.
 
 `

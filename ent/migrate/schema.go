@@ -432,11 +432,6 @@ var (
 				Columns: []*schema.Column{OrdersColumns[24], OrdersColumns[1]},
 			},
 			{
-				Name:    "order_status_updated_at",
-				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[4], OrdersColumns[2]},
-			},
-			{
 				Name:    "order_status_last_activity_at",
 				Unique:  false,
 				Columns: []*schema.Column{OrdersColumns[4], OrdersColumns[22]},

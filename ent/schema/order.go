@@ -56,8 +56,9 @@ func (Order) Fields() []ent.Field {
 		// taxes, total) as process_order authorized them: later changes to the shop's zones, rates
 		// or codes must not move a processed order's total.
 		field.Bytes("settled_pricing").Optional().Annotations(entgql.Skip()),
-		// last_activity_at is when the shopper last changed the order (by the service clock); an
-		// open order with items and no activity for an hour is abandoned.
+		// last_activity_at is when the shopper last changed the order (by the service clock), to
+		// the minute (service.activityResolution); an open order with items and no activity for an
+		// hour is abandoned.
 		field.Time("last_activity_at").Optional().Nillable(),
 		// abandoned_at is when order/abandoned was recorded; activity clears it, so an order
 		// left again is abandoned again.
@@ -76,7 +77,11 @@ func (Order) Edges() []ent.Edge {
 }
 
 func (Order) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("shop_id", "created_at"), index.Fields("status", "updated_at"), index.Fields("status", "last_activity_at")}
+	// No index holds updated_at, and last_activity_at moves once a minute at most: an order's
+	// field changes then write its row alone, not index entries too (on PostgreSQL they are
+	// heap-only updates). Recovery finds the few processing orders by the status that leads
+	// the second index.
+	return []ent.Index{index.Fields("shop_id", "created_at"), index.Fields("status", "last_activity_at")}
 }
 
 func (Order) Annotations() []schema.Annotation {
