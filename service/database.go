@@ -33,8 +33,9 @@ type Database struct {
 // timeout instead of instant SQLITE_BUSY, and write transactions that lock at BEGIN so two
 // read-then-write transactions cannot deadlock. Times are written in SQLite's own format in
 // UTC, so that comparing them as text (SQLite has no time type) orders them as times; the
-// driver's default, Go's time.String(), carries a zone name and a monotonic reading.
-const sqlitePragmas = "_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate&_time_format=sqlite&_timezone=UTC"
+// driver's default, Go's time.String(), carries a zone name and a monotonic reading. The busy
+// timeout comes first so that the pragmas after it wait for a lock too.
+const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate&_time_format=sqlite&_timezone=UTC"
 
 // OpenDatabase opens `file:PATH` (SQLite) or `postgres://...` URLs.
 func OpenDatabase(url string) (*Database, error) {
@@ -72,6 +73,14 @@ func OpenDatabase(url string) (*Database, error) {
 	client := ent.NewClient(ent.Driver(txCapture{entsql.OpenDB(dia, db)}))
 	d := &Database{SQL: db, Dialect: dia, Client: client, Read: client}
 	if dia == dialect.SQLite {
+		// The writer's connection opens first and alone: on a new file it is the one that turns
+		// on WAL. Two connections switching a new file to WAL at once can deadlock in SQLite,
+		// which then answers SQLITE_BUSY at once whatever the busy timeout (seen as a failed
+		// migration when the checkpointer's first connection came in between).
+		if err := db.Ping(); err != nil {
+			db.Close()
+			return nil, err
+		}
 		read, err := sql.Open(driver, dsn+"&_pragma=query_only(1)")
 		if err != nil {
 			db.Close()

@@ -81,3 +81,31 @@ func fileSize(t *testing.T, path string) int64 {
 	}
 	return info.Size()
 }
+
+// Two connections switching a new SQLite file to WAL at once can deadlock, and SQLite answers
+// that with SQLITE_BUSY whatever the busy timeout. OpenDatabase's own connections (the writer,
+// then the readers and the checkpointer) must never meet that way: a migration run beside
+// another connection opening the same new file always succeeds.
+func TestANewSQLiteDatabaseMigratesWhileAnotherConnectionOpensIt(t *testing.T) {
+	for i := range 40 {
+		url := "file:" + filepath.Join(t.TempDir(), "checkout.db")
+		db, err := service.OpenDatabase(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		other, err := service.OpenDatabase(url)
+		if err != nil {
+			t.Fatalf("opening %d a second time: %v", i, err)
+		}
+		migrated := make(chan error, 1)
+		go func() { migrated <- db.Migrate(context.Background()) }()
+		if err := other.Ping(context.Background()); err != nil {
+			t.Fatalf("second connection to database %d: %v", i, err)
+		}
+		if err := <-migrated; err != nil {
+			t.Fatalf("migrating database %d: %v", i, err)
+		}
+		other.Close()
+		db.Close()
+	}
+}
