@@ -5,45 +5,45 @@ package main
 const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR, strace, top, PostgreSQL's statement log)
 
 - **The machine.** Sessions run on different 2-core machines, and they differ by about two to
-  one: the same binary (commit 5b4996f) made 307 SQLite checkouts/s on an Intel Xeon and 146 on
-  an AMD EPYC. On the AMD EPYC of this report, one binary measured minutes apart differs by up
-  to half: commit 14e3ff2 made 259 and 377 SQLite checkouts/s, and 147 and 239 on PostgreSQL,
-  within ten minutes; full runs of this report's code made 251 and the figure above on SQLite.
-  So a change was judged by statement counts, the writer's held time per checkout (a temporary
-  trace), and old and new binaries alternated, never by one run. Compare figures only within
-  one report.
+  one: the same binary made 146 SQLite checkouts/s on one AMD EPYC and 307 on an Intel Xeon,
+  and on a slow machine one binary measured minutes apart differed by up to half (259 and 377
+  SQLite checkouts/s within ten minutes). This report's machine is a fast one: the code of the
+  session before it, which made 251 and 315 SQLite checkouts/s in two full runs there, made 437
+  here (and 349 on PostgreSQL). So a change was judged by statement counts, the writer's held
+  time per checkout (a temporary trace), and old and new binaries alternated, never by one run.
+  Compare figures only within one report.
 - **SQLite: its one writer.** SQLite lets one transaction write at a time, and at 32 shoppers
-  that writer is busy most of the time (the "write transactions open" column) while requests
-  wait about 6 ms for it. Per checkout it is held about 2.3 ms, traced: init 0.30 ms, five
-  one-statement changes 0.11 ms each, adding the payment 0.35, process_order's reservation
-  0.62 and its finish 0.47 (from about 3 ms at this report's start: the finish was 0.7 to 0.9
-  alone). That bounds it near 430 checkouts/s with the writer never idle; at 32 shoppers the
-  writer's holder also shares the two cores with 31 other requests, and throughput falls from 8
-  to 32 to 128 shoppers. Of the CPU under write transactions, the pure-Go SQLite engine and its
-  system calls are over half. This report's changes to it:
-  - The orders table's indexes no longer hold a time that a shopper's change moves: updated_at
-    left the (status, updated_at) index, which only recovery used (it finds its few processing
-    orders by the status leading the other index), and last_activity_at is recorded to the
-    minute, so a checkout's field changes write the order's row and no index entry (on
-    PostgreSQL they are heap-only updates). Alternated quick runs: 347 to 390 checkouts/s
-    against 332 to 344. With both indexes dropped outright, in a slow phase: 332 to 363 against
-    231 to 261.
+  that writer is busy about nine tenths of the time (the "write transactions open" column),
+  while checkoutd uses about 1.3 of the 2 cores and the load generator a quarter of one (top,
+  at 32 shoppers): the writer, not the CPU, is the bound. Held time per checkout is that share
+  over the rate, about 2 ms here; traced on the slower machine it was 2.3 ms: init 0.30,
+  five one-statement changes 0.11 each, adding the payment 0.35, process_order's reservation
+  0.62 and its finish 0.47 (from about 3 ms before the last session: the finish alone was 0.7
+  to 0.9). That puts the ceiling near 490 checkouts/s with the writer never idle. Of the CPU
+  under write transactions, the pure-Go SQLite engine and its system calls are over half. What
+  took it there:
+  - The orders table's indexes hold no time that a shopper's change moves: updated_at left the
+    (status, updated_at) index, which only recovery used (it finds its few processing orders by
+    the status leading the other index), and last_activity_at is recorded to the minute, so a
+    checkout's field changes write the order's row and no index entry (on PostgreSQL they are
+    heap-only updates). Alternated quick runs: 347 to 390 checkouts/s against 332 to 344.
   - process_order's finish writes the order and its payments as the reservation left them (two
     conditional updates, no reads), and settles the granted ledger entries in the same
     transaction instead of one of its own.
-  - Checkpoints run on a connection of their own every 200 ms, off the writer (an earlier
-    report: about 305 checkouts/s against 240).
-  - A larger page cache for the writer (64 MB) measured no better, on a fresh database and on
-    one grown by the 1 and 8 shopper levels.
-- **PostgreSQL: the two cores, shared.** Nothing is idle at 32 shoppers. perf, at 152
-  checkouts/s: checkoutd 53% of the two cores (over half of it in the kernel: loopback TCP),
-  PostgreSQL's backends 36%, the load generator 9%. PostgreSQL's commit rate is not the bound:
-  an fdatasync takes 120 µs here (pg_test_fsync: 8,300 a second) and a checkout now commits 9
-  times. Over its Unix socket instead of loopback TCP it measured the same (185, 204, 192 against
-  178, 202, 189). A checkout is now 28 round trips, BEGIN and COMMIT included (PostgreSQL's
-  statement log, one shopper), from 32 at this report's start and about 230 when first
-  measured: init 4; customer, addresses, shipping line and taxes 1 each; the shipping lines'
-  read 1; adding the payment 5; process_order's reservation 8 and its finish 6.
+  - Checkpoints run on a connection of their own every 200 ms, off the writer (about 305
+    checkouts/s against 240 when measured). The writer's connection opens first and alone, so
+    that two connections never switch a new file to WAL at once (SQLite answers that with
+    SQLITE_BUSY whatever the busy timeout).
+  - A larger page cache for the writer (64 MB) measured no better.
+- **PostgreSQL: the two cores, shared.** Nothing is idle at 32 shoppers: PostgreSQL's backends
+  take about 0.9 of the 2 cores, checkoutd 0.8 (on the slower machine perf put over half of it in
+  the kernel: loopback TCP), the load generator 0.15 (top, at 32 shoppers). PostgreSQL's commit rate is not the
+  bound: an fdatasync takes about 120 µs (pg_test_fsync: 8,300 a second) and a checkout commits
+  9 times. Over its Unix socket instead of loopback TCP it measured the same. A checkout is 28
+  round trips, BEGIN and COMMIT included (PostgreSQL's statement log, one shopper), from 32
+  before the last session and about 230 when first measured: init 4; customer, addresses,
+  shipping line and taxes 1 each; the shipping lines' read 1; adding the payment 5;
+  process_order's reservation 8 and its finish 6.
 - **State reads.** GET /refresh is the JWT check and the order's row; its line items and
   payments come from memory when the order's last change was made by this process at the same
   version, else two more statements. A quarter of checkoutd's CPU on a read is ent building
@@ -69,12 +69,14 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   GOGC=400; a load generator on fasthttp's client.
 - **Webhooks.** Each delivery is a few reads, one write transaction (a conditional UPDATE that
   claims the attempt, and the attempt's row) and the queue's fetch and completion. The queue hands
-  out jobs one batch per fetch, a batch filling only free workers, so delivery goes no faster
-  than workers / 20 ms; with 32 (SQLite) and 64 (PostgreSQL) workers a backlog drains at the
-  rates above, and at 8 shoppers' checkouts callbacks arrive well within a second of the commit.
-  The machine's slow phases reach them too: in the run before this report's, the same code
-  drained 677 deliveries/s on PostgreSQL (and read state 7,304 times a second), against 423 (and
-  5,222) here, where its checkouts meanwhile ran at 107/s against 246 on SQLite.
+  out jobs one batch per fetch (every 20 ms while there is work), a batch filling only free
+  workers, so delivery goes no faster than workers / 20 ms. The steady run's checkouts are not
+  paced: 8 shoppers make as many as the machine allows, here 160 to 240 a second, so 1,000 to
+  1,450 deliveries a second are asked for. With 32 workers on SQLite (the first full run of this
+  report's session) delivery kept pace only to about 940 a second, and the delay grew to a p99 of 2 to 6 seconds;
+  with 64 workers on both databases it keeps pace (the run above), and a backlog drains at
+  about 1,700 a second on SQLite (from 1,070) and 1,350 on PostgreSQL. 128 workers did no
+  better.
 - **Next, in checkoutd's hands**: adding a payment on the kept order (a conditional bump of
   the version instead of the locking read); public ids that grow with time, so that inserts into
   their unique indexes go to the last page, not to a random one of a table that grows; have
