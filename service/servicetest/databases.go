@@ -53,14 +53,64 @@ func Each(t *testing.T, fn func(t *testing.T, db *service.Database)) {
 	t.Run("postgres", func(t *testing.T) { fn(t, Postgres(t)) })
 }
 
-// SQLite returns a migrated database in a file under the test's temp dir.
+// SQLite returns a migrated database in a file under the test's temp dir: a copy of a database
+// migrated once per test binary. Under the race detector migrating takes about half a second
+// (the pure-Go SQLite is instrumented too), writing the copy a few milliseconds.
 func SQLite(t testing.TB) *service.Database {
 	t.Helper()
-	db, err := service.OpenDatabase("file:" + filepath.Join(t.TempDir(), "checkout.db"))
+	file, err := migratedSQLiteFile()
+	if err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "checkout.db")
+	if err := os.WriteFile(path, file, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := service.OpenDatabase("file:" + path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return migrated(t, db)
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+var (
+	sqliteOnce     sync.Once
+	sqliteMigrated []byte
+	sqliteError    error
+)
+
+// migratedSQLiteFile is the content of a newly migrated SQLite database file, its write-ahead log
+// copied into it.
+func migratedSQLiteFile() ([]byte, error) {
+	sqliteOnce.Do(func() {
+		sqliteMigrated, sqliteError = migrateSQLiteFile()
+	})
+	return sqliteMigrated, sqliteError
+}
+
+func migrateSQLiteFile() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "checkoutd-migrated-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "checkout.db")
+	db, err := service.OpenDatabase("file:" + path)
+	if err != nil {
+		return nil, err
+	}
+	err = db.Migrate(context.Background())
+	if err == nil {
+		_, err = db.SQL.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	}
+	if closeErr := db.Close(); err == nil {
+		err = closeErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
 }
 
 // Postgres returns a migrated database in a schema of its own, dropped after the test. It skips
