@@ -49,7 +49,7 @@ func newJobClient(s *Service) (*river.Client[*sql.Tx], error) {
 	}
 	// Webhook callbacks mostly wait on the network, so many run at once. The queue also hands
 	// out jobs a batch at a time, at most one batch per fetch (every 20 ms while there is work),
-	// and a batch only fills free workers: delivery can go no faster than workers / 20 ms
+	// and a batch only fills free workers: delivery can go no faster than workers / 20 ms.
 	// Measured under the benchmark's checkouts (6 deliveries each): on SQLite 32 workers fell
 	// behind at about 940 deliveries/s, the delay growing to seconds, where 64 kept up at 1,230/s
 	// with p99 under 0.4 s and drained a backlog at about 1,800/s (32: 1,070/s); 128 did no
