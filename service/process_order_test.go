@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -72,12 +73,9 @@ func TestProcessOrderCompletesFromItsReservationOrFromTheRowsWhenTheOrderMovedOn
 }
 
 func eventTopics(events []*ent.Event) string {
-	out := ""
+	topics := make([]string, len(events))
 	for i, e := range events {
-		if i > 0 {
-			out += ","
-		}
-		out += e.Topic
+		topics[i] = e.Topic
 	}
-	return out
+	return strings.Join(topics, ",")
 }
