@@ -1,10 +1,12 @@
 package service
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bojanz/currency"
 )
@@ -20,6 +22,37 @@ func validateCurrency(code string) error {
 func isHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// Text bounds: every text a caller sends has one, counted in characters (docs/errors.md lists
+// them under request.text_too_long).
+const (
+	// MaxShortText bounds names, titles, labels, codes, keys, emails and address lines.
+	MaxShortText = 255
+	// MaxLongText bounds notes, descriptions, reasons, messages and regular expressions.
+	MaxLongText = 5000
+	// MaxURLText bounds URLs.
+	MaxURLText = 2048
+	// MaxSecretText bounds shared secrets and tokens.
+	MaxSecretText = 1024
+)
+
+// tooLong reports whether value holds more than max characters.
+func tooLong(value string, max int) bool {
+	return len(value) > max && utf8.RuneCountInString(value) > max
+}
+
+// text adds a problem for field when value holds more than max characters.
+func (f fieldErrors) text(field, value string, max int) {
+	if tooLong(value, max) {
+		f.add(field, fmt.Sprintf("is longer than %d characters", max))
+	}
+}
+
+// textTooLong is the 422 for one text longer than its bound, for inputs that check one field.
+func textTooLong(field string, max int) *Error {
+	return validationError("request.text_too_long", fmt.Sprintf("%s is longer than %d characters", field, max),
+		map[string]any{"field": field, "max_length": max})
 }
 
 // fieldErrors collects per-field problems of one input.
