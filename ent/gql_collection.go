@@ -1372,6 +1372,11 @@ func (_q *LineItemQuery) collectField(ctx context.Context, oneNode bool, opCtx *
 				selectedFields = append(selectedFields, lineitem.FieldFulfilledQuantity)
 				fieldSeen[lineitem.FieldFulfilledQuantity] = struct{}{}
 			}
+		case "restockedQuantity":
+			if _, ok := fieldSeen[lineitem.FieldRestockedQuantity]; !ok {
+				selectedFields = append(selectedFields, lineitem.FieldRestockedQuantity)
+				fieldSeen[lineitem.FieldRestockedQuantity] = struct{}{}
+			}
 		case "weight":
 			if _, ok := fieldSeen[lineitem.FieldWeight]; !ok {
 				selectedFields = append(selectedFields, lineitem.FieldWeight)

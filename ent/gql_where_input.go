@@ -4448,6 +4448,16 @@ type LineItemWhereInput struct {
 	FulfilledQuantityLT    *int  `json:"fulfilledQuantityLT,omitempty"`
 	FulfilledQuantityLTE   *int  `json:"fulfilledQuantityLTE,omitempty"`
 
+	// "restocked_quantity" field predicates.
+	RestockedQuantity      *int  `json:"restockedQuantity,omitempty"`
+	RestockedQuantityNEQ   *int  `json:"restockedQuantityNEQ,omitempty"`
+	RestockedQuantityIn    []int `json:"restockedQuantityIn,omitempty"`
+	RestockedQuantityNotIn []int `json:"restockedQuantityNotIn,omitempty"`
+	RestockedQuantityGT    *int  `json:"restockedQuantityGT,omitempty"`
+	RestockedQuantityGTE   *int  `json:"restockedQuantityGTE,omitempty"`
+	RestockedQuantityLT    *int  `json:"restockedQuantityLT,omitempty"`
+	RestockedQuantityLTE   *int  `json:"restockedQuantityLTE,omitempty"`
+
 	// "weight" field predicates.
 	Weight      *int  `json:"weight,omitempty"`
 	WeightNEQ   *int  `json:"weightNEQ,omitempty"`
@@ -5013,6 +5023,30 @@ func (i *LineItemWhereInput) P() (predicate.LineItem, error) {
 	}
 	if i.FulfilledQuantityLTE != nil {
 		predicates = append(predicates, lineitem.FulfilledQuantityLTE(*i.FulfilledQuantityLTE))
+	}
+	if i.RestockedQuantity != nil {
+		predicates = append(predicates, lineitem.RestockedQuantityEQ(*i.RestockedQuantity))
+	}
+	if i.RestockedQuantityNEQ != nil {
+		predicates = append(predicates, lineitem.RestockedQuantityNEQ(*i.RestockedQuantityNEQ))
+	}
+	if len(i.RestockedQuantityIn) > 0 {
+		predicates = append(predicates, lineitem.RestockedQuantityIn(i.RestockedQuantityIn...))
+	}
+	if len(i.RestockedQuantityNotIn) > 0 {
+		predicates = append(predicates, lineitem.RestockedQuantityNotIn(i.RestockedQuantityNotIn...))
+	}
+	if i.RestockedQuantityGT != nil {
+		predicates = append(predicates, lineitem.RestockedQuantityGT(*i.RestockedQuantityGT))
+	}
+	if i.RestockedQuantityGTE != nil {
+		predicates = append(predicates, lineitem.RestockedQuantityGTE(*i.RestockedQuantityGTE))
+	}
+	if i.RestockedQuantityLT != nil {
+		predicates = append(predicates, lineitem.RestockedQuantityLT(*i.RestockedQuantityLT))
+	}
+	if i.RestockedQuantityLTE != nil {
+		predicates = append(predicates, lineitem.RestockedQuantityLTE(*i.RestockedQuantityLTE))
 	}
 	if i.Weight != nil {
 		predicates = append(predicates, lineitem.WeightEQ(*i.Weight))

@@ -45,6 +45,8 @@ type LineItem struct {
 	Quantity int `json:"quantity,omitempty"`
 	// FulfilledQuantity holds the value of the "fulfilled_quantity" field.
 	FulfilledQuantity int `json:"fulfilled_quantity,omitempty"`
+	// RestockedQuantity holds the value of the "restocked_quantity" field.
+	RestockedQuantity int `json:"restocked_quantity,omitempty"`
 	// Weight holds the value of the "weight" field.
 	Weight int `json:"weight,omitempty"`
 	// WeightUnit holds the value of the "weight_unit" field.
@@ -100,7 +102,7 @@ func (*LineItem) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case lineitem.FieldRequiresShipping, lineitem.FieldTaxable:
 			values[i] = new(sql.NullBool)
-		case lineitem.FieldID, lineitem.FieldOrderID, lineitem.FieldPrice, lineitem.FieldCompareAtPrice, lineitem.FieldQuantity, lineitem.FieldFulfilledQuantity, lineitem.FieldWeight, lineitem.FieldPosition:
+		case lineitem.FieldID, lineitem.FieldOrderID, lineitem.FieldPrice, lineitem.FieldCompareAtPrice, lineitem.FieldQuantity, lineitem.FieldFulfilledQuantity, lineitem.FieldRestockedQuantity, lineitem.FieldWeight, lineitem.FieldPosition:
 			values[i] = new(sql.NullInt64)
 		case lineitem.FieldLineItemKey, lineitem.FieldProductID, lineitem.FieldVariantID, lineitem.FieldSku, lineitem.FieldProductTitle, lineitem.FieldTitle, lineitem.FieldWeightUnit, lineitem.FieldTags, lineitem.FieldVendor, lineitem.FieldImageURL:
 			values[i] = new(sql.NullString)
@@ -204,6 +206,12 @@ func (_m *LineItem) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field fulfilled_quantity", values[i])
 			} else if value.Valid {
 				_m.FulfilledQuantity = int(value.Int64)
+			}
+		case lineitem.FieldRestockedQuantity:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field restocked_quantity", values[i])
+			} else if value.Valid {
+				_m.RestockedQuantity = int(value.Int64)
 			}
 		case lineitem.FieldWeight:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -340,6 +348,9 @@ func (_m *LineItem) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("fulfilled_quantity=")
 	builder.WriteString(fmt.Sprintf("%v", _m.FulfilledQuantity))
+	builder.WriteString(", ")
+	builder.WriteString("restocked_quantity=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RestockedQuantity))
 	builder.WriteString(", ")
 	builder.WriteString("weight=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Weight))

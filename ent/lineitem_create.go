@@ -165,6 +165,20 @@ func (_c *LineItemCreate) SetNillableFulfilledQuantity(v *int) *LineItemCreate {
 	return _c
 }
 
+// SetRestockedQuantity sets the "restocked_quantity" field.
+func (_c *LineItemCreate) SetRestockedQuantity(v int) *LineItemCreate {
+	_c.mutation.SetRestockedQuantity(v)
+	return _c
+}
+
+// SetNillableRestockedQuantity sets the "restocked_quantity" field if the given value is not nil.
+func (_c *LineItemCreate) SetNillableRestockedQuantity(v *int) *LineItemCreate {
+	if v != nil {
+		_c.SetRestockedQuantity(*v)
+	}
+	return _c
+}
+
 // SetWeight sets the "weight" field.
 func (_c *LineItemCreate) SetWeight(v int) *LineItemCreate {
 	_c.mutation.SetWeight(v)
@@ -355,6 +369,10 @@ func (_c *LineItemCreate) defaults() {
 		v := lineitem.DefaultFulfilledQuantity
 		_c.mutation.SetFulfilledQuantity(v)
 	}
+	if _, ok := _c.mutation.RestockedQuantity(); !ok {
+		v := lineitem.DefaultRestockedQuantity
+		_c.mutation.SetRestockedQuantity(v)
+	}
 	if _, ok := _c.mutation.Weight(); !ok {
 		v := lineitem.DefaultWeight
 		_c.mutation.SetWeight(v)
@@ -429,6 +447,9 @@ func (_c *LineItemCreate) check() error {
 	}
 	if _, ok := _c.mutation.FulfilledQuantity(); !ok {
 		return &ValidationError{Name: "fulfilled_quantity", err: errors.New(`ent: missing required field "LineItem.fulfilled_quantity"`)}
+	}
+	if _, ok := _c.mutation.RestockedQuantity(); !ok {
+		return &ValidationError{Name: "restocked_quantity", err: errors.New(`ent: missing required field "LineItem.restocked_quantity"`)}
 	}
 	if _, ok := _c.mutation.Weight(); !ok {
 		return &ValidationError{Name: "weight", err: errors.New(`ent: missing required field "LineItem.weight"`)}
@@ -531,6 +552,10 @@ func (_c *LineItemCreate) createSpec() (*LineItem, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.FulfilledQuantity(); ok {
 		_spec.SetField(lineitem.FieldFulfilledQuantity, field.TypeInt, value)
 		_node.FulfilledQuantity = value
+	}
+	if value, ok := _c.mutation.RestockedQuantity(); ok {
+		_spec.SetField(lineitem.FieldRestockedQuantity, field.TypeInt, value)
+		_node.RestockedQuantity = value
 	}
 	if value, ok := _c.mutation.Weight(); ok {
 		_spec.SetField(lineitem.FieldWeight, field.TypeInt, value)
@@ -790,6 +815,24 @@ func (u *LineItemUpsert) UpdateFulfilledQuantity() *LineItemUpsert {
 // AddFulfilledQuantity adds v to the "fulfilled_quantity" field.
 func (u *LineItemUpsert) AddFulfilledQuantity(v int) *LineItemUpsert {
 	u.Add(lineitem.FieldFulfilledQuantity, v)
+	return u
+}
+
+// SetRestockedQuantity sets the "restocked_quantity" field.
+func (u *LineItemUpsert) SetRestockedQuantity(v int) *LineItemUpsert {
+	u.Set(lineitem.FieldRestockedQuantity, v)
+	return u
+}
+
+// UpdateRestockedQuantity sets the "restocked_quantity" field to the value that was provided on create.
+func (u *LineItemUpsert) UpdateRestockedQuantity() *LineItemUpsert {
+	u.SetExcluded(lineitem.FieldRestockedQuantity)
+	return u
+}
+
+// AddRestockedQuantity adds v to the "restocked_quantity" field.
+func (u *LineItemUpsert) AddRestockedQuantity(v int) *LineItemUpsert {
+	u.Add(lineitem.FieldRestockedQuantity, v)
 	return u
 }
 
@@ -1146,6 +1189,27 @@ func (u *LineItemUpsertOne) AddFulfilledQuantity(v int) *LineItemUpsertOne {
 func (u *LineItemUpsertOne) UpdateFulfilledQuantity() *LineItemUpsertOne {
 	return u.Update(func(s *LineItemUpsert) {
 		s.UpdateFulfilledQuantity()
+	})
+}
+
+// SetRestockedQuantity sets the "restocked_quantity" field.
+func (u *LineItemUpsertOne) SetRestockedQuantity(v int) *LineItemUpsertOne {
+	return u.Update(func(s *LineItemUpsert) {
+		s.SetRestockedQuantity(v)
+	})
+}
+
+// AddRestockedQuantity adds v to the "restocked_quantity" field.
+func (u *LineItemUpsertOne) AddRestockedQuantity(v int) *LineItemUpsertOne {
+	return u.Update(func(s *LineItemUpsert) {
+		s.AddRestockedQuantity(v)
+	})
+}
+
+// UpdateRestockedQuantity sets the "restocked_quantity" field to the value that was provided on create.
+func (u *LineItemUpsertOne) UpdateRestockedQuantity() *LineItemUpsertOne {
+	return u.Update(func(s *LineItemUpsert) {
+		s.UpdateRestockedQuantity()
 	})
 }
 
@@ -1689,6 +1753,27 @@ func (u *LineItemUpsertBulk) AddFulfilledQuantity(v int) *LineItemUpsertBulk {
 func (u *LineItemUpsertBulk) UpdateFulfilledQuantity() *LineItemUpsertBulk {
 	return u.Update(func(s *LineItemUpsert) {
 		s.UpdateFulfilledQuantity()
+	})
+}
+
+// SetRestockedQuantity sets the "restocked_quantity" field.
+func (u *LineItemUpsertBulk) SetRestockedQuantity(v int) *LineItemUpsertBulk {
+	return u.Update(func(s *LineItemUpsert) {
+		s.SetRestockedQuantity(v)
+	})
+}
+
+// AddRestockedQuantity adds v to the "restocked_quantity" field.
+func (u *LineItemUpsertBulk) AddRestockedQuantity(v int) *LineItemUpsertBulk {
+	return u.Update(func(s *LineItemUpsert) {
+		s.AddRestockedQuantity(v)
+	})
+}
+
+// UpdateRestockedQuantity sets the "restocked_quantity" field to the value that was provided on create.
+func (u *LineItemUpsertBulk) UpdateRestockedQuantity() *LineItemUpsertBulk {
+	return u.Update(func(s *LineItemUpsert) {
+		s.UpdateRestockedQuantity()
 	})
 }
 

@@ -202,6 +202,27 @@ func (_u *LineItemUpdate) AddFulfilledQuantity(v int) *LineItemUpdate {
 	return _u
 }
 
+// SetRestockedQuantity sets the "restocked_quantity" field.
+func (_u *LineItemUpdate) SetRestockedQuantity(v int) *LineItemUpdate {
+	_u.mutation.ResetRestockedQuantity()
+	_u.mutation.SetRestockedQuantity(v)
+	return _u
+}
+
+// SetNillableRestockedQuantity sets the "restocked_quantity" field if the given value is not nil.
+func (_u *LineItemUpdate) SetNillableRestockedQuantity(v *int) *LineItemUpdate {
+	if v != nil {
+		_u.SetRestockedQuantity(*v)
+	}
+	return _u
+}
+
+// AddRestockedQuantity adds value to the "restocked_quantity" field.
+func (_u *LineItemUpdate) AddRestockedQuantity(v int) *LineItemUpdate {
+	_u.mutation.AddRestockedQuantity(v)
+	return _u
+}
+
 // SetWeight sets the "weight" field.
 func (_u *LineItemUpdate) SetWeight(v int) *LineItemUpdate {
 	_u.mutation.ResetWeight()
@@ -446,6 +467,12 @@ func (_u *LineItemUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedFulfilledQuantity(); ok {
 		_spec.AddField(lineitem.FieldFulfilledQuantity, field.TypeInt, value)
 	}
+	if value, ok := _u.mutation.RestockedQuantity(); ok {
+		_spec.SetField(lineitem.FieldRestockedQuantity, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRestockedQuantity(); ok {
+		_spec.AddField(lineitem.FieldRestockedQuantity, field.TypeInt, value)
+	}
 	if value, ok := _u.mutation.Weight(); ok {
 		_spec.SetField(lineitem.FieldWeight, field.TypeInt, value)
 	}
@@ -673,6 +700,27 @@ func (_u *LineItemUpdateOne) SetNillableFulfilledQuantity(v *int) *LineItemUpdat
 // AddFulfilledQuantity adds value to the "fulfilled_quantity" field.
 func (_u *LineItemUpdateOne) AddFulfilledQuantity(v int) *LineItemUpdateOne {
 	_u.mutation.AddFulfilledQuantity(v)
+	return _u
+}
+
+// SetRestockedQuantity sets the "restocked_quantity" field.
+func (_u *LineItemUpdateOne) SetRestockedQuantity(v int) *LineItemUpdateOne {
+	_u.mutation.ResetRestockedQuantity()
+	_u.mutation.SetRestockedQuantity(v)
+	return _u
+}
+
+// SetNillableRestockedQuantity sets the "restocked_quantity" field if the given value is not nil.
+func (_u *LineItemUpdateOne) SetNillableRestockedQuantity(v *int) *LineItemUpdateOne {
+	if v != nil {
+		_u.SetRestockedQuantity(*v)
+	}
+	return _u
+}
+
+// AddRestockedQuantity adds value to the "restocked_quantity" field.
+func (_u *LineItemUpdateOne) AddRestockedQuantity(v int) *LineItemUpdateOne {
+	_u.mutation.AddRestockedQuantity(v)
 	return _u
 }
 
@@ -949,6 +997,12 @@ func (_u *LineItemUpdateOne) sqlSave(ctx context.Context) (_node *LineItem, err 
 	}
 	if value, ok := _u.mutation.AddedFulfilledQuantity(); ok {
 		_spec.AddField(lineitem.FieldFulfilledQuantity, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.RestockedQuantity(); ok {
+		_spec.SetField(lineitem.FieldRestockedQuantity, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRestockedQuantity(); ok {
+		_spec.AddField(lineitem.FieldRestockedQuantity, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.Weight(); ok {
 		_spec.SetField(lineitem.FieldWeight, field.TypeInt, value)

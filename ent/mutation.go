@@ -8923,6 +8923,8 @@ type LineItemMutation struct {
 	addquantity           *int
 	fulfilled_quantity    *int
 	addfulfilled_quantity *int
+	restocked_quantity    *int
+	addrestocked_quantity *int
 	weight                *int
 	addweight             *int
 	weight_unit           *string
@@ -9588,6 +9590,62 @@ func (m *LineItemMutation) ResetFulfilledQuantity() {
 	m.addfulfilled_quantity = nil
 }
 
+// SetRestockedQuantity sets the "restocked_quantity" field.
+func (m *LineItemMutation) SetRestockedQuantity(i int) {
+	m.restocked_quantity = &i
+	m.addrestocked_quantity = nil
+}
+
+// RestockedQuantity returns the value of the "restocked_quantity" field in the mutation.
+func (m *LineItemMutation) RestockedQuantity() (r int, exists bool) {
+	v := m.restocked_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRestockedQuantity returns the old "restocked_quantity" field's value of the LineItem entity.
+// If the LineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LineItemMutation) OldRestockedQuantity(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRestockedQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRestockedQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRestockedQuantity: %w", err)
+	}
+	return oldValue.RestockedQuantity, nil
+}
+
+// AddRestockedQuantity adds i to the "restocked_quantity" field.
+func (m *LineItemMutation) AddRestockedQuantity(i int) {
+	if m.addrestocked_quantity != nil {
+		*m.addrestocked_quantity += i
+	} else {
+		m.addrestocked_quantity = &i
+	}
+}
+
+// AddedRestockedQuantity returns the value that was added to the "restocked_quantity" field in this mutation.
+func (m *LineItemMutation) AddedRestockedQuantity() (r int, exists bool) {
+	v := m.addrestocked_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRestockedQuantity resets all changes to the "restocked_quantity" field.
+func (m *LineItemMutation) ResetRestockedQuantity() {
+	m.restocked_quantity = nil
+	m.addrestocked_quantity = nil
+}
+
 // SetWeight sets the "weight" field.
 func (m *LineItemMutation) SetWeight(i int) {
 	m.weight = &i
@@ -10026,7 +10084,7 @@ func (m *LineItemMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *LineItemMutation) Fields() []string {
-	fields := make([]string, 0, 22)
+	fields := make([]string, 0, 23)
 	if m.created_at != nil {
 		fields = append(fields, lineitem.FieldCreatedAt)
 	}
@@ -10065,6 +10123,9 @@ func (m *LineItemMutation) Fields() []string {
 	}
 	if m.fulfilled_quantity != nil {
 		fields = append(fields, lineitem.FieldFulfilledQuantity)
+	}
+	if m.restocked_quantity != nil {
+		fields = append(fields, lineitem.FieldRestockedQuantity)
 	}
 	if m.weight != nil {
 		fields = append(fields, lineitem.FieldWeight)
@@ -10127,6 +10188,8 @@ func (m *LineItemMutation) Field(name string) (ent.Value, bool) {
 		return m.Quantity()
 	case lineitem.FieldFulfilledQuantity:
 		return m.FulfilledQuantity()
+	case lineitem.FieldRestockedQuantity:
+		return m.RestockedQuantity()
 	case lineitem.FieldWeight:
 		return m.Weight()
 	case lineitem.FieldWeightUnit:
@@ -10180,6 +10243,8 @@ func (m *LineItemMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldQuantity(ctx)
 	case lineitem.FieldFulfilledQuantity:
 		return m.OldFulfilledQuantity(ctx)
+	case lineitem.FieldRestockedQuantity:
+		return m.OldRestockedQuantity(ctx)
 	case lineitem.FieldWeight:
 		return m.OldWeight(ctx)
 	case lineitem.FieldWeightUnit:
@@ -10298,6 +10363,13 @@ func (m *LineItemMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetFulfilledQuantity(v)
 		return nil
+	case lineitem.FieldRestockedQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRestockedQuantity(v)
+		return nil
 	case lineitem.FieldWeight:
 		v, ok := value.(int)
 		if !ok {
@@ -10381,6 +10453,9 @@ func (m *LineItemMutation) AddedFields() []string {
 	if m.addfulfilled_quantity != nil {
 		fields = append(fields, lineitem.FieldFulfilledQuantity)
 	}
+	if m.addrestocked_quantity != nil {
+		fields = append(fields, lineitem.FieldRestockedQuantity)
+	}
 	if m.addweight != nil {
 		fields = append(fields, lineitem.FieldWeight)
 	}
@@ -10403,6 +10478,8 @@ func (m *LineItemMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedQuantity()
 	case lineitem.FieldFulfilledQuantity:
 		return m.AddedFulfilledQuantity()
+	case lineitem.FieldRestockedQuantity:
+		return m.AddedRestockedQuantity()
 	case lineitem.FieldWeight:
 		return m.AddedWeight()
 	case lineitem.FieldPosition:
@@ -10443,6 +10520,13 @@ func (m *LineItemMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddFulfilledQuantity(v)
+		return nil
+	case lineitem.FieldRestockedQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRestockedQuantity(v)
 		return nil
 	case lineitem.FieldWeight:
 		v, ok := value.(int)
@@ -10532,6 +10616,9 @@ func (m *LineItemMutation) ResetField(name string) error {
 		return nil
 	case lineitem.FieldFulfilledQuantity:
 		m.ResetFulfilledQuantity()
+		return nil
+	case lineitem.FieldRestockedQuantity:
+		m.ResetRestockedQuantity()
 		return nil
 	case lineitem.FieldWeight:
 		m.ResetWeight()

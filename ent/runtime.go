@@ -301,36 +301,40 @@ func init() {
 	lineitemDescFulfilledQuantity := lineitemFields[10].Descriptor()
 	// lineitem.DefaultFulfilledQuantity holds the default value on creation for the fulfilled_quantity field.
 	lineitem.DefaultFulfilledQuantity = lineitemDescFulfilledQuantity.Default.(int)
+	// lineitemDescRestockedQuantity is the schema descriptor for restocked_quantity field.
+	lineitemDescRestockedQuantity := lineitemFields[11].Descriptor()
+	// lineitem.DefaultRestockedQuantity holds the default value on creation for the restocked_quantity field.
+	lineitem.DefaultRestockedQuantity = lineitemDescRestockedQuantity.Default.(int)
 	// lineitemDescWeight is the schema descriptor for weight field.
-	lineitemDescWeight := lineitemFields[11].Descriptor()
+	lineitemDescWeight := lineitemFields[12].Descriptor()
 	// lineitem.DefaultWeight holds the default value on creation for the weight field.
 	lineitem.DefaultWeight = lineitemDescWeight.Default.(int)
 	// lineitemDescWeightUnit is the schema descriptor for weight_unit field.
-	lineitemDescWeightUnit := lineitemFields[12].Descriptor()
+	lineitemDescWeightUnit := lineitemFields[13].Descriptor()
 	// lineitem.DefaultWeightUnit holds the default value on creation for the weight_unit field.
 	lineitem.DefaultWeightUnit = lineitemDescWeightUnit.Default.(string)
 	// lineitemDescRequiresShipping is the schema descriptor for requires_shipping field.
-	lineitemDescRequiresShipping := lineitemFields[13].Descriptor()
+	lineitemDescRequiresShipping := lineitemFields[14].Descriptor()
 	// lineitem.DefaultRequiresShipping holds the default value on creation for the requires_shipping field.
 	lineitem.DefaultRequiresShipping = lineitemDescRequiresShipping.Default.(bool)
 	// lineitemDescTaxable is the schema descriptor for taxable field.
-	lineitemDescTaxable := lineitemFields[14].Descriptor()
+	lineitemDescTaxable := lineitemFields[15].Descriptor()
 	// lineitem.DefaultTaxable holds the default value on creation for the taxable field.
 	lineitem.DefaultTaxable = lineitemDescTaxable.Default.(bool)
 	// lineitemDescTags is the schema descriptor for tags field.
-	lineitemDescTags := lineitemFields[15].Descriptor()
+	lineitemDescTags := lineitemFields[16].Descriptor()
 	// lineitem.DefaultTags holds the default value on creation for the tags field.
 	lineitem.DefaultTags = lineitemDescTags.Default.(string)
 	// lineitemDescVendor is the schema descriptor for vendor field.
-	lineitemDescVendor := lineitemFields[16].Descriptor()
+	lineitemDescVendor := lineitemFields[17].Descriptor()
 	// lineitem.DefaultVendor holds the default value on creation for the vendor field.
 	lineitem.DefaultVendor = lineitemDescVendor.Default.(string)
 	// lineitemDescImageURL is the schema descriptor for image_url field.
-	lineitemDescImageURL := lineitemFields[17].Descriptor()
+	lineitemDescImageURL := lineitemFields[18].Descriptor()
 	// lineitem.DefaultImageURL holds the default value on creation for the image_url field.
 	lineitem.DefaultImageURL = lineitemDescImageURL.Default.(string)
 	// lineitemDescPosition is the schema descriptor for position field.
-	lineitemDescPosition := lineitemFields[19].Descriptor()
+	lineitemDescPosition := lineitemFields[20].Descriptor()
 	// lineitem.DefaultPosition holds the default value on creation for the position field.
 	lineitem.DefaultPosition = lineitemDescPosition.Default.(int)
 	orderMixin := schema.Order{}.Mixin()

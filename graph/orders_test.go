@@ -207,9 +207,9 @@ func TestEveryOrderMutationAnswersTheNewState(t *testing.T) {
 				func(st any) bool { return get(st, "addresses", "billing", "countryCode") == "CA" }},
 			{"updateBillingAddress", `mutation($id: String!) { r: updateBillingAddress(publicOrderId: $id, input: {country: "Canada", countryCode: "CA", province: "Ontario", provinceCode: "ON", city: "Ottawa"}) { ...view } }`,
 				func(st any) bool { return get(st, "addresses", "billing", "city") == "Ottawa" }},
-			{"addLineItem", `mutation($id: String!) { r: addLineItem(publicOrderId: $id, input: {lineItemKey: "card", title: "Gift wrap", price: 250, quantity: 1, lineItemProperties: {message: "hi"}}) { ...view } }`,
+			{"addLineItem", `mutation($id: String!) { r: addLineItem(publicOrderId: $id, input: {lineItemKey: "card", platformID: "mug-white", quantity: 1, lineItemProperties: {message: "hi"}}) { ...view } }`,
 				func(st any) bool {
-					return get(st, "lineItems", 1, "productData", "properties", "message") == "hi" && get(st, "orderTotal") == 4250.0
+					return get(st, "lineItems", 1, "productData", "properties", "message") == "hi" && get(st, "orderTotal") == 5500.0
 				}},
 			{"updateLineItemQuantity", `mutation($id: String!) { r: updateLineItemQuantity(publicOrderId: $id, lineItemKey: "mug", quantity: 3) { ...view } }`,
 				func(st any) bool { return get(st, "lineItems", 0, "productData", "quantity") == 3.0 }},

@@ -155,6 +155,7 @@ func TestCodeDatesAreCheckedWithTheServiceClock(t *testing.T) {
 func TestCodeBelowItsMinimumStopsDiscountingUntilTheMinimumHoldsAgain(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		discountCode(t, a, service.DiscountCodeInput{Code: "OVER40", Kind: discountcode.KindFixedAmount, Value: 500, MinimumSubtotal: 4000})
+		catalogVariant(t, a, "t-shirt", "T-shirt", 2000)
 		id, jwt, _ := initOrder(t, a)
 		base := "/checkout/storefront/" + a.shop + "/" + id
 		storefront(t, a, jwt, "POST", base+"/discounts", map[string]any{"code": "OVER40"}).wantStatus(t, 200)
@@ -162,7 +163,7 @@ func TestCodeBelowItsMinimumStopsDiscountingUntilTheMinimumHoldsAgain(t *testing
 		if len(dropped["discounts"].([]any)) != 0 || dropped["order_total"].(float64) != 2500 {
 			t.Fatalf("below minimum: discounts %v, total %v", dropped["discounts"], dropped["order_total"])
 		}
-		back := stateOf(t, storefront(t, a, jwt, "POST", base+"/items", map[string]any{"line_item_key": "k2", "quantity": 1, "title": "T-shirt", "price": 2000}).wantStatus(t, 200))
+		back := stateOf(t, storefront(t, a, jwt, "POST", base+"/items", map[string]any{"line_item_key": "k2", "quantity": 1, "platform_id": "t-shirt"}).wantStatus(t, 200))
 		if got := discounts(t, back["discounts"]); got["OVER40"] != 500 || back["order_total"].(float64) != 4000 {
 			t.Fatalf("minimum met again: discounts %v, total %v", got, back["order_total"])
 		}

@@ -1,8 +1,12 @@
 package rest_test
 
 import (
+	"context"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/checkoutd/checkoutd/service"
 )
 
 func stateOf(t *testing.T, r response) map[string]any {
@@ -10,11 +14,25 @@ func stateOf(t *testing.T, r response) map[string]any {
 	return r.data(t)["application_state"].(map[string]any)
 }
 
+// catalogVariant adds a one-variant product to the test shop's catalog, for storefronts to name.
+func catalogVariant(t *testing.T, a *api, platformID, title string, price int64) {
+	t.Helper()
+	sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.svc.CreateProduct(context.Background(), sh, service.ProductInput{PlatformID: "product-" + platformID, Title: title,
+		Variants: []service.VariantInput{{PlatformID: platformID, SKU: strings.ToUpper(platformID), Price: price}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestAddLineItemRecomputesTheTotal(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
+		catalogVariant(t, a, "sticker", "Sticker", 100)
 		id, jwt, _ := initOrder(t, a)
 		path := "/checkout/storefront/" + a.shop + "/" + id + "/items"
-		r := storefront(t, a, jwt, "POST", path, map[string]any{"line_item_key": "k3", "quantity": 3, "title": "Sticker", "price": 100}).wantStatus(t, 200)
+		r := storefront(t, a, jwt, "POST", path, map[string]any{"line_item_key": "k3", "quantity": 3, "platform_id": "sticker"}).wantStatus(t, 200)
 		if stateOf(t, r)["order_total"].(float64) != 4800 || r.data(t)["line_item"] == nil {
 			t.Fatalf("after add: %s", r.Raw)
 		}

@@ -128,11 +128,12 @@ func TestUpdatingTheAddressKeepsTheTaxBasisUntilTaxesAreGeneratedAgain(t *testin
 func TestTaxesFollowTheLinesAfterTheyAreGenerated(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		canadaTaxes(t, a)
+		catalogVariant(t, a, "cap", "Cap", 1000)
 		id, jwt, _ := initOrder(t, a)
 		base := "/checkout/storefront/" + a.shop + "/" + id
 		storefront(t, a, jwt, "POST", base+"/addresses/shipping", bcAddress()).wantStatus(t, 200)
 		storefront(t, a, jwt, "POST", base+"/taxes", nil).wantStatus(t, 200)
-		state := stateOf(t, storefront(t, a, jwt, "POST", base+"/items", map[string]any{"line_item_key": "k3", "quantity": 1, "title": "Cap", "price": 1000}).wantStatus(t, 200))
+		state := stateOf(t, storefront(t, a, jwt, "POST", base+"/items", map[string]any{"line_item_key": "k3", "quantity": 1, "platform_id": "cap"}).wantStatus(t, 200))
 		if got := taxes(t, lineByKey(t, state, "k3")["taxes"]); !sameTaxes(got, map[string]float64{"GST": 50, "BC PST": 70}) {
 			t.Fatalf("new line's taxes %v", got)
 		}

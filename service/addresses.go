@@ -36,6 +36,21 @@ func addressError(kind AddressKind, p fieldErrors) *Error {
 // country_code, and the province where the country has provinces, cannot be blank.
 func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
 	p := fieldErrors{}
+	p.text("first_name", in.FirstName, MaxShortText)
+	p.text("last_name", in.LastName, MaxShortText)
+	p.text("address_line_1", in.AddressLine1, MaxShortText)
+	p.text("address_line_2", in.AddressLine2, MaxShortText)
+	p.text("country", in.Country, MaxShortText)
+	p.text("city", in.City, MaxShortText)
+	p.text("province", in.Province, MaxShortText)
+	p.text("business_name", in.BusinessName, MaxShortText)
+	p.text("phone_number", in.PhoneNumber, MaxShortText)
+	p.text("postal_code", in.PostalCode, MaxShortText)
+	p.text("country_code", in.CountryCode, MaxShortText)
+	p.text("province_code", in.ProvinceCode, MaxShortText)
+	if len(p) > 0 {
+		return addressError(kind, p)
+	}
 	in.CountryCode = strings.ToUpper(strings.TrimSpace(in.CountryCode))
 	in.ProvinceCode = strings.ToUpper(strings.TrimSpace(in.ProvinceCode))
 	country, known := findCountry(in.CountryCode)

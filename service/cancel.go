@@ -30,6 +30,9 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 	if strings.TrimSpace(in.Reason) == "" {
 		return nil, captureError("order.cancel_reason_required", "reason is required", map[string]any{"field": "reason"})
 	}
+	if tooLong(in.Reason, MaxLongText) {
+		return nil, textTooLong("reason", MaxLongText)
+	}
 	var voids []*ent.PaymentTransaction
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed, order.StatusCancelled)

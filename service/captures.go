@@ -58,6 +58,9 @@ type CaptureResult struct {
 	Pending           bool               `json:"-"`
 }
 
+// amountRequired is the problem of a missing or out-of-bounds amount of a capture or refund.
+var amountRequired = fmt.Sprintf("amount is required and must be positive, in minor units, at most %d", MaxAmount)
+
 func captureError(typ, message string, details map[string]any) *Error {
 	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: typ, Message: message, Details: details}
 }
@@ -71,8 +74,13 @@ type plannedMove struct {
 // Capture captures authorized money of a processed order: all that is left (scope.Full), an
 // amount spread over the payments in tender order, or an amount of one payment.
 func (s *Service) Capture(ctx context.Context, sess *OrderSession, scope CaptureScope, in CaptureInput, operationKey string) (*CaptureResult, error) {
-	if !scope.Full && (in.Amount == nil || *in.Amount <= 0) {
-		return nil, captureError("capture.invalid_amount", "amount is required and must be positive, in minor units", map[string]any{"field": "amount"})
+	if !scope.Full && (in.Amount == nil || *in.Amount <= 0 || *in.Amount > MaxAmount) {
+		return nil, captureError("capture.invalid_amount", amountRequired, map[string]any{"field": "amount"})
+	}
+	p := fieldErrors{}
+	checkObject(p, "capture_data", in.CaptureData)
+	if len(p) > 0 {
+		return nil, captureError("capture.invalid_capture_data", "invalid capture: "+p.message(), map[string]any{"field": "capture_data"})
 	}
 	var entries []*ent.PaymentTransaction
 	err := s.inTx(ctx, func(tx *ent.Tx) error {

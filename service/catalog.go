@@ -51,6 +51,15 @@ func (in ProductInput) validate() error {
 	if len(in.Variants) == 0 {
 		p.add("variants", "needs at least one variant")
 	}
+	if len(in.Variants) > MaxVariants {
+		p.add("variants", fmt.Sprintf("has more than %d variants", MaxVariants))
+	}
+	p.text("platform_id", in.PlatformID, MaxShortText)
+	p.text("title", in.Title, MaxShortText)
+	p.text("description", in.Description, MaxLongText)
+	p.text("vendor", in.Vendor, MaxShortText)
+	p.text("tags", in.Tags, MaxLongText)
+	p.text("image_url", in.ImageURL, MaxURLText)
 	seen := map[string]bool{}
 	for i, v := range in.Variants {
 		f := fmt.Sprintf("variants[%d]", i)
@@ -60,15 +69,19 @@ func (in ProductInput) validate() error {
 			p.add(f+".platform_id", "is used by another variant")
 		}
 		seen[v.PlatformID] = true
-		if v.Price < 0 || v.CompareAtPrice < 0 {
-			p.add(f+".price", "cannot be negative")
+		if amountOutOfBounds(v.Price) || amountOutOfBounds(v.CompareAtPrice) {
+			p.add(f+".price", "price and compare_at_price "+amountBoundText)
 		}
 		if v.WeightUnit != "" && !weightUnits[v.WeightUnit] {
 			p.add(f+".weight_unit", "must be g, kg, lb or oz")
 		}
-		if v.Weight < 0 || v.InventoryQuantity < 0 {
-			p.add(f, "weight and inventory_quantity cannot be negative")
+		if v.Weight < 0 || v.Weight > MaxWeight || v.InventoryQuantity < 0 || v.InventoryQuantity > MaxInventory {
+			p.add(f, fmt.Sprintf("weight must be between 0 and %d, and inventory_quantity between 0 and %d", MaxWeight, MaxInventory))
 		}
+		p.text(f+".platform_id", v.PlatformID, MaxShortText)
+		p.text(f+".sku", v.SKU, MaxShortText)
+		p.text(f+".title", v.Title, MaxShortText)
+		p.text(f+".image_url", v.ImageURL, MaxURLText)
 	}
 	if len(p) > 0 {
 		return validationError("product.invalid_product_data", "invalid product: "+p.message(), p.details())
@@ -136,8 +149,11 @@ type VariantPatch struct {
 
 // UpdateVariant changes one variant of the shop's catalog.
 func (s *Service) UpdateVariant(ctx context.Context, sh *ent.Shop, id int, in VariantPatch) (*ent.Variant, error) {
-	if (in.Price != nil && *in.Price < 0) || (in.CompareAtPrice != nil && *in.CompareAtPrice < 0) || (in.InventoryQuantity != nil && *in.InventoryQuantity < 0) {
-		return nil, validationError("product.invalid_variant_data", "price and inventory_quantity cannot be negative", nil)
+	if (in.Price != nil && amountOutOfBounds(*in.Price)) || (in.CompareAtPrice != nil && amountOutOfBounds(*in.CompareAtPrice)) ||
+		(in.InventoryQuantity != nil && (*in.InventoryQuantity < 0 || *in.InventoryQuantity > MaxInventory)) ||
+		(in.SKU != nil && tooLong(*in.SKU, MaxShortText)) || (in.Title != nil && tooLong(*in.Title, MaxShortText)) {
+		return nil, validationError("product.invalid_variant_data",
+			fmt.Sprintf("price and compare_at_price %s, inventory_quantity between 0 and %d, sku and title at most %d characters", amountBoundText, MaxInventory, MaxShortText), nil)
 	}
 	n, err := s.db.Client.Variant.Update().Where(variant.ShopID(sh.ID), variant.ID(id)).
 		SetNillablePrice(in.Price).SetNillableCompareAtPrice(in.CompareAtPrice).SetNillableInventoryTracked(in.InventoryTracked).

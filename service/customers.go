@@ -22,6 +22,9 @@ type CustomerInput struct {
 
 // ValidateEmailAddress checks the form of an email address.
 func ValidateEmailAddress(email string) error {
+	if tooLong(email, MaxShortText) {
+		return textTooLong("email_address", MaxShortText)
+	}
 	a, err := mail.ParseAddress(email)
 	if email == "" || err != nil || a.Address != strings.TrimSpace(email) || !strings.Contains(a.Address[strings.LastIndex(a.Address, "@"):], ".") {
 		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "customer.invalid_email_address",
@@ -43,6 +46,15 @@ func (in CustomerInput) validate(needPlatformID bool) error {
 	}
 	if needPlatformID && (in.PlatformID == nil || *in.PlatformID == "") {
 		p.add("platform_id", "is required for an authenticated customer")
+	}
+	p.text("first_name", in.FirstName, MaxShortText)
+	p.text("last_name", in.LastName, MaxShortText)
+	p.text("email_address", in.EmailAddress, MaxShortText)
+	if in.PlatformID != nil {
+		p.text("platform_id", *in.PlatformID, MaxShortText)
+	}
+	if in.PublicID != nil {
+		p.text("public_id", *in.PublicID, MaxShortText)
 	}
 	if len(p) > 0 {
 		field := ""

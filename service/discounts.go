@@ -58,17 +58,18 @@ func (in *DiscountCodeInput) validate() error {
 			p.add("value", "is in basis points for a percentage code: 1 to 10000")
 		}
 	case discountcode.KindFixedAmount:
-		if in.Value < 1 {
-			p.add("value", "must be at least 1 (minor units) for a fixed_amount code")
+		if in.Value < 1 || in.Value > MaxAmount {
+			p.add("value", "must be between 1 and "+itoa(MaxAmount)+" (minor units) for a fixed_amount code")
 		}
 	case discountcode.KindFreeShipping:
 		in.Value = 0
 	default:
 		p.add("kind", "must be percentage, fixed_amount or free_shipping")
 	}
-	if in.MinimumSubtotal < 0 {
-		p.add("minimum_subtotal", "cannot be negative")
+	if in.MinimumSubtotal < 0 || in.MinimumSubtotal > MaxOrderSubtotal {
+		p.add("minimum_subtotal", "must be between 0 and "+itoa(MaxOrderSubtotal)+" (minor units)")
 	}
+	p.text("text", in.Text, MaxShortText)
 	if in.UsageLimit < 0 {
 		p.add("usage_limit", "cannot be negative (0 is unlimited)")
 	}
@@ -77,6 +78,17 @@ func (in *DiscountCodeInput) validate() error {
 	}
 	if len(p) > 0 {
 		return validationError("discount.invalid_discount_code_data", "invalid discount code: "+p.message(), p.details())
+	}
+	return nil
+}
+
+// checkCodeSent refuses a blank code, and one longer than any code can be (discountCodeFormat).
+func checkCodeSent(code string) error {
+	if code == "" {
+		return discountCodeRequired()
+	}
+	if len(code) > 64 {
+		return textTooLong("code", 64)
 	}
 	return nil
 }
@@ -237,8 +249,8 @@ func checkDiscountCode(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.
 // again and changes nothing.
 func (s *Service) ApplyDiscountCode(ctx context.Context, sess *OrderSession, code string) (*OrderView, error) {
 	code = normalizeDiscountCode(code)
-	if code == "" {
-		return nil, discountCodeRequired()
+	if err := checkCodeSent(code); err != nil {
+		return nil, err
 	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if _, err := checkDiscountCode(ctx, read, sess.Shop, o, code, s.clock()); err != nil {
@@ -255,8 +267,8 @@ func (s *Service) ApplyDiscountCode(ctx context.Context, sess *OrderSession, cod
 // RemoveDiscountCode takes a code off the order.
 func (s *Service) RemoveDiscountCode(ctx context.Context, sess *OrderSession, code string) (*OrderView, error) {
 	code = normalizeDiscountCode(code)
-	if code == "" {
-		return nil, discountCodeRequired()
+	if err := checkCodeSent(code); err != nil {
+		return nil, err
 	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if !slices.Contains(o.DiscountCodes, code) {
@@ -278,8 +290,8 @@ type DiscountCodeCheck struct {
 // as applying it, without changing the order.
 func (s *Service) ValidateDiscountCode(ctx context.Context, sess *OrderSession, code string) (*DiscountCodeCheck, error) {
 	code = normalizeDiscountCode(code)
-	if code == "" {
-		return nil, discountCodeRequired()
+	if err := checkCodeSent(code); err != nil {
+		return nil, err
 	}
 	v, err := s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {

@@ -45,9 +45,15 @@ func pinHash(sh *ent.Shop, cardToken, pin string) string {
 // IssueGiftCard creates a gift card with a balance.
 func (s *Service) IssueGiftCard(ctx context.Context, sh *ent.Shop, in IssueGiftCardInput) (*IssuedGiftCard, error) {
 	p := fieldErrors{}
-	if in.Amount <= 0 {
-		p.add("amount", "must be a positive amount in minor units")
+	if in.Amount <= 0 || in.Amount > MaxAmount {
+		p.add("amount", "must be a positive amount in minor units, at most "+itoa(MaxAmount))
 	}
+	p.text("card_token", in.CardToken, MaxShortText)
+	p.text("pin", in.Pin, MaxShortText)
+	p.text("recipient_name", in.RecipientName, MaxShortText)
+	p.text("message", in.Message, MaxLongText)
+	p.text("customer_name", in.CustomerName, MaxShortText)
+	p.text("customer_email", in.CustomerEmail, MaxShortText)
 	currency := strings.ToUpper(in.Currency)
 	if currency == "" {
 		currency = sh.Currency

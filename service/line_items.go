@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -26,39 +27,60 @@ func findLine(ctx context.Context, tx *ent.Tx, o *ent.Order, key string) (*ent.L
 }
 
 // AddLineItem adds a cart item to the order; an item whose line_item_key is already on the
-// order adds to that line's quantity.
+// order adds to that line's quantity. A storefront names a catalog variant: the line's price and
+// title are the catalog's.
 func (s *Service) AddLineItem(ctx context.Context, sess *OrderSession, it CartItem) (*OrderView, error) {
+	p := fieldErrors{}
 	if strings.TrimSpace(it.LineItemKey) == "" {
-		return nil, validationError("line_item.invalid_line_item", "line_item_key is required", map[string]any{"field": "line_item_key"})
+		p.add("line_item_key", "is required")
+	}
+	checkCartItem(p, "", it, sess.Storefront())
+	if len(p) > 0 {
+		return nil, validationError("line_item.invalid_line_item", "invalid line item: "+p.message(), p.details())
 	}
 	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
-		existing, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID), lineitem.LineItemKey(it.LineItemKey)).Only(ctx)
-		switch {
-		case err == nil:
-			if it.Quantity < 1 || existing.Quantity+it.Quantity > 100000 {
-				return validationError("line_item.invalid_quantity", "quantity must be between 1 and 100000", map[string]any{"field": "quantity"})
-			}
-			return tx.LineItem.UpdateOne(existing).AddQuantity(it.Quantity).Exec(ctx)
-		case !ent.IsNotFound(err):
+		lines, err := lineAmounts(ctx, tx, o.ID)
+		if err != nil {
 			return err
 		}
-		if err := (InitOrderInput{CartItems: []CartItem{it}}).validate(); err != nil {
-			return err
+		for _, l := range lines {
+			if l.LineItemKey != it.LineItemKey {
+				continue
+			}
+			quantity := l.Quantity + it.Quantity
+			if quantity > MaxQuantity {
+				return invalidQuantity(1)
+			}
+			if subtotal, ok := subtotalWith(lines, l.LineItemKey, l.Price, quantity); !ok {
+				return orderTooLarge(subtotal)
+			}
+			return tx.LineItem.Update().Where(lineitem.OrderID(o.ID), lineitem.LineItemKey(l.LineItemKey)).AddQuantity(it.Quantity).Exec(ctx)
+		}
+		if len(lines) >= MaxLineItems {
+			return validationError("line_item.too_many", fmt.Sprintf("an order holds at most %d lines", MaxLineItems), nil)
 		}
 		resolved, err := resolveCart(ctx, tx.Client(), sess.Shop.ID, []CartItem{it})
 		if err != nil {
 			return err
 		}
 		it = resolved[0]
-		count, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID)).Count(ctx)
-		if err != nil {
-			return err
+		if subtotal, ok := subtotalWith(lines, it.LineItemKey, *it.Price, it.Quantity); !ok {
+			return orderTooLarge(subtotal)
 		}
-		if count >= MaxLineItems {
-			return validationError("line_item.too_many", fmt.Sprintf("an order holds at most %d lines", MaxLineItems), nil)
-		}
-		return newLineItem(tx, o.ID, it, count).Exec(ctx)
+		return newLineItem(tx, o.ID, it, len(lines)).Exec(ctx)
 	})
+}
+
+// lineAmounts reads what the order's subtotal is made of, in the change's transaction.
+func lineAmounts(ctx context.Context, tx *ent.Tx, orderID int) ([]lineAmount, error) {
+	var lines []lineAmount
+	err := tx.LineItem.Query().Where(lineitem.OrderID(orderID)).
+		Select(lineitem.FieldLineItemKey, lineitem.FieldPrice, lineitem.FieldQuantity).Scan(ctx, &lines)
+	return lines, err
+}
+
+func invalidQuantity(least int) *Error {
+	return validationError("line_item.invalid_quantity", fmt.Sprintf("quantity must be between %d and %d", least, MaxQuantity), map[string]any{"field": "quantity"})
 }
 
 // newLineItem builds a line from a self-describing cart item.
@@ -84,18 +106,27 @@ func (s *Service) UpdateLineItemQuantity(ctx context.Context, sess *OrderSession
 		return nil, validationError("line_item.invalid_quantity", "quantity is required", map[string]any{"field": "quantity"})
 	}
 	quantity := *q
-	if quantity < 0 || quantity > 100000 {
-		return nil, validationError("line_item.invalid_quantity", "quantity must be between 0 and 100000", map[string]any{"field": "quantity"})
+	if quantity < 0 || quantity > MaxQuantity {
+		return nil, invalidQuantity(0)
 	}
 	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
-		li, err := findLine(ctx, tx, o, key)
+		lines, err := lineAmounts(ctx, tx, o.ID)
 		if err != nil {
 			return err
 		}
-		if quantity == 0 {
-			return tx.LineItem.DeleteOne(li).Exec(ctx)
+		i := slices.IndexFunc(lines, func(l lineAmount) bool { return l.LineItemKey == key })
+		if i < 0 {
+			return lineNotFound(key)
 		}
-		return tx.LineItem.UpdateOne(li).SetQuantity(quantity).Exec(ctx)
+		where := tx.LineItem.Update().Where(lineitem.OrderID(o.ID), lineitem.LineItemKey(key))
+		if quantity == 0 {
+			_, err := tx.LineItem.Delete().Where(lineitem.OrderID(o.ID), lineitem.LineItemKey(key)).Exec(ctx)
+			return err
+		}
+		if subtotal, ok := subtotalWith(lines, key, lines[i].Price, quantity); !ok {
+			return orderTooLarge(subtotal)
+		}
+		return where.SetQuantity(quantity).Exec(ctx)
 	})
 }
 
@@ -159,6 +190,11 @@ type MetaDataPatch struct {
 
 // PatchOrderMetaData changes the order's metadata.
 func (s *Service) PatchOrderMetaData(ctx context.Context, sess *OrderSession, p MetaDataPatch) (*OrderView, error) {
+	problems := fieldErrors{}
+	checkMetaData(problems, "", p.CartParameters, p.NoteAttributes, p.Notes, p.Tags)
+	if len(problems) > 0 {
+		return nil, validationError("order.invalid_meta_data", "invalid order_meta_data: "+problems.message(), problems.details())
+	}
 	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		m := o.MetaData
 		if p.CartParameters != nil {

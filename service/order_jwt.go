@@ -54,6 +54,10 @@ func (sess *OrderSession) PublicOrderID() string {
 	return sess.Order.PublicOrderID
 }
 
+// Storefront reports whether a shopper opened the session with the order JWT, rather than the
+// shop's backend with its access token: only the backend may set what the catalog owns.
+func (sess *OrderSession) Storefront() bool { return sess.publicOrderID != "" }
+
 // knownOrder is the session's order if it has been read, else nil.
 func (sess *OrderSession) knownOrder() *ent.Order {
 	sess.reading.Lock()

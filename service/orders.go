@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -70,27 +69,41 @@ func (in InitOrderInput) validate() error {
 	}
 	keys := map[string]bool{}
 	for i, it := range in.CartItems {
-		f := fmt.Sprintf("cart_items[%d]", i)
-		if it.Quantity < 1 || it.Quantity > 100000 {
-			p.add(f+".quantity", "must be between 1 and 100000")
-		}
-		if it.Title != nil && strings.TrimSpace(*it.Title) == "" {
-			p.add(f+".title", "cannot be blank")
-		}
-		if it.Price != nil && *it.Price < 0 {
-			p.add(f+".price", "cannot be negative")
-		}
+		f := fmt.Sprintf("cart_items[%d].", i)
+		checkCartItem(p, f, it, false)
 		key := it.LineItemKey
 		if key == "" {
 			key = fmt.Sprintf("line-%d", i+1)
 		}
 		if keys[key] {
-			p.add(f+".line_item_key", "is used by another line")
+			p.add(f+"line_item_key", "is used by another line")
 		}
 		keys[key] = true
 	}
+	p.text("flow_id", in.FlowID, MaxShortText)
+	p.text("resumable_link", in.ResumableLink, MaxURLText)
+	checkOrderMetaData(p, "order_meta_data.", in.OrderMetaData)
 	if len(p) > 0 {
 		return validationError("order.invalid_cart_items", "invalid cart: "+p.message(), p.details())
+	}
+	return nil
+}
+
+// cartSubtotal is the sum of a resolved cart's lines, refused past MaxOrderSubtotal.
+func cartSubtotal(items []CartItem) error {
+	var sum checkedSum
+	for _, it := range items {
+		t, ok := lineTotal(*it.Price, it.Quantity)
+		if !ok {
+			return orderTooLarge(0)
+		}
+		sum.add(t)
+	}
+	if sum.overflow {
+		return orderTooLarge(0)
+	}
+	if sum.value > MaxOrderSubtotal {
+		return orderTooLarge(sum.value)
 	}
 	return nil
 }
@@ -108,6 +121,9 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	// order copies what it finds, and SQLite's one writer is held only for the inserts.
 	resolved, err := resolveCart(ctx, s.db.Read, sh.ID, in.CartItems)
 	if err != nil {
+		return nil, err
+	}
+	if err := cartSubtotal(resolved); err != nil {
 		return nil, err
 	}
 	var (

@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -32,6 +33,32 @@ type PaymentInput struct {
 	Pin string `json:"pin"`
 }
 
+// check bounds the tender's amount and texts.
+func (in PaymentInput) check() error {
+	p := fieldErrors{}
+	checkAmount(p, "amount", in.Amount)
+	if len(p) > 0 {
+		return paymentError("payment.invalid_amount", "amount must be a positive amount in minor units, at most "+strconv.FormatInt(MaxAmount, 10), "amount")
+	}
+	p.text("id", in.ID, MaxShortText)
+	p.text("gateway_public_id", in.GatewayPublicID, MaxShortText)
+	p.text("currency", in.Currency, MaxShortText)
+	p.text("type", in.Type, MaxShortText)
+	p.text("display_string", in.DisplayString, MaxShortText)
+	p.text("token", in.Token, MaxLongText)
+	p.text("wallet_pay_type", in.WalletPayType, MaxShortText)
+	p.text("pin", in.Pin, MaxShortText)
+	checkObject(p, "extra_payment_data", in.ExtraPaymentData)
+	if len(p) > 0 {
+		d := p.details()
+		for k := range p {
+			d["field"] = k
+		}
+		return validationError("payment.invalid_payment", "invalid payment: "+p.message(), d)
+	}
+	return nil
+}
+
 func paymentError(typ, message, field string) *Error {
 	return validationError(typ, message, map[string]any{"field": field})
 }
@@ -54,8 +81,8 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 	if strings.TrimSpace(in.Token) == "" {
 		return nil, paymentError("payment.invalid_payment", "token is required", "token")
 	}
-	if in.Amount != nil && *in.Amount <= 0 {
-		return nil, paymentError("payment.invalid_amount", "amount must be a positive amount in minor units", "amount")
+	if err := in.check(); err != nil {
+		return nil, err
 	}
 	// The gateway is looked up before the change's transaction, among the shop's cached
 	// gateways, so that SQLite's one writer is not held for it; its errors still come after the
@@ -192,8 +219,8 @@ func findPayment(ctx context.Context, tx *ent.Tx, o *ent.Order, in PaymentInput)
 
 // UpdatePayment changes the amount or display of a tender not yet sent to its gateway.
 func (s *Service) UpdatePayment(ctx context.Context, sess *OrderSession, in PaymentInput) (*OrderView, error) {
-	if in.Amount != nil && *in.Amount <= 0 {
-		return nil, paymentError("payment.invalid_amount", "amount must be a positive amount in minor units", "amount")
+	if err := in.check(); err != nil {
+		return nil, err
 	}
 	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		p, err := findPayment(ctx, tx, o, in)

@@ -55,6 +55,10 @@ type Pricing struct {
 	ShippingDiscounts []DiscountLine
 	Total             int64
 
+	// overflow says a sum left int64: the figures above are not the order's, and no money moves
+	// on them. Bounds on what enters keep valid orders far from it (service/bounds.go).
+	overflow bool
+
 	// taxAddress is the jurisdiction of the address taxes are due at today (shipping, or billing
 	// when nothing ships); addressTaxed says whether any tax zone of the shop covers it.
 	taxAddress   *schema.TaxBasis
@@ -253,9 +257,16 @@ func priceOrder(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *sch
 		LineDiscounts: map[string][]DiscountLine{}, ShippingTaxes: []TaxLine{}, ShippingDiscounts: []DiscountLine{}}
 	// base is what each line costs after the discounts so far.
 	base := make([]int64, len(items))
+	var subtotal checkedSum
 	for i, li := range items {
-		base[i] = li.Price * int64(li.Quantity)
-		p.Subtotal += base[i]
+		t, ok := lineTotal(li.Price, li.Quantity)
+		p.overflow = p.overflow || !ok
+		base[i] = t
+		subtotal.add(t)
+	}
+	p.Subtotal = subtotal.value
+	if p.overflow = p.overflow || subtotal.overflow; p.overflow {
+		return p
 	}
 	if selected != nil {
 		p.Shipping = selected.Amount
@@ -309,14 +320,14 @@ func priceOrder(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *sch
 			combinedShipping += int64(z.RatePpm)
 		}
 	}
-	totals := make([]int64, len(zones))
+	totals := make([]checkedSum, len(zones))
 	for i, li := range items {
 		if !li.Taxable {
 			continue
 		}
 		for j, z := range zones {
 			v := taxOn(base[i], int64(z.RatePpm), combined, included)
-			totals[j] += v
+			totals[j].add(v)
 			p.LineTaxes[li.LineItemKey] = append(p.LineTaxes[li.LineItemKey], TaxLine{Value: v, Name: z.Name, IsIncluded: included})
 		}
 	}
@@ -324,22 +335,30 @@ func priceOrder(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *sch
 		for j, z := range zones {
 			if z.ShippingTaxable {
 				v := taxOn(p.Shipping, int64(z.RatePpm), combinedShipping, included)
-				totals[j] += v
+				totals[j].add(v)
 				p.ShippingTaxes = append(p.ShippingTaxes, TaxLine{Value: v, Name: z.Name, IsIncluded: included})
 			}
 		}
 	}
+	var taxTotal checkedSum
 	for j, z := range zones {
-		p.Taxes = append(p.Taxes, TaxLine{Value: totals[j], Name: z.Name, IsIncluded: included})
+		p.overflow = p.overflow || totals[j].overflow
+		p.Taxes = append(p.Taxes, TaxLine{Value: totals[j].value, Name: z.Name, IsIncluded: included})
 		if !included {
-			p.TaxTotal += totals[j]
+			taxTotal.add(totals[j].value)
 		}
 	}
+	p.TaxTotal = taxTotal.value
 
 	addr, _ := taxAddress(o, items)
 	p.taxAddress = basisOf(addr)
 	p.addressTaxed = len(zonesFor(rules.taxZones, p.taxAddress)) > 0
-	p.Total = p.Subtotal - p.DiscountTotal + p.Shipping + p.TaxTotal
+	var total checkedSum
+	for _, part := range []int64{p.Subtotal, -p.DiscountTotal, p.Shipping, p.TaxTotal} {
+		total.add(part)
+	}
+	p.Total = total.value
+	p.overflow = p.overflow || subtotal.overflow || taxTotal.overflow || total.overflow || p.Total < 0
 	return p
 }
 

@@ -33,6 +33,9 @@ func checkComplete(v *OrderView) error {
 	if len(v.LineItems) == 0 {
 		return incomplete("order.no_line_items", "the order has no line items", "line_items")
 	}
+	if v.Pricing.overflow {
+		return orderTooLarge(0)
+	}
 	if o.Customer == nil {
 		return incomplete("order.no_customer", "the order has no customer", "customer")
 	}

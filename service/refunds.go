@@ -26,6 +26,31 @@ type RefundInput struct {
 	LineItems []RestockLine `json:"line_items"`
 }
 
+// check bounds the refund's texts and its restock lines: each line at most once.
+func (in RefundInput) check() error {
+	p := fieldErrors{}
+	p.text("reason", in.Reason, MaxLongText)
+	checkObject(p, "refund_meta_data", in.RefundMetaData)
+	if len(in.LineItems) > MaxLineItems {
+		p.add("line_items", fmt.Sprintf("has more than %d lines", MaxLineItems))
+	}
+	seen := make(map[string]bool, len(in.LineItems))
+	for _, l := range in.LineItems {
+		if seen[l.LineItemKey] {
+			p.add("line_items", "names line "+l.LineItemKey+" more than once")
+		}
+		seen[l.LineItemKey] = true
+	}
+	if len(p) > 0 {
+		d := p.details()
+		for k := range p {
+			d["field"] = k
+		}
+		return captureError("refund.invalid_refund", "invalid refund: "+p.message(), d)
+	}
+	return nil
+}
+
 // RestockLine is a quantity of one line returned to stock.
 type RestockLine struct {
 	LineItemKey string `json:"line_item_key"`
@@ -97,8 +122,11 @@ func refundOrder(ledger []ledgerPayment) []refundableCapture {
 // shipping and taxes (scope.Full), an amount spread over the captures, or an amount of one
 // payment; never more than was captured and not yet refunded.
 func (s *Service) Refund(ctx context.Context, sess *OrderSession, scope CaptureScope, in RefundInput, operationKey string) (*RefundResult, error) {
-	if !scope.Full && (in.Amount == nil || *in.Amount <= 0) {
-		return nil, captureError("refund.invalid_amount", "amount is required and must be positive, in minor units", map[string]any{"field": "amount"})
+	if !scope.Full && (in.Amount == nil || *in.Amount <= 0 || *in.Amount > MaxAmount) {
+		return nil, captureError("refund.invalid_amount", amountRequired, map[string]any{"field": "amount"})
+	}
+	if err := in.check(); err != nil {
+		return nil, err
 	}
 	var entries []*ent.PaymentTransaction
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
@@ -235,7 +263,8 @@ func (s *Service) refundResult(ctx context.Context, sess *OrderSession, operatio
 }
 
 // restock puts returned quantities back into the catalog and records, for the platform
-// connector, what came back.
+// connector, what came back. A line returns at most the units sold on it, over all refunds:
+// each line counts what it has returned.
 func (s *Service) restock(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, lines []RestockLine) error {
 	if len(lines) == 0 {
 		return nil
@@ -249,9 +278,13 @@ func (s *Service) restock(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.
 		if err != nil {
 			return err
 		}
-		if l.Quantity < 1 || l.Quantity > li.Quantity {
-			return captureError("refund.invalid_restock", fmt.Sprintf("restock quantity of %s must be between 1 and %d", l.LineItemKey, li.Quantity),
-				map[string]any{"field": "line_items", "line_item_key": l.LineItemKey})
+		if left := li.Quantity - li.RestockedQuantity; l.Quantity < 1 || l.Quantity > left {
+			return captureError("refund.invalid_restock",
+				fmt.Sprintf("restock quantity of %s must be between 1 and %d: %d of its %d units were returned already", l.LineItemKey, left, li.RestockedQuantity, li.Quantity),
+				map[string]any{"field": "line_items", "line_item_key": l.LineItemKey, "returnable": left})
+		}
+		if err := tx.LineItem.Update().Where(lineitem.ID(li.ID)).AddRestockedQuantity(l.Quantity).Exec(ctx); err != nil {
+			return err
 		}
 		if li.VariantID != "" {
 			if _, err := tx.Variant.Update().Where(variant.ShopID(sh.ID), variant.PlatformID(li.VariantID), variant.InventoryTracked(true)).
@@ -260,6 +293,10 @@ func (s *Service) restock(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.
 			}
 		}
 		returned = append(returned, map[string]any{"line_item_key": li.LineItemKey, "variant_id": li.VariantID, "sku": li.Sku, "quantity": l.Quantity})
+	}
+	// The lines changed: the version moves, so that no process answers with lines kept from before.
+	if err := tx.Order.Update().Where(order.ID(o.ID)).AddVersion(1).Exec(ctx); err != nil {
+		return err
 	}
 	return tx.Event.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetEventID(newPublicID()).SetTopic(TopicConnectorRestock).
 		SetPayload(map[string]any{"public_order_id": o.PublicOrderID, "line_items": returned}).SetCreatedAt(s.clock()).Exec(ctx)

@@ -35,6 +35,10 @@ func (s *Service) CreateShippingZone(ctx context.Context, sh *ent.Shop, in Shipp
 	if strings.TrimSpace(in.Name) == "" {
 		p.add("name", "is required")
 	}
+	p.text("name", in.Name, MaxShortText)
+	if len(in.Rates) > MaxListEntries {
+		p.add("rates", "has more than "+itoa(MaxListEntries)+" rates")
+	}
 	for i, c := range in.CountryCodes {
 		in.CountryCodes[i] = strings.ToUpper(c)
 		if _, ok := findCountry(in.CountryCodes[i]); !ok {
@@ -57,6 +61,11 @@ func (s *Service) CreateShippingZone(ctx context.Context, sh *ent.Shop, in Shipp
 		if r.Amount < 0 || r.Min < 0 || r.Max < 0 || r.FreeAbove < 0 || (r.Max > 0 && r.Max < r.Min) {
 			p.add(f, "amounts cannot be negative, and max cannot be below min")
 		}
+		if amountOutOfBounds(r.Amount) || r.Min > MaxOrderSubtotal || r.Max > MaxOrderSubtotal || r.FreeAbove > MaxOrderSubtotal {
+			p.add(f, "amount "+amountBoundText+"; min, max and free_above at most "+itoa(MaxOrderSubtotal))
+		}
+		p.text(f+".name", r.Name, MaxShortText)
+		p.text(f+".code", r.Code, MaxShortText)
 	}
 	if len(p) > 0 {
 		return nil, validationError("shipping.invalid_zone", "invalid shipping zone: "+p.message(), p.details())

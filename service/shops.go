@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -34,6 +35,9 @@ type CreatedShop struct {
 func (s *Service) CreateShop(ctx context.Context, in CreateShopInput) (*CreatedShop, error) {
 	if !shopIdentifierPattern.MatchString(in.Identifier) {
 		return nil, validationError("shop.invalid_identifier", "shop identifier must be 1-64 letters, digits, '.', '_' or '-'", map[string]any{"field": "identifier"})
+	}
+	if tooLong(in.Name, MaxShortText) || tooLong(in.Domain, MaxShortText) {
+		return nil, validationError("shop.invalid_shop_data", fmt.Sprintf("shop name and domain are at most %d characters", MaxShortText), map[string]any{"field": "name"})
 	}
 	currency := strings.ToUpper(in.Currency)
 	if currency == "" {

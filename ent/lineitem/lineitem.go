@@ -40,6 +40,8 @@ const (
 	FieldQuantity = "quantity"
 	// FieldFulfilledQuantity holds the string denoting the fulfilled_quantity field in the database.
 	FieldFulfilledQuantity = "fulfilled_quantity"
+	// FieldRestockedQuantity holds the string denoting the restocked_quantity field in the database.
+	FieldRestockedQuantity = "restocked_quantity"
 	// FieldWeight holds the string denoting the weight field in the database.
 	FieldWeight = "weight"
 	// FieldWeightUnit holds the string denoting the weight_unit field in the database.
@@ -87,6 +89,7 @@ var Columns = []string{
 	FieldCompareAtPrice,
 	FieldQuantity,
 	FieldFulfilledQuantity,
+	FieldRestockedQuantity,
 	FieldWeight,
 	FieldWeightUnit,
 	FieldRequiresShipping,
@@ -127,6 +130,8 @@ var (
 	DefaultCompareAtPrice int64
 	// DefaultFulfilledQuantity holds the default value on creation for the "fulfilled_quantity" field.
 	DefaultFulfilledQuantity int
+	// DefaultRestockedQuantity holds the default value on creation for the "restocked_quantity" field.
+	DefaultRestockedQuantity int
 	// DefaultWeight holds the default value on creation for the "weight" field.
 	DefaultWeight int
 	// DefaultWeightUnit holds the default value on creation for the "weight_unit" field.
@@ -216,6 +221,11 @@ func ByQuantity(opts ...sql.OrderTermOption) OrderOption {
 // ByFulfilledQuantity orders the results by the fulfilled_quantity field.
 func ByFulfilledQuantity(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldFulfilledQuantity, opts...).ToFunc()
+}
+
+// ByRestockedQuantity orders the results by the restocked_quantity field.
+func ByRestockedQuantity(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRestockedQuantity, opts...).ToFunc()
 }
 
 // ByWeight orders the results by the weight field.

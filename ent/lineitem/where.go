@@ -120,6 +120,11 @@ func FulfilledQuantity(v int) predicate.LineItem {
 	return predicate.LineItem(sql.FieldEQ(FieldFulfilledQuantity, v))
 }
 
+// RestockedQuantity applies equality check predicate on the "restocked_quantity" field. It's identical to RestockedQuantityEQ.
+func RestockedQuantity(v int) predicate.LineItem {
+	return predicate.LineItem(sql.FieldEQ(FieldRestockedQuantity, v))
+}
+
 // Weight applies equality check predicate on the "weight" field. It's identical to WeightEQ.
 func Weight(v int) predicate.LineItem {
 	return predicate.LineItem(sql.FieldEQ(FieldWeight, v))
@@ -808,6 +813,46 @@ func FulfilledQuantityLT(v int) predicate.LineItem {
 // FulfilledQuantityLTE applies the LTE predicate on the "fulfilled_quantity" field.
 func FulfilledQuantityLTE(v int) predicate.LineItem {
 	return predicate.LineItem(sql.FieldLTE(FieldFulfilledQuantity, v))
+}
+
+// RestockedQuantityEQ applies the EQ predicate on the "restocked_quantity" field.
+func RestockedQuantityEQ(v int) predicate.LineItem {
+	return predicate.LineItem(sql.FieldEQ(FieldRestockedQuantity, v))
+}
+
+// RestockedQuantityNEQ applies the NEQ predicate on the "restocked_quantity" field.
+func RestockedQuantityNEQ(v int) predicate.LineItem {
+	return predicate.LineItem(sql.FieldNEQ(FieldRestockedQuantity, v))
+}
+
+// RestockedQuantityIn applies the In predicate on the "restocked_quantity" field.
+func RestockedQuantityIn(vs ...int) predicate.LineItem {
+	return predicate.LineItem(sql.FieldIn(FieldRestockedQuantity, vs...))
+}
+
+// RestockedQuantityNotIn applies the NotIn predicate on the "restocked_quantity" field.
+func RestockedQuantityNotIn(vs ...int) predicate.LineItem {
+	return predicate.LineItem(sql.FieldNotIn(FieldRestockedQuantity, vs...))
+}
+
+// RestockedQuantityGT applies the GT predicate on the "restocked_quantity" field.
+func RestockedQuantityGT(v int) predicate.LineItem {
+	return predicate.LineItem(sql.FieldGT(FieldRestockedQuantity, v))
+}
+
+// RestockedQuantityGTE applies the GTE predicate on the "restocked_quantity" field.
+func RestockedQuantityGTE(v int) predicate.LineItem {
+	return predicate.LineItem(sql.FieldGTE(FieldRestockedQuantity, v))
+}
+
+// RestockedQuantityLT applies the LT predicate on the "restocked_quantity" field.
+func RestockedQuantityLT(v int) predicate.LineItem {
+	return predicate.LineItem(sql.FieldLT(FieldRestockedQuantity, v))
+}
+
+// RestockedQuantityLTE applies the LTE predicate on the "restocked_quantity" field.
+func RestockedQuantityLTE(v int) predicate.LineItem {
+	return predicate.LineItem(sql.FieldLTE(FieldRestockedQuantity, v))
 }
 
 // WeightEQ applies the EQ predicate on the "weight" field.

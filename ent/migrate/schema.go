@@ -352,6 +352,7 @@ var (
 		{Name: "compare_at_price", Type: field.TypeInt64, Default: 0},
 		{Name: "quantity", Type: field.TypeInt},
 		{Name: "fulfilled_quantity", Type: field.TypeInt, Default: 0},
+		{Name: "restocked_quantity", Type: field.TypeInt, Default: 0},
 		{Name: "weight", Type: field.TypeInt, Default: 0},
 		{Name: "weight_unit", Type: field.TypeString, Default: "g"},
 		{Name: "requires_shipping", Type: field.TypeBool, Default: true},
@@ -371,7 +372,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "line_items_orders_line_items",
-				Columns:    []*schema.Column{LineItemsColumns[22]},
+				Columns:    []*schema.Column{LineItemsColumns[23]},
 				RefColumns: []*schema.Column{OrdersColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -380,7 +381,7 @@ var (
 			{
 				Name:    "lineitem_order_id_line_item_key",
 				Unique:  true,
-				Columns: []*schema.Column{LineItemsColumns[22], LineItemsColumns[3]},
+				Columns: []*schema.Column{LineItemsColumns[23], LineItemsColumns[3]},
 			},
 		},
 	}

@@ -106,6 +106,8 @@ func (LineItem) Fields() []ent.Field {
 		field.Int64("compare_at_price").Default(0),
 		field.Int("quantity"),
 		field.Int("fulfilled_quantity").Default(0),
+		// restocked_quantity is how many units refunds have returned to stock, over all refunds.
+		field.Int("restocked_quantity").Default(0),
 		field.Int("weight").Default(0),
 		field.String("weight_unit").Default("g"),
 		field.Bool("requires_shipping").Default(true),

@@ -359,6 +359,7 @@ type ComplexityRoot struct {
 		ProductTitle      func(childComplexity int) int
 		Quantity          func(childComplexity int) int
 		RequiresShipping  func(childComplexity int) int
+		RestockedQuantity func(childComplexity int) int
 		Sku               func(childComplexity int) int
 		Tags              func(childComplexity int) int
 		Taxable           func(childComplexity int) int
@@ -2299,6 +2300,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LineItem.RequiresShipping(childComplexity), true
+	case "LineItem.restockedQuantity":
+		if e.ComplexityRoot.LineItem.RestockedQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItem.RestockedQuantity(childComplexity), true
 	case "LineItem.sku":
 		if e.ComplexityRoot.LineItem.Sku == nil {
 			break
@@ -7245,6 +7252,7 @@ type LineItem implements Node {
   compareAtPrice: Int!
   quantity: Int!
   fulfilledQuantity: Int!
+  restockedQuantity: Int!
   weight: Int!
   weightUnit: String!
   requiresShipping: Boolean!
@@ -7486,6 +7494,17 @@ input LineItemWhereInput {
   fulfilledQuantityGTE: Int
   fulfilledQuantityLT: Int
   fulfilledQuantityLTE: Int
+  """
+  restocked_quantity field predicates
+  """
+  restockedQuantity: Int
+  restockedQuantityNEQ: Int
+  restockedQuantityIn: [Int!]
+  restockedQuantityNotIn: [Int!]
+  restockedQuantityGT: Int
+  restockedQuantityGTE: Int
+  restockedQuantityLT: Int
+  restockedQuantityLTE: Int
   """
   weight field predicates
   """
@@ -12306,6 +12325,8 @@ func (ec *executionContext) childFields_LineItem(ctx context.Context, field grap
 		return ec.fieldContext_LineItem_quantity(ctx, field)
 	case "fulfilledQuantity":
 		return ec.fieldContext_LineItem_fulfilledQuantity(ctx, field)
+	case "restockedQuantity":
+		return ec.fieldContext_LineItem_restockedQuantity(ctx, field)
 	case "weight":
 		return ec.fieldContext_LineItem_weight(ctx, field)
 	case "weightUnit":
@@ -20907,6 +20928,29 @@ func (ec *executionContext) _LineItem_fulfilledQuantity(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_LineItem_fulfilledQuantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LineItem_restockedQuantity(ctx context.Context, field graphql.CollectedField, obj *ent.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItem_restockedQuantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RestockedQuantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItem_restockedQuantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LineItem", field, false, false, "Int")
 }
 
@@ -41868,7 +41912,7 @@ func (ec *executionContext) unmarshalInputLineItemWhereInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "lineItemKey", "lineItemKeyNEQ", "lineItemKeyIn", "lineItemKeyNotIn", "lineItemKeyGT", "lineItemKeyGTE", "lineItemKeyLT", "lineItemKeyLTE", "lineItemKeyContains", "lineItemKeyHasPrefix", "lineItemKeyHasSuffix", "lineItemKeyEqualFold", "lineItemKeyContainsFold", "productID", "productIDNEQ", "productIDIn", "productIDNotIn", "productIDGT", "productIDGTE", "productIDLT", "productIDLTE", "productIDContains", "productIDHasPrefix", "productIDHasSuffix", "productIDEqualFold", "productIDContainsFold", "variantID", "variantIDNEQ", "variantIDIn", "variantIDNotIn", "variantIDGT", "variantIDGTE", "variantIDLT", "variantIDLTE", "variantIDContains", "variantIDHasPrefix", "variantIDHasSuffix", "variantIDEqualFold", "variantIDContainsFold", "sku", "skuNEQ", "skuIn", "skuNotIn", "skuGT", "skuGTE", "skuLT", "skuLTE", "skuContains", "skuHasPrefix", "skuHasSuffix", "skuEqualFold", "skuContainsFold", "productTitle", "productTitleNEQ", "productTitleIn", "productTitleNotIn", "productTitleGT", "productTitleGTE", "productTitleLT", "productTitleLTE", "productTitleContains", "productTitleHasPrefix", "productTitleHasSuffix", "productTitleEqualFold", "productTitleContainsFold", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "price", "priceNEQ", "priceIn", "priceNotIn", "priceGT", "priceGTE", "priceLT", "priceLTE", "compareAtPrice", "compareAtPriceNEQ", "compareAtPriceIn", "compareAtPriceNotIn", "compareAtPriceGT", "compareAtPriceGTE", "compareAtPriceLT", "compareAtPriceLTE", "quantity", "quantityNEQ", "quantityIn", "quantityNotIn", "quantityGT", "quantityGTE", "quantityLT", "quantityLTE", "fulfilledQuantity", "fulfilledQuantityNEQ", "fulfilledQuantityIn", "fulfilledQuantityNotIn", "fulfilledQuantityGT", "fulfilledQuantityGTE", "fulfilledQuantityLT", "fulfilledQuantityLTE", "weight", "weightNEQ", "weightIn", "weightNotIn", "weightGT", "weightGTE", "weightLT", "weightLTE", "weightUnit", "weightUnitNEQ", "weightUnitIn", "weightUnitNotIn", "weightUnitGT", "weightUnitGTE", "weightUnitLT", "weightUnitLTE", "weightUnitContains", "weightUnitHasPrefix", "weightUnitHasSuffix", "weightUnitEqualFold", "weightUnitContainsFold", "requiresShipping", "requiresShippingNEQ", "taxable", "taxableNEQ", "tags", "tagsNEQ", "tagsIn", "tagsNotIn", "tagsGT", "tagsGTE", "tagsLT", "tagsLTE", "tagsContains", "tagsHasPrefix", "tagsHasSuffix", "tagsEqualFold", "tagsContainsFold", "vendor", "vendorNEQ", "vendorIn", "vendorNotIn", "vendorGT", "vendorGTE", "vendorLT", "vendorLTE", "vendorContains", "vendorHasPrefix", "vendorHasSuffix", "vendorEqualFold", "vendorContainsFold", "imageURL", "imageURLNEQ", "imageURLIn", "imageURLNotIn", "imageURLGT", "imageURLGTE", "imageURLLT", "imageURLLTE", "imageURLContains", "imageURLHasPrefix", "imageURLHasSuffix", "imageURLEqualFold", "imageURLContainsFold", "position", "positionNEQ", "positionIn", "positionNotIn", "positionGT", "positionGTE", "positionLT", "positionLTE", "hasOrder", "hasOrderWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "lineItemKey", "lineItemKeyNEQ", "lineItemKeyIn", "lineItemKeyNotIn", "lineItemKeyGT", "lineItemKeyGTE", "lineItemKeyLT", "lineItemKeyLTE", "lineItemKeyContains", "lineItemKeyHasPrefix", "lineItemKeyHasSuffix", "lineItemKeyEqualFold", "lineItemKeyContainsFold", "productID", "productIDNEQ", "productIDIn", "productIDNotIn", "productIDGT", "productIDGTE", "productIDLT", "productIDLTE", "productIDContains", "productIDHasPrefix", "productIDHasSuffix", "productIDEqualFold", "productIDContainsFold", "variantID", "variantIDNEQ", "variantIDIn", "variantIDNotIn", "variantIDGT", "variantIDGTE", "variantIDLT", "variantIDLTE", "variantIDContains", "variantIDHasPrefix", "variantIDHasSuffix", "variantIDEqualFold", "variantIDContainsFold", "sku", "skuNEQ", "skuIn", "skuNotIn", "skuGT", "skuGTE", "skuLT", "skuLTE", "skuContains", "skuHasPrefix", "skuHasSuffix", "skuEqualFold", "skuContainsFold", "productTitle", "productTitleNEQ", "productTitleIn", "productTitleNotIn", "productTitleGT", "productTitleGTE", "productTitleLT", "productTitleLTE", "productTitleContains", "productTitleHasPrefix", "productTitleHasSuffix", "productTitleEqualFold", "productTitleContainsFold", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "price", "priceNEQ", "priceIn", "priceNotIn", "priceGT", "priceGTE", "priceLT", "priceLTE", "compareAtPrice", "compareAtPriceNEQ", "compareAtPriceIn", "compareAtPriceNotIn", "compareAtPriceGT", "compareAtPriceGTE", "compareAtPriceLT", "compareAtPriceLTE", "quantity", "quantityNEQ", "quantityIn", "quantityNotIn", "quantityGT", "quantityGTE", "quantityLT", "quantityLTE", "fulfilledQuantity", "fulfilledQuantityNEQ", "fulfilledQuantityIn", "fulfilledQuantityNotIn", "fulfilledQuantityGT", "fulfilledQuantityGTE", "fulfilledQuantityLT", "fulfilledQuantityLTE", "restockedQuantity", "restockedQuantityNEQ", "restockedQuantityIn", "restockedQuantityNotIn", "restockedQuantityGT", "restockedQuantityGTE", "restockedQuantityLT", "restockedQuantityLTE", "weight", "weightNEQ", "weightIn", "weightNotIn", "weightGT", "weightGTE", "weightLT", "weightLTE", "weightUnit", "weightUnitNEQ", "weightUnitIn", "weightUnitNotIn", "weightUnitGT", "weightUnitGTE", "weightUnitLT", "weightUnitLTE", "weightUnitContains", "weightUnitHasPrefix", "weightUnitHasSuffix", "weightUnitEqualFold", "weightUnitContainsFold", "requiresShipping", "requiresShippingNEQ", "taxable", "taxableNEQ", "tags", "tagsNEQ", "tagsIn", "tagsNotIn", "tagsGT", "tagsGTE", "tagsLT", "tagsLTE", "tagsContains", "tagsHasPrefix", "tagsHasSuffix", "tagsEqualFold", "tagsContainsFold", "vendor", "vendorNEQ", "vendorIn", "vendorNotIn", "vendorGT", "vendorGTE", "vendorLT", "vendorLTE", "vendorContains", "vendorHasPrefix", "vendorHasSuffix", "vendorEqualFold", "vendorContainsFold", "imageURL", "imageURLNEQ", "imageURLIn", "imageURLNotIn", "imageURLGT", "imageURLGTE", "imageURLLT", "imageURLLTE", "imageURLContains", "imageURLHasPrefix", "imageURLHasSuffix", "imageURLEqualFold", "imageURLContainsFold", "position", "positionNEQ", "positionIn", "positionNotIn", "positionGT", "positionGTE", "positionLT", "positionLTE", "hasOrder", "hasOrderWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -42834,6 +42878,62 @@ func (ec *executionContext) unmarshalInputLineItemWhereInput(ctx context.Context
 				return it, err
 			}
 			it.FulfilledQuantityLTE = data
+		case "restockedQuantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restockedQuantity"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RestockedQuantity = data
+		case "restockedQuantityNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restockedQuantityNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RestockedQuantityNEQ = data
+		case "restockedQuantityIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restockedQuantityIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RestockedQuantityIn = data
+		case "restockedQuantityNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restockedQuantityNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RestockedQuantityNotIn = data
+		case "restockedQuantityGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restockedQuantityGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RestockedQuantityGT = data
+		case "restockedQuantityGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restockedQuantityGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RestockedQuantityGTE = data
+		case "restockedQuantityLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restockedQuantityLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RestockedQuantityLT = data
+		case "restockedQuantityLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restockedQuantityLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RestockedQuantityLTE = data
 		case "weight":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weight"))
 			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
@@ -57207,6 +57307,11 @@ func (ec *executionContext) _LineItem(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "fulfilledQuantity":
 			out.Values[i] = ec._LineItem_fulfilledQuantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "restockedQuantity":
+			out.Values[i] = ec._LineItem_restockedQuantity(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
