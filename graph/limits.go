@@ -56,8 +56,9 @@ const (
 	// MaxFilterText bounds each text of a where or filter argument, in characters.
 	MaxFilterText = service.MaxShortText
 	// RequestTimeout bounds one request from its start to its answer: past it, the request's
-	// context is cancelled (its database work stops) and it answers request.timeout. Payment
-	// calls already run detached from the request's context, so a timeout never cuts one short.
+	// context is cancelled (its database work stops) and it answers request.timeout. The service
+	// already finishes a payment gateway call detached from a context that ends (a client may
+	// leave at any time), so a timeout leaves no call half recorded.
 	RequestTimeout = 30 * time.Second
 )
 
