@@ -134,3 +134,19 @@ func TestGraphQLQueryTooDeepIsRefused(t *testing.T) {
 		}
 	})
 }
+
+func TestANodeIDThatIsNotANumberIsNotFound(t *testing.T) {
+	eachGraph(t, func(t *testing.T, url string, svc *service.Service) {
+		token := newShop(t, svc, "shop-a")
+		for _, id := range []string{"abc", "99999999999999999999", ""} {
+			r := query(t, url, token, `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": id})
+			if r.Data["node"] != nil {
+				t.Fatalf("%q: %v", id, r.Data)
+			}
+			ext := r.Errors[0]["extensions"].(map[string]any)
+			if ext["code"] != service.CodeNotFound || ext["type"] != "node.not_found" || r.Errors[0]["message"] != "no object with that id" {
+				t.Fatalf("%q: %v", id, r.Errors)
+			}
+		}
+	})
+}

@@ -3,37 +3,48 @@ package graph
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
+	"runtime/debug"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/99designs/gqlgen/graphql/playground"
-	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/checkoutd/checkoutd/service"
 )
 
-const (
-	// MaxComplexity bounds the work one query may ask for.
-	MaxComplexity = 1000
-	// MaxDepth bounds how deeply one query may nest selections.
-	MaxDepth = 12
-)
+// Option changes how Handler serves.
+type Option func(*options)
+
+type options struct{ timeout time.Duration }
+
+// WithRequestTimeout replaces RequestTimeout.
+func WithRequestTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
 // Handler serves POST /graphql, and GraphiQL on GET for people.
-func Handler(svc *service.Service) http.Handler {
+func Handler(svc *service.Service, opts ...Option) http.Handler {
+	o := options{timeout: RequestTimeout}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	es := NewSchema(svc)
 	srv := handler.New(es)
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(transport.GET{})
+	srv.SetParserTokenLimit(MaxTokens)
+	srv.Use(documentLimits{})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
-	srv.Use(depthLimit{max: MaxDepth})
 	srv.Use(newOrderScope(es))
+	srv.Use(filterBounds{})
 	srv.SetErrorPresenter(presentError)
-	api := Authenticate(svc, withLoaders(svc.Reader(), srv))
+	srv.SetRecoverFunc(recoverPanic)
+	srv.AroundOperations(answerPastDeadline)
+	api := limitRequest(o.timeout, Authenticate(svc, withLoaders(svc.Reader(), srv)))
 	page := playground.Handler("checkoutd GraphQL", "/graphql")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Query().Get("query") == "" {
@@ -44,53 +55,59 @@ func Handler(svc *service.Service) http.Handler {
 	})
 }
 
+// errInternal stands for a fault whose details are logged, not answered.
+var errInternal = &service.Error{Status: http.StatusInternalServerError, Code: service.CodeInternal, Type: "server.internal_error", Message: "internal error"}
+
 // presentError gives service errors the same code and type in extensions as REST gives them.
+// The parser's and validator's own errors (which say what is wrong with the document) pass as
+// they are; an argument that cannot be decoded is the client's error; anything else is a fault,
+// logged and answered as an internal error without its message, as REST answers it.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
-	var se *service.Error
-	if errors.As(err, &se) {
-		gerr.Message = se.Message
-		gerr.Extensions = map[string]any{"code": se.Code, "type": se.Type, "status": se.Status, "details": se.Details}
+	se, ok := service.AsError(err)
+	switch {
+	case ctx.Err() != nil:
+		// Whatever failed after the deadline (or after the client left) failed because of it.
+		se = &service.Error{Status: http.StatusServiceUnavailable, Code: service.CodeInternal, Type: "request.timeout",
+			Message: "the request took too long and was stopped"}
+	case ok:
+	case gerr.Unwrap() == nil:
+		return gerr
+	case badArgument(ctx):
+		se = &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "request.invalid_argument",
+			Message: "an argument has a value of the wrong form", Details: map[string]any{"field": gerr.Path.String()}}
+	default:
+		slog.ErrorContext(ctx, "graphql request failed", "path", gerr.Path.String(), "error", err)
+		se = errInternal
 	}
+	gerr.Message = se.Message
+	gerr.Extensions = map[string]any{"code": se.Code, "type": se.Type, "status": se.Status, "details": se.Details}
 	return gerr
 }
 
-type depthLimit struct{ max int }
-
-var _ interface {
-	graphql.OperationContextMutator
-	graphql.HandlerExtension
-} = depthLimit{}
-
-func (depthLimit) ExtensionName() string                   { return "DepthLimit" }
-func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
-func (d depthLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if oc.Operation == nil {
-		return nil
-	}
-	if depth := selectionDepth(oc.Operation.SelectionSet, 0); depth > d.max {
-		return &gqlerror.Error{Message: "query is nested too deeply", Extensions: map[string]any{"code": service.CodeValidation, "type": "graphql.depth_limit", "max_depth": d.max}}
-	}
-	return nil
+// badArgument reports whether the error being presented came from decoding the current field's
+// arguments: gqlgen sets a field's arguments only once they all decode.
+func badArgument(ctx context.Context) bool {
+	fc := graphql.GetFieldContext(ctx)
+	return fc != nil && fc.Args == nil && fc.Field.Field != nil && len(fc.Field.Arguments) > 0
 }
 
-func selectionDepth(set ast.SelectionSet, seen int) int {
-	deepest := seen
-	for _, sel := range set {
-		var d int
-		switch s := sel.(type) {
-		case *ast.Field:
-			d = selectionDepth(s.SelectionSet, seen+1)
-		case *ast.InlineFragment:
-			d = selectionDepth(s.SelectionSet, seen)
-		case *ast.FragmentSpread:
-			if s.Definition != nil {
-				d = selectionDepth(s.Definition.SelectionSet, seen)
+// answerPastDeadline answers request.timeout when the request's deadline passed before its
+// operation ran: gqlgen then answers nothing at all (a body of null).
+func answerPastDeadline(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	responses := next(ctx)
+	return func(ctx context.Context) *graphql.Response {
+		if ctx.Err() == nil {
+			if res := responses(ctx); res != nil || ctx.Err() == nil {
+				return res
 			}
 		}
-		if d > deepest {
-			deepest = d
-		}
+		return &graphql.Response{Errors: gqlerror.List{presentError(ctx, ctx.Err())}}
 	}
-	return deepest
+}
+
+// recoverPanic logs a resolver's panic with its stack; the client gets an internal error.
+func recoverPanic(ctx context.Context, v any) error {
+	slog.ErrorContext(ctx, "graphql resolver panicked", "panic", v, "stack", string(debug.Stack()))
+	return errors.New("resolver panicked")
 }

@@ -62008,13 +62008,13 @@ func (ec *executionContext) unmarshalNHTTPHeaderInput2ᚖgithubᚗcomᚋcheckout
 }
 
 func (ec *executionContext) unmarshalNID2int(ctx context.Context, v any) (int, error) {
-	res, err := graphql.UnmarshalIntID(v)
+	res, err := model.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNID2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalIntID(v)
+	res := model.MarshalID(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "ID!")
 	}
@@ -63817,7 +63817,7 @@ func (ec *executionContext) unmarshalOID2ᚖint(ctx context.Context, v any) (*in
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalIntID(v)
+	res, err := model.UnmarshalID(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -63827,7 +63827,7 @@ func (ec *executionContext) marshalOID2ᚖint(ctx context.Context, sel ast.Selec
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalIntID(*v)
+	res := model.MarshalID(*v)
 	return res
 }
 
