@@ -46,7 +46,8 @@ func orderJWT(r *http.Request) string {
 	return r.URL.Query().Get("token")
 }
 
-// withOrder authenticates the order JWT against the shop and order in the path.
+// withOrder refuses a body not sent as JSON (after the CORS headers, so a browser can read the
+// refusal), then authenticates the order JWT against the shop and order in the path.
 func (a *API) withOrder(h orderHandler) http.Handler {
 	return a.storefrontCORS(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := requireJSONBody(r); err != nil {

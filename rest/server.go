@@ -140,7 +140,8 @@ func bearerToken(r *http.Request) string {
 
 type shopHandler func(w http.ResponseWriter, r *http.Request, sh *ent.Shop)
 
-// withShop authenticates the access token against the shop named in the path.
+// withShop refuses a body not sent as JSON, then authenticates the access token against the
+// shop named in the path.
 func (a *API) withShop(h shopHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := requireJSONBody(r); err != nil {
@@ -156,7 +157,8 @@ func (a *API) withShop(h shopHandler) http.Handler {
 	})
 }
 
-// withToken authenticates the access token alone, for calls that find the shop from it.
+// withToken refuses a body not sent as JSON, then authenticates the access token alone, for
+// calls that find the shop from it.
 func (a *API) withToken(h shopHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := requireJSONBody(r); err != nil {
