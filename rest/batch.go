@@ -6,7 +6,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/checkoutd/checkoutd/service"
 )
@@ -42,14 +46,17 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *service.OrderS
 			Message: "sub_requests must hold 1 to 50 requests", Details: map[string]any{"field": "sub_requests"}})
 		return
 	}
-	prefix := "/checkout/storefront/" + r.PathValue("shop") + "/" + r.PathValue("order")
+	// Every sub-request runs under this order's storefront prefix with the JWT that opened the
+	// batch, so it can reach this order and nothing else.
+	prefix := "/checkout/storefront/" + sess.Shop.Identifier + "/" + sess.PublicOrderID()
+	auth := "Bearer " + orderJWT(r)
 	out := make([]subResponse, len(in.SubRequests))
 	for i, sr := range in.SubRequests {
 		method := strings.ToUpper(sr.Method)
-		endpoint := "/" + strings.TrimLeft(sr.Endpoint, "/")
-		out[i] = subResponse{Method: method, Endpoint: endpoint}
-		if strings.HasPrefix(endpoint, "/batch") {
-			out[i].StatusCode, out[i].Data = http.StatusUnprocessableEntity, map[string]any{"errors": []map[string]any{{"code": service.CodeValidation, "type": "batch.nested", "message": "a batch cannot contain a batch", "details": map[string]any{}}}}
+		out[i] = subResponse{Method: method, Endpoint: sr.Endpoint}
+		target, refusal := subRequestURL(prefix, method, sr.Endpoint, i)
+		if refusal != nil {
+			out[i].StatusCode, out[i].Data = refusal.Status, errorBody(refusal)
 			continue
 		}
 		body := sr.Payload
@@ -61,12 +68,13 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *service.OrderS
 		if string(body) == "null" {
 			body = nil
 		}
-		sub, err := http.NewRequestWithContext(r.Context(), method, prefix+endpoint, bytes.NewReader(body))
+		sub, err := http.NewRequestWithContext(r.Context(), method, "/", bytes.NewReader(body))
 		if err != nil {
-			out[i].StatusCode, out[i].Data = http.StatusBadRequest, nil
-			continue
+			writeError(w, r, err)
+			return
 		}
-		sub.Header.Set("Authorization", r.Header.Get("Authorization"))
+		sub.URL = target
+		sub.Header.Set("Authorization", auth)
 		sub.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		a.mux.ServeHTTP(rec, sub)
@@ -100,4 +108,50 @@ func (a *API) clientLog(w http.ResponseWriter, r *http.Request, sess *service.Or
 	}
 	slog.DebugContext(r.Context(), "storefront log", "shop", sess.Shop.Identifier, "public_order_id", sess.PublicOrderID(), "entry", in)
 	writeData(w, map[string]any{})
+}
+
+// batchMethods are the methods of the storefront's routes.
+var batchMethods = map[string]bool{http.MethodGet: true, http.MethodPost: true, http.MethodPut: true, http.MethodPatch: true, http.MethodDelete: true}
+
+// subRequestURL resolves sub-request i's endpoint under prefix. The path is percent-decoded
+// once and must then be canonical, so the path every check sees is the path that runs: no
+// /%62atch for /batch, no /%2e%2e/ out of the order. A query string is taken on GET only, the
+// one method whose storefront routes read one.
+func subRequestURL(prefix, method, endpoint string, i int) (*url.URL, *service.Error) {
+	field := "sub_requests[" + strconv.Itoa(i) + "]"
+	invalid := func(what, message string) *service.Error {
+		return &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "batch.invalid_sub_request",
+			Message: message, Details: map[string]any{"field": field + "." + what}}
+	}
+	if !batchMethods[method] {
+		return nil, invalid("method", "a sub-request's method must be GET, POST, PUT, PATCH or DELETE")
+	}
+	rawPath, rawQuery, hasQuery := strings.Cut(endpoint, "?")
+	if hasQuery && method != http.MethodGet {
+		return nil, invalid("endpoint", "only a GET sub-request may carry a query string")
+	}
+	if strings.Contains(endpoint, "#") {
+		return nil, invalid("endpoint", "a sub-request's endpoint cannot carry a fragment")
+	}
+	if !strings.HasPrefix(rawPath, "/") {
+		rawPath = "/" + rawPath
+	}
+	p, err := url.PathUnescape(rawPath)
+	if err != nil || !utf8.ValidString(p) || strings.ContainsFunc(p, unicode.IsControl) {
+		return nil, invalid("endpoint", "a sub-request's endpoint must be a path of printable UTF-8 with valid percent-escapes")
+	}
+	if canonicalPath(p) != p {
+		e := *errNonCanonicalPath
+		e.Details = map[string]any{"field": field + ".endpoint"}
+		return nil, &e
+	}
+	if p == "/batch" || strings.HasPrefix(p, "/batch/") {
+		return nil, &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "batch.nested",
+			Message: "a batch cannot contain a batch", Details: map[string]any{"field": field + ".endpoint"}}
+	}
+	if _, err := url.ParseQuery(rawQuery); err != nil {
+		return nil, invalid("endpoint", "a sub-request's query string is malformed")
+	}
+	// p is rooted and has no dot segment, so the whole path stays under prefix.
+	return &url.URL{Path: prefix + p, RawQuery: rawQuery}, nil
 }

@@ -77,7 +77,7 @@ func readBody(r *http.Request, v any) ([]byte, error) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, &service.Error{Status: http.StatusRequestEntityTooLarge, Code: service.CodeBodyTooLarge, Type: "request.body_too_large", Message: "request body is larger than 1 MiB"}
+			return nil, errBodyTooLarge
 		}
 		return nil, badRequest("could not read request body")
 	}

@@ -15,6 +15,9 @@ func (a *API) registerOrders(mux *http.ServeMux) {
 	mux.Handle("POST /checkout/orders/{shop}/resume", a.withShop(a.resumeOrder))
 	const storefront = "/checkout/storefront/{shop}/{order}"
 	mux.Handle("OPTIONS /checkout/storefront/{shop}/", a.storefrontCORS(http.HandlerFunc(a.preflight)))
+	// Without it the router answers OPTIONS of the bare shop path with a redirect to the one
+	// above, in HTML.
+	mux.HandleFunc("OPTIONS /checkout/storefront/{shop}", routeNotFound)
 	mux.Handle("GET "+storefront+"/refresh", a.withOrder(a.refresh))
 	a.registerOrderCustomer(mux)
 	a.registerOrderItems(mux)
@@ -43,9 +46,14 @@ func orderJWT(r *http.Request) string {
 	return r.URL.Query().Get("token")
 }
 
-// withOrder authenticates the order JWT against the shop and order in the path.
+// withOrder refuses a body not sent as JSON (after the CORS headers, so a browser can read the
+// refusal), then authenticates the order JWT against the shop and order in the path.
 func (a *API) withOrder(h orderHandler) http.Handler {
 	return a.storefrontCORS(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := requireJSONBody(r); err != nil {
+			writeError(w, r, err)
+			return
+		}
 		sess, err := a.svc.AuthenticateOrder(r.Context(), r.PathValue("shop"), r.PathValue("order"), orderJWT(r))
 		if err != nil {
 			writeError(w, r, err)

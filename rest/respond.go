@@ -1,12 +1,16 @@
 package rest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
+	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/checkoutd/checkoutd/service"
 )
@@ -104,38 +108,132 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
 		e = &service.Error{Status: http.StatusInternalServerError, Code: service.CodeInternal, Type: "server.internal_error", Message: "internal error"}
 	}
+	writeJSON(w, e.Status, errorBody(e))
+}
+
+// errorBody is the envelope of one error.
+func errorBody(e *service.Error) map[string]any {
 	details := e.Details
 	if details == nil {
 		details = map[string]any{}
 	}
-	writeJSON(w, e.Status, map[string]any{"errors": []errorEntry{newErrorEntry(e, details)}})
+	return map[string]any{"errors": []errorEntry{newErrorEntry(e, details)}}
 }
+
+// Codes of the refusals only the front door makes, before any service is asked, in the
+// 02-<status> style of the others.
+const (
+	codeMethodNotAllowed     = "02-05"
+	codeUnsupportedMediaType = "02-15"
+)
+
+var errBodyTooLarge = &service.Error{Status: http.StatusRequestEntityTooLarge, Code: service.CodeBodyTooLarge, Type: "request.body_too_large", Message: "request body is larger than 1 MiB"}
 
 func badRequest(message string) *service.Error {
 	return &service.Error{Status: http.StatusBadRequest, Code: service.CodeBadRequest, Type: "request.malformed", Message: message}
 }
 
+// requireJSONBody refuses a body that does not say it is JSON: application/json or an
+// application/*+json type, with no charset but UTF-8. A call without a body may carry any
+// content type or none (API.md: bodiless calls may still say application/json). A body without
+// a content type is refused too: the contract says bodies are sent as application/json, and
+// every client we know (the frontend library, the platform plugins' calls, our tests and bench)
+// says so.
+func requireJSONBody(r *http.Request) error {
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+		return nil
+	}
+	if r.ContentLength < 0 {
+		// A chunked body is empty only if its first read says so.
+		var first [1]byte
+		n, err := io.ReadFull(r.Body, first[:])
+		if n == 0 {
+			if err == io.EOF {
+				return nil
+			}
+			return badRequest("could not read request body")
+		}
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(first[:n]), r.Body), r.Body}
+	}
+	ct := r.Header.Get("Content-Type")
+	if mt, params, err := mime.ParseMediaType(ct); err == nil && isJSONMediaType(mt) {
+		if cs, ok := params["charset"]; !ok || strings.EqualFold(cs, "utf-8") {
+			return nil
+		}
+	}
+	return &service.Error{Status: http.StatusUnsupportedMediaType, Code: codeUnsupportedMediaType, Type: "request.unsupported_media_type",
+		Message: "a request body must be sent as Content-Type: application/json", Details: map[string]any{"content_type": ct}}
+}
+
+func isJSONMediaType(mt string) bool {
+	sub, ok := strings.CutPrefix(mt, "application/")
+	return ok && (sub == "json" || strings.HasSuffix(sub, "+json"))
+}
+
 // decode reads a JSON body into v. An empty body decodes as {}: bodiless calls may still send
-// a JSON content type. Broken JSON is a 400; a value of the wrong type is a 422 naming the field.
+// a JSON content type. Broken JSON (or text that is not UTF-8) is a 400; a value of the wrong
+// type is a 422 naming the field.
 func decode(r *http.Request, v any) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return &service.Error{Status: http.StatusRequestEntityTooLarge, Code: service.CodeBodyTooLarge, Type: "request.body_too_large", Message: "request body is larger than 1 MiB"}
+			return errBodyTooLarge
 		}
 		return badRequest("could not read request body")
 	}
 	if strings.TrimSpace(string(body)) == "" {
 		return nil
 	}
+	// encoding/json would take invalid UTF-8 and store U+FFFD in its place.
+	if !utf8.Valid(body) {
+		return badRequest("request body is not valid UTF-8")
+	}
 	if err := json.Unmarshal(body, v); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
+			if typeErr.Field == "" {
+				return &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "request.invalid_field_type",
+					Message: "request body must be a JSON " + jsonKind(typeErr.Type), Details: map[string]any{"field": ""}}
+			}
 			return &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "request.invalid_field_type",
-				Message: typeErr.Field + " must be a " + typeErr.Type.String(), Details: map[string]any{"field": typeErr.Field}}
+				Message: typeErr.Field + " must be " + article(jsonKind(typeErr.Type)), Details: map[string]any{"field": typeErr.Field}}
 		}
 		return badRequest("request body is not valid JSON")
 	}
 	return nil
+}
+
+// jsonKind names a Go type in JSON's words, so an error never shows an internal type name.
+// A number that does not fit its field (1e400, 2^63) is reported as that field's kind.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "whole number in range"
+	case reflect.Float32, reflect.Float64:
+		return "number in range"
+	case reflect.String:
+		return "string"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	}
+	return "value of another type"
+}
+
+func article(kind string) string {
+	if strings.IndexByte("aeiou", kind[0]) >= 0 {
+		return "an " + kind
+	}
+	return "a " + kind
 }

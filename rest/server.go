@@ -6,7 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"regexp"
+	"path"
 	"strings"
 	"time"
 
@@ -32,9 +32,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	mux.HandleFunc("GET /readyz", a.readyz)
 	mux.Handle("GET /shops/v1/info", a.withToken(a.shopInfo))
 	// Anything no route matches still answers in the error envelope.
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, &service.Error{Status: http.StatusNotFound, Code: service.CodeNotFound, Type: "route.not_found", Message: "no such endpoint: " + r.Method + " " + r.URL.Path})
-	})
+	mux.HandleFunc("/", routeNotFound)
 	a.registerStoreConfig(mux)
 	a.registerIntegration(mux)
 	a.registerWebhooks(mux)
@@ -47,6 +45,10 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	a.registerMoney(mux)
 }
 
+func routeNotFound(w http.ResponseWriter, r *http.Request) {
+	writeError(w, r, &service.Error{Status: http.StatusNotFound, Code: service.CodeNotFound, Type: "route.not_found", Message: "no such endpoint: " + r.Method + " " + r.URL.Path})
+}
+
 func (a *API) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
@@ -57,9 +59,8 @@ func (a *API) readyz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
-var versionDate = regexp.MustCompile(`^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$`)
-
-// Common wraps every API call: a request log line, the body limit and the version-date header.
+// Common wraps every call: a request log line, the body limit, the canonical path and the
+// version-date header.
 func Common(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -71,11 +72,21 @@ func Common(next http.Handler) http.Handler {
 		}()
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 		if r.ContentLength > MaxBodyBytes {
-			writeError(w, r, &service.Error{Status: http.StatusRequestEntityTooLarge, Code: service.CodeBodyTooLarge, Type: "request.body_too_large", Message: "request body is larger than 1 MiB"})
+			writeError(w, r, errBodyTooLarge)
+			return
+		}
+		// The router would answer these itself, in plain text or HTML: CONNECT with a 404, and a
+		// path that is not canonical with a redirect to the cleaned path.
+		if r.Method == http.MethodConnect {
+			writeError(w, r, &service.Error{Status: http.StatusMethodNotAllowed, Code: codeMethodNotAllowed, Type: "request.method_not_allowed", Message: "CONNECT is not served"})
+			return
+		}
+		if p := r.URL.EscapedPath(); canonicalPath(p) != p {
+			writeError(w, r, errNonCanonicalPath)
 			return
 		}
 		for _, h := range []string{"Service-API-Version-Date", "Bold-API-Version-Date"} {
-			if v := r.Header.Get(h); v != "" && !versionDate.MatchString(v) {
+			if v := r.Header.Get(h); v != "" && !isDate(v) {
 				writeError(w, r, &service.Error{Status: http.StatusBadRequest, Code: service.CodeBadRequest, Type: "request.invalid_version_date",
 					Message: h + " must be a date in the form YYYY-MM-DD", Details: map[string]any{"header": h}})
 				return
@@ -84,6 +95,28 @@ func Common(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// isDate reports whether v is a calendar date written YYYY-MM-DD (2022-02-31 is not one).
+func isDate(v string) bool {
+	_, err := time.Parse(time.DateOnly, v)
+	return err == nil
+}
+
+// canonicalPath is p as the router cleans it before matching: rooted, without dot segments or
+// empty segments, keeping a trailing slash.
+func canonicalPath(p string) string {
+	if p == "" || p[0] != '/' {
+		p = "/" + p
+	}
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && clean != "/" {
+		clean += "/"
+	}
+	return clean
+}
+
+var errNonCanonicalPath = &service.Error{Status: http.StatusBadRequest, Code: service.CodeBadRequest, Type: "request.non_canonical_path",
+	Message: "the path is not in canonical form: it has a . or .. segment or an empty segment (//)"}
 
 type statusRecorder struct {
 	http.ResponseWriter
@@ -107,9 +140,14 @@ func bearerToken(r *http.Request) string {
 
 type shopHandler func(w http.ResponseWriter, r *http.Request, sh *ent.Shop)
 
-// withShop authenticates the access token against the shop named in the path.
+// withShop refuses a body not sent as JSON, then authenticates the access token against the
+// shop named in the path.
 func (a *API) withShop(h shopHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := requireJSONBody(r); err != nil {
+			writeError(w, r, err)
+			return
+		}
 		sh, err := a.svc.AuthenticateShop(r.Context(), r.PathValue("shop"), bearerToken(r))
 		if err != nil {
 			writeError(w, r, err)
@@ -119,9 +157,14 @@ func (a *API) withShop(h shopHandler) http.Handler {
 	})
 }
 
-// withToken authenticates the access token alone, for calls that find the shop from it.
+// withToken refuses a body not sent as JSON, then authenticates the access token alone, for
+// calls that find the shop from it.
 func (a *API) withToken(h shopHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := requireJSONBody(r); err != nil {
+			writeError(w, r, err)
+			return
+		}
 		sh, err := a.svc.ShopForToken(r.Context(), bearerToken(r))
 		if err != nil {
 			writeError(w, r, err)
