@@ -114,7 +114,7 @@ var hostileEndpoints = []hostileEndpoint{
 		wrongType(`{"cart_items":[],"order_meta_data":[]}`),
 		missing(`{"cart_items":[{}]}`)}},
 	{family: "resume", method: "POST", path: "/checkout/orders/{shop}/resume", decodes: true, bad: []badBody{
-		wrongType(`{"public_order_id":1}`), {body: `{}`, status: 404, typ: "order.not_found"}}},
+		wrongType(`{"public_order_id":1}`), {body: `{}`, status: 422, typ: "order.invalid_resume"}}},
 	{family: "addresses", method: "POST", path: "/checkout/orders/{shop}/{order}/addresses/shipping", decodes: true, bad: []badBody{
 		wrongType(`{"first_name":"A","last_name":"B","address_line_1":1,"city":"Albany","country_code":"US","province_code":"NY","postal_code":"12207"}`),
 		wrongType(`{"first_name":"A","last_name":"B","address_line_1":"1 Main","city":"Albany","country_code":"US","province_code":"NY","postal_code":12207}`),

@@ -172,6 +172,9 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 
 // ResumeOrder gives a new token for an open order; processed and cancelled orders stay closed.
 func (s *Service) ResumeOrder(ctx context.Context, sh *ent.Shop, publicOrderID string) (*OrderView, error) {
+	if publicOrderID == "" || tooLong(publicOrderID, MaxShortText) {
+		return nil, validationError("order.invalid_resume", "public_order_id is required, at most "+itoa(MaxShortText)+" characters", map[string]any{"field": "public_order_id"})
+	}
 	view, err := s.loadOrder(ctx, sh, publicOrderID)
 	if err != nil {
 		return nil, err
