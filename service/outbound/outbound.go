@@ -1,6 +1,7 @@
 // Package outbound is the one HTTP client for every call checkoutd makes to a URL a shop
-// configured (payment gateways, webhook receivers, and the platform connector, remote state
-// authority and API override clients), and the check of such a URL when it is configured.
+// configured (payment gateways and webhook receivers; the platform connector, remote state
+// authority and API override clients to come are to use it too), and the check of such a URL
+// when it is configured.
 //
 // A shop's admin chooses these URLs, so without a guard an access token could make checkoutd
 // call its own network: the cloud's metadata service, a database's HTTP port, an admin page on
