@@ -1,4 +1,6 @@
 # checkoutd: make run starts the service on the embedded database with a demo shop; make test tests it.
+# make run lets outbound calls reach private and loopback addresses (CHECKOUT_OUTBOUND_ALLOW_PRIVATE),
+# so that a gateway or webhook receiver on this machine can be tried; production leaves it off.
 GO ?= go
 BIN := bin/checkoutd
 export CHECKOUT_ADDR ?= 127.0.0.1:8080
@@ -12,7 +14,7 @@ build:
 run: build
 	$(BIN) migrate
 	$(BIN) demo
-	$(BIN) serve --no-migrate
+	CHECKOUT_OUTBOUND_ALLOW_PRIVATE=true $(BIN) serve --no-migrate
 
 test: lint test-go
 

@@ -64,7 +64,8 @@ func eachOrderGraph(t *testing.T, fn func(t *testing.T, g *orderGraph)) {
 		counted := ent.NewClient(ent.Driver(dialect.DebugWithContext(entsql.OpenDB(db.Dialect, db.SQL), func(context.Context, ...any) {
 			g.queries.Add(1)
 		})))
-		g.svc = service.New(&service.Database{SQL: db.SQL, Dialect: db.Dialect, Client: counted, Read: counted}, service.WithClock(g.clock.Now))
+		g.svc = service.New(&service.Database{SQL: db.SQL, Dialect: db.Dialect, Client: counted, Read: counted}, service.WithClock(g.clock.Now),
+			service.WithOutboundAllowPrivate(true))
 		srv := httptest.NewServer(graph.Handler(g.svc))
 		t.Cleanup(srv.Close)
 		g.url = srv.URL

@@ -16,7 +16,7 @@ import (
 // eachGraphWithJobs is eachGraph with the job queue running and quick retries.
 func eachGraphWithJobs(t *testing.T, opts []service.Option, fn func(t *testing.T, url string, svc *service.Service)) {
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
-		svc := service.New(db, append([]service.Option{service.WithWebhookRetryBase(10 * time.Millisecond),
+		svc := service.New(db, append([]service.Option{service.WithOutboundAllowPrivate(true), service.WithWebhookRetryBase(10 * time.Millisecond),
 			service.WithJobPollInterval(20 * time.Millisecond)}, opts...)...)
 		if err := svc.StartJobs(context.Background()); err != nil {
 			t.Fatal(err)

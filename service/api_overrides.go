@@ -6,6 +6,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/service/outbound"
 )
 
 // APIOverrideTypes are the pieces of checkout functionality a shop can send to its own endpoint.
@@ -18,7 +19,7 @@ type APIOverrideInput struct {
 	SharedSecret *string `json:"shared_secret"`
 }
 
-func (in APIOverrideInput) validate(creating bool) error {
+func (in APIOverrideInput) validate(creating bool, policy outbound.Policy) error {
 	p := fieldErrors{}
 	if in.OverrideType == nil && creating {
 		p.add("override_type", "is required")
@@ -27,13 +28,17 @@ func (in APIOverrideInput) validate(creating bool) error {
 	}
 	if in.URL == nil && creating {
 		p.add("url", "is required")
-	} else if in.URL != nil && !isHTTPURL(*in.URL) {
-		p.add("url", "must be an absolute http or https URL")
+	} else if in.URL != nil {
+		if why := outboundURLProblem(policy, *in.URL); why != "" {
+			p.add("url", why)
+		}
 	}
 	if in.SharedSecret == nil && creating {
 		p.add("shared_secret", "is required")
 	} else if in.SharedSecret != nil && *in.SharedSecret == "" {
 		p.add("shared_secret", "cannot be blank")
+	} else if in.SharedSecret != nil {
+		p.text("shared_secret", *in.SharedSecret, MaxSecretText)
 	}
 	if len(p) > 0 {
 		return validationError("api_override.invalid_api_override_data", "invalid API override: "+p.message(), p.details())
@@ -48,7 +53,7 @@ func (s *Service) APIOverrides(ctx context.Context, sh *ent.Shop) ([]*ent.APIOve
 
 // CreateAPIOverride adds an override.
 func (s *Service) CreateAPIOverride(ctx context.Context, sh *ent.Shop, in APIOverrideInput) (*ent.APIOverride, error) {
-	if err := in.validate(true); err != nil {
+	if err := in.validate(true, s.outbound); err != nil {
 		return nil, err
 	}
 	return s.db.Client.APIOverride.Create().SetShopID(sh.ID).SetPublicID(newPublicID()).
@@ -61,7 +66,7 @@ func overrideNotFound(publicID string) *Error {
 
 // UpdateAPIOverride changes the given fields.
 func (s *Service) UpdateAPIOverride(ctx context.Context, sh *ent.Shop, publicID string, in APIOverrideInput) (*ent.APIOverride, error) {
-	if err := in.validate(false); err != nil {
+	if err := in.validate(false, s.outbound); err != nil {
 		return nil, err
 	}
 	var out *ent.APIOverride

@@ -26,6 +26,9 @@ func (s *Service) CorsDomains(ctx context.Context, sh *ent.Shop) ([]*ent.CorsDom
 
 // AddCorsDomain allows an origin; adding one already listed changes nothing.
 func (s *Service) AddCorsDomain(ctx context.Context, sh *ent.Shop, domain string) ([]*ent.CorsDomain, error) {
+	if tooLong(domain, MaxURLText) {
+		return nil, textTooLong("domain", MaxURLText)
+	}
 	origin, ok := normalizeOrigin(domain)
 	if !ok {
 		return nil, validationError("cors.invalid_domain", "domain must be a protocol and host, like https://shop.example.com", map[string]any{"field": "domain"})

@@ -138,6 +138,7 @@ func (s *Service) RegisterCustomFlow(ctx context.Context, sh *ent.Shop, in Regis
 	if in.FlowName == "" {
 		p.add("flow_name", "is required")
 	}
+	p.text("flow_name", in.FlowName, MaxShortText)
 	if in.FlowType != "" && in.FlowType != "custom" {
 		p.add("flow_type", "must be custom")
 	}

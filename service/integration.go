@@ -2,11 +2,13 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
+	"github.com/checkoutd/checkoutd/service/outbound"
 )
 
 // ConfigureSharedSecret sets or rotates the secret that signs the shop's webhook callbacks.
@@ -14,8 +16,9 @@ func (s *Service) ConfigureSharedSecret(ctx context.Context, sh *ent.Shop, secre
 	if secret == "" {
 		return nil, validationError("integration.invalid_shared_secret", "shared_secret is required", map[string]any{"field": "shared_secret"})
 	}
-	if len(secret) > 1024 {
-		return nil, validationError("integration.invalid_shared_secret", "shared_secret is longer than 1024 characters", map[string]any{"field": "shared_secret"})
+	if tooLong(secret, MaxSecretText) {
+		return nil, validationError("integration.invalid_shared_secret", fmt.Sprintf("shared_secret is longer than %d characters", MaxSecretText),
+			map[string]any{"field": "shared_secret", "max_length": MaxSecretText})
 	}
 	return s.db.Client.Shop.UpdateOneID(sh.ID).SetSharedSecret(secret).Save(ctx)
 }
@@ -54,9 +57,11 @@ func (s *Service) WebhookSubscriptions(ctx context.Context, sh *ent.Shop) ([]*en
 	return s.db.Read.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID)).Order(webhooksubscription.ByID()).All(ctx)
 }
 
-func validateCallbackURL(u string) error {
-	if !isHTTPURL(u) {
-		return validationError("webhook.invalid_callback_url", "callback_url must be an absolute http or https URL", map[string]any{"field": "callback_url"})
+// validateCallbackURL refuses a callback URL that is too long, not http(s), or pointing where
+// the outbound policy refuses to call.
+func validateCallbackURL(policy outbound.Policy, u string) error {
+	if why := outboundURLProblem(policy, u); why != "" {
+		return validationError("webhook.invalid_callback_url", "callback_url "+why, map[string]any{"field": "callback_url"})
 	}
 	return nil
 }
@@ -67,7 +72,7 @@ func (s *Service) CreateWebhookSubscription(ctx context.Context, sh *ent.Shop, t
 	if _, ok := webhookTopicName(topicID); !ok {
 		return nil, validationError("webhook.invalid_topic", "webhook_topic_id must be one of the ids of GET /webhooks/topics", map[string]any{"field": "webhook_topic_id"})
 	}
-	if err := validateCallbackURL(callbackURL); err != nil {
+	if err := validateCallbackURL(s.outbound, callbackURL); err != nil {
 		return nil, err
 	}
 	var out *ent.WebhookSubscription
@@ -96,7 +101,7 @@ func webhookNotFound() *Error {
 
 // UpdateWebhookCallbackURL points a subscription at another URL.
 func (s *Service) UpdateWebhookCallbackURL(ctx context.Context, sh *ent.Shop, id int, callbackURL string) (*ent.WebhookSubscription, error) {
-	if err := validateCallbackURL(callbackURL); err != nil {
+	if err := validateCallbackURL(s.outbound, callbackURL); err != nil {
 		return nil, err
 	}
 	n, err := s.db.Client.WebhookSubscription.Update().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).
@@ -128,17 +133,21 @@ type RSAConfigInput struct {
 	SharedSecret *string `json:"shared_secret"`
 }
 
-func (in RSAConfigInput) validate(creating bool) error {
+func (in RSAConfigInput) validate(creating bool, policy outbound.Policy) error {
 	p := fieldErrors{}
 	if in.URL == nil && creating {
 		p.add("url", "is required")
-	} else if in.URL != nil && !isHTTPURL(*in.URL) {
-		p.add("url", "must be an absolute http or https URL")
+	} else if in.URL != nil {
+		if why := outboundURLProblem(policy, *in.URL); why != "" {
+			p.add("url", why)
+		}
 	}
 	if in.SharedSecret == nil && creating {
 		p.add("shared_secret", "is required")
 	} else if in.SharedSecret != nil && *in.SharedSecret == "" {
 		p.add("shared_secret", "cannot be blank")
+	} else if in.SharedSecret != nil {
+		p.text("shared_secret", *in.SharedSecret, MaxSecretText)
 	}
 	if len(p) > 0 {
 		return validationError("rsa_config.invalid_rsa_config", "invalid remote state authority config: "+p.message(), p.details())
@@ -157,7 +166,7 @@ func (s *Service) RSAConfig(ctx context.Context, sh *ent.Shop) (*ent.RSAConfig, 
 
 // CreateRSAConfig configures the remote state authority, replacing any earlier config.
 func (s *Service) CreateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfigInput) (*ent.RSAConfig, error) {
-	if err := in.validate(true); err != nil {
+	if err := in.validate(true, s.outbound); err != nil {
 		return nil, err
 	}
 	var out *ent.RSAConfig
@@ -178,7 +187,7 @@ func (s *Service) CreateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfi
 
 // UpdateRSAConfig changes the given fields; there must be a config to change.
 func (s *Service) UpdateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfigInput) (*ent.RSAConfig, error) {
-	if err := in.validate(false); err != nil {
+	if err := in.validate(false, s.outbound); err != nil {
 		return nil, err
 	}
 	var out *ent.RSAConfig

@@ -26,7 +26,7 @@ type fuzzShop struct {
 
 func newFuzzShop(t testing.TB, db *service.Database) *fuzzShop {
 	ctx := context.Background()
-	s := service.New(db, service.WithGatewayTimeout(time.Second))
+	s := service.New(db, service.WithGatewayTimeout(time.Second), service.WithOutboundAllowPrivate(true))
 	created, err := s.CreateShop(ctx, service.CreateShopInput{Identifier: fmt.Sprintf("fuzz-%d", time.Now().UnixNano())})
 	if err != nil {
 		t.Fatal(err)

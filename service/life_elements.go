@@ -2,8 +2,10 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -65,15 +67,81 @@ func (in LifeElementInput) validate(creating bool) error {
 	if v := in.MetaDataField.Value; v != nil && *v == "" {
 		p.add("meta_data_field", "cannot be blank")
 	}
+	for _, t := range []struct {
+		field string
+		value *string
+		max   int
+	}{
+		{"input_default", in.InputDefault.Value, MaxLongText},
+		{"input_label", in.InputLabel.Value, MaxShortText},
+		{"input_placeholder", in.InputPlaceholder.Value, MaxShortText},
+		{"meta_data_field", in.MetaDataField.Value, MaxShortText},
+	} {
+		if t.value != nil {
+			p.text(t.field, *t.value, t.max)
+		}
+	}
 	if v := in.InputRegex.Value; v != nil && *v != "" {
-		if _, err := regexp.Compile(*v); err != nil {
-			p.add("input_regex", "is not a valid regular expression")
+		if problem := regexProblem(*v); problem != "" {
+			p.add("input_regex", problem)
 		}
 	}
 	if len(p) > 0 {
 		return invalidLifeElement(p)
 	}
 	return nil
+}
+
+// Bounds of input_regex: compiling a pattern within them takes milliseconds (tens at worst, for
+// many large Unicode classes), so validating one cannot keep a core busy.
+const (
+	// MaxRegexText bounds the pattern's length.
+	MaxRegexText = 1000
+	// MaxRegexSize bounds the pattern's size once its counted repetitions are written out
+	// (x{1,1000} is 1000 x's): that, not the length, is what compiling costs.
+	MaxRegexSize = 10000
+)
+
+// regexProblem is what is wrong with an input_regex, or "". The pattern is parsed (cheap, and
+// linear in its length) and measured before it is compiled.
+func regexProblem(pattern string) string {
+	if tooLong(pattern, MaxRegexText) {
+		return fmt.Sprintf("is longer than %d characters", MaxRegexText)
+	}
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "is not a valid regular expression"
+	}
+	if regexSize(re) > MaxRegexSize {
+		return fmt.Sprintf("is too complex: its repetitions write out to more than %d elements", MaxRegexSize)
+	}
+	if _, err := regexp.Compile(pattern); err != nil {
+		return "is not a valid regular expression"
+	}
+	return ""
+}
+
+// regexSize counts a parsed pattern's elements with each counted repetition written out,
+// stopping once past MaxRegexSize.
+func regexSize(re *syntax.Regexp) int {
+	n := 0
+	for _, sub := range re.Sub {
+		n += regexSize(sub)
+		if n > MaxRegexSize {
+			return n
+		}
+	}
+	switch re.Op {
+	case syntax.OpRepeat:
+		times := re.Max
+		if times < 0 {
+			times = re.Min + 1
+		}
+		n *= max(times, 1)
+	case syntax.OpLiteral:
+		n += len(re.Rune)
+	}
+	return n + 1
 }
 
 // CreateLifeElement adds an element to the checkout.

@@ -8,6 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/outbound"
 )
 
 // ExternalPaymentGatewayInput is a gateway as created or updated; update takes the same required fields.
@@ -25,18 +26,32 @@ type ExternalPaymentGatewayInput struct {
 	IsTest                 *bool               `json:"is_test"`
 }
 
-func (in ExternalPaymentGatewayInput) validate() error {
+// MaxGatewayHTTPHeaders bounds the headers a gateway's calls carry.
+const MaxGatewayHTTPHeaders = 20
+
+func (in ExternalPaymentGatewayInput) validate(policy outbound.Policy) error {
 	p := fieldErrors{}
 	if in.Name == nil || strings.TrimSpace(*in.Name) == "" {
 		p.add("name", "is required")
+	} else {
+		p.text("name", *in.Name, MaxShortText)
 	}
 	if in.BaseURL == nil {
 		p.add("base_url", "is required")
-	} else if !isHTTPURL(*in.BaseURL) {
-		p.add("base_url", "must be an absolute http or https URL")
+	} else if why := outboundURLProblem(policy, *in.BaseURL); why != "" {
+		p.add("base_url", why)
 	}
+	// The iframe is loaded by the shopper's browser, never by checkoutd: it is not an outbound call.
 	if in.IframeURL != nil && *in.IframeURL != "" && !isHTTPURL(*in.IframeURL) {
 		p.add("iframe_url", "must be an absolute http or https URL")
+	} else if in.IframeURL != nil {
+		p.text("iframe_url", *in.IframeURL, MaxURLText)
+	}
+	if in.Location != nil {
+		p.text("location", *in.Location, MaxShortText)
+	}
+	if in.APIToken.Value != nil {
+		p.text("api_token", *in.APIToken.Value, MaxSecretText)
 	}
 	if in.PartialCapture == nil {
 		p.add("partial_capture", "is required")
@@ -46,6 +61,8 @@ func (in ExternalPaymentGatewayInput) validate() error {
 	}
 	if in.ProviderID == nil || *in.ProviderID == "" {
 		p.add("provider_id", "is required")
+	} else {
+		p.text("provider_id", *in.ProviderID, MaxShortText)
 	}
 	if in.Currency == nil {
 		p.add("currency", "is required")
@@ -54,9 +71,18 @@ func (in ExternalPaymentGatewayInput) validate() error {
 	} else if validateCurrency(strings.ToUpper(*in.Currency)) != nil {
 		p.add("currency", "must be an ISO 4217 code")
 	}
+	if len(in.HTTPHeaders) > MaxGatewayHTTPHeaders {
+		p.add("http_headers", "has more than "+itoa(MaxGatewayHTTPHeaders)+" entries")
+		in.HTTPHeaders = nil
+	}
 	for i, h := range in.HTTPHeaders {
 		if h.Key == "" || strings.ContainsAny(h.Key, " :\r\n") || strings.ContainsAny(h.Value, "\r\n") {
 			p.add("http_headers", "entry "+itoa(i)+" is not a valid header")
+			break
+		}
+		if tooLong(h.Key, MaxShortText) || tooLong(h.Value, MaxSecretText) {
+			p.add("http_headers", "entry "+itoa(i)+" has a key longer than "+itoa(MaxShortText)+
+				" or a value longer than "+itoa(MaxSecretText)+" characters")
 			break
 		}
 	}
@@ -76,7 +102,7 @@ func strOr(p *string, fallback string) string {
 
 // CreateExternalPaymentGateway adds a gateway.
 func (s *Service) CreateExternalPaymentGateway(ctx context.Context, sh *ent.Shop, in ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error) {
-	if err := in.validate(); err != nil {
+	if err := in.validate(s.outbound); err != nil {
 		return nil, err
 	}
 	c := s.db.Client.ExternalPaymentGateway.Create().SetShopID(sh.ID).SetPublicID(newPublicID()).
@@ -98,7 +124,7 @@ func gatewayNotFound(publicID string) *Error {
 // UpdateExternalPaymentGateway replaces the gateway's fields; an absent api_token keeps the
 // stored one, so a client that never saw the token can still edit the rest.
 func (s *Service) UpdateExternalPaymentGateway(ctx context.Context, sh *ent.Shop, publicID string, in ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error) {
-	if err := in.validate(); err != nil {
+	if err := in.validate(s.outbound); err != nil {
 		return nil, err
 	}
 	var out *ent.ExternalPaymentGateway

@@ -21,7 +21,7 @@ import (
 func TestProcessOrderCompletesFromItsReservationOrFromTheRowsWhenTheOrderMovedOn(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
 		ctx := context.Background()
-		s := service.New(db)
+		s := service.New(db, service.WithOutboundAllowPrivate(true)) // the test gateway listens on loopback
 		for _, path := range []string{"reserved", "locked"} {
 			o := newOrderToProcess(t, s, "process-"+path)
 			var err error

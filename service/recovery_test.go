@@ -78,7 +78,7 @@ func TestACrashDuringProcessingIsUndoneByTheRecoverySweep(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *service.Database) {
 		ctx := context.Background()
 		now := time.Now()
-		s := service.New(db, service.WithClock(func() time.Time { return now }))
+		s := service.New(db, service.WithClock(func() time.Time { return now }), service.WithOutboundAllowPrivate(true))
 		ready := newOrderToProcess(t, s, "crash-shop")
 		gw, v, card, sess := ready.gateway, ready.view, ready.card, ready.session
 
@@ -86,7 +86,7 @@ func TestACrashDuringProcessingIsUndoneByTheRecoverySweep(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		restarted := service.New(db, service.WithClock(func() time.Time { return now.Add(10 * time.Minute) }))
+		restarted := service.New(db, service.WithClock(func() time.Time { return now.Add(10 * time.Minute) }), service.WithOutboundAllowPrivate(true))
 		if err := restarted.RecoverInterruptedAuthorizations(ctx, 5*time.Minute); err != nil {
 			t.Fatal(err)
 		}

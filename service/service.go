@@ -17,6 +17,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/webhook"
 )
 
@@ -27,6 +28,7 @@ type Service struct {
 	clock          func() time.Time
 	gatewayTimeout time.Duration
 	gateways       *gateway.Client
+	outbound       outbound.Policy
 	smtpURL        string
 	rules          freshCache[int, *shopRules]
 	shops          shopCache
@@ -52,6 +54,14 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.clock 
 // WithGatewayTimeout bounds each call to an external payment gateway (default 10s).
 func WithGatewayTimeout(d time.Duration) Option { return func(s *Service) { s.gatewayTimeout = d } }
 
+// WithOutboundAllowPrivate lets calls to configured URLs (gateways, webhooks, and the
+// integrations to come) reach private, loopback and other non-public addresses
+// (CHECKOUT_OUTBOUND_ALLOW_PRIVATE=true; make run and the tests set it). Link-local and cloud
+// metadata addresses stay refused. Off by default.
+func WithOutboundAllowPrivate(allow bool) Option {
+	return func(s *Service) { s.outbound.AllowPrivate = allow }
+}
+
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
 
@@ -65,10 +75,10 @@ func New(db *Database, opts ...Option) *Service {
 	}
 	// Signatures carry the wall-clock Date the gateway or receiver checks, whatever the
 	// service clock says.
-	s.gateways = gateway.New(s.gatewayTimeout, time.Now)
+	s.gateways = gateway.New(s.gatewayTimeout, time.Now, s.outbound)
 	s.watchShopRules()
 	s.watchShops()
-	s.webhooks = webhook.New(s.webhookTimeout, time.Now)
+	s.webhooks = webhook.New(s.webhookTimeout, time.Now, s.outbound)
 	s.metrics = newMetrics(s)
 	jobs, err := newJobClient(s)
 	if err != nil {

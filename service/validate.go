@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/bojanz/currency"
+
+	"github.com/checkoutd/checkoutd/service/outbound"
 )
 
 func validateCurrency(code string) error {
@@ -22,6 +24,24 @@ func validateCurrency(code string) error {
 func isHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// outboundURLProblem is what is wrong with a URL checkoutd will call, or "": longer than
+// MaxURLText, not an absolute http or https URL, or refused by the outbound policy (an internal
+// address in any spelling, a metadata or local name, a user name or password). Names are not
+// resolved here: what a name resolves to can change, so the client checks the address it
+// connects to at every call.
+func outboundURLProblem(policy outbound.Policy, value string) string {
+	if tooLong(value, MaxURLText) {
+		return fmt.Sprintf("is longer than %d characters", MaxURLText)
+	}
+	if !isHTTPURL(value) {
+		return "must be an absolute http or https URL"
+	}
+	if r, ok := outbound.AsRefused(policy.CheckURL(value)); ok {
+		return r.Reason
+	}
+	return ""
 }
 
 // Text bounds: every text a caller sends has one, counted in characters (docs/errors.md lists

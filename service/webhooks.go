@@ -364,7 +364,12 @@ func (s *Service) ReplayWebhookDelivery(ctx context.Context, sh *ent.Shop, subsc
 	return out.Unwrap(), nil
 }
 
-// WebhookPing is the answer to a test callback.
+// MaxPingBody is how much of a receiver's answer a ping shows: enough to recognize the receiver
+// and read a short error, too little for the ping to serve as a way to read whatever answers.
+const MaxPingBody = 256
+
+// WebhookPing is the answer to a test callback: the receiver's status and timing, and at most
+// the first MaxPingBody bytes of its answer.
 type WebhookPing struct {
 	EventID      string `json:"event_id"`
 	Success      bool   `json:"success"`
@@ -404,7 +409,8 @@ func (s *Service) PingWebhookSubscription(ctx context.Context, sh *ent.Shop, id 
 	}
 	res := s.webhooks.Send(ctx, webhook.Callback{URL: sub.CallbackURL, Topic: "ping", EventID: ping.EventID, Body: body,
 		Secret: []byte(*current.SharedSecret)})
-	ping.Success, ping.StatusCode, ping.LatencyMS, ping.ResponseBody = res.Err == nil, res.StatusCode, res.Latency.Milliseconds(), res.Body
+	ping.Success, ping.StatusCode, ping.LatencyMS = res.Err == nil, res.StatusCode, res.Latency.Milliseconds()
+	ping.ResponseBody = webhook.Clip(res.Body, MaxPingBody)
 	if res.Err != nil {
 		ping.Error = res.Err.Error()
 	}

@@ -92,7 +92,7 @@ func eachConsole(t *testing.T, fn func(t *testing.T, c *console)) {
 
 func newConsole(t *testing.T, db *service.Database) *console {
 	clock := &fakeClock{now: time.Now()}
-	svc := service.New(db, service.WithClock(clock.Now), service.WithGatewayTimeout(2*time.Second))
+	svc := service.New(db, service.WithClock(clock.Now), service.WithGatewayTimeout(2*time.Second), service.WithOutboundAllowPrivate(true))
 	mux := http.NewServeMux()
 	web.Register(mux, svc, web.WithClock(clock.Now))
 	srv := httptest.NewServer(mux)

@@ -35,7 +35,7 @@ type admin struct {
 func newAdmin(t *testing.T, db *service.Database, tlsServer bool, opts ...service.Option) *admin {
 	t.Helper()
 	clock := &fakeClock{now: time.Now()}
-	svc := service.New(db, append([]service.Option{service.WithClock(clock.Now)}, opts...)...)
+	svc := service.New(db, append([]service.Option{service.WithClock(clock.Now), service.WithOutboundAllowPrivate(true)}, opts...)...)
 	mux := http.NewServeMux()
 	web.Register(mux, svc, web.WithClock(clock.Now))
 	srv := httptest.NewUnstartedServer(mux)

@@ -64,7 +64,9 @@ type server struct {
 }
 
 func (s *server) env(addr string) []string {
-	return append(os.Environ(), "CHECKOUT_DATABASE_URL="+s.dbURL, "CHECKOUT_ADDR="+addr, "CHECKOUT_LOG_LEVEL=warn")
+	// The bench's gateway and webhook receivers listen on loopback.
+	return append(os.Environ(), "CHECKOUT_DATABASE_URL="+s.dbURL, "CHECKOUT_ADDR="+addr, "CHECKOUT_LOG_LEVEL=warn",
+		"CHECKOUT_OUTBOUND_ALLOW_PRIVATE=true")
 }
 
 // run runs one checkoutd command to completion and returns its standard output.

@@ -63,6 +63,11 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	allowPrivate, err := outboundAllowPrivate()
+	if err != nil {
+		return err
+	}
+	opts = append(opts, service.WithOutboundAllowPrivate(allowPrivate))
 	svc := service.New(db, append(opts, service.WithLogger(slog.Default()), service.WithSMTP(os.Getenv("CHECKOUT_SMTP_URL")))...)
 	if addr := os.Getenv("CHECKOUT_PPROF_ADDR"); addr != "" {
 		// Profiles on a separate listener, never on the public one.
@@ -136,6 +141,22 @@ func pprofMux() http.Handler {
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	return mux
+}
+
+// outboundAllowPrivate reads CHECKOUT_OUTBOUND_ALLOW_PRIVATE: true lets calls to configured
+// URLs reach private, loopback and other non-public addresses (development, where a gateway or
+// receiver runs on the same machine); unset or false refuses them. Link-local and metadata
+// addresses are refused either way.
+func outboundAllowPrivate() (bool, error) {
+	v := os.Getenv("CHECKOUT_OUTBOUND_ALLOW_PRIVATE")
+	if v == "" {
+		return false, nil
+	}
+	allow, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("CHECKOUT_OUTBOUND_ALLOW_PRIVATE must be true or false, not %q", v)
+	}
+	return allow, nil
 }
 
 // webhookOptions reads the webhook settings of the environment: CHECKOUT_WEBHOOK_RETRY_BASE

@@ -138,7 +138,9 @@ func TestTwoProcessesOnOnePostgreSQLDeliverEachEventOnce(t *testing.T) {
 // newServer is checkoutd's whole HTTP surface in the test process, with the job queue running.
 func newServer(t *testing.T, db *service.Database, opts ...service.Option) (*httptest.Server, *service.Service, string) {
 	t.Helper()
-	svc := service.New(db, append([]service.Option{service.WithWebhookRetryBase(10 * time.Millisecond), service.WithJobPollInterval(20 * time.Millisecond)}, opts...)...)
+	// The receivers listen on loopback.
+	svc := service.New(db, append([]service.Option{service.WithOutboundAllowPrivate(true), service.WithWebhookRetryBase(10 * time.Millisecond),
+		service.WithJobPollInterval(20 * time.Millisecond)}, opts...)...)
 	if err := svc.StartJobs(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,15 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/httpsig"
+	"github.com/checkoutd/checkoutd/service/outbound"
 )
 
 // DefaultTimeout bounds one gateway call.
 const DefaultTimeout = 10 * time.Second
+
+// CodeOutboundRefused is the code of a call that was not sent because the outbound policy
+// refuses the address of the gateway's base URL.
+const CodeOutboundRefused = "outbound_refused"
 
 // Gateway is where and how to call one configured gateway.
 type Gateway struct {
@@ -33,13 +38,15 @@ type Client struct {
 	now  func() time.Time
 }
 
-// New returns a client whose calls give up after timeout.
-func New(timeout time.Duration, now func() time.Time) *Client {
-	return &Client{http: &http.Client{Timeout: timeout}, now: now}
+// New returns a client whose calls give up after timeout and reach only the addresses policy
+// allows (package outbound). Redirects are not followed: a 3xx is an answer of unknown outcome.
+func New(timeout time.Duration, now func() time.Time, policy outbound.Policy) *Client {
+	return &Client{http: outbound.NewClient(timeout, policy), now: now}
 }
 
-// Error is a call that did not succeed. Declined means the gateway answered and refused (a 4xx):
-// nothing happened. Otherwise the outcome is unknown (a timeout, a refused connection, a 5xx):
+// Error is a call that did not succeed. Declined means the gateway answered and refused (a 4xx),
+// or the call was never sent (code outbound_refused: the base URL points to an address the
+// outbound policy refuses): nothing happened. Otherwise the outcome is unknown (a timeout, a refused connection, a 5xx):
 // the gateway may or may not have acted, and only asking again with the same idempotency key tells.
 type Error struct {
 	Declined bool
@@ -191,6 +198,9 @@ func (c *Client) callStatus(ctx context.Context, g Gateway, path, key string, in
 		req.Header.Set("Date", c.now().UTC().Format(http.TimeFormat))
 	}
 	res, err := c.http.Do(req)
+	if r, ok := outbound.AsRefused(err); ok {
+		return 0, &Error{Declined: true, Code: CodeOutboundRefused, Message: "not sent: " + r.Error()}
+	}
 	if err != nil {
 		return 0, &Error{Message: err.Error()}
 	}

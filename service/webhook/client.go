@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/checkoutd/checkoutd/service/httpsig"
+	"github.com/checkoutd/checkoutd/service/outbound"
 )
 
 // DefaultTimeout bounds one callback, from connecting to reading the answer.
@@ -46,7 +47,7 @@ type Callback struct {
 const (
 	KindStatus     = "status"     // the receiver answered, not with a 2xx
 	KindTimeout    = "timeout"    // no complete answer in time
-	KindConnection = "connection" // no connection, or it broke
+	KindConnection = "connection" // no connection, or it broke, or the outbound policy refused the address
 )
 
 // Error is a callback that did not succeed.
@@ -77,13 +78,11 @@ type Client struct {
 	now  func() time.Time
 }
 
-// New returns a client whose callbacks give up after timeout. Signatures carry now's Date.
-func New(timeout time.Duration, now func() time.Time) *Client {
-	return &Client{now: now, http: &http.Client{
-		Timeout: timeout,
-		// A redirect is not a 2xx: the subscription should name the URL that answers.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}}
+// New returns a client whose callbacks give up after timeout and reach only the addresses
+// policy allows (package outbound). Signatures carry now's Date. A redirect is not followed: it
+// is not a 2xx, and the subscription should name the URL that answers.
+func New(timeout time.Duration, now func() time.Time, policy outbound.Policy) *Client {
+	return &Client{now: now, http: outbound.NewClient(timeout, policy)}
 }
 
 // Send posts one callback, signed with its secret.
@@ -115,6 +114,9 @@ func (c *Client) Send(ctx context.Context, cb Callback) Result {
 }
 
 func transportError(err error) *Error {
+	if r, ok := outbound.AsRefused(err); ok {
+		return &Error{Kind: KindConnection, Message: "not sent: " + r.Error()}
+	}
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
 		return &Error{Kind: KindTimeout, Message: err.Error()}
@@ -126,8 +128,12 @@ func transportError(err error) *Error {
 // cut may split a character), without NUL bytes (PostgreSQL text refuses them), and still
 // within MaxLoggedBody bytes after the replacements.
 func loggable(b []byte) string {
-	s := strings.ReplaceAll(strings.ToValidUTF8(string(b), "\uFFFD"), "\x00", "\uFFFD")
-	for len(s) > MaxLoggedBody {
+	return Clip(strings.ReplaceAll(strings.ToValidUTF8(string(b), "\uFFFD"), "\x00", "\uFFFD"), MaxLoggedBody)
+}
+
+// Clip cuts valid UTF-8 text to at most max bytes, at a character boundary.
+func Clip(s string, max int) string {
+	for len(s) > max {
 		_, size := utf8.DecodeLastRuneInString(s)
 		s = s[:len(s)-size]
 	}
