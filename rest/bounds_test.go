@@ -81,14 +81,7 @@ func TestOrderTextsHaveAMaximumLength(t *testing.T) {
 
 func TestALineReturnsToStockAtMostTheUnitsSoldOnIt(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		sh, err := a.svc.ShopByIdentifier(t.Context(), a.shop)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := a.svc.CreateProduct(t.Context(), sh, service.ProductInput{PlatformID: "lamp", Title: "Lamp",
-			Variants: []service.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000, InventoryTracked: true, InventoryQuantity: 5}}}); err != nil {
-			t.Fatal(err)
-		}
+		lampsInStock(t, a, 5)
 		gw := gatewaytest.New(t, gatewayAPIToken)
 		gwID := addGateway(t, a, gw, "Test cards")
 		c := readyCheckout(t, a, map[string]any{"cart_items": []map[string]any{{"sku": "LAMP", "quantity": 1, "line_item_key": "lamp"}}})

@@ -273,16 +273,22 @@ func TestAGatewayThatKeepsFailingLeavesNoAuthorizationBehind(t *testing.T) {
 	})
 }
 
+// lampsInStock adds a lamp (SKU LAMP, 5000) with stock tracked to the test shop's catalog.
+func lampsInStock(t *testing.T, a *api, stock int) {
+	t.Helper()
+	sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.svc.CreateProduct(context.Background(), sh, service.ProductInput{PlatformID: "lamp", Title: "Lamp",
+		Variants: []service.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000, InventoryTracked: true, InventoryQuantity: stock}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestTwoShoppersBuyingTheLastUnitExactlyOneSucceeds(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := a.svc.CreateProduct(context.Background(), sh, service.ProductInput{PlatformID: "lamp", Title: "Lamp",
-			Variants: []service.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000, InventoryTracked: true, InventoryQuantity: 1}}}); err != nil {
-			t.Fatal(err)
-		}
+		lampsInStock(t, a, 1)
 		gw := gatewaytest.New(t, gatewayAPIToken)
 		gwID := addGateway(t, a, gw, "Test cards")
 		lastUnit := map[string]any{"cart_items": []map[string]any{{"sku": "LAMP", "quantity": 1, "line_item_key": "lamp"}}}
@@ -315,11 +321,7 @@ func TestTwoShoppersBuyingTheLastUnitExactlyOneSucceeds(t *testing.T) {
 
 func TestAFailedAuthorizationGivesTheStockBack(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		sh, _ := a.svc.ShopByIdentifier(context.Background(), a.shop)
-		if _, err := a.svc.CreateProduct(context.Background(), sh, service.ProductInput{PlatformID: "lamp", Title: "Lamp",
-			Variants: []service.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000, InventoryTracked: true, InventoryQuantity: 3}}}); err != nil {
-			t.Fatal(err)
-		}
+		lampsInStock(t, a, 3)
 		gw := gatewaytest.New(t, gatewayAPIToken)
 		gwID := addGateway(t, a, gw, "Test cards")
 		c := readyCheckout(t, a, map[string]any{"cart_items": []map[string]any{{"sku": "LAMP", "quantity": 2, "line_item_key": "lamp"}}})
