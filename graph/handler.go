@@ -16,6 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // Option changes how Handler serves.
@@ -56,7 +57,7 @@ func Handler(svc *service.Service, opts ...Option) http.Handler {
 }
 
 // errInternal stands for a fault whose details are logged, not answered.
-var errInternal = &service.Error{Status: http.StatusInternalServerError, Code: service.CodeInternal, Type: "server.internal_error", Message: "internal error"}
+var errInternal = &service.Error{Kind: problem.Internal, Code: service.CodeInternal, Type: "server.internal_error", Message: "internal error"}
 
 // presentError gives service errors the same code and type in extensions as REST gives them.
 // The parser's and validator's own errors (which say what is wrong with the document) pass as
@@ -68,21 +69,43 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	switch {
 	case ctx.Err() != nil:
 		// Whatever failed after the deadline (or after the client left) failed because of it.
-		se = &service.Error{Status: http.StatusServiceUnavailable, Code: service.CodeInternal, Type: "request.timeout",
+		se = &service.Error{Kind: problem.Unavailable, Code: service.CodeInternal, Type: "request.timeout",
 			Message: "the request took too long and was stopped"}
 	case ok:
 	case gerr.Unwrap() == nil:
 		return gerr
 	case badArgument(ctx):
-		se = &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "request.invalid_argument",
+		se = &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.invalid_argument",
 			Message: "an argument has a value of the wrong form", Details: map[string]any{"field": gerr.Path.String()}}
 	default:
 		slog.ErrorContext(ctx, "graphql request failed", "path", gerr.Path.String(), "error", err)
 		se = errInternal
 	}
 	gerr.Message = se.Message
-	gerr.Extensions = map[string]any{"code": se.Code, "type": se.Type, "status": se.Status, "details": se.Details}
+	gerr.Extensions = map[string]any{"code": se.Code, "type": se.Type, "status": statusOf(se.Kind), "details": se.Details}
 	return gerr
+}
+
+// statusOfKind is the HTTP status each kind of problem is reported with in extensions.status
+// (the status REST answers it with): the one place GraphQL decides it.
+var statusOfKind = map[problem.Kind]int{
+	problem.Internal:     http.StatusInternalServerError,
+	problem.Malformed:    http.StatusBadRequest,
+	problem.Unauthorized: http.StatusUnauthorized,
+	problem.NotFound:     http.StatusNotFound,
+	problem.NotAllowed:   http.StatusMethodNotAllowed,
+	problem.Conflict:     http.StatusConflict,
+	problem.TooLarge:     http.StatusRequestEntityTooLarge,
+	problem.Unsupported:  http.StatusUnsupportedMediaType,
+	problem.Invalid:      http.StatusUnprocessableEntity,
+	problem.Unavailable:  http.StatusServiceUnavailable,
+}
+
+func statusOf(k problem.Kind) int {
+	if s, ok := statusOfKind[k]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
 }
 
 // badArgument reports whether the error being presented came from decoding the current field's

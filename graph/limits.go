@@ -20,6 +20,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // Limits on one GraphQL request (docs/api.md, "GraphQL limits"). gqlparser's validator and
@@ -66,7 +67,7 @@ const (
 // as a validation failure, it is answered with HTTP 422 like the validator's own errors; the
 // error presenter then replaces gqlgen's code with the service's.
 func limitError(typ, message string, max int) *gqlerror.Error {
-	err := &gqlerror.Error{Message: message, Err: &service.Error{Status: http.StatusUnprocessableEntity,
+	err := &gqlerror.Error{Message: message, Err: &service.Error{Kind: problem.Invalid,
 		Code: service.CodeValidation, Type: typ, Message: message, Details: map[string]any{"max": max}}}
 	errcode.Set(err, errcode.ValidationFailed)
 	return err
@@ -273,7 +274,7 @@ func (filterBounds) InterceptField(ctx context.Context, next graphql.Resolver) (
 			if v, ok := fc.Args[arg]; ok {
 				if field := longText(reflect.ValueOf(v), arg); field != "" {
 					message := fmt.Sprintf("%s is longer than %d characters", field, MaxFilterText)
-					return nil, &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "request.text_too_long",
+					return nil, &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.text_too_long",
 						Message: message, Details: map[string]any{"field": field, "max_length": MaxFilterText}}
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // MaxBatchSubRequests bounds one batch call.
@@ -42,7 +43,7 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *service.OrderS
 		return
 	}
 	if len(in.SubRequests) == 0 || len(in.SubRequests) > MaxBatchSubRequests {
-		writeError(w, r, &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "batch.invalid_sub_requests",
+		writeError(w, r, &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "batch.invalid_sub_requests",
 			Message: "sub_requests must hold 1 to 50 requests", Details: map[string]any{"field": "sub_requests"}})
 		return
 	}
@@ -56,7 +57,7 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *service.OrderS
 		out[i] = subResponse{Method: method, Endpoint: sr.Endpoint}
 		target, refusal := subRequestURL(prefix, method, sr.Endpoint, i)
 		if refusal != nil {
-			out[i].StatusCode, out[i].Data = refusal.Status, errorBody(refusal)
+			out[i].StatusCode, out[i].Data = statusOf(refusal.Kind), errorBody(refusal)
 			continue
 		}
 		body := sr.Payload
@@ -120,7 +121,7 @@ var batchMethods = map[string]bool{http.MethodGet: true, http.MethodPost: true, 
 func subRequestURL(prefix, method, endpoint string, i int) (*url.URL, *service.Error) {
 	field := "sub_requests[" + strconv.Itoa(i) + "]"
 	invalid := func(what, message string) *service.Error {
-		return &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "batch.invalid_sub_request",
+		return &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "batch.invalid_sub_request",
 			Message: message, Details: map[string]any{"field": field + "." + what}}
 	}
 	if !batchMethods[method] {
@@ -146,7 +147,7 @@ func subRequestURL(prefix, method, endpoint string, i int) (*url.URL, *service.E
 		return nil, &e
 	}
 	if p == "/batch" || strings.HasPrefix(p, "/batch/") {
-		return nil, &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "batch.nested",
+		return nil, &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "batch.nested",
 			Message: "a batch cannot contain a batch", Details: map[string]any{"field": field + ".endpoint"}}
 	}
 	if _, err := url.ParseQuery(rawQuery); err != nil {

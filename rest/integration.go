@@ -7,6 +7,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func (a *API) registerIntegration(mux *http.ServeMux) {
@@ -95,7 +96,7 @@ func (a *API) createWebhook(w http.ResponseWriter, r *http.Request, sh *ent.Shop
 func webhookID(r *http.Request) (int, error) {
 	id, err := strconv.Atoi(r.PathValue("webhook_id"))
 	if err != nil {
-		return 0, &service.Error{Status: http.StatusNotFound, Code: service.CodeNotFound, Type: "webhook.not_found", Message: "no webhook with that id"}
+		return 0, &service.Error{Kind: problem.NotFound, Code: service.CodeNotFound, Type: "webhook.not_found", Message: "no webhook with that id"}
 	}
 	return id, nil
 }

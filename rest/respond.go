@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 type errorEntry struct {
@@ -69,7 +70,7 @@ var subTypeOf = map[string]string{
 // field, or the error's type.
 func newErrorEntry(e *service.Error, details map[string]any) errorEntry {
 	entry := errorEntry{Code: e.Code, Type: e.Type, Message: e.Message, Details: details, Severity: severityCritical}
-	if e.Status == http.StatusUnprocessableEntity {
+	if e.Kind == problem.Invalid {
 		entry.Severity = severityValidation
 	}
 	entry.Field, _ = details["field"].(string)
@@ -106,9 +107,30 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := service.AsError(err)
 	if !ok {
 		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
-		e = &service.Error{Status: http.StatusInternalServerError, Code: service.CodeInternal, Type: "server.internal_error", Message: "internal error"}
+		e = &service.Error{Kind: problem.Internal, Code: service.CodeInternal, Type: "server.internal_error", Message: "internal error"}
 	}
-	writeJSON(w, e.Status, errorBody(e))
+	writeJSON(w, statusOf(e.Kind), errorBody(e))
+}
+
+// statusOfKind is the HTTP status of each kind of problem: the one place REST decides it.
+var statusOfKind = map[problem.Kind]int{
+	problem.Internal:     http.StatusInternalServerError,
+	problem.Malformed:    http.StatusBadRequest,
+	problem.Unauthorized: http.StatusUnauthorized,
+	problem.NotFound:     http.StatusNotFound,
+	problem.NotAllowed:   http.StatusMethodNotAllowed,
+	problem.Conflict:     http.StatusConflict,
+	problem.TooLarge:     http.StatusRequestEntityTooLarge,
+	problem.Unsupported:  http.StatusUnsupportedMediaType,
+	problem.Invalid:      http.StatusUnprocessableEntity,
+	problem.Unavailable:  http.StatusServiceUnavailable,
+}
+
+func statusOf(k problem.Kind) int {
+	if s, ok := statusOfKind[k]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
 }
 
 // errorBody is the envelope of one error.
@@ -127,10 +149,10 @@ const (
 	codeUnsupportedMediaType = "02-15"
 )
 
-var errBodyTooLarge = &service.Error{Status: http.StatusRequestEntityTooLarge, Code: service.CodeBodyTooLarge, Type: "request.body_too_large", Message: "request body is larger than 1 MiB"}
+var errBodyTooLarge = &service.Error{Kind: problem.TooLarge, Code: service.CodeBodyTooLarge, Type: "request.body_too_large", Message: "request body is larger than 1 MiB"}
 
 func badRequest(message string) *service.Error {
-	return &service.Error{Status: http.StatusBadRequest, Code: service.CodeBadRequest, Type: "request.malformed", Message: message}
+	return &service.Error{Kind: problem.Malformed, Code: service.CodeBadRequest, Type: "request.malformed", Message: message}
 }
 
 // requireJSONBody refuses a body that does not say it is JSON: application/json or an
@@ -164,7 +186,7 @@ func requireJSONBody(r *http.Request) error {
 			return nil
 		}
 	}
-	return &service.Error{Status: http.StatusUnsupportedMediaType, Code: codeUnsupportedMediaType, Type: "request.unsupported_media_type",
+	return &service.Error{Kind: problem.Unsupported, Code: codeUnsupportedMediaType, Type: "request.unsupported_media_type",
 		Message: "a request body must be sent as Content-Type: application/json", Details: map[string]any{"content_type": ct}}
 }
 
@@ -196,10 +218,10 @@ func decode(r *http.Request, v any) error {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
 			if typeErr.Field == "" {
-				return &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "request.invalid_field_type",
+				return &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.invalid_field_type",
 					Message: "request body must be a JSON " + jsonKind(typeErr.Type), Details: map[string]any{"field": ""}}
 			}
-			return &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "request.invalid_field_type",
+			return &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.invalid_field_type",
 				Message: typeErr.Field + " must be " + article(jsonKind(typeErr.Type)), Details: map[string]any{"field": typeErr.Field}}
 		}
 		return badRequest("request body is not valid JSON")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func (a *API) registerWebhooks(mux *http.ServeMux) {
@@ -80,14 +81,14 @@ func (a *API) listWebhookDeliveries(w http.ResponseWriter, r *http.Request, sh *
 	limit, before := 0, 0
 	if v := q.Get("limit"); v != "" {
 		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > service.MaxDeliveriesPage {
-			writeError(w, r, &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "request.invalid_limit",
+			writeError(w, r, &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.invalid_limit",
 				Message: "limit must be a number from 1 to " + strconv.Itoa(service.MaxDeliveriesPage), Details: map[string]any{"field": "limit"}})
 			return
 		}
 	}
 	if v := q.Get("before"); v != "" {
 		if before, err = strconv.Atoi(v); err != nil {
-			writeError(w, r, &service.Error{Status: http.StatusUnprocessableEntity, Code: service.CodeValidation, Type: "request.invalid_cursor",
+			writeError(w, r, &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.invalid_cursor",
 				Message: "before must be the id of a delivery", Details: map[string]any{"field": "before"}})
 			return
 		}
@@ -112,7 +113,7 @@ func (a *API) replayWebhookDelivery(w http.ResponseWriter, r *http.Request, sh *
 	}
 	deliveryID, err := strconv.Atoi(r.PathValue("delivery_id"))
 	if err != nil {
-		writeError(w, r, &service.Error{Status: http.StatusNotFound, Code: service.CodeNotFound, Type: "webhook_delivery.not_found", Message: "no webhook delivery with that id"})
+		writeError(w, r, &service.Error{Kind: problem.NotFound, Code: service.CodeNotFound, Type: "webhook_delivery.not_found", Message: "no webhook delivery with that id"})
 		return
 	}
 	d, err := a.svc.ReplayWebhookDelivery(r.Context(), sh, id, deliveryID)

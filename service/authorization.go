@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -13,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // Authorizing the tenders of an order follows one pattern, so that no gateway is ever called
@@ -89,7 +89,7 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 				return nil, err
 			}
 			if n == 0 {
-				return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "payment.gift_card_balance",
+				return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "payment.gift_card_balance",
 					Message: "the gift card no longer holds " + fmt.Sprint(p.Amount), Details: map[string]any{"field": "payments", "payment_id": p.PublicID}}
 			}
 			now := s.clock()
@@ -103,7 +103,7 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 		}
 		gw, ok := gateways[p.GatewayPublicID]
 		if !ok {
-			return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "payment.gateway_not_found",
+			return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "payment.gateway_not_found",
 				Message: "the gateway of payment " + p.PublicID + " is no longer configured; remove the payment and add another",
 				Details: map[string]any{"field": "payments", "payment_id": p.PublicID}}
 		}
@@ -462,5 +462,5 @@ func authorizationFailed(p *ent.OrderPayment, cause error) *Error {
 			msg += ": the payment gateway did not answer"
 		}
 	}
-	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: typ, Message: msg, Details: details}
+	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: typ, Message: msg, Details: details}
 }

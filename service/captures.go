@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // Moving money after processing (captures, refunds, voids at cancel) follows the pattern of
@@ -62,7 +63,7 @@ type CaptureResult struct {
 var amountRequired = fmt.Sprintf("amount is required and must be positive, in minor units, at most %d", MaxAmount)
 
 func captureError(typ, message string, details map[string]any) *Error {
-	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: typ, Message: message, Details: details}
+	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: typ, Message: message, Details: details}
 }
 
 // plannedMove is one amount to move on one payment.

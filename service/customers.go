@@ -2,12 +2,12 @@ package service
 
 import (
 	"context"
-	"net/http"
 	"net/mail"
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // CustomerInput is a customer as a storefront or platform sends it.
@@ -27,7 +27,7 @@ func ValidateEmailAddress(email string) error {
 	}
 	a, err := mail.ParseAddress(email)
 	if email == "" || err != nil || a.Address != strings.TrimSpace(email) || !strings.Contains(a.Address[strings.LastIndex(a.Address, "@"):], ".") {
-		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "customer.invalid_email_address",
+		return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "customer.invalid_email_address",
 			Message: "email_address is not a valid email address", Details: map[string]any{"field": "email_address"}}
 	}
 	return nil

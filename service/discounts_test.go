@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -87,7 +88,7 @@ func TestOrdersRacingForACodesLastUsesCannotExceedItsLimit(t *testing.T) {
 				redeemed++
 				continue
 			}
-			if e, ok := service.AsError(err); !ok || e.Status != 422 || e.Type != "discount.usage_limit_reached" {
+			if e, ok := service.AsError(err); !ok || e.Kind != problem.Invalid || e.Type != "discount.usage_limit_reached" {
 				t.Fatalf("losing order got %v", err)
 			}
 		}
@@ -135,7 +136,7 @@ func TestRedeemingRechecksTheCodeWhenTheOrderIsProcessed(t *testing.T) {
 		}
 		clock.Set(ends.Add(time.Second))
 		err := svc.RedeemDiscountCodesOf(ctx, v)
-		if e, ok := service.AsError(err); !ok || e.Status != 422 || e.Type != "discount.expired" {
+		if e, ok := service.AsError(err); !ok || e.Kind != problem.Invalid || e.Type != "discount.expired" {
 			t.Fatalf("redeem of an expired code: %v", err)
 		}
 		if usageOf(t, db, dc) != 0 {

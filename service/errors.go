@@ -1,21 +1,10 @@
 package service
 
-import (
-	"errors"
-	"fmt"
-	"net/http"
-)
+import "github.com/checkoutd/checkoutd/service/problem"
 
-// Error is a failure the caller caused or can act on; rest and graph translate it as is.
-type Error struct {
-	Status  int
-	Code    string
-	Type    string
-	Message string
-	Details map[string]any
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("%s (%s): %s", e.Type, e.Code, e.Message) }
+// Error is a failure the caller caused or can act on (package problem); rest and graph
+// translate its kind to a status.
+type Error = problem.Error
 
 // Codes used where the spec names none; docs/errors.md lists them all.
 const (
@@ -33,19 +22,15 @@ const (
 )
 
 func validationError(typ, message string, details map[string]any) *Error {
-	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: typ, Message: message, Details: details}
+	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: typ, Message: message, Details: details}
 }
 
 func notFound(typ, message string) *Error {
-	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Type: typ, Message: message}
+	return &Error{Kind: problem.NotFound, Code: CodeNotFound, Type: typ, Message: message}
 }
 
 // ErrUnauthorized says nothing about whether the shop exists.
-var ErrUnauthorized = &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Type: "auth.unauthorized", Message: "missing or invalid credentials"}
+var ErrUnauthorized = &Error{Kind: problem.Unauthorized, Code: CodeUnauthorized, Type: "auth.unauthorized", Message: "missing or invalid credentials"}
 
 // AsError returns the service error inside err, if any.
-func AsError(err error) (*Error, bool) {
-	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
-}
+func AsError(err error) (*Error, bool) { return problem.As(err) }

@@ -2,11 +2,11 @@ package service
 
 import (
 	"context"
-	"net/http"
 	"regexp"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/flow"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // FlowSummary is a checkout flow as the flows API shows it.
@@ -152,7 +152,7 @@ func (s *Service) RegisterCustomFlow(ctx context.Context, sh *ent.Shop, in Regis
 		}
 		for _, f := range all {
 			if f.FlowID == in.FlowID {
-				return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "flow.already_exists",
+				return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "flow.already_exists",
 					Message: "a flow with flow_id " + in.FlowID + " already exists", Details: map[string]any{"flow_id": in.FlowID}}
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/idempotencykey"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 const (
@@ -58,13 +59,13 @@ func (s *Service) Idempotent(ctx context.Context, sh *ent.Shop, key string, requ
 		if row != nil && row.ExpiresAt.After(now) {
 			switch {
 			case row.RequestHash != hash:
-				return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "idempotency.key_reused",
+				return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "idempotency.key_reused",
 					Message: "this idempotency key was used for another request", Details: map[string]any{"field": "Idempotency-Key"}}
 			case row.Status == idempotencykey.StatusDone:
 				replay = &Response{Status: row.ResponseStatus, Body: row.ResponseBody}
 				return nil
 			case now.Sub(row.CreatedAt) < abandonedAfter:
-				return &Error{Status: http.StatusConflict, Code: CodeConflict, Type: "idempotency.in_progress",
+				return &Error{Kind: problem.Conflict, Code: CodeConflict, Type: "idempotency.in_progress",
 					Message: "a request with this idempotency key is still running", Details: map[string]any{"field": "Idempotency-Key"}}
 			}
 		}
@@ -78,7 +79,7 @@ func (s *Service) Idempotent(ctx context.Context, sh *ent.Shop, key string, requ
 	})
 	if ent.IsConstraintError(err) {
 		// Another request with this key inserted it first and is running.
-		return Response{}, &Error{Status: http.StatusConflict, Code: CodeConflict, Type: "idempotency.in_progress",
+		return Response{}, &Error{Kind: problem.Conflict, Code: CodeConflict, Type: "idempotency.in_progress",
 			Message: "a request with this idempotency key is still running", Details: map[string]any{"field": "Idempotency-Key"}}
 	}
 	if err != nil {

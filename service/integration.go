@@ -3,12 +3,12 @@ package service
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
 	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // ConfigureSharedSecret sets or rotates the secret that signs the shop's webhook callbacks.
@@ -194,7 +194,7 @@ func (s *Service) UpdateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfi
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		c, err := tx.RSAConfig.Query().Where(rsaconfig.ShopID(sh.ID)).Only(ctx)
 		if ent.IsNotFound(err) {
-			return &Error{Status: http.StatusUnprocessableEntity, Code: CodeRSANotSet, Type: "rsa_config.not_configured",
+			return &Error{Kind: problem.Invalid, Code: CodeRSANotSet, Type: "rsa_config.not_configured",
 				Message: "no remote state authority is configured for this shop: POST /rsa_config first"}
 		}
 		if err != nil {
@@ -224,7 +224,7 @@ func (s *Service) DeleteRSAConfig(ctx context.Context, sh *ent.Shop) error {
 		return err
 	}
 	if n == 0 {
-		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeRSANotSet, Type: "rsa_config.not_configured",
+		return &Error{Kind: problem.Invalid, Code: CodeRSANotSet, Type: "rsa_config.not_configured",
 			Message: "no remote state authority is configured for this shop"}
 	}
 	return nil

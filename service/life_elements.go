@@ -3,13 +3,13 @@ package service
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"regexp"
 	"regexp/syntax"
 	"slices"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // LifeElementLocations are the named places of the checkout where an element may show.
@@ -37,7 +37,7 @@ type LifeElementInput struct {
 }
 
 func invalidLifeElement(problems fieldErrors) *Error {
-	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeElementInvalid, Type: "life_element.invalid_life_element_data",
+	return &Error{Kind: problem.Invalid, Code: CodeElementInvalid, Type: "life_element.invalid_life_element_data",
 		Message: "invalid LiFE element: " + problems.message(), Details: problems.details()}
 }
 
@@ -158,7 +158,7 @@ func (s *Service) CreateLifeElement(ctx context.Context, sh *ent.Shop, in LifeEl
 }
 
 func lifeElementNotConfigured(code, publicID string) *Error {
-	return &Error{Status: http.StatusUnprocessableEntity, Code: code, Type: "life_element.life_element_not_configured",
+	return &Error{Kind: problem.Invalid, Code: code, Type: "life_element.life_element_not_configured",
 		Message: "no LiFE element with public_id " + publicID + " is configured for this shop", Details: map[string]any{"public_id": publicID}}
 }
 

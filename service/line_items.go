@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -11,10 +10,11 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func lineNotFound(key string) *Error {
-	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "line_item.not_found",
+	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "line_item.not_found",
 		Message: "the order has no line with line_item_key " + key, Details: map[string]any{"field": "line_item_key", "line_item_key": key}}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -109,7 +110,7 @@ func runLineOps(t *testing.T, f *lineFuzzShop, ops []byte) {
 			_, err = f.s.GenerateTaxes(ctx, sess)
 		}
 		if err != nil {
-			if e, ok := service.AsError(err); !ok || e.Status < 400 || e.Status >= 500 {
+			if e, ok := service.AsError(err); !ok || e.Kind == problem.Internal || e.Kind == problem.Unavailable {
 				t.Fatalf("op %d: a fault, not a refusal: %v", i/3, err)
 			}
 		}
@@ -119,7 +120,7 @@ func runLineOps(t *testing.T, f *lineFuzzShop, ops []byte) {
 
 func mustRefuse(t *testing.T, err error, what string) {
 	t.Helper()
-	if e, ok := service.AsError(err); !ok || e.Status != 422 {
+	if e, ok := service.AsError(err); !ok || e.Kind != problem.Invalid {
 		t.Fatalf("%s was not refused with a 422: %v", what, err)
 	}
 }

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"net/http"
 	"slices"
 
 	"entgo.io/ent/dialect"
@@ -10,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // changeOrder applies one change to an open order in one transaction. The order row is locked
@@ -249,7 +249,7 @@ func orderNotInState(o *ent.Order) *Error {
 	if o.Status == order.StatusProcessed {
 		details["field"] = "is_processed"
 	}
-	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.not_open", Message: msg, Details: details}
+	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "order.not_open", Message: msg, Details: details}
 }
 
 // BackendOrderSession opens an order of the access token's shop for a backend call.

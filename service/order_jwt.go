@@ -10,6 +10,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // OrderJWTLifetime is how long a storefront may use one order token.
@@ -103,7 +104,7 @@ func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicO
 		if errors.Is(err, jwt.ErrTokenExpired) {
 			// The message is the one storefronts built on the public frontend library look for to
 			// show their session-expired page.
-			return nil, &Error{Status: ErrUnauthorized.Status, Code: CodeUnauthorized, Type: "auth.token_expired", Message: "Expired JWT",
+			return nil, &Error{Kind: problem.Unauthorized, Code: CodeUnauthorized, Type: "auth.token_expired", Message: "Expired JWT",
 				Details: map[string]any{"hint": "the order token has expired: resume the order for a new one"}}
 		}
 		return nil, ErrUnauthorized

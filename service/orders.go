@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -12,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // MaxLineItems bounds one order, so that one cart cannot make every state read expensive.
@@ -180,7 +180,7 @@ func (s *Service) ResumeOrder(ctx context.Context, sh *ent.Shop, publicOrderID s
 		return nil, err
 	}
 	if view.Order.Status != order.StatusOpen {
-		return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.not_resumable",
+		return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "order.not_resumable",
 			Message: "the order is " + view.Order.Status.String() + " and cannot be resumed", Details: map[string]any{"public_order_id": publicOrderID}}
 	}
 	// The shopper is back: the abandoned-order hour starts again. The version moves, as with every

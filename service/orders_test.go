@@ -7,6 +7,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -41,7 +42,7 @@ func TestProcessedOrCancelledOrderCannotBeResumed(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := svc.ResumeOrder(ctx, sh, v.Order.PublicOrderID)
-			if e, ok := service.AsError(err); !ok || e.Status != 422 || e.Type != "order.not_resumable" {
+			if e, ok := service.AsError(err); !ok || e.Kind != problem.Invalid || e.Type != "order.not_resumable" {
 				t.Fatalf("%s order resumed: %v", status, err)
 			}
 		}

@@ -2,13 +2,13 @@ package service
 
 import (
 	"context"
-	"net/http"
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // ExternalPaymentGatewayInput is a gateway as created or updated; update takes the same required fields.
@@ -87,7 +87,7 @@ func (in ExternalPaymentGatewayInput) validate(policy outbound.Policy) error {
 		}
 	}
 	if len(p) > 0 {
-		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeGatewayInvalid, Type: "external_payment_gateway.invalid_external_payment_gateway_data",
+		return &Error{Kind: problem.Invalid, Code: CodeGatewayInvalid, Type: "external_payment_gateway.invalid_external_payment_gateway_data",
 			Message: "invalid external payment gateway: " + p.message(), Details: p.details()}
 	}
 	return nil
@@ -117,7 +117,7 @@ func (s *Service) CreateExternalPaymentGateway(ctx context.Context, sh *ent.Shop
 }
 
 func gatewayNotFound(publicID string) *Error {
-	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeGatewayInvalid, Type: "external_payment_gateway.external_payment_gateway_not_configured",
+	return &Error{Kind: problem.Invalid, Code: CodeGatewayInvalid, Type: "external_payment_gateway.external_payment_gateway_not_configured",
 		Message: "no external payment gateway with public_id " + publicID + " is configured for this shop", Details: map[string]any{"public_id": publicID}}
 }
 

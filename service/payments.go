@@ -4,13 +4,13 @@ import (
 	"context"
 	"crypto/hmac"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // TenderGiftCard is the payment type of a gift card tender.
@@ -211,7 +211,7 @@ func findPayment(ctx context.Context, tx *ent.Tx, o *ent.Order, in PaymentInput)
 	}
 	p, err := q.Order(orderpayment.ByID()).First(ctx)
 	if ent.IsNotFound(err) {
-		return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "payment.not_found",
+		return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "payment.not_found",
 			Message: "the order has no such payment that can still change", Details: map[string]any{"field": "id"}}
 	}
 	return p, err

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"math/big"
-	"net/http"
 	"slices"
 	"strconv"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // TaxLine is one tax on an order, a line or its shipping. IsIncluded taxes are already inside
@@ -372,7 +372,7 @@ func checkTaxesCurrent(v *OrderView) error {
 	case basis == nil && !v.Pricing.addressTaxed:
 		return nil
 	case basis == nil:
-		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "taxes.not_generated",
+		return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "taxes.not_generated",
 			Message: "taxes have not been generated for this order: call Generate Taxes", Details: map[string]any{
 				"country_code": current.CountryCode, "province_code": current.ProvinceCode}}
 	case current == nil || *current != *basis:
@@ -380,7 +380,7 @@ func checkTaxesCurrent(v *OrderView) error {
 		if current != nil {
 			details["country_code"], details["province_code"] = current.CountryCode, current.ProvinceCode
 		}
-		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "taxes.out_of_date",
+		return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "taxes.out_of_date",
 			Message: "taxes were generated for another address: call Generate Taxes again", Details: details}
 	}
 	return nil

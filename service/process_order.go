@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -13,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // ProcessResult is a processed order, or one whose gateway asks the shopper to act first.
@@ -24,7 +24,7 @@ type ProcessResult struct {
 }
 
 func incomplete(typ, message, field string) *Error {
-	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: typ, Message: message, Details: map[string]any{"field": field}}
+	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: typ, Message: message, Details: map[string]any{"field": field}}
 }
 
 // checkComplete is process_order's list of what an order needs before its payments are sent.
@@ -63,7 +63,7 @@ func checkComplete(v *OrderView) error {
 		return err
 	}
 	if paid := tenderedAmount(live); paid != v.Pricing.Total {
-		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "order.payments_do_not_cover_total",
+		return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "order.payments_do_not_cover_total",
 			Message: fmt.Sprintf("the payments add up to %d and the order total is %d", paid, v.Pricing.Total),
 			Details: map[string]any{"field": "payments", "order_total": v.Pricing.Total, "payments_total": paid}}
 	}
@@ -335,7 +335,7 @@ func checkAuthorizedPayments(ctx context.Context, c *ent.Client, orderID int, pa
 }
 
 func outOfStock(li *ent.LineItem) *Error {
-	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "inventory.insufficient",
+	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "inventory.insufficient",
 		Message: "not enough stock left for " + li.Title + " (" + li.LineItemKey + ")",
 		Details: map[string]any{"field": "line_items", "line_item_key": li.LineItemKey, "quantity": li.Quantity}}
 }
@@ -444,7 +444,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 			if outcome.failed != nil {
 				return nil, authorizationFailed(outcome.failed, outcome.failure)
 			}
-			return nil, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "payment.requires_action",
+			return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "payment.requires_action",
 				Message: "the payment's gateway asks the shopper to act before it authorizes", Details: map[string]any{"payment_id": outcome.requiresAction.PublicID}}
 		}
 		err = s.inTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {

@@ -7,12 +7,12 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 var shopIdentifierPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$`)
@@ -57,7 +57,7 @@ func (s *Service) CreateShop(ctx context.Context, in CreateShopInput) (*CreatedS
 			return err
 		}
 		if exists {
-			return &Error{Status: http.StatusConflict, Code: CodeConflict, Type: "shop.already_exists", Message: "a shop with identifier " + in.Identifier + " already exists"}
+			return &Error{Kind: problem.Conflict, Code: CodeConflict, Type: "shop.already_exists", Message: "a shop with identifier " + in.Identifier + " already exists"}
 		}
 		key := make([]byte, 32)
 		if _, err := rand.Read(key); err != nil {

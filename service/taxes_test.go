@@ -6,6 +6,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -32,7 +33,7 @@ func wantType(t *testing.T, err error, typ string) {
 		}
 		return
 	}
-	if e, ok := service.AsError(err); !ok || e.Status != 422 || e.Type != typ {
+	if e, ok := service.AsError(err); !ok || e.Kind != problem.Invalid || e.Type != typ {
 		t.Fatalf("error %v, want 422 %s", err, typ)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
-	"net/http"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -16,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
+	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/webhook"
 )
 
@@ -341,7 +341,7 @@ func (s *Service) ReplayWebhookDelivery(ctx context.Context, sh *ent.Shop, subsc
 			return err
 		}
 		if d.Status == webhookdelivery.StatusPending {
-			return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Type: "webhook_delivery.in_progress",
+			return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "webhook_delivery.in_progress",
 				Message: "the delivery is still being attempted; replay it once it has succeeded or failed",
 				Details: map[string]any{"next_attempt_at": d.NextAttemptAt}}
 		}

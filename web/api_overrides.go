@@ -6,6 +6,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func (c *Console) apiOverrideRoutes(mux *http.ServeMux) {
@@ -37,7 +38,7 @@ func (c *Console) findAPIOverride(q *request) (*ent.APIOverride, error) {
 			return o, nil
 		}
 	}
-	return nil, &service.Error{Status: http.StatusNotFound, Type: "api_override.not_found", Message: "no API override with public_id " + q.r.PathValue("id")}
+	return nil, &service.Error{Kind: problem.NotFound, Type: "api_override.not_found", Message: "no API override with public_id " + q.r.PathValue("id")}
 }
 
 func (c *Console) newAPIOverride(q *request) error {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func (c *Console) corsRoutes(mux *http.ServeMux) {
@@ -47,7 +48,7 @@ func (c *Console) findCorsDomain(q *request) (*ent.CorsDomain, error) {
 			return d, nil
 		}
 	}
-	return nil, &service.Error{Status: http.StatusNotFound, Type: "cors.domain_not_found", Message: "no domain in the allowlist with that domain_id"}
+	return nil, &service.Error{Kind: problem.NotFound, Type: "cors.domain_not_found", Message: "no domain in the allowlist with that domain_id"}
 }
 
 func (c *Console) confirmDeleteCorsDomain(q *request) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func (c *Console) discountRoutes(mux *http.ServeMux) {
@@ -97,7 +98,7 @@ func (c *Console) createDiscountCode(q *request) error {
 func (c *Console) discountCode(q *request) (*ent.DiscountCode, error) {
 	id, err := strconv.Atoi(q.r.PathValue("id"))
 	if err != nil {
-		return nil, &service.Error{Status: http.StatusNotFound, Type: "discount.code_not_found", Message: "no discount code with that id"}
+		return nil, &service.Error{Kind: problem.NotFound, Type: "discount.code_not_found", Message: "no discount code with that id"}
 	}
 	return c.svc.DiscountCode(q.ctx(), q.shop, id)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/bojanz/currency"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // form is a form as shown: its values (from the object edited, or as posted) and the problems
@@ -40,7 +41,7 @@ func (f form) Checked(name string) bool { return f.Values.Get(name) != "" }
 // about; other entries are field: problem). Any other error is not the form's and comes back.
 func invalid(values url.Values, err error) (form, error) {
 	se, ok := service.AsError(err)
-	if !ok || se.Status != http.StatusUnprocessableEntity {
+	if !ok || se.Kind != problem.Invalid {
 		return form{}, err
 	}
 	f := newForm(values)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func (c *Console) lifeElementRoutes(mux *http.ServeMux) {
@@ -43,7 +44,7 @@ func (c *Console) findLifeElement(q *request) (*ent.LifeElement, []*ent.LifeElem
 			return el, all, nil
 		}
 	}
-	return nil, nil, &service.Error{Status: http.StatusNotFound, Type: "life_element.life_element_not_configured", Message: "no LiFE element " + id + " is configured for this shop"}
+	return nil, nil, &service.Error{Kind: problem.NotFound, Type: "life_element.life_element_not_configured", Message: "no LiFE element " + id + " is configured for this shop"}
 }
 
 func (c *Console) newLifeElement(q *request) error {

@@ -8,6 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func (c *Console) paymentGatewayRoutes(mux *http.ServeMux) {
@@ -41,7 +42,7 @@ func (c *Console) findPaymentGateway(q *request) (*ent.ExternalPaymentGateway, e
 			return g, nil
 		}
 	}
-	return nil, &service.Error{Status: http.StatusNotFound, Type: "external_payment_gateway.external_payment_gateway_not_configured", Message: "no external payment gateway " + id + " is configured for this shop"}
+	return nil, &service.Error{Kind: problem.NotFound, Type: "external_payment_gateway.external_payment_gateway_not_configured", Message: "no external payment gateway " + id + " is configured for this shop"}
 }
 
 func (c *Console) newPaymentGateway(q *request) error {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func (c *Console) taxRoutes(mux *http.ServeMux) {
@@ -67,7 +68,7 @@ func (c *Console) setPricesIncludeTax(q *request) error {
 func (c *Console) taxZone(q *request) (*ent.TaxZone, error) {
 	id, err := strconv.Atoi(q.r.PathValue("id"))
 	if err != nil {
-		return nil, &service.Error{Status: http.StatusNotFound, Type: "tax.zone_not_found", Message: "no tax zone with that id"}
+		return nil, &service.Error{Kind: problem.NotFound, Type: "tax.zone_not_found", Message: "no tax zone with that id"}
 	}
 	return c.svc.TaxZone(q.ctx(), q.shop, id)
 }

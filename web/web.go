@@ -18,6 +18,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 //go:embed static
@@ -70,7 +71,7 @@ func Register(mux *http.ServeMux, svc *service.Service, opts ...Option) {
 	mux.Handle("GET /admin", c.admin(c.dashboard))
 	mux.Handle("GET /admin/{$}", c.admin(c.dashboard))
 	mux.Handle("/admin/", c.admin(func(q *request) error {
-		return &service.Error{Status: http.StatusNotFound, Type: "admin.not_found", Message: "there is no such page"}
+		return &service.Error{Kind: problem.NotFound, Type: "admin.not_found", Message: "there is no such page"}
 	}))
 	c.lifeElementRoutes(mux)
 	c.paymentGatewayRoutes(mux)
@@ -212,11 +213,31 @@ func (c *Console) toSignin(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
+// statusOf is the status of the page a problem of each kind is shown on: the one place the
+// console decides it.
+func statusOf(k problem.Kind) int {
+	switch k {
+	case problem.Unauthorized:
+		return http.StatusUnauthorized
+	case problem.NotFound:
+		return http.StatusNotFound
+	case problem.Conflict:
+		return http.StatusConflict
+	case problem.Invalid:
+		return http.StatusUnprocessableEntity
+	case problem.Unavailable:
+		return http.StatusServiceUnavailable
+	case problem.Internal:
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
+}
+
 // fail answers an error no handler turned into a form: a service error as a page saying what
 // went wrong, anything else as a 500 that says nothing more.
 func (c *Console) fail(q *request, err error) {
 	if se, ok := service.AsError(err); ok {
-		_ = q.render(se.Status, errorPage(se.Message))
+		_ = q.render(statusOf(se.Kind), errorPage(se.Message))
 		return
 	}
 	if errors.Is(err, context.Canceled) {

@@ -1,11 +1,10 @@
 package model
 
 import (
-	"net/http"
-
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // MarshalID writes an object's id as GraphQL's ID, a string of its number.
@@ -17,7 +16,7 @@ func MarshalID(id int) graphql.Marshaler { return graphql.MarshalIntID(id) }
 func UnmarshalID(v any) (int, error) {
 	id, err := graphql.UnmarshalIntID(v)
 	if err != nil {
-		return 0, &service.Error{Status: http.StatusNotFound, Code: service.CodeNotFound, Type: "node.not_found", Message: "no object with that id"}
+		return 0, &service.Error{Kind: problem.NotFound, Code: service.CodeNotFound, Type: "node.not_found", Message: "no object with that id"}
 	}
 	return id, nil
 }

@@ -1,0 +1,63 @@
+// Package problem is the typed error every part of the service answers a caller with: a kind
+// that says what went wrong in the caller's terms, and the code, type, message and details of
+// the error envelope. It knows nothing of HTTP: rest/ and graph/ each map a kind to a status in
+// one place.
+package problem
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind is what went wrong, as the caller can act on it.
+type Kind uint8
+
+const (
+	// Internal is a fault of checkoutd's, not of the caller's.
+	Internal Kind = iota
+	// Malformed is a request that cannot be read: broken JSON, a malformed header or path.
+	Malformed
+	// Unauthorized is a missing, wrong or expired credential.
+	Unauthorized
+	// NotFound is a resource the caller names that does not exist (for this caller).
+	NotFound
+	// NotAllowed is a method the address does not take.
+	NotAllowed
+	// Conflict is a request that collides with another one or with the state (a key in use).
+	Conflict
+	// TooLarge is a request over a size bound.
+	TooLarge
+	// Unsupported is a body in a form that is not taken (not JSON).
+	Unsupported
+	// Invalid is a request refused by a validation or business rule.
+	Invalid
+	// Unavailable is a request that could not be served now; the same request may succeed later.
+	Unavailable
+)
+
+var kindNames = [...]string{"internal", "malformed", "unauthorized", "not_found", "not_allowed", "conflict", "too_large", "unsupported", "invalid", "unavailable"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// Error is a failure the caller caused or can act on; front doors translate it as it is.
+type Error struct {
+	Kind    Kind
+	Code    string
+	Type    string
+	Message string
+	Details map[string]any
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s (%s): %s", e.Type, e.Code, e.Message) }
+
+// As returns the problem inside err, if any.
+func As(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
