@@ -20,6 +20,22 @@ var LifeElementLocations = []string{
 	"paypal_additional_information",
 }
 
+// LifeElementRegion is one page or column of the checkout, with the element locations it
+// holds from top to bottom.
+type LifeElementRegion struct {
+	Name      string
+	Locations []string
+}
+
+// LifeElementRegions place every location on the checkout's pages (the console's preview shows
+// where an element lands from them).
+var LifeElementRegions = []LifeElementRegion{
+	{"Checkout, main column", []string{"main_content_beginning", "customer_info", "shipping", "billing_address_after", "shipping_lines",
+		"payment_method_above", "payment_gateway", "paypal_additional_information", "below_actions", "main_content_end"}},
+	{"Checkout, order summary", []string{"summary_above_header", "order_details"}},
+	{"Thank-you page", []string{"thank_you_message", "order_confirmation"}},
+}
+
 // LifeElementInputTypes are the kinds of input an element can ask for.
 var LifeElementInputTypes = []string{"text", "checkbox", "html", "textarea", "dropdown", "datepicker"}
 

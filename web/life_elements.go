@@ -178,18 +178,6 @@ func (c *Console) previewLifeElement(q *request) error {
 	return q.render(http.StatusOK, lifeElementPreview(previewOf(newForm(q.r.PostForm), all, q.r.PostForm.Get("public_id"))))
 }
 
-// checkoutRegions are the checkout's pages with the element locations they hold, top to
-// bottom, so that the preview shows where an element lands.
-var checkoutRegions = []struct {
-	Name      string
-	Locations []string
-}{
-	{"Checkout, main column", []string{"main_content_beginning", "customer_info", "shipping", "billing_address_after", "shipping_lines",
-		"payment_method_above", "payment_gateway", "paypal_additional_information", "below_actions", "main_content_end"}},
-	{"Checkout, order summary", []string{"summary_above_header", "order_details"}},
-	{"Thank-you page", []string{"thank_you_message", "order_confirmation"}},
-}
-
 // previewElement is one element as the preview draws it.
 type previewElement struct {
 	Current       bool

@@ -370,7 +370,7 @@ func lifeElementPreview(pv preview) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		for _, region := range checkoutRegions {
+		for _, region := range service.LifeElementRegions {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<div class=\"region\"><h3>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

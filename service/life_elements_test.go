@@ -1,0 +1,21 @@
+package service_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/checkoutd/checkoutd/service"
+)
+
+func TestEveryLifeElementLocationIsOnExactlyOneRegionOfTheCheckout(t *testing.T) {
+	var placed []string
+	for _, r := range service.LifeElementRegions {
+		placed = append(placed, r.Locations...)
+	}
+	slices.Sort(placed)
+	want := slices.Clone(service.LifeElementLocations)
+	slices.Sort(want)
+	if !slices.Equal(placed, want) {
+		t.Fatalf("the regions place %v, the locations are %v", placed, want)
+	}
+}
