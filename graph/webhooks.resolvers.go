@@ -67,5 +67,5 @@ func (r *queryResolver) WebhookDeliveries(ctx context.Context, after *entgql.Cur
 
 // Healthy is the resolver for the healthy field.
 func (r *webhookSubscriptionResolver) Healthy(ctx context.Context, obj *ent.WebhookSubscription) (bool, error) {
-	return obj.UnhealthySince == nil, nil
+	return service.SubscriptionHealthy(obj), nil
 }

@@ -57,7 +57,7 @@ type webhookJSON struct {
 
 func webhookBody(s *ent.WebhookSubscription) webhookJSON {
 	return webhookJSON{ID: s.ID, WebhookTopicID: s.WebhookTopicID, CallbackURL: s.CallbackURL, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(),
-		Healthy: s.UnhealthySince == nil, UnhealthySince: utc(s.UnhealthySince), ConsecutiveFailedDeliveries: s.ConsecutiveFailedDeliveries,
+		Healthy: service.SubscriptionHealthy(s), UnhealthySince: utc(s.UnhealthySince), ConsecutiveFailedDeliveries: s.ConsecutiveFailedDeliveries,
 		LastDeliveredAt: utc(s.LastDeliveredAt)}
 }
 

@@ -80,9 +80,9 @@ func (a *API) listWebhookDeliveries(w http.ResponseWriter, r *http.Request, sh *
 	}
 	limit, before := 0, 0
 	if v := q.Get("limit"); v != "" {
-		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > service.MaxDeliveriesPage {
-			writeError(w, r, &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.invalid_limit",
-				Message: "limit must be a number from 1 to " + strconv.Itoa(service.MaxDeliveriesPage), Details: map[string]any{"field": "limit"}})
+		// 0 is the service's "not asked": a limit given must be from 1 up.
+		if limit, err = strconv.Atoi(v); err != nil || limit == 0 {
+			writeError(w, r, service.InvalidLimit())
 			return
 		}
 	}

@@ -443,8 +443,17 @@ func (s *Service) WebhookDeliveries(sh *ent.Shop, f WebhookDeliveryFilter) *ent.
 	return q
 }
 
-// MaxDeliveriesPage bounds one page of the REST delivery log.
+// MaxDeliveriesPage bounds one page of the delivery log; a page is 50 unless asked.
 const MaxDeliveriesPage = 250
+
+// InvalidLimit is the refusal of a page size that is not a number from 1 to MaxDeliveriesPage.
+func InvalidLimit() *Error {
+	return validationError("request.invalid_limit", "limit must be a number from 1 to "+itoa(MaxDeliveriesPage), map[string]any{"field": "limit"})
+}
+
+// SubscriptionHealthy reports whether a subscription's deliveries are getting through: it is
+// unhealthy from its UnhealthyAfterFailedDeliveries-th failed delivery in a row to its next success.
+func SubscriptionHealthy(s *ent.WebhookSubscription) bool { return s.UnhealthySince == nil }
 
 // ListWebhookDeliveries is one page of a subscription's deliveries, newest first, with their
 // attempts and events: at most limit of them, older than the delivery beforeID when it is set.
@@ -456,8 +465,11 @@ func (s *Service) ListWebhookDeliveries(ctx context.Context, sh *ent.Shop, subsc
 	if !exists {
 		return nil, webhookNotFound()
 	}
-	if limit <= 0 || limit > MaxDeliveriesPage {
+	switch {
+	case limit == 0:
 		limit = 50
+	case limit < 0 || limit > MaxDeliveriesPage:
+		return nil, InvalidLimit()
 	}
 	f.SubscriptionID = &subscriptionID
 	q := s.WebhookDeliveries(sh, f)
