@@ -223,7 +223,7 @@ func (r *queryResolver) Orders(ctx context.Context, after *entgql.Cursor[int], f
 	if err != nil {
 		return nil, err
 	}
-	return sh.Orders(ctx, after, first, before, last, orderBy, where)
+	return r.svc.OrderConnection(ctx, sh, after, first, before, last, orderBy, where)
 }
 
 // ApplicationState returns generated.ApplicationStateResolver implementation.

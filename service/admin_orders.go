@@ -153,3 +153,11 @@ func (s *Service) OrderDetail(ctx context.Context, sh *ent.Shop, publicOrderID s
 	}
 	return d, nil
 }
+
+// OrderConnection is a Relay page of the shop's orders (GraphQL `orders`), filtered and sorted
+// as asked; only the shop's own orders are ever in it.
+func (s *Service) OrderConnection(ctx context.Context, sh *ent.Shop, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
+	orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error) {
+	return s.db.Read.Order.Query().Where(order.ShopID(sh.ID)).
+		Paginate(ctx, after, first, before, last, ent.WithOrderOrder(orderBy), ent.WithOrderFilter(where.Filter))
+}
