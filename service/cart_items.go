@@ -50,14 +50,16 @@ func checkCartItem(p fieldErrors, f string, it CartItem, storefront bool) {
 // catalogFields are the fields of the item that only the catalog (or a backend caller) sets.
 func (it CartItem) catalogFields() []string {
 	var out []string
-	set := map[string]bool{
-		"title": it.Title != nil, "price": it.Price != nil, "compare_at_price": it.CompareAtPrice != 0,
-		"weight": it.Weight != 0, "weight_unit": it.WeightUnit != "", "requires_shipping": it.RequiresShipping != nil,
-		"taxable": it.Taxable != nil, "vendor": it.Vendor != "", "image_url": it.ImageURL != "",
-	}
-	for _, field := range []string{"title", "price", "compare_at_price", "weight", "weight_unit", "requires_shipping", "taxable", "vendor", "image_url"} {
-		if set[field] {
-			out = append(out, field)
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"title", it.Title != nil}, {"price", it.Price != nil}, {"compare_at_price", it.CompareAtPrice != 0},
+		{"weight", it.Weight != 0}, {"weight_unit", it.WeightUnit != ""}, {"requires_shipping", it.RequiresShipping != nil},
+		{"taxable", it.Taxable != nil}, {"vendor", it.Vendor != ""}, {"image_url", it.ImageURL != ""},
+	} {
+		if f.set {
+			out = append(out, f.name)
 		}
 	}
 	return out
