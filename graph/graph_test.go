@@ -12,6 +12,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -43,7 +44,7 @@ func query(t *testing.T, url, token, q string, vars map[string]any) gqlResult {
 func eachGraph(t *testing.T, fn func(t *testing.T, url string, svc *service.Service)) {
 	// Each test has its own server and databases: tests run side by side.
 	t.Parallel()
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		svc := service.New(db)
 		srv := httptest.NewServer(graph.Handler(svc))
 		t.Cleanup(srv.Close)

@@ -23,6 +23,7 @@ import (
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -50,7 +51,7 @@ type orderGraph struct {
 	t       *testing.T
 	url     string
 	svc     *service.Service
-	db      *service.Database
+	db      *platform.Database
 	clock   *testClock
 	token   string
 	queries atomic.Int64
@@ -59,12 +60,12 @@ type orderGraph struct {
 func eachOrderGraph(t *testing.T, fn func(t *testing.T, g *orderGraph)) {
 	// Each test has its own server and databases: tests run side by side.
 	t.Parallel()
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		g := &orderGraph{t: t, db: db, clock: &testClock{now: time.Now()}}
 		counted := ent.NewClient(ent.Driver(dialect.DebugWithContext(entsql.OpenDB(db.Dialect, db.SQL), func(context.Context, ...any) {
 			g.queries.Add(1)
 		})))
-		g.svc = service.New(&service.Database{SQL: db.SQL, Dialect: db.Dialect, Client: counted, Read: counted}, service.WithClock(g.clock.Now),
+		g.svc = service.New(&platform.Database{SQL: db.SQL, Dialect: db.Dialect, Client: counted, Read: counted}, service.WithClock(g.clock.Now),
 			service.WithOutboundAllowPrivate(true))
 		srv := httptest.NewServer(graph.Handler(g.svc))
 		t.Cleanup(srv.Close)

@@ -9,13 +9,14 @@ import (
 
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
 )
 
 // eachGraphWithJobs is eachGraph with the job queue running and quick retries.
 func eachGraphWithJobs(t *testing.T, opts []service.Option, fn func(t *testing.T, url string, svc *service.Service)) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		svc := service.New(db, append([]service.Option{service.WithOutboundAllowPrivate(true), service.WithWebhookRetryBase(10 * time.Millisecond),
 			service.WithJobPollInterval(20 * time.Millisecond)}, opts...)...)
 		if err := svc.StartJobs(context.Background()); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/rest"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -51,7 +52,7 @@ func eachAPI(t *testing.T, fn func(t *testing.T, a *api)) { eachAPIWith(t, nil, 
 func eachAPIWith(t *testing.T, opts []service.Option, fn func(t *testing.T, a *api)) {
 	// Each test has its own server and databases: tests run side by side.
 	t.Parallel()
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		clock := &fakeClock{now: time.Now()}
 		// The test gateways and receivers listen on loopback; a test of the outbound guard turns
 		// this off in opts.

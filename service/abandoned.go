@@ -82,7 +82,7 @@ func (s *Service) DispatchAbandonedOrders(ctx context.Context) (int, error) {
 	n := 0
 	for _, id := range ids {
 		recorded := false
-		err := s.inTx(ctx, func(tx *ent.Tx) error {
+		err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 			q := tx.Order.Query().Where(order.ID(id)).Where(abandoned(cutoff)...)
 			if s.db.Dialect == dialect.Postgres {
 				q = q.ForUpdate()
@@ -103,7 +103,7 @@ func (s *Service) DispatchAbandonedOrders(ctx context.Context) (int, error) {
 			}
 			recorded = true
 			if sh.AbandonedCartEmails {
-				return s.insertJobsTx(ctx, tx, []river.InsertManyParams{{Args: abandonedCartEmailArgs{OrderID: o.ID}}})
+				return s.p.Jobs.InsertTx(ctx, tx, []river.InsertManyParams{{Args: abandonedCartEmailArgs{OrderID: o.ID}}})
 			}
 			return s.recordOrderEvent(ctx, tx, sh, o, TopicOrderAbandoned, nil)
 		})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/platform"
 )
 
 // AddressKind is which of the order's two addresses a call concerns.
@@ -134,7 +135,7 @@ func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind Addre
 	if err := validateAddress(kind, &in, strict); err != nil {
 		return nil, err
 	}
-	in.ID = newPublicID()
+	in.ID = platform.NewPublicID()
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if kind == ShippingAddress {
 			update.SetShippingAddress(&in)

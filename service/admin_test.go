@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
 func TestTheOrderListingFiltersBySearchStateAndDayAndRefusesABadFilter(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
@@ -62,7 +63,7 @@ func TestTheOrderListingFiltersBySearchStateAndDayAndRefusesABadFilter(t *testin
 }
 
 func TestAnOpenOrderWithItemsUntouchedForAnHourCountsAsAbandoned(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		clock := &clockAt{now: time.Now()}
 		svc := service.New(db, service.WithClock(clock.Now))

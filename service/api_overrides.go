@@ -7,6 +7,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/platform"
 )
 
 // APIOverrideTypes are the pieces of checkout functionality a shop can send to its own endpoint.
@@ -56,7 +57,7 @@ func (s *Service) CreateAPIOverride(ctx context.Context, sh *ent.Shop, in APIOve
 	if err := in.validate(true, s.outbound); err != nil {
 		return nil, err
 	}
-	return s.db.Client.APIOverride.Create().SetShopID(sh.ID).SetPublicID(newPublicID()).
+	return s.db.Client.APIOverride.Create().SetShopID(sh.ID).SetPublicID(platform.NewPublicID()).
 		SetOverrideType(*in.OverrideType).SetURL(*in.URL).SetSharedSecret(*in.SharedSecret).Save(ctx)
 }
 
@@ -70,7 +71,7 @@ func (s *Service) UpdateAPIOverride(ctx context.Context, sh *ent.Shop, publicID 
 		return nil, err
 	}
 	var out *ent.APIOverride
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		o, err := tx.APIOverride.Query().Where(apioverride.ShopID(sh.ID), apioverride.PublicID(publicID)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return overrideNotFound(publicID)

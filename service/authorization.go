@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -80,7 +81,7 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 			continue
 		}
 		entry := tx.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(v.Order.ID).SetPaymentID(p.ID).
-			SetPublicID(newPublicID()).SetKind(paymenttransaction.KindAuthorize).SetAmount(p.Amount).SetCurrency(p.Currency)
+			SetPublicID(platform.NewPublicID()).SetKind(paymenttransaction.KindAuthorize).SetAmount(p.Amount).SetCurrency(p.Currency)
 		if p.GiftCardID != nil {
 			// The balance only goes down when it covers the amount, whatever runs at the same time.
 			n, err := tx.GiftCard.Update().Where(giftcard.ID(*p.GiftCardID), giftcard.BalanceGTE(p.Amount)).
@@ -283,7 +284,7 @@ func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderI
 			}
 		}
 	}
-	return s.inTx(ctx, func(tx *ent.Tx) error {
+	return s.p.InTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockOrder(ctx, tx, orderID, order.StatusProcessing, order.StatusOpen)
 		if err != nil {
 			return err
@@ -385,7 +386,7 @@ func (s *Service) retryVoid(ctx context.Context, e *ent.PaymentTransaction) erro
 // void entry written before the call and settled after it.
 func (s *Service) voidAuthorization(ctx context.Context, sh *ent.Shop, o *ent.Order, p *ent.OrderPayment, auth *ent.PaymentTransaction, g gateway.Gateway, authID string) error {
 	entry, err := s.db.Client.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetPaymentID(p.ID).
-		SetPublicID(newPublicID()).SetKind(paymenttransaction.KindVoid).SetAmount(auth.Amount).SetCurrency(auth.Currency).
+		SetPublicID(platform.NewPublicID()).SetKind(paymenttransaction.KindVoid).SetAmount(auth.Amount).SetCurrency(auth.Currency).
 		SetReferenceTransactionID(authID).Save(ctx)
 	if err != nil {
 		return err
@@ -442,7 +443,7 @@ func (s *Service) creditGiftCard(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 	if err := tx.GiftCard.UpdateOneID(*p.GiftCardID).AddBalance(p.Amount).Exec(ctx); err != nil {
 		return err
 	}
-	return tx.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetPaymentID(p.ID).SetPublicID(newPublicID()).
+	return tx.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetPaymentID(p.ID).SetPublicID(platform.NewPublicID()).
 		SetKind(paymenttransaction.KindVoid).SetAmount(p.Amount).SetCurrency(p.Currency).
 		SetStatus(paymenttransaction.StatusSucceeded).SetSettledAt(s.clock()).Exec(ctx)
 }

@@ -34,7 +34,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 		return nil, textTooLong("reason", MaxLongText)
 	}
 	var voids []*ent.PaymentTransaction
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed, order.StatusCancelled)
 		if err != nil {
 			return err

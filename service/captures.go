@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -84,7 +85,7 @@ func (s *Service) Capture(ctx context.Context, sess *OrderSession, scope Capture
 		return nil, captureError("capture.invalid_capture_data", "invalid capture: "+p.message(), map[string]any{"field": "capture_data"})
 	}
 	var entries []*ent.PaymentTransaction
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusProcessed)
 		if err != nil {
 			return err
@@ -165,7 +166,7 @@ func planCapture(ledger []ledgerPayment, scope CaptureScope, in CaptureInput) ([
 // balance moved at authorization), and a gift card's refund credits the card in the same
 // transaction.
 func (s *Service) reserveMove(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, m plannedMove, kind paymenttransaction.Kind, operationKey string, data map[string]any) (*ent.PaymentTransaction, error) {
-	publicID := newPublicID()
+	publicID := platform.NewPublicID()
 	c := tx.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetPaymentID(m.lp.payment.ID).SetPublicID(publicID).
 		SetKind(kind).SetAmount(m.amount).SetCurrency(m.lp.payment.Currency).SetOperationKey(operationKey).SetData(data)
 	if m.lp.payment.GiftCardID != nil {
@@ -258,7 +259,7 @@ func (s *Service) reauthorize(ctx context.Context, sess *OrderSession, p *ent.Or
 		return "", false
 	}
 	entry, err := s.db.Client.PaymentTransaction.Create().SetShopID(sess.Shop.ID).SetOrderID(p.OrderID).SetPaymentID(p.ID).
-		SetPublicID(newPublicID()).SetKind(paymenttransaction.KindAuthorize).SetAmount(capture.Amount).SetCurrency(capture.Currency).
+		SetPublicID(platform.NewPublicID()).SetKind(paymenttransaction.KindAuthorize).SetAmount(capture.Amount).SetCurrency(capture.Currency).
 		SetOperationKey(capture.OperationKey).Save(ctx)
 	if err != nil {
 		return "", false
@@ -351,7 +352,7 @@ func (s *Service) captureResult(ctx context.Context, sess *OrderSession, operati
 }
 
 func (s *Service) recordCaptureFailed(ctx context.Context, sess *OrderSession, o *ent.Order) error {
-	return s.inTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
+	return s.p.InTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
 		return s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderFailed, map[string]any{"reason": "payment capture failed"})
 	})
 }

@@ -95,7 +95,7 @@ func (s *Service) CreateProduct(ctx context.Context, sh *ent.Shop, in ProductInp
 		return nil, err
 	}
 	var out *ent.Product
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		taken, err := tx.Product.Query().Where(product.ShopID(sh.ID), product.PlatformID(in.PlatformID)).Exist(ctx)
 		if err != nil {
 			return err

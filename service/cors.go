@@ -33,7 +33,7 @@ func (s *Service) AddCorsDomain(ctx context.Context, sh *ent.Shop, domain string
 	if !ok {
 		return nil, validationError("cors.invalid_domain", "domain must be a protocol and host, like https://shop.example.com", map[string]any{"field": "domain"})
 	}
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		exists, err := tx.CorsDomain.Query().Where(corsdomain.ShopID(sh.ID), corsdomain.Domain(origin)).Exist(ctx)
 		if err != nil || exists {
 			return err

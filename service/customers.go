@@ -7,6 +7,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -81,7 +82,7 @@ func (s *Service) CreateCustomer(ctx context.Context, sess *OrderSession, in Cus
 		if o.Customer != nil {
 			return validationError("customer.already_exists", "the order already has a customer: delete it first", nil)
 		}
-		publicID := newPublicID()
+		publicID := platform.NewPublicID()
 		if in.PublicID != nil && *in.PublicID != "" {
 			publicID = *in.PublicID
 		}

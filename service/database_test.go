@@ -10,12 +10,13 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
 // SQLite has no time type: times are text, and must compare as times do.
 func TestTimesCompareAsTimesOnEveryDatabase(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "times"})
@@ -45,7 +46,7 @@ func TestTimesCompareAsTimesOnEveryDatabase(t *testing.T) {
 func TestSQLiteCommitsReachTheDatabaseFileWithoutTheWriterCheckpointing(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "checkout.db")
-	db, err := service.OpenDatabase("file:" + path)
+	db, err := platform.OpenDatabase("file:" + path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,11 +90,11 @@ func fileSize(t *testing.T, path string) int64 {
 func TestANewSQLiteDatabaseMigratesWhileAnotherConnectionOpensIt(t *testing.T) {
 	for i := range 40 {
 		url := "file:" + filepath.Join(t.TempDir(), "checkout.db")
-		db, err := service.OpenDatabase(url)
+		db, err := platform.OpenDatabase(url)
 		if err != nil {
 			t.Fatal(err)
 		}
-		other, err := service.OpenDatabase(url)
+		other, err := platform.OpenDatabase(url)
 		if err != nil {
 			t.Fatalf("opening %d a second time: %v", i, err)
 		}

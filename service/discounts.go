@@ -107,7 +107,7 @@ func (s *Service) CreateDiscountCode(ctx context.Context, sh *ent.Shop, in Disco
 		return nil, err
 	}
 	var out *ent.DiscountCode
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		taken, err := tx.DiscountCode.Query().Where(discountcode.ShopID(sh.ID), discountcode.Code(in.Code)).Exist(ctx)
 		if err != nil {
 			return err
@@ -132,7 +132,7 @@ func (s *Service) CreateDiscountCode(ctx context.Context, sh *ent.Shop, in Disco
 // UpdateDiscountCode changes a code of the shop; the result must still be a valid code.
 func (s *Service) UpdateDiscountCode(ctx context.Context, sh *ent.Shop, id int, in DiscountCodePatch) (*ent.DiscountCode, error) {
 	var out *ent.DiscountCode
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		dc, err := tx.DiscountCode.Query().Where(discountcode.ShopID(sh.ID), discountcode.ID(id)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return discountCodeNotFound()

@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
@@ -51,7 +52,7 @@ func orderWithCode(t *testing.T, svc *service.Service, sh *ent.Shop, code string
 	return v
 }
 
-func usageOf(t *testing.T, db *service.Database, dc *ent.DiscountCode) int {
+func usageOf(t *testing.T, db *platform.Database, dc *ent.DiscountCode) int {
 	t.Helper()
 	got, err := db.Client.DiscountCode.Get(context.Background(), dc.ID)
 	if err != nil {
@@ -61,7 +62,7 @@ func usageOf(t *testing.T, db *service.Database, dc *ent.DiscountCode) int {
 }
 
 func TestOrdersRacingForACodesLastUsesCannotExceedItsLimit(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		svc := service.New(db)
 		sh, dc := shopWithCode(t, svc, service.DiscountCodeInput{Code: "LAST", Kind: discountcode.KindFixedAmount, Value: 100, UsageLimit: 2})
 		const orders = 6
@@ -99,7 +100,7 @@ func TestOrdersRacingForACodesLastUsesCannotExceedItsLimit(t *testing.T) {
 }
 
 func TestReleasingAFailedOrdersCodeGivesItsUseBack(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		sh, dc := shopWithCode(t, svc, service.DiscountCodeInput{Code: "ONCE", Kind: discountcode.KindPercentage, Value: 1000, UsageLimit: 1})
@@ -124,7 +125,7 @@ func TestReleasingAFailedOrdersCodeGivesItsUseBack(t *testing.T) {
 }
 
 func TestRedeemingRechecksTheCodeWhenTheOrderIsProcessed(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		clock := &clockAt{now: time.Now()}
 		svc := service.New(db, service.WithClock(clock.Now))
@@ -146,7 +147,7 @@ func TestRedeemingRechecksTheCodeWhenTheOrderIsProcessed(t *testing.T) {
 }
 
 func TestCodesThatDiscountNothingTakeNoUse(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		sh, dc := shopWithCode(t, svc, service.DiscountCodeInput{Code: "SHIPFREE", Kind: discountcode.KindFreeShipping, UsageLimit: 1})
@@ -161,7 +162,7 @@ func TestCodesThatDiscountNothingTakeNoUse(t *testing.T) {
 }
 
 func TestProcessedOrderKeepsItsDiscountAfterTheCodeEndsOrIsUsedUp(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		clock := &clockAt{now: time.Now()}
 		svc := service.New(db, service.WithClock(clock.Now))
@@ -186,7 +187,7 @@ func TestProcessedOrderKeepsItsDiscountAfterTheCodeEndsOrIsUsedUp(t *testing.T) 
 }
 
 func TestAFailedOrdersUseIsGivenBackEvenAfterTheCodeHasEnded(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		clock := &clockAt{now: time.Now()}
 		svc := service.New(db, service.WithClock(clock.Now))

@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/service/platform"
 )
 
 // Event topics, with the ids clients look them up by.
@@ -123,8 +124,8 @@ func (s *Service) issuePurchasedGiftCards(ctx context.Context, tx *ent.Tx, v *Or
 			continue
 		}
 		for range li.Quantity {
-			token, pin := strings.ToUpper(randomHex(8)), randomDigits(8)
-			card, err := tx.GiftCard.Create().SetShopID(sh.ID).SetPublicPaymentMethodID(newPublicID()).SetCardToken(token).
+			token, pin := strings.ToUpper(platform.RandomHex(8)), randomDigits(8)
+			card, err := tx.GiftCard.Create().SetShopID(sh.ID).SetPublicPaymentMethodID(platform.NewPublicID()).SetCardToken(token).
 				SetPinHash(pinHash(sh, token, pin)).SetCurrency(o.Currency).SetAmount(li.Price).SetBalance(li.Price).
 				SetRecipientName(li.Properties["recipient_name"]).SetMessage(li.Properties["message"]).
 				SetCustomerName(customerName).SetCustomerEmail(customerEmail).Save(ctx)

@@ -27,7 +27,7 @@ func (s *Service) CrashAfterGatewayGrant(ctx context.Context, sess *OrderSession
 // RecordEventAndRollBack records an order event in a transaction that then fails, as a change
 // that is refused after its event was written.
 func (s *Service) RecordEventAndRollBack(ctx context.Context, sess *OrderSession) error {
-	return s.inTx(ctx, func(tx *ent.Tx) error {
+	return s.p.InTx(ctx, func(tx *ent.Tx) error {
 		if err := s.recordOrderEvent(ctx, tx, sess.Shop, sess.Order, TopicOrderFailed, nil); err != nil {
 			return err
 		}
@@ -37,7 +37,7 @@ func (s *Service) RecordEventAndRollBack(ctx context.Context, sess *OrderSession
 
 // RecordOrderEvent records an order event of topic in a transaction of its own.
 func (s *Service) RecordOrderEvent(ctx context.Context, sess *OrderSession, topic string) error {
-	return s.inTx(ctx, func(tx *ent.Tx) error {
+	return s.p.InTx(ctx, func(tx *ent.Tx) error {
 		return s.recordOrderEvent(ctx, tx, sess.Shop, sess.Order, topic, nil)
 	})
 }

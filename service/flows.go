@@ -71,7 +71,7 @@ func flowNotFound(id string) *Error {
 
 // setFlowEnabled enables or disables a known flow and returns the enabled list.
 func (s *Service) setFlowEnabled(ctx context.Context, sh *ent.Shop, flowID string, enable bool) ([]FlowSummary, error) {
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		all, enabled, err := s.flowCatalog(ctx, tx.Client(), sh)
 		if err != nil {
 			return err
@@ -145,7 +145,7 @@ func (s *Service) RegisterCustomFlow(ctx context.Context, sh *ent.Shop, in Regis
 	if len(p) > 0 {
 		return nil, validationError("flow.invalid_flow_data", "invalid flow: "+p.message(), p.details())
 	}
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		all, _, err := s.flowCatalog(ctx, tx.Client(), sh)
 		if err != nil {
 			return err

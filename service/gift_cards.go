@@ -13,6 +13,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
+	"github.com/checkoutd/checkoutd/service/platform"
 )
 
 // IssueGiftCardInput is a new gift card; the pin is generated unless given.
@@ -74,14 +75,14 @@ func (s *Service) IssueGiftCard(ctx context.Context, sh *ent.Shop, in IssueGiftC
 	}
 	token := in.CardToken
 	if token == "" {
-		token = strings.ToUpper(randomHex(8))
+		token = strings.ToUpper(platform.RandomHex(8))
 	}
 	pin := in.Pin
 	if pin == "" {
 		pin = randomDigits(8)
 	}
 	var out *ent.GiftCard
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		exists, err := tx.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.CardToken(token)).Exist(ctx)
 		if err != nil {
 			return err
@@ -89,7 +90,7 @@ func (s *Service) IssueGiftCard(ctx context.Context, sh *ent.Shop, in IssueGiftC
 		if exists {
 			return validationError("gift_card.card_token_taken", "a gift card with this card_token exists", map[string]any{"field": "card_token"})
 		}
-		out, err = tx.GiftCard.Create().SetShopID(sh.ID).SetPublicPaymentMethodID(newPublicID()).SetCardToken(token).
+		out, err = tx.GiftCard.Create().SetShopID(sh.ID).SetPublicPaymentMethodID(platform.NewPublicID()).SetCardToken(token).
 			SetPinHash(pinHash(sh, token, pin)).SetCurrency(currency).SetAmount(in.Amount).SetBalance(in.Amount).
 			SetRecipientName(in.RecipientName).SetMessage(in.Message).SetNillableExpiryDate(in.ExpiryDate).
 			SetCustomerName(in.CustomerName).SetCustomerEmail(in.CustomerEmail).Save(ctx)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/idempotencykey"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -38,7 +39,7 @@ func (r Response) final() bool { return r.Status < 500 && r.Status != http.Statu
 // request identifies the operation and its body (the path and the raw body do).
 func (s *Service) Idempotent(ctx context.Context, sh *ent.Shop, key string, request []byte, call func(ctx context.Context, operationKey string) Response) (Response, error) {
 	if key == "" {
-		return call(ctx, newPublicID()), nil
+		return call(ctx, platform.NewPublicID()), nil
 	}
 	if len(key) > 255 {
 		return Response{}, validationError("idempotency.invalid_key", "an idempotency key has at most 255 characters", map[string]any{"field": "Idempotency-Key"})
@@ -46,7 +47,7 @@ func (s *Service) Idempotent(ctx context.Context, sh *ent.Shop, key string, requ
 	sum := sha256.Sum256(request)
 	hash := hex.EncodeToString(sum[:])
 	var replay *Response
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		now := s.clock()
 		q := tx.IdempotencyKey.Query().Where(idempotencykey.ShopID(sh.ID), idempotencykey.Key(key))
 		if s.db.Dialect == dialect.Postgres {

@@ -76,7 +76,7 @@ func (s *Service) CreateWebhookSubscription(ctx context.Context, sh *ent.Shop, t
 		return nil, err
 	}
 	var out *ent.WebhookSubscription
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		current, err := tx.Shop.Get(ctx, sh.ID)
 		if err != nil {
 			return err
@@ -170,7 +170,7 @@ func (s *Service) CreateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfi
 		return nil, err
 	}
 	var out *ent.RSAConfig
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		if _, err := tx.RSAConfig.Delete().Where(rsaconfig.ShopID(sh.ID)).Exec(ctx); err != nil {
 			return err
 		}
@@ -191,7 +191,7 @@ func (s *Service) UpdateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfi
 		return nil, err
 	}
 	var out *ent.RSAConfig
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		c, err := tx.RSAConfig.Query().Where(rsaconfig.ShopID(sh.ID)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return &Error{Kind: problem.Invalid, Code: CodeRSANotSet, Type: "rsa_config.not_configured",

@@ -10,6 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -24,7 +25,7 @@ type fuzzShop struct {
 	shopSess *service.OrderSession
 }
 
-func newFuzzShop(t testing.TB, db *service.Database) *fuzzShop {
+func newFuzzShop(t testing.TB, db *platform.Database) *fuzzShop {
 	ctx := context.Background()
 	s := service.New(db, service.WithGatewayTimeout(time.Second), service.WithOutboundAllowPrivate(true))
 	created, err := s.CreateShop(ctx, service.CreateShopInput{Identifier: fmt.Sprintf("fuzz-%d", time.Now().UnixNano())})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -165,7 +166,7 @@ func (s *Service) CreateLifeElement(ctx context.Context, sh *ent.Shop, in LifeEl
 	if err := in.validate(true); err != nil {
 		return nil, err
 	}
-	return s.db.Client.LifeElement.Create().SetShopID(sh.ID).SetPublicID(newPublicID()).
+	return s.db.Client.LifeElement.Create().SetShopID(sh.ID).SetPublicID(platform.NewPublicID()).
 		SetLocation(*in.Location.Value).SetInputType(*in.InputType.Value).
 		SetNillableInputDefault(in.InputDefault.Value).SetNillableInputLabel(in.InputLabel.Value).
 		SetNillableInputPlaceholder(in.InputPlaceholder.Value).SetNillableInputRequired(in.InputRequired.Value).
@@ -184,7 +185,7 @@ func (s *Service) UpdateLifeElement(ctx context.Context, sh *ent.Shop, publicID 
 		return nil, err
 	}
 	var out *ent.LifeElement
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		el, err := tx.LifeElement.Query().Where(lifeelement.ShopID(sh.ID), lifeelement.PublicID(publicID)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return lifeElementNotConfigured(CodeElementInvalid, publicID)

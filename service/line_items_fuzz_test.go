@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
@@ -26,7 +27,7 @@ type lineFuzzShop struct {
 	sh *service.OrderSession
 }
 
-func newLineFuzzShop(t testing.TB, db *service.Database) *lineFuzzShop {
+func newLineFuzzShop(t testing.TB, db *platform.Database) *lineFuzzShop {
 	ctx := context.Background()
 	s := service.New(db)
 	created, err := s.CreateShop(ctx, service.CreateShopInput{Identifier: fmt.Sprintf("lines-%d", time.Now().UnixNano())})

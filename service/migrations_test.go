@@ -10,12 +10,12 @@ import (
 	"entgo.io/ent/dialect/sql/schema"
 
 	"github.com/checkoutd/checkoutd/ent/migrate/migrations"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
 func TestCommittedMigrationsMatchTheEntSchema(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		var buf bytes.Buffer
 		if err := db.Client.Schema.WriteTo(context.Background(), &buf, schema.WithDropColumn(true), schema.WithDropIndex(true)); err != nil {
 			t.Fatal(err)
@@ -38,7 +38,7 @@ func TestCommittedMigrationsMatchTheEntSchema(t *testing.T) {
 // keep every row that references it.
 func TestMigrationsKeepRowsThatReferenceARebuiltTable(t *testing.T) {
 	ctx := context.Background()
-	db, err := service.OpenDatabase("file:" + filepath.Join(t.TempDir(), "upgrade.db"))
+	db, err := platform.OpenDatabase("file:" + filepath.Join(t.TempDir(), "upgrade.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

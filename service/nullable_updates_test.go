@@ -7,13 +7,14 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
 // An update that sets a nullable column to a value assigns it once: PostgreSQL refuses an
 // UPDATE that clears and sets the same column.
 func TestUpdatesSetNullableFieldsToValuesOnEveryDatabase(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})

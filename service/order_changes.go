@@ -107,7 +107,7 @@ func (s *Service) applyOrderChange(ctx context.Context, sess *OrderSession, stat
 		// Children read here are detached from the transaction after the commit; the others already are.
 		itemsInTx, paymentsInTx bool
 	)
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, states...)
 		if err != nil {
 			return err

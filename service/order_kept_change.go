@@ -78,11 +78,11 @@ func (s *Service) updateIfCurrent(ctx context.Context, o *ent.Order, recorded *e
 		return update.Mutation(), nil
 	}
 	if s.db.Dialect != dialect.SQLite {
-		defer s.wrote(time.Now())
+		defer s.p.Wrote(time.Now())
 		return write(s.db.Client)
 	}
 	var written *ent.OrderMutation
-	err := s.inTx(ctx, func(tx *ent.Tx) (err error) {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) (err error) {
 		written, err = write(tx.Client())
 		return err
 	})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -23,7 +24,7 @@ func backendSession(t *testing.T, svc *service.Service, sh *ent.Shop, publicOrde
 }
 
 func TestAChangeAfterInitOrAChangeInTheSameProcessIsWrittenOnTheKeptOrder(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		sh := newShop(t, svc)
@@ -50,7 +51,7 @@ func TestAChangeAfterInitOrAChangeInTheSameProcessIsWrittenOnTheKeptOrder(t *tes
 }
 
 func TestAChangeOnAKeptOrderThatAnotherProcessChangedKeepsThatChange(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		here, there := service.New(db), service.New(db)
 		sh := newShop(t, here)
@@ -80,7 +81,7 @@ func TestAChangeOnAKeptOrderThatAnotherProcessChangedKeepsThatChange(t *testing.
 }
 
 func TestAChangeTheKeptOrderRefusesIsMadeWhenTheRowAllowsIt(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		here, there := service.New(db), service.New(db)
 		sh := newShop(t, here)

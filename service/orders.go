@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -134,9 +135,9 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	// the order and lines created are the rows stored, and are kept for the order's first change.
 	// Row times are the wall clock's, as ent's defaults; the shopper's activity is the service's.
 	now, activity := storedNow(), s.clock().UTC().Truncate(time.Microsecond)
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
 		var err error
-		o, err = tx.Order.Create().SetShopID(sh.ID).SetPublicOrderID(newPublicID()).SetCurrency(sh.Currency).
+		o, err = tx.Order.Create().SetShopID(sh.ID).SetPublicOrderID(platform.NewPublicID()).SetCurrency(sh.Currency).
 			SetFlowID(in.FlowID).SetResumableLink(in.ResumableLink).SetMetaData(meta).
 			SetCreatedAt(now).SetUpdatedAt(now).SetLastActivityAt(activity).Save(ctx)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
@@ -32,7 +33,7 @@ func initMugOrder(t *testing.T, svc *service.Service, sh *ent.Shop) *service.Ord
 }
 
 func TestProcessedOrCancelledOrderCannotBeResumed(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		sh := newShop(t, svc)
@@ -52,7 +53,7 @@ func TestProcessedOrCancelledOrderCannotBeResumed(t *testing.T) {
 // A storefront session is opened without reading the order; a token the shop signed for an
 // order that does not exist is still refused like a bad token, by a read and by a change.
 func TestOrderJWTForAnOrderThatDoesNotExistIsUnauthorized(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		sh := newShop(t, svc)
@@ -77,7 +78,7 @@ func TestOrderJWTForAnOrderThatDoesNotExistIsUnauthorized(t *testing.T) {
 // GraphQL resolves a query's fields side by side; reads through one storefront session, whose
 // order is read on first need, may run at once.
 func TestOneStorefrontSessionServesConcurrentReads(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		sh := newShop(t, svc)
@@ -105,7 +106,7 @@ func TestOneStorefrontSessionServesConcurrentReads(t *testing.T) {
 }
 
 func TestAnOrderChangedThroughAnotherProcessIsAnsweredWithItsNewLineItems(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		here, there := service.New(db), service.New(db)
 		sh := newShop(t, here)

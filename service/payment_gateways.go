@@ -8,6 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -105,7 +106,7 @@ func (s *Service) CreateExternalPaymentGateway(ctx context.Context, sh *ent.Shop
 	if err := in.validate(s.outbound); err != nil {
 		return nil, err
 	}
-	c := s.db.Client.ExternalPaymentGateway.Create().SetShopID(sh.ID).SetPublicID(newPublicID()).
+	c := s.db.Client.ExternalPaymentGateway.Create().SetShopID(sh.ID).SetPublicID(platform.NewPublicID()).
 		SetName(*in.Name).SetBaseURL(strings.TrimRight(*in.BaseURL, "/")).SetNillableIframeURL(in.IframeURL).
 		SetLocation(strOr(in.Location, "")).SetPartialCapture(*in.PartialCapture).
 		SetAdditionalOrderDetails(*in.AdditionalOrderDetails).SetProviderID(*in.ProviderID).
@@ -128,7 +129,7 @@ func (s *Service) UpdateExternalPaymentGateway(ctx context.Context, sh *ent.Shop
 		return nil, err
 	}
 	var out *ent.ExternalPaymentGateway
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		g, err := tx.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(publicID)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return gatewayNotFound(publicID)

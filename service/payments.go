@@ -10,6 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -109,7 +110,7 @@ func (s *Service) AddPayment(ctx context.Context, sess *OrderSession, in Payment
 			return nil, nil, paymentError("payment.currency_mismatch", "the order is in "+o.Currency, "currency")
 		}
 		remaining := v.Pricing.Total - tenderedAmount(v.Payments)
-		create := tx.OrderPayment.Create().SetOrderID(o.ID).SetPublicID(newPublicID()).SetCurrency(o.Currency).
+		create := tx.OrderPayment.Create().SetOrderID(o.ID).SetPublicID(platform.NewPublicID()).SetCurrency(o.Currency).
 			SetToken(in.Token).SetRetain(in.Retain).SetWalletPayType(in.WalletPayType).SetDisplayString(in.DisplayString).
 			SetPosition(len(v.Payments)).SetPaymentParameters(in.ExtraPaymentData)
 		amount := remaining

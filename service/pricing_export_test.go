@@ -18,7 +18,7 @@ func (s *Service) RedeemDiscountCodes(ctx context.Context, sh *ent.Shop, publicO
 
 // RedeemDiscountCodesOf redeems the codes of a view read earlier, as process_order does.
 func (s *Service) RedeemDiscountCodesOf(ctx context.Context, v *OrderView) error {
-	return s.inTx(ctx, func(tx *ent.Tx) error {
+	return s.p.InTx(ctx, func(tx *ent.Tx) error {
 		update := tx.Order.Update().Where(order.ID(v.Order.ID))
 		if err := redeemDiscountCodes(ctx, tx, v, s.clock(), update); err != nil {
 			return err
@@ -33,7 +33,7 @@ func (s *Service) ReleaseDiscountCodes(ctx context.Context, sh *ent.Shop, public
 	if err != nil {
 		return err
 	}
-	return s.inTx(ctx, func(tx *ent.Tx) error { return releaseDiscountCodes(ctx, tx, v) })
+	return s.p.InTx(ctx, func(tx *ent.Tx) error { return releaseDiscountCodes(ctx, tx, v) })
 }
 
 // CheckTaxesCurrent is process_order's tax rule for the order as it stands.

@@ -110,7 +110,7 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 // locked and read (markAuthorized), the entries then settled first, each on its own.
 func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reservation, outcome authorizationOutcome) (*OrderView, error) {
 	var v *OrderView
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		for _, g := range outcome.granted {
 			if err := s.settleUpdate(tx.Client(), g.entry, g.gatewayID, g.latency, nil, paymenttransaction.StatusSucceeded).Exec(ctx); err != nil {
 				return err
@@ -133,7 +133,7 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 		return nil, err
 	}
 	s.metrics.processCompletions.WithLabelValues("locked").Inc()
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockOrder(ctx, tx, r.order.ID, order.StatusProcessing)
 		if err != nil {
 			return err
@@ -191,7 +191,7 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) 
 		return nil, err
 	}
 	r := &reservation{}
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen)
 		if err != nil {
 			return err
@@ -413,7 +413,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 	if err != nil {
 		return nil, err
 	}
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed)
 		if err != nil {
 			return err
@@ -447,7 +447,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 			return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "payment.requires_action",
 				Message: "the payment's gateway asks the shopper to act before it authorizes", Details: map[string]any{"payment_id": outcome.requiresAction.PublicID}}
 		}
-		err = s.inTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
+		err = s.p.InTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
 			o, err := s.lockOrder(ctx, tx, view.Order.ID, order.StatusProcessing)
 			if err != nil {
 				return err

@@ -10,6 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -19,7 +20,7 @@ import (
 // read again. Either way the ledger holds what the gateway granted, the order is processed,
 // every payment authorized with the id its gateway gave, and its events recorded.
 func TestProcessOrderCompletesFromItsReservationOrFromTheRowsWhenTheOrderMovedOn(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		s := service.New(db, service.WithOutboundAllowPrivate(true)) // the test gateway listens on loopback
 		for _, path := range []string{"reserved", "locked"} {

@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -75,7 +76,7 @@ func newOrderToProcess(t *testing.T, s *service.Service, shopIdentifier string) 
 // order in processing with a pending ledger entry. At the next start the sweep asks the gateway
 // again under the entry's key, voids what it granted, and gives everything back.
 func TestACrashDuringProcessingIsUndoneByTheRecoverySweep(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		now := time.Now()
 		s := service.New(db, service.WithClock(func() time.Time { return now }), service.WithOutboundAllowPrivate(true))
@@ -110,6 +111,57 @@ func TestACrashDuringProcessingIsUndoneByTheRecoverySweep(t *testing.T) {
 		}
 		if n := len(gw.Calls("/void")); n != 1 {
 			t.Fatalf("%d voids; a second sweep must find nothing to do", n)
+		}
+	})
+}
+
+// The recovery sweep is a periodic job of the queue: it runs when the queue starts, on one
+// process however many run, and finishes what a crash left behind.
+func TestTheRecoverySweepRunsOnceAcrossProcessesWhenTheQueueStarts(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		now := time.Now()
+		s := service.New(db, service.WithClock(func() time.Time { return now }), service.WithOutboundAllowPrivate(true))
+		ready := newOrderToProcess(t, s, "crash-shop")
+		if err := s.CrashAfterGatewayGrant(ctx, ready.session); err != nil {
+			t.Fatal(err)
+		}
+
+		later := func() time.Time { return now.Add(10 * time.Minute) }
+		for range 2 {
+			p := service.New(db, service.WithClock(later), service.WithOutboundAllowPrivate(true), service.WithJobPollInterval(20*time.Millisecond))
+			if err := p.StartJobs(ctx); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				stop, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				_ = p.StopJobs(stop)
+			})
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			o, err := db.Client.Order.Get(ctx, ready.view.Order.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Status == order.StatusOpen && !o.Reserved {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("order still %s reserved=%v: the sweep did not run", o.Status, o.Reserved)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if open := ready.gateway.OpenAuths(); len(open) != 0 {
+			t.Fatalf("authorizations left open after recovery: %+v", open)
+		}
+		var sweeps int
+		if err := db.SQL.QueryRowContext(ctx, `SELECT count(*) FROM river_job WHERE kind = 'interrupted_authorization_sweep'`).Scan(&sweeps); err != nil {
+			t.Fatal(err)
+		}
+		if sweeps != 1 {
+			t.Fatalf("%d sweeps queued by two processes, want 1", sweeps)
 		}
 	})
 }

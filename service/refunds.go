@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/platform"
 )
 
 // RefundInput is the spec's refund request, plus the lines being returned.
@@ -129,7 +130,7 @@ func (s *Service) Refund(ctx context.Context, sess *OrderSession, scope CaptureS
 		return nil, err
 	}
 	var entries []*ent.PaymentTransaction
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusProcessed, order.StatusCancelled)
 		if err != nil {
 			return err
@@ -298,6 +299,6 @@ func (s *Service) restock(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.
 	if err := tx.Order.Update().Where(order.ID(o.ID)).AddVersion(1).Exec(ctx); err != nil {
 		return err
 	}
-	return tx.Event.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetEventID(newPublicID()).SetTopic(TopicConnectorRestock).
+	return tx.Event.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetEventID(platform.NewPublicID()).SetTopic(TopicConnectorRestock).
 		SetPayload(map[string]any{"public_order_id": o.PublicOrderID, "line_items": returned}).SetCreatedAt(s.clock()).Exec(ctx)
 }

@@ -3,27 +3,21 @@ package service
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"runtime"
-	"sync"
 	"time"
-
-	"entgo.io/ent/dialect"
-	"github.com/riverqueue/river"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/webhook"
 )
 
 // Service owns the business rules of checkoutd.
 type Service struct {
-	db             *Database
+	p              *platform.Platform
+	db             *platform.Database
 	log            *slog.Logger
 	clock          func() time.Time
 	gatewayTimeout time.Duration
@@ -39,10 +33,7 @@ type Service struct {
 	webhookMaxAttempts int
 	webhooks           *webhook.Client
 	jobPollInterval    time.Duration
-	jobs               *river.Client[*sql.Tx]
 	metrics            *metrics
-	// sqlTxs maps each transaction inTx has open to its *sql.Tx, for River's InsertTx.
-	sqlTxs sync.Map
 }
 
 // Option configures a Service.
@@ -65,14 +56,18 @@ func WithOutboundAllowPrivate(allow bool) Option {
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
 
+// WithJobPollInterval sets how often idle workers look for jobs (tests shorten it).
+func WithJobPollInterval(d time.Duration) Option { return func(s *Service) { s.jobPollInterval = d } }
+
 // New returns a Service on db.
-func New(db *Database, opts ...Option) *Service {
+func New(db *platform.Database, opts ...Option) *Service {
 	s := &Service{db: db, log: slog.Default(), clock: time.Now, gatewayTimeout: gateway.DefaultTimeout,
 		webhookTimeout: webhook.DefaultTimeout, webhookRetryBase: DefaultWebhookRetryBase,
-		webhookMaxAttempts: DefaultWebhookMaxAttempts, jobPollInterval: DefaultJobPollInterval}
+		webhookMaxAttempts: DefaultWebhookMaxAttempts, jobPollInterval: platform.DefaultJobPollInterval}
 	for _, o := range opts {
 		o(s)
 	}
+	s.p = platform.New(db, s.log, s.clock)
 	// Signatures carry the wall-clock Date the gateway or receiver checks, whatever the
 	// service clock says.
 	s.gateways = gateway.New(s.gatewayTimeout, time.Now, s.outbound)
@@ -80,12 +75,15 @@ func New(db *Database, opts ...Option) *Service {
 	s.watchShops()
 	s.webhooks = webhook.New(s.webhookTimeout, time.Now, s.outbound)
 	s.metrics = newMetrics(s)
-	jobs, err := newJobClient(s)
-	if err != nil {
-		// Only a mistake in the queue's configuration above gets here, never the environment.
+	s.registerJobs()
+	s.p.Outbox.Subscribe(deliveriesOfEvents{s})
+	// A job runs for at most one callback plus the reads before it (the writes after it do
+	// not depend on the job's context).
+	if err := s.p.Jobs.Open(platform.QueueConfig{PollInterval: s.jobPollInterval,
+		JobTimeout: s.webhookTimeout + 5*time.Second, LongestJob: SweepInterval}); err != nil {
+		// Only a mistake in the queue's configuration gets here, never the environment.
 		panic(fmt.Sprintf("service: job queue: %v", err))
 	}
-	s.jobs = jobs
 	return s
 }
 
@@ -99,54 +97,9 @@ func (s *Service) Reader() *ent.Client { return s.db.Read }
 // Ready reports whether the database answers.
 func (s *Service) Ready(ctx context.Context) error { return s.db.Ping(ctx) }
 
-// inTx runs fn in one transaction: all of it is written, or none. Jobs inserted through
-// s.insertJobsTx(tx, ...) are part of it.
-func (s *Service) inTx(ctx context.Context, fn func(tx *ent.Tx) error) (err error) {
-	slot := &txSlot{}
-	tx, err := s.db.Client.Tx(context.WithValue(ctx, txSlotKey{}, slot))
-	if err != nil {
-		return err
-	}
-	if slot.tx != nil {
-		s.sqlTxs.Store(tx, slot.tx)
-		defer s.sqlTxs.Delete(tx)
-	}
-	defer s.wrote(time.Now())
-	defer func() {
-		if p := recover(); p != nil {
-			_ = tx.Rollback()
-			panic(p)
-		}
-	}()
-	if err := fn(tx); err != nil {
-		if rerr := tx.Rollback(); rerr != nil {
-			return fmt.Errorf("%w (rollback: %v)", err, rerr)
-		}
-		return err
-	}
-	return tx.Commit()
-}
+// StartJobs starts working the job queue (webhook deliveries, the periodic sweeps) until
+// StopJobs or ctx ends. Every checkoutd process may run it: each job is worked once.
+func (s *Service) StartJobs(ctx context.Context) error { return s.p.Jobs.Start(ctx) }
 
-// wrote ends a write (a transaction, or a statement outside one) that began at began: it is
-// counted in the metrics, with the time it held the writer.
-func (s *Service) wrote(began time.Time) {
-	s.metrics.writeTxs.Inc()
-	s.metrics.writeTxSeconds.Add(time.Since(began).Seconds())
-	if s.db.Dialect == dialect.SQLite {
-		// The one writer connection has just been handed to the next waiting write, whose
-		// goroutine Go queued to run after this one on this processor, that is after this
-		// request's answer is written. Yielding runs it now and keeps the writer busy.
-		runtime.Gosched()
-	}
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err)
-	}
-	return hex.EncodeToString(b)
-}
-
-// newPublicID returns an opaque 32-character identifier.
-func newPublicID() string { return randomHex(16) }
+// StopJobs lets running jobs finish (within ctx) and stops taking new ones.
+func (s *Service) StopJobs(ctx context.Context) error { return s.p.Jobs.Stop(ctx) }

@@ -71,7 +71,7 @@ func (s *Service) CreateShippingZone(ctx context.Context, sh *ent.Shop, in Shipp
 		return nil, validationError("shipping.invalid_zone", "invalid shipping zone: "+p.message(), p.details())
 	}
 	var out *ent.ShippingZone
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		return createZone(ctx, tx.Client(), sh.ID, in, &out)
 	})
 	if err != nil {

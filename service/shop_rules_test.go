@@ -10,6 +10,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -28,13 +29,13 @@ func (c *movableClock) Add(d time.Duration) {
 // Zones are kept in memory for a moment: a change made through one process applies there at
 // once, and in another process within two seconds.
 func TestATaxZoneChangeAppliesAtOnceHereAndWithinTwoSecondsElsewhere(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		clock := &movableClock{now: time.Now()}
 		here := service.New(db, service.WithClock(clock.Now))
 		// Another process: its own ent client on the same database, so it sees no hook of here's.
 		other := ent.NewClient(ent.Driver(entsql.OpenDB(db.Dialect, db.SQL)))
-		elsewhere := service.New(&service.Database{SQL: db.SQL, Dialect: db.Dialect, Client: other, Read: other}, service.WithClock(clock.Now))
+		elsewhere := service.New(&platform.Database{SQL: db.SQL, Dialect: db.Dialect, Client: other, Read: other}, service.WithClock(clock.Now))
 		created, err := here.CreateShop(ctx, service.CreateShopInput{Identifier: "zones"})
 		if err != nil {
 			t.Fatal(err)

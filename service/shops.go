@@ -51,7 +51,7 @@ func (s *Service) CreateShop(ctx context.Context, in CreateShopInput) (*CreatedS
 		name = in.Identifier
 	}
 	var out CreatedShop
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		exists, err := tx.Shop.Query().Where(shop.Identifier(in.Identifier)).Exist(ctx)
 		if err != nil {
 			return err

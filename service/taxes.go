@@ -82,7 +82,7 @@ func (s *Service) CreateTaxZone(ctx context.Context, sh *ent.Shop, in TaxZoneInp
 // UpdateTaxZone changes a zone of the shop; orders priced by it follow on their next read.
 func (s *Service) UpdateTaxZone(ctx context.Context, sh *ent.Shop, id int, in TaxZonePatch) (*ent.TaxZone, error) {
 	var out *ent.TaxZone
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		z, err := tx.TaxZone.Query().Where(taxzone.ShopID(sh.ID), taxzone.ID(id)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return taxZoneNotFound()

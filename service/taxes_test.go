@@ -6,6 +6,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
@@ -39,7 +40,7 @@ func wantType(t *testing.T, err error, typ string) {
 }
 
 func TestOrderNoTaxZoneCoversNeedsNoGeneratedTaxes(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
@@ -55,7 +56,7 @@ func TestOrderNoTaxZoneCoversNeedsNoGeneratedTaxes(t *testing.T) {
 }
 
 func TestProcessingNeedsTaxesGeneratedForTheCurrentAddress(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})

@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/webhook"
 )
@@ -104,34 +105,33 @@ func (s *Service) recordEvent(ctx context.Context, tx *ent.Tx, shopID int, order
 }
 
 // recordEvents is recordEvent for several topics with one payload, in the order given: one
-// statement writes the events, one their deliveries. The shop's subscriptions come from the shop
-// cache, so a subscription made in another process receives events from at most shopCacheTTL
-// after it was made.
+// statement writes the events (the outbox), one their deliveries.
 func (s *Service) recordEvents(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topics []string, payload map[string]any) error {
-	subs, err := s.subscribedTopics(ctx, tx.Client(), shopID)
-	if err != nil {
-		return err
-	}
-	now := s.clock()
-	events := make([]*ent.EventCreate, len(topics))
-	for i, topic := range topics {
-		events[i] = tx.Event.Create().SetShopID(shopID).SetNillableOrderID(orderID).SetEventID(newPublicID()).SetTopic(topic).
-			SetPayload(payload).SetCreatedAt(now)
-	}
-	written, err := tx.Event.CreateBulk(events...).Save(ctx)
+	return s.p.Outbox.Record(ctx, tx, shopID, orderID, topics, payload)
+}
+
+// deliveriesOfEvents writes, as the outbox writes events, a delivery and its job for each
+// subscription of each event's topic. The shop's subscriptions come from the shop cache, so a
+// subscription made in another process receives events from at most shopCacheTTL after it was
+// made.
+type deliveriesOfEvents struct{ s *Service }
+
+func (d deliveriesOfEvents) EventsRecorded(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, written []*ent.Event) error {
+	subs, err := d.s.subscribedTopics(ctx, tx.Client(), shopID)
 	if err != nil {
 		return err
 	}
 	var deliveries []*ent.WebhookDeliveryCreate
-	for i, topic := range topics {
-		topicID, ok := webhookTopicID(topic)
+	for _, ev := range written {
+		topicID, ok := webhookTopicID(ev.Topic)
 		if !ok {
 			continue
 		}
 		for _, sub := range subs {
 			if sub.topicID == topicID {
 				deliveries = append(deliveries, tx.WebhookDelivery.Create().SetShopID(shopID).SetSubscriptionID(sub.subscriptionID).
-					SetEventID(written[i].ID).SetNillableOrderID(orderID).SetTopic(topic).SetNextAttemptAt(now).SetCreatedAt(now).SetUpdatedAt(now))
+					SetEventID(ev.ID).SetNillableOrderID(orderID).SetTopic(ev.Topic).SetNextAttemptAt(ev.CreatedAt).
+					SetCreatedAt(ev.CreatedAt).SetUpdatedAt(ev.CreatedAt))
 			}
 		}
 	}
@@ -146,7 +146,7 @@ func (s *Service) recordEvents(ctx context.Context, tx *ent.Tx, shopID int, orde
 	for i, d := range ds {
 		jobs[i] = river.InsertManyParams{Args: deliveryArgs{DeliveryID: d.ID}}
 	}
-	return s.insertJobsTx(ctx, tx, jobs)
+	return d.s.p.Jobs.InsertTx(ctx, tx, jobs)
 }
 
 // eventBody is the callback body of API.md. It is the same bytes on every attempt: the payload
@@ -240,7 +240,7 @@ func (s *Service) waitForEarlierDelivery(ctx context.Context, d *ent.WebhookDeli
 // count nothing else writes it, so what d says of it still holds.
 func (s *Service) recordAttempt(ctx context.Context, d *ent.WebhookDelivery, args deliveryArgs, res webhook.Result) (webhookdelivery.Status, error) {
 	final := webhookdelivery.StatusPending
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		now := s.clock()
 		attempt := tx.WebhookAttempt.Create().SetDeliveryID(d.ID).SetAttemptedAt(now).
 			SetLatencyMs(int(res.Latency.Milliseconds())).SetResponseBody(res.Body).SetReplay(args.Replay)
@@ -291,7 +291,7 @@ func (s *Service) recordAttempt(ctx context.Context, d *ent.WebhookDelivery, arg
 		}
 		next := river.InsertManyParams{Args: deliveryArgs{DeliveryID: d.ID, Seq: d.AttemptCount + 1},
 			InsertOpts: &river.InsertOpts{ScheduledAt: time.Now().Add(wait)}}
-		return s.insertJobsTx(ctx, tx, []river.InsertManyParams{next})
+		return s.p.Jobs.InsertTx(ctx, tx, []river.InsertManyParams{next})
 	})
 	if err != nil {
 		return webhookdelivery.StatusPending, err
@@ -325,7 +325,7 @@ func deliveryNotFound() *Error {
 // with the same event id. subscriptionID, when not zero, is the subscription it must belong to.
 func (s *Service) ReplayWebhookDelivery(ctx context.Context, sh *ent.Shop, subscriptionID, deliveryID int) (*ent.WebhookDelivery, error) {
 	var out *ent.WebhookDelivery
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		q := tx.WebhookDelivery.Query().Where(webhookdelivery.ShopID(sh.ID), webhookdelivery.ID(deliveryID))
 		if subscriptionID != 0 {
 			q = q.Where(webhookdelivery.SubscriptionID(subscriptionID))
@@ -351,7 +351,7 @@ func (s *Service) ReplayWebhookDelivery(ctx context.Context, sh *ent.Shop, subsc
 		if err != nil {
 			return err
 		}
-		if err := s.insertJobsTx(ctx, tx, []river.InsertManyParams{{Args: deliveryArgs{DeliveryID: d.ID, Seq: d.AttemptCount, Replay: true}}}); err != nil {
+		if err := s.p.Jobs.InsertTx(ctx, tx, []river.InsertManyParams{{Args: deliveryArgs{DeliveryID: d.ID, Seq: d.AttemptCount, Replay: true}}}); err != nil {
 			return err
 		}
 		out, err = tx.WebhookDelivery.Query().Where(webhookdelivery.ID(d.ID)).WithEvent().
@@ -398,7 +398,7 @@ func (s *Service) PingWebhookSubscription(ctx context.Context, sh *ent.Shop, id 
 		return nil, validationError("webhook.shared_secret_not_configured", "configure the integration shared secret before pinging webhooks: callbacks are signed with it", nil)
 	}
 	topic, _ := webhookTopicName(sub.WebhookTopicID)
-	ping := &WebhookPing{EventID: newPublicID()}
+	ping := &WebhookPing{EventID: platform.NewPublicID()}
 	body, err := json.Marshal(map[string]any{
 		"event_id": ping.EventID, "topic": "ping", "shop_identifier": sh.Identifier,
 		"created_at": s.clock().UTC().Format(time.RFC3339),

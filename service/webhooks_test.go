@@ -10,6 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -64,7 +65,7 @@ func shopWithSubscriptions(t *testing.T, svc *service.Service) (*service.OrderSe
 }
 
 // queuedDeliveryJobs reads the delivery ids of the queue's webhook jobs.
-func queuedDeliveryJobs(t *testing.T, db *service.Database) []int {
+func queuedDeliveryJobs(t *testing.T, db *platform.Database) []int {
 	t.Helper()
 	rows, err := db.SQL.Query(`SELECT args FROM river_job WHERE kind = 'webhook_delivery' ORDER BY id`)
 	if err != nil {
@@ -89,7 +90,7 @@ func queuedDeliveryJobs(t *testing.T, db *service.Database) []int {
 }
 
 func TestAnEventIsWrittenWithOneDeliveryAndOneQueuedJobPerSubscriptionOfItsTopic(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db) // the queue is not worked: what the transaction wrote stays
 		sess, subs := shopWithSubscriptions(t, svc)
@@ -112,7 +113,7 @@ func TestAnEventIsWrittenWithOneDeliveryAndOneQueuedJobPerSubscriptionOfItsTopic
 }
 
 func TestASubscriptionMadeOrDeletedAfterAnEventRoutesTheNextOne(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		sess, subs := shopWithSubscriptions(t, svc)
@@ -148,7 +149,7 @@ func TestASubscriptionMadeOrDeletedAfterAnEventRoutesTheNextOne(t *testing.T) {
 }
 
 func TestAnEventWhoseChangeIsRolledBackLeavesNoDeliveryAndNoJob(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
 		sess, _ := shopWithSubscriptions(t, svc)

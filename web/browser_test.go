@@ -18,6 +18,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/web"
 )
@@ -85,12 +86,12 @@ func eachConsole(t *testing.T, fn func(t *testing.T, c *console)) {
 	}
 	// Each test has its own server, database and browser context: they can share the browser.
 	t.Parallel()
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		fn(t, newConsole(t, db))
 	})
 }
 
-func newConsole(t *testing.T, db *service.Database) *console {
+func newConsole(t *testing.T, db *platform.Database) *console {
 	clock := &fakeClock{now: time.Now()}
 	svc := service.New(db, service.WithClock(clock.Now), service.WithGatewayTimeout(2*time.Second), service.WithOutboundAllowPrivate(true))
 	mux := http.NewServeMux()

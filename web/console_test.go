@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/web"
 )
@@ -32,7 +33,7 @@ type admin struct {
 	csrf  string
 }
 
-func newAdmin(t *testing.T, db *service.Database, tlsServer bool, opts ...service.Option) *admin {
+func newAdmin(t *testing.T, db *platform.Database, tlsServer bool, opts ...service.Option) *admin {
 	t.Helper()
 	clock := &fakeClock{now: time.Now()}
 	svc := service.New(db, append([]service.Option{service.WithClock(clock.Now), service.WithOutboundAllowPrivate(true)}, opts...)...)
@@ -95,7 +96,7 @@ func (a *admin) signIn(identifier, token string) *http.Response {
 }
 
 func eachAdmin(t *testing.T, fn func(t *testing.T, a *admin)) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) { fn(t, newAdmin(t, db, false)) })
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) { fn(t, newAdmin(t, db, false)) })
 }
 
 func wantStatus(t *testing.T, res *http.Response, status int) {

@@ -11,12 +11,13 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
 )
 
 func TestTheConsoleShowsAnUnhealthySubscriptionItsDeliveryLogAndReplaysPingsAndSetsEventSettings(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		a := newAdmin(t, db, false, service.WithWebhookMaxAttempts(1), service.WithWebhookRetryBase(10*time.Millisecond),
 			service.WithJobPollInterval(20*time.Millisecond))

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 )
 
 const usage = `usage:
@@ -93,8 +94,8 @@ func envOr(name, fallback string) string {
 	return fallback
 }
 
-func openDatabase() (*service.Database, error) {
-	return service.OpenDatabase(envOr("CHECKOUT_DATABASE_URL", "file:checkout.db"))
+func openDatabase() (*platform.Database, error) {
+	return platform.OpenDatabase(envOr("CHECKOUT_DATABASE_URL", "file:checkout.db"))
 }
 
 func shopCommand(ctx context.Context, args []string, stdout io.Writer) error {

@@ -73,8 +73,7 @@ func serve(ctx context.Context, args []string) error {
 		// Profiles on a separate listener, never on the public one.
 		go func() { slog.Warn("pprof stopped", "error", http.ListenAndServe(addr, pprofMux())) }()
 	}
-	go sweepInterruptedAuthorizations(ctx, svc)
-	// The job queue (webhook deliveries, the abandoned-order sweep) runs beside the HTTP server
+	// The job queue (webhook deliveries, abandoned-cart emails, the periodic sweeps) runs beside the HTTP server
 	// on its own goroutines and database connections, so a busy server does not stop it.
 	if err := svc.StartJobs(context.WithoutCancel(ctx)); err != nil {
 		return err
@@ -107,32 +106,6 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	return nil
-}
-
-// InterruptedAfter is how long an order may sit in processing before the sweep takes it for
-// interrupted: well above the longest process_order (every tender's call and its one replay at
-// the gateway timeout).
-const InterruptedAfter = 5 * time.Minute
-
-// sweepInterruptedAuthorizations finishes, at start and then every minute, what a crash or a
-// lost gateway answer left half done (service.RecoverInterruptedAuthorizations), and follows
-// up captures and refunds a gateway accepted without settling (service.FollowUpPendingMoves).
-func sweepInterruptedAuthorizations(ctx context.Context, svc *service.Service) {
-	t := time.NewTicker(time.Minute)
-	defer t.Stop()
-	for {
-		if err := svc.RecoverInterruptedAuthorizations(ctx, InterruptedAfter); err != nil && ctx.Err() == nil {
-			slog.Error("recovering interrupted authorizations", "error", err)
-		}
-		if err := svc.FollowUpPendingMoves(ctx, 30*time.Second); err != nil && ctx.Err() == nil {
-			slog.Error("following up pending captures and refunds", "error", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }
 
 func pprofMux() http.Handler {

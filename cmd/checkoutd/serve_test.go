@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -14,7 +14,7 @@ import (
 // GraphQL's POSTs and GraphiQL, the console's forms and pages keep working, while a REST body
 // sent as text/plain and a non-canonical path anywhere are answered in the error envelope.
 func TestTheFrontDoorRulesLeaveGraphQLAndTheConsoleWorking(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		srv, _, token := newServer(t, db)
 		noRedirects := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 		send := func(method, path, contentType, body string) (int, string, string) {

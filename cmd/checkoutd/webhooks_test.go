@@ -16,6 +16,7 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
 )
@@ -136,7 +137,7 @@ func TestTwoProcessesOnOnePostgreSQLDeliverEachEventOnce(t *testing.T) {
 }
 
 // newServer is checkoutd's whole HTTP surface in the test process, with the job queue running.
-func newServer(t *testing.T, db *service.Database, opts ...service.Option) (*httptest.Server, *service.Service, string) {
+func newServer(t *testing.T, db *platform.Database, opts ...service.Option) (*httptest.Server, *service.Service, string) {
 	t.Helper()
 	// The receivers listen on loopback.
 	svc := service.New(db, append([]service.Option{service.WithOutboundAllowPrivate(true), service.WithWebhookRetryBase(10 * time.Millisecond),
@@ -175,7 +176,7 @@ func metrics(t *testing.T, url string) string {
 }
 
 func TestMetricsCountDeliveriesByTopicAndOutcomeWithQueueDepthAndLatency(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		srv, _, token := newServer(t, db)
 		p := &process{t: t, url: srv.URL}
 		ok := webhooktest.New(t, secret)
@@ -235,7 +236,7 @@ func TestMetricsCountDeliveriesByTopicAndOutcomeWithQueueDepthAndLatency(t *test
 // Storefront and admin calls keep the server busy while events are delivered: the queue runs on
 // its own goroutines and connections, and delivers them all meanwhile.
 func TestTheQueueKeepsDeliveringWhileTheHTTPServerIsUnderLoad(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		srv, _, token := newServer(t, db)
 		p := &process{t: t, url: srv.URL}
 		rcv := webhooktest.New(t, secret)

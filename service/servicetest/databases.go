@@ -13,9 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/checkoutd/checkoutd/service/platform"
 	_ "github.com/lib/pq"
-
-	"github.com/checkoutd/checkoutd/service"
 )
 
 // DefaultPostgres is used when CHECKOUT_TEST_POSTGRES is unset.
@@ -47,7 +46,7 @@ func postgresReachable() error {
 
 // Each runs fn as a subtest on a fresh, migrated SQLite database and on a fresh, migrated
 // PostgreSQL schema.
-func Each(t *testing.T, fn func(t *testing.T, db *service.Database)) {
+func Each(t *testing.T, fn func(t *testing.T, db *platform.Database)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) { fn(t, SQLite(t)) })
 	t.Run("postgres", func(t *testing.T) { fn(t, Postgres(t)) })
@@ -56,7 +55,7 @@ func Each(t *testing.T, fn func(t *testing.T, db *service.Database)) {
 // SQLite returns a migrated database in a file under the test's temp dir: a copy of a database
 // migrated once per test binary. Under the race detector migrating takes about half a second
 // (the pure-Go SQLite is instrumented too), writing the copy a few milliseconds.
-func SQLite(t testing.TB) *service.Database {
+func SQLite(t testing.TB) *platform.Database {
 	t.Helper()
 	file, err := migratedSQLiteFile()
 	if err != nil {
@@ -66,7 +65,7 @@ func SQLite(t testing.TB) *service.Database {
 	if err := os.WriteFile(path, file, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	db, err := service.OpenDatabase("file:" + path)
+	db, err := platform.OpenDatabase("file:" + path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +95,7 @@ func migrateSQLiteFile() ([]byte, error) {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "checkout.db")
-	db, err := service.OpenDatabase("file:" + path)
+	db, err := platform.OpenDatabase("file:" + path)
 	if err != nil {
 		return nil, err
 	}
@@ -115,9 +114,9 @@ func migrateSQLiteFile() ([]byte, error) {
 
 // Postgres returns a migrated database in a schema of its own, dropped after the test. It skips
 // when PostgreSQL is unreachable, except under CI=true, where that is a failure.
-func Postgres(t testing.TB) *service.Database {
+func Postgres(t testing.TB) *platform.Database {
 	t.Helper()
-	db, err := service.OpenDatabase(PostgresURL(t))
+	db, err := platform.OpenDatabase(PostgresURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +160,7 @@ func PostgresURL(t testing.TB) string {
 	return u.String()
 }
 
-func migrated(t testing.TB, db *service.Database) *service.Database {
+func migrated(t testing.TB, db *platform.Database) *platform.Database {
 	t.Helper()
 	t.Cleanup(func() { db.Close() })
 	if err := db.Migrate(context.Background()); err != nil {

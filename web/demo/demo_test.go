@@ -16,6 +16,7 @@ import (
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/graph/generated"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/web/demo"
 )
@@ -117,7 +118,7 @@ func call(t *testing.T, url, credential, operation string, vars map[string]any) 
 }
 
 func TestDemoOperationsWalkAGuestCheckoutOnTheDemoShop(t *testing.T) {
-	servicetest.Each(t, func(t *testing.T, db *service.Database) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		svc := service.New(db)
 		token, err := svc.EnsureDemoShop(context.Background(), "demo-shop")
 		if err != nil {

@@ -1,4 +1,4 @@
-package service_test
+package platform_test
 
 import (
 	"context"
