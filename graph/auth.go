@@ -10,6 +10,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 type callerKey struct{}
@@ -52,10 +53,10 @@ func callerFrom(ctx context.Context) caller {
 
 // refusal is the error for a caller that may not do what it asked.
 func (c caller) refusal() error {
-	if _, ok := service.AsError(c.err); ok {
+	if _, ok := problem.As(c.err); ok {
 		return c.err
 	}
-	return service.ErrUnauthorized
+	return problem.ErrUnauthorized
 }
 
 // shopFrom is the access token's shop; an order JWT never opens shop-wide operations.
@@ -112,7 +113,7 @@ func (orderScope) Validate(graphql.ExecutableSchema) error { return nil }
 func (s orderScope) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
 	if c := callerFrom(ctx); c.shop == nil && c.order != nil {
 		if fc := graphql.GetFieldContext(ctx); fc != nil && s.hidden[namedType(fc.Field.Definition)] {
-			return nil, service.ErrUnauthorized
+			return nil, problem.ErrUnauthorized
 		}
 	}
 	return next(ctx)

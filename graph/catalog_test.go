@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func TestGraphQLCreatesProductsAndUpdatesVariants(t *testing.T) {
@@ -22,9 +23,9 @@ func TestGraphQLCreatesProductsAndUpdatesVariants(t *testing.T) {
 		}
 		other := newShop(t, svc, "shop-b")
 		denied := query(t, url, other, `mutation($id: ID!) { updateVariant(id: $id, input: {price: 1}) { price } }`, map[string]any{"id": v["id"]})
-		wantCode(t, denied, service.CodeNotFound, "product.variant_not_found")
+		wantCode(t, denied, problem.CodeNotFound, "product.variant_not_found")
 		bad := query(t, url, token, `mutation { createProduct(input: {platformID: "p2", title: "X", variants: []}) { id } }`, nil)
-		wantCode(t, bad, service.CodeValidation, "product.invalid_product_data")
+		wantCode(t, bad, problem.CodeValidation, "product.invalid_product_data")
 	})
 }
 
@@ -37,7 +38,7 @@ func TestGraphQLConfiguresShippingZones(t *testing.T) {
 			t.Fatal(r.Errors)
 		}
 		bad := query(t, url, token, `mutation { createShippingZone(input: {name: "X", countryCodes: ["ZZ"], rates: [{name: "a", code: "a", amount: 1}]}) { name } }`, nil)
-		wantCode(t, bad, service.CodeValidation, "shipping.invalid_zone")
+		wantCode(t, bad, problem.CodeValidation, "shipping.invalid_zone")
 		zones := query(t, url, token, `{ shop { shippingZones { totalCount } } }`, nil)
 		if zones.Data["shop"].(map[string]any)["shippingZones"].(map[string]any)["totalCount"].(float64) != 2 {
 			t.Fatalf("zones %+v", zones)

@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -145,7 +146,7 @@ func TestANodeIDThatIsNotANumberIsNotFound(t *testing.T) {
 				t.Fatalf("%q: %v", id, r.Data)
 			}
 			ext := r.Errors[0]["extensions"].(map[string]any)
-			if ext["code"] != service.CodeNotFound || ext["type"] != "node.not_found" || r.Errors[0]["message"] != "no object with that id" {
+			if ext["code"] != problem.CodeNotFound || ext["type"] != "node.not_found" || r.Errors[0]["message"] != "no object with that id" {
 				t.Fatalf("%q: %v", id, r.Errors)
 			}
 		}

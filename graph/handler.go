@@ -57,7 +57,7 @@ func Handler(svc *service.Service, opts ...Option) http.Handler {
 }
 
 // errInternal stands for a fault whose details are logged, not answered.
-var errInternal = &service.Error{Kind: problem.Internal, Code: service.CodeInternal, Type: "server.internal_error", Message: "internal error"}
+var errInternal = &problem.Error{Kind: problem.Internal, Code: problem.CodeInternal, Type: "server.internal_error", Message: "internal error"}
 
 // presentError gives service errors the same code and type in extensions as REST gives them.
 // The parser's and validator's own errors (which say what is wrong with the document) pass as
@@ -65,17 +65,17 @@ var errInternal = &service.Error{Kind: problem.Internal, Code: service.CodeInter
 // logged and answered as an internal error without its message, as REST answers it.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
-	se, ok := service.AsError(err)
+	se, ok := problem.As(err)
 	switch {
 	case ctx.Err() != nil:
 		// Whatever failed after the deadline (or after the client left) failed because of it.
-		se = &service.Error{Kind: problem.Unavailable, Code: service.CodeInternal, Type: "request.timeout",
+		se = &problem.Error{Kind: problem.Unavailable, Code: problem.CodeInternal, Type: "request.timeout",
 			Message: "the request took too long and was stopped"}
 	case ok:
 	case gerr.Unwrap() == nil:
 		return gerr
 	case badArgument(ctx):
-		se = &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.invalid_argument",
+		se = &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "request.invalid_argument",
 			Message: "an argument has a value of the wrong form", Details: map[string]any{"field": gerr.Path.String()}}
 	default:
 		slog.ErrorContext(ctx, "graphql request failed", "path", gerr.Path.String(), "error", err)

@@ -19,7 +19,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -55,7 +55,7 @@ const (
 	// MaxDepth bounds how deeply one query may nest selections, fragments expanded.
 	MaxDepth = 12
 	// MaxFilterText bounds each text of a where or filter argument, in characters.
-	MaxFilterText = service.MaxShortText
+	MaxFilterText = input.MaxShortText
 	// RequestTimeout bounds one request from its start to its answer: past it, the request's
 	// context is cancelled (its database work stops) and it answers request.timeout. The service
 	// already finishes a payment gateway call detached from a context that ends (a client may
@@ -67,8 +67,8 @@ const (
 // as a validation failure, it is answered with HTTP 422 like the validator's own errors; the
 // error presenter then replaces gqlgen's code with the service's.
 func limitError(typ, message string, max int) *gqlerror.Error {
-	err := &gqlerror.Error{Message: message, Err: &service.Error{Kind: problem.Invalid,
-		Code: service.CodeValidation, Type: typ, Message: message, Details: map[string]any{"max": max}}}
+	err := &gqlerror.Error{Message: message, Err: &problem.Error{Kind: problem.Invalid,
+		Code: problem.CodeValidation, Type: typ, Message: message, Details: map[string]any{"max": max}}}
 	errcode.Set(err, errcode.ValidationFailed)
 	return err
 }
@@ -251,7 +251,7 @@ func writeRequestTooLarge(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusRequestEntityTooLarge)
 	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []map[string]any{{"message": message, "extensions": map[string]any{
-		"code": service.CodeBodyTooLarge, "type": "request.body_too_large", "status": http.StatusRequestEntityTooLarge,
+		"code": problem.CodeBodyTooLarge, "type": "request.body_too_large", "status": http.StatusRequestEntityTooLarge,
 		"details": map[string]any{"max_bytes": MaxRequestBytes}}}}})
 }
 
@@ -274,7 +274,7 @@ func (filterBounds) InterceptField(ctx context.Context, next graphql.Resolver) (
 			if v, ok := fc.Args[arg]; ok {
 				if field := longText(reflect.ValueOf(v), arg); field != "" {
 					message := fmt.Sprintf("%s is longer than %d characters", field, MaxFilterText)
-					return nil, &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.text_too_long",
+					return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "request.text_too_long",
 						Message: message, Details: map[string]any{"field": field, "max_length": MaxFilterText}}
 				}
 			}

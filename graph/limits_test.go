@@ -14,6 +14,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // refusedQuickly sends q and wants it refused with code and typ within a second.
@@ -53,15 +54,15 @@ func TestAFragmentFanOutIsRefusedInLinearTime(t *testing.T) {
 	eachGraph(t, func(t *testing.T, url string, svc *service.Service) {
 		token := newShop(t, svc, "shop-a")
 		// F25 already collects shop 32 times at the top of the query.
-		refusedQuickly(t, url, token, fanOut(), nil, service.CodeValidation, "graphql.field_repeated")
+		refusedQuickly(t, url, token, fanOut(), nil, problem.CodeValidation, "graphql.field_repeated")
 	})
 }
 
 func TestOneFieldRepeatedThousandsOfTimesIsRefusedBeforeValidation(t *testing.T) {
 	eachGraph(t, func(t *testing.T, url string, svc *service.Service) {
 		token := newShop(t, svc, "shop-a")
-		refusedQuickly(t, url, token, "{shop{"+strings.Repeat("id ", 20_000)+"}}", nil, service.CodeValidation, "graphql.token_limit")
-		refusedQuickly(t, url, token, "{shop{"+strings.Repeat("id ", 2_000)+"}}", nil, service.CodeValidation, "graphql.field_repeated")
+		refusedQuickly(t, url, token, "{shop{"+strings.Repeat("id ", 20_000)+"}}", nil, problem.CodeValidation, "graphql.token_limit")
+		refusedQuickly(t, url, token, "{shop{"+strings.Repeat("id ", 2_000)+"}}", nil, problem.CodeValidation, "graphql.field_repeated")
 	})
 }
 
@@ -76,12 +77,12 @@ func TestAlternatingAliasesAreRefusedBeforeValidation(t *testing.T) {
 				b.WriteString("x: name ")
 			}
 		}
-		refusedQuickly(t, url, token, "{shop{"+b.String()+"}}", nil, service.CodeValidation, "graphql.field_repeated")
+		refusedQuickly(t, url, token, "{shop{"+b.String()+"}}", nil, problem.CodeValidation, "graphql.field_repeated")
 		b.Reset()
 		for i := range graph.MaxAliases + 1 {
 			fmt.Fprintf(&b, "a%d: id ", i)
 		}
-		refusedQuickly(t, url, token, "{shop{"+b.String()+"}}", nil, service.CodeValidation, "graphql.too_many_aliases")
+		refusedQuickly(t, url, token, "{shop{"+b.String()+"}}", nil, problem.CodeValidation, "graphql.too_many_aliases")
 	})
 }
 
@@ -90,8 +91,8 @@ func TestALongFragmentChainIsRefusedBeforeValidation(t *testing.T) {
 		token := newShop(t, svc, "shop-a")
 		// The issue's chain of 5,000 is over the size of a request; 500 fits in one and in the
 		// token limit.
-		refusedQuickly(t, url, token, fragmentChain(5_000, "shop{id}"), nil, service.CodeBodyTooLarge, "request.body_too_large")
-		refusedQuickly(t, url, token, fragmentChain(500, "shop{id}"), nil, service.CodeValidation, "graphql.too_many_fragments")
+		refusedQuickly(t, url, token, fragmentChain(5_000, "shop{id}"), nil, problem.CodeBodyTooLarge, "request.body_too_large")
+		refusedQuickly(t, url, token, fragmentChain(500, "shop{id}"), nil, problem.CodeValidation, "graphql.too_many_fragments")
 		if r := query(t, url, token, fragmentChain(graph.MaxFragments-1, ""), nil); len(r.Errors) > 0 {
 			t.Fatalf("a chain within the limit: %v", r.Errors)
 		}
@@ -124,7 +125,7 @@ func TestAGraphQLRequestOverTheSizeLimitIsRefusedWith413(t *testing.T) {
 			if res.StatusCode != http.StatusRequestEntityTooLarge {
 				t.Errorf("%s: status %d", length, res.StatusCode)
 			}
-			wantCode(t, out, service.CodeBodyTooLarge, "request.body_too_large")
+			wantCode(t, out, problem.CodeBodyTooLarge, "request.body_too_large")
 		}
 	})
 }
@@ -134,10 +135,10 @@ func TestAFilterTextOverItsBoundIsRefusedAsTooLong(t *testing.T) {
 		token := newShop(t, svc, "shop-a")
 		long := strings.Repeat("a", 50_001)
 		q := `query($s: String!) { orders(where: {publicOrderIDContains: $s}) { totalCount } }`
-		refusedQuickly(t, url, token, q, map[string]any{"s": long}, service.CodeValidation, "request.text_too_long")
+		refusedQuickly(t, url, token, q, map[string]any{"s": long}, problem.CodeValidation, "request.text_too_long")
 		nested := `query($s: String!) { orders(where: {or: [{publicOrderID: "x"}, {publicOrderIDHasPrefix: $s}]}) { totalCount } }`
 		r := query(t, url, token, nested, map[string]any{"s": long})
-		wantCode(t, r, service.CodeValidation, "request.text_too_long")
+		wantCode(t, r, problem.CodeValidation, "request.text_too_long")
 		if d := r.Errors[0]["extensions"].(map[string]any)["details"].(map[string]any); d["field"] != "where.or[1].publicOrderIDHasPrefix" {
 			t.Errorf("details %v", d)
 		}
@@ -151,7 +152,7 @@ func TestAnArgumentThatCannotBeDecodedIsTheClientsError(t *testing.T) {
 	eachGraph(t, func(t *testing.T, url string, svc *service.Service) {
 		token := newShop(t, svc, "shop-a")
 		r := query(t, url, token, `{ orders(after: "not a cursor") { totalCount } }`, nil)
-		wantCode(t, r, service.CodeValidation, "request.invalid_argument")
+		wantCode(t, r, problem.CodeValidation, "request.invalid_argument")
 		if msg := r.Errors[0]["message"].(string); strings.Contains(msg, "cursor") || strings.Contains(msg, "msgpack") || strings.Contains(msg, "base64") {
 			t.Errorf("message %q names internals", msg)
 		}
@@ -163,7 +164,7 @@ func TestARequestPastItsDeadlineAnswersTimeout(t *testing.T) {
 		token := newShop(t, svc, "shop-a")
 		srv := httptest.NewServer(graph.Handler(svc, graph.WithRequestTimeout(time.Nanosecond)))
 		t.Cleanup(srv.Close)
-		refusedQuickly(t, srv.URL, token, `{ shop { id orders { totalCount } } }`, nil, service.CodeInternal, "request.timeout")
+		refusedQuickly(t, srv.URL, token, `{ shop { id orders { totalCount } } }`, nil, problem.CodeInternal, "request.timeout")
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // idempotentResult runs a money-moving mutation under the caller's idempotency key with the
@@ -27,7 +28,7 @@ func idempotentResult[T any](ctx context.Context, svc *service.Service, sess *se
 		out, pending, err := call(ctx, operationKey)
 		direct, directErr = out, err
 		var buf bytes.Buffer
-		se, isServiceErr := service.AsError(err)
+		se, isServiceErr := problem.As(err)
 		switch {
 		case err != nil && !isServiceErr:
 			return service.Response{Status: http.StatusInternalServerError}
@@ -46,7 +47,7 @@ func idempotentResult[T any](ctx context.Context, svc *service.Service, sess *se
 	case direct != nil || directErr != nil:
 		return direct, directErr
 	case res.Status != http.StatusOK:
-		var se service.Error
+		var se problem.Error
 		if gob.NewDecoder(bytes.NewReader(res.Body)).Decode(&se) != nil {
 			return nil, errors.New("idempotent replay: unreadable stored refusal")
 		}

@@ -3,8 +3,8 @@ package graph_test
 import (
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 const (
@@ -37,12 +37,12 @@ func TestCaptureRefundAndCancelThroughGraphQLGoThroughTheSameServiceMethods(t *t
 			t.Fatalf("the replay %v moved money again (%d captures)", again, len(gw.Calls("/capture")))
 		}
 		wantCode(t, g.do(g.token, captureOrder, map[string]any{"id": id, "in": map[string]any{"amount": 999, "idempotencyKey": "cap-1"}}),
-			service.CodeValidation, "idempotency.key_reused")
+			problem.CodeValidation, "idempotency.key_reused")
 		r := get(g.ok(g.token, refundOrder, map[string]any{"id": id, "in": map[string]any{"amount": 400, "reason": "scratched"}}), "refundOrder")
 		if get(r, "amountRefunded") != 400.0 || get(r, "partial") != false {
 			t.Fatalf("refund %v", r)
 		}
-		wantCode(t, g.do(g.token, refundOrder, map[string]any{"id": id, "in": map[string]any{"amount": 601}}), service.CodeValidation, "refund.exceeds_captured")
+		wantCode(t, g.do(g.token, refundOrder, map[string]any{"id": id, "in": map[string]any{"amount": 601}}), problem.CodeValidation, "refund.exceeds_captured")
 		x := get(g.ok(g.token, cancelOrder, map[string]any{"id": id, "in": map[string]any{"reason": "fraud", "refund": true}}), "cancelOrder")
 		if get(x, "view", "order", "status") != "cancelled" || get(x, "refund", "amountRefunded") != 600.0 || len(get(x, "voids").([]any)) != 1 {
 			t.Fatalf("cancel %v", x)
@@ -59,7 +59,7 @@ func TestAnOrderJWTCannotMoveMoney(t *testing.T) {
 		id, jwtToken := g.readyOrder()
 		g.ok(jwtToken, addCard, map[string]any{"id": id, "gw": gatewayID, "token": gatewaytest.TokenOK})
 		g.ok(jwtToken, processOrder, map[string]any{"id": id})
-		wantCode(t, g.do(jwtToken, captureOrder, map[string]any{"id": id, "in": map[string]any{}}), service.CodeUnauthorized, "auth.unauthorized")
-		wantCode(t, g.do(jwtToken, cancelOrder, map[string]any{"id": id, "in": map[string]any{"reason": "x"}}), service.CodeUnauthorized, "auth.unauthorized")
+		wantCode(t, g.do(jwtToken, captureOrder, map[string]any{"id": id, "in": map[string]any{}}), problem.CodeUnauthorized, "auth.unauthorized")
+		wantCode(t, g.do(jwtToken, cancelOrder, map[string]any{"id": id, "in": map[string]any{"reason": "x"}}), problem.CodeUnauthorized, "auth.unauthorized")
 	})
 }

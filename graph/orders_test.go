@@ -24,6 +24,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -256,8 +257,8 @@ func TestAccessTokenOpensEveryOrderOfItsShopAndNoneOfAnother(t *testing.T) {
 			t.Fatalf("state %v", st)
 		}
 		other := g.newShop("shop-b")
-		wantCode(t, g.do(other, `query($id: String!) { order(publicOrderId: $id) { publicOrderID } }`, map[string]any{"id": id}), service.CodeNotFound, "order.not_found")
-		wantCode(t, g.do(other, `mutation($id: String!) { deleteCustomer(publicOrderId: $id) { publicOrderID } }`, map[string]any{"id": id}), service.CodeNotFound, "order.not_found")
+		wantCode(t, g.do(other, `query($id: String!) { order(publicOrderId: $id) { publicOrderID } }`, map[string]any{"id": id}), problem.CodeNotFound, "order.not_found")
+		wantCode(t, g.do(other, `mutation($id: String!) { deleteCustomer(publicOrderId: $id) { publicOrderID } }`, map[string]any{"id": id}), problem.CodeNotFound, "order.not_found")
 	})
 }
 
@@ -271,7 +272,7 @@ func TestOrderJWTOpensOnlyItsOwnOrder(t *testing.T) {
 		for _, other := range []string{sibling, foreign} {
 			for _, q := range []string{read, change} {
 				r := g.do(jwtToken, q, map[string]any{"id": other})
-				wantCode(t, r, service.CodeUnauthorized, "auth.unauthorized")
+				wantCode(t, r, problem.CodeUnauthorized, "auth.unauthorized")
 				if r.Data != nil && get(r.Data, "order") != nil {
 					t.Fatalf("data leaked: %v", r.Data)
 				}
@@ -290,7 +291,7 @@ func TestOrderJWTOpensOnlyItsOwnOrder(t *testing.T) {
 			`query($id: String!) { order(publicOrderId: $id) { order { lineItems { edges { node { order { shop { identifier } } } } } } } }`,
 		} {
 			r := g.do(jwtToken, q, map[string]any{"id": id})
-			wantCode(t, r, service.CodeUnauthorized, "auth.unauthorized")
+			wantCode(t, r, problem.CodeUnauthorized, "auth.unauthorized")
 			if strings.Contains(fmt.Sprint(r.Data), "shop-a") {
 				t.Fatalf("%s leaked shop data: %v", q, r.Data)
 			}
@@ -327,7 +328,7 @@ func TestExpiredOrderJWTIsRefusedAndResumeGivesAWorkingOne(t *testing.T) {
 		g.clock.Advance(service.OrderJWTLifetime - time.Minute)
 		g.ok(jwtToken, read, map[string]any{"id": id})
 		g.clock.Advance(2 * time.Minute)
-		wantCode(t, g.do(jwtToken, read, map[string]any{"id": id}), service.CodeUnauthorized, "auth.token_expired")
+		wantCode(t, g.do(jwtToken, read, map[string]any{"id": id}), problem.CodeUnauthorized, "auth.token_expired")
 		resumed := g.ok(g.token, `mutation($id: String!) { resumeOrder(publicOrderId: $id) { jwtToken } }`, map[string]any{"id": id})
 		fresh := get(resumed, "resumeOrder", "jwtToken").(string)
 		if get(g.ok(fresh, read, map[string]any{"id": id}), "order", "publicOrderID") != id {
@@ -365,25 +366,25 @@ func TestOrderMutationErrorsCarryTheRESTCodeAndType(t *testing.T) {
 		vars := map[string]any{"id": id}
 		guest := `mutation($id: String!) { createGuestCustomer(publicOrderId: $id, input: {firstName: "Ada", lastName: "L", emailAddress: "ada@example.com"}) { publicOrderID } }`
 		r := g.do(jwtToken, `mutation($id: String!) { createGuestCustomer(publicOrderId: $id, input: {firstName: "Ada", lastName: "L", emailAddress: "not-an-email"}) { publicOrderID } }`, vars)
-		wantCode(t, r, service.CodeValidation, "customer.invalid_customer_data")
+		wantCode(t, r, problem.CodeValidation, "customer.invalid_customer_data")
 		if get(r.Errors[0], "extensions", "details", "field") != "email_address" || get(r.Errors[0], "extensions", "status") != 422.0 {
 			t.Fatalf("extensions %v", r.Errors[0]["extensions"])
 		}
 		g.ok(jwtToken, guest, vars)
-		wantCode(t, g.do(jwtToken, guest, vars), service.CodeValidation, "customer.already_exists")
+		wantCode(t, g.do(jwtToken, guest, vars), problem.CodeValidation, "customer.already_exists")
 		r = g.do(jwtToken, `mutation($id: String!) { setShippingAddress(publicOrderId: $id, input: {countryCode: "ZZ"}) { publicOrderID } }`, vars)
-		wantCode(t, r, service.CodeValidation, "address.invalid_address")
+		wantCode(t, r, problem.CodeValidation, "address.invalid_address")
 		if get(r.Errors[0], "extensions", "details", "address_type") != "shipping" {
 			t.Fatalf("extensions %v", r.Errors[0]["extensions"])
 		}
 		wantCode(t, g.do(jwtToken, `mutation($id: String!) { selectShippingLine(publicOrderId: $id, index: "0") { publicOrderID } }`, vars),
-			service.CodeValidation, "shipping.line_not_available")
+			problem.CodeValidation, "shipping.line_not_available")
 		wantCode(t, g.do(jwtToken, `mutation($id: String!) { updateLineItemQuantity(publicOrderId: $id, lineItemKey: "nope", quantity: 1) { publicOrderID } }`, vars),
-			service.CodeValidation, "line_item.not_found")
+			problem.CodeValidation, "line_item.not_found")
 		wantCode(t, g.do(g.token, `mutation { initOrder(input: {cartItems: [{sku: "NOPE", quantity: 1}]}) { publicOrderID } }`, nil),
-			service.CodeValidation, "order.unknown_product")
-		wantCode(t, g.do(g.token, `{ order(publicOrderId: "nope") { publicOrderID } }`, nil), service.CodeNotFound, "order.not_found")
-		wantCode(t, g.do("", `{ order(publicOrderId: "nope") { publicOrderID } }`, nil), service.CodeUnauthorized, "auth.unauthorized")
+			problem.CodeValidation, "order.unknown_product")
+		wantCode(t, g.do(g.token, `{ order(publicOrderId: "nope") { publicOrderID } }`, nil), problem.CodeNotFound, "order.not_found")
+		wantCode(t, g.do("", `{ order(publicOrderId: "nope") { publicOrderID } }`, nil), problem.CodeUnauthorized, "auth.unauthorized")
 	})
 }
 
@@ -541,12 +542,12 @@ func TestProcessOrderAuthorizesTheCardThroughItsGatewayAndMarksTheOrderProcessed
 			t.Fatalf("processOrder answered %v", res)
 		}
 		wantCode(t, g.do(jwtToken, `mutation($id: String!) { deleteCustomer(publicOrderId: $id) { publicOrderID } }`, map[string]any{"id": id}),
-			service.CodeValidation, "order.not_open")
+			problem.CodeValidation, "order.not_open")
 		ledger := `query($id: String!) { order(publicOrderId: $id) { order { transactions { edges { node { gatewayTransactionID } } } } } }`
 		if n := get(g.ok(g.token, ledger, map[string]any{"id": id}), "order", "order", "transactions", "edges"); len(n.([]any)) == 0 {
 			t.Fatal("the authorization left no transaction")
 		}
-		wantCode(t, g.do(jwtToken, ledger, map[string]any{"id": id}), service.CodeUnauthorized, "auth.unauthorized")
+		wantCode(t, g.do(jwtToken, ledger, map[string]any{"id": id}), problem.CodeUnauthorized, "auth.unauthorized")
 	})
 }
 
@@ -556,7 +557,7 @@ func TestDeclinedCardFailsProcessOrderWithTheRESTCodeAndType(t *testing.T) {
 		id, jwtToken := g.readyOrder()
 		g.ok(jwtToken, addCard, map[string]any{"id": id, "gw": gatewayID, "token": gatewaytest.TokenDecline})
 		r := g.do(jwtToken, processOrder, map[string]any{"id": id})
-		wantCode(t, r, service.CodeValidation, "payment.declined")
+		wantCode(t, r, problem.CodeValidation, "payment.declined")
 		if get(r.Errors[0], "extensions", "details", "field") != "payments" {
 			t.Fatalf("extensions %v", r.Errors[0]["extensions"])
 		}
@@ -582,7 +583,7 @@ func TestGiftCardTenderIsAddedWithItsPinAndRemovedByID(t *testing.T) {
 		card := get(g.ok(g.token, `mutation { issueGiftCard(input: {amount: 1000}) { pin giftCard { cardToken } } }`, nil), "issueGiftCard")
 		add := `mutation($id: String!, $token: String!, $pin: String!) { r: addPayment(publicOrderId: $id, input: {type: "gift_card", token: $token, pin: $pin}) { ...view } }` + orderViewFragment
 		vars := map[string]any{"id": id, "token": get(card, "giftCard", "cardToken"), "pin": "0000"}
-		wantCode(t, g.do(jwtToken, add, vars), service.CodeValidation, "gift_card.invalid_card")
+		wantCode(t, g.do(jwtToken, add, vars), problem.CodeValidation, "gift_card.invalid_card")
 		vars["pin"] = get(card, "pin")
 		st := get(g.ok(jwtToken, add, vars), "r", "applicationState")
 		if get(st, "payments", 0, "amount") != 1000.0 || get(st, "orderBalance") != 2000.0 {
@@ -602,13 +603,13 @@ func TestTaxesAreGeneratedForTheShippingAddressAndProcessOrderRequiresThem(t *te
 		id, jwtToken := g.readyOrder()
 		vars := map[string]any{"id": id}
 		process := `mutation($id: String!) { processOrder(publicOrderId: $id) { view { publicOrderID } } }`
-		wantCode(t, g.do(jwtToken, process, vars), service.CodeValidation, "taxes.not_generated")
+		wantCode(t, g.do(jwtToken, process, vars), problem.CodeValidation, "taxes.not_generated")
 		st := get(g.ok(jwtToken, `mutation($id: String!) { r: generateTaxes(publicOrderId: $id) { ...view } }`+orderViewFragment, vars), "r", "applicationState")
 		tax, _ := get(st, "taxes", 0, "value").(float64)
 		if tax <= 0 || get(st, "orderTotal") != 4000+tax || get(st, "lineItems", 0, "taxes", 0, "value") != tax {
 			t.Fatalf("state after generating taxes: %v", st)
 		}
-		wantCode(t, g.do(jwtToken, process, vars), service.CodeValidation, "order.payments_do_not_cover_total")
+		wantCode(t, g.do(jwtToken, process, vars), problem.CodeValidation, "order.payments_do_not_cover_total")
 	})
 }
 
@@ -622,11 +623,11 @@ func TestDiscountCodeIsAppliedAndRemovedWithTheOrderJWT(t *testing.T) {
 		if get(st, "discounts", 0, "value") != 300.0 || get(st, "orderTotal") != 2700.0 {
 			t.Fatalf("state with the code: %v", st)
 		}
-		wantCode(t, g.do(jwtToken, apply, map[string]any{"id": id, "code": "NOPE"}), service.CodeValidation, "discount.invalid_code")
+		wantCode(t, g.do(jwtToken, apply, map[string]any{"id": id, "code": "NOPE"}), problem.CodeValidation, "discount.invalid_code")
 		st = get(g.ok(jwtToken, remove, map[string]any{"id": id, "code": "TENOFF"}), "r", "applicationState")
 		if len(get(st, "discounts").([]any)) != 0 || get(st, "orderTotal") != 3000.0 {
 			t.Fatalf("state without the code: %v", st)
 		}
-		wantCode(t, g.do(jwtToken, remove, map[string]any{"id": id, "code": "TENOFF"}), service.CodeValidation, "discount.not_applied")
+		wantCode(t, g.do(jwtToken, remove, map[string]any{"id": id, "code": "TENOFF"}), problem.CodeValidation, "discount.not_applied")
 	})
 }

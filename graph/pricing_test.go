@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func TestGraphQLConfiguresTaxZones(t *testing.T) {
@@ -24,7 +25,7 @@ func TestGraphQLConfiguresTaxZones(t *testing.T) {
 			t.Fatalf("update %+v", up)
 		}
 		bad := query(t, url, token, `mutation { createTaxZone(input: {name: "X", countryCode: "CA", provinceCode: "NY", ratePpm: 2000000}) { id } }`, nil)
-		wantCode(t, bad, service.CodeValidation, "tax.invalid_tax_zone")
+		wantCode(t, bad, problem.CodeValidation, "tax.invalid_tax_zone")
 		list := query(t, url, token, `{ shop { taxZones { totalCount } } }`, nil)
 		if list.Data["shop"].(map[string]any)["taxZones"].(map[string]any)["totalCount"].(float64) != 1 {
 			t.Fatalf("list %+v", list)
@@ -49,9 +50,9 @@ func TestGraphQLConfiguresDiscountCodes(t *testing.T) {
 			t.Fatalf("code %v", dc)
 		}
 		again := query(t, url, token, `mutation { createDiscountCode(input: {code: "Summer-10", kind: free_shipping}) { id } }`, nil)
-		wantCode(t, again, service.CodeValidation, "discount.code_taken")
+		wantCode(t, again, problem.CodeValidation, "discount.code_taken")
 		bad := query(t, url, token, `mutation { createDiscountCode(input: {code: "BIG", kind: percentage, value: 20000}) { id } }`, nil)
-		wantCode(t, bad, service.CodeValidation, "discount.invalid_discount_code_data")
+		wantCode(t, bad, problem.CodeValidation, "discount.invalid_discount_code_data")
 		up := query(t, url, token, `mutation($id: ID!) { updateDiscountCode(id: $id, input: {kind: fixed_amount, value: 500, endsAt: null}) { kind value endsAt usageLimit } }`,
 			map[string]any{"id": dc["id"]})
 		got := up.Data["updateDiscountCode"].(map[string]any)
@@ -91,13 +92,13 @@ func TestAnotherShopsTaxZonesAndDiscountCodesAreNotFound(t *testing.T) {
 		dc := query(t, url, tokenA, `mutation { createDiscountCode(input: {code: "A", kind: free_shipping}) { id } }`, nil).Data["createDiscountCode"].(map[string]any)
 
 		wantCode(t, query(t, url, tokenB, `mutation($id: ID!) { updateTaxZone(id: $id, input: {ratePpm: 1}) { id } }`, map[string]any{"id": z["id"]}),
-			service.CodeNotFound, "tax.zone_not_found")
+			problem.CodeNotFound, "tax.zone_not_found")
 		wantCode(t, query(t, url, tokenB, `mutation($id: ID!) { deleteTaxZone(id: $id) }`, map[string]any{"id": z["id"]}),
-			service.CodeNotFound, "tax.zone_not_found")
+			problem.CodeNotFound, "tax.zone_not_found")
 		wantCode(t, query(t, url, tokenB, `mutation($id: ID!) { updateDiscountCode(id: $id, input: {text: "x"}) { id } }`, map[string]any{"id": dc["id"]}),
-			service.CodeNotFound, "discount.code_not_found")
+			problem.CodeNotFound, "discount.code_not_found")
 		wantCode(t, query(t, url, tokenB, `mutation($id: ID!) { deleteDiscountCode(id: $id) }`, map[string]any{"id": dc["id"]}),
-			service.CodeNotFound, "discount.code_not_found")
+			problem.CodeNotFound, "discount.code_not_found")
 		for _, id := range []any{z["id"], dc["id"]} {
 			if n := query(t, url, tokenB, `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": id}); n.Data["node"] != nil {
 				t.Fatalf("shop B read shop A's object: %+v", n)

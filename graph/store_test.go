@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func wantCode(t *testing.T, r gqlResult, code, typ string) {
@@ -33,7 +34,7 @@ func TestGraphQLIssuesAGiftCardWithABalanceAndLooksItUp(t *testing.T) {
 			t.Fatalf("lookup %+v", found)
 		}
 		wrong := query(t, url, token, fmt.Sprintf(`{ giftCardLookup(cardToken: %q, cardPin: "0000") { balance } }`, card["cardToken"]), nil)
-		wantCode(t, wrong, service.CodeValidation, "gift_card.invalid_card")
+		wantCode(t, wrong, problem.CodeValidation, "gift_card.invalid_card")
 	})
 }
 
@@ -49,7 +50,7 @@ func TestGraphQLWebhookNeedsTheSharedSecretFirst(t *testing.T) {
 	eachGraph(t, func(t *testing.T, url string, svc *service.Service) {
 		token := newShop(t, svc, "shop-a")
 		create := `mutation { createWebhookSubscription(webhookTopicId: 1, callbackURL: "https://hooks.example.com/a") { id webhookTopicID } }`
-		wantCode(t, query(t, url, token, create, nil), service.CodeValidation, "webhook.shared_secret_not_configured")
+		wantCode(t, query(t, url, token, create, nil), problem.CodeValidation, "webhook.shared_secret_not_configured")
 		s := query(t, url, token, `mutation { configureSharedSecret(sharedSecret: "abcdefgh1234") { sharedSecretConfigured sharedSecretMasked } }`, nil)
 		if s.Data["configureSharedSecret"].(map[string]any)["sharedSecretMasked"] != "****1234" {
 			t.Fatalf("secret %+v", s)
@@ -63,7 +64,7 @@ func TestGraphQLWebhookNeedsTheSharedSecretFirst(t *testing.T) {
 func TestGraphQLFlowsAndGatewaysGoThroughTheSameRules(t *testing.T) {
 	eachGraph(t, func(t *testing.T, url string, svc *service.Service) {
 		token := newShop(t, svc, "shop-a")
-		wantCode(t, query(t, url, token, `mutation { enableFlow(flowId: "nope") { flowID } }`, nil), service.CodeNotFound, "flow.not_found")
+		wantCode(t, query(t, url, token, `mutation { enableFlow(flowId: "nope") { flowID } }`, nil), problem.CodeNotFound, "flow.not_found")
 		r := query(t, url, token, `mutation { enableFlow(flowId: "checkoutd-single-page") { flowID } }`, nil)
 		if len(r.Errors) > 0 || len(r.Data["enableFlow"].([]any)) != 1 {
 			t.Fatalf("enable %+v", r)

@@ -3,7 +3,7 @@ package graph_test
 import (
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func TestAStorefrontCannotSetALinePriceThroughGraphQL(t *testing.T) {
@@ -16,7 +16,7 @@ func TestAStorefrontCannotSetALinePriceThroughGraphQL(t *testing.T) {
 			`{lineItemKey: "inline", title: "Anything", price: 1, quantity: 1}`,
 		} {
 			r := g.do(jwtToken, `mutation($id: String!) { addLineItem(publicOrderId: $id, input: `+input+`) { publicOrderID } }`, map[string]any{"id": id})
-			wantCode(t, r, service.CodeValidation, "line_item.invalid_line_item")
+			wantCode(t, r, problem.CodeValidation, "line_item.invalid_line_item")
 		}
 		if after := get(g.ok(jwtToken, total, map[string]any{"id": id}), "order", "applicationState", "orderTotal"); after != before {
 			t.Fatalf("total moved from %v to %v", before, after)

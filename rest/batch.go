@@ -43,7 +43,7 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *service.OrderS
 		return
 	}
 	if len(in.SubRequests) == 0 || len(in.SubRequests) > MaxBatchSubRequests {
-		writeError(w, r, &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "batch.invalid_sub_requests",
+		writeError(w, r, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "batch.invalid_sub_requests",
 			Message: "sub_requests must hold 1 to 50 requests", Details: map[string]any{"field": "sub_requests"}})
 		return
 	}
@@ -118,10 +118,10 @@ var batchMethods = map[string]bool{http.MethodGet: true, http.MethodPost: true, 
 // once and must then be canonical, so the path every check sees is the path that runs: no
 // /%62atch for /batch, no /%2e%2e/ out of the order. A query string is taken on GET only, the
 // one method whose storefront routes read one.
-func subRequestURL(prefix, method, endpoint string, i int) (*url.URL, *service.Error) {
+func subRequestURL(prefix, method, endpoint string, i int) (*url.URL, *problem.Error) {
 	field := "sub_requests[" + strconv.Itoa(i) + "]"
-	invalid := func(what, message string) *service.Error {
-		return &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "batch.invalid_sub_request",
+	invalid := func(what, message string) *problem.Error {
+		return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "batch.invalid_sub_request",
 			Message: message, Details: map[string]any{"field": field + "." + what}}
 	}
 	if !batchMethods[method] {
@@ -147,7 +147,7 @@ func subRequestURL(prefix, method, endpoint string, i int) (*url.URL, *service.E
 		return nil, &e
 	}
 	if p == "/batch" || strings.HasPrefix(p, "/batch/") {
-		return nil, &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "batch.nested",
+		return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "batch.nested",
 			Message: "a batch cannot contain a batch", Details: map[string]any{"field": field + ".endpoint"}}
 	}
 	if _, err := url.ParseQuery(rawQuery); err != nil {

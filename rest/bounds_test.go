@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/input"
 )
 
 func TestInitRefusesAPriceOrQuantityThatCouldOverflowATotal(t *testing.T) {
@@ -17,17 +17,17 @@ func TestInitRefusesAPriceOrQuantityThatCouldOverflowATotal(t *testing.T) {
 		}
 		for _, items := range [][]map[string]any{
 			{line(int64(9223372036854775807), 2)},
-			{line(int64(service.MaxAmount)+1, 1)},
+			{line(int64(input.MaxAmount)+1, 1)},
 			{line(-1, 1)},
 			{line(100, -1)},
-			{line(100, service.MaxQuantity+1)},
+			{line(100, input.MaxQuantity+1)},
 		} {
 			a.do("POST", path, map[string]any{"cart_items": items}).wantError(t, 422, "02-22", "order.invalid_cart_items")
 		}
-		two := []map[string]any{line(int64(service.MaxAmount), service.MaxQuantity), line(int64(service.MaxAmount), service.MaxQuantity)}
+		two := []map[string]any{line(int64(input.MaxAmount), input.MaxQuantity), line(int64(input.MaxAmount), input.MaxQuantity)}
 		two[1]["line_item_key"] = "y"
 		e := a.do("POST", path, map[string]any{"cart_items": two}).wantError(t, 422, "02-22", "order.total_too_large")
-		if e["details"].(map[string]any)["max_subtotal"].(float64) != service.MaxOrderSubtotal {
+		if e["details"].(map[string]any)["max_subtotal"].(float64) != input.MaxOrderSubtotal {
 			t.Fatalf("details %v", e["details"])
 		}
 		n, err := a.svc.Client().Order.Query().Count(t.Context())
@@ -39,14 +39,14 @@ func TestInitRefusesAPriceOrQuantityThatCouldOverflowATotal(t *testing.T) {
 
 func TestAStorefrontCannotTakeAnOrderPastTheLargestSubtotal(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		catalogVariant(t, a, "yacht", "Yacht", service.MaxAmount)
+		catalogVariant(t, a, "yacht", "Yacht", input.MaxAmount)
 		id, jwt, _ := initOrder(t, a)
 		path := "/checkout/storefront/" + a.shop + "/" + id + "/items"
 		storefront(t, a, jwt, "POST", path, map[string]any{"platform_id": "yacht", "quantity": 999, "line_item_key": "y"}).wantStatus(t, 200)
 		storefront(t, a, jwt, "POST", path, map[string]any{"platform_id": "yacht", "quantity": 1, "line_item_key": "y"}).wantError(t, 422, "02-22", "order.total_too_large")
-		storefront(t, a, jwt, "PUT", path, map[string]any{"line_item_key": "y", "quantity": service.MaxQuantity}).wantError(t, 422, "02-22", "order.total_too_large")
+		storefront(t, a, jwt, "PUT", path, map[string]any{"line_item_key": "y", "quantity": input.MaxQuantity}).wantError(t, 422, "02-22", "order.total_too_large")
 		state := stateOf(t, storefront(t, a, jwt, "GET", "/checkout/storefront/"+a.shop+"/"+id+"/refresh", nil).wantStatus(t, 200))
-		if total := int64(state["order_total"].(float64)); total < 999*service.MaxAmount || total > service.MaxOrderSubtotal+10000 {
+		if total := int64(state["order_total"].(float64)); total < 999*input.MaxAmount || total > input.MaxOrderSubtotal+10000 {
 			t.Fatalf("total %d", total)
 		}
 	})
@@ -56,8 +56,8 @@ func TestOrderTextsHaveAMaximumLength(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		id, jwt, _ := initOrder(t, a)
 		base := "/checkout/storefront/" + a.shop + "/" + id
-		long := strings.Repeat("é", service.MaxShortText+1)
-		huge := strings.Repeat("n", service.MaxLongText+1)
+		long := strings.Repeat("é", input.MaxShortText+1)
+		huge := strings.Repeat("n", input.MaxLongText+1)
 		storefront(t, a, jwt, "POST", base+"/customer/guest", map[string]any{"first_name": long, "last_name": "L", "email_address": "a@example.com"}).
 			wantError(t, 422, "02-22", "customer.invalid_customer_data")
 		storefront(t, a, jwt, "POST", base+"/addresses/shipping", map[string]any{"country_code": "US", "province_code": "NY", "address_line_1": long}).

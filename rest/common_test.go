@@ -12,12 +12,13 @@ import (
 	"testing"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func TestCallWithoutAccessTokenIs401(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		a.token = ""
-		a.do("GET", a.shopPath("/life_elements"), nil).wantError(t, 401, service.CodeUnauthorized, "auth.unauthorized")
+		a.do("GET", a.shopPath("/life_elements"), nil).wantError(t, 401, problem.CodeUnauthorized, "auth.unauthorized")
 	})
 }
 
@@ -30,7 +31,7 @@ func TestTokenOfAnotherShopIs401AndRevealsNothing(t *testing.T) {
 		a.do("POST", a.shopPath("/life_elements"), lifeElement()).wantStatus(t, 200)
 		a.token = other.AccessToken
 		known := a.do("GET", a.shopPath("/life_elements"), nil)
-		known.wantError(t, 401, service.CodeUnauthorized, "")
+		known.wantError(t, 401, problem.CodeUnauthorized, "")
 		a.shop = "no-such-shop"
 		unknown := a.do("GET", a.shopPath("/life_elements"), nil)
 		if known.Raw != unknown.Raw {
@@ -53,20 +54,20 @@ func TestVersionDateHeaderAcceptedUnderBothNames(t *testing.T) {
 func TestMalformedVersionDateIs400(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		a.header = http.Header{"Bold-Api-Version-Date": {"17/05/2022"}}
-		a.do("GET", a.shopPath("/life_elements"), nil).wantError(t, 400, service.CodeBadRequest, "request.invalid_version_date")
+		a.do("GET", a.shopPath("/life_elements"), nil).wantError(t, 400, problem.CodeBadRequest, "request.invalid_version_date")
 	})
 }
 
 func TestMalformedJSONIs400(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		a.do("POST", a.shopPath("/life_elements"), `{"location": `).wantError(t, 400, service.CodeBadRequest, "request.malformed")
+		a.do("POST", a.shopPath("/life_elements"), `{"location": `).wantError(t, 400, problem.CodeBadRequest, "request.malformed")
 	})
 }
 
 func TestBodyOver1MiBIs413(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		big := `{"domain":"` + strings.Repeat("a", 1<<20) + `"}`
-		a.do("POST", a.shopPath("/cors"), big).wantError(t, 413, service.CodeBodyTooLarge, "request.body_too_large")
+		a.do("POST", a.shopPath("/cors"), big).wantError(t, 413, problem.CodeBodyTooLarge, "request.body_too_large")
 	})
 }
 
@@ -88,7 +89,7 @@ func TestShopInfoAnswersForTheTokensShop(t *testing.T) {
 
 func TestUnknownEndpointIs404InTheErrorEnvelope(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		a.do("GET", "/checkout/shop/shop-a/nothing-here", nil).wantError(t, 404, service.CodeNotFound, "route.not_found")
+		a.do("GET", "/checkout/shop/shop-a/nothing-here", nil).wantError(t, 404, problem.CodeNotFound, "route.not_found")
 	})
 }
 
@@ -96,7 +97,7 @@ func TestVersionDateMustBeARealCalendarDate(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		for _, v := range []string{"2022-02-31", "2023-02-29", "2022-04-31", "2022-13-01", "2022-00-10", "2022-1-05", "2022-01-05T00:00:00Z"} {
 			a.header = http.Header{"Service-Api-Version-Date": {v}}
-			a.do("GET", a.shopPath("/life_elements"), nil).wantError(t, 400, service.CodeBadRequest, "request.invalid_version_date")
+			a.do("GET", a.shopPath("/life_elements"), nil).wantError(t, 400, problem.CodeBadRequest, "request.invalid_version_date")
 		}
 		a.header = http.Header{"Bold-Api-Version-Date": {"2024-02-29"}}
 		a.do("GET", a.shopPath("/life_elements"), nil).wantStatus(t, 200)
@@ -120,13 +121,13 @@ func TestNonCanonicalPathIs400InTheErrorEnvelope(t *testing.T) {
 			r := a.send(a.token, "GET", p, "", nil, false)
 			if p == "/healthz/" {
 				// Canonical (a trailing slash is kept) and simply not a route.
-				r.wantError(t, 404, service.CodeNotFound, "route.not_found")
+				r.wantError(t, 404, problem.CodeNotFound, "route.not_found")
 				continue
 			}
-			r.wantError(t, 400, service.CodeBadRequest, "request.non_canonical_path")
+			r.wantError(t, 400, problem.CodeBadRequest, "request.non_canonical_path")
 		}
 		a.send(a.token, "POST", "/checkout/shop/shop-a/./cors", "application/json", []byte(`{"domain":"https://a.example.com"}`), false).
-			wantError(t, 400, service.CodeBadRequest, "request.non_canonical_path")
+			wantError(t, 400, problem.CodeBadRequest, "request.non_canonical_path")
 		if list := a.do("GET", a.shopPath("/cors"), nil).wantStatus(t, 200).data(t); len(list) != 0 {
 			t.Fatalf("a refused request changed the allowlist: %v", list)
 		}
@@ -137,9 +138,9 @@ func TestNonCanonicalPathIs400InTheErrorEnvelope(t *testing.T) {
 // 404 or 405, is answered in the envelope.
 func TestRouterAnswersAreInTheErrorEnvelope(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		a.send("", "OPTIONS", "/checkout/storefront/shop-a", "", nil, false).wantError(t, 404, service.CodeNotFound, "route.not_found")
-		a.send(a.token, "DELETE", "/healthz", "", nil, false).wantError(t, 404, service.CodeNotFound, "route.not_found")
-		a.send(a.token, "PROPFIND", a.shopPath("/cors"), "", nil, false).wantError(t, 404, service.CodeNotFound, "route.not_found")
+		a.send("", "OPTIONS", "/checkout/storefront/shop-a", "", nil, false).wantError(t, 404, problem.CodeNotFound, "route.not_found")
+		a.send(a.token, "DELETE", "/healthz", "", nil, false).wantError(t, 404, problem.CodeNotFound, "route.not_found")
+		a.send(a.token, "PROPFIND", a.shopPath("/cors"), "", nil, false).wantError(t, 404, problem.CodeNotFound, "route.not_found")
 		conn, err := net.Dial("tcp", strings.TrimPrefix(a.url, "http://"))
 		if err != nil {
 			t.Fatal(err)
@@ -193,7 +194,7 @@ func TestEmptyBodyTakesAnyContentType(t *testing.T) {
 
 func TestInvalidUTF8BodyIs400(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		a.do("POST", a.shopPath("/cors"), []byte("{\"domain\":\"https://\xff.example.com\"}")).wantError(t, 400, service.CodeBadRequest, "request.malformed")
+		a.do("POST", a.shopPath("/cors"), []byte("{\"domain\":\"https://\xff.example.com\"}")).wantError(t, 400, problem.CodeBadRequest, "request.malformed")
 	})
 }
 
@@ -202,11 +203,11 @@ func TestInvalidUTF8BodyIs400(t *testing.T) {
 func TestWrongJSONTypeNamesTheFieldInJSONWords(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		e := a.do("POST", "/checkout/orders/"+a.shop+"/init", `{"cart_items":[{"sku":"A","quantity":9223372036854775808,"line_item_key":"k"}]}`).
-			wantError(t, 422, service.CodeValidation, "request.invalid_field_type")
+			wantError(t, 422, problem.CodeValidation, "request.invalid_field_type")
 		if e["field"] != "cart_items.quantity" || e["message"] != "cart_items.quantity must be a whole number in range" {
 			t.Fatalf("error %v", e)
 		}
-		e = a.do("POST", a.shopPath("/cors"), `[]`).wantError(t, 422, service.CodeValidation, "request.invalid_field_type")
+		e = a.do("POST", a.shopPath("/cors"), `[]`).wantError(t, 422, problem.CodeValidation, "request.invalid_field_type")
 		if e["message"] != "request body must be a JSON object" {
 			t.Fatalf("error %v", e)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/flow"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/input"
 )
 
 func TestOverLongStoreConfigurationTextsAre422AndNothingIsStored(t *testing.T) {
@@ -33,32 +34,32 @@ func TestOverLongStoreConfigurationTextsAre422AndNothingIsStored(t *testing.T) {
 		name, path, typ string
 		body            any
 	}{
-		{"cors domain", "/cors", "request.text_too_long", map[string]any{"domain": longURL(service.MaxURLText)}},
-		{"life element input_label", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "input_label", long(service.MaxShortText))},
-		{"life element input_placeholder", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "input_placeholder", long(service.MaxShortText))},
-		{"life element input_default", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "input_default", long(service.MaxLongText))},
-		{"life element meta_data_field", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "meta_data_field", long(service.MaxShortText))},
+		{"cors domain", "/cors", "request.text_too_long", map[string]any{"domain": longURL(input.MaxURLText)}},
+		{"life element input_label", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "input_label", long(input.MaxShortText))},
+		{"life element input_placeholder", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "input_placeholder", long(input.MaxShortText))},
+		{"life element input_default", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "input_default", long(input.MaxLongText))},
+		{"life element meta_data_field", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "meta_data_field", long(input.MaxShortText))},
 		{"life element input_regex", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "input_regex", long(service.MaxRegexText))},
 		{"life element input_regex that writes out too large", "/life_elements", "life_element.invalid_life_element_data",
 			with(lifeElement(), "input_regex", strings.Repeat(`\pL{1,1000}`, 11))},
-		{"gateway name", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "name", long(service.MaxShortText))},
-		{"gateway base_url", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "base_url", longURL(service.MaxURLText))},
-		{"gateway iframe_url", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "iframe_url", longURL(service.MaxURLText))},
-		{"gateway location", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "location", long(service.MaxShortText))},
-		{"gateway api_token", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "api_token", long(service.MaxSecretText))},
-		{"gateway provider_id", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "provider_id", long(service.MaxShortText))},
+		{"gateway name", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "name", long(input.MaxShortText))},
+		{"gateway base_url", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "base_url", longURL(input.MaxURLText))},
+		{"gateway iframe_url", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "iframe_url", longURL(input.MaxURLText))},
+		{"gateway location", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "location", long(input.MaxShortText))},
+		{"gateway api_token", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "api_token", long(input.MaxSecretText))},
+		{"gateway provider_id", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "provider_id", long(input.MaxShortText))},
 		{"gateway http_headers count", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data",
 			with(gateway(), "http_headers", headers(service.MaxGatewayHTTPHeaders+1, "X-A", "v"))},
 		{"gateway http_headers key", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data",
-			with(gateway(), "http_headers", headers(1, long(service.MaxShortText), "v"))},
+			with(gateway(), "http_headers", headers(1, long(input.MaxShortText), "v"))},
 		{"gateway http_headers value", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data",
-			with(gateway(), "http_headers", headers(1, "X-A", long(service.MaxSecretText)))},
-		{"integration shared_secret", "/integration/config", "integration.invalid_shared_secret", map[string]any{"shared_secret": long(service.MaxSecretText)}},
-		{"API override url", "/overrides", "api_override.invalid_api_override_data", with(override, "url", longURL(service.MaxURLText))},
-		{"API override shared_secret", "/overrides", "api_override.invalid_api_override_data", with(override, "shared_secret", long(service.MaxSecretText))},
-		{"rsa_config url", "/rsa_config", "rsa_config.invalid_rsa_config", with(rsa, "url", longURL(service.MaxURLText))},
-		{"rsa_config shared_secret", "/rsa_config", "rsa_config.invalid_rsa_config", with(rsa, "shared_secret", long(service.MaxSecretText))},
-		{"custom flow flow_name", "/flows", "flow.invalid_flow_data", map[string]any{"flow_id": "my-flow", "flow_name": long(service.MaxShortText)}},
+			with(gateway(), "http_headers", headers(1, "X-A", long(input.MaxSecretText)))},
+		{"integration shared_secret", "/integration/config", "integration.invalid_shared_secret", map[string]any{"shared_secret": long(input.MaxSecretText)}},
+		{"API override url", "/overrides", "api_override.invalid_api_override_data", with(override, "url", longURL(input.MaxURLText))},
+		{"API override shared_secret", "/overrides", "api_override.invalid_api_override_data", with(override, "shared_secret", long(input.MaxSecretText))},
+		{"rsa_config url", "/rsa_config", "rsa_config.invalid_rsa_config", with(rsa, "url", longURL(input.MaxURLText))},
+		{"rsa_config shared_secret", "/rsa_config", "rsa_config.invalid_rsa_config", with(rsa, "shared_secret", long(input.MaxSecretText))},
+		{"custom flow flow_name", "/flows", "flow.invalid_flow_data", map[string]any{"flow_id": "my-flow", "flow_name": long(input.MaxShortText)}},
 	}
 	eachAPI(t, func(t *testing.T, a *api) {
 		for _, c := range cases {
@@ -69,7 +70,7 @@ func TestOverLongStoreConfigurationTextsAre422AndNothingIsStored(t *testing.T) {
 		}
 		// The webhook needs the shared secret first; its callback_url is then the text too long.
 		a.do("POST", a.shopPath("/integration/config"), map[string]string{"shared_secret": hookSecret}).wantStatus(t, 200)
-		a.do("POST", a.shopPath("/webhooks"), map[string]any{"webhook_topic_id": 1, "callback_url": longURL(service.MaxURLText)}).
+		a.do("POST", a.shopPath("/webhooks"), map[string]any{"webhook_topic_id": 1, "callback_url": longURL(input.MaxURLText)}).
 			wantError(t, 422, "", "webhook.invalid_callback_url")
 
 		ctx, c := context.Background(), a.svc.Client()
@@ -95,12 +96,12 @@ func TestStoreConfigurationTextsAtTheirBoundsAreTaken(t *testing.T) {
 	exactly := func(n int) string { return strings.Repeat("é", n) } // counted in characters, not bytes
 	eachAPI(t, func(t *testing.T, a *api) {
 		el := lifeElement()
-		el["input_label"], el["input_default"], el["input_regex"] = exactly(service.MaxShortText), exactly(service.MaxLongText), exactly(service.MaxRegexText)
+		el["input_label"], el["input_default"], el["input_regex"] = exactly(input.MaxShortText), exactly(input.MaxLongText), exactly(service.MaxRegexText)
 		a.do("POST", a.shopPath("/life_elements"), el).wantStatus(t, 200)
 		g := gateway()
-		g["name"], g["api_token"] = exactly(service.MaxShortText), exactly(service.MaxSecretText)
-		g["http_headers"] = []map[string]string{{"key": "X-" + strings.Repeat("a", service.MaxShortText-2), "value": exactly(service.MaxSecretText)}}
+		g["name"], g["api_token"] = exactly(input.MaxShortText), exactly(input.MaxSecretText)
+		g["http_headers"] = []map[string]string{{"key": "X-" + strings.Repeat("a", input.MaxShortText-2), "value": exactly(input.MaxSecretText)}}
 		a.do("POST", a.shopPath("/external_payment_gateways"), g).wantStatus(t, 200)
-		a.do("POST", a.shopPath("/integration/config"), map[string]string{"shared_secret": exactly(service.MaxSecretText)}).wantStatus(t, 200)
+		a.do("POST", a.shopPath("/integration/config"), map[string]string{"shared_secret": exactly(input.MaxSecretText)}).wantStatus(t, 200)
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func discountCode(t *testing.T, a *api, in service.DiscountCodeInput) *ent.DiscountCode {
@@ -124,7 +125,7 @@ func TestUnusableCodesAre422WithDistinctTypesNamingTheCodeField(t *testing.T) {
 			"NOPE": "discount.invalid_code", "SOON": "discount.not_started", "OVER": "discount.expired",
 			"BIGSPEND": "discount.minimum_not_met", "ONCE": "discount.usage_limit_reached", "": "discount.code_required",
 		} {
-			e := storefront(t, a, jwt, "POST", path, map[string]any{"code": code}).wantError(t, 422, service.CodeValidation, typ)
+			e := storefront(t, a, jwt, "POST", path, map[string]any{"code": code}).wantError(t, 422, problem.CodeValidation, typ)
 			if e["details"].(map[string]any)["field"] != "code" {
 				t.Fatalf("%s: details %v", code, e["details"])
 			}
@@ -180,7 +181,7 @@ func TestRemovingACodeTakesItsDiscountOff(t *testing.T) {
 		if len(state["discounts"].([]any)) != 0 || len(lineByKey(t, state, "k1")["discounts"].([]any)) != 0 || state["order_total"].(float64) != 4500 {
 			t.Fatalf("after remove: %v", state)
 		}
-		storefront(t, a, jwt, "DELETE", path, map[string]any{"code": "SAVE10"}).wantError(t, 422, service.CodeValidation, "discount.not_applied")
+		storefront(t, a, jwt, "DELETE", path, map[string]any{"code": "SAVE10"}).wantError(t, 422, problem.CodeValidation, "discount.not_applied")
 	})
 }
 
@@ -196,7 +197,7 @@ func TestValidateDiscountCodeChecksWithoutApplying(t *testing.T) {
 		if state := d["application_state"].(map[string]any); len(state["discounts"].([]any)) != 0 || state["order_total"].(float64) != 4500 {
 			t.Fatalf("validate applied the code: %v", state)
 		}
-		storefront(t, a, jwt, "GET", path+"NOPE", nil).wantError(t, 422, service.CodeValidation, "discount.invalid_code")
+		storefront(t, a, jwt, "GET", path+"NOPE", nil).wantError(t, 422, problem.CodeValidation, "discount.invalid_code")
 	})
 }
 
@@ -212,7 +213,7 @@ func TestAnOrderHoldsOneItemsCodeAndOneFreeShippingCode(t *testing.T) {
 		if got := discounts(t, state["discounts"]); len(got) != 2 {
 			t.Fatalf("discounts %v", got)
 		}
-		e := storefront(t, a, jwt, "POST", path, map[string]any{"code": "FIVEOFF"}).wantError(t, 422, service.CodeValidation, "discount.cannot_combine")
+		e := storefront(t, a, jwt, "POST", path, map[string]any{"code": "FIVEOFF"}).wantError(t, 422, problem.CodeValidation, "discount.cannot_combine")
 		if e["details"].(map[string]any)["applied_code"] != "SAVE10" {
 			t.Fatalf("details %v", e["details"])
 		}
@@ -266,7 +267,7 @@ func TestProcessingAnOrderTakesAUseOfItsCodeAndAFailedOneGivesItBack(t *testing.
 			t.Fatalf("processed order: discounts %v, usage_count %d", got, usage())
 		}
 		late.pay(gwID, gatewaytest.TokenOK, 0).wantStatus(t, 200)
-		late.call("POST", "/process_order", nil).wantError(t, 422, service.CodeValidation, "discount.usage_limit_reached")
+		late.call("POST", "/process_order", nil).wantError(t, 422, problem.CodeValidation, "discount.usage_limit_reached")
 		if usage() != 1 || len(gw.Calls("/auth")) != 2 {
 			t.Fatalf("usage_count %d, %d authorizations; want 1 and 2", usage(), len(gw.Calls("/auth")))
 		}

@@ -96,7 +96,7 @@ func (a *API) createWebhook(w http.ResponseWriter, r *http.Request, sh *ent.Shop
 func webhookID(r *http.Request) (int, error) {
 	id, err := strconv.Atoi(r.PathValue("webhook_id"))
 	if err != nil {
-		return 0, &service.Error{Kind: problem.NotFound, Code: service.CodeNotFound, Type: "webhook.not_found", Message: "no webhook with that id"}
+		return 0, &problem.Error{Kind: problem.NotFound, Code: problem.CodeNotFound, Type: "webhook.not_found", Message: "no webhook with that id"}
 	}
 	return id, nil
 }

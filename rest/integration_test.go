@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func TestConfigureIntegrationSettingsAnswersAnEmptyArray(t *testing.T) {
@@ -80,7 +80,7 @@ func TestWebhookWithUnknownTopicOrBadURLIs422(t *testing.T) {
 
 func TestPatchRSAConfigBeforePostIs422_02_89(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		a.do("PATCH", a.shopPath("/rsa_config"), map[string]any{"url": "https://rsa.example.com"}).wantError(t, 422, service.CodeRSANotSet, "rsa_config.not_configured")
+		a.do("PATCH", a.shopPath("/rsa_config"), map[string]any{"url": "https://rsa.example.com"}).wantError(t, 422, problem.CodeRSANotSet, "rsa_config.not_configured")
 	})
 }
 
@@ -95,6 +95,6 @@ func TestRSAConfigLifecycleNeverReturnsTheSecret(t *testing.T) {
 			t.Fatalf("updated %v", up)
 		}
 		a.do("DELETE", a.shopPath("/rsa_config"), nil).wantStatus(t, 200)
-		a.do("PATCH", a.shopPath("/rsa_config"), map[string]any{"url": "https://rsa.example.com"}).wantError(t, 422, service.CodeRSANotSet, "")
+		a.do("PATCH", a.shopPath("/rsa_config"), map[string]any{"url": "https://rsa.example.com"}).wantError(t, 422, problem.CodeRSANotSet, "")
 	})
 }

@@ -3,7 +3,7 @@ package rest_test
 import (
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func lifeElement() map[string]any {
@@ -72,7 +72,7 @@ func TestUpdateUnknownLifeElementIs422_02_94NotConfigured(t *testing.T) {
 func TestDeleteUnknownLifeElementIs422_02_91NotConfigured(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		a.do("DELETE", a.shopPath("/life_elements/nope"), nil).
-			wantError(t, 422, service.CodeElementNotFound, "life_element.life_element_not_configured")
+			wantError(t, 422, problem.CodeElementNotFound, "life_element.life_element_not_configured")
 	})
 }
 

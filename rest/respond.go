@@ -12,7 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -68,7 +67,7 @@ var subTypeOf = map[string]string{
 // newErrorEntry derives the library's fields from the service error: field and address_type
 // from its details, severity from its status, and sub_type from the address kind, an email
 // field, or the error's type.
-func newErrorEntry(e *service.Error, details map[string]any) errorEntry {
+func newErrorEntry(e *problem.Error, details map[string]any) errorEntry {
 	entry := errorEntry{Code: e.Code, Type: e.Type, Message: e.Message, Details: details, Severity: severityCritical}
 	if e.Kind == problem.Invalid {
 		entry.Severity = severityValidation
@@ -104,10 +103,10 @@ func writeData(w http.ResponseWriter, data any) {
 // writeError translates a service error into the documented envelope; anything else is a
 // real fault, logged and answered as 500 without its details.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
-	e, ok := service.AsError(err)
+	e, ok := problem.As(err)
 	if !ok {
 		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
-		e = &service.Error{Kind: problem.Internal, Code: service.CodeInternal, Type: "server.internal_error", Message: "internal error"}
+		e = &problem.Error{Kind: problem.Internal, Code: problem.CodeInternal, Type: "server.internal_error", Message: "internal error"}
 	}
 	writeJSON(w, statusOf(e.Kind), errorBody(e))
 }
@@ -134,7 +133,7 @@ func statusOf(k problem.Kind) int {
 }
 
 // errorBody is the envelope of one error.
-func errorBody(e *service.Error) map[string]any {
+func errorBody(e *problem.Error) map[string]any {
 	details := e.Details
 	if details == nil {
 		details = map[string]any{}
@@ -149,10 +148,10 @@ const (
 	codeUnsupportedMediaType = "02-15"
 )
 
-var errBodyTooLarge = &service.Error{Kind: problem.TooLarge, Code: service.CodeBodyTooLarge, Type: "request.body_too_large", Message: "request body is larger than 1 MiB"}
+var errBodyTooLarge = &problem.Error{Kind: problem.TooLarge, Code: problem.CodeBodyTooLarge, Type: "request.body_too_large", Message: "request body is larger than 1 MiB"}
 
-func badRequest(message string) *service.Error {
-	return &service.Error{Kind: problem.Malformed, Code: service.CodeBadRequest, Type: "request.malformed", Message: message}
+func badRequest(message string) *problem.Error {
+	return &problem.Error{Kind: problem.Malformed, Code: problem.CodeBadRequest, Type: "request.malformed", Message: message}
 }
 
 // requireJSONBody refuses a body that does not say it is JSON: application/json or an
@@ -186,7 +185,7 @@ func requireJSONBody(r *http.Request) error {
 			return nil
 		}
 	}
-	return &service.Error{Kind: problem.Unsupported, Code: codeUnsupportedMediaType, Type: "request.unsupported_media_type",
+	return &problem.Error{Kind: problem.Unsupported, Code: codeUnsupportedMediaType, Type: "request.unsupported_media_type",
 		Message: "a request body must be sent as Content-Type: application/json", Details: map[string]any{"content_type": ct}}
 }
 
@@ -218,10 +217,10 @@ func decode(r *http.Request, v any) error {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
 			if typeErr.Field == "" {
-				return &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.invalid_field_type",
+				return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "request.invalid_field_type",
 					Message: "request body must be a JSON " + jsonKind(typeErr.Type), Details: map[string]any{"field": ""}}
 			}
-			return &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.invalid_field_type",
+			return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "request.invalid_field_type",
 				Message: typeErr.Field + " must be " + article(jsonKind(typeErr.Type)), Details: map[string]any{"field": typeErr.Field}}
 		}
 		return badRequest("request body is not valid JSON")

@@ -47,7 +47,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 }
 
 func routeNotFound(w http.ResponseWriter, r *http.Request) {
-	writeError(w, r, &service.Error{Kind: problem.NotFound, Code: service.CodeNotFound, Type: "route.not_found", Message: "no such endpoint: " + r.Method + " " + r.URL.Path})
+	writeError(w, r, &problem.Error{Kind: problem.NotFound, Code: problem.CodeNotFound, Type: "route.not_found", Message: "no such endpoint: " + r.Method + " " + r.URL.Path})
 }
 
 func (a *API) readyz(w http.ResponseWriter, r *http.Request) {
@@ -79,7 +79,7 @@ func Common(next http.Handler) http.Handler {
 		// The router would answer these itself, in plain text or HTML: CONNECT with a 404, and a
 		// path that is not canonical with a redirect to the cleaned path.
 		if r.Method == http.MethodConnect {
-			writeError(w, r, &service.Error{Kind: problem.NotAllowed, Code: codeMethodNotAllowed, Type: "request.method_not_allowed", Message: "CONNECT is not served"})
+			writeError(w, r, &problem.Error{Kind: problem.NotAllowed, Code: codeMethodNotAllowed, Type: "request.method_not_allowed", Message: "CONNECT is not served"})
 			return
 		}
 		if p := r.URL.EscapedPath(); canonicalPath(p) != p {
@@ -88,7 +88,7 @@ func Common(next http.Handler) http.Handler {
 		}
 		for _, h := range []string{"Service-API-Version-Date", "Bold-API-Version-Date"} {
 			if v := r.Header.Get(h); v != "" && !isDate(v) {
-				writeError(w, r, &service.Error{Kind: problem.Malformed, Code: service.CodeBadRequest, Type: "request.invalid_version_date",
+				writeError(w, r, &problem.Error{Kind: problem.Malformed, Code: problem.CodeBadRequest, Type: "request.invalid_version_date",
 					Message: h + " must be a date in the form YYYY-MM-DD", Details: map[string]any{"header": h}})
 				return
 			}
@@ -116,7 +116,7 @@ func canonicalPath(p string) string {
 	return clean
 }
 
-var errNonCanonicalPath = &service.Error{Kind: problem.Malformed, Code: service.CodeBadRequest, Type: "request.non_canonical_path",
+var errNonCanonicalPath = &problem.Error{Kind: problem.Malformed, Code: problem.CodeBadRequest, Type: "request.non_canonical_path",
 	Message: "the path is not in canonical form: it has a . or .. segment or an empty segment (//)"}
 
 type statusRecorder struct {

@@ -68,7 +68,7 @@ func (a *API) deleteCors(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
 	if err == nil {
 		err = a.svc.DeleteCorsDomain(r.Context(), sh, id)
 	} else {
-		err = &service.Error{Kind: problem.NotFound, Code: service.CodeNotFound, Type: "cors.domain_not_found", Message: "no domain in the allowlist with that domain_id"}
+		err = &problem.Error{Kind: problem.NotFound, Code: problem.CodeNotFound, Type: "cors.domain_not_found", Message: "no domain in the allowlist with that domain_id"}
 	}
 	if err != nil {
 		writeError(w, r, err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // canadaTaxes gives the shop the zones of docs/taxes.md: GST (all of Canada, shipping taxed),
@@ -169,7 +170,7 @@ func TestGenerateTaxesWithoutTheAddressIs422(t *testing.T) {
 		id, jwt, _ := initOrder(t, a)
 		base := "/checkout/storefront/" + a.shop + "/" + id
 		storefront(t, a, jwt, "POST", base+"/addresses/billing", bcAddress()).wantStatus(t, 200)
-		e := storefront(t, a, jwt, "POST", base+"/taxes", nil).wantError(t, 422, service.CodeValidation, "taxes.address_required")
+		e := storefront(t, a, jwt, "POST", base+"/taxes", nil).wantError(t, 422, problem.CodeValidation, "taxes.address_required")
 		if e["details"].(map[string]any)["address_type"] != "shipping" {
 			t.Fatalf("details %v", e["details"])
 		}
@@ -258,7 +259,7 @@ func TestTaxEstimateAnswersTaxesForAnAddressWithoutChangingTheOrder(t *testing.T
 		if len(state["taxes"].([]any)) != 0 || state["order_total"].(float64) != 4500 {
 			t.Fatalf("the estimate changed the order: %v", state)
 		}
-		storefront(t, a, jwt, "POST", base+"/taxes/estimate", map[string]any{"country_code": "ZZ"}).wantError(t, 422, service.CodeValidation, "address.invalid_address")
+		storefront(t, a, jwt, "POST", base+"/taxes/estimate", map[string]any{"country_code": "ZZ"}).wantError(t, 422, problem.CodeValidation, "address.invalid_address")
 	})
 }
 
@@ -283,11 +284,11 @@ func TestProcessOrderRefusesTaxesNotGeneratedForTheCurrentAddress(t *testing.T) 
 			t.Fatal(err)
 		}
 		c := readyCheckout(t, a, cart()) // ships to New York
-		c.call("POST", "/process_order", nil).wantError(t, 422, service.CodeValidation, "taxes.not_generated")
+		c.call("POST", "/process_order", nil).wantError(t, 422, problem.CodeValidation, "taxes.not_generated")
 		c.call("POST", "/taxes", nil).wantStatus(t, 200)
 		nj := usAddress()
 		nj["province"], nj["province_code"], nj["city"], nj["postal_code"] = "New Jersey", "NJ", "Newark", "07102"
 		c.call("PUT", "/addresses/shipping", nj).wantStatus(t, 200)
-		c.call("POST", "/process_order", nil).wantError(t, 422, service.CodeValidation, "taxes.out_of_date")
+		c.call("POST", "/process_order", nil).wantError(t, 422, problem.CodeValidation, "taxes.out_of_date")
 	})
 }

@@ -88,7 +88,7 @@ func (a *API) listWebhookDeliveries(w http.ResponseWriter, r *http.Request, sh *
 	}
 	if v := q.Get("before"); v != "" {
 		if before, err = strconv.Atoi(v); err != nil {
-			writeError(w, r, &service.Error{Kind: problem.Invalid, Code: service.CodeValidation, Type: "request.invalid_cursor",
+			writeError(w, r, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "request.invalid_cursor",
 				Message: "before must be the id of a delivery", Details: map[string]any{"field": "before"}})
 			return
 		}
@@ -113,7 +113,7 @@ func (a *API) replayWebhookDelivery(w http.ResponseWriter, r *http.Request, sh *
 	}
 	deliveryID, err := strconv.Atoi(r.PathValue("delivery_id"))
 	if err != nil {
-		writeError(w, r, &service.Error{Kind: problem.NotFound, Code: service.CodeNotFound, Type: "webhook_delivery.not_found", Message: "no webhook delivery with that id"})
+		writeError(w, r, &problem.Error{Kind: problem.NotFound, Code: problem.CodeNotFound, Type: "webhook_delivery.not_found", Message: "no webhook delivery with that id"})
 		return
 	}
 	d, err := a.svc.ReplayWebhookDelivery(r.Context(), sh, id, deliveryID)

@@ -9,7 +9,9 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // AddressKind is which of the order's two addresses a call concerns.
@@ -23,32 +25,32 @@ const (
 // AddressInput is an order address as sent.
 type AddressInput = schema.OrderAddress
 
-func addressError(kind AddressKind, p fieldErrors) *Error {
-	d := p.details()
+func addressError(kind AddressKind, p input.Problems) *problem.Error {
+	d := p.Details()
 	for k := range p {
 		d["field"] = k
 	}
 	d["address_type"] = string(kind)
-	return validationError("address.invalid_address", "invalid "+string(kind)+" address: "+p.message(), d)
+	return problem.Validation("address.invalid_address", "invalid "+string(kind)+" address: "+p.Message(), d)
 }
 
 // validateAddress checks country and province codes against ISO 3166 data and the postal code
 // against the country's format, when one is given. strict is the update rule: country,
 // country_code, and the province where the country has provinces, cannot be blank.
 func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
-	p := fieldErrors{}
-	p.text("first_name", in.FirstName, MaxShortText)
-	p.text("last_name", in.LastName, MaxShortText)
-	p.text("address_line_1", in.AddressLine1, MaxShortText)
-	p.text("address_line_2", in.AddressLine2, MaxShortText)
-	p.text("country", in.Country, MaxShortText)
-	p.text("city", in.City, MaxShortText)
-	p.text("province", in.Province, MaxShortText)
-	p.text("business_name", in.BusinessName, MaxShortText)
-	p.text("phone_number", in.PhoneNumber, MaxShortText)
-	p.text("postal_code", in.PostalCode, MaxShortText)
-	p.text("country_code", in.CountryCode, MaxShortText)
-	p.text("province_code", in.ProvinceCode, MaxShortText)
+	p := input.Problems{}
+	p.Text("first_name", in.FirstName, input.MaxShortText)
+	p.Text("last_name", in.LastName, input.MaxShortText)
+	p.Text("address_line_1", in.AddressLine1, input.MaxShortText)
+	p.Text("address_line_2", in.AddressLine2, input.MaxShortText)
+	p.Text("country", in.Country, input.MaxShortText)
+	p.Text("city", in.City, input.MaxShortText)
+	p.Text("province", in.Province, input.MaxShortText)
+	p.Text("business_name", in.BusinessName, input.MaxShortText)
+	p.Text("phone_number", in.PhoneNumber, input.MaxShortText)
+	p.Text("postal_code", in.PostalCode, input.MaxShortText)
+	p.Text("country_code", in.CountryCode, input.MaxShortText)
+	p.Text("province_code", in.ProvinceCode, input.MaxShortText)
 	if len(p) > 0 {
 		return addressError(kind, p)
 	}
@@ -57,13 +59,13 @@ func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
 	country, known := findCountry(in.CountryCode)
 	switch {
 	case in.CountryCode == "":
-		p.add("country_code", "is required")
+		p.Add("country_code", "is required")
 	case !known:
-		p.add("country_code", "is not an ISO 3166 country code")
+		p.Add("country_code", "is not an ISO 3166 country code")
 	}
 	if strings.TrimSpace(in.Country) == "" {
 		if strict {
-			p.add("country", "cannot be blank")
+			p.Add("country", "cannot be blank")
 		} else if known {
 			in.Country = country.Name
 		}
@@ -71,7 +73,7 @@ func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
 	if known && len(country.Provinces) > 0 {
 		switch {
 		case in.ProvinceCode == "" && strict:
-			p.add("province_code", "cannot be blank")
+			p.Add("province_code", "cannot be blank")
 		case in.ProvinceCode != "":
 			var match *Province
 			for i := range country.Provinces {
@@ -80,10 +82,10 @@ func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
 				}
 			}
 			if match == nil {
-				p.add("province_code", "is not a subdivision of "+in.CountryCode)
+				p.Add("province_code", "is not a subdivision of "+in.CountryCode)
 			} else if strings.TrimSpace(in.Province) == "" {
 				if strict {
-					p.add("province", "cannot be blank")
+					p.Add("province", "cannot be blank")
 				} else {
 					in.Province = match.Name
 				}
@@ -93,7 +95,7 @@ func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
 	if known && in.PostalCode != "" {
 		if re := address.GetCountry(in.CountryCode).PostCodeRegex.Regex; re != "" {
 			if ok, _ := regexp.MatchString(`(?i)^(?:`+re+`)$`, strings.TrimSpace(in.PostalCode)); !ok {
-				p.add("postal_code", "is not a valid postal code for "+in.CountryCode)
+				p.Add("postal_code", "is not a valid postal code for "+in.CountryCode)
 			}
 		}
 	}
@@ -115,7 +117,7 @@ func findCountry(code string) (Country, bool) {
 // ValidateAddress checks an address by the rules SetAddress applies, without touching the order.
 func ValidateAddress(kind AddressKind, in AddressInput) error {
 	if kind != ShippingAddress && kind != BillingAddress {
-		return validationError("address.invalid_address_type", "address_type must be shipping or billing", map[string]any{"field": "address_type"})
+		return problem.Validation("address.invalid_address_type", "address_type must be shipping or billing", map[string]any{"field": "address_type"})
 	}
 	return validateAddress(kind, &in, false)
 }

@@ -5,9 +5,12 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
-func productNotFound() *Error { return notFound("product.not_found", "no product with that id") }
+func productNotFound() *problem.Error {
+	return problem.NotFoundError("product.not_found", "no product with that id")
+}
 
 // Product returns one product of the shop's catalog.
 func (s *Service) Product(ctx context.Context, sh *ent.Shop, id int) (*ent.Product, error) {

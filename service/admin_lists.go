@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // The admin console's read-only listings of what grows without bound (gift cards, orders, the
@@ -134,7 +135,7 @@ func (s *Service) DiscountCode(ctx context.Context, sh *ent.Shop, id int) (*ent.
 func (s *Service) Variant(ctx context.Context, sh *ent.Shop, id int) (*ent.Variant, error) {
 	v, err := s.db.Read.Variant.Query().Where(variant.ShopID(sh.ID), variant.ID(id)).WithProduct().Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, notFound("product.variant_not_found", "no variant with that id")
+		return nil, problem.NotFoundError("product.variant_not_found", "no variant with that id")
 	}
 	return v, err
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/predicate"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // OrderFilter narrows the admin's order listing. Dates are whole UTC days, both included.
@@ -36,15 +38,15 @@ type OrderSummary struct {
 var OrderStatuses = []string{order.StatusOpen.String(), order.StatusProcessing.String(), order.StatusProcessed.String(), order.StatusCancelled.String()}
 
 func (f OrderFilter) validate() error {
-	p := fieldErrors{}
+	p := input.Problems{}
 	if f.Status != "" && order.StatusValidator(order.Status(f.Status)) != nil {
-		p.add("status", "must be one of open, processing, processed, cancelled")
+		p.Add("status", "must be one of open, processing, processed, cancelled")
 	}
 	if f.From != nil && f.To != nil && f.To.Before(*f.From) {
-		p.add("to", "must not be before from")
+		p.Add("to", "must not be before from")
 	}
 	if len(p) > 0 {
-		return validationError("order.invalid_filter", "invalid order filter: "+p.message(), p.details())
+		return problem.Validation("order.invalid_filter", "invalid order filter: "+p.Message(), p.Details())
 	}
 	return nil
 }

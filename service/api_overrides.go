@@ -6,8 +6,10 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // APIOverrideTypes are the pieces of checkout functionality a shop can send to its own endpoint.
@@ -21,28 +23,28 @@ type APIOverrideInput struct {
 }
 
 func (in APIOverrideInput) validate(creating bool, policy outbound.Policy) error {
-	p := fieldErrors{}
+	p := input.Problems{}
 	if in.OverrideType == nil && creating {
-		p.add("override_type", "is required")
+		p.Add("override_type", "is required")
 	} else if in.OverrideType != nil && !slices.Contains(APIOverrideTypes, *in.OverrideType) {
-		p.add("override_type", "must be one of address_validate, shipping, discount, inventory, tax")
+		p.Add("override_type", "must be one of address_validate, shipping, discount, inventory, tax")
 	}
 	if in.URL == nil && creating {
-		p.add("url", "is required")
+		p.Add("url", "is required")
 	} else if in.URL != nil {
-		if why := outboundURLProblem(policy, *in.URL); why != "" {
-			p.add("url", why)
+		if why := input.OutboundURLProblem(policy, *in.URL); why != "" {
+			p.Add("url", why)
 		}
 	}
 	if in.SharedSecret == nil && creating {
-		p.add("shared_secret", "is required")
+		p.Add("shared_secret", "is required")
 	} else if in.SharedSecret != nil && *in.SharedSecret == "" {
-		p.add("shared_secret", "cannot be blank")
+		p.Add("shared_secret", "cannot be blank")
 	} else if in.SharedSecret != nil {
-		p.text("shared_secret", *in.SharedSecret, MaxSecretText)
+		p.Text("shared_secret", *in.SharedSecret, input.MaxSecretText)
 	}
 	if len(p) > 0 {
-		return validationError("api_override.invalid_api_override_data", "invalid API override: "+p.message(), p.details())
+		return problem.Validation("api_override.invalid_api_override_data", "invalid API override: "+p.Message(), p.Details())
 	}
 	return nil
 }
@@ -61,8 +63,8 @@ func (s *Service) CreateAPIOverride(ctx context.Context, sh *ent.Shop, in APIOve
 		SetOverrideType(*in.OverrideType).SetURL(*in.URL).SetSharedSecret(*in.SharedSecret).Save(ctx)
 }
 
-func overrideNotFound(publicID string) *Error {
-	return notFound("api_override.not_found", "no API override with public_id "+publicID)
+func overrideNotFound(publicID string) *problem.Error {
+	return problem.NotFoundError("api_override.not_found", "no API override with public_id "+publicID)
 }
 
 // UpdateAPIOverride changes the given fields.

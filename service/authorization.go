@@ -90,7 +90,7 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 				return nil, err
 			}
 			if n == 0 {
-				return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "payment.gift_card_balance",
+				return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "payment.gift_card_balance",
 					Message: "the gift card no longer holds " + fmt.Sprint(p.Amount), Details: map[string]any{"field": "payments", "payment_id": p.PublicID}}
 			}
 			now := s.clock()
@@ -104,7 +104,7 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 		}
 		gw, ok := gateways[p.GatewayPublicID]
 		if !ok {
-			return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "payment.gateway_not_found",
+			return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "payment.gateway_not_found",
 				Message: "the gateway of payment " + p.PublicID + " is no longer configured; remove the payment and add another",
 				Details: map[string]any{"field": "payments", "payment_id": p.PublicID}}
 		}
@@ -449,7 +449,7 @@ func (s *Service) creditGiftCard(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 }
 
 // authorizationFailed is the 422 naming the tender that was not authorized.
-func authorizationFailed(p *ent.OrderPayment, cause error) *Error {
+func authorizationFailed(p *ent.OrderPayment, cause error) *problem.Error {
 	details := map[string]any{"field": "payments", "payment_id": p.PublicID, "gateway_public_id": p.GatewayPublicID,
 		"display_string": p.DisplayString, "amount": p.Amount}
 	msg := "the payment " + p.DisplayString + " was not authorized"
@@ -463,5 +463,5 @@ func authorizationFailed(p *ent.OrderPayment, cause error) *Error {
 			msg += ": the payment gateway did not answer"
 		}
 	}
-	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: typ, Message: msg, Details: details}
+	return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: typ, Message: msg, Details: details}
 }

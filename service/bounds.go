@@ -1,93 +1,17 @@
 package service
 
 import (
-	"encoding/json"
 	"fmt"
-	"math"
+
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
-// Money and quantity bounds: every amount and quantity that enters has one, chosen so that no
-// sum of valid inputs can leave an int64 (docs/api.md, "Bounds"). Totals are still added with
-// overflow checks (checkedSum), so a row written before these bounds cannot wrap a total either.
-const (
-	// MaxAmount bounds one amount in minor units: a price, a shipping rate, a discount, a gift
-	// card, a payment, a capture or a refund (ten billion in a two-decimal currency).
-	MaxAmount = 1_000_000_000_000
-	// MaxQuantity bounds the units of one line.
-	MaxQuantity = 100_000
-	// MaxOrderSubtotal bounds the sum of an order's lines: MaxLineItems lines of MaxQuantity
-	// units at MaxAmount would pass it a thousand times over.
-	MaxOrderSubtotal = 1_000_000_000_000_000
-	// MaxWeight bounds one unit's weight, in its weight unit.
-	MaxWeight = 1_000_000_000
-	// MaxInventory bounds a variant's stock.
-	MaxInventory = 1_000_000_000
-	// MaxVariants bounds the variants of one product.
-	MaxVariants = 1_000
-	// MaxTaxZones bounds a shop's tax zones: each taxes at most the whole amount, so the taxes of
-	// an order stay below MaxTaxZones times its subtotal and shipping.
-	MaxTaxZones = 1_000
-	// MaxMapEntries bounds the entries of a map of text a caller sends (line item properties,
-	// cart parameters, note attributes) and MaxListEntries the items of a list of text (tags).
-	MaxMapEntries  = 100
-	MaxListEntries = 100
-	// MaxObjectBytes bounds a free-form JSON object a caller sends (capture_data,
-	// refund_meta_data, extra_payment_data), encoded.
-	MaxObjectBytes = 16 << 10
-)
-
-// checkedSum adds amounts, and remembers instead of wrapping when a sum would leave an int64.
-type checkedSum struct {
-	value    int64
-	overflow bool
-}
-
-func (c *checkedSum) add(x int64) {
-	s := c.value + x
-	if (x > 0 && s < c.value) || (x < 0 && s > c.value) {
-		c.overflow = true
-		return
-	}
-	c.value = s
-}
-
-// lineTotal is price times quantity, and false when it would leave an int64.
-func lineTotal(price int64, quantity int) (int64, bool) {
-	q := int64(quantity)
-	if price < 0 || q < 0 || (q != 0 && price > math.MaxInt64/q) {
-		return 0, false
-	}
-	return price * q, true
-}
-
-// amountOutOfBounds reports whether a amount is negative or above MaxAmount.
-func amountOutOfBounds(a int64) bool { return a < 0 || a > MaxAmount }
-
-// amountBoundText is the problem an out-of-bounds amount is reported with.
-var amountBoundText = fmt.Sprintf("must be between 0 and %d (minor units)", MaxAmount)
-
-// orderTooLarge is the 422 for a change that would take an order's lines past MaxOrderSubtotal.
-func orderTooLarge(subtotal int64) *Error {
-	details := map[string]any{"field": "line_items", "max_subtotal": int64(MaxOrderSubtotal)}
+// orderTooLarge is the 422 for a change that would take an order's lines past input.MaxOrderSubtotal.
+func orderTooLarge(subtotal int64) *problem.Error {
+	details := map[string]any{"field": "line_items", "max_subtotal": int64(input.MaxOrderSubtotal)}
 	if subtotal > 0 {
 		details["subtotal"] = subtotal
 	}
-	return validationError("order.total_too_large", fmt.Sprintf("the order's lines would add up to more than %d", MaxOrderSubtotal), details)
-}
-
-// checkObject bounds a free-form JSON object a caller sends.
-func checkObject(p fieldErrors, field string, v map[string]any) {
-	if len(v) == 0 {
-		return
-	}
-	if b, err := json.Marshal(v); err != nil || len(b) > MaxObjectBytes {
-		p.add(field, fmt.Sprintf("is larger than %d bytes of JSON", MaxObjectBytes))
-	}
-}
-
-// checkAmount adds a problem when an amount given is not positive or above MaxAmount.
-func checkAmount(p fieldErrors, field string, a *int64) {
-	if a != nil && (*a <= 0 || *a > MaxAmount) {
-		p.add(field, fmt.Sprintf("must be a positive amount in minor units, at most %d", MaxAmount))
-	}
+	return problem.Validation("order.total_too_large", fmt.Sprintf("the order's lines would add up to more than %d", input.MaxOrderSubtotal), details)
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // CancelInput is a cancellation: its reason, and whether captured money goes back too.
@@ -30,8 +32,8 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 	if strings.TrimSpace(in.Reason) == "" {
 		return nil, captureError("order.cancel_reason_required", "reason is required", map[string]any{"field": "reason"})
 	}
-	if tooLong(in.Reason, MaxLongText) {
-		return nil, textTooLong("reason", MaxLongText)
+	if input.TooLong(in.Reason, input.MaxLongText) {
+		return nil, input.TextTooLong("reason", input.MaxLongText)
 	}
 	var voids []*ent.PaymentTransaction
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
@@ -95,7 +97,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 	if in.Refund {
 		res, err := s.Refund(ctx, sess, CaptureScope{Full: true}, RefundInput{Reason: in.Reason}, operationKey)
 		if err != nil {
-			if e, ok := AsError(err); !ok || e.Type != "refund.nothing_to_refund" {
+			if e, ok := problem.As(err); !ok || e.Type != "refund.nothing_to_refund" {
 				return nil, err
 			}
 		}

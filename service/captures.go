@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -61,10 +62,10 @@ type CaptureResult struct {
 }
 
 // amountRequired is the problem of a missing or out-of-bounds amount of a capture or refund.
-var amountRequired = fmt.Sprintf("amount is required and must be positive, in minor units, at most %d", MaxAmount)
+var amountRequired = fmt.Sprintf("amount is required and must be positive, in minor units, at most %d", input.MaxAmount)
 
-func captureError(typ, message string, details map[string]any) *Error {
-	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: typ, Message: message, Details: details}
+func captureError(typ, message string, details map[string]any) *problem.Error {
+	return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: typ, Message: message, Details: details}
 }
 
 // plannedMove is one amount to move on one payment.
@@ -76,13 +77,13 @@ type plannedMove struct {
 // Capture captures authorized money of a processed order: all that is left (scope.Full), an
 // amount spread over the payments in tender order, or an amount of one payment.
 func (s *Service) Capture(ctx context.Context, sess *OrderSession, scope CaptureScope, in CaptureInput, operationKey string) (*CaptureResult, error) {
-	if !scope.Full && (in.Amount == nil || *in.Amount <= 0 || *in.Amount > MaxAmount) {
+	if !scope.Full && (in.Amount == nil || *in.Amount <= 0 || *in.Amount > input.MaxAmount) {
 		return nil, captureError("capture.invalid_amount", amountRequired, map[string]any{"field": "amount"})
 	}
-	p := fieldErrors{}
-	checkObject(p, "capture_data", in.CaptureData)
+	p := input.Problems{}
+	p.Object("capture_data", in.CaptureData)
 	if len(p) > 0 {
-		return nil, captureError("capture.invalid_capture_data", "invalid capture: "+p.message(), map[string]any{"field": "capture_data"})
+		return nil, captureError("capture.invalid_capture_data", "invalid capture: "+p.Message(), map[string]any{"field": "capture_data"})
 	}
 	var entries []*ent.PaymentTransaction
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {

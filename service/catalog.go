@@ -8,6 +8,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // VariantInput is one variant of a new product.
@@ -41,50 +43,50 @@ type ProductInput struct {
 var weightUnits = map[string]bool{"g": true, "kg": true, "lb": true, "oz": true}
 
 func (in ProductInput) validate() error {
-	p := fieldErrors{}
+	p := input.Problems{}
 	if strings.TrimSpace(in.PlatformID) == "" {
-		p.add("platform_id", "is required")
+		p.Add("platform_id", "is required")
 	}
 	if strings.TrimSpace(in.Title) == "" {
-		p.add("title", "is required")
+		p.Add("title", "is required")
 	}
 	if len(in.Variants) == 0 {
-		p.add("variants", "needs at least one variant")
+		p.Add("variants", "needs at least one variant")
 	}
-	if len(in.Variants) > MaxVariants {
-		p.add("variants", fmt.Sprintf("has more than %d variants", MaxVariants))
+	if len(in.Variants) > input.MaxVariants {
+		p.Add("variants", fmt.Sprintf("has more than %d variants", input.MaxVariants))
 	}
-	p.text("platform_id", in.PlatformID, MaxShortText)
-	p.text("title", in.Title, MaxShortText)
-	p.text("description", in.Description, MaxLongText)
-	p.text("vendor", in.Vendor, MaxShortText)
-	p.text("tags", in.Tags, MaxLongText)
-	p.text("image_url", in.ImageURL, MaxURLText)
+	p.Text("platform_id", in.PlatformID, input.MaxShortText)
+	p.Text("title", in.Title, input.MaxShortText)
+	p.Text("description", in.Description, input.MaxLongText)
+	p.Text("vendor", in.Vendor, input.MaxShortText)
+	p.Text("tags", in.Tags, input.MaxLongText)
+	p.Text("image_url", in.ImageURL, input.MaxURLText)
 	seen := map[string]bool{}
 	for i, v := range in.Variants {
 		f := fmt.Sprintf("variants[%d]", i)
 		if v.PlatformID == "" {
-			p.add(f+".platform_id", "is required")
+			p.Add(f+".platform_id", "is required")
 		} else if seen[v.PlatformID] {
-			p.add(f+".platform_id", "is used by another variant")
+			p.Add(f+".platform_id", "is used by another variant")
 		}
 		seen[v.PlatformID] = true
-		if amountOutOfBounds(v.Price) || amountOutOfBounds(v.CompareAtPrice) {
-			p.add(f+".price", "price and compare_at_price "+amountBoundText)
+		if input.AmountOutOfBounds(v.Price) || input.AmountOutOfBounds(v.CompareAtPrice) {
+			p.Add(f+".price", "price and compare_at_price "+input.AmountBoundText)
 		}
 		if v.WeightUnit != "" && !weightUnits[v.WeightUnit] {
-			p.add(f+".weight_unit", "must be g, kg, lb or oz")
+			p.Add(f+".weight_unit", "must be g, kg, lb or oz")
 		}
-		if v.Weight < 0 || v.Weight > MaxWeight || v.InventoryQuantity < 0 || v.InventoryQuantity > MaxInventory {
-			p.add(f, fmt.Sprintf("weight must be between 0 and %d, and inventory_quantity between 0 and %d", MaxWeight, MaxInventory))
+		if v.Weight < 0 || v.Weight > input.MaxWeight || v.InventoryQuantity < 0 || v.InventoryQuantity > input.MaxInventory {
+			p.Add(f, fmt.Sprintf("weight must be between 0 and %d, and inventory_quantity between 0 and %d", input.MaxWeight, input.MaxInventory))
 		}
-		p.text(f+".platform_id", v.PlatformID, MaxShortText)
-		p.text(f+".sku", v.SKU, MaxShortText)
-		p.text(f+".title", v.Title, MaxShortText)
-		p.text(f+".image_url", v.ImageURL, MaxURLText)
+		p.Text(f+".platform_id", v.PlatformID, input.MaxShortText)
+		p.Text(f+".sku", v.SKU, input.MaxShortText)
+		p.Text(f+".title", v.Title, input.MaxShortText)
+		p.Text(f+".image_url", v.ImageURL, input.MaxURLText)
 	}
 	if len(p) > 0 {
-		return validationError("product.invalid_product_data", "invalid product: "+p.message(), p.details())
+		return problem.Validation("product.invalid_product_data", "invalid product: "+p.Message(), p.Details())
 	}
 	return nil
 }
@@ -109,7 +111,7 @@ func (s *Service) CreateProduct(ctx context.Context, sh *ent.Shop, in ProductInp
 			return err
 		}
 		if taken || variantTaken {
-			return validationError("product.platform_id_taken", "a product or variant with this platform_id exists", map[string]any{"field": "platform_id"})
+			return problem.Validation("product.platform_id_taken", "a product or variant with this platform_id exists", map[string]any{"field": "platform_id"})
 		}
 		out, err = tx.Product.Create().SetShopID(sh.ID).SetPlatformID(in.PlatformID).SetTitle(in.Title).
 			SetDescription(in.Description).SetVendor(in.Vendor).SetTags(in.Tags).SetImageURL(in.ImageURL).SetGiftCard(in.GiftCard).Save(ctx)
@@ -149,11 +151,11 @@ type VariantPatch struct {
 
 // UpdateVariant changes one variant of the shop's catalog.
 func (s *Service) UpdateVariant(ctx context.Context, sh *ent.Shop, id int, in VariantPatch) (*ent.Variant, error) {
-	if (in.Price != nil && amountOutOfBounds(*in.Price)) || (in.CompareAtPrice != nil && amountOutOfBounds(*in.CompareAtPrice)) ||
-		(in.InventoryQuantity != nil && (*in.InventoryQuantity < 0 || *in.InventoryQuantity > MaxInventory)) ||
-		(in.SKU != nil && tooLong(*in.SKU, MaxShortText)) || (in.Title != nil && tooLong(*in.Title, MaxShortText)) {
-		return nil, validationError("product.invalid_variant_data",
-			fmt.Sprintf("price and compare_at_price %s, inventory_quantity between 0 and %d, sku and title at most %d characters", amountBoundText, MaxInventory, MaxShortText), nil)
+	if (in.Price != nil && input.AmountOutOfBounds(*in.Price)) || (in.CompareAtPrice != nil && input.AmountOutOfBounds(*in.CompareAtPrice)) ||
+		(in.InventoryQuantity != nil && (*in.InventoryQuantity < 0 || *in.InventoryQuantity > input.MaxInventory)) ||
+		(in.SKU != nil && input.TooLong(*in.SKU, input.MaxShortText)) || (in.Title != nil && input.TooLong(*in.Title, input.MaxShortText)) {
+		return nil, problem.Validation("product.invalid_variant_data",
+			fmt.Sprintf("price and compare_at_price %s, inventory_quantity between 0 and %d, sku and title at most %d characters", input.AmountBoundText, input.MaxInventory, input.MaxShortText), nil)
 	}
 	n, err := s.db.Client.Variant.Update().Where(variant.ShopID(sh.ID), variant.ID(id)).
 		SetNillablePrice(in.Price).SetNillableCompareAtPrice(in.CompareAtPrice).SetNillableInventoryTracked(in.InventoryTracked).
@@ -162,7 +164,7 @@ func (s *Service) UpdateVariant(ctx context.Context, sh *ent.Shop, id int, in Va
 		return nil, err
 	}
 	if n == 0 {
-		return nil, notFound("product.variant_not_found", "no variant with that id")
+		return nil, problem.NotFoundError("product.variant_not_found", "no variant with that id")
 	}
 	return s.db.Read.Variant.Get(ctx, id)
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // normalizeOrigin turns "https://Shop.example.com/" into "https://shop.example.com".
@@ -26,12 +28,12 @@ func (s *Service) CorsDomains(ctx context.Context, sh *ent.Shop) ([]*ent.CorsDom
 
 // AddCorsDomain allows an origin; adding one already listed changes nothing.
 func (s *Service) AddCorsDomain(ctx context.Context, sh *ent.Shop, domain string) ([]*ent.CorsDomain, error) {
-	if tooLong(domain, MaxURLText) {
-		return nil, textTooLong("domain", MaxURLText)
+	if input.TooLong(domain, input.MaxURLText) {
+		return nil, input.TextTooLong("domain", input.MaxURLText)
 	}
 	origin, ok := normalizeOrigin(domain)
 	if !ok {
-		return nil, validationError("cors.invalid_domain", "domain must be a protocol and host, like https://shop.example.com", map[string]any{"field": "domain"})
+		return nil, problem.Validation("cors.invalid_domain", "domain must be a protocol and host, like https://shop.example.com", map[string]any{"field": "domain"})
 	}
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		exists, err := tx.CorsDomain.Query().Where(corsdomain.ShopID(sh.ID), corsdomain.Domain(origin)).Exist(ctx)
@@ -53,7 +55,7 @@ func (s *Service) DeleteCorsDomain(ctx context.Context, sh *ent.Shop, domainID i
 		return err
 	}
 	if n == 0 {
-		return notFound("cors.domain_not_found", "no domain in the allowlist with that domain_id")
+		return problem.NotFoundError("cors.domain_not_found", "no domain in the allowlist with that domain_id")
 	}
 	return nil
 }

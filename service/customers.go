@@ -7,6 +7,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -23,48 +24,48 @@ type CustomerInput struct {
 
 // ValidateEmailAddress checks the form of an email address.
 func ValidateEmailAddress(email string) error {
-	if tooLong(email, MaxShortText) {
-		return textTooLong("email_address", MaxShortText)
+	if input.TooLong(email, input.MaxShortText) {
+		return input.TextTooLong("email_address", input.MaxShortText)
 	}
 	a, err := mail.ParseAddress(email)
 	if email == "" || err != nil || a.Address != strings.TrimSpace(email) || !strings.Contains(a.Address[strings.LastIndex(a.Address, "@"):], ".") {
-		return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "customer.invalid_email_address",
+		return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "customer.invalid_email_address",
 			Message: "email_address is not a valid email address", Details: map[string]any{"field": "email_address"}}
 	}
 	return nil
 }
 
 func (in CustomerInput) validate(needPlatformID bool) error {
-	p := fieldErrors{}
+	p := input.Problems{}
 	if strings.TrimSpace(in.FirstName) == "" {
-		p.add("first_name", "is required")
+		p.Add("first_name", "is required")
 	}
 	if strings.TrimSpace(in.LastName) == "" {
-		p.add("last_name", "is required")
+		p.Add("last_name", "is required")
 	}
 	if ValidateEmailAddress(in.EmailAddress) != nil {
-		p.add("email_address", "is not a valid email address")
+		p.Add("email_address", "is not a valid email address")
 	}
 	if needPlatformID && (in.PlatformID == nil || *in.PlatformID == "") {
-		p.add("platform_id", "is required for an authenticated customer")
+		p.Add("platform_id", "is required for an authenticated customer")
 	}
-	p.text("first_name", in.FirstName, MaxShortText)
-	p.text("last_name", in.LastName, MaxShortText)
-	p.text("email_address", in.EmailAddress, MaxShortText)
+	p.Text("first_name", in.FirstName, input.MaxShortText)
+	p.Text("last_name", in.LastName, input.MaxShortText)
+	p.Text("email_address", in.EmailAddress, input.MaxShortText)
 	if in.PlatformID != nil {
-		p.text("platform_id", *in.PlatformID, MaxShortText)
+		p.Text("platform_id", *in.PlatformID, input.MaxShortText)
 	}
 	if in.PublicID != nil {
-		p.text("public_id", *in.PublicID, MaxShortText)
+		p.Text("public_id", *in.PublicID, input.MaxShortText)
 	}
 	if len(p) > 0 {
 		field := ""
 		for k := range p {
 			field = k
 		}
-		d := p.details()
+		d := p.Details()
 		d["field"] = field
-		return validationError("customer.invalid_customer_data", "invalid customer: "+p.message(), d)
+		return problem.Validation("customer.invalid_customer_data", "invalid customer: "+p.Message(), d)
 	}
 	return nil
 }
@@ -80,7 +81,7 @@ func (s *Service) CreateCustomer(ctx context.Context, sess *OrderSession, in Cus
 	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if o.Customer != nil {
-			return validationError("customer.already_exists", "the order already has a customer: delete it first", nil)
+			return problem.Validation("customer.already_exists", "the order already has a customer: delete it first", nil)
 		}
 		publicID := platform.NewPublicID()
 		if in.PublicID != nil && *in.PublicID != "" {
@@ -102,7 +103,7 @@ func (s *Service) UpdateCustomer(ctx context.Context, sess *OrderSession, in Cus
 	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if o.Customer == nil {
-			return validationError("customer.not_found", "the order has no customer to update", nil)
+			return problem.Validation("customer.not_found", "the order has no customer to update", nil)
 		}
 		c := *o.Customer
 		c.FirstName, c.LastName = strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
@@ -116,7 +117,7 @@ func (s *Service) UpdateCustomer(ctx context.Context, sess *OrderSession, in Cus
 func (s *Service) DeleteCustomer(ctx context.Context, sess *OrderSession) (*OrderView, error) {
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if o.Customer == nil {
-			return validationError("customer.not_found", "the order has no customer to delete", nil)
+			return problem.Validation("customer.not_found", "the order has no customer to delete", nil)
 		}
 		update.ClearCustomer()
 		return nil

@@ -4,12 +4,15 @@ import (
 	"context"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // DiscountCodeInput is a new discount code.
@@ -47,37 +50,37 @@ var discountCodeFormat = regexp.MustCompile(`^[A-Z0-9][A-Z0-9._-]{0,63}$`)
 func normalizeDiscountCode(code string) string { return strings.ToUpper(strings.TrimSpace(code)) }
 
 func (in *DiscountCodeInput) validate() error {
-	p := fieldErrors{}
+	p := input.Problems{}
 	in.Code = normalizeDiscountCode(in.Code)
 	if !discountCodeFormat.MatchString(in.Code) {
-		p.add("code", "must be 1 to 64 letters, digits, '.', '_' or '-'")
+		p.Add("code", "must be 1 to 64 letters, digits, '.', '_' or '-'")
 	}
 	switch in.Kind {
 	case discountcode.KindPercentage:
 		if in.Value < 1 || in.Value > 10_000 {
-			p.add("value", "is in basis points for a percentage code: 1 to 10000")
+			p.Add("value", "is in basis points for a percentage code: 1 to 10000")
 		}
 	case discountcode.KindFixedAmount:
-		if in.Value < 1 || in.Value > MaxAmount {
-			p.add("value", "must be between 1 and "+itoa(MaxAmount)+" (minor units) for a fixed_amount code")
+		if in.Value < 1 || in.Value > input.MaxAmount {
+			p.Add("value", "must be between 1 and "+strconv.Itoa(input.MaxAmount)+" (minor units) for a fixed_amount code")
 		}
 	case discountcode.KindFreeShipping:
 		in.Value = 0
 	default:
-		p.add("kind", "must be percentage, fixed_amount or free_shipping")
+		p.Add("kind", "must be percentage, fixed_amount or free_shipping")
 	}
-	if in.MinimumSubtotal < 0 || in.MinimumSubtotal > MaxOrderSubtotal {
-		p.add("minimum_subtotal", "must be between 0 and "+itoa(MaxOrderSubtotal)+" (minor units)")
+	if in.MinimumSubtotal < 0 || in.MinimumSubtotal > input.MaxOrderSubtotal {
+		p.Add("minimum_subtotal", "must be between 0 and "+strconv.Itoa(input.MaxOrderSubtotal)+" (minor units)")
 	}
-	p.text("text", in.Text, MaxShortText)
+	p.Text("text", in.Text, input.MaxShortText)
 	if in.UsageLimit < 0 {
-		p.add("usage_limit", "cannot be negative (0 is unlimited)")
+		p.Add("usage_limit", "cannot be negative (0 is unlimited)")
 	}
 	if in.StartsAt != nil && in.EndsAt != nil && !in.EndsAt.After(*in.StartsAt) {
-		p.add("ends_at", "must be after starts_at")
+		p.Add("ends_at", "must be after starts_at")
 	}
 	if len(p) > 0 {
-		return validationError("discount.invalid_discount_code_data", "invalid discount code: "+p.message(), p.details())
+		return problem.Validation("discount.invalid_discount_code_data", "invalid discount code: "+p.Message(), p.Details())
 	}
 	return nil
 }
@@ -88,17 +91,17 @@ func checkCodeSent(code string) error {
 		return discountCodeRequired()
 	}
 	if len(code) > 64 {
-		return textTooLong("code", 64)
+		return input.TextTooLong("code", 64)
 	}
 	return nil
 }
 
-func discountCodeNotFound() *Error {
-	return notFound("discount.code_not_found", "no discount code with that id")
+func discountCodeNotFound() *problem.Error {
+	return problem.NotFoundError("discount.code_not_found", "no discount code with that id")
 }
 
-func discountCodeTaken(code string) *Error {
-	return validationError("discount.code_taken", "the shop already has a discount code "+code, map[string]any{"field": "code", "code": code})
+func discountCodeTaken(code string) *problem.Error {
+	return problem.Validation("discount.code_taken", "the shop already has a discount code "+code, map[string]any{"field": "code", "code": code})
 }
 
 // CreateDiscountCode adds a code to the shop.
@@ -192,12 +195,12 @@ func (s *Service) DeleteDiscountCode(ctx context.Context, sh *ent.Shop, id int) 
 	return nil
 }
 
-func unknownDiscountCode(code string) *Error {
-	return validationError("discount.invalid_code", "no discount code "+code, map[string]any{"field": "code", "code": code})
+func unknownDiscountCode(code string) *problem.Error {
+	return problem.Validation("discount.invalid_code", "no discount code "+code, map[string]any{"field": "code", "code": code})
 }
 
-func discountCodeRequired() *Error {
-	return validationError("discount.code_required", "code is required", map[string]any{"field": "code"})
+func discountCodeRequired() *problem.Error {
+	return problem.Validation("discount.code_required", "code is required", map[string]any{"field": "code"})
 }
 
 // checkDiscountCode is every rule a code must pass to be applied to the order: it exists, its
@@ -233,13 +236,13 @@ func checkDiscountCode(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.
 	shipping := dc.Kind == discountcode.KindFreeShipping
 	for _, h := range held {
 		if (h.Kind == discountcode.KindFreeShipping) == shipping {
-			return nil, validationError("discount.cannot_combine",
+			return nil, problem.Validation("discount.cannot_combine",
 				"discount code "+code+" cannot be combined with "+h.Code+", already on the order: remove it first",
 				map[string]any{"field": "code", "code": code, "applied_code": h.Code})
 		}
 	}
 	if len(others) >= MaxDiscountCodesPerOrder {
-		return nil, validationError("discount.cannot_combine", "the order already holds the most discount codes it can: remove one first",
+		return nil, problem.Validation("discount.cannot_combine", "the order already holds the most discount codes it can: remove one first",
 			map[string]any{"field": "code", "code": code})
 	}
 	return dc, nil
@@ -272,7 +275,7 @@ func (s *Service) RemoveDiscountCode(ctx context.Context, sess *OrderSession, co
 	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if !slices.Contains(o.DiscountCodes, code) {
-			return validationError("discount.not_applied", "discount code "+code+" is not applied to the order", map[string]any{"field": "code", "code": code})
+			return problem.Validation("discount.not_applied", "discount code "+code+" is not applied to the order", map[string]any{"field": "code", "code": code})
 		}
 		rest := slices.DeleteFunc(slices.Clone(o.DiscountCodes), func(held string) bool { return held == code })
 		update.SetDiscountCodes(rest)

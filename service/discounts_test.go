@@ -89,7 +89,7 @@ func TestOrdersRacingForACodesLastUsesCannotExceedItsLimit(t *testing.T) {
 				redeemed++
 				continue
 			}
-			if e, ok := service.AsError(err); !ok || e.Kind != problem.Invalid || e.Type != "discount.usage_limit_reached" {
+			if e, ok := problem.As(err); !ok || e.Kind != problem.Invalid || e.Type != "discount.usage_limit_reached" {
 				t.Fatalf("losing order got %v", err)
 			}
 		}
@@ -137,7 +137,7 @@ func TestRedeemingRechecksTheCodeWhenTheOrderIsProcessed(t *testing.T) {
 		}
 		clock.Set(ends.Add(time.Second))
 		err := svc.RedeemDiscountCodesOf(ctx, v)
-		if e, ok := service.AsError(err); !ok || e.Kind != problem.Invalid || e.Type != "discount.expired" {
+		if e, ok := problem.As(err); !ok || e.Kind != problem.Invalid || e.Type != "discount.expired" {
 			t.Fatalf("redeem of an expired code: %v", err)
 		}
 		if usageOf(t, db, dc) != 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/flow"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -65,8 +66,8 @@ func (s *Service) AvailableFlows(ctx context.Context, sh *ent.Shop) ([]FlowSumma
 	return s.flowsWhere(ctx, sh, false)
 }
 
-func flowNotFound(id string) *Error {
-	return notFound("flow.not_found", "no flow "+id+" is available for this shop")
+func flowNotFound(id string) *problem.Error {
+	return problem.NotFoundError("flow.not_found", "no flow "+id+" is available for this shop")
 }
 
 // setFlowEnabled enables or disables a known flow and returns the enabled list.
@@ -90,7 +91,7 @@ func (s *Service) setFlowEnabled(ctx context.Context, sh *ent.Shop, flowID strin
 			if !enable {
 				typ, msg = "flow.not_enabled", "flow "+flowID+" is not enabled"
 			}
-			return validationError(typ, msg, map[string]any{"flow_id": flowID})
+			return problem.Validation(typ, msg, map[string]any{"flow_id": flowID})
 		}
 		// Built-in flows get a row the first time they are enabled.
 		return tx.Flow.Create().SetShopID(sh.ID).SetFlowID(flowID).SetFlowName(found.FlowName).
@@ -131,19 +132,19 @@ type RegisterFlowInput struct {
 
 // RegisterCustomFlow makes a custom flow available to the shop and returns the available list.
 func (s *Service) RegisterCustomFlow(ctx context.Context, sh *ent.Shop, in RegisterFlowInput) ([]FlowSummary, error) {
-	p := fieldErrors{}
+	p := input.Problems{}
 	if !flowIDPattern.MatchString(in.FlowID) {
-		p.add("flow_id", "must be 1-100 letters, digits, '.', '_' or '-'")
+		p.Add("flow_id", "must be 1-100 letters, digits, '.', '_' or '-'")
 	}
 	if in.FlowName == "" {
-		p.add("flow_name", "is required")
+		p.Add("flow_name", "is required")
 	}
-	p.text("flow_name", in.FlowName, MaxShortText)
+	p.Text("flow_name", in.FlowName, input.MaxShortText)
 	if in.FlowType != "" && in.FlowType != "custom" {
-		p.add("flow_type", "must be custom")
+		p.Add("flow_type", "must be custom")
 	}
 	if len(p) > 0 {
-		return nil, validationError("flow.invalid_flow_data", "invalid flow: "+p.message(), p.details())
+		return nil, problem.Validation("flow.invalid_flow_data", "invalid flow: "+p.Message(), p.Details())
 	}
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		all, _, err := s.flowCatalog(ctx, tx.Client(), sh)
@@ -152,7 +153,7 @@ func (s *Service) RegisterCustomFlow(ctx context.Context, sh *ent.Shop, in Regis
 		}
 		for _, f := range all {
 			if f.FlowID == in.FlowID {
-				return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "flow.already_exists",
+				return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "flow.already_exists",
 					Message: "a flow with flow_id " + in.FlowID + " already exists", Details: map[string]any{"flow_id": in.FlowID}}
 			}
 		}

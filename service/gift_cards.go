@@ -8,12 +8,15 @@ import (
 	"encoding/hex"
 	"math/big"
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // IssueGiftCardInput is a new gift card; the pin is generated unless given.
@@ -45,33 +48,33 @@ func pinHash(sh *ent.Shop, cardToken, pin string) string {
 
 // IssueGiftCard creates a gift card with a balance.
 func (s *Service) IssueGiftCard(ctx context.Context, sh *ent.Shop, in IssueGiftCardInput) (*IssuedGiftCard, error) {
-	p := fieldErrors{}
-	if in.Amount <= 0 || in.Amount > MaxAmount {
-		p.add("amount", "must be a positive amount in minor units, at most "+itoa(MaxAmount))
+	p := input.Problems{}
+	if in.Amount <= 0 || in.Amount > input.MaxAmount {
+		p.Add("amount", "must be a positive amount in minor units, at most "+strconv.Itoa(input.MaxAmount))
 	}
-	p.text("card_token", in.CardToken, MaxShortText)
-	p.text("pin", in.Pin, MaxShortText)
-	p.text("recipient_name", in.RecipientName, MaxShortText)
-	p.text("message", in.Message, MaxLongText)
-	p.text("customer_name", in.CustomerName, MaxShortText)
-	p.text("customer_email", in.CustomerEmail, MaxShortText)
+	p.Text("card_token", in.CardToken, input.MaxShortText)
+	p.Text("pin", in.Pin, input.MaxShortText)
+	p.Text("recipient_name", in.RecipientName, input.MaxShortText)
+	p.Text("message", in.Message, input.MaxLongText)
+	p.Text("customer_name", in.CustomerName, input.MaxShortText)
+	p.Text("customer_email", in.CustomerEmail, input.MaxShortText)
 	currency := strings.ToUpper(in.Currency)
 	if currency == "" {
 		currency = sh.Currency
 	}
-	if validateCurrency(currency) != nil {
-		p.add("currency", "must be an ISO 4217 code")
+	if input.Currency(currency) != nil {
+		p.Add("currency", "must be an ISO 4217 code")
 	}
 	if in.CustomerEmail != "" {
 		if _, err := mail.ParseAddress(in.CustomerEmail); err != nil {
-			p.add("customer_email", "is not an email address")
+			p.Add("customer_email", "is not an email address")
 		}
 	}
 	if in.Pin != "" && len(in.Pin) < 4 {
-		p.add("pin", "must have at least 4 characters")
+		p.Add("pin", "must have at least 4 characters")
 	}
 	if len(p) > 0 {
-		return nil, validationError("gift_card.invalid_gift_card_data", "invalid gift card: "+p.message(), p.details())
+		return nil, problem.Validation("gift_card.invalid_gift_card_data", "invalid gift card: "+p.Message(), p.Details())
 	}
 	token := in.CardToken
 	if token == "" {
@@ -88,7 +91,7 @@ func (s *Service) IssueGiftCard(ctx context.Context, sh *ent.Shop, in IssueGiftC
 			return err
 		}
 		if exists {
-			return validationError("gift_card.card_token_taken", "a gift card with this card_token exists", map[string]any{"field": "card_token"})
+			return problem.Validation("gift_card.card_token_taken", "a gift card with this card_token exists", map[string]any{"field": "card_token"})
 		}
 		out, err = tx.GiftCard.Create().SetShopID(sh.ID).SetPublicPaymentMethodID(platform.NewPublicID()).SetCardToken(token).
 			SetPinHash(pinHash(sh, token, pin)).SetCurrency(currency).SetAmount(in.Amount).SetBalance(in.Amount).
@@ -124,12 +127,12 @@ type GiftCardLookup struct {
 // LookupGiftCard finds a card. An unknown card and a wrong pin get the same answer, so the
 // lookup cannot be used to find which card tokens exist.
 func (s *Service) LookupGiftCard(ctx context.Context, sh *ent.Shop, q GiftCardLookup) (*ent.GiftCard, error) {
-	invalid := validationError("gift_card.invalid_card", "no gift card matches this card token and pin", nil)
+	invalid := problem.Validation("gift_card.invalid_card", "no gift card matches this card token and pin", nil)
 	switch {
 	case q.PublicPaymentMethodID != "":
 		g, err := s.db.Read.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.PublicPaymentMethodID(q.PublicPaymentMethodID)).Only(ctx)
 		if ent.IsNotFound(err) {
-			return nil, validationError("gift_card.invalid_card", "no gift card with this public_payment_method_id", nil)
+			return nil, problem.Validation("gift_card.invalid_card", "no gift card with this public_payment_method_id", nil)
 		}
 		return g, err
 	case q.CardToken != "" && q.CardPin != "":
@@ -145,5 +148,5 @@ func (s *Service) LookupGiftCard(ctx context.Context, sh *ent.Shop, q GiftCardLo
 		}
 		return g, nil
 	}
-	return nil, validationError("gift_card.missing_lookup", "give public_payment_method_id, or card_token with card_pin", nil)
+	return nil, problem.Validation("gift_card.missing_lookup", "give public_payment_method_id, or card_token with card_pin", nil)
 }

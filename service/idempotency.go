@@ -42,7 +42,7 @@ func (s *Service) Idempotent(ctx context.Context, sh *ent.Shop, key string, requ
 		return call(ctx, platform.NewPublicID()), nil
 	}
 	if len(key) > 255 {
-		return Response{}, validationError("idempotency.invalid_key", "an idempotency key has at most 255 characters", map[string]any{"field": "Idempotency-Key"})
+		return Response{}, problem.Validation("idempotency.invalid_key", "an idempotency key has at most 255 characters", map[string]any{"field": "Idempotency-Key"})
 	}
 	sum := sha256.Sum256(request)
 	hash := hex.EncodeToString(sum[:])
@@ -60,13 +60,13 @@ func (s *Service) Idempotent(ctx context.Context, sh *ent.Shop, key string, requ
 		if row != nil && row.ExpiresAt.After(now) {
 			switch {
 			case row.RequestHash != hash:
-				return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "idempotency.key_reused",
+				return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "idempotency.key_reused",
 					Message: "this idempotency key was used for another request", Details: map[string]any{"field": "Idempotency-Key"}}
 			case row.Status == idempotencykey.StatusDone:
 				replay = &Response{Status: row.ResponseStatus, Body: row.ResponseBody}
 				return nil
 			case now.Sub(row.CreatedAt) < abandonedAfter:
-				return &Error{Kind: problem.Conflict, Code: CodeConflict, Type: "idempotency.in_progress",
+				return &problem.Error{Kind: problem.Conflict, Code: problem.CodeConflict, Type: "idempotency.in_progress",
 					Message: "a request with this idempotency key is still running", Details: map[string]any{"field": "Idempotency-Key"}}
 			}
 		}
@@ -80,7 +80,7 @@ func (s *Service) Idempotent(ctx context.Context, sh *ent.Shop, key string, requ
 	})
 	if ent.IsConstraintError(err) {
 		// Another request with this key inserted it first and is running.
-		return Response{}, &Error{Kind: problem.Conflict, Code: CodeConflict, Type: "idempotency.in_progress",
+		return Response{}, &problem.Error{Kind: problem.Conflict, Code: problem.CodeConflict, Type: "idempotency.in_progress",
 			Message: "a request with this idempotency key is still running", Details: map[string]any{"field": "Idempotency-Key"}}
 	}
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -14,11 +15,11 @@ import (
 // ConfigureSharedSecret sets or rotates the secret that signs the shop's webhook callbacks.
 func (s *Service) ConfigureSharedSecret(ctx context.Context, sh *ent.Shop, secret string) (*ent.Shop, error) {
 	if secret == "" {
-		return nil, validationError("integration.invalid_shared_secret", "shared_secret is required", map[string]any{"field": "shared_secret"})
+		return nil, problem.Validation("integration.invalid_shared_secret", "shared_secret is required", map[string]any{"field": "shared_secret"})
 	}
-	if tooLong(secret, MaxSecretText) {
-		return nil, validationError("integration.invalid_shared_secret", fmt.Sprintf("shared_secret is longer than %d characters", MaxSecretText),
-			map[string]any{"field": "shared_secret", "max_length": MaxSecretText})
+	if input.TooLong(secret, input.MaxSecretText) {
+		return nil, problem.Validation("integration.invalid_shared_secret", fmt.Sprintf("shared_secret is longer than %d characters", input.MaxSecretText),
+			map[string]any{"field": "shared_secret", "max_length": input.MaxSecretText})
 	}
 	return s.db.Client.Shop.UpdateOneID(sh.ID).SetSharedSecret(secret).Save(ctx)
 }
@@ -60,8 +61,8 @@ func (s *Service) WebhookSubscriptions(ctx context.Context, sh *ent.Shop) ([]*en
 // validateCallbackURL refuses a callback URL that is too long, not http(s), or pointing where
 // the outbound policy refuses to call.
 func validateCallbackURL(policy outbound.Policy, u string) error {
-	if why := outboundURLProblem(policy, u); why != "" {
-		return validationError("webhook.invalid_callback_url", "callback_url "+why, map[string]any{"field": "callback_url"})
+	if why := input.OutboundURLProblem(policy, u); why != "" {
+		return problem.Validation("webhook.invalid_callback_url", "callback_url "+why, map[string]any{"field": "callback_url"})
 	}
 	return nil
 }
@@ -70,7 +71,7 @@ func validateCallbackURL(policy outbound.Policy, u string) error {
 // shared secret, so there is no subscription before there is a secret.
 func (s *Service) CreateWebhookSubscription(ctx context.Context, sh *ent.Shop, topicID int, callbackURL string) (*ent.WebhookSubscription, error) {
 	if _, ok := webhookTopicName(topicID); !ok {
-		return nil, validationError("webhook.invalid_topic", "webhook_topic_id must be one of the ids of GET /webhooks/topics", map[string]any{"field": "webhook_topic_id"})
+		return nil, problem.Validation("webhook.invalid_topic", "webhook_topic_id must be one of the ids of GET /webhooks/topics", map[string]any{"field": "webhook_topic_id"})
 	}
 	if err := validateCallbackURL(s.outbound, callbackURL); err != nil {
 		return nil, err
@@ -82,7 +83,7 @@ func (s *Service) CreateWebhookSubscription(ctx context.Context, sh *ent.Shop, t
 			return err
 		}
 		if current.SharedSecret == nil {
-			return validationError("webhook.shared_secret_not_configured",
+			return problem.Validation("webhook.shared_secret_not_configured",
 				"configure the integration shared secret (POST /integration/config) before creating webhooks: callbacks are signed with it", nil)
 		}
 		out, err = tx.WebhookSubscription.Create().SetShopID(sh.ID).SetWebhookTopicID(topicID).SetCallbackURL(callbackURL).Save(ctx)
@@ -95,8 +96,8 @@ func (s *Service) CreateWebhookSubscription(ctx context.Context, sh *ent.Shop, t
 	return out.Unwrap(), nil
 }
 
-func webhookNotFound() *Error {
-	return notFound("webhook.not_found", "no webhook with that id")
+func webhookNotFound() *problem.Error {
+	return problem.NotFoundError("webhook.not_found", "no webhook with that id")
 }
 
 // UpdateWebhookCallbackURL points a subscription at another URL.
@@ -134,23 +135,23 @@ type RSAConfigInput struct {
 }
 
 func (in RSAConfigInput) validate(creating bool, policy outbound.Policy) error {
-	p := fieldErrors{}
+	p := input.Problems{}
 	if in.URL == nil && creating {
-		p.add("url", "is required")
+		p.Add("url", "is required")
 	} else if in.URL != nil {
-		if why := outboundURLProblem(policy, *in.URL); why != "" {
-			p.add("url", why)
+		if why := input.OutboundURLProblem(policy, *in.URL); why != "" {
+			p.Add("url", why)
 		}
 	}
 	if in.SharedSecret == nil && creating {
-		p.add("shared_secret", "is required")
+		p.Add("shared_secret", "is required")
 	} else if in.SharedSecret != nil && *in.SharedSecret == "" {
-		p.add("shared_secret", "cannot be blank")
+		p.Add("shared_secret", "cannot be blank")
 	} else if in.SharedSecret != nil {
-		p.text("shared_secret", *in.SharedSecret, MaxSecretText)
+		p.Text("shared_secret", *in.SharedSecret, input.MaxSecretText)
 	}
 	if len(p) > 0 {
-		return validationError("rsa_config.invalid_rsa_config", "invalid remote state authority config: "+p.message(), p.details())
+		return problem.Validation("rsa_config.invalid_rsa_config", "invalid remote state authority config: "+p.Message(), p.Details())
 	}
 	return nil
 }
@@ -194,7 +195,7 @@ func (s *Service) UpdateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfi
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		c, err := tx.RSAConfig.Query().Where(rsaconfig.ShopID(sh.ID)).Only(ctx)
 		if ent.IsNotFound(err) {
-			return &Error{Kind: problem.Invalid, Code: CodeRSANotSet, Type: "rsa_config.not_configured",
+			return &problem.Error{Kind: problem.Invalid, Code: problem.CodeRSANotSet, Type: "rsa_config.not_configured",
 				Message: "no remote state authority is configured for this shop: POST /rsa_config first"}
 		}
 		if err != nil {
@@ -224,7 +225,7 @@ func (s *Service) DeleteRSAConfig(ctx context.Context, sh *ent.Shop) error {
 		return err
 	}
 	if n == 0 {
-		return &Error{Kind: problem.Invalid, Code: CodeRSANotSet, Type: "rsa_config.not_configured",
+		return &problem.Error{Kind: problem.Invalid, Code: problem.CodeRSANotSet, Type: "rsa_config.not_configured",
 			Message: "no remote state authority is configured for this shop"}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // Inventory check stages: initial when the checkout opens, final just before the order is
@@ -43,7 +44,7 @@ type InventoryCheck struct {
 // stock; lines outside the catalog, or of untracked variants, always pass. Nothing is reserved.
 func (s *Service) CheckInventory(ctx context.Context, sess *OrderSession, stage string) (*InventoryCheck, *OrderView, error) {
 	if stage != InventoryStageInitial && stage != InventoryStageFinal {
-		return nil, nil, validationError("inventory.invalid_stage", "stage must be initial or final", map[string]any{"field": "stage"})
+		return nil, nil, problem.Validation("inventory.invalid_stage", "stage must be initial or final", map[string]any{"field": "stage"})
 	}
 	v, err := s.OrderState(ctx, sess)
 	if err != nil {

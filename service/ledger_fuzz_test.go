@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -148,7 +149,7 @@ func runLedgerOps(t *testing.T, f *fuzzShop, ops []byte) {
 			err = f.s.FollowUpPendingMoves(ctx, -time.Hour)
 		}
 		if err != nil {
-			if _, ok := service.AsError(err); !ok {
+			if _, ok := problem.As(err); !ok {
 				t.Fatalf("op %d (%d): a fault, not a refusal: %v", i/2, op, err)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -53,19 +54,19 @@ type LifeElementInput struct {
 	OrderAsc         Nullable[int]    `json:"order_asc"`
 }
 
-func invalidLifeElement(problems fieldErrors) *Error {
-	return &Error{Kind: problem.Invalid, Code: CodeElementInvalid, Type: "life_element.invalid_life_element_data",
-		Message: "invalid LiFE element: " + problems.message(), Details: problems.details()}
+func invalidLifeElement(problems input.Problems) *problem.Error {
+	return &problem.Error{Kind: problem.Invalid, Code: problem.CodeElementInvalid, Type: "life_element.invalid_life_element_data",
+		Message: "invalid LiFE element: " + problems.Message(), Details: problems.Details()}
 }
 
 func (in LifeElementInput) validate(creating bool) error {
-	p := fieldErrors{}
+	p := input.Problems{}
 	required := func(name string, set, hasValue bool) {
 		switch {
 		case creating && !set:
-			p.add(name, "is required")
+			p.Add(name, "is required")
 		case set && !hasValue:
-			p.add(name, "cannot be null")
+			p.Add(name, "cannot be null")
 		}
 	}
 	required("location", in.Location.Set, in.Location.Value != nil)
@@ -73,34 +74,34 @@ func (in LifeElementInput) validate(creating bool) error {
 	required("meta_data_field", in.MetaDataField.Set, in.MetaDataField.Value != nil)
 	required("order_asc", in.OrderAsc.Set, in.OrderAsc.Value != nil)
 	if creating && !in.InputRequired.Set {
-		p.add("input_required", "is required")
+		p.Add("input_required", "is required")
 	}
 	if v := in.Location.Value; v != nil && !slices.Contains(LifeElementLocations, *v) {
-		p.add("location", "must be one of the checkout locations")
+		p.Add("location", "must be one of the checkout locations")
 	}
 	if v := in.InputType.Value; v != nil && !slices.Contains(LifeElementInputTypes, *v) {
-		p.add("input_type", "must be one of text, checkbox, html, textarea, dropdown, datepicker")
+		p.Add("input_type", "must be one of text, checkbox, html, textarea, dropdown, datepicker")
 	}
 	if v := in.MetaDataField.Value; v != nil && *v == "" {
-		p.add("meta_data_field", "cannot be blank")
+		p.Add("meta_data_field", "cannot be blank")
 	}
 	for _, t := range []struct {
 		field string
 		value *string
 		max   int
 	}{
-		{"input_default", in.InputDefault.Value, MaxLongText},
-		{"input_label", in.InputLabel.Value, MaxShortText},
-		{"input_placeholder", in.InputPlaceholder.Value, MaxShortText},
-		{"meta_data_field", in.MetaDataField.Value, MaxShortText},
+		{"input_default", in.InputDefault.Value, input.MaxLongText},
+		{"input_label", in.InputLabel.Value, input.MaxShortText},
+		{"input_placeholder", in.InputPlaceholder.Value, input.MaxShortText},
+		{"meta_data_field", in.MetaDataField.Value, input.MaxShortText},
 	} {
 		if t.value != nil {
-			p.text(t.field, *t.value, t.max)
+			p.Text(t.field, *t.value, t.max)
 		}
 	}
 	if v := in.InputRegex.Value; v != nil && *v != "" {
 		if problem := regexProblem(*v); problem != "" {
-			p.add("input_regex", problem)
+			p.Add("input_regex", problem)
 		}
 	}
 	if len(p) > 0 {
@@ -122,7 +123,7 @@ const (
 // regexProblem is what is wrong with an input_regex, or "". The pattern is parsed (cheap, and
 // linear in its length) and measured before it is compiled.
 func regexProblem(pattern string) string {
-	if tooLong(pattern, MaxRegexText) {
+	if input.TooLong(pattern, MaxRegexText) {
 		return fmt.Sprintf("is longer than %d characters", MaxRegexText)
 	}
 	re, err := syntax.Parse(pattern, syntax.Perl)
@@ -174,8 +175,8 @@ func (s *Service) CreateLifeElement(ctx context.Context, sh *ent.Shop, in LifeEl
 		SetOrderAsc(*in.OrderAsc.Value).Save(ctx)
 }
 
-func lifeElementNotConfigured(code, publicID string) *Error {
-	return &Error{Kind: problem.Invalid, Code: code, Type: "life_element.life_element_not_configured",
+func lifeElementNotConfigured(code, publicID string) *problem.Error {
+	return &problem.Error{Kind: problem.Invalid, Code: code, Type: "life_element.life_element_not_configured",
 		Message: "no LiFE element with public_id " + publicID + " is configured for this shop", Details: map[string]any{"public_id": publicID}}
 }
 
@@ -188,7 +189,7 @@ func (s *Service) UpdateLifeElement(ctx context.Context, sh *ent.Shop, publicID 
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		el, err := tx.LifeElement.Query().Where(lifeelement.ShopID(sh.ID), lifeelement.PublicID(publicID)).Only(ctx)
 		if ent.IsNotFound(err) {
-			return lifeElementNotConfigured(CodeElementInvalid, publicID)
+			return lifeElementNotConfigured(problem.CodeElementInvalid, publicID)
 		}
 		if err != nil {
 			return err
@@ -238,7 +239,7 @@ func (s *Service) DeleteLifeElement(ctx context.Context, sh *ent.Shop, publicID 
 		return err
 	}
 	if n == 0 {
-		return lifeElementNotConfigured(CodeElementNotFound, publicID)
+		return lifeElementNotConfigured(problem.CodeElementNotFound, publicID)
 	}
 	return nil
 }

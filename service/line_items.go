@@ -10,11 +10,12 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
-func lineNotFound(key string) *Error {
-	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "line_item.not_found",
+func lineNotFound(key string) *problem.Error {
+	return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "line_item.not_found",
 		Message: "the order has no line with line_item_key " + key, Details: map[string]any{"field": "line_item_key", "line_item_key": key}}
 }
 
@@ -30,13 +31,13 @@ func findLine(ctx context.Context, tx *ent.Tx, o *ent.Order, key string) (*ent.L
 // order adds to that line's quantity. A storefront names a catalog variant: the line's price and
 // title are the catalog's.
 func (s *Service) AddLineItem(ctx context.Context, sess *OrderSession, it CartItem) (*OrderView, error) {
-	p := fieldErrors{}
+	p := input.Problems{}
 	if strings.TrimSpace(it.LineItemKey) == "" {
-		p.add("line_item_key", "is required")
+		p.Add("line_item_key", "is required")
 	}
 	checkCartItem(p, "", it, sess.Storefront())
 	if len(p) > 0 {
-		return nil, validationError("line_item.invalid_line_item", "invalid line item: "+p.message(), p.details())
+		return nil, problem.Validation("line_item.invalid_line_item", "invalid line item: "+p.Message(), p.Details())
 	}
 	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		lines, err := lineAmounts(ctx, tx, o.ID)
@@ -48,7 +49,7 @@ func (s *Service) AddLineItem(ctx context.Context, sess *OrderSession, it CartIt
 				continue
 			}
 			quantity := l.Quantity + it.Quantity
-			if quantity > MaxQuantity {
+			if quantity > input.MaxQuantity {
 				return invalidQuantity(1)
 			}
 			if subtotal, ok := subtotalWith(lines, l.LineItemKey, l.Price, quantity); !ok {
@@ -57,7 +58,7 @@ func (s *Service) AddLineItem(ctx context.Context, sess *OrderSession, it CartIt
 			return tx.LineItem.Update().Where(lineitem.OrderID(o.ID), lineitem.LineItemKey(l.LineItemKey)).AddQuantity(it.Quantity).Exec(ctx)
 		}
 		if len(lines) >= MaxLineItems {
-			return validationError("line_item.too_many", fmt.Sprintf("an order holds at most %d lines", MaxLineItems), nil)
+			return problem.Validation("line_item.too_many", fmt.Sprintf("an order holds at most %d lines", MaxLineItems), nil)
 		}
 		resolved, err := resolveCart(ctx, tx.Client(), sess.Shop.ID, []CartItem{it})
 		if err != nil {
@@ -79,8 +80,8 @@ func lineAmounts(ctx context.Context, tx *ent.Tx, orderID int) ([]lineAmount, er
 	return lines, err
 }
 
-func invalidQuantity(least int) *Error {
-	return validationError("line_item.invalid_quantity", fmt.Sprintf("quantity must be between %d and %d", least, MaxQuantity), map[string]any{"field": "quantity"})
+func invalidQuantity(least int) *problem.Error {
+	return problem.Validation("line_item.invalid_quantity", fmt.Sprintf("quantity must be between %d and %d", least, input.MaxQuantity), map[string]any{"field": "quantity"})
 }
 
 // newLineItem builds a line from a self-describing cart item.
@@ -103,10 +104,10 @@ func newLineItem(tx *ent.Tx, orderID int, it CartItem, position int) *ent.LineIt
 // UpdateLineItemQuantity sets a line's quantity, which is required; zero removes the line.
 func (s *Service) UpdateLineItemQuantity(ctx context.Context, sess *OrderSession, key string, q *int) (*OrderView, error) {
 	if q == nil {
-		return nil, validationError("line_item.invalid_quantity", "quantity is required", map[string]any{"field": "quantity"})
+		return nil, problem.Validation("line_item.invalid_quantity", "quantity is required", map[string]any{"field": "quantity"})
 	}
 	quantity := *q
-	if quantity < 0 || quantity > MaxQuantity {
+	if quantity < 0 || quantity > input.MaxQuantity {
 		return nil, invalidQuantity(0)
 	}
 	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
@@ -150,7 +151,7 @@ type FulfilledQuantity struct {
 // SetFulfilledQuantities records fulfilment of processed lines; never more than was ordered.
 func (s *Service) SetFulfilledQuantities(ctx context.Context, sess *OrderSession, lines []FulfilledQuantity) (*OrderView, error) {
 	if len(lines) == 0 {
-		return nil, validationError("line_item.invalid_fulfillment", "line_items is required", map[string]any{"field": "line_items"})
+		return nil, problem.Validation("line_item.invalid_fulfillment", "line_items is required", map[string]any{"field": "line_items"})
 	}
 	return s.changeOrderIn(ctx, sess, []order.Status{order.StatusOpen, order.StatusProcessed}, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		wasFulfilled, err := allFulfilled(ctx, tx, o.ID)
@@ -163,7 +164,7 @@ func (s *Service) SetFulfilledQuantities(ctx context.Context, sess *OrderSession
 				return err
 			}
 			if l.FulfilledQuantity < 0 || l.FulfilledQuantity > li.Quantity {
-				return validationError("line_item.invalid_fulfillment",
+				return problem.Validation("line_item.invalid_fulfillment",
 					fmt.Sprintf("fulfilled_quantity of %s must be between 0 and its quantity %d", l.LineItemKey, li.Quantity),
 					map[string]any{"field": "fulfilled_quantity", "line_item_key": l.LineItemKey})
 			}
@@ -190,10 +191,10 @@ type MetaDataPatch struct {
 
 // PatchOrderMetaData changes the order's metadata.
 func (s *Service) PatchOrderMetaData(ctx context.Context, sess *OrderSession, p MetaDataPatch) (*OrderView, error) {
-	problems := fieldErrors{}
+	problems := input.Problems{}
 	checkMetaData(problems, "", p.CartParameters, p.NoteAttributes, p.Notes, p.Tags)
 	if len(problems) > 0 {
-		return nil, validationError("order.invalid_meta_data", "invalid order_meta_data: "+problems.message(), problems.details())
+		return nil, problem.Validation("order.invalid_meta_data", "invalid order_meta_data: "+problems.Message(), problems.Details())
 	}
 	return s.changeOrder(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) error {
 		m := o.MetaData

@@ -9,18 +9,19 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
 // catalogPrices are the fuzz shop's variants: a cheap one, an odd one and the dearest allowed.
-var catalogPrices = map[string]int64{"cheap": 100, "odd": 99_999, "dear": service.MaxAmount}
+var catalogPrices = map[string]int64{"cheap": 100, "odd": 99_999, "dear": input.MaxAmount}
 
 var catalogSKUs = []string{"cheap", "odd", "dear"}
 
 // fuzzQuantities are the quantities a storefront sends: ordinary, at and past the bounds.
-var fuzzQuantities = []int{1, 2, 1000, service.MaxQuantity, service.MaxQuantity + 1, 0, -1, 99_999}
+var fuzzQuantities = []int{1, 2, 1000, input.MaxQuantity, input.MaxQuantity + 1, 0, -1, 99_999}
 
 type lineFuzzShop struct {
 	s  *service.Service
@@ -49,7 +50,7 @@ func newLineFuzzShop(t testing.TB, db *platform.Database) *lineFuzzShop {
 // FuzzStorefrontLinesKeepTotalsExact runs random sequences of storefront line operations (with
 // the order JWT, as a shopper would) and checks after every one: a refusal is a 4xx, never a
 // fault; every line is at its catalog price; every total is non-negative, the subtotal is the
-// sum of its lines and within MaxOrderSubtotal, and the total is the sum of its parts; and the
+// sum of its lines and within input.MaxOrderSubtotal, and the total is the sum of its parts; and the
 // catalog's prices are as they were.
 func FuzzStorefrontLinesKeepTotalsExact(f *testing.F) {
 	for _, seed := range [][]byte{
@@ -111,7 +112,7 @@ func runLineOps(t *testing.T, f *lineFuzzShop, ops []byte) {
 			_, err = f.s.GenerateTaxes(ctx, sess)
 		}
 		if err != nil {
-			if e, ok := service.AsError(err); !ok || e.Kind == problem.Internal || e.Kind == problem.Unavailable {
+			if e, ok := problem.As(err); !ok || e.Kind == problem.Internal || e.Kind == problem.Unavailable {
 				t.Fatalf("op %d: a fault, not a refusal: %v", i/3, err)
 			}
 		}
@@ -121,7 +122,7 @@ func runLineOps(t *testing.T, f *lineFuzzShop, ops []byte) {
 
 func mustRefuse(t *testing.T, err error, what string) {
 	t.Helper()
-	if e, ok := service.AsError(err); !ok || e.Kind != problem.Invalid {
+	if e, ok := problem.As(err); !ok || e.Kind != problem.Invalid {
 		t.Fatalf("%s was not refused with a 422: %v", what, err)
 	}
 }
@@ -138,13 +139,13 @@ func checkLineTotals(t *testing.T, f *lineFuzzShop, sess *service.OrderSession) 
 		if want := catalogPrices[li.VariantID]; li.Price != want {
 			t.Fatalf("line %s of %s at %d, the catalog says %d", li.LineItemKey, li.VariantID, li.Price, want)
 		}
-		if li.Quantity < 1 || li.Quantity > service.MaxQuantity {
+		if li.Quantity < 1 || li.Quantity > input.MaxQuantity {
 			t.Fatalf("line %s holds %d units", li.LineItemKey, li.Quantity)
 		}
 		sum.Add(sum, new(big.Int).Mul(big.NewInt(li.Price), big.NewInt(int64(li.Quantity))))
 	}
 	p := v.Pricing
-	if !sum.IsInt64() || sum.Int64() != p.Subtotal || p.Subtotal > service.MaxOrderSubtotal {
+	if !sum.IsInt64() || sum.Int64() != p.Subtotal || p.Subtotal > input.MaxOrderSubtotal {
 		t.Fatalf("subtotal %d, the lines add up to %s", p.Subtotal, sum)
 	}
 	for _, x := range []int64{p.Subtotal, p.Shipping, p.DiscountTotal, p.TaxTotal, p.Total} {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // Node loads any object by its global id, but only one that belongs to the caller's shop:
@@ -19,10 +20,10 @@ func (s *Service) Node(ctx context.Context, sh *ent.Shop, id int) (ent.Noder, er
 		if d, err := s.db.Read.WebhookDelivery.Get(plain, a.DeliveryID); err == nil && d.ShopID == sh.ID {
 			return a, nil
 		}
-		return nil, notFound("node.not_found", "no object with that id")
+		return nil, problem.NotFoundError("node.not_found", "no object with that id")
 	}
 	if err != nil || ownerOf(n) != sh.ID {
-		return nil, notFound("node.not_found", "no object with that id")
+		return nil, problem.NotFoundError("node.not_found", "no object with that id")
 	}
 	return n, nil
 }

@@ -217,7 +217,7 @@ func (s *Service) lockSessionOrder(ctx context.Context, tx *ent.Tx, sess *OrderS
 	}
 	o, err := s.lockOrderWhere(ctx, tx, order.And(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.publicOrderID)), states)
 	if ent.IsNotFound(err) {
-		return nil, ErrUnauthorized
+		return nil, problem.ErrUnauthorized
 	}
 	return o, err
 }
@@ -240,7 +240,7 @@ func (s *Service) lockOrderWhere(ctx context.Context, tx *ent.Tx, where predicat
 // orderNotInState refuses a change to an order in another state. A processed order names the
 // field is_processed: storefronts built on the frontend library read it to show the thank-you
 // page instead of an error.
-func orderNotInState(o *ent.Order) *Error {
+func orderNotInState(o *ent.Order) *problem.Error {
 	msg := "the order is " + o.Status.String() + " and can no longer change"
 	if o.Status == order.StatusProcessing {
 		msg = "the order is being processed; try again when processing has finished"
@@ -249,14 +249,14 @@ func orderNotInState(o *ent.Order) *Error {
 	if o.Status == order.StatusProcessed {
 		details["field"] = "is_processed"
 	}
-	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "order.not_open", Message: msg, Details: details}
+	return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "order.not_open", Message: msg, Details: details}
 }
 
 // BackendOrderSession opens an order of the access token's shop for a backend call.
 func (s *Service) BackendOrderSession(ctx context.Context, sh *ent.Shop, publicOrderID string) (*OrderSession, error) {
 	o, err := s.db.Read.Order.Query().Where(order.ShopID(sh.ID), order.PublicOrderID(publicOrderID)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, notFound("order.not_found", "no order with public_order_id "+publicOrderID)
+		return nil, problem.NotFoundError("order.not_found", "no order with public_order_id "+publicOrderID)
 	}
 	if err != nil {
 		return nil, err

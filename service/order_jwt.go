@@ -74,7 +74,7 @@ func (s *Service) sessionOrder(ctx context.Context, sess *OrderSession) (*ent.Or
 	if sess.Order == nil {
 		o, err := s.db.Read.Order.Query().Where(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.publicOrderID)).Only(ctx)
 		if ent.IsNotFound(err) {
-			return nil, ErrUnauthorized
+			return nil, problem.ErrUnauthorized
 		}
 		if err != nil {
 			return nil, err
@@ -88,12 +88,12 @@ func (s *Service) sessionOrder(ctx context.Context, sess *OrderSession) (*ent.Or
 // HS256 signed with that shop's key, unexpired, for that very order, is accepted.
 func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicOrderID, token string) (*OrderSession, error) {
 	if token == "" {
-		return nil, ErrUnauthorized
+		return nil, problem.ErrUnauthorized
 	}
 	sh, err := s.shopByIdentifier(ctx, shopIdentifier)
 	if err != nil {
 		if ent.IsNotFound(err) {
-			return nil, ErrUnauthorized
+			return nil, problem.ErrUnauthorized
 		}
 		return nil, err
 	}
@@ -104,13 +104,13 @@ func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicO
 		if errors.Is(err, jwt.ErrTokenExpired) {
 			// The message is the one storefronts built on the public frontend library look for to
 			// show their session-expired page.
-			return nil, &Error{Kind: problem.Unauthorized, Code: CodeUnauthorized, Type: "auth.token_expired", Message: "Expired JWT",
+			return nil, &problem.Error{Kind: problem.Unauthorized, Code: problem.CodeUnauthorized, Type: "auth.token_expired", Message: "Expired JWT",
 				Details: map[string]any{"hint": "the order token has expired: resume the order for a new one"}}
 		}
-		return nil, ErrUnauthorized
+		return nil, problem.ErrUnauthorized
 	}
 	if c.Shop != sh.Identifier || c.Payload.PublicOrderID != publicOrderID || c.AuthType != "V2_API" {
-		return nil, ErrUnauthorized
+		return nil, problem.ErrUnauthorized
 	}
 	return &OrderSession{Shop: sh, publicOrderID: publicOrderID}, nil
 }
@@ -121,7 +121,7 @@ func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicO
 func (s *Service) AuthenticateOrderToken(ctx context.Context, token string) (*OrderSession, error) {
 	var c orderClaims
 	if _, _, err := jwt.NewParser().ParseUnverified(token, &c); err != nil || c.Shop == "" || c.Payload.PublicOrderID == "" {
-		return nil, ErrUnauthorized
+		return nil, problem.ErrUnauthorized
 	}
 	return s.AuthenticateOrder(ctx, c.Shop, c.Payload.PublicOrderID, token)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -11,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -64,9 +66,9 @@ type OrderView struct {
 func (v *OrderView) State() ApplicationState { return orderState(v) }
 
 func (in InitOrderInput) validate() error {
-	p := fieldErrors{}
+	p := input.Problems{}
 	if len(in.CartItems) > MaxLineItems {
-		p.add("cart_items", fmt.Sprintf("has more than %d lines", MaxLineItems))
+		p.Add("cart_items", fmt.Sprintf("has more than %d lines", MaxLineItems))
 	}
 	keys := map[string]bool{}
 	for i, it := range in.CartItems {
@@ -77,34 +79,34 @@ func (in InitOrderInput) validate() error {
 			key = fmt.Sprintf("line-%d", i+1)
 		}
 		if keys[key] {
-			p.add(f+"line_item_key", "is used by another line")
+			p.Add(f+"line_item_key", "is used by another line")
 		}
 		keys[key] = true
 	}
-	p.text("flow_id", in.FlowID, MaxShortText)
-	p.text("resumable_link", in.ResumableLink, MaxURLText)
+	p.Text("flow_id", in.FlowID, input.MaxShortText)
+	p.Text("resumable_link", in.ResumableLink, input.MaxURLText)
 	checkOrderMetaData(p, "order_meta_data.", in.OrderMetaData)
 	if len(p) > 0 {
-		return validationError("order.invalid_cart_items", "invalid cart: "+p.message(), p.details())
+		return problem.Validation("order.invalid_cart_items", "invalid cart: "+p.Message(), p.Details())
 	}
 	return nil
 }
 
-// cartSubtotal is the sum of a resolved cart's lines, refused past MaxOrderSubtotal.
+// cartSubtotal is the sum of a resolved cart's lines, refused past input.MaxOrderSubtotal.
 func cartSubtotal(items []CartItem) error {
-	var sum checkedSum
+	var sum input.CheckedSum
 	for _, it := range items {
-		t, ok := lineTotal(*it.Price, it.Quantity)
+		t, ok := input.LineTotal(*it.Price, it.Quantity)
 		if !ok {
 			return orderTooLarge(0)
 		}
-		sum.add(t)
+		sum.Add(t)
 	}
-	if sum.overflow {
+	if sum.Overflow {
 		return orderTooLarge(0)
 	}
-	if sum.value > MaxOrderSubtotal {
-		return orderTooLarge(sum.value)
+	if sum.Value > input.MaxOrderSubtotal {
+		return orderTooLarge(sum.Value)
 	}
 	return nil
 }
@@ -173,15 +175,15 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 
 // ResumeOrder gives a new token for an open order; processed and cancelled orders stay closed.
 func (s *Service) ResumeOrder(ctx context.Context, sh *ent.Shop, publicOrderID string) (*OrderView, error) {
-	if publicOrderID == "" || tooLong(publicOrderID, MaxShortText) {
-		return nil, validationError("order.invalid_resume", "public_order_id is required, at most "+itoa(MaxShortText)+" characters", map[string]any{"field": "public_order_id"})
+	if publicOrderID == "" || input.TooLong(publicOrderID, input.MaxShortText) {
+		return nil, problem.Validation("order.invalid_resume", "public_order_id is required, at most "+strconv.Itoa(input.MaxShortText)+" characters", map[string]any{"field": "public_order_id"})
 	}
 	view, err := s.loadOrder(ctx, sh, publicOrderID)
 	if err != nil {
 		return nil, err
 	}
 	if view.Order.Status != order.StatusOpen {
-		return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "order.not_resumable",
+		return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "order.not_resumable",
 			Message: "the order is " + view.Order.Status.String() + " and cannot be resumed", Details: map[string]any{"public_order_id": publicOrderID}}
 	}
 	// The shopper is back: the abandoned-order hour starts again. The version moves, as with every
@@ -215,7 +217,7 @@ func (s *Service) SessionState(ctx context.Context, sess *OrderSession) (*OrderV
 func (s *Service) loadOrder(ctx context.Context, sh *ent.Shop, publicOrderID string) (*OrderView, error) {
 	o, err := s.db.Read.Order.Query().Where(order.ShopID(sh.ID), order.PublicOrderID(publicOrderID)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, notFound("order.not_found", "no order with public_order_id "+publicOrderID)
+		return nil, problem.NotFoundError("order.not_found", "no order with public_order_id "+publicOrderID)
 	}
 	if err != nil {
 		return nil, err
@@ -287,19 +289,19 @@ func frozenPricing(v *OrderView) ([]byte, error) {
 // 422 that names them.
 func resolveCart(ctx context.Context, c *ent.Client, shopID int, items []CartItem) ([]CartItem, error) {
 	out := make([]CartItem, len(items))
-	p := fieldErrors{}
+	p := input.Problems{}
 	for i, it := range items {
 		r, ok, err := resolveCartItem(ctx, c, shopID, it)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			p.add(fmt.Sprintf("cart_items[%d]", i), "names no product of the catalog (platform_id or sku), and has no inline title and price")
+			p.Add(fmt.Sprintf("cart_items[%d]", i), "names no product of the catalog (platform_id or sku), and has no inline title and price")
 		}
 		out[i] = r
 	}
 	if len(p) > 0 {
-		return nil, validationError("order.unknown_product", "unknown product: "+p.message(), p.details())
+		return nil, problem.Validation("order.unknown_product", "unknown product: "+p.Message(), p.Details())
 	}
 	return out, nil
 }

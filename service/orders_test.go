@@ -43,7 +43,7 @@ func TestProcessedOrCancelledOrderCannotBeResumed(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := svc.ResumeOrder(ctx, sh, v.Order.PublicOrderID)
-			if e, ok := service.AsError(err); !ok || e.Kind != problem.Invalid || e.Type != "order.not_resumable" {
+			if e, ok := problem.As(err); !ok || e.Kind != problem.Invalid || e.Type != "order.not_resumable" {
 				t.Fatalf("%s order resumed: %v", status, err)
 			}
 		}
@@ -65,11 +65,11 @@ func TestOrderJWTForAnOrderThatDoesNotExistIsUnauthorized(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.SessionState(ctx, sess); err != service.ErrUnauthorized {
+		if _, err := svc.SessionState(ctx, sess); err != problem.ErrUnauthorized {
 			t.Fatalf("read: %v, want unauthorized", err)
 		}
 		in := service.CustomerInput{FirstName: "Ada", LastName: "Lovelace", EmailAddress: "ada@example.com"}
-		if _, err := svc.CreateCustomer(ctx, sess, in, false); err != service.ErrUnauthorized {
+		if _, err := svc.CreateCustomer(ctx, sess, in, false); err != problem.ErrUnauthorized {
 			t.Fatalf("change: %v, want unauthorized", err)
 		}
 	})

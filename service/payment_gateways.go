@@ -2,11 +2,13 @@ package service
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
@@ -31,65 +33,65 @@ type ExternalPaymentGatewayInput struct {
 const MaxGatewayHTTPHeaders = 20
 
 func (in ExternalPaymentGatewayInput) validate(policy outbound.Policy) error {
-	p := fieldErrors{}
+	p := input.Problems{}
 	if in.Name == nil || strings.TrimSpace(*in.Name) == "" {
-		p.add("name", "is required")
+		p.Add("name", "is required")
 	} else {
-		p.text("name", *in.Name, MaxShortText)
+		p.Text("name", *in.Name, input.MaxShortText)
 	}
 	if in.BaseURL == nil {
-		p.add("base_url", "is required")
-	} else if why := outboundURLProblem(policy, *in.BaseURL); why != "" {
-		p.add("base_url", why)
+		p.Add("base_url", "is required")
+	} else if why := input.OutboundURLProblem(policy, *in.BaseURL); why != "" {
+		p.Add("base_url", why)
 	}
 	// The iframe is loaded by the shopper's browser, never by checkoutd: it is not an outbound call.
-	if in.IframeURL != nil && *in.IframeURL != "" && !isHTTPURL(*in.IframeURL) {
-		p.add("iframe_url", "must be an absolute http or https URL")
+	if in.IframeURL != nil && *in.IframeURL != "" && !input.IsHTTPURL(*in.IframeURL) {
+		p.Add("iframe_url", "must be an absolute http or https URL")
 	} else if in.IframeURL != nil {
-		p.text("iframe_url", *in.IframeURL, MaxURLText)
+		p.Text("iframe_url", *in.IframeURL, input.MaxURLText)
 	}
 	if in.Location != nil {
-		p.text("location", *in.Location, MaxShortText)
+		p.Text("location", *in.Location, input.MaxShortText)
 	}
 	if in.APIToken.Value != nil {
-		p.text("api_token", *in.APIToken.Value, MaxSecretText)
+		p.Text("api_token", *in.APIToken.Value, input.MaxSecretText)
 	}
 	if in.PartialCapture == nil {
-		p.add("partial_capture", "is required")
+		p.Add("partial_capture", "is required")
 	}
 	if in.AdditionalOrderDetails == nil {
-		p.add("additional_order_details", "is required")
+		p.Add("additional_order_details", "is required")
 	}
 	if in.ProviderID == nil || *in.ProviderID == "" {
-		p.add("provider_id", "is required")
+		p.Add("provider_id", "is required")
 	} else {
-		p.text("provider_id", *in.ProviderID, MaxShortText)
+		p.Text("provider_id", *in.ProviderID, input.MaxShortText)
 	}
 	if in.Currency == nil {
-		p.add("currency", "is required")
+		p.Add("currency", "is required")
 	} else if len(*in.Currency) != 3 {
-		p.add("currency", "must be exactly 3 characters")
-	} else if validateCurrency(strings.ToUpper(*in.Currency)) != nil {
-		p.add("currency", "must be an ISO 4217 code")
+		p.Add("currency", "must be exactly 3 characters")
+	} else if input.Currency(strings.ToUpper(*in.Currency)) != nil {
+		p.Add("currency", "must be an ISO 4217 code")
 	}
 	if len(in.HTTPHeaders) > MaxGatewayHTTPHeaders {
-		p.add("http_headers", "has more than "+itoa(MaxGatewayHTTPHeaders)+" entries")
+		p.Add("http_headers", "has more than "+strconv.Itoa(MaxGatewayHTTPHeaders)+" entries")
 		in.HTTPHeaders = nil
 	}
 	for i, h := range in.HTTPHeaders {
 		if h.Key == "" || strings.ContainsAny(h.Key, " :\r\n") || strings.ContainsAny(h.Value, "\r\n") {
-			p.add("http_headers", "entry "+itoa(i)+" is not a valid header")
+			p.Add("http_headers", "entry "+strconv.Itoa(i)+" is not a valid header")
 			break
 		}
-		if tooLong(h.Key, MaxShortText) || tooLong(h.Value, MaxSecretText) {
-			p.add("http_headers", "entry "+itoa(i)+" has a key longer than "+itoa(MaxShortText)+
-				" or a value longer than "+itoa(MaxSecretText)+" characters")
+		if input.TooLong(h.Key, input.MaxShortText) || input.TooLong(h.Value, input.MaxSecretText) {
+			p.Add("http_headers", "entry "+strconv.Itoa(i)+" has a key longer than "+strconv.Itoa(input.MaxShortText)+
+				" or a value longer than "+strconv.Itoa(input.MaxSecretText)+" characters")
 			break
 		}
 	}
 	if len(p) > 0 {
-		return &Error{Kind: problem.Invalid, Code: CodeGatewayInvalid, Type: "external_payment_gateway.invalid_external_payment_gateway_data",
-			Message: "invalid external payment gateway: " + p.message(), Details: p.details()}
+		return &problem.Error{Kind: problem.Invalid, Code: problem.CodeGatewayInvalid, Type: "external_payment_gateway.invalid_external_payment_gateway_data",
+			Message: "invalid external payment gateway: " + p.Message(), Details: p.Details()}
 	}
 	return nil
 }
@@ -117,8 +119,8 @@ func (s *Service) CreateExternalPaymentGateway(ctx context.Context, sh *ent.Shop
 	return c.Save(ctx)
 }
 
-func gatewayNotFound(publicID string) *Error {
-	return &Error{Kind: problem.Invalid, Code: CodeGatewayInvalid, Type: "external_payment_gateway.external_payment_gateway_not_configured",
+func gatewayNotFound(publicID string) *problem.Error {
+	return &problem.Error{Kind: problem.Invalid, Code: problem.CodeGatewayInvalid, Type: "external_payment_gateway.external_payment_gateway_not_configured",
 		Message: "no external payment gateway with public_id " + publicID + " is configured for this shop", Details: map[string]any{"public_id": publicID}}
 }
 

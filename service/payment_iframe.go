@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // PaymentIframeGateway is a gateway as the payment page shows it: its name and the page it
@@ -105,7 +107,7 @@ func CheckPaymentIframeStyles(in PaymentIframeStyles) (PaymentIframeStyles, erro
 		n += len(m.CSSRules)
 	}
 	if n > MaxPaymentIframeStyleRules {
-		return PaymentIframeStyles{}, validationError("payment_iframe.too_many_style_rules", "a style sheet holds at most 1000 rules", map[string]any{"field": "css_rules"})
+		return PaymentIframeStyles{}, problem.Validation("payment_iframe.too_many_style_rules", "a style sheet holds at most 1000 rules", map[string]any{"field": "css_rules"})
 	}
 	if in.CSSRules == nil {
 		in.CSSRules = []CSSRule{}

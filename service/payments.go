@@ -10,6 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -36,32 +37,32 @@ type PaymentInput struct {
 
 // check bounds the tender's amount and texts.
 func (in PaymentInput) check() error {
-	p := fieldErrors{}
-	checkAmount(p, "amount", in.Amount)
+	p := input.Problems{}
+	p.Amount("amount", in.Amount)
 	if len(p) > 0 {
-		return paymentError("payment.invalid_amount", "amount must be a positive amount in minor units, at most "+strconv.FormatInt(MaxAmount, 10), "amount")
+		return paymentError("payment.invalid_amount", "amount must be a positive amount in minor units, at most "+strconv.FormatInt(input.MaxAmount, 10), "amount")
 	}
-	p.text("id", in.ID, MaxShortText)
-	p.text("gateway_public_id", in.GatewayPublicID, MaxShortText)
-	p.text("currency", in.Currency, MaxShortText)
-	p.text("type", in.Type, MaxShortText)
-	p.text("display_string", in.DisplayString, MaxShortText)
-	p.text("token", in.Token, MaxLongText)
-	p.text("wallet_pay_type", in.WalletPayType, MaxShortText)
-	p.text("pin", in.Pin, MaxShortText)
-	checkObject(p, "extra_payment_data", in.ExtraPaymentData)
+	p.Text("id", in.ID, input.MaxShortText)
+	p.Text("gateway_public_id", in.GatewayPublicID, input.MaxShortText)
+	p.Text("currency", in.Currency, input.MaxShortText)
+	p.Text("type", in.Type, input.MaxShortText)
+	p.Text("display_string", in.DisplayString, input.MaxShortText)
+	p.Text("token", in.Token, input.MaxLongText)
+	p.Text("wallet_pay_type", in.WalletPayType, input.MaxShortText)
+	p.Text("pin", in.Pin, input.MaxShortText)
+	p.Object("extra_payment_data", in.ExtraPaymentData)
 	if len(p) > 0 {
-		d := p.details()
+		d := p.Details()
 		for k := range p {
 			d["field"] = k
 		}
-		return validationError("payment.invalid_payment", "invalid payment: "+p.message(), d)
+		return problem.Validation("payment.invalid_payment", "invalid payment: "+p.Message(), d)
 	}
 	return nil
 }
 
-func paymentError(typ, message, field string) *Error {
-	return validationError(typ, message, map[string]any{"field": field})
+func paymentError(typ, message, field string) *problem.Error {
+	return problem.Validation(typ, message, map[string]any{"field": field})
 }
 
 // livePayments are the tenders that count toward the order: not failed, not voided.
@@ -212,7 +213,7 @@ func findPayment(ctx context.Context, tx *ent.Tx, o *ent.Order, in PaymentInput)
 	}
 	p, err := q.Order(orderpayment.ByID()).First(ctx)
 	if ent.IsNotFound(err) {
-		return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "payment.not_found",
+		return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "payment.not_found",
 			Message: "the order has no such payment that can still change", Details: map[string]any{"field": "id"}}
 	}
 	return p, err

@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -200,18 +201,18 @@ func allocate(amount int64, weights []int64) []int64 {
 
 // discountCodeLapsed is why a code no longer discounts an order of that subtotal at that time,
 // or nil: its dates and minimum subtotal. These are pricing conditions, re-checked on every read.
-func discountCodeLapsed(dc *ent.DiscountCode, subtotal int64, at time.Time) *Error {
+func discountCodeLapsed(dc *ent.DiscountCode, subtotal int64, at time.Time) *problem.Error {
 	details := map[string]any{"field": "code", "code": dc.Code}
 	switch {
 	case dc.StartsAt != nil && at.Before(*dc.StartsAt):
 		details["starts_at"] = dc.StartsAt.UTC().Format(time.RFC3339)
-		return validationError("discount.not_started", "discount code "+dc.Code+" is not valid yet", details)
+		return problem.Validation("discount.not_started", "discount code "+dc.Code+" is not valid yet", details)
 	case dc.EndsAt != nil && !at.Before(*dc.EndsAt):
 		details["ends_at"] = dc.EndsAt.UTC().Format(time.RFC3339)
-		return validationError("discount.expired", "discount code "+dc.Code+" has expired", details)
+		return problem.Validation("discount.expired", "discount code "+dc.Code+" has expired", details)
 	case subtotal < dc.MinimumSubtotal:
 		details["minimum_subtotal"] = dc.MinimumSubtotal
-		return validationError("discount.minimum_not_met", "discount code "+dc.Code+" needs a subtotal of at least "+strconv.FormatInt(dc.MinimumSubtotal, 10), details)
+		return problem.Validation("discount.minimum_not_met", "discount code "+dc.Code+" needs a subtotal of at least "+strconv.FormatInt(dc.MinimumSubtotal, 10), details)
 	}
 	return nil
 }
@@ -219,7 +220,7 @@ func discountCodeLapsed(dc *ent.DiscountCode, subtotal int64, at time.Time) *Err
 // discountCodeProblem is discountCodeLapsed plus the usage limit. The limit is not a pricing
 // condition: the order that takes a code's last use must keep its discount, so it is checked
 // when a code is applied or validated, and taken atomically when the order is processed.
-func discountCodeProblem(dc *ent.DiscountCode, subtotal int64, now time.Time) *Error {
+func discountCodeProblem(dc *ent.DiscountCode, subtotal int64, now time.Time) *problem.Error {
 	if lapsed := discountCodeLapsed(dc, subtotal, now); lapsed != nil {
 		return lapsed
 	}
@@ -229,8 +230,8 @@ func discountCodeProblem(dc *ent.DiscountCode, subtotal int64, now time.Time) *E
 	return nil
 }
 
-func usedUp(code string) *Error {
-	return validationError("discount.usage_limit_reached", "discount code "+code+" has been used up", map[string]any{"field": "code", "code": code})
+func usedUp(code string) *problem.Error {
+	return problem.Validation("discount.usage_limit_reached", "discount code "+code+" has been used up", map[string]any{"field": "code", "code": code})
 }
 
 func discountText(dc *ent.DiscountCode) string {
@@ -257,15 +258,15 @@ func priceOrder(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *sch
 		LineDiscounts: map[string][]DiscountLine{}, ShippingTaxes: []TaxLine{}, ShippingDiscounts: []DiscountLine{}}
 	// base is what each line costs after the discounts so far.
 	base := make([]int64, len(items))
-	var subtotal checkedSum
+	var subtotal input.CheckedSum
 	for i, li := range items {
-		t, ok := lineTotal(li.Price, li.Quantity)
+		t, ok := input.LineTotal(li.Price, li.Quantity)
 		p.overflow = p.overflow || !ok
 		base[i] = t
-		subtotal.add(t)
+		subtotal.Add(t)
 	}
-	p.Subtotal = subtotal.value
-	if p.overflow = p.overflow || subtotal.overflow; p.overflow {
+	p.Subtotal = subtotal.Value
+	if p.overflow = p.overflow || subtotal.Overflow; p.overflow {
 		return p
 	}
 	if selected != nil {
@@ -320,14 +321,14 @@ func priceOrder(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *sch
 			combinedShipping += int64(z.RatePpm)
 		}
 	}
-	totals := make([]checkedSum, len(zones))
+	totals := make([]input.CheckedSum, len(zones))
 	for i, li := range items {
 		if !li.Taxable {
 			continue
 		}
 		for j, z := range zones {
 			v := taxOn(base[i], int64(z.RatePpm), combined, included)
-			totals[j].add(v)
+			totals[j].Add(v)
 			p.LineTaxes[li.LineItemKey] = append(p.LineTaxes[li.LineItemKey], TaxLine{Value: v, Name: z.Name, IsIncluded: included})
 		}
 	}
@@ -335,30 +336,30 @@ func priceOrder(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *sch
 		for j, z := range zones {
 			if z.ShippingTaxable {
 				v := taxOn(p.Shipping, int64(z.RatePpm), combinedShipping, included)
-				totals[j].add(v)
+				totals[j].Add(v)
 				p.ShippingTaxes = append(p.ShippingTaxes, TaxLine{Value: v, Name: z.Name, IsIncluded: included})
 			}
 		}
 	}
-	var taxTotal checkedSum
+	var taxTotal input.CheckedSum
 	for j, z := range zones {
-		p.overflow = p.overflow || totals[j].overflow
-		p.Taxes = append(p.Taxes, TaxLine{Value: totals[j].value, Name: z.Name, IsIncluded: included})
+		p.overflow = p.overflow || totals[j].Overflow
+		p.Taxes = append(p.Taxes, TaxLine{Value: totals[j].Value, Name: z.Name, IsIncluded: included})
 		if !included {
-			taxTotal.add(totals[j].value)
+			taxTotal.Add(totals[j].Value)
 		}
 	}
-	p.TaxTotal = taxTotal.value
+	p.TaxTotal = taxTotal.Value
 
 	addr, _ := taxAddress(o, items)
 	p.taxAddress = basisOf(addr)
 	p.addressTaxed = len(zonesFor(rules.taxZones, p.taxAddress)) > 0
-	var total checkedSum
+	var total input.CheckedSum
 	for _, part := range []int64{p.Subtotal, -p.DiscountTotal, p.Shipping, p.TaxTotal} {
-		total.add(part)
+		total.Add(part)
 	}
-	p.Total = total.value
-	p.overflow = p.overflow || subtotal.overflow || taxTotal.overflow || total.overflow || p.Total < 0
+	p.Total = total.Value
+	p.overflow = p.overflow || subtotal.Overflow || taxTotal.Overflow || total.Overflow || p.Total < 0
 	return p
 }
 
@@ -372,7 +373,7 @@ func checkTaxesCurrent(v *OrderView) error {
 	case basis == nil && !v.Pricing.addressTaxed:
 		return nil
 	case basis == nil:
-		return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "taxes.not_generated",
+		return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "taxes.not_generated",
 			Message: "taxes have not been generated for this order: call Generate Taxes", Details: map[string]any{
 				"country_code": current.CountryCode, "province_code": current.ProvinceCode}}
 	case current == nil || *current != *basis:
@@ -380,7 +381,7 @@ func checkTaxesCurrent(v *OrderView) error {
 		if current != nil {
 			details["country_code"], details["province_code"] = current.CountryCode, current.ProvinceCode
 		}
-		return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "taxes.out_of_date",
+		return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "taxes.out_of_date",
 			Message: "taxes were generated for another address: call Generate Taxes again", Details: details}
 	}
 	return nil

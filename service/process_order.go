@@ -23,8 +23,8 @@ type ProcessResult struct {
 	RequiresAction *ent.OrderPayment
 }
 
-func incomplete(typ, message, field string) *Error {
-	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: typ, Message: message, Details: map[string]any{"field": field}}
+func incomplete(typ, message, field string) *problem.Error {
+	return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: typ, Message: message, Details: map[string]any{"field": field}}
 }
 
 // checkComplete is process_order's list of what an order needs before its payments are sent.
@@ -63,7 +63,7 @@ func checkComplete(v *OrderView) error {
 		return err
 	}
 	if paid := tenderedAmount(live); paid != v.Pricing.Total {
-		return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "order.payments_do_not_cover_total",
+		return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "order.payments_do_not_cover_total",
 			Message: fmt.Sprintf("the payments add up to %d and the order total is %d", paid, v.Pricing.Total),
 			Details: map[string]any{"field": "payments", "order_total": v.Pricing.Total, "payments_total": paid}}
 	}
@@ -334,8 +334,8 @@ func checkAuthorizedPayments(ctx context.Context, c *ent.Client, orderID int, pa
 	return nil
 }
 
-func outOfStock(li *ent.LineItem) *Error {
-	return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "inventory.insufficient",
+func outOfStock(li *ent.LineItem) *problem.Error {
+	return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "inventory.insufficient",
 		Message: "not enough stock left for " + li.Title + " (" + li.LineItemKey + ")",
 		Details: map[string]any{"field": "line_items", "line_item_key": li.LineItemKey, "quantity": li.Quantity}}
 }
@@ -444,7 +444,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 			if outcome.failed != nil {
 				return nil, authorizationFailed(outcome.failed, outcome.failure)
 			}
-			return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "payment.requires_action",
+			return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "payment.requires_action",
 				Message: "the payment's gateway asks the shopper to act before it authorizes", Details: map[string]any{"payment_id": outcome.requiresAction.PublicID}}
 		}
 		err = s.p.InTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {

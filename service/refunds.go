@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 )
 
@@ -29,25 +30,25 @@ type RefundInput struct {
 
 // check bounds the refund's texts and its restock lines: each line at most once.
 func (in RefundInput) check() error {
-	p := fieldErrors{}
-	p.text("reason", in.Reason, MaxLongText)
-	checkObject(p, "refund_meta_data", in.RefundMetaData)
+	p := input.Problems{}
+	p.Text("reason", in.Reason, input.MaxLongText)
+	p.Object("refund_meta_data", in.RefundMetaData)
 	if len(in.LineItems) > MaxLineItems {
-		p.add("line_items", fmt.Sprintf("has more than %d lines", MaxLineItems))
+		p.Add("line_items", fmt.Sprintf("has more than %d lines", MaxLineItems))
 	}
 	seen := make(map[string]bool, len(in.LineItems))
 	for _, l := range in.LineItems {
 		if seen[l.LineItemKey] {
-			p.add("line_items", "names line "+l.LineItemKey+" more than once")
+			p.Add("line_items", "names line "+l.LineItemKey+" more than once")
 		}
 		seen[l.LineItemKey] = true
 	}
 	if len(p) > 0 {
-		d := p.details()
+		d := p.Details()
 		for k := range p {
 			d["field"] = k
 		}
-		return captureError("refund.invalid_refund", "invalid refund: "+p.message(), d)
+		return captureError("refund.invalid_refund", "invalid refund: "+p.Message(), d)
 	}
 	return nil
 }
@@ -123,7 +124,7 @@ func refundOrder(ledger []ledgerPayment) []refundableCapture {
 // shipping and taxes (scope.Full), an amount spread over the captures, or an amount of one
 // payment; never more than was captured and not yet refunded.
 func (s *Service) Refund(ctx context.Context, sess *OrderSession, scope CaptureScope, in RefundInput, operationKey string) (*RefundResult, error) {
-	if !scope.Full && (in.Amount == nil || *in.Amount <= 0 || *in.Amount > MaxAmount) {
+	if !scope.Full && (in.Amount == nil || *in.Amount <= 0 || *in.Amount > input.MaxAmount) {
 		return nil, captureError("refund.invalid_amount", amountRequired, map[string]any{"field": "amount"})
 	}
 	if err := in.check(); err != nil {

@@ -9,6 +9,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // ShippingRateInput is one rate of a new zone.
@@ -31,44 +33,44 @@ type ShippingZoneInput struct {
 
 // CreateShippingZone adds a zone with its rates.
 func (s *Service) CreateShippingZone(ctx context.Context, sh *ent.Shop, in ShippingZoneInput) (*ent.ShippingZone, error) {
-	p := fieldErrors{}
+	p := input.Problems{}
 	if strings.TrimSpace(in.Name) == "" {
-		p.add("name", "is required")
+		p.Add("name", "is required")
 	}
-	p.text("name", in.Name, MaxShortText)
-	if len(in.Rates) > MaxListEntries {
-		p.add("rates", "has more than "+itoa(MaxListEntries)+" rates")
+	p.Text("name", in.Name, input.MaxShortText)
+	if len(in.Rates) > input.MaxListEntries {
+		p.Add("rates", "has more than "+strconv.Itoa(input.MaxListEntries)+" rates")
 	}
 	for i, c := range in.CountryCodes {
 		in.CountryCodes[i] = strings.ToUpper(c)
 		if _, ok := findCountry(in.CountryCodes[i]); !ok {
-			p.add("country_codes", c+" is not an ISO 3166 country code")
+			p.Add("country_codes", c+" is not an ISO 3166 country code")
 		}
 	}
 	if len(in.Rates) == 0 {
-		p.add("rates", "needs at least one rate")
+		p.Add("rates", "needs at least one rate")
 	}
 	for i, r := range in.Rates {
 		f := "rates[" + strconv.Itoa(i) + "]"
 		if r.Kind == "" {
 			in.Rates[i].Kind = shippingrate.KindFlat
 		} else if shippingrate.KindValidator(r.Kind) != nil {
-			p.add(f+".kind", "must be flat, by_subtotal or by_weight")
+			p.Add(f+".kind", "must be flat, by_subtotal or by_weight")
 		}
 		if strings.TrimSpace(r.Name) == "" || strings.TrimSpace(r.Code) == "" {
-			p.add(f, "needs a name and a code")
+			p.Add(f, "needs a name and a code")
 		}
 		if r.Amount < 0 || r.Min < 0 || r.Max < 0 || r.FreeAbove < 0 || (r.Max > 0 && r.Max < r.Min) {
-			p.add(f, "amounts cannot be negative, and max cannot be below min")
+			p.Add(f, "amounts cannot be negative, and max cannot be below min")
 		}
-		if amountOutOfBounds(r.Amount) || r.Min > MaxOrderSubtotal || r.Max > MaxOrderSubtotal || r.FreeAbove > MaxOrderSubtotal {
-			p.add(f, "amount "+amountBoundText+"; min, max and free_above at most "+itoa(MaxOrderSubtotal))
+		if input.AmountOutOfBounds(r.Amount) || r.Min > input.MaxOrderSubtotal || r.Max > input.MaxOrderSubtotal || r.FreeAbove > input.MaxOrderSubtotal {
+			p.Add(f, "amount "+input.AmountBoundText+"; min, max and free_above at most "+strconv.Itoa(input.MaxOrderSubtotal))
 		}
-		p.text(f+".name", r.Name, MaxShortText)
-		p.text(f+".code", r.Code, MaxShortText)
+		p.Text(f+".name", r.Name, input.MaxShortText)
+		p.Text(f+".code", r.Code, input.MaxShortText)
 	}
 	if len(p) > 0 {
-		return nil, validationError("shipping.invalid_zone", "invalid shipping zone: "+p.message(), p.details())
+		return nil, problem.Validation("shipping.invalid_zone", "invalid shipping zone: "+p.Message(), p.Details())
 	}
 	var out *ent.ShippingZone
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
@@ -208,7 +210,7 @@ func (s *Service) SelectShippingLine(ctx context.Context, sess *OrderSession, in
 				return nil
 			}
 		}
-		return validationError("shipping.line_not_available", "no available shipping line matches that index or code; set a shipping address first",
+		return problem.Validation("shipping.line_not_available", "no available shipping line matches that index or code; set a shipping address first",
 			map[string]any{"field": "index"})
 	})
 }

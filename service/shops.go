@@ -12,6 +12,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -34,16 +35,16 @@ type CreatedShop struct {
 // CreateShop creates a shop and its first access token.
 func (s *Service) CreateShop(ctx context.Context, in CreateShopInput) (*CreatedShop, error) {
 	if !shopIdentifierPattern.MatchString(in.Identifier) {
-		return nil, validationError("shop.invalid_identifier", "shop identifier must be 1-64 letters, digits, '.', '_' or '-'", map[string]any{"field": "identifier"})
+		return nil, problem.Validation("shop.invalid_identifier", "shop identifier must be 1-64 letters, digits, '.', '_' or '-'", map[string]any{"field": "identifier"})
 	}
-	if tooLong(in.Name, MaxShortText) || tooLong(in.Domain, MaxShortText) {
-		return nil, validationError("shop.invalid_shop_data", fmt.Sprintf("shop name and domain are at most %d characters", MaxShortText), map[string]any{"field": "name"})
+	if input.TooLong(in.Name, input.MaxShortText) || input.TooLong(in.Domain, input.MaxShortText) {
+		return nil, problem.Validation("shop.invalid_shop_data", fmt.Sprintf("shop name and domain are at most %d characters", input.MaxShortText), map[string]any{"field": "name"})
 	}
 	currency := strings.ToUpper(in.Currency)
 	if currency == "" {
 		currency = "USD"
 	}
-	if err := validateCurrency(currency); err != nil {
+	if err := input.Currency(currency); err != nil {
 		return nil, err
 	}
 	name := in.Name
@@ -57,7 +58,7 @@ func (s *Service) CreateShop(ctx context.Context, in CreateShopInput) (*CreatedS
 			return err
 		}
 		if exists {
-			return &Error{Kind: problem.Conflict, Code: CodeConflict, Type: "shop.already_exists", Message: "a shop with identifier " + in.Identifier + " already exists"}
+			return &problem.Error{Kind: problem.Conflict, Code: problem.CodeConflict, Type: "shop.already_exists", Message: "a shop with identifier " + in.Identifier + " already exists"}
 		}
 		key := make([]byte, 32)
 		if _, err := rand.Read(key); err != nil {
@@ -89,7 +90,7 @@ func (s *Service) CreateShop(ctx context.Context, in CreateShopInput) (*CreatedS
 func (s *Service) IssueAccessToken(ctx context.Context, identifier string) (string, error) {
 	sh, err := s.db.Read.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return "", notFound("shop.not_found", "no shop with identifier "+identifier)
+		return "", problem.NotFoundError("shop.not_found", "no shop with identifier "+identifier)
 	}
 	if err != nil {
 		return "", err
@@ -101,7 +102,7 @@ func (s *Service) IssueAccessToken(ctx context.Context, identifier string) (stri
 func (s *Service) ShopByIdentifier(ctx context.Context, identifier string) (*ent.Shop, error) {
 	sh, err := s.db.Read.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, notFound("shop.not_found", "no shop with identifier "+identifier)
+		return nil, problem.NotFoundError("shop.not_found", "no shop with identifier "+identifier)
 	}
 	return sh, err
 }
@@ -126,11 +127,11 @@ func hashToken(token string) string {
 // ShopForToken returns the shop an access token belongs to.
 func (s *Service) ShopForToken(ctx context.Context, token string) (*ent.Shop, error) {
 	if token == "" {
-		return nil, ErrUnauthorized
+		return nil, problem.ErrUnauthorized
 	}
 	sh, err := s.shopByTokenHash(ctx, hashToken(token))
 	if ent.IsNotFound(err) {
-		return nil, ErrUnauthorized
+		return nil, problem.ErrUnauthorized
 	}
 	return sh, err
 }
@@ -143,7 +144,7 @@ func (s *Service) AuthenticateShop(ctx context.Context, identifier, token string
 		return nil, err
 	}
 	if sh.Identifier != identifier {
-		return nil, ErrUnauthorized
+		return nil, problem.ErrUnauthorized
 	}
 	return sh, nil
 }

@@ -2,11 +2,14 @@ package service
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // TaxZoneInput is a new tax zone: a country's rate (no province) or one province's.
@@ -29,16 +32,16 @@ type TaxZonePatch struct {
 }
 
 func (in *TaxZoneInput) validate() error {
-	p := fieldErrors{}
+	p := input.Problems{}
 	in.Name = strings.TrimSpace(in.Name)
 	in.CountryCode = strings.ToUpper(strings.TrimSpace(in.CountryCode))
 	in.ProvinceCode = strings.ToUpper(strings.TrimSpace(in.ProvinceCode))
 	if in.Name == "" {
-		p.add("name", "is required: it names the tax line")
+		p.Add("name", "is required: it names the tax line")
 	}
 	country, known := findCountry(in.CountryCode)
 	if !known {
-		p.add("country_code", "is not an ISO 3166 country code")
+		p.Add("country_code", "is not an ISO 3166 country code")
 	}
 	if known && in.ProvinceCode != "" {
 		found := false
@@ -46,20 +49,22 @@ func (in *TaxZoneInput) validate() error {
 			found = found || strings.EqualFold(pr.IsoCode, in.ProvinceCode)
 		}
 		if !found {
-			p.add("province_code", "is not a subdivision of "+in.CountryCode)
+			p.Add("province_code", "is not a subdivision of "+in.CountryCode)
 		}
 	}
-	p.text("name", in.Name, MaxShortText)
+	p.Text("name", in.Name, input.MaxShortText)
 	if in.RatePpm < 0 || in.RatePpm > 1_000_000 {
-		p.add("rate_ppm", "must be between 0 and 1000000 (parts per million)")
+		p.Add("rate_ppm", "must be between 0 and 1000000 (parts per million)")
 	}
 	if len(p) > 0 {
-		return validationError("tax.invalid_tax_zone", "invalid tax zone: "+p.message(), p.details())
+		return problem.Validation("tax.invalid_tax_zone", "invalid tax zone: "+p.Message(), p.Details())
 	}
 	return nil
 }
 
-func taxZoneNotFound() *Error { return notFound("tax.zone_not_found", "no tax zone with that id") }
+func taxZoneNotFound() *problem.Error {
+	return problem.NotFoundError("tax.zone_not_found", "no tax zone with that id")
+}
 
 // CreateTaxZone adds a tax zone to the shop.
 func (s *Service) CreateTaxZone(ctx context.Context, sh *ent.Shop, in TaxZoneInput) (*ent.TaxZone, error) {
@@ -72,8 +77,8 @@ func (s *Service) CreateTaxZone(ctx context.Context, sh *ent.Shop, in TaxZoneInp
 	if err != nil {
 		return nil, err
 	}
-	if n >= MaxTaxZones {
-		return nil, validationError("tax.too_many_tax_zones", "a shop has at most "+itoa(MaxTaxZones)+" tax zones", nil)
+	if n >= input.MaxTaxZones {
+		return nil, problem.Validation("tax.too_many_tax_zones", "a shop has at most "+strconv.Itoa(input.MaxTaxZones)+" tax zones", nil)
 	}
 	return s.db.Client.TaxZone.Create().SetShopID(sh.ID).SetName(in.Name).SetCountryCode(in.CountryCode).
 		SetProvinceCode(in.ProvinceCode).SetRatePpm(in.RatePpm).SetShippingTaxable(in.ShippingTaxable).Save(ctx)
@@ -143,7 +148,7 @@ func (s *Service) GenerateTaxes(ctx context.Context, sess *OrderSession) (*Order
 	return s.changeOrderFieldsReadingItems(ctx, sess, func(_ *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
 		addr, kind := taxAddress(o, items)
 		if addr == nil {
-			return validationError("taxes.address_required", "taxes need the order's "+string(kind)+" address: set it first",
+			return problem.Validation("taxes.address_required", "taxes need the order's "+string(kind)+" address: set it first",
 				map[string]any{"field": "address", "address_type": string(kind)})
 		}
 		update.SetTaxBasis(basisOf(addr))

@@ -34,7 +34,7 @@ func wantType(t *testing.T, err error, typ string) {
 		}
 		return
 	}
-	if e, ok := service.AsError(err); !ok || e.Kind != problem.Invalid || e.Type != typ {
+	if e, ok := problem.As(err); !ok || e.Kind != problem.Invalid || e.Type != typ {
 		t.Fatalf("error %v, want 422 %s", err, typ)
 	}
 }

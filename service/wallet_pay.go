@@ -26,7 +26,7 @@ type WalletPayInput struct {
 // checkoutd's gateways are external payment gateways only, so no shop has a wallet gateway: every
 // step is refused with a type a storefront can recognize and fall back from.
 func (s *Service) WalletPay(ctx context.Context, sess *OrderSession, step string, in WalletPayInput) (map[string]any, *OrderView, error) {
-	return nil, nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "wallet_pay.not_configured",
+	return nil, nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "wallet_pay.not_configured",
 		Message: "no wallet pay gateway is configured for this shop; pay with an external payment gateway",
 		Details: map[string]any{"field": "gateway_type", "gateway_type": in.GatewayType, "step": step}}
 }
@@ -35,7 +35,7 @@ func (s *Service) WalletPay(ctx context.Context, sess *OrderSession, step string
 // does not vault payment methods (init answers vaulting_enabled false), so there is never one to
 // forget.
 func (s *Service) DeleteSavedPaymentMethod(ctx context.Context, sess *OrderSession, id string) (*OrderView, error) {
-	return nil, &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "saved_payment_method.not_found",
+	return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "saved_payment_method.not_found",
 		Message: "no saved payment method " + id + ": payment methods are not vaulted",
 		Details: map[string]any{"field": "id", "id": id}}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -317,8 +318,8 @@ func (s *Service) countFailedDelivery(ctx context.Context, tx *ent.Tx, subscript
 	return tx.WebhookSubscription.UpdateOne(sub).SetUnhealthySince(now).Exec(ctx)
 }
 
-func deliveryNotFound() *Error {
-	return notFound("webhook_delivery.not_found", "no webhook delivery with that id")
+func deliveryNotFound() *problem.Error {
+	return problem.NotFoundError("webhook_delivery.not_found", "no webhook delivery with that id")
 }
 
 // ReplayWebhookDelivery sends a delivery that succeeded or failed once more, as a new attempt
@@ -341,7 +342,7 @@ func (s *Service) ReplayWebhookDelivery(ctx context.Context, sh *ent.Shop, subsc
 			return err
 		}
 		if d.Status == webhookdelivery.StatusPending {
-			return &Error{Kind: problem.Invalid, Code: CodeValidation, Type: "webhook_delivery.in_progress",
+			return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "webhook_delivery.in_progress",
 				Message: "the delivery is still being attempted; replay it once it has succeeded or failed",
 				Details: map[string]any{"next_attempt_at": d.NextAttemptAt}}
 		}
@@ -395,7 +396,7 @@ func (s *Service) PingWebhookSubscription(ctx context.Context, sh *ent.Shop, id 
 		return nil, err
 	}
 	if current.SharedSecret == nil {
-		return nil, validationError("webhook.shared_secret_not_configured", "configure the integration shared secret before pinging webhooks: callbacks are signed with it", nil)
+		return nil, problem.Validation("webhook.shared_secret_not_configured", "configure the integration shared secret before pinging webhooks: callbacks are signed with it", nil)
 	}
 	topic, _ := webhookTopicName(sub.WebhookTopicID)
 	ping := &WebhookPing{EventID: platform.NewPublicID()}
@@ -447,8 +448,8 @@ func (s *Service) WebhookDeliveries(sh *ent.Shop, f WebhookDeliveryFilter) *ent.
 const MaxDeliveriesPage = 250
 
 // InvalidLimit is the refusal of a page size that is not a number from 1 to MaxDeliveriesPage.
-func InvalidLimit() *Error {
-	return validationError("request.invalid_limit", "limit must be a number from 1 to "+itoa(MaxDeliveriesPage), map[string]any{"field": "limit"})
+func InvalidLimit() *problem.Error {
+	return problem.Validation("request.invalid_limit", "limit must be a number from 1 to "+strconv.Itoa(MaxDeliveriesPage), map[string]any{"field": "limit"})
 }
 
 // SubscriptionHealthy reports whether a subscription's deliveries are getting through: it is
@@ -490,7 +491,7 @@ func ParseWebhookDeliveryFilter(topic, status, publicOrderID string) (WebhookDel
 	if status != "" {
 		st := webhookdelivery.Status(status)
 		if webhookdelivery.StatusValidator(st) != nil {
-			return f, validationError("webhook_delivery.invalid_status", "status must be pending, succeeded or failed", map[string]any{"field": "status"})
+			return f, problem.Validation("webhook_delivery.invalid_status", "status must be pending, succeeded or failed", map[string]any{"field": "status"})
 		}
 		f.Status = &st
 	}

@@ -38,7 +38,7 @@ func (c *Console) findAPIOverride(q *request) (*ent.APIOverride, error) {
 			return o, nil
 		}
 	}
-	return nil, &service.Error{Kind: problem.NotFound, Type: "api_override.not_found", Message: "no API override with public_id " + q.r.PathValue("id")}
+	return nil, &problem.Error{Kind: problem.NotFound, Type: "api_override.not_found", Message: "no API override with public_id " + q.r.PathValue("id")}
 }
 
 func (c *Console) newAPIOverride(q *request) error {

@@ -67,7 +67,7 @@ func (c *Console) createProduct(q *request) error {
 func (c *Console) product(q *request) (*ent.Product, error) {
 	id, err := strconv.Atoi(q.r.PathValue("id"))
 	if err != nil {
-		return nil, &service.Error{Kind: problem.NotFound, Type: "product.not_found", Message: "no product with that id"}
+		return nil, &problem.Error{Kind: problem.NotFound, Type: "product.not_found", Message: "no product with that id"}
 	}
 	return c.svc.Product(q.ctx(), q.shop, id)
 }
@@ -108,7 +108,7 @@ func (c *Console) editVariant(q *request) error {
 func (c *Console) variant(q *request) (*ent.Variant, error) {
 	id, err := strconv.Atoi(q.r.PathValue("id"))
 	if err != nil {
-		return nil, &service.Error{Kind: problem.NotFound, Type: "product.variant_not_found", Message: "no variant with that id"}
+		return nil, &problem.Error{Kind: problem.NotFound, Type: "product.variant_not_found", Message: "no variant with that id"}
 	}
 	return c.svc.Variant(q.ctx(), q.shop, id)
 }

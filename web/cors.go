@@ -48,7 +48,7 @@ func (c *Console) findCorsDomain(q *request) (*ent.CorsDomain, error) {
 			return d, nil
 		}
 	}
-	return nil, &service.Error{Kind: problem.NotFound, Type: "cors.domain_not_found", Message: "no domain in the allowlist with that domain_id"}
+	return nil, &problem.Error{Kind: problem.NotFound, Type: "cors.domain_not_found", Message: "no domain in the allowlist with that domain_id"}
 }
 
 func (c *Console) confirmDeleteCorsDomain(q *request) error {

@@ -98,7 +98,7 @@ func (c *Console) createDiscountCode(q *request) error {
 func (c *Console) discountCode(q *request) (*ent.DiscountCode, error) {
 	id, err := strconv.Atoi(q.r.PathValue("id"))
 	if err != nil {
-		return nil, &service.Error{Kind: problem.NotFound, Type: "discount.code_not_found", Message: "no discount code with that id"}
+		return nil, &problem.Error{Kind: problem.NotFound, Type: "discount.code_not_found", Message: "no discount code with that id"}
 	}
 	return c.svc.DiscountCode(q.ctx(), q.shop, id)
 }

@@ -40,7 +40,7 @@ func (f form) Checked(name string) bool { return f.Values.Get(name) != "" }
 // next to the field its details name (a "field" entry names the one field the message is
 // about; other entries are field: problem). Any other error is not the form's and comes back.
 func invalid(values url.Values, err error) (form, error) {
-	se, ok := service.AsError(err)
+	se, ok := problem.As(err)
 	if !ok || se.Kind != problem.Invalid {
 		return form{}, err
 	}

@@ -44,7 +44,7 @@ func (c *Console) findLifeElement(q *request) (*ent.LifeElement, []*ent.LifeElem
 			return el, all, nil
 		}
 	}
-	return nil, nil, &service.Error{Kind: problem.NotFound, Type: "life_element.life_element_not_configured", Message: "no LiFE element " + id + " is configured for this shop"}
+	return nil, nil, &problem.Error{Kind: problem.NotFound, Type: "life_element.life_element_not_configured", Message: "no LiFE element " + id + " is configured for this shop"}
 }
 
 func (c *Console) newLifeElement(q *request) error {

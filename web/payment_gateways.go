@@ -42,7 +42,7 @@ func (c *Console) findPaymentGateway(q *request) (*ent.ExternalPaymentGateway, e
 			return g, nil
 		}
 	}
-	return nil, &service.Error{Kind: problem.NotFound, Type: "external_payment_gateway.external_payment_gateway_not_configured", Message: "no external payment gateway " + id + " is configured for this shop"}
+	return nil, &problem.Error{Kind: problem.NotFound, Type: "external_payment_gateway.external_payment_gateway_not_configured", Message: "no external payment gateway " + id + " is configured for this shop"}
 }
 
 func (c *Console) newPaymentGateway(q *request) error {

@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func csrfHeader(ctx context.Context) string {
@@ -50,7 +50,7 @@ func (c *Console) signin(w http.ResponseWriter, r *http.Request) {
 	identifier := strings.TrimSpace(r.PostForm.Get("shop_identifier"))
 	sh, err := c.svc.AuthenticateShop(r.Context(), identifier, strings.TrimSpace(r.PostForm.Get("access_token")))
 	if err != nil {
-		if _, ok := service.AsError(err); !ok {
+		if _, ok := problem.As(err); !ok {
 			c.log.ErrorContext(r.Context(), "admin sign-in", "error", err)
 		}
 		// The token is never shown back; a wrong token and an unknown shop read alike.

@@ -68,7 +68,7 @@ func (c *Console) setPricesIncludeTax(q *request) error {
 func (c *Console) taxZone(q *request) (*ent.TaxZone, error) {
 	id, err := strconv.Atoi(q.r.PathValue("id"))
 	if err != nil {
-		return nil, &service.Error{Kind: problem.NotFound, Type: "tax.zone_not_found", Message: "no tax zone with that id"}
+		return nil, &problem.Error{Kind: problem.NotFound, Type: "tax.zone_not_found", Message: "no tax zone with that id"}
 	}
 	return c.svc.TaxZone(q.ctx(), q.shop, id)
 }

@@ -71,7 +71,7 @@ func Register(mux *http.ServeMux, svc *service.Service, opts ...Option) {
 	mux.Handle("GET /admin", c.admin(c.dashboard))
 	mux.Handle("GET /admin/{$}", c.admin(c.dashboard))
 	mux.Handle("/admin/", c.admin(func(q *request) error {
-		return &service.Error{Kind: problem.NotFound, Type: "admin.not_found", Message: "there is no such page"}
+		return &problem.Error{Kind: problem.NotFound, Type: "admin.not_found", Message: "there is no such page"}
 	}))
 	c.lifeElementRoutes(mux)
 	c.paymentGatewayRoutes(mux)
@@ -236,7 +236,7 @@ func statusOf(k problem.Kind) int {
 // fail answers an error no handler turned into a form: a service error as a page saying what
 // went wrong, anything else as a 500 that says nothing more.
 func (c *Console) fail(q *request, err error) {
-	if se, ok := service.AsError(err); ok {
+	if se, ok := problem.As(err); ok {
 		_ = q.render(statusOf(se.Kind), errorPage(se.Message))
 		return
 	}

@@ -82,7 +82,7 @@ func (c *Console) findWebhook(q *request) (*ent.WebhookSubscription, error) {
 			return s, nil
 		}
 	}
-	return nil, &service.Error{Kind: problem.NotFound, Type: "webhook.not_found", Message: "no webhook with that id"}
+	return nil, &problem.Error{Kind: problem.NotFound, Type: "webhook.not_found", Message: "no webhook with that id"}
 }
 
 func (c *Console) editWebhook(q *request) error {
@@ -180,11 +180,11 @@ func (c *Console) replayWebhookDelivery(q *request) error {
 	}
 	id, err := strconv.Atoi(q.r.PathValue("delivery"))
 	if err != nil {
-		return &service.Error{Kind: problem.NotFound, Type: "webhook_delivery.not_found", Message: "no webhook delivery with that id"}
+		return &problem.Error{Kind: problem.NotFound, Type: "webhook_delivery.not_found", Message: "no webhook delivery with that id"}
 	}
 	back := "/admin/webhooks/" + strconv.Itoa(s.ID) + "/deliveries"
 	if _, err := c.svc.ReplayWebhookDelivery(q.ctx(), q.shop, s.ID, id); err != nil {
-		if e, ok := service.AsError(err); ok && e.Kind == problem.Invalid {
+		if e, ok := problem.As(err); ok && e.Kind == problem.Invalid {
 			return q.redirect(back, e.Message+".")
 		}
 		return err

@@ -3,7 +3,6 @@ package model
 import (
 	"github.com/99designs/gqlgen/graphql"
 
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -16,7 +15,7 @@ func MarshalID(id int) graphql.Marshaler { return graphql.MarshalIntID(id) }
 func UnmarshalID(v any) (int, error) {
 	id, err := graphql.UnmarshalIntID(v)
 	if err != nil {
-		return 0, &service.Error{Kind: problem.NotFound, Code: service.CodeNotFound, Type: "node.not_found", Message: "no object with that id"}
+		return 0, &problem.Error{Kind: problem.NotFound, Code: problem.CodeNotFound, Type: "node.not_found", Message: "no object with that id"}
 	}
 	return id, nil
 }

@@ -61,3 +61,31 @@ func As(err error) (*Error, bool) {
 	ok := errors.As(err, &e)
 	return e, ok
 }
+
+// Codes used where the spec names none; docs/errors.md lists them all.
+const (
+	CodeUnauthorized    = "02-01"
+	CodeNotFound        = "02-04"
+	CodeBadRequest      = "02-00"
+	CodeConflict        = "02-09"
+	CodeBodyTooLarge    = "02-13"
+	CodeValidation      = "02-22"
+	CodeGatewayInvalid  = "02-91"
+	CodeElementNotFound = "02-91"
+	CodeElementInvalid  = "02-94"
+	CodeRSANotSet       = "02-89"
+	CodeInternal        = "02-50"
+)
+
+// Validation is a refusal of type typ: the request broke a validation or business rule.
+func Validation(typ, message string, details map[string]any) *Error {
+	return &Error{Kind: Invalid, Code: CodeValidation, Type: typ, Message: message, Details: details}
+}
+
+// NotFoundError is a refusal of type typ for a resource the caller names that does not exist.
+func NotFoundError(typ, message string) *Error {
+	return &Error{Kind: NotFound, Code: CodeNotFound, Type: typ, Message: message}
+}
+
+// ErrUnauthorized says nothing about whether the shop exists.
+var ErrUnauthorized = &Error{Kind: Unauthorized, Code: CodeUnauthorized, Type: "auth.unauthorized", Message: "missing or invalid credentials"}
