@@ -140,11 +140,13 @@ func describeEntries(entries []Entry) string {
 
 // source is the parsed Go code that answers errors.
 type source struct {
-	fset     *token.FileSet
-	files    []*ast.File
-	consts   map[string]map[string]string // package name -> constant -> string value
-	helpers  map[string]helper            // "package.function" -> how it builds an error
-	literals []literal                    // every string literal shaped like an error type
+	fset   *token.FileSet
+	files  []*ast.File
+	consts map[string]map[string]string // package name -> constant -> string value
+	// errorPackages are problem and the packages naming problem.Error Error.
+	errorPackages map[string]bool
+	helpers       map[string]helper // "package.function" -> how it builds an error
+	literals      []literal         // every string literal shaped like an error type
 }
 
 // A helper is a function whose parameter arg becomes the type of the error it builds.
@@ -158,7 +160,8 @@ type literal struct{ pos, value string }
 
 func parseAnswering(t *testing.T) *source {
 	t.Helper()
-	s := &source{fset: token.NewFileSet(), consts: map[string]map[string]string{}, helpers: map[string]helper{}}
+	s := &source{fset: token.NewFileSet(), consts: map[string]map[string]string{}, helpers: map[string]helper{},
+		errorPackages: map[string]bool{"problem": true}}
 	for _, dir := range answeringDirs {
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
@@ -182,6 +185,7 @@ func parseAnswering(t *testing.T) *source {
 	}
 	for _, f := range s.files {
 		s.collectConsts(f)
+		s.collectErrorAlias(f)
 		ast.Inspect(f, func(n ast.Node) bool {
 			if lit, ok := n.(*ast.BasicLit); ok {
 				if v, ok := stringValue(lit); ok && typePattern.MatchString(v) {
@@ -240,7 +244,7 @@ func (s *source) findHelpers() {
 				ast.Inspect(fn.Body, func(n ast.Node) bool {
 					var h helper
 					var arg ast.Expr
-					if lit, ok := n.(*ast.CompositeLit); ok && isErrorLiteral(pkg, lit) {
+					if lit, ok := n.(*ast.CompositeLit); ok && s.isErrorLiteral(pkg, lit) {
 						fields := fieldsOf(lit)
 						arg, h.kind, h.code = fields["Type"], s.kindOf(pkg, fields["Kind"]), s.codeOf(pkg, fields["Code"])
 					} else if call, ok := n.(*ast.CallExpr); ok {
@@ -279,7 +283,7 @@ func (s *source) answers() ([]answer, []string) {
 				var code *string
 				switch n := n.(type) {
 				case *ast.CompositeLit:
-					if isErrorLiteral(pkg, n) {
+					if s.isErrorLiteral(pkg, n) {
 						fields := fieldsOf(n)
 						if fields["Type"] == nil {
 							problems = append(problems, s.pos(n)+": an error without a type")
@@ -432,16 +436,37 @@ func (s *source) pos(n ast.Node) string {
 	return fmt.Sprintf("%s:%d", strings.TrimPrefix(filepath.ToSlash(p.Filename), "../../"), p.Line)
 }
 
-// isErrorLiteral reports whether lit builds a problem.Error (service.Error is an alias).
-func isErrorLiteral(pkg string, lit *ast.CompositeLit) bool {
+// isErrorLiteral reports whether lit builds a problem.Error, under its name in package problem
+// or in a package that declares Error as an alias of it (service.Error).
+func (s *source) isErrorLiteral(pkg string, lit *ast.CompositeLit) bool {
 	switch t := lit.Type.(type) {
 	case *ast.Ident:
-		return t.Name == "Error" && (pkg == "problem" || pkg == "service")
+		return t.Name == "Error" && s.errorPackages[pkg]
 	case *ast.SelectorExpr:
 		x, ok := t.X.(*ast.Ident)
-		return ok && t.Sel.Name == "Error" && (x.Name == "problem" || x.Name == "service")
+		return ok && t.Sel.Name == "Error" && s.errorPackages[x.Name]
 	}
 	return false
+}
+
+// collectErrorAlias notes a package that declares type Error = problem.Error.
+func (s *source) collectErrorAlias(f *ast.File) {
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.TYPE {
+			continue
+		}
+		for _, spec := range g.Specs {
+			ts := spec.(*ast.TypeSpec)
+			sel, ok := ts.Type.(*ast.SelectorExpr)
+			if !ok || !ts.Assign.IsValid() || ts.Name.Name != "Error" || sel.Sel.Name != "Error" {
+				continue
+			}
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "problem" {
+				s.errorPackages[f.Name.Name] = true
+			}
+		}
+	}
 }
 
 func fieldsOf(lit *ast.CompositeLit) map[string]ast.Expr {
