@@ -21,18 +21,20 @@ test: lint test-go
 test-go:
 	$(GO) test -race -count=1 -parallel 4 -timeout 9m ./...
 
-# Regenerates ent (with the GraphQL schema it derives), gqlgen, templ, and a migration for each
-# dialect when the ent schema changed (NAME names it: make generate NAME=add_orders).
+# Regenerates ent (with the GraphQL schema it derives), gqlgen, templ, a migration for each
+# dialect when the ent schema changed (NAME names it: make generate NAME=add_orders), and
+# docs/errors.md from the registry of errors in service/problem.
 NAME ?= change
 generate:
 	cd ent && $(GO) run -mod=mod entc.go
 	$(GO) tool gqlgen generate --config gqlgen.yml
 	$(GO) tool templ generate -path web
 	$(GO) run ./ent/migrate/gen $(NAME)
+	$(GO) run ./cmd/errorsdoc
 
 # Fails when the committed generated code is not what make generate produces.
 check-generated: generate
-	@git add -N . && git diff --exit-code --stat -- ent graph web go.mod go.sum || \
+	@git add -N . && git diff --exit-code --stat -- ent graph web docs/errors.md go.mod go.sum || \
 		(echo "generated code is stale: run make generate and commit the result" >&2; exit 1)
 
 lint:

@@ -82,7 +82,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		se = errInternal
 	}
 	gerr.Message = se.Message
-	gerr.Extensions = map[string]any{"code": se.Code, "type": se.Type, "status": statusOf(se.Kind), "details": se.Details}
+	gerr.Extensions = map[string]any{"code": se.Code, "type": se.Type, "status": StatusOf(se.Kind), "details": se.Details}
 	return gerr
 }
 
@@ -101,7 +101,8 @@ var statusOfKind = map[problem.Kind]int{
 	problem.Unavailable:  http.StatusServiceUnavailable,
 }
 
-func statusOf(k problem.Kind) int {
+// StatusOf is the status GraphQL reports a problem of kind k with (docs/errors.md shows it).
+func StatusOf(k problem.Kind) int {
 	if s, ok := statusOfKind[k]; ok {
 		return s
 	}

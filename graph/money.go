@@ -34,7 +34,7 @@ func idempotentResult[T any](ctx context.Context, svc *service.Service, sess *se
 			return service.Response{Status: http.StatusInternalServerError}
 		case err != nil:
 			_ = gob.NewEncoder(&buf).Encode(se)
-			return service.Response{Status: statusOf(se.Kind), Body: buf.Bytes()}
+			return service.Response{Status: StatusOf(se.Kind), Body: buf.Bytes()}
 		case pending:
 			return service.Response{Status: http.StatusAccepted}
 		}

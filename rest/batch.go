@@ -57,7 +57,7 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *service.OrderS
 		out[i] = subResponse{Method: method, Endpoint: sr.Endpoint}
 		target, refusal := subRequestURL(prefix, method, sr.Endpoint, i)
 		if refusal != nil {
-			out[i].StatusCode, out[i].Data = statusOf(refusal.Kind), errorBody(refusal)
+			out[i].StatusCode, out[i].Data = StatusOf(refusal.Kind), errorBody(refusal)
 			continue
 		}
 		body := sr.Payload

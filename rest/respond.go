@@ -108,7 +108,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
 		e = &problem.Error{Kind: problem.Internal, Code: problem.CodeInternal, Type: "server.internal_error", Message: "internal error"}
 	}
-	writeJSON(w, statusOf(e.Kind), errorBody(e))
+	writeJSON(w, StatusOf(e.Kind), errorBody(e))
 }
 
 // statusOfKind is the HTTP status of each kind of problem: the one place REST decides it.
@@ -125,7 +125,8 @@ var statusOfKind = map[problem.Kind]int{
 	problem.Unavailable:  http.StatusServiceUnavailable,
 }
 
-func statusOf(k problem.Kind) int {
+// StatusOf is the HTTP status REST answers a problem of kind k with (docs/errors.md shows it).
+func StatusOf(k problem.Kind) int {
 	if s, ok := statusOfKind[k]; ok {
 		return s
 	}

@@ -213,9 +213,9 @@ func (c *Console) toSignin(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
-// statusOf is the status of the page a problem of each kind is shown on: the one place the
+// StatusOf is the status of the page a problem of each kind is shown on: the one place the
 // console decides it.
-func statusOf(k problem.Kind) int {
+func StatusOf(k problem.Kind) int {
 	switch k {
 	case problem.Unauthorized:
 		return http.StatusUnauthorized
@@ -237,7 +237,7 @@ func statusOf(k problem.Kind) int {
 // went wrong, anything else as a 500 that says nothing more.
 func (c *Console) fail(q *request, err error) {
 	if se, ok := problem.As(err); ok {
-		_ = q.render(statusOf(se.Kind), errorPage(se.Message))
+		_ = q.render(StatusOf(se.Kind), errorPage(se.Message))
 		return
 	}
 	if errors.Is(err, context.Canceled) {

@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // Problems collects per-field problems of one input.
@@ -60,9 +58,4 @@ func (p Problems) Amount(field string, a *int64) {
 	if a != nil && (*a <= 0 || *a > MaxAmount) {
 		p.Add(field, fmt.Sprintf("must be a positive amount in minor units, at most %d", MaxAmount))
 	}
-}
-
-// Invalid is the 422 of type typ for these problems.
-func (p Problems) Invalid(typ string) *problem.Error {
-	return problem.Validation(typ, p.Message(), p.Details())
 }
