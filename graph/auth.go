@@ -40,7 +40,7 @@ func Authenticate(svc *service.Service, next http.Handler) http.Handler {
 		case strings.Count(cred, ".") == 2:
 			c.order, c.err = svc.AuthenticateOrderToken(r.Context(), cred)
 		default:
-			c.shop, c.err = svc.ShopForToken(r.Context(), cred)
+			c.shop, c.err = svc.Shops.ShopForToken(r.Context(), cred)
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // CreateProduct is the resolver for the createProduct field.
@@ -31,10 +32,10 @@ func (r *mutationResolver) UpdateVariant(ctx context.Context, id int, input serv
 }
 
 // CreateShippingZone is the resolver for the createShippingZone field.
-func (r *mutationResolver) CreateShippingZone(ctx context.Context, input service.ShippingZoneInput) (*ent.ShippingZone, error) {
+func (r *mutationResolver) CreateShippingZone(ctx context.Context, input shops.ShippingZoneInput) (*ent.ShippingZone, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.CreateShippingZone(ctx, sh, input)
+	return r.svc.Shops.CreateShippingZone(ctx, sh, input)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 type gqlResult struct {
@@ -54,7 +55,7 @@ func eachGraph(t *testing.T, fn func(t *testing.T, url string, svc *service.Serv
 }
 
 func newShop(t *testing.T, svc *service.Service, id string) string {
-	created, err := svc.CreateShop(context.Background(), service.CreateShopInput{Identifier: id})
+	created, err := svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: id})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,14 +9,16 @@ import (
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // nullable tells an absent input field (unchanged) from one given as null (cleared).
-func nullable[T any](present map[string]any, name string, v *T) service.Nullable[T] {
+func nullable[T any](present map[string]any, name string, v *T) input.Nullable[T] {
 	if _, ok := present[name]; !ok {
-		return service.Nullable[T]{}
+		return input.Nullable[T]{}
 	}
-	return service.Nullable[T]{Set: true, Value: v}
+	return input.Nullable[T]{Set: true, Value: v}
 }
 
 // inputFields returns the fields the client wrote in the mutation's "input" argument.
@@ -39,9 +41,9 @@ func inputFields(ctx context.Context) map[string]any {
 	return out
 }
 
-func lifeElementInput(ctx context.Context, in model.LifeElementInput) service.LifeElementInput {
+func lifeElementInput(ctx context.Context, in model.LifeElementInput) shops.LifeElementInput {
 	p := inputFields(ctx)
-	return service.LifeElementInput{
+	return shops.LifeElementInput{
 		Location:         nullable(p, "location", in.Location),
 		InputType:        nullable(p, "inputType", in.InputType),
 		InputDefault:     nullable(p, "inputDefault", in.InputDefault),
@@ -54,13 +56,13 @@ func lifeElementInput(ctx context.Context, in model.LifeElementInput) service.Li
 	}
 }
 
-func gatewayInput(ctx context.Context, in model.ExternalPaymentGatewayInput) service.ExternalPaymentGatewayInput {
+func gatewayInput(ctx context.Context, in model.ExternalPaymentGatewayInput) shops.ExternalPaymentGatewayInput {
 	p := inputFields(ctx)
 	var headers []schema.HTTPHeader
 	for _, h := range in.HTTPHeaders {
 		headers = append(headers, *h)
 	}
-	return service.ExternalPaymentGatewayInput{
+	return shops.ExternalPaymentGatewayInput{
 		Name: in.Name, BaseURL: in.BaseURL, IframeURL: in.IframeURL, Location: in.Location, HTTPHeaders: headers,
 		APIToken: nullable(p, "apiToken", in.APIToken), PartialCapture: in.PartialCapture,
 		AdditionalOrderDetails: in.AdditionalOrderDetails, ProviderID: in.ProviderID, Currency: in.Currency, IsTest: in.IsTest,
@@ -79,7 +81,7 @@ func done(ctx context.Context, change func(sh *ent.Shop) error) (bool, error) {
 	return true, nil
 }
 
-func flows(ctx context.Context, list func(sh *ent.Shop) ([]service.FlowSummary, error)) ([]*service.FlowSummary, error) {
+func flows(ctx context.Context, list func(sh *ent.Shop) ([]shops.FlowSummary, error)) ([]*shops.FlowSummary, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
@@ -88,7 +90,7 @@ func flows(ctx context.Context, list func(sh *ent.Shop) ([]service.FlowSummary, 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*service.FlowSummary, len(fs))
+	out := make([]*shops.FlowSummary, len(fs))
 	for i := range fs {
 		out[i] = &fs[i]
 	}

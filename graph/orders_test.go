@@ -26,6 +26,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // testClock is the service's clock, moved by hand instead of by sleeping.
@@ -81,7 +82,7 @@ func eachOrderGraph(t *testing.T, fn func(t *testing.T, g *orderGraph)) {
 func (g *orderGraph) newShop(id string) string {
 	g.t.Helper()
 	ctx := context.Background()
-	created, err := g.svc.CreateShop(ctx, service.CreateShopInput{Identifier: id})
+	created, err := g.svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: id})
 	if err != nil {
 		g.t.Fatal(err)
 	}

@@ -10,39 +10,39 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/graph/model"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // CreateTaxZone is the resolver for the createTaxZone field.
-func (r *mutationResolver) CreateTaxZone(ctx context.Context, input service.TaxZoneInput) (*ent.TaxZone, error) {
+func (r *mutationResolver) CreateTaxZone(ctx context.Context, input shops.TaxZoneInput) (*ent.TaxZone, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.CreateTaxZone(ctx, sh, input)
+	return r.svc.Shops.CreateTaxZone(ctx, sh, input)
 }
 
 // UpdateTaxZone is the resolver for the updateTaxZone field.
-func (r *mutationResolver) UpdateTaxZone(ctx context.Context, id int, input service.TaxZonePatch) (*ent.TaxZone, error) {
+func (r *mutationResolver) UpdateTaxZone(ctx context.Context, id int, input shops.TaxZonePatch) (*ent.TaxZone, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.UpdateTaxZone(ctx, sh, id, input)
+	return r.svc.Shops.UpdateTaxZone(ctx, sh, id, input)
 }
 
 // DeleteTaxZone is the resolver for the deleteTaxZone field.
 func (r *mutationResolver) DeleteTaxZone(ctx context.Context, id int) (bool, error) {
-	return done(ctx, func(sh *ent.Shop) error { return r.svc.DeleteTaxZone(ctx, sh, id) })
+	return done(ctx, func(sh *ent.Shop) error { return r.svc.Shops.DeleteTaxZone(ctx, sh, id) })
 }
 
 // CreateDiscountCode is the resolver for the createDiscountCode field.
-func (r *mutationResolver) CreateDiscountCode(ctx context.Context, input service.DiscountCodeInput) (*ent.DiscountCode, error) {
+func (r *mutationResolver) CreateDiscountCode(ctx context.Context, input shops.DiscountCodeInput) (*ent.DiscountCode, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.CreateDiscountCode(ctx, sh, input)
+	return r.svc.Shops.CreateDiscountCode(ctx, sh, input)
 }
 
 // UpdateDiscountCode is the resolver for the updateDiscountCode field.
@@ -51,12 +51,12 @@ func (r *mutationResolver) UpdateDiscountCode(ctx context.Context, id int, input
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.UpdateDiscountCode(ctx, sh, id, discountCodePatch(ctx, input))
+	return r.svc.Shops.UpdateDiscountCode(ctx, sh, id, discountCodePatch(ctx, input))
 }
 
 // DeleteDiscountCode is the resolver for the deleteDiscountCode field.
 func (r *mutationResolver) DeleteDiscountCode(ctx context.Context, id int) (bool, error) {
-	return done(ctx, func(sh *ent.Shop) error { return r.svc.DeleteDiscountCode(ctx, sh, id) })
+	return done(ctx, func(sh *ent.Shop) error { return r.svc.Shops.DeleteDiscountCode(ctx, sh, id) })
 }
 
 // SetPricesIncludeTax is the resolver for the setPricesIncludeTax field.
@@ -65,5 +65,5 @@ func (r *mutationResolver) SetPricesIncludeTax(ctx context.Context, pricesInclud
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.SetPricesIncludeTax(ctx, sh, pricesIncludeTax)
+	return r.svc.Shops.SetPricesIncludeTax(ctx, sh, pricesIncludeTax)
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 
 	"github.com/checkoutd/checkoutd/graph/model"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // discountCodePatch tells an absent startsAt/endsAt (unchanged) from one given as null (cleared).
-func discountCodePatch(ctx context.Context, in model.DiscountCodePatch) service.DiscountCodePatch {
+func discountCodePatch(ctx context.Context, in model.DiscountCodePatch) shops.DiscountCodePatch {
 	p := inputFields(ctx)
-	return service.DiscountCodePatch{
+	return shops.DiscountCodePatch{
 		Text: in.Text, Kind: in.Kind, Value: in.Value, MinimumSubtotal: in.MinimumSubtotal, UsageLimit: in.UsageLimit,
 		StartsAt: nullable(p, "startsAt", in.StartsAt), EndsAt: nullable(p, "endsAt", in.EndsAt),
 	}

@@ -12,11 +12,12 @@ import (
 	"github.com/checkoutd/checkoutd/graph/generated"
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // SharedSecretMasked is the resolver for the sharedSecretMasked field.
 func (r *aPIOverrideResolver) SharedSecretMasked(ctx context.Context, obj *ent.APIOverride) (string, error) {
-	return service.MaskSecret(obj.SharedSecret), nil
+	return shops.MaskSecret(obj.SharedSecret), nil
 }
 
 // APITokenMasked is the resolver for the apiTokenMasked field.
@@ -24,7 +25,7 @@ func (r *externalPaymentGatewayResolver) APITokenMasked(ctx context.Context, obj
 	if obj.APIToken == nil {
 		return nil, nil
 	}
-	m := service.MaskSecret(*obj.APIToken)
+	m := shops.MaskSecret(*obj.APIToken)
 	return &m, nil
 }
 
@@ -34,7 +35,7 @@ func (r *mutationResolver) AddCorsDomain(ctx context.Context, domain string) ([]
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.AddCorsDomain(ctx, sh, domain)
+	return r.svc.Shops.AddCorsDomain(ctx, sh, domain)
 }
 
 // DeleteCorsDomain is the resolver for the deleteCorsDomain field.
@@ -43,7 +44,7 @@ func (r *mutationResolver) DeleteCorsDomain(ctx context.Context, id int) (bool, 
 	if err != nil {
 		return false, err
 	}
-	if err := r.svc.DeleteCorsDomain(ctx, sh, id); err != nil {
+	if err := r.svc.Shops.DeleteCorsDomain(ctx, sh, id); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -55,7 +56,7 @@ func (r *mutationResolver) CreateLifeElement(ctx context.Context, input model.Li
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.CreateLifeElement(ctx, sh, lifeElementInput(ctx, input))
+	return r.svc.Shops.CreateLifeElement(ctx, sh, lifeElementInput(ctx, input))
 }
 
 // UpdateLifeElement is the resolver for the updateLifeElement field.
@@ -64,7 +65,7 @@ func (r *mutationResolver) UpdateLifeElement(ctx context.Context, publicID strin
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.UpdateLifeElement(ctx, sh, publicID, lifeElementInput(ctx, input))
+	return r.svc.Shops.UpdateLifeElement(ctx, sh, publicID, lifeElementInput(ctx, input))
 }
 
 // DeleteLifeElement is the resolver for the deleteLifeElement field.
@@ -73,7 +74,7 @@ func (r *mutationResolver) DeleteLifeElement(ctx context.Context, publicID strin
 	if err != nil {
 		return false, err
 	}
-	if err := r.svc.DeleteLifeElement(ctx, sh, publicID); err != nil {
+	if err := r.svc.Shops.DeleteLifeElement(ctx, sh, publicID); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -85,7 +86,7 @@ func (r *mutationResolver) ConfigureSharedSecret(ctx context.Context, sharedSecr
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.ConfigureSharedSecret(ctx, sh, sharedSecret)
+	return r.svc.Shops.ConfigureSharedSecret(ctx, sh, sharedSecret)
 }
 
 // CreateExternalPaymentGateway is the resolver for the createExternalPaymentGateway field.
@@ -94,7 +95,7 @@ func (r *mutationResolver) CreateExternalPaymentGateway(ctx context.Context, inp
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.CreateExternalPaymentGateway(ctx, sh, gatewayInput(ctx, input))
+	return r.svc.Shops.CreateExternalPaymentGateway(ctx, sh, gatewayInput(ctx, input))
 }
 
 // UpdateExternalPaymentGateway is the resolver for the updateExternalPaymentGateway field.
@@ -103,58 +104,58 @@ func (r *mutationResolver) UpdateExternalPaymentGateway(ctx context.Context, pub
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.UpdateExternalPaymentGateway(ctx, sh, publicID, gatewayInput(ctx, input))
+	return r.svc.Shops.UpdateExternalPaymentGateway(ctx, sh, publicID, gatewayInput(ctx, input))
 }
 
 // DeleteExternalPaymentGateway is the resolver for the deleteExternalPaymentGateway field.
 func (r *mutationResolver) DeleteExternalPaymentGateway(ctx context.Context, publicID string) (bool, error) {
-	return done(ctx, func(sh *ent.Shop) error { return r.svc.DeleteExternalPaymentGateway(ctx, sh, publicID) })
+	return done(ctx, func(sh *ent.Shop) error { return r.svc.Shops.DeleteExternalPaymentGateway(ctx, sh, publicID) })
 }
 
 // CreateAPIOverride is the resolver for the createAPIOverride field.
-func (r *mutationResolver) CreateAPIOverride(ctx context.Context, input service.APIOverrideInput) (*ent.APIOverride, error) {
+func (r *mutationResolver) CreateAPIOverride(ctx context.Context, input shops.APIOverrideInput) (*ent.APIOverride, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.CreateAPIOverride(ctx, sh, input)
+	return r.svc.Shops.CreateAPIOverride(ctx, sh, input)
 }
 
 // UpdateAPIOverride is the resolver for the updateAPIOverride field.
-func (r *mutationResolver) UpdateAPIOverride(ctx context.Context, publicID string, input service.APIOverrideInput) (*ent.APIOverride, error) {
+func (r *mutationResolver) UpdateAPIOverride(ctx context.Context, publicID string, input shops.APIOverrideInput) (*ent.APIOverride, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.UpdateAPIOverride(ctx, sh, publicID, input)
+	return r.svc.Shops.UpdateAPIOverride(ctx, sh, publicID, input)
 }
 
 // DeleteAPIOverride is the resolver for the deleteAPIOverride field.
 func (r *mutationResolver) DeleteAPIOverride(ctx context.Context, publicID string) (bool, error) {
-	return done(ctx, func(sh *ent.Shop) error { return r.svc.DeleteAPIOverride(ctx, sh, publicID) })
+	return done(ctx, func(sh *ent.Shop) error { return r.svc.Shops.DeleteAPIOverride(ctx, sh, publicID) })
 }
 
 // CreateRSAConfig is the resolver for the createRSAConfig field.
-func (r *mutationResolver) CreateRSAConfig(ctx context.Context, input service.RSAConfigInput) (*ent.RSAConfig, error) {
+func (r *mutationResolver) CreateRSAConfig(ctx context.Context, input shops.RSAConfigInput) (*ent.RSAConfig, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.CreateRSAConfig(ctx, sh, input)
+	return r.svc.Shops.CreateRSAConfig(ctx, sh, input)
 }
 
 // UpdateRSAConfig is the resolver for the updateRSAConfig field.
-func (r *mutationResolver) UpdateRSAConfig(ctx context.Context, input service.RSAConfigInput) (*ent.RSAConfig, error) {
+func (r *mutationResolver) UpdateRSAConfig(ctx context.Context, input shops.RSAConfigInput) (*ent.RSAConfig, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.UpdateRSAConfig(ctx, sh, input)
+	return r.svc.Shops.UpdateRSAConfig(ctx, sh, input)
 }
 
 // DeleteRSAConfig is the resolver for the deleteRSAConfig field.
 func (r *mutationResolver) DeleteRSAConfig(ctx context.Context) (bool, error) {
-	return done(ctx, func(sh *ent.Shop) error { return r.svc.DeleteRSAConfig(ctx, sh) })
+	return done(ctx, func(sh *ent.Shop) error { return r.svc.Shops.DeleteRSAConfig(ctx, sh) })
 }
 
 // CreateWebhookSubscription is the resolver for the createWebhookSubscription field.
@@ -181,19 +182,19 @@ func (r *mutationResolver) DeleteWebhookSubscription(ctx context.Context, id int
 }
 
 // EnableFlow is the resolver for the enableFlow field.
-func (r *mutationResolver) EnableFlow(ctx context.Context, flowID string) ([]*service.FlowSummary, error) {
-	return flows(ctx, func(sh *ent.Shop) ([]service.FlowSummary, error) { return r.svc.EnableFlow(ctx, sh, flowID) })
+func (r *mutationResolver) EnableFlow(ctx context.Context, flowID string) ([]*shops.FlowSummary, error) {
+	return flows(ctx, func(sh *ent.Shop) ([]shops.FlowSummary, error) { return r.svc.Shops.EnableFlow(ctx, sh, flowID) })
 }
 
 // DisableFlow is the resolver for the disableFlow field.
-func (r *mutationResolver) DisableFlow(ctx context.Context, flowID string) ([]*service.FlowSummary, error) {
-	return flows(ctx, func(sh *ent.Shop) ([]service.FlowSummary, error) { return r.svc.DisableFlow(ctx, sh, flowID) })
+func (r *mutationResolver) DisableFlow(ctx context.Context, flowID string) ([]*shops.FlowSummary, error) {
+	return flows(ctx, func(sh *ent.Shop) ([]shops.FlowSummary, error) { return r.svc.Shops.DisableFlow(ctx, sh, flowID) })
 }
 
 // RegisterCustomFlow is the resolver for the registerCustomFlow field.
-func (r *mutationResolver) RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*service.FlowSummary, error) {
-	return flows(ctx, func(sh *ent.Shop) ([]service.FlowSummary, error) {
-		return r.svc.RegisterCustomFlow(ctx, sh, service.RegisterFlowInput{FlowID: flowID, FlowName: flowName, FlowType: "custom"})
+func (r *mutationResolver) RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*shops.FlowSummary, error) {
+	return flows(ctx, func(sh *ent.Shop) ([]shops.FlowSummary, error) {
+		return r.svc.Shops.RegisterCustomFlow(ctx, sh, shops.RegisterFlowInput{FlowID: flowID, FlowName: flowName, FlowType: "custom"})
 	})
 }
 
@@ -224,13 +225,13 @@ func (r *queryResolver) WebhookTopics(ctx context.Context) ([]*service.WebhookTo
 }
 
 // EnabledFlows is the resolver for the enabledFlows field.
-func (r *queryResolver) EnabledFlows(ctx context.Context) ([]*service.FlowSummary, error) {
-	return flows(ctx, func(sh *ent.Shop) ([]service.FlowSummary, error) { return r.svc.EnabledFlows(ctx, sh) })
+func (r *queryResolver) EnabledFlows(ctx context.Context) ([]*shops.FlowSummary, error) {
+	return flows(ctx, func(sh *ent.Shop) ([]shops.FlowSummary, error) { return r.svc.Shops.EnabledFlows(ctx, sh) })
 }
 
 // AvailableFlows is the resolver for the availableFlows field.
-func (r *queryResolver) AvailableFlows(ctx context.Context) ([]*service.FlowSummary, error) {
-	return flows(ctx, func(sh *ent.Shop) ([]service.FlowSummary, error) { return r.svc.AvailableFlows(ctx, sh) })
+func (r *queryResolver) AvailableFlows(ctx context.Context) ([]*shops.FlowSummary, error) {
+	return flows(ctx, func(sh *ent.Shop) ([]shops.FlowSummary, error) { return r.svc.Shops.AvailableFlows(ctx, sh) })
 }
 
 // GiftCardLookup is the resolver for the giftCardLookup field.
@@ -254,7 +255,7 @@ func (r *queryResolver) GiftCardLookup(ctx context.Context, publicPaymentMethodI
 
 // SharedSecretMasked is the resolver for the sharedSecretMasked field.
 func (r *rSAConfigResolver) SharedSecretMasked(ctx context.Context, obj *ent.RSAConfig) (string, error) {
-	return service.MaskSecret(obj.SharedSecret), nil
+	return shops.MaskSecret(obj.SharedSecret), nil
 }
 
 // SharedSecretConfigured is the resolver for the sharedSecretConfigured field.
@@ -267,7 +268,7 @@ func (r *shopResolver) SharedSecretMasked(ctx context.Context, obj *ent.Shop) (*
 	if obj.SharedSecret == nil {
 		return nil, nil
 	}
-	m := service.MaskSecret(*obj.SharedSecret)
+	m := shops.MaskSecret(*obj.SharedSecret)
 	return &m, nil
 }
 

@@ -37,7 +37,7 @@ func (r *mutationResolver) SetAbandonedCartEmails(ctx context.Context, enabled b
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.SetAbandonedCartEmails(ctx, sh, enabled)
+	return r.svc.Shops.SetAbandonedCartEmails(ctx, sh, enabled)
 }
 
 // SetGiftCardsEnabled is the resolver for the setGiftCardsEnabled field.
@@ -46,7 +46,7 @@ func (r *mutationResolver) SetGiftCardsEnabled(ctx context.Context, enabled bool
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.SetGiftCardsEnabled(ctx, sh, enabled)
+	return r.svc.Shops.SetGiftCardsEnabled(ctx, sh, enabled)
 }
 
 // WebhookDeliveries is the resolver for the webhookDeliveries field.

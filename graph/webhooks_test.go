@@ -45,7 +45,7 @@ func must(t *testing.T, r gqlResult) map[string]any {
 func cancelledOrder(t *testing.T, svc *service.Service, shop string) string {
 	t.Helper()
 	ctx := context.Background()
-	sh, err := svc.ShopByIdentifier(ctx, shop)
+	sh, err := svc.Shops.ShopByIdentifier(ctx, shop)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (a *API) registerAPIOverrides(mux *http.ServeMux) {
@@ -27,11 +27,11 @@ type overrideJSON struct {
 
 func overrideBody(o *ent.APIOverride) overrideJSON {
 	return overrideJSON{PublicID: o.PublicID, OverrideType: o.OverrideType, URL: o.URL,
-		SharedSecret: service.MaskSecret(o.SharedSecret), CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC()}
+		SharedSecret: shops.MaskSecret(o.SharedSecret), CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC()}
 }
 
 func (a *API) listOverrides(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	os, err := a.svc.APIOverrides(r.Context(), sh)
+	os, err := a.svc.Shops.APIOverrides(r.Context(), sh)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -44,12 +44,12 @@ func (a *API) listOverrides(w http.ResponseWriter, r *http.Request, sh *ent.Shop
 }
 
 func (a *API) createOverride(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	var in service.APIOverrideInput
+	var in shops.APIOverrideInput
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	o, err := a.svc.CreateAPIOverride(r.Context(), sh, in)
+	o, err := a.svc.Shops.CreateAPIOverride(r.Context(), sh, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -58,12 +58,12 @@ func (a *API) createOverride(w http.ResponseWriter, r *http.Request, sh *ent.Sho
 }
 
 func (a *API) updateOverride(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	var in service.APIOverrideInput
+	var in shops.APIOverrideInput
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	o, err := a.svc.UpdateAPIOverride(r.Context(), sh, r.PathValue("public_id"), in)
+	o, err := a.svc.Shops.UpdateAPIOverride(r.Context(), sh, r.PathValue("public_id"), in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -72,7 +72,7 @@ func (a *API) updateOverride(w http.ResponseWriter, r *http.Request, sh *ent.Sho
 }
 
 func (a *API) deleteOverride(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	if err := a.svc.DeleteAPIOverride(r.Context(), sh, r.PathValue("public_id")); err != nil {
+	if err := a.svc.Shops.DeleteAPIOverride(r.Context(), sh, r.PathValue("public_id")); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -9,7 +9,7 @@ import (
 
 func TestInitResolvesCartItemsFromTheCatalogByPlatformIDOrSKU(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
+		sh, err := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
 		if err != nil {
 			t.Fatal(err)
 		}

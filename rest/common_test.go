@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func TestCallWithoutAccessTokenIs401(t *testing.T) {
@@ -24,7 +24,7 @@ func TestCallWithoutAccessTokenIs401(t *testing.T) {
 
 func TestTokenOfAnotherShopIs401AndRevealsNothing(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		other, err := a.svc.CreateShop(context.Background(), service.CreateShopInput{Identifier: "shop-b"})
+		other, err := a.svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-b"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/checkoutd/checkoutd/ent/flow"
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func TestOverLongStoreConfigurationTextsAre422AndNothingIsStored(t *testing.T) {
@@ -39,7 +39,7 @@ func TestOverLongStoreConfigurationTextsAre422AndNothingIsStored(t *testing.T) {
 		{"life element input_placeholder", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "input_placeholder", long(input.MaxShortText))},
 		{"life element input_default", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "input_default", long(input.MaxLongText))},
 		{"life element meta_data_field", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "meta_data_field", long(input.MaxShortText))},
-		{"life element input_regex", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "input_regex", long(service.MaxRegexText))},
+		{"life element input_regex", "/life_elements", "life_element.invalid_life_element_data", with(lifeElement(), "input_regex", long(shops.MaxRegexText))},
 		{"life element input_regex that writes out too large", "/life_elements", "life_element.invalid_life_element_data",
 			with(lifeElement(), "input_regex", strings.Repeat(`\pL{1,1000}`, 11))},
 		{"gateway name", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "name", long(input.MaxShortText))},
@@ -49,7 +49,7 @@ func TestOverLongStoreConfigurationTextsAre422AndNothingIsStored(t *testing.T) {
 		{"gateway api_token", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "api_token", long(input.MaxSecretText))},
 		{"gateway provider_id", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data", with(gateway(), "provider_id", long(input.MaxShortText))},
 		{"gateway http_headers count", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data",
-			with(gateway(), "http_headers", headers(service.MaxGatewayHTTPHeaders+1, "X-A", "v"))},
+			with(gateway(), "http_headers", headers(shops.MaxGatewayHTTPHeaders+1, "X-A", "v"))},
 		{"gateway http_headers key", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data",
 			with(gateway(), "http_headers", headers(1, long(input.MaxShortText), "v"))},
 		{"gateway http_headers value", "/external_payment_gateways", "external_payment_gateway.invalid_external_payment_gateway_data",
@@ -96,7 +96,7 @@ func TestStoreConfigurationTextsAtTheirBoundsAreTaken(t *testing.T) {
 	exactly := func(n int) string { return strings.Repeat("é", n) } // counted in characters, not bytes
 	eachAPI(t, func(t *testing.T, a *api) {
 		el := lifeElement()
-		el["input_label"], el["input_default"], el["input_regex"] = exactly(input.MaxShortText), exactly(input.MaxLongText), exactly(service.MaxRegexText)
+		el["input_label"], el["input_default"], el["input_regex"] = exactly(input.MaxShortText), exactly(input.MaxLongText), exactly(shops.MaxRegexText)
 		a.do("POST", a.shopPath("/life_elements"), el).wantStatus(t, 200)
 		g := gateway()
 		g["name"], g["api_token"] = exactly(input.MaxShortText), exactly(input.MaxSecretText)

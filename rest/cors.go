@@ -25,7 +25,7 @@ func (a *API) storefrontCORS(next http.Handler) http.Handler {
 }
 
 func (a *API) originAllowed(r *http.Request, origin string) bool {
-	ok, err := a.svc.OriginAllowed(r.Context(), r.PathValue("shop"), origin)
+	ok, err := a.svc.Shops.OriginAllowed(r.Context(), r.PathValue("shop"), origin)
 	return err == nil && ok
 }
 

@@ -7,18 +7,18 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
-func discountCode(t *testing.T, a *api, in service.DiscountCodeInput) *ent.DiscountCode {
+func discountCode(t *testing.T, a *api, in shops.DiscountCodeInput) *ent.DiscountCode {
 	t.Helper()
-	sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
+	sh, err := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dc, err := a.svc.CreateDiscountCode(context.Background(), sh, in)
+	dc, err := a.svc.Shops.CreateDiscountCode(context.Background(), sh, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +26,8 @@ func discountCode(t *testing.T, a *api, in service.DiscountCodeInput) *ent.Disco
 }
 
 var (
-	save10   = service.DiscountCodeInput{Code: "SAVE10", Text: "10% off", Kind: discountcode.KindPercentage, Value: 1000}
-	freeShip = service.DiscountCodeInput{Code: "FREESHIP", Text: "Free shipping", Kind: discountcode.KindFreeShipping}
+	save10   = shops.DiscountCodeInput{Code: "SAVE10", Text: "10% off", Kind: discountcode.KindPercentage, Value: 1000}
+	freeShip = shops.DiscountCodeInput{Code: "FREESHIP", Text: "Free shipping", Kind: discountcode.KindFreeShipping}
 )
 
 // discounts reads a list of discount lines as code -> value.
@@ -72,7 +72,7 @@ func TestDiscountCodesAreCaseInsensitive(t *testing.T) {
 
 func TestFixedAmountCodeNeverTakesMoreThanTheSubtotal(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		discountCode(t, a, service.DiscountCodeInput{Code: "BIG", Kind: discountcode.KindFixedAmount, Value: 10_000})
+		discountCode(t, a, shops.DiscountCodeInput{Code: "BIG", Kind: discountcode.KindFixedAmount, Value: 10_000})
 		id, jwt, _ := initOrder(t, a)
 		base := "/checkout/storefront/" + a.shop + "/" + id
 		storefront(t, a, jwt, "POST", base+"/addresses/shipping", usAddress()).wantStatus(t, 200)
@@ -112,10 +112,10 @@ func TestUnusableCodesAre422WithDistinctTypesNamingTheCodeField(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		now := a.clock.Now()
 		later, earlier := now.Add(time.Hour), now.Add(-time.Hour)
-		discountCode(t, a, service.DiscountCodeInput{Code: "SOON", Kind: discountcode.KindPercentage, Value: 500, StartsAt: &later})
-		discountCode(t, a, service.DiscountCodeInput{Code: "OVER", Kind: discountcode.KindPercentage, Value: 500, EndsAt: &earlier})
-		discountCode(t, a, service.DiscountCodeInput{Code: "BIGSPEND", Kind: discountcode.KindPercentage, Value: 500, MinimumSubtotal: 10_000})
-		used := discountCode(t, a, service.DiscountCodeInput{Code: "ONCE", Kind: discountcode.KindPercentage, Value: 500, UsageLimit: 1})
+		discountCode(t, a, shops.DiscountCodeInput{Code: "SOON", Kind: discountcode.KindPercentage, Value: 500, StartsAt: &later})
+		discountCode(t, a, shops.DiscountCodeInput{Code: "OVER", Kind: discountcode.KindPercentage, Value: 500, EndsAt: &earlier})
+		discountCode(t, a, shops.DiscountCodeInput{Code: "BIGSPEND", Kind: discountcode.KindPercentage, Value: 500, MinimumSubtotal: 10_000})
+		used := discountCode(t, a, shops.DiscountCodeInput{Code: "ONCE", Kind: discountcode.KindPercentage, Value: 500, UsageLimit: 1})
 		if err := a.svc.Client().DiscountCode.UpdateOne(used).SetUsageCount(1).Exec(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestCodeDatesAreCheckedWithTheServiceClock(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		// Within the order JWT's hour.
 		starts, ends := a.clock.Now().Add(10*time.Minute), a.clock.Now().Add(40*time.Minute)
-		discountCode(t, a, service.DiscountCodeInput{Code: "WEEKEND", Kind: discountcode.KindPercentage, Value: 1000, StartsAt: &starts, EndsAt: &ends})
+		discountCode(t, a, shops.DiscountCodeInput{Code: "WEEKEND", Kind: discountcode.KindPercentage, Value: 1000, StartsAt: &starts, EndsAt: &ends})
 		id, jwt, _ := initOrder(t, a)
 		base := "/checkout/storefront/" + a.shop + "/" + id
 		storefront(t, a, jwt, "POST", base+"/discounts", map[string]any{"code": "WEEKEND"}).wantError(t, 422, "", "discount.not_started")
@@ -155,7 +155,7 @@ func TestCodeDatesAreCheckedWithTheServiceClock(t *testing.T) {
 
 func TestCodeBelowItsMinimumStopsDiscountingUntilTheMinimumHoldsAgain(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		discountCode(t, a, service.DiscountCodeInput{Code: "OVER40", Kind: discountcode.KindFixedAmount, Value: 500, MinimumSubtotal: 4000})
+		discountCode(t, a, shops.DiscountCodeInput{Code: "OVER40", Kind: discountcode.KindFixedAmount, Value: 500, MinimumSubtotal: 4000})
 		catalogVariant(t, a, "t-shirt", "T-shirt", 2000)
 		id, jwt, _ := initOrder(t, a)
 		base := "/checkout/storefront/" + a.shop + "/" + id
@@ -205,7 +205,7 @@ func TestAnOrderHoldsOneItemsCodeAndOneFreeShippingCode(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		discountCode(t, a, save10)
 		discountCode(t, a, freeShip)
-		discountCode(t, a, service.DiscountCodeInput{Code: "FIVEOFF", Kind: discountcode.KindFixedAmount, Value: 500})
+		discountCode(t, a, shops.DiscountCodeInput{Code: "FIVEOFF", Kind: discountcode.KindFixedAmount, Value: 500})
 		id, jwt, _ := initOrder(t, a)
 		path := "/checkout/storefront/" + a.shop + "/" + id + "/discounts"
 		storefront(t, a, jwt, "POST", path, map[string]any{"code": "SAVE10"}).wantStatus(t, 200)
@@ -242,7 +242,7 @@ func TestTaxesApplyAfterDiscounts(t *testing.T) {
 
 func TestProcessingAnOrderTakesAUseOfItsCodeAndAFailedOneGivesItBack(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		dc := discountCode(t, a, service.DiscountCodeInput{Code: "ONCE", Kind: discountcode.KindPercentage, Value: 1000, UsageLimit: 1})
+		dc := discountCode(t, a, shops.DiscountCodeInput{Code: "ONCE", Kind: discountcode.KindPercentage, Value: 1000, UsageLimit: 1})
 		usage := func() int {
 			got, err := a.svc.Client().DiscountCode.Get(context.Background(), dc.ID)
 			if err != nil {

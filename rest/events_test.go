@@ -123,11 +123,11 @@ func TestAShopSendingItsOwnAbandonedCartEmailsEmailsTheShopperAndFiresNoOrderAba
 		ctx := context.Background()
 		rcv := webhooktest.New(t, hookSecret)
 		subscribe(t, a, rcv.URL, "order/abandoned")
-		sh, err := a.svc.ShopByIdentifier(ctx, a.shop)
+		sh, err := a.svc.Shops.ShopByIdentifier(ctx, a.shop)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.svc.SetAbandonedCartEmails(ctx, sh, true); err != nil {
+		if _, err := a.svc.Shops.SetAbandonedCartEmails(ctx, sh, true); err != nil {
 			t.Fatal(err)
 		}
 		id, jwt, _ := initOrder(t, a)
@@ -163,7 +163,7 @@ func TestAShopSendingItsOwnAbandonedCartEmailsEmailsTheShopperAndFiresNoOrderAba
 // giftCardCart is a mug and two gift cards of 50.00 for Ann.
 func giftCardCart(t *testing.T, a *api) map[string]any {
 	t.Helper()
-	sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
+	sh, err := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,8 +197,8 @@ func TestGiftCardCreatedFiresWhenAGiftCardIsBoughtInAShopWithGiftCardsEnabled(t 
 		if got := off.topics(); strings.Join(got, ",") != "order/processed,order/created" {
 			t.Fatalf("gift cards are off, and the order fired %v", got)
 		}
-		sh, _ := a.svc.ShopByIdentifier(ctx, a.shop)
-		if _, err := a.svc.SetGiftCardsEnabled(ctx, sh, true); err != nil {
+		sh, _ := a.svc.Shops.ShopByIdentifier(ctx, a.shop)
+		if _, err := a.svc.Shops.SetGiftCardsEnabled(ctx, sh, true); err != nil {
 			t.Fatal(err)
 		}
 		on := processCart(t, a, gwID, body)

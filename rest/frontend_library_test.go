@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // frontendLibraryDir holds the Node project that drives checkoutd with the public frontend
@@ -107,7 +108,7 @@ func TestFrontendLibraryRunsAGuestCheckoutUnchanged(t *testing.T) {
 	dir := frontendLibrary(t)
 	eachAPI(t, func(t *testing.T, a *api) {
 		ctx := context.Background()
-		sh, err := a.svc.ShopByIdentifier(ctx, a.shop)
+		sh, err := a.svc.Shops.ShopByIdentifier(ctx, a.shop)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,10 +116,10 @@ func TestFrontendLibraryRunsAGuestCheckoutUnchanged(t *testing.T) {
 			Variants: []service.VariantInput{{PlatformID: "v-mug", SKU: "MUG-1", Price: 1250, Weight: 300, InventoryTracked: true, InventoryQuantity: 5}}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.svc.CreateTaxZone(ctx, sh, service.TaxZoneInput{Name: "NY sales tax", CountryCode: "US", ProvinceCode: "NY", RatePpm: 88750, ShippingTaxable: true}); err != nil {
+		if _, err := a.svc.Shops.CreateTaxZone(ctx, sh, shops.TaxZoneInput{Name: "NY sales tax", CountryCode: "US", ProvinceCode: "NY", RatePpm: 88750, ShippingTaxable: true}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.svc.CreateDiscountCode(ctx, sh, service.DiscountCodeInput{Code: "SAVE10", Text: "10% off", Kind: discountcode.KindPercentage, Value: 1000}); err != nil {
+		if _, err := a.svc.Shops.CreateDiscountCode(ctx, sh, shops.DiscountCodeInput{Code: "SAVE10", Text: "10% off", Kind: discountcode.KindPercentage, Value: 1000}); err != nil {
 			t.Fatal(err)
 		}
 		const apiToken = "gw-secret-token"

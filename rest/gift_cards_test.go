@@ -8,7 +8,7 @@ import (
 )
 
 func issueCard(t *testing.T, a *api) *service.IssuedGiftCard {
-	sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
+	sh, err := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // api is a running REST server on one database with one shop.
@@ -62,7 +63,7 @@ func eachAPIWith(t *testing.T, opts []service.Option, fn func(t *testing.T, a *a
 		rest.Register(mux, svc)
 		srv := httptest.NewServer(rest.Common(mux))
 		t.Cleanup(srv.Close)
-		created, err := svc.CreateShop(context.Background(), service.CreateShopInput{Identifier: "shop-a", Name: "Shop A"})
+		created, err := svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-a", Name: "Shop A"})
 		if err != nil {
 			t.Fatal(err)
 		}

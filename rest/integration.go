@@ -8,6 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (a *API) registerIntegration(mux *http.ServeMux) {
@@ -31,7 +32,7 @@ func (a *API) configureIntegration(w http.ResponseWriter, r *http.Request, sh *e
 		writeError(w, r, err)
 		return
 	}
-	if _, err := a.svc.ConfigureSharedSecret(r.Context(), sh, body.SharedSecret); err != nil {
+	if _, err := a.svc.Shops.ConfigureSharedSecret(r.Context(), sh, body.SharedSecret); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -133,18 +134,18 @@ func (a *API) deleteWebhook(w http.ResponseWriter, r *http.Request, sh *ent.Shop
 // rsaConfigBody never carries the shared secret back.
 func rsaConfigBody(c *ent.RSAConfig) map[string]any {
 	return map[string]any{"rsa_config": map[string]any{
-		"url": c.URL, "shared_secret": service.MaskSecret(c.SharedSecret),
+		"url": c.URL, "shared_secret": shops.MaskSecret(c.SharedSecret),
 		"created_at": c.CreatedAt.UTC(), "updated_at": c.UpdatedAt.UTC(),
 	}}
 }
 
 func (a *API) createRSAConfig(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	var in service.RSAConfigInput
+	var in shops.RSAConfigInput
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	c, err := a.svc.CreateRSAConfig(r.Context(), sh, in)
+	c, err := a.svc.Shops.CreateRSAConfig(r.Context(), sh, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -153,12 +154,12 @@ func (a *API) createRSAConfig(w http.ResponseWriter, r *http.Request, sh *ent.Sh
 }
 
 func (a *API) updateRSAConfig(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	var in service.RSAConfigInput
+	var in shops.RSAConfigInput
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	c, err := a.svc.UpdateRSAConfig(r.Context(), sh, in)
+	c, err := a.svc.Shops.UpdateRSAConfig(r.Context(), sh, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -167,7 +168,7 @@ func (a *API) updateRSAConfig(w http.ResponseWriter, r *http.Request, sh *ent.Sh
 }
 
 func (a *API) deleteRSAConfig(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	if err := a.svc.DeleteRSAConfig(r.Context(), sh); err != nil {
+	if err := a.svc.Shops.DeleteRSAConfig(r.Context(), sh); err != nil {
 		writeError(w, r, err)
 		return
 	}

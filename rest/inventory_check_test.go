@@ -12,7 +12,7 @@ import (
 func stockedCatalog(t *testing.T, a *api) {
 	t.Helper()
 	ctx := context.Background()
-	sh, err := a.svc.ShopByIdentifier(ctx, a.shop)
+	sh, err := a.svc.Shops.ShopByIdentifier(ctx, a.shop)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // processed is a processed order paid through test gateways, seen from the back office.
@@ -417,11 +417,11 @@ func TestGiftCardCaptureAndRefundMoveItsBalanceInsideCheckoutd(t *testing.T) {
 
 func TestAProcessedOrdersTotalDoesNotMoveWhenTheShopsZonesChange(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
+		sh, err := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
 		if err != nil {
 			t.Fatal(err)
 		}
-		zone, err := a.svc.CreateTaxZone(context.Background(), sh, service.TaxZoneInput{Name: "NY", CountryCode: "US", ProvinceCode: "NY", RatePpm: 40000})
+		zone, err := a.svc.Shops.CreateTaxZone(context.Background(), sh, shops.TaxZoneInput{Name: "NY", CountryCode: "US", ProvinceCode: "NY", RatePpm: 40000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -432,7 +432,7 @@ func TestAProcessedOrdersTotalDoesNotMoveWhenTheShopsZonesChange(t *testing.T) {
 		c.pay(gwID, gatewaytest.TokenOK, 0).wantStatus(t, 200)
 		processedTotal := stateOf(t, c.call("POST", "/process_order", nil).wantStatus(t, 200))["order_total"]
 		rate := 200000
-		if _, err := a.svc.UpdateTaxZone(context.Background(), sh, zone.ID, service.TaxZonePatch{RatePpm: &rate}); err != nil {
+		if _, err := a.svc.Shops.UpdateTaxZone(context.Background(), sh, zone.ID, shops.TaxZonePatch{RatePpm: &rate}); err != nil {
 			t.Fatal(err)
 		}
 		if got := c.state()["order_total"]; got != processedTotal {

@@ -17,7 +17,7 @@ func stateOf(t *testing.T, r response) map[string]any {
 // catalogVariant adds a one-variant product to the test shop's catalog, for storefronts to name.
 func catalogVariant(t *testing.T, a *api, platformID, title string, price int64) {
 	t.Helper()
-	sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
+	sh, err := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (a *API) registerPaymentGateways(mux *http.ServeMux) {
@@ -35,7 +35,7 @@ type gatewayJSON struct {
 func gatewayBody(g *ent.ExternalPaymentGateway) gatewayJSON {
 	var token *string
 	if g.APIToken != nil {
-		m := service.MaskSecret(*g.APIToken)
+		m := shops.MaskSecret(*g.APIToken)
 		token = &m
 	}
 	return gatewayJSON{PublicID: g.PublicID, Name: g.Name, BaseURL: g.BaseURL, IframeURL: g.IframeURL, Location: g.Location,
@@ -44,7 +44,7 @@ func gatewayBody(g *ent.ExternalPaymentGateway) gatewayJSON {
 }
 
 func (a *API) listGateways(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	gs, err := a.svc.ExternalPaymentGateways(r.Context(), sh)
+	gs, err := a.svc.Shops.ExternalPaymentGateways(r.Context(), sh)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -57,12 +57,12 @@ func (a *API) listGateways(w http.ResponseWriter, r *http.Request, sh *ent.Shop)
 }
 
 func (a *API) createGateway(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	var in service.ExternalPaymentGatewayInput
+	var in shops.ExternalPaymentGatewayInput
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	g, err := a.svc.CreateExternalPaymentGateway(r.Context(), sh, in)
+	g, err := a.svc.Shops.CreateExternalPaymentGateway(r.Context(), sh, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -71,12 +71,12 @@ func (a *API) createGateway(w http.ResponseWriter, r *http.Request, sh *ent.Shop
 }
 
 func (a *API) updateGateway(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	var in service.ExternalPaymentGatewayInput
+	var in shops.ExternalPaymentGatewayInput
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	g, err := a.svc.UpdateExternalPaymentGateway(r.Context(), sh, r.PathValue("public_id"), in)
+	g, err := a.svc.Shops.UpdateExternalPaymentGateway(r.Context(), sh, r.PathValue("public_id"), in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -85,7 +85,7 @@ func (a *API) updateGateway(w http.ResponseWriter, r *http.Request, sh *ent.Shop
 }
 
 func (a *API) deleteGateway(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	if err := a.svc.DeleteExternalPaymentGateway(r.Context(), sh, r.PathValue("public_id")); err != nil {
+	if err := a.svc.Shops.DeleteExternalPaymentGateway(r.Context(), sh, r.PathValue("public_id")); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -276,7 +276,7 @@ func TestAGatewayThatKeepsFailingLeavesNoAuthorizationBehind(t *testing.T) {
 // lampsInStock adds a lamp (SKU LAMP, 5000) with stock tracked to the test shop's catalog.
 func lampsInStock(t *testing.T, a *api, stock int) {
 	t.Helper()
-	sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
+	sh, err := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
 	if err != nil {
 		t.Fatal(err)
 	}

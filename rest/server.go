@@ -149,7 +149,7 @@ func (a *API) withShop(h shopHandler) http.Handler {
 			writeError(w, r, err)
 			return
 		}
-		sh, err := a.svc.AuthenticateShop(r.Context(), r.PathValue("shop"), bearerToken(r))
+		sh, err := a.svc.Shops.AuthenticateShop(r.Context(), r.PathValue("shop"), bearerToken(r))
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -166,7 +166,7 @@ func (a *API) withToken(h shopHandler) http.Handler {
 			writeError(w, r, err)
 			return
 		}
-		sh, err := a.svc.ShopForToken(r.Context(), bearerToken(r))
+		sh, err := a.svc.Shops.ShopForToken(r.Context(), bearerToken(r))
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func shippingLineCodes(t *testing.T, state map[string]any) map[string]float64 {
@@ -43,8 +43,8 @@ func TestNewShopShipsEverywhereAtAFlatStandardRate(t *testing.T) {
 
 func TestShippingRatesBySubtotalByWeightAndFreeAbove(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		sh, _ := a.svc.ShopByIdentifier(context.Background(), a.shop)
-		_, err := a.svc.CreateShippingZone(context.Background(), sh, service.ShippingZoneInput{Name: "US", CountryCodes: []string{"us"}, Rates: []service.ShippingRateInput{
+		sh, _ := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
+		_, err := a.svc.Shops.CreateShippingZone(context.Background(), sh, shops.ShippingZoneInput{Name: "US", CountryCodes: []string{"us"}, Rates: []shops.ShippingRateInput{
 			{Name: "Small order", Code: "small", Kind: shippingrate.KindBySubtotal, Amount: 700, Min: 0, Max: 3000},
 			{Name: "Big order", Code: "big", Kind: shippingrate.KindBySubtotal, Amount: 300, Min: 3001},
 			{Name: "Heavy", Code: "heavy", Kind: shippingrate.KindByWeight, Amount: 2500, Min: 5000},

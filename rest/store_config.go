@@ -7,6 +7,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (a *API) registerStoreConfig(mux *http.ServeMux) {
@@ -34,7 +35,7 @@ func corsList(ds []*ent.CorsDomain) []corsEntry {
 }
 
 func (a *API) listCors(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	ds, err := a.svc.CorsDomains(r.Context(), sh)
+	ds, err := a.svc.Shops.CorsDomains(r.Context(), sh)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -55,7 +56,7 @@ func (a *API) addCors(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
 		writeError(w, r, err)
 		return
 	}
-	ds, err := a.svc.AddCorsDomain(r.Context(), sh, body.Domain)
+	ds, err := a.svc.Shops.AddCorsDomain(r.Context(), sh, body.Domain)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -66,7 +67,7 @@ func (a *API) addCors(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
 func (a *API) deleteCors(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
 	id, err := strconv.Atoi(r.PathValue("domain_id"))
 	if err == nil {
-		err = a.svc.DeleteCorsDomain(r.Context(), sh, id)
+		err = a.svc.Shops.DeleteCorsDomain(r.Context(), sh, id)
 	} else {
 		err = &problem.Error{Kind: problem.NotFound, Code: problem.CodeNotFound, Type: "cors.domain_not_found", Message: "no domain in the allowlist with that domain_id"}
 	}
@@ -78,7 +79,7 @@ func (a *API) deleteCors(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
 }
 
 func (a *API) listLifeElements(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	els, err := a.svc.LifeElements(r.Context(), sh)
+	els, err := a.svc.Shops.LifeElements(r.Context(), sh)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -91,12 +92,12 @@ func (a *API) listLifeElements(w http.ResponseWriter, r *http.Request, sh *ent.S
 }
 
 func (a *API) createLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	var in service.LifeElementInput
+	var in shops.LifeElementInput
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	el, err := a.svc.CreateLifeElement(r.Context(), sh, in)
+	el, err := a.svc.Shops.CreateLifeElement(r.Context(), sh, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -105,12 +106,12 @@ func (a *API) createLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.
 }
 
 func (a *API) updateLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	var in service.LifeElementInput
+	var in shops.LifeElementInput
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	el, err := a.svc.UpdateLifeElement(r.Context(), sh, r.PathValue("public_id"), in)
+	el, err := a.svc.Shops.UpdateLifeElement(r.Context(), sh, r.PathValue("public_id"), in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -119,7 +120,7 @@ func (a *API) updateLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.
 }
 
 func (a *API) deleteLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	if err := a.svc.DeleteLifeElement(r.Context(), sh, r.PathValue("public_id")); err != nil {
+	if err := a.svc.Shops.DeleteLifeElement(r.Context(), sh, r.PathValue("public_id")); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -4,24 +4,24 @@ import (
 	"context"
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // canadaTaxes gives the shop the zones of docs/taxes.md: GST (all of Canada, shipping taxed),
 // British Columbia's PST and an Ontario tax.
 func canadaTaxes(t *testing.T, a *api) {
 	t.Helper()
-	sh, err := a.svc.ShopByIdentifier(context.Background(), a.shop)
+	sh, err := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, z := range []service.TaxZoneInput{
+	for _, z := range []shops.TaxZoneInput{
 		{Name: "GST", CountryCode: "CA", RatePpm: 50_000, ShippingTaxable: true},
 		{Name: "BC PST", CountryCode: "CA", ProvinceCode: "BC", RatePpm: 70_000},
 		{Name: "Ontario tax", CountryCode: "CA", ProvinceCode: "ON", RatePpm: 80_000},
 	} {
-		if _, err := a.svc.CreateTaxZone(context.Background(), sh, z); err != nil {
+		if _, err := a.svc.Shops.CreateTaxZone(context.Background(), sh, z); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -220,8 +220,8 @@ func TestShippingIsTaxedOnlyByZonesThatTaxShipping(t *testing.T) {
 func TestTaxesIncludedInPricesAreShownNotAdded(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		canadaTaxes(t, a)
-		sh, _ := a.svc.ShopByIdentifier(context.Background(), a.shop)
-		if _, err := a.svc.SetPricesIncludeTax(context.Background(), sh, true); err != nil {
+		sh, _ := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
+		if _, err := a.svc.Shops.SetPricesIncludeTax(context.Background(), sh, true); err != nil {
 			t.Fatal(err)
 		}
 		id, jwt, _ := initOrder(t, a)
@@ -279,8 +279,8 @@ func TestBackendGenerateTaxesTakesTheAccessToken(t *testing.T) {
 
 func TestProcessOrderRefusesTaxesNotGeneratedForTheCurrentAddress(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
-		sh, _ := a.svc.ShopByIdentifier(context.Background(), a.shop)
-		if _, err := a.svc.CreateTaxZone(context.Background(), sh, service.TaxZoneInput{Name: "NY sales tax", CountryCode: "US", ProvinceCode: "NY", RatePpm: 40_000}); err != nil {
+		sh, _ := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
+		if _, err := a.svc.Shops.CreateTaxZone(context.Background(), sh, shops.TaxZoneInput{Name: "NY sales tax", CountryCode: "US", ProvinceCode: "NY", RatePpm: 40_000}); err != nil {
 			t.Fatal(err)
 		}
 		c := readyCheckout(t, a, cart()) // ships to New York

@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // AddressKind is which of the order's two addresses a call concerns.
@@ -56,7 +57,7 @@ func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
 	}
 	in.CountryCode = strings.ToUpper(strings.TrimSpace(in.CountryCode))
 	in.ProvinceCode = strings.ToUpper(strings.TrimSpace(in.ProvinceCode))
-	country, known := findCountry(in.CountryCode)
+	country, known := shops.FindCountry(in.CountryCode)
 	switch {
 	case in.CountryCode == "":
 		p.Add("country_code", "is required")
@@ -75,7 +76,7 @@ func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
 		case in.ProvinceCode == "" && strict:
 			p.Add("province_code", "cannot be blank")
 		case in.ProvinceCode != "":
-			var match *Province
+			var match *shops.Province
 			for i := range country.Provinces {
 				if strings.EqualFold(country.Provinces[i].IsoCode, in.ProvinceCode) {
 					match = &country.Provinces[i]
@@ -103,15 +104,6 @@ func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
 		return addressError(kind, p)
 	}
 	return nil
-}
-
-func findCountry(code string) (Country, bool) {
-	for _, c := range Countries() {
-		if c.IsoCode == code {
-			return c, true
-		}
-	}
-	return Country{}, false
 }
 
 // ValidateAddress checks an address by the rules SetAddress applies, without touching the order.

@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // The admin console's read-only listings of what grows without bound (gift cards, orders, the
@@ -111,7 +112,7 @@ func (s *Service) TaxZones(ctx context.Context, sh *ent.Shop, req PageRequest) (
 func (s *Service) TaxZone(ctx context.Context, sh *ent.Shop, id int) (*ent.TaxZone, error) {
 	z, err := s.db.Read.TaxZone.Query().Where(taxzone.ShopID(sh.ID), taxzone.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, taxZoneNotFound()
+		return nil, shops.TaxZoneNotFound()
 	}
 	return z, err
 }
@@ -126,7 +127,7 @@ func (s *Service) DiscountCodes(ctx context.Context, sh *ent.Shop, req PageReque
 func (s *Service) DiscountCode(ctx context.Context, sh *ent.Shop, id int) (*ent.DiscountCode, error) {
 	dc, err := s.db.Read.DiscountCode.Query().Where(discountcode.ShopID(sh.ID), discountcode.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, discountCodeNotFound()
+		return nil, shops.DiscountCodeNotFound()
 	}
 	return dc, err
 }

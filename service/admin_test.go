@@ -8,13 +8,14 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func TestTheOrderListingFiltersBySearchStateAndDayAndRefusesABadFilter(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
-		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
+		created, err := svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "shop-a"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +53,7 @@ func TestTheOrderListingFiltersBySearchStateAndDayAndRefusesABadFilter(t *testin
 				t.Fatalf("filter %+v was accepted", f)
 			}
 		}
-		other, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-b"})
+		other, err := svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "shop-b"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func TestAnOpenOrderWithItemsUntouchedForAnHourCountsAsAbandoned(t *testing.T) {
 		ctx := context.Background()
 		clock := &clockAt{now: time.Now()}
 		svc := service.New(db, service.WithClock(clock.Now))
-		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
+		created, err := svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "shop-a"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -60,7 +60,7 @@ type grantedEntry struct {
 // read pool, so that SQLite's one writer is not held for them. A gateway changed in between
 // is used as it was read a moment before.
 func (s *Service) shopGateways(ctx context.Context, sh *ent.Shop) (map[string]*ent.ExternalPaymentGateway, error) {
-	gws, err := s.ExternalPaymentGateways(ctx, sh)
+	gws, err := s.Shops.ExternalPaymentGateways(ctx, sh)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // SQLite has no time type: times are text, and must compare as times do.
@@ -19,7 +20,7 @@ func TestTimesCompareAsTimesOnEveryDatabase(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
-		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "times"})
+		created, err := svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "times"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,24 +2,27 @@ package service
 
 import (
 	"context"
+
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // EnsureDemoShop creates the demo shop with sample configuration unless it exists, and returns
 // a fresh access token for it.
 func (s *Service) EnsureDemoShop(ctx context.Context, identifier string) (string, error) {
-	if _, err := s.ShopByIdentifier(ctx, identifier); err == nil {
-		return s.IssueAccessToken(ctx, identifier)
+	if _, err := s.Shops.ShopByIdentifier(ctx, identifier); err == nil {
+		return s.Shops.IssueAccessToken(ctx, identifier)
 	}
-	created, err := s.CreateShop(ctx, CreateShopInput{Identifier: identifier, Name: "Demo Shop", Domain: "demo.localhost"})
+	created, err := s.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: identifier, Name: "Demo Shop", Domain: "demo.localhost"})
 	if err != nil {
 		return "", err
 	}
-	if _, err := s.AddCorsDomain(ctx, created.Shop, "http://localhost:5173"); err != nil {
+	if _, err := s.Shops.AddCorsDomain(ctx, created.Shop, "http://localhost:5173"); err != nil {
 		return "", err
 	}
-	if _, err := s.CreateLifeElement(ctx, created.Shop, LifeElementInput{
-		Location: Of("customer_info"), InputType: Of("checkbox"), InputLabel: Of("Send me the newsletter"),
-		InputRequired: Of(false), MetaDataField: Of("newsletter"), OrderAsc: Of(1),
+	if _, err := s.Shops.CreateLifeElement(ctx, created.Shop, shops.LifeElementInput{
+		Location: input.Of("customer_info"), InputType: input.Of("checkbox"), InputLabel: input.Of("Send me the newsletter"),
+		InputRequired: input.Of(false), MetaDataField: input.Of("newsletter"), OrderAsc: input.Of(1),
 	}); err != nil {
 		return "", err
 	}

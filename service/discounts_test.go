@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // clockAt is a settable service clock.
@@ -23,13 +24,13 @@ type clockAt struct {
 func (c *clockAt) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *clockAt) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.now = t }
 
-func shopWithCode(t *testing.T, svc *service.Service, in service.DiscountCodeInput) (*ent.Shop, *ent.DiscountCode) {
+func shopWithCode(t *testing.T, svc *service.Service, in shops.DiscountCodeInput) (*ent.Shop, *ent.DiscountCode) {
 	t.Helper()
-	created, err := svc.CreateShop(context.Background(), service.CreateShopInput{Identifier: "shop-a"})
+	created, err := svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-a"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dc, err := svc.CreateDiscountCode(context.Background(), created.Shop, in)
+	dc, err := svc.Shops.CreateDiscountCode(context.Background(), created.Shop, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func usageOf(t *testing.T, db *platform.Database, dc *ent.DiscountCode) int {
 func TestOrdersRacingForACodesLastUsesCannotExceedItsLimit(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		svc := service.New(db)
-		sh, dc := shopWithCode(t, svc, service.DiscountCodeInput{Code: "LAST", Kind: discountcode.KindFixedAmount, Value: 100, UsageLimit: 2})
+		sh, dc := shopWithCode(t, svc, shops.DiscountCodeInput{Code: "LAST", Kind: discountcode.KindFixedAmount, Value: 100, UsageLimit: 2})
 		const orders = 6
 		views := make([]*service.OrderView, orders)
 		for i := range views {
@@ -103,7 +104,7 @@ func TestReleasingAFailedOrdersCodeGivesItsUseBack(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
-		sh, dc := shopWithCode(t, svc, service.DiscountCodeInput{Code: "ONCE", Kind: discountcode.KindPercentage, Value: 1000, UsageLimit: 1})
+		sh, dc := shopWithCode(t, svc, shops.DiscountCodeInput{Code: "ONCE", Kind: discountcode.KindPercentage, Value: 1000, UsageLimit: 1})
 		first := orderWithCode(t, svc, sh, "ONCE")
 		second := orderWithCode(t, svc, sh, "ONCE")
 		if err := svc.RedeemDiscountCodes(ctx, sh, first.Order.PublicOrderID); err != nil {
@@ -130,7 +131,7 @@ func TestRedeemingRechecksTheCodeWhenTheOrderIsProcessed(t *testing.T) {
 		clock := &clockAt{now: time.Now()}
 		svc := service.New(db, service.WithClock(clock.Now))
 		ends := clock.Now().Add(time.Hour)
-		sh, dc := shopWithCode(t, svc, service.DiscountCodeInput{Code: "TODAY", Kind: discountcode.KindPercentage, Value: 1000, EndsAt: &ends})
+		sh, dc := shopWithCode(t, svc, shops.DiscountCodeInput{Code: "TODAY", Kind: discountcode.KindPercentage, Value: 1000, EndsAt: &ends})
 		v := orderWithCode(t, svc, sh, "TODAY")
 		if v.Pricing.DiscountTotal != 100 {
 			t.Fatalf("discount %d", v.Pricing.DiscountTotal)
@@ -150,7 +151,7 @@ func TestCodesThatDiscountNothingTakeNoUse(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
-		sh, dc := shopWithCode(t, svc, service.DiscountCodeInput{Code: "SHIPFREE", Kind: discountcode.KindFreeShipping, UsageLimit: 1})
+		sh, dc := shopWithCode(t, svc, shops.DiscountCodeInput{Code: "SHIPFREE", Kind: discountcode.KindFreeShipping, UsageLimit: 1})
 		v := orderWithCode(t, svc, sh, "SHIPFREE") // no shipping line selected: nothing to waive
 		if err := svc.RedeemDiscountCodesOf(ctx, v); err != nil {
 			t.Fatal(err)
@@ -167,7 +168,7 @@ func TestProcessedOrderKeepsItsDiscountAfterTheCodeEndsOrIsUsedUp(t *testing.T) 
 		clock := &clockAt{now: time.Now()}
 		svc := service.New(db, service.WithClock(clock.Now))
 		ends := clock.Now().Add(time.Hour)
-		sh, _ := shopWithCode(t, svc, service.DiscountCodeInput{Code: "LASTONE", Kind: discountcode.KindPercentage, Value: 1000, UsageLimit: 1, EndsAt: &ends})
+		sh, _ := shopWithCode(t, svc, shops.DiscountCodeInput{Code: "LASTONE", Kind: discountcode.KindPercentage, Value: 1000, UsageLimit: 1, EndsAt: &ends})
 		v := orderWithCode(t, svc, sh, "LASTONE")
 		if err := svc.RedeemDiscountCodesOf(ctx, v); err != nil {
 			t.Fatal(err)
@@ -192,7 +193,7 @@ func TestAFailedOrdersUseIsGivenBackEvenAfterTheCodeHasEnded(t *testing.T) {
 		clock := &clockAt{now: time.Now()}
 		svc := service.New(db, service.WithClock(clock.Now))
 		ends := clock.Now().Add(time.Hour)
-		sh, dc := shopWithCode(t, svc, service.DiscountCodeInput{Code: "ENDING", Kind: discountcode.KindPercentage, Value: 1000, EndsAt: &ends})
+		sh, dc := shopWithCode(t, svc, shops.DiscountCodeInput{Code: "ENDING", Kind: discountcode.KindPercentage, Value: 1000, EndsAt: &ends})
 		o := orderWithCode(t, svc, sh, "ENDING")
 		if err := svc.RedeemDiscountCodes(ctx, sh, o.Order.PublicOrderID); err != nil {
 			t.Fatal(err)

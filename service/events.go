@@ -65,18 +65,6 @@ func (s *Service) recordLockedOrderEvents(ctx context.Context, tx *ent.Tx, v *Or
 	return s.recordEvents(ctx, tx, v.Shop.ID, &v.Order.ID, topics, payload)
 }
 
-// SetAbandonedCartEmails records whether checkoutd sends the shop's abandoned-cart emails. While
-// it does, order/abandoned is not sent to subscribers (the spec's rule).
-func (s *Service) SetAbandonedCartEmails(ctx context.Context, sh *ent.Shop, on bool) (*ent.Shop, error) {
-	return s.db.Client.Shop.UpdateOneID(sh.ID).SetAbandonedCartEmails(on).Save(ctx)
-}
-
-// SetGiftCardsEnabled turns gift cards on or off for the shop: with them on, buying a product
-// marked as a gift card issues a card and records gift_card/created.
-func (s *Service) SetGiftCardsEnabled(ctx context.Context, sh *ent.Shop, on bool) (*ent.Shop, error) {
-	return s.db.Client.Shop.UpdateOneID(sh.ID).SetGiftCardsEnabled(on).Save(ctx)
-}
-
 // allFulfilled reports whether every line of the order has its whole quantity fulfilled.
 func allFulfilled(ctx context.Context, tx *ent.Tx, orderID int) (bool, error) {
 	lines, err := tx.LineItem.Query().Where(lineitem.OrderID(orderID)).All(ctx)

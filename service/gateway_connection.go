@@ -8,6 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // connectionTestAuthorization is an authorization no gateway granted: voiding it changes
@@ -31,7 +32,7 @@ type GatewayConnectionTest struct {
 func (s *Service) TestExternalPaymentGateway(ctx context.Context, sh *ent.Shop, publicID string) (*GatewayConnectionTest, error) {
 	g, err := s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(publicID)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, gatewayNotFound(publicID)
+		return nil, shops.GatewayNotFound(publicID)
 	}
 	if err != nil {
 		return nil, err

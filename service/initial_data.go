@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // GatewaySummary is a payment gateway as a storefront sees it: never its api_token.
@@ -51,7 +52,7 @@ func (d *InitialData) JSONParts() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return [][]byte{[]byte(`{"country_info":`), countriesJSON(), []byte(","), rest[1:]}, nil
+	return [][]byte{[]byte(`{"country_info":`), shops.CountriesJSON(), []byte(","), rest[1:]}, nil
 }
 
 // LifeElementOut is a LiFE element as the storefront renders it.
@@ -77,11 +78,11 @@ func NewLifeElementOut(e *ent.LifeElement) LifeElementOut {
 
 // InitialData gathers the shop's storefront settings for an order.
 func (s *Service) InitialData(ctx context.Context, v *OrderView) (*InitialData, error) {
-	gws, err := s.ExternalPaymentGateways(ctx, v.Shop)
+	gws, err := s.Shops.ExternalPaymentGateways(ctx, v.Shop)
 	if err != nil {
 		return nil, err
 	}
-	els, err := s.LifeElements(ctx, v.Shop)
+	els, err := s.Shops.LifeElements(ctx, v.Shop)
 	if err != nil {
 		return nil, err
 	}

@@ -10,9 +10,11 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -29,15 +31,15 @@ type fuzzShop struct {
 func newFuzzShop(t testing.TB, db *platform.Database) *fuzzShop {
 	ctx := context.Background()
 	s := service.New(db, service.WithGatewayTimeout(time.Second), service.WithOutboundAllowPrivate(true))
-	created, err := s.CreateShop(ctx, service.CreateShopInput{Identifier: fmt.Sprintf("fuzz-%d", time.Now().UnixNano())})
+	created, err := s.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: fmt.Sprintf("fuzz-%d", time.Now().UnixNano())})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := &fuzzShop{s: s, shopSess: &service.OrderSession{Shop: created.Shop}}
 	for i := range f.gws {
 		f.gws[i] = gatewaytest.New(t, "tok")
-		g, err := s.CreateExternalPaymentGateway(ctx, created.Shop, service.ExternalPaymentGatewayInput{Name: ptr("Cards"), BaseURL: ptr(f.gws[i].URL),
-			APIToken: service.Of("tok"), PartialCapture: ptr(true), AdditionalOrderDetails: ptr(false), ProviderID: ptr(gatewaytest.ProviderID), Currency: ptr("USD")})
+		g, err := s.Shops.CreateExternalPaymentGateway(ctx, created.Shop, shops.ExternalPaymentGatewayInput{Name: ptr("Cards"), BaseURL: ptr(f.gws[i].URL),
+			APIToken: input.Of("tok"), PartialCapture: ptr(true), AdditionalOrderDetails: ptr(false), ProviderID: ptr(gatewaytest.ProviderID), Currency: ptr("USD")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // catalogPrices are the fuzz shop's variants: a cheap one, an odd one and the dearest allowed.
@@ -31,7 +32,7 @@ type lineFuzzShop struct {
 func newLineFuzzShop(t testing.TB, db *platform.Database) *lineFuzzShop {
 	ctx := context.Background()
 	s := service.New(db)
-	created, err := s.CreateShop(ctx, service.CreateShopInput{Identifier: fmt.Sprintf("lines-%d", time.Now().UnixNano())})
+	created, err := s.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: fmt.Sprintf("lines-%d", time.Now().UnixNano())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func newLineFuzzShop(t testing.TB, db *platform.Database) *lineFuzzShop {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.CreateTaxZone(ctx, created.Shop, service.TaxZoneInput{Name: "NY", CountryCode: "US", RatePpm: 88_750, ShippingTaxable: true}); err != nil {
+	if _, err := s.Shops.CreateTaxZone(ctx, created.Shop, shops.TaxZoneInput{Name: "NY", CountryCode: "US", RatePpm: 88_750, ShippingTaxable: true}); err != nil {
 		t.Fatal(err)
 	}
 	return &lineFuzzShop{s: s, sh: &service.OrderSession{Shop: created.Shop}}

@@ -90,7 +90,7 @@ func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicO
 	if token == "" {
 		return nil, problem.ErrUnauthorized
 	}
-	sh, err := s.shopByIdentifier(ctx, shopIdentifier)
+	sh, err := s.Shops.CachedByIdentifier(ctx, shopIdentifier)
 	if err != nil {
 		if ent.IsNotFound(err) {
 			return nil, problem.ErrUnauthorized

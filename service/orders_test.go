@@ -10,11 +10,12 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func newShop(t *testing.T, svc *service.Service) *ent.Shop {
 	t.Helper()
-	created, err := svc.CreateShop(context.Background(), service.CreateShopInput{Identifier: "shop-a"})
+	created, err := svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-a"})
 	if err != nil {
 		t.Fatal(err)
 	}

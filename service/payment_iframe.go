@@ -33,11 +33,11 @@ type PaymentIframe struct {
 // PaymentIframe gathers the payment page of an order: the shop's gateways that take the order's
 // currency (a gateway supports one), in the order they were added.
 func (s *Service) PaymentIframe(ctx context.Context, sess *OrderSession) (*PaymentIframe, error) {
-	gws, err := s.ExternalPaymentGateways(ctx, sess.Shop)
+	gws, err := s.Shops.ExternalPaymentGateways(ctx, sess.Shop)
 	if err != nil {
 		return nil, err
 	}
-	domains, err := s.CorsDomains(ctx, sess.Shop)
+	domains, err := s.Shops.CorsDomains(ctx, sess.Shop)
 	if err != nil {
 		return nil, err
 	}

@@ -93,11 +93,11 @@ func (s *Service) loadPricingRules(ctx context.Context, c *ent.Client, sh *ent.S
 		}
 	}
 	if len(countries) > 0 {
-		shop, err := s.shopRulesOf(ctx, c, sh.ID)
+		shop, err := s.Shops.Rules(ctx, c, sh.ID)
 		if err != nil {
 			return rules, err
 		}
-		for _, z := range shop.taxZones {
+		for _, z := range shop.TaxZones {
 			if slices.Contains(countries, z.CountryCode) {
 				rules.taxZones = append(rules.taxZones, z)
 			}

@@ -9,8 +9,10 @@ import (
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // orderToProcess is an order ready for process_order: two lamps (of five in stock), paid with a
@@ -25,7 +27,7 @@ type orderToProcess struct {
 func newOrderToProcess(t *testing.T, s *service.Service, shopIdentifier string) orderToProcess {
 	t.Helper()
 	ctx := context.Background()
-	created, err := s.CreateShop(ctx, service.CreateShopInput{Identifier: shopIdentifier})
+	created, err := s.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: shopIdentifier})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,8 +37,8 @@ func newOrderToProcess(t *testing.T, s *service.Service, shopIdentifier string) 
 		t.Fatal(err)
 	}
 	gw := gatewaytest.New(t, "tok")
-	g, err := s.CreateExternalPaymentGateway(ctx, sh, service.ExternalPaymentGatewayInput{Name: ptr("Cards"), BaseURL: ptr(gw.URL),
-		APIToken: service.Of("tok"), PartialCapture: ptr(true), AdditionalOrderDetails: ptr(false), ProviderID: ptr(gatewaytest.ProviderID), Currency: ptr("USD")})
+	g, err := s.Shops.CreateExternalPaymentGateway(ctx, sh, shops.ExternalPaymentGatewayInput{Name: ptr("Cards"), BaseURL: ptr(gw.URL),
+		APIToken: input.Of("tok"), PartialCapture: ptr(true), AdditionalOrderDetails: ptr(false), ProviderID: ptr(gatewaytest.ProviderID), Currency: ptr("USD")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,11 +11,15 @@ import (
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhook"
 )
 
 // Service owns the business rules of checkoutd.
 type Service struct {
+	// Shops is the shop configuration domain.
+	Shops *shops.Service
+
 	p              *platform.Platform
 	db             *platform.Database
 	log            *slog.Logger
@@ -24,8 +28,7 @@ type Service struct {
 	gateways       *gateway.Client
 	outbound       outbound.Policy
 	smtpURL        string
-	rules          freshCache[int, *shopRules]
-	shops          shopCache
+	subscriptions  platform.FreshCache[int, []subscribedTopic]
 	children       orderChildrenCache
 
 	webhookTimeout     time.Duration
@@ -71,8 +74,8 @@ func New(db *platform.Database, opts ...Option) *Service {
 	// Signatures carry the wall-clock Date the gateway or receiver checks, whatever the
 	// service clock says.
 	s.gateways = gateway.New(s.gatewayTimeout, time.Now, s.outbound)
-	s.watchShopRules()
-	s.watchShops()
+	s.Shops = shops.New(s.p, s.outbound)
+	s.watchSubscriptions()
 	s.webhooks = webhook.New(s.webhookTimeout, time.Now, s.outbound)
 	s.metrics = newMetrics(s)
 	s.registerJobs()

@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func orderShippingTo(t *testing.T, svc *service.Service, sh *ent.Shop, country, province string) *service.OrderSession {
@@ -43,11 +44,11 @@ func TestOrderNoTaxZoneCoversNeedsNoGeneratedTaxes(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
-		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
+		created, err := svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "shop-a"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.CreateTaxZone(ctx, created.Shop, service.TaxZoneInput{Name: "GST", CountryCode: "CA", RatePpm: 50_000}); err != nil {
+		if _, err := svc.Shops.CreateTaxZone(ctx, created.Shop, shops.TaxZoneInput{Name: "GST", CountryCode: "CA", RatePpm: 50_000}); err != nil {
 			t.Fatal(err)
 		}
 		sess := orderShippingTo(t, svc, created.Shop, "US", "NY")
@@ -59,12 +60,12 @@ func TestProcessingNeedsTaxesGeneratedForTheCurrentAddress(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		svc := service.New(db)
-		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
+		created, err := svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "shop-a"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		sh := created.Shop
-		if _, err := svc.CreateTaxZone(ctx, sh, service.TaxZoneInput{Name: "GST", CountryCode: "CA", RatePpm: 50_000}); err != nil {
+		if _, err := svc.Shops.CreateTaxZone(ctx, sh, shops.TaxZoneInput{Name: "GST", CountryCode: "CA", RatePpm: 50_000}); err != nil {
 			t.Fatal(err)
 		}
 		sess := orderShippingTo(t, svc, sh, "CA", "BC")

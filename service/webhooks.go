@@ -183,7 +183,7 @@ func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error 
 	if wait > 0 {
 		return river.JobSnooze(wait)
 	}
-	sh, err := s.shopByID(ctx, d.ShopID)
+	sh, err := s.Shops.CachedByID(ctx, d.ShopID)
 	if err != nil {
 		return err
 	}

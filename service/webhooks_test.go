@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func TestRetryWaitsDoubleFromTheBaseForTwelveDoublingsAndLastAboutThreeDays(t *testing.T) {
@@ -36,12 +37,12 @@ func TestRetryWaitsDoubleFromTheBaseForTwelveDoublingsAndLastAboutThreeDays(t *t
 func shopWithSubscriptions(t *testing.T, svc *service.Service) (*service.OrderSession, []*ent.WebhookSubscription) {
 	t.Helper()
 	ctx := context.Background()
-	created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-a"})
+	created, err := svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "shop-a"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sh := created.Shop
-	if _, err := svc.ConfigureSharedSecret(ctx, sh, "secret"); err != nil {
+	if _, err := svc.Shops.ConfigureSharedSecret(ctx, sh, "secret"); err != nil {
 		t.Fatal(err)
 	}
 	var subs []*ent.WebhookSubscription

@@ -7,6 +7,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (c *Console) apiOverrideRoutes(mux *http.ServeMux) {
@@ -20,7 +21,7 @@ func (c *Console) apiOverrideRoutes(mux *http.ServeMux) {
 }
 
 func (c *Console) apiOverrides(q *request) error {
-	all, err := c.svc.APIOverrides(q.ctx(), q.shop)
+	all, err := c.svc.Shops.APIOverrides(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
@@ -29,7 +30,7 @@ func (c *Console) apiOverrides(q *request) error {
 }
 
 func (c *Console) findAPIOverride(q *request) (*ent.APIOverride, error) {
-	all, err := c.svc.APIOverrides(q.ctx(), q.shop)
+	all, err := c.svc.Shops.APIOverrides(q.ctx(), q.shop)
 	if err != nil {
 		return nil, err
 	}
@@ -46,10 +47,10 @@ func (c *Console) newAPIOverride(q *request) error {
 }
 
 // apiOverrideInput decodes the override form; a blank secret on an edit keeps the stored one.
-func apiOverrideInput(values url.Values, creating bool) service.APIOverrideInput {
+func apiOverrideInput(values url.Values, creating bool) shops.APIOverrideInput {
 	d := newDecoder(values)
 	typ, u := d.str("override_type"), d.str("url")
-	in := service.APIOverrideInput{OverrideType: &typ, URL: &u}
+	in := shops.APIOverrideInput{OverrideType: &typ, URL: &u}
 	if secret := values.Get("shared_secret"); secret != "" || creating {
 		in.SharedSecret = &secret
 	}
@@ -60,7 +61,7 @@ func apiOverrideInput(values url.Values, creating bool) service.APIOverrideInput
 }
 
 func (c *Console) createAPIOverride(q *request) error {
-	o, err := c.svc.CreateAPIOverride(q.ctx(), q.shop, apiOverrideInput(q.r.PostForm, true))
+	o, err := c.svc.Shops.CreateAPIOverride(q.ctx(), q.shop, apiOverrideInput(q.r.PostForm, true))
 	if err == nil {
 		return q.redirect("/admin/api-overrides", "Override of "+o.OverrideType+" created.")
 	}
@@ -85,7 +86,7 @@ func (c *Console) updateAPIOverride(q *request) error {
 	if err != nil {
 		return err
 	}
-	saved, err := c.svc.UpdateAPIOverride(q.ctx(), q.shop, o.PublicID, apiOverrideInput(q.r.PostForm, false))
+	saved, err := c.svc.Shops.UpdateAPIOverride(q.ctx(), q.shop, o.PublicID, apiOverrideInput(q.r.PostForm, false))
 	if err == nil {
 		return q.redirect("/admin/api-overrides", "Override of "+saved.OverrideType+" saved.")
 	}
@@ -106,7 +107,7 @@ func (c *Console) confirmDeleteAPIOverride(q *request) error {
 }
 
 func (c *Console) deleteAPIOverride(q *request) error {
-	if err := c.svc.DeleteAPIOverride(q.ctx(), q.shop, q.r.PathValue("id")); err != nil {
+	if err := c.svc.Shops.DeleteAPIOverride(q.ctx(), q.shop, q.r.PathValue("id")); err != nil {
 		return err
 	}
 	return q.redirect("/admin/api-overrides", "API override deleted.")

@@ -5,12 +5,11 @@ package web
 
 //lint:file-ignore SA4006 This context is only used if a nested component is present.
 
-import "github.com/a-h/templ"
-import templruntime "github.com/a-h/templ/runtime"
-
 import (
+	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func apiOverridesPage(overrides []*ent.APIOverride, p pagination) templ.Component {
@@ -92,7 +91,7 @@ func apiOverridesPage(overrides []*ent.APIOverride, p pagination) templ.Componen
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var5 string
-					templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(service.MaskSecret(o.SharedSecret))
+					templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(shops.MaskSecret(o.SharedSecret))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 23, Col: 69}
 					}
@@ -238,7 +237,7 @@ func apiOverridePage(title, action string, o *ent.APIOverride, f form) templ.Com
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = selectField(f, "override_type", "Type", optionsOf(service.APIOverrideTypes), "Choose a type").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = selectField(f, "override_type", "Type", optionsOf(shops.APIOverrideTypes), "Choose a type").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -264,7 +263,7 @@ func apiOverridePage(title, action string, o *ent.APIOverride, f form) templ.Com
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var13 string
-				templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(service.MaskSecret(o.SharedSecret))
+				templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(shops.MaskSecret(o.SharedSecret))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 51, Col: 72}
 				}

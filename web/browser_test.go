@@ -20,6 +20,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/web"
 )
 
@@ -98,7 +99,7 @@ func newConsole(t *testing.T, db *platform.Database) *console {
 	web.Register(mux, svc, web.WithClock(clock.Now))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	created, err := svc.CreateShop(context.Background(), service.CreateShopInput{Identifier: "shop-a", Name: "Shop A"})
+	created, err := svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-a", Name: "Shop A"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +272,7 @@ func (c *console) signIn() {
 // shopEntity reads the console's shop, for checking what the service stored.
 func (c *console) shopEntity() *ent.Shop {
 	c.t.Helper()
-	sh, err := c.svc.ShopByIdentifier(context.Background(), c.shop)
+	sh, err := c.svc.Shops.ShopByIdentifier(context.Background(), c.shop)
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (c *Console) catalogRoutes(mux *http.ServeMux) {
@@ -181,12 +182,12 @@ func (c *Console) createShippingZone(q *request) error {
 			return 0
 		}
 	}
-	rate := service.ShippingRateInput{Name: d.str("rate_name"), Code: d.str("rate_code"), Kind: kind,
+	rate := shops.ShippingRateInput{Name: d.str("rate_name"), Code: d.str("rate_code"), Kind: kind,
 		Amount: money("rate_amount"), Min: bound("rate_min"), Max: bound("rate_max"), FreeAbove: money("rate_free_above")}
 	if !d.ok() {
 		return c.shippingZonesPage(q, http.StatusUnprocessableEntity, d.form())
 	}
-	z, err := c.svc.CreateShippingZone(q.ctx(), q.shop, service.ShippingZoneInput{Name: d.str("name"), CountryCodes: countries, Rates: []service.ShippingRateInput{rate}})
+	z, err := c.svc.Shops.CreateShippingZone(q.ctx(), q.shop, shops.ShippingZoneInput{Name: d.str("name"), CountryCodes: countries, Rates: []shops.ShippingRateInput{rate}})
 	if err != nil {
 		f, err := invalid(q.r.PostForm, err)
 		if err != nil {

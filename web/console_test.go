@@ -17,8 +17,10 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/web"
 )
 
@@ -46,7 +48,7 @@ func newAdmin(t *testing.T, db *platform.Database, tlsServer bool, opts ...servi
 		srv.Start()
 	}
 	t.Cleanup(srv.Close)
-	created, err := svc.CreateShop(context.Background(), service.CreateShopInput{Identifier: "shop-a"})
+	created, err := svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-a"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,8 +118,8 @@ func TestAPostWithoutTheSessionsCSRFTokenIsRefusedAndChangesNothing(t *testing.T
 		}
 		res, _ = a.post("/admin/cors", url.Values{"domain": {"https://evil.example.com"}, "csrf_token": {"forged"}})
 		wantStatus(t, res, http.StatusForbidden)
-		sh, _ := a.svc.ShopByIdentifier(context.Background(), "shop-a")
-		if domains, _ := a.svc.CorsDomains(context.Background(), sh); len(domains) != 0 {
+		sh, _ := a.svc.Shops.ShopByIdentifier(context.Background(), "shop-a")
+		if domains, _ := a.svc.Shops.CorsDomains(context.Background(), sh); len(domains) != 0 {
 			t.Fatalf("refused posts added %v", domains)
 		}
 		res, _ = a.post("/admin/cors", url.Values{"domain": {"https://shop.example.com"}, "csrf_token": {a.csrf}})
@@ -135,7 +137,7 @@ func TestTheSignInFormHasItsOwnCSRFToken(t *testing.T) {
 
 func TestSignInRefusesAWrongTokenAndAnotherShopsTokenAlike(t *testing.T) {
 	eachAdmin(t, func(t *testing.T, a *admin) {
-		other, err := a.svc.CreateShop(context.Background(), service.CreateShopInput{Identifier: "shop-b"})
+		other, err := a.svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-b"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,12 +258,12 @@ func TestWhatAnAdminTypesIsEscapedOnThePage(t *testing.T) {
 func TestAnotherShopsObjectsCannotBeChangedByTheirIDs(t *testing.T) {
 	eachAdmin(t, func(t *testing.T, a *admin) {
 		ctx := context.Background()
-		other, err := a.svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-b"})
+		other, err := a.svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "shop-b"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		el, err := a.svc.CreateLifeElement(ctx, other.Shop, service.LifeElementInput{Location: service.Of("shipping"), InputType: service.Of("text"),
-			MetaDataField: service.Of("b_field"), OrderAsc: service.Of(1), InputRequired: service.Of(false)})
+		el, err := a.svc.Shops.CreateLifeElement(ctx, other.Shop, shops.LifeElementInput{Location: input.Of("shipping"), InputType: input.Of("text"),
+			MetaDataField: input.Of("b_field"), OrderAsc: input.Of(1), InputRequired: input.Of(false)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,7 +277,7 @@ func TestAnotherShopsObjectsCannotBeChangedByTheirIDs(t *testing.T) {
 		if res.StatusCode == http.StatusSeeOther {
 			t.Fatal("shop A's console deleted shop B's element")
 		}
-		els, err := a.svc.LifeElements(ctx, other.Shop)
+		els, err := a.svc.Shops.LifeElements(ctx, other.Shop)
 		if err != nil || len(els) != 1 || els[0].MetaDataField != "b_field" {
 			t.Fatalf("shop B's elements: %v %v", els, err)
 		}
@@ -310,9 +312,9 @@ func TestTheVendoredHTMXIsThePinnedRelease(t *testing.T) {
 func TestListsShowTwentyRowsAPageWithLinksToTheOthers(t *testing.T) {
 	eachAdmin(t, func(t *testing.T, a *admin) {
 		ctx := context.Background()
-		sh, _ := a.svc.ShopByIdentifier(ctx, "shop-a")
+		sh, _ := a.svc.Shops.ShopByIdentifier(ctx, "shop-a")
 		for i := range 25 {
-			if _, err := a.svc.AddCorsDomain(ctx, sh, fmt.Sprintf("https://s%02d.example.com", i)); err != nil {
+			if _, err := a.svc.Shops.AddCorsDomain(ctx, sh, fmt.Sprintf("https://s%02d.example.com", i)); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := a.svc.IssueGiftCard(ctx, sh, service.IssueGiftCardInput{Amount: 1000, CardToken: fmt.Sprintf("CARD-%02d", i)}); err != nil {

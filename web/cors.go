@@ -17,7 +17,7 @@ func (c *Console) corsRoutes(mux *http.ServeMux) {
 }
 
 func (c *Console) corsPage(q *request, status int, f form) error {
-	all, err := c.svc.CorsDomains(q.ctx(), q.shop)
+	all, err := c.svc.Shops.CorsDomains(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
@@ -28,7 +28,7 @@ func (c *Console) corsPage(q *request, status int, f form) error {
 func (c *Console) cors(q *request) error { return c.corsPage(q, http.StatusOK, newForm(nil)) }
 
 func (c *Console) addCorsDomain(q *request) error {
-	if _, err := c.svc.AddCorsDomain(q.ctx(), q.shop, q.r.PostForm.Get("domain")); err != nil {
+	if _, err := c.svc.Shops.AddCorsDomain(q.ctx(), q.shop, q.r.PostForm.Get("domain")); err != nil {
 		f, err := invalid(q.r.PostForm, err)
 		if err != nil {
 			return err
@@ -39,7 +39,7 @@ func (c *Console) addCorsDomain(q *request) error {
 }
 
 func (c *Console) findCorsDomain(q *request) (*ent.CorsDomain, error) {
-	all, err := c.svc.CorsDomains(q.ctx(), q.shop)
+	all, err := c.svc.Shops.CorsDomains(q.ctx(), q.shop)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (c *Console) deleteCorsDomain(q *request) error {
 	if err != nil {
 		return err
 	}
-	if err := c.svc.DeleteCorsDomain(q.ctx(), q.shop, d.ID); err != nil {
+	if err := c.svc.Shops.DeleteCorsDomain(q.ctx(), q.shop, d.ID); err != nil {
 		return err
 	}
 	return q.redirect("/admin/cors", d.Domain+" removed.")

@@ -8,8 +8,9 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (c *Console) discountRoutes(mux *http.ServeMux) {
@@ -71,7 +72,7 @@ func discountValueText(dc *ent.DiscountCode, currency string) string {
 func (c *Console) createDiscountCode(q *request) error {
 	d := newDecoder(q.r.PostForm)
 	kind := discountcode.Kind(d.str("kind"))
-	in := service.DiscountCodeInput{Code: d.str("code"), Text: d.str("text"), Kind: kind, StartsAt: d.date("starts_at"), EndsAt: d.date("ends_at")}
+	in := shops.DiscountCodeInput{Code: d.str("code"), Text: d.str("text"), Kind: kind, StartsAt: d.date("starts_at"), EndsAt: d.date("ends_at")}
 	if v := discountValue(d, kind, q.shop.Currency); v != nil {
 		in.Value = *v
 	}
@@ -84,7 +85,7 @@ func (c *Console) createDiscountCode(q *request) error {
 	if !d.ok() {
 		return c.discountCodesPage(q, http.StatusUnprocessableEntity, d.form())
 	}
-	dc, err := c.svc.CreateDiscountCode(q.ctx(), q.shop, in)
+	dc, err := c.svc.Shops.CreateDiscountCode(q.ctx(), q.shop, in)
 	if err != nil {
 		f, err := invalid(q.r.PostForm, err)
 		if err != nil {
@@ -127,13 +128,13 @@ func (c *Console) updateDiscountCode(q *request) error {
 	d := newDecoder(q.r.PostForm)
 	kind := discountcode.Kind(d.str("kind"))
 	text := d.str("text")
-	patch := service.DiscountCodePatch{Text: &text, Kind: &kind, Value: discountValue(d, kind, q.shop.Currency),
+	patch := shops.DiscountCodePatch{Text: &text, Kind: &kind, Value: discountValue(d, kind, q.shop.Currency),
 		MinimumSubtotal: d.money("minimum_subtotal", q.shop.Currency), UsageLimit: d.integer("usage_limit"),
-		StartsAt: service.Nullable[time.Time]{Set: true, Value: d.date("starts_at")}, EndsAt: service.Nullable[time.Time]{Set: true, Value: d.date("ends_at")}}
+		StartsAt: input.Nullable[time.Time]{Set: true, Value: d.date("starts_at")}, EndsAt: input.Nullable[time.Time]{Set: true, Value: d.date("ends_at")}}
 	if !d.ok() {
 		return q.render(http.StatusUnprocessableEntity, discountCodePage(dc, d.form()))
 	}
-	if _, err := c.svc.UpdateDiscountCode(q.ctx(), q.shop, dc.ID, patch); err != nil {
+	if _, err := c.svc.Shops.UpdateDiscountCode(q.ctx(), q.shop, dc.ID, patch); err != nil {
 		f, err := invalid(q.r.PostForm, err)
 		if err != nil {
 			return err
@@ -157,7 +158,7 @@ func (c *Console) deleteDiscountCode(q *request) error {
 	if err != nil {
 		return err
 	}
-	if err := c.svc.DeleteDiscountCode(q.ctx(), q.shop, dc.ID); err != nil {
+	if err := c.svc.Shops.DeleteDiscountCode(q.ctx(), q.shop, dc.ID); err != nil {
 		return err
 	}
 	return q.redirect("/admin/discount-codes", "Discount code "+dc.Code+" deleted.")

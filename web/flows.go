@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (c *Console) flowRoutes(mux *http.ServeMux) {
@@ -15,26 +16,26 @@ func (c *Console) flowRoutes(mux *http.ServeMux) {
 }
 
 func (c *Console) flowsPage(q *request, status int, f form) error {
-	enabled, err := c.svc.EnabledFlows(q.ctx(), q.shop)
+	enabled, err := c.svc.Shops.EnabledFlows(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
-	available, err := c.svc.AvailableFlows(q.ctx(), q.shop)
+	available, err := c.svc.Shops.AvailableFlows(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
 	req := pageRequest(q.r)
 	ep, ap := service.PageOf(enabled, req), service.PageOf(available, req)
 	// One pager for both lists: they are two halves of the shop's flows.
-	both := service.Page[service.FlowSummary]{Total: max(ep.Total, ap.Total), Page: ep.Page, PerPage: ep.PerPage}
+	both := service.Page[shops.FlowSummary]{Total: max(ep.Total, ap.Total), Page: ep.Page, PerPage: ep.PerPage}
 	return q.render(status, flowsPage(ep.Items, ap.Items, f, paginationOf(q.r, both)))
 }
 
 func (c *Console) flows(q *request) error { return c.flowsPage(q, http.StatusOK, newForm(nil)) }
 
 func (c *Console) registerFlow(q *request) error {
-	in := service.RegisterFlowInput{FlowID: newDecoder(q.r.PostForm).str("flow_id"), FlowName: newDecoder(q.r.PostForm).str("flow_name"), FlowType: "custom"}
-	if _, err := c.svc.RegisterCustomFlow(q.ctx(), q.shop, in); err != nil {
+	in := shops.RegisterFlowInput{FlowID: newDecoder(q.r.PostForm).str("flow_id"), FlowName: newDecoder(q.r.PostForm).str("flow_name"), FlowType: "custom"}
+	if _, err := c.svc.Shops.RegisterCustomFlow(q.ctx(), q.shop, in); err != nil {
 		f, err := invalid(q.r.PostForm, err)
 		if err != nil {
 			return err
@@ -45,14 +46,14 @@ func (c *Console) registerFlow(q *request) error {
 }
 
 func (c *Console) enableFlow(q *request) error {
-	if _, err := c.svc.EnableFlow(q.ctx(), q.shop, q.r.PathValue("id")); err != nil {
+	if _, err := c.svc.Shops.EnableFlow(q.ctx(), q.shop, q.r.PathValue("id")); err != nil {
 		return c.flowProblem(q, err)
 	}
 	return q.redirect("/admin/flows", "Flow "+q.r.PathValue("id")+" enabled.")
 }
 
 func (c *Console) disableFlow(q *request) error {
-	if _, err := c.svc.DisableFlow(q.ctx(), q.shop, q.r.PathValue("id")); err != nil {
+	if _, err := c.svc.Shops.DisableFlow(q.ctx(), q.shop, q.r.PathValue("id")); err != nil {
 		return c.flowProblem(q, err)
 	}
 	return q.redirect("/admin/flows", "Flow "+q.r.PathValue("id")+" disabled.")

@@ -5,12 +5,13 @@ package web
 
 //lint:file-ignore SA4006 This context is only used if a nested component is present.
 
-import "github.com/a-h/templ"
-import templruntime "github.com/a-h/templ/runtime"
+import (
+	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
+	"github.com/checkoutd/checkoutd/service/shops"
+)
 
-import "github.com/checkoutd/checkoutd/service"
-
-func flowsPage(enabled, available []service.FlowSummary, f form, p pagination) templ.Component {
+func flowsPage(enabled, available []shops.FlowSummary, f form, p pagination) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -119,7 +120,7 @@ func flowsPage(enabled, available []service.FlowSummary, f form, p pagination) t
 	})
 }
 
-func flowTable(id string, flows []service.FlowSummary, verb, label string) templ.Component {
+func flowTable(id string, flows []shops.FlowSummary, verb, label string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

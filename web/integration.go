@@ -5,7 +5,7 @@ import (
 	"net/url"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (c *Console) integrationRoutes(mux *http.ServeMux) {
@@ -21,7 +21,7 @@ func maskedSharedSecret(sh *ent.Shop) string {
 	if sh.SharedSecret == nil {
 		return ""
 	}
-	return service.MaskSecret(*sh.SharedSecret)
+	return shops.MaskSecret(*sh.SharedSecret)
 }
 
 func (c *Console) integration(q *request) error {
@@ -29,7 +29,7 @@ func (c *Console) integration(q *request) error {
 }
 
 func (c *Console) configureSharedSecret(q *request) error {
-	if _, err := c.svc.ConfigureSharedSecret(q.ctx(), q.shop, q.r.PostForm.Get("shared_secret")); err != nil {
+	if _, err := c.svc.Shops.ConfigureSharedSecret(q.ctx(), q.shop, q.r.PostForm.Get("shared_secret")); err != nil {
 		f, err := invalid(url.Values{}, err)
 		if err != nil {
 			return err
@@ -40,7 +40,7 @@ func (c *Console) configureSharedSecret(q *request) error {
 }
 
 func (c *Console) remoteStateAuthority(q *request) error {
-	rsa, err := c.svc.RSAConfig(q.ctx(), q.shop)
+	rsa, err := c.svc.Shops.RSAConfig(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
@@ -54,20 +54,20 @@ func (c *Console) remoteStateAuthority(q *request) error {
 // saveRemoteStateAuthority creates the configuration, or changes it: a blank secret then keeps
 // the stored one, which the console never shows.
 func (c *Console) saveRemoteStateAuthority(q *request) error {
-	rsa, err := c.svc.RSAConfig(q.ctx(), q.shop)
+	rsa, err := c.svc.Shops.RSAConfig(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
 	d := newDecoder(q.r.PostForm)
 	urlValue := d.str("url")
-	in := service.RSAConfigInput{URL: &urlValue}
+	in := shops.RSAConfigInput{URL: &urlValue}
 	if secret := q.r.PostForm.Get("shared_secret"); secret != "" || rsa == nil {
 		in.SharedSecret = &secret
 	}
 	if rsa == nil {
-		_, err = c.svc.CreateRSAConfig(q.ctx(), q.shop, in)
+		_, err = c.svc.Shops.CreateRSAConfig(q.ctx(), q.shop, in)
 	} else {
-		_, err = c.svc.UpdateRSAConfig(q.ctx(), q.shop, in)
+		_, err = c.svc.Shops.UpdateRSAConfig(q.ctx(), q.shop, in)
 	}
 	if err != nil {
 		f, err := invalid(withoutSecret(q.r.PostForm, "shared_secret"), err)
@@ -85,7 +85,7 @@ func (c *Console) confirmDeleteRemoteStateAuthority(q *request) error {
 }
 
 func (c *Console) deleteRemoteStateAuthority(q *request) error {
-	if err := c.svc.DeleteRSAConfig(q.ctx(), q.shop); err != nil {
+	if err := c.svc.Shops.DeleteRSAConfig(q.ctx(), q.shop); err != nil {
 		return err
 	}
 	return q.redirect("/admin/remote-state-authority", "Remote state authority removed.")

@@ -5,12 +5,11 @@ package web
 
 //lint:file-ignore SA4006 This context is only used if a nested component is present.
 
-import "github.com/a-h/templ"
-import templruntime "github.com/a-h/templ/runtime"
-
 import (
+	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func integrationPage(masked string, f form) templ.Component {
@@ -195,7 +194,7 @@ func remoteStateAuthorityPage(rsa *ent.RSAConfig, f form) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var7 string
-				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(service.MaskSecret(rsa.SharedSecret))
+				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(shops.MaskSecret(rsa.SharedSecret))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `integration.templ`, Line: 48, Col: 67}
 				}

@@ -10,7 +10,9 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (c *Console) lifeElementRoutes(mux *http.ServeMux) {
@@ -25,7 +27,7 @@ func (c *Console) lifeElementRoutes(mux *http.ServeMux) {
 }
 
 func (c *Console) lifeElements(q *request) error {
-	all, err := c.svc.LifeElements(q.ctx(), q.shop)
+	all, err := c.svc.Shops.LifeElements(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
@@ -34,7 +36,7 @@ func (c *Console) lifeElements(q *request) error {
 }
 
 func (c *Console) findLifeElement(q *request) (*ent.LifeElement, []*ent.LifeElement, error) {
-	all, err := c.svc.LifeElements(q.ctx(), q.shop)
+	all, err := c.svc.Shops.LifeElements(q.ctx(), q.shop)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -48,7 +50,7 @@ func (c *Console) findLifeElement(q *request) (*ent.LifeElement, []*ent.LifeElem
 }
 
 func (c *Console) newLifeElement(q *request) error {
-	all, err := c.svc.LifeElements(q.ctx(), q.shop)
+	all, err := c.svc.Shops.LifeElements(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
@@ -58,31 +60,31 @@ func (c *Console) newLifeElement(q *request) error {
 
 // lifeElementInput decodes the element form. Every field is sent, so an update sets them all:
 // a blank optional field becomes null, as in a PATCH that names it.
-func lifeElementInput(values url.Values, creating bool) (service.LifeElementInput, *decoder) {
+func lifeElementInput(values url.Values, creating bool) (shops.LifeElementInput, *decoder) {
 	d := newDecoder(values)
-	text := func(name string) service.Nullable[string] {
+	text := func(name string) input.Nullable[string] {
 		v := d.str(name)
 		if v == "" {
 			if creating {
-				return service.Nullable[string]{}
+				return input.Nullable[string]{}
 			}
-			return service.Of("")
+			return input.Of("")
 		}
-		return service.Of(v)
+		return input.Of(v)
 	}
-	nullable := func(name string) service.Nullable[string] {
-		return service.Nullable[string]{Set: true, Value: d.optional(name)}
+	nullable := func(name string) input.Nullable[string] {
+		return input.Nullable[string]{Set: true, Value: d.optional(name)}
 	}
-	in := service.LifeElementInput{
+	in := shops.LifeElementInput{
 		Location: text("location"), InputType: text("input_type"), MetaDataField: text("meta_data_field"),
 		InputDefault: nullable("input_default"), InputLabel: nullable("input_label"),
 		InputPlaceholder: nullable("input_placeholder"), InputRegex: nullable("input_regex"),
-		InputRequired: service.Of(d.checkbox("input_required")),
+		InputRequired: input.Of(d.checkbox("input_required")),
 	}
 	if n := d.integer("order_asc"); n != nil {
-		in.OrderAsc = service.Of(*n)
+		in.OrderAsc = input.Of(*n)
 	} else if !creating {
-		in.OrderAsc = service.Nullable[int]{Set: true}
+		in.OrderAsc = input.Nullable[int]{Set: true}
 	}
 	return in, d
 }
@@ -92,7 +94,7 @@ func (c *Console) createLifeElement(q *request) error {
 	var err error
 	if d.ok() {
 		var el *ent.LifeElement
-		if el, err = c.svc.CreateLifeElement(q.ctx(), q.shop, in); err == nil {
+		if el, err = c.svc.Shops.CreateLifeElement(q.ctx(), q.shop, in); err == nil {
 			return q.redirect("/admin/life-elements", "LiFE element "+el.MetaDataField+" created.")
 		}
 	}
@@ -107,7 +109,7 @@ func (c *Console) lifeElementFormAgain(q *request, title, action, id string, d *
 			return err
 		}
 	}
-	all, err := c.svc.LifeElements(q.ctx(), q.shop)
+	all, err := c.svc.Shops.LifeElements(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
@@ -147,7 +149,7 @@ func (c *Console) updateLifeElement(q *request) error {
 	var err error
 	if d.ok() {
 		var el *ent.LifeElement
-		if el, err = c.svc.UpdateLifeElement(q.ctx(), q.shop, id, in); err == nil {
+		if el, err = c.svc.Shops.UpdateLifeElement(q.ctx(), q.shop, id, in); err == nil {
 			return q.redirect("/admin/life-elements", "LiFE element "+el.MetaDataField+" saved.")
 		}
 	}
@@ -164,14 +166,14 @@ func (c *Console) confirmDeleteLifeElement(q *request) error {
 }
 
 func (c *Console) deleteLifeElement(q *request) error {
-	if err := c.svc.DeleteLifeElement(q.ctx(), q.shop, q.r.PathValue("id")); err != nil {
+	if err := c.svc.Shops.DeleteLifeElement(q.ctx(), q.shop, q.r.PathValue("id")); err != nil {
 		return err
 	}
 	return q.redirect("/admin/life-elements", "LiFE element deleted.")
 }
 
 func (c *Console) previewLifeElement(q *request) error {
-	all, err := c.svc.LifeElements(q.ctx(), q.shop)
+	all, err := c.svc.Shops.LifeElements(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}

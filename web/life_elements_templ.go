@@ -5,14 +5,13 @@ package web
 
 //lint:file-ignore SA4006 This context is only used if a nested component is present.
 
-import "github.com/a-h/templ"
-import templruntime "github.com/a-h/templ/runtime"
-
 import (
 	"strconv"
 
+	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func lifeElementsPage(els []*ent.LifeElement, p pagination) templ.Component {
@@ -283,11 +282,11 @@ func lifeElementPage(title, action, publicID string, f form, pv preview) templ.C
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = selectField(f, "location", "Location", optionsOf(service.LifeElementLocations), "Choose a location").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = selectField(f, "location", "Location", optionsOf(shops.LifeElementLocations), "Choose a location").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = selectField(f, "input_type", "Input type", optionsOf(service.LifeElementInputTypes), "Choose a type").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = selectField(f, "input_type", "Input type", optionsOf(shops.LifeElementInputTypes), "Choose a type").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -370,7 +369,7 @@ func lifeElementPreview(pv preview) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		for _, region := range service.LifeElementRegions {
+		for _, region := range shops.LifeElementRegions {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<div class=\"region\"><h3>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

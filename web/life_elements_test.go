@@ -29,7 +29,7 @@ func TestLifeElementsAreCreatedEditedAndDeletedWithErrorsNextToTheirField(t *tes
 		c.fill(map[string]string{"input_regex": ""})
 		c.submitAndWait("#submit", "#flash")
 		c.wantText("#elements", "Door code")
-		els, err := c.svc.LifeElements(context.Background(), c.shopEntity())
+		els, err := c.svc.Shops.LifeElements(context.Background(), c.shopEntity())
 		if err != nil || len(els) != 1 || els[0].InputRegex != nil || *els[0].InputLabel != "Door code" {
 			t.Fatalf("elements after edit: %v %v", els, err)
 		}

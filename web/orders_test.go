@@ -7,6 +7,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // processedOrder is an order of sh paid through a test gateway and processed (authorized, not
@@ -16,8 +18,8 @@ func processedOrder(t *testing.T, svc *service.Service, sh *ent.Shop, gw *gatewa
 	ctx := context.Background()
 	str := func(s string) *string { return &s }
 	yes, no := true, false
-	g, err := svc.CreateExternalPaymentGateway(ctx, sh, service.ExternalPaymentGatewayInput{Name: str("Test Pay"), BaseURL: &gw.URL,
-		APIToken: service.Of("gw-token"), PartialCapture: &yes, AdditionalOrderDetails: &no, ProviderID: str(gatewaytest.ProviderID), Currency: str("USD")})
+	g, err := svc.Shops.CreateExternalPaymentGateway(ctx, sh, shops.ExternalPaymentGatewayInput{Name: str("Test Pay"), BaseURL: &gw.URL,
+		APIToken: input.Of("gw-token"), PartialCapture: &yes, AdditionalOrderDetails: &no, ProviderID: str(gatewaytest.ProviderID), Currency: str("USD")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,9 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (c *Console) paymentGatewayRoutes(mux *http.ServeMux) {
@@ -23,7 +25,7 @@ func (c *Console) paymentGatewayRoutes(mux *http.ServeMux) {
 }
 
 func (c *Console) paymentGateways(q *request) error {
-	all, err := c.svc.ExternalPaymentGateways(q.ctx(), q.shop)
+	all, err := c.svc.Shops.ExternalPaymentGateways(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
@@ -32,7 +34,7 @@ func (c *Console) paymentGateways(q *request) error {
 }
 
 func (c *Console) findPaymentGateway(q *request) (*ent.ExternalPaymentGateway, error) {
-	all, err := c.svc.ExternalPaymentGateways(q.ctx(), q.shop)
+	all, err := c.svc.Shops.ExternalPaymentGateways(q.ctx(), q.shop)
 	if err != nil {
 		return nil, err
 	}
@@ -65,11 +67,11 @@ func httpHeaders(text string) []schema.HTTPHeader {
 
 // paymentGatewayInput decodes the gateway form. A blank api_token keeps the stored one (the
 // console never shows it back); "remove" clears it.
-func paymentGatewayInput(values url.Values) service.ExternalPaymentGatewayInput {
+func paymentGatewayInput(values url.Values) shops.ExternalPaymentGatewayInput {
 	d := newDecoder(values)
 	str := func(name string) *string { v := d.str(name); return &v }
 	flag := func(name string) *bool { v := d.checkbox(name); return &v }
-	in := service.ExternalPaymentGatewayInput{
+	in := shops.ExternalPaymentGatewayInput{
 		Name: str("name"), BaseURL: str("base_url"), IframeURL: d.optional("iframe_url"), Location: str("location"),
 		HTTPHeaders: httpHeaders(values.Get("http_headers")), PartialCapture: flag("partial_capture"),
 		AdditionalOrderDetails: flag("additional_order_details"), ProviderID: str("provider_id"), Currency: str("currency"),
@@ -77,15 +79,15 @@ func paymentGatewayInput(values url.Values) service.ExternalPaymentGatewayInput 
 	}
 	switch {
 	case d.checkbox("remove_api_token"):
-		in.APIToken = service.Nullable[string]{Set: true}
+		in.APIToken = input.Nullable[string]{Set: true}
 	case values.Get("api_token") != "":
-		in.APIToken = service.Of(values.Get("api_token"))
+		in.APIToken = input.Of(values.Get("api_token"))
 	}
 	return in
 }
 
 func (c *Console) createPaymentGateway(q *request) error {
-	g, err := c.svc.CreateExternalPaymentGateway(q.ctx(), q.shop, paymentGatewayInput(q.r.PostForm))
+	g, err := c.svc.Shops.CreateExternalPaymentGateway(q.ctx(), q.shop, paymentGatewayInput(q.r.PostForm))
 	if err == nil {
 		return q.redirect("/admin/payment-gateways", "Payment gateway "+g.Name+" created.")
 	}
@@ -136,7 +138,7 @@ func (c *Console) updatePaymentGateway(q *request) error {
 	if err != nil {
 		return err
 	}
-	saved, err := c.svc.UpdateExternalPaymentGateway(q.ctx(), q.shop, g.PublicID, paymentGatewayInput(q.r.PostForm))
+	saved, err := c.svc.Shops.UpdateExternalPaymentGateway(q.ctx(), q.shop, g.PublicID, paymentGatewayInput(q.r.PostForm))
 	if err == nil {
 		return q.redirect("/admin/payment-gateways", "Payment gateway "+saved.Name+" saved.")
 	}
@@ -172,7 +174,7 @@ func (c *Console) confirmDeletePaymentGateway(q *request) error {
 }
 
 func (c *Console) deletePaymentGateway(q *request) error {
-	if err := c.svc.DeleteExternalPaymentGateway(q.ctx(), q.shop, q.r.PathValue("id")); err != nil {
+	if err := c.svc.Shops.DeleteExternalPaymentGateway(q.ctx(), q.shop, q.r.PathValue("id")); err != nil {
 		return err
 	}
 	return q.redirect("/admin/payment-gateways", "Payment gateway deleted.")
@@ -183,5 +185,5 @@ func maskedToken(g *ent.ExternalPaymentGateway) string {
 	if g == nil || g.APIToken == nil {
 		return "none"
 	}
-	return service.MaskSecret(*g.APIToken)
+	return shops.MaskSecret(*g.APIToken)
 }

@@ -9,8 +9,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/checkoutd/checkoutd/ent/discountcode"
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func TestAPostWithoutTheCSRFTokenIsRefusedInTheBrowser(t *testing.T) {
@@ -25,7 +26,7 @@ func TestAPostWithoutTheCSRFTokenIsRefusedInTheBrowser(t *testing.T) {
 		if err != nil || status != 403 {
 			t.Fatalf("a POST without the CSRF token answered %d (%v), want 403", status, err)
 		}
-		domains, err := c.svc.CorsDomains(context.Background(), c.shopEntity())
+		domains, err := c.svc.Shops.CorsDomains(context.Background(), c.shopEntity())
 		if err != nil || len(domains) != 0 {
 			t.Fatalf("the refused POST added %v (%v)", domains, err)
 		}
@@ -37,20 +38,20 @@ func TestAPostWithoutTheCSRFTokenIsRefusedInTheBrowser(t *testing.T) {
 func TestAnotherShopsObjectsNeverAppear(t *testing.T) {
 	eachConsole(t, func(t *testing.T, c *console) {
 		ctx := context.Background()
-		other, err := c.svc.CreateShop(ctx, service.CreateShopInput{Identifier: "shop-b", Name: "Shop B"})
+		other, err := c.svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "shop-b", Name: "Shop B"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		b := other.Shop
-		el, err := c.svc.CreateLifeElement(ctx, b, service.LifeElementInput{Location: service.Of("shipping"), InputType: service.Of("text"),
-			MetaDataField: service.Of("shop_b_secret_field"), OrderAsc: service.Of(1), InputRequired: service.Of(false)})
+		el, err := c.svc.Shops.CreateLifeElement(ctx, b, shops.LifeElementInput{Location: input.Of("shipping"), InputType: input.Of("text"),
+			MetaDataField: input.Of("shop_b_secret_field"), OrderAsc: input.Of(1), InputRequired: input.Of(false)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.svc.AddCorsDomain(ctx, b, "https://shop-b.example.com"); err != nil {
+		if _, err := c.svc.Shops.AddCorsDomain(ctx, b, "https://shop-b.example.com"); err != nil {
 			t.Fatal(err)
 		}
-		dc, err := c.svc.CreateDiscountCode(ctx, b, service.DiscountCodeInput{Code: "SHOPBONLY", Kind: discountcode.KindPercentage, Value: 500})
+		dc, err := c.svc.Shops.CreateDiscountCode(ctx, b, shops.DiscountCodeInput{Code: "SHOPBONLY", Kind: discountcode.KindPercentage, Value: 500})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +69,7 @@ func TestAnotherShopsObjectsNeverAppear(t *testing.T) {
 		}
 		c.visit("/admin/life-elements/" + el.PublicID + "/delete")
 		c.wantText("#page-error", "no ")
-		if els, err := c.svc.LifeElements(ctx, b); err != nil || len(els) != 1 {
+		if els, err := c.svc.Shops.LifeElements(ctx, b); err != nil || len(els) != 1 {
 			t.Fatalf("shop B's elements: %v %v", els, err)
 		}
 		c.visit("/admin")

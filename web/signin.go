@@ -48,7 +48,7 @@ func (c *Console) signin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	identifier := strings.TrimSpace(r.PostForm.Get("shop_identifier"))
-	sh, err := c.svc.AuthenticateShop(r.Context(), identifier, strings.TrimSpace(r.PostForm.Get("access_token")))
+	sh, err := c.svc.Shops.AuthenticateShop(r.Context(), identifier, strings.TrimSpace(r.PostForm.Get("access_token")))
 	if err != nil {
 		if _, ok := problem.As(err); !ok {
 			c.log.ErrorContext(r.Context(), "admin sign-in", "error", err)

@@ -36,7 +36,7 @@ func TestPaymentGatewaysAreCreatedTestedEditedAndDeletedWithoutShowingTheToken(t
 		c.fill(map[string]string{"name": "Test Pay EU", "http_headers": "X-Shop: a"})
 		c.submitAndWait("#submit", "#flash")
 		c.wantText("#gateways", "Test Pay EU")
-		gws, err := c.svc.ExternalPaymentGateways(context.Background(), c.shopEntity())
+		gws, err := c.svc.Shops.ExternalPaymentGateways(context.Background(), c.shopEntity())
 		if err != nil || len(gws) != 1 || gws[0].APIToken == nil || *gws[0].APIToken != "gw-secret-token-7788" || len(gws[0].HTTPHeaders) != 1 {
 			t.Fatalf("after an edit with a blank token the gateway is %+v (%v); the token must be kept", gws, err)
 		}
@@ -117,7 +117,7 @@ func TestTheRemoteStateAuthorityIsSetChangedAndRemoved(t *testing.T) {
 		c.wantText("#rsa-current", "****1234")
 		c.submitAndWait("#remove-rsa", "#confirm-question")
 		c.submitAndWait("#confirm", "#flash")
-		if rsa, err := c.svc.RSAConfig(context.Background(), c.shopEntity()); err != nil || rsa != nil {
+		if rsa, err := c.svc.Shops.RSAConfig(context.Background(), c.shopEntity()); err != nil || rsa != nil {
 			t.Fatalf("remote state authority after removal: %v %v", rsa, err)
 		}
 	})

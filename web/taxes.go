@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 func (c *Console) taxRoutes(mux *http.ServeMux) {
@@ -35,7 +35,7 @@ func ratePercent(ppm int) string { return strconv.FormatFloat(float64(ppm)/10000
 
 func (c *Console) createTaxZone(q *request) error {
 	d := newDecoder(q.r.PostForm)
-	in := service.TaxZoneInput{Name: d.str("name"), CountryCode: d.str("country_code"), ProvinceCode: d.str("province_code"),
+	in := shops.TaxZoneInput{Name: d.str("name"), CountryCode: d.str("country_code"), ProvinceCode: d.str("province_code"),
 		ShippingTaxable: d.checkbox("shipping_taxable")}
 	if rate := d.percentPpm("rate"); rate != nil {
 		in.RatePpm = *rate
@@ -43,7 +43,7 @@ func (c *Console) createTaxZone(q *request) error {
 	if !d.ok() {
 		return c.taxZonesPage(q, http.StatusUnprocessableEntity, d.form())
 	}
-	z, err := c.svc.CreateTaxZone(q.ctx(), q.shop, in)
+	z, err := c.svc.Shops.CreateTaxZone(q.ctx(), q.shop, in)
 	if err != nil {
 		f, err := invalid(q.r.PostForm, err)
 		if err != nil {
@@ -56,7 +56,7 @@ func (c *Console) createTaxZone(q *request) error {
 
 func (c *Console) setPricesIncludeTax(q *request) error {
 	include := q.r.PostForm.Get("prices_include_tax") != ""
-	if _, err := c.svc.SetPricesIncludeTax(q.ctx(), q.shop, include); err != nil {
+	if _, err := c.svc.Shops.SetPricesIncludeTax(q.ctx(), q.shop, include); err != nil {
 		return err
 	}
 	if include {
@@ -92,11 +92,11 @@ func (c *Console) updateTaxZone(q *request) error {
 	}
 	d := newDecoder(q.r.PostForm)
 	name, country, province, shipping := d.str("name"), d.str("country_code"), d.str("province_code"), d.checkbox("shipping_taxable")
-	patch := service.TaxZonePatch{Name: &name, CountryCode: &country, ProvinceCode: &province, RatePpm: d.percentPpm("rate"), ShippingTaxable: &shipping}
+	patch := shops.TaxZonePatch{Name: &name, CountryCode: &country, ProvinceCode: &province, RatePpm: d.percentPpm("rate"), ShippingTaxable: &shipping}
 	if !d.ok() {
 		return q.render(http.StatusUnprocessableEntity, taxZonePage(z, d.form()))
 	}
-	if _, err := c.svc.UpdateTaxZone(q.ctx(), q.shop, z.ID, patch); err != nil {
+	if _, err := c.svc.Shops.UpdateTaxZone(q.ctx(), q.shop, z.ID, patch); err != nil {
 		f, err := invalid(q.r.PostForm, err)
 		if err != nil {
 			return err
@@ -120,7 +120,7 @@ func (c *Console) deleteTaxZone(q *request) error {
 	if err != nil {
 		return err
 	}
-	if err := c.svc.DeleteTaxZone(q.ctx(), q.shop, z.ID); err != nil {
+	if err := c.svc.Shops.DeleteTaxZone(q.ctx(), q.shop, z.ID); err != nil {
 		return err
 	}
 	return q.redirect("/admin/tax-zones", "Tax zone deleted.")

@@ -180,7 +180,7 @@ func (c *Console) admin(fn func(q *request) error) http.Handler {
 				return
 			}
 		}
-		sh, err := c.svc.ShopByIdentifier(r.Context(), sess.shopIdentifier)
+		sh, err := c.svc.Shops.ShopByIdentifier(r.Context(), sess.shopIdentifier)
 		if err != nil {
 			c.sessions.delete(sess.id)
 			c.toSignin(w, r)

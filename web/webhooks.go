@@ -194,10 +194,10 @@ func (c *Console) replayWebhookDelivery(q *request) error {
 
 func (c *Console) setEventSettings(q *request) error {
 	d := newDecoder(q.r.PostForm)
-	if _, err := c.svc.SetAbandonedCartEmails(q.ctx(), q.shop, d.checkbox("abandoned_cart_emails")); err != nil {
+	if _, err := c.svc.Shops.SetAbandonedCartEmails(q.ctx(), q.shop, d.checkbox("abandoned_cart_emails")); err != nil {
 		return err
 	}
-	if _, err := c.svc.SetGiftCardsEnabled(q.ctx(), q.shop, d.checkbox("gift_cards_enabled")); err != nil {
+	if _, err := c.svc.Shops.SetGiftCardsEnabled(q.ctx(), q.shop, d.checkbox("gift_cards_enabled")); err != nil {
 		return err
 	}
 	return q.redirect("/admin/webhooks", "Event settings saved.")

@@ -29,8 +29,8 @@ func TestTheConsoleShowsAnUnhealthySubscriptionItsDeliveryLogAndReplaysPingsAndS
 			defer cancel()
 			_ = a.svc.StopJobs(stop)
 		})
-		sh, _ := a.svc.ShopByIdentifier(ctx, "shop-a")
-		if _, err := a.svc.ConfigureSharedSecret(ctx, sh, "console-secret"); err != nil {
+		sh, _ := a.svc.Shops.ShopByIdentifier(ctx, "shop-a")
+		if _, err := a.svc.Shops.ConfigureSharedSecret(ctx, sh, "console-secret"); err != nil {
 			t.Fatal(err)
 		}
 		rcv := webhooktest.New(t, "console-secret")
@@ -91,7 +91,7 @@ func TestTheConsoleShowsAnUnhealthySubscriptionItsDeliveryLogAndReplaysPingsAndS
 
 		res, _ = a.post("/admin/webhooks/settings", url.Values{"csrf_token": {a.csrf}, "abandoned_cart_emails": {"1"}})
 		wantStatus(t, res, http.StatusSeeOther)
-		sh, _ = a.svc.ShopByIdentifier(ctx, "shop-a")
+		sh, _ = a.svc.Shops.ShopByIdentifier(ctx, "shop-a")
 		if !sh.AbandonedCartEmails || sh.GiftCardsEnabled {
 			t.Fatalf("settings: abandoned-cart emails %v, gift cards %v", sh.AbandonedCartEmails, sh.GiftCardsEnabled)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 const usage = `usage:
@@ -122,13 +123,13 @@ func shopCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	var token string
 	switch args[0] {
 	case "create":
-		created, err := svc.CreateShop(ctx, service.CreateShopInput{Identifier: *identifier, Name: *name, Domain: *domain, Currency: *currency})
+		created, err := svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: *identifier, Name: *name, Domain: *domain, Currency: *currency})
 		if err != nil {
 			return err
 		}
 		token = created.AccessToken
 	case "token":
-		if token, err = svc.IssueAccessToken(ctx, *identifier); err != nil {
+		if token, err = svc.Shops.IssueAccessToken(ctx, *identifier); err != nil {
 			return err
 		}
 	default:

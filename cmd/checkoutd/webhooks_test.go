@@ -18,6 +18,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
 )
 
@@ -152,7 +153,7 @@ func newServer(t *testing.T, db *platform.Database, opts ...service.Option) (*ht
 	})
 	srv := httptest.NewServer(newHandler(svc))
 	t.Cleanup(srv.Close)
-	created, err := svc.CreateShop(context.Background(), service.CreateShopInput{Identifier: "acme"})
+	created, err := svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "acme"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/shops"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -409,16 +410,16 @@ type ComplexityRoot struct {
 		CancelOrder                  func(childComplexity int, publicOrderID string, input model.CancelInput) int
 		CaptureOrder                 func(childComplexity int, publicOrderID string, input model.CaptureInput) int
 		ConfigureSharedSecret        func(childComplexity int, sharedSecret string) int
-		CreateAPIOverride            func(childComplexity int, input service.APIOverrideInput) int
+		CreateAPIOverride            func(childComplexity int, input shops.APIOverrideInput) int
 		CreateAuthenticatedCustomer  func(childComplexity int, publicOrderID string, input service.CustomerInput) int
-		CreateDiscountCode           func(childComplexity int, input service.DiscountCodeInput) int
+		CreateDiscountCode           func(childComplexity int, input shops.DiscountCodeInput) int
 		CreateExternalPaymentGateway func(childComplexity int, input model.ExternalPaymentGatewayInput) int
 		CreateGuestCustomer          func(childComplexity int, publicOrderID string, input service.CustomerInput) int
 		CreateLifeElement            func(childComplexity int, input model.LifeElementInput) int
 		CreateProduct                func(childComplexity int, input service.ProductInput) int
-		CreateRSAConfig              func(childComplexity int, input service.RSAConfigInput) int
-		CreateShippingZone           func(childComplexity int, input service.ShippingZoneInput) int
-		CreateTaxZone                func(childComplexity int, input service.TaxZoneInput) int
+		CreateRSAConfig              func(childComplexity int, input shops.RSAConfigInput) int
+		CreateShippingZone           func(childComplexity int, input shops.ShippingZoneInput) int
+		CreateTaxZone                func(childComplexity int, input shops.TaxZoneInput) int
 		CreateWebhookSubscription    func(childComplexity int, webhookTopicID int, callbackURL string) int
 		DeleteAPIOverride            func(childComplexity int, publicID string) int
 		DeleteBillingAddress         func(childComplexity int, publicOrderID string) int
@@ -451,7 +452,7 @@ type ComplexityRoot struct {
 		SetGiftCardsEnabled          func(childComplexity int, enabled bool) int
 		SetPricesIncludeTax          func(childComplexity int, pricesIncludeTax bool) int
 		SetShippingAddress           func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
-		UpdateAPIOverride            func(childComplexity int, publicID string, input service.APIOverrideInput) int
+		UpdateAPIOverride            func(childComplexity int, publicID string, input shops.APIOverrideInput) int
 		UpdateBillingAddress         func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		UpdateCustomer               func(childComplexity int, publicOrderID string, input service.CustomerInput) int
 		UpdateDiscountCode           func(childComplexity int, id int, input model.DiscountCodePatch) int
@@ -460,9 +461,9 @@ type ComplexityRoot struct {
 		UpdateLineItemQuantity       func(childComplexity int, publicOrderID string, lineItemKey string, quantity int) int
 		UpdateOrderMetaData          func(childComplexity int, publicOrderID string, input model.OrderMetaDataPatch) int
 		UpdatePayment                func(childComplexity int, publicOrderID string, input service.PaymentInput) int
-		UpdateRSAConfig              func(childComplexity int, input service.RSAConfigInput) int
+		UpdateRSAConfig              func(childComplexity int, input shops.RSAConfigInput) int
 		UpdateShippingAddress        func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
-		UpdateTaxZone                func(childComplexity int, id int, input service.TaxZonePatch) int
+		UpdateTaxZone                func(childComplexity int, id int, input shops.TaxZonePatch) int
 		UpdateVariant                func(childComplexity int, id int, input service.VariantPatch) int
 		UpdateWebhookSubscription    func(childComplexity int, id int, callbackURL string) int
 	}
@@ -971,7 +972,7 @@ type MutationResolver interface {
 	DeleteLifeElement(ctx context.Context, publicID string) (bool, error)
 	CreateProduct(ctx context.Context, input service.ProductInput) (*ent.Product, error)
 	UpdateVariant(ctx context.Context, id int, input service.VariantPatch) (*ent.Variant, error)
-	CreateShippingZone(ctx context.Context, input service.ShippingZoneInput) (*ent.ShippingZone, error)
+	CreateShippingZone(ctx context.Context, input shops.ShippingZoneInput) (*ent.ShippingZone, error)
 	CaptureOrder(ctx context.Context, publicOrderID string, input model.CaptureInput) (*service.CaptureResult, error)
 	RefundOrder(ctx context.Context, publicOrderID string, input model.RefundInput) (*service.RefundResult, error)
 	CancelOrder(ctx context.Context, publicOrderID string, input model.CancelInput) (*service.CancelResult, error)
@@ -1000,10 +1001,10 @@ type MutationResolver interface {
 	UpdatePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
 	RemovePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
 	ProcessOrder(ctx context.Context, publicOrderID string) (*service.ProcessResult, error)
-	CreateTaxZone(ctx context.Context, input service.TaxZoneInput) (*ent.TaxZone, error)
-	UpdateTaxZone(ctx context.Context, id int, input service.TaxZonePatch) (*ent.TaxZone, error)
+	CreateTaxZone(ctx context.Context, input shops.TaxZoneInput) (*ent.TaxZone, error)
+	UpdateTaxZone(ctx context.Context, id int, input shops.TaxZonePatch) (*ent.TaxZone, error)
 	DeleteTaxZone(ctx context.Context, id int) (bool, error)
-	CreateDiscountCode(ctx context.Context, input service.DiscountCodeInput) (*ent.DiscountCode, error)
+	CreateDiscountCode(ctx context.Context, input shops.DiscountCodeInput) (*ent.DiscountCode, error)
 	UpdateDiscountCode(ctx context.Context, id int, input model.DiscountCodePatch) (*ent.DiscountCode, error)
 	DeleteDiscountCode(ctx context.Context, id int) (bool, error)
 	SetPricesIncludeTax(ctx context.Context, pricesIncludeTax bool) (*ent.Shop, error)
@@ -1011,18 +1012,18 @@ type MutationResolver interface {
 	CreateExternalPaymentGateway(ctx context.Context, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error)
 	UpdateExternalPaymentGateway(ctx context.Context, publicID string, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error)
 	DeleteExternalPaymentGateway(ctx context.Context, publicID string) (bool, error)
-	CreateAPIOverride(ctx context.Context, input service.APIOverrideInput) (*ent.APIOverride, error)
-	UpdateAPIOverride(ctx context.Context, publicID string, input service.APIOverrideInput) (*ent.APIOverride, error)
+	CreateAPIOverride(ctx context.Context, input shops.APIOverrideInput) (*ent.APIOverride, error)
+	UpdateAPIOverride(ctx context.Context, publicID string, input shops.APIOverrideInput) (*ent.APIOverride, error)
 	DeleteAPIOverride(ctx context.Context, publicID string) (bool, error)
-	CreateRSAConfig(ctx context.Context, input service.RSAConfigInput) (*ent.RSAConfig, error)
-	UpdateRSAConfig(ctx context.Context, input service.RSAConfigInput) (*ent.RSAConfig, error)
+	CreateRSAConfig(ctx context.Context, input shops.RSAConfigInput) (*ent.RSAConfig, error)
+	UpdateRSAConfig(ctx context.Context, input shops.RSAConfigInput) (*ent.RSAConfig, error)
 	DeleteRSAConfig(ctx context.Context) (bool, error)
 	CreateWebhookSubscription(ctx context.Context, webhookTopicID int, callbackURL string) (*ent.WebhookSubscription, error)
 	UpdateWebhookSubscription(ctx context.Context, id int, callbackURL string) (*ent.WebhookSubscription, error)
 	DeleteWebhookSubscription(ctx context.Context, id int) (bool, error)
-	EnableFlow(ctx context.Context, flowID string) ([]*service.FlowSummary, error)
-	DisableFlow(ctx context.Context, flowID string) ([]*service.FlowSummary, error)
-	RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*service.FlowSummary, error)
+	EnableFlow(ctx context.Context, flowID string) ([]*shops.FlowSummary, error)
+	DisableFlow(ctx context.Context, flowID string) ([]*shops.FlowSummary, error)
+	RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*shops.FlowSummary, error)
 	IssueGiftCard(ctx context.Context, input service.IssueGiftCardInput) (*service.IssuedGiftCard, error)
 	ReplayWebhookDelivery(ctx context.Context, id int) (*ent.WebhookDelivery, error)
 	PingWebhookSubscription(ctx context.Context, id int) (*service.WebhookPing, error)
@@ -1049,8 +1050,8 @@ type QueryResolver interface {
 	Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error)
 	Shop(ctx context.Context) (*ent.Shop, error)
 	WebhookTopics(ctx context.Context) ([]*service.WebhookTopic, error)
-	EnabledFlows(ctx context.Context) ([]*service.FlowSummary, error)
-	AvailableFlows(ctx context.Context) ([]*service.FlowSummary, error)
+	EnabledFlows(ctx context.Context) ([]*shops.FlowSummary, error)
+	AvailableFlows(ctx context.Context) ([]*shops.FlowSummary, error)
 	GiftCardLookup(ctx context.Context, publicPaymentMethodID *string, cardToken *string, cardPin *string) (*ent.GiftCard, error)
 	WebhookDeliveries(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *service.WebhookDeliveryFilter) (*ent.WebhookDeliveryConnection, error)
 }
@@ -2565,7 +2566,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateAPIOverride(childComplexity, args["input"].(service.APIOverrideInput)), true
+		return e.ComplexityRoot.Mutation.CreateAPIOverride(childComplexity, args["input"].(shops.APIOverrideInput)), true
 	case "Mutation.createAuthenticatedCustomer":
 		if e.ComplexityRoot.Mutation.CreateAuthenticatedCustomer == nil {
 			break
@@ -2587,7 +2588,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateDiscountCode(childComplexity, args["input"].(service.DiscountCodeInput)), true
+		return e.ComplexityRoot.Mutation.CreateDiscountCode(childComplexity, args["input"].(shops.DiscountCodeInput)), true
 	case "Mutation.createExternalPaymentGateway":
 		if e.ComplexityRoot.Mutation.CreateExternalPaymentGateway == nil {
 			break
@@ -2642,7 +2643,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateRSAConfig(childComplexity, args["input"].(service.RSAConfigInput)), true
+		return e.ComplexityRoot.Mutation.CreateRSAConfig(childComplexity, args["input"].(shops.RSAConfigInput)), true
 	case "Mutation.createShippingZone":
 		if e.ComplexityRoot.Mutation.CreateShippingZone == nil {
 			break
@@ -2653,7 +2654,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateShippingZone(childComplexity, args["input"].(service.ShippingZoneInput)), true
+		return e.ComplexityRoot.Mutation.CreateShippingZone(childComplexity, args["input"].(shops.ShippingZoneInput)), true
 	case "Mutation.createTaxZone":
 		if e.ComplexityRoot.Mutation.CreateTaxZone == nil {
 			break
@@ -2664,7 +2665,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateTaxZone(childComplexity, args["input"].(service.TaxZoneInput)), true
+		return e.ComplexityRoot.Mutation.CreateTaxZone(childComplexity, args["input"].(shops.TaxZoneInput)), true
 	case "Mutation.createWebhookSubscription":
 		if e.ComplexityRoot.Mutation.CreateWebhookSubscription == nil {
 			break
@@ -3022,7 +3023,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateAPIOverride(childComplexity, args["publicId"].(string), args["input"].(service.APIOverrideInput)), true
+		return e.ComplexityRoot.Mutation.UpdateAPIOverride(childComplexity, args["publicId"].(string), args["input"].(shops.APIOverrideInput)), true
 	case "Mutation.updateBillingAddress":
 		if e.ComplexityRoot.Mutation.UpdateBillingAddress == nil {
 			break
@@ -3121,7 +3122,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateRSAConfig(childComplexity, args["input"].(service.RSAConfigInput)), true
+		return e.ComplexityRoot.Mutation.UpdateRSAConfig(childComplexity, args["input"].(shops.RSAConfigInput)), true
 	case "Mutation.updateShippingAddress":
 		if e.ComplexityRoot.Mutation.UpdateShippingAddress == nil {
 			break
@@ -3143,7 +3144,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateTaxZone(childComplexity, args["id"].(int), args["input"].(service.TaxZonePatch)), true
+		return e.ComplexityRoot.Mutation.UpdateTaxZone(childComplexity, args["id"].(int), args["input"].(shops.TaxZonePatch)), true
 	case "Mutation.updateVariant":
 		if e.ComplexityRoot.Mutation.UpdateVariant == nil {
 			break
@@ -13619,7 +13620,7 @@ func (ec *executionContext) field_Mutation_createAPIOverride_args(ctx context.Co
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.APIOverrideInput, error) {
+		func(ctx context.Context, v any) (shops.APIOverrideInput, error) {
 			return ec.unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx, v)
 		})
 	if err != nil {
@@ -13655,7 +13656,7 @@ func (ec *executionContext) field_Mutation_createDiscountCode_args(ctx context.C
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.DiscountCodeInput, error) {
+		func(ctx context.Context, v any) (shops.DiscountCodeInput, error) {
 			return ec.unmarshalNDiscountCodeInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountCodeInput(ctx, v)
 		})
 	if err != nil {
@@ -13733,7 +13734,7 @@ func (ec *executionContext) field_Mutation_createRSAConfig_args(ctx context.Cont
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.RSAConfigInput, error) {
+		func(ctx context.Context, v any) (shops.RSAConfigInput, error) {
 			return ec.unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRSAConfigInput(ctx, v)
 		})
 	if err != nil {
@@ -13747,7 +13748,7 @@ func (ec *executionContext) field_Mutation_createShippingZone_args(ctx context.C
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.ShippingZoneInput, error) {
+		func(ctx context.Context, v any) (shops.ShippingZoneInput, error) {
 			return ec.unmarshalNShippingZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingZoneInput(ctx, v)
 		})
 	if err != nil {
@@ -13761,7 +13762,7 @@ func (ec *executionContext) field_Mutation_createTaxZone_args(ctx context.Contex
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.TaxZoneInput, error) {
+		func(ctx context.Context, v any) (shops.TaxZoneInput, error) {
 			return ec.unmarshalNTaxZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZoneInput(ctx, v)
 		})
 	if err != nil {
@@ -14297,7 +14298,7 @@ func (ec *executionContext) field_Mutation_updateAPIOverride_args(ctx context.Co
 	}
 	args["publicId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.APIOverrideInput, error) {
+		func(ctx context.Context, v any) (shops.APIOverrideInput, error) {
 			return ec.unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx, v)
 		})
 	if err != nil {
@@ -14495,7 +14496,7 @@ func (ec *executionContext) field_Mutation_updateRSAConfig_args(ctx context.Cont
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.RSAConfigInput, error) {
+		func(ctx context.Context, v any) (shops.RSAConfigInput, error) {
 			return ec.unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRSAConfigInput(ctx, v)
 		})
 	if err != nil {
@@ -14539,7 +14540,7 @@ func (ec *executionContext) field_Mutation_updateTaxZone_args(ctx context.Contex
 	}
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.TaxZonePatch, error) {
+		func(ctx context.Context, v any) (shops.TaxZonePatch, error) {
 			return ec.unmarshalNTaxZonePatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZonePatch(ctx, v)
 		})
 	if err != nil {
@@ -19539,7 +19540,7 @@ func (ec *executionContext) fieldContext_FlowEdge_cursor(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("FlowEdge", field, false, false, "Cursor")
 }
 
-func (ec *executionContext) _FlowSummary_flowID(ctx context.Context, field graphql.CollectedField, obj *service.FlowSummary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_flowID(ctx context.Context, field graphql.CollectedField, obj *shops.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19562,7 +19563,7 @@ func (ec *executionContext) fieldContext_FlowSummary_flowID(_ context.Context, f
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, "String")
 }
 
-func (ec *executionContext) _FlowSummary_flowName(ctx context.Context, field graphql.CollectedField, obj *service.FlowSummary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_flowName(ctx context.Context, field graphql.CollectedField, obj *shops.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21933,7 +21934,7 @@ func (ec *executionContext) _Mutation_createShippingZone(ctx context.Context, fi
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateShippingZone(ctx, fc.Args["input"].(service.ShippingZoneInput))
+			return ec.Resolvers.Mutation().CreateShippingZone(ctx, fc.Args["input"].(shops.ShippingZoneInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ShippingZone) graphql.Marshaler {
@@ -23209,7 +23210,7 @@ func (ec *executionContext) _Mutation_createTaxZone(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateTaxZone(ctx, fc.Args["input"].(service.TaxZoneInput))
+			return ec.Resolvers.Mutation().CreateTaxZone(ctx, fc.Args["input"].(shops.TaxZoneInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TaxZone) graphql.Marshaler {
@@ -23253,7 +23254,7 @@ func (ec *executionContext) _Mutation_updateTaxZone(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateTaxZone(ctx, fc.Args["id"].(int), fc.Args["input"].(service.TaxZonePatch))
+			return ec.Resolvers.Mutation().UpdateTaxZone(ctx, fc.Args["id"].(int), fc.Args["input"].(shops.TaxZonePatch))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TaxZone) graphql.Marshaler {
@@ -23341,7 +23342,7 @@ func (ec *executionContext) _Mutation_createDiscountCode(ctx context.Context, fi
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateDiscountCode(ctx, fc.Args["input"].(service.DiscountCodeInput))
+			return ec.Resolvers.Mutation().CreateDiscountCode(ctx, fc.Args["input"].(shops.DiscountCodeInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.DiscountCode) graphql.Marshaler {
@@ -23693,7 +23694,7 @@ func (ec *executionContext) _Mutation_createAPIOverride(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateAPIOverride(ctx, fc.Args["input"].(service.APIOverrideInput))
+			return ec.Resolvers.Mutation().CreateAPIOverride(ctx, fc.Args["input"].(shops.APIOverrideInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIOverride) graphql.Marshaler {
@@ -23737,7 +23738,7 @@ func (ec *executionContext) _Mutation_updateAPIOverride(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateAPIOverride(ctx, fc.Args["publicId"].(string), fc.Args["input"].(service.APIOverrideInput))
+			return ec.Resolvers.Mutation().UpdateAPIOverride(ctx, fc.Args["publicId"].(string), fc.Args["input"].(shops.APIOverrideInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIOverride) graphql.Marshaler {
@@ -23825,7 +23826,7 @@ func (ec *executionContext) _Mutation_createRSAConfig(ctx context.Context, field
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateRSAConfig(ctx, fc.Args["input"].(service.RSAConfigInput))
+			return ec.Resolvers.Mutation().CreateRSAConfig(ctx, fc.Args["input"].(shops.RSAConfigInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.RSAConfig) graphql.Marshaler {
@@ -23869,7 +23870,7 @@ func (ec *executionContext) _Mutation_updateRSAConfig(ctx context.Context, field
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateRSAConfig(ctx, fc.Args["input"].(service.RSAConfigInput))
+			return ec.Resolvers.Mutation().UpdateRSAConfig(ctx, fc.Args["input"].(shops.RSAConfigInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.RSAConfig) graphql.Marshaler {
@@ -24071,7 +24072,7 @@ func (ec *executionContext) _Mutation_enableFlow(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().EnableFlow(ctx, fc.Args["flowId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
 			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
 		},
 		true,
@@ -24115,7 +24116,7 @@ func (ec *executionContext) _Mutation_disableFlow(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().DisableFlow(ctx, fc.Args["flowId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
 			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
 		},
 		true,
@@ -24159,7 +24160,7 @@ func (ec *executionContext) _Mutation_registerCustomFlow(ctx context.Context, fi
 			return ec.Resolvers.Mutation().RegisterCustomFlow(ctx, fc.Args["flowId"].(string), fc.Args["flowName"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
 			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
 		},
 		true,
@@ -28675,7 +28676,7 @@ func (ec *executionContext) _Query_enabledFlows(ctx context.Context, field graph
 			return ec.Resolvers.Query().EnabledFlows(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
 			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
 		},
 		true,
@@ -28707,7 +28708,7 @@ func (ec *executionContext) _Query_availableFlows(ctx context.Context, field gra
 			return ec.Resolvers.Query().AvailableFlows(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
 			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
 		},
 		true,
@@ -34350,8 +34351,8 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
-func (ec *executionContext) unmarshalInputAPIOverrideInput(ctx context.Context, obj any) (service.APIOverrideInput, error) {
-	var it service.APIOverrideInput
+func (ec *executionContext) unmarshalInputAPIOverrideInput(ctx context.Context, obj any) (shops.APIOverrideInput, error) {
+	var it shops.APIOverrideInput
 	if obj == nil {
 		return it, nil
 	}
@@ -34400,8 +34401,8 @@ func (ec *executionContext) unmarshalInputAPIOverrideInput(ctx context.Context, 
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalAPIOverrideInput(ctx context.Context, raw any) (service.APIOverrideInput, error) {
-	var out service.APIOverrideInput
+func UnmarshalAPIOverrideInput(ctx context.Context, raw any) (shops.APIOverrideInput, error) {
+	var out shops.APIOverrideInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "APIOverrideInput", raw, &out)
 	return out, err
 }
@@ -36126,8 +36127,8 @@ func UnmarshalCustomerInput(ctx context.Context, raw any) (service.CustomerInput
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputDiscountCodeInput(ctx context.Context, obj any) (service.DiscountCodeInput, error) {
-	var it service.DiscountCodeInput
+func (ec *executionContext) unmarshalInputDiscountCodeInput(ctx context.Context, obj any) (shops.DiscountCodeInput, error) {
+	var it shops.DiscountCodeInput
 	if obj == nil {
 		return it, nil
 	}
@@ -36211,8 +36212,8 @@ func (ec *executionContext) unmarshalInputDiscountCodeInput(ctx context.Context,
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalDiscountCodeInput(ctx context.Context, raw any) (service.DiscountCodeInput, error) {
-	var out service.DiscountCodeInput
+func UnmarshalDiscountCodeInput(ctx context.Context, raw any) (shops.DiscountCodeInput, error) {
+	var out shops.DiscountCodeInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "DiscountCodeInput", raw, &out)
 	return out, err
 }
@@ -48231,8 +48232,8 @@ func UnmarshalProductWhereInput(ctx context.Context, raw any) (ent.ProductWhereI
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputRSAConfigInput(ctx context.Context, obj any) (service.RSAConfigInput, error) {
-	var it service.RSAConfigInput
+func (ec *executionContext) unmarshalInputRSAConfigInput(ctx context.Context, obj any) (shops.RSAConfigInput, error) {
+	var it shops.RSAConfigInput
 	if obj == nil {
 		return it, nil
 	}
@@ -48274,8 +48275,8 @@ func (ec *executionContext) unmarshalInputRSAConfigInput(ctx context.Context, ob
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalRSAConfigInput(ctx context.Context, raw any) (service.RSAConfigInput, error) {
-	var out service.RSAConfigInput
+func UnmarshalRSAConfigInput(ctx context.Context, raw any) (shops.RSAConfigInput, error) {
+	var out shops.RSAConfigInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "RSAConfigInput", raw, &out)
 	return out, err
 }
@@ -48795,8 +48796,8 @@ func UnmarshalRestockLineInput(ctx context.Context, raw any) (service.RestockLin
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputShippingRateInput(ctx context.Context, obj any) (service.ShippingRateInput, error) {
-	var it service.ShippingRateInput
+func (ec *executionContext) unmarshalInputShippingRateInput(ctx context.Context, obj any) (shops.ShippingRateInput, error) {
+	var it shops.ShippingRateInput
 	if obj == nil {
 		return it, nil
 	}
@@ -48873,8 +48874,8 @@ func (ec *executionContext) unmarshalInputShippingRateInput(ctx context.Context,
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalShippingRateInput(ctx context.Context, raw any) (service.ShippingRateInput, error) {
-	var out service.ShippingRateInput
+func UnmarshalShippingRateInput(ctx context.Context, raw any) (shops.ShippingRateInput, error) {
+	var out shops.ShippingRateInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "ShippingRateInput", raw, &out)
 	return out, err
 }
@@ -49604,8 +49605,8 @@ func UnmarshalShippingRateWhereInput(ctx context.Context, raw any) (ent.Shipping
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputShippingZoneInput(ctx context.Context, obj any) (service.ShippingZoneInput, error) {
-	var it service.ShippingZoneInput
+func (ec *executionContext) unmarshalInputShippingZoneInput(ctx context.Context, obj any) (shops.ShippingZoneInput, error) {
+	var it shops.ShippingZoneInput
 	if obj == nil {
 		return it, nil
 	}
@@ -49654,8 +49655,8 @@ func (ec *executionContext) unmarshalInputShippingZoneInput(ctx context.Context,
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalShippingZoneInput(ctx context.Context, raw any) (service.ShippingZoneInput, error) {
-	var out service.ShippingZoneInput
+func UnmarshalShippingZoneInput(ctx context.Context, raw any) (shops.ShippingZoneInput, error) {
+	var out shops.ShippingZoneInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "ShippingZoneInput", raw, &out)
 	return out, err
 }
@@ -51026,8 +51027,8 @@ func UnmarshalShopWhereInput(ctx context.Context, raw any) (ent.ShopWhereInput, 
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputTaxZoneInput(ctx context.Context, obj any) (service.TaxZoneInput, error) {
-	var it service.TaxZoneInput
+func (ec *executionContext) unmarshalInputTaxZoneInput(ctx context.Context, obj any) (shops.TaxZoneInput, error) {
+	var it shops.TaxZoneInput
 	if obj == nil {
 		return it, nil
 	}
@@ -51090,8 +51091,8 @@ func (ec *executionContext) unmarshalInputTaxZoneInput(ctx context.Context, obj 
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalTaxZoneInput(ctx context.Context, raw any) (service.TaxZoneInput, error) {
-	var out service.TaxZoneInput
+func UnmarshalTaxZoneInput(ctx context.Context, raw any) (shops.TaxZoneInput, error) {
+	var out shops.TaxZoneInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "TaxZoneInput", raw, &out)
 	return out, err
 }
@@ -51149,8 +51150,8 @@ func UnmarshalTaxZoneOrder(ctx context.Context, raw any) (ent.TaxZoneOrder, erro
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputTaxZonePatch(ctx context.Context, obj any) (service.TaxZonePatch, error) {
-	var it service.TaxZonePatch
+func (ec *executionContext) unmarshalInputTaxZonePatch(ctx context.Context, obj any) (shops.TaxZonePatch, error) {
+	var it shops.TaxZonePatch
 	if obj == nil {
 		return it, nil
 	}
@@ -51213,8 +51214,8 @@ func (ec *executionContext) unmarshalInputTaxZonePatch(ctx context.Context, obj 
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalTaxZonePatch(ctx context.Context, raw any) (service.TaxZonePatch, error) {
-	var out service.TaxZonePatch
+func UnmarshalTaxZonePatch(ctx context.Context, raw any) (shops.TaxZonePatch, error) {
+	var out shops.TaxZonePatch
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "TaxZonePatch", raw, &out)
 	return out, err
 }
@@ -56762,7 +56763,7 @@ func (ec *executionContext) _FlowEdge(ctx context.Context, sel ast.SelectionSet,
 
 var flowSummaryImplementors = []string{"FlowSummary"}
 
-func (ec *executionContext) _FlowSummary(ctx context.Context, sel ast.SelectionSet, obj *service.FlowSummary) graphql.Marshaler {
+func (ec *executionContext) _FlowSummary(ctx context.Context, sel ast.SelectionSet, obj *shops.FlowSummary) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, flowSummaryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -61535,7 +61536,7 @@ func (ec *executionContext) marshalNAPIOverrideConnection2ᚖgithubᚗcomᚋchec
 	return ec._APIOverrideConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx context.Context, v any) (service.APIOverrideInput, error) {
+func (ec *executionContext) unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx context.Context, v any) (shops.APIOverrideInput, error) {
 	res, err := ec.unmarshalInputAPIOverrideInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -61764,7 +61765,7 @@ func (ec *executionContext) marshalNDiscountCodeConnection2ᚖgithubᚗcomᚋche
 	return ec._DiscountCodeConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNDiscountCodeInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountCodeInput(ctx context.Context, v any) (service.DiscountCodeInput, error) {
+func (ec *executionContext) unmarshalNDiscountCodeInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountCodeInput(ctx context.Context, v any) (shops.DiscountCodeInput, error) {
 	res, err := ec.unmarshalInputDiscountCodeInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -61934,7 +61935,7 @@ func (ec *executionContext) marshalNFlowOrderField2ᚖgithubᚗcomᚋcheckoutd�
 	return v
 }
 
-func (ec *executionContext) marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx context.Context, sel ast.SelectionSet, v []*service.FlowSummary) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx context.Context, sel ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -61950,7 +61951,7 @@ func (ec *executionContext) marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutd�
 	return ret
 }
 
-func (ec *executionContext) marshalNFlowSummary2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummary(ctx context.Context, sel ast.SelectionSet, v *service.FlowSummary) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowSummary2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummary(ctx context.Context, sel ast.SelectionSet, v *shops.FlowSummary) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "FlowSummary!")
 		return graphql.Null
@@ -62506,7 +62507,7 @@ func (ec *executionContext) marshalNRSAConfig2ᚖgithubᚗcomᚋcheckoutdᚋchec
 	return ec._RSAConfig(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRSAConfigInput(ctx context.Context, v any) (service.RSAConfigInput, error) {
+func (ec *executionContext) unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRSAConfigInput(ctx context.Context, v any) (shops.RSAConfigInput, error) {
 	res, err := ec.unmarshalInputRSAConfigInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -62596,15 +62597,15 @@ func (ec *executionContext) marshalNShippingRate2ᚖgithubᚗcomᚋcheckoutdᚋc
 	return ec._ShippingRate(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNShippingRateInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInput(ctx context.Context, v any) (service.ShippingRateInput, error) {
+func (ec *executionContext) unmarshalNShippingRateInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInput(ctx context.Context, v any) (shops.ShippingRateInput, error) {
 	res, err := ec.unmarshalInputShippingRateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNShippingRateInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInputᚄ(ctx context.Context, v any) ([]service.ShippingRateInput, error) {
+func (ec *executionContext) unmarshalNShippingRateInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInputᚄ(ctx context.Context, v any) ([]shops.ShippingRateInput, error) {
 	vSlice := graphql.CoerceList(v)
 	var err error
-	res := make([]service.ShippingRateInput, len(vSlice))
+	res := make([]shops.ShippingRateInput, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
 		res[i], err = ec.unmarshalNShippingRateInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInput(ctx, vSlice[i])
@@ -62668,7 +62669,7 @@ func (ec *executionContext) marshalNShippingZoneConnection2ᚖgithubᚗcomᚋche
 	return ec._ShippingZoneConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNShippingZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingZoneInput(ctx context.Context, v any) (service.ShippingZoneInput, error) {
+func (ec *executionContext) unmarshalNShippingZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingZoneInput(ctx context.Context, v any) (shops.ShippingZoneInput, error) {
 	res, err := ec.unmarshalInputShippingZoneInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -62816,7 +62817,7 @@ func (ec *executionContext) marshalNTaxZoneConnection2ᚖgithubᚗcomᚋcheckout
 	return ec._TaxZoneConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNTaxZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZoneInput(ctx context.Context, v any) (service.TaxZoneInput, error) {
+func (ec *executionContext) unmarshalNTaxZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZoneInput(ctx context.Context, v any) (shops.TaxZoneInput, error) {
 	res, err := ec.unmarshalInputTaxZoneInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -62835,7 +62836,7 @@ func (ec *executionContext) marshalNTaxZoneOrderField2ᚖgithubᚗcomᚋcheckout
 	return v
 }
 
-func (ec *executionContext) unmarshalNTaxZonePatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZonePatch(ctx context.Context, v any) (service.TaxZonePatch, error) {
+func (ec *executionContext) unmarshalNTaxZonePatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZonePatch(ctx context.Context, v any) (shops.TaxZonePatch, error) {
 	res, err := ec.unmarshalInputTaxZonePatch(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }

@@ -1,4 +1,4 @@
-package service
+package shops
 
 import (
 	"context"
@@ -88,19 +88,19 @@ func (s *Service) CreateShop(ctx context.Context, in CreateShopInput) (*CreatedS
 
 // IssueAccessToken gives the shop another access token, shown once.
 func (s *Service) IssueAccessToken(ctx context.Context, identifier string) (string, error) {
-	sh, err := s.db.Read.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
+	sh, err := s.p.DB.Read.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return "", problem.NotFoundError("shop.not_found", "no shop with identifier "+identifier)
 	}
 	if err != nil {
 		return "", err
 	}
-	return issueToken(ctx, s.db.Client, sh.ID)
+	return issueToken(ctx, s.p.DB.Client, sh.ID)
 }
 
 // ShopByIdentifier returns the shop, or a not-found error.
 func (s *Service) ShopByIdentifier(ctx context.Context, identifier string) (*ent.Shop, error) {
-	sh, err := s.db.Read.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
+	sh, err := s.p.DB.Read.Shop.Query().Where(shop.Identifier(identifier)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, problem.NotFoundError("shop.not_found", "no shop with identifier "+identifier)
 	}

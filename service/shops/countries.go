@@ -1,4 +1,4 @@
-package service
+package shops
 
 import (
 	"encoding/json"
@@ -60,12 +60,22 @@ func Countries() []Country {
 	return countries
 }
 
-// countriesJSON is Countries encoded once: every init and resume answers it, and encoding it
+// CountriesJSON is Countries encoded once: every init and resume answers it, and encoding it
 // anew was most of the cost of those answers.
-var countriesJSON = sync.OnceValue(func() json.RawMessage {
+var CountriesJSON = sync.OnceValue(func() json.RawMessage {
 	b, err := json.Marshal(Countries())
 	if err != nil {
 		panic(fmt.Sprintf("service: encoding the country list: %v", err))
 	}
 	return b
 })
+
+// FindCountry returns the country of an ISO 3166 code.
+func FindCountry(code string) (Country, bool) {
+	for _, c := range Countries() {
+		if c.IsoCode == code {
+			return c, true
+		}
+	}
+	return Country{}, false
+}

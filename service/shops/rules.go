@@ -1,4 +1,4 @@
-package service
+package shops
 
 import (
 	"context"
@@ -7,31 +7,32 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
+	"github.com/checkoutd/checkoutd/service/platform"
 )
 
-// shopRules are a shop's shipping zones (with their rates) and tax zones: read by every order
+// Rules are a shop's shipping zones (with their rates) and tax zones: read by every order
 // view and changed rarely, so they are kept in memory for a moment instead of being queried
 // three times per request. Entities in here are shared: nothing may change them.
-type shopRules struct {
-	shippingZones []*ent.ShippingZone
-	taxZones      []*ent.TaxZone
+type Rules struct {
+	ShippingZones []*ent.ShippingZone
+	TaxZones      []*ent.TaxZone
 }
 
-// watchShopRules clears the cache after any write to the zones, so that this process never
+// watchRules clears the cache after any write to the zones, so that this process never
 // prices with rules it has itself replaced; another process sees them within shopCacheTTL.
-func (s *Service) watchShopRules() {
-	clearing := clearingHook(s.rules.clear, nil)
-	s.db.Client.ShippingZone.Use(clearing)
-	s.db.Client.ShippingRate.Use(clearing)
-	s.db.Client.TaxZone.Use(clearing)
+func (s *Service) watchRules() {
+	clearing := platform.ClearingHook(s.rules.Clear, nil)
+	s.p.DB.Client.ShippingZone.Use(clearing)
+	s.p.DB.Client.ShippingRate.Use(clearing)
+	s.p.DB.Client.TaxZone.Use(clearing)
 }
 
-// shopRulesOf returns the shop's zones, from memory when fresh, else read through c (inside a
+// Rules returns the shop's zones, from memory when fresh, else read through c (inside a
 // transaction, its client: asking the pool for a second connection there could wait forever).
 // Kept entities are only ever read for their fields and preloaded rates, never queried from,
 // so that one read through a transaction outlives it safely.
-func (s *Service) shopRulesOf(ctx context.Context, c *ent.Client, shopID int) (*shopRules, error) {
-	return s.rules.get(shopID, s.clock, func() (*shopRules, error) {
+func (s *Service) Rules(ctx context.Context, c *ent.Client, shopID int) (*Rules, error) {
+	return s.rules.Get(shopID, s.p.Clock, func() (*Rules, error) {
 		zones, err := c.ShippingZone.Query().Where(shippingzone.ShopID(shopID)).WithRates(func(q *ent.ShippingRateQuery) {
 			q.Order(shippingrate.ByAmount(), shippingrate.ByID())
 		}).Order(shippingzone.ByID()).All(ctx)
@@ -42,6 +43,6 @@ func (s *Service) shopRulesOf(ctx context.Context, c *ent.Client, shopID int) (*
 		if err != nil {
 			return nil, err
 		}
-		return &shopRules{shippingZones: zones, taxZones: taxZones}, nil
+		return &Rules{ShippingZones: zones, TaxZones: taxZones}, nil
 	})
 }

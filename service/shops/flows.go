@@ -1,4 +1,4 @@
-package service
+package shops
 
 import (
 	"context"
@@ -43,7 +43,7 @@ func (s *Service) flowCatalog(ctx context.Context, c *ent.Client, sh *ent.Shop) 
 }
 
 func (s *Service) flowsWhere(ctx context.Context, sh *ent.Shop, wantEnabled bool) ([]FlowSummary, error) {
-	all, enabled, err := s.flowCatalog(ctx, s.db.Read, sh)
+	all, enabled, err := s.flowCatalog(ctx, s.p.DB.Read, sh)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package service
+package shops
 
 import (
 	"context"
@@ -51,7 +51,7 @@ func (in APIOverrideInput) validate(creating bool, policy outbound.Policy) error
 
 // APIOverrides lists the shop's overrides, oldest first.
 func (s *Service) APIOverrides(ctx context.Context, sh *ent.Shop) ([]*ent.APIOverride, error) {
-	return s.db.Read.APIOverride.Query().Where(apioverride.ShopID(sh.ID)).Order(apioverride.ByID()).All(ctx)
+	return s.p.DB.Read.APIOverride.Query().Where(apioverride.ShopID(sh.ID)).Order(apioverride.ByID()).All(ctx)
 }
 
 // CreateAPIOverride adds an override.
@@ -59,7 +59,7 @@ func (s *Service) CreateAPIOverride(ctx context.Context, sh *ent.Shop, in APIOve
 	if err := in.validate(true, s.outbound); err != nil {
 		return nil, err
 	}
-	return s.db.Client.APIOverride.Create().SetShopID(sh.ID).SetPublicID(platform.NewPublicID()).
+	return s.p.DB.Client.APIOverride.Create().SetShopID(sh.ID).SetPublicID(platform.NewPublicID()).
 		SetOverrideType(*in.OverrideType).SetURL(*in.URL).SetSharedSecret(*in.SharedSecret).Save(ctx)
 }
 
@@ -103,7 +103,7 @@ func (s *Service) UpdateAPIOverride(ctx context.Context, sh *ent.Shop, publicID 
 
 // DeleteAPIOverride removes an override.
 func (s *Service) DeleteAPIOverride(ctx context.Context, sh *ent.Shop, publicID string) error {
-	n, err := s.db.Client.APIOverride.Delete().Where(apioverride.ShopID(sh.ID), apioverride.PublicID(publicID)).Exec(ctx)
+	n, err := s.p.DB.Client.APIOverride.Delete().Where(apioverride.ShopID(sh.ID), apioverride.PublicID(publicID)).Exec(ctx)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package service
+package shops
 
 import (
 	"context"
@@ -43,15 +43,15 @@ var LifeElementInputTypes = []string{"text", "checkbox", "html", "textarea", "dr
 
 // LifeElementInput creates an element (all required fields present) or patches one (any subset).
 type LifeElementInput struct {
-	Location         Nullable[string] `json:"location"`
-	InputType        Nullable[string] `json:"input_type"`
-	InputDefault     Nullable[string] `json:"input_default"`
-	InputLabel       Nullable[string] `json:"input_label"`
-	InputPlaceholder Nullable[string] `json:"input_placeholder"`
-	InputRequired    Nullable[bool]   `json:"input_required"`
-	InputRegex       Nullable[string] `json:"input_regex"`
-	MetaDataField    Nullable[string] `json:"meta_data_field"`
-	OrderAsc         Nullable[int]    `json:"order_asc"`
+	Location         input.Nullable[string] `json:"location"`
+	InputType        input.Nullable[string] `json:"input_type"`
+	InputDefault     input.Nullable[string] `json:"input_default"`
+	InputLabel       input.Nullable[string] `json:"input_label"`
+	InputPlaceholder input.Nullable[string] `json:"input_placeholder"`
+	InputRequired    input.Nullable[bool]   `json:"input_required"`
+	InputRegex       input.Nullable[string] `json:"input_regex"`
+	MetaDataField    input.Nullable[string] `json:"meta_data_field"`
+	OrderAsc         input.Nullable[int]    `json:"order_asc"`
 }
 
 func invalidLifeElement(problems input.Problems) *problem.Error {
@@ -167,7 +167,7 @@ func (s *Service) CreateLifeElement(ctx context.Context, sh *ent.Shop, in LifeEl
 	if err := in.validate(true); err != nil {
 		return nil, err
 	}
-	return s.db.Client.LifeElement.Create().SetShopID(sh.ID).SetPublicID(platform.NewPublicID()).
+	return s.p.DB.Client.LifeElement.Create().SetShopID(sh.ID).SetPublicID(platform.NewPublicID()).
 		SetLocation(*in.Location.Value).SetInputType(*in.InputType.Value).
 		SetNillableInputDefault(in.InputDefault.Value).SetNillableInputLabel(in.InputLabel.Value).
 		SetNillableInputPlaceholder(in.InputPlaceholder.Value).SetNillableInputRequired(in.InputRequired.Value).
@@ -202,19 +202,19 @@ func (s *Service) UpdateLifeElement(ctx context.Context, sh *ent.Shop, publicID 
 			u.SetInputType(*in.InputType.Value)
 		}
 		if in.InputDefault.Set {
-			setOrClear(in.InputDefault.Value, u.SetInputDefault, u.ClearInputDefault)
+			input.SetOrClear(in.InputDefault.Value, u.SetInputDefault, u.ClearInputDefault)
 		}
 		if in.InputLabel.Set {
-			setOrClear(in.InputLabel.Value, u.SetInputLabel, u.ClearInputLabel)
+			input.SetOrClear(in.InputLabel.Value, u.SetInputLabel, u.ClearInputLabel)
 		}
 		if in.InputPlaceholder.Set {
-			setOrClear(in.InputPlaceholder.Value, u.SetInputPlaceholder, u.ClearInputPlaceholder)
+			input.SetOrClear(in.InputPlaceholder.Value, u.SetInputPlaceholder, u.ClearInputPlaceholder)
 		}
 		if in.InputRequired.Set {
-			setOrClear(in.InputRequired.Value, u.SetInputRequired, u.ClearInputRequired)
+			input.SetOrClear(in.InputRequired.Value, u.SetInputRequired, u.ClearInputRequired)
 		}
 		if in.InputRegex.Set {
-			setOrClear(in.InputRegex.Value, u.SetInputRegex, u.ClearInputRegex)
+			input.SetOrClear(in.InputRegex.Value, u.SetInputRegex, u.ClearInputRegex)
 		}
 		if in.MetaDataField.Set {
 			u.SetMetaDataField(*in.MetaDataField.Value)
@@ -234,7 +234,7 @@ func (s *Service) UpdateLifeElement(ctx context.Context, sh *ent.Shop, publicID 
 
 // DeleteLifeElement removes an element.
 func (s *Service) DeleteLifeElement(ctx context.Context, sh *ent.Shop, publicID string) error {
-	n, err := s.db.Client.LifeElement.Delete().Where(lifeelement.ShopID(sh.ID), lifeelement.PublicID(publicID)).Exec(ctx)
+	n, err := s.p.DB.Client.LifeElement.Delete().Where(lifeelement.ShopID(sh.ID), lifeelement.PublicID(publicID)).Exec(ctx)
 	if err != nil {
 		return err
 	}

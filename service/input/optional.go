@@ -1,4 +1,4 @@
-package service
+package input
 
 import (
 	"bytes"
@@ -29,9 +29,9 @@ func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// setOrClear sets a nullable column to *v, or to NULL when v is nil. ent's Clear followed by
+// SetOrClear sets a nullable column to *v, or to NULL when v is nil. ent's Clear followed by
 // Set assigns the column twice in one UPDATE, which PostgreSQL refuses.
-func setOrClear[T, R any](v *T, set func(T) R, clear func() R) {
+func SetOrClear[T, R any](v *T, set func(T) R, clear func() R) {
 	if v != nil {
 		set(*v)
 	} else {

@@ -1,4 +1,4 @@
-package service
+package shops
 
 import (
 	"context"
@@ -16,17 +16,17 @@ import (
 
 // ExternalPaymentGatewayInput is a gateway as created or updated; update takes the same required fields.
 type ExternalPaymentGatewayInput struct {
-	Name                   *string             `json:"name"`
-	BaseURL                *string             `json:"base_url"`
-	IframeURL              *string             `json:"iframe_url"`
-	Location               *string             `json:"location"`
-	HTTPHeaders            []schema.HTTPHeader `json:"http_headers"`
-	APIToken               Nullable[string]    `json:"api_token"`
-	PartialCapture         *bool               `json:"partial_capture"`
-	AdditionalOrderDetails *bool               `json:"additional_order_details"`
-	ProviderID             *string             `json:"provider_id"`
-	Currency               *string             `json:"currency"`
-	IsTest                 *bool               `json:"is_test"`
+	Name                   *string                `json:"name"`
+	BaseURL                *string                `json:"base_url"`
+	IframeURL              *string                `json:"iframe_url"`
+	Location               *string                `json:"location"`
+	HTTPHeaders            []schema.HTTPHeader    `json:"http_headers"`
+	APIToken               input.Nullable[string] `json:"api_token"`
+	PartialCapture         *bool                  `json:"partial_capture"`
+	AdditionalOrderDetails *bool                  `json:"additional_order_details"`
+	ProviderID             *string                `json:"provider_id"`
+	Currency               *string                `json:"currency"`
+	IsTest                 *bool                  `json:"is_test"`
 }
 
 // MaxGatewayHTTPHeaders bounds the headers a gateway's calls carry.
@@ -108,7 +108,7 @@ func (s *Service) CreateExternalPaymentGateway(ctx context.Context, sh *ent.Shop
 	if err := in.validate(s.outbound); err != nil {
 		return nil, err
 	}
-	c := s.db.Client.ExternalPaymentGateway.Create().SetShopID(sh.ID).SetPublicID(platform.NewPublicID()).
+	c := s.p.DB.Client.ExternalPaymentGateway.Create().SetShopID(sh.ID).SetPublicID(platform.NewPublicID()).
 		SetName(*in.Name).SetBaseURL(strings.TrimRight(*in.BaseURL, "/")).SetNillableIframeURL(in.IframeURL).
 		SetLocation(strOr(in.Location, "")).SetPartialCapture(*in.PartialCapture).
 		SetAdditionalOrderDetails(*in.AdditionalOrderDetails).SetProviderID(*in.ProviderID).
@@ -119,7 +119,7 @@ func (s *Service) CreateExternalPaymentGateway(ctx context.Context, sh *ent.Shop
 	return c.Save(ctx)
 }
 
-func gatewayNotFound(publicID string) *problem.Error {
+func GatewayNotFound(publicID string) *problem.Error {
 	return &problem.Error{Kind: problem.Invalid, Code: problem.CodeGatewayInvalid, Type: "external_payment_gateway.external_payment_gateway_not_configured",
 		Message: "no external payment gateway with public_id " + publicID + " is configured for this shop", Details: map[string]any{"public_id": publicID}}
 }
@@ -134,7 +134,7 @@ func (s *Service) UpdateExternalPaymentGateway(ctx context.Context, sh *ent.Shop
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		g, err := tx.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(publicID)).Only(ctx)
 		if ent.IsNotFound(err) {
-			return gatewayNotFound(publicID)
+			return GatewayNotFound(publicID)
 		}
 		if err != nil {
 			return err
@@ -143,14 +143,14 @@ func (s *Service) UpdateExternalPaymentGateway(ctx context.Context, sh *ent.Shop
 			SetLocation(strOr(in.Location, g.Location)).
 			SetPartialCapture(*in.PartialCapture).SetAdditionalOrderDetails(*in.AdditionalOrderDetails).
 			SetProviderID(*in.ProviderID).SetCurrency(strings.ToUpper(*in.Currency)).SetNillableIsTest(in.IsTest)
-		setOrClear(in.IframeURL, u.SetIframeURL, u.ClearIframeURL)
+		input.SetOrClear(in.IframeURL, u.SetIframeURL, u.ClearIframeURL)
 		if in.HTTPHeaders != nil {
 			u.SetHTTPHeaders(in.HTTPHeaders)
 		} else {
 			u.ClearHTTPHeaders()
 		}
 		if in.APIToken.Set {
-			setOrClear(in.APIToken.Value, u.SetAPIToken, u.ClearAPIToken)
+			input.SetOrClear(in.APIToken.Value, u.SetAPIToken, u.ClearAPIToken)
 		}
 		out, err = u.Save(ctx)
 		return err
@@ -164,12 +164,12 @@ func (s *Service) UpdateExternalPaymentGateway(ctx context.Context, sh *ent.Shop
 
 // DeleteExternalPaymentGateway removes a gateway.
 func (s *Service) DeleteExternalPaymentGateway(ctx context.Context, sh *ent.Shop, publicID string) error {
-	n, err := s.db.Client.ExternalPaymentGateway.Delete().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(publicID)).Exec(ctx)
+	n, err := s.p.DB.Client.ExternalPaymentGateway.Delete().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(publicID)).Exec(ctx)
 	if err != nil {
 		return err
 	}
 	if n == 0 {
-		return gatewayNotFound(publicID)
+		return GatewayNotFound(publicID)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package service
+package shops
 
 import (
 	"context"
@@ -23,7 +23,7 @@ func normalizeOrigin(domain string) (string, bool) {
 
 // CorsDomains lists the shop's allowlist, oldest first.
 func (s *Service) CorsDomains(ctx context.Context, sh *ent.Shop) ([]*ent.CorsDomain, error) {
-	return s.db.Read.CorsDomain.Query().Where(corsdomain.ShopID(sh.ID)).Order(corsdomain.ByID()).All(ctx)
+	return s.p.DB.Read.CorsDomain.Query().Where(corsdomain.ShopID(sh.ID)).Order(corsdomain.ByID()).All(ctx)
 }
 
 // AddCorsDomain allows an origin; adding one already listed changes nothing.
@@ -50,7 +50,7 @@ func (s *Service) AddCorsDomain(ctx context.Context, sh *ent.Shop, domain string
 
 // DeleteCorsDomain removes one entry of the allowlist.
 func (s *Service) DeleteCorsDomain(ctx context.Context, sh *ent.Shop, domainID int) error {
-	n, err := s.db.Client.CorsDomain.Delete().Where(corsdomain.ShopID(sh.ID), corsdomain.ID(domainID)).Exec(ctx)
+	n, err := s.p.DB.Client.CorsDomain.Delete().Where(corsdomain.ShopID(sh.ID), corsdomain.ID(domainID)).Exec(ctx)
 	if err != nil {
 		return err
 	}
@@ -67,6 +67,6 @@ func (s *Service) OriginAllowed(ctx context.Context, shopIdentifier, origin stri
 	if !ok {
 		return false, nil
 	}
-	return s.db.Read.CorsDomain.Query().
+	return s.p.DB.Read.CorsDomain.Query().
 		Where(corsdomain.Domain(o), corsdomain.HasShopWith(shop.Identifier(shopIdentifier))).Exist(ctx)
 }

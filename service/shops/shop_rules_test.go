@@ -1,4 +1,4 @@
-package service_test
+package shops_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 type movableClock struct {
@@ -36,7 +37,7 @@ func TestATaxZoneChangeAppliesAtOnceHereAndWithinTwoSecondsElsewhere(t *testing.
 		// Another process: its own ent client on the same database, so it sees no hook of here's.
 		other := ent.NewClient(ent.Driver(entsql.OpenDB(db.Dialect, db.SQL)))
 		elsewhere := service.New(&platform.Database{SQL: db.SQL, Dialect: db.Dialect, Client: other, Read: other}, service.WithClock(clock.Now))
-		created, err := here.CreateShop(ctx, service.CreateShopInput{Identifier: "zones"})
+		created, err := here.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "zones"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +57,7 @@ func TestATaxZoneChangeAppliesAtOnceHereAndWithinTwoSecondsElsewhere(t *testing.
 		if taxed(here) != 0 || taxed(elsewhere) != 0 {
 			t.Fatal("taxes before any zone")
 		}
-		if _, err := here.CreateTaxZone(ctx, sh, service.TaxZoneInput{Name: "NY", CountryCode: "US", ProvinceCode: "NY", RatePpm: 100000}); err != nil {
+		if _, err := here.Shops.CreateTaxZone(ctx, sh, shops.TaxZoneInput{Name: "NY", CountryCode: "US", ProvinceCode: "NY", RatePpm: 100000}); err != nil {
 			t.Fatal(err)
 		}
 		if taxed(here) == 0 {

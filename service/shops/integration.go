@@ -1,0 +1,135 @@
+package shops
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/problem"
+)
+
+// ConfigureSharedSecret sets or rotates the secret that signs the shop's webhook callbacks.
+func (s *Service) ConfigureSharedSecret(ctx context.Context, sh *ent.Shop, secret string) (*ent.Shop, error) {
+	if secret == "" {
+		return nil, problem.Validation("integration.invalid_shared_secret", "shared_secret is required", map[string]any{"field": "shared_secret"})
+	}
+	if input.TooLong(secret, input.MaxSecretText) {
+		return nil, problem.Validation("integration.invalid_shared_secret", fmt.Sprintf("shared_secret is longer than %d characters", input.MaxSecretText),
+			map[string]any{"field": "shared_secret", "max_length": input.MaxSecretText})
+	}
+	return s.p.DB.Client.Shop.UpdateOneID(sh.ID).SetSharedSecret(secret).Save(ctx)
+}
+
+// MaskSecret shows the last four characters of a secret and nothing else.
+func MaskSecret(secret string) string {
+	if len(secret) <= 4 {
+		return "****"
+	}
+	return "****" + secret[len(secret)-4:]
+}
+
+// RSAConfigInput is the remote state authority's address and secret; on PATCH, absent fields stay.
+type RSAConfigInput struct {
+	URL          *string `json:"url"`
+	SharedSecret *string `json:"shared_secret"`
+}
+
+func (in RSAConfigInput) validate(creating bool, policy outbound.Policy) error {
+	p := input.Problems{}
+	if in.URL == nil && creating {
+		p.Add("url", "is required")
+	} else if in.URL != nil {
+		if why := input.OutboundURLProblem(policy, *in.URL); why != "" {
+			p.Add("url", why)
+		}
+	}
+	if in.SharedSecret == nil && creating {
+		p.Add("shared_secret", "is required")
+	} else if in.SharedSecret != nil && *in.SharedSecret == "" {
+		p.Add("shared_secret", "cannot be blank")
+	} else if in.SharedSecret != nil {
+		p.Text("shared_secret", *in.SharedSecret, input.MaxSecretText)
+	}
+	if len(p) > 0 {
+		return problem.Validation("rsa_config.invalid_rsa_config", "invalid remote state authority config: "+p.Message(), p.Details())
+	}
+	return nil
+}
+
+// RSAConfig returns the shop's remote state authority config, if any.
+func (s *Service) RSAConfig(ctx context.Context, sh *ent.Shop) (*ent.RSAConfig, error) {
+	c, err := s.p.DB.Read.RSAConfig.Query().Where(rsaconfig.ShopID(sh.ID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return c, err
+}
+
+// CreateRSAConfig configures the remote state authority, replacing any earlier config.
+func (s *Service) CreateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfigInput) (*ent.RSAConfig, error) {
+	if err := in.validate(true, s.outbound); err != nil {
+		return nil, err
+	}
+	var out *ent.RSAConfig
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
+		if _, err := tx.RSAConfig.Delete().Where(rsaconfig.ShopID(sh.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.RSAConfig.Create().SetShopID(sh.ID).SetURL(*in.URL).SetSharedSecret(*in.SharedSecret).Save(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Detach from the committed transaction, so that edges can still be loaded.
+	return out.Unwrap(), nil
+}
+
+// UpdateRSAConfig changes the given fields; there must be a config to change.
+func (s *Service) UpdateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfigInput) (*ent.RSAConfig, error) {
+	if err := in.validate(false, s.outbound); err != nil {
+		return nil, err
+	}
+	var out *ent.RSAConfig
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
+		c, err := tx.RSAConfig.Query().Where(rsaconfig.ShopID(sh.ID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return &problem.Error{Kind: problem.Invalid, Code: problem.CodeRSANotSet, Type: "rsa_config.not_configured",
+				Message: "no remote state authority is configured for this shop: POST /rsa_config first"}
+		}
+		if err != nil {
+			return err
+		}
+		u := c.Update()
+		if in.URL != nil {
+			u.SetURL(*in.URL)
+		}
+		if in.SharedSecret != nil {
+			u.SetSharedSecret(*in.SharedSecret)
+		}
+		out, err = u.Save(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Detach from the committed transaction, so that edges can still be loaded.
+	return out.Unwrap(), nil
+}
+
+// DeleteRSAConfig removes the remote state authority; the shop's checkout owns its state again.
+func (s *Service) DeleteRSAConfig(ctx context.Context, sh *ent.Shop) error {
+	n, err := s.p.DB.Client.RSAConfig.Delete().Where(rsaconfig.ShopID(sh.ID)).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return &problem.Error{Kind: problem.Invalid, Code: problem.CodeRSANotSet, Type: "rsa_config.not_configured",
+			Message: "no remote state authority is configured for this shop"}
+	}
+	return nil
+}

@@ -1,0 +1,26 @@
+// Package shops is the shop configuration domain: shops and their access tokens, the store
+// configuration (CORS domains, flows, API overrides, LiFE elements, payment gateways, the shared
+// secret and the remote state authority's settings, shipping zones, tax zones, discount codes),
+// and the cache every checkout call reads its shop's setup through.
+package shops
+
+import (
+	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/platform"
+)
+
+// Service owns the shops' configuration: its rules and its tables' writes.
+type Service struct {
+	p        *platform.Platform
+	outbound outbound.Policy
+	shops    shopCache
+	rules    platform.FreshCache[int, *Rules]
+}
+
+// New returns the shop configuration domain. Configured URLs are checked against policy.
+func New(p *platform.Platform, policy outbound.Policy) *Service {
+	s := &Service{p: p, outbound: policy}
+	s.watchShops()
+	s.watchRules()
+	return s
+}
