@@ -13621,7 +13621,7 @@ func (ec *executionContext) field_Mutation_createAPIOverride_args(ctx context.Co
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (shops.APIOverrideInput, error) {
-			return ec.unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx, v)
+			return ec.unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐAPIOverrideInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13657,7 +13657,7 @@ func (ec *executionContext) field_Mutation_createDiscountCode_args(ctx context.C
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (shops.DiscountCodeInput, error) {
-			return ec.unmarshalNDiscountCodeInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountCodeInput(ctx, v)
+			return ec.unmarshalNDiscountCodeInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐDiscountCodeInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13735,7 +13735,7 @@ func (ec *executionContext) field_Mutation_createRSAConfig_args(ctx context.Cont
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (shops.RSAConfigInput, error) {
-			return ec.unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRSAConfigInput(ctx, v)
+			return ec.unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐRSAConfigInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13749,7 +13749,7 @@ func (ec *executionContext) field_Mutation_createShippingZone_args(ctx context.C
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (shops.ShippingZoneInput, error) {
-			return ec.unmarshalNShippingZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingZoneInput(ctx, v)
+			return ec.unmarshalNShippingZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐShippingZoneInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13763,7 +13763,7 @@ func (ec *executionContext) field_Mutation_createTaxZone_args(ctx context.Contex
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (shops.TaxZoneInput, error) {
-			return ec.unmarshalNTaxZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZoneInput(ctx, v)
+			return ec.unmarshalNTaxZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐTaxZoneInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14299,7 +14299,7 @@ func (ec *executionContext) field_Mutation_updateAPIOverride_args(ctx context.Co
 	args["publicId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (shops.APIOverrideInput, error) {
-			return ec.unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx, v)
+			return ec.unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐAPIOverrideInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14497,7 +14497,7 @@ func (ec *executionContext) field_Mutation_updateRSAConfig_args(ctx context.Cont
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (shops.RSAConfigInput, error) {
-			return ec.unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRSAConfigInput(ctx, v)
+			return ec.unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐRSAConfigInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14541,7 +14541,7 @@ func (ec *executionContext) field_Mutation_updateTaxZone_args(ctx context.Contex
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (shops.TaxZonePatch, error) {
-			return ec.unmarshalNTaxZonePatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZonePatch(ctx, v)
+			return ec.unmarshalNTaxZonePatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐTaxZonePatch(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -24073,7 +24073,7 @@ func (ec *executionContext) _Mutation_enableFlow(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
-			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
+			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐFlowSummaryᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24117,7 +24117,7 @@ func (ec *executionContext) _Mutation_disableFlow(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
-			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
+			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐFlowSummaryᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24161,7 +24161,7 @@ func (ec *executionContext) _Mutation_registerCustomFlow(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
-			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
+			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐFlowSummaryᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28677,7 +28677,7 @@ func (ec *executionContext) _Query_enabledFlows(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
-			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
+			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐFlowSummaryᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28709,7 +28709,7 @@ func (ec *executionContext) _Query_availableFlows(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
-			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx, selections, v)
+			return ec.marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐFlowSummaryᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -49639,7 +49639,7 @@ func (ec *executionContext) unmarshalInputShippingZoneInput(ctx context.Context,
 			it.CountryCodes = data
 		case "rates":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rates"))
-			data, err := ec.unmarshalNShippingRateInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInputᚄ(ctx, v)
+			data, err := ec.unmarshalNShippingRateInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐShippingRateInputᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -61536,7 +61536,7 @@ func (ec *executionContext) marshalNAPIOverrideConnection2ᚖgithubᚗcomᚋchec
 	return ec._APIOverrideConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAPIOverrideInput(ctx context.Context, v any) (shops.APIOverrideInput, error) {
+func (ec *executionContext) unmarshalNAPIOverrideInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐAPIOverrideInput(ctx context.Context, v any) (shops.APIOverrideInput, error) {
 	res, err := ec.unmarshalInputAPIOverrideInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -61765,7 +61765,7 @@ func (ec *executionContext) marshalNDiscountCodeConnection2ᚖgithubᚗcomᚋche
 	return ec._DiscountCodeConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNDiscountCodeInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountCodeInput(ctx context.Context, v any) (shops.DiscountCodeInput, error) {
+func (ec *executionContext) unmarshalNDiscountCodeInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐDiscountCodeInput(ctx context.Context, v any) (shops.DiscountCodeInput, error) {
 	res, err := ec.unmarshalInputDiscountCodeInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -61935,11 +61935,11 @@ func (ec *executionContext) marshalNFlowOrderField2ᚖgithubᚗcomᚋcheckoutd�
 	return v
 }
 
-func (ec *executionContext) marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummaryᚄ(ctx context.Context, sel ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐFlowSummaryᚄ(ctx context.Context, sel ast.SelectionSet, v []*shops.FlowSummary) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFlowSummary2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummary(ctx, sel, v[i])
+		return ec.marshalNFlowSummary2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐFlowSummary(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -61951,7 +61951,7 @@ func (ec *executionContext) marshalNFlowSummary2ᚕᚖgithubᚗcomᚋcheckoutd�
 	return ret
 }
 
-func (ec *executionContext) marshalNFlowSummary2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐFlowSummary(ctx context.Context, sel ast.SelectionSet, v *shops.FlowSummary) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowSummary2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐFlowSummary(ctx context.Context, sel ast.SelectionSet, v *shops.FlowSummary) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "FlowSummary!")
 		return graphql.Null
@@ -62507,7 +62507,7 @@ func (ec *executionContext) marshalNRSAConfig2ᚖgithubᚗcomᚋcheckoutdᚋchec
 	return ec._RSAConfig(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRSAConfigInput(ctx context.Context, v any) (shops.RSAConfigInput, error) {
+func (ec *executionContext) unmarshalNRSAConfigInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐRSAConfigInput(ctx context.Context, v any) (shops.RSAConfigInput, error) {
 	res, err := ec.unmarshalInputRSAConfigInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -62597,18 +62597,18 @@ func (ec *executionContext) marshalNShippingRate2ᚖgithubᚗcomᚋcheckoutdᚋc
 	return ec._ShippingRate(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNShippingRateInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInput(ctx context.Context, v any) (shops.ShippingRateInput, error) {
+func (ec *executionContext) unmarshalNShippingRateInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐShippingRateInput(ctx context.Context, v any) (shops.ShippingRateInput, error) {
 	res, err := ec.unmarshalInputShippingRateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNShippingRateInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInputᚄ(ctx context.Context, v any) ([]shops.ShippingRateInput, error) {
+func (ec *executionContext) unmarshalNShippingRateInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐShippingRateInputᚄ(ctx context.Context, v any) ([]shops.ShippingRateInput, error) {
 	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]shops.ShippingRateInput, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNShippingRateInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingRateInput(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNShippingRateInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐShippingRateInput(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -62669,7 +62669,7 @@ func (ec *executionContext) marshalNShippingZoneConnection2ᚖgithubᚗcomᚋche
 	return ec._ShippingZoneConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNShippingZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐShippingZoneInput(ctx context.Context, v any) (shops.ShippingZoneInput, error) {
+func (ec *executionContext) unmarshalNShippingZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐShippingZoneInput(ctx context.Context, v any) (shops.ShippingZoneInput, error) {
 	res, err := ec.unmarshalInputShippingZoneInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -62817,7 +62817,7 @@ func (ec *executionContext) marshalNTaxZoneConnection2ᚖgithubᚗcomᚋcheckout
 	return ec._TaxZoneConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNTaxZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZoneInput(ctx context.Context, v any) (shops.TaxZoneInput, error) {
+func (ec *executionContext) unmarshalNTaxZoneInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐTaxZoneInput(ctx context.Context, v any) (shops.TaxZoneInput, error) {
 	res, err := ec.unmarshalInputTaxZoneInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -62836,7 +62836,7 @@ func (ec *executionContext) marshalNTaxZoneOrderField2ᚖgithubᚗcomᚋcheckout
 	return v
 }
 
-func (ec *executionContext) unmarshalNTaxZonePatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxZonePatch(ctx context.Context, v any) (shops.TaxZonePatch, error) {
+func (ec *executionContext) unmarshalNTaxZonePatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐTaxZonePatch(ctx context.Context, v any) (shops.TaxZonePatch, error) {
 	res, err := ec.unmarshalInputTaxZonePatch(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
