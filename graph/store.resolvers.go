@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/shops"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // SharedSecretMasked is the resolver for the sharedSecretMasked field.
@@ -164,7 +165,7 @@ func (r *mutationResolver) CreateWebhookSubscription(ctx context.Context, webhoo
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.CreateWebhookSubscription(ctx, sh, webhookTopicID, callbackURL)
+	return r.svc.Webhooks.CreateWebhookSubscription(ctx, sh, webhookTopicID, callbackURL)
 }
 
 // UpdateWebhookSubscription is the resolver for the updateWebhookSubscription field.
@@ -173,12 +174,12 @@ func (r *mutationResolver) UpdateWebhookSubscription(ctx context.Context, id int
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.UpdateWebhookCallbackURL(ctx, sh, id, callbackURL)
+	return r.svc.Webhooks.UpdateWebhookCallbackURL(ctx, sh, id, callbackURL)
 }
 
 // DeleteWebhookSubscription is the resolver for the deleteWebhookSubscription field.
 func (r *mutationResolver) DeleteWebhookSubscription(ctx context.Context, id int) (bool, error) {
-	return done(ctx, func(sh *ent.Shop) error { return r.svc.DeleteWebhookSubscription(ctx, sh, id) })
+	return done(ctx, func(sh *ent.Shop) error { return r.svc.Webhooks.DeleteWebhookSubscription(ctx, sh, id) })
 }
 
 // EnableFlow is the resolver for the enableFlow field.
@@ -213,13 +214,13 @@ func (r *queryResolver) Shop(ctx context.Context) (*ent.Shop, error) {
 }
 
 // WebhookTopics is the resolver for the webhookTopics field.
-func (r *queryResolver) WebhookTopics(ctx context.Context) ([]*service.WebhookTopic, error) {
+func (r *queryResolver) WebhookTopics(ctx context.Context) ([]*webhooks.Topic, error) {
 	if _, err := shopFrom(ctx); err != nil {
 		return nil, err
 	}
-	out := make([]*service.WebhookTopic, len(service.WebhookTopics))
-	for i := range service.WebhookTopics {
-		out[i] = &service.WebhookTopics[i]
+	out := make([]*webhooks.Topic, len(webhooks.Topics))
+	for i := range webhooks.Topics {
+		out[i] = &webhooks.Topics[i]
 	}
 	return out, nil
 }

@@ -10,7 +10,7 @@ import (
 
 	"entgo.io/contrib/entgql"
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // ReplayWebhookDelivery is the resolver for the replayWebhookDelivery field.
@@ -19,16 +19,16 @@ func (r *mutationResolver) ReplayWebhookDelivery(ctx context.Context, id int) (*
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.ReplayWebhookDelivery(ctx, sh, 0, id)
+	return r.svc.Webhooks.ReplayWebhookDelivery(ctx, sh, 0, id)
 }
 
 // PingWebhookSubscription is the resolver for the pingWebhookSubscription field.
-func (r *mutationResolver) PingWebhookSubscription(ctx context.Context, id int) (*service.WebhookPing, error) {
+func (r *mutationResolver) PingWebhookSubscription(ctx context.Context, id int) (*webhooks.Ping, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.PingWebhookSubscription(ctx, sh, id)
+	return r.svc.Webhooks.PingWebhookSubscription(ctx, sh, id)
 }
 
 // SetAbandonedCartEmails is the resolver for the setAbandonedCartEmails field.
@@ -50,22 +50,22 @@ func (r *mutationResolver) SetGiftCardsEnabled(ctx context.Context, enabled bool
 }
 
 // WebhookDeliveries is the resolver for the webhookDeliveries field.
-func (r *queryResolver) WebhookDeliveries(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *service.WebhookDeliveryFilter) (*ent.WebhookDeliveryConnection, error) {
+func (r *queryResolver) WebhookDeliveries(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *webhooks.DeliveryFilter) (*ent.WebhookDeliveryConnection, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var f service.WebhookDeliveryFilter
+	var f webhooks.DeliveryFilter
 	if filter != nil {
 		f = *filter
 	}
 	if orderBy == nil {
 		orderBy = &ent.WebhookDeliveryOrder{Direction: entgql.OrderDirectionDesc, Field: ent.WebhookDeliveryOrderFieldCreatedAt}
 	}
-	return r.svc.WebhookDeliveries(sh, f).Paginate(ctx, after, first, before, last, ent.WithWebhookDeliveryOrder(orderBy))
+	return r.svc.Webhooks.WebhookDeliveries(sh, f).Paginate(ctx, after, first, before, last, ent.WithWebhookDeliveryOrder(orderBy))
 }
 
 // Healthy is the resolver for the healthy field.
 func (r *webhookSubscriptionResolver) Healthy(ctx context.Context, obj *ent.WebhookSubscription) (bool, error) {
-	return service.SubscriptionHealthy(obj), nil
+	return webhooks.SubscriptionHealthy(obj), nil
 }

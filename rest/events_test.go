@@ -8,6 +8,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
 )
 
@@ -150,7 +151,7 @@ func TestAShopSendingItsOwnAbandonedCartEmailsEmailsTheShopperAndFiresNoOrderAba
 			t.Fatal(err)
 		}
 		for _, e := range events {
-			if e.Topic == service.TopicOrderAbandoned {
+			if e.Topic == webhooks.TopicOrderAbandoned {
 				t.Fatalf("order/abandoned recorded while the shop sends its own emails")
 			}
 		}

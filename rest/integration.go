@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/shops"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 func (a *API) registerIntegration(mux *http.ServeMux) {
@@ -40,7 +40,7 @@ func (a *API) configureIntegration(w http.ResponseWriter, r *http.Request, sh *e
 }
 
 func (a *API) listWebhookTopics(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	writeData(w, map[string]any{"webhook_topics": service.WebhookTopics})
+	writeData(w, map[string]any{"webhook_topics": webhooks.Topics})
 }
 
 type webhookJSON struct {
@@ -58,12 +58,12 @@ type webhookJSON struct {
 
 func webhookBody(s *ent.WebhookSubscription) webhookJSON {
 	return webhookJSON{ID: s.ID, WebhookTopicID: s.WebhookTopicID, CallbackURL: s.CallbackURL, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(),
-		Healthy: service.SubscriptionHealthy(s), UnhealthySince: utc(s.UnhealthySince), ConsecutiveFailedDeliveries: s.ConsecutiveFailedDeliveries,
+		Healthy: webhooks.SubscriptionHealthy(s), UnhealthySince: utc(s.UnhealthySince), ConsecutiveFailedDeliveries: s.ConsecutiveFailedDeliveries,
 		LastDeliveredAt: utc(s.LastDeliveredAt)}
 }
 
 func (a *API) listWebhooks(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	subs, err := a.svc.WebhookSubscriptions(r.Context(), sh)
+	subs, err := a.svc.Webhooks.WebhookSubscriptions(r.Context(), sh)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -86,7 +86,7 @@ func (a *API) createWebhook(w http.ResponseWriter, r *http.Request, sh *ent.Shop
 		writeError(w, r, err)
 		return
 	}
-	sub, err := a.svc.CreateWebhookSubscription(r.Context(), sh, body.WebhookTopicID, body.CallbackURL)
+	sub, err := a.svc.Webhooks.CreateWebhookSubscription(r.Context(), sh, body.WebhookTopicID, body.CallbackURL)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -110,7 +110,7 @@ func (a *API) updateWebhook(w http.ResponseWriter, r *http.Request, sh *ent.Shop
 	}
 	var sub *ent.WebhookSubscription
 	if err == nil {
-		sub, err = a.svc.UpdateWebhookCallbackURL(r.Context(), sh, id, body.CallbackURL)
+		sub, err = a.svc.Webhooks.UpdateWebhookCallbackURL(r.Context(), sh, id, body.CallbackURL)
 	}
 	if err != nil {
 		writeError(w, r, err)
@@ -122,7 +122,7 @@ func (a *API) updateWebhook(w http.ResponseWriter, r *http.Request, sh *ent.Shop
 func (a *API) deleteWebhook(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
 	id, err := webhookID(r)
 	if err == nil {
-		err = a.svc.DeleteWebhookSubscription(r.Context(), sh, id)
+		err = a.svc.Webhooks.DeleteWebhookSubscription(r.Context(), sh, id)
 	}
 	if err != nil {
 		writeError(w, r, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
 )
 
@@ -273,7 +274,7 @@ func TestPingShowsAtMostTheFirst256BytesOfTheReceiversAnswer(t *testing.T) {
 		r := a.do("POST", a.shopPath(fmt.Sprintf("/webhooks/%d/ping", ids[0])), nil).wantStatus(t, 200)
 		ping := r.data(t)["ping"].(map[string]any)
 		body := ping["response_body"].(string)
-		if ping["success"] != true || len(body) > service.MaxPingBody || len(body) < service.MaxPingBody-1 ||
+		if ping["success"] != true || len(body) > webhooks.MaxPingBody || len(body) < webhooks.MaxPingBody-1 ||
 			!utf8.ValidString(body) || !strings.HasPrefix(secret, body) {
 			t.Fatalf("ping body of %d bytes: %q", len(body), body)
 		}

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 func (a *API) registerWebhooks(mux *http.ServeMux) {
@@ -73,7 +73,7 @@ func (a *API) listWebhookDeliveries(w http.ResponseWriter, r *http.Request, sh *
 		return
 	}
 	q := r.URL.Query()
-	f, err := service.ParseWebhookDeliveryFilter(q.Get("topic"), q.Get("status"), q.Get("public_order_id"))
+	f, err := webhooks.ParseDeliveryFilter(q.Get("topic"), q.Get("status"), q.Get("public_order_id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -82,7 +82,7 @@ func (a *API) listWebhookDeliveries(w http.ResponseWriter, r *http.Request, sh *
 	if v := q.Get("limit"); v != "" {
 		// 0 is the service's "not asked": a limit given must be from 1 up.
 		if limit, err = strconv.Atoi(v); err != nil || limit == 0 {
-			writeError(w, r, service.InvalidLimit())
+			writeError(w, r, webhooks.InvalidLimit())
 			return
 		}
 	}
@@ -93,7 +93,7 @@ func (a *API) listWebhookDeliveries(w http.ResponseWriter, r *http.Request, sh *
 			return
 		}
 	}
-	list, err := a.svc.ListWebhookDeliveries(r.Context(), sh, id, f, limit, before)
+	list, err := a.svc.Webhooks.ListWebhookDeliveries(r.Context(), sh, id, f, limit, before)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -116,7 +116,7 @@ func (a *API) replayWebhookDelivery(w http.ResponseWriter, r *http.Request, sh *
 		writeError(w, r, &problem.Error{Kind: problem.NotFound, Code: problem.CodeNotFound, Type: "webhook_delivery.not_found", Message: "no webhook delivery with that id"})
 		return
 	}
-	d, err := a.svc.ReplayWebhookDelivery(r.Context(), sh, id, deliveryID)
+	d, err := a.svc.Webhooks.ReplayWebhookDelivery(r.Context(), sh, id, deliveryID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -131,7 +131,7 @@ func (a *API) pingWebhook(w http.ResponseWriter, r *http.Request, sh *ent.Shop) 
 		writeError(w, r, err)
 		return
 	}
-	ping, err := a.svc.PingWebhookSubscription(r.Context(), sh, id)
+	ping, err := a.svc.Webhooks.PingWebhookSubscription(r.Context(), sh, id)
 	if err != nil {
 		writeError(w, r, err)
 		return

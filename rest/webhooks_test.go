@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/httpsig"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
 )
 
@@ -47,7 +48,7 @@ func subscribe(t *testing.T, a *api, url string, topics ...string) []int {
 	var ids []int
 	for _, name := range topics {
 		id := 0
-		for _, tp := range service.WebhookTopics {
+		for _, tp := range webhooks.Topics {
 			if tp.Name == name {
 				id = tp.ID
 			}
@@ -204,14 +205,14 @@ func TestADeliveryOutOfAttemptsIsFailedAndRepeatedFailuresFlagTheSubscriptionUnh
 		health := func() map[string]any {
 			return a.do("GET", a.shopPath("/webhooks"), nil).wantStatus(t, 200).data(t)["webhooks"].([]any)[0].(map[string]any)
 		}
-		for i := 1; i <= service.UnhealthyAfterFailedDeliveries; i++ {
+		for i := 1; i <= webhooks.UnhealthyAfterFailedDeliveries; i++ {
 			cancelOrder(t, a)
 			d := waitDelivery(t, a, ids[0], "failed")
 			if d["attempt_count"].(float64) != 2 || d["failed_at"] == nil || d["next_attempt_at"] != nil || d["last_status_code"].(float64) != 503 {
 				t.Fatalf("failed delivery %v", d)
 			}
 			h := health()
-			if h["consecutive_failed_deliveries"].(float64) != float64(i) || (h["healthy"] == true) != (i < service.UnhealthyAfterFailedDeliveries) {
+			if h["consecutive_failed_deliveries"].(float64) != float64(i) || (h["healthy"] == true) != (i < webhooks.UnhealthyAfterFailedDeliveries) {
 				t.Fatalf("after %d failed deliveries: %v", i, h)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // abandonedSweepArgs is the periodic job that dispatches the abandoned-order queue.
@@ -105,7 +106,7 @@ func (s *Service) DispatchAbandonedOrders(ctx context.Context) (int, error) {
 			if sh.AbandonedCartEmails {
 				return s.p.Jobs.InsertTx(ctx, tx, []river.InsertManyParams{{Args: abandonedCartEmailArgs{OrderID: o.ID}}})
 			}
-			return s.recordOrderEvent(ctx, tx, sh, o, TopicOrderAbandoned, nil)
+			return s.recordOrderEvent(ctx, tx, sh, o, webhooks.TopicOrderAbandoned, nil)
 		})
 		if err != nil {
 			return n, err

@@ -10,6 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // CancelInput is a cancellation: its reason, and whether captured money goes back too.
@@ -83,7 +84,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 		if err != nil {
 			return err
 		}
-		return s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderFailed, map[string]any{"reason": "cancelled", "cancel_reason": in.Reason})
+		return s.recordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "cancelled", "cancel_reason": in.Reason})
 	})
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // Moving money after processing (captures, refunds, voids at cancel) follows the pattern of
@@ -354,6 +355,6 @@ func (s *Service) captureResult(ctx context.Context, sess *OrderSession, operati
 
 func (s *Service) recordCaptureFailed(ctx context.Context, sess *OrderSession, o *ent.Order) error {
 	return s.p.InTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
-		return s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderFailed, map[string]any{"reason": "payment capture failed"})
+		return s.recordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "payment capture failed"})
 	})
 }

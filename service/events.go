@@ -12,19 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/service/platform"
-)
-
-// Event topics, with the ids clients look them up by.
-const (
-	TopicOrderProcessed  = "order/processed"
-	TopicOrderCreated    = "order/created"
-	TopicOrderFulfilled  = "order/fulfilled"
-	TopicOrderAbandoned  = "order/abandoned"
-	TopicOrderFailed     = "order/failed"
-	TopicGiftCardCreated = "gift_card/created"
-	// TopicConnectorRestock is not a webhook topic: it records returned stock for the platform
-	// connector to push.
-	TopicConnectorRestock = "connector/restock"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // recordOrderEvent writes an event of the order in tx, the transaction of the change that
@@ -120,7 +108,7 @@ func (s *Service) issuePurchasedGiftCards(ctx context.Context, tx *ent.Tx, v *Or
 			if err != nil {
 				return err
 			}
-			err = s.recordEvent(ctx, tx, sh.ID, &o.ID, TopicGiftCardCreated, map[string]any{
+			err = s.recordEvent(ctx, tx, sh.ID, &o.ID, webhooks.TopicGiftCardCreated, map[string]any{
 				"public_order_id":   o.PublicOrderID,
 				"platform_order_id": o.PlatformOrderID,
 				"line_item_key":     li.LineItemKey,
@@ -137,4 +125,17 @@ func (s *Service) issuePurchasedGiftCards(ctx context.Context, tx *ent.Tx, v *Or
 		}
 	}
 	return nil
+}
+
+// recordEvent writes an event in tx, the transaction of the change that causes it, with a
+// delivery and its job for each subscription of the topic. An order's events are written with
+// its row lock held (recordOrderEvent), so that they follow one another in commit order.
+func (s *Service) recordEvent(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topic string, payload map[string]any) error {
+	return s.recordEvents(ctx, tx, shopID, orderID, []string{topic}, payload)
+}
+
+// recordEvents is recordEvent for several topics with one payload, in the order given: one
+// statement writes the events (the outbox), one their deliveries.
+func (s *Service) recordEvents(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topics []string, payload map[string]any) error {
+	return s.p.Outbox.Record(ctx, tx, shopID, orderID, topics, payload)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // CrashAfterGatewayGrant runs process_order up to the point where the gateway has granted the
@@ -28,7 +29,7 @@ func (s *Service) CrashAfterGatewayGrant(ctx context.Context, sess *OrderSession
 // that is refused after its event was written.
 func (s *Service) RecordEventAndRollBack(ctx context.Context, sess *OrderSession) error {
 	return s.p.InTx(ctx, func(tx *ent.Tx) error {
-		if err := s.recordOrderEvent(ctx, tx, sess.Shop, sess.Order, TopicOrderFailed, nil); err != nil {
+		if err := s.recordOrderEvent(ctx, tx, sess.Shop, sess.Order, webhooks.TopicOrderFailed, nil); err != nil {
 			return err
 		}
 		return errors.New("the change is refused")

@@ -9,9 +9,6 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 )
 
-// Queue names.
-const queueWebhooks = "webhooks"
-
 // AbandonedSweepInterval is how often the order/abandoned queue is dispatched (the spec's five
 // minutes).
 const AbandonedSweepInterval = 5 * time.Minute
@@ -19,18 +16,8 @@ const AbandonedSweepInterval = 5 * time.Minute
 // registerJobs gives the job queue the service's workers, queues and periodic jobs.
 func (s *Service) registerJobs() {
 	q := s.p.Jobs
-	platform.AddWorker(q, &deliveryWorker{s: s})
 	platform.AddWorker(q, &abandonedSweepWorker{s: s})
 	platform.AddWorker(q, &abandonedCartEmailWorker{s: s})
-	// Webhook callbacks mostly wait on the network, so many run at once. The queue also hands
-	// out jobs a batch at a time, at most one batch per fetch (every 20 ms while there is work),
-	// and a batch only fills free workers: delivery can go no faster than workers / 20 ms.
-	// Measured under the benchmark's checkouts (6 deliveries each): on SQLite 32 workers fell
-	// behind at about 940 deliveries/s, the delay growing to seconds, where 64 kept up at 1,230/s
-	// with p99 under 0.4 s and drained a backlog at about 1,800/s (32: 1,070/s); 128 did no
-	// better. The workers mostly wait: on SQLite their writes queue for the one writer anyway.
-	const webhookWorkers = 64
-	q.AddQueue(queueWebhooks, webhookWorkers)
 	q.AddPeriodic("abandoned_order_sweep", AbandonedSweepInterval, func() river.JobArgs { return abandonedSweepArgs{} })
 	platform.AddWorker(q, &recoverySweepWorker{s: s})
 	platform.AddWorker(q, &followUpSweepWorker{s: s})

@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 func lineNotFound(key string) *problem.Error {
@@ -177,7 +178,7 @@ func (s *Service) SetFulfilledQuantities(ctx context.Context, sess *OrderSession
 		if fulfilled, err := allFulfilled(ctx, tx, o.ID); err != nil || wasFulfilled || !fulfilled {
 			return err
 		}
-		return s.recordOrderEvent(ctx, tx, sess.Shop, o, TopicOrderFulfilled, nil)
+		return s.recordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFulfilled, nil)
 	})
 }
 

@@ -1,22 +1,13 @@
 package service
 
 import (
-	"context"
-	"time"
-
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-
-	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
-	"github.com/checkoutd/checkoutd/service/webhook"
 )
 
-// metrics are the service's Prometheus metrics, in the platform's registry (one per Service, so
+// metrics are the order and checkout metrics, in the platform's registry (one per Service, so
 // that tests may run many).
 type metrics struct {
-	attempts   *prometheus.CounterVec
-	deliveries *prometheus.CounterVec
-	latency    *prometheus.HistogramVec
 	// fieldChanges counts changes of an order's own row by how they were written: "kept" in one
 	// conditional statement on the order this process kept, "locked" in a transaction.
 	fieldChanges *prometheus.CounterVec
@@ -27,19 +18,6 @@ type metrics struct {
 
 func newMetrics(s *Service) *metrics {
 	m := &metrics{
-		attempts: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "checkoutd_webhook_attempts_total",
-			Help: "Webhook callbacks made, by topic and outcome (success, http_error, timeout, connection_error).",
-		}, []string{"topic", "outcome"}),
-		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "checkoutd_webhook_deliveries_total",
-			Help: "Webhook deliveries that reached an end, by topic and outcome (succeeded, failed).",
-		}, []string{"topic", "outcome"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "checkoutd_webhook_attempt_duration_seconds",
-			Help:    "Time from sending a webhook callback to its answer (or to giving up on one), by topic.",
-			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
-		}, []string{"topic"}),
 		fieldChanges: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "checkoutd_order_field_changes_total",
 			Help: "Changes of an order's own row (customer, addresses, shipping line, taxes, discount codes), by path: kept (one statement on the order this process kept, still current) or locked (a transaction on the locked row).",
@@ -50,48 +28,9 @@ func newMetrics(s *Service) *metrics {
 		}, []string{"path"}),
 	}
 	s.p.Metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.attempts, m.deliveries, m.latency, m.fieldChanges, m.processCompletions, pendingDeliveries{s})
+		m.fieldChanges, m.processCompletions)
 	return m
 }
 
 // Metrics is what /metrics serves.
 func (s *Service) Metrics() prometheus.Gatherer { return s.p.Metrics }
-
-func (m *metrics) observeAttempt(topic string, res webhook.Result, final webhookdelivery.Status) {
-	outcome := "success"
-	if res.Err != nil {
-		switch res.Err.Kind {
-		case webhook.KindStatus:
-			outcome = "http_error"
-		case webhook.KindTimeout:
-			outcome = "timeout"
-		default:
-			outcome = "connection_error"
-		}
-	}
-	m.attempts.WithLabelValues(topic, outcome).Inc()
-	m.latency.WithLabelValues(topic).Observe(res.Latency.Seconds())
-	if final != webhookdelivery.StatusPending {
-		m.deliveries.WithLabelValues(topic, final.String()).Inc()
-	}
-}
-
-// pendingDeliveries reads the number of pending deliveries from the database at each scrape:
-// deliveries are shared by every checkoutd process, so no one process could count them.
-type pendingDeliveries struct{ s *Service }
-
-var pendingDeliveriesDesc = prometheus.NewDesc("checkoutd_webhook_deliveries_pending",
-	"Webhook deliveries still being attempted.", nil, nil)
-
-func (pendingDeliveries) Describe(ch chan<- *prometheus.Desc) { ch <- pendingDeliveriesDesc }
-
-func (c pendingDeliveries) Collect(ch chan<- prometheus.Metric) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	pending, err := c.s.db.Read.WebhookDelivery.Query().Where(webhookdelivery.StatusEQ(webhookdelivery.StatusPending)).Count(ctx)
-	if err != nil {
-		c.s.log.Warn("metrics: counting pending deliveries", "error", err)
-		return
-	}
-	ch <- prometheus.MustNewConstMetric(pendingDeliveriesDesc, prometheus.GaugeValue, float64(pending))
-}

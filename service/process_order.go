@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // ProcessResult is a processed order, or one whose gateway asks the shopper to act first.
@@ -166,7 +167,7 @@ func (s *Service) finishProcessed(ctx context.Context, tx *ent.Tx, sh *ent.Shop,
 		return nil, err
 	}
 	// With no platform connected checkoutd is the platform: the order is created as it is processed.
-	if err := s.recordLockedOrderEvents(ctx, tx, v, []string{TopicOrderProcessed, TopicOrderCreated}, nil); err != nil {
+	if err := s.recordLockedOrderEvents(ctx, tx, v, []string{webhooks.TopicOrderProcessed, webhooks.TopicOrderCreated}, nil); err != nil {
 		return nil, err
 	}
 	return v, s.issuePurchasedGiftCards(ctx, tx, v)

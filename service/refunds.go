@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // RefundInput is the spec's refund request, plus the lines being returned.
@@ -300,6 +301,6 @@ func (s *Service) restock(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.
 	if err := tx.Order.Update().Where(order.ID(o.ID)).AddVersion(1).Exec(ctx); err != nil {
 		return err
 	}
-	return tx.Event.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetEventID(platform.NewPublicID()).SetTopic(TopicConnectorRestock).
+	return tx.Event.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetEventID(platform.NewPublicID()).SetTopic(webhooks.TopicConnectorRestock).
 		SetPayload(map[string]any{"public_order_id": o.PublicOrderID, "line_items": returned}).SetCreatedAt(s.clock()).Exec(ctx)
 }

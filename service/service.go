@@ -13,12 +13,15 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhook"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // Service owns the business rules of checkoutd.
 type Service struct {
 	// Shops is the shop configuration domain.
 	Shops *shops.Service
+	// Webhooks is the webhook domain: subscriptions and deliveries.
+	Webhooks *webhooks.Service
 
 	p              *platform.Platform
 	db             *platform.Database
@@ -28,13 +31,11 @@ type Service struct {
 	gateways       *gateway.Client
 	outbound       outbound.Policy
 	smtpURL        string
-	subscriptions  platform.FreshCache[int, []subscribedTopic]
 	children       orderChildrenCache
 
 	webhookTimeout     time.Duration
 	webhookRetryBase   time.Duration
 	webhookMaxAttempts int
-	webhooks           *webhook.Client
 	jobPollInterval    time.Duration
 	metrics            *metrics
 }
@@ -65,8 +66,8 @@ func WithJobPollInterval(d time.Duration) Option { return func(s *Service) { s.j
 // New returns a Service on db.
 func New(db *platform.Database, opts ...Option) *Service {
 	s := &Service{db: db, log: slog.Default(), clock: time.Now, gatewayTimeout: gateway.DefaultTimeout,
-		webhookTimeout: webhook.DefaultTimeout, webhookRetryBase: DefaultWebhookRetryBase,
-		webhookMaxAttempts: DefaultWebhookMaxAttempts, jobPollInterval: platform.DefaultJobPollInterval}
+		webhookTimeout: webhook.DefaultTimeout, webhookRetryBase: webhooks.DefaultRetryBase,
+		webhookMaxAttempts: webhooks.DefaultMaxAttempts, jobPollInterval: platform.DefaultJobPollInterval}
 	for _, o := range opts {
 		o(s)
 	}
@@ -75,11 +76,10 @@ func New(db *platform.Database, opts ...Option) *Service {
 	// service clock says.
 	s.gateways = gateway.New(s.gatewayTimeout, time.Now, s.outbound)
 	s.Shops = shops.New(s.p, s.outbound)
-	s.watchSubscriptions()
-	s.webhooks = webhook.New(s.webhookTimeout, time.Now, s.outbound)
+	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
+		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})
 	s.metrics = newMetrics(s)
 	s.registerJobs()
-	s.p.Outbox.Subscribe(deliveriesOfEvents{s})
 	// A job runs for at most one callback plus the reads before it (the writes after it do
 	// not depend on the job's context).
 	if err := s.p.Jobs.Open(platform.QueueConfig{PollInterval: s.jobPollInterval,
@@ -106,3 +106,14 @@ func (s *Service) StartJobs(ctx context.Context) error { return s.p.Jobs.Start(c
 
 // StopJobs lets running jobs finish (within ctx) and stops taking new ones.
 func (s *Service) StopJobs(ctx context.Context) error { return s.p.Jobs.Stop(ctx) }
+
+// WithWebhookTimeout bounds each webhook callback (default 10s).
+func WithWebhookTimeout(d time.Duration) Option { return func(s *Service) { s.webhookTimeout = d } }
+
+// WithWebhookRetryBase sets the wait before the first retry of a failed callback (default 10s).
+func WithWebhookRetryBase(d time.Duration) Option {
+	return func(s *Service) { s.webhookRetryBase = d }
+}
+
+// WithWebhookMaxAttempts sets how many attempts a delivery gets before it is failed (default 18).
+func WithWebhookMaxAttempts(n int) Option { return func(s *Service) { s.webhookMaxAttempts = n } }

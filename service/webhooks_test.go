@@ -13,19 +13,20 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/service/shops"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 func TestRetryWaitsDoubleFromTheBaseForTwelveDoublingsAndLastAboutThreeDays(t *testing.T) {
-	base := service.DefaultWebhookRetryBase
+	base := webhooks.DefaultRetryBase
 	for retry, want := range map[int]time.Duration{1: 10 * time.Second, 2: 20 * time.Second, 3: 40 * time.Second,
 		13: 40960 * time.Second, 14: 40960 * time.Second, 17: 40960 * time.Second} {
-		if got := service.WebhookRetryWait(base, retry); got != want {
+		if got := webhooks.RetryWait(base, retry); got != want {
 			t.Errorf("wait before retry %d is %s, want %s", retry, got, want)
 		}
 	}
 	var total time.Duration
-	for retry := 1; retry < service.DefaultWebhookMaxAttempts; retry++ {
-		total += service.WebhookRetryWait(base, retry)
+	for retry := 1; retry < webhooks.DefaultMaxAttempts; retry++ {
+		total += webhooks.RetryWait(base, retry)
 	}
 	if days := total.Hours() / 24; days < 2.5 || days > 3.5 {
 		t.Fatalf("the retries span %.1f days, want about 3", days)
@@ -47,7 +48,7 @@ func shopWithSubscriptions(t *testing.T, svc *service.Service) (*service.OrderSe
 	}
 	var subs []*ent.WebhookSubscription
 	for _, topic := range []int{5, 5, 1} {
-		sub, err := svc.CreateWebhookSubscription(ctx, sh, topic, "https://hooks.example.com/x")
+		sub, err := svc.Webhooks.CreateWebhookSubscription(ctx, sh, topic, "https://hooks.example.com/x")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +121,7 @@ func TestASubscriptionMadeOrDeletedAfterAnEventRoutesTheNextOne(t *testing.T) {
 		sess, subs := shopWithSubscriptions(t, svc)
 		deliveredTo := func() []int {
 			t.Helper()
-			if err := svc.RecordOrderEvent(ctx, sess, service.TopicOrderFailed); err != nil {
+			if err := svc.RecordOrderEvent(ctx, sess, webhooks.TopicOrderFailed); err != nil {
 				t.Fatal(err)
 			}
 			ids, err := db.Client.WebhookDelivery.Query().Order(webhookdelivery.ByID()).
@@ -136,11 +137,11 @@ func TestASubscriptionMadeOrDeletedAfterAnEventRoutesTheNextOne(t *testing.T) {
 		if got := deliveredTo(); !slices.Equal(got, []int{subs[0].ID, subs[1].ID}) {
 			t.Fatalf("first event delivered to %v", got)
 		}
-		added, err := svc.CreateWebhookSubscription(ctx, sess.Shop, 5, "https://hooks.example.com/y")
+		added, err := svc.Webhooks.CreateWebhookSubscription(ctx, sess.Shop, 5, "https://hooks.example.com/y")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := svc.DeleteWebhookSubscription(ctx, sess.Shop, subs[0].ID); err != nil {
+		if err := svc.Webhooks.DeleteWebhookSubscription(ctx, sess.Shop, subs[0].ID); err != nil {
 			t.Fatal(err)
 		}
 		if got := deliveredTo(); !slices.Equal(got, []int{subs[1].ID, added.ID}) {

@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 func (c *Console) webhookRoutes(mux *http.ServeMux) {
@@ -25,15 +26,15 @@ func (c *Console) webhookRoutes(mux *http.ServeMux) {
 }
 
 func topicOptions() []option {
-	out := make([]option, len(service.WebhookTopics))
-	for i, t := range service.WebhookTopics {
+	out := make([]option, len(webhooks.Topics))
+	for i, t := range webhooks.Topics {
 		out[i] = option{strconv.Itoa(t.ID), t.Name}
 	}
 	return out
 }
 
 func topicName(id int) string {
-	for _, t := range service.WebhookTopics {
+	for _, t := range webhooks.Topics {
 		if t.ID == id {
 			return t.Name
 		}
@@ -42,7 +43,7 @@ func topicName(id int) string {
 }
 
 func (c *Console) webhooksPage(q *request, status int, f form) error {
-	all, err := c.svc.WebhookSubscriptions(q.ctx(), q.shop)
+	all, err := c.svc.Webhooks.WebhookSubscriptions(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
@@ -62,7 +63,7 @@ func (c *Console) createWebhook(q *request) error {
 	if topic != nil {
 		id = *topic
 	}
-	if _, err := c.svc.CreateWebhookSubscription(q.ctx(), q.shop, id, d.str("callback_url")); err != nil {
+	if _, err := c.svc.Webhooks.CreateWebhookSubscription(q.ctx(), q.shop, id, d.str("callback_url")); err != nil {
 		f, err := invalid(q.r.PostForm, err)
 		if err != nil {
 			return err
@@ -73,7 +74,7 @@ func (c *Console) createWebhook(q *request) error {
 }
 
 func (c *Console) findWebhook(q *request) (*ent.WebhookSubscription, error) {
-	all, err := c.svc.WebhookSubscriptions(q.ctx(), q.shop)
+	all, err := c.svc.Webhooks.WebhookSubscriptions(q.ctx(), q.shop)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func (c *Console) updateWebhook(q *request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.svc.UpdateWebhookCallbackURL(q.ctx(), q.shop, s.ID, newDecoder(q.r.PostForm).str("callback_url")); err != nil {
+	if _, err := c.svc.Webhooks.UpdateWebhookCallbackURL(q.ctx(), q.shop, s.ID, newDecoder(q.r.PostForm).str("callback_url")); err != nil {
 		f, err := invalid(q.r.PostForm, err)
 		if err != nil {
 			return err
@@ -124,7 +125,7 @@ func (c *Console) deleteWebhook(q *request) error {
 	if err != nil {
 		return err
 	}
-	if err := c.svc.DeleteWebhookSubscription(q.ctx(), q.shop, s.ID); err != nil {
+	if err := c.svc.Webhooks.DeleteWebhookSubscription(q.ctx(), q.shop, s.ID); err != nil {
 		return err
 	}
 	return q.redirect("/admin/webhooks", "Webhook deleted.")
@@ -135,7 +136,7 @@ func (c *Console) pingWebhook(q *request) error {
 	if err != nil {
 		return err
 	}
-	ping, err := c.svc.PingWebhookSubscription(q.ctx(), q.shop, s.ID)
+	ping, err := c.svc.Webhooks.PingWebhookSubscription(q.ctx(), q.shop, s.ID)
 	if err != nil {
 		return err
 	}
@@ -154,12 +155,12 @@ func (c *Console) webhookDeliveries(q *request) error {
 		return err
 	}
 	status, orderID := q.r.URL.Query().Get("status"), strings.TrimSpace(q.r.URL.Query().Get("public_order_id"))
-	f, err := service.ParseWebhookDeliveryFilter("", status, orderID)
+	f, err := webhooks.ParseDeliveryFilter("", status, orderID)
 	if err != nil {
 		return err
 	}
 	before, _ := strconv.Atoi(q.r.URL.Query().Get("before"))
-	list, err := c.svc.ListWebhookDeliveries(q.ctx(), q.shop, s.ID, f, deliveriesPageSize+1, before)
+	list, err := c.svc.Webhooks.ListWebhookDeliveries(q.ctx(), q.shop, s.ID, f, deliveriesPageSize+1, before)
 	if err != nil {
 		return err
 	}
@@ -183,7 +184,7 @@ func (c *Console) replayWebhookDelivery(q *request) error {
 		return &problem.Error{Kind: problem.NotFound, Type: "webhook_delivery.not_found", Message: "no webhook delivery with that id"}
 	}
 	back := "/admin/webhooks/" + strconv.Itoa(s.ID) + "/deliveries"
-	if _, err := c.svc.ReplayWebhookDelivery(q.ctx(), q.shop, s.ID, id); err != nil {
+	if _, err := c.svc.Webhooks.ReplayWebhookDelivery(q.ctx(), q.shop, s.ID, id); err != nil {
 		if e, ok := problem.As(err); ok && e.Kind == problem.Invalid {
 			return q.redirect(back, e.Message+".")
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
 )
 
@@ -34,13 +35,13 @@ func TestTheConsoleShowsAnUnhealthySubscriptionItsDeliveryLogAndReplaysPingsAndS
 			t.Fatal(err)
 		}
 		rcv := webhooktest.New(t, "console-secret")
-		sub, err := a.svc.CreateWebhookSubscription(ctx, sh, 5, rcv.URL)
+		sub, err := a.svc.Webhooks.CreateWebhookSubscription(ctx, sh, 5, rcv.URL)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rcv.FailNext(500, 500, 500)
 		title, price := "Mug", int64(1000)
-		for range service.UnhealthyAfterFailedDeliveries {
+		for range webhooks.UnhealthyAfterFailedDeliveries {
 			v, err := a.svc.InitOrder(ctx, sh, service.InitOrderInput{CartItems: []service.CartItem{{Quantity: 1, Title: &title, Price: &price}}})
 			if err != nil {
 				t.Fatal(err)
@@ -52,8 +53,8 @@ func TestTheConsoleShowsAnUnhealthySubscriptionItsDeliveryLogAndReplaysPingsAndS
 		}
 		failed := webhookdelivery.StatusFailed
 		var list []string
-		for deadline := time.Now().Add(20 * time.Second); len(list) < service.UnhealthyAfterFailedDeliveries; time.Sleep(20 * time.Millisecond) {
-			ds, err := a.svc.ListWebhookDeliveries(ctx, sh, sub.ID, service.WebhookDeliveryFilter{Status: &failed}, 10, 0)
+		for deadline := time.Now().Add(20 * time.Second); len(list) < webhooks.UnhealthyAfterFailedDeliveries; time.Sleep(20 * time.Millisecond) {
+			ds, err := a.svc.Webhooks.ListWebhookDeliveries(ctx, sh, sub.ID, webhooks.DeliveryFilter{Status: &failed}, 10, 0)
 			if err != nil || time.Now().After(deadline) {
 				t.Fatalf("failed deliveries %v (%v)", ds, err)
 			}

@@ -26,6 +26,7 @@ import (
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/shops"
+	"github.com/checkoutd/checkoutd/service/webhooks"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -700,7 +701,7 @@ type ComplexityRoot struct {
 		Order             func(childComplexity int, publicOrderID string) int
 		Orders            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
 		Shop              func(childComplexity int) int
-		WebhookDeliveries func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *service.WebhookDeliveryFilter) int
+		WebhookDeliveries func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *webhooks.DeliveryFilter) int
 		WebhookTopics     func(childComplexity int) int
 	}
 
@@ -1026,7 +1027,7 @@ type MutationResolver interface {
 	RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*shops.FlowSummary, error)
 	IssueGiftCard(ctx context.Context, input service.IssueGiftCardInput) (*service.IssuedGiftCard, error)
 	ReplayWebhookDelivery(ctx context.Context, id int) (*ent.WebhookDelivery, error)
-	PingWebhookSubscription(ctx context.Context, id int) (*service.WebhookPing, error)
+	PingWebhookSubscription(ctx context.Context, id int) (*webhooks.Ping, error)
 	SetAbandonedCartEmails(ctx context.Context, enabled bool) (*ent.Shop, error)
 	SetGiftCardsEnabled(ctx context.Context, enabled bool) (*ent.Shop, error)
 }
@@ -1049,11 +1050,11 @@ type QueryResolver interface {
 	Order(ctx context.Context, publicOrderID string) (*service.OrderView, error)
 	Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error)
 	Shop(ctx context.Context) (*ent.Shop, error)
-	WebhookTopics(ctx context.Context) ([]*service.WebhookTopic, error)
+	WebhookTopics(ctx context.Context) ([]*webhooks.Topic, error)
 	EnabledFlows(ctx context.Context) ([]*shops.FlowSummary, error)
 	AvailableFlows(ctx context.Context) ([]*shops.FlowSummary, error)
 	GiftCardLookup(ctx context.Context, publicPaymentMethodID *string, cardToken *string, cardPin *string) (*ent.GiftCard, error)
-	WebhookDeliveries(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *service.WebhookDeliveryFilter) (*ent.WebhookDeliveryConnection, error)
+	WebhookDeliveries(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *webhooks.DeliveryFilter) (*ent.WebhookDeliveryConnection, error)
 }
 type RSAConfigResolver interface {
 	SharedSecretMasked(ctx context.Context, obj *ent.RSAConfig) (string, error)
@@ -4263,7 +4264,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.WebhookDeliveries(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.WebhookDeliveryOrder), args["filter"].(*service.WebhookDeliveryFilter)), true
+		return e.ComplexityRoot.Query.WebhookDeliveries(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.WebhookDeliveryOrder), args["filter"].(*webhooks.DeliveryFilter)), true
 	case "Query.webhookTopics":
 		if e.ComplexityRoot.Query.WebhookTopics == nil {
 			break
@@ -15102,8 +15103,8 @@ func (ec *executionContext) field_Query_webhookDeliveries_args(ctx context.Conte
 	}
 	args["orderBy"] = arg4
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
-		func(ctx context.Context, v any) (*service.WebhookDeliveryFilter, error) {
-			return ec.unmarshalOWebhookDeliveryFilter2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookDeliveryFilter(ctx, v)
+		func(ctx context.Context, v any) (*webhooks.DeliveryFilter, error) {
+			return ec.unmarshalOWebhookDeliveryFilter2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋwebhooksᚐDeliveryFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -24292,8 +24293,8 @@ func (ec *executionContext) _Mutation_pingWebhookSubscription(ctx context.Contex
 			return ec.Resolvers.Mutation().PingWebhookSubscription(ctx, fc.Args["id"].(int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.WebhookPing) graphql.Marshaler {
-			return ec.marshalNWebhookPing2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookPing(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *webhooks.Ping) graphql.Marshaler {
+			return ec.marshalNWebhookPing2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋwebhooksᚐPing(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28644,8 +28645,8 @@ func (ec *executionContext) _Query_webhookTopics(ctx context.Context, field grap
 			return ec.Resolvers.Query().WebhookTopics(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*service.WebhookTopic) graphql.Marshaler {
-			return ec.marshalNWebhookTopic2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookTopicᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*webhooks.Topic) graphql.Marshaler {
+			return ec.marshalNWebhookTopic2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋwebhooksᚐTopicᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28782,7 +28783,7 @@ func (ec *executionContext) _Query_webhookDeliveries(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().WebhookDeliveries(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.WebhookDeliveryOrder), fc.Args["filter"].(*service.WebhookDeliveryFilter))
+			return ec.Resolvers.Query().WebhookDeliveries(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.WebhookDeliveryOrder), fc.Args["filter"].(*webhooks.DeliveryFilter))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.WebhookDeliveryConnection) graphql.Marshaler {
@@ -32669,7 +32670,7 @@ func (ec *executionContext) fieldContext_WebhookDeliveryEdge_cursor(_ context.Co
 	return graphql.NewScalarFieldContext("WebhookDeliveryEdge", field, false, false, "Cursor")
 }
 
-func (ec *executionContext) _WebhookPing_eventID(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+func (ec *executionContext) _WebhookPing_eventID(ctx context.Context, field graphql.CollectedField, obj *webhooks.Ping) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32692,7 +32693,7 @@ func (ec *executionContext) fieldContext_WebhookPing_eventID(_ context.Context, 
 	return graphql.NewScalarFieldContext("WebhookPing", field, false, false, "String")
 }
 
-func (ec *executionContext) _WebhookPing_success(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+func (ec *executionContext) _WebhookPing_success(ctx context.Context, field graphql.CollectedField, obj *webhooks.Ping) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32715,7 +32716,7 @@ func (ec *executionContext) fieldContext_WebhookPing_success(_ context.Context, 
 	return graphql.NewScalarFieldContext("WebhookPing", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _WebhookPing_statusCode(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+func (ec *executionContext) _WebhookPing_statusCode(ctx context.Context, field graphql.CollectedField, obj *webhooks.Ping) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32738,7 +32739,7 @@ func (ec *executionContext) fieldContext_WebhookPing_statusCode(_ context.Contex
 	return graphql.NewScalarFieldContext("WebhookPing", field, false, false, "Int")
 }
 
-func (ec *executionContext) _WebhookPing_latencyMS(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+func (ec *executionContext) _WebhookPing_latencyMS(ctx context.Context, field graphql.CollectedField, obj *webhooks.Ping) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32761,7 +32762,7 @@ func (ec *executionContext) fieldContext_WebhookPing_latencyMS(_ context.Context
 	return graphql.NewScalarFieldContext("WebhookPing", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _WebhookPing_responseBody(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+func (ec *executionContext) _WebhookPing_responseBody(ctx context.Context, field graphql.CollectedField, obj *webhooks.Ping) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32784,7 +32785,7 @@ func (ec *executionContext) fieldContext_WebhookPing_responseBody(_ context.Cont
 	return graphql.NewScalarFieldContext("WebhookPing", field, false, false, "String")
 }
 
-func (ec *executionContext) _WebhookPing_error(ctx context.Context, field graphql.CollectedField, obj *service.WebhookPing) (ret graphql.Marshaler) {
+func (ec *executionContext) _WebhookPing_error(ctx context.Context, field graphql.CollectedField, obj *webhooks.Ping) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -33232,7 +33233,7 @@ func (ec *executionContext) fieldContext_WebhookSubscriptionEdge_cursor(_ contex
 	return graphql.NewScalarFieldContext("WebhookSubscriptionEdge", field, false, false, "Cursor")
 }
 
-func (ec *executionContext) _WebhookTopic_id(ctx context.Context, field graphql.CollectedField, obj *service.WebhookTopic) (ret graphql.Marshaler) {
+func (ec *executionContext) _WebhookTopic_id(ctx context.Context, field graphql.CollectedField, obj *webhooks.Topic) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -33255,7 +33256,7 @@ func (ec *executionContext) fieldContext_WebhookTopic_id(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("WebhookTopic", field, false, false, "Int")
 }
 
-func (ec *executionContext) _WebhookTopic_name(ctx context.Context, field graphql.CollectedField, obj *service.WebhookTopic) (ret graphql.Marshaler) {
+func (ec *executionContext) _WebhookTopic_name(ctx context.Context, field graphql.CollectedField, obj *webhooks.Topic) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -53580,8 +53581,8 @@ func UnmarshalWebhookAttemptWhereInput(ctx context.Context, raw any) (ent.Webhoo
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputWebhookDeliveryFilter(ctx context.Context, obj any) (service.WebhookDeliveryFilter, error) {
-	var it service.WebhookDeliveryFilter
+func (ec *executionContext) unmarshalInputWebhookDeliveryFilter(ctx context.Context, obj any) (webhooks.DeliveryFilter, error) {
+	var it webhooks.DeliveryFilter
 	if obj == nil {
 		return it, nil
 	}
@@ -53637,8 +53638,8 @@ func (ec *executionContext) unmarshalInputWebhookDeliveryFilter(ctx context.Cont
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalWebhookDeliveryFilter(ctx context.Context, raw any) (service.WebhookDeliveryFilter, error) {
-	var out service.WebhookDeliveryFilter
+func UnmarshalWebhookDeliveryFilter(ctx context.Context, raw any) (webhooks.DeliveryFilter, error) {
+	var out webhooks.DeliveryFilter
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "WebhookDeliveryFilter", raw, &out)
 	return out, err
 }
@@ -60897,7 +60898,7 @@ func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.Se
 
 var webhookPingImplementors = []string{"WebhookPing"}
 
-func (ec *executionContext) _WebhookPing(ctx context.Context, sel ast.SelectionSet, obj *service.WebhookPing) graphql.Marshaler {
+func (ec *executionContext) _WebhookPing(ctx context.Context, sel ast.SelectionSet, obj *webhooks.Ping) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookPingImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -61122,7 +61123,7 @@ func (ec *executionContext) _WebhookSubscriptionEdge(ctx context.Context, sel as
 
 var webhookTopicImplementors = []string{"WebhookTopic"}
 
-func (ec *executionContext) _WebhookTopic(ctx context.Context, sel ast.SelectionSet, obj *service.WebhookTopic) graphql.Marshaler {
+func (ec *executionContext) _WebhookTopic(ctx context.Context, sel ast.SelectionSet, obj *webhooks.Topic) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookTopicImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -62991,7 +62992,7 @@ func (ec *executionContext) unmarshalNWebhookDeliveryWhereInput2ᚖgithubᚗcom�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNWebhookPing2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookPing(ctx context.Context, sel ast.SelectionSet, v *service.WebhookPing) graphql.Marshaler {
+func (ec *executionContext) marshalNWebhookPing2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋwebhooksᚐPing(ctx context.Context, sel ast.SelectionSet, v *webhooks.Ping) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "WebhookPing!")
 		return graphql.Null
@@ -63034,11 +63035,11 @@ func (ec *executionContext) unmarshalNWebhookSubscriptionWhereInput2ᚖgithubᚗ
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNWebhookTopic2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookTopicᚄ(ctx context.Context, sel ast.SelectionSet, v []*service.WebhookTopic) graphql.Marshaler {
+func (ec *executionContext) marshalNWebhookTopic2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋwebhooksᚐTopicᚄ(ctx context.Context, sel ast.SelectionSet, v []*webhooks.Topic) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNWebhookTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookTopic(ctx, sel, v[i])
+		return ec.marshalNWebhookTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋwebhooksᚐTopic(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63050,7 +63051,7 @@ func (ec *executionContext) marshalNWebhookTopic2ᚕᚖgithubᚗcomᚋcheckoutd�
 	return ret
 }
 
-func (ec *executionContext) marshalNWebhookTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookTopic(ctx context.Context, sel ast.SelectionSet, v *service.WebhookTopic) graphql.Marshaler {
+func (ec *executionContext) marshalNWebhookTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋwebhooksᚐTopic(ctx context.Context, sel ast.SelectionSet, v *webhooks.Topic) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "WebhookTopic!")
 		return graphql.Null
@@ -65194,7 +65195,7 @@ func (ec *executionContext) marshalOWebhookDeliveryEdge2ᚖgithubᚗcomᚋchecko
 	return ec._WebhookDeliveryEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOWebhookDeliveryFilter2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐWebhookDeliveryFilter(ctx context.Context, v any) (*service.WebhookDeliveryFilter, error) {
+func (ec *executionContext) unmarshalOWebhookDeliveryFilter2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋwebhooksᚐDeliveryFilter(ctx context.Context, v any) (*webhooks.DeliveryFilter, error) {
 	if v == nil {
 		return nil, nil
 	}

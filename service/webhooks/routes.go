@@ -1,4 +1,4 @@
-package service
+package webhooks
 
 import (
 	"context"
@@ -16,7 +16,7 @@ type subscribedTopic struct{ subscriptionID, topicID int }
 // order they were made, through the cache; read through c (a transaction's client inside one,
 // where asking the pool for a second connection could wait forever).
 func (s *Service) subscribedTopics(ctx context.Context, c *ent.Client, shopID int) ([]subscribedTopic, error) {
-	return s.subscriptions.Get(shopID, s.clock, func() ([]subscribedTopic, error) {
+	return s.subscriptions.Get(shopID, s.p.Clock, func() ([]subscribedTopic, error) {
 		var rows []struct {
 			ID             int `json:"id"`
 			WebhookTopicID int `json:"webhook_topic_id"`
@@ -34,7 +34,7 @@ func (s *Service) subscribedTopics(ctx context.Context, c *ent.Client, shopID in
 // watchSubscriptions clears the routes cache after a write that changes how events are routed:
 // deliveries keep their subscription's health up to date, and do not clear it.
 func (s *Service) watchSubscriptions() {
-	s.db.Client.WebhookSubscription.Use(platform.ClearingHook(s.subscriptions.Clear, func(m ent.Mutation) bool {
+	s.p.DB.Client.WebhookSubscription.Use(platform.ClearingHook(s.subscriptions.Clear, func(m ent.Mutation) bool {
 		return !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) || slices.Contains(m.Fields(), webhooksubscription.FieldWebhookTopicID)
 	}))
 }

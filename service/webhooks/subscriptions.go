@@ -1,4 +1,4 @@
-package service
+package webhooks
 
 import (
 	"context"
@@ -10,20 +10,20 @@ import (
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
-// WebhookTopic is one kind of event a subscription can receive.
-type WebhookTopic struct {
+// Topic is one kind of event a subscription can receive.
+type Topic struct {
 	ID   int    `json:"id"`
 	Name string `json:"webhook_topic_name"`
 }
 
-// WebhookTopics are the six topics, with the ids clients look them up by.
-var WebhookTopics = []WebhookTopic{
+// Topics are the six topics, with the ids clients look them up by.
+var Topics = []Topic{
 	{1, "order/processed"}, {2, "order/created"}, {3, "order/fulfilled"},
 	{4, "order/abandoned"}, {5, "order/failed"}, {6, "gift_card/created"},
 }
 
 func webhookTopicName(id int) (string, bool) {
-	for _, t := range WebhookTopics {
+	for _, t := range Topics {
 		if t.ID == id {
 			return t.Name, true
 		}
@@ -33,7 +33,7 @@ func webhookTopicName(id int) (string, bool) {
 
 // WebhookSubscriptions lists the shop's subscriptions, oldest first.
 func (s *Service) WebhookSubscriptions(ctx context.Context, sh *ent.Shop) ([]*ent.WebhookSubscription, error) {
-	return s.db.Read.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID)).Order(webhooksubscription.ByID()).All(ctx)
+	return s.p.DB.Read.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID)).Order(webhooksubscription.ByID()).All(ctx)
 }
 
 // validateCallbackURL refuses a callback URL that is too long, not http(s), or pointing where
@@ -83,7 +83,7 @@ func (s *Service) UpdateWebhookCallbackURL(ctx context.Context, sh *ent.Shop, id
 	if err := validateCallbackURL(s.outbound, callbackURL); err != nil {
 		return nil, err
 	}
-	n, err := s.db.Client.WebhookSubscription.Update().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).
+	n, err := s.p.DB.Client.WebhookSubscription.Update().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).
 		SetCallbackURL(callbackURL).Save(ctx)
 	if err != nil {
 		return nil, err
@@ -91,12 +91,12 @@ func (s *Service) UpdateWebhookCallbackURL(ctx context.Context, sh *ent.Shop, id
 	if n == 0 {
 		return nil, webhookNotFound()
 	}
-	return s.db.Read.WebhookSubscription.Get(ctx, id)
+	return s.p.DB.Read.WebhookSubscription.Get(ctx, id)
 }
 
 // DeleteWebhookSubscription removes a subscription.
 func (s *Service) DeleteWebhookSubscription(ctx context.Context, sh *ent.Shop, id int) error {
-	n, err := s.db.Client.WebhookSubscription.Delete().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).Exec(ctx)
+	n, err := s.p.DB.Client.WebhookSubscription.Delete().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).Exec(ctx)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package service
+package webhooks
 
 import (
 	"context"
@@ -30,43 +30,32 @@ import (
 // one of its order to the same URL is still pending.
 
 const (
-	// DefaultWebhookRetryBase is the wait before the first retry (CHECKOUT_WEBHOOK_RETRY_BASE).
-	DefaultWebhookRetryBase = 10 * time.Second
-	// DefaultWebhookMaxAttempts is the first attempt and 17 retries: with the 10 s base the
+	// DefaultRetryBase is the wait before the first retry (CHECKOUT_WEBHOOK_RETRY_BASE).
+	DefaultRetryBase = 10 * time.Second
+	// DefaultMaxAttempts is the first attempt and 17 retries: with the 10 s base the
 	// waits are 10 s, 20 s, ... doubling to 11.4 h, then 11.4 h, about 2.8 days in all.
-	DefaultWebhookMaxAttempts = 18
+	DefaultMaxAttempts = 18
 	// webhookBackoffDoublings is how many times the wait doubles before it stays put.
 	webhookBackoffDoublings = 12
 	// UnhealthyAfterFailedDeliveries failed deliveries in a row flag a subscription unhealthy.
 	UnhealthyAfterFailedDeliveries = 3
 )
 
-// WithWebhookTimeout bounds each webhook callback (default 10s).
-func WithWebhookTimeout(d time.Duration) Option { return func(s *Service) { s.webhookTimeout = d } }
-
-// WithWebhookRetryBase sets the wait before the first retry of a failed callback (default 10s).
-func WithWebhookRetryBase(d time.Duration) Option {
-	return func(s *Service) { s.webhookRetryBase = d }
-}
-
-// WithWebhookMaxAttempts sets how many attempts a delivery gets before it is failed (default 18).
-func WithWebhookMaxAttempts(n int) Option { return func(s *Service) { s.webhookMaxAttempts = n } }
-
-// WebhookRetryWait is the nominal wait before retry number retry (1 for the first retry):
+// RetryWait is the nominal wait before retry number retry (1 for the first retry):
 // base doubled retry-1 times, at most webhookBackoffDoublings times.
-func WebhookRetryWait(base time.Duration, retry int) time.Duration {
+func RetryWait(base time.Duration, retry int) time.Duration {
 	return base << min(max(retry-1, 0), webhookBackoffDoublings)
 }
 
 // retryWait is the nominal wait give or take 10%, so that the retries of many deliveries that
 // failed together (a receiver that was down) do not all come back at the same instant.
 func (s *Service) retryWait(retry int) time.Duration {
-	w := WebhookRetryWait(s.webhookRetryBase, retry)
+	w := RetryWait(s.retryBase, retry)
 	return time.Duration(float64(w) * (0.9 + 0.2*rand.Float64()))
 }
 
 func webhookTopicID(name string) (int, bool) {
-	for _, t := range WebhookTopics {
+	for _, t := range Topics {
 		if t.Name == name {
 			return t.ID, true
 		}
@@ -96,19 +85,6 @@ type deliveryWorker struct {
 
 func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs]) error {
 	return w.s.attemptDelivery(ctx, job.Args)
-}
-
-// recordEvent writes an event in tx, the transaction of the change that causes it, with a
-// delivery and its job for each subscription of the topic. An order's events are written with
-// its row lock held (recordOrderEvent), so that they follow one another in commit order.
-func (s *Service) recordEvent(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topic string, payload map[string]any) error {
-	return s.recordEvents(ctx, tx, shopID, orderID, []string{topic}, payload)
-}
-
-// recordEvents is recordEvent for several topics with one payload, in the order given: one
-// statement writes the events (the outbox), one their deliveries.
-func (s *Service) recordEvents(ctx context.Context, tx *ent.Tx, shopID int, orderID *int, topics []string, payload map[string]any) error {
-	return s.p.Outbox.Record(ctx, tx, shopID, orderID, topics, payload)
 }
 
 // deliveriesOfEvents writes, as the outbox writes events, a delivery and its job for each
@@ -165,7 +141,7 @@ func eventBody(sh *ent.Shop, ev *ent.Event) ([]byte, error) {
 // attemptDelivery is one run of a delivery's job: one POST, its outcome recorded, and a snooze
 // until the next attempt when there is one.
 func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error {
-	c := s.db.Read
+	c := s.p.DB.Read
 	d, err := c.WebhookDelivery.Query().Where(webhookdelivery.ID(args.DeliveryID)).WithSubscription().WithEvent().Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil // the subscription was deleted, and its deliveries with it
@@ -183,7 +159,7 @@ func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error 
 	if wait > 0 {
 		return river.JobSnooze(wait)
 	}
-	sh, err := s.Shops.CachedByID(ctx, d.ShopID)
+	sh, err := s.shops.CachedByID(ctx, d.ShopID)
 	if err != nil {
 		return err
 	}
@@ -195,7 +171,7 @@ func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error 
 		if err != nil {
 			return err
 		}
-		res = s.webhooks.Send(ctx, webhook.Callback{URL: d.Edges.Subscription.CallbackURL, Topic: d.Topic,
+		res = s.client.Send(ctx, webhook.Callback{URL: d.Edges.Subscription.CallbackURL, Topic: d.Topic,
 			EventID: d.Edges.Event.EventID, Body: body, Secret: []byte(*sh.SharedSecret)})
 	}
 	// The outcome is recorded even when the job's context ended during the call.
@@ -214,7 +190,7 @@ func (s *Service) waitForEarlierDelivery(ctx context.Context, d *ent.WebhookDeli
 	if d.OrderID == nil {
 		return 0, nil
 	}
-	prev, err := s.db.Read.WebhookDelivery.Query().Where(webhookdelivery.OrderID(*d.OrderID),
+	prev, err := s.p.DB.Read.WebhookDelivery.Query().Where(webhookdelivery.OrderID(*d.OrderID),
 		webhookdelivery.StatusEQ(webhookdelivery.StatusPending), webhookdelivery.IDLT(d.ID),
 		webhookdelivery.HasSubscriptionWith(webhooksubscription.CallbackURL(d.Edges.Subscription.CallbackURL))).
 		Order(webhookdelivery.ByID()).First(ctx)
@@ -226,10 +202,10 @@ func (s *Service) waitForEarlierDelivery(ctx context.Context, d *ent.WebhookDeli
 	}
 	// Look again soon after the earlier delivery's next attempt (most often it is being sent
 	// right now, and done in milliseconds); an hour at most, in case that attempt is late.
-	step := min(s.webhookRetryBase, 100*time.Millisecond)
+	step := min(s.retryBase, 100*time.Millisecond)
 	wait := step
 	if prev.NextAttemptAt != nil {
-		wait = max(prev.NextAttemptAt.Sub(s.clock())+step, step)
+		wait = max(prev.NextAttemptAt.Sub(s.p.Clock())+step, step)
 	}
 	return min(wait, time.Hour), nil
 }
@@ -242,7 +218,7 @@ func (s *Service) waitForEarlierDelivery(ctx context.Context, d *ent.WebhookDeli
 func (s *Service) recordAttempt(ctx context.Context, d *ent.WebhookDelivery, args deliveryArgs, res webhook.Result) (webhookdelivery.Status, error) {
 	final := webhookdelivery.StatusPending
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
-		now := s.clock()
+		now := s.p.Clock()
 		attempt := tx.WebhookAttempt.Create().SetDeliveryID(d.ID).SetAttemptedAt(now).
 			SetLatencyMs(int(res.Latency.Milliseconds())).SetResponseBody(res.Body).SetReplay(args.Replay)
 		update := tx.WebhookDelivery.Update().Where(webhookdelivery.ID(d.ID), webhookdelivery.StatusEQ(webhookdelivery.StatusPending),
@@ -264,7 +240,7 @@ func (s *Service) recordAttempt(ctx context.Context, d *ent.WebhookDelivery, arg
 		case res.Err == nil:
 			outcome = webhookdelivery.StatusSucceeded
 			update.SetStatus(outcome).SetDeliveredAt(now).ClearNextAttemptAt()
-		case args.Replay || d.RoundAttempts+1 >= s.webhookMaxAttempts:
+		case args.Replay || d.RoundAttempts+1 >= s.maxAttempts:
 			outcome = webhookdelivery.StatusFailed
 			update.SetStatus(outcome).SetFailedAt(now).ClearNextAttemptAt()
 		default:
@@ -313,7 +289,7 @@ func (s *Service) countFailedDelivery(ctx context.Context, tx *ent.Tx, subscript
 	if sub.ConsecutiveFailedDeliveries < UnhealthyAfterFailedDeliveries || sub.UnhealthySince != nil {
 		return nil
 	}
-	s.log.WarnContext(ctx, "webhook subscription is unhealthy", "webhook_id", sub.ID, "callback_url", sub.CallbackURL,
+	s.p.Log.WarnContext(ctx, "webhook subscription is unhealthy", "webhook_id", sub.ID, "callback_url", sub.CallbackURL,
 		"failed_deliveries", sub.ConsecutiveFailedDeliveries)
 	return tx.WebhookSubscription.UpdateOne(sub).SetUnhealthySince(now).Exec(ctx)
 }
@@ -331,7 +307,7 @@ func (s *Service) ReplayWebhookDelivery(ctx context.Context, sh *ent.Shop, subsc
 		if subscriptionID != 0 {
 			q = q.Where(webhookdelivery.SubscriptionID(subscriptionID))
 		}
-		if s.db.Dialect == dialect.Postgres {
+		if s.p.DB.Dialect == dialect.Postgres {
 			q = q.ForUpdate()
 		}
 		d, err := q.Only(ctx)
@@ -346,7 +322,7 @@ func (s *Service) ReplayWebhookDelivery(ctx context.Context, sh *ent.Shop, subsc
 				Message: "the delivery is still being attempted; replay it once it has succeeded or failed",
 				Details: map[string]any{"next_attempt_at": d.NextAttemptAt}}
 		}
-		now := s.clock()
+		now := s.p.Clock()
 		err = tx.WebhookDelivery.UpdateOne(d).SetStatus(webhookdelivery.StatusPending).SetRoundAttempts(0).
 			SetNextAttemptAt(now).ClearFailedAt().SetUpdatedAt(now).Exec(ctx)
 		if err != nil {
@@ -369,9 +345,9 @@ func (s *Service) ReplayWebhookDelivery(ctx context.Context, sh *ent.Shop, subsc
 // and read a short error, too little for the ping to serve as a way to read whatever answers.
 const MaxPingBody = 256
 
-// WebhookPing is the answer to a test callback: the receiver's status and timing, and at most
+// Ping is the answer to a test callback: the receiver's status and timing, and at most
 // the first MaxPingBody bytes of its answer.
-type WebhookPing struct {
+type Ping struct {
 	EventID      string `json:"event_id"`
 	Success      bool   `json:"success"`
 	StatusCode   int    `json:"status_code"`
@@ -383,15 +359,15 @@ type WebhookPing struct {
 // PingWebhookSubscription sends a signed test callback (topic "ping") to a subscription now
 // and says what its receiver answered. A ping is not an event: it is neither retried nor
 // logged, and it does not change the subscription's health.
-func (s *Service) PingWebhookSubscription(ctx context.Context, sh *ent.Shop, id int) (*WebhookPing, error) {
-	sub, err := s.db.Read.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).Only(ctx)
+func (s *Service) PingWebhookSubscription(ctx context.Context, sh *ent.Shop, id int) (*Ping, error) {
+	sub, err := s.p.DB.Read.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, webhookNotFound()
 	}
 	if err != nil {
 		return nil, err
 	}
-	current, err := s.db.Read.Shop.Get(ctx, sh.ID)
+	current, err := s.p.DB.Read.Shop.Get(ctx, sh.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -399,16 +375,16 @@ func (s *Service) PingWebhookSubscription(ctx context.Context, sh *ent.Shop, id 
 		return nil, problem.Validation("webhook.shared_secret_not_configured", "configure the integration shared secret before pinging webhooks: callbacks are signed with it", nil)
 	}
 	topic, _ := webhookTopicName(sub.WebhookTopicID)
-	ping := &WebhookPing{EventID: platform.NewPublicID()}
+	ping := &Ping{EventID: platform.NewPublicID()}
 	body, err := json.Marshal(map[string]any{
 		"event_id": ping.EventID, "topic": "ping", "shop_identifier": sh.Identifier,
-		"created_at": s.clock().UTC().Format(time.RFC3339),
+		"created_at": s.p.Clock().UTC().Format(time.RFC3339),
 		"data":       map[string]any{"webhook_id": sub.ID, "webhook_topic_id": sub.WebhookTopicID, "webhook_topic": topic},
 	})
 	if err != nil {
 		return nil, err
 	}
-	res := s.webhooks.Send(ctx, webhook.Callback{URL: sub.CallbackURL, Topic: "ping", EventID: ping.EventID, Body: body,
+	res := s.client.Send(ctx, webhook.Callback{URL: sub.CallbackURL, Topic: "ping", EventID: ping.EventID, Body: body,
 		Secret: []byte(*current.SharedSecret)})
 	ping.Success, ping.StatusCode, ping.LatencyMS = res.Err == nil, res.StatusCode, res.Latency.Milliseconds()
 	ping.ResponseBody = webhook.Clip(res.Body, MaxPingBody)
@@ -418,8 +394,8 @@ func (s *Service) PingWebhookSubscription(ctx context.Context, sh *ent.Shop, id 
 	return ping, nil
 }
 
-// WebhookDeliveryFilter narrows the delivery log; absent fields do not filter.
-type WebhookDeliveryFilter struct {
+// DeliveryFilter narrows the delivery log; absent fields do not filter.
+type DeliveryFilter struct {
 	SubscriptionID *int
 	Topic          *string
 	Status         *webhookdelivery.Status
@@ -427,8 +403,8 @@ type WebhookDeliveryFilter struct {
 }
 
 // WebhookDeliveries is the shop's delivery log, filtered, for the caller to page through.
-func (s *Service) WebhookDeliveries(sh *ent.Shop, f WebhookDeliveryFilter) *ent.WebhookDeliveryQuery {
-	q := s.db.Read.WebhookDelivery.Query().Where(webhookdelivery.ShopID(sh.ID))
+func (s *Service) WebhookDeliveries(sh *ent.Shop, f DeliveryFilter) *ent.WebhookDeliveryQuery {
+	q := s.p.DB.Read.WebhookDelivery.Query().Where(webhookdelivery.ShopID(sh.ID))
 	if f.SubscriptionID != nil {
 		q = q.Where(webhookdelivery.SubscriptionID(*f.SubscriptionID))
 	}
@@ -458,8 +434,8 @@ func SubscriptionHealthy(s *ent.WebhookSubscription) bool { return s.UnhealthySi
 
 // ListWebhookDeliveries is one page of a subscription's deliveries, newest first, with their
 // attempts and events: at most limit of them, older than the delivery beforeID when it is set.
-func (s *Service) ListWebhookDeliveries(ctx context.Context, sh *ent.Shop, subscriptionID int, f WebhookDeliveryFilter, limit, beforeID int) ([]*ent.WebhookDelivery, error) {
-	exists, err := s.db.Read.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(subscriptionID)).Exist(ctx)
+func (s *Service) ListWebhookDeliveries(ctx context.Context, sh *ent.Shop, subscriptionID int, f DeliveryFilter, limit, beforeID int) ([]*ent.WebhookDelivery, error) {
+	exists, err := s.p.DB.Read.WebhookSubscription.Query().Where(webhooksubscription.ShopID(sh.ID), webhooksubscription.ID(subscriptionID)).Exist(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -481,10 +457,10 @@ func (s *Service) ListWebhookDeliveries(ctx context.Context, sh *ent.Shop, subsc
 		Order(webhookdelivery.ByID(entsql.OrderDesc())).Limit(limit).All(ctx)
 }
 
-// ParseWebhookDeliveryFilter reads the delivery log's filters as they arrive in a query string;
+// ParseDeliveryFilter reads the delivery log's filters as they arrive in a query string;
 // empty values do not filter.
-func ParseWebhookDeliveryFilter(topic, status, publicOrderID string) (WebhookDeliveryFilter, error) {
-	var f WebhookDeliveryFilter
+func ParseDeliveryFilter(topic, status, publicOrderID string) (DeliveryFilter, error) {
+	var f DeliveryFilter
 	if topic != "" {
 		f.Topic = &topic
 	}
