@@ -9,26 +9,26 @@ import (
 	"context"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // CreateProduct is the resolver for the createProduct field.
-func (r *mutationResolver) CreateProduct(ctx context.Context, input service.ProductInput) (*ent.Product, error) {
+func (r *mutationResolver) CreateProduct(ctx context.Context, input catalog.ProductInput) (*ent.Product, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.CreateProduct(ctx, sh, input)
+	return r.svc.Catalog.CreateProduct(ctx, sh, input)
 }
 
 // UpdateVariant is the resolver for the updateVariant field.
-func (r *mutationResolver) UpdateVariant(ctx context.Context, id int, input service.VariantPatch) (*ent.Variant, error) {
+func (r *mutationResolver) UpdateVariant(ctx context.Context, id int, input catalog.VariantPatch) (*ent.Variant, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.UpdateVariant(ctx, sh, id, input)
+	return r.svc.Catalog.UpdateVariant(ctx, sh, id, input)
 }
 
 // CreateShippingZone is the resolver for the createShippingZone field.

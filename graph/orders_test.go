@@ -22,6 +22,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
@@ -86,8 +87,8 @@ func (g *orderGraph) newShop(id string) string {
 	if err != nil {
 		g.t.Fatal(err)
 	}
-	if _, err := g.svc.CreateProduct(ctx, created.Shop, service.ProductInput{PlatformID: "mug", Title: "Enamel mug",
-		Variants: []service.VariantInput{{PlatformID: "mug-white", SKU: "MUG-W", Title: "White", Price: 1500, Weight: 350}}}); err != nil {
+	if _, err := g.svc.Catalog.CreateProduct(ctx, created.Shop, catalog.ProductInput{PlatformID: "mug", Title: "Enamel mug",
+		Variants: []catalog.VariantInput{{PlatformID: "mug-white", SKU: "MUG-W", Title: "White", Price: 1500, Weight: 350}}}); err != nil {
 		g.t.Fatal(err)
 	}
 	return created.AccessToken

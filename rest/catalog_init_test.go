@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 )
 
 func TestInitResolvesCartItemsFromTheCatalogByPlatformIDOrSKU(t *testing.T) {
@@ -13,8 +13,8 @@ func TestInitResolvesCartItemsFromTheCatalogByPlatformIDOrSKU(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.svc.CreateProduct(context.Background(), sh, service.ProductInput{PlatformID: "p1", Title: "Mug", Vendor: "Acme",
-			Variants: []service.VariantInput{{PlatformID: "v1", SKU: "MUG-1", Price: 1250, Weight: 300}}}); err != nil {
+		if _, err := a.svc.Catalog.CreateProduct(context.Background(), sh, catalog.ProductInput{PlatformID: "p1", Title: "Mug", Vendor: "Acme",
+			Variants: []catalog.VariantInput{{PlatformID: "v1", SKU: "MUG-1", Price: 1250, Weight: 300}}}); err != nil {
 			t.Fatal(err)
 		}
 		body := map[string]any{"cart_items": []map[string]any{

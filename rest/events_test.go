@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
@@ -169,8 +170,8 @@ func giftCardCart(t *testing.T, a *api) map[string]any {
 		t.Fatal(err)
 	}
 	no := false
-	if _, err := a.svc.CreateProduct(context.Background(), sh, service.ProductInput{PlatformID: "gift", Title: "Gift card", GiftCard: true,
-		Variants: []service.VariantInput{{PlatformID: "gift-50", SKU: "GIFT-50", Price: 5000, RequiresShipping: &no}}}); err != nil {
+	if _, err := a.svc.Catalog.CreateProduct(context.Background(), sh, catalog.ProductInput{PlatformID: "gift", Title: "Gift card", GiftCard: true,
+		Variants: []catalog.VariantInput{{PlatformID: "gift-50", SKU: "GIFT-50", Price: 5000, RequiresShipping: &no}}}); err != nil {
 		t.Fatal(err)
 	}
 	return map[string]any{"cart_items": []map[string]any{

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent/discountcode"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
@@ -112,8 +112,8 @@ func TestFrontendLibraryRunsAGuestCheckoutUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.svc.CreateProduct(ctx, sh, service.ProductInput{PlatformID: "p-mug", Title: "Mug",
-			Variants: []service.VariantInput{{PlatformID: "v-mug", SKU: "MUG-1", Price: 1250, Weight: 300, InventoryTracked: true, InventoryQuantity: 5}}}); err != nil {
+		if _, err := a.svc.Catalog.CreateProduct(ctx, sh, catalog.ProductInput{PlatformID: "p-mug", Title: "Mug",
+			Variants: []catalog.VariantInput{{PlatformID: "v-mug", SKU: "MUG-1", Price: 1250, Weight: 300, InventoryTracked: true, InventoryQuantity: 5}}}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := a.svc.Shops.CreateTaxZone(ctx, sh, shops.TaxZoneInput{Name: "NY sales tax", CountryCode: "US", ProvinceCode: "NY", RatePpm: 88750, ShippingTaxable: true}); err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 )
 
 // stockedCatalog adds a tracked mug (3 in stock), a tracked cap that is sold out, and an
@@ -16,12 +16,12 @@ func stockedCatalog(t *testing.T, a *api) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []service.ProductInput{
-		{PlatformID: "p-mug", Title: "Mug", Variants: []service.VariantInput{{PlatformID: "v-mug", SKU: "MUG", Price: 1000, InventoryTracked: true, InventoryQuantity: 3}}},
-		{PlatformID: "p-cap", Title: "Cap", Variants: []service.VariantInput{{PlatformID: "v-cap", SKU: "CAP", Price: 1500, InventoryTracked: true, InventoryQuantity: 0}}},
-		{PlatformID: "p-poster", Title: "Poster", Variants: []service.VariantInput{{PlatformID: "v-poster", SKU: "POSTER", Price: 500}}},
+	for _, p := range []catalog.ProductInput{
+		{PlatformID: "p-mug", Title: "Mug", Variants: []catalog.VariantInput{{PlatformID: "v-mug", SKU: "MUG", Price: 1000, InventoryTracked: true, InventoryQuantity: 3}}},
+		{PlatformID: "p-cap", Title: "Cap", Variants: []catalog.VariantInput{{PlatformID: "v-cap", SKU: "CAP", Price: 1500, InventoryTracked: true, InventoryQuantity: 0}}},
+		{PlatformID: "p-poster", Title: "Poster", Variants: []catalog.VariantInput{{PlatformID: "v-poster", SKU: "POSTER", Price: 500}}},
 	} {
-		if _, err := a.svc.CreateProduct(ctx, sh, p); err != nil {
+		if _, err := a.svc.Catalog.CreateProduct(ctx, sh, p); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 )
 
 func stateOf(t *testing.T, r response) map[string]any {
@@ -21,8 +21,8 @@ func catalogVariant(t *testing.T, a *api, platformID, title string, price int64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.svc.CreateProduct(context.Background(), sh, service.ProductInput{PlatformID: "product-" + platformID, Title: title,
-		Variants: []service.VariantInput{{PlatformID: platformID, SKU: strings.ToUpper(platformID), Price: price}}}); err != nil {
+	if _, err := a.svc.Catalog.CreateProduct(context.Background(), sh, catalog.ProductInput{PlatformID: "product-" + platformID, Title: title,
+		Variants: []catalog.VariantInput{{PlatformID: platformID, SKU: strings.ToUpper(platformID), Price: price}}}); err != nil {
 		t.Fatal(err)
 	}
 }

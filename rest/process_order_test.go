@@ -8,7 +8,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/order"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 )
 
@@ -280,8 +280,8 @@ func lampsInStock(t *testing.T, a *api, stock int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.svc.CreateProduct(context.Background(), sh, service.ProductInput{PlatformID: "lamp", Title: "Lamp",
-		Variants: []service.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000, InventoryTracked: true, InventoryQuantity: stock}}}); err != nil {
+	if _, err := a.svc.Catalog.CreateProduct(context.Background(), sh, catalog.ProductInput{PlatformID: "lamp", Title: "Lamp",
+		Variants: []catalog.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000, InventoryTracked: true, InventoryQuantity: stock}}}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
-	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
@@ -130,13 +129,4 @@ func (s *Service) DiscountCode(ctx context.Context, sh *ent.Shop, id int) (*ent.
 		return nil, shops.DiscountCodeNotFound()
 	}
 	return dc, err
-}
-
-// Variant returns one variant of the shop's catalog with its product.
-func (s *Service) Variant(ctx context.Context, sh *ent.Shop, id int) (*ent.Variant, error) {
-	v, err := s.db.Read.Variant.Query().Where(variant.ShopID(sh.ID), variant.ID(id)).WithProduct().Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, problem.NotFoundError("product.variant_not_found", "no variant with that id")
-	}
-	return v, err
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/input"
 )
 
@@ -41,7 +42,7 @@ func checkCartItem(p input.Problems, f string, it CartItem, storefront bool) {
 	if it.Weight < 0 || it.Weight > input.MaxWeight {
 		p.Add(f+"weight", fmt.Sprintf("must be between 0 and %d", input.MaxWeight))
 	}
-	if it.WeightUnit != "" && !weightUnits[it.WeightUnit] {
+	if it.WeightUnit != "" && !catalog.WeightUnits[it.WeightUnit] {
 		p.Add(f+"weight_unit", "must be g, kg, lb or oz")
 	}
 	p.Text(f+"vendor", it.Vendor, input.MaxShortText)

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
@@ -26,8 +27,8 @@ func (s *Service) EnsureDemoShop(ctx context.Context, identifier string) (string
 	}); err != nil {
 		return "", err
 	}
-	if _, err := s.CreateProduct(ctx, created.Shop, ProductInput{PlatformID: "demo-mug", Title: "Enamel mug", Vendor: "checkoutd",
-		Variants: []VariantInput{
+	if _, err := s.Catalog.CreateProduct(ctx, created.Shop, catalog.ProductInput{PlatformID: "demo-mug", Title: "Enamel mug", Vendor: "checkoutd",
+		Variants: []catalog.VariantInput{
 			{PlatformID: "demo-mug-white", SKU: "MUG-WHITE", Title: "White", Price: 1500, Weight: 350, InventoryTracked: true, InventoryQuantity: 25},
 			{PlatformID: "demo-mug-black", SKU: "MUG-BLACK", Title: "Black", Price: 1500, Weight: 350, InventoryTracked: true, InventoryQuantity: 10},
 		}}); err != nil {

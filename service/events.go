@@ -10,7 +10,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
-	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -86,8 +85,7 @@ func (s *Service) issuePurchasedGiftCards(ctx context.Context, tx *ent.Tx, v *Or
 	if len(productIDs) == 0 {
 		return nil
 	}
-	giftProducts, err := tx.Product.Query().Where(product.ShopID(sh.ID), product.PlatformIDIn(productIDs...), product.GiftCard(true)).
-		Select(product.FieldPlatformID).Strings(ctx)
+	giftProducts, err := s.Catalog.GiftCardProducts(ctx, tx, sh.ID, productIDs)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -67,8 +66,7 @@ func (s *Service) CheckInventory(ctx context.Context, sess *OrderSession, stage 
 	if len(ids) == 0 {
 		return check, v, nil
 	}
-	tracked, err := s.db.Read.Variant.Query().
-		Where(variant.ShopID(sess.Shop.ID), variant.PlatformIDIn(ids...), variant.InventoryTracked(true)).All(ctx)
+	tracked, err := s.Catalog.TrackedVariants(ctx, s.db.Read, sess.Shop.ID, ids)
 	if err != nil {
 		return nil, nil, err
 	}

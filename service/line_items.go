@@ -61,7 +61,7 @@ func (s *Service) AddLineItem(ctx context.Context, sess *OrderSession, it CartIt
 		if len(lines) >= MaxLineItems {
 			return problem.Validation("line_item.too_many", fmt.Sprintf("an order holds at most %d lines", MaxLineItems), nil)
 		}
-		resolved, err := resolveCart(ctx, tx.Client(), sess.Shop.ID, []CartItem{it})
+		resolved, err := s.resolveCart(ctx, tx.Client(), sess.Shop.ID, []CartItem{it})
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
@@ -37,8 +38,8 @@ func newLineFuzzShop(t testing.TB, db *platform.Database) *lineFuzzShop {
 		t.Fatal(err)
 	}
 	for _, sku := range catalogSKUs {
-		if _, err := s.CreateProduct(ctx, created.Shop, service.ProductInput{PlatformID: "p-" + sku, Title: sku,
-			Variants: []service.VariantInput{{PlatformID: sku, SKU: sku, Price: catalogPrices[sku]}}}); err != nil {
+		if _, err := s.Catalog.CreateProduct(ctx, created.Shop, catalog.ProductInput{PlatformID: "p-" + sku, Title: sku,
+			Variants: []catalog.VariantInput{{PlatformID: sku, SKU: sku, Price: catalogPrices[sku]}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -122,7 +122,7 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	}
 	// The cart is completed from the catalog before the transaction, through the read pool: the
 	// order copies what it finds, and SQLite's one writer is held only for the inserts.
-	resolved, err := resolveCart(ctx, s.db.Read, sh.ID, in.CartItems)
+	resolved, err := s.resolveCart(ctx, s.db.Read, sh.ID, in.CartItems)
 	if err != nil {
 		return nil, err
 	}
@@ -287,11 +287,11 @@ func frozenPricing(v *OrderView) ([]byte, error) {
 
 // resolveCart completes every cart item from the catalog; lines naming no known product are a
 // 422 that names them.
-func resolveCart(ctx context.Context, c *ent.Client, shopID int, items []CartItem) ([]CartItem, error) {
+func (s *Service) resolveCart(ctx context.Context, c *ent.Client, shopID int, items []CartItem) ([]CartItem, error) {
 	out := make([]CartItem, len(items))
 	p := input.Problems{}
 	for i, it := range items {
-		r, ok, err := resolveCartItem(ctx, c, shopID, it)
+		r, ok, err := s.resolveCartItem(ctx, c, shopID, it)
 		if err != nil {
 			return nil, err
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
-	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -341,27 +340,18 @@ func outOfStock(li *ent.LineItem) *problem.Error {
 		Details: map[string]any{"field": "line_items", "line_item_key": li.LineItemKey, "quantity": li.Quantity}}
 }
 
-// reserveStock takes each tracked line's quantity off its variant's stock. The decrement only
-// happens while the stock covers it, in one statement, so two orders can never both take the
-// last unit.
+// reserveStock takes each tracked line's quantity off its variant's stock (catalog.Reserve: two
+// orders can never both take the last unit).
 func (s *Service) reserveStock(ctx context.Context, tx *ent.Tx, v *OrderView) error {
 	for _, li := range v.LineItems {
 		if li.VariantID == "" {
 			continue
 		}
-		n, err := tx.Variant.Update().Where(variant.ShopID(v.Shop.ID), variant.PlatformID(li.VariantID), variant.InventoryTracked(true),
-			variant.InventoryQuantityGTE(li.Quantity)).AddInventoryQuantity(-li.Quantity).Save(ctx)
+		ok, err := s.Catalog.Reserve(ctx, tx, v.Shop.ID, li.VariantID, li.Quantity)
 		if err != nil {
 			return err
 		}
-		if n > 0 {
-			continue
-		}
-		tracked, err := tx.Variant.Query().Where(variant.ShopID(v.Shop.ID), variant.PlatformID(li.VariantID), variant.InventoryTracked(true)).Exist(ctx)
-		if err != nil {
-			return err
-		}
-		if tracked {
+		if !ok {
 			return outOfStock(li)
 		}
 	}
@@ -374,8 +364,7 @@ func (s *Service) releaseReservation(ctx context.Context, tx *ent.Tx, v *OrderVi
 		if li.VariantID == "" {
 			continue
 		}
-		if _, err := tx.Variant.Update().Where(variant.ShopID(v.Shop.ID), variant.PlatformID(li.VariantID), variant.InventoryTracked(true)).
-			AddInventoryQuantity(li.Quantity).Save(ctx); err != nil {
+		if err := s.Catalog.Release(ctx, tx, v.Shop.ID, li.VariantID, li.Quantity); err != nil {
 			return err
 		}
 	}

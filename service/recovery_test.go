@@ -8,6 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
@@ -32,8 +33,8 @@ func newOrderToProcess(t *testing.T, s *service.Service, shopIdentifier string) 
 		t.Fatal(err)
 	}
 	sh := created.Shop
-	if _, err := s.CreateProduct(ctx, sh, service.ProductInput{PlatformID: "lamp", Title: "Lamp",
-		Variants: []service.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000, InventoryTracked: true, InventoryQuantity: 5}}}); err != nil {
+	if _, err := s.Catalog.CreateProduct(ctx, sh, catalog.ProductInput{PlatformID: "lamp", Title: "Lamp",
+		Variants: []catalog.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000, InventoryTracked: true, InventoryQuantity: 5}}}); err != nil {
 		t.Fatal(err)
 	}
 	gw := gatewaytest.New(t, "tok")

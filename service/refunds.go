@@ -11,7 +11,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
-	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
@@ -290,8 +289,7 @@ func (s *Service) restock(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.
 			return err
 		}
 		if li.VariantID != "" {
-			if _, err := tx.Variant.Update().Where(variant.ShopID(sh.ID), variant.PlatformID(li.VariantID), variant.InventoryTracked(true)).
-				AddInventoryQuantity(l.Quantity).Save(ctx); err != nil {
+			if err := s.Catalog.Release(ctx, tx, sh.ID, li.VariantID, l.Quantity); err != nil {
 				return err
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/platform"
@@ -20,6 +21,8 @@ import (
 type Service struct {
 	// Shops is the shop configuration domain.
 	Shops *shops.Service
+	// Catalog is the catalog domain: products, variants, stock.
+	Catalog *catalog.Service
 	// Webhooks is the webhook domain: subscriptions and deliveries.
 	Webhooks *webhooks.Service
 
@@ -76,6 +79,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	// service clock says.
 	s.gateways = gateway.New(s.gatewayTimeout, time.Now, s.outbound)
 	s.Shops = shops.New(s.p, s.outbound)
+	s.Catalog = catalog.New(s.p)
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})
 	s.metrics = newMetrics(s)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
@@ -40,7 +40,7 @@ var productFieldNames = map[string]string{"variants[0].platform_id": "variant_pl
 
 func (c *Console) createProduct(q *request) error {
 	d := newDecoder(q.r.PostForm)
-	v := service.VariantInput{PlatformID: d.str("variant_platform_id"), SKU: d.str("sku"), Title: d.str("variant_title"),
+	v := catalog.VariantInput{PlatformID: d.str("variant_platform_id"), SKU: d.str("sku"), Title: d.str("variant_title"),
 		InventoryTracked: d.checkbox("inventory_tracked")}
 	if p := d.money("price", q.shop.Currency); p != nil {
 		v.Price = *p
@@ -53,8 +53,8 @@ func (c *Console) createProduct(q *request) error {
 	if !d.ok() {
 		return c.productsPage(q, http.StatusUnprocessableEntity, d.form())
 	}
-	p, err := c.svc.CreateProduct(q.ctx(), q.shop, service.ProductInput{PlatformID: d.str("platform_id"), Title: d.str("title"),
-		Description: d.str("description"), Vendor: d.str("vendor"), Tags: d.str("tags"), Variants: []service.VariantInput{v}})
+	p, err := c.svc.Catalog.CreateProduct(q.ctx(), q.shop, catalog.ProductInput{PlatformID: d.str("platform_id"), Title: d.str("title"),
+		Description: d.str("description"), Vendor: d.str("vendor"), Tags: d.str("tags"), Variants: []catalog.VariantInput{v}})
 	if err != nil {
 		f, err := invalid(q.r.PostForm, err)
 		if err != nil {
@@ -70,7 +70,7 @@ func (c *Console) product(q *request) (*ent.Product, error) {
 	if err != nil {
 		return nil, &problem.Error{Kind: problem.NotFound, Type: "product.not_found", Message: "no product with that id"}
 	}
-	return c.svc.Product(q.ctx(), q.shop, id)
+	return c.svc.Catalog.Product(q.ctx(), q.shop, id)
 }
 
 func (c *Console) confirmDeleteProduct(q *request) error {
@@ -87,7 +87,7 @@ func (c *Console) deleteProduct(q *request) error {
 	if err != nil {
 		return err
 	}
-	if err := c.svc.DeleteProduct(q.ctx(), q.shop, p.ID); err != nil {
+	if err := c.svc.Catalog.DeleteProduct(q.ctx(), q.shop, p.ID); err != nil {
 		return err
 	}
 	return q.redirect("/admin/products", "Product "+p.Title+" deleted.")
@@ -111,7 +111,7 @@ func (c *Console) variant(q *request) (*ent.Variant, error) {
 	if err != nil {
 		return nil, &problem.Error{Kind: problem.NotFound, Type: "product.variant_not_found", Message: "no variant with that id"}
 	}
-	return c.svc.Variant(q.ctx(), q.shop, id)
+	return c.svc.Catalog.Variant(q.ctx(), q.shop, id)
 }
 
 func (c *Console) updateVariant(q *request) error {
@@ -122,12 +122,12 @@ func (c *Console) updateVariant(q *request) error {
 	d := newDecoder(q.r.PostForm)
 	tracked := d.checkbox("inventory_tracked")
 	sku, title := d.str("sku"), d.str("variant_title")
-	patch := service.VariantPatch{Price: d.money("price", q.shop.Currency), CompareAtPrice: d.money("compare_at_price", q.shop.Currency),
+	patch := catalog.VariantPatch{Price: d.money("price", q.shop.Currency), CompareAtPrice: d.money("compare_at_price", q.shop.Currency),
 		InventoryTracked: &tracked, InventoryQuantity: d.integer("inventory_quantity"), SKU: &sku, Title: &title}
 	if !d.ok() {
 		return q.render(http.StatusUnprocessableEntity, variantPage(v, d.form()))
 	}
-	if _, err := c.svc.UpdateVariant(q.ctx(), q.shop, v.ID, patch); err != nil {
+	if _, err := c.svc.Catalog.UpdateVariant(q.ctx(), q.shop, v.ID, patch); err != nil {
 		f, err := invalid(q.r.PostForm, err)
 		if err != nil {
 			return err

@@ -25,6 +25,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -417,7 +418,7 @@ type ComplexityRoot struct {
 		CreateExternalPaymentGateway func(childComplexity int, input model.ExternalPaymentGatewayInput) int
 		CreateGuestCustomer          func(childComplexity int, publicOrderID string, input service.CustomerInput) int
 		CreateLifeElement            func(childComplexity int, input model.LifeElementInput) int
-		CreateProduct                func(childComplexity int, input service.ProductInput) int
+		CreateProduct                func(childComplexity int, input catalog.ProductInput) int
 		CreateRSAConfig              func(childComplexity int, input shops.RSAConfigInput) int
 		CreateShippingZone           func(childComplexity int, input shops.ShippingZoneInput) int
 		CreateTaxZone                func(childComplexity int, input shops.TaxZoneInput) int
@@ -465,7 +466,7 @@ type ComplexityRoot struct {
 		UpdateRSAConfig              func(childComplexity int, input shops.RSAConfigInput) int
 		UpdateShippingAddress        func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		UpdateTaxZone                func(childComplexity int, id int, input shops.TaxZonePatch) int
-		UpdateVariant                func(childComplexity int, id int, input service.VariantPatch) int
+		UpdateVariant                func(childComplexity int, id int, input catalog.VariantPatch) int
 		UpdateWebhookSubscription    func(childComplexity int, id int, callbackURL string) int
 	}
 
@@ -971,8 +972,8 @@ type MutationResolver interface {
 	CreateLifeElement(ctx context.Context, input model.LifeElementInput) (*ent.LifeElement, error)
 	UpdateLifeElement(ctx context.Context, publicID string, input model.LifeElementInput) (*ent.LifeElement, error)
 	DeleteLifeElement(ctx context.Context, publicID string) (bool, error)
-	CreateProduct(ctx context.Context, input service.ProductInput) (*ent.Product, error)
-	UpdateVariant(ctx context.Context, id int, input service.VariantPatch) (*ent.Variant, error)
+	CreateProduct(ctx context.Context, input catalog.ProductInput) (*ent.Product, error)
+	UpdateVariant(ctx context.Context, id int, input catalog.VariantPatch) (*ent.Variant, error)
 	CreateShippingZone(ctx context.Context, input shops.ShippingZoneInput) (*ent.ShippingZone, error)
 	CaptureOrder(ctx context.Context, publicOrderID string, input model.CaptureInput) (*service.CaptureResult, error)
 	RefundOrder(ctx context.Context, publicOrderID string, input model.RefundInput) (*service.RefundResult, error)
@@ -2633,7 +2634,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateProduct(childComplexity, args["input"].(service.ProductInput)), true
+		return e.ComplexityRoot.Mutation.CreateProduct(childComplexity, args["input"].(catalog.ProductInput)), true
 	case "Mutation.createRSAConfig":
 		if e.ComplexityRoot.Mutation.CreateRSAConfig == nil {
 			break
@@ -3156,7 +3157,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateVariant(childComplexity, args["id"].(int), args["input"].(service.VariantPatch)), true
+		return e.ComplexityRoot.Mutation.UpdateVariant(childComplexity, args["id"].(int), args["input"].(catalog.VariantPatch)), true
 	case "Mutation.updateWebhookSubscription":
 		if e.ComplexityRoot.Mutation.UpdateWebhookSubscription == nil {
 			break
@@ -13721,8 +13722,8 @@ func (ec *executionContext) field_Mutation_createProduct_args(ctx context.Contex
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.ProductInput, error) {
-			return ec.unmarshalNProductInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProductInput(ctx, v)
+		func(ctx context.Context, v any) (catalog.ProductInput, error) {
+			return ec.unmarshalNProductInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcatalogᚐProductInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14563,8 +14564,8 @@ func (ec *executionContext) field_Mutation_updateVariant_args(ctx context.Contex
 	}
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.VariantPatch, error) {
-			return ec.unmarshalNVariantPatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐVariantPatch(ctx, v)
+		func(ctx context.Context, v any) (catalog.VariantPatch, error) {
+			return ec.unmarshalNVariantPatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcatalogᚐVariantPatch(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -21847,7 +21848,7 @@ func (ec *executionContext) _Mutation_createProduct(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateProduct(ctx, fc.Args["input"].(service.ProductInput))
+			return ec.Resolvers.Mutation().CreateProduct(ctx, fc.Args["input"].(catalog.ProductInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Product) graphql.Marshaler {
@@ -21891,7 +21892,7 @@ func (ec *executionContext) _Mutation_updateVariant(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateVariant(ctx, fc.Args["id"].(int), fc.Args["input"].(service.VariantPatch))
+			return ec.Resolvers.Mutation().UpdateVariant(ctx, fc.Args["id"].(int), fc.Args["input"].(catalog.VariantPatch))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Variant) graphql.Marshaler {
@@ -47277,8 +47278,8 @@ func UnmarshalPaymentTransactionWhereInput(ctx context.Context, raw any) (ent.Pa
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputProductInput(ctx context.Context, obj any) (service.ProductInput, error) {
-	var it service.ProductInput
+func (ec *executionContext) unmarshalInputProductInput(ctx context.Context, obj any) (catalog.ProductInput, error) {
+	var it catalog.ProductInput
 	if obj == nil {
 		return it, nil
 	}
@@ -47346,7 +47347,7 @@ func (ec *executionContext) unmarshalInputProductInput(ctx context.Context, obj 
 			it.GiftCard = data
 		case "variants":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variants"))
-			data, err := ec.unmarshalNVariantInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐVariantInputᚄ(ctx, v)
+			data, err := ec.unmarshalNVariantInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcatalogᚐVariantInputᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47362,8 +47363,8 @@ func (ec *executionContext) unmarshalInputProductInput(ctx context.Context, obj 
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalProductInput(ctx context.Context, raw any) (service.ProductInput, error) {
-	var out service.ProductInput
+func UnmarshalProductInput(ctx context.Context, raw any) (catalog.ProductInput, error) {
+	var out catalog.ProductInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "ProductInput", raw, &out)
 	return out, err
 }
@@ -51802,8 +51803,8 @@ func UnmarshalTaxZoneWhereInput(ctx context.Context, raw any) (ent.TaxZoneWhereI
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputVariantInput(ctx context.Context, obj any) (service.VariantInput, error) {
-	var it service.VariantInput
+func (ec *executionContext) unmarshalInputVariantInput(ctx context.Context, obj any) (catalog.VariantInput, error) {
+	var it catalog.VariantInput
 	if obj == nil {
 		return it, nil
 	}
@@ -51915,8 +51916,8 @@ func (ec *executionContext) unmarshalInputVariantInput(ctx context.Context, obj 
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalVariantInput(ctx context.Context, raw any) (service.VariantInput, error) {
-	var out service.VariantInput
+func UnmarshalVariantInput(ctx context.Context, raw any) (catalog.VariantInput, error) {
+	var out catalog.VariantInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "VariantInput", raw, &out)
 	return out, err
 }
@@ -51974,8 +51975,8 @@ func UnmarshalVariantOrder(ctx context.Context, raw any) (ent.VariantOrder, erro
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputVariantPatch(ctx context.Context, obj any) (service.VariantPatch, error) {
-	var it service.VariantPatch
+func (ec *executionContext) unmarshalInputVariantPatch(ctx context.Context, obj any) (catalog.VariantPatch, error) {
+	var it catalog.VariantPatch
 	if obj == nil {
 		return it, nil
 	}
@@ -52045,8 +52046,8 @@ func (ec *executionContext) unmarshalInputVariantPatch(ctx context.Context, obj 
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalVariantPatch(ctx context.Context, raw any) (service.VariantPatch, error) {
-	var out service.VariantPatch
+func UnmarshalVariantPatch(ctx context.Context, raw any) (catalog.VariantPatch, error) {
+	var out catalog.VariantPatch
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "VariantPatch", raw, &out)
 	return out, err
 }
@@ -62476,7 +62477,7 @@ func (ec *executionContext) marshalNProductData2githubᚗcomᚋcheckoutdᚋcheck
 	return ec._ProductData(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNProductInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProductInput(ctx context.Context, v any) (service.ProductInput, error) {
+func (ec *executionContext) unmarshalNProductInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcatalogᚐProductInput(ctx context.Context, v any) (catalog.ProductInput, error) {
 	res, err := ec.unmarshalInputProductInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -62877,18 +62878,18 @@ func (ec *executionContext) marshalNVariantConnection2ᚖgithubᚗcomᚋcheckout
 	return ec._VariantConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNVariantInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐVariantInput(ctx context.Context, v any) (service.VariantInput, error) {
+func (ec *executionContext) unmarshalNVariantInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcatalogᚐVariantInput(ctx context.Context, v any) (catalog.VariantInput, error) {
 	res, err := ec.unmarshalInputVariantInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNVariantInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐVariantInputᚄ(ctx context.Context, v any) ([]service.VariantInput, error) {
+func (ec *executionContext) unmarshalNVariantInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcatalogᚐVariantInputᚄ(ctx context.Context, v any) ([]catalog.VariantInput, error) {
 	vSlice := graphql.CoerceList(v)
 	var err error
-	res := make([]service.VariantInput, len(vSlice))
+	res := make([]catalog.VariantInput, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNVariantInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐVariantInput(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNVariantInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcatalogᚐVariantInput(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -62910,7 +62911,7 @@ func (ec *executionContext) marshalNVariantOrderField2ᚖgithubᚗcomᚋcheckout
 	return v
 }
 
-func (ec *executionContext) unmarshalNVariantPatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐVariantPatch(ctx context.Context, v any) (service.VariantPatch, error) {
+func (ec *executionContext) unmarshalNVariantPatch2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcatalogᚐVariantPatch(ctx context.Context, v any) (catalog.VariantPatch, error) {
 	res, err := ec.unmarshalInputVariantPatch(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }

@@ -1,4 +1,4 @@
-package service
+package catalog
 
 import (
 	"context"
@@ -40,7 +40,8 @@ type ProductInput struct {
 	Variants    []VariantInput `json:"variants"`
 }
 
-var weightUnits = map[string]bool{"g": true, "kg": true, "lb": true, "oz": true}
+// WeightUnits are the units a weight may be given in.
+var WeightUnits = map[string]bool{"g": true, "kg": true, "lb": true, "oz": true}
 
 func (in ProductInput) validate() error {
 	p := input.Problems{}
@@ -74,7 +75,7 @@ func (in ProductInput) validate() error {
 		if input.AmountOutOfBounds(v.Price) || input.AmountOutOfBounds(v.CompareAtPrice) {
 			p.Add(f+".price", "price and compare_at_price "+input.AmountBoundText)
 		}
-		if v.WeightUnit != "" && !weightUnits[v.WeightUnit] {
+		if v.WeightUnit != "" && !WeightUnits[v.WeightUnit] {
 			p.Add(f+".weight_unit", "must be g, kg, lb or oz")
 		}
 		if v.Weight < 0 || v.Weight > input.MaxWeight || v.InventoryQuantity < 0 || v.InventoryQuantity > input.MaxInventory {
@@ -157,7 +158,7 @@ func (s *Service) UpdateVariant(ctx context.Context, sh *ent.Shop, id int, in Va
 		return nil, problem.Validation("product.invalid_variant_data",
 			fmt.Sprintf("price and compare_at_price %s, inventory_quantity between 0 and %d, sku and title at most %d characters", input.AmountBoundText, input.MaxInventory, input.MaxShortText), nil)
 	}
-	n, err := s.db.Client.Variant.Update().Where(variant.ShopID(sh.ID), variant.ID(id)).
+	n, err := s.p.DB.Client.Variant.Update().Where(variant.ShopID(sh.ID), variant.ID(id)).
 		SetNillablePrice(in.Price).SetNillableCompareAtPrice(in.CompareAtPrice).SetNillableInventoryTracked(in.InventoryTracked).
 		SetNillableInventoryQuantity(in.InventoryQuantity).SetNillableSku(in.SKU).SetNillableTitle(in.Title).Save(ctx)
 	if err != nil {
@@ -166,42 +167,5 @@ func (s *Service) UpdateVariant(ctx context.Context, sh *ent.Shop, id int, in Va
 	if n == 0 {
 		return nil, problem.NotFoundError("product.variant_not_found", "no variant with that id")
 	}
-	return s.db.Read.Variant.Get(ctx, id)
-}
-
-// resolveCartItem completes a cart item from the catalog, by variant platform_id or sku. A
-// line that carries title and price inline is taken as it is (a platform keeping its own catalog).
-func resolveCartItem(ctx context.Context, c *ent.Client, shopID int, it CartItem) (CartItem, bool, error) {
-	if it.Title != nil && it.Price != nil {
-		return it, true, nil
-	}
-	q := c.Variant.Query().Where(variant.ShopID(shopID)).WithProduct()
-	switch {
-	case it.PlatformID != "":
-		q = q.Where(variant.PlatformID(it.PlatformID))
-	case it.SKU != "":
-		q = q.Where(variant.Sku(it.SKU))
-	default:
-		return it, false, nil
-	}
-	vs, err := q.Limit(1).All(ctx)
-	if err != nil || len(vs) == 0 {
-		return it, false, err
-	}
-	v := vs[0]
-	title := v.Edges.Product.Title
-	if v.Title != "" && v.Title != "Default" {
-		title += " - " + v.Title
-	}
-	price := v.Price
-	it.Title, it.Price = &title, &price
-	it.PlatformID, it.SKU = v.PlatformID, v.Sku
-	it.CompareAtPrice, it.Weight, it.WeightUnit = v.CompareAtPrice, v.Weight, v.WeightUnit
-	it.RequiresShipping, it.Taxable = &v.RequiresShipping, &v.Taxable
-	it.Vendor, it.ImageURL = v.Edges.Product.Vendor, v.ImageURL
-	if it.ImageURL == "" {
-		it.ImageURL = v.Edges.Product.ImageURL
-	}
-	it.productPlatformID = v.Edges.Product.PlatformID
-	return it, true, nil
+	return s.p.DB.Read.Variant.Get(ctx, id)
 }

@@ -1,0 +1,14 @@
+// Package catalog is the catalog domain: products, their variants and the variants' stock,
+// which orders reserve at processing and give back when they fail, are cancelled or refunded
+// with restock.
+package catalog
+
+import "github.com/checkoutd/checkoutd/service/platform"
+
+// Service owns the catalog: its rules and its tables' writes.
+type Service struct {
+	p *platform.Platform
+}
+
+// New returns the catalog domain.
+func New(p *platform.Platform) *Service { return &Service{p: p} }
