@@ -9,49 +9,50 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/pricing"
 )
 
 // ApplicationState is the full order state of the spec, as storefront calls answer it.
 // Collections are never null: the public frontend library throws on a missing one.
 type ApplicationState struct {
-	Customer        any                  `json:"customer"`
-	Addresses       map[string]any       `json:"addresses"`
-	LineItems       []LineItemState      `json:"line_items"`
-	Fees            []any                `json:"fees"`
-	Taxes           []TaxLine            `json:"taxes"`
-	Discounts       []DiscountLine       `json:"discounts"`
-	Payments        []PaymentState       `json:"payments"`
-	OrderTotal      int64                `json:"order_total"`
-	OrderBalance    int64                `json:"order_balance"`
-	OrderMetaData   schema.OrderMetaData `json:"order_meta_data"`
-	Shipping        ShippingState        `json:"shipping"`
-	ResumableLink   string               `json:"resumable_link"`
-	LinkToCart      string               `json:"link_to_cart"`
-	FlowID          string               `json:"flow_id"`
-	Currency        CurrencyInfo         `json:"currency"`
-	DisplayCurrency CurrencyInfo         `json:"display_currency"`
-	DisplayExchange float64              `json:"display_exchange_rate"`
-	CreatedVia      string               `json:"created_via"`
-	IsProcessed     bool                 `json:"is_processed"`
-	OrderID         int                  `json:"order_id"`
-	PlatformOrderID string               `json:"platform_order_id"`
+	Customer        any                    `json:"customer"`
+	Addresses       map[string]any         `json:"addresses"`
+	LineItems       []LineItemState        `json:"line_items"`
+	Fees            []any                  `json:"fees"`
+	Taxes           []pricing.TaxLine      `json:"taxes"`
+	Discounts       []pricing.DiscountLine `json:"discounts"`
+	Payments        []PaymentState         `json:"payments"`
+	OrderTotal      int64                  `json:"order_total"`
+	OrderBalance    int64                  `json:"order_balance"`
+	OrderMetaData   schema.OrderMetaData   `json:"order_meta_data"`
+	Shipping        ShippingState          `json:"shipping"`
+	ResumableLink   string                 `json:"resumable_link"`
+	LinkToCart      string                 `json:"link_to_cart"`
+	FlowID          string                 `json:"flow_id"`
+	Currency        CurrencyInfo           `json:"currency"`
+	DisplayCurrency CurrencyInfo           `json:"display_currency"`
+	DisplayExchange float64                `json:"display_exchange_rate"`
+	CreatedVia      string                 `json:"created_via"`
+	IsProcessed     bool                   `json:"is_processed"`
+	OrderID         int                    `json:"order_id"`
+	PlatformOrderID string                 `json:"platform_order_id"`
 }
 
 // ShippingState is the order's chosen and offered shipping lines.
 type ShippingState struct {
-	SelectedShipping       any            `json:"selected_shipping"`
-	AvailableShippingLines []any          `json:"available_shipping_lines"`
-	Taxes                  []TaxLine      `json:"taxes"`
-	Discounts              []DiscountLine `json:"discounts"`
+	SelectedShipping       any                    `json:"selected_shipping"`
+	AvailableShippingLines []any                  `json:"available_shipping_lines"`
+	Taxes                  []pricing.TaxLine      `json:"taxes"`
+	Discounts              []pricing.DiscountLine `json:"discounts"`
 }
 
 // LineItemState is one line with its product data.
 type LineItemState struct {
-	ProductData       ProductData    `json:"product_data"`
-	Taxes             []TaxLine      `json:"taxes"`
-	Fees              []any          `json:"fees"`
-	Discounts         []DiscountLine `json:"discounts"`
-	FulfilledQuantity int            `json:"fulfilled_quantity"`
+	ProductData       ProductData            `json:"product_data"`
+	Taxes             []pricing.TaxLine      `json:"taxes"`
+	Fees              []any                  `json:"fees"`
+	Discounts         []pricing.DiscountLine `json:"discounts"`
+	FulfilledQuantity int                    `json:"fulfilled_quantity"`
 }
 
 // ProductData is the spec's line item product data.

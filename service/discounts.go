@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
@@ -54,7 +55,7 @@ func checkDiscountCode(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.
 	for _, li := range items {
 		subtotal += li.Price * int64(li.Quantity)
 	}
-	if problem := discountCodeProblem(dc, subtotal, now); problem != nil {
+	if problem := pricing.DiscountCodeProblem(dc, subtotal, now); problem != nil {
 		return nil, problem
 	}
 	others := slices.DeleteFunc(slices.Clone(o.DiscountCodes), func(held string) bool { return held == code })

@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -58,7 +59,7 @@ type OrderView struct {
 	// SelectedShipping is the chosen line while it is still offered, at today's price.
 	SelectedShipping *schema.ShippingLine
 	Payments         []*ent.OrderPayment
-	Pricing          Pricing
+	Pricing          pricing.Pricing
 	JWT              string
 }
 
@@ -270,7 +271,7 @@ func (s *Service) viewWith(ctx context.Context, c *ent.Client, sh *ent.Shop, o *
 			v.SelectedShipping = &lines[i]
 		}
 	}
-	v.Pricing = priceOrder(sh, o, items, v.SelectedShipping, rules, s.clock())
+	v.Pricing = pricing.Price(sh, o, items, v.SelectedShipping, rules, s.clock())
 	return v, nil
 }
 
@@ -278,7 +279,7 @@ func (s *Service) viewWith(ctx context.Context, c *ent.Client, sh *ent.Shop, o *
 type settledPricing struct {
 	ShippingLines    []schema.ShippingLine `json:"shipping_lines"`
 	SelectedShipping *schema.ShippingLine  `json:"selected_shipping"`
-	Pricing          Pricing               `json:"pricing"`
+	Pricing          pricing.Pricing       `json:"pricing"`
 }
 
 func frozenPricing(v *OrderView) ([]byte, error) {

@@ -33,7 +33,7 @@ func checkComplete(v *OrderView) error {
 	if len(v.LineItems) == 0 {
 		return incomplete("order.no_line_items", "the order has no line items", "line_items")
 	}
-	if v.Pricing.overflow {
+	if v.Pricing.Overflow {
 		return orderTooLarge(0)
 	}
 	if o.Customer == nil {

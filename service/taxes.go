@@ -5,6 +5,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -18,7 +19,7 @@ func (s *Service) GenerateTaxes(ctx context.Context, sess *OrderSession) (*Order
 			return problem.Validation("taxes.address_required", "taxes need the order's "+string(kind)+" address: set it first",
 				map[string]any{"field": "address", "address_type": string(kind)})
 		}
-		update.SetTaxBasis(basisOf(addr))
+		update.SetTaxBasis(pricing.BasisOf(addr))
 		return nil
 	})
 }
@@ -27,7 +28,7 @@ func (s *Service) GenerateTaxes(ctx context.Context, sess *OrderSession) (*Order
 type TaxEstimate struct {
 	View     *OrderView
 	Basis    schema.TaxBasis
-	Taxes    []TaxLine
+	Taxes    []pricing.TaxLine
 	TaxTotal int64
 	Total    int64
 }
@@ -48,6 +49,6 @@ func (s *Service) EstimateTaxes(ctx context.Context, sess *OrderSession, in Addr
 	if err != nil {
 		return nil, err
 	}
-	p := priceOrder(sess.Shop, &at, v.LineItems, v.SelectedShipping, rules, s.clock())
+	p := pricing.Price(sess.Shop, &at, v.LineItems, v.SelectedShipping, rules, s.clock())
 	return &TaxEstimate{View: v, Basis: *at.TaxBasis, Taxes: p.Taxes, TaxTotal: p.TaxTotal, Total: p.Total}, nil
 }

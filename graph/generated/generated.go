@@ -26,6 +26,7 @@ import (
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/catalog"
+	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -16511,8 +16512,8 @@ func (ec *executionContext) _ApplicationState_taxes(ctx context.Context, field g
 			return obj.Taxes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.TaxLine) graphql.Marshaler {
-			return ec.marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLineᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []pricing.TaxLine) graphql.Marshaler {
+			return ec.marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐTaxLineᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16543,8 +16544,8 @@ func (ec *executionContext) _ApplicationState_discounts(ctx context.Context, fie
 			return obj.Discounts, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.DiscountLine) graphql.Marshaler {
-			return ec.marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLineᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []pricing.DiscountLine) graphql.Marshaler {
+			return ec.marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐDiscountLineᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18289,7 +18290,7 @@ func (ec *executionContext) fieldContext_DiscountCodeEdge_cursor(_ context.Conte
 	return graphql.NewScalarFieldContext("DiscountCodeEdge", field, false, false, "Cursor")
 }
 
-func (ec *executionContext) _DiscountLine_code(ctx context.Context, field graphql.CollectedField, obj *service.DiscountLine) (ret graphql.Marshaler) {
+func (ec *executionContext) _DiscountLine_code(ctx context.Context, field graphql.CollectedField, obj *pricing.DiscountLine) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18312,7 +18313,7 @@ func (ec *executionContext) fieldContext_DiscountLine_code(_ context.Context, fi
 	return graphql.NewScalarFieldContext("DiscountLine", field, false, false, "String")
 }
 
-func (ec *executionContext) _DiscountLine_text(ctx context.Context, field graphql.CollectedField, obj *service.DiscountLine) (ret graphql.Marshaler) {
+func (ec *executionContext) _DiscountLine_text(ctx context.Context, field graphql.CollectedField, obj *pricing.DiscountLine) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18335,7 +18336,7 @@ func (ec *executionContext) fieldContext_DiscountLine_text(_ context.Context, fi
 	return graphql.NewScalarFieldContext("DiscountLine", field, false, false, "String")
 }
 
-func (ec *executionContext) _DiscountLine_value(ctx context.Context, field graphql.CollectedField, obj *service.DiscountLine) (ret graphql.Marshaler) {
+func (ec *executionContext) _DiscountLine_value(ctx context.Context, field graphql.CollectedField, obj *pricing.DiscountLine) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18358,7 +18359,7 @@ func (ec *executionContext) fieldContext_DiscountLine_value(_ context.Context, f
 	return graphql.NewScalarFieldContext("DiscountLine", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _DiscountLine_source(ctx context.Context, field graphql.CollectedField, obj *service.DiscountLine) (ret graphql.Marshaler) {
+func (ec *executionContext) _DiscountLine_source(ctx context.Context, field graphql.CollectedField, obj *pricing.DiscountLine) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21359,8 +21360,8 @@ func (ec *executionContext) _LineItemState_taxes(ctx context.Context, field grap
 			return obj.Taxes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.TaxLine) graphql.Marshaler {
-			return ec.marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLineᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []pricing.TaxLine) graphql.Marshaler {
+			return ec.marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐTaxLineᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21391,8 +21392,8 @@ func (ec *executionContext) _LineItemState_discounts(ctx context.Context, field 
 			return obj.Discounts, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.DiscountLine) graphql.Marshaler {
-			return ec.marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLineᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []pricing.DiscountLine) graphql.Marshaler {
+			return ec.marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐDiscountLineᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29733,8 +29734,8 @@ func (ec *executionContext) _ShippingState_taxes(ctx context.Context, field grap
 			return obj.Taxes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.TaxLine) graphql.Marshaler {
-			return ec.marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLineᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []pricing.TaxLine) graphql.Marshaler {
+			return ec.marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐTaxLineᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29765,8 +29766,8 @@ func (ec *executionContext) _ShippingState_discounts(ctx context.Context, field 
 			return obj.Discounts, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.DiscountLine) graphql.Marshaler {
-			return ec.marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLineᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []pricing.DiscountLine) graphql.Marshaler {
+			return ec.marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐDiscountLineᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -31009,7 +31010,7 @@ func (ec *executionContext) fieldContext_Shop_sharedSecretMasked(_ context.Conte
 	return graphql.NewScalarFieldContext("Shop", field, true, true, "String")
 }
 
-func (ec *executionContext) _TaxLine_value(ctx context.Context, field graphql.CollectedField, obj *service.TaxLine) (ret graphql.Marshaler) {
+func (ec *executionContext) _TaxLine_value(ctx context.Context, field graphql.CollectedField, obj *pricing.TaxLine) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31032,7 +31033,7 @@ func (ec *executionContext) fieldContext_TaxLine_value(_ context.Context, field 
 	return graphql.NewScalarFieldContext("TaxLine", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _TaxLine_name(ctx context.Context, field graphql.CollectedField, obj *service.TaxLine) (ret graphql.Marshaler) {
+func (ec *executionContext) _TaxLine_name(ctx context.Context, field graphql.CollectedField, obj *pricing.TaxLine) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31055,7 +31056,7 @@ func (ec *executionContext) fieldContext_TaxLine_name(_ context.Context, field g
 	return graphql.NewScalarFieldContext("TaxLine", field, false, false, "String")
 }
 
-func (ec *executionContext) _TaxLine_isIncluded(ctx context.Context, field graphql.CollectedField, obj *service.TaxLine) (ret graphql.Marshaler) {
+func (ec *executionContext) _TaxLine_isIncluded(ctx context.Context, field graphql.CollectedField, obj *pricing.TaxLine) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -56235,7 +56236,7 @@ func (ec *executionContext) _DiscountCodeEdge(ctx context.Context, sel ast.Selec
 
 var discountLineImplementors = []string{"DiscountLine"}
 
-func (ec *executionContext) _DiscountLine(ctx context.Context, sel ast.SelectionSet, obj *service.DiscountLine) graphql.Marshaler {
+func (ec *executionContext) _DiscountLine(ctx context.Context, sel ast.SelectionSet, obj *pricing.DiscountLine) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, discountLineImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -60254,7 +60255,7 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 
 var taxLineImplementors = []string{"TaxLine"}
 
-func (ec *executionContext) _TaxLine(ctx context.Context, sel ast.SelectionSet, obj *service.TaxLine) graphql.Marshaler {
+func (ec *executionContext) _TaxLine(ctx context.Context, sel ast.SelectionSet, obj *pricing.TaxLine) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, taxLineImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -61806,15 +61807,15 @@ func (ec *executionContext) unmarshalNDiscountCodeWhereInput2ᚖgithubᚗcomᚋc
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNDiscountLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLine(ctx context.Context, sel ast.SelectionSet, v service.DiscountLine) graphql.Marshaler {
+func (ec *executionContext) marshalNDiscountLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐDiscountLine(ctx context.Context, sel ast.SelectionSet, v pricing.DiscountLine) graphql.Marshaler {
 	return ec._DiscountLine(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLineᚄ(ctx context.Context, sel ast.SelectionSet, v []service.DiscountLine) graphql.Marshaler {
+func (ec *executionContext) marshalNDiscountLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐDiscountLineᚄ(ctx context.Context, sel ast.SelectionSet, v []pricing.DiscountLine) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNDiscountLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐDiscountLine(ctx, sel, v[i])
+		return ec.marshalNDiscountLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐDiscountLine(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -62783,15 +62784,15 @@ func (ec *executionContext) marshalNStringMap2map(ctx context.Context, sel ast.S
 	return res
 }
 
-func (ec *executionContext) marshalNTaxLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLine(ctx context.Context, sel ast.SelectionSet, v service.TaxLine) graphql.Marshaler {
+func (ec *executionContext) marshalNTaxLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐTaxLine(ctx context.Context, sel ast.SelectionSet, v pricing.TaxLine) graphql.Marshaler {
 	return ec._TaxLine(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLineᚄ(ctx context.Context, sel ast.SelectionSet, v []service.TaxLine) graphql.Marshaler {
+func (ec *executionContext) marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐTaxLineᚄ(ctx context.Context, sel ast.SelectionSet, v []pricing.TaxLine) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTaxLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐTaxLine(ctx, sel, v[i])
+		return ec.marshalNTaxLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐTaxLine(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/pricing"
 )
 
 // ApplicationState is the order state as GraphQL types it. The service's state writes "none" as
@@ -30,8 +31,8 @@ type OrderAddresses struct {
 type ShippingState struct {
 	SelectedShipping       *schema.ShippingLine
 	AvailableShippingLines []schema.ShippingLine
-	Taxes                  []service.TaxLine
-	Discounts              []service.DiscountLine
+	Taxes                  []pricing.TaxLine
+	Discounts              []pricing.DiscountLine
 }
 
 // MarshalStringMap writes a map of strings as a JSON object.

@@ -1,4 +1,4 @@
-package service
+package pricing
 
 import (
 	"slices"
@@ -48,8 +48,8 @@ func TestTaxesRoundHalfEvenPerLinePerTax(t *testing.T) {
 			for i, price := range c.lines {
 				items = append(items, line(string(rune('a'+i)), price, 1))
 			}
-			rules := pricingRules{taxZones: []*ent.TaxZone{zone("Tax", "US", "", c.ppm, false)}}
-			p := priceOrder(&ent.Shop{PricesIncludeTax: c.included}, basisOrder("US", "NY"), items, nil, rules, time.Now())
+			rules := Rules{TaxZones: []*ent.TaxZone{zone("Tax", "US", "", c.ppm, false)}}
+			p := Price(&ent.Shop{PricesIncludeTax: c.included}, basisOrder("US", "NY"), items, nil, rules, time.Now())
 			var sum, subtotal int64
 			for i, li := range items {
 				taxes := p.LineTaxes[li.LineItemKey]
@@ -76,12 +76,12 @@ func TestTaxesRoundHalfEvenPerLinePerTax(t *testing.T) {
 // The worked example of docs/taxes.md.
 func TestTaxesApplyToTheDiscountedBaseOfEachLine(t *testing.T) {
 	items := []*ent.LineItem{line("mug", 1250, 2), line("tee", 2000, 1)}
-	rules := pricingRules{
-		taxZones:      []*ent.TaxZone{zone("BC PST", "CA", "BC", 70_000, false), zone("GST", "CA", "", 50_000, true), zone("Ontario HST", "CA", "ON", 130_000, true)},
-		discountCodes: []*ent.DiscountCode{{Code: "SAVE10", Text: "10% off", Kind: discountcode.KindPercentage, Value: 1000}},
+	rules := Rules{
+		TaxZones:      []*ent.TaxZone{zone("BC PST", "CA", "BC", 70_000, false), zone("GST", "CA", "", 50_000, true), zone("Ontario HST", "CA", "ON", 130_000, true)},
+		DiscountCodes: []*ent.DiscountCode{{Code: "SAVE10", Text: "10% off", Kind: discountcode.KindPercentage, Value: 1000}},
 	}
 	shipping := &schema.ShippingLine{ID: "1", Description: "Standard", Amount: 1000, Code: "standard"}
-	p := priceOrder(&ent.Shop{}, basisOrder("CA", "BC"), items, shipping, rules, time.Now())
+	p := Price(&ent.Shop{}, basisOrder("CA", "BC"), items, shipping, rules, time.Now())
 
 	if p.Subtotal != 4500 || p.DiscountTotal != 450 || p.Shipping != 1000 {
 		t.Fatalf("subtotal %d, discounts %d, shipping %d", p.Subtotal, p.DiscountTotal, p.Shipping)
@@ -110,8 +110,8 @@ func TestTaxesApplyToTheDiscountedBaseOfEachLine(t *testing.T) {
 }
 
 func TestIncludedTaxesOfSeveralZonesAreExtractedWithTheirCombinedRate(t *testing.T) {
-	rules := pricingRules{taxZones: []*ent.TaxZone{zone("GST", "CA", "", 50_000, false), zone("PST", "CA", "BC", 70_000, false)}}
-	p := priceOrder(&ent.Shop{PricesIncludeTax: true}, basisOrder("CA", "BC"), []*ent.LineItem{line("a", 1120, 1)}, nil, rules, time.Now())
+	rules := Rules{TaxZones: []*ent.TaxZone{zone("GST", "CA", "", 50_000, false), zone("PST", "CA", "BC", 70_000, false)}}
+	p := Price(&ent.Shop{PricesIncludeTax: true}, basisOrder("CA", "BC"), []*ent.LineItem{line("a", 1120, 1)}, nil, rules, time.Now())
 	if !slices.Equal(p.Taxes, []TaxLine{{Value: 50, Name: "GST", IsIncluded: true}, {Value: 70, Name: "PST", IsIncluded: true}}) {
 		t.Fatalf("taxes %+v", p.Taxes)
 	}
@@ -122,8 +122,8 @@ func TestIncludedTaxesOfSeveralZonesAreExtractedWithTheirCombinedRate(t *testing
 
 func TestLineDiscountsAddUpToTheDiscountExactly(t *testing.T) {
 	items := []*ent.LineItem{line("a", 100, 1), line("b", 100, 1), line("c", 100, 1)}
-	rules := pricingRules{discountCodes: []*ent.DiscountCode{{Code: "ONE", Kind: discountcode.KindFixedAmount, Value: 100}}}
-	p := priceOrder(&ent.Shop{}, &ent.Order{}, items, nil, rules, time.Now())
+	rules := Rules{DiscountCodes: []*ent.DiscountCode{{Code: "ONE", Kind: discountcode.KindFixedAmount, Value: 100}}}
+	p := Price(&ent.Shop{}, &ent.Order{}, items, nil, rules, time.Now())
 	var got []int64
 	for _, li := range items {
 		got = append(got, p.LineDiscounts[li.LineItemKey][0].Value)
@@ -135,9 +135,9 @@ func TestLineDiscountsAddUpToTheDiscountExactly(t *testing.T) {
 
 func TestAmountsDoNotOverflowOnTheLargestLines(t *testing.T) {
 	items := []*ent.LineItem{line("a", 1_000_000_000_000, 100_000)} // 10^17 minor units
-	rules := pricingRules{taxZones: []*ent.TaxZone{zone("Tax", "US", "", 1_000_000, false)},
-		discountCodes: []*ent.DiscountCode{{Code: "HALF", Kind: discountcode.KindPercentage, Value: 5000}}}
-	p := priceOrder(&ent.Shop{}, basisOrder("US", ""), items, nil, rules, time.Now())
+	rules := Rules{TaxZones: []*ent.TaxZone{zone("Tax", "US", "", 1_000_000, false)},
+		DiscountCodes: []*ent.DiscountCode{{Code: "HALF", Kind: discountcode.KindPercentage, Value: 5000}}}
+	p := Price(&ent.Shop{}, basisOrder("US", ""), items, nil, rules, time.Now())
 	if p.DiscountTotal != 5e16 || p.TaxTotal != 5e16 || p.Total != 1e17 {
 		t.Fatalf("discount %d, tax %d, total %d", p.DiscountTotal, p.TaxTotal, p.Total)
 	}
