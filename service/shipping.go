@@ -2,69 +2,25 @@ package service
 
 import (
 	"context"
-	"slices"
 	"strconv"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
-	"github.com/checkoutd/checkoutd/ent/shippingrate"
+	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
-func gramsOf(weight int, unit string) int64 {
-	switch unit {
-	case "kg":
-		return int64(weight) * 1000
-	case "lb":
-		return int64(weight) * 45359 / 100
-	case "oz":
-		return int64(weight) * 2835 / 100
-	}
-	return int64(weight)
-}
-
-// availableShippingLines prices every rate of the zones covering the shipping address.
+// availableShippingLines prices every rate of the zones covering the shipping address
+// (pricing.ShippingLines); the shop's zones are read only when a line ships.
 func (s *Service) availableShippingLines(ctx context.Context, c *ent.Client, shopID int, o *ent.Order, items []*ent.LineItem) ([]schema.ShippingLine, error) {
-	if o.ShippingAddress == nil {
-		return []schema.ShippingLine{}, nil
-	}
-	var subtotal, grams int64
-	needsShipping := false
-	for _, li := range items {
-		subtotal += li.Price * int64(li.Quantity)
-		if li.RequiresShipping {
-			needsShipping = true
-			grams += gramsOf(li.Weight, li.WeightUnit) * int64(li.Quantity)
-		}
-	}
-	if !needsShipping {
+	if o.ShippingAddress == nil || !pricing.Ships(items) {
 		return []schema.ShippingLine{}, nil
 	}
 	rules, err := s.Shops.Rules(ctx, c, shopID)
 	if err != nil {
 		return nil, err
 	}
-	lines := []schema.ShippingLine{}
-	for _, z := range rules.ShippingZones {
-		if len(z.CountryCodes) > 0 && !slices.Contains(z.CountryCodes, o.ShippingAddress.CountryCode) {
-			continue
-		}
-		for _, r := range z.Edges.Rates {
-			measure := subtotal
-			if r.Kind == shippingrate.KindByWeight {
-				measure = grams
-			}
-			if r.Kind != shippingrate.KindFlat && (measure < r.Min || (r.Max > 0 && measure > r.Max)) {
-				continue
-			}
-			amount := r.Amount
-			if r.FreeAbove > 0 && subtotal >= r.FreeAbove {
-				amount = 0
-			}
-			lines = append(lines, schema.ShippingLine{ID: strconv.Itoa(r.ID), Description: r.Name, Amount: amount, Code: r.Code})
-		}
-	}
-	return lines, nil
+	return pricing.ShippingLines(rules.ShippingZones, o.ShippingAddress.CountryCode, items), nil
 }
 
 // ShippingLineEntry is one offered shipping line on the wire: the spec's {id, line}, and the
