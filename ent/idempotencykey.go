@@ -26,10 +26,10 @@ type IdempotencyKey struct {
 	RequestHash string `json:"request_hash,omitempty"`
 	// Status holds the value of the "status" field.
 	Status idempotencykey.Status `json:"status,omitempty"`
-	// ResponseStatus holds the value of the "response_status" field.
-	ResponseStatus int `json:"response_status,omitempty"`
-	// ResponseBody holds the value of the "response_body" field.
-	ResponseBody []byte `json:"response_body,omitempty"`
+	// Result holds the value of the "result" field.
+	Result *string `json:"result,omitempty"`
+	// Problem holds the value of the "problem" field.
+	Problem *string `json:"problem,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// ExpiresAt holds the value of the "expires_at" field.
@@ -67,11 +67,9 @@ func (*IdempotencyKey) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case idempotencykey.FieldResponseBody:
-			values[i] = new([]byte)
-		case idempotencykey.FieldID, idempotencykey.FieldShopID, idempotencykey.FieldResponseStatus:
+		case idempotencykey.FieldID, idempotencykey.FieldShopID:
 			values[i] = new(sql.NullInt64)
-		case idempotencykey.FieldKey, idempotencykey.FieldRequestHash, idempotencykey.FieldStatus:
+		case idempotencykey.FieldKey, idempotencykey.FieldRequestHash, idempotencykey.FieldStatus, idempotencykey.FieldResult, idempotencykey.FieldProblem:
 			values[i] = new(sql.NullString)
 		case idempotencykey.FieldCreatedAt, idempotencykey.FieldExpiresAt:
 			values[i] = new(sql.NullTime)
@@ -120,17 +118,19 @@ func (_m *IdempotencyKey) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Status = idempotencykey.Status(value.String)
 			}
-		case idempotencykey.FieldResponseStatus:
-			if value, ok := values[i].(*sql.NullInt64); !ok {
-				return fmt.Errorf("unexpected type %T for field response_status", values[i])
+		case idempotencykey.FieldResult:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field result", values[i])
 			} else if value.Valid {
-				_m.ResponseStatus = int(value.Int64)
+				_m.Result = new(string)
+				*_m.Result = value.String
 			}
-		case idempotencykey.FieldResponseBody:
-			if value, ok := values[i].(*[]byte); !ok {
-				return fmt.Errorf("unexpected type %T for field response_body", values[i])
-			} else if value != nil {
-				_m.ResponseBody = *value
+		case idempotencykey.FieldProblem:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field problem", values[i])
+			} else if value.Valid {
+				_m.Problem = new(string)
+				*_m.Problem = value.String
 			}
 		case idempotencykey.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -197,11 +197,15 @@ func (_m *IdempotencyKey) String() string {
 	builder.WriteString("status=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Status))
 	builder.WriteString(", ")
-	builder.WriteString("response_status=")
-	builder.WriteString(fmt.Sprintf("%v", _m.ResponseStatus))
+	if v := _m.Result; v != nil {
+		builder.WriteString("result=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
-	builder.WriteString("response_body=")
-	builder.WriteString(fmt.Sprintf("%v", _m.ResponseBody))
+	if v := _m.Problem; v != nil {
+		builder.WriteString("problem=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))

@@ -55,23 +55,31 @@ func (_c *IdempotencyKeyCreate) SetNillableStatus(v *idempotencykey.Status) *Ide
 	return _c
 }
 
-// SetResponseStatus sets the "response_status" field.
-func (_c *IdempotencyKeyCreate) SetResponseStatus(v int) *IdempotencyKeyCreate {
-	_c.mutation.SetResponseStatus(v)
+// SetResult sets the "result" field.
+func (_c *IdempotencyKeyCreate) SetResult(v string) *IdempotencyKeyCreate {
+	_c.mutation.SetResult(v)
 	return _c
 }
 
-// SetNillableResponseStatus sets the "response_status" field if the given value is not nil.
-func (_c *IdempotencyKeyCreate) SetNillableResponseStatus(v *int) *IdempotencyKeyCreate {
+// SetNillableResult sets the "result" field if the given value is not nil.
+func (_c *IdempotencyKeyCreate) SetNillableResult(v *string) *IdempotencyKeyCreate {
 	if v != nil {
-		_c.SetResponseStatus(*v)
+		_c.SetResult(*v)
 	}
 	return _c
 }
 
-// SetResponseBody sets the "response_body" field.
-func (_c *IdempotencyKeyCreate) SetResponseBody(v []byte) *IdempotencyKeyCreate {
-	_c.mutation.SetResponseBody(v)
+// SetProblem sets the "problem" field.
+func (_c *IdempotencyKeyCreate) SetProblem(v string) *IdempotencyKeyCreate {
+	_c.mutation.SetProblem(v)
+	return _c
+}
+
+// SetNillableProblem sets the "problem" field if the given value is not nil.
+func (_c *IdempotencyKeyCreate) SetNillableProblem(v *string) *IdempotencyKeyCreate {
+	if v != nil {
+		_c.SetProblem(*v)
+	}
 	return _c
 }
 
@@ -131,10 +139,6 @@ func (_c *IdempotencyKeyCreate) defaults() {
 		v := idempotencykey.DefaultStatus
 		_c.mutation.SetStatus(v)
 	}
-	if _, ok := _c.mutation.ResponseStatus(); !ok {
-		v := idempotencykey.DefaultResponseStatus
-		_c.mutation.SetResponseStatus(v)
-	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -160,9 +164,6 @@ func (_c *IdempotencyKeyCreate) check() error {
 		if err := idempotencykey.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.status": %w`, err)}
 		}
-	}
-	if _, ok := _c.mutation.ResponseStatus(); !ok {
-		return &ValidationError{Name: "response_status", err: errors.New(`ent: missing required field "IdempotencyKey.response_status"`)}
 	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "IdempotencyKey.created_at"`)}
@@ -212,13 +213,13 @@ func (_c *IdempotencyKeyCreate) createSpec() (*IdempotencyKey, *sqlgraph.CreateS
 		_spec.SetField(idempotencykey.FieldStatus, field.TypeEnum, value)
 		_node.Status = value
 	}
-	if value, ok := _c.mutation.ResponseStatus(); ok {
-		_spec.SetField(idempotencykey.FieldResponseStatus, field.TypeInt, value)
-		_node.ResponseStatus = value
+	if value, ok := _c.mutation.Result(); ok {
+		_spec.SetField(idempotencykey.FieldResult, field.TypeString, value)
+		_node.Result = &value
 	}
-	if value, ok := _c.mutation.ResponseBody(); ok {
-		_spec.SetField(idempotencykey.FieldResponseBody, field.TypeBytes, value)
-		_node.ResponseBody = value
+	if value, ok := _c.mutation.Problem(); ok {
+		_spec.SetField(idempotencykey.FieldProblem, field.TypeString, value)
+		_node.Problem = &value
 	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(idempotencykey.FieldCreatedAt, field.TypeTime, value)
@@ -309,39 +310,39 @@ func (u *IdempotencyKeyUpsert) UpdateStatus() *IdempotencyKeyUpsert {
 	return u
 }
 
-// SetResponseStatus sets the "response_status" field.
-func (u *IdempotencyKeyUpsert) SetResponseStatus(v int) *IdempotencyKeyUpsert {
-	u.Set(idempotencykey.FieldResponseStatus, v)
+// SetResult sets the "result" field.
+func (u *IdempotencyKeyUpsert) SetResult(v string) *IdempotencyKeyUpsert {
+	u.Set(idempotencykey.FieldResult, v)
 	return u
 }
 
-// UpdateResponseStatus sets the "response_status" field to the value that was provided on create.
-func (u *IdempotencyKeyUpsert) UpdateResponseStatus() *IdempotencyKeyUpsert {
-	u.SetExcluded(idempotencykey.FieldResponseStatus)
+// UpdateResult sets the "result" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsert) UpdateResult() *IdempotencyKeyUpsert {
+	u.SetExcluded(idempotencykey.FieldResult)
 	return u
 }
 
-// AddResponseStatus adds v to the "response_status" field.
-func (u *IdempotencyKeyUpsert) AddResponseStatus(v int) *IdempotencyKeyUpsert {
-	u.Add(idempotencykey.FieldResponseStatus, v)
+// ClearResult clears the value of the "result" field.
+func (u *IdempotencyKeyUpsert) ClearResult() *IdempotencyKeyUpsert {
+	u.SetNull(idempotencykey.FieldResult)
 	return u
 }
 
-// SetResponseBody sets the "response_body" field.
-func (u *IdempotencyKeyUpsert) SetResponseBody(v []byte) *IdempotencyKeyUpsert {
-	u.Set(idempotencykey.FieldResponseBody, v)
+// SetProblem sets the "problem" field.
+func (u *IdempotencyKeyUpsert) SetProblem(v string) *IdempotencyKeyUpsert {
+	u.Set(idempotencykey.FieldProblem, v)
 	return u
 }
 
-// UpdateResponseBody sets the "response_body" field to the value that was provided on create.
-func (u *IdempotencyKeyUpsert) UpdateResponseBody() *IdempotencyKeyUpsert {
-	u.SetExcluded(idempotencykey.FieldResponseBody)
+// UpdateProblem sets the "problem" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsert) UpdateProblem() *IdempotencyKeyUpsert {
+	u.SetExcluded(idempotencykey.FieldProblem)
 	return u
 }
 
-// ClearResponseBody clears the value of the "response_body" field.
-func (u *IdempotencyKeyUpsert) ClearResponseBody() *IdempotencyKeyUpsert {
-	u.SetNull(idempotencykey.FieldResponseBody)
+// ClearProblem clears the value of the "problem" field.
+func (u *IdempotencyKeyUpsert) ClearProblem() *IdempotencyKeyUpsert {
+	u.SetNull(idempotencykey.FieldProblem)
 	return u
 }
 
@@ -425,45 +426,45 @@ func (u *IdempotencyKeyUpsertOne) UpdateStatus() *IdempotencyKeyUpsertOne {
 	})
 }
 
-// SetResponseStatus sets the "response_status" field.
-func (u *IdempotencyKeyUpsertOne) SetResponseStatus(v int) *IdempotencyKeyUpsertOne {
+// SetResult sets the "result" field.
+func (u *IdempotencyKeyUpsertOne) SetResult(v string) *IdempotencyKeyUpsertOne {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.SetResponseStatus(v)
+		s.SetResult(v)
 	})
 }
 
-// AddResponseStatus adds v to the "response_status" field.
-func (u *IdempotencyKeyUpsertOne) AddResponseStatus(v int) *IdempotencyKeyUpsertOne {
+// UpdateResult sets the "result" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertOne) UpdateResult() *IdempotencyKeyUpsertOne {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.AddResponseStatus(v)
+		s.UpdateResult()
 	})
 }
 
-// UpdateResponseStatus sets the "response_status" field to the value that was provided on create.
-func (u *IdempotencyKeyUpsertOne) UpdateResponseStatus() *IdempotencyKeyUpsertOne {
+// ClearResult clears the value of the "result" field.
+func (u *IdempotencyKeyUpsertOne) ClearResult() *IdempotencyKeyUpsertOne {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.UpdateResponseStatus()
+		s.ClearResult()
 	})
 }
 
-// SetResponseBody sets the "response_body" field.
-func (u *IdempotencyKeyUpsertOne) SetResponseBody(v []byte) *IdempotencyKeyUpsertOne {
+// SetProblem sets the "problem" field.
+func (u *IdempotencyKeyUpsertOne) SetProblem(v string) *IdempotencyKeyUpsertOne {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.SetResponseBody(v)
+		s.SetProblem(v)
 	})
 }
 
-// UpdateResponseBody sets the "response_body" field to the value that was provided on create.
-func (u *IdempotencyKeyUpsertOne) UpdateResponseBody() *IdempotencyKeyUpsertOne {
+// UpdateProblem sets the "problem" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertOne) UpdateProblem() *IdempotencyKeyUpsertOne {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.UpdateResponseBody()
+		s.UpdateProblem()
 	})
 }
 
-// ClearResponseBody clears the value of the "response_body" field.
-func (u *IdempotencyKeyUpsertOne) ClearResponseBody() *IdempotencyKeyUpsertOne {
+// ClearProblem clears the value of the "problem" field.
+func (u *IdempotencyKeyUpsertOne) ClearProblem() *IdempotencyKeyUpsertOne {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.ClearResponseBody()
+		s.ClearProblem()
 	})
 }
 
@@ -715,45 +716,45 @@ func (u *IdempotencyKeyUpsertBulk) UpdateStatus() *IdempotencyKeyUpsertBulk {
 	})
 }
 
-// SetResponseStatus sets the "response_status" field.
-func (u *IdempotencyKeyUpsertBulk) SetResponseStatus(v int) *IdempotencyKeyUpsertBulk {
+// SetResult sets the "result" field.
+func (u *IdempotencyKeyUpsertBulk) SetResult(v string) *IdempotencyKeyUpsertBulk {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.SetResponseStatus(v)
+		s.SetResult(v)
 	})
 }
 
-// AddResponseStatus adds v to the "response_status" field.
-func (u *IdempotencyKeyUpsertBulk) AddResponseStatus(v int) *IdempotencyKeyUpsertBulk {
+// UpdateResult sets the "result" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertBulk) UpdateResult() *IdempotencyKeyUpsertBulk {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.AddResponseStatus(v)
+		s.UpdateResult()
 	})
 }
 
-// UpdateResponseStatus sets the "response_status" field to the value that was provided on create.
-func (u *IdempotencyKeyUpsertBulk) UpdateResponseStatus() *IdempotencyKeyUpsertBulk {
+// ClearResult clears the value of the "result" field.
+func (u *IdempotencyKeyUpsertBulk) ClearResult() *IdempotencyKeyUpsertBulk {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.UpdateResponseStatus()
+		s.ClearResult()
 	})
 }
 
-// SetResponseBody sets the "response_body" field.
-func (u *IdempotencyKeyUpsertBulk) SetResponseBody(v []byte) *IdempotencyKeyUpsertBulk {
+// SetProblem sets the "problem" field.
+func (u *IdempotencyKeyUpsertBulk) SetProblem(v string) *IdempotencyKeyUpsertBulk {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.SetResponseBody(v)
+		s.SetProblem(v)
 	})
 }
 
-// UpdateResponseBody sets the "response_body" field to the value that was provided on create.
-func (u *IdempotencyKeyUpsertBulk) UpdateResponseBody() *IdempotencyKeyUpsertBulk {
+// UpdateProblem sets the "problem" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertBulk) UpdateProblem() *IdempotencyKeyUpsertBulk {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.UpdateResponseBody()
+		s.UpdateProblem()
 	})
 }
 
-// ClearResponseBody clears the value of the "response_body" field.
-func (u *IdempotencyKeyUpsertBulk) ClearResponseBody() *IdempotencyKeyUpsertBulk {
+// ClearProblem clears the value of the "problem" field.
+func (u *IdempotencyKeyUpsertBulk) ClearProblem() *IdempotencyKeyUpsertBulk {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
-		s.ClearResponseBody()
+		s.ClearProblem()
 	})
 }
 

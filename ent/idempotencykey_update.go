@@ -42,36 +42,43 @@ func (_u *IdempotencyKeyUpdate) SetNillableStatus(v *idempotencykey.Status) *Ide
 	return _u
 }
 
-// SetResponseStatus sets the "response_status" field.
-func (_u *IdempotencyKeyUpdate) SetResponseStatus(v int) *IdempotencyKeyUpdate {
-	_u.mutation.ResetResponseStatus()
-	_u.mutation.SetResponseStatus(v)
+// SetResult sets the "result" field.
+func (_u *IdempotencyKeyUpdate) SetResult(v string) *IdempotencyKeyUpdate {
+	_u.mutation.SetResult(v)
 	return _u
 }
 
-// SetNillableResponseStatus sets the "response_status" field if the given value is not nil.
-func (_u *IdempotencyKeyUpdate) SetNillableResponseStatus(v *int) *IdempotencyKeyUpdate {
+// SetNillableResult sets the "result" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdate) SetNillableResult(v *string) *IdempotencyKeyUpdate {
 	if v != nil {
-		_u.SetResponseStatus(*v)
+		_u.SetResult(*v)
 	}
 	return _u
 }
 
-// AddResponseStatus adds value to the "response_status" field.
-func (_u *IdempotencyKeyUpdate) AddResponseStatus(v int) *IdempotencyKeyUpdate {
-	_u.mutation.AddResponseStatus(v)
+// ClearResult clears the value of the "result" field.
+func (_u *IdempotencyKeyUpdate) ClearResult() *IdempotencyKeyUpdate {
+	_u.mutation.ClearResult()
 	return _u
 }
 
-// SetResponseBody sets the "response_body" field.
-func (_u *IdempotencyKeyUpdate) SetResponseBody(v []byte) *IdempotencyKeyUpdate {
-	_u.mutation.SetResponseBody(v)
+// SetProblem sets the "problem" field.
+func (_u *IdempotencyKeyUpdate) SetProblem(v string) *IdempotencyKeyUpdate {
+	_u.mutation.SetProblem(v)
 	return _u
 }
 
-// ClearResponseBody clears the value of the "response_body" field.
-func (_u *IdempotencyKeyUpdate) ClearResponseBody() *IdempotencyKeyUpdate {
-	_u.mutation.ClearResponseBody()
+// SetNillableProblem sets the "problem" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdate) SetNillableProblem(v *string) *IdempotencyKeyUpdate {
+	if v != nil {
+		_u.SetProblem(*v)
+	}
+	return _u
+}
+
+// ClearProblem clears the value of the "problem" field.
+func (_u *IdempotencyKeyUpdate) ClearProblem() *IdempotencyKeyUpdate {
+	_u.mutation.ClearProblem()
 	return _u
 }
 
@@ -149,17 +156,17 @@ func (_u *IdempotencyKeyUpdate) sqlSave(ctx context.Context) (_node int, err err
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(idempotencykey.FieldStatus, field.TypeEnum, value)
 	}
-	if value, ok := _u.mutation.ResponseStatus(); ok {
-		_spec.SetField(idempotencykey.FieldResponseStatus, field.TypeInt, value)
+	if value, ok := _u.mutation.Result(); ok {
+		_spec.SetField(idempotencykey.FieldResult, field.TypeString, value)
 	}
-	if value, ok := _u.mutation.AddedResponseStatus(); ok {
-		_spec.AddField(idempotencykey.FieldResponseStatus, field.TypeInt, value)
+	if _u.mutation.ResultCleared() {
+		_spec.ClearField(idempotencykey.FieldResult, field.TypeString)
 	}
-	if value, ok := _u.mutation.ResponseBody(); ok {
-		_spec.SetField(idempotencykey.FieldResponseBody, field.TypeBytes, value)
+	if value, ok := _u.mutation.Problem(); ok {
+		_spec.SetField(idempotencykey.FieldProblem, field.TypeString, value)
 	}
-	if _u.mutation.ResponseBodyCleared() {
-		_spec.ClearField(idempotencykey.FieldResponseBody, field.TypeBytes)
+	if _u.mutation.ProblemCleared() {
+		_spec.ClearField(idempotencykey.FieldProblem, field.TypeString)
 	}
 	if value, ok := _u.mutation.ExpiresAt(); ok {
 		_spec.SetField(idempotencykey.FieldExpiresAt, field.TypeTime, value)
@@ -198,36 +205,43 @@ func (_u *IdempotencyKeyUpdateOne) SetNillableStatus(v *idempotencykey.Status) *
 	return _u
 }
 
-// SetResponseStatus sets the "response_status" field.
-func (_u *IdempotencyKeyUpdateOne) SetResponseStatus(v int) *IdempotencyKeyUpdateOne {
-	_u.mutation.ResetResponseStatus()
-	_u.mutation.SetResponseStatus(v)
+// SetResult sets the "result" field.
+func (_u *IdempotencyKeyUpdateOne) SetResult(v string) *IdempotencyKeyUpdateOne {
+	_u.mutation.SetResult(v)
 	return _u
 }
 
-// SetNillableResponseStatus sets the "response_status" field if the given value is not nil.
-func (_u *IdempotencyKeyUpdateOne) SetNillableResponseStatus(v *int) *IdempotencyKeyUpdateOne {
+// SetNillableResult sets the "result" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdateOne) SetNillableResult(v *string) *IdempotencyKeyUpdateOne {
 	if v != nil {
-		_u.SetResponseStatus(*v)
+		_u.SetResult(*v)
 	}
 	return _u
 }
 
-// AddResponseStatus adds value to the "response_status" field.
-func (_u *IdempotencyKeyUpdateOne) AddResponseStatus(v int) *IdempotencyKeyUpdateOne {
-	_u.mutation.AddResponseStatus(v)
+// ClearResult clears the value of the "result" field.
+func (_u *IdempotencyKeyUpdateOne) ClearResult() *IdempotencyKeyUpdateOne {
+	_u.mutation.ClearResult()
 	return _u
 }
 
-// SetResponseBody sets the "response_body" field.
-func (_u *IdempotencyKeyUpdateOne) SetResponseBody(v []byte) *IdempotencyKeyUpdateOne {
-	_u.mutation.SetResponseBody(v)
+// SetProblem sets the "problem" field.
+func (_u *IdempotencyKeyUpdateOne) SetProblem(v string) *IdempotencyKeyUpdateOne {
+	_u.mutation.SetProblem(v)
 	return _u
 }
 
-// ClearResponseBody clears the value of the "response_body" field.
-func (_u *IdempotencyKeyUpdateOne) ClearResponseBody() *IdempotencyKeyUpdateOne {
-	_u.mutation.ClearResponseBody()
+// SetNillableProblem sets the "problem" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdateOne) SetNillableProblem(v *string) *IdempotencyKeyUpdateOne {
+	if v != nil {
+		_u.SetProblem(*v)
+	}
+	return _u
+}
+
+// ClearProblem clears the value of the "problem" field.
+func (_u *IdempotencyKeyUpdateOne) ClearProblem() *IdempotencyKeyUpdateOne {
+	_u.mutation.ClearProblem()
 	return _u
 }
 
@@ -335,17 +349,17 @@ func (_u *IdempotencyKeyUpdateOne) sqlSave(ctx context.Context) (_node *Idempote
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(idempotencykey.FieldStatus, field.TypeEnum, value)
 	}
-	if value, ok := _u.mutation.ResponseStatus(); ok {
-		_spec.SetField(idempotencykey.FieldResponseStatus, field.TypeInt, value)
+	if value, ok := _u.mutation.Result(); ok {
+		_spec.SetField(idempotencykey.FieldResult, field.TypeString, value)
 	}
-	if value, ok := _u.mutation.AddedResponseStatus(); ok {
-		_spec.AddField(idempotencykey.FieldResponseStatus, field.TypeInt, value)
+	if _u.mutation.ResultCleared() {
+		_spec.ClearField(idempotencykey.FieldResult, field.TypeString)
 	}
-	if value, ok := _u.mutation.ResponseBody(); ok {
-		_spec.SetField(idempotencykey.FieldResponseBody, field.TypeBytes, value)
+	if value, ok := _u.mutation.Problem(); ok {
+		_spec.SetField(idempotencykey.FieldProblem, field.TypeString, value)
 	}
-	if _u.mutation.ResponseBodyCleared() {
-		_spec.ClearField(idempotencykey.FieldResponseBody, field.TypeBytes)
+	if _u.mutation.ProblemCleared() {
+		_spec.ClearField(idempotencykey.FieldProblem, field.TypeString)
 	}
 	if value, ok := _u.mutation.ExpiresAt(); ok {
 		_spec.SetField(idempotencykey.FieldExpiresAt, field.TypeTime, value)

@@ -6926,23 +6926,22 @@ func (m *GiftCardMutation) ResetEdge(name string) error {
 // IdempotencyKeyMutation represents an operation that mutates the IdempotencyKey nodes in the graph.
 type IdempotencyKeyMutation struct {
 	config
-	op                 Op
-	typ                string
-	id                 *int
-	key                *string
-	request_hash       *string
-	status             *idempotencykey.Status
-	response_status    *int
-	addresponse_status *int
-	response_body      *[]byte
-	created_at         *time.Time
-	expires_at         *time.Time
-	clearedFields      map[string]struct{}
-	shop               *int
-	clearedshop        bool
-	done               bool
-	oldValue           func(context.Context) (*IdempotencyKey, error)
-	predicates         []predicate.IdempotencyKey
+	op            Op
+	typ           string
+	id            *int
+	key           *string
+	request_hash  *string
+	status        *idempotencykey.Status
+	result        *string
+	problem       *string
+	created_at    *time.Time
+	expires_at    *time.Time
+	clearedFields map[string]struct{}
+	shop          *int
+	clearedshop   bool
+	done          bool
+	oldValue      func(context.Context) (*IdempotencyKey, error)
+	predicates    []predicate.IdempotencyKey
 }
 
 var _ ent.Mutation = (*IdempotencyKeyMutation)(nil)
@@ -7187,109 +7186,102 @@ func (m *IdempotencyKeyMutation) ResetStatus() {
 	m.status = nil
 }
 
-// SetResponseStatus sets the "response_status" field.
-func (m *IdempotencyKeyMutation) SetResponseStatus(i int) {
-	m.response_status = &i
-	m.addresponse_status = nil
+// SetResult sets the "result" field.
+func (m *IdempotencyKeyMutation) SetResult(s string) {
+	m.result = &s
 }
 
-// ResponseStatus returns the value of the "response_status" field in the mutation.
-func (m *IdempotencyKeyMutation) ResponseStatus() (r int, exists bool) {
-	v := m.response_status
+// Result returns the value of the "result" field in the mutation.
+func (m *IdempotencyKeyMutation) Result() (r string, exists bool) {
+	v := m.result
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldResponseStatus returns the old "response_status" field's value of the IdempotencyKey entity.
+// OldResult returns the old "result" field's value of the IdempotencyKey entity.
 // If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *IdempotencyKeyMutation) OldResponseStatus(ctx context.Context) (v int, err error) {
+func (m *IdempotencyKeyMutation) OldResult(ctx context.Context) (v *string, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldResponseStatus is only allowed on UpdateOne operations")
+		return v, errors.New("OldResult is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldResponseStatus requires an ID field in the mutation")
+		return v, errors.New("OldResult requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldResponseStatus: %w", err)
+		return v, fmt.Errorf("querying old value for OldResult: %w", err)
 	}
-	return oldValue.ResponseStatus, nil
+	return oldValue.Result, nil
 }
 
-// AddResponseStatus adds i to the "response_status" field.
-func (m *IdempotencyKeyMutation) AddResponseStatus(i int) {
-	if m.addresponse_status != nil {
-		*m.addresponse_status += i
-	} else {
-		m.addresponse_status = &i
-	}
+// ClearResult clears the value of the "result" field.
+func (m *IdempotencyKeyMutation) ClearResult() {
+	m.result = nil
+	m.clearedFields[idempotencykey.FieldResult] = struct{}{}
 }
 
-// AddedResponseStatus returns the value that was added to the "response_status" field in this mutation.
-func (m *IdempotencyKeyMutation) AddedResponseStatus() (r int, exists bool) {
-	v := m.addresponse_status
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// ResetResponseStatus resets all changes to the "response_status" field.
-func (m *IdempotencyKeyMutation) ResetResponseStatus() {
-	m.response_status = nil
-	m.addresponse_status = nil
-}
-
-// SetResponseBody sets the "response_body" field.
-func (m *IdempotencyKeyMutation) SetResponseBody(b []byte) {
-	m.response_body = &b
-}
-
-// ResponseBody returns the value of the "response_body" field in the mutation.
-func (m *IdempotencyKeyMutation) ResponseBody() (r []byte, exists bool) {
-	v := m.response_body
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldResponseBody returns the old "response_body" field's value of the IdempotencyKey entity.
-// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *IdempotencyKeyMutation) OldResponseBody(ctx context.Context) (v []byte, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldResponseBody is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldResponseBody requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldResponseBody: %w", err)
-	}
-	return oldValue.ResponseBody, nil
-}
-
-// ClearResponseBody clears the value of the "response_body" field.
-func (m *IdempotencyKeyMutation) ClearResponseBody() {
-	m.response_body = nil
-	m.clearedFields[idempotencykey.FieldResponseBody] = struct{}{}
-}
-
-// ResponseBodyCleared returns if the "response_body" field was cleared in this mutation.
-func (m *IdempotencyKeyMutation) ResponseBodyCleared() bool {
-	_, ok := m.clearedFields[idempotencykey.FieldResponseBody]
+// ResultCleared returns if the "result" field was cleared in this mutation.
+func (m *IdempotencyKeyMutation) ResultCleared() bool {
+	_, ok := m.clearedFields[idempotencykey.FieldResult]
 	return ok
 }
 
-// ResetResponseBody resets all changes to the "response_body" field.
-func (m *IdempotencyKeyMutation) ResetResponseBody() {
-	m.response_body = nil
-	delete(m.clearedFields, idempotencykey.FieldResponseBody)
+// ResetResult resets all changes to the "result" field.
+func (m *IdempotencyKeyMutation) ResetResult() {
+	m.result = nil
+	delete(m.clearedFields, idempotencykey.FieldResult)
+}
+
+// SetProblem sets the "problem" field.
+func (m *IdempotencyKeyMutation) SetProblem(s string) {
+	m.problem = &s
+}
+
+// Problem returns the value of the "problem" field in the mutation.
+func (m *IdempotencyKeyMutation) Problem() (r string, exists bool) {
+	v := m.problem
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProblem returns the old "problem" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldProblem(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProblem is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProblem requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProblem: %w", err)
+	}
+	return oldValue.Problem, nil
+}
+
+// ClearProblem clears the value of the "problem" field.
+func (m *IdempotencyKeyMutation) ClearProblem() {
+	m.problem = nil
+	m.clearedFields[idempotencykey.FieldProblem] = struct{}{}
+}
+
+// ProblemCleared returns if the "problem" field was cleared in this mutation.
+func (m *IdempotencyKeyMutation) ProblemCleared() bool {
+	_, ok := m.clearedFields[idempotencykey.FieldProblem]
+	return ok
+}
+
+// ResetProblem resets all changes to the "problem" field.
+func (m *IdempotencyKeyMutation) ResetProblem() {
+	m.problem = nil
+	delete(m.clearedFields, idempotencykey.FieldProblem)
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -7438,11 +7430,11 @@ func (m *IdempotencyKeyMutation) Fields() []string {
 	if m.status != nil {
 		fields = append(fields, idempotencykey.FieldStatus)
 	}
-	if m.response_status != nil {
-		fields = append(fields, idempotencykey.FieldResponseStatus)
+	if m.result != nil {
+		fields = append(fields, idempotencykey.FieldResult)
 	}
-	if m.response_body != nil {
-		fields = append(fields, idempotencykey.FieldResponseBody)
+	if m.problem != nil {
+		fields = append(fields, idempotencykey.FieldProblem)
 	}
 	if m.created_at != nil {
 		fields = append(fields, idempotencykey.FieldCreatedAt)
@@ -7466,10 +7458,10 @@ func (m *IdempotencyKeyMutation) Field(name string) (ent.Value, bool) {
 		return m.RequestHash()
 	case idempotencykey.FieldStatus:
 		return m.Status()
-	case idempotencykey.FieldResponseStatus:
-		return m.ResponseStatus()
-	case idempotencykey.FieldResponseBody:
-		return m.ResponseBody()
+	case idempotencykey.FieldResult:
+		return m.Result()
+	case idempotencykey.FieldProblem:
+		return m.Problem()
 	case idempotencykey.FieldCreatedAt:
 		return m.CreatedAt()
 	case idempotencykey.FieldExpiresAt:
@@ -7491,10 +7483,10 @@ func (m *IdempotencyKeyMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldRequestHash(ctx)
 	case idempotencykey.FieldStatus:
 		return m.OldStatus(ctx)
-	case idempotencykey.FieldResponseStatus:
-		return m.OldResponseStatus(ctx)
-	case idempotencykey.FieldResponseBody:
-		return m.OldResponseBody(ctx)
+	case idempotencykey.FieldResult:
+		return m.OldResult(ctx)
+	case idempotencykey.FieldProblem:
+		return m.OldProblem(ctx)
 	case idempotencykey.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	case idempotencykey.FieldExpiresAt:
@@ -7536,19 +7528,19 @@ func (m *IdempotencyKeyMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetStatus(v)
 		return nil
-	case idempotencykey.FieldResponseStatus:
-		v, ok := value.(int)
+	case idempotencykey.FieldResult:
+		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetResponseStatus(v)
+		m.SetResult(v)
 		return nil
-	case idempotencykey.FieldResponseBody:
-		v, ok := value.([]byte)
+	case idempotencykey.FieldProblem:
+		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetResponseBody(v)
+		m.SetProblem(v)
 		return nil
 	case idempotencykey.FieldCreatedAt:
 		v, ok := value.(time.Time)
@@ -7572,9 +7564,6 @@ func (m *IdempotencyKeyMutation) SetField(name string, value ent.Value) error {
 // this mutation.
 func (m *IdempotencyKeyMutation) AddedFields() []string {
 	var fields []string
-	if m.addresponse_status != nil {
-		fields = append(fields, idempotencykey.FieldResponseStatus)
-	}
 	return fields
 }
 
@@ -7583,8 +7572,6 @@ func (m *IdempotencyKeyMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *IdempotencyKeyMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
-	case idempotencykey.FieldResponseStatus:
-		return m.AddedResponseStatus()
 	}
 	return nil, false
 }
@@ -7594,13 +7581,6 @@ func (m *IdempotencyKeyMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *IdempotencyKeyMutation) AddField(name string, value ent.Value) error {
 	switch name {
-	case idempotencykey.FieldResponseStatus:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.AddResponseStatus(v)
-		return nil
 	}
 	return fmt.Errorf("unknown IdempotencyKey numeric field %s", name)
 }
@@ -7609,8 +7589,11 @@ func (m *IdempotencyKeyMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *IdempotencyKeyMutation) ClearedFields() []string {
 	var fields []string
-	if m.FieldCleared(idempotencykey.FieldResponseBody) {
-		fields = append(fields, idempotencykey.FieldResponseBody)
+	if m.FieldCleared(idempotencykey.FieldResult) {
+		fields = append(fields, idempotencykey.FieldResult)
+	}
+	if m.FieldCleared(idempotencykey.FieldProblem) {
+		fields = append(fields, idempotencykey.FieldProblem)
 	}
 	return fields
 }
@@ -7626,8 +7609,11 @@ func (m *IdempotencyKeyMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *IdempotencyKeyMutation) ClearField(name string) error {
 	switch name {
-	case idempotencykey.FieldResponseBody:
-		m.ClearResponseBody()
+	case idempotencykey.FieldResult:
+		m.ClearResult()
+		return nil
+	case idempotencykey.FieldProblem:
+		m.ClearProblem()
 		return nil
 	}
 	return fmt.Errorf("unknown IdempotencyKey nullable field %s", name)
@@ -7649,11 +7635,11 @@ func (m *IdempotencyKeyMutation) ResetField(name string) error {
 	case idempotencykey.FieldStatus:
 		m.ResetStatus()
 		return nil
-	case idempotencykey.FieldResponseStatus:
-		m.ResetResponseStatus()
+	case idempotencykey.FieldResult:
+		m.ResetResult()
 		return nil
-	case idempotencykey.FieldResponseBody:
-		m.ResetResponseBody()
+	case idempotencykey.FieldProblem:
+		m.ResetProblem()
 		return nil
 	case idempotencykey.FieldCreatedAt:
 		m.ResetCreatedAt()

@@ -239,10 +239,6 @@ func init() {
 			return nil
 		}
 	}()
-	// idempotencykeyDescResponseStatus is the schema descriptor for response_status field.
-	idempotencykeyDescResponseStatus := idempotencykeyFields[4].Descriptor()
-	// idempotencykey.DefaultResponseStatus holds the default value on creation for the response_status field.
-	idempotencykey.DefaultResponseStatus = idempotencykeyDescResponseStatus.Default.(int)
 	lifeelementMixin := schema.LifeElement{}.Mixin()
 	lifeelementMixinFields0 := lifeelementMixin[0].Fields()
 	_ = lifeelementMixinFields0

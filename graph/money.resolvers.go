@@ -20,10 +20,9 @@ func (r *mutationResolver) CaptureOrder(ctx context.Context, publicOrderID strin
 	}
 	scope := service.CaptureScope{Full: input.Amount == nil && input.PaymentID == nil, PaymentID: deref(input.PaymentID)}
 	in := service.CaptureInput{Reauth: input.Reauth, CaptureData: input.CaptureData, Amount: input.Amount}
-	return idempotentResult(ctx, r.svc, sess, input.IdempotencyKey, requestKey("captureOrder", publicOrderID, input),
-		func(ctx context.Context, operationKey string) (*service.CaptureResult, bool, error) {
-			res, err := r.svc.Capture(ctx, sess, scope, in, operationKey)
-			return res, err == nil && res.Pending, err
+	return idempotent(ctx, r.svc, sess, input.IdempotencyKey, requestKey("captureOrder", publicOrderID, input),
+		func(ctx context.Context, operationKey string) (*service.CaptureResult, error) {
+			return r.svc.Capture(ctx, sess, scope, in, operationKey)
 		})
 }
 
@@ -39,10 +38,9 @@ func (r *mutationResolver) RefundOrder(ctx context.Context, publicOrderID string
 	for _, l := range input.LineItems {
 		in.LineItems = append(in.LineItems, *l)
 	}
-	return idempotentResult(ctx, r.svc, sess, input.IdempotencyKey, requestKey("refundOrder", publicOrderID, input),
-		func(ctx context.Context, operationKey string) (*service.RefundResult, bool, error) {
-			res, err := r.svc.Refund(ctx, sess, scope, in, operationKey)
-			return res, err == nil && res.Pending, err
+	return idempotent(ctx, r.svc, sess, input.IdempotencyKey, requestKey("refundOrder", publicOrderID, input),
+		func(ctx context.Context, operationKey string) (*service.RefundResult, error) {
+			return r.svc.Refund(ctx, sess, scope, in, operationKey)
 		})
 }
 
@@ -53,17 +51,18 @@ func (r *mutationResolver) CancelOrder(ctx context.Context, publicOrderID string
 		return nil, err
 	}
 	in := service.CancelInput{Reason: input.Reason, Refund: input.Refund != nil && *input.Refund}
+	// The order's view is read afresh; what the cancel did is kept.
 	type kept struct {
 		Voids  []service.MoneyTransaction
 		Refund *service.RefundResult
 	}
-	res, err := idempotentResult(ctx, r.svc, sess, input.IdempotencyKey, requestKey("cancelOrder", publicOrderID, input),
-		func(ctx context.Context, operationKey string) (*kept, bool, error) {
+	res, err := idempotent(ctx, r.svc, sess, input.IdempotencyKey, requestKey("cancelOrder", publicOrderID, input),
+		func(ctx context.Context, operationKey string) (*kept, error) {
 			res, err := r.svc.CancelOrder(ctx, sess, in, operationKey)
 			if err != nil {
-				return nil, false, err
+				return nil, err
 			}
-			return &kept{Voids: res.Voids, Refund: res.Refund}, false, nil
+			return &kept{Voids: res.Voids, Refund: res.Refund}, nil
 		})
 	if err != nil {
 		return nil, err
@@ -81,9 +80,8 @@ func (r *mutationResolver) AuthorizePayments(ctx context.Context, publicOrderID 
 	if err != nil {
 		return nil, err
 	}
-	return idempotentResult(ctx, r.svc, sess, idempotencyKey, requestKey("authorizePayments", publicOrderID, nil),
-		func(ctx context.Context, _ string) (*service.AuthorizeResult, bool, error) {
-			res, err := r.svc.AuthorizePayments(ctx, sess)
-			return res, false, err
+	return idempotent(ctx, r.svc, sess, idempotencyKey, requestKey("authorizePayments", publicOrderID, nil),
+		func(ctx context.Context, _ string) (*service.AuthorizeResult, error) {
+			return r.svc.AuthorizePayments(ctx, sess)
 		})
 }

@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
@@ -61,5 +62,24 @@ func TestAnOrderJWTCannotMoveMoney(t *testing.T) {
 		g.ok(jwtToken, processOrder, map[string]any{"id": id})
 		wantCode(t, g.do(jwtToken, captureOrder, map[string]any{"id": id, "in": map[string]any{}}), problem.CodeUnauthorized, "auth.unauthorized")
 		wantCode(t, g.do(jwtToken, cancelOrder, map[string]any{"id": id, "in": map[string]any{"reason": "x"}}), problem.CodeUnauthorized, "auth.unauthorized")
+	})
+}
+
+// A refused mutation is replayed with the same error, through the one idempotency mechanism the
+// REST API uses, and the gateway is not asked again even once it would say yes.
+func TestARefusedMutationIsReplayedWithTheSameErrorWithoutCallingTheGateway(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		id, gw := processedGraphOrder(t, g)
+		gw.SetMode("/capture", "decline")
+		vars := map[string]any{"id": id, "in": map[string]any{"amount": 1000, "reauth": false, "idempotencyKey": "cap-1"}}
+		first := g.do(g.token, captureOrder, vars)
+		if len(first.Errors) == 0 {
+			t.Fatalf("a declined capture answered %v", first.Data)
+		}
+		gw.SetMode("/capture", "")
+		again := g.do(g.token, captureOrder, vars)
+		if a, b := fmt.Sprint(again.Errors), fmt.Sprint(first.Errors); a != b || len(gw.Calls("/capture")) != 1 {
+			t.Fatalf("the replay answered %s, want %s (%d captures)", a, b, len(gw.Calls("/capture")))
+		}
 	})
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 
 	"github.com/checkoutd/checkoutd/service"
 )
@@ -37,12 +36,11 @@ func paymentScope(r *http.Request) service.CaptureScope {
 	return service.CaptureScope{PaymentID: r.PathValue("payment_id")}
 }
 
-// moneyCall is one money-moving call: its status and data, or a service error.
-type moneyCall func(ctx context.Context, operationKey string) (int, any, error)
-
 // idempotent runs a money-moving call under the caller's Idempotency-Key header or
-// idempotent_key body field, so that a repeat replays the first answer byte for byte.
-func (a *API) idempotent(w http.ResponseWriter, r *http.Request, sess *service.OrderSession, body []byte, call moneyCall) {
+// idempotent_key body field, and renders its result, fresh or replayed, the same way: a replay
+// answers the first answer byte for byte.
+func idempotent[T any](a *API, w http.ResponseWriter, r *http.Request, sess *service.OrderSession, body []byte,
+	call func(ctx context.Context, operationKey string) (T, error), render func(T) (status int, data any)) {
 	key := r.Header.Get("Idempotency-Key")
 	if key == "" {
 		var k struct {
@@ -52,23 +50,13 @@ func (a *API) idempotent(w http.ResponseWriter, r *http.Request, sess *service.O
 		key = k.IdempotentKey
 	}
 	request := append([]byte(r.Method+" "+r.URL.Path+"\n"), body...)
-	res, err := a.svc.Idempotent(r.Context(), sess.Shop, key, request, func(ctx context.Context, operationKey string) service.Response {
-		rec := httptest.NewRecorder()
-		status, data, err := call(ctx, operationKey)
-		if err != nil {
-			writeError(rec, r, err)
-		} else {
-			writeJSON(rec, status, map[string]any{"data": data})
-		}
-		return service.Response{Status: rec.Code, Body: rec.Body.Bytes()}
-	})
+	res, err := service.Idempotently(r.Context(), a.svc, sess.Shop, key, request, call)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(res.Status)
-	_, _ = w.Write(res.Body)
+	status, data := render(res)
+	writeJSON(w, status, map[string]any{"data": data})
 }
 
 // readBody reads the raw body (for the idempotency check) and decodes it into v.
@@ -93,15 +81,13 @@ func (a *API) capture(scope func(*http.Request) service.CaptureScope) orderHandl
 			writeError(w, r, err)
 			return
 		}
-		a.idempotent(w, r, sess, raw, func(ctx context.Context, operationKey string) (int, any, error) {
-			res, err := a.svc.Capture(ctx, sess, scope(r), in, operationKey)
-			if err != nil {
-				return 0, nil, err
-			}
+		idempotent(a, w, r, sess, raw, func(ctx context.Context, operationKey string) (*service.CaptureResult, error) {
+			return a.svc.Capture(ctx, sess, scope(r), in, operationKey)
+		}, func(res *service.CaptureResult) (int, any) {
 			if res.Pending {
-				return http.StatusAccepted, res, nil
+				return http.StatusAccepted, res
 			}
-			return http.StatusOK, res, nil
+			return http.StatusOK, res
 		})
 	}
 }
@@ -114,12 +100,10 @@ func (a *API) refund(scope func(*http.Request) service.CaptureScope) orderHandle
 			writeError(w, r, err)
 			return
 		}
-		a.idempotent(w, r, sess, raw, func(ctx context.Context, operationKey string) (int, any, error) {
-			res, err := a.svc.Refund(ctx, sess, scope(r), in, operationKey)
-			if err != nil {
-				return 0, nil, err
-			}
-			return refundStatus(res), res, nil
+		idempotent(a, w, r, sess, raw, func(ctx context.Context, operationKey string) (*service.RefundResult, error) {
+			return a.svc.Refund(ctx, sess, scope(r), in, operationKey)
+		}, func(res *service.RefundResult) (int, any) {
+			return refundStatus(res), refundBody(res)
 		})
 	}
 }
@@ -135,6 +119,20 @@ func refundStatus(res *service.RefundResult) int {
 	return http.StatusOK
 }
 
+// refundData is the spec's refund result; the status tells partial and pending apart.
+type refundData struct {
+	AmountRefunded     int64                       `json:"amount_refunded"`
+	TransactionDetails []service.RefundTransaction `json:"transaction_details"`
+	EmailSent          bool                        `json:"email_sent"`
+}
+
+func refundBody(res *service.RefundResult) *refundData {
+	if res == nil {
+		return nil
+	}
+	return &refundData{AmountRefunded: res.AmountRefunded, TransactionDetails: res.TransactionDetails, EmailSent: res.EmailSent}
+}
+
 func (a *API) cancel(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
 	var in service.CancelInput
 	raw, err := readBody(r, &in)
@@ -142,11 +140,23 @@ func (a *API) cancel(w http.ResponseWriter, r *http.Request, sess *service.Order
 		writeError(w, r, err)
 		return
 	}
-	a.idempotent(w, r, sess, raw, func(ctx context.Context, operationKey string) (int, any, error) {
+	idempotent(a, w, r, sess, raw, func(ctx context.Context, operationKey string) (*cancelled, error) {
 		res, err := a.svc.CancelOrder(ctx, sess, in, operationKey)
 		if err != nil {
-			return 0, nil, err
+			return nil, err
 		}
-		return http.StatusOK, map[string]any{"application_state": res.View.State(), "voids": res.Voids, "refund": res.Refund}, nil
+		state, err := json.Marshal(res.View.State())
+		return &cancelled{State: state, Voids: res.Voids, Refund: res.Refund}, err
+	}, func(res *cancelled) (int, any) {
+		return http.StatusOK, map[string]any{"application_state": res.State, "voids": res.Voids, "refund": refundBody(res.Refund)}
 	})
+}
+
+// cancelled is a cancel's result as REST answers it. The application state is kept as its
+// JSON: its open fields (addresses, shipping lines) hold structs, whose field order a decoded
+// map would not keep.
+type cancelled struct {
+	State  json.RawMessage            `json:"application_state"`
+	Voids  []service.MoneyTransaction `json:"voids"`
+	Refund *service.RefundResult      `json:"refund"`
 }

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/checkoutd/checkoutd/service"
@@ -50,19 +51,36 @@ func (a *API) processOrder(w http.ResponseWriter, r *http.Request, sess *service
 		writeError(w, r, err)
 		return
 	}
-	a.idempotent(w, r, sess, raw, func(ctx context.Context, _ string) (int, any, error) {
+	idempotent(a, w, r, sess, raw, func(ctx context.Context, _ string) (*processed, error) {
 		res, err := a.svc.ProcessOrder(ctx, sess)
 		if err != nil {
-			return 0, nil, err
+			return nil, err
 		}
-		body := map[string]any{"application_state": res.View.State()}
+		state, err := json.Marshal(res.View.State())
+		p := &processed{State: state, final: res.Final()}
 		if res.RequiresAction != nil {
-			body["requires_action"] = map[string]any{"payment_id": res.RequiresAction.PublicID, "gateway_public_id": res.RequiresAction.GatewayPublicID}
-			return http.StatusAccepted, body, nil
+			p.RequiresAction = map[string]any{"payment_id": res.RequiresAction.PublicID, "gateway_public_id": res.RequiresAction.GatewayPublicID}
 		}
-		return http.StatusOK, body, nil
+		return p, err
+	}, func(p *processed) (int, any) {
+		if p.RequiresAction != nil {
+			return http.StatusAccepted, map[string]any{"application_state": p.State, "requires_action": p.RequiresAction}
+		}
+		return http.StatusOK, map[string]any{"application_state": p.State}
 	})
 }
+
+// processed is process_order's result as REST answers it. The application state is kept as its
+// JSON: its open fields (addresses, shipping lines) hold structs, whose field order a decoded
+// map would not keep.
+type processed struct {
+	State          json.RawMessage `json:"application_state"`
+	RequiresAction map[string]any  `json:"requires_action"`
+	final          bool
+}
+
+// Final is the service's: a result that asks the shopper to act is not kept.
+func (p *processed) Final() bool { return p.final }
 
 func (a *API) authorizePayments(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
 	var in struct{}
@@ -71,8 +89,7 @@ func (a *API) authorizePayments(w http.ResponseWriter, r *http.Request, sess *se
 		writeError(w, r, err)
 		return
 	}
-	a.idempotent(w, r, sess, raw, func(ctx context.Context, _ string) (int, any, error) {
-		res, err := a.svc.AuthorizePayments(ctx, sess)
-		return http.StatusOK, res, err
-	})
+	idempotent(a, w, r, sess, raw, func(ctx context.Context, _ string) (*service.AuthorizeResult, error) {
+		return a.svc.AuthorizePayments(ctx, sess)
+	}, func(res *service.AuthorizeResult) (int, any) { return http.StatusOK, res })
 }

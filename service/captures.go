@@ -62,6 +62,9 @@ type CaptureResult struct {
 	Pending           bool               `json:"-"`
 }
 
+// Final is false while the capture is pending: an idempotent repeat then resumes it.
+func (r *CaptureResult) Final() bool { return !r.Pending }
+
 // amountRequired is the problem of a missing or out-of-bounds amount of a capture or refund.
 var amountRequired = fmt.Sprintf("amount is required and must be positive, in minor units, at most %d", input.MaxAmount)
 

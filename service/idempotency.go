@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"net/http"
+	"encoding/json"
+	"errors"
+	"strings"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -16,37 +18,55 @@ import (
 )
 
 const (
-	// IdempotencyKeyLifetime is how long a key replays its first answer.
+	// IdempotencyKeyLifetime is how long a key replays its first outcome.
 	IdempotencyKeyLifetime = 24 * time.Hour
 	// abandonedAfter is how long a key may stay running before a repeat takes it over: the call
 	// that held it died (its process crashed), and the ledger lets the repeat resume its work.
 	abandonedAfter = 2 * time.Minute
 )
 
-// Response is a front door's answer to a money-moving call, kept to be replayed byte for byte.
-type Response struct {
-	Status int
-	Body   []byte
-}
+// finality is implemented by results that may not be final yet: a money move a gateway has
+// accepted without settling, a shopper who must act first. Other results are final.
+type finality interface{ Final() bool }
 
-// final answers are replayed; the others (202 still settling, 5xx) are not, so that a repeat
-// with the same key runs again and finishes the work from the ledger, exactly once.
-func (r Response) final() bool { return r.Status < 500 && r.Status != http.StatusAccepted }
-
-// Idempotent runs call at most once per shop and key, with Stripe's semantics: the same key and
-// request within 24 hours replays the first final answer; the same key with another request is a
-// 422; a repeat while the first is still running is a 409. Without a key, call just runs.
-// request identifies the operation and its body (the path and the raw body do).
-func (s *Service) Idempotent(ctx context.Context, sh *ent.Shop, key string, request []byte, call func(ctx context.Context, operationKey string) Response) (Response, error) {
+// Idempotently runs call at most once per shop and key, with Stripe's semantics: the same key
+// and request within 24 hours replays the first final outcome (the result, or the refusal); the
+// same key with another request is refused (idempotency.key_reused); a repeat while the first
+// is still running is a conflict (idempotency.in_progress). Without a key, call just runs.
+// request identifies the operation and its arguments; every front door puts its own name in it.
+//
+// What is kept is the outcome itself, not a front door's rendering of it, so that each door
+// renders a replay as it renders a fresh one. Outcomes that are not final are not kept: a
+// result whose Final says no, an internal fault, a problem.Unavailable. A repeat then runs again
+// and resumes the first call's ledger entries, which carry its operationKey.
+func Idempotently[T any](ctx context.Context, s *Service, sh *ent.Shop, key string, request []byte,
+	call func(ctx context.Context, operationKey string) (T, error)) (T, error) {
+	var zero T
 	if key == "" {
-		return call(ctx, platform.NewPublicID()), nil
+		return call(ctx, platform.NewPublicID())
 	}
 	if len(key) > 255 {
-		return Response{}, problem.Validation("idempotency.invalid_key", "an idempotency key has at most 255 characters", map[string]any{"field": "Idempotency-Key"})
+		return zero, problem.Validation("idempotency.invalid_key", "an idempotency key has at most 255 characters", map[string]any{"field": "Idempotency-Key"})
 	}
+	kept, err := s.claimIdempotencyKey(ctx, sh, key, request)
+	if err != nil {
+		return zero, err
+	}
+	if kept != nil {
+		return replay[T](kept)
+	}
+	res, err := call(ctx, sh.Identifier+":"+key)
+	s.keepOutcome(context.WithoutCancel(ctx), sh, key, res, err)
+	return res, err
+}
+
+// claimIdempotencyKey inserts the key's row, running, before any work starts, or answers the
+// row of an earlier call to replay. The check is not read-then-write: the row is unique per shop
+// and key, and locked on PostgreSQL.
+func (s *Service) claimIdempotencyKey(ctx context.Context, sh *ent.Shop, key string, request []byte) (*ent.IdempotencyKey, error) {
 	sum := sha256.Sum256(request)
 	hash := hex.EncodeToString(sum[:])
-	var replay *Response
+	var kept *ent.IdempotencyKey
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		now := s.clock()
 		q := tx.IdempotencyKey.Query().Where(idempotencykey.ShopID(sh.ID), idempotencykey.Key(key))
@@ -63,11 +83,10 @@ func (s *Service) Idempotent(ctx context.Context, sh *ent.Shop, key string, requ
 				return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "idempotency.key_reused",
 					Message: "this idempotency key was used for another request", Details: map[string]any{"field": "Idempotency-Key"}}
 			case row.Status == idempotencykey.StatusDone:
-				replay = &Response{Status: row.ResponseStatus, Body: row.ResponseBody}
+				kept = row
 				return nil
 			case now.Sub(row.CreatedAt) < abandonedAfter:
-				return &problem.Error{Kind: problem.Conflict, Code: problem.CodeConflict, Type: "idempotency.in_progress",
-					Message: "a request with this idempotency key is still running", Details: map[string]any{"field": "Idempotency-Key"}}
+				return keyInProgress()
 			}
 		}
 		if row != nil {
@@ -80,25 +99,109 @@ func (s *Service) Idempotent(ctx context.Context, sh *ent.Shop, key string, requ
 	})
 	if ent.IsConstraintError(err) {
 		// Another request with this key inserted it first and is running.
-		return Response{}, &problem.Error{Kind: problem.Conflict, Code: problem.CodeConflict, Type: "idempotency.in_progress",
-			Message: "a request with this idempotency key is still running", Details: map[string]any{"field": "Idempotency-Key"}}
+		return nil, keyInProgress()
+	}
+	return kept, err
+}
+
+func keyInProgress() *problem.Error {
+	return &problem.Error{Kind: problem.Conflict, Code: problem.CodeConflict, Type: "idempotency.in_progress",
+		Message: "a request with this idempotency key is still running", Details: map[string]any{"field": "Idempotency-Key"}}
+}
+
+// keepOutcome marks the key done with a final outcome, or deletes it so that a repeat runs again.
+func (s *Service) keepOutcome(ctx context.Context, sh *ent.Shop, key string, res any, callErr error) {
+	update := s.db.Client.IdempotencyKey.Update().Where(idempotencykey.ShopID(sh.ID), idempotencykey.Key(key)).SetStatus(idempotencykey.StatusDone)
+	var kept []byte
+	var err error
+	// An internal fault and an Unavailable refusal are not final: the same call may succeed later.
+	switch p, refused := problem.As(callErr); {
+	case callErr == nil && isFinal(res):
+		if kept, err = json.Marshal(res); err == nil {
+			update.SetResult(string(kept))
+		}
+	case refused && p.Kind != problem.Internal && p.Kind != problem.Unavailable:
+		if kept, err = json.Marshal(keptProblem[map[string]any]{p.Kind, p.Code, p.Type, p.Message, p.Details}); err == nil {
+			update.SetProblem(string(kept))
+		}
 	}
 	if err != nil {
-		return Response{}, err
+		s.log.ErrorContext(ctx, "an idempotent outcome could not be encoded; a repeat runs again", "error", err)
+		kept = nil
 	}
-	if replay != nil {
-		return *replay, nil
-	}
-	res := call(ctx, sh.Identifier+":"+key)
-	done := context.WithoutCancel(ctx)
-	q := s.db.Client.IdempotencyKey.Update().Where(idempotencykey.ShopID(sh.ID), idempotencykey.Key(key))
-	if res.final() {
-		err = q.SetStatus(idempotencykey.StatusDone).SetResponseStatus(res.Status).SetResponseBody(res.Body).Exec(done)
+	if kept != nil {
+		err = update.Exec(ctx)
 	} else {
-		_, err = s.db.Client.IdempotencyKey.Delete().Where(idempotencykey.ShopID(sh.ID), idempotencykey.Key(key)).Exec(done)
+		_, err = s.db.Client.IdempotencyKey.Delete().Where(idempotencykey.ShopID(sh.ID), idempotencykey.Key(key)).Exec(ctx)
 	}
 	if err != nil {
-		s.log.ErrorContext(ctx, "recording an idempotent answer failed", "error", err)
+		s.log.ErrorContext(ctx, "recording an idempotent outcome failed", "error", err)
 	}
-	return res, nil
+}
+
+func isFinal(res any) bool {
+	f, ok := res.(finality)
+	return !ok || f.Final()
+}
+
+// keptProblem is a refusal as a key keeps it: written with its details as values, read back with
+// each detail's JSON.
+type keptProblem[D any] struct {
+	Kind    problem.Kind `json:"kind"`
+	Code    string       `json:"code"`
+	Type    string       `json:"type"`
+	Message string       `json:"message"`
+	Details D            `json:"details"`
+}
+
+// replay decodes a kept outcome. Numbers decode as json.Number, so that one renders as it did
+// the first time (a float64 would turn 1000000 into 1e+06).
+func replay[T any](row *ent.IdempotencyKey) (T, error) {
+	var out T
+	if row.Problem != nil {
+		p, err := decodeProblem(*row.Problem)
+		if err != nil {
+			return out, err
+		}
+		return out, p
+	}
+	if row.Result == nil {
+		return out, errors.New("idempotent replay: the key is done but keeps no outcome")
+	}
+	if err := decodeJSON(*row.Result, &out); err != nil {
+		return out, errors.New("idempotent replay: unreadable kept result: " + err.Error())
+	}
+	return out, nil
+}
+
+// decodeProblem reads a kept refusal. A detail that is an object or an array keeps its first
+// encoding (a struct's fields in their order, which a map would sort); strings, numbers and
+// booleans come back as values, since front doors read some of them (details["field"]).
+func decodeProblem(kept string) (*problem.Error, error) {
+	var k keptProblem[map[string]json.RawMessage]
+	if err := decodeJSON(kept, &k); err != nil {
+		return nil, errors.New("idempotent replay: unreadable kept problem: " + err.Error())
+	}
+	p := &problem.Error{Kind: k.Kind, Code: k.Code, Type: k.Type, Message: k.Message}
+	if k.Details != nil {
+		p.Details = make(map[string]any, len(k.Details))
+	}
+	for name, raw := range k.Details {
+		if len(raw) > 0 && (raw[0] == '{' || raw[0] == '[') {
+			p.Details[name] = raw
+			continue
+		}
+		var v any
+		if err := decodeJSON(string(raw), &v); err != nil {
+			return nil, errors.New("idempotent replay: unreadable kept problem: " + err.Error())
+		}
+		p.Details[name] = v
+	}
+	return p, nil
+}
+
+func decodeJSON(s string, v any) error {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	return d.Decode(v)
 }

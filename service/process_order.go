@@ -23,6 +23,9 @@ type ProcessResult struct {
 	RequiresAction *ent.OrderPayment
 }
 
+// Final is false while the shopper must act: a repeat with the same idempotency key runs anew.
+func (r *ProcessResult) Final() bool { return r.RequiresAction == nil }
+
 func incomplete(typ, message, field string) *problem.Error {
 	return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: typ, Message: message, Details: map[string]any{"field": field}}
 }

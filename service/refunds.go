@@ -60,14 +60,18 @@ type RestockLine struct {
 }
 
 // RefundResult is the spec's refund result. Partial: some refunds succeeded and others did not
-// (207); Pending: a gateway's answer is not known yet (202).
+// (207); Pending: a gateway's answer is not known yet (202). Its JSON is all of it, as an
+// idempotent call keeps it; REST answers the spec's three fields.
 type RefundResult struct {
 	AmountRefunded     int64               `json:"amount_refunded"`
 	TransactionDetails []RefundTransaction `json:"transaction_details"`
 	EmailSent          bool                `json:"email_sent"`
-	Partial            bool                `json:"-"`
-	Pending            bool                `json:"-"`
+	Partial            bool                `json:"partial"`
+	Pending            bool                `json:"pending"`
 }
+
+// Final is false while a refund is pending: an idempotent repeat then resumes it.
+func (r *RefundResult) Final() bool { return !r.Pending }
 
 // RefundTransaction is one refund of a refund result.
 type RefundTransaction struct {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"slices"
@@ -63,12 +64,13 @@ type moneyAction struct {
 	// Rename maps the service's field names (the API's) to the form's.
 	Rename map[string]string
 	Form   func(*orderForms) *form
-	Call   func(sess *service.OrderSession, operationKey string) (string, error)
+	// Call runs the action with service.Idempotently under key and request.
+	Call func(sess *service.OrderSession, key string, request []byte) (string, error)
 }
 
-// run asks for confirmation first. The confirmation carries an operation key made when it was
-// shown, so that submitting it twice resumes the first call's ledger entries instead of moving
-// money twice.
+// run asks for confirmation first. The confirmation carries an idempotency key made when it was
+// shown, so that submitting it twice replays the first call's outcome instead of moving money
+// twice. The request is the action and the fields the admin confirmed.
 func (c *Console) runMoneyAction(q *request, a moneyAction) error {
 	id := q.r.PathValue("id")
 	if q.r.PostForm.Get("confirmed") == "" {
@@ -82,7 +84,12 @@ func (c *Console) runMoneyAction(q *request, a moneyAction) error {
 	if err != nil {
 		return err
 	}
-	msg, err := a.Call(sess, q.r.PostForm.Get("operation_key"))
+	confirmed := url.Values{}
+	for _, name := range a.Fields {
+		confirmed[name] = q.r.PostForm[name]
+	}
+	request := []byte("console " + q.r.URL.Path + "\n" + confirmed.Encode())
+	msg, err := a.Call(sess, q.r.PostForm.Get("operation_key"), request)
 	if err == nil {
 		return q.redirect(orderURL(id), msg)
 	}
@@ -112,8 +119,10 @@ func (c *Console) captureOrder(q *request) error {
 	return c.runMoneyAction(q, moneyAction{Title: "Capture payment", Question: question, Verb: "capture",
 		Fields: []string{"capture_amount"}, Rename: map[string]string{"amount": "capture_amount"},
 		Form: func(f *orderForms) *form { return &f.Capture },
-		Call: func(sess *service.OrderSession, key string) (string, error) {
-			res, err := c.svc.Capture(q.ctx(), sess, service.CaptureScope{Full: amount == nil}, service.CaptureInput{Amount: amount}, key)
+		Call: func(sess *service.OrderSession, key string, request []byte) (string, error) {
+			res, err := service.Idempotently(q.ctx(), c.svc, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*service.CaptureResult, error) {
+				return c.svc.Capture(ctx, sess, service.CaptureScope{Full: amount == nil}, service.CaptureInput{Amount: amount}, operationKey)
+			})
 			if err != nil {
 				return "", err
 			}
@@ -137,9 +146,11 @@ func (c *Console) refundOrder(q *request) error {
 	return c.runMoneyAction(q, moneyAction{Title: "Refund", Question: question, Verb: "refund",
 		Fields: []string{"refund_amount", "refund_reason", "email_notification"}, Rename: map[string]string{"amount": "refund_amount", "reason": "refund_reason"},
 		Form: func(f *orderForms) *form { return &f.Refund },
-		Call: func(sess *service.OrderSession, key string) (string, error) {
+		Call: func(sess *service.OrderSession, key string, request []byte) (string, error) {
 			in := service.RefundInput{Reason: d.str("refund_reason"), EmailNotification: d.checkbox("email_notification"), Amount: amount}
-			res, err := c.svc.Refund(q.ctx(), sess, service.CaptureScope{Full: amount == nil}, in, key)
+			res, err := service.Idempotently(q.ctx(), c.svc, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*service.RefundResult, error) {
+				return c.svc.Refund(ctx, sess, service.CaptureScope{Full: amount == nil}, in, operationKey)
+			})
 			if err != nil {
 				return "", err
 			}
@@ -162,8 +173,14 @@ func (c *Console) cancelOrder(q *request) error {
 	return c.runMoneyAction(q, moneyAction{Title: "Cancel order", Question: question, Verb: "cancel",
 		Fields: []string{"cancel_reason", "cancel_refund"}, Rename: map[string]string{"reason": "cancel_reason"},
 		Form: func(f *orderForms) *form { return &f.Cancel },
-		Call: func(sess *service.OrderSession, key string) (string, error) {
-			if _, err := c.svc.CancelOrder(q.ctx(), sess, service.CancelInput{Reason: d.str("cancel_reason"), Refund: d.checkbox("cancel_refund")}, key); err != nil {
+		Call: func(sess *service.OrderSession, key string, request []byte) (string, error) {
+			in := service.CancelInput{Reason: d.str("cancel_reason"), Refund: d.checkbox("cancel_refund")}
+			// The page shows the order afresh; nothing of the result needs keeping.
+			_, err := service.Idempotently(q.ctx(), c.svc, sess.Shop, key, request, func(ctx context.Context, operationKey string) (struct{}, error) {
+				_, err := c.svc.CancelOrder(ctx, sess, in, operationKey)
+				return struct{}{}, err
+			})
+			if err != nil {
 				return "", err
 			}
 			return "Order cancelled.", nil

@@ -2,6 +2,9 @@ package web_test
 
 import (
 	"context"
+	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -108,5 +111,53 @@ func TestOrdersAreFoundAndCapturedRefundedAndCancelledBehindAConfirmation(t *tes
 		c.visit("/admin")
 		c.wantText("#orders-today", "1")
 		c.wantText("#revenue-today", "$15.00")
+	})
+}
+
+// A confirmation submitted twice moves money once: the second submission replays the first
+// outcome, even after the order has moved on, and a confirmation changed after it was shown is
+// refused rather than run under the same key.
+func TestADoubleSubmittedConfirmationReplaysTheFirstOutcome(t *testing.T) {
+	eachAdmin(t, func(t *testing.T, a *admin) {
+		ctx := context.Background()
+		sh, err := a.svc.Shops.ShopByIdentifier(ctx, "shop-a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		gw := gatewaytest.New(t, "gw-token")
+		id := processedOrder(t, a.svc, sh, gw, "ada@example.com")
+		a.signIn("shop-a", a.token)
+		confirm := func(action string, fields url.Values) (*http.Response, string) {
+			a.t.Helper()
+			form := url.Values{"csrf_token": {a.csrf}, "confirmed": {"1"}}
+			for k, v := range fields {
+				form[k] = v
+			}
+			res, _ := a.post("/admin/orders/"+id+"/"+action, form)
+			_, page := a.get("/admin/orders/" + id)
+			return res, page
+		}
+		capture := url.Values{"operation_key": {"capture-key"}, "capture_amount": {"20.00"}}
+		res, page := confirm("capture", capture)
+		wantStatus(t, res, http.StatusSeeOther)
+		if !strings.Contains(page, "paid so far $20.00") {
+			t.Fatalf("the first capture says:\n%s", page)
+		}
+		res, _ = confirm("cancel", url.Values{"operation_key": {"cancel-key"}, "cancel_reason": {"customer asked"}})
+		wantStatus(t, res, http.StatusSeeOther)
+
+		res, page = confirm("capture", capture)
+		wantStatus(t, res, http.StatusSeeOther)
+		if !strings.Contains(page, "paid so far $20.00") {
+			t.Fatalf("the resubmitted capture says:\n%s", page)
+		}
+		if n := len(gw.Calls("/capture")); n != 1 {
+			t.Fatalf("%d captures reached the gateway, want 1", n)
+		}
+		res, _ = confirm("capture", url.Values{"operation_key": {"capture-key"}, "capture_amount": {"30.00"}})
+		wantStatus(t, res, http.StatusUnprocessableEntity)
+		if n := len(gw.Calls("/capture")); n != 1 {
+			t.Fatalf("%d captures reached the gateway, want 1", n)
+		}
 	})
 }

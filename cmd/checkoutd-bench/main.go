@@ -29,6 +29,7 @@ type config struct {
 	runs      int
 	duration  time.Duration
 	levels    []int
+	markOne   bool
 }
 
 func main() {
@@ -40,6 +41,7 @@ func main() {
 	flag.StringVar(&c.jsonOut, "json", "docs/bench/results.json", "where to write the figures as JSON")
 	flag.StringVar(&dbs, "databases", "sqlite,postgres", "databases to run on")
 	flag.StringVar(&c.postgres, "postgres", envOr("CHECKOUT_TEST_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server (loopback only)")
+	flag.BoolVar(&c.markOne, "mark-one-checkout", false, "PostgreSQL only: after the warm-up, run one guest checkout between two marker statements and stop (count its statements in PostgreSQL's statement log: docs/benchmarks.md)")
 	levels := flag.String("levels", "", "concurrency levels, comma separated (default 1,8,32,128; quick 1,32)")
 	duration := flag.Duration("duration", 0, "length of each run (default 5s; quick 2s)")
 	flag.Parse()
@@ -73,6 +75,9 @@ func main() {
 	if err != nil {
 		log.Fatalf("checkoutd-bench: %v", err)
 	}
+	if c.markOne {
+		return
+	}
 	if err := os.MkdirAll(filepath.Dir(c.jsonOut), 0o755); err != nil {
 		log.Fatal(err)
 	}
@@ -103,6 +108,9 @@ func benchmark(ctx context.Context, c config) (*Report, error) {
 		r, err := benchmarkOn(ctx, c, db)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", db, err)
+		}
+		if c.markOne {
+			continue
 		}
 		report.Databases = append(report.Databases, *r)
 	}
@@ -171,6 +179,9 @@ func benchmarkOn(ctx context.Context, c config, db string) (*DatabaseReport, err
 		if _, err := checkout(); err != nil {
 			return nil, fmt.Errorf("warm-up checkout: %w", err)
 		}
+	}
+	if c.markOne {
+		return nil, markOneCheckout(ctx, dbURL, checkout)
 	}
 	for _, level := range c.levels {
 		var runs []loadResult

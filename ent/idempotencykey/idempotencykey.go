@@ -24,10 +24,10 @@ const (
 	FieldRequestHash = "request_hash"
 	// FieldStatus holds the string denoting the status field in the database.
 	FieldStatus = "status"
-	// FieldResponseStatus holds the string denoting the response_status field in the database.
-	FieldResponseStatus = "response_status"
-	// FieldResponseBody holds the string denoting the response_body field in the database.
-	FieldResponseBody = "response_body"
+	// FieldResult holds the string denoting the result field in the database.
+	FieldResult = "result"
+	// FieldProblem holds the string denoting the problem field in the database.
+	FieldProblem = "problem"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// FieldExpiresAt holds the string denoting the expires_at field in the database.
@@ -52,8 +52,8 @@ var Columns = []string{
 	FieldKey,
 	FieldRequestHash,
 	FieldStatus,
-	FieldResponseStatus,
-	FieldResponseBody,
+	FieldResult,
+	FieldProblem,
 	FieldCreatedAt,
 	FieldExpiresAt,
 }
@@ -71,8 +71,6 @@ func ValidColumn(column string) bool {
 var (
 	// KeyValidator is a validator for the "key" field. It is called by the builders before save.
 	KeyValidator func(string) error
-	// DefaultResponseStatus holds the default value on creation for the "response_status" field.
-	DefaultResponseStatus int
 )
 
 // Status defines the type for the "status" enum field.
@@ -129,9 +127,14 @@ func ByStatus(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldStatus, opts...).ToFunc()
 }
 
-// ByResponseStatus orders the results by the response_status field.
-func ByResponseStatus(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldResponseStatus, opts...).ToFunc()
+// ByResult orders the results by the result field.
+func ByResult(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldResult, opts...).ToFunc()
+}
+
+// ByProblem orders the results by the problem field.
+func ByProblem(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldProblem, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

@@ -70,14 +70,14 @@ func RequestHash(v string) predicate.IdempotencyKey {
 	return predicate.IdempotencyKey(sql.FieldEQ(FieldRequestHash, v))
 }
 
-// ResponseStatus applies equality check predicate on the "response_status" field. It's identical to ResponseStatusEQ.
-func ResponseStatus(v int) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldEQ(FieldResponseStatus, v))
+// Result applies equality check predicate on the "result" field. It's identical to ResultEQ.
+func Result(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldEQ(FieldResult, v))
 }
 
-// ResponseBody applies equality check predicate on the "response_body" field. It's identical to ResponseBodyEQ.
-func ResponseBody(v []byte) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldEQ(FieldResponseBody, v))
+// Problem applies equality check predicate on the "problem" field. It's identical to ProblemEQ.
+func Problem(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldEQ(FieldProblem, v))
 }
 
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
@@ -260,94 +260,154 @@ func StatusNotIn(vs ...Status) predicate.IdempotencyKey {
 	return predicate.IdempotencyKey(sql.FieldNotIn(FieldStatus, vs...))
 }
 
-// ResponseStatusEQ applies the EQ predicate on the "response_status" field.
-func ResponseStatusEQ(v int) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldEQ(FieldResponseStatus, v))
+// ResultEQ applies the EQ predicate on the "result" field.
+func ResultEQ(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldEQ(FieldResult, v))
 }
 
-// ResponseStatusNEQ applies the NEQ predicate on the "response_status" field.
-func ResponseStatusNEQ(v int) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldNEQ(FieldResponseStatus, v))
+// ResultNEQ applies the NEQ predicate on the "result" field.
+func ResultNEQ(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldNEQ(FieldResult, v))
 }
 
-// ResponseStatusIn applies the In predicate on the "response_status" field.
-func ResponseStatusIn(vs ...int) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldIn(FieldResponseStatus, vs...))
+// ResultIn applies the In predicate on the "result" field.
+func ResultIn(vs ...string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldIn(FieldResult, vs...))
 }
 
-// ResponseStatusNotIn applies the NotIn predicate on the "response_status" field.
-func ResponseStatusNotIn(vs ...int) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldNotIn(FieldResponseStatus, vs...))
+// ResultNotIn applies the NotIn predicate on the "result" field.
+func ResultNotIn(vs ...string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldNotIn(FieldResult, vs...))
 }
 
-// ResponseStatusGT applies the GT predicate on the "response_status" field.
-func ResponseStatusGT(v int) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldGT(FieldResponseStatus, v))
+// ResultGT applies the GT predicate on the "result" field.
+func ResultGT(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldGT(FieldResult, v))
 }
 
-// ResponseStatusGTE applies the GTE predicate on the "response_status" field.
-func ResponseStatusGTE(v int) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldGTE(FieldResponseStatus, v))
+// ResultGTE applies the GTE predicate on the "result" field.
+func ResultGTE(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldGTE(FieldResult, v))
 }
 
-// ResponseStatusLT applies the LT predicate on the "response_status" field.
-func ResponseStatusLT(v int) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldLT(FieldResponseStatus, v))
+// ResultLT applies the LT predicate on the "result" field.
+func ResultLT(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldLT(FieldResult, v))
 }
 
-// ResponseStatusLTE applies the LTE predicate on the "response_status" field.
-func ResponseStatusLTE(v int) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldLTE(FieldResponseStatus, v))
+// ResultLTE applies the LTE predicate on the "result" field.
+func ResultLTE(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldLTE(FieldResult, v))
 }
 
-// ResponseBodyEQ applies the EQ predicate on the "response_body" field.
-func ResponseBodyEQ(v []byte) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldEQ(FieldResponseBody, v))
+// ResultContains applies the Contains predicate on the "result" field.
+func ResultContains(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldContains(FieldResult, v))
 }
 
-// ResponseBodyNEQ applies the NEQ predicate on the "response_body" field.
-func ResponseBodyNEQ(v []byte) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldNEQ(FieldResponseBody, v))
+// ResultHasPrefix applies the HasPrefix predicate on the "result" field.
+func ResultHasPrefix(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldHasPrefix(FieldResult, v))
 }
 
-// ResponseBodyIn applies the In predicate on the "response_body" field.
-func ResponseBodyIn(vs ...[]byte) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldIn(FieldResponseBody, vs...))
+// ResultHasSuffix applies the HasSuffix predicate on the "result" field.
+func ResultHasSuffix(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldHasSuffix(FieldResult, v))
 }
 
-// ResponseBodyNotIn applies the NotIn predicate on the "response_body" field.
-func ResponseBodyNotIn(vs ...[]byte) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldNotIn(FieldResponseBody, vs...))
+// ResultIsNil applies the IsNil predicate on the "result" field.
+func ResultIsNil() predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldIsNull(FieldResult))
 }
 
-// ResponseBodyGT applies the GT predicate on the "response_body" field.
-func ResponseBodyGT(v []byte) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldGT(FieldResponseBody, v))
+// ResultNotNil applies the NotNil predicate on the "result" field.
+func ResultNotNil() predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldNotNull(FieldResult))
 }
 
-// ResponseBodyGTE applies the GTE predicate on the "response_body" field.
-func ResponseBodyGTE(v []byte) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldGTE(FieldResponseBody, v))
+// ResultEqualFold applies the EqualFold predicate on the "result" field.
+func ResultEqualFold(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldEqualFold(FieldResult, v))
 }
 
-// ResponseBodyLT applies the LT predicate on the "response_body" field.
-func ResponseBodyLT(v []byte) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldLT(FieldResponseBody, v))
+// ResultContainsFold applies the ContainsFold predicate on the "result" field.
+func ResultContainsFold(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldContainsFold(FieldResult, v))
 }
 
-// ResponseBodyLTE applies the LTE predicate on the "response_body" field.
-func ResponseBodyLTE(v []byte) predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldLTE(FieldResponseBody, v))
+// ProblemEQ applies the EQ predicate on the "problem" field.
+func ProblemEQ(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldEQ(FieldProblem, v))
 }
 
-// ResponseBodyIsNil applies the IsNil predicate on the "response_body" field.
-func ResponseBodyIsNil() predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldIsNull(FieldResponseBody))
+// ProblemNEQ applies the NEQ predicate on the "problem" field.
+func ProblemNEQ(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldNEQ(FieldProblem, v))
 }
 
-// ResponseBodyNotNil applies the NotNil predicate on the "response_body" field.
-func ResponseBodyNotNil() predicate.IdempotencyKey {
-	return predicate.IdempotencyKey(sql.FieldNotNull(FieldResponseBody))
+// ProblemIn applies the In predicate on the "problem" field.
+func ProblemIn(vs ...string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldIn(FieldProblem, vs...))
+}
+
+// ProblemNotIn applies the NotIn predicate on the "problem" field.
+func ProblemNotIn(vs ...string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldNotIn(FieldProblem, vs...))
+}
+
+// ProblemGT applies the GT predicate on the "problem" field.
+func ProblemGT(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldGT(FieldProblem, v))
+}
+
+// ProblemGTE applies the GTE predicate on the "problem" field.
+func ProblemGTE(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldGTE(FieldProblem, v))
+}
+
+// ProblemLT applies the LT predicate on the "problem" field.
+func ProblemLT(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldLT(FieldProblem, v))
+}
+
+// ProblemLTE applies the LTE predicate on the "problem" field.
+func ProblemLTE(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldLTE(FieldProblem, v))
+}
+
+// ProblemContains applies the Contains predicate on the "problem" field.
+func ProblemContains(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldContains(FieldProblem, v))
+}
+
+// ProblemHasPrefix applies the HasPrefix predicate on the "problem" field.
+func ProblemHasPrefix(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldHasPrefix(FieldProblem, v))
+}
+
+// ProblemHasSuffix applies the HasSuffix predicate on the "problem" field.
+func ProblemHasSuffix(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldHasSuffix(FieldProblem, v))
+}
+
+// ProblemIsNil applies the IsNil predicate on the "problem" field.
+func ProblemIsNil() predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldIsNull(FieldProblem))
+}
+
+// ProblemNotNil applies the NotNil predicate on the "problem" field.
+func ProblemNotNil() predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldNotNull(FieldProblem))
+}
+
+// ProblemEqualFold applies the EqualFold predicate on the "problem" field.
+func ProblemEqualFold(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldEqualFold(FieldProblem, v))
+}
+
+// ProblemContainsFold applies the ContainsFold predicate on the "problem" field.
+func ProblemContainsFold(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldContainsFold(FieldProblem, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.

@@ -10,7 +10,7 @@ import (
 )
 
 // IdempotencyKey remembers one money-moving call by the key its caller gave, so that a repeat
-// replays the first answer instead of moving money again (Stripe's semantics).
+// replays the first outcome instead of moving money again (Stripe's semantics).
 type IdempotencyKey struct{ ent.Schema }
 
 func (IdempotencyKey) Fields() []ent.Field {
@@ -21,8 +21,11 @@ func (IdempotencyKey) Fields() []ent.Field {
 		// request is refused.
 		field.String("request_hash").Immutable(),
 		field.Enum("status").Values("running", "done").Default("running"),
-		field.Int("response_status").Default(0),
-		field.Bytes("response_body").Optional(),
+		// A done key keeps its call's final outcome, which the front door renders as it renders a
+		// fresh one: result is the JSON of the call's result, problem the JSON of its refusal (kind,
+		// code, type, message, details). Text, not jsonb, so that a replay keeps the key order.
+		field.Text("result").Optional().Nillable(),
+		field.Text("problem").Optional().Nillable(),
 		field.Time("created_at").Immutable(),
 		field.Time("expires_at"),
 	}

@@ -44,6 +44,26 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", k)
 }
 
+// MarshalText writes a kind by its name, so that a kept problem (an idempotent call's) does not
+// depend on the order of the constants.
+func (k Kind) MarshalText() ([]byte, error) {
+	if int(k) >= len(kindNames) {
+		return nil, fmt.Errorf("problem: unknown kind %d", k)
+	}
+	return []byte(kindNames[k]), nil
+}
+
+// UnmarshalText reads a kind written by MarshalText.
+func (k *Kind) UnmarshalText(b []byte) error {
+	for i, name := range kindNames {
+		if name == string(b) {
+			*k = Kind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("problem: unknown kind %q", b)
+}
+
 // Error is a failure the caller caused or can act on; front doors translate it as it is.
 type Error struct {
 	Kind    Kind

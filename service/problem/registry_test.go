@@ -268,6 +268,10 @@ func (s *source) findHelpers() {
 	}
 }
 
+// rebuildsKeptProblems are the functions that build a problem again from one kept earlier (an
+// idempotent replay): its type was registered where it was first built.
+var rebuildsKeptProblems = map[string]bool{"service.decodeProblem": true}
+
 // answers walks every declaration and returns each error type built, and what it could not
 // tell the type of.
 func (s *source) answers() ([]answer, []string) {
@@ -277,6 +281,9 @@ func (s *source) answers() ([]answer, []string) {
 		pkg := f.Name.Name
 		for _, d := range f.Decls {
 			fn, _ := d.(*ast.FuncDecl)
+			if fn != nil && rebuildsKeptProblems[pkg+"."+fn.Name.Name] {
+				continue
+			}
 			ast.Inspect(d, func(n ast.Node) bool {
 				var expr ast.Expr
 				var kind *Kind
@@ -437,7 +444,7 @@ func (s *source) pos(n ast.Node) string {
 }
 
 // isErrorLiteral reports whether lit builds a problem.Error, under its name in package problem
-// or in a package that declares Error as an alias of it (service.Error).
+// or in a package that declares Error as an alias of it.
 func (s *source) isErrorLiteral(pkg string, lit *ast.CompositeLit) bool {
 	switch t := lit.Type.(type) {
 	case *ast.Ident:
