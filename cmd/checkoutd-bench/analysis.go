@@ -40,7 +40,9 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   the kernel: loopback TCP), the load generator 0.15 (top, at 32 shoppers). PostgreSQL's commit rate is not the
   bound: an fdatasync takes about 120 µs (pg_test_fsync: 8,300 a second) and a checkout commits
   9 times. Over its Unix socket instead of loopback TCP it measured the same. A checkout is 28
-  round trips, BEGIN and COMMIT included (PostgreSQL's statement log, one shopper), from 32
+  round trips, BEGIN and COMMIT included (PostgreSQL's statement log, one shopper: run
+  checkoutd-bench -mark-one-checkout as a role with log_statement = 'all' and count the log's
+  lines between its two markers, River's "-- name:" queries aside), from 32
   before the last session and about 230 when first measured: init 4; customer, addresses,
   shipping line and taxes 1 each; the shipping lines' read 1; adding the payment 5;
   process_order's reservation 8 and its finish 6.
