@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -233,9 +232,9 @@ func (s *Service) sendCapture(ctx context.Context, sess *OrderSession, e *ent.Pa
 	req := gateway.CaptureRequest{AuthID: authID, Amount: e.Amount, HoldOpen: cfg.PartialCapture}
 	start := time.Now()
 	var res gateway.TransactionResponse
-	var status int
+	var accepted bool
 	err = askTwice(ctx, func(ctx context.Context) (err error) {
-		res, status, err = s.gateways.Capture(ctx, g, e.PublicID, req)
+		res, accepted, err = s.gateways.Capture(ctx, g, e.PublicID, req)
 		return err
 	})
 	var gerr *gateway.Error
@@ -245,10 +244,10 @@ func (s *Service) sendCapture(ctx context.Context, sess *OrderSession, e *ent.Pa
 	if gerr != nil && gerr.Declined && reauth && authorizationExpired[gerr.Code] {
 		if newAuth, ok := s.reauthorize(ctx, sess, p, e, g); ok {
 			req.AuthID = newAuth
-			res, status, err = s.gateways.Capture(context.WithoutCancel(ctx), g, e.PublicID+"-reauth", req)
+			res, accepted, err = s.gateways.Capture(context.WithoutCancel(ctx), g, e.PublicID+"-reauth", req)
 		}
 	}
-	if err == nil && status == http.StatusAccepted {
+	if accepted {
 		s.markAccepted(ctx, e, res.TransactionID, req.AuthID, time.Since(start))
 		return
 	}

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
@@ -39,7 +38,7 @@ func (s *Service) TestExternalPaymentGateway(ctx context.Context, sh *ent.Shop, 
 	}
 	err = s.gateways.Void(ctx, gatewayOf(g), "", gateway.VoidRequest{AuthorizationID: connectionTestAuthorization})
 	if err == nil {
-		return &GatewayConnectionTest{OK: true, Status: http.StatusOK, Message: "the gateway accepted the signed call"}, nil
+		return &GatewayConnectionTest{OK: true, Status: gateway.StatusOK, Message: "the gateway accepted the signed call"}, nil
 	}
 	var ge *gateway.Error
 	if !errors.As(err, &ge) {
@@ -49,7 +48,7 @@ func (s *Service) TestExternalPaymentGateway(ctx context.Context, sh *ent.Shop, 
 	switch {
 	case ge.Status == 0:
 		out.Message = "no answer: " + ge.Message
-	case ge.Status == http.StatusUnauthorized || ge.Status == http.StatusForbidden:
+	case ge.RefusedCredentials():
 		if out.Message == "" {
 			out.Message = "the gateway refused the call's signature: check the api_token"
 		}

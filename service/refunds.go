@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"time"
 
@@ -220,12 +219,12 @@ func (s *Service) sendRefund(ctx context.Context, sess *OrderSession, e *ent.Pay
 	req := gateway.RefundRequest{TransactionID: e.ReferenceTransactionID, Amount: e.Amount, Reason: reason}
 	start := time.Now()
 	var res gateway.TransactionResponse
-	var status int
+	var accepted bool
 	err = askTwice(ctx, func(ctx context.Context) (err error) {
-		res, status, err = s.gateways.Refund(ctx, g, e.PublicID, req)
+		res, accepted, err = s.gateways.Refund(ctx, g, e.PublicID, req)
 		return err
 	})
-	if err == nil && status == http.StatusAccepted {
+	if accepted {
 		s.markAccepted(ctx, e, res.TransactionID, e.ReferenceTransactionID, time.Since(start))
 		return
 	}

@@ -62,6 +62,14 @@ func (e *Error) Error() string {
 	return "gateway unreachable: " + e.Message
 }
 
+// StatusOK is the status of a gateway's plain success.
+const StatusOK = http.StatusOK
+
+// RefusedCredentials reports whether the gateway refused the call's signature or token (401, 403).
+func (e *Error) RefusedCredentials() bool {
+	return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden
+}
+
 // IsDeclined reports whether err is a definite refusal by the gateway.
 func IsDeclined(err error) bool {
 	var e *Error
@@ -145,20 +153,19 @@ func (c *Client) Authorize(ctx context.Context, g Gateway, key string, in AuthRe
 	return out, err
 }
 
-// Capture calls /capture.
-func (c *Client) Capture(ctx context.Context, g Gateway, key string, in CaptureRequest) (TransactionResponse, int, error) {
-	var out TransactionResponse
+// Capture calls /capture. accepted says the gateway took the capture without settling it yet
+// (a 202): its outcome is asked again later under the same key.
+func (c *Client) Capture(ctx context.Context, g Gateway, key string, in CaptureRequest) (out TransactionResponse, accepted bool, err error) {
 	in.ProviderID = g.ProviderID
 	status, err := c.callStatus(ctx, g, "/capture", key, in, &out)
-	return out, status, err
+	return out, err == nil && status == http.StatusAccepted, err
 }
 
-// Refund calls /refund.
-func (c *Client) Refund(ctx context.Context, g Gateway, key string, in RefundRequest) (TransactionResponse, int, error) {
-	var out TransactionResponse
+// Refund calls /refund. accepted says the gateway took the refund without settling it yet.
+func (c *Client) Refund(ctx context.Context, g Gateway, key string, in RefundRequest) (out TransactionResponse, accepted bool, err error) {
 	in.ProviderID = g.ProviderID
 	status, err := c.callStatus(ctx, g, "/refund", key, in, &out)
-	return out, status, err
+	return out, err == nil && status == http.StatusAccepted, err
 }
 
 // Void calls /void.
