@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -115,7 +116,7 @@ type OrderDetail struct {
 	View *OrderView
 	// Ledger is every entry of the payments ledger, oldest first, with its payment.
 	Ledger []*ent.PaymentTransaction
-	Money  OrderMoney
+	Money  payment.OrderMoney
 	// Events are the order's events, newest first.
 	Events []*ent.Event
 	// Capturable and Refundable are what a capture or a refund could move now.
@@ -131,7 +132,7 @@ func (s *Service) OrderDetail(ctx context.Context, sh *ent.Shop, publicOrderID s
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := ledgerOf(ctx, s.db.Read, view.Order.ID)
+	ledger, err := payment.LedgerOf(ctx, s.db.Read, view.Order.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -145,13 +146,13 @@ func (s *Service) OrderDetail(ctx context.Context, sh *ent.Shop, publicOrderID s
 	if err != nil {
 		return nil, err
 	}
-	d := &OrderDetail{View: view, Ledger: entries, Money: sumMoney(ledger), Events: events,
+	d := &OrderDetail{View: view, Ledger: entries, Money: payment.SumMoney(ledger), Events: events,
 		Cancellable: view.Order.Status == order.StatusOpen || view.Order.Status == order.StatusProcessed}
 	for _, lp := range ledger {
 		if view.Order.Status == order.StatusProcessed {
-			d.Capturable += lp.money.capturable()
+			d.Capturable += lp.Money.Capturable()
 		}
-		d.Refundable += lp.money.refundable()
+		d.Refundable += lp.Money.Refundable()
 	}
 	return d, nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
-	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -81,8 +81,8 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 		if p.Status != orderpayment.StatusAdded {
 			continue
 		}
-		entry := tx.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(v.Order.ID).SetPaymentID(p.ID).
-			SetPublicID(platform.NewPublicID()).SetKind(paymenttransaction.KindAuthorize).SetAmount(p.Amount).SetCurrency(p.Currency)
+		entry := payment.Entry{ShopID: sh.ID, OrderID: v.Order.ID, PaymentID: p.ID, Kind: paymenttransaction.KindAuthorize,
+			Amount: p.Amount, Currency: p.Currency}
 		if p.GiftCardID != nil {
 			// The balance only goes down when it covers the amount, whatever runs at the same time.
 			n, err := tx.GiftCard.Update().Where(giftcard.ID(*p.GiftCardID), giftcard.BalanceGTE(p.Amount)).
@@ -94,8 +94,8 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 				return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "payment.gift_card_balance",
 					Message: "the gift card no longer holds " + fmt.Sprint(p.Amount), Details: map[string]any{"field": "payments", "payment_id": p.PublicID}}
 			}
-			now := s.clock()
-			if err := entry.SetStatus(paymenttransaction.StatusSucceeded).SetSettledAt(now).Exec(ctx); err != nil {
+			entry.Settled = true
+			if _, err := s.ledger.Open(ctx, tx.Client(), entry); err != nil {
 				return nil, err
 			}
 			if err := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID)).SetStatus(orderpayment.StatusAuthorizing).Exec(ctx); err != nil {
@@ -109,7 +109,7 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 				Message: "the gateway of payment " + p.PublicID + " is no longer configured; remove the payment and add another",
 				Details: map[string]any{"field": "payments", "payment_id": p.PublicID}}
 		}
-		e, err := entry.Save(ctx)
+		e, err := s.ledger.Open(ctx, tx.Client(), entry)
 		if err != nil {
 			return nil, err
 		}
@@ -223,26 +223,9 @@ func customerData(o *ent.Order) map[string]any {
 // even when the caller's context is cancelled: the gateway has acted, the ledger must say so.
 func (s *Service) settle(ctx context.Context, entry *ent.PaymentTransaction, gatewayID string, latency time.Duration, callErr error, status paymenttransaction.Status) {
 	ctx = context.WithoutCancel(ctx)
-	if err := s.settleUpdate(s.db.Client, entry, gatewayID, latency, callErr, status).Exec(ctx); err != nil {
+	if err := s.ledger.Settle(ctx, s.db.Client, entry, gatewayID, latency, callErr, status); err != nil {
 		s.log.ErrorContext(ctx, "settling a payment ledger entry failed", "entry", entry.PublicID, "error", err)
 	}
-}
-
-// settleUpdate records a gateway answer on its ledger entry, through c.
-func (s *Service) settleUpdate(c *ent.Client, entry *ent.PaymentTransaction, gatewayID string, latency time.Duration, callErr error, status paymenttransaction.Status) *ent.PaymentTransactionUpdate {
-	u := c.PaymentTransaction.Update().Where(paymenttransaction.ID(entry.ID)).SetStatus(status).SetGatewayTransactionID(gatewayID).
-		SetLatencyMs(int(latency.Milliseconds())).SetSettledAt(s.clock())
-	if e, ok := callErr.(*gateway.Error); ok {
-		u.SetErrorCode(e.Code).SetErrorMessage(truncate(e.Error(), 500))
-	}
-	return u
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n]
 }
 
 // abandonAuthorization is step 3 when not every tender was authorized: every authorization of
@@ -386,9 +369,8 @@ func (s *Service) retryVoid(ctx context.Context, e *ent.PaymentTransaction) erro
 // voidAuthorization releases one authorization at its gateway, recorded in the ledger as a
 // void entry written before the call and settled after it.
 func (s *Service) voidAuthorization(ctx context.Context, sh *ent.Shop, o *ent.Order, p *ent.OrderPayment, auth *ent.PaymentTransaction, g gateway.Gateway, authID string) error {
-	entry, err := s.db.Client.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetPaymentID(p.ID).
-		SetPublicID(platform.NewPublicID()).SetKind(paymenttransaction.KindVoid).SetAmount(auth.Amount).SetCurrency(auth.Currency).
-		SetReferenceTransactionID(authID).Save(ctx)
+	entry, err := s.ledger.Open(ctx, s.db.Client, payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: p.ID,
+		Kind: paymenttransaction.KindVoid, Amount: auth.Amount, Currency: auth.Currency, Reference: authID})
 	if err != nil {
 		return err
 	}
@@ -444,9 +426,9 @@ func (s *Service) creditGiftCard(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 	if err := tx.GiftCard.UpdateOneID(*p.GiftCardID).AddBalance(p.Amount).Exec(ctx); err != nil {
 		return err
 	}
-	return tx.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetPaymentID(p.ID).SetPublicID(platform.NewPublicID()).
-		SetKind(paymenttransaction.KindVoid).SetAmount(p.Amount).SetCurrency(p.Currency).
-		SetStatus(paymenttransaction.StatusSucceeded).SetSettledAt(s.clock()).Exec(ctx)
+	_, err := s.ledger.Open(ctx, tx.Client(), payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: p.ID,
+		Kind: paymenttransaction.KindVoid, Amount: p.Amount, Currency: p.Currency, Settled: true})
+	return err
 }
 
 // authorizationFailed is the 422 naming the tender that was not authorized.

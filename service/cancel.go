@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -42,32 +43,31 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 		if err != nil {
 			return err
 		}
-		ledger, err := ledgerOf(ctx, tx.Client(), o.ID)
+		ledger, err := payment.LedgerOf(ctx, tx.Client(), o.ID)
 		if err != nil {
 			return err
 		}
 		if o.Status == order.StatusCancelled {
-			if voids = operationEntries(ledger, operationKey, paymenttransaction.KindVoid); len(voids) > 0 {
+			if voids = payment.OperationEntries(ledger, operationKey, paymenttransaction.KindVoid); len(voids) > 0 {
 				return nil // a repeat of this call: resume its voids
 			}
 			return orderNotInState(o)
 		}
 		for _, lp := range ledger {
-			if left := lp.money.capturable(); left > 0 {
+			if left := lp.Money.Capturable(); left > 0 {
 				e, err := s.reserveMove(ctx, tx, sess.Shop, o, plannedMove{lp: lp, amount: left}, paymenttransaction.KindVoid, operationKey, map[string]any{"reason": in.Reason})
 				if err != nil {
 					return err
 				}
-				if lp.payment.GiftCardID != nil {
+				if lp.Payment.GiftCardID != nil {
 					// The uncaptured part of a gift card's debit goes back to the card.
-					if err := tx.GiftCard.UpdateOneID(*lp.payment.GiftCardID).AddBalance(left).Exec(ctx); err != nil {
+					if err := tx.GiftCard.UpdateOneID(*lp.Payment.GiftCardID).AddBalance(left).Exec(ctx); err != nil {
 						return err
 					}
 				}
-				if err := tx.PaymentTransaction.UpdateOne(e).SetReferenceTransactionID(lp.payment.AuthorizationID).Exec(ctx); err != nil {
+				if err := s.ledger.SetReference(ctx, tx.Client(), e, lp.Payment.AuthorizationID); err != nil {
 					return err
 				}
-				e.ReferenceTransactionID = lp.payment.AuthorizationID
 				voids = append(voids, e)
 			}
 		}
@@ -108,14 +108,14 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := ledgerOf(ctx, s.db.Read, o.ID)
+	ledger, err := payment.LedgerOf(ctx, s.db.Read, o.ID)
 	if err != nil {
 		return nil, err
 	}
 	for _, lp := range ledger {
-		for _, e := range lp.entries {
+		for _, e := range lp.Entries {
 			if e.Kind == paymenttransaction.KindVoid && e.OperationKey == operationKey {
-				out.Voids = append(out.Voids, moneyTransaction(lp.payment, e))
+				out.Voids = append(out.Voids, moneyTransaction(lp.Payment, e))
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/webhooks"
@@ -73,7 +74,7 @@ func captureError(typ, message string, details map[string]any) *problem.Error {
 
 // plannedMove is one amount to move on one payment.
 type plannedMove struct {
-	lp     ledgerPayment
+	lp     payment.Payment
 	amount int64
 }
 
@@ -94,11 +95,11 @@ func (s *Service) Capture(ctx context.Context, sess *OrderSession, scope Capture
 		if err != nil {
 			return err
 		}
-		ledger, err := ledgerOf(ctx, tx.Client(), o.ID)
+		ledger, err := payment.LedgerOf(ctx, tx.Client(), o.ID)
 		if err != nil {
 			return err
 		}
-		if entries = operationEntries(ledger, operationKey, paymenttransaction.KindCapture); len(entries) > 0 {
+		if entries = payment.OperationEntries(ledger, operationKey, paymenttransaction.KindCapture); len(entries) > 0 {
 			return nil // a repeat of this call: resume its entries
 		}
 		plan, err := planCapture(ledger, scope, in)
@@ -126,13 +127,13 @@ func (s *Service) Capture(ctx context.Context, sess *OrderSession, scope Capture
 	return s.captureResult(ctx, sess, operationKey)
 }
 
-func planCapture(ledger []ledgerPayment, scope CaptureScope, in CaptureInput) ([]plannedMove, error) {
+func planCapture(ledger []payment.Payment, scope CaptureScope, in CaptureInput) ([]plannedMove, error) {
 	var capturable int64
 	candidates := ledger
 	if scope.PaymentID != "" {
 		candidates = nil
 		for _, lp := range ledger {
-			if lp.payment.PublicID == scope.PaymentID {
+			if lp.Payment.PublicID == scope.PaymentID {
 				candidates = append(candidates, lp)
 			}
 		}
@@ -141,7 +142,7 @@ func planCapture(ledger []ledgerPayment, scope CaptureScope, in CaptureInput) ([
 		}
 	}
 	for _, lp := range candidates {
-		capturable += lp.money.capturable()
+		capturable += lp.Money.Capturable()
 	}
 	amount := capturable
 	if !scope.Full {
@@ -156,7 +157,7 @@ func planCapture(ledger []ledgerPayment, scope CaptureScope, in CaptureInput) ([
 	}
 	var plan []plannedMove
 	for _, lp := range candidates {
-		take := min(amount, lp.money.capturable())
+		take := min(amount, lp.Money.Capturable())
 		if take == 0 {
 			continue
 		}
@@ -170,25 +171,23 @@ func planCapture(ledger []ledgerPayment, scope CaptureScope, in CaptureInput) ([
 // balance moved at authorization), and a gift card's refund credits the card in the same
 // transaction.
 func (s *Service) reserveMove(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, m plannedMove, kind paymenttransaction.Kind, operationKey string, data map[string]any) (*ent.PaymentTransaction, error) {
-	publicID := platform.NewPublicID()
-	c := tx.PaymentTransaction.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetPaymentID(m.lp.payment.ID).SetPublicID(publicID).
-		SetKind(kind).SetAmount(m.amount).SetCurrency(m.lp.payment.Currency).SetOperationKey(operationKey).SetData(data)
-	if m.lp.payment.GiftCardID != nil {
+	e := payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: m.lp.Payment.ID, Kind: kind, Amount: m.amount,
+		Currency: m.lp.Payment.Currency, OperationKey: operationKey, Data: data, PublicID: platform.NewPublicID()}
+	if m.lp.Payment.GiftCardID != nil {
 		// Gift card moves are checkoutd's own: the entry's id is the transaction id.
-		c.SetGatewayTransactionID(publicID)
+		e.GatewayTransactionID, e.Settled = e.PublicID, true
 		if kind == paymenttransaction.KindRefund {
-			if err := tx.GiftCard.UpdateOneID(*m.lp.payment.GiftCardID).AddBalance(m.amount).Exec(ctx); err != nil {
+			if err := tx.GiftCard.UpdateOneID(*m.lp.Payment.GiftCardID).AddBalance(m.amount).Exec(ctx); err != nil {
 				return nil, err
 			}
 		}
-		c.SetStatus(paymenttransaction.StatusSucceeded).SetSettledAt(s.clock())
 	}
 	if kind == paymenttransaction.KindCapture {
-		c.SetReferenceTransactionID(m.lp.payment.AuthorizationID)
+		e.Reference = m.lp.Payment.AuthorizationID
 	} else {
-		c.SetReferenceTransactionID(lastCaptureID(m.lp.entries))
+		e.Reference = lastCaptureID(m.lp.Entries)
 	}
-	return c.Save(ctx)
+	return s.ledger.Open(ctx, tx.Client(), e)
 }
 
 func lastCaptureID(entries []*ent.PaymentTransaction) string {
@@ -262,9 +261,8 @@ func (s *Service) reauthorize(ctx context.Context, sess *OrderSession, p *ent.Or
 	if err != nil {
 		return "", false
 	}
-	entry, err := s.db.Client.PaymentTransaction.Create().SetShopID(sess.Shop.ID).SetOrderID(p.OrderID).SetPaymentID(p.ID).
-		SetPublicID(platform.NewPublicID()).SetKind(paymenttransaction.KindAuthorize).SetAmount(capture.Amount).SetCurrency(capture.Currency).
-		SetOperationKey(capture.OperationKey).Save(ctx)
+	entry, err := s.ledger.Open(ctx, s.db.Client, payment.Entry{ShopID: sess.Shop.ID, OrderID: p.OrderID, PaymentID: p.ID,
+		Kind: paymenttransaction.KindAuthorize, Amount: capture.Amount, Currency: capture.Currency, OperationKey: capture.OperationKey})
 	if err != nil {
 		return "", false
 	}
@@ -283,7 +281,7 @@ func (s *Service) reauthorize(ctx context.Context, sess *OrderSession, p *ent.Or
 func (s *Service) settleMove(ctx context.Context, e *ent.PaymentTransaction, txID, reference string, latency time.Duration, callErr error, status paymenttransaction.Status) {
 	s.settle(ctx, e, txID, latency, callErr, status)
 	if reference != e.ReferenceTransactionID {
-		if err := s.db.Client.PaymentTransaction.UpdateOneID(e.ID).SetReferenceTransactionID(reference).Exec(context.WithoutCancel(ctx)); err != nil {
+		if err := s.ledger.SetReference(context.WithoutCancel(ctx), s.db.Client, e, reference); err != nil {
 			s.log.ErrorContext(ctx, "recording a ledger reference failed", "entry", e.PublicID, "error", err)
 		}
 	}
@@ -291,8 +289,7 @@ func (s *Service) settleMove(ctx context.Context, e *ent.PaymentTransaction, txI
 
 // markAccepted records a gateway's 202: the entry stays pending, with what the gateway said.
 func (s *Service) markAccepted(ctx context.Context, e *ent.PaymentTransaction, txID, reference string, latency time.Duration) {
-	err := s.db.Client.PaymentTransaction.UpdateOneID(e.ID).SetStatus(paymenttransaction.StatusPending).SetGatewayTransactionID(txID).
-		SetReferenceTransactionID(reference).SetLatencyMs(int(latency.Milliseconds())).Exec(context.WithoutCancel(ctx))
+	err := s.ledger.MarkAccepted(context.WithoutCancel(ctx), s.db.Client, e, txID, reference, latency)
 	if err != nil {
 		s.log.ErrorContext(ctx, "recording an accepted capture failed", "entry", e.PublicID, "error", err)
 	}
@@ -324,19 +321,19 @@ func (s *Service) captureResult(ctx context.Context, sess *OrderSession, operati
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := ledgerOf(ctx, s.db.Read, v.Order.ID)
+	ledger, err := payment.LedgerOf(ctx, s.db.Read, v.Order.ID)
 	if err != nil {
 		return nil, err
 	}
-	m := sumMoney(ledger)
+	m := payment.SumMoney(ledger)
 	out := &CaptureResult{OrderTotal: v.Pricing.Total, PaidTotal: m.Captured - m.Refunded, CapturedHeldTotal: m.CapturePending,
 		AmountRemaining: v.Pricing.Total - m.Captured - m.CapturePending, Transactions: []MoneyTransaction{}}
 	byID := map[int]*ent.OrderPayment{}
 	for _, lp := range ledger {
-		byID[lp.payment.ID] = lp.payment
+		byID[lp.Payment.ID] = lp.Payment
 	}
 	failed := 0
-	for _, e := range operationEntries(ledger, operationKey, paymenttransaction.KindCapture) {
+	for _, e := range payment.OperationEntries(ledger, operationKey, paymenttransaction.KindCapture) {
 		out.Transactions = append(out.Transactions, moneyTransaction(byID[e.PaymentID], e))
 		switch e.Status {
 		case paymenttransaction.StatusPending, paymenttransaction.StatusUnknown:

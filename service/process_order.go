@@ -115,7 +115,7 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 	var v *OrderView
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		for _, g := range outcome.granted {
-			if err := s.settleUpdate(tx.Client(), g.entry, g.gatewayID, g.latency, nil, paymenttransaction.StatusSucceeded).Exec(ctx); err != nil {
+			if err := s.ledger.Settle(ctx, tx.Client(), g.entry, g.gatewayID, g.latency, nil, paymenttransaction.StatusSucceeded); err != nil {
 				return err
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -84,7 +85,7 @@ type RefundTransaction struct {
 
 // refundableCapture is one settled capture and what of it can still be refunded.
 type refundableCapture struct {
-	lp         ledgerPayment
+	lp         payment.Payment
 	capture    *ent.PaymentTransaction
 	refundable int64
 }
@@ -92,15 +93,15 @@ type refundableCapture struct {
 // refundOrder is the order a refund is spread in, documented in docs/payments.md: card
 // captures before gift cards (money goes back where it is hardest to spend again), and within
 // each the newest capture first.
-func refundOrder(ledger []ledgerPayment) []refundableCapture {
+func refundOrder(ledger []payment.Payment) []refundableCapture {
 	var out []refundableCapture
 	for _, lp := range ledger {
-		for _, c := range lp.entries {
+		for _, c := range lp.Entries {
 			if c.Kind != paymenttransaction.KindCapture || c.Status != paymenttransaction.StatusSucceeded {
 				continue
 			}
 			left := c.Amount
-			for _, r := range lp.entries {
+			for _, r := range lp.Entries {
 				if r.Kind == paymenttransaction.KindRefund && r.ReferenceTransactionID == c.GatewayTransactionID && r.Status != paymenttransaction.StatusFailed {
 					left -= r.Amount
 				}
@@ -111,7 +112,7 @@ func refundOrder(ledger []ledgerPayment) []refundableCapture {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b refundableCapture) int {
-		ga, gb := a.lp.payment.GiftCardID != nil, b.lp.payment.GiftCardID != nil
+		ga, gb := a.lp.Payment.GiftCardID != nil, b.lp.Payment.GiftCardID != nil
 		if ga != gb {
 			if ga {
 				return 1
@@ -139,16 +140,16 @@ func (s *Service) Refund(ctx context.Context, sess *OrderSession, scope CaptureS
 		if err != nil {
 			return err
 		}
-		ledger, err := ledgerOf(ctx, tx.Client(), o.ID)
+		ledger, err := payment.LedgerOf(ctx, tx.Client(), o.ID)
 		if err != nil {
 			return err
 		}
-		if entries = operationEntries(ledger, operationKey, paymenttransaction.KindRefund); len(entries) > 0 {
+		if entries = payment.OperationEntries(ledger, operationKey, paymenttransaction.KindRefund); len(entries) > 0 {
 			return nil
 		}
 		captures := refundOrder(ledger)
 		if scope.PaymentID != "" {
-			captures = slices.DeleteFunc(captures, func(c refundableCapture) bool { return c.lp.payment.PublicID != scope.PaymentID })
+			captures = slices.DeleteFunc(captures, func(c refundableCapture) bool { return c.lp.Payment.PublicID != scope.PaymentID })
 		}
 		var refundable int64
 		for _, c := range captures {
@@ -179,10 +180,9 @@ func (s *Service) Refund(ctx context.Context, sess *OrderSession, scope CaptureS
 			if err != nil {
 				return err
 			}
-			if err := tx.PaymentTransaction.UpdateOne(e).SetReferenceTransactionID(c.capture.GatewayTransactionID).Exec(ctx); err != nil {
+			if err := s.ledger.SetReference(ctx, tx.Client(), e, c.capture.GatewayTransactionID); err != nil {
 				return err
 			}
-			e.ReferenceTransactionID = c.capture.GatewayTransactionID
 			entries = append(entries, e)
 		}
 		return nil
@@ -236,17 +236,17 @@ func (s *Service) refundResult(ctx context.Context, sess *OrderSession, operatio
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := ledgerOf(ctx, s.db.Read, o.ID)
+	ledger, err := payment.LedgerOf(ctx, s.db.Read, o.ID)
 	if err != nil {
 		return nil, err
 	}
 	out := &RefundResult{TransactionDetails: []RefundTransaction{}}
 	byID := map[int]*ent.OrderPayment{}
 	for _, lp := range ledger {
-		byID[lp.payment.ID] = lp.payment
+		byID[lp.Payment.ID] = lp.Payment
 	}
 	failed := 0
-	for _, e := range operationEntries(ledger, operationKey, paymenttransaction.KindRefund) {
+	for _, e := range payment.OperationEntries(ledger, operationKey, paymenttransaction.KindRefund) {
 		mt := moneyTransaction(byID[e.PaymentID], e)
 		out.TransactionDetails = append(out.TransactionDetails, RefundTransaction{Success: e.Status == paymenttransaction.StatusSucceeded,
 			Amount: e.Amount, TransactionNumber: e.GatewayTransactionID, CreatedAt: e.CreatedAt.UTC().Format(time.RFC3339),

@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhook"
@@ -41,6 +42,7 @@ type Service struct {
 	webhookMaxAttempts int
 	jobPollInterval    time.Duration
 	metrics            *metrics
+	ledger             *payment.Ledger
 }
 
 // Option configures a Service.
@@ -80,6 +82,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.gateways = gateway.New(s.gatewayTimeout, time.Now, s.outbound)
 	s.Shops = shops.New(s.p, s.outbound)
 	s.Catalog = catalog.New(s.p)
+	s.ledger = payment.NewLedger(s.clock)
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})
 	s.metrics = newMetrics(s)

@@ -1,4 +1,7 @@
-package service
+// Package payment is the payment domain's ledger: every movement of money an order's payments
+// go through (authorize, capture, refund, void), as entries written before the gateway is called
+// and settled with its answer. It is the only writer of payment_transactions.
+package payment
 
 import (
 	"context"
@@ -9,11 +12,11 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 )
 
-// paymentMoney is one payment's money, derived from its ledger entries and never stored.
+// Money is one payment's money, derived from its ledger entries and never stored.
 // Entries whose outcome is not known yet (pending, unknown) hold their amount: a capture that
 // may have happened cannot be captured again, a refund that may have happened cannot be refunded
 // again.
-type paymentMoney struct {
+type Money struct {
 	Authorized     int64
 	Captured       int64
 	CapturePending int64
@@ -23,17 +26,17 @@ type paymentMoney struct {
 	Closed bool
 }
 
-func (m paymentMoney) capturable() int64 {
+func (m Money) Capturable() int64 {
 	if m.Closed {
 		return 0
 	}
 	return max(0, m.Authorized-m.Captured-m.CapturePending)
 }
 
-func (m paymentMoney) refundable() int64 { return max(0, m.Captured-m.Refunded-m.RefundPending) }
+func (m Money) Refundable() int64 { return max(0, m.Captured-m.Refunded-m.RefundPending) }
 
-func moneyOf(entries []*ent.PaymentTransaction) paymentMoney {
-	var m paymentMoney
+func MoneyOf(entries []*ent.PaymentTransaction) Money {
+	var m Money
 	for _, e := range entries {
 		settled := e.Status == paymenttransaction.StatusSucceeded
 		open := e.Status == paymenttransaction.StatusPending || e.Status == paymenttransaction.StatusUnknown
@@ -65,16 +68,16 @@ func moneyOf(entries []*ent.PaymentTransaction) paymentMoney {
 	return m
 }
 
-// ledgerPayment is one authorized payment of a processed order with its ledger.
-type ledgerPayment struct {
-	payment *ent.OrderPayment
-	entries []*ent.PaymentTransaction
-	money   paymentMoney
+// Payment is one authorized payment of a processed order with its ledger.
+type Payment struct {
+	Payment *ent.OrderPayment
+	Entries []*ent.PaymentTransaction
+	Money   Money
 }
 
-// ledgerOf reads the payments that hold money on the order, with their ledgers, in tender
+// LedgerOf reads the payments that hold money on the order, with their ledgers, in tender
 // order, through c (a transaction's client inside one).
-func ledgerOf(ctx context.Context, c *ent.Client, orderID int) ([]ledgerPayment, error) {
+func LedgerOf(ctx context.Context, c *ent.Client, orderID int) ([]Payment, error) {
 	payments, err := c.OrderPayment.Query().Where(orderpayment.OrderID(orderID),
 		orderpayment.StatusIn(orderpayment.StatusAuthorized, orderpayment.StatusVoided)).
 		WithTransactions(func(q *ent.PaymentTransactionQuery) { q.Order(paymenttransaction.ByID()) }).
@@ -82,9 +85,9 @@ func ledgerOf(ctx context.Context, c *ent.Client, orderID int) ([]ledgerPayment,
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ledgerPayment, 0, len(payments))
+	out := make([]Payment, 0, len(payments))
 	for _, p := range payments {
-		out = append(out, ledgerPayment{payment: p, entries: p.Edges.Transactions, money: moneyOf(p.Edges.Transactions)})
+		out = append(out, Payment{Payment: p, Entries: p.Edges.Transactions, Money: MoneyOf(p.Edges.Transactions)})
 	}
 	return out, nil
 }
@@ -94,27 +97,27 @@ type OrderMoney struct {
 	Authorized, Captured, CapturePending, Refunded, RefundPending int64
 }
 
-func sumMoney(ledger []ledgerPayment) OrderMoney {
+func SumMoney(ledger []Payment) OrderMoney {
 	var m OrderMoney
 	for _, lp := range ledger {
-		if lp.money.Closed {
-			m.Authorized += lp.money.Captured + lp.money.CapturePending
+		if lp.Money.Closed {
+			m.Authorized += lp.Money.Captured + lp.Money.CapturePending
 		} else {
-			m.Authorized += lp.money.Authorized
+			m.Authorized += lp.Money.Authorized
 		}
-		m.Captured += lp.money.Captured
-		m.CapturePending += lp.money.CapturePending
-		m.Refunded += lp.money.Refunded
-		m.RefundPending += lp.money.RefundPending
+		m.Captured += lp.Money.Captured
+		m.CapturePending += lp.Money.CapturePending
+		m.Refunded += lp.Money.Refunded
+		m.RefundPending += lp.Money.RefundPending
 	}
 	return m
 }
 
-// operationEntries are the ledger entries one call (one idempotency key) wrote, oldest first.
-func operationEntries(ledger []ledgerPayment, operationKey string, kinds ...paymenttransaction.Kind) []*ent.PaymentTransaction {
+// OperationEntries are the ledger entries one call (one idempotency key) wrote, oldest first.
+func OperationEntries(ledger []Payment, operationKey string, kinds ...paymenttransaction.Kind) []*ent.PaymentTransaction {
 	var out []*ent.PaymentTransaction
 	for _, lp := range ledger {
-		for _, e := range lp.entries {
+		for _, e := range lp.Entries {
 			if e.OperationKey == operationKey && slices.Contains(kinds, e.Kind) {
 				out = append(out, e)
 			}

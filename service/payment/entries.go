@@ -1,0 +1,100 @@
+package payment
+
+import (
+	"context"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/platform"
+)
+
+// Ledger writes the ledger's entries: opened before a gateway is called, settled with its
+// answer. Each method writes through the client it is given (a transaction's inside one).
+type Ledger struct {
+	clock func() time.Time
+}
+
+// NewLedger returns the ledger; settled_at is read from clock.
+func NewLedger(clock func() time.Time) *Ledger { return &Ledger{clock: clock} }
+
+// Entry is a ledger entry to open.
+type Entry struct {
+	ShopID, OrderID, PaymentID int
+	Kind                       paymenttransaction.Kind
+	Amount                     int64
+	Currency                   string
+	// OperationKey is the money call the entry belongs to: a repeat of the call resumes it.
+	OperationKey string
+	// Reference is the gateway transaction the entry acts on (the authorization a capture
+	// takes, the capture a refund returns).
+	Reference string
+	// Data is the caller's free-form data sent with a capture or refund (written, null when
+	// none, on those two kinds only).
+	Data map[string]any
+	// PublicID is the entry's id, the gateway's idempotency key (a new one when empty).
+	PublicID string
+	// GatewayTransactionID is set when checkoutd is the gateway (gift cards).
+	GatewayTransactionID string
+	// Settled writes the entry succeeded at once: a move checkoutd makes itself (gift cards).
+	Settled bool
+}
+
+// Open writes a new entry through c.
+func (l *Ledger) Open(ctx context.Context, c *ent.Client, e Entry) (*ent.PaymentTransaction, error) {
+	if e.PublicID == "" {
+		e.PublicID = platform.NewPublicID()
+	}
+	create := c.PaymentTransaction.Create().SetShopID(e.ShopID).SetOrderID(e.OrderID).SetPaymentID(e.PaymentID).
+		SetPublicID(e.PublicID).SetKind(e.Kind).SetAmount(e.Amount).SetCurrency(e.Currency)
+	if e.OperationKey != "" {
+		create.SetOperationKey(e.OperationKey)
+	}
+	if e.Kind == paymenttransaction.KindCapture || e.Kind == paymenttransaction.KindRefund {
+		create.SetData(e.Data)
+	}
+	if e.GatewayTransactionID != "" {
+		create.SetGatewayTransactionID(e.GatewayTransactionID)
+	}
+	if e.Settled {
+		create.SetStatus(paymenttransaction.StatusSucceeded).SetSettledAt(l.clock())
+	}
+	if e.Reference != "" {
+		create.SetReferenceTransactionID(e.Reference)
+	}
+	return create.Save(ctx)
+}
+
+// Settle records a gateway's answer on its entry, through c.
+func (l *Ledger) Settle(ctx context.Context, c *ent.Client, entry *ent.PaymentTransaction, gatewayID string, latency time.Duration, callErr error, status paymenttransaction.Status) error {
+	u := c.PaymentTransaction.Update().Where(paymenttransaction.ID(entry.ID)).SetStatus(status).SetGatewayTransactionID(gatewayID).
+		SetLatencyMs(int(latency.Milliseconds())).SetSettledAt(l.clock())
+	if e, ok := callErr.(*gateway.Error); ok {
+		u.SetErrorCode(e.Code).SetErrorMessage(truncate(e.Error(), 500))
+	}
+	return u.Exec(ctx)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// SetReference records the gateway transaction an entry acts on, through c.
+func (l *Ledger) SetReference(ctx context.Context, c *ent.Client, entry *ent.PaymentTransaction, reference string) error {
+	if err := c.PaymentTransaction.UpdateOneID(entry.ID).SetReferenceTransactionID(reference).Exec(ctx); err != nil {
+		return err
+	}
+	entry.ReferenceTransactionID = reference
+	return nil
+}
+
+// MarkAccepted records a gateway's acceptance of a move it has not settled yet: the entry stays
+// pending, with what the gateway said.
+func (l *Ledger) MarkAccepted(ctx context.Context, c *ent.Client, entry *ent.PaymentTransaction, txID, reference string, latency time.Duration) error {
+	return c.PaymentTransaction.UpdateOneID(entry.ID).SetStatus(paymenttransaction.StatusPending).SetGatewayTransactionID(txID).
+		SetReferenceTransactionID(reference).SetLatencyMs(int(latency.Milliseconds())).Exec(ctx)
+}
