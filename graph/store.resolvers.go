@@ -11,7 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/graph/generated"
 	"github.com/checkoutd/checkoutd/graph/model"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -200,12 +200,12 @@ func (r *mutationResolver) RegisterCustomFlow(ctx context.Context, flowID string
 }
 
 // IssueGiftCard is the resolver for the issueGiftCard field.
-func (r *mutationResolver) IssueGiftCard(ctx context.Context, input service.IssueGiftCardInput) (*service.IssuedGiftCard, error) {
+func (r *mutationResolver) IssueGiftCard(ctx context.Context, input payment.IssueGiftCardInput) (*payment.IssuedGiftCard, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.IssueGiftCard(ctx, sh, input)
+	return r.svc.Payments.IssueGiftCard(ctx, sh, input)
 }
 
 // Shop is the resolver for the shop field.
@@ -241,7 +241,7 @@ func (r *queryResolver) GiftCardLookup(ctx context.Context, publicPaymentMethodI
 	if err != nil {
 		return nil, err
 	}
-	q := service.GiftCardLookup{}
+	q := payment.GiftCardLookup{}
 	if publicPaymentMethodID != nil {
 		q.PublicPaymentMethodID = *publicPaymentMethodID
 	}
@@ -251,7 +251,7 @@ func (r *queryResolver) GiftCardLookup(ctx context.Context, publicPaymentMethodI
 	if cardPin != nil {
 		q.CardPin = *cardPin
 	}
-	return r.svc.LookupGiftCard(ctx, sh, q)
+	return r.svc.Payments.LookupGiftCard(ctx, sh, q)
 }
 
 // SharedSecretMasked is the resolver for the sharedSecretMasked field.

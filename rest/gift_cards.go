@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/payment"
 )
 
 func (a *API) registerGiftCards(mux *http.ServeMux) {
@@ -13,7 +13,7 @@ func (a *API) registerGiftCards(mux *http.ServeMux) {
 
 func (a *API) lookupGiftCard(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
 	q := r.URL.Query()
-	g, err := a.svc.LookupGiftCard(r.Context(), sh, service.GiftCardLookup{
+	g, err := a.svc.Payments.LookupGiftCard(r.Context(), sh, payment.GiftCardLookup{
 		PublicPaymentMethodID: q.Get("public_payment_method_id"), CardToken: q.Get("card_token"), CardPin: q.Get("card_pin"),
 	})
 	if err != nil {

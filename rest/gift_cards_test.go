@@ -4,15 +4,15 @@ import (
 	"context"
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/payment"
 )
 
-func issueCard(t *testing.T, a *api) *service.IssuedGiftCard {
+func issueCard(t *testing.T, a *api) *payment.IssuedGiftCard {
 	sh, err := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	card, err := a.svc.IssueGiftCard(context.Background(), sh, service.IssueGiftCardInput{Amount: 5000, RecipientName: "Ada", CustomerEmail: "buyer@example.com"})
+	card, err := a.svc.Payments.IssueGiftCard(context.Background(), sh, payment.IssueGiftCardInput{Amount: 5000, RecipientName: "Ada", CustomerEmail: "buyer@example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}

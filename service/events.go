@@ -10,6 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -98,9 +99,9 @@ func (s *Service) issuePurchasedGiftCards(ctx context.Context, tx *ent.Tx, v *Or
 			continue
 		}
 		for range li.Quantity {
-			token, pin := strings.ToUpper(platform.RandomHex(8)), randomDigits(8)
+			token, pin := strings.ToUpper(platform.RandomHex(8)), payment.RandomDigits(8)
 			card, err := tx.GiftCard.Create().SetShopID(sh.ID).SetPublicPaymentMethodID(platform.NewPublicID()).SetCardToken(token).
-				SetPinHash(pinHash(sh, token, pin)).SetCurrency(o.Currency).SetAmount(li.Price).SetBalance(li.Price).
+				SetPinHash(payment.PinHash(sh, token, pin)).SetCurrency(o.Currency).SetAmount(li.Price).SetBalance(li.Price).
 				SetRecipientName(li.Properties["recipient_name"]).SetMessage(li.Properties["message"]).
 				SetCustomerName(customerName).SetCustomerEmail(customerEmail).Save(ctx)
 			if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/giftcard"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -185,7 +186,7 @@ func (s *Service) openGiftCard(ctx context.Context, tx *ent.Tx, sess *OrderSessi
 	if err != nil && !ent.IsNotFound(err) {
 		return nil, err
 	}
-	if card == nil || pin == "" || !hmac.Equal([]byte(pinHash(sess.Shop, card.CardToken, pin)), []byte(card.PinHash)) {
+	if card == nil || pin == "" || !hmac.Equal([]byte(payment.PinHash(sess.Shop, card.CardToken, pin)), []byte(card.PinHash)) {
 		return nil, paymentError("gift_card.invalid_card", "no gift card matches this card token and pin", "token")
 	}
 	if card.ExpiryDate != nil && !card.ExpiryDate.After(s.clock()) {

@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -21,7 +22,7 @@ import (
 type orderToProcess struct {
 	gateway *gatewaytest.Server
 	view    *service.OrderView
-	card    *service.IssuedGiftCard
+	card    *payment.IssuedGiftCard
 	session *service.OrderSession
 }
 
@@ -43,7 +44,7 @@ func newOrderToProcess(t *testing.T, s *service.Service, shopIdentifier string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	card, err := s.IssueGiftCard(ctx, sh, service.IssueGiftCardInput{Amount: 1000})
+	card, err := s.Payments.IssueGiftCard(ctx, sh, payment.IssueGiftCardInput{Amount: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

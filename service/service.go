@@ -24,6 +24,8 @@ type Service struct {
 	Shops *shops.Service
 	// Catalog is the catalog domain: products, variants, stock.
 	Catalog *catalog.Service
+	// Payments is the payment domain: the ledger, gift cards.
+	Payments *payment.Service
 	// Webhooks is the webhook domain: subscriptions and deliveries.
 	Webhooks *webhooks.Service
 
@@ -82,7 +84,8 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.gateways = gateway.New(s.gatewayTimeout, time.Now, s.outbound)
 	s.Shops = shops.New(s.p, s.outbound)
 	s.Catalog = catalog.New(s.p)
-	s.ledger = payment.NewLedger(s.clock)
+	s.Payments = payment.New(s.p)
+	s.ledger = s.Payments.Ledger
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})
 	s.metrics = newMetrics(s)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -317,7 +318,7 @@ func TestListsShowTwentyRowsAPageWithLinksToTheOthers(t *testing.T) {
 			if _, err := a.svc.Shops.AddCorsDomain(ctx, sh, fmt.Sprintf("https://s%02d.example.com", i)); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := a.svc.IssueGiftCard(ctx, sh, service.IssueGiftCardInput{Amount: 1000, CardToken: fmt.Sprintf("CARD-%02d", i)}); err != nil {
+			if _, err := a.svc.Payments.IssueGiftCard(ctx, sh, payment.IssueGiftCardInput{Amount: 1000, CardToken: fmt.Sprintf("CARD-%02d", i)}); err != nil {
 				t.Fatal(err)
 			}
 		}

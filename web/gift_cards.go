@@ -6,6 +6,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/payment"
 )
 
 func (c *Console) giftCardRoutes(mux *http.ServeMux) {
@@ -21,7 +22,7 @@ type giftCardsView struct {
 	Pages  pagination
 	Issue  form
 	Lookup form
-	Issued *service.IssuedGiftCard
+	Issued *payment.IssuedGiftCard
 	Found  *ent.GiftCard
 }
 
@@ -50,7 +51,7 @@ func (c *Console) issueGiftCard(q *request) error {
 	if currency == "" {
 		currency = q.shop.Currency
 	}
-	in := service.IssueGiftCardInput{Currency: currency, CardToken: d.str("card_token"), Pin: d.str("pin"),
+	in := payment.IssueGiftCardInput{Currency: currency, CardToken: d.str("card_token"), Pin: d.str("pin"),
 		RecipientName: d.str("recipient_name"), Message: d.str("message"), CustomerName: d.str("customer_name"),
 		CustomerEmail: d.str("customer_email"), ExpiryDate: d.date("expiry_date")}
 	if amount := d.money("amount", currency); amount != nil {
@@ -62,7 +63,7 @@ func (c *Console) issueGiftCard(q *request) error {
 		f.Values = values
 		return c.giftCardsPage(q, http.StatusUnprocessableEntity, giftCardsView{Issue: f})
 	}
-	issued, err := c.svc.IssueGiftCard(q.ctx(), q.shop, in)
+	issued, err := c.svc.Payments.IssueGiftCard(q.ctx(), q.shop, in)
 	if err != nil {
 		f, err := invalid(values, err)
 		if err != nil {
@@ -76,7 +77,7 @@ func (c *Console) issueGiftCard(q *request) error {
 
 func (c *Console) lookupGiftCard(q *request) error {
 	d := newDecoder(q.r.PostForm)
-	card, err := c.svc.LookupGiftCard(q.ctx(), q.shop, service.GiftCardLookup{PublicPaymentMethodID: d.str("public_payment_method_id"),
+	card, err := c.svc.Payments.LookupGiftCard(q.ctx(), q.shop, payment.GiftCardLookup{PublicPaymentMethodID: d.str("public_payment_method_id"),
 		CardToken: d.str("lookup_card_token"), CardPin: d.str("card_pin")})
 	values := withoutSecret(q.r.PostForm, "card_pin")
 	if err != nil {

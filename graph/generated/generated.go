@@ -26,6 +26,7 @@ import (
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/catalog"
+	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhooks"
@@ -440,7 +441,7 @@ type ComplexityRoot struct {
 		EnableFlow                   func(childComplexity int, flowID string) int
 		GenerateTaxes                func(childComplexity int, publicOrderID string) int
 		InitOrder                    func(childComplexity int, input service.InitOrderInput) int
-		IssueGiftCard                func(childComplexity int, input service.IssueGiftCardInput) int
+		IssueGiftCard                func(childComplexity int, input payment.IssueGiftCardInput) int
 		PingWebhookSubscription      func(childComplexity int, id int) int
 		ProcessOrder                 func(childComplexity int, publicOrderID string) int
 		RefundOrder                  func(childComplexity int, publicOrderID string, input model.RefundInput) int
@@ -1027,7 +1028,7 @@ type MutationResolver interface {
 	EnableFlow(ctx context.Context, flowID string) ([]*shops.FlowSummary, error)
 	DisableFlow(ctx context.Context, flowID string) ([]*shops.FlowSummary, error)
 	RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*shops.FlowSummary, error)
-	IssueGiftCard(ctx context.Context, input service.IssueGiftCardInput) (*service.IssuedGiftCard, error)
+	IssueGiftCard(ctx context.Context, input payment.IssueGiftCardInput) (*payment.IssuedGiftCard, error)
 	ReplayWebhookDelivery(ctx context.Context, id int) (*ent.WebhookDelivery, error)
 	PingWebhookSubscription(ctx context.Context, id int) (*webhooks.Ping, error)
 	SetAbandonedCartEmails(ctx context.Context, enabled bool) (*ent.Shop, error)
@@ -2861,7 +2862,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.IssueGiftCard(childComplexity, args["input"].(service.IssueGiftCardInput)), true
+		return e.ComplexityRoot.Mutation.IssueGiftCard(childComplexity, args["input"].(payment.IssueGiftCardInput)), true
 	case "Mutation.pingWebhookSubscription":
 		if e.ComplexityRoot.Mutation.PingWebhookSubscription == nil {
 			break
@@ -14019,8 +14020,8 @@ func (ec *executionContext) field_Mutation_issueGiftCard_args(ctx context.Contex
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.IssueGiftCardInput, error) {
-			return ec.unmarshalNIssueGiftCardInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐIssueGiftCardInput(ctx, v)
+		func(ctx context.Context, v any) (payment.IssueGiftCardInput, error) {
+			return ec.unmarshalNIssueGiftCardInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpaymentᚐIssueGiftCardInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -20108,7 +20109,7 @@ func (ec *executionContext) fieldContext_HTTPHeader_value(_ context.Context, fie
 	return graphql.NewScalarFieldContext("HTTPHeader", field, false, false, "String")
 }
 
-func (ec *executionContext) _IssuedGiftCard_giftCard(ctx context.Context, field graphql.CollectedField, obj *service.IssuedGiftCard) (ret graphql.Marshaler) {
+func (ec *executionContext) _IssuedGiftCard_giftCard(ctx context.Context, field graphql.CollectedField, obj *payment.IssuedGiftCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20140,7 +20141,7 @@ func (ec *executionContext) fieldContext_IssuedGiftCard_giftCard(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _IssuedGiftCard_pin(ctx context.Context, field graphql.CollectedField, obj *service.IssuedGiftCard) (ret graphql.Marshaler) {
+func (ec *executionContext) _IssuedGiftCard_pin(ctx context.Context, field graphql.CollectedField, obj *payment.IssuedGiftCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24204,11 +24205,11 @@ func (ec *executionContext) _Mutation_issueGiftCard(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().IssueGiftCard(ctx, fc.Args["input"].(service.IssueGiftCardInput))
+			return ec.Resolvers.Mutation().IssueGiftCard(ctx, fc.Args["input"].(payment.IssueGiftCardInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.IssuedGiftCard) graphql.Marshaler {
-			return ec.marshalNIssuedGiftCard2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐIssuedGiftCard(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *payment.IssuedGiftCard) graphql.Marshaler {
+			return ec.marshalNIssuedGiftCard2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpaymentᚐIssuedGiftCard(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40497,8 +40498,8 @@ func UnmarshalInitOrderInput(ctx context.Context, raw any) (service.InitOrderInp
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputIssueGiftCardInput(ctx context.Context, obj any) (service.IssueGiftCardInput, error) {
-	var it service.IssueGiftCardInput
+func (ec *executionContext) unmarshalInputIssueGiftCardInput(ctx context.Context, obj any) (payment.IssueGiftCardInput, error) {
+	var it payment.IssueGiftCardInput
 	if obj == nil {
 		return it, nil
 	}
@@ -40589,8 +40590,8 @@ func (ec *executionContext) unmarshalInputIssueGiftCardInput(ctx context.Context
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalIssueGiftCardInput(ctx context.Context, raw any) (service.IssueGiftCardInput, error) {
-	var out service.IssueGiftCardInput
+func UnmarshalIssueGiftCardInput(ctx context.Context, raw any) (payment.IssueGiftCardInput, error) {
+	var out payment.IssueGiftCardInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "IssueGiftCardInput", raw, &out)
 	return out, err
 }
@@ -57022,7 +57023,7 @@ func (ec *executionContext) _HTTPHeader(ctx context.Context, sel ast.SelectionSe
 
 var issuedGiftCardImplementors = []string{"IssuedGiftCard"}
 
-func (ec *executionContext) _IssuedGiftCard(ctx context.Context, sel ast.SelectionSet, obj *service.IssuedGiftCard) graphql.Marshaler {
+func (ec *executionContext) _IssuedGiftCard(ctx context.Context, sel ast.SelectionSet, obj *payment.IssuedGiftCard) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, issuedGiftCardImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -62101,12 +62102,12 @@ func (ec *executionContext) marshalNInt642int64(ctx context.Context, sel ast.Sel
 	return res
 }
 
-func (ec *executionContext) unmarshalNIssueGiftCardInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐIssueGiftCardInput(ctx context.Context, v any) (service.IssueGiftCardInput, error) {
+func (ec *executionContext) unmarshalNIssueGiftCardInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpaymentᚐIssueGiftCardInput(ctx context.Context, v any) (payment.IssueGiftCardInput, error) {
 	res, err := ec.unmarshalInputIssueGiftCardInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNIssuedGiftCard2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐIssuedGiftCard(ctx context.Context, sel ast.SelectionSet, v *service.IssuedGiftCard) graphql.Marshaler {
+func (ec *executionContext) marshalNIssuedGiftCard2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpaymentᚐIssuedGiftCard(ctx context.Context, sel ast.SelectionSet, v *payment.IssuedGiftCard) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "IssuedGiftCard!")
 		return graphql.Null

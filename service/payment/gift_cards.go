@@ -1,4 +1,4 @@
-package service
+package payment
 
 import (
 	"context"
@@ -38,9 +38,9 @@ type IssuedGiftCard struct {
 	Pin      string
 }
 
-// pinHash keys the hash with the shop's secret key: pins are short, and a bare hash of a
+// PinHash keys the hash with the shop's secret key: pins are short, and a bare hash of a
 // 6-digit pin is one table lookup away from the pin.
-func pinHash(sh *ent.Shop, cardToken, pin string) string {
+func PinHash(sh *ent.Shop, cardToken, pin string) string {
 	m := hmac.New(sha256.New, sh.JwtKey)
 	m.Write([]byte(cardToken + "\x00" + pin))
 	return hex.EncodeToString(m.Sum(nil))
@@ -82,7 +82,7 @@ func (s *Service) IssueGiftCard(ctx context.Context, sh *ent.Shop, in IssueGiftC
 	}
 	pin := in.Pin
 	if pin == "" {
-		pin = randomDigits(8)
+		pin = RandomDigits(8)
 	}
 	var out *ent.GiftCard
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
@@ -94,7 +94,7 @@ func (s *Service) IssueGiftCard(ctx context.Context, sh *ent.Shop, in IssueGiftC
 			return problem.Validation("gift_card.card_token_taken", "a gift card with this card_token exists", map[string]any{"field": "card_token"})
 		}
 		out, err = tx.GiftCard.Create().SetShopID(sh.ID).SetPublicPaymentMethodID(platform.NewPublicID()).SetCardToken(token).
-			SetPinHash(pinHash(sh, token, pin)).SetCurrency(currency).SetAmount(in.Amount).SetBalance(in.Amount).
+			SetPinHash(PinHash(sh, token, pin)).SetCurrency(currency).SetAmount(in.Amount).SetBalance(in.Amount).
 			SetRecipientName(in.RecipientName).SetMessage(in.Message).SetNillableExpiryDate(in.ExpiryDate).
 			SetCustomerName(in.CustomerName).SetCustomerEmail(in.CustomerEmail).Save(ctx)
 		return err
@@ -105,7 +105,8 @@ func (s *Service) IssueGiftCard(ctx context.Context, sh *ent.Shop, in IssueGiftC
 	return &IssuedGiftCard{GiftCard: out.Unwrap(), Pin: pin}, nil
 }
 
-func randomDigits(n int) string {
+// RandomDigits returns n random decimal digits (a gift card pin).
+func RandomDigits(n int) string {
 	b := make([]byte, n)
 	for i := range b {
 		d, err := rand.Int(rand.Reader, big.NewInt(10))
@@ -130,20 +131,20 @@ func (s *Service) LookupGiftCard(ctx context.Context, sh *ent.Shop, q GiftCardLo
 	invalid := problem.Validation("gift_card.invalid_card", "no gift card matches this card token and pin", nil)
 	switch {
 	case q.PublicPaymentMethodID != "":
-		g, err := s.db.Read.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.PublicPaymentMethodID(q.PublicPaymentMethodID)).Only(ctx)
+		g, err := s.p.DB.Read.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.PublicPaymentMethodID(q.PublicPaymentMethodID)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return nil, problem.Validation("gift_card.invalid_card", "no gift card with this public_payment_method_id", nil)
 		}
 		return g, err
 	case q.CardToken != "" && q.CardPin != "":
-		g, err := s.db.Read.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.CardToken(q.CardToken)).Only(ctx)
+		g, err := s.p.DB.Read.GiftCard.Query().Where(giftcard.ShopID(sh.ID), giftcard.CardToken(q.CardToken)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return nil, invalid
 		}
 		if err != nil {
 			return nil, err
 		}
-		if !hmac.Equal([]byte(g.PinHash), []byte(pinHash(sh, q.CardToken, q.CardPin))) {
+		if !hmac.Equal([]byte(g.PinHash), []byte(PinHash(sh, q.CardToken, q.CardPin))) {
 			return nil, invalid
 		}
 		return g, nil
