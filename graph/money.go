@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 )
 
 // idempotent runs a money-moving mutation under the caller's idempotency key with the service's
@@ -15,7 +16,7 @@ func idempotent[T any](ctx context.Context, svc *service.Service, sess *service.
 	if key != nil {
 		k = *key
 	}
-	return service.Idempotently(ctx, svc, sess.Shop, k, []byte("graphql "+request), call)
+	return checkout.Idempotently(ctx, svc.Checkout, sess.Shop, k, []byte("graphql "+request), call)
 }
 
 // backOfficeSession opens an order for a money mutation: only the shop's access token may move

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 )
 
 func (a *API) registerMoney(mux *http.ServeMux) {
@@ -50,7 +51,7 @@ func idempotent[T any](a *API, w http.ResponseWriter, r *http.Request, sess *ser
 		key = k.IdempotentKey
 	}
 	request := append([]byte(r.Method+" "+r.URL.Path+"\n"), body...)
-	res, err := service.Idempotently(r.Context(), a.svc, sess.Shop, key, request, call)
+	res, err := checkout.Idempotently(r.Context(), a.svc.Checkout, sess.Shop, key, request, call)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -10,12 +10,13 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
-// idempotentCalls counts the runs of one call under service.Idempotently.
+// idempotentCalls counts the runs of one call under checkout.Idempotently.
 type idempotentCalls struct {
 	t    *testing.T
 	svc  *service.Service
@@ -30,7 +31,7 @@ func newIdempotentCalls(t *testing.T, db *platform.Database, clock *movableClock
 }
 
 func run[T any](c *idempotentCalls, key, request string, res T, err error) (T, error) {
-	return service.Idempotently(context.Background(), c.svc, c.sh, key, []byte(request), func(_ context.Context, operationKey string) (T, error) {
+	return checkout.Idempotently(context.Background(), c.svc.Checkout, c.sh, key, []byte(request), func(_ context.Context, operationKey string) (T, error) {
 		c.runs++
 		c.keys = append(c.keys, operationKey)
 		return res, err
@@ -139,7 +140,7 @@ func TestAnotherRequestUnderTheSameKeyIsRefusedAndAKeyLastsADay(t *testing.T) {
 		if p, ok := problem.As(err); !ok || p.Kind != problem.Invalid || p.Type != "idempotency.key_reused" {
 			t.Fatalf("another request under the key answered %v", err)
 		}
-		clock.Add(service.IdempotencyKeyLifetime + time.Second)
+		clock.Add(checkout.IdempotencyKeyLifetime + time.Second)
 		if res, err := run(c, "key-1", "capture 999", &capture{Amount: 999}, nil); err != nil || res.Amount != 999 || c.runs != 2 {
 			t.Fatalf("after a day the key answered %v, %v after %d runs", res, err, c.runs)
 		}
@@ -156,7 +157,7 @@ func TestARunningKeyIsInProgressUntilTakenOverAfterTwoMinutes(t *testing.T) {
 		started, release, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(done)
-			service.Idempotently(ctx, c.svc, c.sh, "slow", []byte("capture"), func(context.Context, string) (*capture, error) {
+			checkout.Idempotently(ctx, c.svc.Checkout, c.sh, "slow", []byte("capture"), func(context.Context, string) (*capture, error) {
 				close(started)
 				<-release
 				return &capture{Amount: 1}, nil

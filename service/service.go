@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/catalog"
+	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/payment"
@@ -24,6 +25,8 @@ type Service struct {
 	Shops *shops.Service
 	// Catalog is the catalog domain: products, variants, stock.
 	Catalog *catalog.Service
+	// Checkout is what spans the domains of a sale: today the idempotency of money calls.
+	Checkout *checkout.Service
 	// Payments is the payment domain: the ledger, gift cards.
 	Payments *payment.Service
 	// Webhooks is the webhook domain: subscriptions and deliveries.
@@ -85,6 +88,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.Shops = shops.New(s.p, s.outbound)
 	s.Catalog = catalog.New(s.p)
 	s.Payments = payment.New(s.p)
+	s.Checkout = checkout.New(s.p)
 	s.ledger = s.Payments.Ledger
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})

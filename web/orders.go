@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 )
 
 func (c *Console) orderRoutes(mux *http.ServeMux) {
@@ -64,7 +65,7 @@ type moneyAction struct {
 	// Rename maps the service's field names (the API's) to the form's.
 	Rename map[string]string
 	Form   func(*orderForms) *form
-	// Call runs the action with service.Idempotently under key and request.
+	// Call runs the action with checkout.Idempotently under key and request.
 	Call func(sess *service.OrderSession, key string, request []byte) (string, error)
 }
 
@@ -120,7 +121,7 @@ func (c *Console) captureOrder(q *request) error {
 		Fields: []string{"capture_amount"}, Rename: map[string]string{"amount": "capture_amount"},
 		Form: func(f *orderForms) *form { return &f.Capture },
 		Call: func(sess *service.OrderSession, key string, request []byte) (string, error) {
-			res, err := service.Idempotently(q.ctx(), c.svc, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*service.CaptureResult, error) {
+			res, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*service.CaptureResult, error) {
 				return c.svc.Capture(ctx, sess, service.CaptureScope{Full: amount == nil}, service.CaptureInput{Amount: amount}, operationKey)
 			})
 			if err != nil {
@@ -148,7 +149,7 @@ func (c *Console) refundOrder(q *request) error {
 		Form: func(f *orderForms) *form { return &f.Refund },
 		Call: func(sess *service.OrderSession, key string, request []byte) (string, error) {
 			in := service.RefundInput{Reason: d.str("refund_reason"), EmailNotification: d.checkbox("email_notification"), Amount: amount}
-			res, err := service.Idempotently(q.ctx(), c.svc, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*service.RefundResult, error) {
+			res, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*service.RefundResult, error) {
 				return c.svc.Refund(ctx, sess, service.CaptureScope{Full: amount == nil}, in, operationKey)
 			})
 			if err != nil {
@@ -176,7 +177,7 @@ func (c *Console) cancelOrder(q *request) error {
 		Call: func(sess *service.OrderSession, key string, request []byte) (string, error) {
 			in := service.CancelInput{Reason: d.str("cancel_reason"), Refund: d.checkbox("cancel_refund")}
 			// The page shows the order afresh; nothing of the result needs keeping.
-			_, err := service.Idempotently(q.ctx(), c.svc, sess.Shop, key, request, func(ctx context.Context, operationKey string) (struct{}, error) {
+			_, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (struct{}, error) {
 				_, err := c.svc.CancelOrder(ctx, sess, in, operationKey)
 				return struct{}{}, err
 			})

@@ -270,7 +270,7 @@ func (s *source) findHelpers() {
 
 // rebuildsKeptProblems are the functions that build a problem again from one kept earlier (an
 // idempotent replay): its type was registered where it was first built.
-var rebuildsKeptProblems = map[string]bool{"service.decodeProblem": true}
+var rebuildsKeptProblems = map[string]bool{"checkout.decodeProblem": true}
 
 // answers walks every declaration and returns each error type built, and what it could not
 // tell the type of.

@@ -1,4 +1,4 @@
-package service
+package checkout
 
 import (
 	"context"
@@ -68,9 +68,9 @@ func (s *Service) claimIdempotencyKey(ctx context.Context, sh *ent.Shop, key str
 	hash := hex.EncodeToString(sum[:])
 	var kept *ent.IdempotencyKey
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
-		now := s.clock()
+		now := s.p.Clock()
 		q := tx.IdempotencyKey.Query().Where(idempotencykey.ShopID(sh.ID), idempotencykey.Key(key))
-		if s.db.Dialect == dialect.Postgres {
+		if s.p.DB.Dialect == dialect.Postgres {
 			q = q.ForUpdate()
 		}
 		row, err := q.Only(ctx)
@@ -111,7 +111,7 @@ func keyInProgress() *problem.Error {
 
 // keepOutcome marks the key done with a final outcome, or deletes it so that a repeat runs again.
 func (s *Service) keepOutcome(ctx context.Context, sh *ent.Shop, key string, res any, callErr error) {
-	update := s.db.Client.IdempotencyKey.Update().Where(idempotencykey.ShopID(sh.ID), idempotencykey.Key(key)).SetStatus(idempotencykey.StatusDone)
+	update := s.p.DB.Client.IdempotencyKey.Update().Where(idempotencykey.ShopID(sh.ID), idempotencykey.Key(key)).SetStatus(idempotencykey.StatusDone)
 	var kept []byte
 	var err error
 	// An internal fault and an Unavailable refusal are not final: the same call may succeed later.
@@ -126,16 +126,16 @@ func (s *Service) keepOutcome(ctx context.Context, sh *ent.Shop, key string, res
 		}
 	}
 	if err != nil {
-		s.log.ErrorContext(ctx, "an idempotent outcome could not be encoded; a repeat runs again", "error", err)
+		s.p.Log.ErrorContext(ctx, "an idempotent outcome could not be encoded; a repeat runs again", "error", err)
 		kept = nil
 	}
 	if kept != nil {
 		err = update.Exec(ctx)
 	} else {
-		_, err = s.db.Client.IdempotencyKey.Delete().Where(idempotencykey.ShopID(sh.ID), idempotencykey.Key(key)).Exec(ctx)
+		_, err = s.p.DB.Client.IdempotencyKey.Delete().Where(idempotencykey.ShopID(sh.ID), idempotencykey.Key(key)).Exec(ctx)
 	}
 	if err != nil {
-		s.log.ErrorContext(ctx, "recording an idempotent outcome failed", "error", err)
+		s.p.Log.ErrorContext(ctx, "recording an idempotent outcome failed", "error", err)
 	}
 }
 
