@@ -25,7 +25,7 @@ type idempotentCalls struct {
 	keys []string
 }
 
-func newIdempotentCalls(t *testing.T, db *platform.Database, clock *movableClock) *idempotentCalls {
+func newIdempotentCalls(t *testing.T, db *platform.Database, clock *servicetest.Clock) *idempotentCalls {
 	svc := service.New(db, service.WithClock(clock.Now))
 	return &idempotentCalls{t: t, svc: svc, sh: newShop(t, svc)}
 }
@@ -59,7 +59,7 @@ func (settling) Final() bool { return false }
 
 func TestTheSameKeyAndRequestReplayTheFirstResultWithoutRunningTheCallAgain(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
-		c := newIdempotentCalls(t, db, &movableClock{now: time.Now()})
+		c := newIdempotentCalls(t, db, servicetest.NewClock(time.Now()))
 		first := &capture{Amount: 1000000, Details: map[string]any{"big": 1000000, "rate": 0.25, "z": "last", "a": []any{1e6, "x"}}}
 		if _, err := run(c, "key-1", "capture 1000000", first, nil); err != nil {
 			t.Fatal(err)
@@ -81,7 +81,7 @@ func TestTheSameKeyAndRequestReplayTheFirstResultWithoutRunningTheCallAgain(t *t
 // first time, and a string detail (the field) is still a string a front door can read.
 func TestAKeptRefusalComesBackWithItsKindCodeTypeMessageAndDetails(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
-		c := newIdempotentCalls(t, db, &movableClock{now: time.Now()})
+		c := newIdempotentCalls(t, db, servicetest.NewClock(time.Now()))
 		type line struct{ Zebra, Apple string }
 		refusal := &problem.Error{Kind: problem.Invalid, Code: "02-22", Type: "refund.failed", Message: "the payment gateway refused the refund",
 			Details: map[string]any{"field": "amount", "max": 1000000, "lines": []line{{"z", "a"}}, "none": nil}}
@@ -102,7 +102,7 @@ func TestAKeptRefusalComesBackWithItsKindCodeTypeMessageAndDetails(t *testing.T)
 // ledger. Refusals of every other kind are final.
 func TestOutcomesThatAreNotFinalAreNotKeptSoARepeatRunsAgain(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
-		c := newIdempotentCalls(t, db, &movableClock{now: time.Now()})
+		c := newIdempotentCalls(t, db, servicetest.NewClock(time.Now()))
 		notFinal := map[string]error{
 			"fault":       errors.New("connection reset"),
 			"internal":    &problem.Error{Kind: problem.Internal, Type: "server.internal_error"},
@@ -133,7 +133,7 @@ func TestOutcomesThatAreNotFinalAreNotKeptSoARepeatRunsAgain(t *testing.T) {
 
 func TestAnotherRequestUnderTheSameKeyIsRefusedAndAKeyLastsADay(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
-		clock := &movableClock{now: time.Now()}
+		clock := servicetest.NewClock(time.Now())
 		c := newIdempotentCalls(t, db, clock)
 		run(c, "key-1", "capture 1000", &capture{Amount: 1000}, nil)
 		_, err := run(c, "key-1", "capture 999", &capture{Amount: 999}, nil)
@@ -151,7 +151,7 @@ func TestAnotherRequestUnderTheSameKeyIsRefusedAndAKeyLastsADay(t *testing.T) {
 // first has run for two minutes and is taken to have died with its process.
 func TestARunningKeyIsInProgressUntilTakenOverAfterTwoMinutes(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
-		clock := &movableClock{now: time.Now()}
+		clock := servicetest.NewClock(time.Now())
 		c := newIdempotentCalls(t, db, clock)
 		ctx := context.Background()
 		started, release, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
@@ -179,7 +179,7 @@ func TestARunningKeyIsInProgressUntilTakenOverAfterTwoMinutes(t *testing.T) {
 
 func TestAKeyHasAtMost255CharactersAndWithoutOneTheCallAlwaysRuns(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
-		c := newIdempotentCalls(t, db, &movableClock{now: time.Now()})
+		c := newIdempotentCalls(t, db, servicetest.NewClock(time.Now()))
 		_, err := run(c, strings.Repeat("k", 256), "capture", &capture{}, nil)
 		if p, ok := problem.As(err); !ok || p.Type != "idempotency.invalid_key" || c.runs != 0 {
 			t.Fatalf("a 256-character key answered %v after %d runs", err, c.runs)

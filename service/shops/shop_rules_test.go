@@ -2,7 +2,6 @@ package shops_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,24 +14,12 @@ import (
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
-type movableClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *movableClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *movableClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // Zones are kept in memory for a moment: a change made through one process applies there at
 // once, and in another process within two seconds.
 func TestATaxZoneChangeAppliesAtOnceHereAndWithinTwoSecondsElsewhere(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
-		clock := &movableClock{now: time.Now()}
+		clock := servicetest.NewClock(time.Now())
 		here := service.New(db, service.WithClock(clock.Now))
 		// Another process: its own ent client on the same database, so it sees no hook of here's.
 		other := ent.NewClient(ent.Driver(entsql.OpenDB(db.Dialect, db.SQL)))
