@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/predicate"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/problem"
@@ -25,7 +26,7 @@ type OrderFilter struct {
 	Status string
 	From   *time.Time
 	To     *time.Time
-	PageRequest
+	admin.PageRequest
 }
 
 // OrderSummary is one row of the order listing.
@@ -53,9 +54,9 @@ func (f OrderFilter) validate() error {
 }
 
 // Orders lists the shop's orders, newest first, with what each was authorized for.
-func (s *Service) Orders(ctx context.Context, sh *ent.Shop, f OrderFilter) (Page[OrderSummary], error) {
+func (s *Service) Orders(ctx context.Context, sh *ent.Shop, f OrderFilter) (admin.Page[OrderSummary], error) {
 	if err := f.validate(); err != nil {
-		return Page[OrderSummary]{}, err
+		return admin.Page[OrderSummary]{}, err
 	}
 	preds := []predicate.Order{order.ShopID(sh.ID)}
 	if q := strings.TrimSpace(f.Query); q != "" {
@@ -73,9 +74,9 @@ func (s *Service) Orders(ctx context.Context, sh *ent.Shop, f OrderFilter) (Page
 	if f.To != nil {
 		preds = append(preds, order.CreatedAtLT(dayStart(*f.To).AddDate(0, 0, 1)))
 	}
-	orders, err := paged[*ent.Order](ctx, s.db.Read.Order.Query().Where(preds...).Order(ent.Desc(order.FieldCreatedAt), ent.Desc(order.FieldID)), f.PageRequest)
+	orders, err := admin.Paged[*ent.Order](ctx, s.db.Read.Order.Query().Where(preds...).Order(ent.Desc(order.FieldCreatedAt), ent.Desc(order.FieldID)), f.PageRequest)
 	if err != nil {
-		return Page[OrderSummary]{}, err
+		return admin.Page[OrderSummary]{}, err
 	}
 	ids := make([]int, len(orders.Items))
 	for i, o := range orders.Items {
@@ -91,14 +92,14 @@ func (s *Service) Orders(ctx context.Context, sh *ent.Shop, f OrderFilter) (Page
 			Where(paymenttransaction.OrderIDIn(ids...), paymenttransaction.KindEQ(paymenttransaction.KindAuthorize), paymenttransaction.StatusEQ(paymenttransaction.StatusSucceeded)).
 			GroupBy(paymenttransaction.FieldOrderID).Aggregate(ent.Sum(paymenttransaction.FieldAmount)).Scan(ctx, &sums)
 		if err != nil {
-			return Page[OrderSummary]{}, err
+			return admin.Page[OrderSummary]{}, err
 		}
 	}
 	authorized := make(map[int]int64, len(sums))
 	for _, r := range sums {
 		authorized[r.OrderID] = r.Sum
 	}
-	out := Page[OrderSummary]{Total: orders.Total, Page: orders.Page, PerPage: orders.PerPage, Items: make([]OrderSummary, len(orders.Items))}
+	out := admin.Page[OrderSummary]{Total: orders.Total, Page: orders.Page, PerPage: orders.PerPage, Items: make([]OrderSummary, len(orders.Items))}
 	for i, o := range orders.Items {
 		out.Items[i] = OrderSummary{Order: o, Authorized: authorized[o.ID]}
 	}
@@ -142,7 +143,7 @@ func (s *Service) OrderDetail(ctx context.Context, sh *ent.Shop, publicOrderID s
 		return nil, err
 	}
 	events, err := s.db.Read.Event.Query().Where(event.ShopID(sh.ID), event.OrderID(view.Order.ID)).
-		Order(ent.Desc(event.FieldCreatedAt), ent.Desc(event.FieldID)).Limit(MaxPerPage).All(ctx)
+		Order(ent.Desc(event.FieldCreatedAt), ent.Desc(event.FieldID)).Limit(admin.MaxPerPage).All(ctx)
 	if err != nil {
 		return nil, err
 	}

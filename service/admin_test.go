@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -41,7 +42,7 @@ func TestTheOrderListingFiltersBySearchStateAndDayAndRefusesABadFilter(t *testin
 			{"open", service.OrderFilter{Status: "open"}, 3},
 			{"processed", service.OrderFilter{Status: "processed"}, 0},
 			{"by id", service.OrderFilter{Query: ids[1][4:12]}, 1},
-			{"one a page", service.OrderFilter{PageRequest: service.PageRequest{Page: 3, PerPage: 1}}, 1},
+			{"one a page", service.OrderFilter{PageRequest: admin.PageRequest{Page: 3, PerPage: 1}}, 1},
 		} {
 			page, err := svc.Orders(ctx, sh, c.f)
 			if err != nil || len(page.Items) != c.want {

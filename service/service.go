@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/gateway"
@@ -25,6 +26,8 @@ type Service struct {
 	Shops *shops.Service
 	// Catalog is the catalog domain: products, variants, stock.
 	Catalog *catalog.Service
+	// Admin is the console's read models.
+	Admin *admin.Service
 	// Checkout is what spans the domains of a sale: today the idempotency of money calls.
 	Checkout *checkout.Service
 	// Payments is the payment domain: the ledger, gift cards.
@@ -89,6 +92,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.Catalog = catalog.New(s.p)
 	s.Payments = payment.New(s.p)
 	s.Checkout = checkout.New(s.p)
+	s.Admin = admin.New(s.p)
 	s.ledger = s.Payments.Ledger
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})

@@ -5,7 +5,7 @@ import (
 	"net/url"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
@@ -25,7 +25,7 @@ func (c *Console) apiOverrides(q *request) error {
 	if err != nil {
 		return err
 	}
-	page := service.PageOf(all, pageRequest(q.r))
+	page := admin.PageOf(all, pageRequest(q.r))
 	return q.render(http.StatusOK, apiOverridesPage(page.Items, paginationOf(q.r, page)))
 }
 

@@ -25,7 +25,7 @@ func (c *Console) catalogRoutes(mux *http.ServeMux) {
 }
 
 func (c *Console) productsPage(q *request, status int, f form) error {
-	page, err := c.svc.Products(q.ctx(), q.shop, pageRequest(q.r))
+	page, err := c.svc.Admin.Products(q.ctx(), q.shop, pageRequest(q.r))
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (c *Console) updateVariant(q *request) error {
 }
 
 func (c *Console) shippingZonesPage(q *request, status int, f form) error {
-	page, err := c.svc.ShippingZones(q.ctx(), q.shop, pageRequest(q.r))
+	page, err := c.svc.Admin.ShippingZones(q.ctx(), q.shop, pageRequest(q.r))
 	if err != nil {
 		return err
 	}

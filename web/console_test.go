@@ -25,8 +25,8 @@ import (
 	"github.com/checkoutd/checkoutd/web"
 )
 
-// admin is an HTTP client of the console (no browser), with its cookies.
-type admin struct {
+// adminClient is an HTTP client of the console (no browser), with its cookies.
+type adminClient struct {
 	t     *testing.T
 	srv   *httptest.Server
 	http  *http.Client
@@ -36,7 +36,7 @@ type admin struct {
 	csrf  string
 }
 
-func newAdmin(t *testing.T, db *platform.Database, tlsServer bool, opts ...service.Option) *admin {
+func newAdmin(t *testing.T, db *platform.Database, tlsServer bool, opts ...service.Option) *adminClient {
 	t.Helper()
 	clock := &fakeClock{now: time.Now()}
 	svc := service.New(db, append([]service.Option{service.WithClock(clock.Now), service.WithOutboundAllowPrivate(true)}, opts...)...)
@@ -57,12 +57,12 @@ func newAdmin(t *testing.T, db *platform.Database, tlsServer bool, opts ...servi
 	client := srv.Client()
 	client.Jar = jar
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &admin{t: t, srv: srv, http: client, svc: svc, clock: clock, token: created.AccessToken}
+	return &adminClient{t: t, srv: srv, http: client, svc: svc, clock: clock, token: created.AccessToken}
 }
 
 var csrfInput = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
 
-func (a *admin) get(path string) (*http.Response, string) {
+func (a *adminClient) get(path string) (*http.Response, string) {
 	a.t.Helper()
 	res, err := a.http.Get(a.srv.URL + path)
 	if err != nil {
@@ -76,7 +76,7 @@ func (a *admin) get(path string) (*http.Response, string) {
 	return res, string(body)
 }
 
-func (a *admin) post(path string, form url.Values) (*http.Response, string) {
+func (a *adminClient) post(path string, form url.Values) (*http.Response, string) {
 	a.t.Helper()
 	res, err := a.http.PostForm(a.srv.URL+path, form)
 	if err != nil {
@@ -88,7 +88,7 @@ func (a *admin) post(path string, form url.Values) (*http.Response, string) {
 }
 
 // signIn signs in through the form, as a browser would, and keeps the session's CSRF token.
-func (a *admin) signIn(identifier, token string) *http.Response {
+func (a *adminClient) signIn(identifier, token string) *http.Response {
 	a.t.Helper()
 	a.get("/admin/signin")
 	res, _ := a.post("/admin/signin", url.Values{"csrf_token": {a.csrf}, "shop_identifier": {identifier}, "access_token": {token}})
@@ -98,7 +98,7 @@ func (a *admin) signIn(identifier, token string) *http.Response {
 	return res
 }
 
-func eachAdmin(t *testing.T, fn func(t *testing.T, a *admin)) {
+func eachAdmin(t *testing.T, fn func(t *testing.T, a *adminClient)) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) { fn(t, newAdmin(t, db, false)) })
 }
 
@@ -110,7 +110,7 @@ func wantStatus(t *testing.T, res *http.Response, status int) {
 }
 
 func TestAPostWithoutTheSessionsCSRFTokenIsRefusedAndChangesNothing(t *testing.T) {
-	eachAdmin(t, func(t *testing.T, a *admin) {
+	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		wantStatus(t, a.signIn("shop-a", a.token), http.StatusSeeOther)
 		res, body := a.post("/admin/cors", url.Values{"domain": {"https://evil.example.com"}})
 		wantStatus(t, res, http.StatusForbidden)
@@ -129,7 +129,7 @@ func TestAPostWithoutTheSessionsCSRFTokenIsRefusedAndChangesNothing(t *testing.T
 }
 
 func TestTheSignInFormHasItsOwnCSRFToken(t *testing.T) {
-	eachAdmin(t, func(t *testing.T, a *admin) {
+	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		res, _ := a.post("/admin/signin", url.Values{"shop_identifier": {"shop-a"}, "access_token": {a.token}})
 		wantStatus(t, res, http.StatusForbidden)
 		wantStatus(t, a.signIn("shop-a", a.token), http.StatusSeeOther)
@@ -137,7 +137,7 @@ func TestTheSignInFormHasItsOwnCSRFToken(t *testing.T) {
 }
 
 func TestSignInRefusesAWrongTokenAndAnotherShopsTokenAlike(t *testing.T) {
-	eachAdmin(t, func(t *testing.T, a *admin) {
+	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		other, err := a.svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-b"})
 		if err != nil {
 			t.Fatal(err)
@@ -154,7 +154,7 @@ func TestSignInRefusesAWrongTokenAndAnotherShopsTokenAlike(t *testing.T) {
 }
 
 func TestSignOutEndsTheSession(t *testing.T) {
-	eachAdmin(t, func(t *testing.T, a *admin) {
+	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		a.signIn("shop-a", a.token)
 		u, _ := url.Parse(a.srv.URL + "/admin")
 		stolen := a.http.Jar.Cookies(u)
@@ -170,7 +170,7 @@ func TestSignOutEndsTheSession(t *testing.T) {
 }
 
 func TestASessionExpiresAfterHalfAnHourIdleAndTwelveHoursInAll(t *testing.T) {
-	eachAdmin(t, func(t *testing.T, a *admin) {
+	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		a.signIn("shop-a", a.token)
 		a.clock.Advance(web.IdleTimeout - time.Minute)
 		res, _ := a.get("/admin")
@@ -212,7 +212,7 @@ func TestTheSessionCookieIsHttpOnlySameSiteStrictAndSecureOverTLS(t *testing.T) 
 }
 
 func TestEveryAnswerForbidsInlineScriptAndThePagesHaveNone(t *testing.T) {
-	eachAdmin(t, func(t *testing.T, a *admin) {
+	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		res, body := a.get("/admin/signin")
 		pages := map[string]string{"/admin/signin": body}
 		check := func(res *http.Response) {
@@ -244,7 +244,7 @@ func TestEveryAnswerForbidsInlineScriptAndThePagesHaveNone(t *testing.T) {
 }
 
 func TestWhatAnAdminTypesIsEscapedOnThePage(t *testing.T) {
-	eachAdmin(t, func(t *testing.T, a *admin) {
+	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		a.signIn("shop-a", a.token)
 		res, _ := a.post("/admin/life-elements", url.Values{"csrf_token": {a.csrf}, "location": {"shipping"}, "input_type": {"text"},
 			"meta_data_field": {"note"}, "order_asc": {"1"}, "input_label": {`<script>alert("x")</script>`}})
@@ -257,7 +257,7 @@ func TestWhatAnAdminTypesIsEscapedOnThePage(t *testing.T) {
 }
 
 func TestAnotherShopsObjectsCannotBeChangedByTheirIDs(t *testing.T) {
-	eachAdmin(t, func(t *testing.T, a *admin) {
+	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		ctx := context.Background()
 		other, err := a.svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "shop-b"})
 		if err != nil {
@@ -286,7 +286,7 @@ func TestAnotherShopsObjectsCannotBeChangedByTheirIDs(t *testing.T) {
 }
 
 func TestSignInSendsBackOnlyToConsolePages(t *testing.T) {
-	eachAdmin(t, func(t *testing.T, a *admin) {
+	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		for next, want := range map[string]string{"/admin/orders?status=open": "/admin/orders?status=open", "https://evil.example.com/admin": "/admin",
 			"//evil.example.com/admin": "/admin", "/checkout/shop": "/admin"} {
 			a.get("/admin/signin?next=" + url.QueryEscape(next))
@@ -311,7 +311,7 @@ func TestTheVendoredHTMXIsThePinnedRelease(t *testing.T) {
 }
 
 func TestListsShowTwentyRowsAPageWithLinksToTheOthers(t *testing.T) {
-	eachAdmin(t, func(t *testing.T, a *admin) {
+	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		ctx := context.Background()
 		sh, _ := a.svc.Shops.ShopByIdentifier(ctx, "shop-a")
 		for i := range 25 {

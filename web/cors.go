@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -21,7 +21,7 @@ func (c *Console) corsPage(q *request, status int, f form) error {
 	if err != nil {
 		return err
 	}
-	page := service.PageOf(all, pageRequest(q.r))
+	page := admin.PageOf(all, pageRequest(q.r))
 	return q.render(status, corsPage(page.Items, f, paginationOf(q.r, page)))
 }
 

@@ -28,7 +28,7 @@ func discountKinds() []option {
 }
 
 func (c *Console) discountCodesPage(q *request, status int, f form) error {
-	page, err := c.svc.DiscountCodes(q.ctx(), q.shop, pageRequest(q.r))
+	page, err := c.svc.Admin.DiscountCodes(q.ctx(), q.shop, pageRequest(q.r))
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (c *Console) discountCode(q *request) (*ent.DiscountCode, error) {
 	if err != nil {
 		return nil, &problem.Error{Kind: problem.NotFound, Type: "discount.code_not_found", Message: "no discount code with that id"}
 	}
-	return c.svc.DiscountCode(q.ctx(), q.shop, id)
+	return c.svc.Admin.DiscountCode(q.ctx(), q.shop, id)
 }
 
 func (c *Console) editDiscountCode(q *request) error {

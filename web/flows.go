@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
@@ -25,9 +25,9 @@ func (c *Console) flowsPage(q *request, status int, f form) error {
 		return err
 	}
 	req := pageRequest(q.r)
-	ep, ap := service.PageOf(enabled, req), service.PageOf(available, req)
+	ep, ap := admin.PageOf(enabled, req), admin.PageOf(available, req)
 	// One pager for both lists: they are two halves of the shop's flows.
-	both := service.Page[shops.FlowSummary]{Total: max(ep.Total, ap.Total), Page: ep.Page, PerPage: ep.PerPage}
+	both := admin.Page[shops.FlowSummary]{Total: max(ep.Total, ap.Total), Page: ep.Page, PerPage: ep.PerPage}
 	return q.render(status, flowsPage(ep.Items, ap.Items, f, paginationOf(q.r, both)))
 }
 

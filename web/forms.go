@@ -11,7 +11,7 @@ import (
 
 	"github.com/bojanz/currency"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -185,9 +185,9 @@ func (d *decoder) percentPpm(name string) *int {
 }
 
 // pageRequest reads ?page= of a listing.
-func pageRequest(r *http.Request) service.PageRequest {
+func pageRequest(r *http.Request) admin.PageRequest {
 	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	return service.PageRequest{Page: p, PerPage: perPage}
+	return admin.PageRequest{Page: p, PerPage: perPage}
 }
 
 // perPage is how many rows a console listing shows.

@@ -5,7 +5,7 @@ import (
 	"net/url"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/payment"
 )
 
@@ -18,7 +18,7 @@ func (c *Console) giftCardRoutes(mux *http.ServeMux) {
 // giftCardsView is the gift cards page: the listing, the issue and look-up forms, and the
 // outcome of the last action.
 type giftCardsView struct {
-	Cards  service.Page[*ent.GiftCard]
+	Cards  admin.Page[*ent.GiftCard]
 	Pages  pagination
 	Issue  form
 	Lookup form
@@ -27,7 +27,7 @@ type giftCardsView struct {
 }
 
 func (c *Console) giftCardsPage(q *request, status int, v giftCardsView) error {
-	cards, err := c.svc.GiftCards(q.ctx(), q.shop, pageRequest(q.r))
+	cards, err := c.svc.Admin.GiftCards(q.ctx(), q.shop, pageRequest(q.r))
 	if err != nil {
 		return err
 	}

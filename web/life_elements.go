@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -31,7 +31,7 @@ func (c *Console) lifeElements(q *request) error {
 	if err != nil {
 		return err
 	}
-	page := service.PageOf(all, pageRequest(q.r))
+	page := admin.PageOf(all, pageRequest(q.r))
 	return q.render(http.StatusOK, lifeElementsPage(page.Items, paginationOf(q.r, page)))
 }
 

@@ -118,7 +118,7 @@ func TestOrdersAreFoundAndCapturedRefundedAndCancelledBehindAConfirmation(t *tes
 // outcome, even after the order has moved on, and a confirmation changed after it was shown is
 // refused rather than run under the same key.
 func TestADoubleSubmittedConfirmationReplaysTheFirstOutcome(t *testing.T) {
-	eachAdmin(t, func(t *testing.T, a *admin) {
+	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		ctx := context.Background()
 		sh, err := a.svc.Shops.ShopByIdentifier(ctx, "shop-a")
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -29,7 +29,7 @@ func (c *Console) paymentGateways(q *request) error {
 	if err != nil {
 		return err
 	}
-	page := service.PageOf(all, pageRequest(q.r))
+	page := admin.PageOf(all, pageRequest(q.r))
 	return q.render(http.StatusOK, paymentGatewaysPage(page.Items, paginationOf(q.r, page)))
 }
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 )
 
 func TestProductsAreCreatedTheirVariantsEditedAndDeleted(t *testing.T) {
@@ -98,7 +98,7 @@ func TestDiscountCodesAreCreatedEditedAndDeleted(t *testing.T) {
 		c.submitAndWait("#submit", "#ends_at-error")
 		c.fill(map[string]string{"kind": "fixed_amount", "value": "5.00", "ends_at": ""})
 		c.submitAndWait("#submit", "#flash")
-		codes, err := c.svc.DiscountCodes(context.Background(), c.shopEntity(), service.PageRequest{})
+		codes, err := c.svc.Admin.DiscountCodes(context.Background(), c.shopEntity(), admin.PageRequest{})
 		if err != nil || len(codes.Items) != 1 || codes.Items[0].Value != 500 || codes.Items[0].StartsAt == nil {
 			t.Fatalf("codes after edit: %+v %v", codes.Items, err)
 		}

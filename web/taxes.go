@@ -21,7 +21,7 @@ func (c *Console) taxRoutes(mux *http.ServeMux) {
 }
 
 func (c *Console) taxZonesPage(q *request, status int, f form) error {
-	page, err := c.svc.TaxZones(q.ctx(), q.shop, pageRequest(q.r))
+	page, err := c.svc.Admin.TaxZones(q.ctx(), q.shop, pageRequest(q.r))
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (c *Console) taxZone(q *request) (*ent.TaxZone, error) {
 	if err != nil {
 		return nil, &problem.Error{Kind: problem.NotFound, Type: "tax.zone_not_found", Message: "no tax zone with that id"}
 	}
-	return c.svc.TaxZone(q.ctx(), q.shop, id)
+	return c.svc.Admin.TaxZone(q.ctx(), q.shop, id)
 }
 
 func (c *Console) editTaxZone(q *request) error {

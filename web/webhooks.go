@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -47,7 +47,7 @@ func (c *Console) webhooksPage(q *request, status int, f form) error {
 	if err != nil {
 		return err
 	}
-	page := service.PageOf(all, pageRequest(q.r))
+	page := admin.PageOf(all, pageRequest(q.r))
 	return q.render(status, webhooksPage(page.Items, q.shop.SharedSecret != nil, f, paginationOf(q.r, page)))
 }
 

@@ -1,4 +1,4 @@
-package service
+package admin
 
 import (
 	"context"
@@ -56,8 +56,8 @@ func PageOf[T any](all []T, req PageRequest) Page[T] {
 	return Page[T]{Items: all[start:end], Total: len(all), Page: req.Page, PerPage: req.PerPage}
 }
 
-// pageQuery is what the ent queries of a listing have in common.
-type pageQuery[T any, Q any] interface {
+// PageQuery is what the ent queries of a listing have in common.
+type PageQuery[T any, Q any] interface {
 	Count(context.Context) (int, error)
 	Clone() Q
 	Offset(int) Q
@@ -65,7 +65,8 @@ type pageQuery[T any, Q any] interface {
 	All(context.Context) ([]T, error)
 }
 
-func paged[T any, Q pageQuery[T, Q]](ctx context.Context, q Q, req PageRequest) (Page[T], error) {
+// Paged reads one page of a listing, and counts the whole listing.
+func Paged[T any, Q PageQuery[T, Q]](ctx context.Context, q Q, req PageRequest) (Page[T], error) {
 	req = req.normalized()
 	total, err := q.Clone().Count(ctx)
 	if err != nil {
@@ -80,36 +81,36 @@ func paged[T any, Q pageQuery[T, Q]](ctx context.Context, q Q, req PageRequest) 
 
 // GiftCards lists the shop's gift cards, newest first.
 func (s *Service) GiftCards(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.GiftCard], error) {
-	q := s.db.Read.GiftCard.Query().Where(giftcard.ShopID(sh.ID)).Order(ent.Desc(giftcard.FieldID))
-	return paged[*ent.GiftCard](ctx, q, req)
+	q := s.p.DB.Read.GiftCard.Query().Where(giftcard.ShopID(sh.ID)).Order(ent.Desc(giftcard.FieldID))
+	return Paged[*ent.GiftCard](ctx, q, req)
 }
 
 // Products lists the shop's catalog with each product's variants, by title.
 func (s *Service) Products(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.Product], error) {
-	q := s.db.Read.Product.Query().Where(product.ShopID(sh.ID)).
+	q := s.p.DB.Read.Product.Query().Where(product.ShopID(sh.ID)).
 		WithVariants(func(q *ent.VariantQuery) { q.Order(variant.ByID()) }).
 		Order(product.ByTitle(), product.ByID())
-	return paged[*ent.Product](ctx, q, req)
+	return Paged[*ent.Product](ctx, q, req)
 }
 
 // ShippingZones lists the shop's shipping zones with their rates, oldest first.
 func (s *Service) ShippingZones(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.ShippingZone], error) {
-	q := s.db.Read.ShippingZone.Query().Where(shippingzone.ShopID(sh.ID)).
+	q := s.p.DB.Read.ShippingZone.Query().Where(shippingzone.ShopID(sh.ID)).
 		WithRates(func(q *ent.ShippingRateQuery) { q.Order(shippingrate.ByAmount(), shippingrate.ByID()) }).
 		Order(shippingzone.ByID())
-	return paged[*ent.ShippingZone](ctx, q, req)
+	return Paged[*ent.ShippingZone](ctx, q, req)
 }
 
 // TaxZones lists the shop's tax zones by country and province.
 func (s *Service) TaxZones(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.TaxZone], error) {
-	q := s.db.Read.TaxZone.Query().Where(taxzone.ShopID(sh.ID)).
+	q := s.p.DB.Read.TaxZone.Query().Where(taxzone.ShopID(sh.ID)).
 		Order(taxzone.ByCountryCode(), taxzone.ByProvinceCode(), taxzone.ByID())
-	return paged[*ent.TaxZone](ctx, q, req)
+	return Paged[*ent.TaxZone](ctx, q, req)
 }
 
 // TaxZone returns one tax zone of the shop.
 func (s *Service) TaxZone(ctx context.Context, sh *ent.Shop, id int) (*ent.TaxZone, error) {
-	z, err := s.db.Read.TaxZone.Query().Where(taxzone.ShopID(sh.ID), taxzone.ID(id)).Only(ctx)
+	z, err := s.p.DB.Read.TaxZone.Query().Where(taxzone.ShopID(sh.ID), taxzone.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, shops.TaxZoneNotFound()
 	}
@@ -118,13 +119,13 @@ func (s *Service) TaxZone(ctx context.Context, sh *ent.Shop, id int) (*ent.TaxZo
 
 // DiscountCodes lists the shop's discount codes by code.
 func (s *Service) DiscountCodes(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.DiscountCode], error) {
-	q := s.db.Read.DiscountCode.Query().Where(discountcode.ShopID(sh.ID)).Order(discountcode.ByCode())
-	return paged[*ent.DiscountCode](ctx, q, req)
+	q := s.p.DB.Read.DiscountCode.Query().Where(discountcode.ShopID(sh.ID)).Order(discountcode.ByCode())
+	return Paged[*ent.DiscountCode](ctx, q, req)
 }
 
 // DiscountCode returns one discount code of the shop.
 func (s *Service) DiscountCode(ctx context.Context, sh *ent.Shop, id int) (*ent.DiscountCode, error) {
-	dc, err := s.db.Read.DiscountCode.Query().Where(discountcode.ShopID(sh.ID), discountcode.ID(id)).Only(ctx)
+	dc, err := s.p.DB.Read.DiscountCode.Query().Where(discountcode.ShopID(sh.ID), discountcode.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, shops.DiscountCodeNotFound()
 	}

@@ -1,0 +1,13 @@
+// Package admin is the console's read models: listings of what grows without bound, one page at
+// a time, scoped by the caller's shop.
+package admin
+
+import "github.com/checkoutd/checkoutd/service/platform"
+
+// Service reads for the admin console; it writes nothing.
+type Service struct {
+	p *platform.Platform
+}
+
+// New returns the console's read models.
+func New(p *platform.Platform) *Service { return &Service{p: p} }
