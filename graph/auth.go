@@ -10,6 +10,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -18,7 +19,7 @@ type callerKey struct{}
 // caller is who a request acts for: a whole shop (access token) or one order (order JWT).
 type caller struct {
 	shop  *ent.Shop
-	order *service.OrderSession
+	order *orders.OrderSession
 	// err is why the credential was refused, so that an expired order JWT is answered as such.
 	err error
 }
@@ -38,7 +39,7 @@ func Authenticate(svc *service.Service, next http.Handler) http.Handler {
 		case cred == "":
 		// Access tokens never hold a dot; a JWT always holds two.
 		case strings.Count(cred, ".") == 2:
-			c.order, c.err = svc.AuthenticateOrderToken(r.Context(), cred)
+			c.order, c.err = svc.Orders.AuthenticateOrderToken(r.Context(), cred)
 		default:
 			c.shop, c.err = svc.Shops.ShopForToken(r.Context(), cred)
 		}
@@ -71,13 +72,13 @@ func shopFrom(ctx context.Context) (*ent.Shop, error) {
 // orderSession opens one order for the caller: an access token any order of its shop, an order
 // JWT only its own order. Another order is refused exactly like a bad token, so the answer says
 // nothing about whether it exists.
-func orderSession(ctx context.Context, svc *service.Service, publicOrderID string) (*service.OrderSession, error) {
+func orderSession(ctx context.Context, svc *service.Service, publicOrderID string) (*orders.OrderSession, error) {
 	c := callerFrom(ctx)
 	switch {
 	case c.order != nil && c.order.PublicOrderID() == publicOrderID:
 		return c.order, nil
 	case c.shop != nil:
-		return svc.BackendOrderSession(ctx, c.shop, publicOrderID)
+		return svc.Orders.BackendOrderSession(ctx, c.shop, publicOrderID)
 	}
 	return nil, c.refusal()
 }

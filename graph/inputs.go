@@ -8,8 +8,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/graph/model"
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
@@ -98,7 +98,7 @@ func flows(ctx context.Context, list func(sh *ent.Shop) ([]shops.FlowSummary, er
 }
 
 // onOrder opens the order for the caller and runs one service call on it.
-func (r *Resolver) onOrder(ctx context.Context, publicOrderID string, call func(*service.OrderSession) (*service.OrderView, error)) (*service.OrderView, error) {
+func (r *Resolver) onOrder(ctx context.Context, publicOrderID string, call func(*orders.OrderSession) (*orders.OrderView, error)) (*orders.OrderView, error) {
 	sess, err := orderSession(ctx, r.svc, publicOrderID)
 	if err != nil {
 		return nil, err
@@ -106,8 +106,8 @@ func (r *Resolver) onOrder(ctx context.Context, publicOrderID string, call func(
 	return call(sess)
 }
 
-func metaDataPatch(in model.OrderMetaDataPatch) service.MetaDataPatch {
-	p := service.MetaDataPatch{Notes: in.Notes}
+func metaDataPatch(in model.OrderMetaDataPatch) orders.MetaDataPatch {
+	p := orders.MetaDataPatch{Notes: in.Notes}
 	if in.CartParameters != nil {
 		p.CartParameters = &in.CartParameters
 	}

@@ -6,11 +6,12 @@ import (
 
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/checkout"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 // idempotent runs a money-moving mutation under the caller's idempotency key with the service's
 // one mechanism: a replay answers the first result or refusal.
-func idempotent[T any](ctx context.Context, svc *service.Service, sess *service.OrderSession, key *string, request string,
+func idempotent[T any](ctx context.Context, svc *service.Service, sess *orders.OrderSession, key *string, request string,
 	call func(ctx context.Context, operationKey string) (T, error)) (T, error) {
 	k := ""
 	if key != nil {
@@ -21,12 +22,12 @@ func idempotent[T any](ctx context.Context, svc *service.Service, sess *service.
 
 // backOfficeSession opens an order for a money mutation: only the shop's access token may move
 // money, never an order JWT.
-func backOfficeSession(ctx context.Context, svc *service.Service, publicOrderID string) (*service.OrderSession, error) {
+func backOfficeSession(ctx context.Context, svc *service.Service, publicOrderID string) (*orders.OrderSession, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return svc.BackendOrderSession(ctx, sh, publicOrderID)
+	return svc.Orders.BackendOrderSession(ctx, sh, publicOrderID)
 }
 
 // requestKey identifies a mutation and its arguments for the idempotency check.

@@ -67,7 +67,7 @@ func (r *mutationResolver) CancelOrder(ctx context.Context, publicOrderID string
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.svc.OrderState(ctx, sess)
+	v, err := r.svc.Orders.OrderState(ctx, sess)
 	if err != nil {
 		return nil, err
 	}

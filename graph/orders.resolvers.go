@@ -13,7 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/graph/generated"
 	"github.com/checkoutd/checkoutd/graph/model"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 // Customer is the resolver for the customer field.
@@ -33,159 +33,159 @@ func (r *applicationStateResolver) Shipping(ctx context.Context, obj *model.Appl
 }
 
 // InitOrder is the resolver for the initOrder field.
-func (r *mutationResolver) InitOrder(ctx context.Context, input service.InitOrderInput) (*service.OrderView, error) {
+func (r *mutationResolver) InitOrder(ctx context.Context, input orders.InitOrderInput) (*orders.OrderView, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.InitOrder(ctx, sh, input)
+	return r.svc.Orders.InitOrder(ctx, sh, input)
 }
 
 // ResumeOrder is the resolver for the resumeOrder field.
-func (r *mutationResolver) ResumeOrder(ctx context.Context, publicOrderID string) (*service.OrderView, error) {
+func (r *mutationResolver) ResumeOrder(ctx context.Context, publicOrderID string) (*orders.OrderView, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.ResumeOrder(ctx, sh, publicOrderID)
+	return r.svc.Orders.ResumeOrder(ctx, sh, publicOrderID)
 }
 
 // CreateGuestCustomer is the resolver for the createGuestCustomer field.
-func (r *mutationResolver) CreateGuestCustomer(ctx context.Context, publicOrderID string, input service.CustomerInput) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.CreateCustomer(ctx, sess, input, false)
+func (r *mutationResolver) CreateGuestCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.CreateCustomer(ctx, sess, input, false)
 	})
 }
 
 // CreateAuthenticatedCustomer is the resolver for the createAuthenticatedCustomer field.
-func (r *mutationResolver) CreateAuthenticatedCustomer(ctx context.Context, publicOrderID string, input service.CustomerInput) (*service.OrderView, error) {
+func (r *mutationResolver) CreateAuthenticatedCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error) {
 	if _, err := shopFrom(ctx); err != nil {
 		return nil, err
 	}
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.CreateCustomer(ctx, sess, input, true)
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.CreateCustomer(ctx, sess, input, true)
 	})
 }
 
 // UpdateCustomer is the resolver for the updateCustomer field.
-func (r *mutationResolver) UpdateCustomer(ctx context.Context, publicOrderID string, input service.CustomerInput) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.UpdateCustomer(ctx, sess, input)
+func (r *mutationResolver) UpdateCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.UpdateCustomer(ctx, sess, input)
 	})
 }
 
 // DeleteCustomer is the resolver for the deleteCustomer field.
-func (r *mutationResolver) DeleteCustomer(ctx context.Context, publicOrderID string) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.DeleteCustomer(ctx, sess)
+func (r *mutationResolver) DeleteCustomer(ctx context.Context, publicOrderID string) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.DeleteCustomer(ctx, sess)
 	})
 }
 
 // SetShippingAddress is the resolver for the setShippingAddress field.
-func (r *mutationResolver) SetShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.SetAddress(ctx, sess, service.ShippingAddress, input)
+func (r *mutationResolver) SetShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.SetAddress(ctx, sess, orders.ShippingAddress, input)
 	})
 }
 
 // UpdateShippingAddress is the resolver for the updateShippingAddress field.
-func (r *mutationResolver) UpdateShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.UpdateAddress(ctx, sess, service.ShippingAddress, input)
+func (r *mutationResolver) UpdateShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.UpdateAddress(ctx, sess, orders.ShippingAddress, input)
 	})
 }
 
 // DeleteShippingAddress is the resolver for the deleteShippingAddress field.
-func (r *mutationResolver) DeleteShippingAddress(ctx context.Context, publicOrderID string) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.DeleteAddress(ctx, sess, service.ShippingAddress)
+func (r *mutationResolver) DeleteShippingAddress(ctx context.Context, publicOrderID string) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.DeleteAddress(ctx, sess, orders.ShippingAddress)
 	})
 }
 
 // SetBillingAddress is the resolver for the setBillingAddress field.
-func (r *mutationResolver) SetBillingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.SetAddress(ctx, sess, service.BillingAddress, input)
+func (r *mutationResolver) SetBillingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.SetAddress(ctx, sess, orders.BillingAddress, input)
 	})
 }
 
 // UpdateBillingAddress is the resolver for the updateBillingAddress field.
-func (r *mutationResolver) UpdateBillingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.UpdateAddress(ctx, sess, service.BillingAddress, input)
+func (r *mutationResolver) UpdateBillingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.UpdateAddress(ctx, sess, orders.BillingAddress, input)
 	})
 }
 
 // DeleteBillingAddress is the resolver for the deleteBillingAddress field.
-func (r *mutationResolver) DeleteBillingAddress(ctx context.Context, publicOrderID string) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.DeleteAddress(ctx, sess, service.BillingAddress)
+func (r *mutationResolver) DeleteBillingAddress(ctx context.Context, publicOrderID string) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.DeleteAddress(ctx, sess, orders.BillingAddress)
 	})
 }
 
 // AddLineItem is the resolver for the addLineItem field.
-func (r *mutationResolver) AddLineItem(ctx context.Context, publicOrderID string, input service.CartItem) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.AddLineItem(ctx, sess, input)
+func (r *mutationResolver) AddLineItem(ctx context.Context, publicOrderID string, input orders.CartItem) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.AddLineItem(ctx, sess, input)
 	})
 }
 
 // UpdateLineItemQuantity is the resolver for the updateLineItemQuantity field.
-func (r *mutationResolver) UpdateLineItemQuantity(ctx context.Context, publicOrderID string, lineItemKey string, quantity int) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.UpdateLineItemQuantity(ctx, sess, lineItemKey, &quantity)
+func (r *mutationResolver) UpdateLineItemQuantity(ctx context.Context, publicOrderID string, lineItemKey string, quantity int) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.UpdateLineItemQuantity(ctx, sess, lineItemKey, &quantity)
 	})
 }
 
 // DeleteLineItem is the resolver for the deleteLineItem field.
-func (r *mutationResolver) DeleteLineItem(ctx context.Context, publicOrderID string, lineItemKey string) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.DeleteLineItem(ctx, sess, lineItemKey)
+func (r *mutationResolver) DeleteLineItem(ctx context.Context, publicOrderID string, lineItemKey string) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.DeleteLineItem(ctx, sess, lineItemKey)
 	})
 }
 
 // SelectShippingLine is the resolver for the selectShippingLine field.
-func (r *mutationResolver) SelectShippingLine(ctx context.Context, publicOrderID string, index *string, code *string) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.SelectShippingLine(ctx, sess, deref(index), deref(code))
+func (r *mutationResolver) SelectShippingLine(ctx context.Context, publicOrderID string, index *string, code *string) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.SelectShippingLine(ctx, sess, deref(index), deref(code))
 	})
 }
 
 // UpdateOrderMetaData is the resolver for the updateOrderMetaData field.
-func (r *mutationResolver) UpdateOrderMetaData(ctx context.Context, publicOrderID string, input model.OrderMetaDataPatch) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.PatchOrderMetaData(ctx, sess, metaDataPatch(input))
+func (r *mutationResolver) UpdateOrderMetaData(ctx context.Context, publicOrderID string, input model.OrderMetaDataPatch) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.PatchOrderMetaData(ctx, sess, metaDataPatch(input))
 	})
 }
 
 // GenerateTaxes is the resolver for the generateTaxes field.
-func (r *mutationResolver) GenerateTaxes(ctx context.Context, publicOrderID string) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.GenerateTaxes(ctx, sess)
+func (r *mutationResolver) GenerateTaxes(ctx context.Context, publicOrderID string) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.GenerateTaxes(ctx, sess)
 	})
 }
 
 // ApplyDiscountCode is the resolver for the applyDiscountCode field.
-func (r *mutationResolver) ApplyDiscountCode(ctx context.Context, publicOrderID string, code string) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.ApplyDiscountCode(ctx, sess, code)
+func (r *mutationResolver) ApplyDiscountCode(ctx context.Context, publicOrderID string, code string) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.ApplyDiscountCode(ctx, sess, code)
 	})
 }
 
 // RemoveDiscountCode is the resolver for the removeDiscountCode field.
-func (r *mutationResolver) RemoveDiscountCode(ctx context.Context, publicOrderID string, code string) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.RemoveDiscountCode(ctx, sess, code)
+func (r *mutationResolver) RemoveDiscountCode(ctx context.Context, publicOrderID string, code string) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.RemoveDiscountCode(ctx, sess, code)
 	})
 }
 
 // PublicOrderID is the resolver for the publicOrderID field.
-func (r *orderViewResolver) PublicOrderID(ctx context.Context, obj *service.OrderView) (string, error) {
+func (r *orderViewResolver) PublicOrderID(ctx context.Context, obj *orders.OrderView) (string, error) {
 	return obj.Order.PublicOrderID, nil
 }
 
 // JwtToken is the resolver for the jwtToken field.
-func (r *orderViewResolver) JwtToken(ctx context.Context, obj *service.OrderView) (*string, error) {
+func (r *orderViewResolver) JwtToken(ctx context.Context, obj *orders.OrderView) (*string, error) {
 	if obj.JWT == "" {
 		return nil, nil
 	}
@@ -193,27 +193,27 @@ func (r *orderViewResolver) JwtToken(ctx context.Context, obj *service.OrderView
 }
 
 // InitialData is the resolver for the initialData field.
-func (r *orderViewResolver) InitialData(ctx context.Context, obj *service.OrderView) (any, error) {
+func (r *orderViewResolver) InitialData(ctx context.Context, obj *orders.OrderView) (any, error) {
 	if _, err := shopFrom(ctx); err != nil {
 		return nil, err
 	}
-	return r.svc.InitialData(ctx, obj)
+	return r.svc.Orders.InitialData(ctx, obj)
 }
 
 // ApplicationState is the resolver for the applicationState field.
-func (r *orderViewResolver) ApplicationState(ctx context.Context, obj *service.OrderView) (*model.ApplicationState, error) {
+func (r *orderViewResolver) ApplicationState(ctx context.Context, obj *orders.OrderView) (*model.ApplicationState, error) {
 	return &model.ApplicationState{ApplicationState: obj.State(), View: obj}, nil
 }
 
 // PaymentParameters is the resolver for the paymentParameters field.
-func (r *paymentStateResolver) PaymentParameters(ctx context.Context, obj *service.PaymentState) (any, error) {
+func (r *paymentStateResolver) PaymentParameters(ctx context.Context, obj *orders.PaymentState) (any, error) {
 	return obj.PaymentParameters, nil
 }
 
 // Order is the resolver for the order field.
-func (r *queryResolver) Order(ctx context.Context, publicOrderID string) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.SessionState(ctx, sess)
+func (r *queryResolver) Order(ctx context.Context, publicOrderID string) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.SessionState(ctx, sess)
 	})
 }
 
@@ -223,7 +223,7 @@ func (r *queryResolver) Orders(ctx context.Context, after *entgql.Cursor[int], f
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.OrderConnection(ctx, sh, after, first, before, last, orderBy, where)
+	return r.svc.Admin.OrderConnection(ctx, sh, after, first, before, last, orderBy, where)
 }
 
 // ApplicationState returns generated.ApplicationStateResolver implementation.

@@ -24,6 +24,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
@@ -327,7 +328,7 @@ func TestExpiredOrderJWTIsRefusedAndResumeGivesAWorkingOne(t *testing.T) {
 	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
 		id, jwtToken := g.init(g.token)
 		read := `query($id: String!) { order(publicOrderId: $id) { publicOrderID } }`
-		g.clock.Advance(service.OrderJWTLifetime - time.Minute)
+		g.clock.Advance(orders.OrderJWTLifetime - time.Minute)
 		g.ok(jwtToken, read, map[string]any{"id": id})
 		g.clock.Advance(2 * time.Minute)
 		wantCode(t, g.do(jwtToken, read, map[string]any{"id": id}), problem.CodeUnauthorized, "auth.token_expired")

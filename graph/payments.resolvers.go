@@ -9,26 +9,27 @@ import (
 	"context"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 // AddPayment is the resolver for the addPayment field.
-func (r *mutationResolver) AddPayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.AddPayment(ctx, sess, input)
+func (r *mutationResolver) AddPayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.AddPayment(ctx, sess, input)
 	})
 }
 
 // UpdatePayment is the resolver for the updatePayment field.
-func (r *mutationResolver) UpdatePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.UpdatePayment(ctx, sess, input)
+func (r *mutationResolver) UpdatePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.UpdatePayment(ctx, sess, input)
 	})
 }
 
 // RemovePayment is the resolver for the removePayment field.
-func (r *mutationResolver) RemovePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error) {
-	return r.onOrder(ctx, publicOrderID, func(sess *service.OrderSession) (*service.OrderView, error) {
-		return r.svc.RemovePayment(ctx, sess, input)
+func (r *mutationResolver) RemovePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.RemovePayment(ctx, sess, input)
 	})
 }
 

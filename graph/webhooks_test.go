@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
@@ -50,11 +51,11 @@ func cancelledOrder(t *testing.T, svc *service.Service, shop string) string {
 		t.Fatal(err)
 	}
 	title, price := "Mug", int64(1000)
-	v, err := svc.InitOrder(ctx, sh, service.InitOrderInput{CartItems: []service.CartItem{{Quantity: 1, Title: &title, Price: &price}}})
+	v, err := svc.Orders.InitOrder(ctx, sh, orders.InitOrderInput{CartItems: []orders.CartItem{{Quantity: 1, Title: &title, Price: &price}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := svc.BackendOrderSession(ctx, sh, v.Order.PublicOrderID)
+	sess, err := svc.Orders.BackendOrderSession(ctx, sh, v.Order.PublicOrderID)
 	if err != nil {
 		t.Fatal(err)
 	}

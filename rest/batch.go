@@ -12,7 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -34,7 +34,7 @@ type subResponse struct {
 
 // batch runs the sub-requests in order, each through the same routes and authentication as a
 // call of its own, and answers each one's status and body.
-func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in struct {
 		SubRequests []subRequest `json:"sub_requests"`
 	}
@@ -92,7 +92,7 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *service.OrderS
 	// The frontend library looks for application_state in objects only, never inside the data
 	// array, and refuses a batch answer without one: it is answered at the top level, as the
 	// order stands after the last sub-request.
-	v, err := a.svc.OrderState(r.Context(), sess)
+	v, err := a.svc.Orders.OrderState(r.Context(), sess)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -101,7 +101,7 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *service.OrderS
 }
 
 // clientLog takes the storefront's log lines and writes them at debug level.
-func (a *API) clientLog(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) clientLog(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in map[string]any
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)

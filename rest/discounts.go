@@ -3,7 +3,7 @@ package rest
 import (
 	"net/http"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 func (a *API) registerDiscounts(mux *http.ServeMux) {
@@ -17,32 +17,32 @@ type discountBody struct {
 	Code string `json:"code"`
 }
 
-func withDiscounts(s service.ApplicationState) map[string]any {
+func withDiscounts(s orders.ApplicationState) map[string]any {
 	return map[string]any{"discounts": s.Discounts}
 }
 
-func (a *API) applyDiscount(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) applyDiscount(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in discountBody
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	v, err := a.svc.ApplyDiscountCode(r.Context(), sess, in.Code)
+	v, err := a.svc.Orders.ApplyDiscountCode(r.Context(), sess, in.Code)
 	writeOrderData(w, r, v, err, withDiscounts)
 }
 
-func (a *API) removeDiscount(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) removeDiscount(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in discountBody
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	v, err := a.svc.RemoveDiscountCode(r.Context(), sess, in.Code)
+	v, err := a.svc.Orders.RemoveDiscountCode(r.Context(), sess, in.Code)
 	writeOrderData(w, r, v, err, withDiscounts)
 }
 
-func (a *API) validateDiscount(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	check, err := a.svc.ValidateDiscountCode(r.Context(), sess, r.URL.Query().Get("discount_code"))
+func (a *API) validateDiscount(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	check, err := a.svc.Orders.ValidateDiscountCode(r.Context(), sess, r.URL.Query().Get("discount_code"))
 	if err != nil {
 		writeError(w, r, err)
 		return

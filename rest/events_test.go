@@ -66,7 +66,7 @@ func TestOrderAbandonedFiresAnHourAfterTheShoppersLastActivityForOrdersWithItems
 		}
 		dispatch := func(want int) {
 			t.Helper()
-			n, err := a.svc.DispatchAbandonedOrders(ctx)
+			n, err := a.svc.Orders.DispatchAbandonedOrders(ctx)
 			if err != nil || n != want {
 				t.Fatalf("dispatch recorded %d (%v), want %d", n, err, want)
 			}
@@ -108,7 +108,7 @@ func TestAnOrderChangedWithinAMinuteOfItsLastActivityIsNotAbandonedBeforeAnHourA
 		storefront(t, a, jwt, "PATCH", "/checkout/storefront/"+a.shop+"/"+id+"/meta_data", map[string]any{"notes": "still here"}).wantStatus(t, 200)
 		dispatch := func(want int) {
 			t.Helper()
-			if n, err := a.svc.DispatchAbandonedOrders(ctx); err != nil || n != want {
+			if n, err := a.svc.Orders.DispatchAbandonedOrders(ctx); err != nil || n != want {
 				t.Fatalf("dispatch abandoned %d (%v), want %d", n, err, want)
 			}
 		}
@@ -136,7 +136,7 @@ func TestAShopSendingItsOwnAbandonedCartEmailsEmailsTheShopperAndFiresNoOrderAba
 		storefront(t, a, jwt, "POST", "/checkout/storefront/"+a.shop+"/"+id+"/customer/guest", guest()).wantStatus(t, 200)
 		before := len(box.messages())
 		a.clock.Advance(61 * time.Minute)
-		if n, err := a.svc.DispatchAbandonedOrders(ctx); err != nil || n != 1 {
+		if n, err := a.svc.Orders.DispatchAbandonedOrders(ctx); err != nil || n != 1 {
 			t.Fatalf("abandoned %d (%v), want 1", n, err)
 		}
 		deadline := time.Now().Add(hookWait)

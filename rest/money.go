@@ -10,6 +10,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/checkout"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 func (a *API) registerMoney(mux *http.ServeMux) {
@@ -40,7 +41,7 @@ func paymentScope(r *http.Request) service.CaptureScope {
 // idempotent runs a money-moving call under the caller's Idempotency-Key header or
 // idempotent_key body field, and renders its result, fresh or replayed, the same way: a replay
 // answers the first answer byte for byte.
-func idempotent[T any](a *API, w http.ResponseWriter, r *http.Request, sess *service.OrderSession, body []byte,
+func idempotent[T any](a *API, w http.ResponseWriter, r *http.Request, sess *orders.OrderSession, body []byte,
 	call func(ctx context.Context, operationKey string) (T, error), render func(T) (status int, data any)) {
 	key := r.Header.Get("Idempotency-Key")
 	if key == "" {
@@ -75,7 +76,7 @@ func readBody(r *http.Request, v any) ([]byte, error) {
 }
 
 func (a *API) capture(scope func(*http.Request) service.CaptureScope) orderHandler {
-	return func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	return func(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 		var in service.CaptureInput
 		raw, err := readBody(r, &in)
 		if err != nil {
@@ -94,7 +95,7 @@ func (a *API) capture(scope func(*http.Request) service.CaptureScope) orderHandl
 }
 
 func (a *API) refund(scope func(*http.Request) service.CaptureScope) orderHandler {
-	return func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+	return func(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 		var in service.RefundInput
 		raw, err := readBody(r, &in)
 		if err != nil {
@@ -134,7 +135,7 @@ func refundBody(res *service.RefundResult) *refundData {
 	return &refundData{AmountRefunded: res.AmountRefunded, TransactionDetails: res.TransactionDetails, EmailSent: res.EmailSent}
 }
 
-func (a *API) cancel(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) cancel(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in service.CancelInput
 	raw, err := readBody(r, &in)
 	if err != nil {

@@ -3,7 +3,7 @@ package rest
 import (
 	"net/http"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 func (a *API) registerOrderItems(mux *http.ServeMux) {
@@ -22,8 +22,8 @@ func (a *API) registerOrderItems(mux *http.ServeMux) {
 }
 
 // lineAndState answers the changed line (when it still exists) with the order state.
-func lineAndState(key string) func(service.ApplicationState) map[string]any {
-	return func(s service.ApplicationState) map[string]any {
+func lineAndState(key string) func(orders.ApplicationState) map[string]any {
+	return func(s orders.ApplicationState) map[string]any {
 		out := map[string]any{}
 		for _, li := range s.LineItems {
 			if li.ProductData.LineItemKey == key {
@@ -34,13 +34,13 @@ func lineAndState(key string) func(service.ApplicationState) map[string]any {
 	}
 }
 
-func (a *API) addItem(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	var in service.CartItem
+func (a *API) addItem(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	var in orders.CartItem
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	v, err := a.svc.AddLineItem(r.Context(), sess, in)
+	v, err := a.svc.Orders.AddLineItem(r.Context(), sess, in)
 	writeOrderData(w, r, v, err, lineAndState(in.LineItemKey))
 }
 
@@ -49,53 +49,53 @@ type itemRequest struct {
 	Quantity    *int   `json:"quantity"`
 }
 
-func (a *API) updateItemQuantity(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) updateItemQuantity(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in itemRequest
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	v, err := a.svc.UpdateLineItemQuantity(r.Context(), sess, in.LineItemKey, in.Quantity)
+	v, err := a.svc.Orders.UpdateLineItemQuantity(r.Context(), sess, in.LineItemKey, in.Quantity)
 	writeOrderData(w, r, v, err, lineAndState(in.LineItemKey))
 }
 
-func (a *API) deleteItem(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) deleteItem(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in itemRequest
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	v, err := a.svc.DeleteLineItem(r.Context(), sess, in.LineItemKey)
-	writeOrderData(w, r, v, err, func(s service.ApplicationState) map[string]any {
+	v, err := a.svc.Orders.DeleteLineItem(r.Context(), sess, in.LineItemKey)
+	writeOrderData(w, r, v, err, func(s orders.ApplicationState) map[string]any {
 		return map[string]any{"line_items": s.LineItems}
 	})
 }
 
-func (a *API) patchMetaData(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	var in service.MetaDataPatch
+func (a *API) patchMetaData(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	var in orders.MetaDataPatch
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	v, err := a.svc.PatchOrderMetaData(r.Context(), sess, in)
+	v, err := a.svc.Orders.PatchOrderMetaData(r.Context(), sess, in)
 	writeOrderData(w, r, v, err, nil)
 }
 
-func (a *API) fulfillLines(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) fulfillLines(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in struct {
-		LineItems []service.FulfilledQuantity `json:"line_items"`
+		LineItems []orders.FulfilledQuantity `json:"line_items"`
 	}
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	v, err := a.svc.SetFulfilledQuantities(r.Context(), sess, in.LineItems)
-	writeOrderData(w, r, v, err, func(s service.ApplicationState) map[string]any {
+	v, err := a.svc.Orders.SetFulfilledQuantities(r.Context(), sess, in.LineItems)
+	writeOrderData(w, r, v, err, func(s orders.ApplicationState) map[string]any {
 		return map[string]any{"line_items": s.LineItems}
 	})
 }
 
-func (a *API) fulfillLine(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) fulfillLine(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in struct {
 		FulfilledQuantity int `json:"fulfilled_quantity"`
 	}
@@ -104,6 +104,6 @@ func (a *API) fulfillLine(w http.ResponseWriter, r *http.Request, sess *service.
 		return
 	}
 	key := r.PathValue("key")
-	v, err := a.svc.SetFulfilledQuantities(r.Context(), sess, []service.FulfilledQuantity{{LineItemKey: key, FulfilledQuantity: in.FulfilledQuantity}})
+	v, err := a.svc.Orders.SetFulfilledQuantities(r.Context(), sess, []orders.FulfilledQuantity{{LineItemKey: key, FulfilledQuantity: in.FulfilledQuantity}})
 	writeOrderData(w, r, v, err, lineAndState(key))
 }

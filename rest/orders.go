@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 func (a *API) registerOrders(mux *http.ServeMux) {
@@ -31,7 +31,7 @@ func (a *API) registerOrders(mux *http.ServeMux) {
 	mux.Handle("POST "+storefront+"/log", a.withOrder(a.clientLog))
 }
 
-type orderHandler func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession)
+type orderHandler func(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession)
 
 // orderJWT takes the storefront token as "Bearer <jwt>", as a bare "<jwt>" (the spec's form), or
 // from ?token= for the payment iframe.
@@ -54,7 +54,7 @@ func (a *API) withOrder(h orderHandler) http.Handler {
 			writeError(w, r, err)
 			return
 		}
-		sess, err := a.svc.AuthenticateOrder(r.Context(), r.PathValue("shop"), r.PathValue("order"), orderJWT(r))
+		sess, err := a.svc.Orders.AuthenticateOrder(r.Context(), r.PathValue("shop"), r.PathValue("order"), orderJWT(r))
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -63,8 +63,8 @@ func (a *API) withOrder(h orderHandler) http.Handler {
 	}))
 }
 
-func (a *API) writeOrderWithInitialData(w http.ResponseWriter, r *http.Request, v *service.OrderView) {
-	initial, err := a.svc.InitialData(r.Context(), v)
+func (a *API) writeOrderWithInitialData(w http.ResponseWriter, r *http.Request, v *orders.OrderView) {
+	initial, err := a.svc.Orders.InitialData(r.Context(), v)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -102,12 +102,12 @@ func (a *API) writeOrderWithInitialData(w http.ResponseWriter, r *http.Request, 
 }
 
 func (a *API) initOrder(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	var in service.InitOrderInput
+	var in orders.InitOrderInput
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	v, err := a.svc.InitOrder(r.Context(), sh, in)
+	v, err := a.svc.Orders.InitOrder(r.Context(), sh, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -123,7 +123,7 @@ func (a *API) resumeOrder(w http.ResponseWriter, r *http.Request, sh *ent.Shop) 
 		writeError(w, r, err)
 		return
 	}
-	v, err := a.svc.ResumeOrder(r.Context(), sh, body.PublicOrderID)
+	v, err := a.svc.Orders.ResumeOrder(r.Context(), sh, body.PublicOrderID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -131,8 +131,8 @@ func (a *API) resumeOrder(w http.ResponseWriter, r *http.Request, sh *ent.Shop) 
 	a.writeOrderWithInitialData(w, r, v)
 }
 
-func (a *API) refresh(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	v, err := a.svc.SessionState(r.Context(), sess)
+func (a *API) refresh(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	v, err := a.svc.Orders.SessionState(r.Context(), sess)
 	if err != nil {
 		writeError(w, r, err)
 		return

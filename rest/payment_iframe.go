@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 func (a *API) registerPaymentIframe(mux *http.ServeMux) {
@@ -56,7 +56,7 @@ var paymentIframePage = template.Must(template.New("payment_iframe").Parse(`<!do
 
 // paymentIframeCSP allows the page's own style, frames from its gateways' origins only, and
 // embedding by the shop's allowlisted storefronts only.
-func paymentIframeCSP(p *service.PaymentIframe) string {
+func paymentIframeCSP(p *orders.PaymentIframe) string {
 	frames := "'none'"
 	if len(p.FrameSources) > 0 {
 		frames = strings.Join(p.FrameSources, " ")
@@ -68,15 +68,15 @@ func paymentIframeCSP(p *service.PaymentIframe) string {
 
 // paymentIframe serves the order's payment page. Its URL carries the order JWT (?token=), so
 // the page is never cached and never sends its address on as a referrer.
-func (a *API) paymentIframe(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	p, err := a.svc.PaymentIframe(r.Context(), sess)
+func (a *API) paymentIframe(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	p, err := a.svc.Orders.PaymentIframe(r.Context(), sess)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	var buf bytes.Buffer
 	if err := paymentIframePage.Execute(&buf, struct {
-		*service.PaymentIframe
+		*orders.PaymentIframe
 		Style template.CSS
 	}{p, template.CSS(paymentIframeCSS)}); err != nil {
 		writeError(w, r, err)
@@ -93,13 +93,13 @@ func (a *API) paymentIframe(w http.ResponseWriter, r *http.Request, sess *servic
 }
 
 // paymentIframeStyles answers {style_sheet}: the frontend library requires that key.
-func (a *API) paymentIframeStyles(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	var in service.PaymentIframeStyles
+func (a *API) paymentIframeStyles(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	var in orders.PaymentIframeStyles
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	sheet, err := service.CheckPaymentIframeStyles(in)
+	sheet, err := orders.CheckPaymentIframeStyles(in)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -6,33 +6,34 @@ import (
 	"net/http"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 func (a *API) registerPayments(mux *http.ServeMux) {
 	const storefront = "/checkout/storefront/{shop}/{order}"
 	mux.Handle("GET "+storefront+"/payments", a.withOrder(a.listPayments))
-	mux.Handle("POST "+storefront+"/payments", a.withOrder(a.changePayment(a.svc.AddPayment)))
-	mux.Handle("PUT "+storefront+"/payments", a.withOrder(a.changePayment(a.svc.UpdatePayment)))
-	mux.Handle("DELETE "+storefront+"/payments", a.withOrder(a.changePayment(a.svc.RemovePayment)))
-	mux.Handle("DELETE "+storefront+"/payments/gift_card", a.withOrder(a.changePayment(a.svc.RemovePayment)))
+	mux.Handle("POST "+storefront+"/payments", a.withOrder(a.changePayment(a.svc.Orders.AddPayment)))
+	mux.Handle("PUT "+storefront+"/payments", a.withOrder(a.changePayment(a.svc.Orders.UpdatePayment)))
+	mux.Handle("DELETE "+storefront+"/payments", a.withOrder(a.changePayment(a.svc.Orders.RemovePayment)))
+	mux.Handle("DELETE "+storefront+"/payments/gift_card", a.withOrder(a.changePayment(a.svc.Orders.RemovePayment)))
 	mux.Handle("POST "+storefront+"/process_order", a.withOrder(a.processOrder))
 	mux.Handle("POST /checkout/orders/{shop}/{order}/payments/auth/full", a.withBackendOrder(a.authorizePayments))
 }
 
-func withPayments(s service.ApplicationState) map[string]any {
+func withPayments(s orders.ApplicationState) map[string]any {
 	return map[string]any{"payments": s.Payments}
 }
 
-func (a *API) listPayments(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	v, err := a.svc.SessionState(r.Context(), sess)
+func (a *API) listPayments(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	v, err := a.svc.Orders.SessionState(r.Context(), sess)
 	writeOrderData(w, r, v, err, withPayments)
 }
 
-type paymentChange func(ctx context.Context, sess *service.OrderSession, in service.PaymentInput) (*service.OrderView, error)
+type paymentChange func(ctx context.Context, sess *orders.OrderSession, in orders.PaymentInput) (*orders.OrderView, error)
 
 func (a *API) changePayment(change paymentChange) orderHandler {
-	return func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-		var in service.PaymentInput
+	return func(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+		var in orders.PaymentInput
 		if err := decode(r, &in); err != nil {
 			writeError(w, r, err)
 			return
@@ -44,7 +45,7 @@ func (a *API) changePayment(change paymentChange) orderHandler {
 
 // processOrder answers 200 with the processed order, or 202 when a gateway asks the shopper to
 // act first (the frontend library treats 202 as such).
-func (a *API) processOrder(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) processOrder(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in struct{}
 	raw, err := readBody(r, &in)
 	if err != nil {
@@ -82,7 +83,7 @@ type processed struct {
 // Final is the service's: a result that asks the shopper to act is not kept.
 func (p *processed) Final() bool { return p.final }
 
-func (a *API) authorizePayments(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) authorizePayments(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in struct{}
 	raw, err := readBody(r, &in)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 func (a *API) registerShipping(mux *http.ServeMux) {
@@ -15,12 +15,12 @@ func (a *API) registerShipping(mux *http.ServeMux) {
 	mux.Handle("POST "+storefront+"/shipping_lines/estimate", a.withOrder(a.estimateShippingLines))
 }
 
-func (a *API) shippingLines(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	v, err := a.svc.SessionState(r.Context(), sess)
+func (a *API) shippingLines(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	v, err := a.svc.Orders.SessionState(r.Context(), sess)
 	writeOrderData(w, r, v, err, nil)
 }
 
-func (a *API) selectShippingLine(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
+func (a *API) selectShippingLine(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
 	var in struct {
 		Index json.RawMessage `json:"index"`
 		Code  string          `json:"code"`
@@ -34,19 +34,19 @@ func (a *API) selectShippingLine(w http.ResponseWriter, r *http.Request, sess *s
 	if index == "null" {
 		index = ""
 	}
-	v, err := a.svc.SelectShippingLine(r.Context(), sess, index, in.Code)
+	v, err := a.svc.Orders.SelectShippingLine(r.Context(), sess, index, in.Code)
 	writeOrderData(w, r, v, err, nil)
 }
 
 // estimateShippingLines answers the lines an address (the body) would get; the order is unchanged.
-func (a *API) estimateShippingLines(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	var in service.AddressInput
+func (a *API) estimateShippingLines(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	var in orders.AddressInput
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	lines, v, err := a.svc.EstimateShippingLines(r.Context(), sess, in)
-	writeOrderData(w, r, v, err, func(service.ApplicationState) map[string]any {
+	lines, v, err := a.svc.Orders.EstimateShippingLines(r.Context(), sess, in)
+	writeOrderData(w, r, v, err, func(orders.ApplicationState) map[string]any {
 		return map[string]any{"shipping_lines": lines}
 	})
 }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
@@ -84,9 +84,9 @@ func (a *API) listLifeElements(w http.ResponseWriter, r *http.Request, sh *ent.S
 		writeError(w, r, err)
 		return
 	}
-	out := make([]service.LifeElementOut, len(els))
+	out := make([]orders.LifeElementOut, len(els))
 	for i, e := range els {
-		out[i] = service.NewLifeElementOut(e)
+		out[i] = orders.NewLifeElementOut(e)
 	}
 	writeData(w, map[string]any{"life_elements": out})
 }
@@ -102,7 +102,7 @@ func (a *API) createLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.
 		writeError(w, r, err)
 		return
 	}
-	writeData(w, map[string]any{"life_elements": service.NewLifeElementOut(el)})
+	writeData(w, map[string]any{"life_elements": orders.NewLifeElementOut(el)})
 }
 
 func (a *API) updateLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
@@ -116,7 +116,7 @@ func (a *API) updateLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.
 		writeError(w, r, err)
 		return
 	}
-	writeData(w, map[string]any{"life_elements": service.NewLifeElementOut(el)})
+	writeData(w, map[string]any{"life_elements": orders.NewLifeElementOut(el)})
 }
 
 func (a *API) deleteLifeElement(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {

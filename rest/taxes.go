@@ -3,7 +3,7 @@ package rest
 import (
 	"net/http"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 func (a *API) registerTaxes(mux *http.ServeMux) {
@@ -13,22 +13,22 @@ func (a *API) registerTaxes(mux *http.ServeMux) {
 	mux.Handle("POST "+storefront+"/taxes/estimate", a.withOrder(a.estimateTaxes))
 }
 
-func withTaxes(s service.ApplicationState) map[string]any {
+func withTaxes(s orders.ApplicationState) map[string]any {
 	return map[string]any{"taxes": s.Taxes}
 }
 
-func (a *API) generateTaxes(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	v, err := a.svc.GenerateTaxes(r.Context(), sess)
+func (a *API) generateTaxes(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	v, err := a.svc.Orders.GenerateTaxes(r.Context(), sess)
 	writeOrderData(w, r, v, err, withTaxes)
 }
 
-func (a *API) estimateTaxes(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	var in service.AddressInput
+func (a *API) estimateTaxes(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	var in orders.AddressInput
 	if err := decode(r, &in); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	est, err := a.svc.EstimateTaxes(r.Context(), sess, in)
+	est, err := a.svc.Orders.EstimateTaxes(r.Context(), sess, in)
 	if err != nil {
 		writeError(w, r, err)
 		return

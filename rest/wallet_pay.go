@@ -3,32 +3,32 @@ package rest
 import (
 	"net/http"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 func (a *API) registerWalletPay(mux *http.ServeMux) {
 	const storefront = "/checkout/storefront/{shop}/{order}"
-	for _, step := range []string{service.WalletPayCreateOrder, service.WalletPayOnShipping, service.WalletPayOnApprove} {
+	for _, step := range []string{orders.WalletPayCreateOrder, orders.WalletPayOnShipping, orders.WalletPayOnApprove} {
 		mux.Handle("POST "+storefront+"/wallet_pay/"+step, a.withOrder(a.walletPay(step)))
 	}
 	mux.Handle("DELETE "+storefront+"/payments/saved/{id}", a.withOrder(a.deleteSavedPaymentMethod))
 }
 
 func (a *API) walletPay(step string) orderHandler {
-	return func(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-		var in service.WalletPayInput
+	return func(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+		var in orders.WalletPayInput
 		if err := decode(r, &in); err != nil {
 			writeError(w, r, err)
 			return
 		}
-		paymentData, v, err := a.svc.WalletPay(r.Context(), sess, step, in)
-		writeOrderData(w, r, v, err, func(service.ApplicationState) map[string]any {
+		paymentData, v, err := a.svc.Orders.WalletPay(r.Context(), sess, step, in)
+		writeOrderData(w, r, v, err, func(orders.ApplicationState) map[string]any {
 			return map[string]any{"payment_data": paymentData}
 		})
 	}
 }
 
-func (a *API) deleteSavedPaymentMethod(w http.ResponseWriter, r *http.Request, sess *service.OrderSession) {
-	v, err := a.svc.DeleteSavedPaymentMethod(r.Context(), sess, r.PathValue("id"))
+func (a *API) deleteSavedPaymentMethod(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	v, err := a.svc.Orders.DeleteSavedPaymentMethod(r.Context(), sess, r.PathValue("id"))
 	writeOrderData(w, r, v, err, nil)
 }

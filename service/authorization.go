@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/webhooks"
@@ -57,25 +58,10 @@ type grantedEntry struct {
 	latency   time.Duration
 }
 
-// shopGateways are the shop's gateways by public id, read before step 1's transaction through the
-// read pool, so that SQLite's one writer is not held for them. A gateway changed in between
-// is used as it was read a moment before.
-func (s *Service) shopGateways(ctx context.Context, sh *ent.Shop) (map[string]*ent.ExternalPaymentGateway, error) {
-	gws, err := s.Shops.ExternalPaymentGateways(ctx, sh)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]*ent.ExternalPaymentGateway, len(gws))
-	for _, g := range gws {
-		out[g.PublicID] = g
-	}
-	return out, nil
-}
-
 // reserveTenders runs in step 1's transaction: debits gift card tenders and writes the pending
-// ledger entries of gateway tenders, through gateways (shopGateways). Tenders already
+// ledger entries of gateway tenders, through gateways (shops.GatewaysByPublicID). Tenders already
 // authorized are left as they are.
-func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, v *OrderView, gateways map[string]*ent.ExternalPaymentGateway) ([]authorizingTender, error) {
+func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, v *orders.OrderView, gateways map[string]*ent.ExternalPaymentGateway) ([]authorizingTender, error) {
 	var out []authorizingTender
 	for _, p := range v.Payments {
 		if p.Status != orderpayment.StatusAdded {
@@ -132,7 +118,7 @@ func gatewayOf(g *ent.ExternalPaymentGateway) gateway.Gateway {
 // authorizeTenders is step 2: no transaction is open while it runs. It stops at the first
 // tender that is not authorized; the tenders after it are settled as never sent. Every gateway
 // answer is settled on its ledger entry as it comes.
-func (s *Service) authorizeTenders(ctx context.Context, v *OrderView, tenders []authorizingTender) authorizationOutcome {
+func (s *Service) authorizeTenders(ctx context.Context, v *orders.OrderView, tenders []authorizingTender) authorizationOutcome {
 	out := s.authorizeTendersSettlingLater(ctx, v, tenders)
 	s.settleGranted(ctx, out.granted)
 	out.granted = nil
@@ -144,7 +130,7 @@ func (s *Service) authorizeTenders(ctx context.Context, v *OrderView, tenders []
 // them in the transaction that completes the order. A crash before that leaves them pending,
 // as a crash before settling always could: the recovery sweep asks their gateways again.
 // When a tender is not authorized, every answer is settled before it returns.
-func (s *Service) authorizeTendersSettlingLater(ctx context.Context, v *OrderView, tenders []authorizingTender) authorizationOutcome {
+func (s *Service) authorizeTendersSettlingLater(ctx context.Context, v *orders.OrderView, tenders []authorizingTender) authorizationOutcome {
 	out := s.authorizeEach(ctx, v, tenders)
 	if out.failed != nil || out.requiresAction != nil {
 		stopped := false
@@ -165,7 +151,7 @@ func idOf(p *ent.OrderPayment) int {
 	return p.ID
 }
 
-func (s *Service) authorizeEach(ctx context.Context, v *OrderView, tenders []authorizingTender) authorizationOutcome {
+func (s *Service) authorizeEach(ctx context.Context, v *orders.OrderView, tenders []authorizingTender) authorizationOutcome {
 	authorizationIDs := make(map[int]string, len(tenders))
 	var granted []grantedEntry
 	// The abandoning of the attempt reads the ledger: what was granted is settled before.
@@ -269,7 +255,7 @@ func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderI
 		}
 	}
 	return s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockOrder(ctx, tx, orderID, order.StatusProcessing, order.StatusOpen)
+		o, err := s.Orders.LockOrder(ctx, tx, orderID, order.StatusProcessing, order.StatusOpen)
 		if err != nil {
 			return err
 		}
@@ -291,7 +277,7 @@ func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderI
 				return err
 			}
 		}
-		v, err := s.viewOf(ctx, tx.Client(), sh, o, nil)
+		v, err := s.Orders.ViewOf(ctx, tx.Client(), sh, o, nil)
 		if err != nil {
 			return err
 		}
@@ -310,7 +296,7 @@ func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderI
 			// processes it again, so this is no order/failed.
 			return nil
 		}
-		return s.recordOrderEvent(ctx, tx, sh, o, webhooks.TopicOrderFailed, map[string]any{"reason": reason})
+		return s.Orders.RecordOrderEvent(ctx, tx, sh, o, webhooks.TopicOrderFailed, map[string]any{"reason": reason})
 	})
 }
 

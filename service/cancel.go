@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/webhooks"
@@ -22,7 +23,7 @@ type CancelInput struct {
 
 // CancelResult is the cancelled order with the voids and refunds the cancellation made.
 type CancelResult struct {
-	View   *OrderView
+	View   *orders.OrderView
 	Voids  []MoneyTransaction
 	Refund *RefundResult
 }
@@ -30,7 +31,7 @@ type CancelResult struct {
 // CancelOrder cancels an open or processed order: open authorizations are voided, captures are
 // refunded when asked, stock and discount uses are given back, and order/failed is recorded
 // with the reason (a cancelled order is an unsuccessful one for subscribers).
-func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in CancelInput, operationKey string) (*CancelResult, error) {
+func (s *Service) CancelOrder(ctx context.Context, sess *orders.OrderSession, in CancelInput, operationKey string) (*CancelResult, error) {
 	if strings.TrimSpace(in.Reason) == "" {
 		return nil, captureError("order.cancel_reason_required", "reason is required", map[string]any{"field": "reason"})
 	}
@@ -39,7 +40,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 	}
 	var voids []*ent.PaymentTransaction
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed, order.StatusCancelled)
+		o, err := s.Orders.LockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed, order.StatusCancelled)
 		if err != nil {
 			return err
 		}
@@ -51,7 +52,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 			if voids = payment.OperationEntries(ledger, operationKey, paymenttransaction.KindVoid); len(voids) > 0 {
 				return nil // a repeat of this call: resume its voids
 			}
-			return orderNotInState(o)
+			return orders.OrderNotInState(o)
 		}
 		for _, lp := range ledger {
 			if left := lp.Money.Capturable(); left > 0 {
@@ -72,7 +73,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 			}
 		}
 		if o.Reserved {
-			v, err := s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
+			v, err := s.Orders.ViewOf(ctx, tx.Client(), sess.Shop, o, nil)
 			if err != nil {
 				return err
 			}
@@ -84,7 +85,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 		if err != nil {
 			return err
 		}
-		return s.recordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "cancelled", "cancel_reason": in.Reason})
+		return s.Orders.RecordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "cancelled", "cancel_reason": in.Reason})
 	})
 	if err != nil {
 		return nil, err
@@ -104,7 +105,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 		}
 		out.Refund = res
 	}
-	o, err := s.sessionOrder(ctx, sess)
+	o, err := s.Orders.SessionOrder(ctx, sess)
 	if err != nil {
 		return nil, err
 	}
@@ -119,14 +120,14 @@ func (s *Service) CancelOrder(ctx context.Context, sess *OrderSession, in Cancel
 			}
 		}
 	}
-	if out.View, err = s.loadOrder(ctx, sess.Shop, sess.PublicOrderID()); err != nil {
+	if out.View, err = s.Orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID()); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // sendReservedVoid sends a void the cancellation reserved, through its payment's gateway.
-func (s *Service) sendReservedVoid(ctx context.Context, sess *OrderSession, e *ent.PaymentTransaction) {
+func (s *Service) sendReservedVoid(ctx context.Context, sess *orders.OrderSession, e *ent.PaymentTransaction) {
 	p, err := s.db.Read.OrderPayment.Get(ctx, e.PaymentID)
 	if err != nil {
 		s.log.ErrorContext(ctx, "void: reading the payment", "error", err)

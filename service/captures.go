@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
@@ -80,7 +81,7 @@ type plannedMove struct {
 
 // Capture captures authorized money of a processed order: all that is left (scope.Full), an
 // amount spread over the payments in tender order, or an amount of one payment.
-func (s *Service) Capture(ctx context.Context, sess *OrderSession, scope CaptureScope, in CaptureInput, operationKey string) (*CaptureResult, error) {
+func (s *Service) Capture(ctx context.Context, sess *orders.OrderSession, scope CaptureScope, in CaptureInput, operationKey string) (*CaptureResult, error) {
 	if !scope.Full && (in.Amount == nil || *in.Amount <= 0 || *in.Amount > input.MaxAmount) {
 		return nil, captureError("capture.invalid_amount", amountRequired, map[string]any{"field": "amount"})
 	}
@@ -91,7 +92,7 @@ func (s *Service) Capture(ctx context.Context, sess *OrderSession, scope Capture
 	}
 	var entries []*ent.PaymentTransaction
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusProcessed)
+		o, err := s.Orders.LockSessionOrder(ctx, tx, sess, order.StatusProcessed)
 		if err != nil {
 			return err
 		}
@@ -213,7 +214,7 @@ var authorizationExpired = map[string]bool{"authorization_expired": true, "autho
 
 // sendCapture sends one reserved capture and settles it. A 202 leaves it pending: the gateway
 // accepted and will settle; the sweep asks again under the same key until it has.
-func (s *Service) sendCapture(ctx context.Context, sess *OrderSession, e *ent.PaymentTransaction, reauth bool) {
+func (s *Service) sendCapture(ctx context.Context, sess *orders.OrderSession, e *ent.PaymentTransaction, reauth bool) {
 	p, err := s.db.Read.OrderPayment.Get(ctx, e.PaymentID)
 	if err != nil {
 		s.log.ErrorContext(ctx, "capture: reading the payment", "error", err)
@@ -255,7 +256,7 @@ func (s *Service) sendCapture(ctx context.Context, sess *OrderSession, e *ent.Pa
 
 // reauthorize authorizes the capture's amount anew when the old authorization was used or has
 // expired (the capture request's reauth), recorded as an authorize entry of its own.
-func (s *Service) reauthorize(ctx context.Context, sess *OrderSession, p *ent.OrderPayment, capture *ent.PaymentTransaction, g gateway.Gateway) (string, bool) {
+func (s *Service) reauthorize(ctx context.Context, sess *orders.OrderSession, p *ent.OrderPayment, capture *ent.PaymentTransaction, g gateway.Gateway) (string, bool) {
 	ctx = context.WithoutCancel(ctx)
 	o, err := s.db.Read.Order.Get(ctx, p.OrderID)
 	if err != nil {
@@ -298,7 +299,7 @@ func (s *Service) markAccepted(ctx context.Context, e *ent.PaymentTransaction, t
 func moneyTransaction(p *ent.OrderPayment, e *ent.PaymentTransaction) MoneyTransaction {
 	gw := p.GatewayPublicID
 	if p.GiftCardID != nil {
-		gw = TenderGiftCard
+		gw = orders.TenderGiftCard
 	}
 	status := map[paymenttransaction.Status]string{paymenttransaction.StatusSucceeded: "success", paymenttransaction.StatusFailed: "failure",
 		paymenttransaction.StatusPending: "pending", paymenttransaction.StatusUnknown: "pending"}[e.Status]
@@ -316,8 +317,8 @@ func moneyTransaction(p *ent.OrderPayment, e *ent.PaymentTransaction) MoneyTrans
 }
 
 // captureResult answers a capture call from the ledger: the order's figures and the call's entries.
-func (s *Service) captureResult(ctx context.Context, sess *OrderSession, operationKey string) (*CaptureResult, error) {
-	v, err := s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
+func (s *Service) captureResult(ctx context.Context, sess *orders.OrderSession, operationKey string) (*CaptureResult, error) {
+	v, err := s.Orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {
 		return nil, err
 	}
@@ -352,8 +353,8 @@ func (s *Service) captureResult(ctx context.Context, sess *OrderSession, operati
 	return out, nil
 }
 
-func (s *Service) recordCaptureFailed(ctx context.Context, sess *OrderSession, o *ent.Order) error {
+func (s *Service) recordCaptureFailed(ctx context.Context, sess *orders.OrderSession, o *ent.Order) error {
 	return s.p.InTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
-		return s.recordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "payment capture failed"})
+		return s.Orders.RecordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "payment capture failed"})
 	})
 }

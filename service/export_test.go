@@ -6,15 +6,14 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/gateway"
-	"github.com/checkoutd/checkoutd/service/webhooks"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 // CrashAfterGatewayGrant runs process_order up to the point where the gateway has granted the
 // first tender's authorization, and stops before checkoutd records the answer: the state a
 // crash at the worst moment leaves behind.
-func (s *Service) CrashAfterGatewayGrant(ctx context.Context, sess *OrderSession) error {
+func (s *Service) CrashAfterGatewayGrant(ctx context.Context, sess *orders.OrderSession) error {
 	r, err := s.reserveForProcessing(ctx, sess)
 	if err != nil {
 		return err
@@ -23,29 +22,6 @@ func (s *Service) CrashAfterGatewayGrant(ctx context.Context, sess *OrderSession
 	_, err = s.gateways.Authorize(ctx, t.gateway, t.entry.PublicID, gateway.AuthRequest{
 		Token: t.payment.Token, Amount: t.payment.Amount, Currency: t.payment.Currency, OrderID: view.Order.PublicOrderID})
 	return err
-}
-
-// RecordEventAndRollBack records an order event in a transaction that then fails, as a change
-// that is refused after its event was written.
-func (s *Service) RecordEventAndRollBack(ctx context.Context, sess *OrderSession) error {
-	return s.p.InTx(ctx, func(tx *ent.Tx) error {
-		if err := s.recordOrderEvent(ctx, tx, sess.Shop, sess.Order, webhooks.TopicOrderFailed, nil); err != nil {
-			return err
-		}
-		return errors.New("the change is refused")
-	})
-}
-
-// RecordOrderEvent records an order event of topic in a transaction of its own.
-func (s *Service) RecordOrderEvent(ctx context.Context, sess *OrderSession, topic string) error {
-	return s.p.InTx(ctx, func(tx *ent.Tx) error {
-		return s.recordOrderEvent(ctx, tx, sess.Shop, sess.Order, topic, nil)
-	})
-}
-
-// IssueOrderJWT signs a storefront token for any public order id, existing or not.
-func (s *Service) IssueOrderJWT(sh *ent.Shop, publicOrderID string) (string, error) {
-	return s.issueOrderJWT(sh, publicOrderID)
 }
 
 // ProcessCompletions counts process_order's last transactions made on the path given:
@@ -57,7 +33,7 @@ func (s *Service) ProcessCompletions(path string) int {
 // ProcessOrderWithTheVersionMovedOnBeforeCompletion is process_order with the order's version
 // moved on (as a change in another process would) between authorizing its payments and its
 // last transaction.
-func (s *Service) ProcessOrderWithTheVersionMovedOnBeforeCompletion(ctx context.Context, sess *OrderSession) (*OrderView, error) {
+func (s *Service) ProcessOrderWithTheVersionMovedOnBeforeCompletion(ctx context.Context, sess *orders.OrderSession) (*orders.OrderView, error) {
 	r, err := s.reserveForProcessing(ctx, sess)
 	if err != nil {
 		return nil, err
@@ -70,9 +46,4 @@ func (s *Service) ProcessOrderWithTheVersionMovedOnBeforeCompletion(ctx context.
 		return nil, err
 	}
 	return s.completeProcessing(ctx, sess.Shop, r, outcome)
-}
-
-// FieldChanges counts the changes of orders' own rows made on the path given: "kept" or "locked".
-func (s *Service) FieldChanges(path string) int {
-	return int(testutil.ToFloat64(s.metrics.fieldChanges.WithLabelValues(path)))
 }

@@ -9,16 +9,9 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 )
 
-// AbandonedSweepInterval is how often the order/abandoned queue is dispatched (the spec's five
-// minutes).
-const AbandonedSweepInterval = 5 * time.Minute
-
 // registerJobs gives the job queue the service's workers, queues and periodic jobs.
 func (s *Service) registerJobs() {
 	q := s.p.Jobs
-	platform.AddWorker(q, &abandonedSweepWorker{s: s})
-	platform.AddWorker(q, &abandonedCartEmailWorker{s: s})
-	q.AddPeriodic("abandoned_order_sweep", AbandonedSweepInterval, func() river.JobArgs { return abandonedSweepArgs{} })
 	platform.AddWorker(q, &recoverySweepWorker{s: s})
 	platform.AddWorker(q, &followUpSweepWorker{s: s})
 	q.AddPeriodic("interrupted_authorization_sweep", SweepInterval, func() river.JobArgs { return recoverySweepArgs{} })

@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
@@ -22,10 +23,10 @@ func ptr[T any](v T) *T { return &v }
 // fuzzShop is one shop with two signature-checking gateways, shared by every fuzz input.
 type fuzzShop struct {
 	s        *service.Service
-	sh       *service.OrderSession
+	sh       *orders.OrderSession
 	gws      [2]*gatewaytest.Server
 	gwIDs    [2]string
-	shopSess *service.OrderSession
+	shopSess *orders.OrderSession
 }
 
 func newFuzzShop(t testing.TB, db *platform.Database) *fuzzShop {
@@ -35,7 +36,7 @@ func newFuzzShop(t testing.TB, db *platform.Database) *fuzzShop {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fuzzShop{s: s, shopSess: &service.OrderSession{Shop: created.Shop}}
+	f := &fuzzShop{s: s, shopSess: &orders.OrderSession{Shop: created.Shop}}
 	for i := range f.gws {
 		f.gws[i] = gatewaytest.New(t, "tok")
 		g, err := s.Shops.CreateExternalPaymentGateway(ctx, created.Shop, shops.ExternalPaymentGatewayInput{Name: ptr("Cards"), BaseURL: ptr(f.gws[i].URL),
@@ -50,31 +51,35 @@ func newFuzzShop(t testing.TB, db *platform.Database) *fuzzShop {
 
 // processedOrder is an order of 5000 + 1000 shipping, paid 2000 through the first gateway and
 // the rest through the second, processed.
-func (f *fuzzShop) processedOrder(t testing.TB) *service.OrderSession {
+func (f *fuzzShop) processedOrder(t testing.TB) *orders.OrderSession {
 	ctx := context.Background()
 	for _, gw := range f.gws {
 		gw.SetMode("/capture", "")
 		gw.SetMode("/refund", "")
 		gw.SetMode("/void", "")
 	}
-	v, err := f.s.InitOrder(ctx, f.shopSess.Shop, service.InitOrderInput{CartItems: []service.CartItem{{SKU: "X", Title: ptr("Thing"), Price: ptr(int64(5000)), Quantity: 1, LineItemKey: "x"}}})
+	v, err := f.s.Orders.InitOrder(ctx, f.shopSess.Shop, orders.InitOrderInput{CartItems: []orders.CartItem{{SKU: "X", Title: ptr("Thing"), Price: ptr(int64(5000)), Quantity: 1, LineItemKey: "x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess := &service.OrderSession{Shop: f.shopSess.Shop, Order: v.Order}
-	addr := service.AddressInput{FirstName: "Ada", LastName: "L", AddressLine1: "1 Main St", City: "Albany", CountryCode: "US", ProvinceCode: "NY", PostalCode: "12207"}
-	steps := []func() (*service.OrderView, error){
-		func() (*service.OrderView, error) {
-			return f.s.CreateCustomer(ctx, sess, service.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
+	sess := &orders.OrderSession{Shop: f.shopSess.Shop, Order: v.Order}
+	addr := orders.AddressInput{FirstName: "Ada", LastName: "L", AddressLine1: "1 Main St", City: "Albany", CountryCode: "US", ProvinceCode: "NY", PostalCode: "12207"}
+	steps := []func() (*orders.OrderView, error){
+		func() (*orders.OrderView, error) {
+			return f.s.Orders.CreateCustomer(ctx, sess, orders.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
 		},
-		func() (*service.OrderView, error) { return f.s.SetAddress(ctx, sess, service.ShippingAddress, addr) },
-		func() (*service.OrderView, error) { return f.s.SetAddress(ctx, sess, service.BillingAddress, addr) },
-		func() (*service.OrderView, error) { return f.s.SelectShippingLine(ctx, sess, "0", "") },
-		func() (*service.OrderView, error) {
-			return f.s.AddPayment(ctx, sess, service.PaymentInput{GatewayPublicID: f.gwIDs[0], Token: "tok_a", Amount: ptr(int64(2000))})
+		func() (*orders.OrderView, error) {
+			return f.s.Orders.SetAddress(ctx, sess, orders.ShippingAddress, addr)
 		},
-		func() (*service.OrderView, error) {
-			return f.s.AddPayment(ctx, sess, service.PaymentInput{GatewayPublicID: f.gwIDs[1], Token: "tok_b"})
+		func() (*orders.OrderView, error) {
+			return f.s.Orders.SetAddress(ctx, sess, orders.BillingAddress, addr)
+		},
+		func() (*orders.OrderView, error) { return f.s.Orders.SelectShippingLine(ctx, sess, "0", "") },
+		func() (*orders.OrderView, error) {
+			return f.s.Orders.AddPayment(ctx, sess, orders.PaymentInput{GatewayPublicID: f.gwIDs[0], Token: "tok_a", Amount: ptr(int64(2000))})
+		},
+		func() (*orders.OrderView, error) {
+			return f.s.Orders.AddPayment(ctx, sess, orders.PaymentInput{GatewayPublicID: f.gwIDs[1], Token: "tok_b"})
 		},
 	}
 	for i, step := range steps {
@@ -159,7 +164,7 @@ func runLedgerOps(t *testing.T, f *fuzzShop, ops []byte) {
 	}
 }
 
-func checkLedger(t *testing.T, f *fuzzShop, sess *service.OrderSession, total int64) {
+func checkLedger(t *testing.T, f *fuzzShop, sess *orders.OrderSession, total int64) {
 	t.Helper()
 	entries, err := f.s.Client().PaymentTransaction.Query().Where(paymenttransaction.HasOrderWith(order.ID(sess.Order.ID))).All(context.Background())
 	if err != nil {

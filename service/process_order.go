@@ -11,13 +11,14 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // ProcessResult is a processed order, or one whose gateway asks the shopper to act first.
 type ProcessResult struct {
-	View *OrderView
+	View *orders.OrderView
 	// RequiresAction names the payment whose gateway wants the shopper to act (3-D Secure and
 	// the like) before it authorizes; the order is open again and process_order is called anew.
 	RequiresAction *ent.OrderPayment
@@ -31,13 +32,13 @@ func incomplete(typ, message, field string) *problem.Error {
 }
 
 // checkComplete is process_order's list of what an order needs before its payments are sent.
-func checkComplete(v *OrderView) error {
+func checkComplete(v *orders.OrderView) error {
 	o := v.Order
 	if len(v.LineItems) == 0 {
 		return incomplete("order.no_line_items", "the order has no line items", "line_items")
 	}
 	if v.Pricing.Overflow {
-		return orderTooLarge(0)
+		return orders.OrderTooLarge(0)
 	}
 	if o.Customer == nil {
 		return incomplete("order.no_customer", "the order has no customer", "customer")
@@ -54,7 +55,7 @@ func checkComplete(v *OrderView) error {
 			return incomplete("order.no_shipping_line", "no shipping line is selected, or the selected one is no longer offered", "shipping_line")
 		}
 	}
-	live := livePayments(v.Payments)
+	live := orders.LivePayments(v.Payments)
 	hasGateway := false
 	for _, p := range live {
 		hasGateway = hasGateway || p.GiftCardID == nil
@@ -62,10 +63,10 @@ func checkComplete(v *OrderView) error {
 	if hasGateway && o.BillingAddress == nil {
 		return incomplete("order.no_billing_address", "card payments need a billing address", "billing_address")
 	}
-	if err := checkTaxesCurrent(v); err != nil {
+	if err := orders.CheckTaxesCurrent(v); err != nil {
 		return err
 	}
-	if paid := tenderedAmount(live); paid != v.Pricing.Total {
+	if paid := orders.TenderedAmount(live); paid != v.Pricing.Total {
 		return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "order.payments_do_not_cover_total",
 			Message: fmt.Sprintf("the payments add up to %d and the order total is %d", paid, v.Pricing.Total),
 			Details: map[string]any{"field": "payments", "order_total": v.Pricing.Total, "payments_total": paid}}
@@ -76,7 +77,7 @@ func checkComplete(v *OrderView) error {
 // ProcessOrder completes an order: it checks that the order is complete, reserves its stock and
 // discount uses, authorizes every payment through its gateway (all or nothing) and marks it
 // processed with a platform_order_id of checkoutd's own.
-func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*ProcessResult, error) {
+func (s *Service) ProcessOrder(ctx context.Context, sess *orders.OrderSession) (*ProcessResult, error) {
 	r, err := s.reserveForProcessing(ctx, sess)
 	if err != nil {
 		return nil, err
@@ -94,7 +95,7 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 		if outcome.failed != nil {
 			return nil, authorizationFailed(outcome.failed, outcome.failure)
 		}
-		v, err := s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
+		v, err := s.Orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
 		if err != nil {
 			return nil, err
 		}
@@ -104,15 +105,15 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *OrderSession) (*Proces
 	if err != nil {
 		return nil, err
 	}
-	return &ProcessResult{View: v.unwrap()}, nil
+	return &ProcessResult{View: v.Detached()}, nil
 }
 
 // completeProcessing is process_order's last transaction, every tender authorized: the ledger
 // entries granted are settled, and the order is marked processed and its payments authorized, as
 // the reservation left them (completeAsReserved) or, when a row moved on since, from the rows
 // locked and read (markAuthorized), the entries then settled first, each on its own.
-func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reservation, outcome authorizationOutcome) (*OrderView, error) {
-	var v *OrderView
+func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reservation, outcome authorizationOutcome) (*orders.OrderView, error) {
+	var v *orders.OrderView
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		for _, g := range outcome.granted {
 			if err := s.ledger.Settle(ctx, tx.Client(), g.entry, g.gatewayID, g.latency, nil, paymenttransaction.StatusSucceeded); err != nil {
@@ -137,7 +138,7 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 	}
 	s.metrics.processCompletions.WithLabelValues("locked").Inc()
 	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockOrder(ctx, tx, r.order.ID, order.StatusProcessing)
+		o, err := s.Orders.LockOrder(ctx, tx, r.order.ID, order.StatusProcessing)
 		if err != nil {
 			return err
 		}
@@ -145,7 +146,7 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 		if err != nil {
 			return err
 		}
-		if o, err = s.updateLockedOrder(ctx, tx, o, s.processedUpdate(tx, o)); err != nil {
+		if o, err = s.Orders.UpdateLockedOrder(ctx, tx, o, s.processedUpdate(tx, o)); err != nil {
 			return err
 		}
 		v, err = s.finishProcessed(ctx, tx, sh, o, r.view.LineItems, payments)
@@ -163,22 +164,22 @@ func (s *Service) processedUpdate(tx *ent.Tx, o *ent.Order) *ent.OrderUpdate {
 // finishProcessed is the end of process_order's last transaction, the order o marked processed:
 // its events and the gift cards it bought. The line items are those reserve read: an order in
 // processing cannot change them.
-func (s *Service) finishProcessed(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, items []*ent.LineItem, payments []*ent.OrderPayment) (*OrderView, error) {
-	v, err := s.viewWith(ctx, tx.Client(), sh, o, items, payments)
+func (s *Service) finishProcessed(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, items []*ent.LineItem, payments []*ent.OrderPayment) (*orders.OrderView, error) {
+	v, err := s.Orders.ViewWith(ctx, tx.Client(), sh, o, items, payments)
 	if err != nil {
 		return nil, err
 	}
 	// With no platform connected checkoutd is the platform: the order is created as it is processed.
-	if err := s.recordLockedOrderEvents(ctx, tx, v, []string{webhooks.TopicOrderProcessed, webhooks.TopicOrderCreated}, nil); err != nil {
+	if err := s.Orders.RecordLockedOrderEvents(ctx, tx, v, []string{webhooks.TopicOrderProcessed, webhooks.TopicOrderCreated}, nil); err != nil {
 		return nil, err
 	}
-	return v, s.issuePurchasedGiftCards(ctx, tx, v)
+	return v, s.Orders.IssuePurchasedGiftCards(ctx, tx, v)
 }
 
 // reservation is what process_order's first transaction did.
 type reservation struct {
 	// view is the order as the reservation read it, before its changes.
-	view *OrderView
+	view *orders.OrderView
 	// order is the order's row as the reservation left it: processing, at its version.
 	order *ent.Order
 	// tenders are the payments to authorize through their gateways.
@@ -188,18 +189,18 @@ type reservation struct {
 // reserveForProcessing is process_order's first transaction: the order must be complete; its
 // stock, discount uses and gift card amounts are taken; it moves to processing. Every payment
 // added to the order moves to authorizing (reserveTenders).
-func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) (*reservation, error) {
-	gateways, err := s.shopGateways(ctx, sess.Shop)
+func (s *Service) reserveForProcessing(ctx context.Context, sess *orders.OrderSession) (*reservation, error) {
+	gateways, err := s.Shops.GatewaysByPublicID(ctx, sess.Shop)
 	if err != nil {
 		return nil, err
 	}
 	r := &reservation{}
 	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen)
+		o, err := s.Orders.LockSessionOrder(ctx, tx, sess, order.StatusOpen)
 		if err != nil {
 			return err
 		}
-		view, err := s.viewOf(ctx, tx.Client(), sess.Shop, o, nil)
+		view, err := s.Orders.ViewOf(ctx, tx.Client(), sess.Shop, o, nil)
 		if err != nil {
 			return err
 		}
@@ -210,18 +211,18 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *OrderSession) 
 			return err
 		}
 		update := tx.Order.Update().Where(order.ID(o.ID))
-		if err := redeemDiscountCodes(ctx, tx, view, s.clock(), update); err != nil {
+		if err := orders.RedeemDiscountCodes(ctx, tx, view, s.clock(), update); err != nil {
 			return err
 		}
 		tenders, err := s.reserveTenders(ctx, tx, sess.Shop, view, gateways)
 		if err != nil {
 			return err
 		}
-		frozen, err := frozenPricing(view)
+		frozen, err := orders.FrozenPricing(view)
 		if err != nil {
 			return err
 		}
-		reserved, err := s.updateLockedOrder(ctx, tx, o, update.SetStatus(order.StatusProcessing).
+		reserved, err := s.Orders.UpdateLockedOrder(ctx, tx, o, update.SetStatus(order.StatusProcessing).
 			SetReserved(true).SetSettledPricing(frozen).AddVersion(1))
 		*r = reservation{view: view, order: reserved, tenders: tenders}
 		return err
@@ -246,11 +247,11 @@ func (s *Service) completeAsReserved(ctx context.Context, tx *ent.Tx, r *reserva
 	if n, err := update.Save(ctx); err != nil || n == 0 {
 		return nil, nil, cmp.Or(err, errNotAsReserved)
 	}
-	o, err := s.appliedOrder(r.order, update.Mutation())
+	o, err := s.Orders.AppliedOrder(r.order, update.Mutation())
 	if err != nil {
 		return nil, nil, err
 	}
-	now := storedNow()
+	now := orders.StoredNow()
 	payments := make([]*ent.OrderPayment, len(r.view.Payments))
 	for i, p := range r.view.Payments {
 		moved := *p
@@ -271,8 +272,8 @@ func (s *Service) completeAsReserved(ctx context.Context, tx *ent.Tx, r *reserva
 		}
 		moved.Status, moved.Step, moved.AuthorizationID, moved.UpdatedAt = orderpayment.StatusAuthorized, "preAuthed", authID, now
 	}
-	if verifyAppliedOrders {
-		if err := checkAppliedOrder(ctx, tx.Client(), o); err != nil {
+	if orders.VerifyAppliedOrders {
+		if err := orders.CheckAppliedOrder(ctx, tx.Client(), o); err != nil {
 			return nil, nil, err
 		}
 		if err := checkAuthorizedPayments(ctx, tx.Client(), o.ID, payments); err != nil {
@@ -296,7 +297,7 @@ func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order) 
 	if err != nil {
 		return nil, err
 	}
-	now := storedNow()
+	now := orders.StoredNow()
 	for i, p := range payments {
 		if p.Status != orderpayment.StatusAuthorizing {
 			continue
@@ -316,7 +317,7 @@ func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order) 
 	for _, p := range payments {
 		p.Edges = ent.OrderPaymentEdges{} // only some transactions were loaded: the view loads its own
 	}
-	if verifyAppliedOrders {
+	if orders.VerifyAppliedOrders {
 		if err := checkAuthorizedPayments(ctx, tx.Client(), o.ID, payments); err != nil {
 			return nil, err
 		}
@@ -325,13 +326,13 @@ func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order) 
 }
 
 // checkAuthorizedPayments compares the payments an authorizing transaction answers with their
-// rows read through c, in test binaries (verifyAppliedOrders).
+// rows read through c, in test binaries (VerifyAppliedOrders).
 func checkAuthorizedPayments(ctx context.Context, c *ent.Client, orderID int, payments []*ent.OrderPayment) error {
-	stored, err := orderPayments(ctx, c, orderID)
+	stored, err := orders.OrderPayments(ctx, c, orderID)
 	if err != nil {
 		return err
 	}
-	if !sameRows(payments, stored) {
+	if !orders.SameRows(payments, stored) {
 		return fmt.Errorf("order %d: authorized payments %v differ from their rows %v", orderID, payments, stored)
 	}
 	return nil
@@ -345,7 +346,7 @@ func outOfStock(li *ent.LineItem) *problem.Error {
 
 // reserveStock takes each tracked line's quantity off its variant's stock (catalog.Reserve: two
 // orders can never both take the last unit).
-func (s *Service) reserveStock(ctx context.Context, tx *ent.Tx, v *OrderView) error {
+func (s *Service) reserveStock(ctx context.Context, tx *ent.Tx, v *orders.OrderView) error {
 	for _, li := range v.LineItems {
 		if li.VariantID == "" {
 			continue
@@ -362,7 +363,7 @@ func (s *Service) reserveStock(ctx context.Context, tx *ent.Tx, v *OrderView) er
 }
 
 // releaseReservation gives back the stock and discount uses an order held.
-func (s *Service) releaseReservation(ctx context.Context, tx *ent.Tx, v *OrderView) error {
+func (s *Service) releaseReservation(ctx context.Context, tx *ent.Tx, v *orders.OrderView) error {
 	for _, li := range v.LineItems {
 		if li.VariantID == "" {
 			continue
@@ -371,7 +372,7 @@ func (s *Service) releaseReservation(ctx context.Context, tx *ent.Tx, v *OrderVi
 			return err
 		}
 	}
-	return releaseDiscountCodes(ctx, tx, v)
+	return orders.ReleaseDiscountCodes(ctx, tx, v)
 }
 
 // AuthorizeResult is the spec's authorize result.
@@ -397,24 +398,24 @@ type AuthorizationTransaction struct {
 // AuthorizePayments authorizes every tender of the order not yet authorized, all or nothing
 // (the spec: if one fails, every payment of the order is voided), and answers every
 // authorization the order holds. The order itself does not change state.
-func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*AuthorizeResult, error) {
+func (s *Service) AuthorizePayments(ctx context.Context, sess *orders.OrderSession) (*AuthorizeResult, error) {
 	var (
-		view    *OrderView
+		view    *orders.OrderView
 		tenders []authorizingTender
 	)
-	gateways, err := s.shopGateways(ctx, sess.Shop)
+	gateways, err := s.Shops.GatewaysByPublicID(ctx, sess.Shop)
 	if err != nil {
 		return nil, err
 	}
 	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed)
+		o, err := s.Orders.LockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed)
 		if err != nil {
 			return err
 		}
-		if view, err = s.viewOf(ctx, tx.Client(), sess.Shop, o, nil); err != nil {
+		if view, err = s.Orders.ViewOf(ctx, tx.Client(), sess.Shop, o, nil); err != nil {
 			return err
 		}
-		if len(livePayments(view.Payments)) == 0 {
+		if len(orders.LivePayments(view.Payments)) == 0 {
 			return incomplete("order.no_payments", "the order has no payments to authorize", "payments")
 		}
 		if o.Status != order.StatusOpen {
@@ -441,7 +442,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 				Message: "the payment's gateway asks the shopper to act before it authorizes", Details: map[string]any{"payment_id": outcome.requiresAction.PublicID}}
 		}
 		err = s.p.InTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
-			o, err := s.lockOrder(ctx, tx, view.Order.ID, order.StatusProcessing)
+			o, err := s.Orders.LockOrder(ctx, tx, view.Order.ID, order.StatusProcessing)
 			if err != nil {
 				return err
 			}
@@ -457,8 +458,8 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *OrderSession) (*A
 	return s.authorizeResult(ctx, sess)
 }
 
-func (s *Service) authorizeResult(ctx context.Context, sess *OrderSession) (*AuthorizeResult, error) {
-	v, err := s.loadOrder(ctx, sess.Shop, sess.PublicOrderID())
+func (s *Service) authorizeResult(ctx context.Context, sess *orders.OrderSession) (*AuthorizeResult, error) {
+	v, err := s.Orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {
 		return nil, err
 	}
@@ -469,7 +470,7 @@ func (s *Service) authorizeResult(ctx context.Context, sess *OrderSession) (*Aut
 		}
 		gw := p.GatewayPublicID
 		if p.GiftCardID != nil {
-			gw = TenderGiftCard
+			gw = orders.TenderGiftCard
 		}
 		out.Transactions = append(out.Transactions, AuthorizationTransaction{Gateway: gw, PaymentID: p.PublicID, Amount: p.Amount,
 			TransactionID: p.AuthorizationID, Currency: p.Currency, Step: p.Step, Status: "success", TenderType: p.TenderType,
@@ -534,7 +535,7 @@ func (s *Service) FollowUpPendingMoves(ctx context.Context, olderThan time.Durat
 		return err
 	}
 	for _, e := range pending {
-		sess := &OrderSession{Shop: e.Edges.Order.Edges.Shop, Order: e.Edges.Order}
+		sess := &orders.OrderSession{Shop: e.Edges.Order.Edges.Shop, Order: e.Edges.Order}
 		if e.Kind == paymenttransaction.KindCapture {
 			s.sendCapture(ctx, sess, e, false)
 		} else {

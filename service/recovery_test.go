@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
@@ -21,9 +22,9 @@ import (
 // gift card of 1000 and the rest through a gatewaytest gateway.
 type orderToProcess struct {
 	gateway *gatewaytest.Server
-	view    *service.OrderView
+	view    *orders.OrderView
 	card    *payment.IssuedGiftCard
-	session *service.OrderSession
+	session *orders.OrderSession
 }
 
 func newOrderToProcess(t *testing.T, s *service.Service, shopIdentifier string) orderToProcess {
@@ -48,24 +49,24 @@ func newOrderToProcess(t *testing.T, s *service.Service, shopIdentifier string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := s.InitOrder(ctx, sh, service.InitOrderInput{CartItems: []service.CartItem{{SKU: "LAMP", Quantity: 2, LineItemKey: "lamp"}}})
+	v, err := s.Orders.InitOrder(ctx, sh, orders.InitOrderInput{CartItems: []orders.CartItem{{SKU: "LAMP", Quantity: 2, LineItemKey: "lamp"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess := &service.OrderSession{Shop: sh, Order: v.Order}
-	addr := service.AddressInput{FirstName: "Ada", LastName: "L", AddressLine1: "1 Main St", City: "Albany", CountryCode: "US", ProvinceCode: "NY", PostalCode: "12207"}
-	steps := []func() (*service.OrderView, error){
-		func() (*service.OrderView, error) {
-			return s.CreateCustomer(ctx, sess, service.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
+	sess := &orders.OrderSession{Shop: sh, Order: v.Order}
+	addr := orders.AddressInput{FirstName: "Ada", LastName: "L", AddressLine1: "1 Main St", City: "Albany", CountryCode: "US", ProvinceCode: "NY", PostalCode: "12207"}
+	steps := []func() (*orders.OrderView, error){
+		func() (*orders.OrderView, error) {
+			return s.Orders.CreateCustomer(ctx, sess, orders.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
 		},
-		func() (*service.OrderView, error) { return s.SetAddress(ctx, sess, service.ShippingAddress, addr) },
-		func() (*service.OrderView, error) { return s.SetAddress(ctx, sess, service.BillingAddress, addr) },
-		func() (*service.OrderView, error) { return s.SelectShippingLine(ctx, sess, "0", "") },
-		func() (*service.OrderView, error) {
-			return s.AddPayment(ctx, sess, service.PaymentInput{Type: service.TenderGiftCard, Token: card.GiftCard.CardToken, Pin: card.Pin})
+		func() (*orders.OrderView, error) { return s.Orders.SetAddress(ctx, sess, orders.ShippingAddress, addr) },
+		func() (*orders.OrderView, error) { return s.Orders.SetAddress(ctx, sess, orders.BillingAddress, addr) },
+		func() (*orders.OrderView, error) { return s.Orders.SelectShippingLine(ctx, sess, "0", "") },
+		func() (*orders.OrderView, error) {
+			return s.Orders.AddPayment(ctx, sess, orders.PaymentInput{Type: orders.TenderGiftCard, Token: card.GiftCard.CardToken, Pin: card.Pin})
 		},
-		func() (*service.OrderView, error) {
-			return s.AddPayment(ctx, sess, service.PaymentInput{GatewayPublicID: g.PublicID, Token: gatewaytest.TokenOK})
+		func() (*orders.OrderView, error) {
+			return s.Orders.AddPayment(ctx, sess, orders.PaymentInput{GatewayPublicID: g.PublicID, Token: gatewaytest.TokenOK})
 		},
 	}
 	for i, step := range steps {

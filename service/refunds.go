@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/webhooks"
@@ -33,8 +34,8 @@ func (in RefundInput) check() error {
 	p := input.Problems{}
 	p.Text("reason", in.Reason, input.MaxLongText)
 	p.Object("refund_meta_data", in.RefundMetaData)
-	if len(in.LineItems) > MaxLineItems {
-		p.Add("line_items", fmt.Sprintf("has more than %d lines", MaxLineItems))
+	if len(in.LineItems) > orders.MaxLineItems {
+		p.Add("line_items", fmt.Sprintf("has more than %d lines", orders.MaxLineItems))
 	}
 	seen := make(map[string]bool, len(in.LineItems))
 	for _, l := range in.LineItems {
@@ -127,7 +128,7 @@ func refundOrder(ledger []payment.Payment) []refundableCapture {
 // Refund returns captured money of a processed (or cancelled) order: all of it including
 // shipping and taxes (scope.Full), an amount spread over the captures, or an amount of one
 // payment; never more than was captured and not yet refunded.
-func (s *Service) Refund(ctx context.Context, sess *OrderSession, scope CaptureScope, in RefundInput, operationKey string) (*RefundResult, error) {
+func (s *Service) Refund(ctx context.Context, sess *orders.OrderSession, scope CaptureScope, in RefundInput, operationKey string) (*RefundResult, error) {
 	if !scope.Full && (in.Amount == nil || *in.Amount <= 0 || *in.Amount > input.MaxAmount) {
 		return nil, captureError("refund.invalid_amount", amountRequired, map[string]any{"field": "amount"})
 	}
@@ -136,7 +137,7 @@ func (s *Service) Refund(ctx context.Context, sess *OrderSession, scope CaptureS
 	}
 	var entries []*ent.PaymentTransaction
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lockSessionOrder(ctx, tx, sess, order.StatusProcessed, order.StatusCancelled)
+		o, err := s.Orders.LockSessionOrder(ctx, tx, sess, order.StatusProcessed, order.StatusCancelled)
 		if err != nil {
 			return err
 		}
@@ -200,12 +201,12 @@ func (s *Service) Refund(ctx context.Context, sess *OrderSession, scope CaptureS
 		return nil, err
 	}
 	if in.EmailNotification && res.AmountRefunded > 0 {
-		res.EmailSent = s.emailRefund(ctx, sess, res)
+		res.EmailSent = s.Orders.EmailRefund(ctx, sess, res.AmountRefunded)
 	}
 	return res, nil
 }
 
-func (s *Service) sendRefund(ctx context.Context, sess *OrderSession, e *ent.PaymentTransaction, reason string) {
+func (s *Service) sendRefund(ctx context.Context, sess *orders.OrderSession, e *ent.PaymentTransaction, reason string) {
 	p, err := s.db.Read.OrderPayment.Get(ctx, e.PaymentID)
 	if err != nil {
 		s.log.ErrorContext(ctx, "refund: reading the payment", "error", err)
@@ -231,8 +232,8 @@ func (s *Service) sendRefund(ctx context.Context, sess *OrderSession, e *ent.Pay
 	s.settle(ctx, e, res.TransactionID, time.Since(start), err, ledgerStatus(err))
 }
 
-func (s *Service) refundResult(ctx context.Context, sess *OrderSession, operationKey string) (*RefundResult, error) {
-	o, err := s.sessionOrder(ctx, sess)
+func (s *Service) refundResult(ctx context.Context, sess *orders.OrderSession, operationKey string) (*RefundResult, error) {
+	o, err := s.Orders.SessionOrder(ctx, sess)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +279,7 @@ func (s *Service) restock(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.
 	for _, l := range lines {
 		li, err := tx.LineItem.Query().Where(lineitem.OrderID(o.ID), lineitem.LineItemKey(l.LineItemKey)).Only(ctx)
 		if ent.IsNotFound(err) {
-			return lineNotFound(l.LineItemKey)
+			return orders.LineNotFound(l.LineItemKey)
 		}
 		if err != nil {
 			return err

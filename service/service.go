@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/gateway"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
@@ -30,6 +31,8 @@ type Service struct {
 	Admin *admin.Service
 	// Checkout is what spans the domains of a sale: today the idempotency of money calls.
 	Checkout *checkout.Service
+	// Orders is the order domain: the order and what a shopper changes on it.
+	Orders *orders.Service
 	// Payments is the payment domain: the ledger, gift cards.
 	Payments *payment.Service
 	// Webhooks is the webhook domain: subscriptions and deliveries.
@@ -43,7 +46,6 @@ type Service struct {
 	gateways       *gateway.Client
 	outbound       outbound.Policy
 	smtpURL        string
-	children       orderChildrenCache
 
 	webhookTimeout     time.Duration
 	webhookRetryBase   time.Duration
@@ -91,8 +93,9 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.Shops = shops.New(s.p, s.outbound)
 	s.Catalog = catalog.New(s.p)
 	s.Payments = payment.New(s.p)
+	s.Orders = orders.New(s.p, s.Shops, s.Catalog, s.smtpURL)
 	s.Checkout = checkout.New(s.p)
-	s.Admin = admin.New(s.p)
+	s.Admin = admin.New(s.p, s.Orders)
 	s.ledger = s.Payments.Ledger
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})
@@ -124,6 +127,11 @@ func (s *Service) StartJobs(ctx context.Context) error { return s.p.Jobs.Start(c
 
 // StopJobs lets running jobs finish (within ctx) and stops taking new ones.
 func (s *Service) StopJobs(ctx context.Context) error { return s.p.Jobs.Stop(ctx) }
+
+// WithSMTP sends customer emails through the SMTP server of url
+// (smtp://user:password@host:port?from=shop@example.com, CHECKOUT_SMTP_URL). Without it no
+// email is sent and answers say so.
+func WithSMTP(rawURL string) Option { return func(s *Service) { s.smtpURL = rawURL } }
 
 // WithWebhookTimeout bounds each webhook callback (default 10s).
 func WithWebhookTimeout(d time.Duration) Option { return func(s *Service) { s.webhookTimeout = d } }

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 )
 
 func (c *Console) dashboard(q *request) error {
-	d, err := c.svc.Dashboard(q.ctx(), q.shop)
+	d, err := c.svc.Admin.Dashboard(q.ctx(), q.shop)
 	if err != nil {
 		return err
 	}
@@ -29,7 +29,7 @@ type chart struct {
 
 const chartHeight = 120
 
-func chartOf(d *service.Dashboard) chart {
+func chartOf(d *admin.Dashboard) chart {
 	const w = 10
 	ch := chart{Width: len(d.Days) * (w + 2), Height: chartHeight}
 	var top int64

@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 )
 
 func figure(id, label, value string) templ.Component {
@@ -82,7 +82,7 @@ func figure(id, label, value string) templ.Component {
 	})
 }
 
-func dashboardPage(d *service.Dashboard, ch chart) templ.Component {
+func dashboardPage(d *admin.Dashboard, ch chart) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -7,7 +7,9 @@ import (
 	"slices"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/checkout"
+	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 func (c *Console) orderRoutes(mux *http.ServeMux) {
@@ -21,12 +23,12 @@ func (c *Console) orderRoutes(mux *http.ServeMux) {
 func (c *Console) orders(q *request) error {
 	query := q.r.URL.Query()
 	d := newDecoder(query)
-	filter := service.OrderFilter{Query: d.str("q"), Status: d.str("status"), From: d.date("from"), To: d.date("to"), PageRequest: pageRequest(q.r)}
+	filter := admin.OrderFilter{Query: d.str("q"), Status: d.str("status"), From: d.date("from"), To: d.date("to"), PageRequest: pageRequest(q.r)}
 	f := newForm(query)
 	if !d.ok() {
 		return q.render(http.StatusUnprocessableEntity, ordersPage(nil, d.form(), pagination{}))
 	}
-	page, err := c.svc.Orders(q.ctx(), q.shop, filter)
+	page, err := c.svc.Admin.Orders(q.ctx(), q.shop, filter)
 	if err != nil {
 		if f, err = invalid(query, err); err != nil {
 			return err
@@ -42,7 +44,7 @@ type orderForms struct {
 }
 
 func (c *Console) orderPage(q *request, status int, forms orderForms) error {
-	d, err := c.svc.OrderDetail(q.ctx(), q.shop, q.r.PathValue("id"))
+	d, err := c.svc.Admin.OrderDetail(q.ctx(), q.shop, q.r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -66,7 +68,7 @@ type moneyAction struct {
 	Rename map[string]string
 	Form   func(*orderForms) *form
 	// Call runs the action with checkout.Idempotently under key and request.
-	Call func(sess *service.OrderSession, key string, request []byte) (string, error)
+	Call func(sess *orders.OrderSession, key string, request []byte) (string, error)
 }
 
 // run asks for confirmation first. The confirmation carries an idempotency key made when it was
@@ -81,7 +83,7 @@ func (c *Console) runMoneyAction(q *request, a moneyAction) error {
 		}
 		return q.render(http.StatusOK, confirmPage(a.Title, a.Question, orderURL(id)+"/"+a.Verb, orderURL(id), a.Title, carry))
 	}
-	sess, err := c.svc.BackendOrderSession(q.ctx(), q.shop, id)
+	sess, err := c.svc.Orders.BackendOrderSession(q.ctx(), q.shop, id)
 	if err != nil {
 		return err
 	}
@@ -120,7 +122,7 @@ func (c *Console) captureOrder(q *request) error {
 	return c.runMoneyAction(q, moneyAction{Title: "Capture payment", Question: question, Verb: "capture",
 		Fields: []string{"capture_amount"}, Rename: map[string]string{"amount": "capture_amount"},
 		Form: func(f *orderForms) *form { return &f.Capture },
-		Call: func(sess *service.OrderSession, key string, request []byte) (string, error) {
+		Call: func(sess *orders.OrderSession, key string, request []byte) (string, error) {
 			res, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*service.CaptureResult, error) {
 				return c.svc.Capture(ctx, sess, service.CaptureScope{Full: amount == nil}, service.CaptureInput{Amount: amount}, operationKey)
 			})
@@ -147,7 +149,7 @@ func (c *Console) refundOrder(q *request) error {
 	return c.runMoneyAction(q, moneyAction{Title: "Refund", Question: question, Verb: "refund",
 		Fields: []string{"refund_amount", "refund_reason", "email_notification"}, Rename: map[string]string{"amount": "refund_amount", "reason": "refund_reason"},
 		Form: func(f *orderForms) *form { return &f.Refund },
-		Call: func(sess *service.OrderSession, key string, request []byte) (string, error) {
+		Call: func(sess *orders.OrderSession, key string, request []byte) (string, error) {
 			in := service.RefundInput{Reason: d.str("refund_reason"), EmailNotification: d.checkbox("email_notification"), Amount: amount}
 			res, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*service.RefundResult, error) {
 				return c.svc.Refund(ctx, sess, service.CaptureScope{Full: amount == nil}, in, operationKey)
@@ -174,7 +176,7 @@ func (c *Console) cancelOrder(q *request) error {
 	return c.runMoneyAction(q, moneyAction{Title: "Cancel order", Question: question, Verb: "cancel",
 		Fields: []string{"cancel_reason", "cancel_refund"}, Rename: map[string]string{"reason": "cancel_reason"},
 		Form: func(f *orderForms) *form { return &f.Cancel },
-		Call: func(sess *service.OrderSession, key string, request []byte) (string, error) {
+		Call: func(sess *orders.OrderSession, key string, request []byte) (string, error) {
 			in := service.CancelInput{Reason: d.str("cancel_reason"), Refund: d.checkbox("cancel_refund")}
 			// The page shows the order afresh; nothing of the result needs keeping.
 			_, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (struct{}, error) {

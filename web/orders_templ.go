@@ -12,10 +12,10 @@ import (
 	"strconv"
 
 	"github.com/checkoutd/checkoutd/ent/schema"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 )
 
-func ordersPage(orders []service.OrderSummary, f form, p pagination) templ.Component {
+func ordersPage(orders []admin.OrderSummary, f form, p pagination) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -56,7 +56,7 @@ func ordersPage(orders []service.OrderSummary, f form, p pagination) templ.Compo
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = selectField(f, "status", "State", optionsOf(service.OrderStatuses), "Any state").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = selectField(f, "status", "State", optionsOf(admin.OrderStatuses), "Any state").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -443,7 +443,7 @@ func address(title string, a *schema.OrderAddress) templ.Component {
 	})
 }
 
-func orderPage(d *service.OrderDetail, forms orderForms) templ.Component {
+func orderPage(d *admin.OrderDetail, forms orderForms) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
@@ -27,25 +28,29 @@ func processedOrder(t *testing.T, svc *service.Service, sh *ent.Shop, gw *gatewa
 		t.Fatal(err)
 	}
 	price := int64(1250)
-	v, err := svc.InitOrder(ctx, sh, service.InitOrderInput{CartItems: []service.CartItem{{SKU: "MUG-1", Quantity: 2, LineItemKey: "k1", Title: str("Mug"), Price: &price}}})
+	v, err := svc.Orders.InitOrder(ctx, sh, orders.InitOrderInput{CartItems: []orders.CartItem{{SKU: "MUG-1", Quantity: 2, LineItemKey: "k1", Title: str("Mug"), Price: &price}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := svc.BackendOrderSession(ctx, sh, v.Order.PublicOrderID)
+	sess, err := svc.Orders.BackendOrderSession(ctx, sh, v.Order.PublicOrderID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := service.AddressInput{FirstName: "Ada", LastName: "Lovelace", AddressLine1: "1 Main St", City: "Albany", Country: "United States",
+	addr := orders.AddressInput{FirstName: "Ada", LastName: "Lovelace", AddressLine1: "1 Main St", City: "Albany", Country: "United States",
 		CountryCode: "US", Province: "New York", ProvinceCode: "NY", PostalCode: "12207"}
-	steps := []func() (*service.OrderView, error){
-		func() (*service.OrderView, error) {
-			return svc.CreateCustomer(ctx, sess, service.CustomerInput{FirstName: "Ada", LastName: "Lovelace", EmailAddress: email}, false)
+	steps := []func() (*orders.OrderView, error){
+		func() (*orders.OrderView, error) {
+			return svc.Orders.CreateCustomer(ctx, sess, orders.CustomerInput{FirstName: "Ada", LastName: "Lovelace", EmailAddress: email}, false)
 		},
-		func() (*service.OrderView, error) { return svc.SetAddress(ctx, sess, service.ShippingAddress, addr) },
-		func() (*service.OrderView, error) { return svc.SetAddress(ctx, sess, service.BillingAddress, addr) },
-		func() (*service.OrderView, error) { return svc.SelectShippingLine(ctx, sess, "0", "") },
-		func() (*service.OrderView, error) {
-			return svc.AddPayment(ctx, sess, service.PaymentInput{GatewayPublicID: g.PublicID, Token: gatewaytest.TokenOK, Currency: "USD",
+		func() (*orders.OrderView, error) {
+			return svc.Orders.SetAddress(ctx, sess, orders.ShippingAddress, addr)
+		},
+		func() (*orders.OrderView, error) {
+			return svc.Orders.SetAddress(ctx, sess, orders.BillingAddress, addr)
+		},
+		func() (*orders.OrderView, error) { return svc.Orders.SelectShippingLine(ctx, sess, "0", "") },
+		func() (*orders.OrderView, error) {
+			return svc.Orders.AddPayment(ctx, sess, orders.PaymentInput{GatewayPublicID: g.PublicID, Token: gatewaytest.TokenOK, Currency: "USD",
 				Type: "credit_card", DisplayString: "Visa ending 4242"})
 		},
 	}

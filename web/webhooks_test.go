@@ -11,6 +11,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/service/webhooks"
@@ -42,11 +43,11 @@ func TestTheConsoleShowsAnUnhealthySubscriptionItsDeliveryLogAndReplaysPingsAndS
 		rcv.FailNext(500, 500, 500)
 		title, price := "Mug", int64(1000)
 		for range webhooks.UnhealthyAfterFailedDeliveries {
-			v, err := a.svc.InitOrder(ctx, sh, service.InitOrderInput{CartItems: []service.CartItem{{Quantity: 1, Title: &title, Price: &price}}})
+			v, err := a.svc.Orders.InitOrder(ctx, sh, orders.InitOrderInput{CartItems: []orders.CartItem{{Quantity: 1, Title: &title, Price: &price}}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			sess, _ := a.svc.BackendOrderSession(ctx, sh, v.Order.PublicOrderID)
+			sess, _ := a.svc.Orders.BackendOrderSession(ctx, sh, v.Order.PublicOrderID)
 			if _, err := a.svc.CancelOrder(ctx, sess, service.CancelInput{Reason: "test"}, ""); err != nil {
 				t.Fatal(err)
 			}

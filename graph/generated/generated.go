@@ -26,6 +26,7 @@ import (
 	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/catalog"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -407,18 +408,18 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AddCorsDomain                func(childComplexity int, domain string) int
-		AddLineItem                  func(childComplexity int, publicOrderID string, input service.CartItem) int
-		AddPayment                   func(childComplexity int, publicOrderID string, input service.PaymentInput) int
+		AddLineItem                  func(childComplexity int, publicOrderID string, input orders.CartItem) int
+		AddPayment                   func(childComplexity int, publicOrderID string, input orders.PaymentInput) int
 		ApplyDiscountCode            func(childComplexity int, publicOrderID string, code string) int
 		AuthorizePayments            func(childComplexity int, publicOrderID string, idempotencyKey *string) int
 		CancelOrder                  func(childComplexity int, publicOrderID string, input model.CancelInput) int
 		CaptureOrder                 func(childComplexity int, publicOrderID string, input model.CaptureInput) int
 		ConfigureSharedSecret        func(childComplexity int, sharedSecret string) int
 		CreateAPIOverride            func(childComplexity int, input shops.APIOverrideInput) int
-		CreateAuthenticatedCustomer  func(childComplexity int, publicOrderID string, input service.CustomerInput) int
+		CreateAuthenticatedCustomer  func(childComplexity int, publicOrderID string, input orders.CustomerInput) int
 		CreateDiscountCode           func(childComplexity int, input shops.DiscountCodeInput) int
 		CreateExternalPaymentGateway func(childComplexity int, input model.ExternalPaymentGatewayInput) int
-		CreateGuestCustomer          func(childComplexity int, publicOrderID string, input service.CustomerInput) int
+		CreateGuestCustomer          func(childComplexity int, publicOrderID string, input orders.CustomerInput) int
 		CreateLifeElement            func(childComplexity int, input model.LifeElementInput) int
 		CreateProduct                func(childComplexity int, input catalog.ProductInput) int
 		CreateRSAConfig              func(childComplexity int, input shops.RSAConfigInput) int
@@ -440,14 +441,14 @@ type ComplexityRoot struct {
 		DisableFlow                  func(childComplexity int, flowID string) int
 		EnableFlow                   func(childComplexity int, flowID string) int
 		GenerateTaxes                func(childComplexity int, publicOrderID string) int
-		InitOrder                    func(childComplexity int, input service.InitOrderInput) int
+		InitOrder                    func(childComplexity int, input orders.InitOrderInput) int
 		IssueGiftCard                func(childComplexity int, input payment.IssueGiftCardInput) int
 		PingWebhookSubscription      func(childComplexity int, id int) int
 		ProcessOrder                 func(childComplexity int, publicOrderID string) int
 		RefundOrder                  func(childComplexity int, publicOrderID string, input model.RefundInput) int
 		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
 		RemoveDiscountCode           func(childComplexity int, publicOrderID string, code string) int
-		RemovePayment                func(childComplexity int, publicOrderID string, input service.PaymentInput) int
+		RemovePayment                func(childComplexity int, publicOrderID string, input orders.PaymentInput) int
 		ReplayWebhookDelivery        func(childComplexity int, id int) int
 		ResumeOrder                  func(childComplexity int, publicOrderID string) int
 		SelectShippingLine           func(childComplexity int, publicOrderID string, index *string, code *string) int
@@ -458,13 +459,13 @@ type ComplexityRoot struct {
 		SetShippingAddress           func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		UpdateAPIOverride            func(childComplexity int, publicID string, input shops.APIOverrideInput) int
 		UpdateBillingAddress         func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
-		UpdateCustomer               func(childComplexity int, publicOrderID string, input service.CustomerInput) int
+		UpdateCustomer               func(childComplexity int, publicOrderID string, input orders.CustomerInput) int
 		UpdateDiscountCode           func(childComplexity int, id int, input model.DiscountCodePatch) int
 		UpdateExternalPaymentGateway func(childComplexity int, publicID string, input model.ExternalPaymentGatewayInput) int
 		UpdateLifeElement            func(childComplexity int, publicID string, input model.LifeElementInput) int
 		UpdateLineItemQuantity       func(childComplexity int, publicOrderID string, lineItemKey string, quantity int) int
 		UpdateOrderMetaData          func(childComplexity int, publicOrderID string, input model.OrderMetaDataPatch) int
-		UpdatePayment                func(childComplexity int, publicOrderID string, input service.PaymentInput) int
+		UpdatePayment                func(childComplexity int, publicOrderID string, input orders.PaymentInput) int
 		UpdateRSAConfig              func(childComplexity int, input shops.RSAConfigInput) int
 		UpdateShippingAddress        func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		UpdateTaxZone                func(childComplexity int, id int, input shops.TaxZonePatch) int
@@ -981,29 +982,29 @@ type MutationResolver interface {
 	RefundOrder(ctx context.Context, publicOrderID string, input model.RefundInput) (*service.RefundResult, error)
 	CancelOrder(ctx context.Context, publicOrderID string, input model.CancelInput) (*service.CancelResult, error)
 	AuthorizePayments(ctx context.Context, publicOrderID string, idempotencyKey *string) (*service.AuthorizeResult, error)
-	InitOrder(ctx context.Context, input service.InitOrderInput) (*service.OrderView, error)
-	ResumeOrder(ctx context.Context, publicOrderID string) (*service.OrderView, error)
-	CreateGuestCustomer(ctx context.Context, publicOrderID string, input service.CustomerInput) (*service.OrderView, error)
-	CreateAuthenticatedCustomer(ctx context.Context, publicOrderID string, input service.CustomerInput) (*service.OrderView, error)
-	UpdateCustomer(ctx context.Context, publicOrderID string, input service.CustomerInput) (*service.OrderView, error)
-	DeleteCustomer(ctx context.Context, publicOrderID string) (*service.OrderView, error)
-	SetShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error)
-	UpdateShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error)
-	DeleteShippingAddress(ctx context.Context, publicOrderID string) (*service.OrderView, error)
-	SetBillingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error)
-	UpdateBillingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*service.OrderView, error)
-	DeleteBillingAddress(ctx context.Context, publicOrderID string) (*service.OrderView, error)
-	AddLineItem(ctx context.Context, publicOrderID string, input service.CartItem) (*service.OrderView, error)
-	UpdateLineItemQuantity(ctx context.Context, publicOrderID string, lineItemKey string, quantity int) (*service.OrderView, error)
-	DeleteLineItem(ctx context.Context, publicOrderID string, lineItemKey string) (*service.OrderView, error)
-	SelectShippingLine(ctx context.Context, publicOrderID string, index *string, code *string) (*service.OrderView, error)
-	UpdateOrderMetaData(ctx context.Context, publicOrderID string, input model.OrderMetaDataPatch) (*service.OrderView, error)
-	GenerateTaxes(ctx context.Context, publicOrderID string) (*service.OrderView, error)
-	ApplyDiscountCode(ctx context.Context, publicOrderID string, code string) (*service.OrderView, error)
-	RemoveDiscountCode(ctx context.Context, publicOrderID string, code string) (*service.OrderView, error)
-	AddPayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
-	UpdatePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
-	RemovePayment(ctx context.Context, publicOrderID string, input service.PaymentInput) (*service.OrderView, error)
+	InitOrder(ctx context.Context, input orders.InitOrderInput) (*orders.OrderView, error)
+	ResumeOrder(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
+	CreateGuestCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error)
+	CreateAuthenticatedCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error)
+	UpdateCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error)
+	DeleteCustomer(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
+	SetShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.OrderView, error)
+	UpdateShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.OrderView, error)
+	DeleteShippingAddress(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
+	SetBillingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.OrderView, error)
+	UpdateBillingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.OrderView, error)
+	DeleteBillingAddress(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
+	AddLineItem(ctx context.Context, publicOrderID string, input orders.CartItem) (*orders.OrderView, error)
+	UpdateLineItemQuantity(ctx context.Context, publicOrderID string, lineItemKey string, quantity int) (*orders.OrderView, error)
+	DeleteLineItem(ctx context.Context, publicOrderID string, lineItemKey string) (*orders.OrderView, error)
+	SelectShippingLine(ctx context.Context, publicOrderID string, index *string, code *string) (*orders.OrderView, error)
+	UpdateOrderMetaData(ctx context.Context, publicOrderID string, input model.OrderMetaDataPatch) (*orders.OrderView, error)
+	GenerateTaxes(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
+	ApplyDiscountCode(ctx context.Context, publicOrderID string, code string) (*orders.OrderView, error)
+	RemoveDiscountCode(ctx context.Context, publicOrderID string, code string) (*orders.OrderView, error)
+	AddPayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
+	UpdatePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
+	RemovePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
 	ProcessOrder(ctx context.Context, publicOrderID string) (*service.ProcessResult, error)
 	CreateTaxZone(ctx context.Context, input shops.TaxZoneInput) (*ent.TaxZone, error)
 	UpdateTaxZone(ctx context.Context, id int, input shops.TaxZonePatch) (*ent.TaxZone, error)
@@ -1039,18 +1040,18 @@ type OrderResolver interface {
 	Payments(ctx context.Context, obj *ent.Order, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderPaymentOrder, where *ent.OrderPaymentWhereInput) (*ent.OrderPaymentConnection, error)
 }
 type OrderViewResolver interface {
-	PublicOrderID(ctx context.Context, obj *service.OrderView) (string, error)
-	JwtToken(ctx context.Context, obj *service.OrderView) (*string, error)
-	InitialData(ctx context.Context, obj *service.OrderView) (any, error)
-	ApplicationState(ctx context.Context, obj *service.OrderView) (*model.ApplicationState, error)
+	PublicOrderID(ctx context.Context, obj *orders.OrderView) (string, error)
+	JwtToken(ctx context.Context, obj *orders.OrderView) (*string, error)
+	InitialData(ctx context.Context, obj *orders.OrderView) (any, error)
+	ApplicationState(ctx context.Context, obj *orders.OrderView) (*model.ApplicationState, error)
 }
 type PaymentStateResolver interface {
-	PaymentParameters(ctx context.Context, obj *service.PaymentState) (any, error)
+	PaymentParameters(ctx context.Context, obj *orders.PaymentState) (any, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id int) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
-	Order(ctx context.Context, publicOrderID string) (*service.OrderView, error)
+	Order(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error)
 	Shop(ctx context.Context) (*ent.Shop, error)
 	WebhookTopics(ctx context.Context) ([]*webhooks.Topic, error)
@@ -2493,7 +2494,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.AddLineItem(childComplexity, args["publicOrderId"].(string), args["input"].(service.CartItem)), true
+		return e.ComplexityRoot.Mutation.AddLineItem(childComplexity, args["publicOrderId"].(string), args["input"].(orders.CartItem)), true
 	case "Mutation.addPayment":
 		if e.ComplexityRoot.Mutation.AddPayment == nil {
 			break
@@ -2504,7 +2505,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.AddPayment(childComplexity, args["publicOrderId"].(string), args["input"].(service.PaymentInput)), true
+		return e.ComplexityRoot.Mutation.AddPayment(childComplexity, args["publicOrderId"].(string), args["input"].(orders.PaymentInput)), true
 	case "Mutation.applyDiscountCode":
 		if e.ComplexityRoot.Mutation.ApplyDiscountCode == nil {
 			break
@@ -2581,7 +2582,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateAuthenticatedCustomer(childComplexity, args["publicOrderId"].(string), args["input"].(service.CustomerInput)), true
+		return e.ComplexityRoot.Mutation.CreateAuthenticatedCustomer(childComplexity, args["publicOrderId"].(string), args["input"].(orders.CustomerInput)), true
 	case "Mutation.createDiscountCode":
 		if e.ComplexityRoot.Mutation.CreateDiscountCode == nil {
 			break
@@ -2614,7 +2615,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateGuestCustomer(childComplexity, args["publicOrderId"].(string), args["input"].(service.CustomerInput)), true
+		return e.ComplexityRoot.Mutation.CreateGuestCustomer(childComplexity, args["publicOrderId"].(string), args["input"].(orders.CustomerInput)), true
 	case "Mutation.createLifeElement":
 		if e.ComplexityRoot.Mutation.CreateLifeElement == nil {
 			break
@@ -2851,7 +2852,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.InitOrder(childComplexity, args["input"].(service.InitOrderInput)), true
+		return e.ComplexityRoot.Mutation.InitOrder(childComplexity, args["input"].(orders.InitOrderInput)), true
 	case "Mutation.issueGiftCard":
 		if e.ComplexityRoot.Mutation.IssueGiftCard == nil {
 			break
@@ -2928,7 +2929,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RemovePayment(childComplexity, args["publicOrderId"].(string), args["input"].(service.PaymentInput)), true
+		return e.ComplexityRoot.Mutation.RemovePayment(childComplexity, args["publicOrderId"].(string), args["input"].(orders.PaymentInput)), true
 	case "Mutation.replayWebhookDelivery":
 		if e.ComplexityRoot.Mutation.ReplayWebhookDelivery == nil {
 			break
@@ -3049,7 +3050,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateCustomer(childComplexity, args["publicOrderId"].(string), args["input"].(service.CustomerInput)), true
+		return e.ComplexityRoot.Mutation.UpdateCustomer(childComplexity, args["publicOrderId"].(string), args["input"].(orders.CustomerInput)), true
 	case "Mutation.updateDiscountCode":
 		if e.ComplexityRoot.Mutation.UpdateDiscountCode == nil {
 			break
@@ -3115,7 +3116,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdatePayment(childComplexity, args["publicOrderId"].(string), args["input"].(service.PaymentInput)), true
+		return e.ComplexityRoot.Mutation.UpdatePayment(childComplexity, args["publicOrderId"].(string), args["input"].(orders.PaymentInput)), true
 	case "Mutation.updateRSAConfig":
 		if e.ComplexityRoot.Mutation.UpdateRSAConfig == nil {
 			break
@@ -13486,8 +13487,8 @@ func (ec *executionContext) field_Mutation_addLineItem_args(ctx context.Context,
 	}
 	args["publicOrderId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.CartItem, error) {
-			return ec.unmarshalNCartItemInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCartItem(ctx, v)
+		func(ctx context.Context, v any) (orders.CartItem, error) {
+			return ec.unmarshalNCartItemInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCartItem(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13508,8 +13509,8 @@ func (ec *executionContext) field_Mutation_addPayment_args(ctx context.Context, 
 	}
 	args["publicOrderId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.PaymentInput, error) {
-			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx, v)
+		func(ctx context.Context, v any) (orders.PaymentInput, error) {
+			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13646,8 +13647,8 @@ func (ec *executionContext) field_Mutation_createAuthenticatedCustomer_args(ctx 
 	}
 	args["publicOrderId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.CustomerInput, error) {
-			return ec.unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCustomerInput(ctx, v)
+		func(ctx context.Context, v any) (orders.CustomerInput, error) {
+			return ec.unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCustomerInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13696,8 +13697,8 @@ func (ec *executionContext) field_Mutation_createGuestCustomer_args(ctx context.
 	}
 	args["publicOrderId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.CustomerInput, error) {
-			return ec.unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCustomerInput(ctx, v)
+		func(ctx context.Context, v any) (orders.CustomerInput, error) {
+			return ec.unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCustomerInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14006,8 +14007,8 @@ func (ec *executionContext) field_Mutation_initOrder_args(ctx context.Context, r
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.InitOrderInput, error) {
-			return ec.unmarshalNInitOrderInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐInitOrderInput(ctx, v)
+		func(ctx context.Context, v any) (orders.InitOrderInput, error) {
+			return ec.unmarshalNInitOrderInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐInitOrderInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14136,8 +14137,8 @@ func (ec *executionContext) field_Mutation_removePayment_args(ctx context.Contex
 	}
 	args["publicOrderId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.PaymentInput, error) {
-			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx, v)
+		func(ctx context.Context, v any) (orders.PaymentInput, error) {
+			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14346,8 +14347,8 @@ func (ec *executionContext) field_Mutation_updateCustomer_args(ctx context.Conte
 	}
 	args["publicOrderId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.CustomerInput, error) {
-			return ec.unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCustomerInput(ctx, v)
+		func(ctx context.Context, v any) (orders.CustomerInput, error) {
+			return ec.unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCustomerInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14486,8 +14487,8 @@ func (ec *executionContext) field_Mutation_updatePayment_args(ctx context.Contex
 	}
 	args["publicOrderId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.PaymentInput, error) {
-			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx, v)
+		func(ctx context.Context, v any) (orders.PaymentInput, error) {
+			return ec.unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16481,8 +16482,8 @@ func (ec *executionContext) _ApplicationState_lineItems(ctx context.Context, fie
 			return obj.LineItems, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.LineItemState) graphql.Marshaler {
-			return ec.marshalNLineItemState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐLineItemStateᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.LineItemState) graphql.Marshaler {
+			return ec.marshalNLineItemState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐLineItemStateᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16577,8 +16578,8 @@ func (ec *executionContext) _ApplicationState_payments(ctx context.Context, fiel
 			return obj.Payments, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.PaymentState) graphql.Marshaler {
-			return ec.marshalNPaymentState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentStateᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.PaymentState) graphql.Marshaler {
+			return ec.marshalNPaymentState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentStateᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16788,8 +16789,8 @@ func (ec *executionContext) _ApplicationState_currency(ctx context.Context, fiel
 			return obj.Currency, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.CurrencyInfo) graphql.Marshaler {
-			return ec.marshalNCurrencyInfo2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCurrencyInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v orders.CurrencyInfo) graphql.Marshaler {
+			return ec.marshalNCurrencyInfo2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCurrencyInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16820,8 +16821,8 @@ func (ec *executionContext) _ApplicationState_displayCurrency(ctx context.Contex
 			return obj.DisplayCurrency, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.CurrencyInfo) graphql.Marshaler {
-			return ec.marshalNCurrencyInfo2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCurrencyInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v orders.CurrencyInfo) graphql.Marshaler {
+			return ec.marshalNCurrencyInfo2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCurrencyInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17206,8 +17207,8 @@ func (ec *executionContext) _CancelResult_view(ctx context.Context, field graphq
 			return obj.View, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17703,7 +17704,7 @@ func (ec *executionContext) fieldContext_CorsDomainEdge_cursor(_ context.Context
 	return graphql.NewScalarFieldContext("CorsDomainEdge", field, false, false, "Cursor")
 }
 
-func (ec *executionContext) _CurrencyInfo_isoCode(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+func (ec *executionContext) _CurrencyInfo_isoCode(ctx context.Context, field graphql.CollectedField, obj *orders.CurrencyInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17726,7 +17727,7 @@ func (ec *executionContext) fieldContext_CurrencyInfo_isoCode(_ context.Context,
 	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "String")
 }
 
-func (ec *executionContext) _CurrencyInfo_isoNumericCode(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+func (ec *executionContext) _CurrencyInfo_isoNumericCode(ctx context.Context, field graphql.CollectedField, obj *orders.CurrencyInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17749,7 +17750,7 @@ func (ec *executionContext) fieldContext_CurrencyInfo_isoNumericCode(_ context.C
 	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "Int")
 }
 
-func (ec *executionContext) _CurrencyInfo_symbol(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+func (ec *executionContext) _CurrencyInfo_symbol(ctx context.Context, field graphql.CollectedField, obj *orders.CurrencyInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17772,7 +17773,7 @@ func (ec *executionContext) fieldContext_CurrencyInfo_symbol(_ context.Context, 
 	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "String")
 }
 
-func (ec *executionContext) _CurrencyInfo_format(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+func (ec *executionContext) _CurrencyInfo_format(ctx context.Context, field graphql.CollectedField, obj *orders.CurrencyInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17795,7 +17796,7 @@ func (ec *executionContext) fieldContext_CurrencyInfo_format(_ context.Context, 
 	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "String")
 }
 
-func (ec *executionContext) _CurrencyInfo_hasDecimal(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+func (ec *executionContext) _CurrencyInfo_hasDecimal(ctx context.Context, field graphql.CollectedField, obj *orders.CurrencyInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17818,7 +17819,7 @@ func (ec *executionContext) fieldContext_CurrencyInfo_hasDecimal(_ context.Conte
 	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _CurrencyInfo_showIsoCode(ctx context.Context, field graphql.CollectedField, obj *service.CurrencyInfo) (ret graphql.Marshaler) {
+func (ec *executionContext) _CurrencyInfo_showIsoCode(ctx context.Context, field graphql.CollectedField, obj *orders.CurrencyInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21317,7 +21318,7 @@ func (ec *executionContext) fieldContext_LineItemEdge_cursor(_ context.Context, 
 	return graphql.NewScalarFieldContext("LineItemEdge", field, false, false, "Cursor")
 }
 
-func (ec *executionContext) _LineItemState_productData(ctx context.Context, field graphql.CollectedField, obj *service.LineItemState) (ret graphql.Marshaler) {
+func (ec *executionContext) _LineItemState_productData(ctx context.Context, field graphql.CollectedField, obj *orders.LineItemState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21329,8 +21330,8 @@ func (ec *executionContext) _LineItemState_productData(ctx context.Context, fiel
 			return obj.ProductData, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.ProductData) graphql.Marshaler {
-			return ec.marshalNProductData2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProductData(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v orders.ProductData) graphql.Marshaler {
+			return ec.marshalNProductData2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐProductData(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21349,7 +21350,7 @@ func (ec *executionContext) fieldContext_LineItemState_productData(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _LineItemState_taxes(ctx context.Context, field graphql.CollectedField, obj *service.LineItemState) (ret graphql.Marshaler) {
+func (ec *executionContext) _LineItemState_taxes(ctx context.Context, field graphql.CollectedField, obj *orders.LineItemState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21381,7 +21382,7 @@ func (ec *executionContext) fieldContext_LineItemState_taxes(_ context.Context, 
 	return fc, nil
 }
 
-func (ec *executionContext) _LineItemState_discounts(ctx context.Context, field graphql.CollectedField, obj *service.LineItemState) (ret graphql.Marshaler) {
+func (ec *executionContext) _LineItemState_discounts(ctx context.Context, field graphql.CollectedField, obj *orders.LineItemState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21413,7 +21414,7 @@ func (ec *executionContext) fieldContext_LineItemState_discounts(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _LineItemState_fulfilledQuantity(ctx context.Context, field graphql.CollectedField, obj *service.LineItemState) (ret graphql.Marshaler) {
+func (ec *executionContext) _LineItemState_fulfilledQuantity(ctx context.Context, field graphql.CollectedField, obj *orders.LineItemState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22158,11 +22159,11 @@ func (ec *executionContext) _Mutation_initOrder(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().InitOrder(ctx, fc.Args["input"].(service.InitOrderInput))
+			return ec.Resolvers.Mutation().InitOrder(ctx, fc.Args["input"].(orders.InitOrderInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22205,8 +22206,8 @@ func (ec *executionContext) _Mutation_resumeOrder(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().ResumeOrder(ctx, fc.Args["publicOrderId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22246,11 +22247,11 @@ func (ec *executionContext) _Mutation_createGuestCustomer(ctx context.Context, f
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateGuestCustomer(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.CustomerInput))
+			return ec.Resolvers.Mutation().CreateGuestCustomer(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(orders.CustomerInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22290,11 +22291,11 @@ func (ec *executionContext) _Mutation_createAuthenticatedCustomer(ctx context.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateAuthenticatedCustomer(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.CustomerInput))
+			return ec.Resolvers.Mutation().CreateAuthenticatedCustomer(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(orders.CustomerInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22334,11 +22335,11 @@ func (ec *executionContext) _Mutation_updateCustomer(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateCustomer(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.CustomerInput))
+			return ec.Resolvers.Mutation().UpdateCustomer(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(orders.CustomerInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22381,8 +22382,8 @@ func (ec *executionContext) _Mutation_deleteCustomer(ctx context.Context, field 
 			return ec.Resolvers.Mutation().DeleteCustomer(ctx, fc.Args["publicOrderId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22425,8 +22426,8 @@ func (ec *executionContext) _Mutation_setShippingAddress(ctx context.Context, fi
 			return ec.Resolvers.Mutation().SetShippingAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22469,8 +22470,8 @@ func (ec *executionContext) _Mutation_updateShippingAddress(ctx context.Context,
 			return ec.Resolvers.Mutation().UpdateShippingAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22513,8 +22514,8 @@ func (ec *executionContext) _Mutation_deleteShippingAddress(ctx context.Context,
 			return ec.Resolvers.Mutation().DeleteShippingAddress(ctx, fc.Args["publicOrderId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22557,8 +22558,8 @@ func (ec *executionContext) _Mutation_setBillingAddress(ctx context.Context, fie
 			return ec.Resolvers.Mutation().SetBillingAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22601,8 +22602,8 @@ func (ec *executionContext) _Mutation_updateBillingAddress(ctx context.Context, 
 			return ec.Resolvers.Mutation().UpdateBillingAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22645,8 +22646,8 @@ func (ec *executionContext) _Mutation_deleteBillingAddress(ctx context.Context, 
 			return ec.Resolvers.Mutation().DeleteBillingAddress(ctx, fc.Args["publicOrderId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22686,11 +22687,11 @@ func (ec *executionContext) _Mutation_addLineItem(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().AddLineItem(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.CartItem))
+			return ec.Resolvers.Mutation().AddLineItem(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(orders.CartItem))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22733,8 +22734,8 @@ func (ec *executionContext) _Mutation_updateLineItemQuantity(ctx context.Context
 			return ec.Resolvers.Mutation().UpdateLineItemQuantity(ctx, fc.Args["publicOrderId"].(string), fc.Args["lineItemKey"].(string), fc.Args["quantity"].(int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22777,8 +22778,8 @@ func (ec *executionContext) _Mutation_deleteLineItem(ctx context.Context, field 
 			return ec.Resolvers.Mutation().DeleteLineItem(ctx, fc.Args["publicOrderId"].(string), fc.Args["lineItemKey"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22821,8 +22822,8 @@ func (ec *executionContext) _Mutation_selectShippingLine(ctx context.Context, fi
 			return ec.Resolvers.Mutation().SelectShippingLine(ctx, fc.Args["publicOrderId"].(string), fc.Args["index"].(*string), fc.Args["code"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22865,8 +22866,8 @@ func (ec *executionContext) _Mutation_updateOrderMetaData(ctx context.Context, f
 			return ec.Resolvers.Mutation().UpdateOrderMetaData(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(model.OrderMetaDataPatch))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22909,8 +22910,8 @@ func (ec *executionContext) _Mutation_generateTaxes(ctx context.Context, field g
 			return ec.Resolvers.Mutation().GenerateTaxes(ctx, fc.Args["publicOrderId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22953,8 +22954,8 @@ func (ec *executionContext) _Mutation_applyDiscountCode(ctx context.Context, fie
 			return ec.Resolvers.Mutation().ApplyDiscountCode(ctx, fc.Args["publicOrderId"].(string), fc.Args["code"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22997,8 +22998,8 @@ func (ec *executionContext) _Mutation_removeDiscountCode(ctx context.Context, fi
 			return ec.Resolvers.Mutation().RemoveDiscountCode(ctx, fc.Args["publicOrderId"].(string), fc.Args["code"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23038,11 +23039,11 @@ func (ec *executionContext) _Mutation_addPayment(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().AddPayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.PaymentInput))
+			return ec.Resolvers.Mutation().AddPayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(orders.PaymentInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23082,11 +23083,11 @@ func (ec *executionContext) _Mutation_updatePayment(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdatePayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.PaymentInput))
+			return ec.Resolvers.Mutation().UpdatePayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(orders.PaymentInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23126,11 +23127,11 @@ func (ec *executionContext) _Mutation_removePayment(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RemovePayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(service.PaymentInput))
+			return ec.Resolvers.Mutation().RemovePayment(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(orders.PaymentInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26266,7 +26267,7 @@ func (ec *executionContext) fieldContext_OrderPaymentEdge_cursor(_ context.Conte
 	return graphql.NewScalarFieldContext("OrderPaymentEdge", field, false, false, "Cursor")
 }
 
-func (ec *executionContext) _OrderView_publicOrderID(ctx context.Context, field graphql.CollectedField, obj *service.OrderView) (ret graphql.Marshaler) {
+func (ec *executionContext) _OrderView_publicOrderID(ctx context.Context, field graphql.CollectedField, obj *orders.OrderView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26289,7 +26290,7 @@ func (ec *executionContext) fieldContext_OrderView_publicOrderID(_ context.Conte
 	return graphql.NewScalarFieldContext("OrderView", field, true, true, "String")
 }
 
-func (ec *executionContext) _OrderView_jwtToken(ctx context.Context, field graphql.CollectedField, obj *service.OrderView) (ret graphql.Marshaler) {
+func (ec *executionContext) _OrderView_jwtToken(ctx context.Context, field graphql.CollectedField, obj *orders.OrderView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26312,7 +26313,7 @@ func (ec *executionContext) fieldContext_OrderView_jwtToken(_ context.Context, f
 	return graphql.NewScalarFieldContext("OrderView", field, true, true, "String")
 }
 
-func (ec *executionContext) _OrderView_initialData(ctx context.Context, field graphql.CollectedField, obj *service.OrderView) (ret graphql.Marshaler) {
+func (ec *executionContext) _OrderView_initialData(ctx context.Context, field graphql.CollectedField, obj *orders.OrderView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26335,7 +26336,7 @@ func (ec *executionContext) fieldContext_OrderView_initialData(_ context.Context
 	return graphql.NewScalarFieldContext("OrderView", field, true, true, "JSON")
 }
 
-func (ec *executionContext) _OrderView_applicationState(ctx context.Context, field graphql.CollectedField, obj *service.OrderView) (ret graphql.Marshaler) {
+func (ec *executionContext) _OrderView_applicationState(ctx context.Context, field graphql.CollectedField, obj *orders.OrderView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26367,7 +26368,7 @@ func (ec *executionContext) fieldContext_OrderView_applicationState(_ context.Co
 	return fc, nil
 }
 
-func (ec *executionContext) _OrderView_order(ctx context.Context, field graphql.CollectedField, obj *service.OrderView) (ret graphql.Marshaler) {
+func (ec *executionContext) _OrderView_order(ctx context.Context, field graphql.CollectedField, obj *orders.OrderView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26491,7 +26492,7 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Cursor")
 }
 
-func (ec *executionContext) _PaymentState_gatewayPublicID(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_gatewayPublicID(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26514,7 +26515,7 @@ func (ec *executionContext) fieldContext_PaymentState_gatewayPublicID(_ context.
 	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
 }
 
-func (ec *executionContext) _PaymentState_amount(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_amount(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26537,7 +26538,7 @@ func (ec *executionContext) fieldContext_PaymentState_amount(_ context.Context, 
 	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _PaymentState_currency(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_currency(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26560,7 +26561,7 @@ func (ec *executionContext) fieldContext_PaymentState_currency(_ context.Context
 	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
 }
 
-func (ec *executionContext) _PaymentState_type(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_type(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26583,7 +26584,7 @@ func (ec *executionContext) fieldContext_PaymentState_type(_ context.Context, fi
 	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
 }
 
-func (ec *executionContext) _PaymentState_displayString(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_displayString(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26606,7 +26607,7 @@ func (ec *executionContext) fieldContext_PaymentState_displayString(_ context.Co
 	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
 }
 
-func (ec *executionContext) _PaymentState_id(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_id(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26629,7 +26630,7 @@ func (ec *executionContext) fieldContext_PaymentState_id(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
 }
 
-func (ec *executionContext) _PaymentState_token(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_token(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26652,7 +26653,7 @@ func (ec *executionContext) fieldContext_PaymentState_token(_ context.Context, f
 	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
 }
 
-func (ec *executionContext) _PaymentState_retain(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_retain(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26675,7 +26676,7 @@ func (ec *executionContext) fieldContext_PaymentState_retain(_ context.Context, 
 	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _PaymentState_walletPayType(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_walletPayType(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26698,7 +26699,7 @@ func (ec *executionContext) fieldContext_PaymentState_walletPayType(_ context.Co
 	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
 }
 
-func (ec *executionContext) _PaymentState_paymentParameters(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_paymentParameters(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26721,7 +26722,7 @@ func (ec *executionContext) fieldContext_PaymentState_paymentParameters(_ contex
 	return graphql.NewScalarFieldContext("PaymentState", field, true, true, "JSON")
 }
 
-func (ec *executionContext) _PaymentState_status(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_status(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26744,7 +26745,7 @@ func (ec *executionContext) fieldContext_PaymentState_status(_ context.Context, 
 	return graphql.NewScalarFieldContext("PaymentState", field, false, false, "String")
 }
 
-func (ec *executionContext) _PaymentState_step(ctx context.Context, field graphql.CollectedField, obj *service.PaymentState) (ret graphql.Marshaler) {
+func (ec *executionContext) _PaymentState_step(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27330,8 +27331,8 @@ func (ec *executionContext) _ProcessOrderResult_view(ctx context.Context, field 
 			return obj.View, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27775,7 +27776,7 @@ func (ec *executionContext) fieldContext_ProductConnection_totalCount(_ context.
 	return graphql.NewScalarFieldContext("ProductConnection", field, false, false, "Int")
 }
 
-func (ec *executionContext) _ProductData_id(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_id(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27798,7 +27799,7 @@ func (ec *executionContext) fieldContext_ProductData_id(_ context.Context, field
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_productTitle(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_productTitle(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27821,7 +27822,7 @@ func (ec *executionContext) fieldContext_ProductData_productTitle(_ context.Cont
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_title(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_title(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27844,7 +27845,7 @@ func (ec *executionContext) fieldContext_ProductData_title(_ context.Context, fi
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_properties(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_properties(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27867,7 +27868,7 @@ func (ec *executionContext) fieldContext_ProductData_properties(_ context.Contex
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "StringMap")
 }
 
-func (ec *executionContext) _ProductData_description(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_description(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27890,7 +27891,7 @@ func (ec *executionContext) fieldContext_ProductData_description(_ context.Conte
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_quantity(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_quantity(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27913,7 +27914,7 @@ func (ec *executionContext) fieldContext_ProductData_quantity(_ context.Context,
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int")
 }
 
-func (ec *executionContext) _ProductData_price(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_price(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27936,7 +27937,7 @@ func (ec *executionContext) fieldContext_ProductData_price(_ context.Context, fi
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _ProductData_totalPrice(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_totalPrice(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27959,7 +27960,7 @@ func (ec *executionContext) fieldContext_ProductData_totalPrice(_ context.Contex
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _ProductData_visible(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_visible(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27982,7 +27983,7 @@ func (ec *executionContext) fieldContext_ProductData_visible(_ context.Context, 
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int")
 }
 
-func (ec *executionContext) _ProductData_lineItemKey(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_lineItemKey(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28005,7 +28006,7 @@ func (ec *executionContext) fieldContext_ProductData_lineItemKey(_ context.Conte
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_barcode(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_barcode(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28028,7 +28029,7 @@ func (ec *executionContext) fieldContext_ProductData_barcode(_ context.Context, 
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_compareAtPrice(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_compareAtPrice(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28051,7 +28052,7 @@ func (ec *executionContext) fieldContext_ProductData_compareAtPrice(_ context.Co
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _ProductData_weight(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_weight(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28074,7 +28075,7 @@ func (ec *executionContext) fieldContext_ProductData_weight(_ context.Context, f
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int")
 }
 
-func (ec *executionContext) _ProductData_weightUnit(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_weightUnit(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28097,7 +28098,7 @@ func (ec *executionContext) fieldContext_ProductData_weightUnit(_ context.Contex
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_productID(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_productID(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28120,7 +28121,7 @@ func (ec *executionContext) fieldContext_ProductData_productID(_ context.Context
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_variantID(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_variantID(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28143,7 +28144,7 @@ func (ec *executionContext) fieldContext_ProductData_variantID(_ context.Context
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_requiresShipping(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_requiresShipping(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28166,7 +28167,7 @@ func (ec *executionContext) fieldContext_ProductData_requiresShipping(_ context.
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _ProductData_sku(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_sku(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28189,7 +28190,7 @@ func (ec *executionContext) fieldContext_ProductData_sku(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_taxable(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_taxable(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28212,7 +28213,7 @@ func (ec *executionContext) fieldContext_ProductData_taxable(_ context.Context, 
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _ProductData_tags(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_tags(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28235,7 +28236,7 @@ func (ec *executionContext) fieldContext_ProductData_tags(_ context.Context, fie
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_vendor(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_vendor(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28258,7 +28259,7 @@ func (ec *executionContext) fieldContext_ProductData_vendor(_ context.Context, f
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_totalWeight(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_totalWeight(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28281,7 +28282,7 @@ func (ec *executionContext) fieldContext_ProductData_totalWeight(_ context.Conte
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "Int")
 }
 
-func (ec *executionContext) _ProductData_imageURL(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_imageURL(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28304,7 +28305,7 @@ func (ec *executionContext) fieldContext_ProductData_imageURL(_ context.Context,
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "String")
 }
 
-func (ec *executionContext) _ProductData_localizedNames(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_localizedNames(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28327,7 +28328,7 @@ func (ec *executionContext) fieldContext_ProductData_localizedNames(_ context.Co
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "StringMap")
 }
 
-func (ec *executionContext) _ProductData_localizedDescriptions(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_localizedDescriptions(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28350,7 +28351,7 @@ func (ec *executionContext) fieldContext_ProductData_localizedDescriptions(_ con
 	return graphql.NewScalarFieldContext("ProductData", field, false, false, "StringMap")
 }
 
-func (ec *executionContext) _ProductData_localizedVariantNames(ctx context.Context, field graphql.CollectedField, obj *service.ProductData) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProductData_localizedVariantNames(ctx context.Context, field graphql.CollectedField, obj *orders.ProductData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -28529,8 +28530,8 @@ func (ec *executionContext) _Query_order(ctx context.Context, field graphql.Coll
 			return ec.Resolvers.Query().Order(ctx, fc.Args["publicOrderId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
-			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35539,8 +35540,8 @@ func UnmarshalCaptureInput(ctx context.Context, raw any) (model.CaptureInput, er
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputCartItemInput(ctx context.Context, obj any) (service.CartItem, error) {
-	var it service.CartItem
+func (ec *executionContext) unmarshalInputCartItemInput(ctx context.Context, obj any) (orders.CartItem, error) {
+	var it orders.CartItem
 	if obj == nil {
 		return it, nil
 	}
@@ -35666,8 +35667,8 @@ func (ec *executionContext) unmarshalInputCartItemInput(ctx context.Context, obj
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalCartItemInput(ctx context.Context, raw any) (service.CartItem, error) {
-	var out service.CartItem
+func UnmarshalCartItemInput(ctx context.Context, raw any) (orders.CartItem, error) {
+	var out orders.CartItem
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CartItemInput", raw, &out)
 	return out, err
 }
@@ -36054,8 +36055,8 @@ func UnmarshalCorsDomainWhereInput(ctx context.Context, raw any) (ent.CorsDomain
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputCustomerInput(ctx context.Context, obj any) (service.CustomerInput, error) {
-	var it service.CustomerInput
+func (ec *executionContext) unmarshalInputCustomerInput(ctx context.Context, obj any) (orders.CustomerInput, error) {
+	var it orders.CustomerInput
 	if obj == nil {
 		return it, nil
 	}
@@ -36125,8 +36126,8 @@ func (ec *executionContext) unmarshalInputCustomerInput(ctx context.Context, obj
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalCustomerInput(ctx context.Context, raw any) (service.CustomerInput, error) {
-	var out service.CustomerInput
+func UnmarshalCustomerInput(ctx context.Context, raw any) (orders.CustomerInput, error) {
+	var out orders.CustomerInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CustomerInput", raw, &out)
 	return out, err
 }
@@ -40435,8 +40436,8 @@ func UnmarshalHTTPHeaderInput(ctx context.Context, raw any) (schema.HTTPHeader, 
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputInitOrderInput(ctx context.Context, obj any) (service.InitOrderInput, error) {
-	var it service.InitOrderInput
+func (ec *executionContext) unmarshalInputInitOrderInput(ctx context.Context, obj any) (orders.InitOrderInput, error) {
+	var it orders.InitOrderInput
 	if obj == nil {
 		return it, nil
 	}
@@ -40455,7 +40456,7 @@ func (ec *executionContext) unmarshalInputInitOrderInput(ctx context.Context, ob
 		switch k {
 		case "cartItems":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cartItems"))
-			data, err := ec.unmarshalNCartItemInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCartItemᚄ(ctx, v)
+			data, err := ec.unmarshalNCartItemInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCartItemᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -40492,8 +40493,8 @@ func (ec *executionContext) unmarshalInputInitOrderInput(ctx context.Context, ob
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalInitOrderInput(ctx context.Context, raw any) (service.InitOrderInput, error) {
-	var out service.InitOrderInput
+func UnmarshalInitOrderInput(ctx context.Context, raw any) (orders.InitOrderInput, error) {
+	var out orders.InitOrderInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "InitOrderInput", raw, &out)
 	return out, err
 }
@@ -45988,8 +45989,8 @@ func UnmarshalOrderWhereInput(ctx context.Context, raw any) (ent.OrderWhereInput
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputPaymentInput(ctx context.Context, obj any) (service.PaymentInput, error) {
-	var it service.PaymentInput
+func (ec *executionContext) unmarshalInputPaymentInput(ctx context.Context, obj any) (orders.PaymentInput, error) {
+	var it orders.PaymentInput
 	if obj == nil {
 		return it, nil
 	}
@@ -46094,8 +46095,8 @@ func (ec *executionContext) unmarshalInputPaymentInput(ctx context.Context, obj 
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalPaymentInput(ctx context.Context, raw any) (service.PaymentInput, error) {
-	var out service.PaymentInput
+func UnmarshalPaymentInput(ctx context.Context, raw any) (orders.PaymentInput, error) {
+	var out orders.PaymentInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentInput", raw, &out)
 	return out, err
 }
@@ -56004,7 +56005,7 @@ func (ec *executionContext) _CorsDomainEdge(ctx context.Context, sel ast.Selecti
 
 var currencyInfoImplementors = []string{"CurrencyInfo"}
 
-func (ec *executionContext) _CurrencyInfo(ctx context.Context, sel ast.SelectionSet, obj *service.CurrencyInfo) graphql.Marshaler {
+func (ec *executionContext) _CurrencyInfo(ctx context.Context, sel ast.SelectionSet, obj *orders.CurrencyInfo) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, currencyInfoImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -57466,7 +57467,7 @@ func (ec *executionContext) _LineItemEdge(ctx context.Context, sel ast.Selection
 
 var lineItemStateImplementors = []string{"LineItemState"}
 
-func (ec *executionContext) _LineItemState(ctx context.Context, sel ast.SelectionSet, obj *service.LineItemState) graphql.Marshaler {
+func (ec *executionContext) _LineItemState(ctx context.Context, sel ast.SelectionSet, obj *orders.LineItemState) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, lineItemStateImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -58713,7 +58714,7 @@ func (ec *executionContext) _OrderPaymentEdge(ctx context.Context, sel ast.Selec
 
 var orderViewImplementors = []string{"OrderView"}
 
-func (ec *executionContext) _OrderView(ctx context.Context, sel ast.SelectionSet, obj *service.OrderView) graphql.Marshaler {
+func (ec *executionContext) _OrderView(ctx context.Context, sel ast.SelectionSet, obj *orders.OrderView) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderViewImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -58818,7 +58819,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 
 var paymentStateImplementors = []string{"PaymentState"}
 
-func (ec *executionContext) _PaymentState(ctx context.Context, sel ast.SelectionSet, obj *service.PaymentState) graphql.Marshaler {
+func (ec *executionContext) _PaymentState(ctx context.Context, sel ast.SelectionSet, obj *orders.PaymentState) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, paymentStateImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -59274,7 +59275,7 @@ func (ec *executionContext) _ProductConnection(ctx context.Context, sel ast.Sele
 
 var productDataImplementors = []string{"ProductData"}
 
-func (ec *executionContext) _ProductData(ctx context.Context, sel ast.SelectionSet, obj *service.ProductData) graphql.Marshaler {
+func (ec *executionContext) _ProductData(ctx context.Context, sel ast.SelectionSet, obj *orders.ProductData) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, productDataImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -61664,18 +61665,18 @@ func (ec *executionContext) marshalNCaptureResult2ᚖgithubᚗcomᚋcheckoutdᚋ
 	return ec._CaptureResult(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNCartItemInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCartItem(ctx context.Context, v any) (service.CartItem, error) {
+func (ec *executionContext) unmarshalNCartItemInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCartItem(ctx context.Context, v any) (orders.CartItem, error) {
 	res, err := ec.unmarshalInputCartItemInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCartItemInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCartItemᚄ(ctx context.Context, v any) ([]service.CartItem, error) {
+func (ec *executionContext) unmarshalNCartItemInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCartItemᚄ(ctx context.Context, v any) ([]orders.CartItem, error) {
 	vSlice := graphql.CoerceList(v)
 	var err error
-	res := make([]service.CartItem, len(vSlice))
+	res := make([]orders.CartItem, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNCartItemInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCartItem(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNCartItemInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCartItem(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -61734,7 +61735,7 @@ func (ec *executionContext) unmarshalNCorsDomainWhereInput2ᚖgithubᚗcomᚋche
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNCurrencyInfo2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCurrencyInfo(ctx context.Context, sel ast.SelectionSet, v service.CurrencyInfo) graphql.Marshaler {
+func (ec *executionContext) marshalNCurrencyInfo2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCurrencyInfo(ctx context.Context, sel ast.SelectionSet, v orders.CurrencyInfo) graphql.Marshaler {
 	return ec._CurrencyInfo(ctx, sel, &v)
 }
 
@@ -61748,7 +61749,7 @@ func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCurso
 	return v
 }
 
-func (ec *executionContext) unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCustomerInput(ctx context.Context, v any) (service.CustomerInput, error) {
+func (ec *executionContext) unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCustomerInput(ctx context.Context, v any) (orders.CustomerInput, error) {
 	res, err := ec.unmarshalInputCustomerInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -62055,7 +62056,7 @@ func (ec *executionContext) marshalNID2ᚕintᚄ(ctx context.Context, sel ast.Se
 	return ret
 }
 
-func (ec *executionContext) unmarshalNInitOrderInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐInitOrderInput(ctx context.Context, v any) (service.InitOrderInput, error) {
+func (ec *executionContext) unmarshalNInitOrderInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐInitOrderInput(ctx context.Context, v any) (orders.InitOrderInput, error) {
 	res, err := ec.unmarshalInputInitOrderInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -62195,15 +62196,15 @@ func (ec *executionContext) marshalNLineItemOrderField2ᚖgithubᚗcomᚋcheckou
 	return v
 }
 
-func (ec *executionContext) marshalNLineItemState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐLineItemState(ctx context.Context, sel ast.SelectionSet, v service.LineItemState) graphql.Marshaler {
+func (ec *executionContext) marshalNLineItemState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐLineItemState(ctx context.Context, sel ast.SelectionSet, v orders.LineItemState) graphql.Marshaler {
 	return ec._LineItemState(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNLineItemState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐLineItemStateᚄ(ctx context.Context, sel ast.SelectionSet, v []service.LineItemState) graphql.Marshaler {
+func (ec *executionContext) marshalNLineItemState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐLineItemStateᚄ(ctx context.Context, sel ast.SelectionSet, v []orders.LineItemState) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNLineItemState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐLineItemState(ctx, sel, v[i])
+		return ec.marshalNLineItemState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐLineItemState(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -62362,7 +62363,7 @@ func (ec *executionContext) marshalNOrderStatus2githubᚗcomᚋcheckoutdᚋcheck
 	return v
 }
 
-func (ec *executionContext) marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐOrderView(ctx context.Context, sel ast.SelectionSet, v *service.OrderView) graphql.Marshaler {
+func (ec *executionContext) marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx context.Context, sel ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "OrderView!")
 		return graphql.Null
@@ -62379,20 +62380,20 @@ func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPag
 	return ec._PageInfo(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentInput(ctx context.Context, v any) (service.PaymentInput, error) {
+func (ec *executionContext) unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentInput(ctx context.Context, v any) (orders.PaymentInput, error) {
 	res, err := ec.unmarshalInputPaymentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNPaymentState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentState(ctx context.Context, sel ast.SelectionSet, v service.PaymentState) graphql.Marshaler {
+func (ec *executionContext) marshalNPaymentState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentState(ctx context.Context, sel ast.SelectionSet, v orders.PaymentState) graphql.Marshaler {
 	return ec._PaymentState(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPaymentState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentStateᚄ(ctx context.Context, sel ast.SelectionSet, v []service.PaymentState) graphql.Marshaler {
+func (ec *executionContext) marshalNPaymentState2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentStateᚄ(ctx context.Context, sel ast.SelectionSet, v []orders.PaymentState) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPaymentState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐPaymentState(ctx, sel, v[i])
+		return ec.marshalNPaymentState2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentState(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -62475,7 +62476,7 @@ func (ec *executionContext) marshalNProductConnection2ᚖgithubᚗcomᚋcheckout
 	return ec._ProductConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNProductData2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProductData(ctx context.Context, sel ast.SelectionSet, v service.ProductData) graphql.Marshaler {
+func (ec *executionContext) marshalNProductData2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐProductData(ctx context.Context, sel ast.SelectionSet, v orders.ProductData) graphql.Marshaler {
 	return ec._ProductData(ctx, sel, &v)
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/checkoutd/checkoutd/ent/schema"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/pricing"
 )
 
@@ -16,8 +16,8 @@ import (
 // JSON's empty array for the storefront library, so the customer, addresses and shipping lines
 // are read from the order view it was derived from instead.
 type ApplicationState struct {
-	service.ApplicationState
-	View *service.OrderView
+	orders.ApplicationState
+	View *orders.OrderView
 }
 
 // OrderAddresses are the order's two addresses; nil when not set.

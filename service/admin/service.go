@@ -2,12 +2,16 @@
 // a time, scoped by the caller's shop.
 package admin
 
-import "github.com/checkoutd/checkoutd/service/platform"
+import (
+	"github.com/checkoutd/checkoutd/service/orders"
+	"github.com/checkoutd/checkoutd/service/platform"
+)
 
 // Service reads for the admin console; it writes nothing.
 type Service struct {
-	p *platform.Platform
+	p      *platform.Platform
+	orders *orders.Service
 }
 
 // New returns the console's read models.
-func New(p *platform.Platform) *Service { return &Service{p: p} }
+func New(p *platform.Platform, o *orders.Service) *Service { return &Service{p: p, orders: o} }

@@ -62,6 +62,21 @@ func (s *Service) ExternalPaymentGateways(ctx context.Context, sh *ent.Shop) ([]
 	})
 }
 
+// GatewaysByPublicID are the shop's gateways by public id, through the cache (the read pool), so
+// that process_order reads them before its first transaction and SQLite's one writer is not held
+// for them. A gateway changed in between is used as it was read a moment before.
+func (s *Service) GatewaysByPublicID(ctx context.Context, sh *ent.Shop) (map[string]*ent.ExternalPaymentGateway, error) {
+	gws, err := s.ExternalPaymentGateways(ctx, sh)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*ent.ExternalPaymentGateway, len(gws))
+	for _, g := range gws {
+		out[g.PublicID] = g
+	}
+	return out, nil
+}
+
 // LifeElements lists the shop's elements by location and order_asc, through the cache.
 func (s *Service) LifeElements(ctx context.Context, sh *ent.Shop) ([]*ent.LifeElement, error) {
 	return s.shops.lifeElements.Get(sh.ID, s.p.Clock, func() ([]*ent.LifeElement, error) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -30,12 +31,12 @@ func TestATaxZoneChangeAppliesAtOnceHereAndWithinTwoSecondsElsewhere(t *testing.
 		}
 		sh := created.Shop
 		title, price := "Thing", int64(1000)
-		o, err := here.InitOrder(ctx, sh, service.InitOrderInput{CartItems: []service.CartItem{{SKU: "T", Title: &title, Price: &price, Quantity: 1, LineItemKey: "t"}}})
+		o, err := here.Orders.InitOrder(ctx, sh, orders.InitOrderInput{CartItems: []orders.CartItem{{SKU: "T", Title: &title, Price: &price, Quantity: 1, LineItemKey: "t"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		taxed := func(s *service.Service) int64 {
-			v, err := s.EstimateTaxes(ctx, &service.OrderSession{Shop: sh, Order: o.Order}, service.AddressInput{CountryCode: "US", ProvinceCode: "NY"})
+			v, err := s.Orders.EstimateTaxes(ctx, &orders.OrderSession{Shop: sh, Order: o.Order}, orders.AddressInput{CountryCode: "US", ProvinceCode: "NY"})
 			if err != nil {
 				t.Fatal(err)
 			}

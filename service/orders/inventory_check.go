@@ -1,0 +1,87 @@
+package orders
+
+import (
+	"context"
+	"slices"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service/problem"
+)
+
+// Inventory check stages: initial when the checkout opens, final just before the order is
+// processed. Both compare the order with the catalog's stock as it is at that moment.
+const (
+	InventoryStageInitial = "initial"
+	InventoryStageFinal   = "final"
+)
+
+// Inventory check results, in the frontend library's words.
+const (
+	InventoryPass = "pass"
+	InventoryFail = "fail"
+)
+
+// InventoryShortItem is a variant the order wants more of than the catalog holds.
+type InventoryShortItem struct {
+	PlatformVariantID string `json:"platform_variant_id"`
+	AvailableQuantity int    `json:"available_quantity"`
+	RequestedQuantity int    `json:"requested_quantity"`
+	// LineItemKeys are the order's lines of that variant.
+	LineItemKeys []string `json:"line_item_keys"`
+}
+
+// InventoryCheck is the answer of an inventory check.
+type InventoryCheck struct {
+	Stage       string               `json:"stage"`
+	Result      string               `json:"result"`
+	Reason      string               `json:"reason,omitempty"`
+	FailedItems []InventoryShortItem `json:"failed_items"`
+}
+
+// CheckInventory compares each line of the order with the stock of its catalog variant, where
+// the variant tracks inventory. Lines of one variant count together, since they draw on one
+// stock; lines outside the catalog, or of untracked variants, always pass. Nothing is reserved.
+func (s *Service) CheckInventory(ctx context.Context, sess *OrderSession, stage string) (*InventoryCheck, *OrderView, error) {
+	if stage != InventoryStageInitial && stage != InventoryStageFinal {
+		return nil, nil, problem.Validation("inventory.invalid_stage", "stage must be initial or final", map[string]any{"field": "stage"})
+	}
+	v, err := s.OrderState(ctx, sess)
+	if err != nil {
+		return nil, nil, err
+	}
+	wanted := map[string]int{}
+	keys := map[string][]string{}
+	var ids []string
+	for _, li := range v.LineItems {
+		if li.VariantID == "" {
+			continue
+		}
+		if _, seen := wanted[li.VariantID]; !seen {
+			ids = append(ids, li.VariantID)
+		}
+		wanted[li.VariantID] += li.Quantity
+		keys[li.VariantID] = append(keys[li.VariantID], li.LineItemKey)
+	}
+	check := &InventoryCheck{Stage: stage, Result: InventoryPass, FailedItems: []InventoryShortItem{}}
+	if len(ids) == 0 {
+		return check, v, nil
+	}
+	tracked, err := s.catalog.TrackedVariants(ctx, s.p.DB.Read, sess.Shop.ID, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Report in the order's line order, so the answer is stable.
+	slices.SortFunc(tracked, func(a, b *ent.Variant) int {
+		return slices.Index(ids, a.PlatformID) - slices.Index(ids, b.PlatformID)
+	})
+	for _, tv := range tracked {
+		if want := wanted[tv.PlatformID]; want > tv.InventoryQuantity {
+			check.FailedItems = append(check.FailedItems, InventoryShortItem{PlatformVariantID: tv.PlatformID,
+				AvailableQuantity: max(tv.InventoryQuantity, 0), RequestedQuantity: want, LineItemKeys: keys[tv.PlatformID]})
+		}
+	}
+	if len(check.FailedItems) > 0 {
+		check.Result, check.Reason = InventoryFail, "insufficient_stock"
+	}
+	return check, v, nil
+}
