@@ -9,56 +9,56 @@ import (
 	"context"
 
 	"github.com/checkoutd/checkoutd/graph/model"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 )
 
 // CaptureOrder is the resolver for the captureOrder field.
-func (r *mutationResolver) CaptureOrder(ctx context.Context, publicOrderID string, input model.CaptureInput) (*service.CaptureResult, error) {
+func (r *mutationResolver) CaptureOrder(ctx context.Context, publicOrderID string, input model.CaptureInput) (*checkout.CaptureResult, error) {
 	sess, err := backOfficeSession(ctx, r.svc, publicOrderID)
 	if err != nil {
 		return nil, err
 	}
-	scope := service.CaptureScope{Full: input.Amount == nil && input.PaymentID == nil, PaymentID: deref(input.PaymentID)}
-	in := service.CaptureInput{Reauth: input.Reauth, CaptureData: input.CaptureData, Amount: input.Amount}
+	scope := checkout.CaptureScope{Full: input.Amount == nil && input.PaymentID == nil, PaymentID: deref(input.PaymentID)}
+	in := checkout.CaptureInput{Reauth: input.Reauth, CaptureData: input.CaptureData, Amount: input.Amount}
 	return idempotent(ctx, r.svc, sess, input.IdempotencyKey, requestKey("captureOrder", publicOrderID, input),
-		func(ctx context.Context, operationKey string) (*service.CaptureResult, error) {
-			return r.svc.Capture(ctx, sess, scope, in, operationKey)
+		func(ctx context.Context, operationKey string) (*checkout.CaptureResult, error) {
+			return r.svc.Checkout.Capture(ctx, sess, scope, in, operationKey)
 		})
 }
 
 // RefundOrder is the resolver for the refundOrder field.
-func (r *mutationResolver) RefundOrder(ctx context.Context, publicOrderID string, input model.RefundInput) (*service.RefundResult, error) {
+func (r *mutationResolver) RefundOrder(ctx context.Context, publicOrderID string, input model.RefundInput) (*checkout.RefundResult, error) {
 	sess, err := backOfficeSession(ctx, r.svc, publicOrderID)
 	if err != nil {
 		return nil, err
 	}
-	scope := service.CaptureScope{Full: input.Amount == nil && input.PaymentID == nil, PaymentID: deref(input.PaymentID)}
-	in := service.RefundInput{Reason: deref(input.Reason), EmailNotification: input.EmailNotification != nil && *input.EmailNotification,
+	scope := checkout.CaptureScope{Full: input.Amount == nil && input.PaymentID == nil, PaymentID: deref(input.PaymentID)}
+	in := checkout.RefundInput{Reason: deref(input.Reason), EmailNotification: input.EmailNotification != nil && *input.EmailNotification,
 		RefundMetaData: input.RefundMetaData, Amount: input.Amount}
 	for _, l := range input.LineItems {
 		in.LineItems = append(in.LineItems, *l)
 	}
 	return idempotent(ctx, r.svc, sess, input.IdempotencyKey, requestKey("refundOrder", publicOrderID, input),
-		func(ctx context.Context, operationKey string) (*service.RefundResult, error) {
-			return r.svc.Refund(ctx, sess, scope, in, operationKey)
+		func(ctx context.Context, operationKey string) (*checkout.RefundResult, error) {
+			return r.svc.Checkout.Refund(ctx, sess, scope, in, operationKey)
 		})
 }
 
 // CancelOrder is the resolver for the cancelOrder field.
-func (r *mutationResolver) CancelOrder(ctx context.Context, publicOrderID string, input model.CancelInput) (*service.CancelResult, error) {
+func (r *mutationResolver) CancelOrder(ctx context.Context, publicOrderID string, input model.CancelInput) (*checkout.CancelResult, error) {
 	sess, err := backOfficeSession(ctx, r.svc, publicOrderID)
 	if err != nil {
 		return nil, err
 	}
-	in := service.CancelInput{Reason: input.Reason, Refund: input.Refund != nil && *input.Refund}
+	in := checkout.CancelInput{Reason: input.Reason, Refund: input.Refund != nil && *input.Refund}
 	// The order's view is read afresh; what the cancel did is kept.
 	type kept struct {
-		Voids  []service.MoneyTransaction
-		Refund *service.RefundResult
+		Voids  []checkout.MoneyTransaction
+		Refund *checkout.RefundResult
 	}
 	res, err := idempotent(ctx, r.svc, sess, input.IdempotencyKey, requestKey("cancelOrder", publicOrderID, input),
 		func(ctx context.Context, operationKey string) (*kept, error) {
-			res, err := r.svc.CancelOrder(ctx, sess, in, operationKey)
+			res, err := r.svc.Checkout.CancelOrder(ctx, sess, in, operationKey)
 			if err != nil {
 				return nil, err
 			}
@@ -71,17 +71,17 @@ func (r *mutationResolver) CancelOrder(ctx context.Context, publicOrderID string
 	if err != nil {
 		return nil, err
 	}
-	return &service.CancelResult{View: v, Voids: res.Voids, Refund: res.Refund}, nil
+	return &checkout.CancelResult{View: v, Voids: res.Voids, Refund: res.Refund}, nil
 }
 
 // AuthorizePayments is the resolver for the authorizePayments field.
-func (r *mutationResolver) AuthorizePayments(ctx context.Context, publicOrderID string, idempotencyKey *string) (*service.AuthorizeResult, error) {
+func (r *mutationResolver) AuthorizePayments(ctx context.Context, publicOrderID string, idempotencyKey *string) (*checkout.AuthorizeResult, error) {
 	sess, err := backOfficeSession(ctx, r.svc, publicOrderID)
 	if err != nil {
 		return nil, err
 	}
 	return idempotent(ctx, r.svc, sess, idempotencyKey, requestKey("authorizePayments", publicOrderID, nil),
-		func(ctx context.Context, _ string) (*service.AuthorizeResult, error) {
-			return r.svc.AuthorizePayments(ctx, sess)
+		func(ctx context.Context, _ string) (*checkout.AuthorizeResult, error) {
+			return r.svc.Checkout.AuthorizePayments(ctx, sess)
 		})
 }

@@ -8,7 +8,7 @@ package graph
 import (
 	"context"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
@@ -34,10 +34,10 @@ func (r *mutationResolver) RemovePayment(ctx context.Context, publicOrderID stri
 }
 
 // ProcessOrder is the resolver for the processOrder field.
-func (r *mutationResolver) ProcessOrder(ctx context.Context, publicOrderID string) (*service.ProcessResult, error) {
+func (r *mutationResolver) ProcessOrder(ctx context.Context, publicOrderID string) (*checkout.ProcessResult, error) {
 	sess, err := orderSession(ctx, r.svc, publicOrderID)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.ProcessOrder(ctx, sess)
+	return r.svc.Checkout.ProcessOrder(ctx, sess)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
@@ -59,7 +60,7 @@ func cancelledOrder(t *testing.T, svc *service.Service, shop string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.CancelOrder(ctx, sess, service.CancelInput{Reason: "test"}, ""); err != nil {
+	if _, err := svc.Checkout.CancelOrder(ctx, sess, checkout.CancelInput{Reason: "test"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	return v.Order.PublicOrderID

@@ -8,24 +8,23 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
 func (a *API) registerMoney(mux *http.ServeMux) {
 	const backend = "/checkout/orders/{shop}/{order}"
-	captures := map[string]func(r *http.Request) service.CaptureScope{
-		"/payments/capture":                      func(*http.Request) service.CaptureScope { return service.CaptureScope{} },
-		"/payments/capture/full":                 func(*http.Request) service.CaptureScope { return service.CaptureScope{Full: true} },
+	captures := map[string]func(r *http.Request) checkout.CaptureScope{
+		"/payments/capture":                      func(*http.Request) checkout.CaptureScope { return checkout.CaptureScope{} },
+		"/payments/capture/full":                 func(*http.Request) checkout.CaptureScope { return checkout.CaptureScope{Full: true} },
 		"/payments/capture/payment/{payment_id}": paymentScope,
 	}
 	for suffix, scope := range captures {
 		mux.Handle("POST "+backend+suffix, a.withBackendOrder(a.capture(scope)))
 	}
-	refunds := map[string]func(r *http.Request) service.CaptureScope{
-		"/refunds":                      func(*http.Request) service.CaptureScope { return service.CaptureScope{} },
-		"/refunds/full":                 func(*http.Request) service.CaptureScope { return service.CaptureScope{Full: true} },
+	refunds := map[string]func(r *http.Request) checkout.CaptureScope{
+		"/refunds":                      func(*http.Request) checkout.CaptureScope { return checkout.CaptureScope{} },
+		"/refunds/full":                 func(*http.Request) checkout.CaptureScope { return checkout.CaptureScope{Full: true} },
 		"/refunds/payment/{payment_id}": paymentScope,
 	}
 	for suffix, scope := range refunds {
@@ -34,8 +33,8 @@ func (a *API) registerMoney(mux *http.ServeMux) {
 	mux.Handle("POST "+backend+"/cancel", a.withBackendOrder(a.cancel))
 }
 
-func paymentScope(r *http.Request) service.CaptureScope {
-	return service.CaptureScope{PaymentID: r.PathValue("payment_id")}
+func paymentScope(r *http.Request) checkout.CaptureScope {
+	return checkout.CaptureScope{PaymentID: r.PathValue("payment_id")}
 }
 
 // idempotent runs a money-moving call under the caller's Idempotency-Key header or
@@ -75,17 +74,17 @@ func readBody(r *http.Request, v any) ([]byte, error) {
 	return raw, decode(r, v)
 }
 
-func (a *API) capture(scope func(*http.Request) service.CaptureScope) orderHandler {
+func (a *API) capture(scope func(*http.Request) checkout.CaptureScope) orderHandler {
 	return func(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
-		var in service.CaptureInput
+		var in checkout.CaptureInput
 		raw, err := readBody(r, &in)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
-		idempotent(a, w, r, sess, raw, func(ctx context.Context, operationKey string) (*service.CaptureResult, error) {
-			return a.svc.Capture(ctx, sess, scope(r), in, operationKey)
-		}, func(res *service.CaptureResult) (int, any) {
+		idempotent(a, w, r, sess, raw, func(ctx context.Context, operationKey string) (*checkout.CaptureResult, error) {
+			return a.svc.Checkout.Capture(ctx, sess, scope(r), in, operationKey)
+		}, func(res *checkout.CaptureResult) (int, any) {
 			if res.Pending {
 				return http.StatusAccepted, res
 			}
@@ -94,24 +93,24 @@ func (a *API) capture(scope func(*http.Request) service.CaptureScope) orderHandl
 	}
 }
 
-func (a *API) refund(scope func(*http.Request) service.CaptureScope) orderHandler {
+func (a *API) refund(scope func(*http.Request) checkout.CaptureScope) orderHandler {
 	return func(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
-		var in service.RefundInput
+		var in checkout.RefundInput
 		raw, err := readBody(r, &in)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
-		idempotent(a, w, r, sess, raw, func(ctx context.Context, operationKey string) (*service.RefundResult, error) {
-			return a.svc.Refund(ctx, sess, scope(r), in, operationKey)
-		}, func(res *service.RefundResult) (int, any) {
+		idempotent(a, w, r, sess, raw, func(ctx context.Context, operationKey string) (*checkout.RefundResult, error) {
+			return a.svc.Checkout.Refund(ctx, sess, scope(r), in, operationKey)
+		}, func(res *checkout.RefundResult) (int, any) {
 			return refundStatus(res), refundBody(res)
 		})
 	}
 }
 
 // refundStatus is 207 when some refunds succeeded and others failed, 202 while one is unsettled.
-func refundStatus(res *service.RefundResult) int {
+func refundStatus(res *checkout.RefundResult) int {
 	switch {
 	case res.Pending:
 		return http.StatusAccepted
@@ -123,12 +122,12 @@ func refundStatus(res *service.RefundResult) int {
 
 // refundData is the spec's refund result; the status tells partial and pending apart.
 type refundData struct {
-	AmountRefunded     int64                       `json:"amount_refunded"`
-	TransactionDetails []service.RefundTransaction `json:"transaction_details"`
-	EmailSent          bool                        `json:"email_sent"`
+	AmountRefunded     int64                        `json:"amount_refunded"`
+	TransactionDetails []checkout.RefundTransaction `json:"transaction_details"`
+	EmailSent          bool                         `json:"email_sent"`
 }
 
-func refundBody(res *service.RefundResult) *refundData {
+func refundBody(res *checkout.RefundResult) *refundData {
 	if res == nil {
 		return nil
 	}
@@ -136,14 +135,14 @@ func refundBody(res *service.RefundResult) *refundData {
 }
 
 func (a *API) cancel(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
-	var in service.CancelInput
+	var in checkout.CancelInput
 	raw, err := readBody(r, &in)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	idempotent(a, w, r, sess, raw, func(ctx context.Context, operationKey string) (*cancelled, error) {
-		res, err := a.svc.CancelOrder(ctx, sess, in, operationKey)
+		res, err := a.svc.Checkout.CancelOrder(ctx, sess, in, operationKey)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +157,7 @@ func (a *API) cancel(w http.ResponseWriter, r *http.Request, sess *orders.OrderS
 // JSON: its open fields (addresses, shipping lines) hold structs, whose field order a decoded
 // map would not keep.
 type cancelled struct {
-	State  json.RawMessage            `json:"application_state"`
-	Voids  []service.MoneyTransaction `json:"voids"`
-	Refund *service.RefundResult      `json:"refund"`
+	State  json.RawMessage             `json:"application_state"`
+	Voids  []checkout.MoneyTransaction `json:"voids"`
+	Refund *checkout.RefundResult      `json:"refund"`
 }

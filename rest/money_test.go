@@ -321,7 +321,7 @@ func TestACaptureTheGatewayAcceptsIs202AndTheFollowUpRecordsItsOutcome(t *testin
 		}
 		gw.SettleAccepted()
 		a.clock.Advance(time.Minute)
-		if err := a.svc.FollowUpPendingMoves(context.Background(), 30*time.Second); err != nil {
+		if err := a.svc.Checkout.FollowUpPendingMoves(context.Background(), 30*time.Second); err != nil {
 			t.Fatal(err)
 		}
 		if got := p.ledger(paymenttransaction.KindCapture, paymenttransaction.StatusSucceeded); got != p.total {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
@@ -53,7 +53,7 @@ func (a *API) processOrder(w http.ResponseWriter, r *http.Request, sess *orders.
 		return
 	}
 	idempotent(a, w, r, sess, raw, func(ctx context.Context, _ string) (*processed, error) {
-		res, err := a.svc.ProcessOrder(ctx, sess)
+		res, err := a.svc.Checkout.ProcessOrder(ctx, sess)
 		if err != nil {
 			return nil, err
 		}
@@ -90,7 +90,7 @@ func (a *API) authorizePayments(w http.ResponseWriter, r *http.Request, sess *or
 		writeError(w, r, err)
 		return
 	}
-	idempotent(a, w, r, sess, raw, func(ctx context.Context, _ string) (*service.AuthorizeResult, error) {
-		return a.svc.AuthorizePayments(ctx, sess)
-	}, func(res *service.AuthorizeResult) (int, any) { return http.StatusOK, res })
+	idempotent(a, w, r, sess, raw, func(ctx context.Context, _ string) (*checkout.AuthorizeResult, error) {
+		return a.svc.Checkout.AuthorizePayments(ctx, sess)
+	}, func(res *checkout.AuthorizeResult) (int, any) { return http.StatusOK, res })
 }

@@ -1,4 +1,6 @@
-// Package service is checkoutd's one service layer: every rule, every transaction.
+// Package service wires checkoutd's domains together: it builds each domain's service on the
+// platform part and hands the front doors one value that holds them (svc.Orders, svc.Checkout, ...).
+// The rules live in the domain packages beneath it.
 package service
 
 import (
@@ -21,7 +23,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
-// Service owns the business rules of checkoutd.
+// Service holds the domains; the front doors call them through it (svc.Orders.SetAddress, svc.Checkout.Capture).
 type Service struct {
 	// Shops is the shop configuration domain.
 	Shops *shops.Service
@@ -29,11 +31,12 @@ type Service struct {
 	Catalog *catalog.Service
 	// Admin is the console's read models.
 	Admin *admin.Service
-	// Checkout is what spans the domains of a sale: today the idempotency of money calls.
+	// Checkout is what spans the domains of a sale: process order, authorize all, capture,
+	// refund, cancel, the sweeps, and the idempotency of money calls.
 	Checkout *checkout.Service
 	// Orders is the order domain: the order and what a shopper changes on it.
 	Orders *orders.Service
-	// Payments is the payment domain: the ledger, gift cards.
+	// Payments is the payment domain: the ledger, the gateway client, gift cards.
 	Payments *payment.Service
 	// Webhooks is the webhook domain: subscriptions and deliveries.
 	Webhooks *webhooks.Service
@@ -43,7 +46,6 @@ type Service struct {
 	log            *slog.Logger
 	clock          func() time.Time
 	gatewayTimeout time.Duration
-	gateways       *gateway.Client
 	outbound       outbound.Policy
 	smtpURL        string
 
@@ -51,8 +53,6 @@ type Service struct {
 	webhookRetryBase   time.Duration
 	webhookMaxAttempts int
 	jobPollInterval    time.Duration
-	metrics            *metrics
-	ledger             *payment.Ledger
 }
 
 // Option configures a Service.
@@ -89,22 +89,20 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.p = platform.New(db, s.log, s.clock)
 	// Signatures carry the wall-clock Date the gateway or receiver checks, whatever the
 	// service clock says.
-	s.gateways = gateway.New(s.gatewayTimeout, time.Now, s.outbound)
+	gateways := gateway.New(s.gatewayTimeout, time.Now, s.outbound)
 	s.Shops = shops.New(s.p, s.outbound)
 	s.Catalog = catalog.New(s.p)
-	s.Payments = payment.New(s.p)
+	s.Payments = payment.New(s.p, gateways)
 	s.Orders = orders.New(s.p, s.Shops, s.Catalog, s.smtpURL)
-	s.Checkout = checkout.New(s.p)
+	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments)
 	s.Admin = admin.New(s.p, s.Orders)
-	s.ledger = s.Payments.Ledger
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})
-	s.metrics = newMetrics(s)
-	s.registerJobs()
+	s.registerProcessMetrics()
 	// A job runs for at most one callback plus the reads before it (the writes after it do
 	// not depend on the job's context).
 	if err := s.p.Jobs.Open(platform.QueueConfig{PollInterval: s.jobPollInterval,
-		JobTimeout: s.webhookTimeout + 5*time.Second, LongestJob: SweepInterval}); err != nil {
+		JobTimeout: s.webhookTimeout + 5*time.Second, LongestJob: checkout.SweepInterval}); err != nil {
 		// Only a mistake in the queue's configuration gets here, never the environment.
 		panic(fmt.Sprintf("service: job queue: %v", err))
 	}

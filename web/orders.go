@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"slices"
 
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/orders"
@@ -123,8 +122,8 @@ func (c *Console) captureOrder(q *request) error {
 		Fields: []string{"capture_amount"}, Rename: map[string]string{"amount": "capture_amount"},
 		Form: func(f *orderForms) *form { return &f.Capture },
 		Call: func(sess *orders.OrderSession, key string, request []byte) (string, error) {
-			res, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*service.CaptureResult, error) {
-				return c.svc.Capture(ctx, sess, service.CaptureScope{Full: amount == nil}, service.CaptureInput{Amount: amount}, operationKey)
+			res, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*checkout.CaptureResult, error) {
+				return c.svc.Checkout.Capture(ctx, sess, checkout.CaptureScope{Full: amount == nil}, checkout.CaptureInput{Amount: amount}, operationKey)
 			})
 			if err != nil {
 				return "", err
@@ -150,9 +149,9 @@ func (c *Console) refundOrder(q *request) error {
 		Fields: []string{"refund_amount", "refund_reason", "email_notification"}, Rename: map[string]string{"amount": "refund_amount", "reason": "refund_reason"},
 		Form: func(f *orderForms) *form { return &f.Refund },
 		Call: func(sess *orders.OrderSession, key string, request []byte) (string, error) {
-			in := service.RefundInput{Reason: d.str("refund_reason"), EmailNotification: d.checkbox("email_notification"), Amount: amount}
-			res, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*service.RefundResult, error) {
-				return c.svc.Refund(ctx, sess, service.CaptureScope{Full: amount == nil}, in, operationKey)
+			in := checkout.RefundInput{Reason: d.str("refund_reason"), EmailNotification: d.checkbox("email_notification"), Amount: amount}
+			res, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*checkout.RefundResult, error) {
+				return c.svc.Checkout.Refund(ctx, sess, checkout.CaptureScope{Full: amount == nil}, in, operationKey)
 			})
 			if err != nil {
 				return "", err
@@ -177,10 +176,10 @@ func (c *Console) cancelOrder(q *request) error {
 		Fields: []string{"cancel_reason", "cancel_refund"}, Rename: map[string]string{"reason": "cancel_reason"},
 		Form: func(f *orderForms) *form { return &f.Cancel },
 		Call: func(sess *orders.OrderSession, key string, request []byte) (string, error) {
-			in := service.CancelInput{Reason: d.str("cancel_reason"), Refund: d.checkbox("cancel_refund")}
+			in := checkout.CancelInput{Reason: d.str("cancel_reason"), Refund: d.checkbox("cancel_refund")}
 			// The page shows the order afresh; nothing of the result needs keeping.
 			_, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (struct{}, error) {
-				_, err := c.svc.CancelOrder(ctx, sess, in, operationKey)
+				_, err := c.svc.Checkout.CancelOrder(ctx, sess, in, operationKey)
 				return struct{}{}, err
 			})
 			if err != nil {

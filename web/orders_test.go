@@ -59,7 +59,7 @@ func processedOrder(t *testing.T, svc *service.Service, sh *ent.Shop, gw *gatewa
 			t.Fatal(err)
 		}
 	}
-	if _, err := svc.ProcessOrder(ctx, sess); err != nil {
+	if _, err := svc.Checkout.ProcessOrder(ctx, sess); err != nil {
 		t.Fatal(err)
 	}
 	return v.Order.PublicOrderID

@@ -154,7 +154,7 @@ func (c *Console) testPaymentGateway(q *request) error {
 	if err != nil {
 		return err
 	}
-	res, err := c.svc.TestExternalPaymentGateway(q.ctx(), q.shop, g.PublicID)
+	res, err := c.svc.Payments.TestExternalPaymentGateway(q.ctx(), q.shop, g.PublicID)
 	if err != nil {
 		return err
 	}

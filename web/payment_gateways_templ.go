@@ -12,7 +12,7 @@ import (
 	"strconv"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/payment"
 )
 
 func paymentGatewaysPage(gws []*ent.ExternalPaymentGateway, p pagination) templ.Component {
@@ -318,7 +318,7 @@ func testButton(g *ent.ExternalPaymentGateway) templ.Component {
 	})
 }
 
-func connectionResult(id string, res *service.GatewayConnectionTest) templ.Component {
+func connectionResult(id string, res *payment.GatewayConnectionTest) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -422,7 +422,7 @@ func connectionResult(id string, res *service.GatewayConnectionTest) templ.Compo
 	})
 }
 
-func connectionTestPage(g *ent.ExternalPaymentGateway, res *service.GatewayConnectionTest) templ.Component {
+func connectionTestPage(g *ent.ExternalPaymentGateway, res *payment.GatewayConnectionTest) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
@@ -48,7 +49,7 @@ func TestTheConsoleShowsAnUnhealthySubscriptionItsDeliveryLogAndReplaysPingsAndS
 				t.Fatal(err)
 			}
 			sess, _ := a.svc.Orders.BackendOrderSession(ctx, sh, v.Order.PublicOrderID)
-			if _, err := a.svc.CancelOrder(ctx, sess, service.CancelInput{Reason: "test"}, ""); err != nil {
+			if _, err := a.svc.Checkout.CancelOrder(ctx, sess, checkout.CancelInput{Reason: "test"}, ""); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -24,8 +24,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/graph/model"
-	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/catalog"
+	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/pricing"
@@ -978,10 +978,10 @@ type MutationResolver interface {
 	CreateProduct(ctx context.Context, input catalog.ProductInput) (*ent.Product, error)
 	UpdateVariant(ctx context.Context, id int, input catalog.VariantPatch) (*ent.Variant, error)
 	CreateShippingZone(ctx context.Context, input shops.ShippingZoneInput) (*ent.ShippingZone, error)
-	CaptureOrder(ctx context.Context, publicOrderID string, input model.CaptureInput) (*service.CaptureResult, error)
-	RefundOrder(ctx context.Context, publicOrderID string, input model.RefundInput) (*service.RefundResult, error)
-	CancelOrder(ctx context.Context, publicOrderID string, input model.CancelInput) (*service.CancelResult, error)
-	AuthorizePayments(ctx context.Context, publicOrderID string, idempotencyKey *string) (*service.AuthorizeResult, error)
+	CaptureOrder(ctx context.Context, publicOrderID string, input model.CaptureInput) (*checkout.CaptureResult, error)
+	RefundOrder(ctx context.Context, publicOrderID string, input model.RefundInput) (*checkout.RefundResult, error)
+	CancelOrder(ctx context.Context, publicOrderID string, input model.CancelInput) (*checkout.CancelResult, error)
+	AuthorizePayments(ctx context.Context, publicOrderID string, idempotencyKey *string) (*checkout.AuthorizeResult, error)
 	InitOrder(ctx context.Context, input orders.InitOrderInput) (*orders.OrderView, error)
 	ResumeOrder(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	CreateGuestCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error)
@@ -1005,7 +1005,7 @@ type MutationResolver interface {
 	AddPayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
 	UpdatePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
 	RemovePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
-	ProcessOrder(ctx context.Context, publicOrderID string) (*service.ProcessResult, error)
+	ProcessOrder(ctx context.Context, publicOrderID string) (*checkout.ProcessResult, error)
 	CreateTaxZone(ctx context.Context, input shops.TaxZoneInput) (*ent.TaxZone, error)
 	UpdateTaxZone(ctx context.Context, id int, input shops.TaxZonePatch) (*ent.TaxZone, error)
 	DeleteTaxZone(ctx context.Context, id int) (bool, error)
@@ -16956,7 +16956,7 @@ func (ec *executionContext) fieldContext_ApplicationState_platformOrderID(_ cont
 	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuthorizationTransaction_gateway(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthorizationTransaction_gateway(ctx context.Context, field graphql.CollectedField, obj *checkout.AuthorizationTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16979,7 +16979,7 @@ func (ec *executionContext) fieldContext_AuthorizationTransaction_gateway(_ cont
 	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuthorizationTransaction_paymentID(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthorizationTransaction_paymentID(ctx context.Context, field graphql.CollectedField, obj *checkout.AuthorizationTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17002,7 +17002,7 @@ func (ec *executionContext) fieldContext_AuthorizationTransaction_paymentID(_ co
 	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuthorizationTransaction_amount(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthorizationTransaction_amount(ctx context.Context, field graphql.CollectedField, obj *checkout.AuthorizationTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17025,7 +17025,7 @@ func (ec *executionContext) fieldContext_AuthorizationTransaction_amount(_ conte
 	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _AuthorizationTransaction_transactionID(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthorizationTransaction_transactionID(ctx context.Context, field graphql.CollectedField, obj *checkout.AuthorizationTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17048,7 +17048,7 @@ func (ec *executionContext) fieldContext_AuthorizationTransaction_transactionID(
 	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuthorizationTransaction_currency(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthorizationTransaction_currency(ctx context.Context, field graphql.CollectedField, obj *checkout.AuthorizationTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17071,7 +17071,7 @@ func (ec *executionContext) fieldContext_AuthorizationTransaction_currency(_ con
 	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuthorizationTransaction_step(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthorizationTransaction_step(ctx context.Context, field graphql.CollectedField, obj *checkout.AuthorizationTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17094,7 +17094,7 @@ func (ec *executionContext) fieldContext_AuthorizationTransaction_step(_ context
 	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuthorizationTransaction_status(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthorizationTransaction_status(ctx context.Context, field graphql.CollectedField, obj *checkout.AuthorizationTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17117,7 +17117,7 @@ func (ec *executionContext) fieldContext_AuthorizationTransaction_status(_ conte
 	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuthorizationTransaction_tenderType(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizationTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthorizationTransaction_tenderType(ctx context.Context, field graphql.CollectedField, obj *checkout.AuthorizationTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17140,7 +17140,7 @@ func (ec *executionContext) fieldContext_AuthorizationTransaction_tenderType(_ c
 	return graphql.NewScalarFieldContext("AuthorizationTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuthorizeResult_total(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizeResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthorizeResult_total(ctx context.Context, field graphql.CollectedField, obj *checkout.AuthorizeResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17163,7 +17163,7 @@ func (ec *executionContext) fieldContext_AuthorizeResult_total(_ context.Context
 	return graphql.NewScalarFieldContext("AuthorizeResult", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _AuthorizeResult_transactions(ctx context.Context, field graphql.CollectedField, obj *service.AuthorizeResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthorizeResult_transactions(ctx context.Context, field graphql.CollectedField, obj *checkout.AuthorizeResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17175,8 +17175,8 @@ func (ec *executionContext) _AuthorizeResult_transactions(ctx context.Context, f
 			return obj.Transactions, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.AuthorizationTransaction) graphql.Marshaler {
-			return ec.marshalNAuthorizationTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizationTransactionᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []checkout.AuthorizationTransaction) graphql.Marshaler {
+			return ec.marshalNAuthorizationTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐAuthorizationTransactionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17195,7 +17195,7 @@ func (ec *executionContext) fieldContext_AuthorizeResult_transactions(_ context.
 	return fc, nil
 }
 
-func (ec *executionContext) _CancelResult_view(ctx context.Context, field graphql.CollectedField, obj *service.CancelResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _CancelResult_view(ctx context.Context, field graphql.CollectedField, obj *checkout.CancelResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17227,7 +17227,7 @@ func (ec *executionContext) fieldContext_CancelResult_view(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _CancelResult_voids(ctx context.Context, field graphql.CollectedField, obj *service.CancelResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _CancelResult_voids(ctx context.Context, field graphql.CollectedField, obj *checkout.CancelResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17239,8 +17239,8 @@ func (ec *executionContext) _CancelResult_voids(ctx context.Context, field graph
 			return obj.Voids, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.MoneyTransaction) graphql.Marshaler {
-			return ec.marshalNMoneyTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐMoneyTransactionᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []checkout.MoneyTransaction) graphql.Marshaler {
+			return ec.marshalNMoneyTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐMoneyTransactionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17259,7 +17259,7 @@ func (ec *executionContext) fieldContext_CancelResult_voids(_ context.Context, f
 	return fc, nil
 }
 
-func (ec *executionContext) _CancelResult_refund(ctx context.Context, field graphql.CollectedField, obj *service.CancelResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _CancelResult_refund(ctx context.Context, field graphql.CollectedField, obj *checkout.CancelResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17271,8 +17271,8 @@ func (ec *executionContext) _CancelResult_refund(ctx context.Context, field grap
 			return obj.Refund, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.RefundResult) graphql.Marshaler {
-			return ec.marshalORefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *checkout.RefundResult) graphql.Marshaler {
+			return ec.marshalORefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRefundResult(ctx, selections, v)
 		},
 		true,
 		false,
@@ -17291,7 +17291,7 @@ func (ec *executionContext) fieldContext_CancelResult_refund(_ context.Context, 
 	return fc, nil
 }
 
-func (ec *executionContext) _CaptureResult_orderTotal(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _CaptureResult_orderTotal(ctx context.Context, field graphql.CollectedField, obj *checkout.CaptureResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17314,7 +17314,7 @@ func (ec *executionContext) fieldContext_CaptureResult_orderTotal(_ context.Cont
 	return graphql.NewScalarFieldContext("CaptureResult", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _CaptureResult_amountRemaining(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _CaptureResult_amountRemaining(ctx context.Context, field graphql.CollectedField, obj *checkout.CaptureResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17337,7 +17337,7 @@ func (ec *executionContext) fieldContext_CaptureResult_amountRemaining(_ context
 	return graphql.NewScalarFieldContext("CaptureResult", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _CaptureResult_paidTotal(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _CaptureResult_paidTotal(ctx context.Context, field graphql.CollectedField, obj *checkout.CaptureResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17360,7 +17360,7 @@ func (ec *executionContext) fieldContext_CaptureResult_paidTotal(_ context.Conte
 	return graphql.NewScalarFieldContext("CaptureResult", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _CaptureResult_capturedHeldTotal(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _CaptureResult_capturedHeldTotal(ctx context.Context, field graphql.CollectedField, obj *checkout.CaptureResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17383,7 +17383,7 @@ func (ec *executionContext) fieldContext_CaptureResult_capturedHeldTotal(_ conte
 	return graphql.NewScalarFieldContext("CaptureResult", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _CaptureResult_transactions(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _CaptureResult_transactions(ctx context.Context, field graphql.CollectedField, obj *checkout.CaptureResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17395,8 +17395,8 @@ func (ec *executionContext) _CaptureResult_transactions(ctx context.Context, fie
 			return obj.Transactions, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.MoneyTransaction) graphql.Marshaler {
-			return ec.marshalNMoneyTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐMoneyTransactionᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []checkout.MoneyTransaction) graphql.Marshaler {
+			return ec.marshalNMoneyTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐMoneyTransactionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17415,7 +17415,7 @@ func (ec *executionContext) fieldContext_CaptureResult_transactions(_ context.Co
 	return fc, nil
 }
 
-func (ec *executionContext) _CaptureResult_pending(ctx context.Context, field graphql.CollectedField, obj *service.CaptureResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _CaptureResult_pending(ctx context.Context, field graphql.CollectedField, obj *checkout.CaptureResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21437,7 +21437,7 @@ func (ec *executionContext) fieldContext_LineItemState_fulfilledQuantity(_ conte
 	return graphql.NewScalarFieldContext("LineItemState", field, false, false, "Int")
 }
 
-func (ec *executionContext) _MoneyTransaction_gateway(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _MoneyTransaction_gateway(ctx context.Context, field graphql.CollectedField, obj *checkout.MoneyTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21460,7 +21460,7 @@ func (ec *executionContext) fieldContext_MoneyTransaction_gateway(_ context.Cont
 	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _MoneyTransaction_gatewayID(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _MoneyTransaction_gatewayID(ctx context.Context, field graphql.CollectedField, obj *checkout.MoneyTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21483,7 +21483,7 @@ func (ec *executionContext) fieldContext_MoneyTransaction_gatewayID(_ context.Co
 	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _MoneyTransaction_paymentID(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _MoneyTransaction_paymentID(ctx context.Context, field graphql.CollectedField, obj *checkout.MoneyTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21506,7 +21506,7 @@ func (ec *executionContext) fieldContext_MoneyTransaction_paymentID(_ context.Co
 	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _MoneyTransaction_amount(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _MoneyTransaction_amount(ctx context.Context, field graphql.CollectedField, obj *checkout.MoneyTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21529,7 +21529,7 @@ func (ec *executionContext) fieldContext_MoneyTransaction_amount(_ context.Conte
 	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _MoneyTransaction_transactionID(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _MoneyTransaction_transactionID(ctx context.Context, field graphql.CollectedField, obj *checkout.MoneyTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21552,7 +21552,7 @@ func (ec *executionContext) fieldContext_MoneyTransaction_transactionID(_ contex
 	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _MoneyTransaction_referenceTransactionID(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _MoneyTransaction_referenceTransactionID(ctx context.Context, field graphql.CollectedField, obj *checkout.MoneyTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21575,7 +21575,7 @@ func (ec *executionContext) fieldContext_MoneyTransaction_referenceTransactionID
 	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _MoneyTransaction_responseCode(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _MoneyTransaction_responseCode(ctx context.Context, field graphql.CollectedField, obj *checkout.MoneyTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21598,7 +21598,7 @@ func (ec *executionContext) fieldContext_MoneyTransaction_responseCode(_ context
 	return graphql.NewScalarFieldContext("MoneyTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _MoneyTransaction_status(ctx context.Context, field graphql.CollectedField, obj *service.MoneyTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _MoneyTransaction_status(ctx context.Context, field graphql.CollectedField, obj *checkout.MoneyTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21986,8 +21986,8 @@ func (ec *executionContext) _Mutation_captureOrder(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().CaptureOrder(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(model.CaptureInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.CaptureResult) graphql.Marshaler {
-			return ec.marshalNCaptureResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCaptureResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *checkout.CaptureResult) graphql.Marshaler {
+			return ec.marshalNCaptureResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐCaptureResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22030,8 +22030,8 @@ func (ec *executionContext) _Mutation_refundOrder(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().RefundOrder(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(model.RefundInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.RefundResult) graphql.Marshaler {
-			return ec.marshalNRefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *checkout.RefundResult) graphql.Marshaler {
+			return ec.marshalNRefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRefundResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22074,8 +22074,8 @@ func (ec *executionContext) _Mutation_cancelOrder(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().CancelOrder(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(model.CancelInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.CancelResult) graphql.Marshaler {
-			return ec.marshalNCancelResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCancelResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *checkout.CancelResult) graphql.Marshaler {
+			return ec.marshalNCancelResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐCancelResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22118,8 +22118,8 @@ func (ec *executionContext) _Mutation_authorizePayments(ctx context.Context, fie
 			return ec.Resolvers.Mutation().AuthorizePayments(ctx, fc.Args["publicOrderId"].(string), fc.Args["idempotencyKey"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.AuthorizeResult) graphql.Marshaler {
-			return ec.marshalNAuthorizeResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizeResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *checkout.AuthorizeResult) graphql.Marshaler {
+			return ec.marshalNAuthorizeResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐAuthorizeResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23174,8 +23174,8 @@ func (ec *executionContext) _Mutation_processOrder(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().ProcessOrder(ctx, fc.Args["publicOrderId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.ProcessResult) graphql.Marshaler {
-			return ec.marshalNProcessOrderResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProcessResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *checkout.ProcessResult) graphql.Marshaler {
+			return ec.marshalNProcessOrderResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐProcessResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27319,7 +27319,7 @@ func (ec *executionContext) fieldContext_PaymentTransactionEdge_cursor(_ context
 	return graphql.NewScalarFieldContext("PaymentTransactionEdge", field, false, false, "Cursor")
 }
 
-func (ec *executionContext) _ProcessOrderResult_view(ctx context.Context, field graphql.CollectedField, obj *service.ProcessResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProcessOrderResult_view(ctx context.Context, field graphql.CollectedField, obj *checkout.ProcessResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27351,7 +27351,7 @@ func (ec *executionContext) fieldContext_ProcessOrderResult_view(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _ProcessOrderResult_requiresAction(ctx context.Context, field graphql.CollectedField, obj *service.ProcessResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProcessOrderResult_requiresAction(ctx context.Context, field graphql.CollectedField, obj *checkout.ProcessResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29044,7 +29044,7 @@ func (ec *executionContext) fieldContext_RSAConfig_sharedSecretMasked(_ context.
 	return graphql.NewScalarFieldContext("RSAConfig", field, true, true, "String")
 }
 
-func (ec *executionContext) _RefundResult_amountRefunded(ctx context.Context, field graphql.CollectedField, obj *service.RefundResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _RefundResult_amountRefunded(ctx context.Context, field graphql.CollectedField, obj *checkout.RefundResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29067,7 +29067,7 @@ func (ec *executionContext) fieldContext_RefundResult_amountRefunded(_ context.C
 	return graphql.NewScalarFieldContext("RefundResult", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _RefundResult_transactionDetails(ctx context.Context, field graphql.CollectedField, obj *service.RefundResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _RefundResult_transactionDetails(ctx context.Context, field graphql.CollectedField, obj *checkout.RefundResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29079,8 +29079,8 @@ func (ec *executionContext) _RefundResult_transactionDetails(ctx context.Context
 			return obj.TransactionDetails, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.RefundTransaction) graphql.Marshaler {
-			return ec.marshalNRefundTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundTransactionᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []checkout.RefundTransaction) graphql.Marshaler {
+			return ec.marshalNRefundTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRefundTransactionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29099,7 +29099,7 @@ func (ec *executionContext) fieldContext_RefundResult_transactionDetails(_ conte
 	return fc, nil
 }
 
-func (ec *executionContext) _RefundResult_emailSent(ctx context.Context, field graphql.CollectedField, obj *service.RefundResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _RefundResult_emailSent(ctx context.Context, field graphql.CollectedField, obj *checkout.RefundResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29122,7 +29122,7 @@ func (ec *executionContext) fieldContext_RefundResult_emailSent(_ context.Contex
 	return graphql.NewScalarFieldContext("RefundResult", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _RefundResult_partial(ctx context.Context, field graphql.CollectedField, obj *service.RefundResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _RefundResult_partial(ctx context.Context, field graphql.CollectedField, obj *checkout.RefundResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29145,7 +29145,7 @@ func (ec *executionContext) fieldContext_RefundResult_partial(_ context.Context,
 	return graphql.NewScalarFieldContext("RefundResult", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _RefundResult_pending(ctx context.Context, field graphql.CollectedField, obj *service.RefundResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _RefundResult_pending(ctx context.Context, field graphql.CollectedField, obj *checkout.RefundResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29168,7 +29168,7 @@ func (ec *executionContext) fieldContext_RefundResult_pending(_ context.Context,
 	return graphql.NewScalarFieldContext("RefundResult", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _RefundTransaction_success(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _RefundTransaction_success(ctx context.Context, field graphql.CollectedField, obj *checkout.RefundTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29191,7 +29191,7 @@ func (ec *executionContext) fieldContext_RefundTransaction_success(_ context.Con
 	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _RefundTransaction_amount(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _RefundTransaction_amount(ctx context.Context, field graphql.CollectedField, obj *checkout.RefundTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29214,7 +29214,7 @@ func (ec *executionContext) fieldContext_RefundTransaction_amount(_ context.Cont
 	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _RefundTransaction_transactionNumber(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _RefundTransaction_transactionNumber(ctx context.Context, field graphql.CollectedField, obj *checkout.RefundTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29237,7 +29237,7 @@ func (ec *executionContext) fieldContext_RefundTransaction_transactionNumber(_ c
 	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _RefundTransaction_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _RefundTransaction_createdAt(ctx context.Context, field graphql.CollectedField, obj *checkout.RefundTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29260,7 +29260,7 @@ func (ec *executionContext) fieldContext_RefundTransaction_createdAt(_ context.C
 	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _RefundTransaction_paymentID(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _RefundTransaction_paymentID(ctx context.Context, field graphql.CollectedField, obj *checkout.RefundTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29283,7 +29283,7 @@ func (ec *executionContext) fieldContext_RefundTransaction_paymentID(_ context.C
 	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "String")
 }
 
-func (ec *executionContext) _RefundTransaction_status(ctx context.Context, field graphql.CollectedField, obj *service.RefundTransaction) (ret graphql.Marshaler) {
+func (ec *executionContext) _RefundTransaction_status(ctx context.Context, field graphql.CollectedField, obj *checkout.RefundTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -48723,7 +48723,7 @@ func (ec *executionContext) unmarshalInputRefundInput(ctx context.Context, obj a
 			it.RefundMetaData = data
 		case "lineItems":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItems"))
-			data, err := ec.unmarshalORestockLineInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRestockLineᚄ(ctx, v)
+			data, err := ec.unmarshalORestockLineInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRestockLineᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -48752,8 +48752,8 @@ func UnmarshalRefundInput(ctx context.Context, raw any) (model.RefundInput, erro
 	return out, err
 }
 
-func (ec *executionContext) unmarshalInputRestockLineInput(ctx context.Context, obj any) (service.RestockLine, error) {
-	var it service.RestockLine
+func (ec *executionContext) unmarshalInputRestockLineInput(ctx context.Context, obj any) (checkout.RestockLine, error) {
+	var it checkout.RestockLine
 	if obj == nil {
 		return it, nil
 	}
@@ -48795,8 +48795,8 @@ func (ec *executionContext) unmarshalInputRestockLineInput(ctx context.Context, 
 //
 // ctx must come from a gqlgen request; outside one there is no unmarshaler to use
 // and the returned error says so.
-func UnmarshalRestockLineInput(ctx context.Context, raw any) (service.RestockLine, error) {
-	var out service.RestockLine
+func UnmarshalRestockLineInput(ctx context.Context, raw any) (checkout.RestockLine, error) {
+	var out checkout.RestockLine
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "RestockLineInput", raw, &out)
 	return out, err
 }
@@ -55663,7 +55663,7 @@ func (ec *executionContext) _ApplicationState(ctx context.Context, sel ast.Selec
 
 var authorizationTransactionImplementors = []string{"AuthorizationTransaction"}
 
-func (ec *executionContext) _AuthorizationTransaction(ctx context.Context, sel ast.SelectionSet, obj *service.AuthorizationTransaction) graphql.Marshaler {
+func (ec *executionContext) _AuthorizationTransaction(ctx context.Context, sel ast.SelectionSet, obj *checkout.AuthorizationTransaction) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, authorizationTransactionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -55731,7 +55731,7 @@ func (ec *executionContext) _AuthorizationTransaction(ctx context.Context, sel a
 
 var authorizeResultImplementors = []string{"AuthorizeResult"}
 
-func (ec *executionContext) _AuthorizeResult(ctx context.Context, sel ast.SelectionSet, obj *service.AuthorizeResult) graphql.Marshaler {
+func (ec *executionContext) _AuthorizeResult(ctx context.Context, sel ast.SelectionSet, obj *checkout.AuthorizeResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, authorizeResultImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -55769,7 +55769,7 @@ func (ec *executionContext) _AuthorizeResult(ctx context.Context, sel ast.Select
 
 var cancelResultImplementors = []string{"CancelResult"}
 
-func (ec *executionContext) _CancelResult(ctx context.Context, sel ast.SelectionSet, obj *service.CancelResult) graphql.Marshaler {
+func (ec *executionContext) _CancelResult(ctx context.Context, sel ast.SelectionSet, obj *checkout.CancelResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, cancelResultImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -55812,7 +55812,7 @@ func (ec *executionContext) _CancelResult(ctx context.Context, sel ast.Selection
 
 var captureResultImplementors = []string{"CaptureResult"}
 
-func (ec *executionContext) _CaptureResult(ctx context.Context, sel ast.SelectionSet, obj *service.CaptureResult) graphql.Marshaler {
+func (ec *executionContext) _CaptureResult(ctx context.Context, sel ast.SelectionSet, obj *checkout.CaptureResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, captureResultImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -57515,7 +57515,7 @@ func (ec *executionContext) _LineItemState(ctx context.Context, sel ast.Selectio
 
 var moneyTransactionImplementors = []string{"MoneyTransaction"}
 
-func (ec *executionContext) _MoneyTransaction(ctx context.Context, sel ast.SelectionSet, obj *service.MoneyTransaction) graphql.Marshaler {
+func (ec *executionContext) _MoneyTransaction(ctx context.Context, sel ast.SelectionSet, obj *checkout.MoneyTransaction) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, moneyTransactionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -59104,7 +59104,7 @@ func (ec *executionContext) _PaymentTransactionEdge(ctx context.Context, sel ast
 
 var processOrderResultImplementors = []string{"ProcessOrderResult"}
 
-func (ec *executionContext) _ProcessOrderResult(ctx context.Context, sel ast.SelectionSet, obj *service.ProcessResult) graphql.Marshaler {
+func (ec *executionContext) _ProcessOrderResult(ctx context.Context, sel ast.SelectionSet, obj *checkout.ProcessResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, processOrderResultImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -59641,7 +59641,7 @@ func (ec *executionContext) _RSAConfig(ctx context.Context, sel ast.SelectionSet
 
 var refundResultImplementors = []string{"RefundResult"}
 
-func (ec *executionContext) _RefundResult(ctx context.Context, sel ast.SelectionSet, obj *service.RefundResult) graphql.Marshaler {
+func (ec *executionContext) _RefundResult(ctx context.Context, sel ast.SelectionSet, obj *checkout.RefundResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, refundResultImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -59694,7 +59694,7 @@ func (ec *executionContext) _RefundResult(ctx context.Context, sel ast.Selection
 
 var refundTransactionImplementors = []string{"RefundTransaction"}
 
-func (ec *executionContext) _RefundTransaction(ctx context.Context, sel ast.SelectionSet, obj *service.RefundTransaction) graphql.Marshaler {
+func (ec *executionContext) _RefundTransaction(ctx context.Context, sel ast.SelectionSet, obj *checkout.RefundTransaction) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, refundTransactionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -61597,15 +61597,15 @@ func (ec *executionContext) marshalNApplicationState2ᚖgithubᚗcomᚋcheckoutd
 	return ec._ApplicationState(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNAuthorizationTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizationTransaction(ctx context.Context, sel ast.SelectionSet, v service.AuthorizationTransaction) graphql.Marshaler {
+func (ec *executionContext) marshalNAuthorizationTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐAuthorizationTransaction(ctx context.Context, sel ast.SelectionSet, v checkout.AuthorizationTransaction) graphql.Marshaler {
 	return ec._AuthorizationTransaction(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAuthorizationTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizationTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []service.AuthorizationTransaction) graphql.Marshaler {
+func (ec *executionContext) marshalNAuthorizationTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐAuthorizationTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []checkout.AuthorizationTransaction) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAuthorizationTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizationTransaction(ctx, sel, v[i])
+		return ec.marshalNAuthorizationTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐAuthorizationTransaction(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -61617,7 +61617,7 @@ func (ec *executionContext) marshalNAuthorizationTransaction2ᚕgithubᚗcomᚋc
 	return ret
 }
 
-func (ec *executionContext) marshalNAuthorizeResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐAuthorizeResult(ctx context.Context, sel ast.SelectionSet, v *service.AuthorizeResult) graphql.Marshaler {
+func (ec *executionContext) marshalNAuthorizeResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐAuthorizeResult(ctx context.Context, sel ast.SelectionSet, v *checkout.AuthorizeResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "AuthorizeResult!")
 		return graphql.Null
@@ -61644,7 +61644,7 @@ func (ec *executionContext) unmarshalNCancelInput2githubᚗcomᚋcheckoutdᚋche
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNCancelResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCancelResult(ctx context.Context, sel ast.SelectionSet, v *service.CancelResult) graphql.Marshaler {
+func (ec *executionContext) marshalNCancelResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐCancelResult(ctx context.Context, sel ast.SelectionSet, v *checkout.CancelResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "CancelResult!")
 		return graphql.Null
@@ -61657,7 +61657,7 @@ func (ec *executionContext) unmarshalNCaptureInput2githubᚗcomᚋcheckoutdᚋch
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNCaptureResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐCaptureResult(ctx context.Context, sel ast.SelectionSet, v *service.CaptureResult) graphql.Marshaler {
+func (ec *executionContext) marshalNCaptureResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐCaptureResult(ctx context.Context, sel ast.SelectionSet, v *checkout.CaptureResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "CaptureResult!")
 		return graphql.Null
@@ -62221,15 +62221,15 @@ func (ec *executionContext) unmarshalNLineItemWhereInput2ᚖgithubᚗcomᚋcheck
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNMoneyTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐMoneyTransaction(ctx context.Context, sel ast.SelectionSet, v service.MoneyTransaction) graphql.Marshaler {
+func (ec *executionContext) marshalNMoneyTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐMoneyTransaction(ctx context.Context, sel ast.SelectionSet, v checkout.MoneyTransaction) graphql.Marshaler {
 	return ec._MoneyTransaction(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNMoneyTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐMoneyTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []service.MoneyTransaction) graphql.Marshaler {
+func (ec *executionContext) marshalNMoneyTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐMoneyTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []checkout.MoneyTransaction) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMoneyTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐMoneyTransaction(ctx, sel, v[i])
+		return ec.marshalNMoneyTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐMoneyTransaction(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -62452,7 +62452,7 @@ func (ec *executionContext) unmarshalNPaymentTransactionWhereInput2ᚖgithubᚗc
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNProcessOrderResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐProcessResult(ctx context.Context, sel ast.SelectionSet, v *service.ProcessResult) graphql.Marshaler {
+func (ec *executionContext) marshalNProcessOrderResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐProcessResult(ctx context.Context, sel ast.SelectionSet, v *checkout.ProcessResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ProcessOrderResult!")
 		return graphql.Null
@@ -62541,7 +62541,7 @@ func (ec *executionContext) unmarshalNRefundInput2githubᚗcomᚋcheckoutdᚋche
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNRefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundResult(ctx context.Context, sel ast.SelectionSet, v *service.RefundResult) graphql.Marshaler {
+func (ec *executionContext) marshalNRefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRefundResult(ctx context.Context, sel ast.SelectionSet, v *checkout.RefundResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "RefundResult!")
 		return graphql.Null
@@ -62549,15 +62549,15 @@ func (ec *executionContext) marshalNRefundResult2ᚖgithubᚗcomᚋcheckoutdᚋc
 	return ec._RefundResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNRefundTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundTransaction(ctx context.Context, sel ast.SelectionSet, v service.RefundTransaction) graphql.Marshaler {
+func (ec *executionContext) marshalNRefundTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRefundTransaction(ctx context.Context, sel ast.SelectionSet, v checkout.RefundTransaction) graphql.Marshaler {
 	return ec._RefundTransaction(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNRefundTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []service.RefundTransaction) graphql.Marshaler {
+func (ec *executionContext) marshalNRefundTransaction2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRefundTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []checkout.RefundTransaction) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNRefundTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundTransaction(ctx, sel, v[i])
+		return ec.marshalNRefundTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRefundTransaction(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -62569,7 +62569,7 @@ func (ec *executionContext) marshalNRefundTransaction2ᚕgithubᚗcomᚋcheckout
 	return ret
 }
 
-func (ec *executionContext) unmarshalNRestockLineInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRestockLine(ctx context.Context, v any) (*service.RestockLine, error) {
+func (ec *executionContext) unmarshalNRestockLineInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRestockLine(ctx context.Context, v any) (*checkout.RestockLine, error) {
 	res, err := ec.unmarshalInputRestockLineInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
@@ -64650,23 +64650,23 @@ func (ec *executionContext) unmarshalORSAConfigWhereInput2ᚖgithubᚗcomᚋchec
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalORefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRefundResult(ctx context.Context, sel ast.SelectionSet, v *service.RefundResult) graphql.Marshaler {
+func (ec *executionContext) marshalORefundResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRefundResult(ctx context.Context, sel ast.SelectionSet, v *checkout.RefundResult) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._RefundResult(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalORestockLineInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRestockLineᚄ(ctx context.Context, v any) ([]*service.RestockLine, error) {
+func (ec *executionContext) unmarshalORestockLineInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRestockLineᚄ(ctx context.Context, v any) ([]*checkout.RestockLine, error) {
 	if v == nil {
 		return nil, nil
 	}
 	vSlice := graphql.CoerceList(v)
 	var err error
-	res := make([]*service.RestockLine, len(vSlice))
+	res := make([]*checkout.RestockLine, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNRestockLineInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚐRestockLine(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNRestockLineInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRestockLine(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}

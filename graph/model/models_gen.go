@@ -7,7 +7,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/schema"
-	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 )
 
 type CancelInput struct {
@@ -74,11 +74,11 @@ type OrderMetaDataPatch struct {
 
 type RefundInput struct {
 	// Minor units; absent refunds everything captured and not yet refunded.
-	Amount            *int64                 `json:"amount,omitempty"`
-	PaymentID         *string                `json:"paymentId,omitempty"`
-	Reason            *string                `json:"reason,omitempty"`
-	EmailNotification *bool                  `json:"emailNotification,omitempty"`
-	RefundMetaData    map[string]any         `json:"refundMetaData,omitempty"`
-	LineItems         []*service.RestockLine `json:"lineItems,omitempty"`
-	IdempotencyKey    *string                `json:"idempotencyKey,omitempty"`
+	Amount            *int64                  `json:"amount,omitempty"`
+	PaymentID         *string                 `json:"paymentId,omitempty"`
+	Reason            *string                 `json:"reason,omitempty"`
+	EmailNotification *bool                   `json:"emailNotification,omitempty"`
+	RefundMetaData    map[string]any          `json:"refundMetaData,omitempty"`
+	LineItems         []*checkout.RestockLine `json:"lineItems,omitempty"`
+	IdempotencyKey    *string                 `json:"idempotencyKey,omitempty"`
 }

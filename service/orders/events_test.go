@@ -10,6 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
@@ -97,7 +98,7 @@ func TestAnEventIsWrittenWithOneDeliveryAndOneQueuedJobPerSubscriptionOfItsTopic
 		ctx := context.Background()
 		svc := service.New(db) // the queue is not worked: what the transaction wrote stays
 		sess, subs := shopWithSubscriptions(t, svc)
-		if _, err := svc.CancelOrder(ctx, sess, service.CancelInput{Reason: "test"}, ""); err != nil {
+		if _, err := svc.Checkout.CancelOrder(ctx, sess, checkout.CancelInput{Reason: "test"}, ""); err != nil {
 			t.Fatal(err)
 		}
 		ds, err := db.Client.WebhookDelivery.Query().Order(webhookdelivery.ByID()).All(ctx)

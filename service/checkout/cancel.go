@@ -1,4 +1,4 @@
-package service
+package checkout
 
 import (
 	"context"
@@ -40,7 +40,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *orders.OrderSession, in
 	}
 	var voids []*ent.PaymentTransaction
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.Orders.LockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed, order.StatusCancelled)
+		o, err := s.orders.LockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed, order.StatusCancelled)
 		if err != nil {
 			return err
 		}
@@ -73,7 +73,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *orders.OrderSession, in
 			}
 		}
 		if o.Reserved {
-			v, err := s.Orders.ViewOf(ctx, tx.Client(), sess.Shop, o, nil)
+			v, err := s.orders.ViewOf(ctx, tx.Client(), sess.Shop, o, nil)
 			if err != nil {
 				return err
 			}
@@ -85,7 +85,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *orders.OrderSession, in
 		if err != nil {
 			return err
 		}
-		return s.Orders.RecordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "cancelled", "cancel_reason": in.Reason})
+		return s.orders.RecordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "cancelled", "cancel_reason": in.Reason})
 	})
 	if err != nil {
 		return nil, err
@@ -105,11 +105,11 @@ func (s *Service) CancelOrder(ctx context.Context, sess *orders.OrderSession, in
 		}
 		out.Refund = res
 	}
-	o, err := s.Orders.SessionOrder(ctx, sess)
+	o, err := s.orders.SessionOrder(ctx, sess)
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := payment.LedgerOf(ctx, s.db.Read, o.ID)
+	ledger, err := payment.LedgerOf(ctx, s.p.DB.Read, o.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *orders.OrderSession, in
 			}
 		}
 	}
-	if out.View, err = s.Orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID()); err != nil {
+	if out.View, err = s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID()); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -128,9 +128,9 @@ func (s *Service) CancelOrder(ctx context.Context, sess *orders.OrderSession, in
 
 // sendReservedVoid sends a void the cancellation reserved, through its payment's gateway.
 func (s *Service) sendReservedVoid(ctx context.Context, sess *orders.OrderSession, e *ent.PaymentTransaction) {
-	p, err := s.db.Read.OrderPayment.Get(ctx, e.PaymentID)
+	p, err := s.p.DB.Read.OrderPayment.Get(ctx, e.PaymentID)
 	if err != nil {
-		s.log.ErrorContext(ctx, "void: reading the payment", "error", err)
+		s.p.Log.ErrorContext(ctx, "void: reading the payment", "error", err)
 		return
 	}
 	g, _, err := s.gatewayOfPayment(ctx, sess.Shop, p)
@@ -139,6 +139,6 @@ func (s *Service) sendReservedVoid(ctx context.Context, sess *orders.OrderSessio
 		return
 	}
 	if err := s.sendVoid(ctx, g, e); err != nil {
-		s.log.WarnContext(ctx, "a void's answer was lost; the sweep sends it again", "entry", e.PublicID, "error", err)
+		s.p.Log.WarnContext(ctx, "a void's answer was lost; the sweep sends it again", "entry", e.PublicID, "error", err)
 	}
 }

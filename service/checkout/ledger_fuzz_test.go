@@ -1,4 +1,4 @@
-package service_test
+package checkout_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/orders"
@@ -87,7 +88,7 @@ func (f *fuzzShop) processedOrder(t testing.TB) *orders.OrderSession {
 			t.Fatalf("step %d: %v", i, err)
 		}
 	}
-	if _, err := f.s.ProcessOrder(ctx, sess); err != nil {
+	if _, err := f.s.Checkout.ProcessOrder(ctx, sess); err != nil {
 		t.Fatal(err)
 	}
 	return sess
@@ -138,22 +139,22 @@ func runLedgerOps(t *testing.T, f *fuzzShop, ops []byte) {
 		var err error
 		switch op {
 		case 0:
-			_, err = f.s.Capture(ctx, sess, service.CaptureScope{}, service.CaptureInput{Amount: &amount}, key)
+			_, err = f.s.Checkout.Capture(ctx, sess, checkout.CaptureScope{}, checkout.CaptureInput{Amount: &amount}, key)
 		case 1:
-			_, err = f.s.Capture(ctx, sess, service.CaptureScope{Full: true}, service.CaptureInput{}, key)
+			_, err = f.s.Checkout.Capture(ctx, sess, checkout.CaptureScope{Full: true}, checkout.CaptureInput{}, key)
 		case 2:
-			_, err = f.s.Refund(ctx, sess, service.CaptureScope{}, service.RefundInput{Amount: &amount}, key)
+			_, err = f.s.Checkout.Refund(ctx, sess, checkout.CaptureScope{}, checkout.RefundInput{Amount: &amount}, key)
 		case 3:
-			_, err = f.s.Refund(ctx, sess, service.CaptureScope{Full: true}, service.RefundInput{}, key)
+			_, err = f.s.Checkout.Refund(ctx, sess, checkout.CaptureScope{Full: true}, checkout.RefundInput{}, key)
 		case 4:
-			_, err = f.s.CancelOrder(ctx, sess, service.CancelInput{Reason: "fuzz", Refund: arg&1 == 1}, key)
+			_, err = f.s.Checkout.CancelOrder(ctx, sess, checkout.CancelInput{Reason: "fuzz", Refund: arg&1 == 1}, key)
 		case 5:
 			for _, gw := range f.gws {
 				gw.SetMode("/capture", "")
 				gw.SetMode("/refund", "")
 				gw.SettleAccepted()
 			}
-			err = f.s.FollowUpPendingMoves(ctx, -time.Hour)
+			err = f.s.Checkout.FollowUpPendingMoves(ctx, -time.Hour)
 		}
 		if err != nil {
 			if _, ok := problem.As(err); !ok {

@@ -1,4 +1,4 @@
-package service
+package checkout
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func (s *Service) CrashAfterGatewayGrant(ctx context.Context, sess *orders.Order
 // ProcessCompletions counts process_order's last transactions made on the path given:
 // "reserved" or "locked".
 func (s *Service) ProcessCompletions(path string) int {
-	return int(testutil.ToFloat64(s.metrics.processCompletions.WithLabelValues(path)))
+	return int(testutil.ToFloat64(s.processCompletions.WithLabelValues(path)))
 }
 
 // ProcessOrderWithTheVersionMovedOnBeforeCompletion is process_order with the order's version
@@ -42,7 +42,7 @@ func (s *Service) ProcessOrderWithTheVersionMovedOnBeforeCompletion(ctx context.
 	if outcome.failed != nil || outcome.requiresAction != nil {
 		return nil, errors.New("a tender was not authorized")
 	}
-	if err := s.db.Client.Order.UpdateOneID(r.order.ID).AddVersion(1).Exec(ctx); err != nil {
+	if err := s.p.DB.Client.Order.UpdateOneID(r.order.ID).AddVersion(1).Exec(ctx); err != nil {
 		return nil, err
 	}
 	return s.completeProcessing(ctx, sess.Shop, r, outcome)

@@ -1,4 +1,4 @@
-package service_test
+package checkout_test
 
 import (
 	"context"
@@ -27,14 +27,14 @@ func TestProcessOrderCompletesFromItsReservationOrFromTheRowsWhenTheOrderMovedOn
 			o := newOrderToProcess(t, s, "process-"+path)
 			var err error
 			if path == "reserved" {
-				_, err = s.ProcessOrder(ctx, o.session)
+				_, err = s.Checkout.ProcessOrder(ctx, o.session)
 			} else {
-				_, err = s.ProcessOrderWithTheVersionMovedOnBeforeCompletion(ctx, o.session)
+				_, err = s.Checkout.ProcessOrderWithTheVersionMovedOnBeforeCompletion(ctx, o.session)
 			}
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
-			if n := s.ProcessCompletions(path); n != 1 {
+			if n := s.Checkout.ProcessCompletions(path); n != 1 {
 				t.Fatalf("%d completions on the %s path, want 1", n, path)
 			}
 			stored, err := db.Client.Order.Query().Where(order.ID(o.view.Order.ID)).WithPayments().WithEvents().WithTransactions().Only(ctx)

@@ -1,4 +1,4 @@
-package service
+package payment
 
 import (
 	"context"
@@ -29,14 +29,14 @@ type GatewayConnectionTest struct {
 // authorization that does not exist, and reports the answer. A refusal of that authorization
 // (any 2xx or 4xx other than 401 and 403) means the gateway is reachable and trusts the api_token.
 func (s *Service) TestExternalPaymentGateway(ctx context.Context, sh *ent.Shop, publicID string) (*GatewayConnectionTest, error) {
-	g, err := s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(publicID)).Only(ctx)
+	g, err := s.p.DB.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(publicID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, shops.GatewayNotFound(publicID)
 	}
 	if err != nil {
 		return nil, err
 	}
-	err = s.gateways.Void(ctx, gatewayOf(g), "", gateway.VoidRequest{AuthorizationID: connectionTestAuthorization})
+	err = s.Gateways.Void(ctx, GatewayOf(g), "", gateway.VoidRequest{AuthorizationID: connectionTestAuthorization})
 	if err == nil {
 		return &GatewayConnectionTest{OK: true, Status: gateway.StatusOK, Message: "the gateway accepted the signed call"}, nil
 	}
@@ -56,4 +56,13 @@ func (s *Service) TestExternalPaymentGateway(ctx context.Context, sh *ent.Shop, 
 		out.OK = true
 	}
 	return out, nil
+}
+
+// GatewayOf is how the gateway client reaches a shop's configured gateway.
+func GatewayOf(g *ent.ExternalPaymentGateway) gateway.Gateway {
+	token := ""
+	if g.APIToken != nil {
+		token = *g.APIToken
+	}
+	return gateway.Gateway{BaseURL: g.BaseURL, APIToken: token, Headers: g.HTTPHeaders, ProviderID: g.ProviderID}
 }

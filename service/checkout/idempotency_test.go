@@ -1,4 +1,4 @@
-package service_test
+package checkout_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 // idempotentCalls counts the runs of one call under checkout.Idempotently.
@@ -193,4 +194,13 @@ func TestAKeyHasAtMost255CharactersAndWithoutOneTheCallAlwaysRuns(t *testing.T) 
 			t.Fatalf("%d runs with operation keys %q, want 3, the keyless ones apart", c.runs, c.keys)
 		}
 	})
+}
+
+func newShop(t *testing.T, svc *service.Service) *ent.Shop {
+	t.Helper()
+	created, err := svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return created.Shop
 }

@@ -1,4 +1,4 @@
-package service_test
+package checkout_test
 
 import (
 	"context"
@@ -88,12 +88,12 @@ func TestACrashDuringProcessingIsUndoneByTheRecoverySweep(t *testing.T) {
 		ready := newOrderToProcess(t, s, "crash-shop")
 		gw, v, card, sess := ready.gateway, ready.view, ready.card, ready.session
 
-		if err := s.CrashAfterGatewayGrant(ctx, sess); err != nil {
+		if err := s.Checkout.CrashAfterGatewayGrant(ctx, sess); err != nil {
 			t.Fatal(err)
 		}
 
 		restarted := service.New(db, service.WithClock(func() time.Time { return now.Add(10 * time.Minute) }), service.WithOutboundAllowPrivate(true))
-		if err := restarted.RecoverInterruptedAuthorizations(ctx, 5*time.Minute); err != nil {
+		if err := restarted.Checkout.RecoverInterruptedAuthorizations(ctx, 5*time.Minute); err != nil {
 			t.Fatal(err)
 		}
 		if open := gw.OpenAuths(); len(open) != 0 {
@@ -111,7 +111,7 @@ func TestACrashDuringProcessingIsUndoneByTheRecoverySweep(t *testing.T) {
 		if err != nil || gc.Balance != 1000 {
 			t.Fatalf("gift card balance %d (%v), want 1000", gc.Balance, err)
 		}
-		if err := restarted.RecoverInterruptedAuthorizations(ctx, 5*time.Minute); err != nil {
+		if err := restarted.Checkout.RecoverInterruptedAuthorizations(ctx, 5*time.Minute); err != nil {
 			t.Fatal(err)
 		}
 		if n := len(gw.Calls("/void")); n != 1 {
@@ -128,7 +128,7 @@ func TestTheRecoverySweepRunsOnceAcrossProcessesWhenTheQueueStarts(t *testing.T)
 		now := time.Now()
 		s := service.New(db, service.WithClock(func() time.Time { return now }), service.WithOutboundAllowPrivate(true))
 		ready := newOrderToProcess(t, s, "crash-shop")
-		if err := s.CrashAfterGatewayGrant(ctx, ready.session); err != nil {
+		if err := s.Checkout.CrashAfterGatewayGrant(ctx, ready.session); err != nil {
 			t.Fatal(err)
 		}
 

@@ -1,4 +1,4 @@
-package service
+package checkout
 
 import (
 	"cmp"
@@ -95,7 +95,7 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *orders.OrderSession) (
 		if outcome.failed != nil {
 			return nil, authorizationFailed(outcome.failed, outcome.failure)
 		}
-		v, err := s.Orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
+		v, err := s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +128,7 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 		return err
 	})
 	if err == nil {
-		s.metrics.processCompletions.WithLabelValues("reserved").Inc()
+		s.processCompletions.WithLabelValues("reserved").Inc()
 		return v, nil
 	}
 	// The gateways granted what they granted: the ledger says so whatever comes next.
@@ -136,9 +136,9 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 	if !errors.Is(err, errNotAsReserved) {
 		return nil, err
 	}
-	s.metrics.processCompletions.WithLabelValues("locked").Inc()
+	s.processCompletions.WithLabelValues("locked").Inc()
 	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.Orders.LockOrder(ctx, tx, r.order.ID, order.StatusProcessing)
+		o, err := s.orders.LockOrder(ctx, tx, r.order.ID, order.StatusProcessing)
 		if err != nil {
 			return err
 		}
@@ -146,7 +146,7 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 		if err != nil {
 			return err
 		}
-		if o, err = s.Orders.UpdateLockedOrder(ctx, tx, o, s.processedUpdate(tx, o)); err != nil {
+		if o, err = s.orders.UpdateLockedOrder(ctx, tx, o, s.processedUpdate(tx, o)); err != nil {
 			return err
 		}
 		v, err = s.finishProcessed(ctx, tx, sh, o, r.view.LineItems, payments)
@@ -158,22 +158,22 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 // processedUpdate marks the order o, being processed, processed.
 func (s *Service) processedUpdate(tx *ent.Tx, o *ent.Order) *ent.OrderUpdate {
 	return tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusProcessed).
-		SetProcessedAt(s.clock()).SetPlatformOrderID(platformOrderID(o)).AddVersion(1)
+		SetProcessedAt(s.p.Clock()).SetPlatformOrderID(platformOrderID(o)).AddVersion(1)
 }
 
 // finishProcessed is the end of process_order's last transaction, the order o marked processed:
 // its events and the gift cards it bought. The line items are those reserve read: an order in
 // processing cannot change them.
 func (s *Service) finishProcessed(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.Order, items []*ent.LineItem, payments []*ent.OrderPayment) (*orders.OrderView, error) {
-	v, err := s.Orders.ViewWith(ctx, tx.Client(), sh, o, items, payments)
+	v, err := s.orders.ViewWith(ctx, tx.Client(), sh, o, items, payments)
 	if err != nil {
 		return nil, err
 	}
 	// With no platform connected checkoutd is the platform: the order is created as it is processed.
-	if err := s.Orders.RecordLockedOrderEvents(ctx, tx, v, []string{webhooks.TopicOrderProcessed, webhooks.TopicOrderCreated}, nil); err != nil {
+	if err := s.orders.RecordLockedOrderEvents(ctx, tx, v, []string{webhooks.TopicOrderProcessed, webhooks.TopicOrderCreated}, nil); err != nil {
 		return nil, err
 	}
-	return v, s.Orders.IssuePurchasedGiftCards(ctx, tx, v)
+	return v, s.orders.IssuePurchasedGiftCards(ctx, tx, v)
 }
 
 // reservation is what process_order's first transaction did.
@@ -190,17 +190,17 @@ type reservation struct {
 // stock, discount uses and gift card amounts are taken; it moves to processing. Every payment
 // added to the order moves to authorizing (reserveTenders).
 func (s *Service) reserveForProcessing(ctx context.Context, sess *orders.OrderSession) (*reservation, error) {
-	gateways, err := s.Shops.GatewaysByPublicID(ctx, sess.Shop)
+	gateways, err := s.shops.GatewaysByPublicID(ctx, sess.Shop)
 	if err != nil {
 		return nil, err
 	}
 	r := &reservation{}
 	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.Orders.LockSessionOrder(ctx, tx, sess, order.StatusOpen)
+		o, err := s.orders.LockSessionOrder(ctx, tx, sess, order.StatusOpen)
 		if err != nil {
 			return err
 		}
-		view, err := s.Orders.ViewOf(ctx, tx.Client(), sess.Shop, o, nil)
+		view, err := s.orders.ViewOf(ctx, tx.Client(), sess.Shop, o, nil)
 		if err != nil {
 			return err
 		}
@@ -211,7 +211,7 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *orders.OrderSe
 			return err
 		}
 		update := tx.Order.Update().Where(order.ID(o.ID))
-		if err := orders.RedeemDiscountCodes(ctx, tx, view, s.clock(), update); err != nil {
+		if err := orders.RedeemDiscountCodes(ctx, tx, view, s.p.Clock(), update); err != nil {
 			return err
 		}
 		tenders, err := s.reserveTenders(ctx, tx, sess.Shop, view, gateways)
@@ -222,7 +222,7 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *orders.OrderSe
 		if err != nil {
 			return err
 		}
-		reserved, err := s.Orders.UpdateLockedOrder(ctx, tx, o, update.SetStatus(order.StatusProcessing).
+		reserved, err := s.orders.UpdateLockedOrder(ctx, tx, o, update.SetStatus(order.StatusProcessing).
 			SetReserved(true).SetSettledPricing(frozen).AddVersion(1))
 		*r = reservation{view: view, order: reserved, tenders: tenders}
 		return err
@@ -247,7 +247,7 @@ func (s *Service) completeAsReserved(ctx context.Context, tx *ent.Tx, r *reserva
 	if n, err := update.Save(ctx); err != nil || n == 0 {
 		return nil, nil, cmp.Or(err, errNotAsReserved)
 	}
-	o, err := s.Orders.AppliedOrder(r.order, update.Mutation())
+	o, err := s.orders.AppliedOrder(r.order, update.Mutation())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -351,7 +351,7 @@ func (s *Service) reserveStock(ctx context.Context, tx *ent.Tx, v *orders.OrderV
 		if li.VariantID == "" {
 			continue
 		}
-		ok, err := s.Catalog.Reserve(ctx, tx, v.Shop.ID, li.VariantID, li.Quantity)
+		ok, err := s.catalog.Reserve(ctx, tx, v.Shop.ID, li.VariantID, li.Quantity)
 		if err != nil {
 			return err
 		}
@@ -368,7 +368,7 @@ func (s *Service) releaseReservation(ctx context.Context, tx *ent.Tx, v *orders.
 		if li.VariantID == "" {
 			continue
 		}
-		if err := s.Catalog.Release(ctx, tx, v.Shop.ID, li.VariantID, li.Quantity); err != nil {
+		if err := s.catalog.Release(ctx, tx, v.Shop.ID, li.VariantID, li.Quantity); err != nil {
 			return err
 		}
 	}
@@ -403,16 +403,16 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *orders.OrderSessi
 		view    *orders.OrderView
 		tenders []authorizingTender
 	)
-	gateways, err := s.Shops.GatewaysByPublicID(ctx, sess.Shop)
+	gateways, err := s.shops.GatewaysByPublicID(ctx, sess.Shop)
 	if err != nil {
 		return nil, err
 	}
 	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.Orders.LockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed)
+		o, err := s.orders.LockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed)
 		if err != nil {
 			return err
 		}
-		if view, err = s.Orders.ViewOf(ctx, tx.Client(), sess.Shop, o, nil); err != nil {
+		if view, err = s.orders.ViewOf(ctx, tx.Client(), sess.Shop, o, nil); err != nil {
 			return err
 		}
 		if len(orders.LivePayments(view.Payments)) == 0 {
@@ -442,7 +442,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *orders.OrderSessi
 				Message: "the payment's gateway asks the shopper to act before it authorizes", Details: map[string]any{"payment_id": outcome.requiresAction.PublicID}}
 		}
 		err = s.p.InTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
-			o, err := s.Orders.LockOrder(ctx, tx, view.Order.ID, order.StatusProcessing)
+			o, err := s.orders.LockOrder(ctx, tx, view.Order.ID, order.StatusProcessing)
 			if err != nil {
 				return err
 			}
@@ -459,7 +459,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *orders.OrderSessi
 }
 
 func (s *Service) authorizeResult(ctx context.Context, sess *orders.OrderSession) (*AuthorizeResult, error) {
-	v, err := s.Orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
+	v, err := s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {
 		return nil, err
 	}
@@ -484,17 +484,17 @@ func (s *Service) authorizeResult(ctx context.Context, sess *orders.OrderSession
 // gift cards given back, the order reopened), and authorizations whose outcome is unknown are
 // asked again and voided if they were granted. It is safe to run at any time and more than once.
 func (s *Service) RecoverInterruptedAuthorizations(ctx context.Context, olderThan time.Duration) error {
-	cutoff := s.clock().Add(-olderThan)
-	stuck, err := s.db.Read.Order.Query().Where(order.StatusEQ(order.StatusProcessing), order.UpdatedAtLT(cutoff)).WithShop().All(ctx)
+	cutoff := s.p.Clock().Add(-olderThan)
+	stuck, err := s.p.DB.Read.Order.Query().Where(order.StatusEQ(order.StatusProcessing), order.UpdatedAtLT(cutoff)).WithShop().All(ctx)
 	if err != nil {
 		return err
 	}
 	for _, o := range stuck {
 		if err := s.abandonAuthorization(ctx, o.Edges.Shop, o.ID, 0, 0, "processing was interrupted"); err != nil {
-			s.log.ErrorContext(ctx, "recovering an interrupted order failed", "public_order_id", o.PublicOrderID, "error", err)
+			s.p.Log.ErrorContext(ctx, "recovering an interrupted order failed", "public_order_id", o.PublicOrderID, "error", err)
 		}
 	}
-	unknown, err := s.db.Read.PaymentTransaction.Query().Where(paymenttransaction.KindEQ(paymenttransaction.KindAuthorize),
+	unknown, err := s.p.DB.Read.PaymentTransaction.Query().Where(paymenttransaction.KindEQ(paymenttransaction.KindAuthorize),
 		paymenttransaction.StatusEQ(paymenttransaction.StatusUnknown), paymenttransaction.UpdatedAtLT(cutoff)).
 		WithPayment().WithOrder(func(q *ent.OrderQuery) { q.WithShop() }).All(ctx)
 	if err != nil {
@@ -505,10 +505,10 @@ func (s *Service) RecoverInterruptedAuthorizations(ctx context.Context, olderTha
 			continue
 		}
 		if err := s.resolveUnknownAuthorization(ctx, e); err != nil {
-			s.log.ErrorContext(ctx, "resolving an authorization of unknown outcome failed", "entry", e.PublicID, "error", err)
+			s.p.Log.ErrorContext(ctx, "resolving an authorization of unknown outcome failed", "entry", e.PublicID, "error", err)
 		}
 	}
-	voids, err := s.db.Read.PaymentTransaction.Query().Where(paymenttransaction.KindEQ(paymenttransaction.KindVoid),
+	voids, err := s.p.DB.Read.PaymentTransaction.Query().Where(paymenttransaction.KindEQ(paymenttransaction.KindVoid),
 		paymenttransaction.StatusIn(paymenttransaction.StatusUnknown, paymenttransaction.StatusPending), paymenttransaction.UpdatedAtLT(cutoff)).
 		WithPayment().WithOrder(func(q *ent.OrderQuery) { q.WithShop() }).All(ctx)
 	if err != nil {
@@ -516,7 +516,7 @@ func (s *Service) RecoverInterruptedAuthorizations(ctx context.Context, olderTha
 	}
 	for _, e := range voids {
 		if err := s.retryVoid(ctx, e); err != nil {
-			s.log.ErrorContext(ctx, "retrying a void failed", "entry", e.PublicID, "error", err)
+			s.p.Log.ErrorContext(ctx, "retrying a void failed", "entry", e.PublicID, "error", err)
 		}
 	}
 	return nil
@@ -526,10 +526,10 @@ func (s *Service) RecoverInterruptedAuthorizations(ctx context.Context, olderTha
 // that are still pending (answered 202) or whose answer was lost, older than olderThan, and
 // records what they say.
 func (s *Service) FollowUpPendingMoves(ctx context.Context, olderThan time.Duration) error {
-	pending, err := s.db.Read.PaymentTransaction.Query().Where(
+	pending, err := s.p.DB.Read.PaymentTransaction.Query().Where(
 		paymenttransaction.KindIn(paymenttransaction.KindCapture, paymenttransaction.KindRefund),
 		paymenttransaction.StatusIn(paymenttransaction.StatusPending, paymenttransaction.StatusUnknown),
-		paymenttransaction.UpdatedAtLT(s.clock().Add(-olderThan))).
+		paymenttransaction.UpdatedAtLT(s.p.Clock().Add(-olderThan))).
 		WithOrder(func(q *ent.OrderQuery) { q.WithShop() }).All(ctx)
 	if err != nil {
 		return err

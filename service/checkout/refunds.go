@@ -1,4 +1,4 @@
-package service
+package checkout
 
 import (
 	"context"
@@ -137,7 +137,7 @@ func (s *Service) Refund(ctx context.Context, sess *orders.OrderSession, scope C
 	}
 	var entries []*ent.PaymentTransaction
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.Orders.LockSessionOrder(ctx, tx, sess, order.StatusProcessed, order.StatusCancelled)
+		o, err := s.orders.LockSessionOrder(ctx, tx, sess, order.StatusProcessed, order.StatusCancelled)
 		if err != nil {
 			return err
 		}
@@ -201,15 +201,15 @@ func (s *Service) Refund(ctx context.Context, sess *orders.OrderSession, scope C
 		return nil, err
 	}
 	if in.EmailNotification && res.AmountRefunded > 0 {
-		res.EmailSent = s.Orders.EmailRefund(ctx, sess, res.AmountRefunded)
+		res.EmailSent = s.orders.EmailRefund(ctx, sess, res.AmountRefunded)
 	}
 	return res, nil
 }
 
 func (s *Service) sendRefund(ctx context.Context, sess *orders.OrderSession, e *ent.PaymentTransaction, reason string) {
-	p, err := s.db.Read.OrderPayment.Get(ctx, e.PaymentID)
+	p, err := s.p.DB.Read.OrderPayment.Get(ctx, e.PaymentID)
 	if err != nil {
-		s.log.ErrorContext(ctx, "refund: reading the payment", "error", err)
+		s.p.Log.ErrorContext(ctx, "refund: reading the payment", "error", err)
 		return
 	}
 	g, _, err := s.gatewayOfPayment(ctx, sess.Shop, p)
@@ -233,11 +233,11 @@ func (s *Service) sendRefund(ctx context.Context, sess *orders.OrderSession, e *
 }
 
 func (s *Service) refundResult(ctx context.Context, sess *orders.OrderSession, operationKey string) (*RefundResult, error) {
-	o, err := s.Orders.SessionOrder(ctx, sess)
+	o, err := s.orders.SessionOrder(ctx, sess)
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := payment.LedgerOf(ctx, s.db.Read, o.ID)
+	ledger, err := payment.LedgerOf(ctx, s.p.DB.Read, o.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +293,7 @@ func (s *Service) restock(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.
 			return err
 		}
 		if li.VariantID != "" {
-			if err := s.Catalog.Release(ctx, tx, sh.ID, li.VariantID, l.Quantity); err != nil {
+			if err := s.catalog.Release(ctx, tx, sh.ID, li.VariantID, l.Quantity); err != nil {
 				return err
 			}
 		}
@@ -304,5 +304,5 @@ func (s *Service) restock(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.
 		return err
 	}
 	return tx.Event.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetEventID(platform.NewPublicID()).SetTopic(webhooks.TopicConnectorRestock).
-		SetPayload(map[string]any{"public_order_id": o.PublicOrderID, "line_items": returned}).SetCreatedAt(s.clock()).Exec(ctx)
+		SetPayload(map[string]any{"public_order_id": o.PublicOrderID, "line_items": returned}).SetCreatedAt(s.p.Clock()).Exec(ctx)
 }

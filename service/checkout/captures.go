@@ -1,4 +1,4 @@
-package service
+package checkout
 
 import (
 	"context"
@@ -92,7 +92,7 @@ func (s *Service) Capture(ctx context.Context, sess *orders.OrderSession, scope 
 	}
 	var entries []*ent.PaymentTransaction
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.Orders.LockSessionOrder(ctx, tx, sess, order.StatusProcessed)
+		o, err := s.orders.LockSessionOrder(ctx, tx, sess, order.StatusProcessed)
 		if err != nil {
 			return err
 		}
@@ -202,11 +202,11 @@ func lastCaptureID(entries []*ent.PaymentTransaction) string {
 }
 
 func (s *Service) gatewayOfPayment(ctx context.Context, sh *ent.Shop, p *ent.OrderPayment) (gateway.Gateway, *ent.ExternalPaymentGateway, error) {
-	g, err := s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
+	g, err := s.p.DB.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID), externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
 	if err != nil {
 		return gateway.Gateway{}, nil, err
 	}
-	return gatewayOf(g), g, nil
+	return payment.GatewayOf(g), g, nil
 }
 
 // authorizationExpired are the gateway codes that say an authorization can no longer be captured.
@@ -215,9 +215,9 @@ var authorizationExpired = map[string]bool{"authorization_expired": true, "autho
 // sendCapture sends one reserved capture and settles it. A 202 leaves it pending: the gateway
 // accepted and will settle; the sweep asks again under the same key until it has.
 func (s *Service) sendCapture(ctx context.Context, sess *orders.OrderSession, e *ent.PaymentTransaction, reauth bool) {
-	p, err := s.db.Read.OrderPayment.Get(ctx, e.PaymentID)
+	p, err := s.p.DB.Read.OrderPayment.Get(ctx, e.PaymentID)
 	if err != nil {
-		s.log.ErrorContext(ctx, "capture: reading the payment", "error", err)
+		s.p.Log.ErrorContext(ctx, "capture: reading the payment", "error", err)
 		return
 	}
 	g, cfg, err := s.gatewayOfPayment(ctx, sess.Shop, p)
@@ -258,11 +258,11 @@ func (s *Service) sendCapture(ctx context.Context, sess *orders.OrderSession, e 
 // expired (the capture request's reauth), recorded as an authorize entry of its own.
 func (s *Service) reauthorize(ctx context.Context, sess *orders.OrderSession, p *ent.OrderPayment, capture *ent.PaymentTransaction, g gateway.Gateway) (string, bool) {
 	ctx = context.WithoutCancel(ctx)
-	o, err := s.db.Read.Order.Get(ctx, p.OrderID)
+	o, err := s.p.DB.Read.Order.Get(ctx, p.OrderID)
 	if err != nil {
 		return "", false
 	}
-	entry, err := s.ledger.Open(ctx, s.db.Client, payment.Entry{ShopID: sess.Shop.ID, OrderID: p.OrderID, PaymentID: p.ID,
+	entry, err := s.ledger.Open(ctx, s.p.DB.Client, payment.Entry{ShopID: sess.Shop.ID, OrderID: p.OrderID, PaymentID: p.ID,
 		Kind: paymenttransaction.KindAuthorize, Amount: capture.Amount, Currency: capture.Currency, OperationKey: capture.OperationKey})
 	if err != nil {
 		return "", false
@@ -282,17 +282,17 @@ func (s *Service) reauthorize(ctx context.Context, sess *orders.OrderSession, p 
 func (s *Service) settleMove(ctx context.Context, e *ent.PaymentTransaction, txID, reference string, latency time.Duration, callErr error, status paymenttransaction.Status) {
 	s.settle(ctx, e, txID, latency, callErr, status)
 	if reference != e.ReferenceTransactionID {
-		if err := s.ledger.SetReference(context.WithoutCancel(ctx), s.db.Client, e, reference); err != nil {
-			s.log.ErrorContext(ctx, "recording a ledger reference failed", "entry", e.PublicID, "error", err)
+		if err := s.ledger.SetReference(context.WithoutCancel(ctx), s.p.DB.Client, e, reference); err != nil {
+			s.p.Log.ErrorContext(ctx, "recording a ledger reference failed", "entry", e.PublicID, "error", err)
 		}
 	}
 }
 
 // markAccepted records a gateway's 202: the entry stays pending, with what the gateway said.
 func (s *Service) markAccepted(ctx context.Context, e *ent.PaymentTransaction, txID, reference string, latency time.Duration) {
-	err := s.ledger.MarkAccepted(context.WithoutCancel(ctx), s.db.Client, e, txID, reference, latency)
+	err := s.ledger.MarkAccepted(context.WithoutCancel(ctx), s.p.DB.Client, e, txID, reference, latency)
 	if err != nil {
-		s.log.ErrorContext(ctx, "recording an accepted capture failed", "entry", e.PublicID, "error", err)
+		s.p.Log.ErrorContext(ctx, "recording an accepted capture failed", "entry", e.PublicID, "error", err)
 	}
 }
 
@@ -318,11 +318,11 @@ func moneyTransaction(p *ent.OrderPayment, e *ent.PaymentTransaction) MoneyTrans
 
 // captureResult answers a capture call from the ledger: the order's figures and the call's entries.
 func (s *Service) captureResult(ctx context.Context, sess *orders.OrderSession, operationKey string) (*CaptureResult, error) {
-	v, err := s.Orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
+	v, err := s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := payment.LedgerOf(ctx, s.db.Read, v.Order.ID)
+	ledger, err := payment.LedgerOf(ctx, s.p.DB.Read, v.Order.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -355,6 +355,6 @@ func (s *Service) captureResult(ctx context.Context, sess *orders.OrderSession, 
 
 func (s *Service) recordCaptureFailed(ctx context.Context, sess *orders.OrderSession, o *ent.Order) error {
 	return s.p.InTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
-		return s.Orders.RecordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "payment capture failed"})
+		return s.orders.RecordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "payment capture failed"})
 	})
 }

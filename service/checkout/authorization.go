@@ -1,4 +1,4 @@
-package service
+package checkout
 
 import (
 	"context"
@@ -102,17 +102,9 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 		if err := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID)).SetStatus(orderpayment.StatusAuthorizing).Exec(ctx); err != nil {
 			return nil, err
 		}
-		out = append(out, authorizingTender{payment: p, entry: e, gateway: gatewayOf(gw)})
+		out = append(out, authorizingTender{payment: p, entry: e, gateway: payment.GatewayOf(gw)})
 	}
 	return out, nil
-}
-
-func gatewayOf(g *ent.ExternalPaymentGateway) gateway.Gateway {
-	token := ""
-	if g.APIToken != nil {
-		token = *g.APIToken
-	}
-	return gateway.Gateway{BaseURL: g.BaseURL, APIToken: token, Headers: g.HTTPHeaders, ProviderID: g.ProviderID}
 }
 
 // authorizeTenders is step 2: no transaction is open while it runs. It stops at the first
@@ -209,8 +201,8 @@ func customerData(o *ent.Order) map[string]any {
 // even when the caller's context is cancelled: the gateway has acted, the ledger must say so.
 func (s *Service) settle(ctx context.Context, entry *ent.PaymentTransaction, gatewayID string, latency time.Duration, callErr error, status paymenttransaction.Status) {
 	ctx = context.WithoutCancel(ctx)
-	if err := s.ledger.Settle(ctx, s.db.Client, entry, gatewayID, latency, callErr, status); err != nil {
-		s.log.ErrorContext(ctx, "settling a payment ledger entry failed", "entry", entry.PublicID, "error", err)
+	if err := s.ledger.Settle(ctx, s.p.DB.Client, entry, gatewayID, latency, callErr, status); err != nil {
+		s.p.Log.ErrorContext(ctx, "settling a payment ledger entry failed", "entry", entry.PublicID, "error", err)
 	}
 }
 
@@ -222,22 +214,22 @@ func (s *Service) settle(ctx context.Context, entry *ent.PaymentTransaction, gat
 // (the tender whose gateway asks the shopper to act).
 func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderID int, failedID, keepID int, reason string) error {
 	ctx = context.WithoutCancel(ctx)
-	o, err := s.db.Read.Order.Get(ctx, orderID)
+	o, err := s.p.DB.Read.Order.Get(ctx, orderID)
 	if err != nil {
 		return err
 	}
-	payments, err := s.db.Read.OrderPayment.Query().Where(orderpayment.OrderID(orderID),
+	payments, err := s.p.DB.Read.OrderPayment.Query().Where(orderpayment.OrderID(orderID),
 		orderpayment.StatusIn(orderpayment.StatusAuthorizing, orderpayment.StatusAuthorized)).WithTransactions().All(ctx)
 	if err != nil {
 		return err
 	}
 	gateways := map[string]gateway.Gateway{}
-	gws, err := s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID)).All(ctx)
+	gws, err := s.p.DB.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(sh.ID)).All(ctx)
 	if err != nil {
 		return err
 	}
 	for _, g := range gws {
-		gateways[g.PublicID] = gatewayOf(g)
+		gateways[g.PublicID] = payment.GatewayOf(g)
 	}
 	voided := map[int]bool{}
 	for _, p := range payments {
@@ -255,7 +247,7 @@ func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderI
 		}
 	}
 	return s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.Orders.LockOrder(ctx, tx, orderID, order.StatusProcessing, order.StatusOpen)
+		o, err := s.orders.LockOrder(ctx, tx, orderID, order.StatusProcessing, order.StatusOpen)
 		if err != nil {
 			return err
 		}
@@ -277,7 +269,7 @@ func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderI
 				return err
 			}
 		}
-		v, err := s.Orders.ViewOf(ctx, tx.Client(), sh, o, nil)
+		v, err := s.orders.ViewOf(ctx, tx.Client(), sh, o, nil)
 		if err != nil {
 			return err
 		}
@@ -288,7 +280,7 @@ func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderI
 		}
 		// Trying to pay was the shopper's activity: the abandoned-order hour starts again.
 		if err := tx.Order.UpdateOne(o).SetStatus(order.StatusOpen).SetReserved(false).AddVersion(1).
-			SetLastActivityAt(s.clock()).ClearAbandonedAt().Exec(ctx); err != nil {
+			SetLastActivityAt(s.p.Clock()).ClearAbandonedAt().Exec(ctx); err != nil {
 			return err
 		}
 		if failedID == 0 && keepID != 0 {
@@ -296,7 +288,7 @@ func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderI
 			// processes it again, so this is no order/failed.
 			return nil
 		}
-		return s.Orders.RecordOrderEvent(ctx, tx, sh, o, webhooks.TopicOrderFailed, map[string]any{"reason": reason})
+		return s.orders.RecordOrderEvent(ctx, tx, sh, o, webhooks.TopicOrderFailed, map[string]any{"reason": reason})
 	})
 }
 
@@ -323,7 +315,7 @@ func (s *Service) voidGranted(ctx context.Context, sh *ent.Shop, o *ent.Order, p
 		}
 	}
 	if err := s.voidAuthorization(ctx, sh, o, p, e, g, authID); err != nil {
-		s.log.ErrorContext(ctx, "voiding an authorization failed; the recovery sweep retries it", "error", err)
+		s.p.Log.ErrorContext(ctx, "voiding an authorization failed; the recovery sweep retries it", "error", err)
 	}
 	return true
 }
@@ -332,30 +324,30 @@ func (s *Service) voidGranted(ctx context.Context, sh *ent.Shop, o *ent.Order, p
 // lost on an order that has moved on, and voids it if it was granted.
 func (s *Service) resolveUnknownAuthorization(ctx context.Context, e *ent.PaymentTransaction) error {
 	o, p := e.Edges.Order, e.Edges.Payment
-	g, err := s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(o.ShopID),
+	g, err := s.p.DB.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(o.ShopID),
 		externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
 	if err != nil {
 		return err
 	}
-	s.voidGranted(ctx, o.Edges.Shop, o, p, e, gatewayOf(g))
+	s.voidGranted(ctx, o.Edges.Shop, o, p, e, payment.GatewayOf(g))
 	return nil
 }
 
 // retryVoid sends a void whose answer was lost again, under its own idempotency key.
 func (s *Service) retryVoid(ctx context.Context, e *ent.PaymentTransaction) error {
 	o, p := e.Edges.Order, e.Edges.Payment
-	g, err := s.db.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(o.ShopID),
+	g, err := s.p.DB.Read.ExternalPaymentGateway.Query().Where(externalpaymentgateway.ShopID(o.ShopID),
 		externalpaymentgateway.PublicID(p.GatewayPublicID)).Only(ctx)
 	if err != nil {
 		return err
 	}
-	return s.sendVoid(ctx, gatewayOf(g), e)
+	return s.sendVoid(ctx, payment.GatewayOf(g), e)
 }
 
 // voidAuthorization releases one authorization at its gateway, recorded in the ledger as a
 // void entry written before the call and settled after it.
 func (s *Service) voidAuthorization(ctx context.Context, sh *ent.Shop, o *ent.Order, p *ent.OrderPayment, auth *ent.PaymentTransaction, g gateway.Gateway, authID string) error {
-	entry, err := s.ledger.Open(ctx, s.db.Client, payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: p.ID,
+	entry, err := s.ledger.Open(ctx, s.p.DB.Client, payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: p.ID,
 		Kind: paymenttransaction.KindVoid, Amount: auth.Amount, Currency: auth.Currency, Reference: authID})
 	if err != nil {
 		return err

@@ -1,22 +1,11 @@
-package service
+package checkout
 
 import (
 	"context"
 	"time"
 
 	"github.com/riverqueue/river"
-
-	"github.com/checkoutd/checkoutd/service/platform"
 )
-
-// registerJobs gives the job queue the service's workers, queues and periodic jobs.
-func (s *Service) registerJobs() {
-	q := s.p.Jobs
-	platform.AddWorker(q, &recoverySweepWorker{s: s})
-	platform.AddWorker(q, &followUpSweepWorker{s: s})
-	q.AddPeriodic("interrupted_authorization_sweep", SweepInterval, func() river.JobArgs { return recoverySweepArgs{} })
-	q.AddPeriodic("pending_move_follow_up", SweepInterval, func() river.JobArgs { return followUpSweepArgs{} })
-}
 
 // InterruptedAfter is how long an order may sit in processing before the recovery sweep takes it
 // for interrupted: well above the longest process_order (every tender's call and its one replay
