@@ -9,7 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
-	"github.com/checkoutd/checkoutd/service/webhooks"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
 )
 
@@ -152,7 +152,7 @@ func TestAShopSendingItsOwnAbandonedCartEmailsEmailsTheShopperAndFiresNoOrderAba
 			t.Fatal(err)
 		}
 		for _, e := range events {
-			if e.Topic == webhooks.TopicOrderAbandoned {
+			if e.Topic == platform.TopicOrderAbandoned {
 				t.Fatalf("order/abandoned recorded while the shop sends its own emails")
 			}
 		}

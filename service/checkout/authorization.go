@@ -14,8 +14,8 @@ import (
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/payment"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
-	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // Authorizing the tenders of an order follows one pattern, so that no gateway is ever called
@@ -288,7 +288,7 @@ func (s *Service) abandonAuthorization(ctx context.Context, sh *ent.Shop, orderI
 			// processes it again, so this is no order/failed.
 			return nil
 		}
-		return s.orders.RecordOrderEvent(ctx, tx, sh, o, webhooks.TopicOrderFailed, map[string]any{"reason": reason})
+		return s.orders.RecordOrderEvent(ctx, tx, sh, o, platform.TopicOrderFailed, map[string]any{"reason": reason})
 	})
 }
 

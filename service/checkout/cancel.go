@@ -11,8 +11,8 @@ import (
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/payment"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
-	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // CancelInput is a cancellation: its reason, and whether captured money goes back too.
@@ -85,7 +85,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *orders.OrderSession, in
 		if err != nil {
 			return err
 		}
-		return s.orders.RecordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "cancelled", "cancel_reason": in.Reason})
+		return s.orders.RecordOrderEvent(ctx, tx, sess.Shop, o, platform.TopicOrderFailed, map[string]any{"reason": "cancelled", "cancel_reason": in.Reason})
 	})
 	if err != nil {
 		return nil, err

@@ -15,7 +15,6 @@ import (
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
-	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // Moving money after processing (captures, refunds, voids at cancel) follows the pattern of
@@ -355,6 +354,6 @@ func (s *Service) captureResult(ctx context.Context, sess *orders.OrderSession, 
 
 func (s *Service) recordCaptureFailed(ctx context.Context, sess *orders.OrderSession, o *ent.Order) error {
 	return s.p.InTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
-		return s.orders.RecordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFailed, map[string]any{"reason": "payment capture failed"})
+		return s.orders.RecordOrderEvent(ctx, tx, sess.Shop, o, platform.TopicOrderFailed, map[string]any{"reason": "payment capture failed"})
 	})
 }

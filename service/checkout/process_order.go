@@ -12,8 +12,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/orders"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
-	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // ProcessResult is a processed order, or one whose gateway asks the shopper to act first.
@@ -170,7 +170,7 @@ func (s *Service) finishProcessed(ctx context.Context, tx *ent.Tx, sh *ent.Shop,
 		return nil, err
 	}
 	// With no platform connected checkoutd is the platform: the order is created as it is processed.
-	if err := s.orders.RecordLockedOrderEvents(ctx, tx, v, []string{webhooks.TopicOrderProcessed, webhooks.TopicOrderCreated}, nil); err != nil {
+	if err := s.orders.RecordLockedOrderEvents(ctx, tx, v, []string{platform.TopicOrderProcessed, platform.TopicOrderCreated}, nil); err != nil {
 		return nil, err
 	}
 	return v, s.orders.IssuePurchasedGiftCards(ctx, tx, v)

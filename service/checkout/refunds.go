@@ -15,7 +15,6 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
-	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // RefundInput is the spec's refund request, plus the lines being returned.
@@ -303,6 +302,6 @@ func (s *Service) restock(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *ent.
 	if err := tx.Order.Update().Where(order.ID(o.ID)).AddVersion(1).Exec(ctx); err != nil {
 		return err
 	}
-	return tx.Event.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetEventID(platform.NewPublicID()).SetTopic(webhooks.TopicConnectorRestock).
+	return tx.Event.Create().SetShopID(sh.ID).SetOrderID(o.ID).SetEventID(platform.NewPublicID()).SetTopic(platform.TopicConnectorRestock).
 		SetPayload(map[string]any{"public_order_id": o.PublicOrderID, "line_items": returned}).SetCreatedAt(s.p.Clock()).Exec(ctx)
 }

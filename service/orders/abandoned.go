@@ -13,7 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/predicate"
-	"github.com/checkoutd/checkoutd/service/webhooks"
+	"github.com/checkoutd/checkoutd/service/platform"
 )
 
 // AbandonedAfter is the spec's abandoned-order threshold: an open order with items that the
@@ -110,7 +110,7 @@ func (s *Service) DispatchAbandonedOrders(ctx context.Context) (int, error) {
 			if sh.AbandonedCartEmails {
 				return s.p.Jobs.InsertTx(ctx, tx, []river.InsertManyParams{{Args: abandonedCartEmailArgs{OrderID: o.ID}}})
 			}
-			return s.RecordOrderEvent(ctx, tx, sh, o, webhooks.TopicOrderAbandoned, nil)
+			return s.RecordOrderEvent(ctx, tx, sh, o, platform.TopicOrderAbandoned, nil)
 		})
 		if err != nil {
 			return n, err

@@ -12,7 +12,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
-	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 // RecordOrderEvent writes an event of the order in tx, the transaction of the change that
@@ -107,7 +106,7 @@ func (s *Service) IssuePurchasedGiftCards(ctx context.Context, tx *ent.Tx, v *Or
 			if err != nil {
 				return err
 			}
-			err = s.recordEvent(ctx, tx, sh.ID, &o.ID, webhooks.TopicGiftCardCreated, map[string]any{
+			err = s.recordEvent(ctx, tx, sh.ID, &o.ID, platform.TopicGiftCardCreated, map[string]any{
 				"public_order_id":   o.PublicOrderID,
 				"platform_order_id": o.PlatformOrderID,
 				"line_item_key":     li.LineItemKey,

@@ -123,7 +123,7 @@ func TestASubscriptionMadeOrDeletedAfterAnEventRoutesTheNextOne(t *testing.T) {
 		sess, subs := shopWithSubscriptions(t, svc)
 		deliveredTo := func() []int {
 			t.Helper()
-			if err := svc.Orders.RecordOrderEventAlone(ctx, sess, webhooks.TopicOrderFailed); err != nil {
+			if err := svc.Orders.RecordOrderEventAlone(ctx, sess, platform.TopicOrderFailed); err != nil {
 				t.Fatal(err)
 			}
 			ids, err := db.Client.WebhookDelivery.Query().Order(webhookdelivery.ByID()).

@@ -6,7 +6,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
-	"github.com/checkoutd/checkoutd/service/webhooks"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
@@ -52,7 +52,7 @@ func (s *Service) CheckTaxesCurrent(ctx context.Context, sh *ent.Shop, publicOrd
 // that is refused after its event was written.
 func (s *Service) RecordEventAndRollBack(ctx context.Context, sess *OrderSession) error {
 	return s.p.InTx(ctx, func(tx *ent.Tx) error {
-		if err := s.RecordOrderEvent(ctx, tx, sess.Shop, sess.Order, webhooks.TopicOrderFailed, nil); err != nil {
+		if err := s.RecordOrderEvent(ctx, tx, sess.Shop, sess.Order, platform.TopicOrderFailed, nil); err != nil {
 			return err
 		}
 		return errors.New("the change is refused")

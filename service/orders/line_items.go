@@ -11,8 +11,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
-	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
 func LineNotFound(key string) *problem.Error {
@@ -178,7 +178,7 @@ func (s *Service) SetFulfilledQuantities(ctx context.Context, sess *OrderSession
 		if fulfilled, err := allFulfilled(ctx, tx, o.ID); err != nil || wasFulfilled || !fulfilled {
 			return err
 		}
-		return s.RecordOrderEvent(ctx, tx, sess.Shop, o, webhooks.TopicOrderFulfilled, nil)
+		return s.RecordOrderEvent(ctx, tx, sess.Shop, o, platform.TopicOrderFulfilled, nil)
 	})
 }
 

@@ -1,6 +1,7 @@
-package webhooks
+package platform
 
-// Event topics, with the ids clients look them up by.
+// Event topics: what the outbox records. Webhook subscriptions pick from the first six
+// (webhooks.Topics gives them the ids clients look them up by).
 const (
 	TopicOrderProcessed  = "order/processed"
 	TopicOrderCreated    = "order/created"
