@@ -85,10 +85,7 @@ func (a *API) capture(scope func(*http.Request) checkout.CaptureScope) orderHand
 		idempotent(a, w, r, sess, raw, func(ctx context.Context, operationKey string) (*checkout.CaptureResult, error) {
 			return a.svc.Checkout.Capture(ctx, sess, scope(r), in, operationKey)
 		}, func(res *checkout.CaptureResult) (int, any) {
-			if res.Pending {
-				return http.StatusAccepted, res
-			}
-			return http.StatusOK, res
+			return captureStatus(res), res
 		})
 	}
 }
@@ -107,6 +104,18 @@ func (a *API) refund(scope func(*http.Request) checkout.CaptureScope) orderHandl
 			return refundStatus(res), refundBody(res)
 		})
 	}
+}
+
+// captureStatus is 207 when some captures succeeded and others were refused, 202 while one is
+// unsettled.
+func captureStatus(res *checkout.CaptureResult) int {
+	switch {
+	case res.Pending:
+		return http.StatusAccepted
+	case res.Partial():
+		return http.StatusMultiStatus
+	}
+	return http.StatusOK
 }
 
 // refundStatus is 207 when some refunds succeeded and others failed, 202 while one is unsettled.

@@ -445,3 +445,25 @@ func TestAProcessedOrdersTotalDoesNotMoveWhenTheShopsZonesChange(t *testing.T) {
 		}
 	})
 }
+
+func TestCaptureWhereSomePaymentsFailAnswers207SayingWhich(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		good, bad := gatewaytest.New(t, gatewayAPIToken), gatewaytest.New(t, gatewayAPIToken)
+		p := processedOrder(t, a, good, bad)
+		bad.SetMode("/capture", "decline")
+		first := p.post("/payments/capture/full", map[string]any{}, "partial").wantStatus(t, 207)
+		d := first.data(t)
+		if num(d, "paid_total") != 1000 || num(d, "amount_remaining") != p.total-1000 {
+			t.Fatalf("capture result %v", d)
+		}
+		outcomes := map[string]int64{}
+		for _, x := range d["transactions"].([]any) {
+			m := x.(map[string]any)
+			outcomes[m["status"].(string)] += num(m, "amount")
+		}
+		if outcomes["success"] != 1000 || outcomes["failure"] != p.total-1000 {
+			t.Fatalf("which succeeded: %v", outcomes)
+		}
+		wantReplay(t, first, p.post("/payments/capture/full", map[string]any{}, "partial"))
+	})
+}

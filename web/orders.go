@@ -128,8 +128,11 @@ func (c *Console) captureOrder(q *request) error {
 			if err != nil {
 				return "", err
 			}
-			if res.Pending {
+			switch {
+			case res.Pending:
 				return "Capture sent: the gateway is still settling it.", nil
+			case res.Partial():
+				return "Captured in part; paid so far " + formatMoney(res.PaidTotal, sess.Order.Currency) + ". Some captures were refused, see the ledger.", nil
 			}
 			return "Captured; paid so far " + formatMoney(res.PaidTotal, sess.Order.Currency) + ".", nil
 		}})

@@ -142,6 +142,7 @@ type ComplexityRoot struct {
 		CapturedHeldTotal func(childComplexity int) int
 		OrderTotal        func(childComplexity int) int
 		PaidTotal         func(childComplexity int) int
+		Partial           func(childComplexity int) int
 		Pending           func(childComplexity int) int
 		Transactions      func(childComplexity int) int
 	}
@@ -1427,6 +1428,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CaptureResult.PaidTotal(childComplexity), true
+	case "CaptureResult.partial":
+		if e.ComplexityRoot.CaptureResult.Partial == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CaptureResult.Partial(childComplexity), true
 	case "CaptureResult.pending":
 		if e.ComplexityRoot.CaptureResult.Pending == nil {
 			break
@@ -11089,6 +11096,8 @@ type CaptureResult {
   transactions: [MoneyTransaction!]!
   """A gateway accepted a capture without settling it, or did not answer: it is held, not done."""
   pending: Boolean!
+  """Some captures succeeded and others were refused (REST's 207): the transactions say which."""
+  partial: Boolean!
 }
 
 type RefundTransaction {
@@ -11889,6 +11898,8 @@ func (ec *executionContext) childFields_CaptureResult(ctx context.Context, field
 		return ec.fieldContext_CaptureResult_transactions(ctx, field)
 	case "pending":
 		return ec.fieldContext_CaptureResult_pending(ctx, field)
+	case "partial":
+		return ec.fieldContext_CaptureResult_partial(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CaptureResult", field.Name)
 }
@@ -17436,6 +17447,29 @@ func (ec *executionContext) _CaptureResult_pending(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_CaptureResult_pending(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CaptureResult", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CaptureResult_partial(ctx context.Context, field graphql.CollectedField, obj *checkout.CaptureResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CaptureResult_partial(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Partial(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CaptureResult_partial(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CaptureResult", field, true, false, "Boolean")
 }
 
 func (ec *executionContext) _CorsDomain_id(ctx context.Context, field graphql.CollectedField, obj *ent.CorsDomain) (ret graphql.Marshaler) {
@@ -55848,6 +55882,11 @@ func (ec *executionContext) _CaptureResult(ctx context.Context, sel ast.Selectio
 			}
 		case "pending":
 			out.Values[i] = ec._CaptureResult_pending(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "partial":
+			out.Values[i] = ec._CaptureResult_partial(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

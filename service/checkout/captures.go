@@ -65,6 +65,18 @@ type CaptureResult struct {
 // Final is false while the capture is pending: an idempotent repeat then resumes it.
 func (r *CaptureResult) Final() bool { return !r.Pending }
 
+// Partial reports that some of the call's captures were refused while others went through (a
+// call whose captures were all refused is an error, not a result): the transactions say which.
+// It is worked out from the transactions, so a replayed result tells it as the first did.
+func (r *CaptureResult) Partial() bool {
+	for _, t := range r.Transactions {
+		if t.Status == "failure" {
+			return true
+		}
+	}
+	return false
+}
+
 // amountRequired is the problem of a missing or out-of-bounds amount of a capture or refund.
 var amountRequired = fmt.Sprintf("amount is required and must be positive, in minor units, at most %d", input.MaxAmount)
 
