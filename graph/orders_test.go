@@ -209,9 +209,9 @@ func TestEveryOrderMutationAnswersTheNewState(t *testing.T) {
 				func(st any) bool {
 					return get(st, "shipping", "selectedShipping", "amount") == 1000.0 && get(st, "orderTotal") == 4000.0
 				}},
-			{"setBillingAddress", `mutation($id: String!) { r: setBillingAddress(publicOrderId: $id, input: {countryCode: "CA", provinceCode: "ON", city: "Toronto"}) { ...view } }`,
+			{"setBillingAddress", `mutation($id: String!) { r: setBillingAddress(publicOrderId: $id, input: {countryCode: "CA", provinceCode: "ON", city: "Toronto", postalCode: "M5V 2T6"}) { ...view } }`,
 				func(st any) bool { return get(st, "addresses", "billing", "countryCode") == "CA" }},
-			{"updateBillingAddress", `mutation($id: String!) { r: updateBillingAddress(publicOrderId: $id, input: {country: "Canada", countryCode: "CA", province: "Ontario", provinceCode: "ON", city: "Ottawa"}) { ...view } }`,
+			{"updateBillingAddress", `mutation($id: String!) { r: updateBillingAddress(publicOrderId: $id, input: {country: "Canada", countryCode: "CA", province: "Ontario", provinceCode: "ON", city: "Ottawa", postalCode: "K1A 0B1"}) { ...view } }`,
 				func(st any) bool { return get(st, "addresses", "billing", "city") == "Ottawa" }},
 			{"addLineItem", `mutation($id: String!) { r: addLineItem(publicOrderId: $id, input: {lineItemKey: "card", platformID: "mug-white", quantity: 1, lineItemProperties: {message: "hi"}}) { ...view } }`,
 				func(st any) bool {

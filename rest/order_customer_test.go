@@ -148,3 +148,27 @@ func TestValidateAddressChecksWithoutSettingTheAddress(t *testing.T) {
 		}
 	})
 }
+
+func TestPostalCodeIsRequiredWhereTheCountryNeedsOneAndCheckedOnlyWhenGiven(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		id, jwt, _ := initOrder(t, a)
+		path := "/checkout/storefront/" + a.shop + "/" + id + "/addresses/shipping"
+		for _, country := range []struct{ code, province string }{{"US", "NY"}, {"CA", "ON"}, {"MX", "CMX"}} {
+			addr := usAddress()
+			addr["country"], addr["country_code"], addr["province"], addr["province_code"] = "", country.code, "", country.province
+			delete(addr, "postal_code")
+			e := storefront(t, a, jwt, "POST", path, addr).wantError(t, 422, "", "address.invalid_address")
+			if e["field"] != "postal_code" {
+				t.Fatalf("%s without a postal code: %v", country.code, e)
+			}
+		}
+		// Ireland's addresses need none; one that is given is checked on its format only.
+		irish := map[string]any{"first_name": "Ada", "last_name": "Lovelace", "address_line_1": "1 Main St", "city": "Dublin", "country_code": "IE", "province_code": "D"}
+		storefront(t, a, jwt, "POST", path, irish).wantStatus(t, 200)
+		us := usAddress()
+		us["postal_code"] = "1220"
+		storefront(t, a, jwt, "POST", path, us).wantError(t, 422, "", "address.invalid_address")
+		us["postal_code"] = "12207-1234"
+		storefront(t, a, jwt, "POST", path, us).wantStatus(t, 200)
+	})
+}

@@ -3,6 +3,7 @@ package orders
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/Boostport/address"
@@ -35,10 +36,21 @@ func addressError(kind AddressKind, p input.Problems) *problem.Error {
 	return problem.Validation("address.invalid_address", "invalid "+string(kind)+" address: "+p.Message(), d)
 }
 
-// validateAddress checks country and province codes against ISO 3166 data and the postal code
-// against the country's format, when one is given. strict is the update rule: country,
-// country_code, and the province where the country has provinces, cannot be blank.
-func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
+// addressRules say which rules beyond the fields' bounds and codes an address check applies.
+type addressRules struct {
+	// strict is the update rule: country, country_code, and the province where the country has
+	// provinces, cannot be blank.
+	strict bool
+	// complete: the address is to be the order's (set, update, validate), not one an estimate is
+	// made for, so what its country's addresses need (the postal code) is required.
+	complete bool
+}
+
+// validateAddress checks country and province codes against ISO 3166 data, requires the postal
+// code where the country's addresses need one (complete addresses), and checks it against the
+// country's format when one is given.
+func validateAddress(kind AddressKind, in *AddressInput, rules addressRules) error {
+	strict := rules.strict
 	p := input.Problems{}
 	p.Text("first_name", in.FirstName, input.MaxShortText)
 	p.Text("last_name", in.LastName, input.MaxShortText)
@@ -93,6 +105,9 @@ func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
 			}
 		}
 	}
+	if known && rules.complete && strings.TrimSpace(in.PostalCode) == "" && postalCodeRequired(in.CountryCode) {
+		p.Add("postal_code", "is required for "+in.CountryCode)
+	}
 	if known && in.PostalCode != "" {
 		if re := address.GetCountry(in.CountryCode).PostCodeRegex.Regex; re != "" {
 			if ok, _ := regexp.MatchString(`(?i)^(?:`+re+`)$`, strings.TrimSpace(in.PostalCode)); !ok {
@@ -106,12 +121,18 @@ func validateAddress(kind AddressKind, in *AddressInput, strict bool) error {
 	return nil
 }
 
+// postalCodeRequired reports whether the country's addresses need a postal code (the address
+// format data: the United States, Canada, Mexico and most others; not Ireland or Hong Kong).
+func postalCodeRequired(countryCode string) bool {
+	return slices.Contains(address.GetCountry(countryCode).Required, address.PostCode)
+}
+
 // ValidateAddress checks an address by the rules SetAddress applies, without touching the order.
 func ValidateAddress(kind AddressKind, in AddressInput) error {
 	if kind != ShippingAddress && kind != BillingAddress {
 		return problem.Validation("address.invalid_address_type", "address_type must be shipping or billing", map[string]any{"field": "address_type"})
 	}
-	return validateAddress(kind, &in, false)
+	return validateAddress(kind, &in, addressRules{complete: true})
 }
 
 // SetAddress sets (or overwrites: one per kind per order) an address of the order.
@@ -126,7 +147,7 @@ func (s *Service) UpdateAddress(ctx context.Context, sess *OrderSession, kind Ad
 }
 
 func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind AddressKind, in AddressInput, strict bool) (*OrderView, error) {
-	if err := validateAddress(kind, &in, strict); err != nil {
+	if err := validateAddress(kind, &in, addressRules{strict: strict, complete: true}); err != nil {
 		return nil, err
 	}
 	in.ID = platform.NewPublicID()

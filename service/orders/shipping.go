@@ -40,7 +40,7 @@ func shippingLineEntry(l schema.ShippingLine) ShippingLineEntry {
 // EstimateShippingLines answers the shipping lines the order would be offered at an address,
 // without setting that address or changing anything else on the order.
 func (s *Service) EstimateShippingLines(ctx context.Context, sess *OrderSession, in AddressInput) ([]ShippingLineEntry, *OrderView, error) {
-	if err := validateAddress(ShippingAddress, &in, false); err != nil {
+	if err := validateAddress(ShippingAddress, &in, addressRules{}); err != nil {
 		return nil, nil, err
 	}
 	v, err := s.OrderState(ctx, sess)

@@ -36,7 +36,7 @@ type TaxEstimate struct {
 // EstimateTaxes prices the order as it stands (lines, discounts, selected shipping) with the
 // taxes of the given address, without changing it.
 func (s *Service) EstimateTaxes(ctx context.Context, sess *OrderSession, in AddressInput) (*TaxEstimate, error) {
-	if err := validateAddress(ShippingAddress, &in, false); err != nil {
+	if err := validateAddress(ShippingAddress, &in, addressRules{}); err != nil {
 		return nil, err
 	}
 	v, err := s.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
