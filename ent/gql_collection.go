@@ -4309,6 +4309,16 @@ func (_q *ShopQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 				selectedFields = append(selectedFields, shop.FieldGiftCardsEnabled)
 				fieldSeen[shop.FieldGiftCardsEnabled] = struct{}{}
 			}
+		case "requireBusinessName":
+			if _, ok := fieldSeen[shop.FieldRequireBusinessName]; !ok {
+				selectedFields = append(selectedFields, shop.FieldRequireBusinessName)
+				fieldSeen[shop.FieldRequireBusinessName] = struct{}{}
+			}
+		case "requirePhoneNumber":
+			if _, ok := fieldSeen[shop.FieldRequirePhoneNumber]; !ok {
+				selectedFields = append(selectedFields, shop.FieldRequirePhoneNumber)
+				fieldSeen[shop.FieldRequirePhoneNumber] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

@@ -9359,6 +9359,14 @@ type ShopWhereInput struct {
 	GiftCardsEnabled    *bool `json:"giftCardsEnabled,omitempty"`
 	GiftCardsEnabledNEQ *bool `json:"giftCardsEnabledNEQ,omitempty"`
 
+	// "require_business_name" field predicates.
+	RequireBusinessName    *bool `json:"requireBusinessName,omitempty"`
+	RequireBusinessNameNEQ *bool `json:"requireBusinessNameNEQ,omitempty"`
+
+	// "require_phone_number" field predicates.
+	RequirePhoneNumber    *bool `json:"requirePhoneNumber,omitempty"`
+	RequirePhoneNumberNEQ *bool `json:"requirePhoneNumberNEQ,omitempty"`
+
 	// "cors_domains" edge predicates.
 	HasCorsDomains     *bool                   `json:"hasCorsDomains,omitempty"`
 	HasCorsDomainsWith []*CorsDomainWhereInput `json:"hasCorsDomainsWith,omitempty"`
@@ -9771,6 +9779,18 @@ func (i *ShopWhereInput) P() (predicate.Shop, error) {
 	}
 	if i.GiftCardsEnabledNEQ != nil {
 		predicates = append(predicates, shop.GiftCardsEnabledNEQ(*i.GiftCardsEnabledNEQ))
+	}
+	if i.RequireBusinessName != nil {
+		predicates = append(predicates, shop.RequireBusinessNameEQ(*i.RequireBusinessName))
+	}
+	if i.RequireBusinessNameNEQ != nil {
+		predicates = append(predicates, shop.RequireBusinessNameNEQ(*i.RequireBusinessNameNEQ))
+	}
+	if i.RequirePhoneNumber != nil {
+		predicates = append(predicates, shop.RequirePhoneNumberEQ(*i.RequirePhoneNumber))
+	}
+	if i.RequirePhoneNumberNEQ != nil {
+		predicates = append(predicates, shop.RequirePhoneNumberNEQ(*i.RequirePhoneNumberNEQ))
 	}
 
 	if i.HasCorsDomains != nil {

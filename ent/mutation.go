@@ -19258,6 +19258,8 @@ type ShopMutation struct {
 	prices_include_tax               *bool
 	abandoned_cart_emails            *bool
 	gift_cards_enabled               *bool
+	require_business_name            *bool
+	require_phone_number             *bool
 	clearedFields                    map[string]struct{}
 	access_tokens                    map[int]struct{}
 	removedaccess_tokens             map[int]struct{}
@@ -19855,6 +19857,78 @@ func (m *ShopMutation) OldGiftCardsEnabled(ctx context.Context) (v bool, err err
 // ResetGiftCardsEnabled resets all changes to the "gift_cards_enabled" field.
 func (m *ShopMutation) ResetGiftCardsEnabled() {
 	m.gift_cards_enabled = nil
+}
+
+// SetRequireBusinessName sets the "require_business_name" field.
+func (m *ShopMutation) SetRequireBusinessName(b bool) {
+	m.require_business_name = &b
+}
+
+// RequireBusinessName returns the value of the "require_business_name" field in the mutation.
+func (m *ShopMutation) RequireBusinessName() (r bool, exists bool) {
+	v := m.require_business_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequireBusinessName returns the old "require_business_name" field's value of the Shop entity.
+// If the Shop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopMutation) OldRequireBusinessName(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequireBusinessName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequireBusinessName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequireBusinessName: %w", err)
+	}
+	return oldValue.RequireBusinessName, nil
+}
+
+// ResetRequireBusinessName resets all changes to the "require_business_name" field.
+func (m *ShopMutation) ResetRequireBusinessName() {
+	m.require_business_name = nil
+}
+
+// SetRequirePhoneNumber sets the "require_phone_number" field.
+func (m *ShopMutation) SetRequirePhoneNumber(b bool) {
+	m.require_phone_number = &b
+}
+
+// RequirePhoneNumber returns the value of the "require_phone_number" field in the mutation.
+func (m *ShopMutation) RequirePhoneNumber() (r bool, exists bool) {
+	v := m.require_phone_number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequirePhoneNumber returns the old "require_phone_number" field's value of the Shop entity.
+// If the Shop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopMutation) OldRequirePhoneNumber(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequirePhoneNumber is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequirePhoneNumber requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequirePhoneNumber: %w", err)
+	}
+	return oldValue.RequirePhoneNumber, nil
+}
+
+// ResetRequirePhoneNumber resets all changes to the "require_phone_number" field.
+func (m *ShopMutation) ResetRequirePhoneNumber() {
+	m.require_phone_number = nil
 }
 
 // AddAccessTokenIDs adds the "access_tokens" edge to the AccessToken entity by ids.
@@ -20794,7 +20868,7 @@ func (m *ShopMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ShopMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 14)
 	if m.created_at != nil {
 		fields = append(fields, shop.FieldCreatedAt)
 	}
@@ -20831,6 +20905,12 @@ func (m *ShopMutation) Fields() []string {
 	if m.gift_cards_enabled != nil {
 		fields = append(fields, shop.FieldGiftCardsEnabled)
 	}
+	if m.require_business_name != nil {
+		fields = append(fields, shop.FieldRequireBusinessName)
+	}
+	if m.require_phone_number != nil {
+		fields = append(fields, shop.FieldRequirePhoneNumber)
+	}
 	return fields
 }
 
@@ -20863,6 +20943,10 @@ func (m *ShopMutation) Field(name string) (ent.Value, bool) {
 		return m.AbandonedCartEmails()
 	case shop.FieldGiftCardsEnabled:
 		return m.GiftCardsEnabled()
+	case shop.FieldRequireBusinessName:
+		return m.RequireBusinessName()
+	case shop.FieldRequirePhoneNumber:
+		return m.RequirePhoneNumber()
 	}
 	return nil, false
 }
@@ -20896,6 +20980,10 @@ func (m *ShopMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldAbandonedCartEmails(ctx)
 	case shop.FieldGiftCardsEnabled:
 		return m.OldGiftCardsEnabled(ctx)
+	case shop.FieldRequireBusinessName:
+		return m.OldRequireBusinessName(ctx)
+	case shop.FieldRequirePhoneNumber:
+		return m.OldRequirePhoneNumber(ctx)
 	}
 	return nil, fmt.Errorf("unknown Shop field %s", name)
 }
@@ -20988,6 +21076,20 @@ func (m *ShopMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetGiftCardsEnabled(v)
+		return nil
+	case shop.FieldRequireBusinessName:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequireBusinessName(v)
+		return nil
+	case shop.FieldRequirePhoneNumber:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequirePhoneNumber(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Shop field %s", name)
@@ -21082,6 +21184,12 @@ func (m *ShopMutation) ResetField(name string) error {
 		return nil
 	case shop.FieldGiftCardsEnabled:
 		m.ResetGiftCardsEnabled()
+		return nil
+	case shop.FieldRequireBusinessName:
+		m.ResetRequireBusinessName()
+		return nil
+	case shop.FieldRequirePhoneNumber:
+		m.ResetRequirePhoneNumber()
 		return nil
 	}
 	return fmt.Errorf("unknown Shop field %s", name)

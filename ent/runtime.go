@@ -671,6 +671,14 @@ func init() {
 	shopDescGiftCardsEnabled := shopFields[9].Descriptor()
 	// shop.DefaultGiftCardsEnabled holds the default value on creation for the gift_cards_enabled field.
 	shop.DefaultGiftCardsEnabled = shopDescGiftCardsEnabled.Default.(bool)
+	// shopDescRequireBusinessName is the schema descriptor for require_business_name field.
+	shopDescRequireBusinessName := shopFields[10].Descriptor()
+	// shop.DefaultRequireBusinessName holds the default value on creation for the require_business_name field.
+	shop.DefaultRequireBusinessName = shopDescRequireBusinessName.Default.(bool)
+	// shopDescRequirePhoneNumber is the schema descriptor for require_phone_number field.
+	shopDescRequirePhoneNumber := shopFields[11].Descriptor()
+	// shop.DefaultRequirePhoneNumber holds the default value on creation for the require_phone_number field.
+	shop.DefaultRequirePhoneNumber = shopDescRequirePhoneNumber.Default.(bool)
 	taxzoneMixin := schema.TaxZone{}.Mixin()
 	taxzoneMixinFields0 := taxzoneMixin[0].Fields()
 	_ = taxzoneMixinFields0

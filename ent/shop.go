@@ -42,6 +42,10 @@ type Shop struct {
 	AbandonedCartEmails bool `json:"abandoned_cart_emails,omitempty"`
 	// GiftCardsEnabled holds the value of the "gift_cards_enabled" field.
 	GiftCardsEnabled bool `json:"gift_cards_enabled,omitempty"`
+	// RequireBusinessName holds the value of the "require_business_name" field.
+	RequireBusinessName bool `json:"require_business_name,omitempty"`
+	// RequirePhoneNumber holds the value of the "require_phone_number" field.
+	RequirePhoneNumber bool `json:"require_phone_number,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ShopQuery when eager-loading is set.
 	Edges        ShopEdges `json:"edges"`
@@ -270,7 +274,7 @@ func (*Shop) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case shop.FieldJwtKey:
 			values[i] = new([]byte)
-		case shop.FieldPricesIncludeTax, shop.FieldAbandonedCartEmails, shop.FieldGiftCardsEnabled:
+		case shop.FieldPricesIncludeTax, shop.FieldAbandonedCartEmails, shop.FieldGiftCardsEnabled, shop.FieldRequireBusinessName, shop.FieldRequirePhoneNumber:
 			values[i] = new(sql.NullBool)
 		case shop.FieldID:
 			values[i] = new(sql.NullInt64)
@@ -371,6 +375,18 @@ func (_m *Shop) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field gift_cards_enabled", values[i])
 			} else if value.Valid {
 				_m.GiftCardsEnabled = value.Bool
+			}
+		case shop.FieldRequireBusinessName:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field require_business_name", values[i])
+			} else if value.Valid {
+				_m.RequireBusinessName = value.Bool
+			}
+		case shop.FieldRequirePhoneNumber:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field require_phone_number", values[i])
+			} else if value.Valid {
+				_m.RequirePhoneNumber = value.Bool
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -526,6 +542,12 @@ func (_m *Shop) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("gift_cards_enabled=")
 	builder.WriteString(fmt.Sprintf("%v", _m.GiftCardsEnabled))
+	builder.WriteString(", ")
+	builder.WriteString("require_business_name=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RequireBusinessName))
+	builder.WriteString(", ")
+	builder.WriteString("require_phone_number=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RequirePhoneNumber))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -191,6 +191,34 @@ func (_c *ShopCreate) SetNillableGiftCardsEnabled(v *bool) *ShopCreate {
 	return _c
 }
 
+// SetRequireBusinessName sets the "require_business_name" field.
+func (_c *ShopCreate) SetRequireBusinessName(v bool) *ShopCreate {
+	_c.mutation.SetRequireBusinessName(v)
+	return _c
+}
+
+// SetNillableRequireBusinessName sets the "require_business_name" field if the given value is not nil.
+func (_c *ShopCreate) SetNillableRequireBusinessName(v *bool) *ShopCreate {
+	if v != nil {
+		_c.SetRequireBusinessName(*v)
+	}
+	return _c
+}
+
+// SetRequirePhoneNumber sets the "require_phone_number" field.
+func (_c *ShopCreate) SetRequirePhoneNumber(v bool) *ShopCreate {
+	_c.mutation.SetRequirePhoneNumber(v)
+	return _c
+}
+
+// SetNillableRequirePhoneNumber sets the "require_phone_number" field if the given value is not nil.
+func (_c *ShopCreate) SetNillableRequirePhoneNumber(v *bool) *ShopCreate {
+	if v != nil {
+		_c.SetRequirePhoneNumber(*v)
+	}
+	return _c
+}
+
 // AddAccessTokenIDs adds the "access_tokens" edge to the AccessToken entity by IDs.
 func (_c *ShopCreate) AddAccessTokenIDs(ids ...int) *ShopCreate {
 	_c.mutation.AddAccessTokenIDs(ids...)
@@ -521,6 +549,14 @@ func (_c *ShopCreate) defaults() {
 		v := shop.DefaultGiftCardsEnabled
 		_c.mutation.SetGiftCardsEnabled(v)
 	}
+	if _, ok := _c.mutation.RequireBusinessName(); !ok {
+		v := shop.DefaultRequireBusinessName
+		_c.mutation.SetRequireBusinessName(v)
+	}
+	if _, ok := _c.mutation.RequirePhoneNumber(); !ok {
+		v := shop.DefaultRequirePhoneNumber
+		_c.mutation.SetRequirePhoneNumber(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -567,6 +603,12 @@ func (_c *ShopCreate) check() error {
 	}
 	if _, ok := _c.mutation.GiftCardsEnabled(); !ok {
 		return &ValidationError{Name: "gift_cards_enabled", err: errors.New(`ent: missing required field "Shop.gift_cards_enabled"`)}
+	}
+	if _, ok := _c.mutation.RequireBusinessName(); !ok {
+		return &ValidationError{Name: "require_business_name", err: errors.New(`ent: missing required field "Shop.require_business_name"`)}
+	}
+	if _, ok := _c.mutation.RequirePhoneNumber(); !ok {
+		return &ValidationError{Name: "require_phone_number", err: errors.New(`ent: missing required field "Shop.require_phone_number"`)}
 	}
 	return nil
 }
@@ -642,6 +684,14 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.GiftCardsEnabled(); ok {
 		_spec.SetField(shop.FieldGiftCardsEnabled, field.TypeBool, value)
 		_node.GiftCardsEnabled = value
+	}
+	if value, ok := _c.mutation.RequireBusinessName(); ok {
+		_spec.SetField(shop.FieldRequireBusinessName, field.TypeBool, value)
+		_node.RequireBusinessName = value
+	}
+	if value, ok := _c.mutation.RequirePhoneNumber(); ok {
+		_spec.SetField(shop.FieldRequirePhoneNumber, field.TypeBool, value)
+		_node.RequirePhoneNumber = value
 	}
 	if nodes := _c.mutation.AccessTokensIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1093,6 +1143,30 @@ func (u *ShopUpsert) UpdateGiftCardsEnabled() *ShopUpsert {
 	return u
 }
 
+// SetRequireBusinessName sets the "require_business_name" field.
+func (u *ShopUpsert) SetRequireBusinessName(v bool) *ShopUpsert {
+	u.Set(shop.FieldRequireBusinessName, v)
+	return u
+}
+
+// UpdateRequireBusinessName sets the "require_business_name" field to the value that was provided on create.
+func (u *ShopUpsert) UpdateRequireBusinessName() *ShopUpsert {
+	u.SetExcluded(shop.FieldRequireBusinessName)
+	return u
+}
+
+// SetRequirePhoneNumber sets the "require_phone_number" field.
+func (u *ShopUpsert) SetRequirePhoneNumber(v bool) *ShopUpsert {
+	u.Set(shop.FieldRequirePhoneNumber, v)
+	return u
+}
+
+// UpdateRequirePhoneNumber sets the "require_phone_number" field to the value that was provided on create.
+func (u *ShopUpsert) UpdateRequirePhoneNumber() *ShopUpsert {
+	u.SetExcluded(shop.FieldRequirePhoneNumber)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -1285,6 +1359,34 @@ func (u *ShopUpsertOne) SetGiftCardsEnabled(v bool) *ShopUpsertOne {
 func (u *ShopUpsertOne) UpdateGiftCardsEnabled() *ShopUpsertOne {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdateGiftCardsEnabled()
+	})
+}
+
+// SetRequireBusinessName sets the "require_business_name" field.
+func (u *ShopUpsertOne) SetRequireBusinessName(v bool) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetRequireBusinessName(v)
+	})
+}
+
+// UpdateRequireBusinessName sets the "require_business_name" field to the value that was provided on create.
+func (u *ShopUpsertOne) UpdateRequireBusinessName() *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateRequireBusinessName()
+	})
+}
+
+// SetRequirePhoneNumber sets the "require_phone_number" field.
+func (u *ShopUpsertOne) SetRequirePhoneNumber(v bool) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetRequirePhoneNumber(v)
+	})
+}
+
+// UpdateRequirePhoneNumber sets the "require_phone_number" field to the value that was provided on create.
+func (u *ShopUpsertOne) UpdateRequirePhoneNumber() *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateRequirePhoneNumber()
 	})
 }
 
@@ -1646,6 +1748,34 @@ func (u *ShopUpsertBulk) SetGiftCardsEnabled(v bool) *ShopUpsertBulk {
 func (u *ShopUpsertBulk) UpdateGiftCardsEnabled() *ShopUpsertBulk {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdateGiftCardsEnabled()
+	})
+}
+
+// SetRequireBusinessName sets the "require_business_name" field.
+func (u *ShopUpsertBulk) SetRequireBusinessName(v bool) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetRequireBusinessName(v)
+	})
+}
+
+// UpdateRequireBusinessName sets the "require_business_name" field to the value that was provided on create.
+func (u *ShopUpsertBulk) UpdateRequireBusinessName() *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateRequireBusinessName()
+	})
+}
+
+// SetRequirePhoneNumber sets the "require_phone_number" field.
+func (u *ShopUpsertBulk) SetRequirePhoneNumber(v bool) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetRequirePhoneNumber(v)
+	})
+}
+
+// UpdateRequirePhoneNumber sets the "require_phone_number" field to the value that was provided on create.
+func (u *ShopUpsertBulk) UpdateRequirePhoneNumber() *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateRequirePhoneNumber()
 	})
 }
 

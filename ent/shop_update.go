@@ -175,6 +175,34 @@ func (_u *ShopUpdate) SetNillableGiftCardsEnabled(v *bool) *ShopUpdate {
 	return _u
 }
 
+// SetRequireBusinessName sets the "require_business_name" field.
+func (_u *ShopUpdate) SetRequireBusinessName(v bool) *ShopUpdate {
+	_u.mutation.SetRequireBusinessName(v)
+	return _u
+}
+
+// SetNillableRequireBusinessName sets the "require_business_name" field if the given value is not nil.
+func (_u *ShopUpdate) SetNillableRequireBusinessName(v *bool) *ShopUpdate {
+	if v != nil {
+		_u.SetRequireBusinessName(*v)
+	}
+	return _u
+}
+
+// SetRequirePhoneNumber sets the "require_phone_number" field.
+func (_u *ShopUpdate) SetRequirePhoneNumber(v bool) *ShopUpdate {
+	_u.mutation.SetRequirePhoneNumber(v)
+	return _u
+}
+
+// SetNillableRequirePhoneNumber sets the "require_phone_number" field if the given value is not nil.
+func (_u *ShopUpdate) SetNillableRequirePhoneNumber(v *bool) *ShopUpdate {
+	if v != nil {
+		_u.SetRequirePhoneNumber(*v)
+	}
+	return _u
+}
+
 // AddAccessTokenIDs adds the "access_tokens" edge to the AccessToken entity by IDs.
 func (_u *ShopUpdate) AddAccessTokenIDs(ids ...int) *ShopUpdate {
 	_u.mutation.AddAccessTokenIDs(ids...)
@@ -871,6 +899,12 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.GiftCardsEnabled(); ok {
 		_spec.SetField(shop.FieldGiftCardsEnabled, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RequireBusinessName(); ok {
+		_spec.SetField(shop.FieldRequireBusinessName, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RequirePhoneNumber(); ok {
+		_spec.SetField(shop.FieldRequirePhoneNumber, field.TypeBool, value)
 	}
 	if _u.mutation.AccessTokensCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1771,6 +1805,34 @@ func (_u *ShopUpdateOne) SetNillableGiftCardsEnabled(v *bool) *ShopUpdateOne {
 	return _u
 }
 
+// SetRequireBusinessName sets the "require_business_name" field.
+func (_u *ShopUpdateOne) SetRequireBusinessName(v bool) *ShopUpdateOne {
+	_u.mutation.SetRequireBusinessName(v)
+	return _u
+}
+
+// SetNillableRequireBusinessName sets the "require_business_name" field if the given value is not nil.
+func (_u *ShopUpdateOne) SetNillableRequireBusinessName(v *bool) *ShopUpdateOne {
+	if v != nil {
+		_u.SetRequireBusinessName(*v)
+	}
+	return _u
+}
+
+// SetRequirePhoneNumber sets the "require_phone_number" field.
+func (_u *ShopUpdateOne) SetRequirePhoneNumber(v bool) *ShopUpdateOne {
+	_u.mutation.SetRequirePhoneNumber(v)
+	return _u
+}
+
+// SetNillableRequirePhoneNumber sets the "require_phone_number" field if the given value is not nil.
+func (_u *ShopUpdateOne) SetNillableRequirePhoneNumber(v *bool) *ShopUpdateOne {
+	if v != nil {
+		_u.SetRequirePhoneNumber(*v)
+	}
+	return _u
+}
+
 // AddAccessTokenIDs adds the "access_tokens" edge to the AccessToken entity by IDs.
 func (_u *ShopUpdateOne) AddAccessTokenIDs(ids ...int) *ShopUpdateOne {
 	_u.mutation.AddAccessTokenIDs(ids...)
@@ -2497,6 +2559,12 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 	}
 	if value, ok := _u.mutation.GiftCardsEnabled(); ok {
 		_spec.SetField(shop.FieldGiftCardsEnabled, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RequireBusinessName(); ok {
+		_spec.SetField(shop.FieldRequireBusinessName, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RequirePhoneNumber(); ok {
+		_spec.SetField(shop.FieldRequirePhoneNumber, field.TypeBool, value)
 	}
 	if _u.mutation.AccessTokensCleared() {
 		edge := &sqlgraph.EdgeSpec{

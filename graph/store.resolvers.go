@@ -81,6 +81,15 @@ func (r *mutationResolver) DeleteLifeElement(ctx context.Context, publicID strin
 	return true, nil
 }
 
+// UpdateShopSettings is the resolver for the updateShopSettings field.
+func (r *mutationResolver) UpdateShopSettings(ctx context.Context, input shops.SettingsInput) (*ent.Shop, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Shops.UpdateSettings(ctx, sh, input)
+}
+
 // ConfigureSharedSecret is the resolver for the configureSharedSecret field.
 func (r *mutationResolver) ConfigureSharedSecret(ctx context.Context, sharedSecret string) (*ent.Shop, error) {
 	sh, err := shopFrom(ctx)

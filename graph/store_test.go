@@ -94,3 +94,22 @@ func TestShopBCannotChangeShopAsGatewayThroughGraphQL(t *testing.T) {
 		}
 	})
 }
+
+func TestGraphQLUpdatesTheShopSettingsLeavingOutTheOnesNotGiven(t *testing.T) {
+	eachGraph(t, func(t *testing.T, url string, svc *service.Service) {
+		token := newShop(t, svc, "shop-a")
+		const update = `mutation($in: ShopSettingsInput!) { updateShopSettings(input: $in) { requireBusinessName requirePhoneNumber giftCardsEnabled } }`
+		r := query(t, url, token, update, map[string]any{"in": map[string]any{"requireBusinessName": true, "requirePhoneNumber": true}})
+		if len(r.Errors) > 0 {
+			t.Fatal(r.Errors)
+		}
+		s := r.Data["updateShopSettings"].(map[string]any)
+		if s["requireBusinessName"] != true || s["requirePhoneNumber"] != true || s["giftCardsEnabled"] != false {
+			t.Fatalf("settings %v", s)
+		}
+		r = query(t, url, token, update, map[string]any{"in": map[string]any{"requirePhoneNumber": false}})
+		if s := r.Data["updateShopSettings"].(map[string]any); s["requireBusinessName"] != true || s["requirePhoneNumber"] != false {
+			t.Fatalf("settings after leaving one out %v", s)
+		}
+	})
+}

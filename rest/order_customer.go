@@ -123,7 +123,7 @@ func (a *API) validateAddress(w http.ResponseWriter, r *http.Request, sess *orde
 	if kind == "" {
 		kind = orders.ShippingAddress
 	}
-	if err := orders.ValidateAddress(kind, in); err != nil {
+	if err := orders.ValidateAddress(sess.Shop, kind, in); err != nil {
 		writeError(w, r, err)
 		return
 	}

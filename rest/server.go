@@ -36,6 +36,7 @@ func Register(mux *http.ServeMux, svc *service.Service) {
 	mux.HandleFunc("/", routeNotFound)
 	a.registerStoreConfig(mux)
 	a.registerIntegration(mux)
+	a.registerSettings(mux)
 	a.registerWebhooks(mux)
 	a.registerPaymentGateways(mux)
 	a.registerFlows(mux)

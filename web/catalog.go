@@ -22,6 +22,7 @@ func (c *Console) catalogRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /admin/variants/{id}", c.admin(c.updateVariant))
 	mux.Handle("GET /admin/shipping-zones", c.admin(c.shippingZones))
 	mux.Handle("POST /admin/shipping-zones", c.admin(c.createShippingZone))
+	mux.Handle("POST /admin/shipping-zones/address-requirements", c.admin(c.setAddressRequirements))
 }
 
 func (c *Console) productsPage(q *request, status int, f form) error {
@@ -149,6 +150,16 @@ func (c *Console) shippingZonesPage(q *request, status int, f form) error {
 		f = newForm(url.Values{"rate_kind": {string(shippingrate.KindFlat)}})
 	}
 	return q.render(status, shippingZonesPage(page.Items, f, paginationOf(q.r, page)))
+}
+
+// setAddressRequirements saves whether orders' addresses need a business name and a phone number.
+func (c *Console) setAddressRequirements(q *request) error {
+	d := newDecoder(q.r.PostForm)
+	business, phone := d.checkbox("require_business_name"), d.checkbox("require_phone_number")
+	if _, err := c.svc.Shops.UpdateSettings(q.ctx(), q.shop, shops.SettingsInput{RequireBusinessName: &business, RequirePhoneNumber: &phone}); err != nil {
+		return err
+	}
+	return q.redirect("/admin/shipping-zones", "Address requirements saved.")
 }
 
 func (c *Console) shippingZones(q *request) error {

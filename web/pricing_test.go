@@ -53,6 +53,20 @@ func TestShippingZonesAreCreated(t *testing.T) {
 	})
 }
 
+func TestTheShopsAddressRequirementsAreSaved(t *testing.T) {
+	eachConsole(t, func(t *testing.T, c *console) {
+		c.signIn()
+		c.visit("/admin/shipping-zones")
+		c.run(clickAndWait("#require_business_name"))
+		c.run(clickAndWait("#require_phone_number"))
+		c.submitAndWait("#save-address-requirements", "#flash")
+		c.wantText("#flash", "Address requirements saved")
+		if sh := c.shopEntity(); !sh.RequireBusinessName || !sh.RequirePhoneNumber {
+			t.Fatalf("saved business name %v, phone number %v", sh.RequireBusinessName, sh.RequirePhoneNumber)
+		}
+	})
+}
+
 func TestTaxZonesAreCreatedEditedAndDeleted(t *testing.T) {
 	eachConsole(t, func(t *testing.T, c *console) {
 		c.signIn()

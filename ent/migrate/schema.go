@@ -670,6 +670,8 @@ var (
 		{Name: "prices_include_tax", Type: field.TypeBool, Default: false},
 		{Name: "abandoned_cart_emails", Type: field.TypeBool, Default: false},
 		{Name: "gift_cards_enabled", Type: field.TypeBool, Default: false},
+		{Name: "require_business_name", Type: field.TypeBool, Default: false},
+		{Name: "require_phone_number", Type: field.TypeBool, Default: false},
 	}
 	// ShopsTable holds the schema information for the "shops" table.
 	ShopsTable = &schema.Table{

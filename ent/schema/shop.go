@@ -34,6 +34,10 @@ func (Shop) Fields() []ent.Field {
 		// gift_cards_enabled: buying a gift-card product issues a gift card and records
 		// gift_card/created; otherwise it is sold like any other product.
 		field.Bool("gift_cards_enabled").Default(false),
+		// require_business_name and require_phone_number: an order's shipping and billing
+		// addresses must carry a business name, a phone number (the spec's admin settings).
+		field.Bool("require_business_name").Default(false),
+		field.Bool("require_phone_number").Default(false),
 	}
 }
 

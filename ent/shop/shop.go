@@ -38,6 +38,10 @@ const (
 	FieldAbandonedCartEmails = "abandoned_cart_emails"
 	// FieldGiftCardsEnabled holds the string denoting the gift_cards_enabled field in the database.
 	FieldGiftCardsEnabled = "gift_cards_enabled"
+	// FieldRequireBusinessName holds the string denoting the require_business_name field in the database.
+	FieldRequireBusinessName = "require_business_name"
+	// FieldRequirePhoneNumber holds the string denoting the require_phone_number field in the database.
+	FieldRequirePhoneNumber = "require_phone_number"
 	// EdgeAccessTokens holds the string denoting the access_tokens edge name in mutations.
 	EdgeAccessTokens = "access_tokens"
 	// EdgeCorsDomains holds the string denoting the cors_domains edge name in mutations.
@@ -210,6 +214,8 @@ var Columns = []string{
 	FieldPricesIncludeTax,
 	FieldAbandonedCartEmails,
 	FieldGiftCardsEnabled,
+	FieldRequireBusinessName,
+	FieldRequirePhoneNumber,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -247,6 +253,10 @@ var (
 	DefaultAbandonedCartEmails bool
 	// DefaultGiftCardsEnabled holds the default value on creation for the "gift_cards_enabled" field.
 	DefaultGiftCardsEnabled bool
+	// DefaultRequireBusinessName holds the default value on creation for the "require_business_name" field.
+	DefaultRequireBusinessName bool
+	// DefaultRequirePhoneNumber holds the default value on creation for the "require_phone_number" field.
+	DefaultRequirePhoneNumber bool
 )
 
 // OrderOption defines the ordering options for the Shop queries.
@@ -310,6 +320,16 @@ func ByAbandonedCartEmails(opts ...sql.OrderTermOption) OrderOption {
 // ByGiftCardsEnabled orders the results by the gift_cards_enabled field.
 func ByGiftCardsEnabled(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldGiftCardsEnabled, opts...).ToFunc()
+}
+
+// ByRequireBusinessName orders the results by the require_business_name field.
+func ByRequireBusinessName(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRequireBusinessName, opts...).ToFunc()
+}
+
+// ByRequirePhoneNumber orders the results by the require_phone_number field.
+func ByRequirePhoneNumber(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRequirePhoneNumber, opts...).ToFunc()
 }
 
 // ByAccessTokensCount orders the results by access_tokens count.

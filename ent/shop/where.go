@@ -115,6 +115,16 @@ func GiftCardsEnabled(v bool) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldGiftCardsEnabled, v))
 }
 
+// RequireBusinessName applies equality check predicate on the "require_business_name" field. It's identical to RequireBusinessNameEQ.
+func RequireBusinessName(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldRequireBusinessName, v))
+}
+
+// RequirePhoneNumber applies equality check predicate on the "require_phone_number" field. It's identical to RequirePhoneNumberEQ.
+func RequirePhoneNumber(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldRequirePhoneNumber, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldCreatedAt, v))
@@ -663,6 +673,26 @@ func GiftCardsEnabledEQ(v bool) predicate.Shop {
 // GiftCardsEnabledNEQ applies the NEQ predicate on the "gift_cards_enabled" field.
 func GiftCardsEnabledNEQ(v bool) predicate.Shop {
 	return predicate.Shop(sql.FieldNEQ(FieldGiftCardsEnabled, v))
+}
+
+// RequireBusinessNameEQ applies the EQ predicate on the "require_business_name" field.
+func RequireBusinessNameEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldRequireBusinessName, v))
+}
+
+// RequireBusinessNameNEQ applies the NEQ predicate on the "require_business_name" field.
+func RequireBusinessNameNEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldNEQ(FieldRequireBusinessName, v))
+}
+
+// RequirePhoneNumberEQ applies the EQ predicate on the "require_phone_number" field.
+func RequirePhoneNumberEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldRequirePhoneNumber, v))
+}
+
+// RequirePhoneNumberNEQ applies the NEQ predicate on the "require_phone_number" field.
+func RequirePhoneNumberNEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldNEQ(FieldRequirePhoneNumber, v))
 }
 
 // HasAccessTokens applies the HasEdge predicate on the "access_tokens" edge.

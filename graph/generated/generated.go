@@ -469,6 +469,7 @@ type ComplexityRoot struct {
 		UpdatePayment                func(childComplexity int, publicOrderID string, input orders.PaymentInput) int
 		UpdateRSAConfig              func(childComplexity int, input shops.RSAConfigInput) int
 		UpdateShippingAddress        func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		UpdateShopSettings           func(childComplexity int, input shops.SettingsInput) int
 		UpdateTaxZone                func(childComplexity int, id int, input shops.TaxZonePatch) int
 		UpdateVariant                func(childComplexity int, id int, input catalog.VariantPatch) int
 		UpdateWebhookSubscription    func(childComplexity int, id int, callbackURL string) int
@@ -806,6 +807,8 @@ type ComplexityRoot struct {
 		PlatformType            func(childComplexity int) int
 		PricesIncludeTax        func(childComplexity int) int
 		Products                func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ProductOrder, where *ent.ProductWhereInput) int
+		RequireBusinessName     func(childComplexity int) int
+		RequirePhoneNumber      func(childComplexity int) int
 		RsaConfig               func(childComplexity int) int
 		SharedSecretConfigured  func(childComplexity int) int
 		SharedSecretMasked      func(childComplexity int) int
@@ -1014,6 +1017,7 @@ type MutationResolver interface {
 	UpdateDiscountCode(ctx context.Context, id int, input model.DiscountCodePatch) (*ent.DiscountCode, error)
 	DeleteDiscountCode(ctx context.Context, id int) (bool, error)
 	SetPricesIncludeTax(ctx context.Context, pricesIncludeTax bool) (*ent.Shop, error)
+	UpdateShopSettings(ctx context.Context, input shops.SettingsInput) (*ent.Shop, error)
 	ConfigureSharedSecret(ctx context.Context, sharedSecret string) (*ent.Shop, error)
 	CreateExternalPaymentGateway(ctx context.Context, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error)
 	UpdateExternalPaymentGateway(ctx context.Context, publicID string, input model.ExternalPaymentGatewayInput) (*ent.ExternalPaymentGateway, error)
@@ -3146,6 +3150,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateShippingAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
+	case "Mutation.updateShopSettings":
+		if e.ComplexityRoot.Mutation.UpdateShopSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateShopSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateShopSettings(childComplexity, args["input"].(shops.SettingsInput)), true
 	case "Mutation.updateTaxZone":
 		if e.ComplexityRoot.Mutation.UpdateTaxZone == nil {
 			break
@@ -4750,6 +4765,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.Products(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.ProductOrder), args["where"].(*ent.ProductWhereInput)), true
+	case "Shop.requireBusinessName":
+		if e.ComplexityRoot.Shop.RequireBusinessName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.RequireBusinessName(childComplexity), true
+	case "Shop.requirePhoneNumber":
+		if e.ComplexityRoot.Shop.RequirePhoneNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.RequirePhoneNumber(childComplexity), true
 	case "Shop.rsaConfig":
 		if e.ComplexityRoot.Shop.RsaConfig == nil {
 			break
@@ -5435,6 +5462,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ShippingZoneOrder", ec.unmarshalInputShippingZoneOrder),
 			graphql.NewInputUnmarshaler("ShippingZoneWhereInput", ec.unmarshalInputShippingZoneWhereInput),
 			graphql.NewInputUnmarshaler("ShopOrder", ec.unmarshalInputShopOrder),
+			graphql.NewInputUnmarshaler("ShopSettingsInput", ec.unmarshalInputShopSettingsInput),
 			graphql.NewInputUnmarshaler("ShopWhereInput", ec.unmarshalInputShopWhereInput),
 			graphql.NewInputUnmarshaler("TaxZoneInput", ec.unmarshalInputTaxZoneInput),
 			graphql.NewInputUnmarshaler("TaxZoneOrder", ec.unmarshalInputTaxZoneOrder),
@@ -9385,6 +9413,8 @@ type Shop implements Node {
   pricesIncludeTax: Boolean!
   abandonedCartEmails: Boolean!
   giftCardsEnabled: Boolean!
+  requireBusinessName: Boolean!
+  requirePhoneNumber: Boolean!
   corsDomains(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -9946,6 +9976,16 @@ input ShopWhereInput {
   """
   giftCardsEnabled: Boolean
   giftCardsEnabledNEQ: Boolean
+  """
+  require_business_name field predicates
+  """
+  requireBusinessName: Boolean
+  requireBusinessNameNEQ: Boolean
+  """
+  require_phone_number field predicates
+  """
+  requirePhoneNumber: Boolean
+  requirePhoneNumberNEQ: Boolean
   """
   cors_domains edge predicates
   """
@@ -11676,7 +11716,19 @@ type IssuedGiftCard {
   pin: String!
 }
 
+"""The shop's checkout settings to change; those left out stay as they are."""
+input ShopSettingsInput {
+  abandonedCartEmails: Boolean
+  giftCardsEnabled: Boolean
+  """business_name becomes required on an order's shipping and billing addresses."""
+  requireBusinessName: Boolean
+  """phone_number becomes required on an order's shipping and billing addresses."""
+  requirePhoneNumber: Boolean
+}
+
 extend type Mutation {
+  """Changes the shop's checkout settings (REST: PATCH /checkout/shop/{shop}/settings)."""
+  updateShopSettings(input: ShopSettingsInput!): Shop!
   configureSharedSecret(sharedSecret: String!): Shop!
   createExternalPaymentGateway(input: ExternalPaymentGatewayInput!): ExternalPaymentGateway!
   updateExternalPaymentGateway(publicId: String!, input: ExternalPaymentGatewayInput!): ExternalPaymentGateway!
@@ -13044,6 +13096,10 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_abandonedCartEmails(ctx, field)
 	case "giftCardsEnabled":
 		return ec.fieldContext_Shop_giftCardsEnabled(ctx, field)
+	case "requireBusinessName":
+		return ec.fieldContext_Shop_requireBusinessName(ctx, field)
+	case "requirePhoneNumber":
+		return ec.fieldContext_Shop_requirePhoneNumber(ctx, field)
 	case "corsDomains":
 		return ec.fieldContext_Shop_corsDomains(ctx, field)
 	case "lifeElements":
@@ -14541,6 +14597,20 @@ func (ec *executionContext) field_Mutation_updateShippingAddress_args(ctx contex
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateShopSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (shops.SettingsInput, error) {
+			return ec.unmarshalNShopSettingsInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -23547,6 +23617,50 @@ func (ec *executionContext) fieldContext_Mutation_setPricesIncludeTax(ctx contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateShopSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateShopSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateShopSettings(ctx, fc.Args["input"].(shops.SettingsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateShopSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateShopSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_configureSharedSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30393,6 +30507,52 @@ func (ec *executionContext) _Shop_giftCardsEnabled(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Shop_giftCardsEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shop", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Shop_requireBusinessName(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_requireBusinessName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequireBusinessName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_requireBusinessName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shop", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Shop_requirePhoneNumber(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_requirePhoneNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequirePhoneNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_requirePhoneNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Shop", field, false, false, "Boolean")
 }
 
@@ -50149,6 +50309,69 @@ func UnmarshalShopOrder(ctx context.Context, raw any) (ent.ShopOrder, error) {
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputShopSettingsInput(ctx context.Context, obj any) (shops.SettingsInput, error) {
+	var it shops.SettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"abandonedCartEmails", "giftCardsEnabled", "requireBusinessName", "requirePhoneNumber"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "abandonedCartEmails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("abandonedCartEmails"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AbandonedCartEmails = data
+		case "giftCardsEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("giftCardsEnabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GiftCardsEnabled = data
+		case "requireBusinessName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requireBusinessName"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequireBusinessName = data
+		case "requirePhoneNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requirePhoneNumber"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequirePhoneNumber = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalShopSettingsInput unmarshals raw into the ShopSettingsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalShopSettingsInput(ctx context.Context, raw any) (shops.SettingsInput, error) {
+	var out shops.SettingsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ShopSettingsInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, obj any) (ent.ShopWhereInput, error) {
 	var it ent.ShopWhereInput
 	if obj == nil {
@@ -50160,7 +50383,7 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "pricesIncludeTax", "pricesIncludeTaxNEQ", "abandonedCartEmails", "abandonedCartEmailsNEQ", "giftCardsEnabled", "giftCardsEnabledNEQ", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith", "hasOrders", "hasOrdersWith", "hasShippingZones", "hasShippingZonesWith", "hasProducts", "hasProductsWith", "hasTaxZones", "hasTaxZonesWith", "hasDiscountCodes", "hasDiscountCodesWith", "hasEvents", "hasEventsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "pricesIncludeTax", "pricesIncludeTaxNEQ", "abandonedCartEmails", "abandonedCartEmailsNEQ", "giftCardsEnabled", "giftCardsEnabledNEQ", "requireBusinessName", "requireBusinessNameNEQ", "requirePhoneNumber", "requirePhoneNumberNEQ", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith", "hasOrders", "hasOrdersWith", "hasShippingZones", "hasShippingZonesWith", "hasProducts", "hasProductsWith", "hasTaxZones", "hasTaxZonesWith", "hasDiscountCodes", "hasDiscountCodesWith", "hasEvents", "hasEventsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -50853,6 +51076,34 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 				return it, err
 			}
 			it.GiftCardsEnabledNEQ = data
+		case "requireBusinessName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requireBusinessName"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequireBusinessName = data
+		case "requireBusinessNameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requireBusinessNameNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequireBusinessNameNEQ = data
+		case "requirePhoneNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requirePhoneNumber"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequirePhoneNumber = data
+		case "requirePhoneNumberNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requirePhoneNumberNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequirePhoneNumberNEQ = data
 		case "hasCorsDomains":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasCorsDomains"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -57940,6 +58191,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateShopSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateShopSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "configureSharedSecret":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_configureSharedSecret(ctx, field)
@@ -60178,6 +60436,16 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "giftCardsEnabled":
 			out.Values[i] = ec._Shop_giftCardsEnabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "requireBusinessName":
+			out.Values[i] = ec._Shop_requireBusinessName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "requirePhoneNumber":
+			out.Values[i] = ec._Shop_requirePhoneNumber(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -62757,6 +63025,11 @@ func (ec *executionContext) marshalNShopOrderField2ᚖgithubᚗcomᚋcheckoutd�
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalNShopSettingsInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐSettingsInput(ctx context.Context, v any) (shops.SettingsInput, error) {
+	res, err := ec.unmarshalInputShopSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNShopWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShopWhereInput(ctx context.Context, v any) (*ent.ShopWhereInput, error) {

@@ -44,6 +44,13 @@ type addressRules struct {
 	// complete: the address is to be the order's (set, update, validate), not one an estimate is
 	// made for, so what its country's addresses need (the postal code) is required.
 	complete bool
+	// businessName and phoneNumber are the shop's settings (complete addresses only).
+	businessName, phoneNumber bool
+}
+
+// orderAddressRules are the rules of an address that is to be the order's, in shop sh.
+func orderAddressRules(sh *ent.Shop, strict bool) addressRules {
+	return addressRules{strict: strict, complete: true, businessName: sh.RequireBusinessName, phoneNumber: sh.RequirePhoneNumber}
 }
 
 // validateAddress checks country and province codes against ISO 3166 data, requires the postal
@@ -105,6 +112,12 @@ func validateAddress(kind AddressKind, in *AddressInput, rules addressRules) err
 			}
 		}
 	}
+	if rules.complete && rules.businessName && strings.TrimSpace(in.BusinessName) == "" {
+		p.Add("business_name", "is required by the shop")
+	}
+	if rules.complete && rules.phoneNumber && strings.TrimSpace(in.PhoneNumber) == "" {
+		p.Add("phone_number", "is required by the shop")
+	}
 	if known && rules.complete && strings.TrimSpace(in.PostalCode) == "" && postalCodeRequired(in.CountryCode) {
 		p.Add("postal_code", "is required for "+in.CountryCode)
 	}
@@ -128,11 +141,11 @@ func postalCodeRequired(countryCode string) bool {
 }
 
 // ValidateAddress checks an address by the rules SetAddress applies, without touching the order.
-func ValidateAddress(kind AddressKind, in AddressInput) error {
+func ValidateAddress(sh *ent.Shop, kind AddressKind, in AddressInput) error {
 	if kind != ShippingAddress && kind != BillingAddress {
 		return problem.Validation("address.invalid_address_type", "address_type must be shipping or billing", map[string]any{"field": "address_type"})
 	}
-	return validateAddress(kind, &in, addressRules{complete: true})
+	return validateAddress(kind, &in, orderAddressRules(sh, false))
 }
 
 // SetAddress sets (or overwrites: one per kind per order) an address of the order.
@@ -147,7 +160,7 @@ func (s *Service) UpdateAddress(ctx context.Context, sess *OrderSession, kind Ad
 }
 
 func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind AddressKind, in AddressInput, strict bool) (*OrderView, error) {
-	if err := validateAddress(kind, &in, addressRules{strict: strict, complete: true}); err != nil {
+	if err := validateAddress(kind, &in, orderAddressRules(sess.Shop, strict)); err != nil {
 		return nil, err
 	}
 	in.ID = platform.NewPublicID()

@@ -76,6 +76,14 @@ func NewLifeElementOut(e *ent.LifeElement) LifeElementOut {
 		MetaDataField: e.MetaDataField, OrderAsc: e.OrderAsc}
 }
 
+// companyNameOption tells the storefront whether the addresses' business_name is required.
+func companyNameOption(sh *ent.Shop) string {
+	if sh.RequireBusinessName {
+		return "required"
+	}
+	return "optional"
+}
+
 // InitialData gathers the shop's storefront settings for an order.
 func (s *Service) InitialData(ctx context.Context, v *OrderView) (*InitialData, error) {
 	gws, err := s.shops.ExternalPaymentGateways(ctx, v.Shop)
@@ -89,7 +97,7 @@ func (s *Service) InitialData(ctx context.Context, v *OrderView) (*InitialData, 
 	out := &InitialData{
 		ShopName:                v.Shop.Name,
 		SupportedLanguages:      []map[string]any{{"iso_language": "en", "language_name": "English", "is_default": true}},
-		GeneralSettings:         map[string]any{"checkout_process": map[string]any{"phone_number_required": false, "company_name_option": "optional"}},
+		GeneralSettings:         map[string]any{"checkout_process": map[string]any{"phone_number_required": v.Shop.RequirePhoneNumber, "company_name_option": companyNameOption(v.Shop)}},
 		ExternalPaymentGateways: make([]GatewaySummary, len(gws)),
 		LifeElements:            make([]LifeElementOut, len(els)),
 		FlowSettings:            map[string]any{},

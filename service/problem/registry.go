@@ -84,7 +84,7 @@ var (
 		{Invalid, "02-22", "customer.invalid_email_address", "validate_email_address with an address that is not one (details.field)"},
 		{Invalid, "02-22", "customer.already_exists", "adding a customer to an order that has one (delete it first)"},
 		{Invalid, "02-22", "customer.not_found", "update or delete of the customer of an order that has none"},
-		{Invalid, "02-22", "address.invalid_address", "an address with a text over its bound, a missing or unknown country_code, a province_code not of that country, a missing postal code where the country needs one, a postal code not of the country's format, or (on update) a blank country or province (details.field, address_type)"},
+		{Invalid, "02-22", "address.invalid_address", "an address with a text over its bound, a missing or unknown country_code, a province_code not of that country, a missing postal code where the country needs one, a missing business name or phone number the shop's settings require, a postal code not of the country's format, or (on update) a blank country or province (details.field, address_type)"},
 		{Invalid, "02-22", "shipping.line_not_available", "selecting a shipping line by an index or code that no line available to the order has (details.field)"},
 		{Invalid, "02-22", "shipping.invalid_zone", "shipping zone field missing or invalid: a rate without name or code, of an unknown kind, or with an amount out of bounds (GraphQL, console; details name each field)"},
 		{Invalid, "02-22", "product.invalid_product_data", "product field missing or invalid, over its bound, or a variant without platform_id or with one used twice (GraphQL, console; details name each field)"},

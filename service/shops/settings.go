@@ -17,3 +17,35 @@ func (s *Service) SetAbandonedCartEmails(ctx context.Context, sh *ent.Shop, on b
 func (s *Service) SetGiftCardsEnabled(ctx context.Context, sh *ent.Shop, on bool) (*ent.Shop, error) {
 	return s.p.DB.Client.Shop.UpdateOneID(sh.ID).SetGiftCardsEnabled(on).Save(ctx)
 }
+
+// Settings are the shop's checkout settings its admin changes.
+type Settings struct {
+	AbandonedCartEmails bool `json:"abandoned_cart_emails"`
+	GiftCardsEnabled    bool `json:"gift_cards_enabled"`
+	// RequireBusinessName and RequirePhoneNumber make business_name and phone_number required
+	// on an order's shipping and billing addresses.
+	RequireBusinessName bool `json:"require_business_name"`
+	RequirePhoneNumber  bool `json:"require_phone_number"`
+}
+
+// SettingsOf are the shop's settings.
+func SettingsOf(sh *ent.Shop) Settings {
+	return Settings{AbandonedCartEmails: sh.AbandonedCartEmails, GiftCardsEnabled: sh.GiftCardsEnabled,
+		RequireBusinessName: sh.RequireBusinessName, RequirePhoneNumber: sh.RequirePhoneNumber}
+}
+
+// SettingsInput changes the settings it names; the others stay as they are.
+type SettingsInput struct {
+	AbandonedCartEmails *bool `json:"abandoned_cart_emails"`
+	GiftCardsEnabled    *bool `json:"gift_cards_enabled"`
+	RequireBusinessName *bool `json:"require_business_name"`
+	RequirePhoneNumber  *bool `json:"require_phone_number"`
+}
+
+// UpdateSettings changes the settings in, in one statement. Orders check addresses against the
+// settings as they are when the address is set: an address set before stays.
+func (s *Service) UpdateSettings(ctx context.Context, sh *ent.Shop, in SettingsInput) (*ent.Shop, error) {
+	return s.p.DB.Client.Shop.UpdateOneID(sh.ID).SetNillableAbandonedCartEmails(in.AbandonedCartEmails).
+		SetNillableGiftCardsEnabled(in.GiftCardsEnabled).SetNillableRequireBusinessName(in.RequireBusinessName).
+		SetNillableRequirePhoneNumber(in.RequirePhoneNumber).Save(ctx)
+}
