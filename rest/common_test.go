@@ -2,14 +2,17 @@ package rest_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -210,6 +213,58 @@ func TestWrongJSONTypeNamesTheFieldInJSONWords(t *testing.T) {
 		e = a.do("POST", a.shopPath("/cors"), `[]`).wantError(t, 422, problem.CodeValidation, "request.invalid_field_type")
 		if e["message"] != "request body must be a JSON object" {
 			t.Fatalf("error %v", e)
+		}
+	})
+}
+
+// A client still sending a body over the limit reads the 413, not a reset connection: the rest
+// of the body is read and dropped before the answer goes.
+func TestABodyOver1MiBSentSlowlyGetsThe413NotAConnectionReset(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		for _, chunked := range []bool{false, true} {
+			conn, err := net.Dial("tcp", strings.TrimPrefix(a.url, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			const size = 2 << 20
+			head := "POST " + a.shopPath("/cors") + " HTTP/1.1\r\nHost: checkoutd\r\nAuthorization: Bearer " + a.token +
+				"\r\nContent-Type: application/json\r\n"
+			if chunked {
+				head += "Transfer-Encoding: chunked\r\n\r\n"
+			} else {
+				head += "Content-Length: " + strconv.Itoa(size) + "\r\n\r\n"
+			}
+			if _, err := conn.Write([]byte(head)); err != nil {
+				t.Fatal(err)
+			}
+			part := bytes.Repeat([]byte("a"), 64<<10)
+			for sent := 0; sent < size; sent += len(part) {
+				out := part
+				if chunked {
+					out = append([]byte(strconv.FormatInt(int64(len(part)), 16)+"\r\n"), append(part, "\r\n"...)...)
+				}
+				if _, err := conn.Write(out); err != nil {
+					t.Fatalf("chunked %v: sending the body failed after %d bytes: %v", chunked, sent, err)
+				}
+				time.Sleep(30 * time.Millisecond)
+			}
+			if chunked {
+				if _, err := conn.Write([]byte("0\r\n\r\n")); err != nil {
+					t.Fatalf("ending the chunked body: %v", err)
+				}
+			}
+			res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatalf("chunked %v: reading the answer: %v", chunked, err)
+			}
+			body, err := io.ReadAll(res.Body)
+			if err != nil {
+				t.Fatalf("chunked %v: reading the answer's body: %v", chunked, err)
+			}
+			if res.StatusCode != 413 || !strings.Contains(string(body), `"request.body_too_large"`) {
+				t.Fatalf("chunked %v: %d %s", chunked, res.StatusCode, body)
+			}
 		}
 	})
 }

@@ -4,6 +4,7 @@ package rest
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"path"
@@ -72,7 +73,14 @@ func Common(next http.Handler) http.Handler {
 		defer func() {
 			slog.DebugContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "duration", time.Since(start))
 		}()
+		raw := r.Body
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		// A refused body's rest is read and dropped before the answer goes: see drainRefusedBody.
+		defer func() {
+			if rec.status == http.StatusRequestEntityTooLarge {
+				drainRefusedBody(rec.ResponseWriter, r, raw)
+			}
+		}()
 		if r.ContentLength > MaxBodyBytes {
 			writeError(w, r, errBodyTooLarge)
 			return
@@ -119,6 +127,30 @@ func canonicalPath(p string) string {
 
 var errNonCanonicalPath = &problem.Error{Kind: problem.Malformed, Code: problem.CodeBadRequest, Type: "request.non_canonical_path",
 	Message: "the path is not in canonical form: it has a . or .. segment or an empty segment (//)"}
+
+// MaxDrainBytes bounds how much of a body refused with 413 is read and dropped, and
+// drainTimeout how long that may take.
+const (
+	MaxDrainBytes = 8 << 20
+	drainTimeout  = 5 * time.Second
+)
+
+// drainRefusedBody reads and drops what is left of a body refused as too large, up to
+// MaxDrainBytes and for at most drainTimeout, before the 413 goes out (it waits in the
+// response's buffer). Closing the connection while the client is still sending would reset it,
+// and the client would see ECONNRESET instead of the 413: a reverse proxy's lingering close does
+// the same. A body declared larger than that is not waited for.
+func drainRefusedBody(w http.ResponseWriter, r *http.Request, body io.ReadCloser) {
+	if body == nil || body == http.NoBody || r.ContentLength > MaxBodyBytes+MaxDrainBytes {
+		return
+	}
+	rc := http.NewResponseController(w)
+	if err := rc.SetReadDeadline(time.Now().Add(drainTimeout)); err != nil {
+		return // not a connection this process reads (a test recorder)
+	}
+	_, _ = io.CopyN(io.Discard, body, MaxDrainBytes)
+	_ = rc.SetReadDeadline(time.Time{})
+}
 
 type statusRecorder struct {
 	http.ResponseWriter
