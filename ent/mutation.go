@@ -10728,6 +10728,7 @@ type OrderMutation struct {
 	platform_order_id             *string
 	meta_data                     *schema.OrderMetaData
 	customer                      **schema.OrderCustomer
+	init_customer                 **schema.OrderCustomer
 	shipping_address              **schema.OrderAddress
 	billing_address               **schema.OrderAddress
 	selected_shipping             **schema.ShippingLine
@@ -11304,6 +11305,55 @@ func (m *OrderMutation) CustomerCleared() bool {
 func (m *OrderMutation) ResetCustomer() {
 	m.customer = nil
 	delete(m.clearedFields, order.FieldCustomer)
+}
+
+// SetInitCustomer sets the "init_customer" field.
+func (m *OrderMutation) SetInitCustomer(sc *schema.OrderCustomer) {
+	m.init_customer = &sc
+}
+
+// InitCustomer returns the value of the "init_customer" field in the mutation.
+func (m *OrderMutation) InitCustomer() (r *schema.OrderCustomer, exists bool) {
+	v := m.init_customer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInitCustomer returns the old "init_customer" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldInitCustomer(ctx context.Context) (v *schema.OrderCustomer, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInitCustomer is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInitCustomer requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInitCustomer: %w", err)
+	}
+	return oldValue.InitCustomer, nil
+}
+
+// ClearInitCustomer clears the value of the "init_customer" field.
+func (m *OrderMutation) ClearInitCustomer() {
+	m.init_customer = nil
+	m.clearedFields[order.FieldInitCustomer] = struct{}{}
+}
+
+// InitCustomerCleared returns if the "init_customer" field was cleared in this mutation.
+func (m *OrderMutation) InitCustomerCleared() bool {
+	_, ok := m.clearedFields[order.FieldInitCustomer]
+	return ok
+}
+
+// ResetInitCustomer resets all changes to the "init_customer" field.
+func (m *OrderMutation) ResetInitCustomer() {
+	m.init_customer = nil
+	delete(m.clearedFields, order.FieldInitCustomer)
 }
 
 // SetShippingAddress sets the "shipping_address" field.
@@ -12197,7 +12247,7 @@ func (m *OrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrderMutation) Fields() []string {
-	fields := make([]string, 0, 24)
+	fields := make([]string, 0, 25)
 	if m.created_at != nil {
 		fields = append(fields, order.FieldCreatedAt)
 	}
@@ -12233,6 +12283,9 @@ func (m *OrderMutation) Fields() []string {
 	}
 	if m.customer != nil {
 		fields = append(fields, order.FieldCustomer)
+	}
+	if m.init_customer != nil {
+		fields = append(fields, order.FieldInitCustomer)
 	}
 	if m.shipping_address != nil {
 		fields = append(fields, order.FieldShippingAddress)
@@ -12302,6 +12355,8 @@ func (m *OrderMutation) Field(name string) (ent.Value, bool) {
 		return m.MetaData()
 	case order.FieldCustomer:
 		return m.Customer()
+	case order.FieldInitCustomer:
+		return m.InitCustomer()
 	case order.FieldShippingAddress:
 		return m.ShippingAddress()
 	case order.FieldBillingAddress:
@@ -12359,6 +12414,8 @@ func (m *OrderMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldMetaData(ctx)
 	case order.FieldCustomer:
 		return m.OldCustomer(ctx)
+	case order.FieldInitCustomer:
+		return m.OldInitCustomer(ctx)
 	case order.FieldShippingAddress:
 		return m.OldShippingAddress(ctx)
 	case order.FieldBillingAddress:
@@ -12475,6 +12532,13 @@ func (m *OrderMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomer(v)
+		return nil
+	case order.FieldInitCustomer:
+		v, ok := value.(*schema.OrderCustomer)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInitCustomer(v)
 		return nil
 	case order.FieldShippingAddress:
 		v, ok := value.(*schema.OrderAddress)
@@ -12608,6 +12672,9 @@ func (m *OrderMutation) ClearedFields() []string {
 	if m.FieldCleared(order.FieldCustomer) {
 		fields = append(fields, order.FieldCustomer)
 	}
+	if m.FieldCleared(order.FieldInitCustomer) {
+		fields = append(fields, order.FieldInitCustomer)
+	}
 	if m.FieldCleared(order.FieldShippingAddress) {
 		fields = append(fields, order.FieldShippingAddress)
 	}
@@ -12654,6 +12721,9 @@ func (m *OrderMutation) ClearField(name string) error {
 	switch name {
 	case order.FieldCustomer:
 		m.ClearCustomer()
+		return nil
+	case order.FieldInitCustomer:
+		m.ClearInitCustomer()
 		return nil
 	case order.FieldShippingAddress:
 		m.ClearShippingAddress()
@@ -12728,6 +12798,9 @@ func (m *OrderMutation) ResetField(name string) error {
 		return nil
 	case order.FieldCustomer:
 		m.ResetCustomer()
+		return nil
+	case order.FieldInitCustomer:
+		m.ResetInitCustomer()
 		return nil
 	case order.FieldShippingAddress:
 		m.ResetShippingAddress()

@@ -44,6 +44,8 @@ type Order struct {
 	MetaData schema.OrderMetaData `json:"meta_data,omitempty"`
 	// Customer holds the value of the "customer" field.
 	Customer *schema.OrderCustomer `json:"customer,omitempty"`
+	// InitCustomer holds the value of the "init_customer" field.
+	InitCustomer *schema.OrderCustomer `json:"init_customer,omitempty"`
 	// ShippingAddress holds the value of the "shipping_address" field.
 	ShippingAddress *schema.OrderAddress `json:"shipping_address,omitempty"`
 	// BillingAddress holds the value of the "billing_address" field.
@@ -150,7 +152,7 @@ func (*Order) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case order.FieldMetaData, order.FieldCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis, order.FieldRedeemedDiscountCodes, order.FieldSettledPricing:
+		case order.FieldMetaData, order.FieldCustomer, order.FieldInitCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis, order.FieldRedeemedDiscountCodes, order.FieldSettledPricing:
 			values[i] = new([]byte)
 		case order.FieldReserved:
 			values[i] = new(sql.NullBool)
@@ -255,6 +257,14 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 			} else if value != nil && len(*value) > 0 {
 				if err := json.Unmarshal(*value, &_m.Customer); err != nil {
 					return fmt.Errorf("unmarshal field customer: %w", err)
+				}
+			}
+		case order.FieldInitCustomer:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field init_customer", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.InitCustomer); err != nil {
+					return fmt.Errorf("unmarshal field init_customer: %w", err)
 				}
 			}
 		case order.FieldShippingAddress:
@@ -440,6 +450,9 @@ func (_m *Order) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("customer=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Customer))
+	builder.WriteString(", ")
+	builder.WriteString("init_customer=")
+	builder.WriteString(fmt.Sprintf("%v", _m.InitCustomer))
 	builder.WriteString(", ")
 	builder.WriteString("shipping_address=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ShippingAddress))

@@ -156,6 +156,12 @@ func (_c *OrderCreate) SetCustomer(v *schema.OrderCustomer) *OrderCreate {
 	return _c
 }
 
+// SetInitCustomer sets the "init_customer" field.
+func (_c *OrderCreate) SetInitCustomer(v *schema.OrderCustomer) *OrderCreate {
+	_c.mutation.SetInitCustomer(v)
+	return _c
+}
+
 // SetShippingAddress sets the "shipping_address" field.
 func (_c *OrderCreate) SetShippingAddress(v *schema.OrderAddress) *OrderCreate {
 	_c.mutation.SetShippingAddress(v)
@@ -526,6 +532,10 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 		_spec.SetField(order.FieldCustomer, field.TypeJSON, value)
 		_node.Customer = value
 	}
+	if value, ok := _c.mutation.InitCustomer(); ok {
+		_spec.SetField(order.FieldInitCustomer, field.TypeJSON, value)
+		_node.InitCustomer = value
+	}
 	if value, ok := _c.mutation.ShippingAddress(); ok {
 		_spec.SetField(order.FieldShippingAddress, field.TypeJSON, value)
 		_node.ShippingAddress = value
@@ -818,6 +828,24 @@ func (u *OrderUpsert) UpdateCustomer() *OrderUpsert {
 // ClearCustomer clears the value of the "customer" field.
 func (u *OrderUpsert) ClearCustomer() *OrderUpsert {
 	u.SetNull(order.FieldCustomer)
+	return u
+}
+
+// SetInitCustomer sets the "init_customer" field.
+func (u *OrderUpsert) SetInitCustomer(v *schema.OrderCustomer) *OrderUpsert {
+	u.Set(order.FieldInitCustomer, v)
+	return u
+}
+
+// UpdateInitCustomer sets the "init_customer" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateInitCustomer() *OrderUpsert {
+	u.SetExcluded(order.FieldInitCustomer)
+	return u
+}
+
+// ClearInitCustomer clears the value of the "init_customer" field.
+func (u *OrderUpsert) ClearInitCustomer() *OrderUpsert {
+	u.SetNull(order.FieldInitCustomer)
 	return u
 }
 
@@ -1212,6 +1240,27 @@ func (u *OrderUpsertOne) UpdateCustomer() *OrderUpsertOne {
 func (u *OrderUpsertOne) ClearCustomer() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearCustomer()
+	})
+}
+
+// SetInitCustomer sets the "init_customer" field.
+func (u *OrderUpsertOne) SetInitCustomer(v *schema.OrderCustomer) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetInitCustomer(v)
+	})
+}
+
+// UpdateInitCustomer sets the "init_customer" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateInitCustomer() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateInitCustomer()
+	})
+}
+
+// ClearInitCustomer clears the value of the "init_customer" field.
+func (u *OrderUpsertOne) ClearInitCustomer() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearInitCustomer()
 	})
 }
 
@@ -1807,6 +1856,27 @@ func (u *OrderUpsertBulk) UpdateCustomer() *OrderUpsertBulk {
 func (u *OrderUpsertBulk) ClearCustomer() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearCustomer()
+	})
+}
+
+// SetInitCustomer sets the "init_customer" field.
+func (u *OrderUpsertBulk) SetInitCustomer(v *schema.OrderCustomer) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetInitCustomer(v)
+	})
+}
+
+// UpdateInitCustomer sets the "init_customer" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateInitCustomer() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateInitCustomer()
+	})
+}
+
+// ClearInitCustomer clears the value of the "init_customer" field.
+func (u *OrderUpsertBulk) ClearInitCustomer() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearInitCustomer()
 	})
 }
 

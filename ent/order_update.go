@@ -150,6 +150,18 @@ func (_u *OrderUpdate) ClearCustomer() *OrderUpdate {
 	return _u
 }
 
+// SetInitCustomer sets the "init_customer" field.
+func (_u *OrderUpdate) SetInitCustomer(v *schema.OrderCustomer) *OrderUpdate {
+	_u.mutation.SetInitCustomer(v)
+	return _u
+}
+
+// ClearInitCustomer clears the value of the "init_customer" field.
+func (_u *OrderUpdate) ClearInitCustomer() *OrderUpdate {
+	_u.mutation.ClearInitCustomer()
+	return _u
+}
+
 // SetShippingAddress sets the "shipping_address" field.
 func (_u *OrderUpdate) SetShippingAddress(v *schema.OrderAddress) *OrderUpdate {
 	_u.mutation.SetShippingAddress(v)
@@ -581,6 +593,12 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.CustomerCleared() {
 		_spec.ClearField(order.FieldCustomer, field.TypeJSON)
 	}
+	if value, ok := _u.mutation.InitCustomer(); ok {
+		_spec.SetField(order.FieldInitCustomer, field.TypeJSON, value)
+	}
+	if _u.mutation.InitCustomerCleared() {
+		_spec.ClearField(order.FieldInitCustomer, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.ShippingAddress(); ok {
 		_spec.SetField(order.FieldShippingAddress, field.TypeJSON, value)
 	}
@@ -973,6 +991,18 @@ func (_u *OrderUpdateOne) SetCustomer(v *schema.OrderCustomer) *OrderUpdateOne {
 // ClearCustomer clears the value of the "customer" field.
 func (_u *OrderUpdateOne) ClearCustomer() *OrderUpdateOne {
 	_u.mutation.ClearCustomer()
+	return _u
+}
+
+// SetInitCustomer sets the "init_customer" field.
+func (_u *OrderUpdateOne) SetInitCustomer(v *schema.OrderCustomer) *OrderUpdateOne {
+	_u.mutation.SetInitCustomer(v)
+	return _u
+}
+
+// ClearInitCustomer clears the value of the "init_customer" field.
+func (_u *OrderUpdateOne) ClearInitCustomer() *OrderUpdateOne {
+	_u.mutation.ClearInitCustomer()
 	return _u
 }
 
@@ -1436,6 +1466,12 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	}
 	if _u.mutation.CustomerCleared() {
 		_spec.ClearField(order.FieldCustomer, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.InitCustomer(); ok {
+		_spec.SetField(order.FieldInitCustomer, field.TypeJSON, value)
+	}
+	if _u.mutation.InitCustomerCleared() {
+		_spec.ClearField(order.FieldInitCustomer, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.ShippingAddress(); ok {
 		_spec.SetField(order.FieldShippingAddress, field.TypeJSON, value)

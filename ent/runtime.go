@@ -365,11 +365,11 @@ func init() {
 	// order.DefaultPlatformOrderID holds the default value on creation for the platform_order_id field.
 	order.DefaultPlatformOrderID = orderDescPlatformOrderID.Default.(string)
 	// orderDescVersion is the schema descriptor for version field.
-	orderDescVersion := orderFields[15].Descriptor()
+	orderDescVersion := orderFields[16].Descriptor()
 	// order.DefaultVersion holds the default value on creation for the version field.
 	order.DefaultVersion = orderDescVersion.Default.(int)
 	// orderDescReserved is the schema descriptor for reserved field.
-	orderDescReserved := orderFields[17].Descriptor()
+	orderDescReserved := orderFields[18].Descriptor()
 	// order.DefaultReserved holds the default value on creation for the reserved field.
 	order.DefaultReserved = orderDescReserved.Default.(bool)
 	orderpaymentMixin := schema.OrderPayment{}.Mixin()

@@ -74,6 +74,13 @@ func (r *mutationResolver) UpdateCustomer(ctx context.Context, publicOrderID str
 	})
 }
 
+// UpdateGuestCustomer is the resolver for the updateGuestCustomer field.
+func (r *mutationResolver) UpdateGuestCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.UpdateGuestCustomer(ctx, sess, input)
+	})
+}
+
 // DeleteCustomer is the resolver for the deleteCustomer field.
 func (r *mutationResolver) DeleteCustomer(ctx context.Context, publicOrderID string) (*orders.OrderView, error) {
 	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {

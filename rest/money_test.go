@@ -467,3 +467,23 @@ func TestCaptureWhereSomePaymentsFailAnswers207SayingWhich(t *testing.T) {
 		wantReplay(t, first, p.post("/payments/capture/full", map[string]any{}, "partial"))
 	})
 }
+
+func TestRefundOfASpecificPaymentRefundsThatPaymentOnly(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		gw1, gw2 := gatewaytest.New(t, gatewayAPIToken), gatewaytest.New(t, gatewayAPIToken)
+		p := processedOrder(t, a, gw1, gw2)
+		p.post("/payments/capture/full", map[string]any{}, "").wantStatus(t, 200)
+		second := p.state()["payments"].([]any)[1].(map[string]any)["id"].(string)
+		d := p.post("/refunds/payment/"+second, map[string]any{"amount": 700}, "").wantStatus(t, 200).data(t)
+		if num(d, "amount_refunded") != 700 {
+			t.Fatalf("refund %v", d)
+		}
+		_, r1 := gw1.Totals()
+		_, r2 := gw2.Totals()
+		if r1 != 0 || r2 != 700 {
+			t.Fatalf("gateways refunded %d and %d, want 0 and 700", r1, r2)
+		}
+		p.post("/refunds/payment/"+second, map[string]any{"amount": p.total}, "").wantError(t, 422, "", "refund.exceeds_captured")
+		p.post("/refunds/payment/nope", map[string]any{"amount": 1}, "").wantError(t, 422, "", "refund.payment_not_found")
+	})
+}

@@ -16,7 +16,7 @@ func (a *API) registerOrderCustomer(mux *http.ServeMux) {
 	}{
 		{"POST", "/customer/guest", a.createCustomer(false)},
 		{"POST", "/customer/authenticated", a.createCustomer(true)},
-		{"PUT", "/customer/guest", a.updateCustomer},
+		{"PUT", "/customer/guest", a.updateGuestCustomer},
 		{"PUT", "/customer", a.updateCustomer},
 		{"GET", "/customer", a.getCustomer},
 		{"DELETE", "/customer", a.deleteCustomer},
@@ -88,6 +88,17 @@ func (a *API) updateCustomer(w http.ResponseWriter, r *http.Request, sess *order
 		return
 	}
 	v, err := a.svc.Orders.UpdateCustomer(r.Context(), sess, in)
+	writeOrderData(w, r, v, err, withCustomer)
+}
+
+// updateGuestCustomer is the deprecated Update Guest Customer: what init supplied stays.
+func (a *API) updateGuestCustomer(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
+	var in orders.CustomerInput
+	if err := decode(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.Orders.UpdateGuestCustomer(r.Context(), sess, in)
 	writeOrderData(w, r, v, err, withCustomer)
 }
 

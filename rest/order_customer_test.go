@@ -172,3 +172,56 @@ func TestPostalCodeIsRequiredWhereTheCountryNeedsOneAndCheckedOnlyWhenGiven(t *t
 		storefront(t, a, jwt, "POST", path, us).wantStatus(t, 200)
 	})
 }
+
+func TestUpdateGuestCustomerCannotChangeWhatInitSupplied(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		body := cart()
+		body["customer"] = guest()
+		d := a.do("POST", "/checkout/orders/"+a.shop+"/init", body).wantStatus(t, 200).data(t)
+		id, jwt := d["public_order_id"].(string), d["jwt_token"].(string)
+		if c := stateOf(t, a.doAs(jwt, "GET", "/checkout/storefront/"+a.shop+"/"+id+"/refresh", nil).wantStatus(t, 200))["customer"].(map[string]any); c["email_address"] != "ada@example.com" {
+			t.Fatalf("init's customer %v", c)
+		}
+		path := "/checkout/storefront/" + a.shop + "/" + id + "/customer"
+		changed := guest()
+		changed["first_name"], changed["email_address"] = "Augusta", "augusta@example.com"
+		e := storefront(t, a, jwt, "PUT", path+"/guest", changed).wantError(t, 422, "", "customer.supplied_at_init")
+		if fields := e["details"].(map[string]any)["fields"].([]any); len(fields) != 2 || fields[0] != "first_name" || fields[1] != "email_address" {
+			t.Fatalf("refusal %v", e)
+		}
+		// The marketing choice was the shopper's to change; Update Customer may change the rest.
+		same := guest()
+		same["accepts_marketing"] = false
+		if c := storefront(t, a, jwt, "PUT", path+"/guest", same).wantStatus(t, 200).data(t)["customer"].(map[string]any); c["accepts_marketing"] != false {
+			t.Fatalf("customer %v", c)
+		}
+		if c := storefront(t, a, jwt, "PUT", path, changed).wantStatus(t, 200).data(t)["customer"].(map[string]any); c["first_name"] != "Augusta" {
+			t.Fatalf("customer after Update Customer %v", c)
+		}
+
+		// A guest who joined after init is the shopper's to change either way.
+		id2, jwt2, _ := initOrder(t, a)
+		path2 := "/checkout/storefront/" + a.shop + "/" + id2 + "/customer"
+		storefront(t, a, jwt2, "POST", path2+"/guest", guest()).wantStatus(t, 200)
+		if c := storefront(t, a, jwt2, "PUT", path2+"/guest", changed).wantStatus(t, 200).data(t)["customer"].(map[string]any); c["first_name"] != "Augusta" {
+			t.Fatalf("customer %v", c)
+		}
+	})
+}
+
+func TestGetCustomerAnswersTheOrdersCustomer(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		id, jwt, _ := initOrder(t, a)
+		backend := "/checkout/orders/" + a.shop + "/" + id + "/customer"
+		// The spec's empty customer is an empty list, as in the application state.
+		if c, ok := a.do("GET", backend, nil).wantStatus(t, 200).data(t)["customer"].([]any); !ok || len(c) != 0 {
+			t.Fatalf("customer of an order without one: %v", c)
+		}
+		storefront(t, a, jwt, "POST", "/checkout/storefront/"+a.shop+"/"+id+"/customer/guest", guest()).wantStatus(t, 200)
+		c := a.do("GET", backend, nil).wantStatus(t, 200).data(t)["customer"].(map[string]any)
+		if c["first_name"] != "Ada" || c["email_address"] != "ada@example.com" || c["public_id"] == "" {
+			t.Fatalf("customer %v", c)
+		}
+		a.do("GET", "/checkout/orders/"+a.shop+"/nope/customer", nil).wantError(t, 404, "", "order.not_found")
+	})
+}

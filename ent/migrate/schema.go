@@ -399,6 +399,7 @@ var (
 		{Name: "platform_order_id", Type: field.TypeString, Default: ""},
 		{Name: "meta_data", Type: field.TypeJSON},
 		{Name: "customer", Type: field.TypeJSON, Nullable: true},
+		{Name: "init_customer", Type: field.TypeJSON, Nullable: true},
 		{Name: "shipping_address", Type: field.TypeJSON, Nullable: true},
 		{Name: "billing_address", Type: field.TypeJSON, Nullable: true},
 		{Name: "selected_shipping", Type: field.TypeJSON, Nullable: true},
@@ -421,7 +422,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_shops_orders",
-				Columns:    []*schema.Column{OrdersColumns[24]},
+				Columns:    []*schema.Column{OrdersColumns[25]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -430,12 +431,12 @@ var (
 			{
 				Name:    "order_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[24], OrdersColumns[1]},
+				Columns: []*schema.Column{OrdersColumns[25], OrdersColumns[1]},
 			},
 			{
 				Name:    "order_status_last_activity_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[4], OrdersColumns[22]},
+				Columns: []*schema.Column{OrdersColumns[4], OrdersColumns[23]},
 			},
 		},
 	}

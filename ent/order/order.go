@@ -41,6 +41,8 @@ const (
 	FieldMetaData = "meta_data"
 	// FieldCustomer holds the string denoting the customer field in the database.
 	FieldCustomer = "customer"
+	// FieldInitCustomer holds the string denoting the init_customer field in the database.
+	FieldInitCustomer = "init_customer"
 	// FieldShippingAddress holds the string denoting the shipping_address field in the database.
 	FieldShippingAddress = "shipping_address"
 	// FieldBillingAddress holds the string denoting the billing_address field in the database.
@@ -129,6 +131,7 @@ var Columns = []string{
 	FieldPlatformOrderID,
 	FieldMetaData,
 	FieldCustomer,
+	FieldInitCustomer,
 	FieldShippingAddress,
 	FieldBillingAddress,
 	FieldSelectedShipping,

@@ -650,6 +650,16 @@ func CustomerNotNil() predicate.Order {
 	return predicate.Order(sql.FieldNotNull(FieldCustomer))
 }
 
+// InitCustomerIsNil applies the IsNil predicate on the "init_customer" field.
+func InitCustomerIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldInitCustomer))
+}
+
+// InitCustomerNotNil applies the NotNil predicate on the "init_customer" field.
+func InitCustomerNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldInitCustomer))
+}
+
 // ShippingAddressIsNil applies the IsNil predicate on the "shipping_address" field.
 func ShippingAddressIsNil() predicate.Order {
 	return predicate.Order(sql.FieldIsNull(FieldShippingAddress))

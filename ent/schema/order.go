@@ -37,6 +37,9 @@ func (Order) Fields() []ent.Field {
 		field.String("platform_order_id").Default(""),
 		field.JSON("meta_data", OrderMetaData{}).Annotations(entgql.Skip()),
 		field.JSON("customer", &OrderCustomer{}).Optional().Annotations(entgql.Skip()),
+		// init_customer is the customer as init supplied it: the deprecated Update Guest
+		// Customer cannot change what it holds.
+		field.JSON("init_customer", &OrderCustomer{}).Optional().Annotations(entgql.Skip()),
 		field.JSON("shipping_address", &OrderAddress{}).Optional().Annotations(entgql.Skip()),
 		field.JSON("billing_address", &OrderAddress{}).Optional().Annotations(entgql.Skip()),
 		field.JSON("selected_shipping", &ShippingLine{}).Optional().Annotations(entgql.Skip()),

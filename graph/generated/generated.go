@@ -463,6 +463,7 @@ type ComplexityRoot struct {
 		UpdateCustomer               func(childComplexity int, publicOrderID string, input orders.CustomerInput) int
 		UpdateDiscountCode           func(childComplexity int, id int, input model.DiscountCodePatch) int
 		UpdateExternalPaymentGateway func(childComplexity int, publicID string, input model.ExternalPaymentGatewayInput) int
+		UpdateGuestCustomer          func(childComplexity int, publicOrderID string, input orders.CustomerInput) int
 		UpdateLifeElement            func(childComplexity int, publicID string, input model.LifeElementInput) int
 		UpdateLineItemQuantity       func(childComplexity int, publicOrderID string, lineItemKey string, quantity int) int
 		UpdateOrderMetaData          func(childComplexity int, publicOrderID string, input model.OrderMetaDataPatch) int
@@ -991,6 +992,7 @@ type MutationResolver interface {
 	CreateGuestCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error)
 	CreateAuthenticatedCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error)
 	UpdateCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error)
+	UpdateGuestCustomer(ctx context.Context, publicOrderID string, input orders.CustomerInput) (*orders.OrderView, error)
 	DeleteCustomer(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	SetShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.OrderView, error)
 	UpdateShippingAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.OrderView, error)
@@ -3084,6 +3086,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateExternalPaymentGateway(childComplexity, args["publicId"].(string), args["input"].(model.ExternalPaymentGatewayInput)), true
+	case "Mutation.updateGuestCustomer":
+		if e.ComplexityRoot.Mutation.UpdateGuestCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateGuestCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateGuestCustomer(childComplexity, args["publicOrderId"].(string), args["input"].(orders.CustomerInput)), true
 	case "Mutation.updateLifeElement":
 		if e.ComplexityRoot.Mutation.UpdateLifeElement == nil {
 			break
@@ -11215,6 +11228,8 @@ extend type Mutation {
   createAuthenticatedCustomer(publicOrderId: String!, input: CustomerInput!): OrderView!
   """Changes names, email and marketing choice; platformID and publicID stay."""
   updateCustomer(publicOrderId: String!, input: CustomerInput!): OrderView!
+  """Deprecated Update Guest Customer: updateCustomer, except that what init supplied (names, email address) cannot change."""
+  updateGuestCustomer(publicOrderId: String!, input: CustomerInput!): OrderView! @deprecated(reason: "use updateCustomer")
   deleteCustomer(publicOrderId: String!): OrderView!
 
   """Sets (or overwrites) the shipping address; missing country name and province are completed from the codes."""
@@ -11437,6 +11452,8 @@ input CartItemInput {
 
 input InitOrderInput {
   cartItems: [CartItemInput!]!
+  """The order's customer from the start; updateGuestCustomer cannot change what it supplies."""
+  customer: CustomerInput
   flowID: String
   orderMetaData: OrderMetaDataInput
   resumableLink: String
@@ -14460,6 +14477,28 @@ func (ec *executionContext) field_Mutation_updateExternalPaymentGateway_args(ctx
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.ExternalPaymentGatewayInput, error) {
 			return ec.unmarshalNExternalPaymentGatewayInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐExternalPaymentGatewayInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateGuestCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (orders.CustomerInput, error) {
+			return ec.unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCustomerInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -22467,6 +22506,50 @@ func (ec *executionContext) fieldContext_Mutation_updateCustomer(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateGuestCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateGuestCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateGuestCustomer(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(orders.CustomerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateGuestCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateGuestCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -40641,7 +40724,7 @@ func (ec *executionContext) unmarshalInputInitOrderInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"cartItems", "flowID", "orderMetaData", "resumableLink"}
+	fieldsInOrder := [...]string{"cartItems", "customer", "flowID", "orderMetaData", "resumableLink"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -40655,6 +40738,13 @@ func (ec *executionContext) unmarshalInputInitOrderInput(ctx context.Context, ob
 				return it, err
 			}
 			it.CartItems = data
+		case "customer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customer"))
+			data, err := ec.unmarshalOCustomerInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCustomerInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Customer = data
 		case "flowID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowID"))
 			data, err := ec.unmarshalOString2string(ctx, v)
@@ -58009,6 +58099,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateGuestCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateGuestCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "deleteCustomer":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteCustomer(ctx, field)
@@ -63706,6 +63803,14 @@ func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCu
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOCustomerInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCustomerInput(ctx context.Context, v any) (*orders.CustomerInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCustomerInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalODiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCode(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCode) graphql.Marshaler {

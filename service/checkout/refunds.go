@@ -147,6 +147,9 @@ func (s *Service) Refund(ctx context.Context, sess *orders.OrderSession, scope C
 		if entries = payment.OperationEntries(ledger, operationKey, paymenttransaction.KindRefund); len(entries) > 0 {
 			return nil
 		}
+		if scope.PaymentID != "" && !slices.ContainsFunc(ledger, func(lp payment.Payment) bool { return lp.Payment.PublicID == scope.PaymentID }) {
+			return captureError("refund.payment_not_found", "the order has no payment "+scope.PaymentID, map[string]any{"field": "payment_id"})
+		}
 		captures := refundOrder(ledger)
 		if scope.PaymentID != "" {
 			captures = slices.DeleteFunc(captures, func(c refundableCapture) bool { return c.lp.Payment.PublicID != scope.PaymentID })

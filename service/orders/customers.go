@@ -83,16 +83,63 @@ func (s *Service) CreateCustomer(ctx context.Context, sess *OrderSession, in Cus
 		if o.Customer != nil {
 			return problem.Validation("customer.already_exists", "the order already has a customer: delete it first", nil)
 		}
-		publicID := platform.NewPublicID()
-		if in.PublicID != nil && *in.PublicID != "" {
-			publicID = *in.PublicID
-		}
-		update.SetCustomer(&schema.OrderCustomer{
-			PlatformID: in.PlatformID, PublicID: publicID, FirstName: strings.TrimSpace(in.FirstName),
-			LastName: strings.TrimSpace(in.LastName), EmailAddress: strings.TrimSpace(in.EmailAddress), AcceptsMarketing: in.AcceptsMarketing,
-		})
+		update.SetCustomer(in.orderCustomer())
 		return nil
 	})
+}
+
+// orderCustomer is the customer as the order keeps it, with a public id of its own unless one
+// was given.
+func (in CustomerInput) orderCustomer() *schema.OrderCustomer {
+	publicID := platform.NewPublicID()
+	if in.PublicID != nil && *in.PublicID != "" {
+		publicID = *in.PublicID
+	}
+	return &schema.OrderCustomer{
+		PlatformID: in.PlatformID, PublicID: publicID, FirstName: strings.TrimSpace(in.FirstName),
+		LastName: strings.TrimSpace(in.LastName), EmailAddress: strings.TrimSpace(in.EmailAddress), AcceptsMarketing: in.AcceptsMarketing,
+	}
+}
+
+// UpdateGuestCustomer is the deprecated Update Guest Customer: UpdateCustomer, except that what
+// init supplied (the customer's names and email address) cannot change through it (422
+// customer.supplied_at_init naming the fields). The marketing choice stays the shopper's.
+func (s *Service) UpdateGuestCustomer(ctx context.Context, sess *OrderSession, in CustomerInput) (*OrderView, error) {
+	if err := in.validate(false); err != nil {
+		return nil, err
+	}
+	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
+		if o.Customer == nil {
+			return problem.Validation("customer.not_found", "the order has no customer to update", nil)
+		}
+		if err := keepsInitCustomer(o.InitCustomer, in); err != nil {
+			return err
+		}
+		updateCustomer(o, in, update)
+		return nil
+	})
+}
+
+// keepsInitCustomer refuses a change of what init supplied.
+func keepsInitCustomer(init *schema.OrderCustomer, in CustomerInput) error {
+	if init == nil {
+		return nil
+	}
+	var changed []string
+	for _, f := range []struct{ name, supplied, sent string }{
+		{"first_name", init.FirstName, in.FirstName}, {"last_name", init.LastName, in.LastName},
+		{"email_address", init.EmailAddress, in.EmailAddress},
+	} {
+		if f.supplied != "" && strings.TrimSpace(f.sent) != f.supplied {
+			changed = append(changed, f.name)
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	return problem.Validation("customer.supplied_at_init",
+		strings.Join(changed, ", ")+" was supplied at order initialization and cannot be changed by Update Guest Customer (use Update Customer)",
+		map[string]any{"field": changed[0], "fields": changed})
 }
 
 // UpdateCustomer changes the names, email and marketing choice; platform_id, public_id and
@@ -105,12 +152,17 @@ func (s *Service) UpdateCustomer(ctx context.Context, sess *OrderSession, in Cus
 		if o.Customer == nil {
 			return problem.Validation("customer.not_found", "the order has no customer to update", nil)
 		}
-		c := *o.Customer
-		c.FirstName, c.LastName = strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
-		c.EmailAddress, c.AcceptsMarketing = strings.TrimSpace(in.EmailAddress), in.AcceptsMarketing
-		update.SetCustomer(&c)
+		updateCustomer(o, in, update)
 		return nil
 	})
+}
+
+// updateCustomer writes in's names, email and marketing choice on o's customer.
+func updateCustomer(o *ent.Order, in CustomerInput, update *ent.OrderUpdate) {
+	c := *o.Customer
+	c.FirstName, c.LastName = strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
+	c.EmailAddress, c.AcceptsMarketing = strings.TrimSpace(in.EmailAddress), in.AcceptsMarketing
+	update.SetCustomer(&c)
 }
 
 // DeleteCustomer removes the order's customer.
@@ -119,7 +171,8 @@ func (s *Service) DeleteCustomer(ctx context.Context, sess *OrderSession) (*Orde
 		if o.Customer == nil {
 			return problem.Validation("customer.not_found", "the order has no customer to delete", nil)
 		}
-		update.ClearCustomer()
+		// A customer put on afterwards is no longer init's.
+		update.ClearCustomer().ClearInitCustomer()
 		return nil
 	})
 }

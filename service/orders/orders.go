@@ -48,6 +48,9 @@ type InitOrderInput struct {
 	FlowID        string                `json:"flow_id"`
 	OrderMetaData *schema.OrderMetaData `json:"order_meta_data"`
 	ResumableLink string                `json:"resumable_link"`
+	// Customer, when given, is the order's customer from the start; the deprecated Update Guest
+	// Customer cannot change what it supplies.
+	Customer *CustomerInput `json:"customer"`
 }
 
 // OrderView is an order with everything its state is derived from, and a storefront token for it.
@@ -89,6 +92,9 @@ func (in InitOrderInput) validate() error {
 	checkOrderMetaData(p, "order_meta_data.", in.OrderMetaData)
 	if len(p) > 0 {
 		return problem.Validation("order.invalid_cart_items", "invalid cart: "+p.Message(), p.Details())
+	}
+	if in.Customer != nil {
+		return in.Customer.validate(false)
 	}
 	return nil
 }
@@ -140,9 +146,14 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	now, activity := StoredNow(), s.p.Clock().UTC().Truncate(time.Microsecond)
 	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
 		var err error
-		o, err = tx.Order.Create().SetShopID(sh.ID).SetPublicOrderID(platform.NewPublicID()).SetCurrency(sh.Currency).
+		create := tx.Order.Create().SetShopID(sh.ID).SetPublicOrderID(platform.NewPublicID()).SetCurrency(sh.Currency).
 			SetFlowID(in.FlowID).SetResumableLink(in.ResumableLink).SetMetaData(meta).
-			SetCreatedAt(now).SetUpdatedAt(now).SetLastActivityAt(activity).Save(ctx)
+			SetCreatedAt(now).SetUpdatedAt(now).SetLastActivityAt(activity)
+		if in.Customer != nil {
+			c := in.Customer.orderCustomer()
+			create.SetCustomer(c).SetInitCustomer(c)
+		}
+		o, err = create.Save(ctx)
 		if err != nil {
 			return err
 		}

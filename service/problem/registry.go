@@ -95,6 +95,8 @@ var (
 		{Invalid, "02-22", "capture.invalid_amount", "a capture of an amount (not full) that is missing, not positive, or over the largest amount"},
 		{Invalid, "02-22", "capture.invalid_capture_data", "capture_data over its bound (details.field)"},
 		{Invalid, "02-22", "capture.payment_not_found", "a capture of one payment (`/payments/capture/payment/{payment_id}`) naming no authorized payment of the order (details.field)"},
+		{Invalid, "02-22", "refund.payment_not_found", "a refund of one payment (`/refunds/payment/{payment_id}`) naming no payment of the order (details.field)"},
+		{Invalid, "02-22", "customer.supplied_at_init", "the deprecated Update Guest Customer (`PUT /customer/guest`) changing a name or email address init supplied (details.fields; Update Customer may)"},
 		{Invalid, "02-22", "capture.nothing_to_capture", "nothing authorized is left to capture (details.capturable)"},
 		{Invalid, "02-22", "capture.exceeds_authorized", "an amount over what is authorized and not captured; nothing is sent (details.capturable)"},
 		{Invalid, "02-22", "capture.failed", "every capture of the call was refused (details.transactions, amount_remaining); `order/failed` is recorded"},
