@@ -22,14 +22,22 @@ import (
 // Option changes how Handler serves.
 type Option func(*options)
 
-type options struct{ timeout time.Duration }
+type options struct {
+	timeout       time.Duration
+	introspection bool
+}
 
 // WithRequestTimeout replaces RequestTimeout.
 func WithRequestTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
+// WithIntrospection turns introspection (__schema and __type, which GraphiQL and code
+// generators read the schema with) on or off; it is on unless turned off. Off, a document that
+// asks for it is refused as graphql.introspection_disabled.
+func WithIntrospection(on bool) Option { return func(o *options) { o.introspection = on } }
+
 // Handler serves POST /graphql, and GraphiQL on GET for people.
 func Handler(svc *service.Service, opts ...Option) http.Handler {
-	o := options{timeout: RequestTimeout}
+	o := options{timeout: RequestTimeout, introspection: true}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -38,7 +46,10 @@ func Handler(svc *service.Service, opts ...Option) http.Handler {
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(transport.GET{})
 	srv.SetParserTokenLimit(MaxTokens)
-	srv.Use(documentLimits{})
+	srv.Use(documentLimits{introspection: o.introspection})
+	if o.introspection {
+		srv.Use(extension.Introspection{})
+	}
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(newOrderScope(es))
 	srv.Use(filterBounds{})
