@@ -12,7 +12,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/checkoutd/checkoutd/service"
@@ -25,6 +24,7 @@ type Option func(*options)
 type options struct {
 	timeout       time.Duration
 	introspection bool
+	page          http.Handler
 }
 
 // WithRequestTimeout replaces RequestTimeout.
@@ -35,7 +35,11 @@ func WithRequestTimeout(d time.Duration) Option { return func(o *options) { o.ti
 // asks for it is refused as graphql.introspection_disabled.
 func WithIntrospection(on bool) Option { return func(o *options) { o.introspection = on } }
 
-// Handler serves POST /graphql, and GraphiQL on GET for people.
+// WithGraphiQL serves page (GraphiQL, for people) to a GET that carries no query: a browser
+// opening the endpoint.
+func WithGraphiQL(page http.Handler) Option { return func(o *options) { o.page = page } }
+
+// Handler serves GraphQL on POST and GET, and the page of WithGraphiQL on a GET without a query.
 func Handler(svc *service.Service, opts ...Option) http.Handler {
 	o := options{timeout: RequestTimeout, introspection: true}
 	for _, opt := range opts {
@@ -57,10 +61,12 @@ func Handler(svc *service.Service, opts ...Option) http.Handler {
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundOperations(answerPastDeadline)
 	api := limitRequest(o.timeout, Authenticate(svc, withLoaders(svc.Reader(), srv)))
-	page := playground.Handler("checkoutd GraphQL", "/graphql")
+	if o.page == nil {
+		return api
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Query().Get("query") == "" {
-			page.ServeHTTP(w, r)
+			o.page.ServeHTTP(w, r)
 			return
 		}
 		api.ServeHTTP(w, r)

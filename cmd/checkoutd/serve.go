@@ -27,7 +27,7 @@ import (
 func newHandler(svc *service.Service, graphOpts ...graph.Option) http.Handler {
 	mux := http.NewServeMux()
 	rest.Register(mux, svc)
-	mux.Handle("/graphql", graph.Handler(svc, graphOpts...))
+	mux.Handle("/graphql", graph.Handler(svc, append([]graph.Option{graph.WithGraphiQL(web.GraphiQL())}, graphOpts...)...))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(svc.Metrics(), promhttp.HandlerOpts{}))
 	web.Register(mux, svc)
 	demopage.Register(mux)
