@@ -6,7 +6,7 @@ BIN := bin/checkoutd
 export CHECKOUT_ADDR ?= 127.0.0.1:8080
 export CHECKOUT_DATABASE_URL ?= file:checkout.db
 
-.PHONY: build run test test-go generate check-generated lint bench bench-quick vendor-htmx
+.PHONY: build run test test-go generate check-generated lint bench bench-quick vendor-htmx vendor-graphiql
 
 build:
 	$(GO) build -o $(BIN) ./cmd/checkoutd
@@ -54,3 +54,22 @@ HTMX_VERSION ?= 2.0.11
 vendor-htmx:
 	tmp=$$(mktemp -d) && cd $$tmp && npm pack --silent htmx.org@$(HTMX_VERSION) >/dev/null && tar xzf htmx.org-$(HTMX_VERSION).tgz && \
 		cp package/dist/htmx.min.js $(CURDIR)/web/static/htmx-$(HTMX_VERSION).min.js && cp package/LICENSE $(CURDIR)/web/static/htmx-LICENSE && rm -rf $$tmp
+
+# Vendors GraphiQL's UMD build and the React it runs on from npm into web/static
+# (web/static/README.md). GraphiQL's build bundles graphql-js (GRAPHQL_VERSION names the one it
+# bundles), whose licence comes along.
+GRAPHIQL_VERSION ?= 3.9.0
+REACT_VERSION ?= 18.3.1
+GRAPHQL_VERSION ?= 16.9.0
+vendor-graphiql:
+	tmp=$$(mktemp -d) && cd $$tmp && \
+		npm pack --silent graphiql@$(GRAPHIQL_VERSION) react@$(REACT_VERSION) react-dom@$(REACT_VERSION) graphql@$(GRAPHQL_VERSION) >/dev/null && \
+		for p in graphiql-$(GRAPHIQL_VERSION) react-$(REACT_VERSION) react-dom-$(REACT_VERSION) graphql-$(GRAPHQL_VERSION); do mkdir $$p && tar xzf $$p.tgz -C $$p; done && \
+		cp graphiql-$(GRAPHIQL_VERSION)/package/graphiql.min.js $(CURDIR)/web/static/graphiql-$(GRAPHIQL_VERSION).min.js && \
+		cp graphiql-$(GRAPHIQL_VERSION)/package/graphiql.min.css $(CURDIR)/web/static/graphiql-$(GRAPHIQL_VERSION).min.css && \
+		cp graphiql-$(GRAPHIQL_VERSION)/package/LICENSE $(CURDIR)/web/static/graphiql-LICENSE && \
+		cp react-$(REACT_VERSION)/package/umd/react.production.min.js $(CURDIR)/web/static/react-$(REACT_VERSION).production.min.js && \
+		cp react-$(REACT_VERSION)/package/LICENSE $(CURDIR)/web/static/react-LICENSE && \
+		cp react-dom-$(REACT_VERSION)/package/umd/react-dom.production.min.js $(CURDIR)/web/static/react-dom-$(REACT_VERSION).production.min.js && \
+		cp react-dom-$(REACT_VERSION)/package/LICENSE $(CURDIR)/web/static/react-dom-LICENSE && \
+		cp graphql-$(GRAPHQL_VERSION)/package/LICENSE $(CURDIR)/web/static/graphql-LICENSE && rm -rf $$tmp

@@ -12,7 +12,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/checkoutd/checkoutd/service"
@@ -22,14 +21,27 @@ import (
 // Option changes how Handler serves.
 type Option func(*options)
 
-type options struct{ timeout time.Duration }
+type options struct {
+	timeout       time.Duration
+	introspection bool
+	page          http.Handler
+}
 
 // WithRequestTimeout replaces RequestTimeout.
 func WithRequestTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
-// Handler serves POST /graphql, and GraphiQL on GET for people.
+// WithIntrospection turns introspection (__schema and __type, which GraphiQL and code
+// generators read the schema with) on or off; it is on unless turned off. Off, a document that
+// asks for it is refused as graphql.introspection_disabled.
+func WithIntrospection(on bool) Option { return func(o *options) { o.introspection = on } }
+
+// WithGraphiQL serves page (GraphiQL, for people) to a GET that carries no query: a browser
+// opening the endpoint.
+func WithGraphiQL(page http.Handler) Option { return func(o *options) { o.page = page } }
+
+// Handler serves GraphQL on POST and GET, and the page of WithGraphiQL on a GET without a query.
 func Handler(svc *service.Service, opts ...Option) http.Handler {
-	o := options{timeout: RequestTimeout}
+	o := options{timeout: RequestTimeout, introspection: true}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -38,7 +50,10 @@ func Handler(svc *service.Service, opts ...Option) http.Handler {
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(transport.GET{})
 	srv.SetParserTokenLimit(MaxTokens)
-	srv.Use(documentLimits{})
+	srv.Use(documentLimits{introspection: o.introspection})
+	if o.introspection {
+		srv.Use(extension.Introspection{})
+	}
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(newOrderScope(es))
 	srv.Use(filterBounds{})
@@ -46,10 +61,12 @@ func Handler(svc *service.Service, opts ...Option) http.Handler {
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundOperations(answerPastDeadline)
 	api := limitRequest(o.timeout, Authenticate(svc, withLoaders(svc.Reader(), srv)))
-	page := playground.Handler("checkoutd GraphQL", "/graphql")
+	if o.page == nil {
+		return api
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Query().Get("query") == "" {
-			page.ServeHTTP(w, r)
+			o.page.ServeHTTP(w, r)
 			return
 		}
 		api.ServeHTTP(w, r)

@@ -30,6 +30,14 @@ import (
 // document in time linear in its size (each fragment is measured once), before the validator or
 // anything else walks it. The largest document this repository sends (the demo's
 // web/demo/static/operations.graphql) and GraphiQL's introspection query stay far below each.
+//
+// Introspection (the fields below __schema and __type) answers from the schema in memory, and
+// is measured like any other selection but for two rules of its own: a chain of ofType, each link
+// one object, is how a type reference spells its List and NonNull wrappers, so it does not count
+// towards MaxDepth (the standard introspection query nests ofType nine deep); and the lists that
+// lead from one type to others (fields, inputFields, interfaces, possibleTypes), which multiply
+// the answer by the schema's size at each level, nest at most MaxIntrospectionLists deep.
+// gqlgen's complexity leaves __schema out, so this bound is the one the answer's size has.
 const (
 	// MaxRequestBytes bounds the body of a POST (and the query string of a GET): a quarter of a
 	// typical document is whitespace, and 64 KiB is some thirty times the demo's whole document.
@@ -54,6 +62,10 @@ const (
 	MaxComplexity = 1000
 	// MaxDepth bounds how deeply one query may nest selections, fragments expanded.
 	MaxDepth = 12
+	// MaxIntrospectionLists bounds how deeply introspection may nest fields, inputFields,
+	// interfaces and possibleTypes within one another, fragments expanded: graphql-js's
+	// MaxIntrospectionDepthRule allows as many. The standard introspection query nests one.
+	MaxIntrospectionLists = 2
 	// MaxFilterText bounds each text of a where or filter argument, in characters.
 	MaxFilterText = input.MaxShortText
 	// RequestTimeout bounds one request from its start to its answer: past it, the request's
@@ -67,16 +79,29 @@ const (
 // as a validation failure, it is answered with HTTP 422 like the validator's own errors; the
 // error presenter then replaces gqlgen's code with the service's.
 func limitError(typ, message string, max int) *gqlerror.Error {
+	return documentError(typ, message, map[string]any{"max": max})
+}
+
+// documentError refuses a document before it is validated, answered as limitError says.
+func documentError(typ, message string, details map[string]any) *gqlerror.Error {
 	err := &gqlerror.Error{Message: message, Err: &problem.Error{Kind: problem.Invalid,
-		Code: problem.CodeValidation, Type: typ, Message: message, Details: map[string]any{"max": max}}}
+		Code: problem.CodeValidation, Type: typ, Message: message, Details: details}}
 	errcode.Set(err, errcode.ValidationFailed)
 	return err
 }
 
+// introspectionOff refuses a document that asks for __schema or __type when the operator turned
+// introspection off (WithIntrospection): gqlgen would answer each such field with an error that
+// is not the client's.
+func introspectionOff() *gqlerror.Error {
+	return documentError("graphql.introspection_disabled", "introspection (__schema, __type) is turned off on this server", nil)
+}
+
 // documentLimits parses the document once more, with the token limit, and refuses it when it is
-// over a limit. It runs before gqlgen parses and validates (an OperationParameterMutator), so the
-// validator only ever sees a document whose expanded size is bounded.
-type documentLimits struct{}
+// over a limit, or when it asks for introspection and introspection is off. It runs before gqlgen
+// parses and validates (an OperationParameterMutator), so the validator only ever sees a document
+// whose expanded size is bounded.
+type documentLimits struct{ introspection bool }
 
 var _ interface {
 	graphql.OperationParameterMutator
@@ -86,7 +111,7 @@ var _ interface {
 func (documentLimits) ExtensionName() string                   { return "DocumentLimits" }
 func (documentLimits) Validate(graphql.ExecutableSchema) error { return nil }
 
-func (documentLimits) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
+func (l documentLimits) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: p.Query}, MaxTokens)
 	if err != nil {
 		var gerr *gqlerror.Error
@@ -96,11 +121,12 @@ func (documentLimits) MutateOperationParameters(_ context.Context, p *graphql.Ra
 		// gqlgen parses the document again and reports the syntax error as it always has.
 		return nil
 	}
-	return checkDocument(doc)
+	return checkDocument(doc, l.introspection)
 }
 
-// checkDocument measures every operation and fragment definition of doc, each fragment once.
-func checkDocument(doc *ast.QueryDocument) *gqlerror.Error {
+// checkDocument measures every operation and fragment definition of doc, each fragment once,
+// and refuses introspection unless it is on.
+func checkDocument(doc *ast.QueryDocument, introspection bool) *gqlerror.Error {
 	if len(doc.Fragments) > MaxFragments {
 		return limitError("graphql.too_many_fragments", fmt.Sprintf("the document defines more than %d fragments", MaxFragments), MaxFragments)
 	}
@@ -112,9 +138,13 @@ func checkDocument(doc *ast.QueryDocument) *gqlerror.Error {
 	}
 	var total size
 	for _, op := range doc.Operations {
-		total.add(m.set(op.SelectionSet))
-		if m.err == nil && total.depth > MaxDepth {
+		total.add(m.set(op.SelectionSet, false))
+		switch {
+		case m.err != nil:
+		case total.depth > MaxDepth:
 			m.err = limitError("graphql.depth_limit", "query is nested too deeply", MaxDepth)
+		case total.lists > MaxIntrospectionLists:
+			m.err = limitError("graphql.introspection_depth_limit", fmt.Sprintf("introspection nests fields, inputFields, interfaces or possibleTypes more than %d deep", MaxIntrospectionLists), MaxIntrospectionLists)
 		}
 	}
 	for _, f := range doc.Fragments {
@@ -122,6 +152,8 @@ func checkDocument(doc *ast.QueryDocument) *gqlerror.Error {
 		total.add(m.fragment(f.Name))
 	}
 	switch {
+	case m.introspects && !introspection:
+		return introspectionOff()
 	case m.err != nil:
 		return m.err
 	case total.fields > MaxFields:
@@ -138,6 +170,8 @@ const saturated = 1 << 40
 // size is what a selection set amounts to once its fragments are expanded.
 type size struct {
 	fields, aliases, depth int
+	// lists is how deeply introspection's lists of types nest (MaxIntrospectionLists).
+	lists int
 	// names counts the fields of each response name the set collects at its own level (inline
 	// fragments and fragment spreads included, as gqlgen and the validator collect them).
 	names map[string]int
@@ -147,16 +181,30 @@ func (s *size) add(o *size) {
 	s.fields = min(s.fields+o.fields, saturated)
 	s.aliases = min(s.aliases+o.aliases, saturated)
 	s.depth = max(s.depth, o.depth)
+	s.lists = max(s.lists, o.lists)
 }
 
 type measure struct {
 	fragments map[string]*ast.FragmentDefinition
 	memo      map[string]*size
 	err       *gqlerror.Error
+	// introspects is whether the document selects __schema or __type anywhere.
+	introspects bool
 }
 
+// introspectionRoots are the fields that enter introspection; every field below them is one of
+// introspection's own (the names of __ are reserved to it, so a schema's fields never are).
+var introspectionRoots = map[string]bool{"__schema": true, "__type": true}
+
+// introspectionLists are the fields of introspection that lead from a type to a list of others.
+var introspectionLists = map[string]bool{"fields": true, "inputFields": true, "interfaces": true, "possibleTypes": true}
+
+// isIntrospectionType reports whether a type condition names one of introspection's types.
+func isIntrospectionType(name string) bool { return strings.HasPrefix(name, "__") }
+
 // fragment measures a fragment definition once; a spread of it reuses the result. A fragment
-// that spreads itself counts as empty here: the validator refuses the cycle.
+// that spreads itself counts as empty here: the validator refuses the cycle. Whether its fields
+// are introspection's follows from its type condition, wherever it is spread.
 func (m *measure) fragment(name string) *size {
 	if s, ok := m.memo[name]; ok {
 		return s
@@ -166,14 +214,14 @@ func (m *measure) fragment(name string) *size {
 		return &size{}
 	}
 	m.memo[name] = &size{}
-	s := m.set(def.SelectionSet)
+	s := m.set(def.SelectionSet, isIntrospectionType(def.TypeCondition))
 	m.memo[name] = s
 	return s
 }
 
-// set measures one selection set. Its names stop growing at the first limit it is over, so a
-// merge costs at most MaxSelectionFields entries.
-func (m *measure) set(set ast.SelectionSet) *size {
+// set measures one selection set, of introspection's fields when intro. Its names stop growing
+// at the first limit it is over, so a merge costs at most MaxSelectionFields entries.
+func (m *measure) set(set ast.SelectionSet, intro bool) *size {
 	s := &size{names: map[string]int{}}
 	collected := 0
 	collect := func(name string, n int) {
@@ -203,16 +251,31 @@ func (m *measure) set(set ast.SelectionSet) *size {
 		}
 		switch x := sel.(type) {
 		case *ast.Field:
-			child := m.set(x.SelectionSet)
+			if introspectionRoots[x.Name] {
+				m.introspects = true
+			}
+			child := m.set(x.SelectionSet, intro || introspectionRoots[x.Name])
 			s.fields = min(s.fields+1+child.fields, saturated)
 			s.aliases = min(s.aliases+child.aliases, saturated)
 			if x.Alias != "" && x.Alias != x.Name {
 				s.aliases = min(s.aliases+1, saturated)
 			}
-			s.depth = max(s.depth, child.depth+1)
+			depth, lists := child.depth+1, child.lists
+			if intro && x.Name == "ofType" {
+				depth = child.depth
+			}
+			if intro && introspectionLists[x.Name] {
+				lists++
+			}
+			s.depth = max(s.depth, depth)
+			s.lists = max(s.lists, lists)
 			collect(x.Alias, 1)
 		case *ast.InlineFragment:
-			merge(m.set(x.SelectionSet))
+			inner := intro
+			if x.TypeCondition != "" {
+				inner = isIntrospectionType(x.TypeCondition)
+			}
+			merge(m.set(x.SelectionSet, inner))
 		case *ast.FragmentSpread:
 			merge(m.fragment(x.Name))
 		}

@@ -31,7 +31,7 @@ checkoutd demo shop is ready.
   shop identifier: %s
   access token:    %s
   REST:            http://%s/checkout/shop/%s/life_elements   (Authorization: Bearer <token>)
-  GraphQL:         http://%s/graphql
+  GraphQL:         http://%s/graphql   (GraphiQL in a browser: the token goes in its Headers pane)
   Admin console:   http://%s/admin
   Storefront demo: http://%s/demo/%s   (paste the access token; GraphQL checkout)
 

@@ -24,10 +24,10 @@ import (
 )
 
 // newHandler is the whole HTTP surface of checkoutd.
-func newHandler(svc *service.Service) http.Handler {
+func newHandler(svc *service.Service, graphOpts ...graph.Option) http.Handler {
 	mux := http.NewServeMux()
 	rest.Register(mux, svc)
-	mux.Handle("/graphql", graph.Handler(svc))
+	mux.Handle("/graphql", graph.Handler(svc, append([]graph.Option{graph.WithGraphiQL(web.GraphiQL())}, graphOpts...)...))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(svc.Metrics(), promhttp.HandlerOpts{}))
 	web.Register(mux, svc)
 	demopage.Register(mux)
@@ -68,6 +68,10 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	opts = append(opts, service.WithOutboundAllowPrivate(allowPrivate))
+	introspection, err := graphqlIntrospection()
+	if err != nil {
+		return err
+	}
 	svc := service.New(db, append(opts, service.WithLogger(slog.Default()), service.WithSMTP(os.Getenv("CHECKOUT_SMTP_URL")))...)
 	if addr := os.Getenv("CHECKOUT_PPROF_ADDR"); addr != "" {
 		// Profiles on a separate listener, never on the public one.
@@ -83,7 +87,7 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: newHandler(svc), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: newHandler(svc, graph.WithIntrospection(introspection)), ReadHeaderTimeout: 10 * time.Second}
 	slog.Info("checkoutd listening", "addr", ln.Addr().String(), "dialect", db.Dialect)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -130,6 +134,21 @@ func outboundAllowPrivate() (bool, error) {
 		return false, fmt.Errorf("CHECKOUT_OUTBOUND_ALLOW_PRIVATE must be true or false, not %q", v)
 	}
 	return allow, nil
+}
+
+// graphqlIntrospection reads CHECKOUT_GRAPHQL_INTROSPECTION: unset or true lets GraphQL clients
+// (GraphiQL, code generators) read the schema; false refuses __schema and __type, for an operator
+// who would rather not publish the schema.
+func graphqlIntrospection() (bool, error) {
+	v := os.Getenv("CHECKOUT_GRAPHQL_INTROSPECTION")
+	if v == "" {
+		return true, nil
+	}
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("CHECKOUT_GRAPHQL_INTROSPECTION must be true or false, not %q", v)
+	}
+	return on, nil
 }
 
 // webhookOptions reads the webhook settings of the environment: CHECKOUT_WEBHOOK_RETRY_BASE

@@ -69,3 +69,41 @@ func TestTheFrontDoorRulesLeaveGraphQLAndTheConsoleWorking(t *testing.T) {
 		}
 	})
 }
+
+// Introspection is on unless the operator turns it off; serve reads the setting.
+func TestCheckoutGraphQLIntrospectionFalseTurnsIntrospectionOff(t *testing.T) {
+	eachDatabaseURL(t, func(t *testing.T, url string) {
+		env := []string{"CHECKOUT_DATABASE_URL=" + url}
+		runBinary(t, env, "migrate")
+		introspect := func(p *process) (int, string) {
+			t.Helper()
+			res, err := http.Post(p.url+"/graphql", "application/json", strings.NewReader(`{"query":"{ __schema { queryType { name } } }"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			raw, _ := io.ReadAll(res.Body)
+			return res.StatusCode, string(raw)
+		}
+		if status, body := introspect(serveProcess(t, env)); status != 200 || !strings.Contains(body, `"queryType":{"name":"Query"}`) {
+			t.Fatalf("introspection by default: %d %s", status, body)
+		}
+		off := serveProcess(t, append(env, "CHECKOUT_GRAPHQL_INTROSPECTION=false"))
+		if status, body := introspect(off); status != http.StatusUnprocessableEntity || !strings.Contains(body, `"graphql.introspection_disabled"`) {
+			t.Fatalf("introspection turned off: %d %s", status, body)
+		}
+	})
+}
+
+func TestTheIntrospectionSettingIsTrueOrFalse(t *testing.T) {
+	for value, want := range map[string]bool{"": true, "true": true, "1": true, "false": false, "0": false} {
+		t.Setenv("CHECKOUT_GRAPHQL_INTROSPECTION", value)
+		if on, err := graphqlIntrospection(); err != nil || on != want {
+			t.Errorf("%q: %v %v, want %v", value, on, err, want)
+		}
+	}
+	t.Setenv("CHECKOUT_GRAPHQL_INTROSPECTION", "off")
+	if _, err := graphqlIntrospection(); err == nil || !strings.Contains(err.Error(), "CHECKOUT_GRAPHQL_INTROSPECTION must be true or false") {
+		t.Fatalf("an unknown value: %v", err)
+	}
+}
