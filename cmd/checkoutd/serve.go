@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/checkoutd/checkoutd/graph"
@@ -77,6 +78,15 @@ func serve(ctx context.Context, args []string) error {
 		// Profiles on a separate listener, never on the public one.
 		go func() { slog.Warn("pprof stopped", "error", http.ListenAndServe(addr, pprofMux())) }()
 	}
+	if db.Dialect == dialect.SQLite {
+		// This process is the database's only one: what a process before it left in doubt (a
+		// capture at its gateway when it was killed) is settled before anything is served.
+		settleCtx, cancel := context.WithTimeout(ctx, settleAfterRestartTimeout)
+		if err := svc.Checkout.SettleAfterRestart(settleCtx); err != nil {
+			slog.Warn("settling what a stopped process left in doubt did not finish; the sweeps go on with it", "error", err)
+		}
+		cancel()
+	}
 	// The job queue (webhook deliveries, abandoned-cart emails, the periodic sweeps) runs beside the HTTP server
 	// on its own goroutines and database connections, so a busy server does not stop it.
 	if err := svc.StartJobs(context.WithoutCancel(ctx)); err != nil {
@@ -135,6 +145,9 @@ func outboundAllowPrivate() (bool, error) {
 	}
 	return allow, nil
 }
+
+// settleAfterRestartTimeout bounds the settling at start-up (each gateway call has its own timeout).
+const settleAfterRestartTimeout = 30 * time.Second
 
 // graphqlIntrospection reads CHECKOUT_GRAPHQL_INTROSPECTION: unset or true lets GraphQL clients
 // (GraphiQL, code generators) read the schema; false refuses __schema and __type, for an operator

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/checkoutd/checkoutd/service/gatewaytest"
+)
+
+const gatewayToken = "gw-secret-token"
+
+// processedOrder processes an order of one 1250 mug (with the shop's flat shipping) paid by
+// one card at gw, through the REST API of p, and answers its public id.
+func (p *process) processedOrder(token, shop, gatewayID string) string {
+	p.t.Helper()
+	d := p.call(token, "POST", "/checkout/orders/"+shop+"/init", map[string]any{"cart_items": []map[string]any{
+		{"sku": "MUG-1", "quantity": 1, "line_item_key": "k1", "title": "Mug", "price": 1250}}}, 200)["data"].(map[string]any)
+	id, jwt := d["public_order_id"].(string), d["jwt_token"].(string)
+	base := "/checkout/storefront/" + shop + "/" + id
+	address := map[string]any{"first_name": "Ada", "last_name": "Lovelace", "address_line_1": "1 Main St", "city": "Albany",
+		"country_code": "US", "province_code": "NY", "postal_code": "12207"}
+	p.call(jwt, "POST", base+"/customer/guest", map[string]any{"first_name": "Ada", "last_name": "Lovelace", "email_address": "ada@example.com"}, 200)
+	p.call(jwt, "POST", base+"/addresses/shipping", address, 200)
+	p.call(jwt, "POST", base+"/addresses/billing", address, 200)
+	p.call(jwt, "POST", base+"/shipping_lines", map[string]any{"index": "0"}, 200)
+	p.call(jwt, "POST", base+"/payments", map[string]any{"gateway_public_id": gatewayID, "token": gatewaytest.TokenOK, "currency": "USD",
+		"type": "credit_card", "display_string": "Visa ending 4242"}, 200)
+	p.call(jwt, "POST", base+"/process_order", nil, 200)
+	return id
+}
+
+// A process killed while a capture is at the gateway leaves a pending ledger entry and a running
+// idempotency key. On SQLite the next process is the database's only one: it asks the gateway
+// under the same key before serving, so a retry with the same key answers the settled capture
+// at once, with the money moved once.
+func TestACaptureInterruptedByAKillIsSettledWhenTheNextProcessStartsOnSQLite(t *testing.T) {
+	env := []string{"CHECKOUT_DATABASE_URL=file:" + t.TempDir() + "/checkout.db"}
+	runBinary(t, env, "migrate")
+	token := createShop(t, env, "acme")
+	gw := gatewaytest.New(t, gatewayToken)
+
+	first := serveProcess(t, env)
+	g := first.call(token, "POST", "/checkout/shop/acme/external_payment_gateways", map[string]any{
+		"name": "Test gateway", "base_url": gw.URL, "api_token": gatewayToken, "partial_capture": true,
+		"additional_order_details": false, "provider_id": gatewaytest.ProviderID, "currency": "USD"}, 200)
+	gatewayID := g["data"].(map[string]any)["external_payment_gateway"].(map[string]any)["public_id"].(string)
+	id := first.processedOrder(token, "acme", gatewayID)
+	capture := "/checkout/orders/acme/" + id + "/payments/capture/full"
+
+	gw.SetMode("/capture", "hang")
+	go func() {
+		// The answer never comes: the process is killed while the gateway holds it.
+		req, _ := http.NewRequest("POST", first.url+capture, strings.NewReader(`{"idempotent_key":"cap-1"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(gw.Calls("/capture")) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the capture never reached the gateway")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	first.kill()
+	gw.SetMode("/capture", "")
+
+	second := serveProcess(t, env)
+	d := second.call(token, "POST", capture, map[string]any{"idempotent_key": "cap-1"}, 200)["data"].(map[string]any)
+	total := d["order_total"].(float64)
+	if d["paid_total"].(float64) != total || d["captured_held_total"].(float64) != 0 || d["transactions"].([]any)[0].(map[string]any)["status"] != "success" {
+		t.Fatalf("the retry answered %v", d)
+	}
+	if captured, _ := gw.Totals(); float64(captured) != total {
+		t.Fatalf("the gateway captured %d, want %v once", captured, total)
+	}
+}
