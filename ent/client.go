@@ -29,6 +29,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
@@ -76,6 +77,8 @@ type Client struct {
 	OrderPayment *OrderPaymentClient
 	// PaymentTransaction is the client for interacting with the PaymentTransaction builders.
 	PaymentTransaction *PaymentTransactionClient
+	// ProcessLease is the client for interacting with the ProcessLease builders.
+	ProcessLease *ProcessLeaseClient
 	// Product is the client for interacting with the Product builders.
 	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
@@ -121,6 +124,7 @@ func (c *Client) init() {
 	c.Order = NewOrderClient(c.config)
 	c.OrderPayment = NewOrderPaymentClient(c.config)
 	c.PaymentTransaction = NewPaymentTransactionClient(c.config)
+	c.ProcessLease = NewProcessLeaseClient(c.config)
 	c.Product = NewProductClient(c.config)
 	c.RSAConfig = NewRSAConfigClient(c.config)
 	c.ShippingRate = NewShippingRateClient(c.config)
@@ -237,6 +241,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Order:                  NewOrderClient(cfg),
 		OrderPayment:           NewOrderPaymentClient(cfg),
 		PaymentTransaction:     NewPaymentTransactionClient(cfg),
+		ProcessLease:           NewProcessLeaseClient(cfg),
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
 		ShippingRate:           NewShippingRateClient(cfg),
@@ -280,6 +285,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Order:                  NewOrderClient(cfg),
 		OrderPayment:           NewOrderPaymentClient(cfg),
 		PaymentTransaction:     NewPaymentTransactionClient(cfg),
+		ProcessLease:           NewProcessLeaseClient(cfg),
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
 		ShippingRate:           NewShippingRateClient(cfg),
@@ -321,9 +327,9 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIOverride, c.AccessToken, c.CorsDomain, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
-		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.Product,
-		c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.ProcessLease,
+		c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone,
+		c.Variant, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -335,9 +341,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIOverride, c.AccessToken, c.CorsDomain, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
-		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.Product,
-		c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.ProcessLease,
+		c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone,
+		c.Variant, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -374,6 +380,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.OrderPayment.mutate(ctx, m)
 	case *PaymentTransactionMutation:
 		return c.PaymentTransaction.mutate(ctx, m)
+	case *ProcessLeaseMutation:
+		return c.ProcessLease.mutate(ctx, m)
 	case *ProductMutation:
 		return c.Product.mutate(ctx, m)
 	case *RSAConfigMutation:
@@ -2613,6 +2621,139 @@ func (c *PaymentTransactionClient) mutate(ctx context.Context, m *PaymentTransac
 	}
 }
 
+// ProcessLeaseClient is a client for the ProcessLease schema.
+type ProcessLeaseClient struct {
+	config
+}
+
+// NewProcessLeaseClient returns a client for the ProcessLease from the given config.
+func NewProcessLeaseClient(c config) *ProcessLeaseClient {
+	return &ProcessLeaseClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `processlease.Hooks(f(g(h())))`.
+func (c *ProcessLeaseClient) Use(hooks ...Hook) {
+	c.hooks.ProcessLease = append(c.hooks.ProcessLease, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `processlease.Intercept(f(g(h())))`.
+func (c *ProcessLeaseClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProcessLease = append(c.inters.ProcessLease, interceptors...)
+}
+
+// Create returns a builder for creating a ProcessLease entity.
+func (c *ProcessLeaseClient) Create() *ProcessLeaseCreate {
+	mutation := newProcessLeaseMutation(c.config, OpCreate)
+	return &ProcessLeaseCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProcessLease entities.
+func (c *ProcessLeaseClient) CreateBulk(builders ...*ProcessLeaseCreate) *ProcessLeaseCreateBulk {
+	return &ProcessLeaseCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProcessLeaseClient) MapCreateBulk(slice any, setFunc func(*ProcessLeaseCreate, int)) *ProcessLeaseCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProcessLeaseCreateBulk{err: fmt.Errorf("calling to ProcessLeaseClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProcessLeaseCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProcessLeaseCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProcessLease.
+func (c *ProcessLeaseClient) Update() *ProcessLeaseUpdate {
+	mutation := newProcessLeaseMutation(c.config, OpUpdate)
+	return &ProcessLeaseUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProcessLeaseClient) UpdateOne(_m *ProcessLease) *ProcessLeaseUpdateOne {
+	mutation := newProcessLeaseMutation(c.config, OpUpdateOne, withProcessLease(_m))
+	return &ProcessLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProcessLeaseClient) UpdateOneID(id int) *ProcessLeaseUpdateOne {
+	mutation := newProcessLeaseMutation(c.config, OpUpdateOne, withProcessLeaseID(id))
+	return &ProcessLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProcessLease.
+func (c *ProcessLeaseClient) Delete() *ProcessLeaseDelete {
+	mutation := newProcessLeaseMutation(c.config, OpDelete)
+	return &ProcessLeaseDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProcessLeaseClient) DeleteOne(_m *ProcessLease) *ProcessLeaseDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProcessLeaseClient) DeleteOneID(id int) *ProcessLeaseDeleteOne {
+	builder := c.Delete().Where(processlease.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProcessLeaseDeleteOne{builder}
+}
+
+// Query returns a query builder for ProcessLease.
+func (c *ProcessLeaseClient) Query() *ProcessLeaseQuery {
+	return &ProcessLeaseQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProcessLease},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProcessLease entity by its id.
+func (c *ProcessLeaseClient) Get(ctx context.Context, id int) (*ProcessLease, error) {
+	return c.Query().Where(processlease.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProcessLeaseClient) GetX(ctx context.Context, id int) *ProcessLease {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ProcessLeaseClient) Hooks() []Hook {
+	return c.hooks.ProcessLease
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProcessLeaseClient) Interceptors() []Interceptor {
+	return c.inters.ProcessLease
+}
+
+func (c *ProcessLeaseClient) mutate(ctx context.Context, m *ProcessLeaseMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProcessLeaseCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProcessLeaseUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProcessLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProcessLeaseDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProcessLease mutation op: %q", m.Op())
+	}
+}
+
 // ProductClient is a client for the Product schema.
 type ProductClient struct {
 	config
@@ -4460,16 +4601,16 @@ type (
 	hooks struct {
 		APIOverride, AccessToken, CorsDomain, DiscountCode, Event,
 		ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey, LifeElement, LineItem,
-		Order, OrderPayment, PaymentTransaction, Product, RSAConfig, ShippingRate,
-		ShippingZone, Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Hook
+		Order, OrderPayment, PaymentTransaction, ProcessLease, Product, RSAConfig,
+		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,
+		WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIOverride, AccessToken, CorsDomain, DiscountCode, Event,
 		ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey, LifeElement, LineItem,
-		Order, OrderPayment, PaymentTransaction, Product, RSAConfig, ShippingRate,
-		ShippingZone, Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		Order, OrderPayment, PaymentTransaction, ProcessLease, Product, RSAConfig,
+		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,
+		WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -34,6 +34,8 @@ type IdempotencyKey struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// ExpiresAt holds the value of the "expires_at" field.
 	ExpiresAt time.Time `json:"expires_at,omitempty"`
+	// Owner holds the value of the "owner" field.
+	Owner string `json:"owner,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the IdempotencyKeyQuery when eager-loading is set.
 	Edges        IdempotencyKeyEdges `json:"edges"`
@@ -69,7 +71,7 @@ func (*IdempotencyKey) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case idempotencykey.FieldID, idempotencykey.FieldShopID:
 			values[i] = new(sql.NullInt64)
-		case idempotencykey.FieldKey, idempotencykey.FieldRequestHash, idempotencykey.FieldStatus, idempotencykey.FieldResult, idempotencykey.FieldProblem:
+		case idempotencykey.FieldKey, idempotencykey.FieldRequestHash, idempotencykey.FieldStatus, idempotencykey.FieldResult, idempotencykey.FieldProblem, idempotencykey.FieldOwner:
 			values[i] = new(sql.NullString)
 		case idempotencykey.FieldCreatedAt, idempotencykey.FieldExpiresAt:
 			values[i] = new(sql.NullTime)
@@ -144,6 +146,12 @@ func (_m *IdempotencyKey) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ExpiresAt = value.Time
 			}
+		case idempotencykey.FieldOwner:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field owner", values[i])
+			} else if value.Valid {
+				_m.Owner = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -212,6 +220,9 @@ func (_m *IdempotencyKey) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("expires_at=")
 	builder.WriteString(_m.ExpiresAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	builder.WriteString("owner=")
+	builder.WriteString(_m.Owner)
 	builder.WriteByte(')')
 	return builder.String()
 }

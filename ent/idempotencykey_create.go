@@ -95,6 +95,20 @@ func (_c *IdempotencyKeyCreate) SetExpiresAt(v time.Time) *IdempotencyKeyCreate 
 	return _c
 }
 
+// SetOwner sets the "owner" field.
+func (_c *IdempotencyKeyCreate) SetOwner(v string) *IdempotencyKeyCreate {
+	_c.mutation.SetOwner(v)
+	return _c
+}
+
+// SetNillableOwner sets the "owner" field if the given value is not nil.
+func (_c *IdempotencyKeyCreate) SetNillableOwner(v *string) *IdempotencyKeyCreate {
+	if v != nil {
+		_c.SetOwner(*v)
+	}
+	return _c
+}
+
 // SetShop sets the "shop" edge to the Shop entity.
 func (_c *IdempotencyKeyCreate) SetShop(v *Shop) *IdempotencyKeyCreate {
 	return _c.SetShopID(v.ID)
@@ -139,6 +153,10 @@ func (_c *IdempotencyKeyCreate) defaults() {
 		v := idempotencykey.DefaultStatus
 		_c.mutation.SetStatus(v)
 	}
+	if _, ok := _c.mutation.Owner(); !ok {
+		v := idempotencykey.DefaultOwner
+		_c.mutation.SetOwner(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -170,6 +188,9 @@ func (_c *IdempotencyKeyCreate) check() error {
 	}
 	if _, ok := _c.mutation.ExpiresAt(); !ok {
 		return &ValidationError{Name: "expires_at", err: errors.New(`ent: missing required field "IdempotencyKey.expires_at"`)}
+	}
+	if _, ok := _c.mutation.Owner(); !ok {
+		return &ValidationError{Name: "owner", err: errors.New(`ent: missing required field "IdempotencyKey.owner"`)}
 	}
 	if len(_c.mutation.ShopIDs()) == 0 {
 		return &ValidationError{Name: "shop", err: errors.New(`ent: missing required edge "IdempotencyKey.shop"`)}
@@ -228,6 +249,10 @@ func (_c *IdempotencyKeyCreate) createSpec() (*IdempotencyKey, *sqlgraph.CreateS
 	if value, ok := _c.mutation.ExpiresAt(); ok {
 		_spec.SetField(idempotencykey.FieldExpiresAt, field.TypeTime, value)
 		_node.ExpiresAt = value
+	}
+	if value, ok := _c.mutation.Owner(); ok {
+		_spec.SetField(idempotencykey.FieldOwner, field.TypeString, value)
+		_node.Owner = value
 	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -358,6 +383,18 @@ func (u *IdempotencyKeyUpsert) UpdateExpiresAt() *IdempotencyKeyUpsert {
 	return u
 }
 
+// SetOwner sets the "owner" field.
+func (u *IdempotencyKeyUpsert) SetOwner(v string) *IdempotencyKeyUpsert {
+	u.Set(idempotencykey.FieldOwner, v)
+	return u
+}
+
+// UpdateOwner sets the "owner" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsert) UpdateOwner() *IdempotencyKeyUpsert {
+	u.SetExcluded(idempotencykey.FieldOwner)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -479,6 +516,20 @@ func (u *IdempotencyKeyUpsertOne) SetExpiresAt(v time.Time) *IdempotencyKeyUpser
 func (u *IdempotencyKeyUpsertOne) UpdateExpiresAt() *IdempotencyKeyUpsertOne {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
 		s.UpdateExpiresAt()
+	})
+}
+
+// SetOwner sets the "owner" field.
+func (u *IdempotencyKeyUpsertOne) SetOwner(v string) *IdempotencyKeyUpsertOne {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.SetOwner(v)
+	})
+}
+
+// UpdateOwner sets the "owner" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertOne) UpdateOwner() *IdempotencyKeyUpsertOne {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.UpdateOwner()
 	})
 }
 
@@ -769,6 +820,20 @@ func (u *IdempotencyKeyUpsertBulk) SetExpiresAt(v time.Time) *IdempotencyKeyUpse
 func (u *IdempotencyKeyUpsertBulk) UpdateExpiresAt() *IdempotencyKeyUpsertBulk {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
 		s.UpdateExpiresAt()
+	})
+}
+
+// SetOwner sets the "owner" field.
+func (u *IdempotencyKeyUpsertBulk) SetOwner(v string) *IdempotencyKeyUpsertBulk {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.SetOwner(v)
+	})
+}
+
+// UpdateOwner sets the "owner" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertBulk) UpdateOwner() *IdempotencyKeyUpsertBulk {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.UpdateOwner()
 	})
 }
 

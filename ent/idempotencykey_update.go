@@ -96,6 +96,20 @@ func (_u *IdempotencyKeyUpdate) SetNillableExpiresAt(v *time.Time) *IdempotencyK
 	return _u
 }
 
+// SetOwner sets the "owner" field.
+func (_u *IdempotencyKeyUpdate) SetOwner(v string) *IdempotencyKeyUpdate {
+	_u.mutation.SetOwner(v)
+	return _u
+}
+
+// SetNillableOwner sets the "owner" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdate) SetNillableOwner(v *string) *IdempotencyKeyUpdate {
+	if v != nil {
+		_u.SetOwner(*v)
+	}
+	return _u
+}
+
 // Mutation returns the IdempotencyKeyMutation object of the builder.
 func (_u *IdempotencyKeyUpdate) Mutation() *IdempotencyKeyMutation {
 	return _u.mutation
@@ -170,6 +184,9 @@ func (_u *IdempotencyKeyUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if value, ok := _u.mutation.ExpiresAt(); ok {
 		_spec.SetField(idempotencykey.FieldExpiresAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.Owner(); ok {
+		_spec.SetField(idempotencykey.FieldOwner, field.TypeString, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -255,6 +272,20 @@ func (_u *IdempotencyKeyUpdateOne) SetExpiresAt(v time.Time) *IdempotencyKeyUpda
 func (_u *IdempotencyKeyUpdateOne) SetNillableExpiresAt(v *time.Time) *IdempotencyKeyUpdateOne {
 	if v != nil {
 		_u.SetExpiresAt(*v)
+	}
+	return _u
+}
+
+// SetOwner sets the "owner" field.
+func (_u *IdempotencyKeyUpdateOne) SetOwner(v string) *IdempotencyKeyUpdateOne {
+	_u.mutation.SetOwner(v)
+	return _u
+}
+
+// SetNillableOwner sets the "owner" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdateOne) SetNillableOwner(v *string) *IdempotencyKeyUpdateOne {
+	if v != nil {
+		_u.SetOwner(*v)
 	}
 	return _u
 }
@@ -363,6 +394,9 @@ func (_u *IdempotencyKeyUpdateOne) sqlSave(ctx context.Context) (_node *Idempote
 	}
 	if value, ok := _u.mutation.ExpiresAt(); ok {
 		_spec.SetField(idempotencykey.FieldExpiresAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.Owner(); ok {
+		_spec.SetField(idempotencykey.FieldOwner, field.TypeString, value)
 	}
 	_node = &IdempotencyKey{config: _u.config}
 	_spec.Assign = _node.assignValues

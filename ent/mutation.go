@@ -26,6 +26,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/predicate"
+	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/schema"
@@ -62,6 +63,7 @@ const (
 	TypeOrder                  = "Order"
 	TypeOrderPayment           = "OrderPayment"
 	TypePaymentTransaction     = "PaymentTransaction"
+	TypeProcessLease           = "ProcessLease"
 	TypeProduct                = "Product"
 	TypeRSAConfig              = "RSAConfig"
 	TypeShippingRate           = "ShippingRate"
@@ -6936,6 +6938,7 @@ type IdempotencyKeyMutation struct {
 	problem       *string
 	created_at    *time.Time
 	expires_at    *time.Time
+	owner         *string
 	clearedFields map[string]struct{}
 	shop          *int
 	clearedshop   bool
@@ -7356,6 +7359,42 @@ func (m *IdempotencyKeyMutation) ResetExpiresAt() {
 	m.expires_at = nil
 }
 
+// SetOwner sets the "owner" field.
+func (m *IdempotencyKeyMutation) SetOwner(s string) {
+	m.owner = &s
+}
+
+// Owner returns the value of the "owner" field in the mutation.
+func (m *IdempotencyKeyMutation) Owner() (r string, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwner returns the old "owner" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldOwner(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwner is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwner requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwner: %w", err)
+	}
+	return oldValue.Owner, nil
+}
+
+// ResetOwner resets all changes to the "owner" field.
+func (m *IdempotencyKeyMutation) ResetOwner() {
+	m.owner = nil
+}
+
 // ClearShop clears the "shop" edge to the Shop entity.
 func (m *IdempotencyKeyMutation) ClearShop() {
 	m.clearedshop = true
@@ -7417,7 +7456,7 @@ func (m *IdempotencyKeyMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IdempotencyKeyMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.shop != nil {
 		fields = append(fields, idempotencykey.FieldShopID)
 	}
@@ -7441,6 +7480,9 @@ func (m *IdempotencyKeyMutation) Fields() []string {
 	}
 	if m.expires_at != nil {
 		fields = append(fields, idempotencykey.FieldExpiresAt)
+	}
+	if m.owner != nil {
+		fields = append(fields, idempotencykey.FieldOwner)
 	}
 	return fields
 }
@@ -7466,6 +7508,8 @@ func (m *IdempotencyKeyMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedAt()
 	case idempotencykey.FieldExpiresAt:
 		return m.ExpiresAt()
+	case idempotencykey.FieldOwner:
+		return m.Owner()
 	}
 	return nil, false
 }
@@ -7491,6 +7535,8 @@ func (m *IdempotencyKeyMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldCreatedAt(ctx)
 	case idempotencykey.FieldExpiresAt:
 		return m.OldExpiresAt(ctx)
+	case idempotencykey.FieldOwner:
+		return m.OldOwner(ctx)
 	}
 	return nil, fmt.Errorf("unknown IdempotencyKey field %s", name)
 }
@@ -7555,6 +7601,13 @@ func (m *IdempotencyKeyMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetExpiresAt(v)
+		return nil
+	case idempotencykey.FieldOwner:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwner(v)
 		return nil
 	}
 	return fmt.Errorf("unknown IdempotencyKey field %s", name)
@@ -7646,6 +7699,9 @@ func (m *IdempotencyKeyMutation) ResetField(name string) error {
 		return nil
 	case idempotencykey.FieldExpiresAt:
 		m.ResetExpiresAt()
+		return nil
+	case idempotencykey.FieldOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown IdempotencyKey field %s", name)
@@ -16034,6 +16090,386 @@ func (m *PaymentTransactionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown PaymentTransaction edge %s", name)
+}
+
+// ProcessLeaseMutation represents an operation that mutates the ProcessLease nodes in the graph.
+type ProcessLeaseMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	process       *string
+	renewed_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ProcessLease, error)
+	predicates    []predicate.ProcessLease
+}
+
+var _ ent.Mutation = (*ProcessLeaseMutation)(nil)
+
+// processleaseOption allows management of the mutation configuration using functional options.
+type processleaseOption func(*ProcessLeaseMutation)
+
+// newProcessLeaseMutation creates new mutation for the ProcessLease entity.
+func newProcessLeaseMutation(c config, op Op, opts ...processleaseOption) *ProcessLeaseMutation {
+	m := &ProcessLeaseMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProcessLease,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProcessLeaseID sets the ID field of the mutation.
+func withProcessLeaseID(id int) processleaseOption {
+	return func(m *ProcessLeaseMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProcessLease
+		)
+		m.oldValue = func(ctx context.Context) (*ProcessLease, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProcessLease.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProcessLease sets the old ProcessLease of the mutation.
+func withProcessLease(node *ProcessLease) processleaseOption {
+	return func(m *ProcessLeaseMutation) {
+		m.oldValue = func(context.Context) (*ProcessLease, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProcessLeaseMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProcessLeaseMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProcessLeaseMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProcessLeaseMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProcessLease.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetProcess sets the "process" field.
+func (m *ProcessLeaseMutation) SetProcess(s string) {
+	m.process = &s
+}
+
+// Process returns the value of the "process" field in the mutation.
+func (m *ProcessLeaseMutation) Process() (r string, exists bool) {
+	v := m.process
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcess returns the old "process" field's value of the ProcessLease entity.
+// If the ProcessLease object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProcessLeaseMutation) OldProcess(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcess is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcess requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcess: %w", err)
+	}
+	return oldValue.Process, nil
+}
+
+// ResetProcess resets all changes to the "process" field.
+func (m *ProcessLeaseMutation) ResetProcess() {
+	m.process = nil
+}
+
+// SetRenewedAt sets the "renewed_at" field.
+func (m *ProcessLeaseMutation) SetRenewedAt(t time.Time) {
+	m.renewed_at = &t
+}
+
+// RenewedAt returns the value of the "renewed_at" field in the mutation.
+func (m *ProcessLeaseMutation) RenewedAt() (r time.Time, exists bool) {
+	v := m.renewed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRenewedAt returns the old "renewed_at" field's value of the ProcessLease entity.
+// If the ProcessLease object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProcessLeaseMutation) OldRenewedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRenewedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRenewedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRenewedAt: %w", err)
+	}
+	return oldValue.RenewedAt, nil
+}
+
+// ResetRenewedAt resets all changes to the "renewed_at" field.
+func (m *ProcessLeaseMutation) ResetRenewedAt() {
+	m.renewed_at = nil
+}
+
+// Where appends a list predicates to the ProcessLeaseMutation builder.
+func (m *ProcessLeaseMutation) Where(ps ...predicate.ProcessLease) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProcessLeaseMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProcessLeaseMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProcessLease, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProcessLeaseMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProcessLeaseMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProcessLease).
+func (m *ProcessLeaseMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProcessLeaseMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.process != nil {
+		fields = append(fields, processlease.FieldProcess)
+	}
+	if m.renewed_at != nil {
+		fields = append(fields, processlease.FieldRenewedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProcessLeaseMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case processlease.FieldProcess:
+		return m.Process()
+	case processlease.FieldRenewedAt:
+		return m.RenewedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProcessLeaseMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case processlease.FieldProcess:
+		return m.OldProcess(ctx)
+	case processlease.FieldRenewedAt:
+		return m.OldRenewedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ProcessLease field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProcessLeaseMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case processlease.FieldProcess:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcess(v)
+		return nil
+	case processlease.FieldRenewedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRenewedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProcessLease field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProcessLeaseMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProcessLeaseMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProcessLeaseMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ProcessLease numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProcessLeaseMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProcessLeaseMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProcessLeaseMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ProcessLease nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProcessLeaseMutation) ResetField(name string) error {
+	switch name {
+	case processlease.FieldProcess:
+		m.ResetProcess()
+		return nil
+	case processlease.FieldRenewedAt:
+		m.ResetRenewedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ProcessLease field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProcessLeaseMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProcessLeaseMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProcessLeaseMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProcessLeaseMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProcessLeaseMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProcessLeaseMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProcessLeaseMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ProcessLease unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProcessLeaseMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ProcessLease edge %s", name)
 }
 
 // ProductMutation represents an operation that mutates the Product nodes in the graph.

@@ -19,6 +19,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/schema"
@@ -239,6 +240,10 @@ func init() {
 			return nil
 		}
 	}()
+	// idempotencykeyDescOwner is the schema descriptor for owner field.
+	idempotencykeyDescOwner := idempotencykeyFields[8].Descriptor()
+	// idempotencykey.DefaultOwner holds the default value on creation for the owner field.
+	idempotencykey.DefaultOwner = idempotencykeyDescOwner.Default.(string)
 	lifeelementMixin := schema.LifeElement{}.Mixin()
 	lifeelementMixinFields0 := lifeelementMixin[0].Fields()
 	_ = lifeelementMixinFields0
@@ -478,6 +483,12 @@ func init() {
 	paymenttransactionDescOperationKey := paymenttransactionFields[13].Descriptor()
 	// paymenttransaction.DefaultOperationKey holds the default value on creation for the operation_key field.
 	paymenttransaction.DefaultOperationKey = paymenttransactionDescOperationKey.Default.(string)
+	processleaseFields := schema.ProcessLease{}.Fields()
+	_ = processleaseFields
+	// processleaseDescProcess is the schema descriptor for process field.
+	processleaseDescProcess := processleaseFields[0].Descriptor()
+	// processlease.ProcessValidator is a validator for the "process" field. It is called by the builders before save.
+	processlease.ProcessValidator = processleaseDescProcess.Validators[0].(func(string) error)
 	productMixin := schema.Product{}.Mixin()
 	productMixinFields0 := productMixin[0].Fields()
 	_ = productMixinFields0

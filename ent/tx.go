@@ -42,6 +42,8 @@ type Tx struct {
 	OrderPayment *OrderPaymentClient
 	// PaymentTransaction is the client for interacting with the PaymentTransaction builders.
 	PaymentTransaction *PaymentTransactionClient
+	// ProcessLease is the client for interacting with the ProcessLease builders.
+	ProcessLease *ProcessLeaseClient
 	// Product is the client for interacting with the Product builders.
 	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
@@ -207,6 +209,7 @@ func (tx *Tx) init() {
 	tx.Order = NewOrderClient(tx.config)
 	tx.OrderPayment = NewOrderPaymentClient(tx.config)
 	tx.PaymentTransaction = NewPaymentTransactionClient(tx.config)
+	tx.ProcessLease = NewProcessLeaseClient(tx.config)
 	tx.Product = NewProductClient(tx.config)
 	tx.RSAConfig = NewRSAConfigClient(tx.config)
 	tx.ShippingRate = NewShippingRateClient(tx.config)

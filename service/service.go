@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/catalog"
@@ -121,10 +122,25 @@ func (s *Service) Ready(ctx context.Context) error { return s.db.Ping(ctx) }
 
 // StartJobs starts working the job queue (webhook deliveries, the periodic sweeps) until
 // StopJobs or ctx ends. Every checkoutd process may run it: each job is worked once.
-func (s *Service) StartJobs(ctx context.Context) error { return s.p.Jobs.Start(ctx) }
+//
+// On PostgreSQL, which several processes share, it also takes this process's lease (renewed
+// while it runs): what the process leaves running when it dies is taken over once the lease
+// lapses.
+func (s *Service) StartJobs(ctx context.Context) error {
+	if s.db.Dialect == dialect.Postgres {
+		if err := s.p.StartLease(ctx); err != nil {
+			return err
+		}
+	}
+	return s.p.Jobs.Start(ctx)
+}
 
 // StopJobs lets running jobs finish (within ctx) and stops taking new ones.
-func (s *Service) StopJobs(ctx context.Context) error { return s.p.Jobs.Stop(ctx) }
+func (s *Service) StopJobs(ctx context.Context) error {
+	err := s.p.Jobs.Stop(ctx)
+	s.p.StopLease(ctx)
+	return err
+}
 
 // WithSMTP sends customer emails through the SMTP server of url
 // (smtp://user:password@host:port?from=shop@example.com, CHECKOUT_SMTP_URL). Without it no

@@ -183,6 +183,23 @@ func (p *process) call(token, method, path string, body any, wantStatus int) map
 	return out
 }
 
+// try makes a REST call with token and answers its status and decoded body, whatever they are.
+func (p *process) try(token, method, path string, body any) (int, map[string]any) {
+	p.t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequestWithContext(context.Background(), method, p.url+path, bytes.NewReader(b))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
 // createShop creates a shop through the CLI and returns its access token.
 func createShop(t *testing.T, env []string, id string) string {
 	t.Helper()

@@ -177,6 +177,18 @@ func (f PaymentTransactionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentTransactionMutation", m)
 }
 
+// The ProcessLeaseFunc type is an adapter to allow the use of ordinary
+// function as ProcessLease mutator.
+type ProcessLeaseFunc func(context.Context, *ent.ProcessLeaseMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProcessLeaseFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProcessLeaseMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProcessLeaseMutation", m)
+}
+
 // The ProductFunc type is an adapter to allow the use of ordinary
 // function as Product mutator.
 type ProductFunc func(context.Context, *ent.ProductMutation) (ent.Value, error)

@@ -32,6 +32,8 @@ const (
 	FieldCreatedAt = "created_at"
 	// FieldExpiresAt holds the string denoting the expires_at field in the database.
 	FieldExpiresAt = "expires_at"
+	// FieldOwner holds the string denoting the owner field in the database.
+	FieldOwner = "owner"
 	// EdgeShop holds the string denoting the shop edge name in mutations.
 	EdgeShop = "shop"
 	// Table holds the table name of the idempotencykey in the database.
@@ -56,6 +58,7 @@ var Columns = []string{
 	FieldProblem,
 	FieldCreatedAt,
 	FieldExpiresAt,
+	FieldOwner,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -71,6 +74,8 @@ func ValidColumn(column string) bool {
 var (
 	// KeyValidator is a validator for the "key" field. It is called by the builders before save.
 	KeyValidator func(string) error
+	// DefaultOwner holds the default value on creation for the "owner" field.
+	DefaultOwner string
 )
 
 // Status defines the type for the "status" enum field.
@@ -145,6 +150,11 @@ func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByExpiresAt orders the results by the expires_at field.
 func ByExpiresAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldExpiresAt, opts...).ToFunc()
+}
+
+// ByOwner orders the results by the owner field.
+func ByOwner(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwner, opts...).ToFunc()
 }
 
 // ByShopField orders the results by shop field.

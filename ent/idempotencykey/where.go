@@ -90,6 +90,11 @@ func ExpiresAt(v time.Time) predicate.IdempotencyKey {
 	return predicate.IdempotencyKey(sql.FieldEQ(FieldExpiresAt, v))
 }
 
+// Owner applies equality check predicate on the "owner" field. It's identical to OwnerEQ.
+func Owner(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldEQ(FieldOwner, v))
+}
+
 // ShopIDEQ applies the EQ predicate on the "shop_id" field.
 func ShopIDEQ(v int) predicate.IdempotencyKey {
 	return predicate.IdempotencyKey(sql.FieldEQ(FieldShopID, v))
@@ -488,6 +493,71 @@ func ExpiresAtLT(v time.Time) predicate.IdempotencyKey {
 // ExpiresAtLTE applies the LTE predicate on the "expires_at" field.
 func ExpiresAtLTE(v time.Time) predicate.IdempotencyKey {
 	return predicate.IdempotencyKey(sql.FieldLTE(FieldExpiresAt, v))
+}
+
+// OwnerEQ applies the EQ predicate on the "owner" field.
+func OwnerEQ(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldEQ(FieldOwner, v))
+}
+
+// OwnerNEQ applies the NEQ predicate on the "owner" field.
+func OwnerNEQ(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldNEQ(FieldOwner, v))
+}
+
+// OwnerIn applies the In predicate on the "owner" field.
+func OwnerIn(vs ...string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldIn(FieldOwner, vs...))
+}
+
+// OwnerNotIn applies the NotIn predicate on the "owner" field.
+func OwnerNotIn(vs ...string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldNotIn(FieldOwner, vs...))
+}
+
+// OwnerGT applies the GT predicate on the "owner" field.
+func OwnerGT(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldGT(FieldOwner, v))
+}
+
+// OwnerGTE applies the GTE predicate on the "owner" field.
+func OwnerGTE(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldGTE(FieldOwner, v))
+}
+
+// OwnerLT applies the LT predicate on the "owner" field.
+func OwnerLT(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldLT(FieldOwner, v))
+}
+
+// OwnerLTE applies the LTE predicate on the "owner" field.
+func OwnerLTE(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldLTE(FieldOwner, v))
+}
+
+// OwnerContains applies the Contains predicate on the "owner" field.
+func OwnerContains(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldContains(FieldOwner, v))
+}
+
+// OwnerHasPrefix applies the HasPrefix predicate on the "owner" field.
+func OwnerHasPrefix(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldHasPrefix(FieldOwner, v))
+}
+
+// OwnerHasSuffix applies the HasSuffix predicate on the "owner" field.
+func OwnerHasSuffix(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldHasSuffix(FieldOwner, v))
+}
+
+// OwnerEqualFold applies the EqualFold predicate on the "owner" field.
+func OwnerEqualFold(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldEqualFold(FieldOwner, v))
+}
+
+// OwnerContainsFold applies the ContainsFold predicate on the "owner" field.
+func OwnerContainsFold(v string) predicate.IdempotencyKey {
+	return predicate.IdempotencyKey(sql.FieldContainsFold(FieldOwner, v))
 }
 
 // HasShop applies the HasEdge predicate on the "shop" edge.

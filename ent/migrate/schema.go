@@ -278,6 +278,7 @@ var (
 		{Name: "problem", Type: field.TypeString, Nullable: true, Size: 2147483647},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "owner", Type: field.TypeString, Default: ""},
 		{Name: "shop_id", Type: field.TypeInt},
 	}
 	// IdempotencyKeysTable holds the schema information for the "idempotency_keys" table.
@@ -288,7 +289,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "idempotency_keys_shops_idempotency_keys",
-				Columns:    []*schema.Column{IdempotencyKeysColumns[8]},
+				Columns:    []*schema.Column{IdempotencyKeysColumns[9]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -297,7 +298,7 @@ var (
 			{
 				Name:    "idempotencykey_shop_id_key",
 				Unique:  true,
-				Columns: []*schema.Column{IdempotencyKeysColumns[8], IdempotencyKeysColumns[1]},
+				Columns: []*schema.Column{IdempotencyKeysColumns[9], IdempotencyKeysColumns[1]},
 			},
 			{
 				Name:    "idempotencykey_expires_at",
@@ -546,6 +547,18 @@ var (
 				Columns: []*schema.Column{PaymentTransactionsColumns[18]},
 			},
 		},
+	}
+	// ProcessLeasesColumns holds the columns for the "process_leases" table.
+	ProcessLeasesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "process", Type: field.TypeString, Unique: true},
+		{Name: "renewed_at", Type: field.TypeTime},
+	}
+	// ProcessLeasesTable holds the schema information for the "process_leases" table.
+	ProcessLeasesTable = &schema.Table{
+		Name:       "process_leases",
+		Columns:    ProcessLeasesColumns,
+		PrimaryKey: []*schema.Column{ProcessLeasesColumns[0]},
 	}
 	// ProductsColumns holds the columns for the "products" table.
 	ProductsColumns = []*schema.Column{
@@ -900,6 +913,7 @@ var (
 		OrdersTable,
 		OrderPaymentsTable,
 		PaymentTransactionsTable,
+		ProcessLeasesTable,
 		ProductsTable,
 		RsaConfigsTable,
 		ShippingRatesTable,
@@ -971,6 +985,9 @@ func init() {
 	PaymentTransactionsTable.ForeignKeys[1].RefTable = OrderPaymentsTable
 	PaymentTransactionsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(81604378624),
+	}
+	ProcessLeasesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(103079215104),
 	}
 	ProductsTable.ForeignKeys[0].RefTable = ShopsTable
 	ProductsTable.Annotation = &entsql.Annotation{

@@ -48,6 +48,9 @@ type OrderPayment func(*sql.Selector)
 // PaymentTransaction is the predicate function for paymenttransaction builders.
 type PaymentTransaction func(*sql.Selector)
 
+// ProcessLease is the predicate function for processlease builders.
+type ProcessLease func(*sql.Selector)
+
 // Product is the predicate function for product builders.
 type Product func(*sql.Selector)
 

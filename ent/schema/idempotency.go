@@ -28,6 +28,9 @@ func (IdempotencyKey) Fields() []ent.Field {
 		field.Text("problem").Optional().Nillable(),
 		field.Time("created_at").Immutable(),
 		field.Time("expires_at"),
+		// owner is the process lease of the process running the call (PostgreSQL): once it
+		// lapses, a repeat takes the key over without waiting. Empty: no lease (SQLite).
+		field.String("owner").Default(""),
 	}
 }
 

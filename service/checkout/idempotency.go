@@ -86,7 +86,14 @@ func (s *Service) claimIdempotencyKey(ctx context.Context, sh *ent.Shop, key str
 				kept = row
 				return nil
 			case now.Sub(row.CreatedAt) < abandonedAfter:
-				return keyInProgress()
+				// The call is still running unless its process's lease lapsed (it died).
+				lapsed, err := s.p.LeaseLapsed(ctx, tx.Client(), row.Owner)
+				if err != nil {
+					return err
+				}
+				if !lapsed {
+					return keyInProgress()
+				}
 			}
 		}
 		if row != nil {
@@ -94,7 +101,7 @@ func (s *Service) claimIdempotencyKey(ctx context.Context, sh *ent.Shop, key str
 				return err
 			}
 		}
-		return tx.IdempotencyKey.Create().SetShopID(sh.ID).SetKey(key).SetRequestHash(hash).
+		return tx.IdempotencyKey.Create().SetShopID(sh.ID).SetKey(key).SetRequestHash(hash).SetOwner(s.p.LeaseID()).
 			SetCreatedAt(now).SetExpiresAt(now.Add(IdempotencyKeyLifetime)).Exec(ctx)
 	})
 	if ent.IsConstraintError(err) {

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -37,6 +38,8 @@ type Platform struct {
 	writeTxSeconds prometheus.Counter
 	// sqlTxs maps each transaction InTx has open to its *sql.Tx, for River's InsertTx.
 	sqlTxs sync.Map
+	// lease is this process's lease while it serves jobs on PostgreSQL (StartLease).
+	lease atomic.Pointer[Lease]
 }
 
 // New returns the platform on db. Its job queue takes workers until Jobs.Open.
