@@ -9,7 +9,7 @@ import (
 
 // registerOrderCustomer adds the customer and address calls, on the storefront (order JWT) and
 // backend (access token) paths alike.
-func (a *API) registerOrderCustomer(mux *http.ServeMux) {
+func (a *API) registerOrderCustomer(mux router) {
 	routes := []struct {
 		method, suffix string
 		h              orderHandler

@@ -10,7 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
-func (a *API) registerOrders(mux *http.ServeMux) {
+func (a *API) registerOrders(mux router) {
 	mux.Handle("POST /checkout/orders/{shop}/init", a.withShop(a.initOrder))
 	mux.Handle("POST /checkout/orders/{shop}/resume", a.withShop(a.resumeOrder))
 	const storefront = "/checkout/storefront/{shop}/{order}"

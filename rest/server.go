@@ -28,6 +28,33 @@ type API struct {
 // Register adds the REST routes to mux.
 func Register(mux *http.ServeMux, svc *service.Service) {
 	a := &API{svc: svc, mux: mux}
+	a.register(mux)
+}
+
+// router is what routes are registered with: the server's mux, or a patternList.
+type router interface {
+	Handle(pattern string, handler http.Handler)
+	HandleFunc(pattern string, handler func(http.ResponseWriter, *http.Request))
+}
+
+// patternList keeps the patterns registered with it.
+type patternList []string
+
+func (p *patternList) Handle(pattern string, _ http.Handler) { *p = append(*p, pattern) }
+
+func (p *patternList) HandleFunc(pattern string, _ func(http.ResponseWriter, *http.Request)) {
+	*p = append(*p, pattern)
+}
+
+// Patterns are the patterns Register adds to a mux, in the order it adds them: what a test holds
+// the routes against (GraphQL's counterpart of every order route, for one).
+func Patterns(svc *service.Service) []string {
+	var p patternList
+	(&API{svc: svc}).register(&p)
+	return p
+}
+
+func (a *API) register(mux router) {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
