@@ -100,6 +100,7 @@ type ComplexityRoot struct {
 		Discounts       func(childComplexity int) int
 		DisplayCurrency func(childComplexity int) int
 		DisplayExchange func(childComplexity int) int
+		Fees            func(childComplexity int) int
 		FlowID          func(childComplexity int) int
 		IsProcessed     func(childComplexity int) int
 		LineItems       func(childComplexity int) int
@@ -391,6 +392,7 @@ type ComplexityRoot struct {
 
 	LineItemState struct {
 		Discounts         func(childComplexity int) int
+		Fees              func(childComplexity int) int
 		FulfilledQuantity func(childComplexity int) int
 		ProductData       func(childComplexity int) int
 		Taxes             func(childComplexity int) int
@@ -1250,6 +1252,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApplicationState.DisplayExchange(childComplexity), true
+	case "ApplicationState.fees":
+		if e.ComplexityRoot.ApplicationState.Fees == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.Fees(childComplexity), true
 	case "ApplicationState.flowID":
 		if e.ComplexityRoot.ApplicationState.FlowID == nil {
 			break
@@ -2418,6 +2426,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LineItemState.Discounts(childComplexity), true
+	case "LineItemState.fees":
+		if e.ComplexityRoot.LineItemState.Fees == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItemState.Fees(childComplexity), true
 	case "LineItemState.fulfilledQuantity":
 		if e.ComplexityRoot.LineItemState.FulfilledQuantity == nil {
 			break
@@ -11279,6 +11293,8 @@ type ApplicationState {
   customer: OrderCustomer
   addresses: OrderAddresses!
   lineItems: [LineItemState!]!
+  """The order's fees, as REST's fees: checkoutd charges none, so the list is empty."""
+  fees: [JSON!]!
   taxes: [TaxLine!]!
   discounts: [DiscountLine!]!
   """Live tenders: failed and voided payments are left out."""
@@ -11334,6 +11350,8 @@ type OrderAddress {
 type LineItemState {
   productData: ProductData!
   taxes: [TaxLine!]!
+  """The line's fees, as REST's fees: none."""
+  fees: [JSON!]!
   discounts: [DiscountLine!]!
   fulfilledQuantity: Int!
 }
@@ -11871,6 +11889,8 @@ func (ec *executionContext) childFields_ApplicationState(ctx context.Context, fi
 		return ec.fieldContext_ApplicationState_addresses(ctx, field)
 	case "lineItems":
 		return ec.fieldContext_ApplicationState_lineItems(ctx, field)
+	case "fees":
+		return ec.fieldContext_ApplicationState_fees(ctx, field)
 	case "taxes":
 		return ec.fieldContext_ApplicationState_taxes(ctx, field)
 	case "discounts":
@@ -12463,6 +12483,8 @@ func (ec *executionContext) childFields_LineItemState(ctx context.Context, field
 		return ec.fieldContext_LineItemState_productData(ctx, field)
 	case "taxes":
 		return ec.fieldContext_LineItemState_taxes(ctx, field)
+	case "fees":
+		return ec.fieldContext_LineItemState_fees(ctx, field)
 	case "discounts":
 		return ec.fieldContext_LineItemState_discounts(ctx, field)
 	case "fulfilledQuantity":
@@ -16620,6 +16642,29 @@ func (ec *executionContext) fieldContext_ApplicationState_lineItems(_ context.Co
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ApplicationState_fees(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_fees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fees, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []any) graphql.Marshaler {
+			return ec.marshalNJSON2ᚕinterfaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_fees(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "JSON")
 }
 
 func (ec *executionContext) _ApplicationState_taxes(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
@@ -21523,6 +21568,29 @@ func (ec *executionContext) fieldContext_LineItemState_taxes(_ context.Context, 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _LineItemState_fees(ctx context.Context, field graphql.CollectedField, obj *orders.LineItemState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItemState_fees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fees, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []any) graphql.Marshaler {
+			return ec.marshalNJSON2ᚕinterfaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItemState_fees(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItemState", field, false, false, "JSON")
 }
 
 func (ec *executionContext) _LineItemState_discounts(ctx context.Context, field graphql.CollectedField, obj *orders.LineItemState) (ret graphql.Marshaler) {
@@ -55933,6 +56001,11 @@ func (ec *executionContext) _ApplicationState(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "fees":
+			out.Values[i] = ec._ApplicationState_fees(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "taxes":
 			out.Values[i] = ec._ApplicationState_taxes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57863,6 +57936,11 @@ func (ec *executionContext) _LineItemState(ctx context.Context, sel ast.Selectio
 			}
 		case "taxes":
 			out.Values[i] = ec._LineItemState_taxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fees":
+			out.Values[i] = ec._LineItemState_fees(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -62536,6 +62614,35 @@ func (ec *executionContext) marshalNJSON2interface(ctx context.Context, sel ast.
 		graphql.AddInvalidNullFromMarshaler(ctx, "JSON!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNJSON2ᚕinterfaceᚄ(ctx context.Context, v any) ([]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNJSON2interface(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNJSON2ᚕinterfaceᚄ(ctx context.Context, sel ast.SelectionSet, v []any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNJSON2interface(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNLifeElement2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLifeElement(ctx context.Context, sel ast.SelectionSet, v *ent.LifeElement) graphql.Marshaler {
