@@ -151,6 +151,20 @@ func (r *mutationResolver) DeleteLineItem(ctx context.Context, publicOrderID str
 	})
 }
 
+// SetFulfilledQuantities is the resolver for the setFulfilledQuantities field.
+func (r *mutationResolver) SetFulfilledQuantities(ctx context.Context, publicOrderID string, lineItems []*orders.FulfilledQuantity) (*orders.OrderView, error) {
+	if _, err := shopFrom(ctx); err != nil {
+		return nil, err
+	}
+	lines := make([]orders.FulfilledQuantity, len(lineItems))
+	for i, l := range lineItems {
+		lines[i] = *l
+	}
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.SetFulfilledQuantities(ctx, sess, lines)
+	})
+}
+
 // SelectShippingLine is the resolver for the selectShippingLine field.
 func (r *mutationResolver) SelectShippingLine(ctx context.Context, publicOrderID string, index *string, code *string) (*orders.OrderView, error) {
 	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {

@@ -457,6 +457,7 @@ type ComplexityRoot struct {
 		SelectShippingLine           func(childComplexity int, publicOrderID string, index *string, code *string) int
 		SetAbandonedCartEmails       func(childComplexity int, enabled bool) int
 		SetBillingAddress            func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		SetFulfilledQuantities       func(childComplexity int, publicOrderID string, lineItems []*orders.FulfilledQuantity) int
 		SetGiftCardsEnabled          func(childComplexity int, enabled bool) int
 		SetPricesIncludeTax          func(childComplexity int, pricesIncludeTax bool) int
 		SetShippingAddress           func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
@@ -1005,6 +1006,7 @@ type MutationResolver interface {
 	AddLineItem(ctx context.Context, publicOrderID string, input orders.CartItem) (*orders.OrderView, error)
 	UpdateLineItemQuantity(ctx context.Context, publicOrderID string, lineItemKey string, quantity int) (*orders.OrderView, error)
 	DeleteLineItem(ctx context.Context, publicOrderID string, lineItemKey string) (*orders.OrderView, error)
+	SetFulfilledQuantities(ctx context.Context, publicOrderID string, lineItems []*orders.FulfilledQuantity) (*orders.OrderView, error)
 	SelectShippingLine(ctx context.Context, publicOrderID string, index *string, code *string) (*orders.OrderView, error)
 	UpdateOrderMetaData(ctx context.Context, publicOrderID string, input model.OrderMetaDataPatch) (*orders.OrderView, error)
 	GenerateTaxes(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
@@ -3012,6 +3014,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetBillingAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
+	case "Mutation.setFulfilledQuantities":
+		if e.ComplexityRoot.Mutation.SetFulfilledQuantities == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setFulfilledQuantities_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetFulfilledQuantities(childComplexity, args["publicOrderId"].(string), args["lineItems"].([]*orders.FulfilledQuantity)), true
 	case "Mutation.setGiftCardsEnabled":
 		if e.ComplexityRoot.Mutation.SetGiftCardsEnabled == nil {
 			break
@@ -5455,6 +5468,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ExternalPaymentGatewayWhereInput", ec.unmarshalInputExternalPaymentGatewayWhereInput),
 			graphql.NewInputUnmarshaler("FlowOrder", ec.unmarshalInputFlowOrder),
 			graphql.NewInputUnmarshaler("FlowWhereInput", ec.unmarshalInputFlowWhereInput),
+			graphql.NewInputUnmarshaler("FulfilledQuantityInput", ec.unmarshalInputFulfilledQuantityInput),
 			graphql.NewInputUnmarshaler("GiftCardOrder", ec.unmarshalInputGiftCardOrder),
 			graphql.NewInputUnmarshaler("GiftCardWhereInput", ec.unmarshalInputGiftCardWhereInput),
 			graphql.NewInputUnmarshaler("HTTPHeaderInput", ec.unmarshalInputHTTPHeaderInput),
@@ -11260,6 +11274,11 @@ extend type Mutation {
   """Sets a line's quantity; 0 removes the line."""
   updateLineItemQuantity(publicOrderId: String!, lineItemKey: String!, quantity: Int!): OrderView!
   deleteLineItem(publicOrderId: String!, lineItemKey: String!): OrderView!
+  """
+  Records how many units of each named line have been fulfilled, between 0 and the line's
+  quantity (access token). When every line comes to be fulfilled, order/fulfilled is sent.
+  """
+  setFulfilledQuantities(publicOrderId: String!, lineItems: [FulfilledQuantityInput!]!): OrderView!
 
   """Chooses an available shipping line by its id or position (index), or by its code."""
   selectShippingLine(publicOrderId: String!, index: String, code: String): OrderView!
@@ -11515,6 +11534,11 @@ input AddressInput {
   postalCode: String
   businessName: String
   phoneNumber: String
+}
+
+input FulfilledQuantityInput {
+  lineItemKey: String!
+  fulfilledQuantity: Int!
 }
 `, BuiltIn: false},
 	{Name: "../schema/payments.graphql", Input: `extend type Mutation {
@@ -14344,6 +14368,28 @@ func (ec *executionContext) field_Mutation_setBillingAddress_args(ctx context.Co
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setFulfilledQuantities_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "lineItems",
+		func(ctx context.Context, v any) ([]*orders.FulfilledQuantity, error) {
+			return ec.unmarshalNFulfilledQuantityInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐFulfilledQuantityᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["lineItems"] = arg1
 	return args, nil
 }
 
@@ -23058,6 +23104,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteLineItem(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteLineItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setFulfilledQuantities(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setFulfilledQuantities(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetFulfilledQuantities(ctx, fc.Args["publicOrderId"].(string), fc.Args["lineItems"].([]*orders.FulfilledQuantity))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setFulfilledQuantities(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setFulfilledQuantities_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -39619,6 +39709,55 @@ func (ec *executionContext) unmarshalInputFlowWhereInput(ctx context.Context, ob
 func UnmarshalFlowWhereInput(ctx context.Context, raw any) (ent.FlowWhereInput, error) {
 	var out ent.FlowWhereInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "FlowWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputFulfilledQuantityInput(ctx context.Context, obj any) (orders.FulfilledQuantity, error) {
+	var it orders.FulfilledQuantity
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"lineItemKey", "fulfilledQuantity"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "lineItemKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKey"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKey = data
+		case "fulfilledQuantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfilledQuantity"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfilledQuantity = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalFulfilledQuantityInput unmarshals raw into the FulfilledQuantityInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFulfilledQuantityInput(ctx context.Context, raw any) (orders.FulfilledQuantity, error) {
+	var out orders.FulfilledQuantity
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FulfilledQuantityInput", raw, &out)
 	return out, err
 }
 
@@ -58254,6 +58393,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "setFulfilledQuantities":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setFulfilledQuantities(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "selectShippingLine":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_selectShippingLine(ctx, field)
@@ -62448,6 +62594,25 @@ func (ec *executionContext) marshalNFlowSummary2ᚖgithubᚗcomᚋcheckoutdᚋch
 
 func (ec *executionContext) unmarshalNFlowWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐFlowWhereInput(ctx context.Context, v any) (*ent.FlowWhereInput, error) {
 	res, err := ec.unmarshalInputFlowWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNFulfilledQuantityInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐFulfilledQuantityᚄ(ctx context.Context, v any) ([]*orders.FulfilledQuantity, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*orders.FulfilledQuantity, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNFulfilledQuantityInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐFulfilledQuantity(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNFulfilledQuantityInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐFulfilledQuantity(ctx context.Context, v any) (*orders.FulfilledQuantity, error) {
+	res, err := ec.unmarshalInputFulfilledQuantityInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
