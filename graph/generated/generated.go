@@ -192,6 +192,13 @@ type ComplexityRoot struct {
 		Value           func(childComplexity int) int
 	}
 
+	DiscountCodeCheck struct {
+		Code func(childComplexity int) int
+		Kind func(childComplexity int) int
+		Text func(childComplexity int) int
+		View func(childComplexity int) int
+	}
+
 	DiscountCodeConnection struct {
 		Edges      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
@@ -318,6 +325,21 @@ type ComplexityRoot struct {
 	HTTPHeader struct {
 		Key   func(childComplexity int) int
 		Value func(childComplexity int) int
+	}
+
+	InventoryCheck struct {
+		FailedItems func(childComplexity int) int
+		Reason      func(childComplexity int) int
+		Result      func(childComplexity int) int
+		Stage       func(childComplexity int) int
+		View        func(childComplexity int) int
+	}
+
+	InventoryShortItem struct {
+		AvailableQuantity func(childComplexity int) int
+		LineItemKeys      func(childComplexity int) int
+		PlatformVariantID func(childComplexity int) int
+		RequestedQuantity func(childComplexity int) int
 	}
 
 	IssuedGiftCard struct {
@@ -703,16 +725,22 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AvailableFlows    func(childComplexity int) int
-		EnabledFlows      func(childComplexity int) int
-		GiftCardLookup    func(childComplexity int, publicPaymentMethodID *string, cardToken *string, cardPin *string) int
-		Node              func(childComplexity int, id int) int
-		Nodes             func(childComplexity int, ids []int) int
-		Order             func(childComplexity int, publicOrderID string) int
-		Orders            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
-		Shop              func(childComplexity int) int
-		WebhookDeliveries func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *webhooks.DeliveryFilter) int
-		WebhookTopics     func(childComplexity int) int
+		AvailableFlows        func(childComplexity int) int
+		CheckInventory        func(childComplexity int, publicOrderID string, stage string) int
+		EnabledFlows          func(childComplexity int) int
+		EstimateShippingLines func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		EstimateTaxes         func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		GiftCardLookup        func(childComplexity int, publicPaymentMethodID *string, cardToken *string, cardPin *string) int
+		Node                  func(childComplexity int, id int) int
+		Nodes                 func(childComplexity int, ids []int) int
+		Order                 func(childComplexity int, publicOrderID string) int
+		Orders                func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
+		Shop                  func(childComplexity int) int
+		ValidateAddress       func(childComplexity int, publicOrderID string, input schema.OrderAddress, addressType *string) int
+		ValidateDiscountCode  func(childComplexity int, publicOrderID string, code string) int
+		ValidateEmailAddress  func(childComplexity int, publicOrderID string, emailAddress string) int
+		WebhookDeliveries     func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *webhooks.DeliveryFilter) int
+		WebhookTopics         func(childComplexity int) int
 	}
 
 	RSAConfig struct {
@@ -746,6 +774,11 @@ type ComplexityRoot struct {
 		Code        func(childComplexity int) int
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
+	}
+
+	ShippingLinesEstimate struct {
+		ShippingLines func(childComplexity int) int
+		View          func(childComplexity int) int
 	}
 
 	ShippingRate struct {
@@ -820,6 +853,19 @@ type ComplexityRoot struct {
 		TaxZones                func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TaxZoneOrder, where *ent.TaxZoneWhereInput) int
 		UpdatedAt               func(childComplexity int) int
 		WebhookSubscriptions    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookSubscriptionOrder, where *ent.WebhookSubscriptionWhereInput) int
+	}
+
+	TaxBasis struct {
+		CountryCode  func(childComplexity int) int
+		ProvinceCode func(childComplexity int) int
+	}
+
+	TaxEstimate struct {
+		Basis    func(childComplexity int) int
+		TaxTotal func(childComplexity int) int
+		Taxes    func(childComplexity int) int
+		Total    func(childComplexity int) int
+		View     func(childComplexity int) int
 	}
 
 	TaxLine struct {
@@ -1064,6 +1110,12 @@ type QueryResolver interface {
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
 	Order(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error)
+	ValidateAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress, addressType *string) (bool, error)
+	ValidateEmailAddress(ctx context.Context, publicOrderID string, emailAddress string) (bool, error)
+	ValidateDiscountCode(ctx context.Context, publicOrderID string, code string) (*model.DiscountCodeCheck, error)
+	CheckInventory(ctx context.Context, publicOrderID string, stage string) (*model.InventoryCheck, error)
+	EstimateShippingLines(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*model.ShippingLinesEstimate, error)
+	EstimateTaxes(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.TaxEstimate, error)
 	Shop(ctx context.Context) (*ent.Shop, error)
 	WebhookTopics(ctx context.Context) ([]*webhooks.Topic, error)
 	EnabledFlows(ctx context.Context) ([]*shops.FlowSummary, error)
@@ -1642,6 +1694,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DiscountCode.Value(childComplexity), true
 
+	case "DiscountCodeCheck.code":
+		if e.ComplexityRoot.DiscountCodeCheck.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeCheck.Code(childComplexity), true
+	case "DiscountCodeCheck.kind":
+		if e.ComplexityRoot.DiscountCodeCheck.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeCheck.Kind(childComplexity), true
+	case "DiscountCodeCheck.text":
+		if e.ComplexityRoot.DiscountCodeCheck.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeCheck.Text(childComplexity), true
+	case "DiscountCodeCheck.view":
+		if e.ComplexityRoot.DiscountCodeCheck.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeCheck.View(childComplexity), true
+
 	case "DiscountCodeConnection.edges":
 		if e.ComplexityRoot.DiscountCodeConnection.Edges == nil {
 			break
@@ -2120,6 +2197,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.HTTPHeader.Value(childComplexity), true
+
+	case "InventoryCheck.failedItems":
+		if e.ComplexityRoot.InventoryCheck.FailedItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryCheck.FailedItems(childComplexity), true
+	case "InventoryCheck.reason":
+		if e.ComplexityRoot.InventoryCheck.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryCheck.Reason(childComplexity), true
+	case "InventoryCheck.result":
+		if e.ComplexityRoot.InventoryCheck.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryCheck.Result(childComplexity), true
+	case "InventoryCheck.stage":
+		if e.ComplexityRoot.InventoryCheck.Stage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryCheck.Stage(childComplexity), true
+	case "InventoryCheck.view":
+		if e.ComplexityRoot.InventoryCheck.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryCheck.View(childComplexity), true
+
+	case "InventoryShortItem.availableQuantity":
+		if e.ComplexityRoot.InventoryShortItem.AvailableQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryShortItem.AvailableQuantity(childComplexity), true
+	case "InventoryShortItem.lineItemKeys":
+		if e.ComplexityRoot.InventoryShortItem.LineItemKeys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryShortItem.LineItemKeys(childComplexity), true
+	case "InventoryShortItem.platformVariantID":
+		if e.ComplexityRoot.InventoryShortItem.PlatformVariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryShortItem.PlatformVariantID(childComplexity), true
+	case "InventoryShortItem.requestedQuantity":
+		if e.ComplexityRoot.InventoryShortItem.RequestedQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryShortItem.RequestedQuantity(childComplexity), true
 
 	case "IssuedGiftCard.giftCard":
 		if e.ComplexityRoot.IssuedGiftCard.GiftCard == nil {
@@ -4252,12 +4385,45 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AvailableFlows(childComplexity), true
+	case "Query.checkInventory":
+		if e.ComplexityRoot.Query.CheckInventory == nil {
+			break
+		}
+
+		args, err := ec.field_Query_checkInventory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CheckInventory(childComplexity, args["publicOrderId"].(string), args["stage"].(string)), true
 	case "Query.enabledFlows":
 		if e.ComplexityRoot.Query.EnabledFlows == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Query.EnabledFlows(childComplexity), true
+	case "Query.estimateShippingLines":
+		if e.ComplexityRoot.Query.EstimateShippingLines == nil {
+			break
+		}
+
+		args, err := ec.field_Query_estimateShippingLines_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EstimateShippingLines(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
+	case "Query.estimateTaxes":
+		if e.ComplexityRoot.Query.EstimateTaxes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_estimateTaxes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EstimateTaxes(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
 	case "Query.giftCardLookup":
 		if e.ComplexityRoot.Query.GiftCardLookup == nil {
 			break
@@ -4320,6 +4486,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Shop(childComplexity), true
+	case "Query.validateAddress":
+		if e.ComplexityRoot.Query.ValidateAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Query_validateAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ValidateAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress), args["addressType"].(*string)), true
+	case "Query.validateDiscountCode":
+		if e.ComplexityRoot.Query.ValidateDiscountCode == nil {
+			break
+		}
+
+		args, err := ec.field_Query_validateDiscountCode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ValidateDiscountCode(childComplexity, args["publicOrderId"].(string), args["code"].(string)), true
+	case "Query.validateEmailAddress":
+		if e.ComplexityRoot.Query.ValidateEmailAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Query_validateEmailAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ValidateEmailAddress(childComplexity, args["publicOrderId"].(string), args["emailAddress"].(string)), true
 	case "Query.webhookDeliveries":
 		if e.ComplexityRoot.Query.WebhookDeliveries == nil {
 			break
@@ -4467,6 +4666,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ShippingLine.ID(childComplexity), true
+
+	case "ShippingLinesEstimate.shippingLines":
+		if e.ComplexityRoot.ShippingLinesEstimate.ShippingLines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingLinesEstimate.ShippingLines(childComplexity), true
+	case "ShippingLinesEstimate.view":
+		if e.ComplexityRoot.ShippingLinesEstimate.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingLinesEstimate.View(childComplexity), true
 
 	case "ShippingRate.amount":
 		if e.ComplexityRoot.ShippingRate.Amount == nil {
@@ -4874,6 +5086,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.WebhookSubscriptions(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.WebhookSubscriptionOrder), args["where"].(*ent.WebhookSubscriptionWhereInput)), true
+
+	case "TaxBasis.countryCode":
+		if e.ComplexityRoot.TaxBasis.CountryCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxBasis.CountryCode(childComplexity), true
+	case "TaxBasis.provinceCode":
+		if e.ComplexityRoot.TaxBasis.ProvinceCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxBasis.ProvinceCode(childComplexity), true
+
+	case "TaxEstimate.address":
+		if e.ComplexityRoot.TaxEstimate.Basis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxEstimate.Basis(childComplexity), true
+	case "TaxEstimate.taxTotal":
+		if e.ComplexityRoot.TaxEstimate.TaxTotal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxEstimate.TaxTotal(childComplexity), true
+	case "TaxEstimate.taxes":
+		if e.ComplexityRoot.TaxEstimate.Taxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxEstimate.Taxes(childComplexity), true
+	case "TaxEstimate.estimatedTotal":
+		if e.ComplexityRoot.TaxEstimate.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxEstimate.Total(childComplexity), true
+	case "TaxEstimate.view":
+		if e.ComplexityRoot.TaxEstimate.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxEstimate.View(childComplexity), true
 
 	case "TaxLine.isIncluded":
 		if e.ComplexityRoot.TaxLine.IsIncluded == nil {
@@ -11242,6 +11498,29 @@ extend type Query {
     orderBy: OrderOrder
     where: OrderWhereInput
   ): OrderConnection!
+
+  """
+  Checks an address by the rules of setting one, without storing it: true when it passes, else
+  the error setting it would answer (address.invalid_address, details naming the field).
+  addressType (shipping, the default, or billing) names the address in the error.
+  """
+  validateAddress(publicOrderId: String!, input: AddressInput!, addressType: String): Boolean!
+  """Checks the form of an email address: true, or customer.invalid_email_address."""
+  validateEmailAddress(publicOrderId: String!, emailAddress: String!): Boolean!
+  """
+  Checks that a discount code would apply to the order now, by the rules of applying it, without
+  applying it; a code that would not is refused with the type that says why.
+  """
+  validateDiscountCode(publicOrderId: String!, code: String!): DiscountCodeCheck!
+  """
+  Compares each line with the stock of its catalog variant (stage initial or final); nothing is
+  reserved.
+  """
+  checkInventory(publicOrderId: String!, stage: String!): InventoryCheck!
+  """The shipping lines the order would be offered at an address; the order is unchanged."""
+  estimateShippingLines(publicOrderId: String!, input: AddressInput!): ShippingLinesEstimate!
+  """The order's taxes and total at an address (lines, discounts and shipping as they stand); the order is unchanged."""
+  estimateTaxes(publicOrderId: String!, input: AddressInput!): TaxEstimate!
 }
 
 extend type Mutation {
@@ -11539,6 +11818,56 @@ input AddressInput {
 input FulfilledQuantityInput {
   lineItemKey: String!
   fulfilledQuantity: Int!
+}
+
+"""A discount code that would apply to the order, and the order as it stands."""
+type DiscountCodeCheck {
+  code: String!
+  text: String!
+  kind: DiscountCodeKind!
+  view: OrderView!
+}
+
+"""What an inventory check found, and the order as it stands."""
+type InventoryCheck {
+  """initial or final, as asked."""
+  stage: String!
+  """pass or fail."""
+  result: String!
+  """Why it failed (insufficient_stock); empty when it passed."""
+  reason: String!
+  failedItems: [InventoryShortItem!]!
+  view: OrderView!
+}
+
+"""A catalog variant the order wants more of than the catalog holds."""
+type InventoryShortItem {
+  platformVariantID: String!
+  availableQuantity: Int!
+  requestedQuantity: Int!
+  """The order's lines of that variant."""
+  lineItemKeys: [String!]!
+}
+
+"""The shipping lines an address would get, and the order as it stands (unchanged)."""
+type ShippingLinesEstimate {
+  shippingLines: [ShippingLine!]!
+  view: OrderView!
+}
+
+"""What the order's taxes and total would be at an address; the order is unchanged."""
+type TaxEstimate {
+  """The jurisdiction the taxes were estimated for."""
+  address: TaxBasis!
+  taxes: [TaxLine!]!
+  taxTotal: Int64!
+  estimatedTotal: Int64!
+  view: OrderView!
+}
+
+type TaxBasis {
+  countryCode: String!
+  provinceCode: String!
 }
 `, BuiltIn: false},
 	{Name: "../schema/payments.graphql", Input: `extend type Mutation {
@@ -12105,6 +12434,20 @@ func (ec *executionContext) childFields_DiscountCode(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type DiscountCode", field.Name)
 }
 
+func (ec *executionContext) childFields_DiscountCodeCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_DiscountCodeCheck_code(ctx, field)
+	case "text":
+		return ec.fieldContext_DiscountCodeCheck_text(ctx, field)
+	case "kind":
+		return ec.fieldContext_DiscountCodeCheck_kind(ctx, field)
+	case "view":
+		return ec.fieldContext_DiscountCodeCheck_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscountCodeCheck", field.Name)
+}
+
 func (ec *executionContext) childFields_DiscountCodeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -12359,6 +12702,36 @@ func (ec *executionContext) childFields_HTTPHeader(ctx context.Context, field gr
 		return ec.fieldContext_HTTPHeader_value(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type HTTPHeader", field.Name)
+}
+
+func (ec *executionContext) childFields_InventoryCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "stage":
+		return ec.fieldContext_InventoryCheck_stage(ctx, field)
+	case "result":
+		return ec.fieldContext_InventoryCheck_result(ctx, field)
+	case "reason":
+		return ec.fieldContext_InventoryCheck_reason(ctx, field)
+	case "failedItems":
+		return ec.fieldContext_InventoryCheck_failedItems(ctx, field)
+	case "view":
+		return ec.fieldContext_InventoryCheck_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InventoryCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_InventoryShortItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "platformVariantID":
+		return ec.fieldContext_InventoryShortItem_platformVariantID(ctx, field)
+	case "availableQuantity":
+		return ec.fieldContext_InventoryShortItem_availableQuantity(ctx, field)
+	case "requestedQuantity":
+		return ec.fieldContext_InventoryShortItem_requestedQuantity(ctx, field)
+	case "lineItemKeys":
+		return ec.fieldContext_InventoryShortItem_lineItemKeys(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InventoryShortItem", field.Name)
 }
 
 func (ec *executionContext) childFields_IssuedGiftCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13051,6 +13424,16 @@ func (ec *executionContext) childFields_ShippingLine(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type ShippingLine", field.Name)
 }
 
+func (ec *executionContext) childFields_ShippingLinesEstimate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "shippingLines":
+		return ec.fieldContext_ShippingLinesEstimate_shippingLines(ctx, field)
+	case "view":
+		return ec.fieldContext_ShippingLinesEstimate_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShippingLinesEstimate", field.Name)
+}
+
 func (ec *executionContext) childFields_ShippingRate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13197,6 +13580,32 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_sharedSecretMasked(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Shop", field.Name)
+}
+
+func (ec *executionContext) childFields_TaxBasis(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "countryCode":
+		return ec.fieldContext_TaxBasis_countryCode(ctx, field)
+	case "provinceCode":
+		return ec.fieldContext_TaxBasis_provinceCode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxBasis", field.Name)
+}
+
+func (ec *executionContext) childFields_TaxEstimate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "address":
+		return ec.fieldContext_TaxEstimate_address(ctx, field)
+	case "taxes":
+		return ec.fieldContext_TaxEstimate_taxes(ctx, field)
+	case "taxTotal":
+		return ec.fieldContext_TaxEstimate_taxTotal(ctx, field)
+	case "estimatedTotal":
+		return ec.fieldContext_TaxEstimate_estimatedTotal(ctx, field)
+	case "view":
+		return ec.fieldContext_TaxEstimate_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxEstimate", field.Name)
 }
 
 func (ec *executionContext) childFields_TaxLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15125,6 +15534,72 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_checkInventory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "stage",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["stage"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_estimateShippingLines_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (schema.OrderAddress, error) {
+			return ec.unmarshalNAddressInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_estimateTaxes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (schema.OrderAddress, error) {
+			return ec.unmarshalNAddressInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_giftCardLookup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15248,6 +15723,80 @@ func (ec *executionContext) field_Query_orders_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_validateAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (schema.OrderAddress, error) {
+			return ec.unmarshalNAddressInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "addressType",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["addressType"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_validateDiscountCode_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "code",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["code"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_validateEmailAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "emailAddress",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["emailAddress"] = arg1
 	return args, nil
 }
 
@@ -18384,6 +18933,107 @@ func (ec *executionContext) fieldContext_DiscountCode_shop(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _DiscountCodeCheck_code(ctx context.Context, field graphql.CollectedField, obj *model.DiscountCodeCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeCheck_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeCheck_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCodeCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _DiscountCodeCheck_text(ctx context.Context, field graphql.CollectedField, obj *model.DiscountCodeCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeCheck_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeCheck_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCodeCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _DiscountCodeCheck_kind(ctx context.Context, field graphql.CollectedField, obj *model.DiscountCodeCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeCheck_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v discountcode.Kind) graphql.Marshaler {
+			return ec.marshalNDiscountCodeKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeCheck_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCodeCheck", field, false, false, "DiscountCodeKind")
+}
+
+func (ec *executionContext) _DiscountCodeCheck_view(ctx context.Context, field graphql.CollectedField, obj *model.DiscountCodeCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeCheck_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeCheck_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscountCodeCheck",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DiscountCodeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCodeConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20342,6 +20992,231 @@ func (ec *executionContext) _HTTPHeader_value(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_HTTPHeader_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("HTTPHeader", field, false, false, "String")
+}
+
+func (ec *executionContext) _InventoryCheck_stage(ctx context.Context, field graphql.CollectedField, obj *model.InventoryCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryCheck_stage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryCheck_stage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _InventoryCheck_result(ctx context.Context, field graphql.CollectedField, obj *model.InventoryCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryCheck_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryCheck_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _InventoryCheck_reason(ctx context.Context, field graphql.CollectedField, obj *model.InventoryCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryCheck_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryCheck_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _InventoryCheck_failedItems(ctx context.Context, field graphql.CollectedField, obj *model.InventoryCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryCheck_failedItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailedItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.InventoryShortItem) graphql.Marshaler {
+			return ec.marshalNInventoryShortItem2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐInventoryShortItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryCheck_failedItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InventoryCheck",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InventoryShortItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InventoryCheck_view(ctx context.Context, field graphql.CollectedField, obj *model.InventoryCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryCheck_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryCheck_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InventoryCheck",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InventoryShortItem_platformVariantID(ctx context.Context, field graphql.CollectedField, obj *orders.InventoryShortItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryShortItem_platformVariantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformVariantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryShortItem_platformVariantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryShortItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _InventoryShortItem_availableQuantity(ctx context.Context, field graphql.CollectedField, obj *orders.InventoryShortItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryShortItem_availableQuantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvailableQuantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryShortItem_availableQuantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryShortItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InventoryShortItem_requestedQuantity(ctx context.Context, field graphql.CollectedField, obj *orders.InventoryShortItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryShortItem_requestedQuantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestedQuantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryShortItem_requestedQuantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryShortItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InventoryShortItem_lineItemKeys(ctx context.Context, field graphql.CollectedField, obj *orders.InventoryShortItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryShortItem_lineItemKeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LineItemKeys, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryShortItem_lineItemKeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryShortItem", field, false, false, "String")
 }
 
 func (ec *executionContext) _IssuedGiftCard_giftCard(ctx context.Context, field graphql.CollectedField, obj *payment.IssuedGiftCard) (ret graphql.Marshaler) {
@@ -28994,6 +29869,270 @@ func (ec *executionContext) fieldContext_Query_orders(ctx context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_validateAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_validateAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ValidateAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress), fc.Args["addressType"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_validateAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_validateAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_validateEmailAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_validateEmailAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ValidateEmailAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["emailAddress"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_validateEmailAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_validateEmailAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_validateDiscountCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_validateDiscountCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ValidateDiscountCode(ctx, fc.Args["publicOrderId"].(string), fc.Args["code"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DiscountCodeCheck) graphql.Marshaler {
+			return ec.marshalNDiscountCodeCheck2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐDiscountCodeCheck(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_validateDiscountCode(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountCodeCheck(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_validateDiscountCode_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_checkInventory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkInventory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CheckInventory(ctx, fc.Args["publicOrderId"].(string), fc.Args["stage"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InventoryCheck) graphql.Marshaler {
+			return ec.marshalNInventoryCheck2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐInventoryCheck(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkInventory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InventoryCheck(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checkInventory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_estimateShippingLines(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_estimateShippingLines(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().EstimateShippingLines(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ShippingLinesEstimate) graphql.Marshaler {
+			return ec.marshalNShippingLinesEstimate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐShippingLinesEstimate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_estimateShippingLines(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingLinesEstimate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_estimateShippingLines_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_estimateTaxes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_estimateTaxes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().EstimateTaxes(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.TaxEstimate) graphql.Marshaler {
+			return ec.marshalNTaxEstimate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐTaxEstimate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_estimateTaxes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxEstimate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_estimateTaxes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_shop(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29785,6 +30924,70 @@ func (ec *executionContext) _ShippingLine_code(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_ShippingLine_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingLine", field, false, false, "String")
+}
+
+func (ec *executionContext) _ShippingLinesEstimate_shippingLines(ctx context.Context, field graphql.CollectedField, obj *model.ShippingLinesEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingLinesEstimate_shippingLines(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingLines, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []schema.ShippingLine) graphql.Marshaler {
+			return ec.marshalNShippingLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐShippingLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingLinesEstimate_shippingLines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingLinesEstimate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingLinesEstimate_view(ctx context.Context, field graphql.CollectedField, obj *model.ShippingLinesEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingLinesEstimate_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingLinesEstimate_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingLinesEstimate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ShippingRate_id(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
@@ -31445,6 +32648,194 @@ func (ec *executionContext) _Shop_sharedSecretMasked(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_Shop_sharedSecretMasked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Shop", field, true, true, "String")
+}
+
+func (ec *executionContext) _TaxBasis_countryCode(ctx context.Context, field graphql.CollectedField, obj *schema.TaxBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxBasis_countryCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountryCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxBasis_countryCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxBasis", field, false, false, "String")
+}
+
+func (ec *executionContext) _TaxBasis_provinceCode(ctx context.Context, field graphql.CollectedField, obj *schema.TaxBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxBasis_provinceCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProvinceCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxBasis_provinceCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxBasis", field, false, false, "String")
+}
+
+func (ec *executionContext) _TaxEstimate_address(ctx context.Context, field graphql.CollectedField, obj *orders.TaxEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxEstimate_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Basis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v schema.TaxBasis) graphql.Marshaler {
+			return ec.marshalNTaxBasis2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐTaxBasis(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxEstimate_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TaxEstimate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxBasis(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TaxEstimate_taxes(ctx context.Context, field graphql.CollectedField, obj *orders.TaxEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxEstimate_taxes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Taxes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []pricing.TaxLine) graphql.Marshaler {
+			return ec.marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐTaxLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxEstimate_taxes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TaxEstimate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TaxEstimate_taxTotal(ctx context.Context, field graphql.CollectedField, obj *orders.TaxEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxEstimate_taxTotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxTotal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxEstimate_taxTotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxEstimate", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _TaxEstimate_estimatedTotal(ctx context.Context, field graphql.CollectedField, obj *orders.TaxEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxEstimate_estimatedTotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxEstimate_estimatedTotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxEstimate", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _TaxEstimate_view(ctx context.Context, field graphql.CollectedField, obj *orders.TaxEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxEstimate_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxEstimate_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TaxEstimate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _TaxLine_value(ctx context.Context, field graphql.CollectedField, obj *pricing.TaxLine) (ret graphql.Marshaler) {
@@ -56747,6 +58138,54 @@ func (ec *executionContext) _DiscountCode(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var discountCodeCheckImplementors = []string{"DiscountCodeCheck"}
+
+func (ec *executionContext) _DiscountCodeCheck(ctx context.Context, sel ast.SelectionSet, obj *model.DiscountCodeCheck) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discountCodeCheckImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscountCodeCheck")
+		case "code":
+			out.Values[i] = ec._DiscountCodeCheck_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "text":
+			out.Values[i] = ec._DiscountCodeCheck_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._DiscountCodeCheck_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "view":
+			out.Values[i] = ec._DiscountCodeCheck_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var discountCodeConnectionImplementors = []string{"DiscountCodeConnection"}
 
 func (ec *executionContext) _DiscountCodeConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.DiscountCodeConnection) graphql.Marshaler {
@@ -57594,6 +59033,107 @@ func (ec *executionContext) _HTTPHeader(ctx context.Context, sel ast.SelectionSe
 			}
 		case "value":
 			out.Values[i] = ec._HTTPHeader_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inventoryCheckImplementors = []string{"InventoryCheck"}
+
+func (ec *executionContext) _InventoryCheck(ctx context.Context, sel ast.SelectionSet, obj *model.InventoryCheck) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inventoryCheckImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InventoryCheck")
+		case "stage":
+			out.Values[i] = ec._InventoryCheck_stage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "result":
+			out.Values[i] = ec._InventoryCheck_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._InventoryCheck_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "failedItems":
+			out.Values[i] = ec._InventoryCheck_failedItems(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "view":
+			out.Values[i] = ec._InventoryCheck_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inventoryShortItemImplementors = []string{"InventoryShortItem"}
+
+func (ec *executionContext) _InventoryShortItem(ctx context.Context, sel ast.SelectionSet, obj *orders.InventoryShortItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inventoryShortItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InventoryShortItem")
+		case "platformVariantID":
+			out.Values[i] = ec._InventoryShortItem_platformVariantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "availableQuantity":
+			out.Values[i] = ec._InventoryShortItem_availableQuantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestedQuantity":
+			out.Values[i] = ec._InventoryShortItem_requestedQuantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lineItemKeys":
+			out.Values[i] = ec._InventoryShortItem_lineItemKeys(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -60130,6 +61670,42 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_orders(ctx, field)
 				})
+		case "validateAddress":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_validateAddress(ctx, field)
+				})
+		case "validateEmailAddress":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_validateEmailAddress(ctx, field)
+				})
+		case "validateDiscountCode":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_validateDiscountCode(ctx, field)
+				})
+		case "checkInventory":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_checkInventory(ctx, field)
+				})
+		case "estimateShippingLines":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_estimateShippingLines(ctx, field)
+				})
+		case "estimateTaxes":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_estimateTaxes(ctx, field)
+				})
 		case "shop":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -60396,6 +61972,44 @@ func (ec *executionContext) _ShippingLine(ctx context.Context, sel ast.Selection
 			}
 		case "code":
 			out.Values[i] = ec._ShippingLine_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var shippingLinesEstimateImplementors = []string{"ShippingLinesEstimate"}
+
+func (ec *executionContext) _ShippingLinesEstimate(ctx context.Context, sel ast.SelectionSet, obj *model.ShippingLinesEstimate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shippingLinesEstimateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShippingLinesEstimate")
+		case "shippingLines":
+			out.Values[i] = ec._ShippingLinesEstimate_shippingLines(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "view":
+			out.Values[i] = ec._ShippingLinesEstimate_view(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -60866,6 +62480,97 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Shop_sharedSecretMasked(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var taxBasisImplementors = []string{"TaxBasis"}
+
+func (ec *executionContext) _TaxBasis(ctx context.Context, sel ast.SelectionSet, obj *schema.TaxBasis) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, taxBasisImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TaxBasis")
+		case "countryCode":
+			out.Values[i] = ec._TaxBasis_countryCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "provinceCode":
+			out.Values[i] = ec._TaxBasis_provinceCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var taxEstimateImplementors = []string{"TaxEstimate"}
+
+func (ec *executionContext) _TaxEstimate(ctx context.Context, sel ast.SelectionSet, obj *orders.TaxEstimate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, taxEstimateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TaxEstimate")
+		case "address":
+			out.Values[i] = ec._TaxEstimate_address(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxes":
+			out.Values[i] = ec._TaxEstimate_taxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxTotal":
+			out.Values[i] = ec._TaxEstimate_taxTotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "estimatedTotal":
+			out.Values[i] = ec._TaxEstimate_estimatedTotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "view":
+			out.Values[i] = ec._TaxEstimate_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -62390,6 +64095,14 @@ func (ec *executionContext) marshalNDiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋc
 	return ec._DiscountCode(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNDiscountCodeCheck2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐDiscountCodeCheck(ctx context.Context, sel ast.SelectionSet, v *model.DiscountCodeCheck) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DiscountCodeCheck!")
+		return graphql.Null
+	}
+	return ec._DiscountCodeCheck(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNDiscountCodeConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeConnection(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCodeConnection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "DiscountCodeConnection!")
@@ -62748,6 +64461,34 @@ func (ec *executionContext) marshalNInt642int64(ctx context.Context, sel ast.Sel
 		graphql.AddInvalidNullFromMarshaler(ctx, "Int64!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNInventoryCheck2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐInventoryCheck(ctx context.Context, sel ast.SelectionSet, v *model.InventoryCheck) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InventoryCheck!")
+		return graphql.Null
+	}
+	return ec._InventoryCheck(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInventoryShortItem2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐInventoryShortItem(ctx context.Context, sel ast.SelectionSet, v orders.InventoryShortItem) graphql.Marshaler {
+	return ec._InventoryShortItem(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNInventoryShortItem2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐInventoryShortItemᚄ(ctx context.Context, sel ast.SelectionSet, v []orders.InventoryShortItem) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInventoryShortItem2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐInventoryShortItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNIssueGiftCardInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpaymentᚐIssueGiftCardInput(ctx context.Context, v any) (payment.IssueGiftCardInput, error) {
@@ -63270,6 +65011,14 @@ func (ec *executionContext) marshalNShippingLine2ᚕgithubᚗcomᚋcheckoutdᚋc
 	return ret
 }
 
+func (ec *executionContext) marshalNShippingLinesEstimate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐShippingLinesEstimate(ctx context.Context, sel ast.SelectionSet, v *model.ShippingLinesEstimate) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ShippingLinesEstimate!")
+		return graphql.Null
+	}
+	return ec._ShippingLinesEstimate(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNShippingRate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRate(ctx context.Context, sel ast.SelectionSet, v *ent.ShippingRate) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ShippingRate!")
@@ -63465,6 +65214,18 @@ func (ec *executionContext) marshalNStringMap2map(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "StringMap!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNTaxBasis2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐTaxBasis(ctx context.Context, sel ast.SelectionSet, v schema.TaxBasis) graphql.Marshaler {
+	return ec._TaxBasis(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTaxEstimate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐTaxEstimate(ctx context.Context, sel ast.SelectionSet, v *orders.TaxEstimate) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TaxEstimate!")
+		return graphql.Null
+	}
+	return ec._TaxEstimate(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNTaxLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐTaxLine(ctx context.Context, sel ast.SelectionSet, v pricing.TaxLine) graphql.Marshaler {
