@@ -132,6 +132,10 @@ type ComplexityRoot struct {
 		Transactions func(childComplexity int) int
 	}
 
+	CSSRule struct {
+		CSSText func(childComplexity int) int
+	}
+
 	CancelResult struct {
 		Refund func(childComplexity int) int
 		View   func(childComplexity int) int
@@ -420,6 +424,11 @@ type ComplexityRoot struct {
 		Taxes             func(childComplexity int) int
 	}
 
+	MediaRule struct {
+		CSSRules      func(childComplexity int) int
+		ConditionText func(childComplexity int) int
+	}
+
 	MoneyTransaction struct {
 		Amount                 func(childComplexity int) int
 		Gateway                func(childComplexity int) int
@@ -460,6 +469,7 @@ type ComplexityRoot struct {
 		DeleteLifeElement            func(childComplexity int, publicID string) int
 		DeleteLineItem               func(childComplexity int, publicOrderID string, lineItemKey string) int
 		DeleteRSAConfig              func(childComplexity int) int
+		DeleteSavedPaymentMethod     func(childComplexity int, publicOrderID string, id string) int
 		DeleteShippingAddress        func(childComplexity int, publicOrderID string) int
 		DeleteTaxZone                func(childComplexity int, id int) int
 		DeleteWebhookSubscription    func(childComplexity int, id int) int
@@ -499,6 +509,7 @@ type ComplexityRoot struct {
 		UpdateTaxZone                func(childComplexity int, id int, input shops.TaxZonePatch) int
 		UpdateVariant                func(childComplexity int, id int, input catalog.VariantPatch) int
 		UpdateWebhookSubscription    func(childComplexity int, id int, callbackURL string) int
+		WalletPay                    func(childComplexity int, publicOrderID string, step model.WalletPayStep, input orders.WalletPayInput) int
 	}
 
 	Order struct {
@@ -618,6 +629,26 @@ type ComplexityRoot struct {
 		StartCursor     func(childComplexity int) int
 	}
 
+	PaymentIframe struct {
+		Currency       func(childComplexity int) int
+		FrameAncestors func(childComplexity int) int
+		FrameSources   func(childComplexity int) int
+		Gateways       func(childComplexity int) int
+		PublicOrderID  func(childComplexity int) int
+	}
+
+	PaymentIframeGateway struct {
+		IframeURL func(childComplexity int) int
+		Location  func(childComplexity int) int
+		Name      func(childComplexity int) int
+		PublicID  func(childComplexity int) int
+	}
+
+	PaymentIframeStyleSheet struct {
+		CSSRules   func(childComplexity int) int
+		MediaRules func(childComplexity int) int
+	}
+
 	PaymentState struct {
 		Amount            func(childComplexity int) int
 		Currency          func(childComplexity int) int
@@ -725,22 +756,24 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AvailableFlows        func(childComplexity int) int
-		CheckInventory        func(childComplexity int, publicOrderID string, stage string) int
-		EnabledFlows          func(childComplexity int) int
-		EstimateShippingLines func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
-		EstimateTaxes         func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
-		GiftCardLookup        func(childComplexity int, publicPaymentMethodID *string, cardToken *string, cardPin *string) int
-		Node                  func(childComplexity int, id int) int
-		Nodes                 func(childComplexity int, ids []int) int
-		Order                 func(childComplexity int, publicOrderID string) int
-		Orders                func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
-		Shop                  func(childComplexity int) int
-		ValidateAddress       func(childComplexity int, publicOrderID string, input schema.OrderAddress, addressType *string) int
-		ValidateDiscountCode  func(childComplexity int, publicOrderID string, code string) int
-		ValidateEmailAddress  func(childComplexity int, publicOrderID string, emailAddress string) int
-		WebhookDeliveries     func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *webhooks.DeliveryFilter) int
-		WebhookTopics         func(childComplexity int) int
+		AvailableFlows           func(childComplexity int) int
+		CheckInventory           func(childComplexity int, publicOrderID string, stage string) int
+		CheckPaymentIframeStyles func(childComplexity int, publicOrderID string, styleSheet orders.PaymentIframeStyles) int
+		EnabledFlows             func(childComplexity int) int
+		EstimateShippingLines    func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		EstimateTaxes            func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		GiftCardLookup           func(childComplexity int, publicPaymentMethodID *string, cardToken *string, cardPin *string) int
+		Node                     func(childComplexity int, id int) int
+		Nodes                    func(childComplexity int, ids []int) int
+		Order                    func(childComplexity int, publicOrderID string) int
+		Orders                   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
+		PaymentIframe            func(childComplexity int, publicOrderID string) int
+		Shop                     func(childComplexity int) int
+		ValidateAddress          func(childComplexity int, publicOrderID string, input schema.OrderAddress, addressType *string) int
+		ValidateDiscountCode     func(childComplexity int, publicOrderID string, code string) int
+		ValidateEmailAddress     func(childComplexity int, publicOrderID string, emailAddress string) int
+		WebhookDeliveries        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *webhooks.DeliveryFilter) int
+		WebhookTopics            func(childComplexity int) int
 	}
 
 	RSAConfig struct {
@@ -927,6 +960,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	WalletPayResult struct {
+		PaymentData func(childComplexity int) int
+		View        func(childComplexity int) int
+	}
+
 	WebhookAttempt struct {
 		AttemptedAt  func(childComplexity int) int
 		Delivery     func(childComplexity int) int
@@ -1058,6 +1096,8 @@ type MutationResolver interface {
 	GenerateTaxes(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	ApplyDiscountCode(ctx context.Context, publicOrderID string, code string) (*orders.OrderView, error)
 	RemoveDiscountCode(ctx context.Context, publicOrderID string, code string) (*orders.OrderView, error)
+	WalletPay(ctx context.Context, publicOrderID string, step model.WalletPayStep, input orders.WalletPayInput) (*model.WalletPayResult, error)
+	DeleteSavedPaymentMethod(ctx context.Context, publicOrderID string, id string) (*orders.OrderView, error)
 	AddPayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
 	UpdatePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
 	RemovePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
@@ -1116,6 +1156,8 @@ type QueryResolver interface {
 	CheckInventory(ctx context.Context, publicOrderID string, stage string) (*model.InventoryCheck, error)
 	EstimateShippingLines(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*model.ShippingLinesEstimate, error)
 	EstimateTaxes(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.TaxEstimate, error)
+	PaymentIframe(ctx context.Context, publicOrderID string) (*orders.PaymentIframe, error)
+	CheckPaymentIframeStyles(ctx context.Context, publicOrderID string, styleSheet orders.PaymentIframeStyles) (*orders.PaymentIframeStyles, error)
 	Shop(ctx context.Context) (*ent.Shop, error)
 	WebhookTopics(ctx context.Context) ([]*webhooks.Topic, error)
 	EnabledFlows(ctx context.Context) ([]*shops.FlowSummary, error)
@@ -1452,6 +1494,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuthorizeResult.Transactions(childComplexity), true
+
+	case "CSSRule.cssText":
+		if e.ComplexityRoot.CSSRule.CSSText == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CSSRule.CSSText(childComplexity), true
 
 	case "CancelResult.refund":
 		if e.ComplexityRoot.CancelResult.Refund == nil {
@@ -2586,6 +2635,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LineItemState.Taxes(childComplexity), true
 
+	case "MediaRule.cssRules":
+		if e.ComplexityRoot.MediaRule.CSSRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MediaRule.CSSRules(childComplexity), true
+	case "MediaRule.conditionText":
+		if e.ComplexityRoot.MediaRule.ConditionText == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MediaRule.ConditionText(childComplexity), true
+
 	case "MoneyTransaction.amount":
 		if e.ComplexityRoot.MoneyTransaction.Amount == nil {
 			break
@@ -2938,6 +3000,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteRSAConfig(childComplexity), true
+	case "Mutation.deleteSavedPaymentMethod":
+		if e.ComplexityRoot.Mutation.DeleteSavedPaymentMethod == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSavedPaymentMethod_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSavedPaymentMethod(childComplexity, args["publicOrderId"].(string), args["id"].(string)), true
 	case "Mutation.deleteShippingAddress":
 		if e.ComplexityRoot.Mutation.DeleteShippingAddress == nil {
 			break
@@ -3367,6 +3440,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateWebhookSubscription(childComplexity, args["id"].(int), args["callbackURL"].(string)), true
+	case "Mutation.walletPay":
+		if e.ComplexityRoot.Mutation.WalletPay == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_walletPay_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.WalletPay(childComplexity, args["publicOrderId"].(string), args["step"].(model.WalletPayStep), args["input"].(orders.WalletPayInput)), true
 
 	case "Order.abandonedAt":
 		if e.ComplexityRoot.Order.AbandonedAt == nil {
@@ -3891,6 +3975,75 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
+	case "PaymentIframe.currency":
+		if e.ComplexityRoot.PaymentIframe.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframe.Currency(childComplexity), true
+	case "PaymentIframe.frameAncestors":
+		if e.ComplexityRoot.PaymentIframe.FrameAncestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframe.FrameAncestors(childComplexity), true
+	case "PaymentIframe.frameSources":
+		if e.ComplexityRoot.PaymentIframe.FrameSources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframe.FrameSources(childComplexity), true
+	case "PaymentIframe.gateways":
+		if e.ComplexityRoot.PaymentIframe.Gateways == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframe.Gateways(childComplexity), true
+	case "PaymentIframe.publicOrderID":
+		if e.ComplexityRoot.PaymentIframe.PublicOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframe.PublicOrderID(childComplexity), true
+
+	case "PaymentIframeGateway.iframeURL":
+		if e.ComplexityRoot.PaymentIframeGateway.IframeURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeGateway.IframeURL(childComplexity), true
+	case "PaymentIframeGateway.location":
+		if e.ComplexityRoot.PaymentIframeGateway.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeGateway.Location(childComplexity), true
+	case "PaymentIframeGateway.name":
+		if e.ComplexityRoot.PaymentIframeGateway.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeGateway.Name(childComplexity), true
+	case "PaymentIframeGateway.publicID":
+		if e.ComplexityRoot.PaymentIframeGateway.PublicID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeGateway.PublicID(childComplexity), true
+
+	case "PaymentIframeStyleSheet.cssRules":
+		if e.ComplexityRoot.PaymentIframeStyleSheet.CSSRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeStyleSheet.CSSRules(childComplexity), true
+	case "PaymentIframeStyleSheet.mediaRules":
+		if e.ComplexityRoot.PaymentIframeStyleSheet.MediaRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeStyleSheet.MediaRules(childComplexity), true
+
 	case "PaymentState.amount":
 		if e.ComplexityRoot.PaymentState.Amount == nil {
 			break
@@ -4396,6 +4549,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CheckInventory(childComplexity, args["publicOrderId"].(string), args["stage"].(string)), true
+	case "Query.checkPaymentIframeStyles":
+		if e.ComplexityRoot.Query.CheckPaymentIframeStyles == nil {
+			break
+		}
+
+		args, err := ec.field_Query_checkPaymentIframeStyles_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CheckPaymentIframeStyles(childComplexity, args["publicOrderId"].(string), args["styleSheet"].(orders.PaymentIframeStyles)), true
 	case "Query.enabledFlows":
 		if e.ComplexityRoot.Query.EnabledFlows == nil {
 			break
@@ -4480,6 +4644,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Orders(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.OrderOrder), args["where"].(*ent.OrderWhereInput)), true
+	case "Query.paymentIframe":
+		if e.ComplexityRoot.Query.PaymentIframe == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentIframe_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentIframe(childComplexity, args["publicOrderId"].(string)), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
@@ -5366,6 +5541,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.VariantEdge.Node(childComplexity), true
 
+	case "WalletPayResult.paymentData":
+		if e.ComplexityRoot.WalletPayResult.PaymentData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletPayResult.PaymentData(childComplexity), true
+	case "WalletPayResult.view":
+		if e.ComplexityRoot.WalletPayResult.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletPayResult.View(childComplexity), true
+
 	case "WebhookAttempt.attemptedAt":
 		if e.ComplexityRoot.WebhookAttempt.AttemptedAt == nil {
 			break
@@ -5707,6 +5895,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("AccessTokenOrder", ec.unmarshalInputAccessTokenOrder),
 			graphql.NewInputUnmarshaler("AccessTokenWhereInput", ec.unmarshalInputAccessTokenWhereInput),
 			graphql.NewInputUnmarshaler("AddressInput", ec.unmarshalInputAddressInput),
+			graphql.NewInputUnmarshaler("CSSRuleInput", ec.unmarshalInputCSSRuleInput),
 			graphql.NewInputUnmarshaler("CancelInput", ec.unmarshalInputCancelInput),
 			graphql.NewInputUnmarshaler("CaptureInput", ec.unmarshalInputCaptureInput),
 			graphql.NewInputUnmarshaler("CartItemInput", ec.unmarshalInputCartItemInput),
@@ -5735,12 +5924,14 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("LifeElementWhereInput", ec.unmarshalInputLifeElementWhereInput),
 			graphql.NewInputUnmarshaler("LineItemOrder", ec.unmarshalInputLineItemOrder),
 			graphql.NewInputUnmarshaler("LineItemWhereInput", ec.unmarshalInputLineItemWhereInput),
+			graphql.NewInputUnmarshaler("MediaRuleInput", ec.unmarshalInputMediaRuleInput),
 			graphql.NewInputUnmarshaler("OrderMetaDataInput", ec.unmarshalInputOrderMetaDataInput),
 			graphql.NewInputUnmarshaler("OrderMetaDataPatch", ec.unmarshalInputOrderMetaDataPatch),
 			graphql.NewInputUnmarshaler("OrderOrder", ec.unmarshalInputOrderOrder),
 			graphql.NewInputUnmarshaler("OrderPaymentOrder", ec.unmarshalInputOrderPaymentOrder),
 			graphql.NewInputUnmarshaler("OrderPaymentWhereInput", ec.unmarshalInputOrderPaymentWhereInput),
 			graphql.NewInputUnmarshaler("OrderWhereInput", ec.unmarshalInputOrderWhereInput),
+			graphql.NewInputUnmarshaler("PaymentIframeStylesInput", ec.unmarshalInputPaymentIframeStylesInput),
 			graphql.NewInputUnmarshaler("PaymentInput", ec.unmarshalInputPaymentInput),
 			graphql.NewInputUnmarshaler("PaymentTransactionOrder", ec.unmarshalInputPaymentTransactionOrder),
 			graphql.NewInputUnmarshaler("PaymentTransactionWhereInput", ec.unmarshalInputPaymentTransactionWhereInput),
@@ -5769,6 +5960,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("VariantOrder", ec.unmarshalInputVariantOrder),
 			graphql.NewInputUnmarshaler("VariantPatch", ec.unmarshalInputVariantPatch),
 			graphql.NewInputUnmarshaler("VariantWhereInput", ec.unmarshalInputVariantWhereInput),
+			graphql.NewInputUnmarshaler("WalletPayInput", ec.unmarshalInputWalletPayInput),
 			graphql.NewInputUnmarshaler("WebhookAttemptOrder", ec.unmarshalInputWebhookAttemptOrder),
 			graphql.NewInputUnmarshaler("WebhookAttemptWhereInput", ec.unmarshalInputWebhookAttemptWhereInput),
 			graphql.NewInputUnmarshaler("WebhookDeliveryFilter", ec.unmarshalInputWebhookDeliveryFilter),
@@ -11870,7 +12062,30 @@ type TaxBasis {
   provinceCode: String!
 }
 `, BuiltIn: false},
-	{Name: "../schema/payments.graphql", Input: `extend type Mutation {
+	{Name: "../schema/payments.graphql", Input: `extend type Query {
+  """
+  What the order's payment page (REST's payments/iframe) is made of: the shop's gateways that
+  take the order's currency, with the pages they embed (never base URLs or API tokens), the
+  origins those pages come from and the origins that may embed the page.
+  """
+  paymentIframe(publicOrderId: String!): PaymentIframe!
+  """
+  Checks a storefront's style sheet for the payment page (at most 1000 rules) and answers it
+  back; it is not kept, since the page's content is the gateways' own frames.
+  """
+  checkPaymentIframeStyles(publicOrderId: String!, styleSheet: PaymentIframeStylesInput!): PaymentIframeStyleSheet!
+}
+
+extend type Mutation {
+  """
+  One step of a wallet payment (PayPal, Apple Pay, Google Pay). Wallets need a gateway that
+  speaks their protocol and a shop has external payment gateways only, so every step is refused
+  with wallet_pay.not_configured, as on REST.
+  """
+  walletPay(publicOrderId: String!, step: WalletPayStep!, input: WalletPayInput!): WalletPayResult!
+  """Forgets a saved payment method of the order's customer. Nothing is vaulted, so it is refused with saved_payment_method.not_found."""
+  deleteSavedPaymentMethod(publicOrderId: String!, id: String!): OrderView!
+
   """
   Puts a tender on the order: through one of the shop's gateways (gatewayPublicID and the
   gateway's token), or from a gift card (type "gift_card", the card token and its pin). The
@@ -11916,6 +12131,69 @@ type ProcessOrderResult {
   the order is open again, and processOrder is called anew once the shopper has acted.
   """
   requiresAction: OrderPayment
+}
+
+enum WalletPayStep {
+  create_order
+  on_shipping
+  on_approve
+}
+
+input WalletPayInput {
+  gatewayType: String
+  gatewayID: Int
+  paymentData: Map
+}
+
+type WalletPayResult {
+  paymentData: Map
+  view: OrderView!
+}
+
+type PaymentIframe {
+  publicOrderID: String!
+  currency: String!
+  gateways: [PaymentIframeGateway!]!
+  """The origins of the gateways' pages: the only frames the page loads."""
+  frameSources: [String!]!
+  """The origins that may embed the page: the shop's CORS allowlist."""
+  frameAncestors: [String!]!
+}
+
+type PaymentIframeGateway {
+  publicID: String!
+  name: String!
+  """Empty when the gateway has no page to embed (or its URL is not http or https)."""
+  iframeURL: String!
+  location: String!
+}
+
+input PaymentIframeStylesInput {
+  cssRules: [CSSRuleInput!]
+  mediaRules: [MediaRuleInput!]
+}
+
+input CSSRuleInput {
+  cssText: String!
+}
+
+input MediaRuleInput {
+  conditionText: String!
+  cssRules: [CSSRuleInput!]!
+}
+
+type PaymentIframeStyleSheet {
+  cssRules: [CSSRule!]!
+  mediaRules: [MediaRule!]!
+}
+
+type CSSRule {
+  cssText: String!
+}
+
+type MediaRule {
+  conditionText: String!
+  cssRules: [CSSRule!]!
 }
 `, BuiltIn: false},
 	{Name: "../schema/pricing.graphql", Input: `input TaxZoneInput {
@@ -12312,6 +12590,14 @@ func (ec *executionContext) childFields_AuthorizeResult(ctx context.Context, fie
 		return ec.fieldContext_AuthorizeResult_transactions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuthorizeResult", field.Name)
+}
+
+func (ec *executionContext) childFields_CSSRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cssText":
+		return ec.fieldContext_CSSRule_cssText(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CSSRule", field.Name)
 }
 
 func (ec *executionContext) childFields_CancelResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12890,6 +13176,16 @@ func (ec *executionContext) childFields_LineItemState(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type LineItemState", field.Name)
 }
 
+func (ec *executionContext) childFields_MediaRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "conditionText":
+		return ec.fieldContext_MediaRule_conditionText(ctx, field)
+	case "cssRules":
+		return ec.fieldContext_MediaRule_cssRules(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MediaRule", field.Name)
+}
+
 func (ec *executionContext) childFields_MoneyTransaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "gateway":
@@ -13144,6 +13440,46 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentIframe(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "publicOrderID":
+		return ec.fieldContext_PaymentIframe_publicOrderID(ctx, field)
+	case "currency":
+		return ec.fieldContext_PaymentIframe_currency(ctx, field)
+	case "gateways":
+		return ec.fieldContext_PaymentIframe_gateways(ctx, field)
+	case "frameSources":
+		return ec.fieldContext_PaymentIframe_frameSources(ctx, field)
+	case "frameAncestors":
+		return ec.fieldContext_PaymentIframe_frameAncestors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentIframe", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentIframeGateway(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "publicID":
+		return ec.fieldContext_PaymentIframeGateway_publicID(ctx, field)
+	case "name":
+		return ec.fieldContext_PaymentIframeGateway_name(ctx, field)
+	case "iframeURL":
+		return ec.fieldContext_PaymentIframeGateway_iframeURL(ctx, field)
+	case "location":
+		return ec.fieldContext_PaymentIframeGateway_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentIframeGateway", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentIframeStyleSheet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cssRules":
+		return ec.fieldContext_PaymentIframeStyleSheet_cssRules(ctx, field)
+	case "mediaRules":
+		return ec.fieldContext_PaymentIframeStyleSheet_mediaRules(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentIframeStyleSheet", field.Name)
 }
 
 func (ec *executionContext) childFields_PaymentState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13724,6 +14060,16 @@ func (ec *executionContext) childFields_VariantEdge(ctx context.Context, field g
 		return ec.fieldContext_VariantEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VariantEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_WalletPayResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "paymentData":
+		return ec.fieldContext_WalletPayResult_paymentData(ctx, field)
+	case "view":
+		return ec.fieldContext_WalletPayResult_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WalletPayResult", field.Name)
 }
 
 func (ec *executionContext) childFields_WebhookAttempt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14455,6 +14801,28 @@ func (ec *executionContext) field_Mutation_deleteLineItem_args(ctx context.Conte
 		return nil, err
 	}
 	args["lineItemKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSavedPaymentMethod_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -15196,6 +15564,36 @@ func (ec *executionContext) field_Mutation_updateWebhookSubscription_args(ctx co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_walletPay_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "step",
+		func(ctx context.Context, v any) (model.WalletPayStep, error) {
+			return ec.unmarshalNWalletPayStep2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐWalletPayStep(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["step"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (orders.WalletPayInput, error) {
+			return ec.unmarshalNWalletPayInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐWalletPayInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_OrderPayment_transactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15556,6 +15954,28 @@ func (ec *executionContext) field_Query_checkInventory_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_checkPaymentIframeStyles_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "styleSheet",
+		func(ctx context.Context, v any) (orders.PaymentIframeStyles, error) {
+			return ec.unmarshalNPaymentIframeStylesInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeStyles(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["styleSheet"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_estimateShippingLines_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15723,6 +16143,20 @@ func (ec *executionContext) field_Query_orders_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentIframe_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
 	return args, nil
 }
 
@@ -17953,6 +18387,29 @@ func (ec *executionContext) fieldContext_AuthorizeResult_transactions(_ context.
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _CSSRule_cssText(ctx context.Context, field graphql.CollectedField, obj *orders.CSSRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CSSRule_cssText(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CSSText, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CSSRule_cssText(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CSSRule", field, false, false, "String")
 }
 
 func (ec *executionContext) _CancelResult_view(ctx context.Context, field graphql.CollectedField, obj *checkout.CancelResult) (ret graphql.Marshaler) {
@@ -22569,6 +23026,61 @@ func (ec *executionContext) fieldContext_LineItemState_fulfilledQuantity(_ conte
 	return graphql.NewScalarFieldContext("LineItemState", field, false, false, "Int")
 }
 
+func (ec *executionContext) _MediaRule_conditionText(ctx context.Context, field graphql.CollectedField, obj *orders.MediaRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MediaRule_conditionText(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConditionText, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MediaRule_conditionText(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MediaRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _MediaRule_cssRules(ctx context.Context, field graphql.CollectedField, obj *orders.MediaRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MediaRule_cssRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CSSRules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.CSSRule) graphql.Marshaler {
+			return ec.marshalNCSSRule2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MediaRule_cssRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MediaRule",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CSSRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _MoneyTransaction_gateway(ctx context.Context, field graphql.CollectedField, obj *checkout.MoneyTransaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24243,6 +24755,94 @@ func (ec *executionContext) fieldContext_Mutation_removeDiscountCode(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_removeDiscountCode_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_walletPay(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_walletPay(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().WalletPay(ctx, fc.Args["publicOrderId"].(string), fc.Args["step"].(model.WalletPayStep), fc.Args["input"].(orders.WalletPayInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WalletPayResult) graphql.Marshaler {
+			return ec.marshalNWalletPayResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐWalletPayResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_walletPay(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WalletPayResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_walletPay_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSavedPaymentMethod(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSavedPaymentMethod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSavedPaymentMethod(ctx, fc.Args["publicOrderId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSavedPaymentMethod(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSavedPaymentMethod_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27756,6 +28356,286 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _PaymentIframe_publicOrderID(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframe) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframe_publicOrderID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframe_publicOrderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframe", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframe_currency(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframe) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframe_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframe_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframe", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframe_gateways(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframe) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframe_gateways(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Gateways, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.PaymentIframeGateway) graphql.Marshaler {
+			return ec.marshalNPaymentIframeGateway2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeGatewayᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframe_gateways(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIframe",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIframeGateway(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIframe_frameSources(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframe) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframe_frameSources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FrameSources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframe_frameSources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframe", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframe_frameAncestors(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframe) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframe_frameAncestors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FrameAncestors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframe_frameAncestors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframe", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframeGateway_publicID(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeGateway) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeGateway_publicID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeGateway_publicID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframeGateway", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframeGateway_name(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeGateway) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeGateway_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeGateway_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframeGateway", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframeGateway_iframeURL(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeGateway) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeGateway_iframeURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IframeURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeGateway_iframeURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframeGateway", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframeGateway_location(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeGateway) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeGateway_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeGateway_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframeGateway", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframeStyleSheet_cssRules(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeStyles) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeStyleSheet_cssRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CSSRules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.CSSRule) graphql.Marshaler {
+			return ec.marshalNCSSRule2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeStyleSheet_cssRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIframeStyleSheet",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CSSRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIframeStyleSheet_mediaRules(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeStyles) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeStyleSheet_mediaRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MediaRules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.MediaRule) graphql.Marshaler {
+			return ec.marshalNMediaRule2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeStyleSheet_mediaRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIframeStyleSheet",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MediaRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PaymentState_gatewayPublicID(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30127,6 +31007,94 @@ func (ec *executionContext) fieldContext_Query_estimateTaxes(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_estimateTaxes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentIframe(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentIframe(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentIframe(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.PaymentIframe) graphql.Marshaler {
+			return ec.marshalNPaymentIframe2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframe(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentIframe(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIframe(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentIframe_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_checkPaymentIframeStyles(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkPaymentIframeStyles(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CheckPaymentIframeStyles(ctx, fc.Args["publicOrderId"].(string), fc.Args["styleSheet"].(orders.PaymentIframeStyles))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.PaymentIframeStyles) graphql.Marshaler {
+			return ec.marshalNPaymentIframeStyleSheet2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeStyles(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkPaymentIframeStyles(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIframeStyleSheet(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checkPaymentIframeStyles_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -33784,6 +34752,61 @@ func (ec *executionContext) fieldContext_VariantEdge_cursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("VariantEdge", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _WalletPayResult_paymentData(ctx context.Context, field graphql.CollectedField, obj *model.WalletPayResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WalletPayResult_paymentData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WalletPayResult_paymentData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WalletPayResult", field, false, false, "Map")
+}
+
+func (ec *executionContext) _WalletPayResult_view(ctx context.Context, field graphql.CollectedField, obj *model.WalletPayResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WalletPayResult_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WalletPayResult_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WalletPayResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _WebhookAttempt_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookAttempt) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37237,6 +38260,48 @@ func (ec *executionContext) unmarshalInputAddressInput(ctx context.Context, obj 
 func UnmarshalAddressInput(ctx context.Context, raw any) (schema.OrderAddress, error) {
 	var out schema.OrderAddress
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "AddressInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCSSRuleInput(ctx context.Context, obj any) (orders.CSSRule, error) {
+	var it orders.CSSRule
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cssText"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cssText":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cssText"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CSSText = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCSSRuleInput unmarshals raw into the CSSRuleInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCSSRuleInput(ctx context.Context, raw any) (orders.CSSRule, error) {
+	var out orders.CSSRule
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CSSRuleInput", raw, &out)
 	return out, err
 }
 
@@ -45357,6 +46422,55 @@ func UnmarshalLineItemWhereInput(ctx context.Context, raw any) (ent.LineItemWher
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputMediaRuleInput(ctx context.Context, obj any) (orders.MediaRule, error) {
+	var it orders.MediaRule
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"conditionText", "cssRules"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "conditionText":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conditionText"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConditionText = data
+		case "cssRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cssRules"))
+			data, err := ec.unmarshalNCSSRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CSSRules = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMediaRuleInput unmarshals raw into the MediaRuleInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMediaRuleInput(ctx context.Context, raw any) (orders.MediaRule, error) {
+	var out orders.MediaRule
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MediaRuleInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputOrderMetaDataInput(ctx context.Context, obj any) (schema.OrderMetaData, error) {
 	var it schema.OrderMetaData
 	if obj == nil {
@@ -47868,6 +48982,55 @@ func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, o
 func UnmarshalOrderWhereInput(ctx context.Context, raw any) (ent.OrderWhereInput, error) {
 	var out ent.OrderWhereInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "OrderWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentIframeStylesInput(ctx context.Context, obj any) (orders.PaymentIframeStyles, error) {
+	var it orders.PaymentIframeStyles
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cssRules", "mediaRules"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cssRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cssRules"))
+			data, err := ec.unmarshalOCSSRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CSSRules = data
+		case "mediaRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mediaRules"))
+			data, err := ec.unmarshalOMediaRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRuleᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MediaRules = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentIframeStylesInput unmarshals raw into the PaymentIframeStylesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentIframeStylesInput(ctx context.Context, raw any) (orders.PaymentIframeStyles, error) {
+	var out orders.PaymentIframeStyles
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentIframeStylesInput", raw, &out)
 	return out, err
 }
 
@@ -54987,6 +56150,62 @@ func UnmarshalVariantWhereInput(ctx context.Context, raw any) (ent.VariantWhereI
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputWalletPayInput(ctx context.Context, obj any) (orders.WalletPayInput, error) {
+	var it orders.WalletPayInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"gatewayType", "gatewayID", "paymentData"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "gatewayType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayType"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayType = data
+		case "gatewayID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayID = data
+		case "paymentData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentData"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentData = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalWalletPayInput unmarshals raw into the WalletPayInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalWalletPayInput(ctx context.Context, raw any) (orders.WalletPayInput, error) {
+	var out orders.WalletPayInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "WalletPayInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputWebhookAttemptOrder(ctx context.Context, obj any) (ent.WebhookAttemptOrder, error) {
 	var it ent.WebhookAttemptOrder
 	if obj == nil {
@@ -57745,6 +58964,39 @@ func (ec *executionContext) _AuthorizeResult(ctx context.Context, sel ast.Select
 	return out
 }
 
+var cSSRuleImplementors = []string{"CSSRule"}
+
+func (ec *executionContext) _CSSRule(ctx context.Context, sel ast.SelectionSet, obj *orders.CSSRule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cSSRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CSSRule")
+		case "cssText":
+			out.Values[i] = ec._CSSRule_cssText(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var cancelResultImplementors = []string{"CancelResult"}
 
 func (ec *executionContext) _CancelResult(ctx context.Context, sel ast.SelectionSet, obj *checkout.CancelResult) graphql.Marshaler {
@@ -59650,6 +60902,44 @@ func (ec *executionContext) _LineItemState(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var mediaRuleImplementors = []string{"MediaRule"}
+
+func (ec *executionContext) _MediaRule(ctx context.Context, sel ast.SelectionSet, obj *orders.MediaRule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mediaRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MediaRule")
+		case "conditionText":
+			out.Values[i] = ec._MediaRule_conditionText(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cssRules":
+			out.Values[i] = ec._MediaRule_cssRules(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var moneyTransactionImplementors = []string{"MoneyTransaction"}
 
 func (ec *executionContext) _MoneyTransaction(ctx context.Context, sel ast.SelectionSet, obj *checkout.MoneyTransaction) graphql.Marshaler {
@@ -59971,6 +61261,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "removeDiscountCode":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeDiscountCode(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "walletPay":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_walletPay(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSavedPaymentMethod":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSavedPaymentMethod(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -60975,6 +62279,145 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var paymentIframeImplementors = []string{"PaymentIframe"}
+
+func (ec *executionContext) _PaymentIframe(ctx context.Context, sel ast.SelectionSet, obj *orders.PaymentIframe) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentIframeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentIframe")
+		case "publicOrderID":
+			out.Values[i] = ec._PaymentIframe_publicOrderID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._PaymentIframe_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gateways":
+			out.Values[i] = ec._PaymentIframe_gateways(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "frameSources":
+			out.Values[i] = ec._PaymentIframe_frameSources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "frameAncestors":
+			out.Values[i] = ec._PaymentIframe_frameAncestors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentIframeGatewayImplementors = []string{"PaymentIframeGateway"}
+
+func (ec *executionContext) _PaymentIframeGateway(ctx context.Context, sel ast.SelectionSet, obj *orders.PaymentIframeGateway) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentIframeGatewayImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentIframeGateway")
+		case "publicID":
+			out.Values[i] = ec._PaymentIframeGateway_publicID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._PaymentIframeGateway_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "iframeURL":
+			out.Values[i] = ec._PaymentIframeGateway_iframeURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "location":
+			out.Values[i] = ec._PaymentIframeGateway_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentIframeStyleSheetImplementors = []string{"PaymentIframeStyleSheet"}
+
+func (ec *executionContext) _PaymentIframeStyleSheet(ctx context.Context, sel ast.SelectionSet, obj *orders.PaymentIframeStyles) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentIframeStyleSheetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentIframeStyleSheet")
+		case "cssRules":
+			out.Values[i] = ec._PaymentIframeStyleSheet_cssRules(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mediaRules":
+			out.Values[i] = ec._PaymentIframeStyleSheet_mediaRules(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var paymentStateImplementors = []string{"PaymentState"}
 
 func (ec *executionContext) _PaymentState(ctx context.Context, sel ast.SelectionSet, obj *orders.PaymentState) graphql.Marshaler {
@@ -61705,6 +63148,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_estimateTaxes(ctx, field)
+				})
+		case "paymentIframe":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentIframe(ctx, field)
+				})
+		case "checkPaymentIframeStyles":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_checkPaymentIframeStyles(ctx, field)
 				})
 		case "shop":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -62976,6 +64431,44 @@ func (ec *executionContext) _VariantEdge(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var walletPayResultImplementors = []string{"WalletPayResult"}
+
+func (ec *executionContext) _WalletPayResult(ctx context.Context, sel ast.SelectionSet, obj *model.WalletPayResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, walletPayResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WalletPayResult")
+		case "paymentData":
+			out.Values[i] = ec._WalletPayResult_paymentData(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "view":
+			out.Values[i] = ec._WalletPayResult_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var webhookAttemptImplementors = []string{"WebhookAttempt", "Node"}
 
 func (ec *executionContext) _WebhookAttempt(ctx context.Context, sel ast.SelectionSet, obj *ent.WebhookAttempt) graphql.Marshaler {
@@ -63972,6 +65465,45 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNCSSRule2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRule(ctx context.Context, sel ast.SelectionSet, v orders.CSSRule) graphql.Marshaler {
+	return ec._CSSRule(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCSSRule2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []orders.CSSRule) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCSSRule2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRule(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNCSSRuleInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRule(ctx context.Context, v any) (orders.CSSRule, error) {
+	res, err := ec.unmarshalInputCSSRuleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCSSRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx context.Context, v any) ([]orders.CSSRule, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]orders.CSSRule, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCSSRuleInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRule(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) unmarshalNCancelInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCancelInput(ctx context.Context, v any) (model.CancelInput, error) {
 	res, err := ec.unmarshalInputCancelInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -64638,6 +66170,31 @@ func (ec *executionContext) unmarshalNLineItemWhereInput2ᚖgithubᚗcomᚋcheck
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNMediaRule2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRule(ctx context.Context, sel ast.SelectionSet, v orders.MediaRule) graphql.Marshaler {
+	return ec._MediaRule(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMediaRule2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []orders.MediaRule) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMediaRule2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRule(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNMediaRuleInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRule(ctx context.Context, v any) (orders.MediaRule, error) {
+	res, err := ec.unmarshalInputMediaRuleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNMoneyTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐMoneyTransaction(ctx context.Context, sel ast.SelectionSet, v checkout.MoneyTransaction) graphql.Marshaler {
 	return ec._MoneyTransaction(ctx, sel, &v)
 }
@@ -64795,6 +66352,47 @@ func (ec *executionContext) unmarshalNOrderWhereInput2ᚖgithubᚗcomᚋcheckout
 
 func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPaymentIframe2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframe(ctx context.Context, sel ast.SelectionSet, v *orders.PaymentIframe) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentIframe!")
+		return graphql.Null
+	}
+	return ec._PaymentIframe(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPaymentIframeGateway2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeGateway(ctx context.Context, sel ast.SelectionSet, v orders.PaymentIframeGateway) graphql.Marshaler {
+	return ec._PaymentIframeGateway(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPaymentIframeGateway2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeGatewayᚄ(ctx context.Context, sel ast.SelectionSet, v []orders.PaymentIframeGateway) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentIframeGateway2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeGateway(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPaymentIframeStyleSheet2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeStyles(ctx context.Context, sel ast.SelectionSet, v *orders.PaymentIframeStyles) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentIframeStyleSheet!")
+		return graphql.Null
+	}
+	return ec._PaymentIframeStyleSheet(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPaymentIframeStylesInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeStyles(ctx context.Context, v any) (orders.PaymentIframeStyles, error) {
+	res, err := ec.unmarshalInputPaymentIframeStylesInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentInput(ctx context.Context, v any) (orders.PaymentInput, error) {
@@ -65366,6 +66964,29 @@ func (ec *executionContext) unmarshalNVariantWhereInput2ᚖgithubᚗcomᚋchecko
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNWalletPayInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐWalletPayInput(ctx context.Context, v any) (orders.WalletPayInput, error) {
+	res, err := ec.unmarshalInputWalletPayInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWalletPayResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐWalletPayResult(ctx context.Context, sel ast.SelectionSet, v *model.WalletPayResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WalletPayResult!")
+		return graphql.Null
+	}
+	return ec._WalletPayResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNWalletPayStep2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐWalletPayStep(ctx context.Context, v any) (model.WalletPayStep, error) {
+	var res model.WalletPayStep
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWalletPayStep2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐWalletPayStep(ctx context.Context, sel ast.SelectionSet, v model.WalletPayStep) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNWebhookAttempt2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttempt(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookAttempt) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "WebhookAttempt!")
@@ -65760,6 +67381,23 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOCSSRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx context.Context, v any) ([]orders.CSSRule, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]orders.CSSRule, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCSSRuleInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRule(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalOCorsDomain2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCorsDomain(ctx context.Context, sel ast.SelectionSet, v *ent.CorsDomain) graphql.Marshaler {
@@ -66589,6 +68227,23 @@ func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.Selecti
 	_ = ctx
 	res := graphql.MarshalMap(v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOMediaRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRuleᚄ(ctx context.Context, v any) ([]orders.MediaRule, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]orders.MediaRule, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMediaRuleInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRule(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalONode2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v ent.Noder) graphql.Marshaler {

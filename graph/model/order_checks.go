@@ -28,3 +28,9 @@ type ShippingLinesEstimate struct {
 	ShippingLines []schema.ShippingLine
 	View          *orders.OrderView
 }
+
+// WalletPayResult is a wallet pay step's payment data.
+type WalletPayResult struct {
+	PaymentData map[string]any
+	View        *orders.OrderView
+}
