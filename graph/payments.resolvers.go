@@ -55,12 +55,29 @@ func (r *mutationResolver) RemovePayment(ctx context.Context, publicOrderID stri
 }
 
 // ProcessOrder is the resolver for the processOrder field.
-func (r *mutationResolver) ProcessOrder(ctx context.Context, publicOrderID string) (*checkout.ProcessResult, error) {
+func (r *mutationResolver) ProcessOrder(ctx context.Context, publicOrderID string, idempotencyKey *string) (*checkout.ProcessResult, error) {
 	sess, err := orderSession(ctx, r.svc, publicOrderID)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.Checkout.ProcessOrder(ctx, sess)
+	out, err := idempotent(ctx, r.svc, sess, idempotencyKey, requestKey("processOrder", publicOrderID, nil),
+		func(ctx context.Context, _ string) (*processOutcome, error) {
+			res, err := r.svc.Checkout.ProcessOrder(ctx, sess)
+			if err != nil {
+				return nil, err
+			}
+			return &processOutcome{view: res.View, requiresAction: res.RequiresAction}, nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	if out.view == nil {
+		// A replay of a processed order: the order as it stands.
+		if out.view, err = r.svc.Orders.OrderState(ctx, sess); err != nil {
+			return nil, err
+		}
+	}
+	return &checkout.ProcessResult{View: out.view, RequiresAction: out.requiresAction}, nil
 }
 
 // PaymentIframe is the resolver for the paymentIframe field.

@@ -479,7 +479,7 @@ type ComplexityRoot struct {
 		InitOrder                    func(childComplexity int, input orders.InitOrderInput) int
 		IssueGiftCard                func(childComplexity int, input payment.IssueGiftCardInput) int
 		PingWebhookSubscription      func(childComplexity int, id int) int
-		ProcessOrder                 func(childComplexity int, publicOrderID string) int
+		ProcessOrder                 func(childComplexity int, publicOrderID string, idempotencyKey *string) int
 		RefundOrder                  func(childComplexity int, publicOrderID string, input model.RefundInput) int
 		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
 		RemoveDiscountCode           func(childComplexity int, publicOrderID string, code string) int
@@ -1101,7 +1101,7 @@ type MutationResolver interface {
 	AddPayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
 	UpdatePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
 	RemovePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
-	ProcessOrder(ctx context.Context, publicOrderID string) (*checkout.ProcessResult, error)
+	ProcessOrder(ctx context.Context, publicOrderID string, idempotencyKey *string) (*checkout.ProcessResult, error)
 	CreateTaxZone(ctx context.Context, input shops.TaxZoneInput) (*ent.TaxZone, error)
 	UpdateTaxZone(ctx context.Context, id int, input shops.TaxZonePatch) (*ent.TaxZone, error)
 	DeleteTaxZone(ctx context.Context, id int) (bool, error)
@@ -3120,7 +3120,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.ProcessOrder(childComplexity, args["publicOrderId"].(string)), true
+		return e.ComplexityRoot.Mutation.ProcessOrder(childComplexity, args["publicOrderId"].(string), args["idempotencyKey"].(*string)), true
 	case "Mutation.refundOrder":
 		if e.ComplexityRoot.Mutation.RefundOrder == nil {
 			break
@@ -12098,9 +12098,10 @@ extend type Mutation {
   removePayment(publicOrderId: String!, input: PaymentInput!): OrderView!
   """
   Completes the order: checks it is complete, reserves stock and gift card amounts, authorizes
-  every tender (all or nothing) and marks it processed.
+  every tender (all or nothing) and marks it processed. A repeat with the same idempotencyKey
+  answers the first result (or refusal) without processing again, as REST's Idempotency-Key.
   """
-  processOrder(publicOrderId: String!): ProcessOrderResult!
+  processOrder(publicOrderId: String!, idempotencyKey: String): ProcessOrderResult!
 }
 
 input PaymentInput {
@@ -14963,6 +14964,14 @@ func (ec *executionContext) field_Mutation_processOrder_args(ctx context.Context
 		return nil, err
 	}
 	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
 	return args, nil
 }
 
@@ -24991,7 +25000,7 @@ func (ec *executionContext) _Mutation_processOrder(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().ProcessOrder(ctx, fc.Args["publicOrderId"].(string))
+			return ec.Resolvers.Mutation().ProcessOrder(ctx, fc.Args["publicOrderId"].(string), fc.Args["idempotencyKey"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *checkout.ProcessResult) graphql.Marshaler {
