@@ -41,6 +41,7 @@ func (a *API) registerOrderCustomer(mux router) {
 
 // withBackendOrder opens an order of the access token's shop.
 func (a *API) withBackendOrder(h orderHandler) http.Handler {
+	a.serving(h)
 	return a.withShop(func(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
 		sess, err := a.svc.Orders.BackendOrderSession(r.Context(), sh, r.PathValue("order"))
 		if err != nil {

@@ -49,6 +49,7 @@ func orderJWT(r *http.Request) string {
 // withOrder refuses a body not sent as JSON (after the CORS headers, so a browser can read the
 // refusal), then authenticates the order JWT against the shop and order in the path.
 func (a *API) withOrder(h orderHandler) http.Handler {
+	a.serving(h)
 	return a.storefrontCORS(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := requireJSONBody(r); err != nil {
 			writeError(w, r, err)
