@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/orders"
@@ -35,3 +36,13 @@ func requestKey(mutation, publicOrderID string, input any) string {
 	raw, _ := json.Marshal(input)
 	return mutation + " " + publicOrderID + " " + string(raw)
 }
+
+// processOutcome is what processOrder keeps under its idempotency key: only that the order was
+// processed, since a replay reads the order as it stands. An outcome that asks the shopper to act
+// is not final, so it is never kept and a repeat processes anew, as on REST.
+type processOutcome struct {
+	view           *orders.OrderView
+	requiresAction *ent.OrderPayment
+}
+
+func (p *processOutcome) Final() bool { return p.requiresAction == nil }

@@ -83,3 +83,55 @@ func TestARefusedMutationIsReplayedWithTheSameErrorWithoutCallingTheGateway(t *t
 		}
 	})
 }
+
+func TestProcessOrderWithAnIdempotencyKeyIsReplayedWithoutProcessingAgain(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		gatewayID, gw := g.addGateway()
+		id, jwtToken := g.readyOrder()
+		g.ok(jwtToken, addCard, map[string]any{"id": id, "gw": gatewayID, "token": gatewaytest.TokenOK})
+		q := `mutation($id: String!, $key: String) { processOrder(publicOrderId: $id, idempotencyKey: $key) {
+			view { applicationState { isProcessed platformOrderID } } requiresAction { publicID } } }`
+		vars := map[string]any{"id": id, "key": "process-1"}
+		first := get(g.ok(jwtToken, q, vars), "processOrder")
+		again := get(g.ok(jwtToken, q, vars), "processOrder")
+		if get(first, "view", "applicationState", "isProcessed") != true || fmt.Sprint(again) != fmt.Sprint(first) || len(gw.Calls("/auth")) != 1 {
+			t.Fatalf("first %v, replay %v (%d authorizations)", first, again, len(gw.Calls("/auth")))
+		}
+		wantCode(t, g.do(jwtToken, q, map[string]any{"id": id, "key": "process-2"}), problem.CodeValidation, "order.not_open")
+		wantCode(t, g.do(jwtToken, q, map[string]any{"id": id}), problem.CodeValidation, "order.not_open")
+	})
+}
+
+func TestADeclinedProcessOrderIsReplayedWithTheSameErrorUnderItsKey(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		gatewayID, gw := g.addGateway()
+		id, jwtToken := g.readyOrder()
+		g.ok(jwtToken, addCard, map[string]any{"id": id, "gw": gatewayID, "token": gatewaytest.TokenDecline})
+		q := `mutation($id: String!, $key: String) { processOrder(publicOrderId: $id, idempotencyKey: $key) { view { publicOrderID } } }`
+		vars := map[string]any{"id": id, "key": "process-1"}
+		first := g.do(jwtToken, q, vars)
+		wantCode(t, first, problem.CodeValidation, "payment.declined")
+		calls := len(gw.Calls("/auth"))
+		again := g.do(jwtToken, q, vars)
+		if fmt.Sprint(again.Errors) != fmt.Sprint(first.Errors) || len(gw.Calls("/auth")) != calls {
+			t.Fatalf("the replay answered %v, want %v (%d authorizations, were %d)", again.Errors, first.Errors, len(gw.Calls("/auth")), calls)
+		}
+	})
+}
+
+func TestAProcessOrderThatAsksTheShopperToActIsNotKeptUnderItsKey(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		gatewayID, gw := g.addGateway()
+		id, jwtToken := g.readyOrder()
+		g.ok(jwtToken, addCard, map[string]any{"id": id, "gw": gatewayID, "token": gatewaytest.TokenAction})
+		q := `mutation($id: String!, $key: String) { processOrder(publicOrderId: $id, idempotencyKey: $key) {
+			view { applicationState { isProcessed } } requiresAction { publicID } } }`
+		vars := map[string]any{"id": id, "key": "process-1"}
+		for i := 1; i <= 2; i++ {
+			res := get(g.ok(jwtToken, q, vars), "processOrder")
+			if get(res, "requiresAction", "publicID") == nil || get(res, "view", "applicationState", "isProcessed") != false || len(gw.Calls("/auth")) != i {
+				t.Fatalf("call %d answered %v (%d authorizations)", i, res, len(gw.Calls("/auth")))
+			}
+		}
+	})
+}

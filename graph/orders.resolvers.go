@@ -151,6 +151,20 @@ func (r *mutationResolver) DeleteLineItem(ctx context.Context, publicOrderID str
 	})
 }
 
+// SetFulfilledQuantities is the resolver for the setFulfilledQuantities field.
+func (r *mutationResolver) SetFulfilledQuantities(ctx context.Context, publicOrderID string, lineItems []*orders.FulfilledQuantity) (*orders.OrderView, error) {
+	if _, err := shopFrom(ctx); err != nil {
+		return nil, err
+	}
+	lines := make([]orders.FulfilledQuantity, len(lineItems))
+	for i, l := range lineItems {
+		lines[i] = *l
+	}
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.SetFulfilledQuantities(ctx, sess, lines)
+	})
+}
+
 // SelectShippingLine is the resolver for the selectShippingLine field.
 func (r *mutationResolver) SelectShippingLine(ctx context.Context, publicOrderID string, index *string, code *string) (*orders.OrderView, error) {
 	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
@@ -231,6 +245,85 @@ func (r *queryResolver) Orders(ctx context.Context, after *entgql.Cursor[int], f
 		return nil, err
 	}
 	return r.svc.Admin.OrderConnection(ctx, sh, after, first, before, last, orderBy, where)
+}
+
+// ValidateAddress is the resolver for the validateAddress field.
+func (r *queryResolver) ValidateAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress, addressType *string) (bool, error) {
+	sess, err := orderSession(ctx, r.svc, publicOrderID)
+	if err != nil {
+		return false, err
+	}
+	kind := orders.AddressKind(deref(addressType))
+	if kind == "" {
+		kind = orders.ShippingAddress
+	}
+	if err := orders.ValidateAddress(sess.Shop, kind, input); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// ValidateEmailAddress is the resolver for the validateEmailAddress field.
+func (r *queryResolver) ValidateEmailAddress(ctx context.Context, publicOrderID string, emailAddress string) (bool, error) {
+	if _, err := orderSession(ctx, r.svc, publicOrderID); err != nil {
+		return false, err
+	}
+	if err := orders.ValidateEmailAddress(emailAddress); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// ValidateDiscountCode is the resolver for the validateDiscountCode field.
+func (r *queryResolver) ValidateDiscountCode(ctx context.Context, publicOrderID string, code string) (*model.DiscountCodeCheck, error) {
+	sess, err := orderSession(ctx, r.svc, publicOrderID)
+	if err != nil {
+		return nil, err
+	}
+	check, err := r.svc.Orders.ValidateDiscountCode(ctx, sess, code)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DiscountCodeCheck{Code: check.Code.Code, Text: check.Code.Text, Kind: check.Code.Kind, View: check.View}, nil
+}
+
+// CheckInventory is the resolver for the checkInventory field.
+func (r *queryResolver) CheckInventory(ctx context.Context, publicOrderID string, stage string) (*model.InventoryCheck, error) {
+	sess, err := orderSession(ctx, r.svc, publicOrderID)
+	if err != nil {
+		return nil, err
+	}
+	check, v, err := r.svc.Orders.CheckInventory(ctx, sess, stage)
+	if err != nil {
+		return nil, err
+	}
+	return &model.InventoryCheck{InventoryCheck: *check, View: v}, nil
+}
+
+// EstimateShippingLines is the resolver for the estimateShippingLines field.
+func (r *queryResolver) EstimateShippingLines(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*model.ShippingLinesEstimate, error) {
+	sess, err := orderSession(ctx, r.svc, publicOrderID)
+	if err != nil {
+		return nil, err
+	}
+	entries, v, err := r.svc.Orders.EstimateShippingLines(ctx, sess, input)
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]schema.ShippingLine, len(entries))
+	for i, e := range entries {
+		lines[i] = e.Line
+	}
+	return &model.ShippingLinesEstimate{ShippingLines: lines, View: v}, nil
+}
+
+// EstimateTaxes is the resolver for the estimateTaxes field.
+func (r *queryResolver) EstimateTaxes(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.TaxEstimate, error) {
+	sess, err := orderSession(ctx, r.svc, publicOrderID)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Orders.EstimateTaxes(ctx, sess, input)
 }
 
 // ApplicationState returns generated.ApplicationStateResolver implementation.

@@ -8,9 +8,30 @@ package graph
 import (
 	"context"
 
+	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/orders"
 )
+
+// WalletPay is the resolver for the walletPay field.
+func (r *mutationResolver) WalletPay(ctx context.Context, publicOrderID string, step model.WalletPayStep, input orders.WalletPayInput) (*model.WalletPayResult, error) {
+	sess, err := orderSession(ctx, r.svc, publicOrderID)
+	if err != nil {
+		return nil, err
+	}
+	paymentData, v, err := r.svc.Orders.WalletPay(ctx, sess, string(step), input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.WalletPayResult{PaymentData: paymentData, View: v}, nil
+}
+
+// DeleteSavedPaymentMethod is the resolver for the deleteSavedPaymentMethod field.
+func (r *mutationResolver) DeleteSavedPaymentMethod(ctx context.Context, publicOrderID string, id string) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.DeleteSavedPaymentMethod(ctx, sess, id)
+	})
+}
 
 // AddPayment is the resolver for the addPayment field.
 func (r *mutationResolver) AddPayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error) {
@@ -34,10 +55,48 @@ func (r *mutationResolver) RemovePayment(ctx context.Context, publicOrderID stri
 }
 
 // ProcessOrder is the resolver for the processOrder field.
-func (r *mutationResolver) ProcessOrder(ctx context.Context, publicOrderID string) (*checkout.ProcessResult, error) {
+func (r *mutationResolver) ProcessOrder(ctx context.Context, publicOrderID string, idempotencyKey *string) (*checkout.ProcessResult, error) {
 	sess, err := orderSession(ctx, r.svc, publicOrderID)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.Checkout.ProcessOrder(ctx, sess)
+	out, err := idempotent(ctx, r.svc, sess, idempotencyKey, requestKey("processOrder", publicOrderID, nil),
+		func(ctx context.Context, _ string) (*processOutcome, error) {
+			res, err := r.svc.Checkout.ProcessOrder(ctx, sess)
+			if err != nil {
+				return nil, err
+			}
+			return &processOutcome{view: res.View, requiresAction: res.RequiresAction}, nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	if out.view == nil {
+		// A replay of a processed order: the order as it stands.
+		if out.view, err = r.svc.Orders.OrderState(ctx, sess); err != nil {
+			return nil, err
+		}
+	}
+	return &checkout.ProcessResult{View: out.view, RequiresAction: out.requiresAction}, nil
+}
+
+// PaymentIframe is the resolver for the paymentIframe field.
+func (r *queryResolver) PaymentIframe(ctx context.Context, publicOrderID string) (*orders.PaymentIframe, error) {
+	sess, err := orderSession(ctx, r.svc, publicOrderID)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Orders.PaymentIframe(ctx, sess)
+}
+
+// CheckPaymentIframeStyles is the resolver for the checkPaymentIframeStyles field.
+func (r *queryResolver) CheckPaymentIframeStyles(ctx context.Context, publicOrderID string, styleSheet orders.PaymentIframeStyles) (*orders.PaymentIframeStyles, error) {
+	if _, err := orderSession(ctx, r.svc, publicOrderID); err != nil {
+		return nil, err
+	}
+	sheet, err := orders.CheckPaymentIframeStyles(styleSheet)
+	if err != nil {
+		return nil, err
+	}
+	return &sheet, nil
 }

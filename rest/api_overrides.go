@@ -8,7 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
-func (a *API) registerAPIOverrides(mux *http.ServeMux) {
+func (a *API) registerAPIOverrides(mux router) {
 	const base = "/checkout/shop/{shop}/overrides"
 	mux.Handle("GET "+base, a.withShop(a.listOverrides))
 	mux.Handle("POST "+base, a.withShop(a.createOverride))

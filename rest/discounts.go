@@ -6,7 +6,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
-func (a *API) registerDiscounts(mux *http.ServeMux) {
+func (a *API) registerDiscounts(mux router) {
 	const storefront = "/checkout/storefront/{shop}/{order}"
 	mux.Handle("POST "+storefront+"/discounts", a.withOrder(a.applyDiscount))
 	mux.Handle("DELETE "+storefront+"/discounts", a.withOrder(a.removeDiscount))

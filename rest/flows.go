@@ -8,7 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
-func (a *API) registerFlows(mux *http.ServeMux) {
+func (a *API) registerFlows(mux router) {
 	const base = "/checkout/shop/{shop}/flows"
 	mux.Handle("GET "+base, a.withShop(a.flowList(a.svc.Shops.EnabledFlows)))
 	mux.Handle("GET "+base+"/available", a.withShop(a.flowList(a.svc.Shops.AvailableFlows)))

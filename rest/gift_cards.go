@@ -7,7 +7,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/payment"
 )
 
-func (a *API) registerGiftCards(mux *http.ServeMux) {
+func (a *API) registerGiftCards(mux router) {
 	mux.Handle("GET /checkout/shop/{shop}/gift_card", a.withShop(a.lookupGiftCard))
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
-func (a *API) registerIntegration(mux *http.ServeMux) {
+func (a *API) registerIntegration(mux router) {
 	const base = "/checkout/shop/{shop}"
 	mux.Handle("POST "+base+"/integration/config", a.withShop(a.configureIntegration))
 	mux.Handle("GET "+base+"/webhooks/topics", a.withShop(a.listWebhookTopics))

@@ -6,7 +6,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
-func (a *API) registerInventoryCheck(mux *http.ServeMux) {
+func (a *API) registerInventoryCheck(mux router) {
 	mux.Handle("GET /checkout/storefront/{shop}/{order}/check_inventory", a.withOrder(a.checkInventory))
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
-func (a *API) registerMoney(mux *http.ServeMux) {
+func (a *API) registerMoney(mux router) {
 	const backend = "/checkout/orders/{shop}/{order}"
 	captures := map[string]func(r *http.Request) checkout.CaptureScope{
 		"/payments/capture":                      func(*http.Request) checkout.CaptureScope { return checkout.CaptureScope{} },

@@ -9,7 +9,7 @@ import (
 
 // registerOrderCustomer adds the customer and address calls, on the storefront (order JWT) and
 // backend (access token) paths alike.
-func (a *API) registerOrderCustomer(mux *http.ServeMux) {
+func (a *API) registerOrderCustomer(mux router) {
 	routes := []struct {
 		method, suffix string
 		h              orderHandler
@@ -41,6 +41,7 @@ func (a *API) registerOrderCustomer(mux *http.ServeMux) {
 
 // withBackendOrder opens an order of the access token's shop.
 func (a *API) withBackendOrder(h orderHandler) http.Handler {
+	a.serving(h)
 	return a.withShop(func(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
 		sess, err := a.svc.Orders.BackendOrderSession(r.Context(), sh, r.PathValue("order"))
 		if err != nil {

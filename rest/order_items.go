@@ -6,7 +6,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
-func (a *API) registerOrderItems(mux *http.ServeMux) {
+func (a *API) registerOrderItems(mux router) {
 	for _, prefix := range []string{"/checkout/storefront/{shop}/{order}", "/checkout/orders/{shop}/{order}"} {
 		wrap := a.withOrder
 		if prefix == "/checkout/orders/{shop}/{order}" {

@@ -10,7 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
-func (a *API) registerOrders(mux *http.ServeMux) {
+func (a *API) registerOrders(mux router) {
 	mux.Handle("POST /checkout/orders/{shop}/init", a.withShop(a.initOrder))
 	mux.Handle("POST /checkout/orders/{shop}/resume", a.withShop(a.resumeOrder))
 	const storefront = "/checkout/storefront/{shop}/{order}"
@@ -49,6 +49,7 @@ func orderJWT(r *http.Request) string {
 // withOrder refuses a body not sent as JSON (after the CORS headers, so a browser can read the
 // refusal), then authenticates the order JWT against the shop and order in the path.
 func (a *API) withOrder(h orderHandler) http.Handler {
+	a.serving(h)
 	return a.storefrontCORS(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := requireJSONBody(r); err != nil {
 			writeError(w, r, err)

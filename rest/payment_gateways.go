@@ -8,7 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
-func (a *API) registerPaymentGateways(mux *http.ServeMux) {
+func (a *API) registerPaymentGateways(mux router) {
 	const base = "/checkout/shop/{shop}/external_payment_gateways"
 	mux.Handle("GET "+base, a.withShop(a.listGateways))
 	mux.Handle("POST "+base, a.withShop(a.createGateway))

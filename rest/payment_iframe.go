@@ -11,7 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
-func (a *API) registerPaymentIframe(mux *http.ServeMux) {
+func (a *API) registerPaymentIframe(mux router) {
 	const storefront = "/checkout/storefront/{shop}/{order}"
 	mux.Handle("GET "+storefront+"/payments/iframe", a.withOrder(a.paymentIframe))
 	mux.Handle("POST "+storefront+"/payments/styles", a.withOrder(a.paymentIframeStyles))

@@ -9,7 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
-func (a *API) registerPayments(mux *http.ServeMux) {
+func (a *API) registerPayments(mux router) {
 	const storefront = "/checkout/storefront/{shop}/{order}"
 	mux.Handle("GET "+storefront+"/payments", a.withOrder(a.listPayments))
 	mux.Handle("POST "+storefront+"/payments", a.withOrder(a.changePayment(a.svc.Orders.AddPayment)))

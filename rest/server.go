@@ -8,6 +8,10 @@ import (
 	"log/slog"
 	"net/http"
 	"path"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,11 +27,94 @@ const MaxBodyBytes = 1 << 20
 type API struct {
 	svc *service.Service
 	mux *http.ServeMux
+	// serves, set by Routes only, hears each handler as a with... wrapper takes it.
+	serves func(handler any)
 }
 
 // Register adds the REST routes to mux.
 func Register(mux *http.ServeMux, svc *service.Service) {
 	a := &API{svc: svc, mux: mux}
+	a.register(mux)
+}
+
+// router is what routes are registered with: the server's mux, or a routeList.
+type router interface {
+	Handle(pattern string, handler http.Handler)
+	HandleFunc(pattern string, handler func(http.ResponseWriter, *http.Request))
+}
+
+// Route is a route Register adds.
+type Route struct {
+	// Pattern is the method and path pattern.
+	Pattern string
+	// Handler names the function that serves it: an *API method (the handler, or the method that
+	// made it: putAddress for a.putAddress(kind, false)) or a function of the package; empty when
+	// a handler is registered without a with... wrapper (preflight).
+	Handler string
+	// Registered is the file and line of the call that registers it, where a handler shared by
+	// several routes is handed what tells them apart (changePayment(a.svc.Orders.AddPayment)).
+	Registered string
+}
+
+// routeList keeps the routes registered with it, each with the first handler a with... wrapper
+// took since the route before (withBackendOrder's own inner handler comes after the one it wraps).
+type routeList struct {
+	routes  []Route
+	handler string
+}
+
+func (l *routeList) serves(h any) {
+	if l.handler == "" {
+		l.handler = funcName(h)
+	}
+}
+
+func (l *routeList) Handle(pattern string, _ http.Handler) { l.add(pattern) }
+
+func (l *routeList) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
+	l.serves(h)
+	l.add(pattern)
+}
+
+func (l *routeList) add(pattern string) {
+	_, file, line, _ := runtime.Caller(2)
+	l.routes = append(l.routes, Route{Pattern: pattern, Handler: l.handler, Registered: filepath.Base(file) + ":" + strconv.Itoa(line)})
+	l.handler = ""
+}
+
+// funcName is the name of the function f is, or that made it: readyz for a.readyz, putAddress for
+// the closure a.putAddress returns, routeNotFound. The runtime names that closure
+// rest.(*API).putAddress.func1, or rest.(*API).registerOrderCustomer.(*API).putAddress.func1 once
+// putAddress is inlined where it is called: the last method named is the one.
+func funcName(f any) string {
+	name := runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+	name = name[strings.LastIndex(name, "/")+1:]
+	if i := strings.LastIndex(name, "(*API)."); i >= 0 {
+		name = name[i+len("(*API)."):]
+	} else {
+		name = strings.TrimPrefix(name, "rest.")
+	}
+	name, _, _ = strings.Cut(name, ".")
+	name, _, _ = strings.Cut(name, "-")
+	return name
+}
+
+// Routes are the routes Register adds to a mux, in the order it adds them, with what serves
+// them: what a test holds the API against (GraphQL's counterpart of every order route, for one).
+func Routes(svc *service.Service) []Route {
+	var l routeList
+	(&API{svc: svc, serves: l.serves}).register(&l)
+	return l.routes
+}
+
+// serving tells Routes which handler the route being registered runs.
+func (a *API) serving(h any) {
+	if a.serves != nil {
+		a.serves(h)
+	}
+}
+
+func (a *API) register(mux router) {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -177,6 +264,7 @@ type shopHandler func(w http.ResponseWriter, r *http.Request, sh *ent.Shop)
 // withShop refuses a body not sent as JSON, then authenticates the access token against the
 // shop named in the path.
 func (a *API) withShop(h shopHandler) http.Handler {
+	a.serving(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := requireJSONBody(r); err != nil {
 			writeError(w, r, err)
@@ -194,6 +282,7 @@ func (a *API) withShop(h shopHandler) http.Handler {
 // withToken refuses a body not sent as JSON, then authenticates the access token alone, for
 // calls that find the shop from it.
 func (a *API) withToken(h shopHandler) http.Handler {
+	a.serving(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := requireJSONBody(r); err != nil {
 			writeError(w, r, err)

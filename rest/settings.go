@@ -9,7 +9,7 @@ import (
 
 // registerSettings serves the shop's checkout settings (ours: the spec names the address
 // requirements as admin settings without an operation).
-func (a *API) registerSettings(mux *http.ServeMux) {
+func (a *API) registerSettings(mux router) {
 	const base = "/checkout/shop/{shop}"
 	mux.Handle("GET "+base+"/settings", a.withShop(a.getSettings))
 	mux.Handle("PATCH "+base+"/settings", a.withShop(a.updateSettings))

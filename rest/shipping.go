@@ -8,7 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
-func (a *API) registerShipping(mux *http.ServeMux) {
+func (a *API) registerShipping(mux router) {
 	const storefront = "/checkout/storefront/{shop}/{order}"
 	mux.Handle("GET "+storefront+"/shipping_lines", a.withOrder(a.shippingLines))
 	mux.Handle("POST "+storefront+"/shipping_lines", a.withOrder(a.selectShippingLine))

@@ -10,7 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
-func (a *API) registerStoreConfig(mux *http.ServeMux) {
+func (a *API) registerStoreConfig(mux router) {
 	const base = "/checkout/shop/{shop}"
 	mux.Handle("GET "+base+"/cors", a.withShop(a.listCors))
 	mux.Handle("POST "+base+"/cors", a.withShop(a.addCors))

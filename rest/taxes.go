@@ -6,7 +6,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
-func (a *API) registerTaxes(mux *http.ServeMux) {
+func (a *API) registerTaxes(mux router) {
 	const storefront = "/checkout/storefront/{shop}/{order}"
 	mux.Handle("POST "+storefront+"/taxes", a.withOrder(a.generateTaxes))
 	mux.Handle("POST /checkout/orders/{shop}/{order}/taxes", a.withBackendOrder(a.generateTaxes))

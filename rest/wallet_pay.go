@@ -6,7 +6,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/orders"
 )
 
-func (a *API) registerWalletPay(mux *http.ServeMux) {
+func (a *API) registerWalletPay(mux router) {
 	const storefront = "/checkout/storefront/{shop}/{order}"
 	for _, step := range []string{orders.WalletPayCreateOrder, orders.WalletPayOnShipping, orders.WalletPayOnApprove} {
 		mux.Handle("POST "+storefront+"/wallet_pay/"+step, a.withOrder(a.walletPay(step)))

@@ -10,7 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
-func (a *API) registerWebhooks(mux *http.ServeMux) {
+func (a *API) registerWebhooks(mux router) {
 	const base = "/checkout/shop/{shop}/webhooks/{webhook_id}"
 	mux.Handle("GET "+base+"/deliveries", a.withShop(a.listWebhookDeliveries))
 	mux.Handle("POST "+base+"/deliveries/{delivery_id}/replay", a.withShop(a.replayWebhookDelivery))

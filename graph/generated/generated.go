@@ -100,6 +100,7 @@ type ComplexityRoot struct {
 		Discounts       func(childComplexity int) int
 		DisplayCurrency func(childComplexity int) int
 		DisplayExchange func(childComplexity int) int
+		Fees            func(childComplexity int) int
 		FlowID          func(childComplexity int) int
 		IsProcessed     func(childComplexity int) int
 		LineItems       func(childComplexity int) int
@@ -129,6 +130,10 @@ type ComplexityRoot struct {
 	AuthorizeResult struct {
 		Total        func(childComplexity int) int
 		Transactions func(childComplexity int) int
+	}
+
+	CSSRule struct {
+		CSSText func(childComplexity int) int
 	}
 
 	CancelResult struct {
@@ -189,6 +194,13 @@ type ComplexityRoot struct {
 		UsageCount      func(childComplexity int) int
 		UsageLimit      func(childComplexity int) int
 		Value           func(childComplexity int) int
+	}
+
+	DiscountCodeCheck struct {
+		Code func(childComplexity int) int
+		Kind func(childComplexity int) int
+		Text func(childComplexity int) int
+		View func(childComplexity int) int
 	}
 
 	DiscountCodeConnection struct {
@@ -319,6 +331,21 @@ type ComplexityRoot struct {
 		Value func(childComplexity int) int
 	}
 
+	InventoryCheck struct {
+		FailedItems func(childComplexity int) int
+		Reason      func(childComplexity int) int
+		Result      func(childComplexity int) int
+		Stage       func(childComplexity int) int
+		View        func(childComplexity int) int
+	}
+
+	InventoryShortItem struct {
+		AvailableQuantity func(childComplexity int) int
+		LineItemKeys      func(childComplexity int) int
+		PlatformVariantID func(childComplexity int) int
+		RequestedQuantity func(childComplexity int) int
+	}
+
 	IssuedGiftCard struct {
 		GiftCard func(childComplexity int) int
 		Pin      func(childComplexity int) int
@@ -391,9 +418,15 @@ type ComplexityRoot struct {
 
 	LineItemState struct {
 		Discounts         func(childComplexity int) int
+		Fees              func(childComplexity int) int
 		FulfilledQuantity func(childComplexity int) int
 		ProductData       func(childComplexity int) int
 		Taxes             func(childComplexity int) int
+	}
+
+	MediaRule struct {
+		CSSRules      func(childComplexity int) int
+		ConditionText func(childComplexity int) int
 	}
 
 	MoneyTransaction struct {
@@ -436,6 +469,7 @@ type ComplexityRoot struct {
 		DeleteLifeElement            func(childComplexity int, publicID string) int
 		DeleteLineItem               func(childComplexity int, publicOrderID string, lineItemKey string) int
 		DeleteRSAConfig              func(childComplexity int) int
+		DeleteSavedPaymentMethod     func(childComplexity int, publicOrderID string, id string) int
 		DeleteShippingAddress        func(childComplexity int, publicOrderID string) int
 		DeleteTaxZone                func(childComplexity int, id int) int
 		DeleteWebhookSubscription    func(childComplexity int, id int) int
@@ -445,7 +479,7 @@ type ComplexityRoot struct {
 		InitOrder                    func(childComplexity int, input orders.InitOrderInput) int
 		IssueGiftCard                func(childComplexity int, input payment.IssueGiftCardInput) int
 		PingWebhookSubscription      func(childComplexity int, id int) int
-		ProcessOrder                 func(childComplexity int, publicOrderID string) int
+		ProcessOrder                 func(childComplexity int, publicOrderID string, idempotencyKey *string) int
 		RefundOrder                  func(childComplexity int, publicOrderID string, input model.RefundInput) int
 		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
 		RemoveDiscountCode           func(childComplexity int, publicOrderID string, code string) int
@@ -455,6 +489,7 @@ type ComplexityRoot struct {
 		SelectShippingLine           func(childComplexity int, publicOrderID string, index *string, code *string) int
 		SetAbandonedCartEmails       func(childComplexity int, enabled bool) int
 		SetBillingAddress            func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		SetFulfilledQuantities       func(childComplexity int, publicOrderID string, lineItems []*orders.FulfilledQuantity) int
 		SetGiftCardsEnabled          func(childComplexity int, enabled bool) int
 		SetPricesIncludeTax          func(childComplexity int, pricesIncludeTax bool) int
 		SetShippingAddress           func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
@@ -474,6 +509,7 @@ type ComplexityRoot struct {
 		UpdateTaxZone                func(childComplexity int, id int, input shops.TaxZonePatch) int
 		UpdateVariant                func(childComplexity int, id int, input catalog.VariantPatch) int
 		UpdateWebhookSubscription    func(childComplexity int, id int, callbackURL string) int
+		WalletPay                    func(childComplexity int, publicOrderID string, step model.WalletPayStep, input orders.WalletPayInput) int
 	}
 
 	Order struct {
@@ -593,6 +629,26 @@ type ComplexityRoot struct {
 		StartCursor     func(childComplexity int) int
 	}
 
+	PaymentIframe struct {
+		Currency       func(childComplexity int) int
+		FrameAncestors func(childComplexity int) int
+		FrameSources   func(childComplexity int) int
+		Gateways       func(childComplexity int) int
+		PublicOrderID  func(childComplexity int) int
+	}
+
+	PaymentIframeGateway struct {
+		IframeURL func(childComplexity int) int
+		Location  func(childComplexity int) int
+		Name      func(childComplexity int) int
+		PublicID  func(childComplexity int) int
+	}
+
+	PaymentIframeStyleSheet struct {
+		CSSRules   func(childComplexity int) int
+		MediaRules func(childComplexity int) int
+	}
+
 	PaymentState struct {
 		Amount            func(childComplexity int) int
 		Currency          func(childComplexity int) int
@@ -700,16 +756,24 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AvailableFlows    func(childComplexity int) int
-		EnabledFlows      func(childComplexity int) int
-		GiftCardLookup    func(childComplexity int, publicPaymentMethodID *string, cardToken *string, cardPin *string) int
-		Node              func(childComplexity int, id int) int
-		Nodes             func(childComplexity int, ids []int) int
-		Order             func(childComplexity int, publicOrderID string) int
-		Orders            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
-		Shop              func(childComplexity int) int
-		WebhookDeliveries func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *webhooks.DeliveryFilter) int
-		WebhookTopics     func(childComplexity int) int
+		AvailableFlows           func(childComplexity int) int
+		CheckInventory           func(childComplexity int, publicOrderID string, stage string) int
+		CheckPaymentIframeStyles func(childComplexity int, publicOrderID string, styleSheet orders.PaymentIframeStyles) int
+		EnabledFlows             func(childComplexity int) int
+		EstimateShippingLines    func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		EstimateTaxes            func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		GiftCardLookup           func(childComplexity int, publicPaymentMethodID *string, cardToken *string, cardPin *string) int
+		Node                     func(childComplexity int, id int) int
+		Nodes                    func(childComplexity int, ids []int) int
+		Order                    func(childComplexity int, publicOrderID string) int
+		Orders                   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
+		PaymentIframe            func(childComplexity int, publicOrderID string) int
+		Shop                     func(childComplexity int) int
+		ValidateAddress          func(childComplexity int, publicOrderID string, input schema.OrderAddress, addressType *string) int
+		ValidateDiscountCode     func(childComplexity int, publicOrderID string, code string) int
+		ValidateEmailAddress     func(childComplexity int, publicOrderID string, emailAddress string) int
+		WebhookDeliveries        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *webhooks.DeliveryFilter) int
+		WebhookTopics            func(childComplexity int) int
 	}
 
 	RSAConfig struct {
@@ -743,6 +807,11 @@ type ComplexityRoot struct {
 		Code        func(childComplexity int) int
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
+	}
+
+	ShippingLinesEstimate struct {
+		ShippingLines func(childComplexity int) int
+		View          func(childComplexity int) int
 	}
 
 	ShippingRate struct {
@@ -819,6 +888,19 @@ type ComplexityRoot struct {
 		WebhookSubscriptions    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookSubscriptionOrder, where *ent.WebhookSubscriptionWhereInput) int
 	}
 
+	TaxBasis struct {
+		CountryCode  func(childComplexity int) int
+		ProvinceCode func(childComplexity int) int
+	}
+
+	TaxEstimate struct {
+		Basis    func(childComplexity int) int
+		TaxTotal func(childComplexity int) int
+		Taxes    func(childComplexity int) int
+		Total    func(childComplexity int) int
+		View     func(childComplexity int) int
+	}
+
 	TaxLine struct {
 		IsIncluded func(childComplexity int) int
 		Name       func(childComplexity int) int
@@ -876,6 +958,11 @@ type ComplexityRoot struct {
 	VariantEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	WalletPayResult struct {
+		PaymentData func(childComplexity int) int
+		View        func(childComplexity int) int
 	}
 
 	WebhookAttempt struct {
@@ -1003,15 +1090,18 @@ type MutationResolver interface {
 	AddLineItem(ctx context.Context, publicOrderID string, input orders.CartItem) (*orders.OrderView, error)
 	UpdateLineItemQuantity(ctx context.Context, publicOrderID string, lineItemKey string, quantity int) (*orders.OrderView, error)
 	DeleteLineItem(ctx context.Context, publicOrderID string, lineItemKey string) (*orders.OrderView, error)
+	SetFulfilledQuantities(ctx context.Context, publicOrderID string, lineItems []*orders.FulfilledQuantity) (*orders.OrderView, error)
 	SelectShippingLine(ctx context.Context, publicOrderID string, index *string, code *string) (*orders.OrderView, error)
 	UpdateOrderMetaData(ctx context.Context, publicOrderID string, input model.OrderMetaDataPatch) (*orders.OrderView, error)
 	GenerateTaxes(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	ApplyDiscountCode(ctx context.Context, publicOrderID string, code string) (*orders.OrderView, error)
 	RemoveDiscountCode(ctx context.Context, publicOrderID string, code string) (*orders.OrderView, error)
+	WalletPay(ctx context.Context, publicOrderID string, step model.WalletPayStep, input orders.WalletPayInput) (*model.WalletPayResult, error)
+	DeleteSavedPaymentMethod(ctx context.Context, publicOrderID string, id string) (*orders.OrderView, error)
 	AddPayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
 	UpdatePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
 	RemovePayment(ctx context.Context, publicOrderID string, input orders.PaymentInput) (*orders.OrderView, error)
-	ProcessOrder(ctx context.Context, publicOrderID string) (*checkout.ProcessResult, error)
+	ProcessOrder(ctx context.Context, publicOrderID string, idempotencyKey *string) (*checkout.ProcessResult, error)
 	CreateTaxZone(ctx context.Context, input shops.TaxZoneInput) (*ent.TaxZone, error)
 	UpdateTaxZone(ctx context.Context, id int, input shops.TaxZonePatch) (*ent.TaxZone, error)
 	DeleteTaxZone(ctx context.Context, id int) (bool, error)
@@ -1060,6 +1150,14 @@ type QueryResolver interface {
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
 	Order(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error)
+	ValidateAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress, addressType *string) (bool, error)
+	ValidateEmailAddress(ctx context.Context, publicOrderID string, emailAddress string) (bool, error)
+	ValidateDiscountCode(ctx context.Context, publicOrderID string, code string) (*model.DiscountCodeCheck, error)
+	CheckInventory(ctx context.Context, publicOrderID string, stage string) (*model.InventoryCheck, error)
+	EstimateShippingLines(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*model.ShippingLinesEstimate, error)
+	EstimateTaxes(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.TaxEstimate, error)
+	PaymentIframe(ctx context.Context, publicOrderID string) (*orders.PaymentIframe, error)
+	CheckPaymentIframeStyles(ctx context.Context, publicOrderID string, styleSheet orders.PaymentIframeStyles) (*orders.PaymentIframeStyles, error)
 	Shop(ctx context.Context) (*ent.Shop, error)
 	WebhookTopics(ctx context.Context) ([]*webhooks.Topic, error)
 	EnabledFlows(ctx context.Context) ([]*shops.FlowSummary, error)
@@ -1250,6 +1348,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApplicationState.DisplayExchange(childComplexity), true
+	case "ApplicationState.fees":
+		if e.ComplexityRoot.ApplicationState.Fees == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.Fees(childComplexity), true
 	case "ApplicationState.flowID":
 		if e.ComplexityRoot.ApplicationState.FlowID == nil {
 			break
@@ -1390,6 +1494,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuthorizeResult.Transactions(childComplexity), true
+
+	case "CSSRule.cssText":
+		if e.ComplexityRoot.CSSRule.CSSText == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CSSRule.CSSText(childComplexity), true
 
 	case "CancelResult.refund":
 		if e.ComplexityRoot.CancelResult.Refund == nil {
@@ -1631,6 +1742,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DiscountCode.Value(childComplexity), true
+
+	case "DiscountCodeCheck.code":
+		if e.ComplexityRoot.DiscountCodeCheck.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeCheck.Code(childComplexity), true
+	case "DiscountCodeCheck.kind":
+		if e.ComplexityRoot.DiscountCodeCheck.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeCheck.Kind(childComplexity), true
+	case "DiscountCodeCheck.text":
+		if e.ComplexityRoot.DiscountCodeCheck.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeCheck.Text(childComplexity), true
+	case "DiscountCodeCheck.view":
+		if e.ComplexityRoot.DiscountCodeCheck.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountCodeCheck.View(childComplexity), true
 
 	case "DiscountCodeConnection.edges":
 		if e.ComplexityRoot.DiscountCodeConnection.Edges == nil {
@@ -2111,6 +2247,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.HTTPHeader.Value(childComplexity), true
 
+	case "InventoryCheck.failedItems":
+		if e.ComplexityRoot.InventoryCheck.FailedItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryCheck.FailedItems(childComplexity), true
+	case "InventoryCheck.reason":
+		if e.ComplexityRoot.InventoryCheck.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryCheck.Reason(childComplexity), true
+	case "InventoryCheck.result":
+		if e.ComplexityRoot.InventoryCheck.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryCheck.Result(childComplexity), true
+	case "InventoryCheck.stage":
+		if e.ComplexityRoot.InventoryCheck.Stage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryCheck.Stage(childComplexity), true
+	case "InventoryCheck.view":
+		if e.ComplexityRoot.InventoryCheck.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryCheck.View(childComplexity), true
+
+	case "InventoryShortItem.availableQuantity":
+		if e.ComplexityRoot.InventoryShortItem.AvailableQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryShortItem.AvailableQuantity(childComplexity), true
+	case "InventoryShortItem.lineItemKeys":
+		if e.ComplexityRoot.InventoryShortItem.LineItemKeys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryShortItem.LineItemKeys(childComplexity), true
+	case "InventoryShortItem.platformVariantID":
+		if e.ComplexityRoot.InventoryShortItem.PlatformVariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryShortItem.PlatformVariantID(childComplexity), true
+	case "InventoryShortItem.requestedQuantity":
+		if e.ComplexityRoot.InventoryShortItem.RequestedQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryShortItem.RequestedQuantity(childComplexity), true
+
 	case "IssuedGiftCard.giftCard":
 		if e.ComplexityRoot.IssuedGiftCard.GiftCard == nil {
 			break
@@ -2418,6 +2610,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LineItemState.Discounts(childComplexity), true
+	case "LineItemState.fees":
+		if e.ComplexityRoot.LineItemState.Fees == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LineItemState.Fees(childComplexity), true
 	case "LineItemState.fulfilledQuantity":
 		if e.ComplexityRoot.LineItemState.FulfilledQuantity == nil {
 			break
@@ -2436,6 +2634,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LineItemState.Taxes(childComplexity), true
+
+	case "MediaRule.cssRules":
+		if e.ComplexityRoot.MediaRule.CSSRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MediaRule.CSSRules(childComplexity), true
+	case "MediaRule.conditionText":
+		if e.ComplexityRoot.MediaRule.ConditionText == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MediaRule.ConditionText(childComplexity), true
 
 	case "MoneyTransaction.amount":
 		if e.ComplexityRoot.MoneyTransaction.Amount == nil {
@@ -2789,6 +3000,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteRSAConfig(childComplexity), true
+	case "Mutation.deleteSavedPaymentMethod":
+		if e.ComplexityRoot.Mutation.DeleteSavedPaymentMethod == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSavedPaymentMethod_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSavedPaymentMethod(childComplexity, args["publicOrderId"].(string), args["id"].(string)), true
 	case "Mutation.deleteShippingAddress":
 		if e.ComplexityRoot.Mutation.DeleteShippingAddress == nil {
 			break
@@ -2898,7 +3120,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.ProcessOrder(childComplexity, args["publicOrderId"].(string)), true
+		return e.ComplexityRoot.Mutation.ProcessOrder(childComplexity, args["publicOrderId"].(string), args["idempotencyKey"].(*string)), true
 	case "Mutation.refundOrder":
 		if e.ComplexityRoot.Mutation.RefundOrder == nil {
 			break
@@ -2998,6 +3220,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetBillingAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
+	case "Mutation.setFulfilledQuantities":
+		if e.ComplexityRoot.Mutation.SetFulfilledQuantities == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setFulfilledQuantities_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetFulfilledQuantities(childComplexity, args["publicOrderId"].(string), args["lineItems"].([]*orders.FulfilledQuantity)), true
 	case "Mutation.setGiftCardsEnabled":
 		if e.ComplexityRoot.Mutation.SetGiftCardsEnabled == nil {
 			break
@@ -3207,6 +3440,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateWebhookSubscription(childComplexity, args["id"].(int), args["callbackURL"].(string)), true
+	case "Mutation.walletPay":
+		if e.ComplexityRoot.Mutation.WalletPay == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_walletPay_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.WalletPay(childComplexity, args["publicOrderId"].(string), args["step"].(model.WalletPayStep), args["input"].(orders.WalletPayInput)), true
 
 	case "Order.abandonedAt":
 		if e.ComplexityRoot.Order.AbandonedAt == nil {
@@ -3731,6 +3975,75 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
+	case "PaymentIframe.currency":
+		if e.ComplexityRoot.PaymentIframe.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframe.Currency(childComplexity), true
+	case "PaymentIframe.frameAncestors":
+		if e.ComplexityRoot.PaymentIframe.FrameAncestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframe.FrameAncestors(childComplexity), true
+	case "PaymentIframe.frameSources":
+		if e.ComplexityRoot.PaymentIframe.FrameSources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframe.FrameSources(childComplexity), true
+	case "PaymentIframe.gateways":
+		if e.ComplexityRoot.PaymentIframe.Gateways == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframe.Gateways(childComplexity), true
+	case "PaymentIframe.publicOrderID":
+		if e.ComplexityRoot.PaymentIframe.PublicOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframe.PublicOrderID(childComplexity), true
+
+	case "PaymentIframeGateway.iframeURL":
+		if e.ComplexityRoot.PaymentIframeGateway.IframeURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeGateway.IframeURL(childComplexity), true
+	case "PaymentIframeGateway.location":
+		if e.ComplexityRoot.PaymentIframeGateway.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeGateway.Location(childComplexity), true
+	case "PaymentIframeGateway.name":
+		if e.ComplexityRoot.PaymentIframeGateway.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeGateway.Name(childComplexity), true
+	case "PaymentIframeGateway.publicID":
+		if e.ComplexityRoot.PaymentIframeGateway.PublicID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeGateway.PublicID(childComplexity), true
+
+	case "PaymentIframeStyleSheet.cssRules":
+		if e.ComplexityRoot.PaymentIframeStyleSheet.CSSRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeStyleSheet.CSSRules(childComplexity), true
+	case "PaymentIframeStyleSheet.mediaRules":
+		if e.ComplexityRoot.PaymentIframeStyleSheet.MediaRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIframeStyleSheet.MediaRules(childComplexity), true
+
 	case "PaymentState.amount":
 		if e.ComplexityRoot.PaymentState.Amount == nil {
 			break
@@ -4225,12 +4538,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AvailableFlows(childComplexity), true
+	case "Query.checkInventory":
+		if e.ComplexityRoot.Query.CheckInventory == nil {
+			break
+		}
+
+		args, err := ec.field_Query_checkInventory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CheckInventory(childComplexity, args["publicOrderId"].(string), args["stage"].(string)), true
+	case "Query.checkPaymentIframeStyles":
+		if e.ComplexityRoot.Query.CheckPaymentIframeStyles == nil {
+			break
+		}
+
+		args, err := ec.field_Query_checkPaymentIframeStyles_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CheckPaymentIframeStyles(childComplexity, args["publicOrderId"].(string), args["styleSheet"].(orders.PaymentIframeStyles)), true
 	case "Query.enabledFlows":
 		if e.ComplexityRoot.Query.EnabledFlows == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Query.EnabledFlows(childComplexity), true
+	case "Query.estimateShippingLines":
+		if e.ComplexityRoot.Query.EstimateShippingLines == nil {
+			break
+		}
+
+		args, err := ec.field_Query_estimateShippingLines_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EstimateShippingLines(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
+	case "Query.estimateTaxes":
+		if e.ComplexityRoot.Query.EstimateTaxes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_estimateTaxes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EstimateTaxes(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
 	case "Query.giftCardLookup":
 		if e.ComplexityRoot.Query.GiftCardLookup == nil {
 			break
@@ -4287,12 +4644,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Orders(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.OrderOrder), args["where"].(*ent.OrderWhereInput)), true
+	case "Query.paymentIframe":
+		if e.ComplexityRoot.Query.PaymentIframe == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentIframe_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentIframe(childComplexity, args["publicOrderId"].(string)), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Query.Shop(childComplexity), true
+	case "Query.validateAddress":
+		if e.ComplexityRoot.Query.ValidateAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Query_validateAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ValidateAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress), args["addressType"].(*string)), true
+	case "Query.validateDiscountCode":
+		if e.ComplexityRoot.Query.ValidateDiscountCode == nil {
+			break
+		}
+
+		args, err := ec.field_Query_validateDiscountCode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ValidateDiscountCode(childComplexity, args["publicOrderId"].(string), args["code"].(string)), true
+	case "Query.validateEmailAddress":
+		if e.ComplexityRoot.Query.ValidateEmailAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Query_validateEmailAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ValidateEmailAddress(childComplexity, args["publicOrderId"].(string), args["emailAddress"].(string)), true
 	case "Query.webhookDeliveries":
 		if e.ComplexityRoot.Query.WebhookDeliveries == nil {
 			break
@@ -4440,6 +4841,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ShippingLine.ID(childComplexity), true
+
+	case "ShippingLinesEstimate.shippingLines":
+		if e.ComplexityRoot.ShippingLinesEstimate.ShippingLines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingLinesEstimate.ShippingLines(childComplexity), true
+	case "ShippingLinesEstimate.view":
+		if e.ComplexityRoot.ShippingLinesEstimate.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShippingLinesEstimate.View(childComplexity), true
 
 	case "ShippingRate.amount":
 		if e.ComplexityRoot.ShippingRate.Amount == nil {
@@ -4848,6 +5262,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Shop.WebhookSubscriptions(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.WebhookSubscriptionOrder), args["where"].(*ent.WebhookSubscriptionWhereInput)), true
 
+	case "TaxBasis.countryCode":
+		if e.ComplexityRoot.TaxBasis.CountryCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxBasis.CountryCode(childComplexity), true
+	case "TaxBasis.provinceCode":
+		if e.ComplexityRoot.TaxBasis.ProvinceCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxBasis.ProvinceCode(childComplexity), true
+
+	case "TaxEstimate.address":
+		if e.ComplexityRoot.TaxEstimate.Basis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxEstimate.Basis(childComplexity), true
+	case "TaxEstimate.taxTotal":
+		if e.ComplexityRoot.TaxEstimate.TaxTotal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxEstimate.TaxTotal(childComplexity), true
+	case "TaxEstimate.taxes":
+		if e.ComplexityRoot.TaxEstimate.Taxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxEstimate.Taxes(childComplexity), true
+	case "TaxEstimate.estimatedTotal":
+		if e.ComplexityRoot.TaxEstimate.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxEstimate.Total(childComplexity), true
+	case "TaxEstimate.view":
+		if e.ComplexityRoot.TaxEstimate.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxEstimate.View(childComplexity), true
+
 	case "TaxLine.isIncluded":
 		if e.ComplexityRoot.TaxLine.IsIncluded == nil {
 			break
@@ -5082,6 +5540,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VariantEdge.Node(childComplexity), true
+
+	case "WalletPayResult.paymentData":
+		if e.ComplexityRoot.WalletPayResult.PaymentData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletPayResult.PaymentData(childComplexity), true
+	case "WalletPayResult.view":
+		if e.ComplexityRoot.WalletPayResult.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletPayResult.View(childComplexity), true
 
 	case "WebhookAttempt.attemptedAt":
 		if e.ComplexityRoot.WebhookAttempt.AttemptedAt == nil {
@@ -5424,6 +5895,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("AccessTokenOrder", ec.unmarshalInputAccessTokenOrder),
 			graphql.NewInputUnmarshaler("AccessTokenWhereInput", ec.unmarshalInputAccessTokenWhereInput),
 			graphql.NewInputUnmarshaler("AddressInput", ec.unmarshalInputAddressInput),
+			graphql.NewInputUnmarshaler("CSSRuleInput", ec.unmarshalInputCSSRuleInput),
 			graphql.NewInputUnmarshaler("CancelInput", ec.unmarshalInputCancelInput),
 			graphql.NewInputUnmarshaler("CaptureInput", ec.unmarshalInputCaptureInput),
 			graphql.NewInputUnmarshaler("CartItemInput", ec.unmarshalInputCartItemInput),
@@ -5441,6 +5913,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ExternalPaymentGatewayWhereInput", ec.unmarshalInputExternalPaymentGatewayWhereInput),
 			graphql.NewInputUnmarshaler("FlowOrder", ec.unmarshalInputFlowOrder),
 			graphql.NewInputUnmarshaler("FlowWhereInput", ec.unmarshalInputFlowWhereInput),
+			graphql.NewInputUnmarshaler("FulfilledQuantityInput", ec.unmarshalInputFulfilledQuantityInput),
 			graphql.NewInputUnmarshaler("GiftCardOrder", ec.unmarshalInputGiftCardOrder),
 			graphql.NewInputUnmarshaler("GiftCardWhereInput", ec.unmarshalInputGiftCardWhereInput),
 			graphql.NewInputUnmarshaler("HTTPHeaderInput", ec.unmarshalInputHTTPHeaderInput),
@@ -5451,12 +5924,14 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("LifeElementWhereInput", ec.unmarshalInputLifeElementWhereInput),
 			graphql.NewInputUnmarshaler("LineItemOrder", ec.unmarshalInputLineItemOrder),
 			graphql.NewInputUnmarshaler("LineItemWhereInput", ec.unmarshalInputLineItemWhereInput),
+			graphql.NewInputUnmarshaler("MediaRuleInput", ec.unmarshalInputMediaRuleInput),
 			graphql.NewInputUnmarshaler("OrderMetaDataInput", ec.unmarshalInputOrderMetaDataInput),
 			graphql.NewInputUnmarshaler("OrderMetaDataPatch", ec.unmarshalInputOrderMetaDataPatch),
 			graphql.NewInputUnmarshaler("OrderOrder", ec.unmarshalInputOrderOrder),
 			graphql.NewInputUnmarshaler("OrderPaymentOrder", ec.unmarshalInputOrderPaymentOrder),
 			graphql.NewInputUnmarshaler("OrderPaymentWhereInput", ec.unmarshalInputOrderPaymentWhereInput),
 			graphql.NewInputUnmarshaler("OrderWhereInput", ec.unmarshalInputOrderWhereInput),
+			graphql.NewInputUnmarshaler("PaymentIframeStylesInput", ec.unmarshalInputPaymentIframeStylesInput),
 			graphql.NewInputUnmarshaler("PaymentInput", ec.unmarshalInputPaymentInput),
 			graphql.NewInputUnmarshaler("PaymentTransactionOrder", ec.unmarshalInputPaymentTransactionOrder),
 			graphql.NewInputUnmarshaler("PaymentTransactionWhereInput", ec.unmarshalInputPaymentTransactionWhereInput),
@@ -5485,6 +5960,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("VariantOrder", ec.unmarshalInputVariantOrder),
 			graphql.NewInputUnmarshaler("VariantPatch", ec.unmarshalInputVariantPatch),
 			graphql.NewInputUnmarshaler("VariantWhereInput", ec.unmarshalInputVariantWhereInput),
+			graphql.NewInputUnmarshaler("WalletPayInput", ec.unmarshalInputWalletPayInput),
 			graphql.NewInputUnmarshaler("WebhookAttemptOrder", ec.unmarshalInputWebhookAttemptOrder),
 			graphql.NewInputUnmarshaler("WebhookAttemptWhereInput", ec.unmarshalInputWebhookAttemptWhereInput),
 			graphql.NewInputUnmarshaler("WebhookDeliveryFilter", ec.unmarshalInputWebhookDeliveryFilter),
@@ -11214,6 +11690,29 @@ extend type Query {
     orderBy: OrderOrder
     where: OrderWhereInput
   ): OrderConnection!
+
+  """
+  Checks an address by the rules of setting one, without storing it: true when it passes, else
+  the error setting it would answer (address.invalid_address, details naming the field).
+  addressType (shipping, the default, or billing) names the address in the error.
+  """
+  validateAddress(publicOrderId: String!, input: AddressInput!, addressType: String): Boolean!
+  """Checks the form of an email address: true, or customer.invalid_email_address."""
+  validateEmailAddress(publicOrderId: String!, emailAddress: String!): Boolean!
+  """
+  Checks that a discount code would apply to the order now, by the rules of applying it, without
+  applying it; a code that would not is refused with the type that says why.
+  """
+  validateDiscountCode(publicOrderId: String!, code: String!): DiscountCodeCheck!
+  """
+  Compares each line with the stock of its catalog variant (stage initial or final); nothing is
+  reserved.
+  """
+  checkInventory(publicOrderId: String!, stage: String!): InventoryCheck!
+  """The shipping lines the order would be offered at an address; the order is unchanged."""
+  estimateShippingLines(publicOrderId: String!, input: AddressInput!): ShippingLinesEstimate!
+  """The order's taxes and total at an address (lines, discounts and shipping as they stand); the order is unchanged."""
+  estimateTaxes(publicOrderId: String!, input: AddressInput!): TaxEstimate!
 }
 
 extend type Mutation {
@@ -11246,6 +11745,11 @@ extend type Mutation {
   """Sets a line's quantity; 0 removes the line."""
   updateLineItemQuantity(publicOrderId: String!, lineItemKey: String!, quantity: Int!): OrderView!
   deleteLineItem(publicOrderId: String!, lineItemKey: String!): OrderView!
+  """
+  Records how many units of each named line have been fulfilled, between 0 and the line's
+  quantity (access token). When every line comes to be fulfilled, order/fulfilled is sent.
+  """
+  setFulfilledQuantities(publicOrderId: String!, lineItems: [FulfilledQuantityInput!]!): OrderView!
 
   """Chooses an available shipping line by its id or position (index), or by its code."""
   selectShippingLine(publicOrderId: String!, index: String, code: String): OrderView!
@@ -11279,6 +11783,8 @@ type ApplicationState {
   customer: OrderCustomer
   addresses: OrderAddresses!
   lineItems: [LineItemState!]!
+  """The order's fees, as REST's fees: checkoutd charges none, so the list is empty."""
+  fees: [JSON!]!
   taxes: [TaxLine!]!
   discounts: [DiscountLine!]!
   """Live tenders: failed and voided payments are left out."""
@@ -11334,6 +11840,8 @@ type OrderAddress {
 type LineItemState {
   productData: ProductData!
   taxes: [TaxLine!]!
+  """The line's fees, as REST's fees: none."""
+  fees: [JSON!]!
   discounts: [DiscountLine!]!
   fulfilledQuantity: Int!
 }
@@ -11498,8 +12006,86 @@ input AddressInput {
   businessName: String
   phoneNumber: String
 }
+
+input FulfilledQuantityInput {
+  lineItemKey: String!
+  fulfilledQuantity: Int!
+}
+
+"""A discount code that would apply to the order, and the order as it stands."""
+type DiscountCodeCheck {
+  code: String!
+  text: String!
+  kind: DiscountCodeKind!
+  view: OrderView!
+}
+
+"""What an inventory check found, and the order as it stands."""
+type InventoryCheck {
+  """initial or final, as asked."""
+  stage: String!
+  """pass or fail."""
+  result: String!
+  """Why it failed (insufficient_stock); empty when it passed."""
+  reason: String!
+  failedItems: [InventoryShortItem!]!
+  view: OrderView!
+}
+
+"""A catalog variant the order wants more of than the catalog holds."""
+type InventoryShortItem {
+  platformVariantID: String!
+  availableQuantity: Int!
+  requestedQuantity: Int!
+  """The order's lines of that variant."""
+  lineItemKeys: [String!]!
+}
+
+"""The shipping lines an address would get, and the order as it stands (unchanged)."""
+type ShippingLinesEstimate {
+  shippingLines: [ShippingLine!]!
+  view: OrderView!
+}
+
+"""What the order's taxes and total would be at an address; the order is unchanged."""
+type TaxEstimate {
+  """The jurisdiction the taxes were estimated for."""
+  address: TaxBasis!
+  taxes: [TaxLine!]!
+  taxTotal: Int64!
+  estimatedTotal: Int64!
+  view: OrderView!
+}
+
+type TaxBasis {
+  countryCode: String!
+  provinceCode: String!
+}
 `, BuiltIn: false},
-	{Name: "../schema/payments.graphql", Input: `extend type Mutation {
+	{Name: "../schema/payments.graphql", Input: `extend type Query {
+  """
+  What the order's payment page (REST's payments/iframe) is made of: the shop's gateways that
+  take the order's currency, with the pages they embed (never base URLs or API tokens), the
+  origins those pages come from and the origins that may embed the page.
+  """
+  paymentIframe(publicOrderId: String!): PaymentIframe!
+  """
+  Checks a storefront's style sheet for the payment page (at most 1000 rules) and answers it
+  back; it is not kept, since the page's content is the gateways' own frames.
+  """
+  checkPaymentIframeStyles(publicOrderId: String!, styleSheet: PaymentIframeStylesInput!): PaymentIframeStyleSheet!
+}
+
+extend type Mutation {
+  """
+  One step of a wallet payment (PayPal, Apple Pay, Google Pay). Wallets need a gateway that
+  speaks their protocol and a shop has external payment gateways only, so every step is refused
+  with wallet_pay.not_configured, as on REST.
+  """
+  walletPay(publicOrderId: String!, step: WalletPayStep!, input: WalletPayInput!): WalletPayResult!
+  """Forgets a saved payment method of the order's customer. Nothing is vaulted, so it is refused with saved_payment_method.not_found."""
+  deleteSavedPaymentMethod(publicOrderId: String!, id: String!): OrderView!
+
   """
   Puts a tender on the order: through one of the shop's gateways (gatewayPublicID and the
   gateway's token), or from a gift card (type "gift_card", the card token and its pin). The
@@ -11512,9 +12098,10 @@ input AddressInput {
   removePayment(publicOrderId: String!, input: PaymentInput!): OrderView!
   """
   Completes the order: checks it is complete, reserves stock and gift card amounts, authorizes
-  every tender (all or nothing) and marks it processed.
+  every tender (all or nothing) and marks it processed. A repeat with the same idempotencyKey
+  answers the first result (or refusal) without processing again, as REST's Idempotency-Key.
   """
-  processOrder(publicOrderId: String!): ProcessOrderResult!
+  processOrder(publicOrderId: String!, idempotencyKey: String): ProcessOrderResult!
 }
 
 input PaymentInput {
@@ -11545,6 +12132,69 @@ type ProcessOrderResult {
   the order is open again, and processOrder is called anew once the shopper has acted.
   """
   requiresAction: OrderPayment
+}
+
+enum WalletPayStep {
+  create_order
+  on_shipping
+  on_approve
+}
+
+input WalletPayInput {
+  gatewayType: String
+  gatewayID: Int
+  paymentData: Map
+}
+
+type WalletPayResult {
+  paymentData: Map
+  view: OrderView!
+}
+
+type PaymentIframe {
+  publicOrderID: String!
+  currency: String!
+  gateways: [PaymentIframeGateway!]!
+  """The origins of the gateways' pages: the only frames the page loads."""
+  frameSources: [String!]!
+  """The origins that may embed the page: the shop's CORS allowlist."""
+  frameAncestors: [String!]!
+}
+
+type PaymentIframeGateway {
+  publicID: String!
+  name: String!
+  """Empty when the gateway has no page to embed (or its URL is not http or https)."""
+  iframeURL: String!
+  location: String!
+}
+
+input PaymentIframeStylesInput {
+  cssRules: [CSSRuleInput!]
+  mediaRules: [MediaRuleInput!]
+}
+
+input CSSRuleInput {
+  cssText: String!
+}
+
+input MediaRuleInput {
+  conditionText: String!
+  cssRules: [CSSRuleInput!]!
+}
+
+type PaymentIframeStyleSheet {
+  cssRules: [CSSRule!]!
+  mediaRules: [MediaRule!]!
+}
+
+type CSSRule {
+  cssText: String!
+}
+
+type MediaRule {
+  conditionText: String!
+  cssRules: [CSSRule!]!
 }
 `, BuiltIn: false},
 	{Name: "../schema/pricing.graphql", Input: `input TaxZoneInput {
@@ -11871,6 +12521,8 @@ func (ec *executionContext) childFields_ApplicationState(ctx context.Context, fi
 		return ec.fieldContext_ApplicationState_addresses(ctx, field)
 	case "lineItems":
 		return ec.fieldContext_ApplicationState_lineItems(ctx, field)
+	case "fees":
+		return ec.fieldContext_ApplicationState_fees(ctx, field)
 	case "taxes":
 		return ec.fieldContext_ApplicationState_taxes(ctx, field)
 	case "discounts":
@@ -11939,6 +12591,14 @@ func (ec *executionContext) childFields_AuthorizeResult(ctx context.Context, fie
 		return ec.fieldContext_AuthorizeResult_transactions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuthorizeResult", field.Name)
+}
+
+func (ec *executionContext) childFields_CSSRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cssText":
+		return ec.fieldContext_CSSRule_cssText(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CSSRule", field.Name)
 }
 
 func (ec *executionContext) childFields_CancelResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12059,6 +12719,20 @@ func (ec *executionContext) childFields_DiscountCode(ctx context.Context, field 
 		return ec.fieldContext_DiscountCode_shop(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DiscountCode", field.Name)
+}
+
+func (ec *executionContext) childFields_DiscountCodeCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_DiscountCodeCheck_code(ctx, field)
+	case "text":
+		return ec.fieldContext_DiscountCodeCheck_text(ctx, field)
+	case "kind":
+		return ec.fieldContext_DiscountCodeCheck_kind(ctx, field)
+	case "view":
+		return ec.fieldContext_DiscountCodeCheck_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscountCodeCheck", field.Name)
 }
 
 func (ec *executionContext) childFields_DiscountCodeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12317,6 +12991,36 @@ func (ec *executionContext) childFields_HTTPHeader(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type HTTPHeader", field.Name)
 }
 
+func (ec *executionContext) childFields_InventoryCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "stage":
+		return ec.fieldContext_InventoryCheck_stage(ctx, field)
+	case "result":
+		return ec.fieldContext_InventoryCheck_result(ctx, field)
+	case "reason":
+		return ec.fieldContext_InventoryCheck_reason(ctx, field)
+	case "failedItems":
+		return ec.fieldContext_InventoryCheck_failedItems(ctx, field)
+	case "view":
+		return ec.fieldContext_InventoryCheck_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InventoryCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_InventoryShortItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "platformVariantID":
+		return ec.fieldContext_InventoryShortItem_platformVariantID(ctx, field)
+	case "availableQuantity":
+		return ec.fieldContext_InventoryShortItem_availableQuantity(ctx, field)
+	case "requestedQuantity":
+		return ec.fieldContext_InventoryShortItem_requestedQuantity(ctx, field)
+	case "lineItemKeys":
+		return ec.fieldContext_InventoryShortItem_lineItemKeys(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InventoryShortItem", field.Name)
+}
+
 func (ec *executionContext) childFields_IssuedGiftCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "giftCard":
@@ -12463,12 +13167,24 @@ func (ec *executionContext) childFields_LineItemState(ctx context.Context, field
 		return ec.fieldContext_LineItemState_productData(ctx, field)
 	case "taxes":
 		return ec.fieldContext_LineItemState_taxes(ctx, field)
+	case "fees":
+		return ec.fieldContext_LineItemState_fees(ctx, field)
 	case "discounts":
 		return ec.fieldContext_LineItemState_discounts(ctx, field)
 	case "fulfilledQuantity":
 		return ec.fieldContext_LineItemState_fulfilledQuantity(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LineItemState", field.Name)
+}
+
+func (ec *executionContext) childFields_MediaRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "conditionText":
+		return ec.fieldContext_MediaRule_conditionText(ctx, field)
+	case "cssRules":
+		return ec.fieldContext_MediaRule_cssRules(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MediaRule", field.Name)
 }
 
 func (ec *executionContext) childFields_MoneyTransaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12725,6 +13441,46 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentIframe(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "publicOrderID":
+		return ec.fieldContext_PaymentIframe_publicOrderID(ctx, field)
+	case "currency":
+		return ec.fieldContext_PaymentIframe_currency(ctx, field)
+	case "gateways":
+		return ec.fieldContext_PaymentIframe_gateways(ctx, field)
+	case "frameSources":
+		return ec.fieldContext_PaymentIframe_frameSources(ctx, field)
+	case "frameAncestors":
+		return ec.fieldContext_PaymentIframe_frameAncestors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentIframe", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentIframeGateway(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "publicID":
+		return ec.fieldContext_PaymentIframeGateway_publicID(ctx, field)
+	case "name":
+		return ec.fieldContext_PaymentIframeGateway_name(ctx, field)
+	case "iframeURL":
+		return ec.fieldContext_PaymentIframeGateway_iframeURL(ctx, field)
+	case "location":
+		return ec.fieldContext_PaymentIframeGateway_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentIframeGateway", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentIframeStyleSheet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cssRules":
+		return ec.fieldContext_PaymentIframeStyleSheet_cssRules(ctx, field)
+	case "mediaRules":
+		return ec.fieldContext_PaymentIframeStyleSheet_mediaRules(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentIframeStyleSheet", field.Name)
 }
 
 func (ec *executionContext) childFields_PaymentState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13005,6 +13761,16 @@ func (ec *executionContext) childFields_ShippingLine(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type ShippingLine", field.Name)
 }
 
+func (ec *executionContext) childFields_ShippingLinesEstimate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "shippingLines":
+		return ec.fieldContext_ShippingLinesEstimate_shippingLines(ctx, field)
+	case "view":
+		return ec.fieldContext_ShippingLinesEstimate_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShippingLinesEstimate", field.Name)
+}
+
 func (ec *executionContext) childFields_ShippingRate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13153,6 +13919,32 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 	return nil, fmt.Errorf("no field named %q was found under type Shop", field.Name)
 }
 
+func (ec *executionContext) childFields_TaxBasis(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "countryCode":
+		return ec.fieldContext_TaxBasis_countryCode(ctx, field)
+	case "provinceCode":
+		return ec.fieldContext_TaxBasis_provinceCode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxBasis", field.Name)
+}
+
+func (ec *executionContext) childFields_TaxEstimate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "address":
+		return ec.fieldContext_TaxEstimate_address(ctx, field)
+	case "taxes":
+		return ec.fieldContext_TaxEstimate_taxes(ctx, field)
+	case "taxTotal":
+		return ec.fieldContext_TaxEstimate_taxTotal(ctx, field)
+	case "estimatedTotal":
+		return ec.fieldContext_TaxEstimate_estimatedTotal(ctx, field)
+	case "view":
+		return ec.fieldContext_TaxEstimate_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxEstimate", field.Name)
+}
+
 func (ec *executionContext) childFields_TaxLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "value":
@@ -13269,6 +14061,16 @@ func (ec *executionContext) childFields_VariantEdge(ctx context.Context, field g
 		return ec.fieldContext_VariantEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VariantEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_WalletPayResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "paymentData":
+		return ec.fieldContext_WalletPayResult_paymentData(ctx, field)
+	case "view":
+		return ec.fieldContext_WalletPayResult_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WalletPayResult", field.Name)
 }
 
 func (ec *executionContext) childFields_WebhookAttempt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14003,6 +14805,28 @@ func (ec *executionContext) field_Mutation_deleteLineItem_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteSavedPaymentMethod_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteShippingAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14140,6 +14964,14 @@ func (ec *executionContext) field_Mutation_processOrder_args(ctx context.Context
 		return nil, err
 	}
 	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
 	return args, nil
 }
 
@@ -14322,6 +15154,28 @@ func (ec *executionContext) field_Mutation_setBillingAddress_args(ctx context.Co
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setFulfilledQuantities_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "lineItems",
+		func(ctx context.Context, v any) ([]*orders.FulfilledQuantity, error) {
+			return ec.unmarshalNFulfilledQuantityInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐFulfilledQuantityᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["lineItems"] = arg1
 	return args, nil
 }
 
@@ -14719,6 +15573,36 @@ func (ec *executionContext) field_Mutation_updateWebhookSubscription_args(ctx co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_walletPay_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "step",
+		func(ctx context.Context, v any) (model.WalletPayStep, error) {
+			return ec.unmarshalNWalletPayStep2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐWalletPayStep(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["step"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (orders.WalletPayInput, error) {
+			return ec.unmarshalNWalletPayInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐWalletPayInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_OrderPayment_transactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15057,6 +15941,94 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_checkInventory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "stage",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["stage"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_checkPaymentIframeStyles_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "styleSheet",
+		func(ctx context.Context, v any) (orders.PaymentIframeStyles, error) {
+			return ec.unmarshalNPaymentIframeStylesInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeStyles(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["styleSheet"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_estimateShippingLines_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (schema.OrderAddress, error) {
+			return ec.unmarshalNAddressInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_estimateTaxes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (schema.OrderAddress, error) {
+			return ec.unmarshalNAddressInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_giftCardLookup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15180,6 +16152,94 @@ func (ec *executionContext) field_Query_orders_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentIframe_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_validateAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (schema.OrderAddress, error) {
+			return ec.unmarshalNAddressInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐOrderAddress(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "addressType",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["addressType"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_validateDiscountCode_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "code",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["code"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_validateEmailAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "emailAddress",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["emailAddress"] = arg1
 	return args, nil
 }
 
@@ -16622,6 +17682,29 @@ func (ec *executionContext) fieldContext_ApplicationState_lineItems(_ context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _ApplicationState_fees(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_fees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fees, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []any) graphql.Marshaler {
+			return ec.marshalNJSON2ᚕinterfaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_fees(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "JSON")
+}
+
 func (ec *executionContext) _ApplicationState_taxes(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17313,6 +18396,29 @@ func (ec *executionContext) fieldContext_AuthorizeResult_transactions(_ context.
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _CSSRule_cssText(ctx context.Context, field graphql.CollectedField, obj *orders.CSSRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CSSRule_cssText(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CSSText, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CSSRule_cssText(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CSSRule", field, false, false, "String")
 }
 
 func (ec *executionContext) _CancelResult_view(ctx context.Context, field graphql.CollectedField, obj *checkout.CancelResult) (ret graphql.Marshaler) {
@@ -18288,6 +19394,107 @@ func (ec *executionContext) fieldContext_DiscountCode_shop(_ context.Context, fi
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscountCodeCheck_code(ctx context.Context, field graphql.CollectedField, obj *model.DiscountCodeCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeCheck_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeCheck_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCodeCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _DiscountCodeCheck_text(ctx context.Context, field graphql.CollectedField, obj *model.DiscountCodeCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeCheck_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeCheck_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCodeCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _DiscountCodeCheck_kind(ctx context.Context, field graphql.CollectedField, obj *model.DiscountCodeCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeCheck_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v discountcode.Kind) graphql.Marshaler {
+			return ec.marshalNDiscountCodeKind2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋdiscountcodeᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeCheck_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountCodeCheck", field, false, false, "DiscountCodeKind")
+}
+
+func (ec *executionContext) _DiscountCodeCheck_view(ctx context.Context, field graphql.CollectedField, obj *model.DiscountCodeCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountCodeCheck_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountCodeCheck_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscountCodeCheck",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
 		},
 	}
 	return fc, nil
@@ -20253,6 +21460,231 @@ func (ec *executionContext) fieldContext_HTTPHeader_value(_ context.Context, fie
 	return graphql.NewScalarFieldContext("HTTPHeader", field, false, false, "String")
 }
 
+func (ec *executionContext) _InventoryCheck_stage(ctx context.Context, field graphql.CollectedField, obj *model.InventoryCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryCheck_stage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryCheck_stage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _InventoryCheck_result(ctx context.Context, field graphql.CollectedField, obj *model.InventoryCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryCheck_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryCheck_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _InventoryCheck_reason(ctx context.Context, field graphql.CollectedField, obj *model.InventoryCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryCheck_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryCheck_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _InventoryCheck_failedItems(ctx context.Context, field graphql.CollectedField, obj *model.InventoryCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryCheck_failedItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailedItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.InventoryShortItem) graphql.Marshaler {
+			return ec.marshalNInventoryShortItem2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐInventoryShortItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryCheck_failedItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InventoryCheck",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InventoryShortItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InventoryCheck_view(ctx context.Context, field graphql.CollectedField, obj *model.InventoryCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryCheck_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryCheck_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InventoryCheck",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InventoryShortItem_platformVariantID(ctx context.Context, field graphql.CollectedField, obj *orders.InventoryShortItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryShortItem_platformVariantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformVariantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryShortItem_platformVariantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryShortItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _InventoryShortItem_availableQuantity(ctx context.Context, field graphql.CollectedField, obj *orders.InventoryShortItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryShortItem_availableQuantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvailableQuantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryShortItem_availableQuantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryShortItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InventoryShortItem_requestedQuantity(ctx context.Context, field graphql.CollectedField, obj *orders.InventoryShortItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryShortItem_requestedQuantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestedQuantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryShortItem_requestedQuantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryShortItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InventoryShortItem_lineItemKeys(ctx context.Context, field graphql.CollectedField, obj *orders.InventoryShortItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryShortItem_lineItemKeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LineItemKeys, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryShortItem_lineItemKeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryShortItem", field, false, false, "String")
+}
+
 func (ec *executionContext) _IssuedGiftCard_giftCard(ctx context.Context, field graphql.CollectedField, obj *payment.IssuedGiftCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21525,6 +22957,29 @@ func (ec *executionContext) fieldContext_LineItemState_taxes(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _LineItemState_fees(ctx context.Context, field graphql.CollectedField, obj *orders.LineItemState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LineItemState_fees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fees, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []any) graphql.Marshaler {
+			return ec.marshalNJSON2ᚕinterfaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LineItemState_fees(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LineItemState", field, false, false, "JSON")
+}
+
 func (ec *executionContext) _LineItemState_discounts(ctx context.Context, field graphql.CollectedField, obj *orders.LineItemState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21578,6 +23033,61 @@ func (ec *executionContext) _LineItemState_fulfilledQuantity(ctx context.Context
 }
 func (ec *executionContext) fieldContext_LineItemState_fulfilledQuantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LineItemState", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MediaRule_conditionText(ctx context.Context, field graphql.CollectedField, obj *orders.MediaRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MediaRule_conditionText(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConditionText, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MediaRule_conditionText(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MediaRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _MediaRule_cssRules(ctx context.Context, field graphql.CollectedField, obj *orders.MediaRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MediaRule_cssRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CSSRules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.CSSRule) graphql.Marshaler {
+			return ec.marshalNCSSRule2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MediaRule_cssRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MediaRule",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CSSRule(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _MoneyTransaction_gateway(ctx context.Context, field graphql.CollectedField, obj *checkout.MoneyTransaction) (ret graphql.Marshaler) {
@@ -22996,6 +24506,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteLineItem(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_setFulfilledQuantities(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setFulfilledQuantities(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetFulfilledQuantities(ctx, fc.Args["publicOrderId"].(string), fc.Args["lineItems"].([]*orders.FulfilledQuantity))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setFulfilledQuantities(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setFulfilledQuantities_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_selectShippingLine(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23216,6 +24770,94 @@ func (ec *executionContext) fieldContext_Mutation_removeDiscountCode(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_walletPay(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_walletPay(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().WalletPay(ctx, fc.Args["publicOrderId"].(string), fc.Args["step"].(model.WalletPayStep), fc.Args["input"].(orders.WalletPayInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WalletPayResult) graphql.Marshaler {
+			return ec.marshalNWalletPayResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐWalletPayResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_walletPay(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WalletPayResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_walletPay_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSavedPaymentMethod(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSavedPaymentMethod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSavedPaymentMethod(ctx, fc.Args["publicOrderId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSavedPaymentMethod(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSavedPaymentMethod_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_addPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23358,7 +25000,7 @@ func (ec *executionContext) _Mutation_processOrder(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().ProcessOrder(ctx, fc.Args["publicOrderId"].(string))
+			return ec.Resolvers.Mutation().ProcessOrder(ctx, fc.Args["publicOrderId"].(string), fc.Args["idempotencyKey"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *checkout.ProcessResult) graphql.Marshaler {
@@ -26723,6 +28365,286 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _PaymentIframe_publicOrderID(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframe) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframe_publicOrderID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframe_publicOrderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframe", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframe_currency(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframe) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframe_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframe_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframe", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframe_gateways(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframe) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframe_gateways(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Gateways, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.PaymentIframeGateway) graphql.Marshaler {
+			return ec.marshalNPaymentIframeGateway2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeGatewayᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframe_gateways(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIframe",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIframeGateway(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIframe_frameSources(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframe) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframe_frameSources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FrameSources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframe_frameSources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframe", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframe_frameAncestors(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframe) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframe_frameAncestors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FrameAncestors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframe_frameAncestors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframe", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframeGateway_publicID(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeGateway) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeGateway_publicID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeGateway_publicID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframeGateway", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframeGateway_name(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeGateway) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeGateway_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeGateway_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframeGateway", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframeGateway_iframeURL(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeGateway) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeGateway_iframeURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IframeURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeGateway_iframeURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframeGateway", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframeGateway_location(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeGateway) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeGateway_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeGateway_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIframeGateway", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIframeStyleSheet_cssRules(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeStyles) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeStyleSheet_cssRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CSSRules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.CSSRule) graphql.Marshaler {
+			return ec.marshalNCSSRule2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeStyleSheet_cssRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIframeStyleSheet",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CSSRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIframeStyleSheet_mediaRules(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentIframeStyles) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIframeStyleSheet_mediaRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MediaRules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []orders.MediaRule) graphql.Marshaler {
+			return ec.marshalNMediaRule2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIframeStyleSheet_mediaRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIframeStyleSheet",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MediaRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PaymentState_gatewayPublicID(ctx context.Context, field graphql.CollectedField, obj *orders.PaymentState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28836,6 +30758,358 @@ func (ec *executionContext) fieldContext_Query_orders(ctx context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_validateAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_validateAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ValidateAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress), fc.Args["addressType"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_validateAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_validateAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_validateEmailAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_validateEmailAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ValidateEmailAddress(ctx, fc.Args["publicOrderId"].(string), fc.Args["emailAddress"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_validateEmailAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_validateEmailAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_validateDiscountCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_validateDiscountCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ValidateDiscountCode(ctx, fc.Args["publicOrderId"].(string), fc.Args["code"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DiscountCodeCheck) graphql.Marshaler {
+			return ec.marshalNDiscountCodeCheck2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐDiscountCodeCheck(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_validateDiscountCode(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountCodeCheck(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_validateDiscountCode_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_checkInventory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkInventory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CheckInventory(ctx, fc.Args["publicOrderId"].(string), fc.Args["stage"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InventoryCheck) graphql.Marshaler {
+			return ec.marshalNInventoryCheck2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐInventoryCheck(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkInventory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InventoryCheck(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checkInventory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_estimateShippingLines(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_estimateShippingLines(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().EstimateShippingLines(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ShippingLinesEstimate) graphql.Marshaler {
+			return ec.marshalNShippingLinesEstimate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐShippingLinesEstimate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_estimateShippingLines(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingLinesEstimate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_estimateShippingLines_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_estimateTaxes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_estimateTaxes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().EstimateTaxes(ctx, fc.Args["publicOrderId"].(string), fc.Args["input"].(schema.OrderAddress))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.TaxEstimate) graphql.Marshaler {
+			return ec.marshalNTaxEstimate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐTaxEstimate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_estimateTaxes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxEstimate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_estimateTaxes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentIframe(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentIframe(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentIframe(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.PaymentIframe) graphql.Marshaler {
+			return ec.marshalNPaymentIframe2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframe(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentIframe(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIframe(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentIframe_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_checkPaymentIframeStyles(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkPaymentIframeStyles(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CheckPaymentIframeStyles(ctx, fc.Args["publicOrderId"].(string), fc.Args["styleSheet"].(orders.PaymentIframeStyles))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.PaymentIframeStyles) graphql.Marshaler {
+			return ec.marshalNPaymentIframeStyleSheet2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeStyles(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkPaymentIframeStyles(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIframeStyleSheet(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checkPaymentIframeStyles_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_shop(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29627,6 +31901,70 @@ func (ec *executionContext) _ShippingLine_code(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_ShippingLine_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShippingLine", field, false, false, "String")
+}
+
+func (ec *executionContext) _ShippingLinesEstimate_shippingLines(ctx context.Context, field graphql.CollectedField, obj *model.ShippingLinesEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingLinesEstimate_shippingLines(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShippingLines, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []schema.ShippingLine) graphql.Marshaler {
+			return ec.marshalNShippingLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐShippingLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingLinesEstimate_shippingLines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingLinesEstimate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShippingLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShippingLinesEstimate_view(ctx context.Context, field graphql.CollectedField, obj *model.ShippingLinesEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShippingLinesEstimate_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShippingLinesEstimate_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShippingLinesEstimate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ShippingRate_id(ctx context.Context, field graphql.CollectedField, obj *ent.ShippingRate) (ret graphql.Marshaler) {
@@ -31289,6 +33627,194 @@ func (ec *executionContext) fieldContext_Shop_sharedSecretMasked(_ context.Conte
 	return graphql.NewScalarFieldContext("Shop", field, true, true, "String")
 }
 
+func (ec *executionContext) _TaxBasis_countryCode(ctx context.Context, field graphql.CollectedField, obj *schema.TaxBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxBasis_countryCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountryCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxBasis_countryCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxBasis", field, false, false, "String")
+}
+
+func (ec *executionContext) _TaxBasis_provinceCode(ctx context.Context, field graphql.CollectedField, obj *schema.TaxBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxBasis_provinceCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProvinceCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxBasis_provinceCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxBasis", field, false, false, "String")
+}
+
+func (ec *executionContext) _TaxEstimate_address(ctx context.Context, field graphql.CollectedField, obj *orders.TaxEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxEstimate_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Basis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v schema.TaxBasis) graphql.Marshaler {
+			return ec.marshalNTaxBasis2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐTaxBasis(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxEstimate_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TaxEstimate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxBasis(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TaxEstimate_taxes(ctx context.Context, field graphql.CollectedField, obj *orders.TaxEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxEstimate_taxes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Taxes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []pricing.TaxLine) graphql.Marshaler {
+			return ec.marshalNTaxLine2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐTaxLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxEstimate_taxes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TaxEstimate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TaxEstimate_taxTotal(ctx context.Context, field graphql.CollectedField, obj *orders.TaxEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxEstimate_taxTotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxTotal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxEstimate_taxTotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxEstimate", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _TaxEstimate_estimatedTotal(ctx context.Context, field graphql.CollectedField, obj *orders.TaxEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxEstimate_estimatedTotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxEstimate_estimatedTotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaxEstimate", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _TaxEstimate_view(ctx context.Context, field graphql.CollectedField, obj *orders.TaxEstimate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxEstimate_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxEstimate_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TaxEstimate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _TaxLine_value(ctx context.Context, field graphql.CollectedField, obj *pricing.TaxLine) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32233,6 +34759,61 @@ func (ec *executionContext) _VariantEdge_cursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_VariantEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("VariantEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _WalletPayResult_paymentData(ctx context.Context, field graphql.CollectedField, obj *model.WalletPayResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WalletPayResult_paymentData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WalletPayResult_paymentData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WalletPayResult", field, false, false, "Map")
+}
+
+func (ec *executionContext) _WalletPayResult_view(ctx context.Context, field graphql.CollectedField, obj *model.WalletPayResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WalletPayResult_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WalletPayResult_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WalletPayResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _WebhookAttempt_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookAttempt) (ret graphql.Marshaler) {
@@ -35688,6 +38269,48 @@ func (ec *executionContext) unmarshalInputAddressInput(ctx context.Context, obj 
 func UnmarshalAddressInput(ctx context.Context, raw any) (schema.OrderAddress, error) {
 	var out schema.OrderAddress
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "AddressInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCSSRuleInput(ctx context.Context, obj any) (orders.CSSRule, error) {
+	var it orders.CSSRule
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cssText"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cssText":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cssText"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CSSText = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCSSRuleInput unmarshals raw into the CSSRuleInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCSSRuleInput(ctx context.Context, raw any) (orders.CSSRule, error) {
+	var out orders.CSSRule
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CSSRuleInput", raw, &out)
 	return out, err
 }
 
@@ -39551,6 +42174,55 @@ func (ec *executionContext) unmarshalInputFlowWhereInput(ctx context.Context, ob
 func UnmarshalFlowWhereInput(ctx context.Context, raw any) (ent.FlowWhereInput, error) {
 	var out ent.FlowWhereInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "FlowWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputFulfilledQuantityInput(ctx context.Context, obj any) (orders.FulfilledQuantity, error) {
+	var it orders.FulfilledQuantity
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"lineItemKey", "fulfilledQuantity"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "lineItemKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lineItemKey"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LineItemKey = data
+		case "fulfilledQuantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfilledQuantity"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfilledQuantity = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalFulfilledQuantityInput unmarshals raw into the FulfilledQuantityInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFulfilledQuantityInput(ctx context.Context, raw any) (orders.FulfilledQuantity, error) {
+	var out orders.FulfilledQuantity
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FulfilledQuantityInput", raw, &out)
 	return out, err
 }
 
@@ -43759,6 +46431,55 @@ func UnmarshalLineItemWhereInput(ctx context.Context, raw any) (ent.LineItemWher
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputMediaRuleInput(ctx context.Context, obj any) (orders.MediaRule, error) {
+	var it orders.MediaRule
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"conditionText", "cssRules"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "conditionText":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conditionText"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConditionText = data
+		case "cssRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cssRules"))
+			data, err := ec.unmarshalNCSSRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CSSRules = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMediaRuleInput unmarshals raw into the MediaRuleInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMediaRuleInput(ctx context.Context, raw any) (orders.MediaRule, error) {
+	var out orders.MediaRule
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MediaRuleInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputOrderMetaDataInput(ctx context.Context, obj any) (schema.OrderMetaData, error) {
 	var it schema.OrderMetaData
 	if obj == nil {
@@ -46270,6 +48991,55 @@ func (ec *executionContext) unmarshalInputOrderWhereInput(ctx context.Context, o
 func UnmarshalOrderWhereInput(ctx context.Context, raw any) (ent.OrderWhereInput, error) {
 	var out ent.OrderWhereInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "OrderWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentIframeStylesInput(ctx context.Context, obj any) (orders.PaymentIframeStyles, error) {
+	var it orders.PaymentIframeStyles
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cssRules", "mediaRules"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cssRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cssRules"))
+			data, err := ec.unmarshalOCSSRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CSSRules = data
+		case "mediaRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mediaRules"))
+			data, err := ec.unmarshalOMediaRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRuleᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MediaRules = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentIframeStylesInput unmarshals raw into the PaymentIframeStylesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentIframeStylesInput(ctx context.Context, raw any) (orders.PaymentIframeStyles, error) {
+	var out orders.PaymentIframeStyles
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentIframeStylesInput", raw, &out)
 	return out, err
 }
 
@@ -53389,6 +56159,62 @@ func UnmarshalVariantWhereInput(ctx context.Context, raw any) (ent.VariantWhereI
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputWalletPayInput(ctx context.Context, obj any) (orders.WalletPayInput, error) {
+	var it orders.WalletPayInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"gatewayType", "gatewayID", "paymentData"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "gatewayType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayType"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayType = data
+		case "gatewayID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gatewayID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GatewayID = data
+		case "paymentData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentData"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentData = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalWalletPayInput unmarshals raw into the WalletPayInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalWalletPayInput(ctx context.Context, raw any) (orders.WalletPayInput, error) {
+	var out orders.WalletPayInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "WalletPayInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputWebhookAttemptOrder(ctx context.Context, obj any) (ent.WebhookAttemptOrder, error) {
 	var it ent.WebhookAttemptOrder
 	if obj == nil {
@@ -55933,6 +58759,11 @@ func (ec *executionContext) _ApplicationState(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "fees":
+			out.Values[i] = ec._ApplicationState_fees(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "taxes":
 			out.Values[i] = ec._ApplicationState_taxes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -56122,6 +58953,39 @@ func (ec *executionContext) _AuthorizeResult(ctx context.Context, sel ast.Select
 			}
 		case "transactions":
 			out.Values[i] = ec._AuthorizeResult_transactions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var cSSRuleImplementors = []string{"CSSRule"}
+
+func (ec *executionContext) _CSSRule(ctx context.Context, sel ast.SelectionSet, obj *orders.CSSRule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cSSRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CSSRule")
+		case "cssText":
+			out.Values[i] = ec._CSSRule_cssText(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -56518,6 +59382,54 @@ func (ec *executionContext) _DiscountCode(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._DiscountCode_shop(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var discountCodeCheckImplementors = []string{"DiscountCodeCheck"}
+
+func (ec *executionContext) _DiscountCodeCheck(ctx context.Context, sel ast.SelectionSet, obj *model.DiscountCodeCheck) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discountCodeCheckImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscountCodeCheck")
+		case "code":
+			out.Values[i] = ec._DiscountCodeCheck_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "text":
+			out.Values[i] = ec._DiscountCodeCheck_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._DiscountCodeCheck_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "view":
+			out.Values[i] = ec._DiscountCodeCheck_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57402,6 +60314,107 @@ func (ec *executionContext) _HTTPHeader(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var inventoryCheckImplementors = []string{"InventoryCheck"}
+
+func (ec *executionContext) _InventoryCheck(ctx context.Context, sel ast.SelectionSet, obj *model.InventoryCheck) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inventoryCheckImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InventoryCheck")
+		case "stage":
+			out.Values[i] = ec._InventoryCheck_stage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "result":
+			out.Values[i] = ec._InventoryCheck_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._InventoryCheck_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "failedItems":
+			out.Values[i] = ec._InventoryCheck_failedItems(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "view":
+			out.Values[i] = ec._InventoryCheck_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inventoryShortItemImplementors = []string{"InventoryShortItem"}
+
+func (ec *executionContext) _InventoryShortItem(ctx context.Context, sel ast.SelectionSet, obj *orders.InventoryShortItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inventoryShortItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InventoryShortItem")
+		case "platformVariantID":
+			out.Values[i] = ec._InventoryShortItem_platformVariantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "availableQuantity":
+			out.Values[i] = ec._InventoryShortItem_availableQuantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestedQuantity":
+			out.Values[i] = ec._InventoryShortItem_requestedQuantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lineItemKeys":
+			out.Values[i] = ec._InventoryShortItem_lineItemKeys(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var issuedGiftCardImplementors = []string{"IssuedGiftCard"}
 
 func (ec *executionContext) _IssuedGiftCard(ctx context.Context, sel ast.SelectionSet, obj *payment.IssuedGiftCard) graphql.Marshaler {
@@ -57866,6 +60879,11 @@ func (ec *executionContext) _LineItemState(ctx context.Context, sel ast.Selectio
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "fees":
+			out.Values[i] = ec._LineItemState_fees(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "discounts":
 			out.Values[i] = ec._LineItemState_discounts(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57873,6 +60891,44 @@ func (ec *executionContext) _LineItemState(ctx context.Context, sel ast.Selectio
 			}
 		case "fulfilledQuantity":
 			out.Values[i] = ec._LineItemState_fulfilledQuantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var mediaRuleImplementors = []string{"MediaRule"}
+
+func (ec *executionContext) _MediaRule(ctx context.Context, sel ast.SelectionSet, obj *orders.MediaRule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mediaRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MediaRule")
+		case "conditionText":
+			out.Values[i] = ec._MediaRule_conditionText(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cssRules":
+			out.Values[i] = ec._MediaRule_cssRules(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -58176,6 +61232,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "setFulfilledQuantities":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setFulfilledQuantities(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "selectShippingLine":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_selectShippingLine(ctx, field)
@@ -58207,6 +61270,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "removeDiscountCode":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeDiscountCode(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "walletPay":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_walletPay(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSavedPaymentMethod":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSavedPaymentMethod(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -59211,6 +62288,145 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var paymentIframeImplementors = []string{"PaymentIframe"}
+
+func (ec *executionContext) _PaymentIframe(ctx context.Context, sel ast.SelectionSet, obj *orders.PaymentIframe) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentIframeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentIframe")
+		case "publicOrderID":
+			out.Values[i] = ec._PaymentIframe_publicOrderID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._PaymentIframe_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gateways":
+			out.Values[i] = ec._PaymentIframe_gateways(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "frameSources":
+			out.Values[i] = ec._PaymentIframe_frameSources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "frameAncestors":
+			out.Values[i] = ec._PaymentIframe_frameAncestors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentIframeGatewayImplementors = []string{"PaymentIframeGateway"}
+
+func (ec *executionContext) _PaymentIframeGateway(ctx context.Context, sel ast.SelectionSet, obj *orders.PaymentIframeGateway) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentIframeGatewayImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentIframeGateway")
+		case "publicID":
+			out.Values[i] = ec._PaymentIframeGateway_publicID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._PaymentIframeGateway_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "iframeURL":
+			out.Values[i] = ec._PaymentIframeGateway_iframeURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "location":
+			out.Values[i] = ec._PaymentIframeGateway_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentIframeStyleSheetImplementors = []string{"PaymentIframeStyleSheet"}
+
+func (ec *executionContext) _PaymentIframeStyleSheet(ctx context.Context, sel ast.SelectionSet, obj *orders.PaymentIframeStyles) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentIframeStyleSheetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentIframeStyleSheet")
+		case "cssRules":
+			out.Values[i] = ec._PaymentIframeStyleSheet_cssRules(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mediaRules":
+			out.Values[i] = ec._PaymentIframeStyleSheet_mediaRules(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var paymentStateImplementors = []string{"PaymentState"}
 
 func (ec *executionContext) _PaymentState(ctx context.Context, sel ast.SelectionSet, obj *orders.PaymentState) graphql.Marshaler {
@@ -59906,6 +63122,54 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_orders(ctx, field)
 				})
+		case "validateAddress":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_validateAddress(ctx, field)
+				})
+		case "validateEmailAddress":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_validateEmailAddress(ctx, field)
+				})
+		case "validateDiscountCode":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_validateDiscountCode(ctx, field)
+				})
+		case "checkInventory":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_checkInventory(ctx, field)
+				})
+		case "estimateShippingLines":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_estimateShippingLines(ctx, field)
+				})
+		case "estimateTaxes":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_estimateTaxes(ctx, field)
+				})
+		case "paymentIframe":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentIframe(ctx, field)
+				})
+		case "checkPaymentIframeStyles":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_checkPaymentIframeStyles(ctx, field)
+				})
 		case "shop":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -60172,6 +63436,44 @@ func (ec *executionContext) _ShippingLine(ctx context.Context, sel ast.Selection
 			}
 		case "code":
 			out.Values[i] = ec._ShippingLine_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var shippingLinesEstimateImplementors = []string{"ShippingLinesEstimate"}
+
+func (ec *executionContext) _ShippingLinesEstimate(ctx context.Context, sel ast.SelectionSet, obj *model.ShippingLinesEstimate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shippingLinesEstimateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShippingLinesEstimate")
+		case "shippingLines":
+			out.Values[i] = ec._ShippingLinesEstimate_shippingLines(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "view":
+			out.Values[i] = ec._ShippingLinesEstimate_view(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -60659,6 +63961,97 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
+var taxBasisImplementors = []string{"TaxBasis"}
+
+func (ec *executionContext) _TaxBasis(ctx context.Context, sel ast.SelectionSet, obj *schema.TaxBasis) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, taxBasisImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TaxBasis")
+		case "countryCode":
+			out.Values[i] = ec._TaxBasis_countryCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "provinceCode":
+			out.Values[i] = ec._TaxBasis_provinceCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var taxEstimateImplementors = []string{"TaxEstimate"}
+
+func (ec *executionContext) _TaxEstimate(ctx context.Context, sel ast.SelectionSet, obj *orders.TaxEstimate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, taxEstimateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TaxEstimate")
+		case "address":
+			out.Values[i] = ec._TaxEstimate_address(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxes":
+			out.Values[i] = ec._TaxEstimate_taxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxTotal":
+			out.Values[i] = ec._TaxEstimate_taxTotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "estimatedTotal":
+			out.Values[i] = ec._TaxEstimate_estimatedTotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "view":
+			out.Values[i] = ec._TaxEstimate_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var taxLineImplementors = []string{"TaxLine"}
 
 func (ec *executionContext) _TaxLine(ctx context.Context, sel ast.SelectionSet, obj *pricing.TaxLine) graphql.Marshaler {
@@ -61027,6 +64420,44 @@ func (ec *executionContext) _VariantEdge(ctx context.Context, sel ast.SelectionS
 			}
 		case "cursor":
 			out.Values[i] = ec._VariantEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var walletPayResultImplementors = []string{"WalletPayResult"}
+
+func (ec *executionContext) _WalletPayResult(ctx context.Context, sel ast.SelectionSet, obj *model.WalletPayResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, walletPayResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WalletPayResult")
+		case "paymentData":
+			out.Values[i] = ec._WalletPayResult_paymentData(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "view":
+			out.Values[i] = ec._WalletPayResult_view(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -62043,6 +65474,45 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNCSSRule2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRule(ctx context.Context, sel ast.SelectionSet, v orders.CSSRule) graphql.Marshaler {
+	return ec._CSSRule(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCSSRule2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []orders.CSSRule) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCSSRule2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRule(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNCSSRuleInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRule(ctx context.Context, v any) (orders.CSSRule, error) {
+	res, err := ec.unmarshalInputCSSRuleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCSSRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx context.Context, v any) ([]orders.CSSRule, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]orders.CSSRule, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCSSRuleInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRule(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) unmarshalNCancelInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCancelInput(ctx context.Context, v any) (model.CancelInput, error) {
 	res, err := ec.unmarshalInputCancelInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -62164,6 +65634,14 @@ func (ec *executionContext) marshalNDiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋc
 		return graphql.Null
 	}
 	return ec._DiscountCode(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDiscountCodeCheck2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐDiscountCodeCheck(ctx context.Context, sel ast.SelectionSet, v *model.DiscountCodeCheck) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DiscountCodeCheck!")
+		return graphql.Null
+	}
+	return ec._DiscountCodeCheck(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNDiscountCodeConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCodeConnection(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCodeConnection) graphql.Marshaler {
@@ -62373,6 +65851,25 @@ func (ec *executionContext) unmarshalNFlowWhereInput2ᚖgithubᚗcomᚋcheckoutd
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNFulfilledQuantityInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐFulfilledQuantityᚄ(ctx context.Context, v any) ([]*orders.FulfilledQuantity, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*orders.FulfilledQuantity, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNFulfilledQuantityInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐFulfilledQuantity(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNFulfilledQuantityInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐFulfilledQuantity(ctx context.Context, v any) (*orders.FulfilledQuantity, error) {
+	res, err := ec.unmarshalInputFulfilledQuantityInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNGiftCard2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐGiftCard(ctx context.Context, sel ast.SelectionSet, v *ent.GiftCard) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "GiftCard!")
@@ -62507,6 +66004,34 @@ func (ec *executionContext) marshalNInt642int64(ctx context.Context, sel ast.Sel
 	return res
 }
 
+func (ec *executionContext) marshalNInventoryCheck2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐInventoryCheck(ctx context.Context, sel ast.SelectionSet, v *model.InventoryCheck) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InventoryCheck!")
+		return graphql.Null
+	}
+	return ec._InventoryCheck(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInventoryShortItem2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐInventoryShortItem(ctx context.Context, sel ast.SelectionSet, v orders.InventoryShortItem) graphql.Marshaler {
+	return ec._InventoryShortItem(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNInventoryShortItem2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐInventoryShortItemᚄ(ctx context.Context, sel ast.SelectionSet, v []orders.InventoryShortItem) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInventoryShortItem2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐInventoryShortItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNIssueGiftCardInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpaymentᚐIssueGiftCardInput(ctx context.Context, v any) (payment.IssueGiftCardInput, error) {
 	res, err := ec.unmarshalInputIssueGiftCardInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -62536,6 +66061,35 @@ func (ec *executionContext) marshalNJSON2interface(ctx context.Context, sel ast.
 		graphql.AddInvalidNullFromMarshaler(ctx, "JSON!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNJSON2ᚕinterfaceᚄ(ctx context.Context, v any) ([]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNJSON2interface(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNJSON2ᚕinterfaceᚄ(ctx context.Context, sel ast.SelectionSet, v []any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNJSON2interface(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNLifeElement2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLifeElement(ctx context.Context, sel ast.SelectionSet, v *ent.LifeElement) graphql.Marshaler {
@@ -62623,6 +66177,31 @@ func (ec *executionContext) marshalNLineItemState2ᚕgithubᚗcomᚋcheckoutdᚋ
 func (ec *executionContext) unmarshalNLineItemWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐLineItemWhereInput(ctx context.Context, v any) (*ent.LineItemWhereInput, error) {
 	res, err := ec.unmarshalInputLineItemWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMediaRule2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRule(ctx context.Context, sel ast.SelectionSet, v orders.MediaRule) graphql.Marshaler {
+	return ec._MediaRule(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMediaRule2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []orders.MediaRule) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMediaRule2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRule(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNMediaRuleInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRule(ctx context.Context, v any) (orders.MediaRule, error) {
+	res, err := ec.unmarshalInputMediaRuleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNMoneyTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐMoneyTransaction(ctx context.Context, sel ast.SelectionSet, v checkout.MoneyTransaction) graphql.Marshaler {
@@ -62782,6 +66361,47 @@ func (ec *executionContext) unmarshalNOrderWhereInput2ᚖgithubᚗcomᚋcheckout
 
 func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPaymentIframe2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframe(ctx context.Context, sel ast.SelectionSet, v *orders.PaymentIframe) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentIframe!")
+		return graphql.Null
+	}
+	return ec._PaymentIframe(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPaymentIframeGateway2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeGateway(ctx context.Context, sel ast.SelectionSet, v orders.PaymentIframeGateway) graphql.Marshaler {
+	return ec._PaymentIframeGateway(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPaymentIframeGateway2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeGatewayᚄ(ctx context.Context, sel ast.SelectionSet, v []orders.PaymentIframeGateway) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentIframeGateway2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeGateway(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPaymentIframeStyleSheet2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeStyles(ctx context.Context, sel ast.SelectionSet, v *orders.PaymentIframeStyles) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentIframeStyleSheet!")
+		return graphql.Null
+	}
+	return ec._PaymentIframeStyleSheet(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPaymentIframeStylesInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentIframeStyles(ctx context.Context, v any) (orders.PaymentIframeStyles, error) {
+	res, err := ec.unmarshalInputPaymentIframeStylesInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNPaymentInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐPaymentInput(ctx context.Context, v any) (orders.PaymentInput, error) {
@@ -62998,6 +66618,14 @@ func (ec *executionContext) marshalNShippingLine2ᚕgithubᚗcomᚋcheckoutdᚋc
 	return ret
 }
 
+func (ec *executionContext) marshalNShippingLinesEstimate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐShippingLinesEstimate(ctx context.Context, sel ast.SelectionSet, v *model.ShippingLinesEstimate) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ShippingLinesEstimate!")
+		return graphql.Null
+	}
+	return ec._ShippingLinesEstimate(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNShippingRate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShippingRate(ctx context.Context, sel ast.SelectionSet, v *ent.ShippingRate) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ShippingRate!")
@@ -63195,6 +66823,18 @@ func (ec *executionContext) marshalNStringMap2map(ctx context.Context, sel ast.S
 	return res
 }
 
+func (ec *executionContext) marshalNTaxBasis2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐTaxBasis(ctx context.Context, sel ast.SelectionSet, v schema.TaxBasis) graphql.Marshaler {
+	return ec._TaxBasis(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTaxEstimate2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐTaxEstimate(ctx context.Context, sel ast.SelectionSet, v *orders.TaxEstimate) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TaxEstimate!")
+		return graphql.Null
+	}
+	return ec._TaxEstimate(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNTaxLine2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋpricingᚐTaxLine(ctx context.Context, sel ast.SelectionSet, v pricing.TaxLine) graphql.Marshaler {
 	return ec._TaxLine(ctx, sel, &v)
 }
@@ -63331,6 +66971,29 @@ func (ec *executionContext) unmarshalNVariantPatch2githubᚗcomᚋcheckoutdᚋch
 func (ec *executionContext) unmarshalNVariantWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐVariantWhereInput(ctx context.Context, v any) (*ent.VariantWhereInput, error) {
 	res, err := ec.unmarshalInputVariantWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNWalletPayInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐWalletPayInput(ctx context.Context, v any) (orders.WalletPayInput, error) {
+	res, err := ec.unmarshalInputWalletPayInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWalletPayResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐWalletPayResult(ctx context.Context, sel ast.SelectionSet, v *model.WalletPayResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WalletPayResult!")
+		return graphql.Null
+	}
+	return ec._WalletPayResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNWalletPayStep2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐWalletPayStep(ctx context.Context, v any) (model.WalletPayStep, error) {
+	var res model.WalletPayStep
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWalletPayStep2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐWalletPayStep(ctx context.Context, sel ast.SelectionSet, v model.WalletPayStep) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNWebhookAttempt2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐWebhookAttempt(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookAttempt) graphql.Marshaler {
@@ -63727,6 +67390,23 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOCSSRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRuleᚄ(ctx context.Context, v any) ([]orders.CSSRule, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]orders.CSSRule, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCSSRuleInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCSSRule(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalOCorsDomain2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCorsDomain(ctx context.Context, sel ast.SelectionSet, v *ent.CorsDomain) graphql.Marshaler {
@@ -64556,6 +68236,23 @@ func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.Selecti
 	_ = ctx
 	res := graphql.MarshalMap(v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOMediaRuleInput2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRuleᚄ(ctx context.Context, v any) ([]orders.MediaRule, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]orders.MediaRule, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMediaRuleInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐMediaRule(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalONode2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v ent.Noder) graphql.Marshaler {

@@ -3,6 +3,10 @@
 package model
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent/discountcode"
@@ -81,4 +85,61 @@ type RefundInput struct {
 	RefundMetaData    map[string]any          `json:"refundMetaData,omitempty"`
 	LineItems         []*checkout.RestockLine `json:"lineItems,omitempty"`
 	IdempotencyKey    *string                 `json:"idempotencyKey,omitempty"`
+}
+
+type WalletPayStep string
+
+const (
+	WalletPayStepCreateOrder WalletPayStep = "create_order"
+	WalletPayStepOnShipping  WalletPayStep = "on_shipping"
+	WalletPayStepOnApprove   WalletPayStep = "on_approve"
+)
+
+var AllWalletPayStep = []WalletPayStep{
+	WalletPayStepCreateOrder,
+	WalletPayStepOnShipping,
+	WalletPayStepOnApprove,
+}
+
+func (e WalletPayStep) IsValid() bool {
+	switch e {
+	case WalletPayStepCreateOrder, WalletPayStepOnShipping, WalletPayStepOnApprove:
+		return true
+	}
+	return false
+}
+
+func (e WalletPayStep) String() string {
+	return string(e)
+}
+
+func (e *WalletPayStep) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = WalletPayStep(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid WalletPayStep", str)
+	}
+	return nil
+}
+
+func (e WalletPayStep) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *WalletPayStep) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e WalletPayStep) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
