@@ -97,8 +97,9 @@ func TestTheDeclineTokenFailsProcessOrderAndTheConsoleConnectionTestChecksTheTok
 		_, base, jwt := guestCheckout(t, c)
 		pay(c, base, jwt, gatewayID, DeclineToken).Want(t, 200)
 		declined := c.DoAs(jwt, "POST", base+"/process_order", nil).Want(t, 422)
-		if declined.ErrorType() != "payment.declined" {
-			t.Fatalf("process_order answered %s, want payment.declined", declined.Raw)
+		e := declined.FirstError()
+		if details, _ := e["details"].(map[string]any); e["type"] != "payment.declined" || details["gateway_error_code"] != "card_declined" {
+			t.Fatalf("process_order answered %s, want payment.declined with the gateway's card_declined", declined.Raw)
 		}
 		g.locked(func() {
 			if len(g.auths) != 0 {

@@ -149,7 +149,7 @@ func endpoint[T any](g *paymentGateway, op func(T) answer) http.Handler {
 			}
 		}
 		g.mu.Unlock()
-		logged.Info("answered", "status", a.status, "replay", replay, "body", a.body)
+		logged.Info("answered", "status", a.status, "replay", replay, "answer", a.body)
 		write(w, a)
 	})
 }

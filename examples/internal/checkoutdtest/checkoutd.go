@@ -125,13 +125,13 @@ func (r Response) Data(t *testing.T) map[string]any {
 	return d
 }
 
-// ErrorType is the type of the answer's first error, "" when it has none.
-func (r Response) ErrorType() string {
+// FirstError is the answer's first error ({code, type, message, details}), empty when it has
+// none.
+func (r Response) FirstError() map[string]any {
 	errs, _ := r.Body["errors"].([]any)
 	if len(errs) == 0 {
-		return ""
+		return map[string]any{}
 	}
 	e, _ := errs[0].(map[string]any)
-	typ, _ := e["type"].(string)
-	return typ
+	return e
 }
