@@ -37,17 +37,17 @@ func main() {
 // the card's pin, so the data itself is not logged.
 func logEvent(log *slog.Logger, ev event) {
 	var data struct {
-		PublicOrderID   string  `json:"public_order_id"`
-		PlatformOrderID *string `json:"platform_order_id"`
-		Reason          string  `json:"reason"`
+		PublicOrderID   string `json:"public_order_id"`
+		PlatformOrderID string `json:"platform_order_id"`
+		Reason          string `json:"reason"`
 	}
 	_ = json.Unmarshal(ev.Data, &data)
 	attrs := []any{"event_id", ev.EventID, "topic", ev.Topic, "shop", ev.ShopIdentifier, "created_at", ev.CreatedAt}
 	if data.PublicOrderID != "" {
 		attrs = append(attrs, "public_order_id", data.PublicOrderID)
 	}
-	if data.PlatformOrderID != nil {
-		attrs = append(attrs, "platform_order_id", *data.PlatformOrderID)
+	if data.PlatformOrderID != "" {
+		attrs = append(attrs, "platform_order_id", data.PlatformOrderID)
 	}
 	if data.Reason != "" {
 		attrs = append(attrs, "reason", data.Reason)

@@ -198,3 +198,18 @@ func TestTheReceiverAnswersBeforeTheWorkIsDoneAndAsksForARetryWhenItsQueueIsFull
 		t.Fatalf("handled %v", ids(got))
 	}
 }
+
+func TestEachEventIsLoggedByItsIdsWithoutItsData(t *testing.T) {
+	var out strings.Builder
+	logEvent(slog.New(slog.NewTextHandler(&out, nil)), event{EventID: "evt-1", Topic: "gift_card/created", ShopIdentifier: "example-shop",
+		Data: json.RawMessage(`{"public_order_id":"order-1","platform_order_id":"CKD-1","gift_card":{"card_pin":"1234-5678"}}`)})
+	line := out.String()
+	for _, want := range []string{"msg=event", "event_id=evt-1", "topic=gift_card/created", "shop=example-shop", "public_order_id=order-1", "platform_order_id=CKD-1"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("log line %q lacks %s", line, want)
+		}
+	}
+	if strings.Contains(line, "1234-5678") {
+		t.Errorf("the gift card's pin was logged: %q", line)
+	}
+}
