@@ -22,8 +22,13 @@ func SigningString(method, target, date string) string {
 	return "(request-target): " + strings.ToLower(method) + " " + target + "\ndate: " + date
 }
 
+// requestTarget is the path and query as they go on the wire: a URL without a path is sent as
+// "/", and so signed (a receiver sees "/").
 func requestTarget(r *http.Request) string {
 	target := r.URL.EscapedPath()
+	if target == "" {
+		target = "/"
+	}
 	if r.URL.RawQuery != "" {
 		target += "?" + r.URL.RawQuery
 	}

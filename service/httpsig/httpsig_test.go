@@ -2,6 +2,7 @@ package httpsig_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -42,5 +43,26 @@ func TestTheWebhookFormHasNoSchemePrefix(t *testing.T) {
 	httpsig.Sign(r, "Signature", "shared_secret", []byte("s"), time.Now())
 	if h := r.Header.Get("Signature"); !strings.HasPrefix(h, `keyId="shared_secret",algorithm="hmac-sha256"`) {
 		t.Fatalf("Signature %q", h)
+	}
+}
+
+// A URL without a path goes on the wire as "/": it is signed as "/", so the receiver's check of
+// what it got holds (a webhook callback_url of a bare host).
+func TestAURLWithoutAPathIsSignedAsTheSlashItIsSentAs(t *testing.T) {
+	secret := []byte("secret")
+	verified := make(chan error, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		verified <- httpsig.Verify(r, "Authorization", secret, time.Minute, time.Now())
+	}))
+	defer srv.Close()
+	r, _ := http.NewRequest("POST", srv.URL, nil)
+	httpsig.Sign(r, "Authorization", "api_token", secret, time.Now())
+	res, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if err := <-verified; err != nil {
+		t.Fatalf("the receiver refused the signature: %v", err)
 	}
 }
