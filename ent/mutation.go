@@ -14624,6 +14624,7 @@ type PaymentTransactionMutation struct {
 	gateway_transaction_id   *string
 	reference_transaction_id *string
 	error_code               *string
+	owner                    *string
 	error_message            *string
 	latency_ms               *int
 	addlatency_ms            *int
@@ -15246,6 +15247,42 @@ func (m *PaymentTransactionMutation) ResetErrorCode() {
 	m.error_code = nil
 }
 
+// SetOwner sets the "owner" field.
+func (m *PaymentTransactionMutation) SetOwner(s string) {
+	m.owner = &s
+}
+
+// Owner returns the value of the "owner" field in the mutation.
+func (m *PaymentTransactionMutation) Owner() (r string, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwner returns the old "owner" field's value of the PaymentTransaction entity.
+// If the PaymentTransaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentTransactionMutation) OldOwner(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwner is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwner requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwner: %w", err)
+	}
+	return oldValue.Owner, nil
+}
+
+// ResetOwner resets all changes to the "owner" field.
+func (m *PaymentTransactionMutation) ResetOwner() {
+	m.owner = nil
+}
+
 // SetErrorMessage sets the "error_message" field.
 func (m *PaymentTransactionMutation) SetErrorMessage(s string) {
 	m.error_message = &s
@@ -15560,7 +15597,7 @@ func (m *PaymentTransactionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentTransactionMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created_at != nil {
 		fields = append(fields, paymenttransaction.FieldCreatedAt)
 	}
@@ -15599,6 +15636,9 @@ func (m *PaymentTransactionMutation) Fields() []string {
 	}
 	if m.error_code != nil {
 		fields = append(fields, paymenttransaction.FieldErrorCode)
+	}
+	if m.owner != nil {
+		fields = append(fields, paymenttransaction.FieldOwner)
 	}
 	if m.error_message != nil {
 		fields = append(fields, paymenttransaction.FieldErrorMessage)
@@ -15649,6 +15689,8 @@ func (m *PaymentTransactionMutation) Field(name string) (ent.Value, bool) {
 		return m.ReferenceTransactionID()
 	case paymenttransaction.FieldErrorCode:
 		return m.ErrorCode()
+	case paymenttransaction.FieldOwner:
+		return m.Owner()
 	case paymenttransaction.FieldErrorMessage:
 		return m.ErrorMessage()
 	case paymenttransaction.FieldLatencyMs:
@@ -15694,6 +15736,8 @@ func (m *PaymentTransactionMutation) OldField(ctx context.Context, name string) 
 		return m.OldReferenceTransactionID(ctx)
 	case paymenttransaction.FieldErrorCode:
 		return m.OldErrorCode(ctx)
+	case paymenttransaction.FieldOwner:
+		return m.OldOwner(ctx)
 	case paymenttransaction.FieldErrorMessage:
 		return m.OldErrorMessage(ctx)
 	case paymenttransaction.FieldLatencyMs:
@@ -15803,6 +15847,13 @@ func (m *PaymentTransactionMutation) SetField(name string, value ent.Value) erro
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetErrorCode(v)
+		return nil
+	case paymenttransaction.FieldOwner:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwner(v)
 		return nil
 	case paymenttransaction.FieldErrorMessage:
 		v, ok := value.(string)
@@ -15980,6 +16031,9 @@ func (m *PaymentTransactionMutation) ResetField(name string) error {
 		return nil
 	case paymenttransaction.FieldErrorCode:
 		m.ResetErrorCode()
+		return nil
+	case paymenttransaction.FieldOwner:
+		m.ResetOwner()
 		return nil
 	case paymenttransaction.FieldErrorMessage:
 		m.ResetErrorMessage()

@@ -46,6 +46,8 @@ type PaymentTransaction struct {
 	ReferenceTransactionID string `json:"reference_transaction_id,omitempty"`
 	// ErrorCode holds the value of the "error_code" field.
 	ErrorCode string `json:"error_code,omitempty"`
+	// Owner holds the value of the "owner" field.
+	Owner string `json:"owner,omitempty"`
 	// ErrorMessage holds the value of the "error_message" field.
 	ErrorMessage string `json:"error_message,omitempty"`
 	// LatencyMs holds the value of the "latency_ms" field.
@@ -106,7 +108,7 @@ func (*PaymentTransaction) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case paymenttransaction.FieldID, paymenttransaction.FieldShopID, paymenttransaction.FieldOrderID, paymenttransaction.FieldPaymentID, paymenttransaction.FieldAmount, paymenttransaction.FieldLatencyMs:
 			values[i] = new(sql.NullInt64)
-		case paymenttransaction.FieldPublicID, paymenttransaction.FieldKind, paymenttransaction.FieldStatus, paymenttransaction.FieldCurrency, paymenttransaction.FieldGatewayTransactionID, paymenttransaction.FieldReferenceTransactionID, paymenttransaction.FieldErrorCode, paymenttransaction.FieldErrorMessage, paymenttransaction.FieldOperationKey:
+		case paymenttransaction.FieldPublicID, paymenttransaction.FieldKind, paymenttransaction.FieldStatus, paymenttransaction.FieldCurrency, paymenttransaction.FieldGatewayTransactionID, paymenttransaction.FieldReferenceTransactionID, paymenttransaction.FieldErrorCode, paymenttransaction.FieldOwner, paymenttransaction.FieldErrorMessage, paymenttransaction.FieldOperationKey:
 			values[i] = new(sql.NullString)
 		case paymenttransaction.FieldCreatedAt, paymenttransaction.FieldUpdatedAt, paymenttransaction.FieldSettledAt:
 			values[i] = new(sql.NullTime)
@@ -208,6 +210,12 @@ func (_m *PaymentTransaction) assignValues(columns []string, values []any) error
 				return fmt.Errorf("unexpected type %T for field error_code", values[i])
 			} else if value.Valid {
 				_m.ErrorCode = value.String
+			}
+		case paymenttransaction.FieldOwner:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field owner", values[i])
+			} else if value.Valid {
+				_m.Owner = value.String
 			}
 		case paymenttransaction.FieldErrorMessage:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -326,6 +334,9 @@ func (_m *PaymentTransaction) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("error_code=")
 	builder.WriteString(_m.ErrorCode)
+	builder.WriteString(", ")
+	builder.WriteString("owner=")
+	builder.WriteString(_m.Owner)
 	builder.WriteString(", ")
 	builder.WriteString("error_message=")
 	builder.WriteString(_m.ErrorMessage)

@@ -150,6 +150,20 @@ func (_c *PaymentTransactionCreate) SetNillableErrorCode(v *string) *PaymentTran
 	return _c
 }
 
+// SetOwner sets the "owner" field.
+func (_c *PaymentTransactionCreate) SetOwner(v string) *PaymentTransactionCreate {
+	_c.mutation.SetOwner(v)
+	return _c
+}
+
+// SetNillableOwner sets the "owner" field if the given value is not nil.
+func (_c *PaymentTransactionCreate) SetNillableOwner(v *string) *PaymentTransactionCreate {
+	if v != nil {
+		_c.SetOwner(*v)
+	}
+	return _c
+}
+
 // SetErrorMessage sets the "error_message" field.
 func (_c *PaymentTransactionCreate) SetErrorMessage(v string) *PaymentTransactionCreate {
 	_c.mutation.SetErrorMessage(v)
@@ -281,6 +295,10 @@ func (_c *PaymentTransactionCreate) defaults() {
 		v := paymenttransaction.DefaultErrorCode
 		_c.mutation.SetErrorCode(v)
 	}
+	if _, ok := _c.mutation.Owner(); !ok {
+		v := paymenttransaction.DefaultOwner
+		_c.mutation.SetOwner(v)
+	}
 	if _, ok := _c.mutation.ErrorMessage(); !ok {
 		v := paymenttransaction.DefaultErrorMessage
 		_c.mutation.SetErrorMessage(v)
@@ -355,6 +373,9 @@ func (_c *PaymentTransactionCreate) check() error {
 	}
 	if _, ok := _c.mutation.ErrorCode(); !ok {
 		return &ValidationError{Name: "error_code", err: errors.New(`ent: missing required field "PaymentTransaction.error_code"`)}
+	}
+	if _, ok := _c.mutation.Owner(); !ok {
+		return &ValidationError{Name: "owner", err: errors.New(`ent: missing required field "PaymentTransaction.owner"`)}
 	}
 	if _, ok := _c.mutation.ErrorMessage(); !ok {
 		return &ValidationError{Name: "error_message", err: errors.New(`ent: missing required field "PaymentTransaction.error_message"`)}
@@ -441,6 +462,10 @@ func (_c *PaymentTransactionCreate) createSpec() (*PaymentTransaction, *sqlgraph
 	if value, ok := _c.mutation.ErrorCode(); ok {
 		_spec.SetField(paymenttransaction.FieldErrorCode, field.TypeString, value)
 		_node.ErrorCode = value
+	}
+	if value, ok := _c.mutation.Owner(); ok {
+		_spec.SetField(paymenttransaction.FieldOwner, field.TypeString, value)
+		_node.Owner = value
 	}
 	if value, ok := _c.mutation.ErrorMessage(); ok {
 		_spec.SetField(paymenttransaction.FieldErrorMessage, field.TypeString, value)
@@ -647,6 +672,18 @@ func (u *PaymentTransactionUpsert) SetErrorCode(v string) *PaymentTransactionUps
 // UpdateErrorCode sets the "error_code" field to the value that was provided on create.
 func (u *PaymentTransactionUpsert) UpdateErrorCode() *PaymentTransactionUpsert {
 	u.SetExcluded(paymenttransaction.FieldErrorCode)
+	return u
+}
+
+// SetOwner sets the "owner" field.
+func (u *PaymentTransactionUpsert) SetOwner(v string) *PaymentTransactionUpsert {
+	u.Set(paymenttransaction.FieldOwner, v)
+	return u
+}
+
+// UpdateOwner sets the "owner" field to the value that was provided on create.
+func (u *PaymentTransactionUpsert) UpdateOwner() *PaymentTransactionUpsert {
+	u.SetExcluded(paymenttransaction.FieldOwner)
 	return u
 }
 
@@ -901,6 +938,20 @@ func (u *PaymentTransactionUpsertOne) SetErrorCode(v string) *PaymentTransaction
 func (u *PaymentTransactionUpsertOne) UpdateErrorCode() *PaymentTransactionUpsertOne {
 	return u.Update(func(s *PaymentTransactionUpsert) {
 		s.UpdateErrorCode()
+	})
+}
+
+// SetOwner sets the "owner" field.
+func (u *PaymentTransactionUpsertOne) SetOwner(v string) *PaymentTransactionUpsertOne {
+	return u.Update(func(s *PaymentTransactionUpsert) {
+		s.SetOwner(v)
+	})
+}
+
+// UpdateOwner sets the "owner" field to the value that was provided on create.
+func (u *PaymentTransactionUpsertOne) UpdateOwner() *PaymentTransactionUpsertOne {
+	return u.Update(func(s *PaymentTransactionUpsert) {
+		s.UpdateOwner()
 	})
 }
 
@@ -1334,6 +1385,20 @@ func (u *PaymentTransactionUpsertBulk) SetErrorCode(v string) *PaymentTransactio
 func (u *PaymentTransactionUpsertBulk) UpdateErrorCode() *PaymentTransactionUpsertBulk {
 	return u.Update(func(s *PaymentTransactionUpsert) {
 		s.UpdateErrorCode()
+	})
+}
+
+// SetOwner sets the "owner" field.
+func (u *PaymentTransactionUpsertBulk) SetOwner(v string) *PaymentTransactionUpsertBulk {
+	return u.Update(func(s *PaymentTransactionUpsert) {
+		s.SetOwner(v)
+	})
+}
+
+// UpdateOwner sets the "owner" field to the value that was provided on create.
+func (u *PaymentTransactionUpsertBulk) UpdateOwner() *PaymentTransactionUpsertBulk {
+	return u.Update(func(s *PaymentTransactionUpsert) {
+		s.UpdateOwner()
 	})
 }
 

@@ -139,6 +139,20 @@ func (_u *PaymentTransactionUpdate) SetNillableErrorCode(v *string) *PaymentTran
 	return _u
 }
 
+// SetOwner sets the "owner" field.
+func (_u *PaymentTransactionUpdate) SetOwner(v string) *PaymentTransactionUpdate {
+	_u.mutation.SetOwner(v)
+	return _u
+}
+
+// SetNillableOwner sets the "owner" field if the given value is not nil.
+func (_u *PaymentTransactionUpdate) SetNillableOwner(v *string) *PaymentTransactionUpdate {
+	if v != nil {
+		_u.SetOwner(*v)
+	}
+	return _u
+}
+
 // SetErrorMessage sets the "error_message" field.
 func (_u *PaymentTransactionUpdate) SetErrorMessage(v string) *PaymentTransactionUpdate {
 	_u.mutation.SetErrorMessage(v)
@@ -326,6 +340,9 @@ func (_u *PaymentTransactionUpdate) sqlSave(ctx context.Context) (_node int, err
 	if value, ok := _u.mutation.ErrorCode(); ok {
 		_spec.SetField(paymenttransaction.FieldErrorCode, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.Owner(); ok {
+		_spec.SetField(paymenttransaction.FieldOwner, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.ErrorMessage(); ok {
 		_spec.SetField(paymenttransaction.FieldErrorMessage, field.TypeString, value)
 	}
@@ -477,6 +494,20 @@ func (_u *PaymentTransactionUpdateOne) SetErrorCode(v string) *PaymentTransactio
 func (_u *PaymentTransactionUpdateOne) SetNillableErrorCode(v *string) *PaymentTransactionUpdateOne {
 	if v != nil {
 		_u.SetErrorCode(*v)
+	}
+	return _u
+}
+
+// SetOwner sets the "owner" field.
+func (_u *PaymentTransactionUpdateOne) SetOwner(v string) *PaymentTransactionUpdateOne {
+	_u.mutation.SetOwner(v)
+	return _u
+}
+
+// SetNillableOwner sets the "owner" field if the given value is not nil.
+func (_u *PaymentTransactionUpdateOne) SetNillableOwner(v *string) *PaymentTransactionUpdateOne {
+	if v != nil {
+		_u.SetOwner(*v)
 	}
 	return _u
 }
@@ -697,6 +728,9 @@ func (_u *PaymentTransactionUpdateOne) sqlSave(ctx context.Context) (_node *Paym
 	}
 	if value, ok := _u.mutation.ErrorCode(); ok {
 		_spec.SetField(paymenttransaction.FieldErrorCode, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Owner(); ok {
+		_spec.SetField(paymenttransaction.FieldOwner, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.ErrorMessage(); ok {
 		_spec.SetField(paymenttransaction.FieldErrorMessage, field.TypeString, value)

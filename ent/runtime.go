@@ -471,16 +471,20 @@ func init() {
 	paymenttransactionDescErrorCode := paymenttransactionFields[10].Descriptor()
 	// paymenttransaction.DefaultErrorCode holds the default value on creation for the error_code field.
 	paymenttransaction.DefaultErrorCode = paymenttransactionDescErrorCode.Default.(string)
+	// paymenttransactionDescOwner is the schema descriptor for owner field.
+	paymenttransactionDescOwner := paymenttransactionFields[11].Descriptor()
+	// paymenttransaction.DefaultOwner holds the default value on creation for the owner field.
+	paymenttransaction.DefaultOwner = paymenttransactionDescOwner.Default.(string)
 	// paymenttransactionDescErrorMessage is the schema descriptor for error_message field.
-	paymenttransactionDescErrorMessage := paymenttransactionFields[11].Descriptor()
+	paymenttransactionDescErrorMessage := paymenttransactionFields[12].Descriptor()
 	// paymenttransaction.DefaultErrorMessage holds the default value on creation for the error_message field.
 	paymenttransaction.DefaultErrorMessage = paymenttransactionDescErrorMessage.Default.(string)
 	// paymenttransactionDescLatencyMs is the schema descriptor for latency_ms field.
-	paymenttransactionDescLatencyMs := paymenttransactionFields[12].Descriptor()
+	paymenttransactionDescLatencyMs := paymenttransactionFields[13].Descriptor()
 	// paymenttransaction.DefaultLatencyMs holds the default value on creation for the latency_ms field.
 	paymenttransaction.DefaultLatencyMs = paymenttransactionDescLatencyMs.Default.(int)
 	// paymenttransactionDescOperationKey is the schema descriptor for operation_key field.
-	paymenttransactionDescOperationKey := paymenttransactionFields[13].Descriptor()
+	paymenttransactionDescOperationKey := paymenttransactionFields[14].Descriptor()
 	// paymenttransaction.DefaultOperationKey holds the default value on creation for the operation_key field.
 	paymenttransaction.DefaultOperationKey = paymenttransactionDescOperationKey.Default.(string)
 	processleaseFields := schema.ProcessLease{}.Fields()

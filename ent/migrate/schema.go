@@ -498,6 +498,7 @@ var (
 		{Name: "gateway_transaction_id", Type: field.TypeString, Default: ""},
 		{Name: "reference_transaction_id", Type: field.TypeString, Default: ""},
 		{Name: "error_code", Type: field.TypeString, Default: ""},
+		{Name: "owner", Type: field.TypeString, Default: ""},
 		{Name: "error_message", Type: field.TypeString, Default: ""},
 		{Name: "latency_ms", Type: field.TypeInt, Default: 0},
 		{Name: "operation_key", Type: field.TypeString, Default: ""},
@@ -514,13 +515,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_transactions_orders_transactions",
-				Columns:    []*schema.Column{PaymentTransactionsColumns[17]},
+				Columns:    []*schema.Column{PaymentTransactionsColumns[18]},
 				RefColumns: []*schema.Column{OrdersColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "payment_transactions_order_payments_transactions",
-				Columns:    []*schema.Column{PaymentTransactionsColumns[18]},
+				Columns:    []*schema.Column{PaymentTransactionsColumns[19]},
 				RefColumns: []*schema.Column{OrderPaymentsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -529,7 +530,7 @@ var (
 			{
 				Name:    "paymenttransaction_order_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentTransactionsColumns[17], PaymentTransactionsColumns[1]},
+				Columns: []*schema.Column{PaymentTransactionsColumns[18], PaymentTransactionsColumns[1]},
 			},
 			{
 				Name:    "paymenttransaction_status",
@@ -539,12 +540,12 @@ var (
 			{
 				Name:    "paymenttransaction_order_id_operation_key",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentTransactionsColumns[17], PaymentTransactionsColumns[14]},
+				Columns: []*schema.Column{PaymentTransactionsColumns[18], PaymentTransactionsColumns[15]},
 			},
 			{
 				Name:    "paymenttransaction_payment_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentTransactionsColumns[18]},
+				Columns: []*schema.Column{PaymentTransactionsColumns[19]},
 			},
 		},
 	}

@@ -43,6 +43,8 @@ const (
 	FieldReferenceTransactionID = "reference_transaction_id"
 	// FieldErrorCode holds the string denoting the error_code field in the database.
 	FieldErrorCode = "error_code"
+	// FieldOwner holds the string denoting the owner field in the database.
+	FieldOwner = "owner"
 	// FieldErrorMessage holds the string denoting the error_message field in the database.
 	FieldErrorMessage = "error_message"
 	// FieldLatencyMs holds the string denoting the latency_ms field in the database.
@@ -91,6 +93,7 @@ var Columns = []string{
 	FieldGatewayTransactionID,
 	FieldReferenceTransactionID,
 	FieldErrorCode,
+	FieldOwner,
 	FieldErrorMessage,
 	FieldLatencyMs,
 	FieldOperationKey,
@@ -125,6 +128,8 @@ var (
 	DefaultReferenceTransactionID string
 	// DefaultErrorCode holds the default value on creation for the "error_code" field.
 	DefaultErrorCode string
+	// DefaultOwner holds the default value on creation for the "owner" field.
+	DefaultOwner string
 	// DefaultErrorMessage holds the default value on creation for the "error_message" field.
 	DefaultErrorMessage string
 	// DefaultLatencyMs holds the default value on creation for the "latency_ms" field.
@@ -258,6 +263,11 @@ func ByReferenceTransactionID(opts ...sql.OrderTermOption) OrderOption {
 // ByErrorCode orders the results by the error_code field.
 func ByErrorCode(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldErrorCode, opts...).ToFunc()
+}
+
+// ByOwner orders the results by the owner field.
+func ByOwner(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwner, opts...).ToFunc()
 }
 
 // ByErrorMessage orders the results by the error_message field.

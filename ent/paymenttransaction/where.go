@@ -110,6 +110,11 @@ func ErrorCode(v string) predicate.PaymentTransaction {
 	return predicate.PaymentTransaction(sql.FieldEQ(FieldErrorCode, v))
 }
 
+// Owner applies equality check predicate on the "owner" field. It's identical to OwnerEQ.
+func Owner(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldEQ(FieldOwner, v))
+}
+
 // ErrorMessage applies equality check predicate on the "error_message" field. It's identical to ErrorMessageEQ.
 func ErrorMessage(v string) predicate.PaymentTransaction {
 	return predicate.PaymentTransaction(sql.FieldEQ(FieldErrorMessage, v))
@@ -693,6 +698,71 @@ func ErrorCodeEqualFold(v string) predicate.PaymentTransaction {
 // ErrorCodeContainsFold applies the ContainsFold predicate on the "error_code" field.
 func ErrorCodeContainsFold(v string) predicate.PaymentTransaction {
 	return predicate.PaymentTransaction(sql.FieldContainsFold(FieldErrorCode, v))
+}
+
+// OwnerEQ applies the EQ predicate on the "owner" field.
+func OwnerEQ(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldEQ(FieldOwner, v))
+}
+
+// OwnerNEQ applies the NEQ predicate on the "owner" field.
+func OwnerNEQ(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldNEQ(FieldOwner, v))
+}
+
+// OwnerIn applies the In predicate on the "owner" field.
+func OwnerIn(vs ...string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldIn(FieldOwner, vs...))
+}
+
+// OwnerNotIn applies the NotIn predicate on the "owner" field.
+func OwnerNotIn(vs ...string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldNotIn(FieldOwner, vs...))
+}
+
+// OwnerGT applies the GT predicate on the "owner" field.
+func OwnerGT(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldGT(FieldOwner, v))
+}
+
+// OwnerGTE applies the GTE predicate on the "owner" field.
+func OwnerGTE(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldGTE(FieldOwner, v))
+}
+
+// OwnerLT applies the LT predicate on the "owner" field.
+func OwnerLT(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldLT(FieldOwner, v))
+}
+
+// OwnerLTE applies the LTE predicate on the "owner" field.
+func OwnerLTE(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldLTE(FieldOwner, v))
+}
+
+// OwnerContains applies the Contains predicate on the "owner" field.
+func OwnerContains(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldContains(FieldOwner, v))
+}
+
+// OwnerHasPrefix applies the HasPrefix predicate on the "owner" field.
+func OwnerHasPrefix(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldHasPrefix(FieldOwner, v))
+}
+
+// OwnerHasSuffix applies the HasSuffix predicate on the "owner" field.
+func OwnerHasSuffix(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldHasSuffix(FieldOwner, v))
+}
+
+// OwnerEqualFold applies the EqualFold predicate on the "owner" field.
+func OwnerEqualFold(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldEqualFold(FieldOwner, v))
+}
+
+// OwnerContainsFold applies the ContainsFold predicate on the "owner" field.
+func OwnerContainsFold(v string) predicate.PaymentTransaction {
+	return predicate.PaymentTransaction(sql.FieldContainsFold(FieldOwner, v))
 }
 
 // ErrorMessageEQ applies the EQ predicate on the "error_message" field.

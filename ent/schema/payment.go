@@ -78,6 +78,9 @@ func (PaymentTransaction) Fields() []ent.Field {
 		field.String("gateway_transaction_id").Default(""),
 		field.String("reference_transaction_id").Default(""),
 		field.String("error_code").Default(""),
+		// owner is the process lease of the process that opened the entry (PostgreSQL): once it
+		// lapses, another process settles what the entry left in doubt. Empty: no lease (SQLite).
+		field.String("owner").Default("").Annotations(entgql.Skip()),
 		field.String("error_message").Default(""),
 		field.Int("latency_ms").Default(0),
 		// operation_key groups the entries of one capture, refund or cancel call: a retry under

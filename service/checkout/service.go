@@ -4,6 +4,7 @@
 package checkout
 
 import (
+	"entgo.io/ent/dialect"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 
@@ -40,5 +41,8 @@ func New(p *platform.Platform, sh *shops.Service, cat *catalog.Service, o *order
 	platform.AddWorker(p.Jobs, &followUpSweepWorker{s: s})
 	p.Jobs.AddPeriodic("interrupted_authorization_sweep", SweepInterval, func() river.JobArgs { return recoverySweepArgs{} })
 	p.Jobs.AddPeriodic("pending_move_follow_up", SweepInterval, func() river.JobArgs { return followUpSweepArgs{} })
+	if p.DB.Dialect == dialect.Postgres {
+		s.registerLeaseTakeover()
+	}
 	return s
 }

@@ -14,10 +14,15 @@ import (
 // answer. Each method writes through the client it is given (a transaction's inside one).
 type Ledger struct {
 	clock func() time.Time
+	// owner is this process's lease, which each entry opened carries ("" without one).
+	owner func() string
 }
 
-// NewLedger returns the ledger; settled_at is read from clock.
-func NewLedger(clock func() time.Time) *Ledger { return &Ledger{clock: clock} }
+// NewLedger returns the ledger; settled_at is read from clock, and each entry opened carries the
+// process lease owner answers.
+func NewLedger(clock func() time.Time, owner func() string) *Ledger {
+	return &Ledger{clock: clock, owner: owner}
+}
 
 // Entry is a ledger entry to open.
 type Entry struct {
@@ -48,6 +53,9 @@ func (l *Ledger) Open(ctx context.Context, c *ent.Client, e Entry) (*ent.Payment
 	}
 	create := c.PaymentTransaction.Create().SetShopID(e.ShopID).SetOrderID(e.OrderID).SetPaymentID(e.PaymentID).
 		SetPublicID(e.PublicID).SetKind(e.Kind).SetAmount(e.Amount).SetCurrency(e.Currency)
+	if owner := l.owner(); owner != "" {
+		create.SetOwner(owner)
+	}
 	if e.OperationKey != "" {
 		create.SetOperationKey(e.OperationKey)
 	}

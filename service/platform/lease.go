@@ -103,3 +103,10 @@ func (l *Lease) renew() {
 		}
 	}
 }
+
+// LapsedLeases are the leases no longer renewed: their processes are gone, and what they left
+// in doubt may be settled by another.
+func (p *Platform) LapsedLeases(ctx context.Context) ([]string, error) {
+	return p.DB.Read.ProcessLease.Query().Where(processlease.RenewedAtLT(time.Now().Add(-LeaseLapse))).
+		Select(processlease.FieldProcess).Strings(ctx)
+}
