@@ -67,7 +67,9 @@ type leaseTakeoverWorker struct {
 	s *Service
 }
 
-func (*leaseTakeoverWorker) Timeout(*river.Job[leaseTakeoverArgs]) time.Duration { return SweepInterval }
+func (*leaseTakeoverWorker) Timeout(*river.Job[leaseTakeoverArgs]) time.Duration {
+	return SweepInterval
+}
 
 func (w *leaseTakeoverWorker) Work(ctx context.Context, _ *river.Job[leaseTakeoverArgs]) error {
 	return w.s.TakeOverLapsedLeases(ctx)
