@@ -253,11 +253,7 @@ func (r *queryResolver) ValidateAddress(ctx context.Context, publicOrderID strin
 	if err != nil {
 		return false, err
 	}
-	kind := orders.AddressKind(deref(addressType))
-	if kind == "" {
-		kind = orders.ShippingAddress
-	}
-	if err := orders.ValidateAddress(sess.Shop, kind, input); err != nil {
+	if err := orders.ValidateAddress(sess.Shop, orders.AddressKind(deref(addressType)), input); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/contrib/entgql"
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
@@ -37,7 +38,7 @@ func (r *mutationResolver) SetAbandonedCartEmails(ctx context.Context, enabled b
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.Shops.SetAbandonedCartEmails(ctx, sh, enabled)
+	return r.svc.Shops.UpdateSettings(ctx, sh, shops.SettingsInput{AbandonedCartEmails: &enabled})
 }
 
 // SetGiftCardsEnabled is the resolver for the setGiftCardsEnabled field.
@@ -46,7 +47,7 @@ func (r *mutationResolver) SetGiftCardsEnabled(ctx context.Context, enabled bool
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.Shops.SetGiftCardsEnabled(ctx, sh, enabled)
+	return r.svc.Shops.UpdateSettings(ctx, sh, shops.SettingsInput{GiftCardsEnabled: &enabled})
 }
 
 // WebhookDeliveries is the resolver for the webhookDeliveries field.

@@ -10,6 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhooktest"
 )
 
@@ -129,7 +130,8 @@ func TestAShopSendingItsOwnAbandonedCartEmailsEmailsTheShopperAndFiresNoOrderAba
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.svc.Shops.SetAbandonedCartEmails(ctx, sh, true); err != nil {
+		on := true
+		if _, err := a.svc.Shops.UpdateSettings(ctx, sh, shops.SettingsInput{AbandonedCartEmails: &on}); err != nil {
 			t.Fatal(err)
 		}
 		id, jwt, _ := initOrder(t, a)
@@ -200,7 +202,8 @@ func TestGiftCardCreatedFiresWhenAGiftCardIsBoughtInAShopWithGiftCardsEnabled(t 
 			t.Fatalf("gift cards are off, and the order fired %v", got)
 		}
 		sh, _ := a.svc.Shops.ShopByIdentifier(ctx, a.shop)
-		if _, err := a.svc.Shops.SetGiftCardsEnabled(ctx, sh, true); err != nil {
+		enabled := true
+		if _, err := a.svc.Shops.UpdateSettings(ctx, sh, shops.SettingsInput{GiftCardsEnabled: &enabled}); err != nil {
 			t.Fatal(err)
 		}
 		on := processCart(t, a, gwID, body)

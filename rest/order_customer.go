@@ -131,11 +131,7 @@ func (a *API) validateAddress(w http.ResponseWriter, r *http.Request, sess *orde
 		Province: q.Get("province"), ProvinceCode: q.Get("province_code"), PostalCode: q.Get("postal_code"),
 		BusinessName: q.Get("business_name"), PhoneNumber: q.Get("phone_number"),
 	}
-	kind := orders.AddressKind(q.Get("address_type"))
-	if kind == "" {
-		kind = orders.ShippingAddress
-	}
-	if err := orders.ValidateAddress(sess.Shop, kind, in); err != nil {
+	if err := orders.ValidateAddress(sess.Shop, orders.AddressKind(q.Get("address_type")), in); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
 
@@ -195,10 +196,8 @@ func (c *Console) replayWebhookDelivery(q *request) error {
 
 func (c *Console) setEventSettings(q *request) error {
 	d := newDecoder(q.r.PostForm)
-	if _, err := c.svc.Shops.SetAbandonedCartEmails(q.ctx(), q.shop, d.checkbox("abandoned_cart_emails")); err != nil {
-		return err
-	}
-	if _, err := c.svc.Shops.SetGiftCardsEnabled(q.ctx(), q.shop, d.checkbox("gift_cards_enabled")); err != nil {
+	emails, giftCards := d.checkbox("abandoned_cart_emails"), d.checkbox("gift_cards_enabled")
+	if _, err := c.svc.Shops.UpdateSettings(q.ctx(), q.shop, shops.SettingsInput{AbandonedCartEmails: &emails, GiftCardsEnabled: &giftCards}); err != nil {
 		return err
 	}
 	return q.redirect("/admin/webhooks", "Event settings saved.")

@@ -9,7 +9,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
-	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/platform"
 )
 
@@ -31,12 +30,9 @@ func (s *Service) TakeOverLapsedLeases(ctx context.Context) error {
 	recovered := map[int]bool{}
 	for _, e := range entries {
 		o := e.Edges.Order
-		sess := &orders.OrderSession{Shop: o.Edges.Shop, Order: o}
 		switch e.Kind {
-		case paymenttransaction.KindCapture:
-			s.sendCapture(ctx, sess, e, false)
-		case paymenttransaction.KindRefund:
-			s.sendRefund(ctx, sess, e, "")
+		case paymenttransaction.KindCapture, paymenttransaction.KindRefund:
+			s.followUp(ctx, e)
 		case paymenttransaction.KindVoid:
 			if err := s.retryVoid(ctx, e); err != nil {
 				s.p.Log.ErrorContext(ctx, "retrying a void of a stopped process failed", "entry", e.PublicID, "error", err)

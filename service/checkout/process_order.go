@@ -535,12 +535,18 @@ func (s *Service) FollowUpPendingMoves(ctx context.Context, olderThan time.Durat
 		return err
 	}
 	for _, e := range pending {
-		sess := &orders.OrderSession{Shop: e.Edges.Order.Edges.Shop, Order: e.Edges.Order}
-		if e.Kind == paymenttransaction.KindCapture {
-			s.sendCapture(ctx, sess, e, false)
-		} else {
-			s.sendRefund(ctx, sess, e, "")
-		}
+		s.followUp(ctx, e)
 	}
 	return nil
+}
+
+// followUp asks the gateway again, under the entry's key, about a capture or refund in doubt and
+// settles it; e comes with its order and the order's shop.
+func (s *Service) followUp(ctx context.Context, e *ent.PaymentTransaction) {
+	sess := &orders.OrderSession{Shop: e.Edges.Order.Edges.Shop, Order: e.Edges.Order}
+	if e.Kind == paymenttransaction.KindCapture {
+		s.sendCapture(ctx, sess, e, false)
+	} else {
+		s.sendRefund(ctx, sess, e, "")
+	}
 }

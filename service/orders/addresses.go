@@ -142,6 +142,9 @@ func postalCodeRequired(countryCode string) bool {
 
 // ValidateAddress checks an address by the rules SetAddress applies, without touching the order.
 func ValidateAddress(sh *ent.Shop, kind AddressKind, in AddressInput) error {
+	if kind == "" {
+		kind = ShippingAddress // address_type only names the address in the error
+	}
 	if kind != ShippingAddress && kind != BillingAddress {
 		return problem.Validation("address.invalid_address_type", "address_type must be shipping or billing", map[string]any{"field": "address_type"})
 	}
