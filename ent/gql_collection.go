@@ -4319,6 +4319,11 @@ func (_q *ShopQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 				selectedFields = append(selectedFields, shop.FieldRequirePhoneNumber)
 				fieldSeen[shop.FieldRequirePhoneNumber] = struct{}{}
 			}
+		case "verifyPaymentsOnly":
+			if _, ok := fieldSeen[shop.FieldVerifyPaymentsOnly]; !ok {
+				selectedFields = append(selectedFields, shop.FieldVerifyPaymentsOnly)
+				fieldSeen[shop.FieldVerifyPaymentsOnly] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

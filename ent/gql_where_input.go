@@ -9367,6 +9367,10 @@ type ShopWhereInput struct {
 	RequirePhoneNumber    *bool `json:"requirePhoneNumber,omitempty"`
 	RequirePhoneNumberNEQ *bool `json:"requirePhoneNumberNEQ,omitempty"`
 
+	// "verify_payments_only" field predicates.
+	VerifyPaymentsOnly    *bool `json:"verifyPaymentsOnly,omitempty"`
+	VerifyPaymentsOnlyNEQ *bool `json:"verifyPaymentsOnlyNEQ,omitempty"`
+
 	// "cors_domains" edge predicates.
 	HasCorsDomains     *bool                   `json:"hasCorsDomains,omitempty"`
 	HasCorsDomainsWith []*CorsDomainWhereInput `json:"hasCorsDomainsWith,omitempty"`
@@ -9791,6 +9795,12 @@ func (i *ShopWhereInput) P() (predicate.Shop, error) {
 	}
 	if i.RequirePhoneNumberNEQ != nil {
 		predicates = append(predicates, shop.RequirePhoneNumberNEQ(*i.RequirePhoneNumberNEQ))
+	}
+	if i.VerifyPaymentsOnly != nil {
+		predicates = append(predicates, shop.VerifyPaymentsOnlyEQ(*i.VerifyPaymentsOnly))
+	}
+	if i.VerifyPaymentsOnlyNEQ != nil {
+		predicates = append(predicates, shop.VerifyPaymentsOnlyNEQ(*i.VerifyPaymentsOnlyNEQ))
 	}
 
 	if i.HasCorsDomains != nil {

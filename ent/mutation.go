@@ -19823,6 +19823,7 @@ type ShopMutation struct {
 	gift_cards_enabled               *bool
 	require_business_name            *bool
 	require_phone_number             *bool
+	verify_payments_only             *bool
 	clearedFields                    map[string]struct{}
 	access_tokens                    map[int]struct{}
 	removedaccess_tokens             map[int]struct{}
@@ -20492,6 +20493,42 @@ func (m *ShopMutation) OldRequirePhoneNumber(ctx context.Context) (v bool, err e
 // ResetRequirePhoneNumber resets all changes to the "require_phone_number" field.
 func (m *ShopMutation) ResetRequirePhoneNumber() {
 	m.require_phone_number = nil
+}
+
+// SetVerifyPaymentsOnly sets the "verify_payments_only" field.
+func (m *ShopMutation) SetVerifyPaymentsOnly(b bool) {
+	m.verify_payments_only = &b
+}
+
+// VerifyPaymentsOnly returns the value of the "verify_payments_only" field in the mutation.
+func (m *ShopMutation) VerifyPaymentsOnly() (r bool, exists bool) {
+	v := m.verify_payments_only
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVerifyPaymentsOnly returns the old "verify_payments_only" field's value of the Shop entity.
+// If the Shop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopMutation) OldVerifyPaymentsOnly(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVerifyPaymentsOnly is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVerifyPaymentsOnly requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVerifyPaymentsOnly: %w", err)
+	}
+	return oldValue.VerifyPaymentsOnly, nil
+}
+
+// ResetVerifyPaymentsOnly resets all changes to the "verify_payments_only" field.
+func (m *ShopMutation) ResetVerifyPaymentsOnly() {
+	m.verify_payments_only = nil
 }
 
 // AddAccessTokenIDs adds the "access_tokens" edge to the AccessToken entity by ids.
@@ -21431,7 +21468,7 @@ func (m *ShopMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ShopMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, shop.FieldCreatedAt)
 	}
@@ -21474,6 +21511,9 @@ func (m *ShopMutation) Fields() []string {
 	if m.require_phone_number != nil {
 		fields = append(fields, shop.FieldRequirePhoneNumber)
 	}
+	if m.verify_payments_only != nil {
+		fields = append(fields, shop.FieldVerifyPaymentsOnly)
+	}
 	return fields
 }
 
@@ -21510,6 +21550,8 @@ func (m *ShopMutation) Field(name string) (ent.Value, bool) {
 		return m.RequireBusinessName()
 	case shop.FieldRequirePhoneNumber:
 		return m.RequirePhoneNumber()
+	case shop.FieldVerifyPaymentsOnly:
+		return m.VerifyPaymentsOnly()
 	}
 	return nil, false
 }
@@ -21547,6 +21589,8 @@ func (m *ShopMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldRequireBusinessName(ctx)
 	case shop.FieldRequirePhoneNumber:
 		return m.OldRequirePhoneNumber(ctx)
+	case shop.FieldVerifyPaymentsOnly:
+		return m.OldVerifyPaymentsOnly(ctx)
 	}
 	return nil, fmt.Errorf("unknown Shop field %s", name)
 }
@@ -21654,6 +21698,13 @@ func (m *ShopMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRequirePhoneNumber(v)
 		return nil
+	case shop.FieldVerifyPaymentsOnly:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVerifyPaymentsOnly(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Shop field %s", name)
 }
@@ -21753,6 +21804,9 @@ func (m *ShopMutation) ResetField(name string) error {
 		return nil
 	case shop.FieldRequirePhoneNumber:
 		m.ResetRequirePhoneNumber()
+		return nil
+	case shop.FieldVerifyPaymentsOnly:
+		m.ResetVerifyPaymentsOnly()
 		return nil
 	}
 	return fmt.Errorf("unknown Shop field %s", name)

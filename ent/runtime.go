@@ -694,6 +694,10 @@ func init() {
 	shopDescRequirePhoneNumber := shopFields[11].Descriptor()
 	// shop.DefaultRequirePhoneNumber holds the default value on creation for the require_phone_number field.
 	shop.DefaultRequirePhoneNumber = shopDescRequirePhoneNumber.Default.(bool)
+	// shopDescVerifyPaymentsOnly is the schema descriptor for verify_payments_only field.
+	shopDescVerifyPaymentsOnly := shopFields[12].Descriptor()
+	// shop.DefaultVerifyPaymentsOnly holds the default value on creation for the verify_payments_only field.
+	shop.DefaultVerifyPaymentsOnly = shopDescVerifyPaymentsOnly.Default.(bool)
 	taxzoneMixin := schema.TaxZone{}.Mixin()
 	taxzoneMixinFields0 := taxzoneMixin[0].Fields()
 	_ = taxzoneMixinFields0

@@ -46,6 +46,8 @@ type Shop struct {
 	RequireBusinessName bool `json:"require_business_name,omitempty"`
 	// RequirePhoneNumber holds the value of the "require_phone_number" field.
 	RequirePhoneNumber bool `json:"require_phone_number,omitempty"`
+	// VerifyPaymentsOnly holds the value of the "verify_payments_only" field.
+	VerifyPaymentsOnly bool `json:"verify_payments_only,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ShopQuery when eager-loading is set.
 	Edges        ShopEdges `json:"edges"`
@@ -274,7 +276,7 @@ func (*Shop) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case shop.FieldJwtKey:
 			values[i] = new([]byte)
-		case shop.FieldPricesIncludeTax, shop.FieldAbandonedCartEmails, shop.FieldGiftCardsEnabled, shop.FieldRequireBusinessName, shop.FieldRequirePhoneNumber:
+		case shop.FieldPricesIncludeTax, shop.FieldAbandonedCartEmails, shop.FieldGiftCardsEnabled, shop.FieldRequireBusinessName, shop.FieldRequirePhoneNumber, shop.FieldVerifyPaymentsOnly:
 			values[i] = new(sql.NullBool)
 		case shop.FieldID:
 			values[i] = new(sql.NullInt64)
@@ -387,6 +389,12 @@ func (_m *Shop) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field require_phone_number", values[i])
 			} else if value.Valid {
 				_m.RequirePhoneNumber = value.Bool
+			}
+		case shop.FieldVerifyPaymentsOnly:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field verify_payments_only", values[i])
+			} else if value.Valid {
+				_m.VerifyPaymentsOnly = value.Bool
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -548,6 +556,9 @@ func (_m *Shop) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("require_phone_number=")
 	builder.WriteString(fmt.Sprintf("%v", _m.RequirePhoneNumber))
+	builder.WriteString(", ")
+	builder.WriteString("verify_payments_only=")
+	builder.WriteString(fmt.Sprintf("%v", _m.VerifyPaymentsOnly))
 	builder.WriteByte(')')
 	return builder.String()
 }

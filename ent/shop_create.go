@@ -219,6 +219,20 @@ func (_c *ShopCreate) SetNillableRequirePhoneNumber(v *bool) *ShopCreate {
 	return _c
 }
 
+// SetVerifyPaymentsOnly sets the "verify_payments_only" field.
+func (_c *ShopCreate) SetVerifyPaymentsOnly(v bool) *ShopCreate {
+	_c.mutation.SetVerifyPaymentsOnly(v)
+	return _c
+}
+
+// SetNillableVerifyPaymentsOnly sets the "verify_payments_only" field if the given value is not nil.
+func (_c *ShopCreate) SetNillableVerifyPaymentsOnly(v *bool) *ShopCreate {
+	if v != nil {
+		_c.SetVerifyPaymentsOnly(*v)
+	}
+	return _c
+}
+
 // AddAccessTokenIDs adds the "access_tokens" edge to the AccessToken entity by IDs.
 func (_c *ShopCreate) AddAccessTokenIDs(ids ...int) *ShopCreate {
 	_c.mutation.AddAccessTokenIDs(ids...)
@@ -557,6 +571,10 @@ func (_c *ShopCreate) defaults() {
 		v := shop.DefaultRequirePhoneNumber
 		_c.mutation.SetRequirePhoneNumber(v)
 	}
+	if _, ok := _c.mutation.VerifyPaymentsOnly(); !ok {
+		v := shop.DefaultVerifyPaymentsOnly
+		_c.mutation.SetVerifyPaymentsOnly(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -609,6 +627,9 @@ func (_c *ShopCreate) check() error {
 	}
 	if _, ok := _c.mutation.RequirePhoneNumber(); !ok {
 		return &ValidationError{Name: "require_phone_number", err: errors.New(`ent: missing required field "Shop.require_phone_number"`)}
+	}
+	if _, ok := _c.mutation.VerifyPaymentsOnly(); !ok {
+		return &ValidationError{Name: "verify_payments_only", err: errors.New(`ent: missing required field "Shop.verify_payments_only"`)}
 	}
 	return nil
 }
@@ -692,6 +713,10 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RequirePhoneNumber(); ok {
 		_spec.SetField(shop.FieldRequirePhoneNumber, field.TypeBool, value)
 		_node.RequirePhoneNumber = value
+	}
+	if value, ok := _c.mutation.VerifyPaymentsOnly(); ok {
+		_spec.SetField(shop.FieldVerifyPaymentsOnly, field.TypeBool, value)
+		_node.VerifyPaymentsOnly = value
 	}
 	if nodes := _c.mutation.AccessTokensIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1167,6 +1192,18 @@ func (u *ShopUpsert) UpdateRequirePhoneNumber() *ShopUpsert {
 	return u
 }
 
+// SetVerifyPaymentsOnly sets the "verify_payments_only" field.
+func (u *ShopUpsert) SetVerifyPaymentsOnly(v bool) *ShopUpsert {
+	u.Set(shop.FieldVerifyPaymentsOnly, v)
+	return u
+}
+
+// UpdateVerifyPaymentsOnly sets the "verify_payments_only" field to the value that was provided on create.
+func (u *ShopUpsert) UpdateVerifyPaymentsOnly() *ShopUpsert {
+	u.SetExcluded(shop.FieldVerifyPaymentsOnly)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -1387,6 +1424,20 @@ func (u *ShopUpsertOne) SetRequirePhoneNumber(v bool) *ShopUpsertOne {
 func (u *ShopUpsertOne) UpdateRequirePhoneNumber() *ShopUpsertOne {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdateRequirePhoneNumber()
+	})
+}
+
+// SetVerifyPaymentsOnly sets the "verify_payments_only" field.
+func (u *ShopUpsertOne) SetVerifyPaymentsOnly(v bool) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetVerifyPaymentsOnly(v)
+	})
+}
+
+// UpdateVerifyPaymentsOnly sets the "verify_payments_only" field to the value that was provided on create.
+func (u *ShopUpsertOne) UpdateVerifyPaymentsOnly() *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateVerifyPaymentsOnly()
 	})
 }
 
@@ -1776,6 +1827,20 @@ func (u *ShopUpsertBulk) SetRequirePhoneNumber(v bool) *ShopUpsertBulk {
 func (u *ShopUpsertBulk) UpdateRequirePhoneNumber() *ShopUpsertBulk {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdateRequirePhoneNumber()
+	})
+}
+
+// SetVerifyPaymentsOnly sets the "verify_payments_only" field.
+func (u *ShopUpsertBulk) SetVerifyPaymentsOnly(v bool) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetVerifyPaymentsOnly(v)
+	})
+}
+
+// UpdateVerifyPaymentsOnly sets the "verify_payments_only" field to the value that was provided on create.
+func (u *ShopUpsertBulk) UpdateVerifyPaymentsOnly() *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateVerifyPaymentsOnly()
 	})
 }
 

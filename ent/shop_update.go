@@ -203,6 +203,20 @@ func (_u *ShopUpdate) SetNillableRequirePhoneNumber(v *bool) *ShopUpdate {
 	return _u
 }
 
+// SetVerifyPaymentsOnly sets the "verify_payments_only" field.
+func (_u *ShopUpdate) SetVerifyPaymentsOnly(v bool) *ShopUpdate {
+	_u.mutation.SetVerifyPaymentsOnly(v)
+	return _u
+}
+
+// SetNillableVerifyPaymentsOnly sets the "verify_payments_only" field if the given value is not nil.
+func (_u *ShopUpdate) SetNillableVerifyPaymentsOnly(v *bool) *ShopUpdate {
+	if v != nil {
+		_u.SetVerifyPaymentsOnly(*v)
+	}
+	return _u
+}
+
 // AddAccessTokenIDs adds the "access_tokens" edge to the AccessToken entity by IDs.
 func (_u *ShopUpdate) AddAccessTokenIDs(ids ...int) *ShopUpdate {
 	_u.mutation.AddAccessTokenIDs(ids...)
@@ -905,6 +919,9 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.RequirePhoneNumber(); ok {
 		_spec.SetField(shop.FieldRequirePhoneNumber, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.VerifyPaymentsOnly(); ok {
+		_spec.SetField(shop.FieldVerifyPaymentsOnly, field.TypeBool, value)
 	}
 	if _u.mutation.AccessTokensCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1833,6 +1850,20 @@ func (_u *ShopUpdateOne) SetNillableRequirePhoneNumber(v *bool) *ShopUpdateOne {
 	return _u
 }
 
+// SetVerifyPaymentsOnly sets the "verify_payments_only" field.
+func (_u *ShopUpdateOne) SetVerifyPaymentsOnly(v bool) *ShopUpdateOne {
+	_u.mutation.SetVerifyPaymentsOnly(v)
+	return _u
+}
+
+// SetNillableVerifyPaymentsOnly sets the "verify_payments_only" field if the given value is not nil.
+func (_u *ShopUpdateOne) SetNillableVerifyPaymentsOnly(v *bool) *ShopUpdateOne {
+	if v != nil {
+		_u.SetVerifyPaymentsOnly(*v)
+	}
+	return _u
+}
+
 // AddAccessTokenIDs adds the "access_tokens" edge to the AccessToken entity by IDs.
 func (_u *ShopUpdateOne) AddAccessTokenIDs(ids ...int) *ShopUpdateOne {
 	_u.mutation.AddAccessTokenIDs(ids...)
@@ -2565,6 +2596,9 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 	}
 	if value, ok := _u.mutation.RequirePhoneNumber(); ok {
 		_spec.SetField(shop.FieldRequirePhoneNumber, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.VerifyPaymentsOnly(); ok {
+		_spec.SetField(shop.FieldVerifyPaymentsOnly, field.TypeBool, value)
 	}
 	if _u.mutation.AccessTokensCleared() {
 		edge := &sqlgraph.EdgeSpec{

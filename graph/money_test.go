@@ -135,3 +135,25 @@ func TestAProcessOrderThatAsksTheShopperToActIsNotKeptUnderItsKey(t *testing.T) 
 		}
 	})
 }
+
+func TestAVerifiedPaymentIsChargedThroughGraphQLByCapturingIt(t *testing.T) {
+	eachOrderGraph(t, func(t *testing.T, g *orderGraph) {
+		s := get(g.ok(g.token, `mutation { updateShopSettings(input: {verifyPaymentsOnly: true}) { verifyPaymentsOnly } }`, nil), "updateShopSettings")
+		if get(s, "verifyPaymentsOnly") != true {
+			t.Fatalf("settings %v", s)
+		}
+		id, gw := processedGraphOrder(t, g)
+		state := g.ok(g.token, `query($id: String!) { order(publicOrderId: $id) { applicationState { payments { id status step } } } }`, map[string]any{"id": id})
+		pay := get(state, "order", "applicationState", "payments", 0)
+		if get(pay, "step") != "awaitingPreAuth" || len(gw.Calls("/auth")) != 0 {
+			t.Fatalf("payment after processing %v", pay)
+		}
+		c := get(g.ok(g.token, captureOrder, map[string]any{"id": id, "in": map[string]any{"amount": 700, "paymentId": get(pay, "id")}}), "captureOrder")
+		if get(c, "paidTotal") != 700.0 || get(c, "transactions", 0, "status") != "success" {
+			t.Fatalf("charge %v", c)
+		}
+		if captured, _ := gw.Totals(); captured != 700 {
+			t.Fatalf("gateway captured %d", captured)
+		}
+	})
+}

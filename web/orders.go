@@ -15,6 +15,7 @@ func (c *Console) orderRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /admin/orders", c.admin(c.orders))
 	mux.Handle("GET /admin/orders/{id}", c.admin(c.order))
 	mux.Handle("POST /admin/orders/{id}/capture", c.admin(c.captureOrder))
+	mux.Handle("POST /admin/orders/{id}/charge", c.admin(c.chargePayment))
 	mux.Handle("POST /admin/orders/{id}/refund", c.admin(c.refundOrder))
 	mux.Handle("POST /admin/orders/{id}/cancel", c.admin(c.cancelOrder))
 }
@@ -37,9 +38,9 @@ func (c *Console) orders(q *request) error {
 	return q.render(http.StatusOK, ordersPage(page.Items, f, paginationOf(q.r, page)))
 }
 
-// orderForms are the order page's three money forms, each with its own field names.
+// orderForms are the order page's money forms, each with its own field names.
 type orderForms struct {
-	Capture, Refund, Cancel form
+	Capture, Charge, Refund, Cancel form
 }
 
 func (c *Console) orderPage(q *request, status int, forms orderForms) error {
@@ -47,7 +48,7 @@ func (c *Console) orderPage(q *request, status int, forms orderForms) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range []*form{&forms.Capture, &forms.Refund, &forms.Cancel} {
+	for _, f := range []*form{&forms.Capture, &forms.Charge, &forms.Refund, &forms.Cancel} {
 		if f.Values == nil {
 			*f = newForm(nil)
 		}
@@ -138,6 +139,37 @@ func (c *Console) captureOrder(q *request) error {
 		}})
 }
 
+// chargePayment authorizes and charges a payment only verified at checkout (Capture Specific
+// Payment of a payment awaitingPreAuth).
+func (c *Console) chargePayment(q *request) error {
+	d := newDecoder(q.r.PostForm)
+	paymentID := d.str("charge_payment")
+	amount := d.money("charge_amount", q.shop.Currency)
+	if !d.ok() {
+		return c.orderPage(q, http.StatusUnprocessableEntity, orderForms{Charge: d.form()})
+	}
+	question := "Authorize and charge this payment?"
+	if amount != nil {
+		question = "Authorize and charge " + formatMoney(*amount, q.shop.Currency) + " on this payment?"
+	}
+	return c.runMoneyAction(q, moneyAction{Title: "Charge payment", Question: question,
+		Verb: "charge", Fields: []string{"charge_amount", "charge_payment"},
+		Rename: map[string]string{"amount": "charge_amount", "payment_id": "charge_payment"},
+		Form:   func(f *orderForms) *form { return &f.Charge },
+		Call: func(sess *orders.OrderSession, key string, request []byte) (string, error) {
+			res, err := checkout.Idempotently(q.ctx(), c.svc.Checkout, sess.Shop, key, request, func(ctx context.Context, operationKey string) (*checkout.CaptureResult, error) {
+				return c.svc.Checkout.Capture(ctx, sess, checkout.CaptureScope{PaymentID: paymentID}, checkout.CaptureInput{Amount: amount}, operationKey)
+			})
+			if err != nil {
+				return "", err
+			}
+			if res.Pending {
+				return "Charge sent: the gateway is still settling it.", nil
+			}
+			return "Charged; paid so far " + formatMoney(res.PaidTotal, sess.Order.Currency) + ".", nil
+		}})
+}
+
 func (c *Console) refundOrder(q *request) error {
 	d := newDecoder(q.r.PostForm)
 	amount := d.money("refund_amount", q.shop.Currency)
@@ -194,3 +226,12 @@ func (c *Console) cancelOrder(q *request) error {
 
 // orderURL is the admin page of one order.
 func orderURL(id string) string { return "/admin/orders/" + url.PathEscape(id) }
+
+// chargeOptions are the payments the charge form offers, with what each was verified for.
+func chargeOptions(d *admin.OrderDetail) []option {
+	out := make([]option, 0, len(d.Chargeable))
+	for _, p := range d.Chargeable {
+		out = append(out, option{Value: p.PublicID, Label: p.DisplayString + " (up to " + formatMoney(p.Amount, p.Currency) + ")"})
+	}
+	return out
+}

@@ -166,3 +166,32 @@ func TestADoubleSubmittedConfirmationReplaysTheFirstOutcome(t *testing.T) {
 		}
 	})
 }
+
+func TestAVerifiedPaymentIsChargedFromItsOrdersPage(t *testing.T) {
+	eachConsole(t, func(t *testing.T, c *console) {
+		c.signIn()
+		c.visit("/admin/payment-gateways")
+		c.run(clickAndWait("#verify_payments_only"))
+		c.submitAndWait("#save-payment-settings", "#flash")
+		if !c.shopEntity().VerifyPaymentsOnly {
+			t.Fatal("verify payments only was not saved")
+		}
+		gw := gatewaytest.New(t, "gw-token")
+		id := processedOrder(t, c.svc, c.shopEntity(), gw, "ada@example.com")
+		if len(gw.Calls("/auth")) != 0 {
+			t.Fatal("a verified order was authorized")
+		}
+		c.visit("/admin/orders/" + id)
+		c.fill(map[string]string{"charge_amount": "40.00"})
+		c.submitAndWait("#charge", "#confirm-question")
+		c.wantText("#confirm-question", "$40.00")
+		c.submitAndWait("#confirm", "#charge_amount-error")
+		c.fill(map[string]string{"charge_amount": "35.00"})
+		c.submitAndWait("#charge", "#confirm-question")
+		c.submitAndWait("#confirm", "#flash")
+		c.wantText("#money-captured", "$35.00")
+		if captured, _ := gw.Totals(); captured != 3500 {
+			t.Fatalf("the gateway captured %d, want 3500", captured)
+		}
+	})
+}

@@ -22,6 +22,7 @@ func (c *Console) paymentGatewayRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /admin/payment-gateways/{id}/test", c.admin(c.testPaymentGateway))
 	mux.Handle("GET /admin/payment-gateways/{id}/delete", c.admin(c.confirmDeletePaymentGateway))
 	mux.Handle("POST /admin/payment-gateways/{id}/delete", c.admin(c.deletePaymentGateway))
+	mux.Handle("POST /admin/payment-settings", c.admin(c.setPaymentSettings))
 }
 
 func (c *Console) paymentGateways(q *request) error {
@@ -186,4 +187,13 @@ func maskedToken(g *ent.ExternalPaymentGateway) string {
 		return "none"
 	}
 	return shops.MaskSecret(*g.APIToken)
+}
+
+// setPaymentSettings saves whether process_order only verifies payments.
+func (c *Console) setPaymentSettings(q *request) error {
+	verify := newDecoder(q.r.PostForm).checkbox("verify_payments_only")
+	if _, err := c.svc.Shops.UpdateSettings(q.ctx(), q.shop, shops.SettingsInput{VerifyPaymentsOnly: &verify}); err != nil {
+		return err
+	}
+	return q.redirect("/admin/payment-gateways", "Payment settings saved.")
 }

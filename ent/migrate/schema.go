@@ -457,7 +457,7 @@ var (
 		{Name: "amount", Type: field.TypeInt64},
 		{Name: "currency", Type: field.TypeString},
 		{Name: "gift_card_id", Type: field.TypeInt, Nullable: true},
-		{Name: "status", Type: field.TypeEnum, Enums: []string{"added", "authorizing", "authorized", "failed", "voided"}, Default: "added"},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"added", "authorizing", "authorized", "failed", "voided", "verified"}, Default: "added"},
 		{Name: "step", Type: field.TypeString, Default: ""},
 		{Name: "authorization_id", Type: field.TypeString, Default: ""},
 		{Name: "position", Type: field.TypeInt, Default: 0},
@@ -687,6 +687,7 @@ var (
 		{Name: "gift_cards_enabled", Type: field.TypeBool, Default: false},
 		{Name: "require_business_name", Type: field.TypeBool, Default: false},
 		{Name: "require_phone_number", Type: field.TypeBool, Default: false},
+		{Name: "verify_payments_only", Type: field.TypeBool, Default: false},
 	}
 	// ShopsTable holds the schema information for the "shops" table.
 	ShopsTable = &schema.Table{

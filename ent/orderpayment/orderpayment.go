@@ -152,6 +152,7 @@ const (
 	StatusAuthorized  Status = "authorized"
 	StatusFailed      Status = "failed"
 	StatusVoided      Status = "voided"
+	StatusVerified    Status = "verified"
 )
 
 func (s Status) String() string {
@@ -161,7 +162,7 @@ func (s Status) String() string {
 // StatusValidator is a validator for the "status" field enum values. It is called by the builders before save.
 func StatusValidator(s Status) error {
 	switch s {
-	case StatusAdded, StatusAuthorizing, StatusAuthorized, StatusFailed, StatusVoided:
+	case StatusAdded, StatusAuthorizing, StatusAuthorized, StatusFailed, StatusVoided, StatusVerified:
 		return nil
 	default:
 		return fmt.Errorf("orderpayment: invalid enum value for status field: %q", s)

@@ -32,8 +32,9 @@ func (OrderPayment) Fields() []ent.Field {
 		field.String("currency"),
 		field.Int("gift_card_id").Optional().Nillable().Annotations(entgql.Skip()),
 		// added: on the order, not yet sent; authorizing: process_order is calling the gateway;
-		// authorized / failed / voided: the outcome of the authorization.
-		field.Enum("status").Values("added", "authorizing", "authorized", "failed", "voided").Default("added"),
+		// authorized / failed / voided: the outcome of the authorization; verified: the card was
+		// verified, not authorized (the shop's verify_payments_only), and awaits its charge.
+		field.Enum("status").Values("added", "authorizing", "authorized", "failed", "voided", "verified").Default("added"),
 		// step is the spec's payment step: awaitingPreAuth or preAuthed.
 		field.String("step").Default(""),
 		field.String("authorization_id").Default(""),

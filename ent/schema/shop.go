@@ -38,6 +38,9 @@ func (Shop) Fields() []ent.Field {
 		// addresses must carry a business name, a phone number (the spec's admin settings).
 		field.Bool("require_business_name").Default(false),
 		field.Bool("require_phone_number").Default(false),
+		// verify_payments_only: process_order only verifies each card (the gateway's retain) and
+		// leaves its payment awaitingPreAuth; Capture Specific Payment then charges it.
+		field.Bool("verify_payments_only").Default(false),
 	}
 }
 

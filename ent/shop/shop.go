@@ -42,6 +42,8 @@ const (
 	FieldRequireBusinessName = "require_business_name"
 	// FieldRequirePhoneNumber holds the string denoting the require_phone_number field in the database.
 	FieldRequirePhoneNumber = "require_phone_number"
+	// FieldVerifyPaymentsOnly holds the string denoting the verify_payments_only field in the database.
+	FieldVerifyPaymentsOnly = "verify_payments_only"
 	// EdgeAccessTokens holds the string denoting the access_tokens edge name in mutations.
 	EdgeAccessTokens = "access_tokens"
 	// EdgeCorsDomains holds the string denoting the cors_domains edge name in mutations.
@@ -216,6 +218,7 @@ var Columns = []string{
 	FieldGiftCardsEnabled,
 	FieldRequireBusinessName,
 	FieldRequirePhoneNumber,
+	FieldVerifyPaymentsOnly,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -257,6 +260,8 @@ var (
 	DefaultRequireBusinessName bool
 	// DefaultRequirePhoneNumber holds the default value on creation for the "require_phone_number" field.
 	DefaultRequirePhoneNumber bool
+	// DefaultVerifyPaymentsOnly holds the default value on creation for the "verify_payments_only" field.
+	DefaultVerifyPaymentsOnly bool
 )
 
 // OrderOption defines the ordering options for the Shop queries.
@@ -330,6 +335,11 @@ func ByRequireBusinessName(opts ...sql.OrderTermOption) OrderOption {
 // ByRequirePhoneNumber orders the results by the require_phone_number field.
 func ByRequirePhoneNumber(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRequirePhoneNumber, opts...).ToFunc()
+}
+
+// ByVerifyPaymentsOnly orders the results by the verify_payments_only field.
+func ByVerifyPaymentsOnly(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldVerifyPaymentsOnly, opts...).ToFunc()
 }
 
 // ByAccessTokensCount orders the results by access_tokens count.

@@ -125,6 +125,11 @@ func RequirePhoneNumber(v bool) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldRequirePhoneNumber, v))
 }
 
+// VerifyPaymentsOnly applies equality check predicate on the "verify_payments_only" field. It's identical to VerifyPaymentsOnlyEQ.
+func VerifyPaymentsOnly(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldVerifyPaymentsOnly, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldCreatedAt, v))
@@ -693,6 +698,16 @@ func RequirePhoneNumberEQ(v bool) predicate.Shop {
 // RequirePhoneNumberNEQ applies the NEQ predicate on the "require_phone_number" field.
 func RequirePhoneNumberNEQ(v bool) predicate.Shop {
 	return predicate.Shop(sql.FieldNEQ(FieldRequirePhoneNumber, v))
+}
+
+// VerifyPaymentsOnlyEQ applies the EQ predicate on the "verify_payments_only" field.
+func VerifyPaymentsOnlyEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldVerifyPaymentsOnly, v))
+}
+
+// VerifyPaymentsOnlyNEQ applies the NEQ predicate on the "verify_payments_only" field.
+func VerifyPaymentsOnlyNEQ(v bool) predicate.Shop {
+	return predicate.Shop(sql.FieldNEQ(FieldVerifyPaymentsOnly, v))
 }
 
 // HasAccessTokens applies the HasEdge predicate on the "access_tokens" edge.

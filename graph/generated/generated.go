@@ -885,6 +885,7 @@ type ComplexityRoot struct {
 		ShippingZones           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ShippingZoneOrder, where *ent.ShippingZoneWhereInput) int
 		TaxZones                func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TaxZoneOrder, where *ent.TaxZoneWhereInput) int
 		UpdatedAt               func(childComplexity int) int
+		VerifyPaymentsOnly      func(childComplexity int) int
 		WebhookSubscriptions    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookSubscriptionOrder, where *ent.WebhookSubscriptionWhereInput) int
 	}
 
@@ -5250,6 +5251,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.UpdatedAt(childComplexity), true
+	case "Shop.verifyPaymentsOnly":
+		if e.ComplexityRoot.Shop.VerifyPaymentsOnly == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.VerifyPaymentsOnly(childComplexity), true
 	case "Shop.webhookSubscriptions":
 		if e.ComplexityRoot.Shop.WebhookSubscriptions == nil {
 			break
@@ -8461,6 +8468,7 @@ enum OrderPaymentStatus @goModel(model: "github.com/checkoutd/checkoutd/ent/orde
   authorized
   failed
   voided
+  verified
 }
 """
 OrderPaymentWhereInput is used for filtering OrderPayment objects.
@@ -9904,6 +9912,7 @@ type Shop implements Node {
   giftCardsEnabled: Boolean!
   requireBusinessName: Boolean!
   requirePhoneNumber: Boolean!
+  verifyPaymentsOnly: Boolean!
   corsDomains(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -10475,6 +10484,11 @@ input ShopWhereInput {
   """
   requirePhoneNumber: Boolean
   requirePhoneNumberNEQ: Boolean
+  """
+  verify_payments_only field predicates
+  """
+  verifyPaymentsOnly: Boolean
+  verifyPaymentsOnlyNEQ: Boolean
   """
   cors_domains edge predicates
   """
@@ -12391,6 +12405,11 @@ input ShopSettingsInput {
   requireBusinessName: Boolean
   """phone_number becomes required on an order's shipping and billing addresses."""
   requirePhoneNumber: Boolean
+  """
+  process_order only verifies each card payment (the gateway's retain) and leaves it
+  awaitingPreAuth; captureOrder with its paymentId then authorizes and charges it.
+  """
+  verifyPaymentsOnly: Boolean
 }
 
 extend type Mutation {
@@ -13883,6 +13902,8 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_requireBusinessName(ctx, field)
 	case "requirePhoneNumber":
 		return ec.fieldContext_Shop_requirePhoneNumber(ctx, field)
+	case "verifyPaymentsOnly":
+		return ec.fieldContext_Shop_verifyPaymentsOnly(ctx, field)
 	case "corsDomains":
 		return ec.fieldContext_Shop_corsDomains(ctx, field)
 	case "lifeElements":
@@ -32974,6 +32995,29 @@ func (ec *executionContext) _Shop_requirePhoneNumber(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_Shop_requirePhoneNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shop", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Shop_verifyPaymentsOnly(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_verifyPaymentsOnly(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VerifyPaymentsOnly, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_verifyPaymentsOnly(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Shop", field, false, false, "Boolean")
 }
 
@@ -53180,7 +53224,7 @@ func (ec *executionContext) unmarshalInputShopSettingsInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"abandonedCartEmails", "giftCardsEnabled", "requireBusinessName", "requirePhoneNumber"}
+	fieldsInOrder := [...]string{"abandonedCartEmails", "giftCardsEnabled", "requireBusinessName", "requirePhoneNumber", "verifyPaymentsOnly"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -53215,6 +53259,13 @@ func (ec *executionContext) unmarshalInputShopSettingsInput(ctx context.Context,
 				return it, err
 			}
 			it.RequirePhoneNumber = data
+		case "verifyPaymentsOnly":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("verifyPaymentsOnly"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VerifyPaymentsOnly = data
 		}
 	}
 	return it, nil
@@ -53243,7 +53294,7 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "pricesIncludeTax", "pricesIncludeTaxNEQ", "abandonedCartEmails", "abandonedCartEmailsNEQ", "giftCardsEnabled", "giftCardsEnabledNEQ", "requireBusinessName", "requireBusinessNameNEQ", "requirePhoneNumber", "requirePhoneNumberNEQ", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith", "hasOrders", "hasOrdersWith", "hasShippingZones", "hasShippingZonesWith", "hasProducts", "hasProductsWith", "hasTaxZones", "hasTaxZonesWith", "hasDiscountCodes", "hasDiscountCodesWith", "hasEvents", "hasEventsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "identifier", "identifierNEQ", "identifierIn", "identifierNotIn", "identifierGT", "identifierGTE", "identifierLT", "identifierLTE", "identifierContains", "identifierHasPrefix", "identifierHasSuffix", "identifierEqualFold", "identifierContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "domain", "domainNEQ", "domainIn", "domainNotIn", "domainGT", "domainGTE", "domainLT", "domainLTE", "domainContains", "domainHasPrefix", "domainHasSuffix", "domainEqualFold", "domainContainsFold", "platformType", "platformTypeNEQ", "platformTypeIn", "platformTypeNotIn", "platformTypeGT", "platformTypeGTE", "platformTypeLT", "platformTypeLTE", "platformTypeContains", "platformTypeHasPrefix", "platformTypeHasSuffix", "platformTypeEqualFold", "platformTypeContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "pricesIncludeTax", "pricesIncludeTaxNEQ", "abandonedCartEmails", "abandonedCartEmailsNEQ", "giftCardsEnabled", "giftCardsEnabledNEQ", "requireBusinessName", "requireBusinessNameNEQ", "requirePhoneNumber", "requirePhoneNumberNEQ", "verifyPaymentsOnly", "verifyPaymentsOnlyNEQ", "hasCorsDomains", "hasCorsDomainsWith", "hasLifeElements", "hasLifeElementsWith", "hasExternalPaymentGateways", "hasExternalPaymentGatewaysWith", "hasAPIOverrides", "hasAPIOverridesWith", "hasRsaConfig", "hasRsaConfigWith", "hasWebhookSubscriptions", "hasWebhookSubscriptionsWith", "hasFlows", "hasFlowsWith", "hasGiftCards", "hasGiftCardsWith", "hasOrders", "hasOrdersWith", "hasShippingZones", "hasShippingZonesWith", "hasProducts", "hasProductsWith", "hasTaxZones", "hasTaxZonesWith", "hasDiscountCodes", "hasDiscountCodesWith", "hasEvents", "hasEventsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -53964,6 +54015,20 @@ func (ec *executionContext) unmarshalInputShopWhereInput(ctx context.Context, ob
 				return it, err
 			}
 			it.RequirePhoneNumberNEQ = data
+		case "verifyPaymentsOnly":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("verifyPaymentsOnly"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VerifyPaymentsOnly = data
+		case "verifyPaymentsOnlyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("verifyPaymentsOnlyNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VerifyPaymentsOnlyNEQ = data
 		case "hasCorsDomains":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasCorsDomains"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -63845,6 +63910,11 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "requirePhoneNumber":
 			out.Values[i] = ec._Shop_requirePhoneNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "verifyPaymentsOnly":
+			out.Values[i] = ec._Shop_verifyPaymentsOnly(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/service/input"
@@ -125,6 +126,9 @@ type OrderDetail struct {
 	Refundable int64
 	// Cancellable: the order is open or processed.
 	Cancellable bool
+	// Chargeable are the payments only verified (awaitingPreAuth) that a capture of that payment
+	// can charge now: the order is processed and no charge of them is under way.
+	Chargeable []*ent.OrderPayment
 }
 
 // OrderDetail reads one order of the shop for the admin.
@@ -154,6 +158,9 @@ func (s *Service) OrderDetail(ctx context.Context, sh *ent.Shop, publicOrderID s
 			d.Capturable += lp.Money.Capturable()
 		}
 		d.Refundable += lp.Money.Refundable()
+		if view.Order.Status == order.StatusProcessed && lp.Payment.Status == orderpayment.StatusVerified && lp.Money.CapturePending == 0 {
+			d.Chargeable = append(d.Chargeable, lp.Payment)
+		}
 	}
 	return d, nil
 }

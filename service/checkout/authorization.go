@@ -49,6 +49,9 @@ type authorizationOutcome struct {
 	// granted are the ledger entries of authorizations granted and not settled yet: every tender
 	// was authorized and the caller settles them (authorizeTendersSettlingLater).
 	granted []grantedEntry
+	// verifiedTokens are the tokens the gateways retained for the tenders only verified (the
+	// shop's verify_payments_only), by payment id: the charge of Capture Specific Payment uses them.
+	verifiedTokens map[int]string
 }
 
 // grantedEntry is a ledger entry whose authorization the gateway granted.
@@ -60,8 +63,9 @@ type grantedEntry struct {
 
 // reserveTenders runs in step 1's transaction: debits gift card tenders and writes the pending
 // ledger entries of gateway tenders, through gateways (shops.GatewaysByPublicID). Tenders already
-// authorized are left as they are.
-func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, v *orders.OrderView, gateways map[string]*ent.ExternalPaymentGateway) ([]authorizingTender, error) {
+// authorized are left as they are. With verifyOnly, a gateway tender's entry is a retain of no
+// amount: the card is verified, and charged later (Capture Specific Payment).
+func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, v *orders.OrderView, gateways map[string]*ent.ExternalPaymentGateway, verifyOnly bool) ([]authorizingTender, error) {
 	var out []authorizingTender
 	for _, p := range v.Payments {
 		if p.Status != orderpayment.StatusAdded {
@@ -94,6 +98,9 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 			return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "payment.gateway_not_found",
 				Message: "the gateway of payment " + p.PublicID + " is no longer configured; remove the payment and add another",
 				Details: map[string]any{"field": "payments", "payment_id": p.PublicID}}
+		}
+		if verifyOnly {
+			entry.Kind, entry.Amount = paymenttransaction.KindRetain, 0
 		}
 		e, err := s.ledger.Open(ctx, tx.Client(), entry)
 		if err != nil {
@@ -148,7 +155,27 @@ func (s *Service) authorizeEach(ctx context.Context, v *orders.OrderView, tender
 	var granted []grantedEntry
 	// The abandoning of the attempt reads the ledger: what was granted is settled before.
 	defer func() { s.settleGranted(ctx, granted) }()
+	var verifiedTokens map[int]string
 	for _, t := range tenders {
+		if t.entry.Kind == paymenttransaction.KindRetain {
+			start := time.Now()
+			var retained string
+			err := askTwice(ctx, func(ctx context.Context) (err error) {
+				retained, err = s.gateways.Retain(ctx, t.gateway, t.entry.PublicID, gateway.RetainRequest{
+					Token: t.payment.Token, CustomerData: customerData(v.Order), BillingAddress: v.Order.BillingAddress})
+				return err
+			})
+			if err != nil {
+				s.settle(ctx, t.entry, "", time.Since(start), err, ledgerStatus(err))
+				return authorizationOutcome{failed: t.payment, failure: err}
+			}
+			if verifiedTokens == nil {
+				verifiedTokens = map[int]string{}
+			}
+			verifiedTokens[t.payment.ID] = retained
+			granted = append(granted, grantedEntry{entry: t.entry, latency: time.Since(start)})
+			continue
+		}
 		token := t.payment.Token
 		if t.payment.Retain {
 			retained, err := s.gateways.Retain(ctx, t.gateway, t.entry.PublicID+"-retain", gateway.RetainRequest{
@@ -178,7 +205,7 @@ func (s *Service) authorizeEach(ctx context.Context, v *orders.OrderView, tender
 		granted = append(granted, grantedEntry{entry: t.entry, gatewayID: res.AuthorizationID, latency: time.Since(start)})
 		authorizationIDs[t.payment.ID] = res.AuthorizationID
 	}
-	out := authorizationOutcome{authorizationIDs: authorizationIDs, granted: granted}
+	out := authorizationOutcome{authorizationIDs: authorizationIDs, granted: granted, verifiedTokens: verifiedTokens}
 	granted = nil // every tender authorized: the caller settles them
 	return out
 }
@@ -409,11 +436,15 @@ func (s *Service) creditGiftCard(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 	return err
 }
 
-// authorizationFailed is the 422 naming the tender that was not authorized.
-func authorizationFailed(p *ent.OrderPayment, cause error) *problem.Error {
+// authorizationFailed is the 422 naming the tender that was not authorized (or, only verified,
+// not verified).
+func authorizationFailed(p *ent.OrderPayment, cause error, verifyOnly bool) *problem.Error {
 	details := map[string]any{"field": "payments", "payment_id": p.PublicID, "gateway_public_id": p.GatewayPublicID,
 		"display_string": p.DisplayString, "amount": p.Amount}
 	msg := "the payment " + p.DisplayString + " was not authorized"
+	if verifyOnly {
+		msg = "the payment " + p.DisplayString + " was not verified"
+	}
 	typ := "payment.authorization_failed"
 	if e, ok := cause.(*gateway.Error); ok {
 		details["gateway_error_code"] = e.Code

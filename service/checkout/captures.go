@@ -8,6 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/input"
@@ -88,10 +89,14 @@ func captureError(typ, message string, details map[string]any) *problem.Error {
 type plannedMove struct {
 	lp     payment.Payment
 	amount int64
+	// charge: the payment is only verified, and is authorized for the amount before the capture.
+	charge bool
 }
 
 // Capture captures authorized money of a processed order: all that is left (scope.Full), an
-// amount spread over the payments in tender order, or an amount of one payment.
+// amount spread over the payments in tender order, or an amount of one payment. A payment only
+// verified (awaitingPreAuth) is charged by a capture of that payment: it is authorized for the
+// amount, then captured (chargeVerified).
 func (s *Service) Capture(ctx context.Context, sess *orders.OrderSession, scope CaptureScope, in CaptureInput, operationKey string) (*CaptureResult, error) {
 	if !scope.Full && (in.Amount == nil || *in.Amount <= 0 || *in.Amount > input.MaxAmount) {
 		return nil, captureError("capture.invalid_amount", amountRequired, map[string]any{"field": "amount"})
@@ -150,7 +155,14 @@ func planCapture(ledger []payment.Payment, scope CaptureScope, in CaptureInput) 
 			}
 		}
 		if len(candidates) == 0 {
-			return nil, captureError("capture.payment_not_found", "the order has no authorized payment "+scope.PaymentID, map[string]any{"field": "payment_id"})
+			return nil, captureError("capture.payment_not_found", "the order has no authorized or verified payment "+scope.PaymentID, map[string]any{"field": "payment_id"})
+		}
+		if lp := candidates[0]; lp.Payment.Status == orderpayment.StatusVerified {
+			return planCharge(lp, *in.Amount)
+		}
+		if lp := candidates[0]; lp.Payment.Status == orderpayment.StatusVoided {
+			return nil, captureError("capture.payment_voided", "the payment "+scope.PaymentID+" was voided: nothing of it can be captured",
+				map[string]any{"field": "payment_id", "payment_id": scope.PaymentID, "capturable": 0})
 		}
 	}
 	for _, lp := range candidates {
@@ -161,7 +173,14 @@ func planCapture(ledger []payment.Payment, scope CaptureScope, in CaptureInput) 
 		amount = *in.Amount
 	}
 	if capturable == 0 {
-		return nil, captureError("capture.nothing_to_capture", "nothing authorized is left to capture", map[string]any{"capturable": 0})
+		msg := "nothing authorized is left to capture"
+		for _, lp := range candidates {
+			if lp.Payment.Status == orderpayment.StatusVerified {
+				msg += "; the payments only verified (awaitingPreAuth) are charged one at a time, by a capture of that payment"
+				break
+			}
+		}
+		return nil, captureError("capture.nothing_to_capture", msg, map[string]any{"capturable": 0})
 	}
 	if amount > capturable {
 		return nil, captureError("capture.exceeds_authorized", fmt.Sprintf("%d is more than the %d authorized and not yet captured", amount, capturable),
@@ -179,6 +198,23 @@ func planCapture(ledger []payment.Payment, scope CaptureScope, in CaptureInput) 
 	return plan, nil
 }
 
+// planCharge plans the charge of a payment only verified: amount, at most the payment's own
+// (its share of the order total), unless a charge of it is under way or done.
+func planCharge(lp payment.Payment, amount int64) ([]plannedMove, error) {
+	id := lp.Payment.PublicID
+	for _, e := range lp.Entries {
+		if e.Kind == paymenttransaction.KindCapture && e.Status != paymenttransaction.StatusFailed {
+			return nil, captureError("capture.payment_being_charged", "the payment "+id+" is being charged by another capture",
+				map[string]any{"field": "payment_id", "payment_id": id})
+		}
+	}
+	if amount > lp.Payment.Amount {
+		return nil, captureError("capture.exceeds_verified", fmt.Sprintf("%d is more than the %d the payment %s was verified for", amount, lp.Payment.Amount, id),
+			map[string]any{"field": "amount", "payment_id": id, "capturable": lp.Payment.Amount})
+	}
+	return []plannedMove{{lp: lp, amount: amount, charge: true}}, nil
+}
+
 // reserveMove writes one pending ledger entry; a gift card's capture settles at once (its
 // balance moved at authorization), and a gift card's refund credits the card in the same
 // transaction.
@@ -192,6 +228,14 @@ func (s *Service) reserveMove(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *
 			if err := tx.GiftCard.UpdateOneID(*m.lp.Payment.GiftCardID).AddBalance(m.amount).Exec(ctx); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if m.charge {
+		// The authorization the charge needs is reserved with the capture, under the same operation:
+		// whoever resumes the capture finds it and asks its gateway again under its key.
+		if _, err := s.ledger.Open(ctx, tx.Client(), payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: m.lp.Payment.ID,
+			Kind: paymenttransaction.KindAuthorize, Amount: m.amount, Currency: m.lp.Payment.Currency, OperationKey: operationKey}); err != nil {
+			return nil, err
 		}
 	}
 	if kind == paymenttransaction.KindCapture {
@@ -240,6 +284,12 @@ func (s *Service) sendCapture(ctx context.Context, sess *orders.OrderSession, e 
 	if e.ReferenceTransactionID != "" {
 		authID = e.ReferenceTransactionID
 	}
+	if p.Status == orderpayment.StatusVerified {
+		var ok bool
+		if authID, ok = s.authorizeCharge(ctx, sess, p, e, g); !ok {
+			return
+		}
+	}
 	req := gateway.CaptureRequest{AuthID: authID, Amount: e.Amount, HoldOpen: cfg.PartialCapture}
 	start := time.Now()
 	var res gateway.TransactionResponse
@@ -262,7 +312,11 @@ func (s *Service) sendCapture(ctx context.Context, sess *orders.OrderSession, e 
 		s.markAccepted(ctx, e, res.TransactionID, req.AuthID, time.Since(start))
 		return
 	}
-	s.settleMove(ctx, e, res.TransactionID, req.AuthID, time.Since(start), err, ledgerStatus(err))
+	status := ledgerStatus(err)
+	s.settleMove(ctx, e, res.TransactionID, req.AuthID, time.Since(start), err, status)
+	if status == paymenttransaction.StatusFailed {
+		s.undoCharge(ctx, sess, p, e, g)
+	}
 }
 
 // reauthorize authorizes the capture's amount anew when the old authorization was used or has

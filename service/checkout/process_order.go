@@ -16,6 +16,13 @@ import (
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
+// The spec's payment steps: authorized for its amount, or (verify_payments_only) verified and
+// awaiting the authorization and charge of Capture Specific Payment.
+const (
+	StepPreAuthed       = "preAuthed"
+	StepAwaitingPreAuth = "awaitingPreAuth"
+)
+
 // ProcessResult is a processed order, or one whose gateway asks the shopper to act first.
 type ProcessResult struct {
 	View *orders.OrderView
@@ -93,7 +100,7 @@ func (s *Service) ProcessOrder(ctx context.Context, sess *orders.OrderSession) (
 			return nil, err
 		}
 		if outcome.failed != nil {
-			return nil, authorizationFailed(outcome.failed, outcome.failure)
+			return nil, authorizationFailed(outcome.failed, outcome.failure, sess.Shop.VerifyPaymentsOnly)
 		}
 		v, err := s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
 		if err != nil {
@@ -142,7 +149,7 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 		if err != nil {
 			return err
 		}
-		payments, err := s.markAuthorized(ctx, tx, o)
+		payments, err := s.markAuthorized(ctx, tx, o, outcome.verifiedTokens)
 		if err != nil {
 			return err
 		}
@@ -188,7 +195,8 @@ type reservation struct {
 
 // reserveForProcessing is process_order's first transaction: the order must be complete; its
 // stock, discount uses and gift card amounts are taken; it moves to processing. Every payment
-// added to the order moves to authorizing (reserveTenders).
+// added to the order moves to authorizing (reserveTenders), to be verified only when the shop
+// says so.
 func (s *Service) reserveForProcessing(ctx context.Context, sess *orders.OrderSession) (*reservation, error) {
 	gateways, err := s.shops.GatewaysByPublicID(ctx, sess.Shop)
 	if err != nil {
@@ -214,7 +222,7 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *orders.OrderSe
 		if err := orders.RedeemDiscountCodes(ctx, tx, view, s.p.Clock(), update); err != nil {
 			return err
 		}
-		tenders, err := s.reserveTenders(ctx, tx, sess.Shop, view, gateways)
+		tenders, err := s.reserveTenders(ctx, tx, sess.Shop, view, gateways, sess.Shop.VerifyPaymentsOnly)
 		if err != nil {
 			return err
 		}
@@ -238,7 +246,7 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *orders.OrderSe
 var errNotAsReserved = errors.New("the order moved on since its reservation")
 
 // completeAsReserved marks the order processed and its payments authorized, with the ids their
-// gateways answered, when they are as the reservation left them: the order at the version it
+// gateways answered (or verified, with the tokens they retained), when they are as the reservation left them: the order at the version it
 // wrote and processing, each payment it moved still authorizing. Each row is written by one
 // update conditioned on that, instead of being read and locked first, and the rows written are
 // worked out, not read back. When a condition fails, errNotAsReserved rolls the transaction back.
@@ -264,13 +272,19 @@ func (s *Service) completeAsReserved(ctx context.Context, tx *ent.Tx, r *reserva
 		default:
 			continue
 		}
-		authID := outcome.authorizationIDs[p.ID] // a gift card has none
-		n, err := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID), orderpayment.StatusEQ(orderpayment.StatusAuthorizing)).
-			SetStatus(orderpayment.StatusAuthorized).SetStep("preAuthed").SetAuthorizationID(authID).SetUpdatedAt(now).Save(ctx)
-		if err != nil || n == 0 {
+		update := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID), orderpayment.StatusEQ(orderpayment.StatusAuthorizing)).SetUpdatedAt(now)
+		moved.UpdatedAt = now
+		if token, ok := outcome.verifiedTokens[p.ID]; ok {
+			update.SetStatus(orderpayment.StatusVerified).SetStep(StepAwaitingPreAuth).SetToken(token)
+			moved.Status, moved.Step, moved.Token = orderpayment.StatusVerified, StepAwaitingPreAuth, token
+		} else {
+			authID := outcome.authorizationIDs[p.ID] // a gift card has none
+			update.SetStatus(orderpayment.StatusAuthorized).SetStep(StepPreAuthed).SetAuthorizationID(authID)
+			moved.Status, moved.Step, moved.AuthorizationID = orderpayment.StatusAuthorized, StepPreAuthed, authID
+		}
+		if n, err := update.Save(ctx); err != nil || n == 0 {
 			return nil, nil, cmp.Or(err, errNotAsReserved)
 		}
-		moved.Status, moved.Step, moved.AuthorizationID, moved.UpdatedAt = orderpayment.StatusAuthorized, "preAuthed", authID, now
 	}
 	if orders.VerifyAppliedOrders {
 		if err := orders.CheckAppliedOrder(ctx, tx.Client(), o); err != nil {
@@ -287,9 +301,9 @@ func (s *Service) completeAsReserved(ctx context.Context, tx *ent.Tx, r *reserva
 func platformOrderID(o *ent.Order) string { return fmt.Sprintf("CKD-%d", o.ID&0xffffffff) }
 
 // markAuthorized moves every tender being authorized to authorized, with its authorization id,
-// and answers all the order's payments as it leaves them, in the view's order: they are read once,
+// or to verified when verifiedTokens holds the token its gateway retained, and answers all the order's payments as it leaves them, in the view's order: they are read once,
 // and those it moved are changed as their rows are (their times as the databases keep them).
-func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order) ([]*ent.OrderPayment, error) {
+func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order, verifiedTokens map[int]string) ([]*ent.OrderPayment, error) {
 	payments, err := tx.OrderPayment.Query().Where(orderpayment.OrderID(o.ID)).Order(orderpayment.ByPosition(), orderpayment.ByID()).
 		WithTransactions(func(q *ent.PaymentTransactionQuery) {
 			q.Where(paymenttransaction.KindEQ(paymenttransaction.KindAuthorize), paymenttransaction.StatusEQ(paymenttransaction.StatusSucceeded))
@@ -302,16 +316,23 @@ func (s *Service) markAuthorized(ctx context.Context, tx *ent.Tx, o *ent.Order) 
 		if p.Status != orderpayment.StatusAuthorizing {
 			continue
 		}
-		authID := ""
-		for _, e := range p.Edges.Transactions {
-			authID = e.GatewayTransactionID
+		moved := *p
+		moved.UpdatedAt = now
+		update := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID)).SetUpdatedAt(now)
+		if token, ok := verifiedTokens[p.ID]; ok {
+			update.SetStatus(orderpayment.StatusVerified).SetStep(StepAwaitingPreAuth).SetToken(token)
+			moved.Status, moved.Step, moved.Token = orderpayment.StatusVerified, StepAwaitingPreAuth, token
+		} else {
+			authID := ""
+			for _, e := range p.Edges.Transactions {
+				authID = e.GatewayTransactionID
+			}
+			update.SetStatus(orderpayment.StatusAuthorized).SetStep(StepPreAuthed).SetAuthorizationID(authID)
+			moved.Status, moved.Step, moved.AuthorizationID = orderpayment.StatusAuthorized, StepPreAuthed, authID
 		}
-		if err := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID)).SetStatus(orderpayment.StatusAuthorized).SetStep("preAuthed").
-			SetAuthorizationID(authID).SetUpdatedAt(now).Exec(ctx); err != nil {
+		if err := update.Exec(ctx); err != nil {
 			return nil, err
 		}
-		moved := *p
-		moved.Status, moved.Step, moved.AuthorizationID, moved.UpdatedAt = orderpayment.StatusAuthorized, "preAuthed", authID, now
 		payments[i] = &moved
 	}
 	for _, p := range payments {
@@ -421,7 +442,8 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *orders.OrderSessi
 		if o.Status != order.StatusOpen {
 			return nil
 		}
-		if tenders, err = s.reserveTenders(ctx, tx, sess.Shop, view, gateways); err != nil {
+		// Authorize Payments is asked for authorizations: it authorizes whatever the shop's mode.
+		if tenders, err = s.reserveTenders(ctx, tx, sess.Shop, view, gateways, false); err != nil {
 			return err
 		}
 		return tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusProcessing).AddVersion(1).Exec(ctx)
@@ -436,7 +458,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *orders.OrderSessi
 				return nil, err
 			}
 			if outcome.failed != nil {
-				return nil, authorizationFailed(outcome.failed, outcome.failure)
+				return nil, authorizationFailed(outcome.failed, outcome.failure, false)
 			}
 			return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "payment.requires_action",
 				Message: "the payment's gateway asks the shopper to act before it authorizes", Details: map[string]any{"payment_id": outcome.requiresAction.PublicID}}
@@ -446,7 +468,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *orders.OrderSessi
 			if err != nil {
 				return err
 			}
-			if _, err := s.markAuthorized(ctx, tx, o); err != nil {
+			if _, err := s.markAuthorized(ctx, tx, o, nil); err != nil {
 				return err
 			}
 			return tx.Order.Update().Where(order.ID(o.ID)).SetStatus(order.StatusOpen).AddVersion(1).Exec(ctx)
@@ -494,8 +516,10 @@ func (s *Service) RecoverInterruptedAuthorizations(ctx context.Context, olderTha
 			s.p.Log.ErrorContext(ctx, "recovering an interrupted order failed", "public_order_id", o.PublicOrderID, "error", err)
 		}
 	}
+	// An authorization under an operation key is a charge's (charge.go): its capture, followed up,
+	// asks again for it.
 	unknown, err := s.p.DB.Read.PaymentTransaction.Query().Where(paymenttransaction.KindEQ(paymenttransaction.KindAuthorize),
-		paymenttransaction.StatusEQ(paymenttransaction.StatusUnknown), paymenttransaction.UpdatedAtLT(cutoff)).
+		paymenttransaction.StatusEQ(paymenttransaction.StatusUnknown), paymenttransaction.OperationKeyEQ(""), paymenttransaction.UpdatedAtLT(cutoff)).
 		WithPayment().WithOrder(func(q *ent.OrderQuery) { q.WithShop() }).All(ctx)
 	if err != nil {
 		return err

@@ -68,7 +68,8 @@ func MoneyOf(entries []*ent.PaymentTransaction) Money {
 	return m
 }
 
-// Payment is one authorized payment of a processed order with its ledger.
+// Payment is one payment of a processed order that holds or may hold money (authorized,
+// verified or voided), with its ledger.
 type Payment struct {
 	Payment *ent.OrderPayment
 	Entries []*ent.PaymentTransaction
@@ -79,7 +80,7 @@ type Payment struct {
 // order, through c (a transaction's client inside one).
 func LedgerOf(ctx context.Context, c *ent.Client, orderID int) ([]Payment, error) {
 	payments, err := c.OrderPayment.Query().Where(orderpayment.OrderID(orderID),
-		orderpayment.StatusIn(orderpayment.StatusAuthorized, orderpayment.StatusVoided)).
+		orderpayment.StatusIn(orderpayment.StatusAuthorized, orderpayment.StatusVerified, orderpayment.StatusVoided)).
 		WithTransactions(func(q *ent.PaymentTransactionQuery) { q.Order(paymenttransaction.ByID()) }).
 		Order(orderpayment.ByPosition(), orderpayment.ByID()).All(ctx)
 	if err != nil {

@@ -14,12 +14,16 @@ type Settings struct {
 	// on an order's shipping and billing addresses.
 	RequireBusinessName bool `json:"require_business_name"`
 	RequirePhoneNumber  bool `json:"require_phone_number"`
+	// VerifyPaymentsOnly: process_order only verifies each card payment and leaves it
+	// awaitingPreAuth; Capture Specific Payment then authorizes and charges it.
+	VerifyPaymentsOnly bool `json:"verify_payments_only"`
 }
 
 // SettingsOf are the shop's settings.
 func SettingsOf(sh *ent.Shop) Settings {
 	return Settings{AbandonedCartEmails: sh.AbandonedCartEmails, GiftCardsEnabled: sh.GiftCardsEnabled,
-		RequireBusinessName: sh.RequireBusinessName, RequirePhoneNumber: sh.RequirePhoneNumber}
+		RequireBusinessName: sh.RequireBusinessName, RequirePhoneNumber: sh.RequirePhoneNumber,
+		VerifyPaymentsOnly: sh.VerifyPaymentsOnly}
 }
 
 // SettingsInput changes the settings it names; the others stay as they are.
@@ -28,6 +32,7 @@ type SettingsInput struct {
 	GiftCardsEnabled    *bool `json:"gift_cards_enabled"`
 	RequireBusinessName *bool `json:"require_business_name"`
 	RequirePhoneNumber  *bool `json:"require_phone_number"`
+	VerifyPaymentsOnly  *bool `json:"verify_payments_only"`
 }
 
 // UpdateSettings changes the settings in, in one statement. Orders check addresses against the
@@ -35,5 +40,5 @@ type SettingsInput struct {
 func (s *Service) UpdateSettings(ctx context.Context, sh *ent.Shop, in SettingsInput) (*ent.Shop, error) {
 	return s.p.DB.Client.Shop.UpdateOneID(sh.ID).SetNillableAbandonedCartEmails(in.AbandonedCartEmails).
 		SetNillableGiftCardsEnabled(in.GiftCardsEnabled).SetNillableRequireBusinessName(in.RequireBusinessName).
-		SetNillableRequirePhoneNumber(in.RequirePhoneNumber).Save(ctx)
+		SetNillableRequirePhoneNumber(in.RequirePhoneNumber).SetNillableVerifyPaymentsOnly(in.VerifyPaymentsOnly).Save(ctx)
 }
