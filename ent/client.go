@@ -18,6 +18,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
@@ -55,6 +56,8 @@ type Client struct {
 	AccessToken *AccessTokenClient
 	// CorsDomain is the client for interacting with the CorsDomain builders.
 	CorsDomain *CorsDomainClient
+	// Destination is the client for interacting with the Destination builders.
+	Destination *DestinationClient
 	// DiscountCode is the client for interacting with the DiscountCode builders.
 	DiscountCode *DiscountCodeClient
 	// Event is the client for interacting with the Event builders.
@@ -113,6 +116,7 @@ func (c *Client) init() {
 	c.APIOverride = NewAPIOverrideClient(c.config)
 	c.AccessToken = NewAccessTokenClient(c.config)
 	c.CorsDomain = NewCorsDomainClient(c.config)
+	c.Destination = NewDestinationClient(c.config)
 	c.DiscountCode = NewDiscountCodeClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.ExternalPaymentGateway = NewExternalPaymentGatewayClient(c.config)
@@ -230,6 +234,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		APIOverride:            NewAPIOverrideClient(cfg),
 		AccessToken:            NewAccessTokenClient(cfg),
 		CorsDomain:             NewCorsDomainClient(cfg),
+		Destination:            NewDestinationClient(cfg),
 		DiscountCode:           NewDiscountCodeClient(cfg),
 		Event:                  NewEventClient(cfg),
 		ExternalPaymentGateway: NewExternalPaymentGatewayClient(cfg),
@@ -274,6 +279,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		APIOverride:            NewAPIOverrideClient(cfg),
 		AccessToken:            NewAccessTokenClient(cfg),
 		CorsDomain:             NewCorsDomainClient(cfg),
+		Destination:            NewDestinationClient(cfg),
 		DiscountCode:           NewDiscountCodeClient(cfg),
 		Event:                  NewEventClient(cfg),
 		ExternalPaymentGateway: NewExternalPaymentGatewayClient(cfg),
@@ -325,11 +331,12 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIOverride, c.AccessToken, c.CorsDomain, c.DiscountCode, c.Event,
-		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
-		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.ProcessLease,
-		c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone,
-		c.Variant, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.APIOverride, c.AccessToken, c.CorsDomain, c.Destination, c.DiscountCode,
+		c.Event, c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey,
+		c.LifeElement, c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction,
+		c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop,
+		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -339,11 +346,12 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIOverride, c.AccessToken, c.CorsDomain, c.DiscountCode, c.Event,
-		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
-		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.ProcessLease,
-		c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone,
-		c.Variant, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.APIOverride, c.AccessToken, c.CorsDomain, c.Destination, c.DiscountCode,
+		c.Event, c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey,
+		c.LifeElement, c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction,
+		c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop,
+		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -358,6 +366,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.AccessToken.mutate(ctx, m)
 	case *CorsDomainMutation:
 		return c.CorsDomain.mutate(ctx, m)
+	case *DestinationMutation:
+		return c.Destination.mutate(ctx, m)
 	case *DiscountCodeMutation:
 		return c.DiscountCode.mutate(ctx, m)
 	case *EventMutation:
@@ -851,6 +861,155 @@ func (c *CorsDomainClient) mutate(ctx context.Context, m *CorsDomainMutation) (V
 		return (&CorsDomainDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CorsDomain mutation op: %q", m.Op())
+	}
+}
+
+// DestinationClient is a client for the Destination schema.
+type DestinationClient struct {
+	config
+}
+
+// NewDestinationClient returns a client for the Destination from the given config.
+func NewDestinationClient(c config) *DestinationClient {
+	return &DestinationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `destination.Hooks(f(g(h())))`.
+func (c *DestinationClient) Use(hooks ...Hook) {
+	c.hooks.Destination = append(c.hooks.Destination, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `destination.Intercept(f(g(h())))`.
+func (c *DestinationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Destination = append(c.inters.Destination, interceptors...)
+}
+
+// Create returns a builder for creating a Destination entity.
+func (c *DestinationClient) Create() *DestinationCreate {
+	mutation := newDestinationMutation(c.config, OpCreate)
+	return &DestinationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Destination entities.
+func (c *DestinationClient) CreateBulk(builders ...*DestinationCreate) *DestinationCreateBulk {
+	return &DestinationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DestinationClient) MapCreateBulk(slice any, setFunc func(*DestinationCreate, int)) *DestinationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DestinationCreateBulk{err: fmt.Errorf("calling to DestinationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DestinationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DestinationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Destination.
+func (c *DestinationClient) Update() *DestinationUpdate {
+	mutation := newDestinationMutation(c.config, OpUpdate)
+	return &DestinationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DestinationClient) UpdateOne(_m *Destination) *DestinationUpdateOne {
+	mutation := newDestinationMutation(c.config, OpUpdateOne, withDestination(_m))
+	return &DestinationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DestinationClient) UpdateOneID(id int) *DestinationUpdateOne {
+	mutation := newDestinationMutation(c.config, OpUpdateOne, withDestinationID(id))
+	return &DestinationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Destination.
+func (c *DestinationClient) Delete() *DestinationDelete {
+	mutation := newDestinationMutation(c.config, OpDelete)
+	return &DestinationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DestinationClient) DeleteOne(_m *Destination) *DestinationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DestinationClient) DeleteOneID(id int) *DestinationDeleteOne {
+	builder := c.Delete().Where(destination.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DestinationDeleteOne{builder}
+}
+
+// Query returns a query builder for Destination.
+func (c *DestinationClient) Query() *DestinationQuery {
+	return &DestinationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDestination},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Destination entity by its id.
+func (c *DestinationClient) Get(ctx context.Context, id int) (*Destination, error) {
+	return c.Query().Where(destination.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DestinationClient) GetX(ctx context.Context, id int) *Destination {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a Destination.
+func (c *DestinationClient) QueryShop(_m *Destination) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(destination.Table, destination.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, destination.ShopTable, destination.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *DestinationClient) Hooks() []Hook {
+	return c.hooks.Destination
+}
+
+// Interceptors returns the client interceptors.
+func (c *DestinationClient) Interceptors() []Interceptor {
+	return c.inters.Destination
+}
+
+func (c *DestinationClient) mutate(ctx context.Context, m *DestinationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DestinationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DestinationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DestinationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DestinationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Destination mutation op: %q", m.Op())
 	}
 }
 
@@ -3762,6 +3921,22 @@ func (c *ShopClient) QueryWebhookDeliveries(_m *Shop) *WebhookDeliveryQuery {
 	return query
 }
 
+// QueryDestinations queries the destinations edge of a Shop.
+func (c *ShopClient) QueryDestinations(_m *Shop) *DestinationQuery {
+	query := (&DestinationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(destination.Table, destination.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.DestinationsTable, shop.DestinationsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ShopClient) Hooks() []Hook {
 	return c.hooks.Shop
@@ -4599,14 +4774,14 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIOverride, AccessToken, CorsDomain, DiscountCode, Event,
+		APIOverride, AccessToken, CorsDomain, Destination, DiscountCode, Event,
 		ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey, LifeElement, LineItem,
 		Order, OrderPayment, PaymentTransaction, ProcessLease, Product, RSAConfig,
 		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,
 		WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		APIOverride, AccessToken, CorsDomain, DiscountCode, Event,
+		APIOverride, AccessToken, CorsDomain, Destination, DiscountCode, Event,
 		ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey, LifeElement, LineItem,
 		Order, OrderPayment, PaymentTransaction, ProcessLease, Product, RSAConfig,
 		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,

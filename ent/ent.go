@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
@@ -100,6 +101,7 @@ func checkColumn(t, c string) error {
 			apioverride.Table:            apioverride.ValidColumn,
 			accesstoken.Table:            accesstoken.ValidColumn,
 			corsdomain.Table:             corsdomain.ValidColumn,
+			destination.Table:            destination.ValidColumn,
 			discountcode.Table:           discountcode.ValidColumn,
 			event.Table:                  event.ValidColumn,
 			externalpaymentgateway.Table: externalpaymentgateway.ValidColumn,

@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
@@ -52,6 +53,7 @@ const (
 	TypeAPIOverride            = "APIOverride"
 	TypeAccessToken            = "AccessToken"
 	TypeCorsDomain             = "CorsDomain"
+	TypeDestination            = "Destination"
 	TypeDiscountCode           = "DiscountCode"
 	TypeEvent                  = "Event"
 	TypeExternalPaymentGateway = "ExternalPaymentGateway"
@@ -1871,6 +1873,822 @@ func (m *CorsDomainMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown CorsDomain edge %s", name)
+}
+
+// DestinationMutation represents an operation that mutates the Destination nodes in the graph.
+type DestinationMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created_at    *time.Time
+	updated_at    *time.Time
+	topic         *destination.Topic
+	destination   *string
+	version       *string
+	timeout_ms    *int
+	addtimeout_ms *int
+	deleted_at    *time.Time
+	clearedFields map[string]struct{}
+	shop          *int
+	clearedshop   bool
+	done          bool
+	oldValue      func(context.Context) (*Destination, error)
+	predicates    []predicate.Destination
+}
+
+var _ ent.Mutation = (*DestinationMutation)(nil)
+
+// destinationOption allows management of the mutation configuration using functional options.
+type destinationOption func(*DestinationMutation)
+
+// newDestinationMutation creates new mutation for the Destination entity.
+func newDestinationMutation(c config, op Op, opts ...destinationOption) *DestinationMutation {
+	m := &DestinationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDestination,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDestinationID sets the ID field of the mutation.
+func withDestinationID(id int) destinationOption {
+	return func(m *DestinationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Destination
+		)
+		m.oldValue = func(ctx context.Context) (*Destination, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Destination.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDestination sets the old Destination of the mutation.
+func withDestination(node *Destination) destinationOption {
+	return func(m *DestinationMutation) {
+		m.oldValue = func(context.Context) (*Destination, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DestinationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DestinationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DestinationMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DestinationMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Destination.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DestinationMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DestinationMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Destination entity.
+// If the Destination object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DestinationMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DestinationMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *DestinationMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *DestinationMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Destination entity.
+// If the Destination object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DestinationMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *DestinationMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *DestinationMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *DestinationMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the Destination entity.
+// If the Destination object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DestinationMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *DestinationMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetTopic sets the "topic" field.
+func (m *DestinationMutation) SetTopic(d destination.Topic) {
+	m.topic = &d
+}
+
+// Topic returns the value of the "topic" field in the mutation.
+func (m *DestinationMutation) Topic() (r destination.Topic, exists bool) {
+	v := m.topic
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTopic returns the old "topic" field's value of the Destination entity.
+// If the Destination object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DestinationMutation) OldTopic(ctx context.Context) (v destination.Topic, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTopic is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTopic requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTopic: %w", err)
+	}
+	return oldValue.Topic, nil
+}
+
+// ResetTopic resets all changes to the "topic" field.
+func (m *DestinationMutation) ResetTopic() {
+	m.topic = nil
+}
+
+// SetDestination sets the "destination" field.
+func (m *DestinationMutation) SetDestination(s string) {
+	m.destination = &s
+}
+
+// Destination returns the value of the "destination" field in the mutation.
+func (m *DestinationMutation) Destination() (r string, exists bool) {
+	v := m.destination
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestination returns the old "destination" field's value of the Destination entity.
+// If the Destination object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DestinationMutation) OldDestination(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestination is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestination requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestination: %w", err)
+	}
+	return oldValue.Destination, nil
+}
+
+// ResetDestination resets all changes to the "destination" field.
+func (m *DestinationMutation) ResetDestination() {
+	m.destination = nil
+}
+
+// SetVersion sets the "version" field.
+func (m *DestinationMutation) SetVersion(s string) {
+	m.version = &s
+}
+
+// Version returns the value of the "version" field in the mutation.
+func (m *DestinationMutation) Version() (r string, exists bool) {
+	v := m.version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersion returns the old "version" field's value of the Destination entity.
+// If the Destination object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DestinationMutation) OldVersion(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersion: %w", err)
+	}
+	return oldValue.Version, nil
+}
+
+// ResetVersion resets all changes to the "version" field.
+func (m *DestinationMutation) ResetVersion() {
+	m.version = nil
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (m *DestinationMutation) SetTimeoutMs(i int) {
+	m.timeout_ms = &i
+	m.addtimeout_ms = nil
+}
+
+// TimeoutMs returns the value of the "timeout_ms" field in the mutation.
+func (m *DestinationMutation) TimeoutMs() (r int, exists bool) {
+	v := m.timeout_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTimeoutMs returns the old "timeout_ms" field's value of the Destination entity.
+// If the Destination object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DestinationMutation) OldTimeoutMs(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTimeoutMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTimeoutMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTimeoutMs: %w", err)
+	}
+	return oldValue.TimeoutMs, nil
+}
+
+// AddTimeoutMs adds i to the "timeout_ms" field.
+func (m *DestinationMutation) AddTimeoutMs(i int) {
+	if m.addtimeout_ms != nil {
+		*m.addtimeout_ms += i
+	} else {
+		m.addtimeout_ms = &i
+	}
+}
+
+// AddedTimeoutMs returns the value that was added to the "timeout_ms" field in this mutation.
+func (m *DestinationMutation) AddedTimeoutMs() (r int, exists bool) {
+	v := m.addtimeout_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTimeoutMs resets all changes to the "timeout_ms" field.
+func (m *DestinationMutation) ResetTimeoutMs() {
+	m.timeout_ms = nil
+	m.addtimeout_ms = nil
+}
+
+// SetDeletedAt sets the "deleted_at" field.
+func (m *DestinationMutation) SetDeletedAt(t time.Time) {
+	m.deleted_at = &t
+}
+
+// DeletedAt returns the value of the "deleted_at" field in the mutation.
+func (m *DestinationMutation) DeletedAt() (r time.Time, exists bool) {
+	v := m.deleted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeletedAt returns the old "deleted_at" field's value of the Destination entity.
+// If the Destination object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DestinationMutation) OldDeletedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeletedAt: %w", err)
+	}
+	return oldValue.DeletedAt, nil
+}
+
+// ClearDeletedAt clears the value of the "deleted_at" field.
+func (m *DestinationMutation) ClearDeletedAt() {
+	m.deleted_at = nil
+	m.clearedFields[destination.FieldDeletedAt] = struct{}{}
+}
+
+// DeletedAtCleared returns if the "deleted_at" field was cleared in this mutation.
+func (m *DestinationMutation) DeletedAtCleared() bool {
+	_, ok := m.clearedFields[destination.FieldDeletedAt]
+	return ok
+}
+
+// ResetDeletedAt resets all changes to the "deleted_at" field.
+func (m *DestinationMutation) ResetDeletedAt() {
+	m.deleted_at = nil
+	delete(m.clearedFields, destination.FieldDeletedAt)
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *DestinationMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[destination.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *DestinationMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *DestinationMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *DestinationMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// Where appends a list predicates to the DestinationMutation builder.
+func (m *DestinationMutation) Where(ps ...predicate.Destination) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DestinationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DestinationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Destination, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DestinationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DestinationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Destination).
+func (m *DestinationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DestinationMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, destination.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, destination.FieldUpdatedAt)
+	}
+	if m.shop != nil {
+		fields = append(fields, destination.FieldShopID)
+	}
+	if m.topic != nil {
+		fields = append(fields, destination.FieldTopic)
+	}
+	if m.destination != nil {
+		fields = append(fields, destination.FieldDestination)
+	}
+	if m.version != nil {
+		fields = append(fields, destination.FieldVersion)
+	}
+	if m.timeout_ms != nil {
+		fields = append(fields, destination.FieldTimeoutMs)
+	}
+	if m.deleted_at != nil {
+		fields = append(fields, destination.FieldDeletedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DestinationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case destination.FieldCreatedAt:
+		return m.CreatedAt()
+	case destination.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case destination.FieldShopID:
+		return m.ShopID()
+	case destination.FieldTopic:
+		return m.Topic()
+	case destination.FieldDestination:
+		return m.Destination()
+	case destination.FieldVersion:
+		return m.Version()
+	case destination.FieldTimeoutMs:
+		return m.TimeoutMs()
+	case destination.FieldDeletedAt:
+		return m.DeletedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DestinationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case destination.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case destination.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case destination.FieldShopID:
+		return m.OldShopID(ctx)
+	case destination.FieldTopic:
+		return m.OldTopic(ctx)
+	case destination.FieldDestination:
+		return m.OldDestination(ctx)
+	case destination.FieldVersion:
+		return m.OldVersion(ctx)
+	case destination.FieldTimeoutMs:
+		return m.OldTimeoutMs(ctx)
+	case destination.FieldDeletedAt:
+		return m.OldDeletedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Destination field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DestinationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case destination.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case destination.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case destination.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case destination.FieldTopic:
+		v, ok := value.(destination.Topic)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTopic(v)
+		return nil
+	case destination.FieldDestination:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestination(v)
+		return nil
+	case destination.FieldVersion:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersion(v)
+		return nil
+	case destination.FieldTimeoutMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTimeoutMs(v)
+		return nil
+	case destination.FieldDeletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeletedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Destination field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DestinationMutation) AddedFields() []string {
+	var fields []string
+	if m.addtimeout_ms != nil {
+		fields = append(fields, destination.FieldTimeoutMs)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DestinationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case destination.FieldTimeoutMs:
+		return m.AddedTimeoutMs()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DestinationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case destination.FieldTimeoutMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTimeoutMs(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Destination numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DestinationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(destination.FieldDeletedAt) {
+		fields = append(fields, destination.FieldDeletedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DestinationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DestinationMutation) ClearField(name string) error {
+	switch name {
+	case destination.FieldDeletedAt:
+		m.ClearDeletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Destination nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DestinationMutation) ResetField(name string) error {
+	switch name {
+	case destination.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case destination.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case destination.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case destination.FieldTopic:
+		m.ResetTopic()
+		return nil
+	case destination.FieldDestination:
+		m.ResetDestination()
+		return nil
+	case destination.FieldVersion:
+		m.ResetVersion()
+		return nil
+	case destination.FieldTimeoutMs:
+		m.ResetTimeoutMs()
+		return nil
+	case destination.FieldDeletedAt:
+		m.ResetDeletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Destination field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DestinationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.shop != nil {
+		edges = append(edges, destination.EdgeShop)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DestinationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case destination.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DestinationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DestinationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DestinationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedshop {
+		edges = append(edges, destination.EdgeShop)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DestinationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case destination.EdgeShop:
+		return m.clearedshop
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DestinationMutation) ClearEdge(name string) error {
+	switch name {
+	case destination.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown Destination unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DestinationMutation) ResetEdge(name string) error {
+	switch name {
+	case destination.EdgeShop:
+		m.ResetShop()
+		return nil
+	}
+	return fmt.Errorf("unknown Destination edge %s", name)
 }
 
 // DiscountCodeMutation represents an operation that mutates the DiscountCode nodes in the graph.
@@ -19875,6 +20693,9 @@ type ShopMutation struct {
 	webhook_deliveries               map[int]struct{}
 	removedwebhook_deliveries        map[int]struct{}
 	clearedwebhook_deliveries        bool
+	destinations                     map[int]struct{}
+	removeddestinations              map[int]struct{}
+	cleareddestinations              bool
 	done                             bool
 	oldValue                         func(context.Context) (*Shop, error)
 	predicates                       []predicate.Shop
@@ -21434,6 +22255,60 @@ func (m *ShopMutation) ResetWebhookDeliveries() {
 	m.removedwebhook_deliveries = nil
 }
 
+// AddDestinationIDs adds the "destinations" edge to the Destination entity by ids.
+func (m *ShopMutation) AddDestinationIDs(ids ...int) {
+	if m.destinations == nil {
+		m.destinations = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.destinations[ids[i]] = struct{}{}
+	}
+}
+
+// ClearDestinations clears the "destinations" edge to the Destination entity.
+func (m *ShopMutation) ClearDestinations() {
+	m.cleareddestinations = true
+}
+
+// DestinationsCleared reports if the "destinations" edge to the Destination entity was cleared.
+func (m *ShopMutation) DestinationsCleared() bool {
+	return m.cleareddestinations
+}
+
+// RemoveDestinationIDs removes the "destinations" edge to the Destination entity by IDs.
+func (m *ShopMutation) RemoveDestinationIDs(ids ...int) {
+	if m.removeddestinations == nil {
+		m.removeddestinations = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.destinations, ids[i])
+		m.removeddestinations[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedDestinations returns the removed IDs of the "destinations" edge to the Destination entity.
+func (m *ShopMutation) RemovedDestinationsIDs() (ids []int) {
+	for id := range m.removeddestinations {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// DestinationsIDs returns the "destinations" edge IDs in the mutation.
+func (m *ShopMutation) DestinationsIDs() (ids []int) {
+	for id := range m.destinations {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetDestinations resets all changes to the "destinations" edge.
+func (m *ShopMutation) ResetDestinations() {
+	m.destinations = nil
+	m.cleareddestinations = false
+	m.removeddestinations = nil
+}
+
 // Where appends a list predicates to the ShopMutation builder.
 func (m *ShopMutation) Where(ps ...predicate.Shop) {
 	m.predicates = append(m.predicates, ps...)
@@ -21814,7 +22689,7 @@ func (m *ShopMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ShopMutation) AddedEdges() []string {
-	edges := make([]string, 0, 17)
+	edges := make([]string, 0, 18)
 	if m.access_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -21865,6 +22740,9 @@ func (m *ShopMutation) AddedEdges() []string {
 	}
 	if m.webhook_deliveries != nil {
 		edges = append(edges, shop.EdgeWebhookDeliveries)
+	}
+	if m.destinations != nil {
+		edges = append(edges, shop.EdgeDestinations)
 	}
 	return edges
 }
@@ -21973,13 +22851,19 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeDestinations:
+		ids := make([]ent.Value, 0, len(m.destinations))
+		for id := range m.destinations {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ShopMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 17)
+	edges := make([]string, 0, 18)
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -22027,6 +22911,9 @@ func (m *ShopMutation) RemovedEdges() []string {
 	}
 	if m.removedwebhook_deliveries != nil {
 		edges = append(edges, shop.EdgeWebhookDeliveries)
+	}
+	if m.removeddestinations != nil {
+		edges = append(edges, shop.EdgeDestinations)
 	}
 	return edges
 }
@@ -22131,13 +23018,19 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeDestinations:
+		ids := make([]ent.Value, 0, len(m.removeddestinations))
+		for id := range m.removeddestinations {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ShopMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 17)
+	edges := make([]string, 0, 18)
 	if m.clearedaccess_tokens {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -22189,6 +23082,9 @@ func (m *ShopMutation) ClearedEdges() []string {
 	if m.clearedwebhook_deliveries {
 		edges = append(edges, shop.EdgeWebhookDeliveries)
 	}
+	if m.cleareddestinations {
+		edges = append(edges, shop.EdgeDestinations)
+	}
 	return edges
 }
 
@@ -22230,6 +23126,8 @@ func (m *ShopMutation) EdgeCleared(name string) bool {
 		return m.clearedidempotency_keys
 	case shop.EdgeWebhookDeliveries:
 		return m.clearedwebhook_deliveries
+	case shop.EdgeDestinations:
+		return m.cleareddestinations
 	}
 	return false
 }
@@ -22299,6 +23197,9 @@ func (m *ShopMutation) ResetEdge(name string) error {
 		return nil
 	case shop.EdgeWebhookDeliveries:
 		m.ResetWebhookDeliveries()
+		return nil
+	case shop.EdgeDestinations:
+		m.ResetDestinations()
 		return nil
 	}
 	return fmt.Errorf("unknown Shop edge %s", name)

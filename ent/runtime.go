@@ -8,6 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
@@ -90,6 +91,29 @@ func init() {
 	corsdomainDescDomain := corsdomainFields[1].Descriptor()
 	// corsdomain.DomainValidator is a validator for the "domain" field. It is called by the builders before save.
 	corsdomain.DomainValidator = corsdomainDescDomain.Validators[0].(func(string) error)
+	destinationMixin := schema.Destination{}.Mixin()
+	destinationMixinFields0 := destinationMixin[0].Fields()
+	_ = destinationMixinFields0
+	destinationFields := schema.Destination{}.Fields()
+	_ = destinationFields
+	// destinationDescCreatedAt is the schema descriptor for created_at field.
+	destinationDescCreatedAt := destinationMixinFields0[0].Descriptor()
+	// destination.DefaultCreatedAt holds the default value on creation for the created_at field.
+	destination.DefaultCreatedAt = destinationDescCreatedAt.Default.(func() time.Time)
+	// destinationDescUpdatedAt is the schema descriptor for updated_at field.
+	destinationDescUpdatedAt := destinationMixinFields0[1].Descriptor()
+	// destination.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	destination.DefaultUpdatedAt = destinationDescUpdatedAt.Default.(func() time.Time)
+	// destination.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	destination.UpdateDefaultUpdatedAt = destinationDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// destinationDescDestination is the schema descriptor for destination field.
+	destinationDescDestination := destinationFields[2].Descriptor()
+	// destination.DestinationValidator is a validator for the "destination" field. It is called by the builders before save.
+	destination.DestinationValidator = destinationDescDestination.Validators[0].(func(string) error)
+	// destinationDescVersion is the schema descriptor for version field.
+	destinationDescVersion := destinationFields[3].Descriptor()
+	// destination.DefaultVersion holds the default value on creation for the version field.
+	destination.DefaultVersion = destinationDescVersion.Default.(string)
 	discountcodeMixin := schema.DiscountCode{}.Mixin()
 	discountcodeMixinFields0 := discountcodeMixin[0].Fields()
 	_ = discountcodeMixinFields0

@@ -90,9 +90,11 @@ type ShopEdges struct {
 	IdempotencyKeys []*IdempotencyKey `json:"idempotency_keys,omitempty"`
 	// WebhookDeliveries holds the value of the webhook_deliveries edge.
 	WebhookDeliveries []*WebhookDelivery `json:"webhook_deliveries,omitempty"`
+	// Destinations holds the value of the destinations edge.
+	Destinations []*Destination `json:"destinations,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [17]bool
+	loadedTypes [18]bool
 	// totalCount holds the count of the edges above.
 	totalCount [14]map[string]int
 
@@ -112,6 +114,7 @@ type ShopEdges struct {
 	namedEvents                  map[string][]*Event
 	namedIdempotencyKeys         map[string][]*IdempotencyKey
 	namedWebhookDeliveries       map[string][]*WebhookDelivery
+	namedDestinations            map[string][]*Destination
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -267,6 +270,15 @@ func (e ShopEdges) WebhookDeliveriesOrErr() ([]*WebhookDelivery, error) {
 		return e.WebhookDeliveries, nil
 	}
 	return nil, &NotLoadedError{edge: "webhook_deliveries"}
+}
+
+// DestinationsOrErr returns the Destinations value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) DestinationsOrErr() ([]*Destination, error) {
+	if e.loadedTypes[17] {
+		return e.Destinations, nil
+	}
+	return nil, &NotLoadedError{edge: "destinations"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -492,6 +504,11 @@ func (_m *Shop) QueryIdempotencyKeys() *IdempotencyKeyQuery {
 // QueryWebhookDeliveries queries the "webhook_deliveries" edge of the Shop entity.
 func (_m *Shop) QueryWebhookDeliveries() *WebhookDeliveryQuery {
 	return NewShopClient(_m.config).QueryWebhookDeliveries(_m)
+}
+
+// QueryDestinations queries the "destinations" edge of the Shop entity.
+func (_m *Shop) QueryDestinations() *DestinationQuery {
+	return NewShopClient(_m.config).QueryDestinations(_m)
 }
 
 // Update returns a builder for updating this Shop.
@@ -944,6 +961,30 @@ func (_m *Shop) appendNamedWebhookDeliveries(name string, edges ...*WebhookDeliv
 		_m.Edges.namedWebhookDeliveries[name] = []*WebhookDelivery{}
 	} else {
 		_m.Edges.namedWebhookDeliveries[name] = append(_m.Edges.namedWebhookDeliveries[name], edges...)
+	}
+}
+
+// NamedDestinations returns the Destinations named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedDestinations(name string) ([]*Destination, error) {
+	if _m.Edges.namedDestinations == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedDestinations[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedDestinations(name string, edges ...*Destination) {
+	if _m.Edges.namedDestinations == nil {
+		_m.Edges.namedDestinations = make(map[string][]*Destination)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedDestinations[name] = []*Destination{}
+	} else {
+		_m.Edges.namedDestinations[name] = append(_m.Edges.namedDestinations[name], edges...)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
@@ -490,6 +491,21 @@ func (_c *ShopCreate) AddWebhookDeliveries(v ...*WebhookDelivery) *ShopCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddWebhookDeliveryIDs(ids...)
+}
+
+// AddDestinationIDs adds the "destinations" edge to the Destination entity by IDs.
+func (_c *ShopCreate) AddDestinationIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddDestinationIDs(ids...)
+	return _c
+}
+
+// AddDestinations adds the "destinations" edges to the Destination entity.
+func (_c *ShopCreate) AddDestinations(v ...*Destination) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddDestinationIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -983,6 +999,22 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DestinationsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DestinationsTable,
+			Columns: []string{shop.DestinationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(destination.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

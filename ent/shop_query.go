@@ -16,6 +16,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
@@ -58,6 +59,7 @@ type ShopQuery struct {
 	withEvents                       *EventQuery
 	withIdempotencyKeys              *IdempotencyKeyQuery
 	withWebhookDeliveries            *WebhookDeliveryQuery
+	withDestinations                 *DestinationQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -76,6 +78,7 @@ type ShopQuery struct {
 	withNamedEvents                  map[string]*EventQuery
 	withNamedIdempotencyKeys         map[string]*IdempotencyKeyQuery
 	withNamedWebhookDeliveries       map[string]*WebhookDeliveryQuery
+	withNamedDestinations            map[string]*DestinationQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -486,6 +489,28 @@ func (_q *ShopQuery) QueryWebhookDeliveries() *WebhookDeliveryQuery {
 	return query
 }
 
+// QueryDestinations chains the current query on the "destinations" edge.
+func (_q *ShopQuery) QueryDestinations() *DestinationQuery {
+	query := (&DestinationClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(destination.Table, destination.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.DestinationsTable, shop.DestinationsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -695,6 +720,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withEvents:                  _q.withEvents.Clone(),
 		withIdempotencyKeys:         _q.withIdempotencyKeys.Clone(),
 		withWebhookDeliveries:       _q.withWebhookDeliveries.Clone(),
+		withDestinations:            _q.withDestinations.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -888,6 +914,17 @@ func (_q *ShopQuery) WithWebhookDeliveries(opts ...func(*WebhookDeliveryQuery)) 
 	return _q
 }
 
+// WithDestinations tells the query-builder to eager-load the nodes that are connected to
+// the "destinations" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithDestinations(opts ...func(*DestinationQuery)) *ShopQuery {
+	query := (&DestinationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withDestinations = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -966,7 +1003,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [17]bool{
+		loadedTypes = [18]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -984,6 +1021,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withEvents != nil,
 			_q.withIdempotencyKeys != nil,
 			_q.withWebhookDeliveries != nil,
+			_q.withDestinations != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -1129,6 +1167,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withDestinations; query != nil {
+		if err := _q.loadDestinations(ctx, query, nodes,
+			func(n *Shop) { n.Edges.Destinations = []*Destination{} },
+			func(n *Shop, e *Destination) { n.Edges.Destinations = append(n.Edges.Destinations, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -1238,6 +1283,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadWebhookDeliveries(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedWebhookDeliveries(name) },
 			func(n *Shop, e *WebhookDelivery) { n.appendNamedWebhookDeliveries(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedDestinations {
+		if err := _q.loadDestinations(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedDestinations(name) },
+			func(n *Shop, e *Destination) { n.appendNamedDestinations(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1756,6 +1808,36 @@ func (_q *ShopQuery) loadWebhookDeliveries(ctx context.Context, query *WebhookDe
 	}
 	return nil
 }
+func (_q *ShopQuery) loadDestinations(ctx context.Context, query *DestinationQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *Destination)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(destination.FieldShopID)
+	}
+	query.Where(predicate.Destination(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.DestinationsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -2091,6 +2173,20 @@ func (_q *ShopQuery) WithNamedWebhookDeliveries(name string, opts ...func(*Webho
 		_q.withNamedWebhookDeliveries = make(map[string]*WebhookDeliveryQuery)
 	}
 	_q.withNamedWebhookDeliveries[name] = query
+	return _q
+}
+
+// WithNamedDestinations tells the query-builder to eager-load the nodes that are connected to the "destinations"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedDestinations(name string, opts ...func(*DestinationQuery)) *ShopQuery {
+	query := (&DestinationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedDestinations == nil {
+		_q.withNamedDestinations = make(map[string]*DestinationQuery)
+	}
+	_q.withNamedDestinations[name] = query
 	return _q
 }
 

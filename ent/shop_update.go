@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/externalpaymentgateway"
@@ -476,6 +477,21 @@ func (_u *ShopUpdate) AddWebhookDeliveries(v ...*WebhookDelivery) *ShopUpdate {
 	return _u.AddWebhookDeliveryIDs(ids...)
 }
 
+// AddDestinationIDs adds the "destinations" edge to the Destination entity by IDs.
+func (_u *ShopUpdate) AddDestinationIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddDestinationIDs(ids...)
+	return _u
+}
+
+// AddDestinations adds the "destinations" edges to the Destination entity.
+func (_u *ShopUpdate) AddDestinations(v ...*Destination) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddDestinationIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdate) Mutation() *ShopMutation {
 	return _u.mutation
@@ -821,6 +837,27 @@ func (_u *ShopUpdate) RemoveWebhookDeliveries(v ...*WebhookDelivery) *ShopUpdate
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveWebhookDeliveryIDs(ids...)
+}
+
+// ClearDestinations clears all "destinations" edges to the Destination entity.
+func (_u *ShopUpdate) ClearDestinations() *ShopUpdate {
+	_u.mutation.ClearDestinations()
+	return _u
+}
+
+// RemoveDestinationIDs removes the "destinations" edge to Destination entities by IDs.
+func (_u *ShopUpdate) RemoveDestinationIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemoveDestinationIDs(ids...)
+	return _u
+}
+
+// RemoveDestinations removes "destinations" edges to Destination entities.
+func (_u *ShopUpdate) RemoveDestinations(v ...*Destination) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveDestinationIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -1672,6 +1709,51 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.DestinationsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DestinationsTable,
+			Columns: []string{shop.DestinationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(destination.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedDestinationsIDs(); len(nodes) > 0 && !_u.mutation.DestinationsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DestinationsTable,
+			Columns: []string{shop.DestinationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(destination.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DestinationsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DestinationsTable,
+			Columns: []string{shop.DestinationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(destination.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{shop.Label}
@@ -2123,6 +2205,21 @@ func (_u *ShopUpdateOne) AddWebhookDeliveries(v ...*WebhookDelivery) *ShopUpdate
 	return _u.AddWebhookDeliveryIDs(ids...)
 }
 
+// AddDestinationIDs adds the "destinations" edge to the Destination entity by IDs.
+func (_u *ShopUpdateOne) AddDestinationIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddDestinationIDs(ids...)
+	return _u
+}
+
+// AddDestinations adds the "destinations" edges to the Destination entity.
+func (_u *ShopUpdateOne) AddDestinations(v ...*Destination) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddDestinationIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdateOne) Mutation() *ShopMutation {
 	return _u.mutation
@@ -2468,6 +2565,27 @@ func (_u *ShopUpdateOne) RemoveWebhookDeliveries(v ...*WebhookDelivery) *ShopUpd
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveWebhookDeliveryIDs(ids...)
+}
+
+// ClearDestinations clears all "destinations" edges to the Destination entity.
+func (_u *ShopUpdateOne) ClearDestinations() *ShopUpdateOne {
+	_u.mutation.ClearDestinations()
+	return _u
+}
+
+// RemoveDestinationIDs removes the "destinations" edge to Destination entities by IDs.
+func (_u *ShopUpdateOne) RemoveDestinationIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemoveDestinationIDs(ids...)
+	return _u
+}
+
+// RemoveDestinations removes "destinations" edges to Destination entities.
+func (_u *ShopUpdateOne) RemoveDestinations(v ...*Destination) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveDestinationIDs(ids...)
 }
 
 // Where appends a list predicates to the ShopUpdate builder.
@@ -3342,6 +3460,51 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(webhookdelivery.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DestinationsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DestinationsTable,
+			Columns: []string{shop.DestinationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(destination.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedDestinationsIDs(); len(nodes) > 0 && !_u.mutation.DestinationsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DestinationsTable,
+			Columns: []string{shop.DestinationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(destination.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DestinationsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.DestinationsTable,
+			Columns: []string{shop.DestinationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(destination.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -20,6 +20,8 @@ type Tx struct {
 	AccessToken *AccessTokenClient
 	// CorsDomain is the client for interacting with the CorsDomain builders.
 	CorsDomain *CorsDomainClient
+	// Destination is the client for interacting with the Destination builders.
+	Destination *DestinationClient
 	// DiscountCode is the client for interacting with the DiscountCode builders.
 	DiscountCode *DiscountCodeClient
 	// Event is the client for interacting with the Event builders.
@@ -198,6 +200,7 @@ func (tx *Tx) init() {
 	tx.APIOverride = NewAPIOverrideClient(tx.config)
 	tx.AccessToken = NewAccessTokenClient(tx.config)
 	tx.CorsDomain = NewCorsDomainClient(tx.config)
+	tx.Destination = NewDestinationClient(tx.config)
 	tx.DiscountCode = NewDiscountCodeClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.ExternalPaymentGateway = NewExternalPaymentGatewayClient(tx.config)

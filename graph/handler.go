@@ -116,6 +116,7 @@ var statusOfKind = map[problem.Kind]int{
 	problem.Unsupported:  http.StatusUnsupportedMediaType,
 	problem.Invalid:      http.StatusUnprocessableEntity,
 	problem.Unavailable:  http.StatusServiceUnavailable,
+	problem.Rejected:     http.StatusBadRequest,
 }
 
 // StatusOf is the status GraphQL reports a problem of kind k with (docs/errors.md shows it).

@@ -123,6 +123,7 @@ var statusOfKind = map[problem.Kind]int{
 	problem.Unsupported:  http.StatusUnsupportedMediaType,
 	problem.Invalid:      http.StatusUnprocessableEntity,
 	problem.Unavailable:  http.StatusServiceUnavailable,
+	problem.Rejected:     http.StatusBadRequest,
 }
 
 // StatusOf is the HTTP status REST answers a problem of kind k with (docs/errors.md shows it).

@@ -125,6 +125,7 @@ func (a *API) register(mux router) {
 	a.registerStoreConfig(mux)
 	a.registerIntegration(mux)
 	a.registerSettings(mux)
+	a.registerDestinations(mux)
 	a.registerWebhooks(mux)
 	a.registerPaymentGateways(mux)
 	a.registerFlows(mux)

@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/checkout"
+	"github.com/checkoutd/checkoutd/service/connector"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/outbound"
@@ -41,6 +42,8 @@ type Service struct {
 	Payments *payment.Service
 	// Webhooks is the webhook domain: subscriptions and deliveries.
 	Webhooks *webhooks.Service
+	// Connector is the platform connector domain: destinations and the calls made to them.
+	Connector *connector.Service
 
 	p              *platform.Platform
 	db             *platform.Database
@@ -97,6 +100,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.Orders = orders.New(s.p, s.Shops, s.Catalog, s.smtpURL)
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments)
 	s.Admin = admin.New(s.p, s.Orders)
+	s.Connector = connector.New(s.p, s.outbound)
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})
 	s.registerProcessMetrics()

@@ -45,6 +45,18 @@ func (f CorsDomainFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CorsDomainMutation", m)
 }
 
+// The DestinationFunc type is an adapter to allow the use of ordinary
+// function as Destination mutator.
+type DestinationFunc func(context.Context, *ent.DestinationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DestinationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DestinationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DestinationMutation", m)
+}
+
 // The DiscountCodeFunc type is an adapter to allow the use of ordinary
 // function as DiscountCode mutator.
 type DiscountCodeFunc func(context.Context, *ent.DiscountCodeMutation) (ent.Value, error)

@@ -85,6 +85,42 @@ var (
 			},
 		},
 	}
+	// DestinationsColumns holds the columns for the "destinations" table.
+	DestinationsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "topic", Type: field.TypeEnum, Enums: []string{"customers", "products", "orders"}},
+		{Name: "destination", Type: field.TypeString, Size: 2048},
+		{Name: "version", Type: field.TypeString, Default: "v1"},
+		{Name: "timeout_ms", Type: field.TypeInt},
+		{Name: "deleted_at", Type: field.TypeTime, Nullable: true},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// DestinationsTable holds the schema information for the "destinations" table.
+	DestinationsTable = &schema.Table{
+		Name:       "destinations",
+		Columns:    DestinationsColumns,
+		PrimaryKey: []*schema.Column{DestinationsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "destinations_shops_destinations",
+				Columns:    []*schema.Column{DestinationsColumns[8]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "destination_shop_id_topic",
+				Unique:  true,
+				Columns: []*schema.Column{DestinationsColumns[8], DestinationsColumns[3]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "deleted_at IS NULL",
+				},
+			},
+		},
+	}
 	// DiscountCodesColumns holds the columns for the "discount_codes" table.
 	DiscountCodesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -904,6 +940,7 @@ var (
 		APIOverridesTable,
 		AccessTokensTable,
 		CorsDomainsTable,
+		DestinationsTable,
 		DiscountCodesTable,
 		EventsTable,
 		ExternalPaymentGatewaysTable,
@@ -941,6 +978,10 @@ func init() {
 	CorsDomainsTable.ForeignKeys[0].RefTable = ShopsTable
 	CorsDomainsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(8589934592),
+	}
+	DestinationsTable.ForeignKeys[0].RefTable = ShopsTable
+	DestinationsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(107374182400),
 	}
 	DiscountCodesTable.ForeignKeys[0].RefTable = ShopsTable
 	DiscountCodesTable.Annotation = &entsql.Annotation{

@@ -15,6 +15,9 @@ type AccessToken func(*sql.Selector)
 // CorsDomain is the predicate function for corsdomain builders.
 type CorsDomain func(*sql.Selector)
 
+// Destination is the predicate function for destination builders.
+type Destination func(*sql.Selector)
+
 // DiscountCode is the predicate function for discountcode builders.
 type DiscountCode func(*sql.Selector)
 

@@ -78,6 +78,8 @@ const (
 	EdgeIdempotencyKeys = "idempotency_keys"
 	// EdgeWebhookDeliveries holds the string denoting the webhook_deliveries edge name in mutations.
 	EdgeWebhookDeliveries = "webhook_deliveries"
+	// EdgeDestinations holds the string denoting the destinations edge name in mutations.
+	EdgeDestinations = "destinations"
 	// Table holds the table name of the shop in the database.
 	Table = "shops"
 	// AccessTokensTable is the table that holds the access_tokens relation/edge.
@@ -199,6 +201,13 @@ const (
 	WebhookDeliveriesInverseTable = "webhook_deliveries"
 	// WebhookDeliveriesColumn is the table column denoting the webhook_deliveries relation/edge.
 	WebhookDeliveriesColumn = "shop_id"
+	// DestinationsTable is the table that holds the destinations relation/edge.
+	DestinationsTable = "destinations"
+	// DestinationsInverseTable is the table name for the Destination entity.
+	// It exists in this package in order to avoid circular dependency with the "destination" package.
+	DestinationsInverseTable = "destinations"
+	// DestinationsColumn is the table column denoting the destinations relation/edge.
+	DestinationsColumn = "shop_id"
 )
 
 // Columns holds all SQL columns for shop fields.
@@ -572,6 +581,20 @@ func ByWebhookDeliveries(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption
 		sqlgraph.OrderByNeighborTerms(s, newWebhookDeliveriesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByDestinationsCount orders the results by destinations count.
+func ByDestinationsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newDestinationsStep(), opts...)
+	}
+}
+
+// ByDestinations orders the results by destinations terms.
+func ByDestinations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newDestinationsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccessTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -689,5 +712,12 @@ func newWebhookDeliveriesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(WebhookDeliveriesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, WebhookDeliveriesTable, WebhookDeliveriesColumn),
+	)
+}
+func newDestinationsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(DestinationsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, DestinationsTable, DestinationsColumn),
 	)
 }

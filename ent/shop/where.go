@@ -1101,6 +1101,29 @@ func HasWebhookDeliveriesWith(preds ...predicate.WebhookDelivery) predicate.Shop
 	})
 }
 
+// HasDestinations applies the HasEdge predicate on the "destinations" edge.
+func HasDestinations() predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, DestinationsTable, DestinationsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasDestinationsWith applies the HasEdge predicate on the "destinations" edge with a given conditions (other predicates).
+func HasDestinationsWith(preds ...predicate.Destination) predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := newDestinationsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Shop) predicate.Shop {
 	return predicate.Shop(sql.AndPredicates(predicates...))

@@ -33,9 +33,12 @@ const (
 	Invalid
 	// Unavailable is a request that could not be served now; the same request may succeed later.
 	Unavailable
+	// Rejected is a request refused by a rule of an interface whose spec answers such refusals
+	// with 400 rather than 422 (destinations, event notifications).
+	Rejected
 )
 
-var kindNames = [...]string{"internal", "malformed", "unauthorized", "not_found", "not_allowed", "conflict", "too_large", "unsupported", "invalid", "unavailable"}
+var kindNames = [...]string{"internal", "malformed", "unauthorized", "not_found", "not_allowed", "conflict", "too_large", "unsupported", "invalid", "unavailable", "rejected"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
