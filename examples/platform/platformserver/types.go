@@ -193,7 +193,7 @@ type Product struct {
 	LocalizedDescriptions    map[string]string `json:"localized_descriptions"`
 	Categories               []Category        `json:"categories"`
 	Images                   []Image           `json:"images"`
-	Options                  []Option          `json:"options"`
+	Options                  []ProductOption   `json:"options"`
 	Variants                 []Variant         `json:"variants"`
 }
 
@@ -212,8 +212,8 @@ type Image struct {
 	Position   int    `json:"position"`
 }
 
-// Option is a product option (size, colour) and its values.
-type Option struct {
+// ProductOption is a product option (size, colour) and its values.
+type ProductOption struct {
 	PlatformID   string        `json:"platform_id"`
 	Name         string        `json:"name"`
 	Position     int           `json:"position"`
