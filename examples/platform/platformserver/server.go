@@ -68,6 +68,11 @@ func New(secrets map[string][]byte, opts ...Option) *Server {
 	for _, o := range opts {
 		o(s)
 	}
+	// Timestamps the server assigns are UTC and whole microseconds, the precision a database
+	// such as PostgreSQL keeps, so that a stored platform_updated_at compares equal to the one
+	// answered.
+	now := s.now
+	s.now = func() time.Time { return now().UTC().Truncate(time.Microsecond) }
 	s.routes()
 	return s
 }
