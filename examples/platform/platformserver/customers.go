@@ -41,9 +41,7 @@ func (s *Server) AddCustomer(shop string, c Customer) Customer {
 	sh := s.shop(shop)
 	now := s.now().UTC()
 	c = cloneCustomer(c)
-	if c.PlatformID == "" {
-		c.PlatformID = sh.newID("cus")
-	}
+	c.PlatformID = sh.claim(c.PlatformID, "cus")
 	if c.PlatformCreatedAt.IsZero() {
 		c.PlatformCreatedAt = now
 	}
@@ -51,9 +49,7 @@ func (s *Server) AddCustomer(shop string, c Customer) Customer {
 		c.PlatformUpdatedAt = now
 	}
 	for i := range c.Addresses {
-		if c.Addresses[i].PlatformID == "" {
-			c.Addresses[i].PlatformID = sh.newID("adr")
-		}
+		c.Addresses[i].PlatformID = sh.claim(c.Addresses[i].PlatformID, "adr")
 		c.Addresses[i].PlatformCustomerID = c.PlatformID
 	}
 	sh.customers.put(c.PlatformID, &c)

@@ -148,3 +148,16 @@ func TestUpdateReplacesAddressesKeepingKnownIDs(t *testing.T) {
 		t.Fatalf("addresses %+v", got)
 	}
 }
+
+func TestAssignedIDsSkipThoseATestChose(t *testing.T) {
+	f := newFixture(t)
+	f.srv.AddCustomer(testShop, Customer{PlatformID: "cus_000000000001", FirstName: "Chosen"})
+	var created customerAnswer
+	wantStatus(t, f.do("POST", "customers", data("customer", map[string]any{"first_name": "New"}), &created), http.StatusCreated)
+	if created.Data.Customer.PlatformID == "cus_000000000001" {
+		t.Fatal("a created customer took the id a test chose")
+	}
+	if c, _ := f.srv.Customer(testShop, "cus_000000000001"); c.FirstName != "Chosen" {
+		t.Fatalf("the chosen customer was replaced: %+v", c)
+	}
+}

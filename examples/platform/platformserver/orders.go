@@ -82,9 +82,7 @@ func (s *Server) AddOrder(shop string, o Order) Order {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sh := s.shop(shop)
-	if o.PlatformID == "" {
-		o.PlatformID = sh.newID("ord")
-	}
+	o.PlatformID = sh.claim(o.PlatformID, "ord")
 	now := s.now().UTC()
 	o.PlatformUpdatedAt = orNow(o.PlatformUpdatedAt, now)
 	o.PlacedAt = orNow(o.PlacedAt, now)

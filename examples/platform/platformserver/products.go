@@ -13,9 +13,7 @@ func (s *Server) AddProduct(shop string, p Product) Product {
 	defer s.mu.Unlock()
 	sh := s.shop(shop)
 	now := s.now().UTC()
-	if p.PlatformID == "" {
-		p.PlatformID = sh.newID("prd")
-	}
+	p.PlatformID = sh.claim(p.PlatformID, "prd")
 	p.PlatformUpdatedAt = orNow(p.PlatformUpdatedAt, now)
 	for i := range p.Categories {
 		p.Categories[i] = sh.putCategory(p.Categories[i], now)
@@ -32,9 +30,7 @@ func (s *Server) AddCategory(shop string, c Category) Category {
 }
 
 func (sh *shop) putCategory(c Category, now time.Time) Category {
-	if c.PlatformID == "" {
-		c.PlatformID = sh.newID("cat")
-	}
+	c.PlatformID = sh.claim(c.PlatformID, "cat")
 	c.PlatformUpdatedAt = orNow(c.PlatformUpdatedAt, now)
 	sh.categories.put(c.PlatformID, &c)
 	return c

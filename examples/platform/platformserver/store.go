@@ -20,13 +20,15 @@ type shop struct {
 	idempotency map[string]string
 	// seq numbers the platform ids this shop assigns, one counter per prefix.
 	seq map[string]int
+	// taken holds the ids a test chose (AddCustomer and the like), which newID must skip.
+	taken map[string]bool
 }
 
 // shop returns the named shop, creating it empty. Call with s.mu held.
 func (s *Server) shop(name string) *shop {
 	sh := s.shops[name]
 	if sh == nil {
-		sh = &shop{idempotency: map[string]string{}, seq: map[string]int{}}
+		sh = &shop{idempotency: map[string]string{}, seq: map[string]int{}, taken: map[string]bool{}}
 		s.shops[name] = sh
 		sh.customers.init()
 		sh.orders.init()
@@ -39,8 +41,22 @@ func (s *Server) shop(name string) *shop {
 // newID assigns the next platform id with prefix. Zero-padding makes string order equal
 // creation order, so "ascending platform_id" is also oldest first.
 func (sh *shop) newID(prefix string) string {
-	sh.seq[prefix]++
-	return fmt.Sprintf("%s_%012d", prefix, sh.seq[prefix])
+	for {
+		sh.seq[prefix]++
+		if id := fmt.Sprintf("%s_%012d", prefix, sh.seq[prefix]); !sh.taken[id] {
+			return id
+		}
+	}
+}
+
+// claim returns id when a test chose one, remembering it so that newID never assigns it, and
+// a new id with prefix otherwise.
+func (sh *shop) claim(id, prefix string) string {
+	if id == "" {
+		return sh.newID(prefix)
+	}
+	sh.taken[id] = true
+	return id
 }
 
 // index keeps records by platform_id and their ids in ascending order, for cursor pagination.
