@@ -17,6 +17,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/connectorattempt"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
@@ -54,6 +56,10 @@ type Client struct {
 	APIOverride *APIOverrideClient
 	// AccessToken is the client for interacting with the AccessToken builders.
 	AccessToken *AccessTokenClient
+	// ConnectorAttempt is the client for interacting with the ConnectorAttempt builders.
+	ConnectorAttempt *ConnectorAttemptClient
+	// ConnectorCall is the client for interacting with the ConnectorCall builders.
+	ConnectorCall *ConnectorCallClient
 	// CorsDomain is the client for interacting with the CorsDomain builders.
 	CorsDomain *CorsDomainClient
 	// Destination is the client for interacting with the Destination builders.
@@ -115,6 +121,8 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIOverride = NewAPIOverrideClient(c.config)
 	c.AccessToken = NewAccessTokenClient(c.config)
+	c.ConnectorAttempt = NewConnectorAttemptClient(c.config)
+	c.ConnectorCall = NewConnectorCallClient(c.config)
 	c.CorsDomain = NewCorsDomainClient(c.config)
 	c.Destination = NewDestinationClient(c.config)
 	c.DiscountCode = NewDiscountCodeClient(c.config)
@@ -233,6 +241,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:                 cfg,
 		APIOverride:            NewAPIOverrideClient(cfg),
 		AccessToken:            NewAccessTokenClient(cfg),
+		ConnectorAttempt:       NewConnectorAttemptClient(cfg),
+		ConnectorCall:          NewConnectorCallClient(cfg),
 		CorsDomain:             NewCorsDomainClient(cfg),
 		Destination:            NewDestinationClient(cfg),
 		DiscountCode:           NewDiscountCodeClient(cfg),
@@ -278,6 +288,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:                 cfg,
 		APIOverride:            NewAPIOverrideClient(cfg),
 		AccessToken:            NewAccessTokenClient(cfg),
+		ConnectorAttempt:       NewConnectorAttemptClient(cfg),
+		ConnectorCall:          NewConnectorCallClient(cfg),
 		CorsDomain:             NewCorsDomainClient(cfg),
 		Destination:            NewDestinationClient(cfg),
 		DiscountCode:           NewDiscountCodeClient(cfg),
@@ -331,12 +343,12 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIOverride, c.AccessToken, c.CorsDomain, c.Destination, c.DiscountCode,
-		c.Event, c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey,
-		c.LifeElement, c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction,
-		c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop,
-		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.APIOverride, c.AccessToken, c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain,
+		c.Destination, c.DiscountCode, c.Event, c.ExternalPaymentGateway, c.Flow,
+		c.GiftCard, c.IdempotencyKey, c.LifeElement, c.LineItem, c.Order,
+		c.OrderPayment, c.PaymentTransaction, c.ProcessLease, c.Product, c.RSAConfig,
+		c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -346,12 +358,12 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIOverride, c.AccessToken, c.CorsDomain, c.Destination, c.DiscountCode,
-		c.Event, c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey,
-		c.LifeElement, c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction,
-		c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop,
-		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.APIOverride, c.AccessToken, c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain,
+		c.Destination, c.DiscountCode, c.Event, c.ExternalPaymentGateway, c.Flow,
+		c.GiftCard, c.IdempotencyKey, c.LifeElement, c.LineItem, c.Order,
+		c.OrderPayment, c.PaymentTransaction, c.ProcessLease, c.Product, c.RSAConfig,
+		c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -364,6 +376,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.APIOverride.mutate(ctx, m)
 	case *AccessTokenMutation:
 		return c.AccessToken.mutate(ctx, m)
+	case *ConnectorAttemptMutation:
+		return c.ConnectorAttempt.mutate(ctx, m)
+	case *ConnectorCallMutation:
+		return c.ConnectorCall.mutate(ctx, m)
 	case *CorsDomainMutation:
 		return c.CorsDomain.mutate(ctx, m)
 	case *DestinationMutation:
@@ -712,6 +728,320 @@ func (c *AccessTokenClient) mutate(ctx context.Context, m *AccessTokenMutation) 
 		return (&AccessTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown AccessToken mutation op: %q", m.Op())
+	}
+}
+
+// ConnectorAttemptClient is a client for the ConnectorAttempt schema.
+type ConnectorAttemptClient struct {
+	config
+}
+
+// NewConnectorAttemptClient returns a client for the ConnectorAttempt from the given config.
+func NewConnectorAttemptClient(c config) *ConnectorAttemptClient {
+	return &ConnectorAttemptClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `connectorattempt.Hooks(f(g(h())))`.
+func (c *ConnectorAttemptClient) Use(hooks ...Hook) {
+	c.hooks.ConnectorAttempt = append(c.hooks.ConnectorAttempt, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `connectorattempt.Intercept(f(g(h())))`.
+func (c *ConnectorAttemptClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConnectorAttempt = append(c.inters.ConnectorAttempt, interceptors...)
+}
+
+// Create returns a builder for creating a ConnectorAttempt entity.
+func (c *ConnectorAttemptClient) Create() *ConnectorAttemptCreate {
+	mutation := newConnectorAttemptMutation(c.config, OpCreate)
+	return &ConnectorAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConnectorAttempt entities.
+func (c *ConnectorAttemptClient) CreateBulk(builders ...*ConnectorAttemptCreate) *ConnectorAttemptCreateBulk {
+	return &ConnectorAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ConnectorAttemptClient) MapCreateBulk(slice any, setFunc func(*ConnectorAttemptCreate, int)) *ConnectorAttemptCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ConnectorAttemptCreateBulk{err: fmt.Errorf("calling to ConnectorAttemptClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ConnectorAttemptCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ConnectorAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConnectorAttempt.
+func (c *ConnectorAttemptClient) Update() *ConnectorAttemptUpdate {
+	mutation := newConnectorAttemptMutation(c.config, OpUpdate)
+	return &ConnectorAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ConnectorAttemptClient) UpdateOne(_m *ConnectorAttempt) *ConnectorAttemptUpdateOne {
+	mutation := newConnectorAttemptMutation(c.config, OpUpdateOne, withConnectorAttempt(_m))
+	return &ConnectorAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConnectorAttemptClient) UpdateOneID(id int) *ConnectorAttemptUpdateOne {
+	mutation := newConnectorAttemptMutation(c.config, OpUpdateOne, withConnectorAttemptID(id))
+	return &ConnectorAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConnectorAttempt.
+func (c *ConnectorAttemptClient) Delete() *ConnectorAttemptDelete {
+	mutation := newConnectorAttemptMutation(c.config, OpDelete)
+	return &ConnectorAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ConnectorAttemptClient) DeleteOne(_m *ConnectorAttempt) *ConnectorAttemptDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConnectorAttemptClient) DeleteOneID(id int) *ConnectorAttemptDeleteOne {
+	builder := c.Delete().Where(connectorattempt.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConnectorAttemptDeleteOne{builder}
+}
+
+// Query returns a query builder for ConnectorAttempt.
+func (c *ConnectorAttemptClient) Query() *ConnectorAttemptQuery {
+	return &ConnectorAttemptQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConnectorAttempt},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConnectorAttempt entity by its id.
+func (c *ConnectorAttemptClient) Get(ctx context.Context, id int) (*ConnectorAttempt, error) {
+	return c.Query().Where(connectorattempt.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ConnectorAttemptClient) GetX(ctx context.Context, id int) *ConnectorAttempt {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryCall queries the call edge of a ConnectorAttempt.
+func (c *ConnectorAttemptClient) QueryCall(_m *ConnectorAttempt) *ConnectorCallQuery {
+	query := (&ConnectorCallClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(connectorattempt.Table, connectorattempt.FieldID, id),
+			sqlgraph.To(connectorcall.Table, connectorcall.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, connectorattempt.CallTable, connectorattempt.CallColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ConnectorAttemptClient) Hooks() []Hook {
+	return c.hooks.ConnectorAttempt
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConnectorAttemptClient) Interceptors() []Interceptor {
+	return c.inters.ConnectorAttempt
+}
+
+func (c *ConnectorAttemptClient) mutate(ctx context.Context, m *ConnectorAttemptMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConnectorAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConnectorAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConnectorAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConnectorAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConnectorAttempt mutation op: %q", m.Op())
+	}
+}
+
+// ConnectorCallClient is a client for the ConnectorCall schema.
+type ConnectorCallClient struct {
+	config
+}
+
+// NewConnectorCallClient returns a client for the ConnectorCall from the given config.
+func NewConnectorCallClient(c config) *ConnectorCallClient {
+	return &ConnectorCallClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `connectorcall.Hooks(f(g(h())))`.
+func (c *ConnectorCallClient) Use(hooks ...Hook) {
+	c.hooks.ConnectorCall = append(c.hooks.ConnectorCall, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `connectorcall.Intercept(f(g(h())))`.
+func (c *ConnectorCallClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConnectorCall = append(c.inters.ConnectorCall, interceptors...)
+}
+
+// Create returns a builder for creating a ConnectorCall entity.
+func (c *ConnectorCallClient) Create() *ConnectorCallCreate {
+	mutation := newConnectorCallMutation(c.config, OpCreate)
+	return &ConnectorCallCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConnectorCall entities.
+func (c *ConnectorCallClient) CreateBulk(builders ...*ConnectorCallCreate) *ConnectorCallCreateBulk {
+	return &ConnectorCallCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ConnectorCallClient) MapCreateBulk(slice any, setFunc func(*ConnectorCallCreate, int)) *ConnectorCallCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ConnectorCallCreateBulk{err: fmt.Errorf("calling to ConnectorCallClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ConnectorCallCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ConnectorCallCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConnectorCall.
+func (c *ConnectorCallClient) Update() *ConnectorCallUpdate {
+	mutation := newConnectorCallMutation(c.config, OpUpdate)
+	return &ConnectorCallUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ConnectorCallClient) UpdateOne(_m *ConnectorCall) *ConnectorCallUpdateOne {
+	mutation := newConnectorCallMutation(c.config, OpUpdateOne, withConnectorCall(_m))
+	return &ConnectorCallUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConnectorCallClient) UpdateOneID(id int) *ConnectorCallUpdateOne {
+	mutation := newConnectorCallMutation(c.config, OpUpdateOne, withConnectorCallID(id))
+	return &ConnectorCallUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConnectorCall.
+func (c *ConnectorCallClient) Delete() *ConnectorCallDelete {
+	mutation := newConnectorCallMutation(c.config, OpDelete)
+	return &ConnectorCallDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ConnectorCallClient) DeleteOne(_m *ConnectorCall) *ConnectorCallDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConnectorCallClient) DeleteOneID(id int) *ConnectorCallDeleteOne {
+	builder := c.Delete().Where(connectorcall.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConnectorCallDeleteOne{builder}
+}
+
+// Query returns a query builder for ConnectorCall.
+func (c *ConnectorCallClient) Query() *ConnectorCallQuery {
+	return &ConnectorCallQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConnectorCall},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConnectorCall entity by its id.
+func (c *ConnectorCallClient) Get(ctx context.Context, id int) (*ConnectorCall, error) {
+	return c.Query().Where(connectorcall.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ConnectorCallClient) GetX(ctx context.Context, id int) *ConnectorCall {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a ConnectorCall.
+func (c *ConnectorCallClient) QueryShop(_m *ConnectorCall) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(connectorcall.Table, connectorcall.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, connectorcall.ShopTable, connectorcall.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAttempts queries the attempts edge of a ConnectorCall.
+func (c *ConnectorCallClient) QueryAttempts(_m *ConnectorCall) *ConnectorAttemptQuery {
+	query := (&ConnectorAttemptClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(connectorcall.Table, connectorcall.FieldID, id),
+			sqlgraph.To(connectorattempt.Table, connectorattempt.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, connectorcall.AttemptsTable, connectorcall.AttemptsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ConnectorCallClient) Hooks() []Hook {
+	return c.hooks.ConnectorCall
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConnectorCallClient) Interceptors() []Interceptor {
+	return c.inters.ConnectorCall
+}
+
+func (c *ConnectorCallClient) mutate(ctx context.Context, m *ConnectorCallMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConnectorCallCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConnectorCallUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConnectorCallUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConnectorCallDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConnectorCall mutation op: %q", m.Op())
 	}
 }
 
@@ -3937,6 +4267,22 @@ func (c *ShopClient) QueryDestinations(_m *Shop) *DestinationQuery {
 	return query
 }
 
+// QueryConnectorCalls queries the connector_calls edge of a Shop.
+func (c *ShopClient) QueryConnectorCalls(_m *Shop) *ConnectorCallQuery {
+	query := (&ConnectorCallClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(connectorcall.Table, connectorcall.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.ConnectorCallsTable, shop.ConnectorCallsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ShopClient) Hooks() []Hook {
 	return c.hooks.Shop
@@ -4774,18 +5120,18 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIOverride, AccessToken, CorsDomain, Destination, DiscountCode, Event,
-		ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey, LifeElement, LineItem,
-		Order, OrderPayment, PaymentTransaction, ProcessLease, Product, RSAConfig,
-		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		APIOverride, AccessToken, ConnectorAttempt, ConnectorCall, CorsDomain,
+		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
+		IdempotencyKey, LifeElement, LineItem, Order, OrderPayment, PaymentTransaction,
+		ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone, Shop, TaxZone,
+		Variant, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		APIOverride, AccessToken, CorsDomain, Destination, DiscountCode, Event,
-		ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey, LifeElement, LineItem,
-		Order, OrderPayment, PaymentTransaction, ProcessLease, Product, RSAConfig,
-		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		APIOverride, AccessToken, ConnectorAttempt, ConnectorCall, CorsDomain,
+		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
+		IdempotencyKey, LifeElement, LineItem, Order, OrderPayment, PaymentTransaction,
+		ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone, Shop, TaxZone,
+		Variant, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

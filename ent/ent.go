@@ -14,6 +14,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/connectorattempt"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
@@ -100,6 +102,8 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apioverride.Table:            apioverride.ValidColumn,
 			accesstoken.Table:            accesstoken.ValidColumn,
+			connectorattempt.Table:       connectorattempt.ValidColumn,
+			connectorcall.Table:          connectorcall.ValidColumn,
 			corsdomain.Table:             corsdomain.ValidColumn,
 			destination.Table:            destination.ValidColumn,
 			discountcode.Table:           discountcode.ValidColumn,

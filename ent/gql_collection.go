@@ -12,6 +12,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/connectorattempt"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
@@ -269,6 +271,305 @@ func newAccessTokenPaginateArgs(rv map[string]any) *accesstokenPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*AccessTokenWhereInput); ok {
 		args.opts = append(args.opts, WithAccessTokenFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *ConnectorAttemptQuery) CollectFields(ctx context.Context, satisfies ...string) (*ConnectorAttemptQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *ConnectorAttemptQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(connectorattempt.Columns))
+		selectedFields = []string{connectorattempt.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "call":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ConnectorCallClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, connectorcallImplementors)...); err != nil {
+				return err
+			}
+			_q.withCall = query
+			if _, ok := fieldSeen[connectorattempt.FieldCallID]; !ok {
+				selectedFields = append(selectedFields, connectorattempt.FieldCallID)
+				fieldSeen[connectorattempt.FieldCallID] = struct{}{}
+			}
+		case "attemptedAt":
+			if _, ok := fieldSeen[connectorattempt.FieldAttemptedAt]; !ok {
+				selectedFields = append(selectedFields, connectorattempt.FieldAttemptedAt)
+				fieldSeen[connectorattempt.FieldAttemptedAt] = struct{}{}
+			}
+		case "statusCode":
+			if _, ok := fieldSeen[connectorattempt.FieldStatusCode]; !ok {
+				selectedFields = append(selectedFields, connectorattempt.FieldStatusCode)
+				fieldSeen[connectorattempt.FieldStatusCode] = struct{}{}
+			}
+		case "latencyMs":
+			if _, ok := fieldSeen[connectorattempt.FieldLatencyMs]; !ok {
+				selectedFields = append(selectedFields, connectorattempt.FieldLatencyMs)
+				fieldSeen[connectorattempt.FieldLatencyMs] = struct{}{}
+			}
+		case "responseBody":
+			if _, ok := fieldSeen[connectorattempt.FieldResponseBody]; !ok {
+				selectedFields = append(selectedFields, connectorattempt.FieldResponseBody)
+				fieldSeen[connectorattempt.FieldResponseBody] = struct{}{}
+			}
+		case "error":
+			if _, ok := fieldSeen[connectorattempt.FieldError]; !ok {
+				selectedFields = append(selectedFields, connectorattempt.FieldError)
+				fieldSeen[connectorattempt.FieldError] = struct{}{}
+			}
+		case "replay":
+			if _, ok := fieldSeen[connectorattempt.FieldReplay]; !ok {
+				selectedFields = append(selectedFields, connectorattempt.FieldReplay)
+				fieldSeen[connectorattempt.FieldReplay] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type connectorattemptPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []ConnectorAttemptPaginateOption
+}
+
+func newConnectorAttemptPaginateArgs(rv map[string]any) *connectorattemptPaginateArgs {
+	args := &connectorattemptPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[whereField].(*ConnectorAttemptWhereInput); ok {
+		args.opts = append(args.opts, WithConnectorAttemptFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *ConnectorCallQuery) CollectFields(ctx context.Context, satisfies ...string) (*ConnectorCallQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *ConnectorCallQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(connectorcall.Columns))
+		selectedFields = []string{connectorcall.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "shop":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShopClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, shopImplementors)...); err != nil {
+				return err
+			}
+			_q.withShop = query
+			if _, ok := fieldSeen[connectorcall.FieldShopID]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldShopID)
+				fieldSeen[connectorcall.FieldShopID] = struct{}{}
+			}
+
+		case "attempts":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ConnectorAttemptClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, connectorattemptImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedAttempts(alias, func(wq *ConnectorAttemptQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[connectorcall.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldCreatedAt)
+				fieldSeen[connectorcall.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[connectorcall.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldUpdatedAt)
+				fieldSeen[connectorcall.FieldUpdatedAt] = struct{}{}
+			}
+		case "topic":
+			if _, ok := fieldSeen[connectorcall.FieldTopic]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldTopic)
+				fieldSeen[connectorcall.FieldTopic] = struct{}{}
+			}
+		case "operation":
+			if _, ok := fieldSeen[connectorcall.FieldOperation]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldOperation)
+				fieldSeen[connectorcall.FieldOperation] = struct{}{}
+			}
+		case "method":
+			if _, ok := fieldSeen[connectorcall.FieldMethod]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldMethod)
+				fieldSeen[connectorcall.FieldMethod] = struct{}{}
+			}
+		case "path":
+			if _, ok := fieldSeen[connectorcall.FieldPath]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldPath)
+				fieldSeen[connectorcall.FieldPath] = struct{}{}
+			}
+		case "idempotencyKey":
+			if _, ok := fieldSeen[connectorcall.FieldIdempotencyKey]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldIdempotencyKey)
+				fieldSeen[connectorcall.FieldIdempotencyKey] = struct{}{}
+			}
+		case "requestBody":
+			if _, ok := fieldSeen[connectorcall.FieldRequestBody]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldRequestBody)
+				fieldSeen[connectorcall.FieldRequestBody] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[connectorcall.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldStatus)
+				fieldSeen[connectorcall.FieldStatus] = struct{}{}
+			}
+		case "attemptCount":
+			if _, ok := fieldSeen[connectorcall.FieldAttemptCount]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldAttemptCount)
+				fieldSeen[connectorcall.FieldAttemptCount] = struct{}{}
+			}
+		case "nextAttemptAt":
+			if _, ok := fieldSeen[connectorcall.FieldNextAttemptAt]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldNextAttemptAt)
+				fieldSeen[connectorcall.FieldNextAttemptAt] = struct{}{}
+			}
+		case "lastStatusCode":
+			if _, ok := fieldSeen[connectorcall.FieldLastStatusCode]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldLastStatusCode)
+				fieldSeen[connectorcall.FieldLastStatusCode] = struct{}{}
+			}
+		case "lastError":
+			if _, ok := fieldSeen[connectorcall.FieldLastError]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldLastError)
+				fieldSeen[connectorcall.FieldLastError] = struct{}{}
+			}
+		case "responseBody":
+			if _, ok := fieldSeen[connectorcall.FieldResponseBody]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldResponseBody)
+				fieldSeen[connectorcall.FieldResponseBody] = struct{}{}
+			}
+		case "succeededAt":
+			if _, ok := fieldSeen[connectorcall.FieldSucceededAt]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldSucceededAt)
+				fieldSeen[connectorcall.FieldSucceededAt] = struct{}{}
+			}
+		case "failedAt":
+			if _, ok := fieldSeen[connectorcall.FieldFailedAt]; !ok {
+				selectedFields = append(selectedFields, connectorcall.FieldFailedAt)
+				fieldSeen[connectorcall.FieldFailedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type connectorcallPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []ConnectorCallPaginateOption
+}
+
+func newConnectorCallPaginateArgs(rv map[string]any) *connectorcallPaginateArgs {
+	args := &connectorcallPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &ConnectorCallOrder{Field: &ConnectorCallOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithConnectorCallOrder(order))
+			}
+		case *ConnectorCallOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithConnectorCallOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*ConnectorCallWhereInput); ok {
+		args.opts = append(args.opts, WithConnectorCallFilter(v.Filter))
 	}
 	return args
 }

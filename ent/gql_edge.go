@@ -24,6 +24,34 @@ func (_m *AccessToken) Shop(ctx context.Context) (*Shop, error) {
 	return result, err
 }
 
+func (_m *ConnectorAttempt) Call(ctx context.Context) (*ConnectorCall, error) {
+	result, err := _m.Edges.CallOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryCall().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *ConnectorCall) Shop(ctx context.Context) (*Shop, error) {
+	result, err := _m.Edges.ShopOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryShop().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *ConnectorCall) Attempts(ctx context.Context) (result []*ConnectorAttempt, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedAttempts(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.AttemptsOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryAttempts().All(ctx)
+	}
+	return result, err
+}
+
 func (_m *CorsDomain) Shop(ctx context.Context) (*Shop, error) {
 	result, err := _m.Edges.ShopOrErr()
 	if IsNotLoaded(err) {

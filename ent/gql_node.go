@@ -11,6 +11,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/connectorattempt"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
@@ -50,6 +52,16 @@ var accesstokenImplementors = []string{"AccessToken", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*AccessToken) IsNode() {}
+
+var connectorattemptImplementors = []string{"ConnectorAttempt", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*ConnectorAttempt) IsNode() {}
+
+var connectorcallImplementors = []string{"ConnectorCall", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*ConnectorCall) IsNode() {}
 
 var corsdomainImplementors = []string{"CorsDomain", "Node"}
 
@@ -247,6 +259,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(accesstoken.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, accesstokenImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case connectorattempt.Table:
+		query := c.ConnectorAttempt.Query().
+			Where(connectorattempt.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, connectorattemptImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case connectorcall.Table:
+		query := c.ConnectorCall.Query().
+			Where(connectorcall.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, connectorcallImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -533,6 +563,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.AccessToken.Query().
 			Where(accesstoken.IDIn(ids...))
 		query, err := query.CollectFields(ctx, accesstokenImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case connectorattempt.Table:
+		query := c.ConnectorAttempt.Query().
+			Where(connectorattempt.IDIn(ids...))
+		query, err := query.CollectFields(ctx, connectorattemptImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case connectorcall.Table:
+		query := c.ConnectorCall.Query().
+			Where(connectorcall.IDIn(ids...))
+		query, err := query.CollectFields(ctx, connectorcallImplementors...)
 		if err != nil {
 			return nil, err
 		}

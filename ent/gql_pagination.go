@@ -16,6 +16,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/connectorattempt"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
@@ -761,6 +763,605 @@ func (_m *AccessToken) ToEdge(order *AccessTokenOrder) *AccessTokenEdge {
 		order = DefaultAccessTokenOrder
 	}
 	return &AccessTokenEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// ConnectorAttemptEdge is the edge representation of ConnectorAttempt.
+type ConnectorAttemptEdge struct {
+	Node   *ConnectorAttempt `json:"node"`
+	Cursor Cursor            `json:"cursor"`
+}
+
+// ConnectorAttemptConnection is the connection containing edges to ConnectorAttempt.
+type ConnectorAttemptConnection struct {
+	Edges      []*ConnectorAttemptEdge `json:"edges"`
+	PageInfo   PageInfo                `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+func (c *ConnectorAttemptConnection) build(nodes []*ConnectorAttempt, pager *connectorattemptPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *ConnectorAttempt
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *ConnectorAttempt {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *ConnectorAttempt {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*ConnectorAttemptEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &ConnectorAttemptEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// ConnectorAttemptPaginateOption enables pagination customization.
+type ConnectorAttemptPaginateOption func(*connectorattemptPager) error
+
+// WithConnectorAttemptOrder configures pagination ordering.
+func WithConnectorAttemptOrder(order *ConnectorAttemptOrder) ConnectorAttemptPaginateOption {
+	if order == nil {
+		order = DefaultConnectorAttemptOrder
+	}
+	o := *order
+	return func(pager *connectorattemptPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultConnectorAttemptOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithConnectorAttemptFilter configures pagination filter.
+func WithConnectorAttemptFilter(filter func(*ConnectorAttemptQuery) (*ConnectorAttemptQuery, error)) ConnectorAttemptPaginateOption {
+	return func(pager *connectorattemptPager) error {
+		if filter == nil {
+			return errors.New("ConnectorAttemptQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type connectorattemptPager struct {
+	reverse bool
+	order   *ConnectorAttemptOrder
+	filter  func(*ConnectorAttemptQuery) (*ConnectorAttemptQuery, error)
+}
+
+func newConnectorAttemptPager(opts []ConnectorAttemptPaginateOption, reverse bool) (*connectorattemptPager, error) {
+	pager := &connectorattemptPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultConnectorAttemptOrder
+	}
+	return pager, nil
+}
+
+func (p *connectorattemptPager) applyFilter(query *ConnectorAttemptQuery) (*ConnectorAttemptQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *connectorattemptPager) toCursor(_m *ConnectorAttempt) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *connectorattemptPager) applyCursors(query *ConnectorAttemptQuery, after, before *Cursor) (*ConnectorAttemptQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultConnectorAttemptOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *connectorattemptPager) applyOrder(query *ConnectorAttemptQuery) *ConnectorAttemptQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultConnectorAttemptOrder.Field {
+		query = query.Order(DefaultConnectorAttemptOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *connectorattemptPager) orderExpr(query *ConnectorAttemptQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultConnectorAttemptOrder.Field {
+			b.Comma().Ident(DefaultConnectorAttemptOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to ConnectorAttempt.
+func (_m *ConnectorAttemptQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...ConnectorAttemptPaginateOption,
+) (*ConnectorAttemptConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newConnectorAttemptPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &ConnectorAttemptConnection{Edges: []*ConnectorAttemptEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+// ConnectorAttemptOrderField defines the ordering field of ConnectorAttempt.
+type ConnectorAttemptOrderField struct {
+	// Value extracts the ordering value from the given ConnectorAttempt.
+	Value    func(*ConnectorAttempt) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) connectorattempt.OrderOption
+	toCursor func(*ConnectorAttempt) Cursor
+}
+
+// ConnectorAttemptOrder defines the ordering of ConnectorAttempt.
+type ConnectorAttemptOrder struct {
+	Direction OrderDirection              `json:"direction"`
+	Field     *ConnectorAttemptOrderField `json:"field"`
+}
+
+// DefaultConnectorAttemptOrder is the default ordering of ConnectorAttempt.
+var DefaultConnectorAttemptOrder = &ConnectorAttemptOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &ConnectorAttemptOrderField{
+		Value: func(_m *ConnectorAttempt) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: connectorattempt.FieldID,
+		toTerm: connectorattempt.ByID,
+		toCursor: func(_m *ConnectorAttempt) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts ConnectorAttempt into ConnectorAttemptEdge.
+func (_m *ConnectorAttempt) ToEdge(order *ConnectorAttemptOrder) *ConnectorAttemptEdge {
+	if order == nil {
+		order = DefaultConnectorAttemptOrder
+	}
+	return &ConnectorAttemptEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// ConnectorCallEdge is the edge representation of ConnectorCall.
+type ConnectorCallEdge struct {
+	Node   *ConnectorCall `json:"node"`
+	Cursor Cursor         `json:"cursor"`
+}
+
+// ConnectorCallConnection is the connection containing edges to ConnectorCall.
+type ConnectorCallConnection struct {
+	Edges      []*ConnectorCallEdge `json:"edges"`
+	PageInfo   PageInfo             `json:"pageInfo"`
+	TotalCount int                  `json:"totalCount"`
+}
+
+func (c *ConnectorCallConnection) build(nodes []*ConnectorCall, pager *connectorcallPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *ConnectorCall
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *ConnectorCall {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *ConnectorCall {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*ConnectorCallEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &ConnectorCallEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// ConnectorCallPaginateOption enables pagination customization.
+type ConnectorCallPaginateOption func(*connectorcallPager) error
+
+// WithConnectorCallOrder configures pagination ordering.
+func WithConnectorCallOrder(order *ConnectorCallOrder) ConnectorCallPaginateOption {
+	if order == nil {
+		order = DefaultConnectorCallOrder
+	}
+	o := *order
+	return func(pager *connectorcallPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultConnectorCallOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithConnectorCallFilter configures pagination filter.
+func WithConnectorCallFilter(filter func(*ConnectorCallQuery) (*ConnectorCallQuery, error)) ConnectorCallPaginateOption {
+	return func(pager *connectorcallPager) error {
+		if filter == nil {
+			return errors.New("ConnectorCallQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type connectorcallPager struct {
+	reverse bool
+	order   *ConnectorCallOrder
+	filter  func(*ConnectorCallQuery) (*ConnectorCallQuery, error)
+}
+
+func newConnectorCallPager(opts []ConnectorCallPaginateOption, reverse bool) (*connectorcallPager, error) {
+	pager := &connectorcallPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultConnectorCallOrder
+	}
+	return pager, nil
+}
+
+func (p *connectorcallPager) applyFilter(query *ConnectorCallQuery) (*ConnectorCallQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *connectorcallPager) toCursor(_m *ConnectorCall) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *connectorcallPager) applyCursors(query *ConnectorCallQuery, after, before *Cursor) (*ConnectorCallQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultConnectorCallOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *connectorcallPager) applyOrder(query *ConnectorCallQuery) *ConnectorCallQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultConnectorCallOrder.Field {
+		query = query.Order(DefaultConnectorCallOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *connectorcallPager) orderExpr(query *ConnectorCallQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultConnectorCallOrder.Field {
+			b.Comma().Ident(DefaultConnectorCallOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to ConnectorCall.
+func (_m *ConnectorCallQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...ConnectorCallPaginateOption,
+) (*ConnectorCallConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newConnectorCallPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &ConnectorCallConnection{Edges: []*ConnectorCallEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// ConnectorCallOrderFieldCreatedAt orders ConnectorCall by created_at.
+	ConnectorCallOrderFieldCreatedAt = &ConnectorCallOrderField{
+		Value: func(_m *ConnectorCall) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: connectorcall.FieldCreatedAt,
+		toTerm: connectorcall.ByCreatedAt,
+		toCursor: func(_m *ConnectorCall) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// ConnectorCallOrderFieldUpdatedAt orders ConnectorCall by updated_at.
+	ConnectorCallOrderFieldUpdatedAt = &ConnectorCallOrderField{
+		Value: func(_m *ConnectorCall) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: connectorcall.FieldUpdatedAt,
+		toTerm: connectorcall.ByUpdatedAt,
+		toCursor: func(_m *ConnectorCall) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// ConnectorCallOrderFieldOperation orders ConnectorCall by operation.
+	ConnectorCallOrderFieldOperation = &ConnectorCallOrderField{
+		Value: func(_m *ConnectorCall) (ent.Value, error) {
+			return _m.Operation, nil
+		},
+		column: connectorcall.FieldOperation,
+		toTerm: connectorcall.ByOperation,
+		toCursor: func(_m *ConnectorCall) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Operation,
+			}
+		},
+	}
+	// ConnectorCallOrderFieldStatus orders ConnectorCall by status.
+	ConnectorCallOrderFieldStatus = &ConnectorCallOrderField{
+		Value: func(_m *ConnectorCall) (ent.Value, error) {
+			return _m.Status, nil
+		},
+		column: connectorcall.FieldStatus,
+		toTerm: connectorcall.ByStatus,
+		toCursor: func(_m *ConnectorCall) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Status,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f ConnectorCallOrderField) String() string {
+	var str string
+	switch f.column {
+	case ConnectorCallOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case ConnectorCallOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case ConnectorCallOrderFieldOperation.column:
+		str = "OPERATION"
+	case ConnectorCallOrderFieldStatus.column:
+		str = "STATUS"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f ConnectorCallOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *ConnectorCallOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("ConnectorCallOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *ConnectorCallOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *ConnectorCallOrderFieldUpdatedAt
+	case "OPERATION":
+		*f = *ConnectorCallOrderFieldOperation
+	case "STATUS":
+		*f = *ConnectorCallOrderFieldStatus
+	default:
+		return fmt.Errorf("%s is not a valid ConnectorCallOrderField", str)
+	}
+	return nil
+}
+
+// ConnectorCallOrderField defines the ordering field of ConnectorCall.
+type ConnectorCallOrderField struct {
+	// Value extracts the ordering value from the given ConnectorCall.
+	Value    func(*ConnectorCall) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) connectorcall.OrderOption
+	toCursor func(*ConnectorCall) Cursor
+}
+
+// ConnectorCallOrder defines the ordering of ConnectorCall.
+type ConnectorCallOrder struct {
+	Direction OrderDirection           `json:"direction"`
+	Field     *ConnectorCallOrderField `json:"field"`
+}
+
+// DefaultConnectorCallOrder is the default ordering of ConnectorCall.
+var DefaultConnectorCallOrder = &ConnectorCallOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &ConnectorCallOrderField{
+		Value: func(_m *ConnectorCall) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: connectorcall.FieldID,
+		toTerm: connectorcall.ByID,
+		toCursor: func(_m *ConnectorCall) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts ConnectorCall into ConnectorCallEdge.
+func (_m *ConnectorCall) ToEdge(order *ConnectorCallOrder) *ConnectorCallEdge {
+	if order == nil {
+		order = DefaultConnectorCallOrder
+	}
+	return &ConnectorCallEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

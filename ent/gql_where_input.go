@@ -9,6 +9,8 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/connectorattempt"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
@@ -692,6 +694,1248 @@ func (i *AccessTokenWhereInput) P() (predicate.AccessToken, error) {
 		return predicates[0], nil
 	default:
 		return accesstoken.And(predicates...), nil
+	}
+}
+
+// ConnectorAttemptWhereInput represents a where input for filtering ConnectorAttempt queries.
+type ConnectorAttemptWhereInput struct {
+	Predicates []predicate.ConnectorAttempt  `json:"-"`
+	Not        *ConnectorAttemptWhereInput   `json:"not,omitempty"`
+	Or         []*ConnectorAttemptWhereInput `json:"or,omitempty"`
+	And        []*ConnectorAttemptWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "attempted_at" field predicates.
+	AttemptedAt      *time.Time  `json:"attemptedAt,omitempty"`
+	AttemptedAtNEQ   *time.Time  `json:"attemptedAtNEQ,omitempty"`
+	AttemptedAtIn    []time.Time `json:"attemptedAtIn,omitempty"`
+	AttemptedAtNotIn []time.Time `json:"attemptedAtNotIn,omitempty"`
+	AttemptedAtGT    *time.Time  `json:"attemptedAtGT,omitempty"`
+	AttemptedAtGTE   *time.Time  `json:"attemptedAtGTE,omitempty"`
+	AttemptedAtLT    *time.Time  `json:"attemptedAtLT,omitempty"`
+	AttemptedAtLTE   *time.Time  `json:"attemptedAtLTE,omitempty"`
+
+	// "status_code" field predicates.
+	StatusCode       *int  `json:"statusCode,omitempty"`
+	StatusCodeNEQ    *int  `json:"statusCodeNEQ,omitempty"`
+	StatusCodeIn     []int `json:"statusCodeIn,omitempty"`
+	StatusCodeNotIn  []int `json:"statusCodeNotIn,omitempty"`
+	StatusCodeGT     *int  `json:"statusCodeGT,omitempty"`
+	StatusCodeGTE    *int  `json:"statusCodeGTE,omitempty"`
+	StatusCodeLT     *int  `json:"statusCodeLT,omitempty"`
+	StatusCodeLTE    *int  `json:"statusCodeLTE,omitempty"`
+	StatusCodeIsNil  bool  `json:"statusCodeIsNil,omitempty"`
+	StatusCodeNotNil bool  `json:"statusCodeNotNil,omitempty"`
+
+	// "latency_ms" field predicates.
+	LatencyMs      *int  `json:"latencyMs,omitempty"`
+	LatencyMsNEQ   *int  `json:"latencyMsNEQ,omitempty"`
+	LatencyMsIn    []int `json:"latencyMsIn,omitempty"`
+	LatencyMsNotIn []int `json:"latencyMsNotIn,omitempty"`
+	LatencyMsGT    *int  `json:"latencyMsGT,omitempty"`
+	LatencyMsGTE   *int  `json:"latencyMsGTE,omitempty"`
+	LatencyMsLT    *int  `json:"latencyMsLT,omitempty"`
+	LatencyMsLTE   *int  `json:"latencyMsLTE,omitempty"`
+
+	// "response_body" field predicates.
+	ResponseBody             *string  `json:"responseBody,omitempty"`
+	ResponseBodyNEQ          *string  `json:"responseBodyNEQ,omitempty"`
+	ResponseBodyIn           []string `json:"responseBodyIn,omitempty"`
+	ResponseBodyNotIn        []string `json:"responseBodyNotIn,omitempty"`
+	ResponseBodyGT           *string  `json:"responseBodyGT,omitempty"`
+	ResponseBodyGTE          *string  `json:"responseBodyGTE,omitempty"`
+	ResponseBodyLT           *string  `json:"responseBodyLT,omitempty"`
+	ResponseBodyLTE          *string  `json:"responseBodyLTE,omitempty"`
+	ResponseBodyContains     *string  `json:"responseBodyContains,omitempty"`
+	ResponseBodyHasPrefix    *string  `json:"responseBodyHasPrefix,omitempty"`
+	ResponseBodyHasSuffix    *string  `json:"responseBodyHasSuffix,omitempty"`
+	ResponseBodyEqualFold    *string  `json:"responseBodyEqualFold,omitempty"`
+	ResponseBodyContainsFold *string  `json:"responseBodyContainsFold,omitempty"`
+
+	// "error" field predicates.
+	Error             *string  `json:"error,omitempty"`
+	ErrorNEQ          *string  `json:"errorNEQ,omitempty"`
+	ErrorIn           []string `json:"errorIn,omitempty"`
+	ErrorNotIn        []string `json:"errorNotIn,omitempty"`
+	ErrorGT           *string  `json:"errorGT,omitempty"`
+	ErrorGTE          *string  `json:"errorGTE,omitempty"`
+	ErrorLT           *string  `json:"errorLT,omitempty"`
+	ErrorLTE          *string  `json:"errorLTE,omitempty"`
+	ErrorContains     *string  `json:"errorContains,omitempty"`
+	ErrorHasPrefix    *string  `json:"errorHasPrefix,omitempty"`
+	ErrorHasSuffix    *string  `json:"errorHasSuffix,omitempty"`
+	ErrorIsNil        bool     `json:"errorIsNil,omitempty"`
+	ErrorNotNil       bool     `json:"errorNotNil,omitempty"`
+	ErrorEqualFold    *string  `json:"errorEqualFold,omitempty"`
+	ErrorContainsFold *string  `json:"errorContainsFold,omitempty"`
+
+	// "replay" field predicates.
+	Replay    *bool `json:"replay,omitempty"`
+	ReplayNEQ *bool `json:"replayNEQ,omitempty"`
+
+	// "call" edge predicates.
+	HasCall     *bool                      `json:"hasCall,omitempty"`
+	HasCallWith []*ConnectorCallWhereInput `json:"hasCallWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *ConnectorAttemptWhereInput) AddPredicates(predicates ...predicate.ConnectorAttempt) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the ConnectorAttemptWhereInput filter on the ConnectorAttemptQuery builder.
+func (i *ConnectorAttemptWhereInput) Filter(q *ConnectorAttemptQuery) (*ConnectorAttemptQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyConnectorAttemptWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyConnectorAttemptWhereInput is returned in case the ConnectorAttemptWhereInput is empty.
+var ErrEmptyConnectorAttemptWhereInput = errors.New("ent: empty predicate ConnectorAttemptWhereInput")
+
+// P returns a predicate for filtering connectorattempts.
+// An error is returned if the input is empty or invalid.
+func (i *ConnectorAttemptWhereInput) P() (predicate.ConnectorAttempt, error) {
+	var predicates []predicate.ConnectorAttempt
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, connectorattempt.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.ConnectorAttempt, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, connectorattempt.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.ConnectorAttempt, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, connectorattempt.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, connectorattempt.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, connectorattempt.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, connectorattempt.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, connectorattempt.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, connectorattempt.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, connectorattempt.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, connectorattempt.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, connectorattempt.IDLTE(*i.IDLTE))
+	}
+	if i.AttemptedAt != nil {
+		predicates = append(predicates, connectorattempt.AttemptedAtEQ(*i.AttemptedAt))
+	}
+	if i.AttemptedAtNEQ != nil {
+		predicates = append(predicates, connectorattempt.AttemptedAtNEQ(*i.AttemptedAtNEQ))
+	}
+	if len(i.AttemptedAtIn) > 0 {
+		predicates = append(predicates, connectorattempt.AttemptedAtIn(i.AttemptedAtIn...))
+	}
+	if len(i.AttemptedAtNotIn) > 0 {
+		predicates = append(predicates, connectorattempt.AttemptedAtNotIn(i.AttemptedAtNotIn...))
+	}
+	if i.AttemptedAtGT != nil {
+		predicates = append(predicates, connectorattempt.AttemptedAtGT(*i.AttemptedAtGT))
+	}
+	if i.AttemptedAtGTE != nil {
+		predicates = append(predicates, connectorattempt.AttemptedAtGTE(*i.AttemptedAtGTE))
+	}
+	if i.AttemptedAtLT != nil {
+		predicates = append(predicates, connectorattempt.AttemptedAtLT(*i.AttemptedAtLT))
+	}
+	if i.AttemptedAtLTE != nil {
+		predicates = append(predicates, connectorattempt.AttemptedAtLTE(*i.AttemptedAtLTE))
+	}
+	if i.StatusCode != nil {
+		predicates = append(predicates, connectorattempt.StatusCodeEQ(*i.StatusCode))
+	}
+	if i.StatusCodeNEQ != nil {
+		predicates = append(predicates, connectorattempt.StatusCodeNEQ(*i.StatusCodeNEQ))
+	}
+	if len(i.StatusCodeIn) > 0 {
+		predicates = append(predicates, connectorattempt.StatusCodeIn(i.StatusCodeIn...))
+	}
+	if len(i.StatusCodeNotIn) > 0 {
+		predicates = append(predicates, connectorattempt.StatusCodeNotIn(i.StatusCodeNotIn...))
+	}
+	if i.StatusCodeGT != nil {
+		predicates = append(predicates, connectorattempt.StatusCodeGT(*i.StatusCodeGT))
+	}
+	if i.StatusCodeGTE != nil {
+		predicates = append(predicates, connectorattempt.StatusCodeGTE(*i.StatusCodeGTE))
+	}
+	if i.StatusCodeLT != nil {
+		predicates = append(predicates, connectorattempt.StatusCodeLT(*i.StatusCodeLT))
+	}
+	if i.StatusCodeLTE != nil {
+		predicates = append(predicates, connectorattempt.StatusCodeLTE(*i.StatusCodeLTE))
+	}
+	if i.StatusCodeIsNil {
+		predicates = append(predicates, connectorattempt.StatusCodeIsNil())
+	}
+	if i.StatusCodeNotNil {
+		predicates = append(predicates, connectorattempt.StatusCodeNotNil())
+	}
+	if i.LatencyMs != nil {
+		predicates = append(predicates, connectorattempt.LatencyMsEQ(*i.LatencyMs))
+	}
+	if i.LatencyMsNEQ != nil {
+		predicates = append(predicates, connectorattempt.LatencyMsNEQ(*i.LatencyMsNEQ))
+	}
+	if len(i.LatencyMsIn) > 0 {
+		predicates = append(predicates, connectorattempt.LatencyMsIn(i.LatencyMsIn...))
+	}
+	if len(i.LatencyMsNotIn) > 0 {
+		predicates = append(predicates, connectorattempt.LatencyMsNotIn(i.LatencyMsNotIn...))
+	}
+	if i.LatencyMsGT != nil {
+		predicates = append(predicates, connectorattempt.LatencyMsGT(*i.LatencyMsGT))
+	}
+	if i.LatencyMsGTE != nil {
+		predicates = append(predicates, connectorattempt.LatencyMsGTE(*i.LatencyMsGTE))
+	}
+	if i.LatencyMsLT != nil {
+		predicates = append(predicates, connectorattempt.LatencyMsLT(*i.LatencyMsLT))
+	}
+	if i.LatencyMsLTE != nil {
+		predicates = append(predicates, connectorattempt.LatencyMsLTE(*i.LatencyMsLTE))
+	}
+	if i.ResponseBody != nil {
+		predicates = append(predicates, connectorattempt.ResponseBodyEQ(*i.ResponseBody))
+	}
+	if i.ResponseBodyNEQ != nil {
+		predicates = append(predicates, connectorattempt.ResponseBodyNEQ(*i.ResponseBodyNEQ))
+	}
+	if len(i.ResponseBodyIn) > 0 {
+		predicates = append(predicates, connectorattempt.ResponseBodyIn(i.ResponseBodyIn...))
+	}
+	if len(i.ResponseBodyNotIn) > 0 {
+		predicates = append(predicates, connectorattempt.ResponseBodyNotIn(i.ResponseBodyNotIn...))
+	}
+	if i.ResponseBodyGT != nil {
+		predicates = append(predicates, connectorattempt.ResponseBodyGT(*i.ResponseBodyGT))
+	}
+	if i.ResponseBodyGTE != nil {
+		predicates = append(predicates, connectorattempt.ResponseBodyGTE(*i.ResponseBodyGTE))
+	}
+	if i.ResponseBodyLT != nil {
+		predicates = append(predicates, connectorattempt.ResponseBodyLT(*i.ResponseBodyLT))
+	}
+	if i.ResponseBodyLTE != nil {
+		predicates = append(predicates, connectorattempt.ResponseBodyLTE(*i.ResponseBodyLTE))
+	}
+	if i.ResponseBodyContains != nil {
+		predicates = append(predicates, connectorattempt.ResponseBodyContains(*i.ResponseBodyContains))
+	}
+	if i.ResponseBodyHasPrefix != nil {
+		predicates = append(predicates, connectorattempt.ResponseBodyHasPrefix(*i.ResponseBodyHasPrefix))
+	}
+	if i.ResponseBodyHasSuffix != nil {
+		predicates = append(predicates, connectorattempt.ResponseBodyHasSuffix(*i.ResponseBodyHasSuffix))
+	}
+	if i.ResponseBodyEqualFold != nil {
+		predicates = append(predicates, connectorattempt.ResponseBodyEqualFold(*i.ResponseBodyEqualFold))
+	}
+	if i.ResponseBodyContainsFold != nil {
+		predicates = append(predicates, connectorattempt.ResponseBodyContainsFold(*i.ResponseBodyContainsFold))
+	}
+	if i.Error != nil {
+		predicates = append(predicates, connectorattempt.ErrorEQ(*i.Error))
+	}
+	if i.ErrorNEQ != nil {
+		predicates = append(predicates, connectorattempt.ErrorNEQ(*i.ErrorNEQ))
+	}
+	if len(i.ErrorIn) > 0 {
+		predicates = append(predicates, connectorattempt.ErrorIn(i.ErrorIn...))
+	}
+	if len(i.ErrorNotIn) > 0 {
+		predicates = append(predicates, connectorattempt.ErrorNotIn(i.ErrorNotIn...))
+	}
+	if i.ErrorGT != nil {
+		predicates = append(predicates, connectorattempt.ErrorGT(*i.ErrorGT))
+	}
+	if i.ErrorGTE != nil {
+		predicates = append(predicates, connectorattempt.ErrorGTE(*i.ErrorGTE))
+	}
+	if i.ErrorLT != nil {
+		predicates = append(predicates, connectorattempt.ErrorLT(*i.ErrorLT))
+	}
+	if i.ErrorLTE != nil {
+		predicates = append(predicates, connectorattempt.ErrorLTE(*i.ErrorLTE))
+	}
+	if i.ErrorContains != nil {
+		predicates = append(predicates, connectorattempt.ErrorContains(*i.ErrorContains))
+	}
+	if i.ErrorHasPrefix != nil {
+		predicates = append(predicates, connectorattempt.ErrorHasPrefix(*i.ErrorHasPrefix))
+	}
+	if i.ErrorHasSuffix != nil {
+		predicates = append(predicates, connectorattempt.ErrorHasSuffix(*i.ErrorHasSuffix))
+	}
+	if i.ErrorIsNil {
+		predicates = append(predicates, connectorattempt.ErrorIsNil())
+	}
+	if i.ErrorNotNil {
+		predicates = append(predicates, connectorattempt.ErrorNotNil())
+	}
+	if i.ErrorEqualFold != nil {
+		predicates = append(predicates, connectorattempt.ErrorEqualFold(*i.ErrorEqualFold))
+	}
+	if i.ErrorContainsFold != nil {
+		predicates = append(predicates, connectorattempt.ErrorContainsFold(*i.ErrorContainsFold))
+	}
+	if i.Replay != nil {
+		predicates = append(predicates, connectorattempt.ReplayEQ(*i.Replay))
+	}
+	if i.ReplayNEQ != nil {
+		predicates = append(predicates, connectorattempt.ReplayNEQ(*i.ReplayNEQ))
+	}
+
+	if i.HasCall != nil {
+		p := connectorattempt.HasCall()
+		if !*i.HasCall {
+			p = connectorattempt.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasCallWith) > 0 {
+		with := make([]predicate.ConnectorCall, 0, len(i.HasCallWith))
+		for _, w := range i.HasCallWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasCallWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, connectorattempt.HasCallWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyConnectorAttemptWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return connectorattempt.And(predicates...), nil
+	}
+}
+
+// ConnectorCallWhereInput represents a where input for filtering ConnectorCall queries.
+type ConnectorCallWhereInput struct {
+	Predicates []predicate.ConnectorCall  `json:"-"`
+	Not        *ConnectorCallWhereInput   `json:"not,omitempty"`
+	Or         []*ConnectorCallWhereInput `json:"or,omitempty"`
+	And        []*ConnectorCallWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "topic" field predicates.
+	Topic      *connectorcall.Topic  `json:"topic,omitempty"`
+	TopicNEQ   *connectorcall.Topic  `json:"topicNEQ,omitempty"`
+	TopicIn    []connectorcall.Topic `json:"topicIn,omitempty"`
+	TopicNotIn []connectorcall.Topic `json:"topicNotIn,omitempty"`
+
+	// "operation" field predicates.
+	Operation             *string  `json:"operation,omitempty"`
+	OperationNEQ          *string  `json:"operationNEQ,omitempty"`
+	OperationIn           []string `json:"operationIn,omitempty"`
+	OperationNotIn        []string `json:"operationNotIn,omitempty"`
+	OperationGT           *string  `json:"operationGT,omitempty"`
+	OperationGTE          *string  `json:"operationGTE,omitempty"`
+	OperationLT           *string  `json:"operationLT,omitempty"`
+	OperationLTE          *string  `json:"operationLTE,omitempty"`
+	OperationContains     *string  `json:"operationContains,omitempty"`
+	OperationHasPrefix    *string  `json:"operationHasPrefix,omitempty"`
+	OperationHasSuffix    *string  `json:"operationHasSuffix,omitempty"`
+	OperationEqualFold    *string  `json:"operationEqualFold,omitempty"`
+	OperationContainsFold *string  `json:"operationContainsFold,omitempty"`
+
+	// "method" field predicates.
+	Method             *string  `json:"method,omitempty"`
+	MethodNEQ          *string  `json:"methodNEQ,omitempty"`
+	MethodIn           []string `json:"methodIn,omitempty"`
+	MethodNotIn        []string `json:"methodNotIn,omitempty"`
+	MethodGT           *string  `json:"methodGT,omitempty"`
+	MethodGTE          *string  `json:"methodGTE,omitempty"`
+	MethodLT           *string  `json:"methodLT,omitempty"`
+	MethodLTE          *string  `json:"methodLTE,omitempty"`
+	MethodContains     *string  `json:"methodContains,omitempty"`
+	MethodHasPrefix    *string  `json:"methodHasPrefix,omitempty"`
+	MethodHasSuffix    *string  `json:"methodHasSuffix,omitempty"`
+	MethodEqualFold    *string  `json:"methodEqualFold,omitempty"`
+	MethodContainsFold *string  `json:"methodContainsFold,omitempty"`
+
+	// "path" field predicates.
+	Path             *string  `json:"path,omitempty"`
+	PathNEQ          *string  `json:"pathNEQ,omitempty"`
+	PathIn           []string `json:"pathIn,omitempty"`
+	PathNotIn        []string `json:"pathNotIn,omitempty"`
+	PathGT           *string  `json:"pathGT,omitempty"`
+	PathGTE          *string  `json:"pathGTE,omitempty"`
+	PathLT           *string  `json:"pathLT,omitempty"`
+	PathLTE          *string  `json:"pathLTE,omitempty"`
+	PathContains     *string  `json:"pathContains,omitempty"`
+	PathHasPrefix    *string  `json:"pathHasPrefix,omitempty"`
+	PathHasSuffix    *string  `json:"pathHasSuffix,omitempty"`
+	PathEqualFold    *string  `json:"pathEqualFold,omitempty"`
+	PathContainsFold *string  `json:"pathContainsFold,omitempty"`
+
+	// "idempotency_key" field predicates.
+	IdempotencyKey             *string  `json:"idempotencyKey,omitempty"`
+	IdempotencyKeyNEQ          *string  `json:"idempotencyKeyNEQ,omitempty"`
+	IdempotencyKeyIn           []string `json:"idempotencyKeyIn,omitempty"`
+	IdempotencyKeyNotIn        []string `json:"idempotencyKeyNotIn,omitempty"`
+	IdempotencyKeyGT           *string  `json:"idempotencyKeyGT,omitempty"`
+	IdempotencyKeyGTE          *string  `json:"idempotencyKeyGTE,omitempty"`
+	IdempotencyKeyLT           *string  `json:"idempotencyKeyLT,omitempty"`
+	IdempotencyKeyLTE          *string  `json:"idempotencyKeyLTE,omitempty"`
+	IdempotencyKeyContains     *string  `json:"idempotencyKeyContains,omitempty"`
+	IdempotencyKeyHasPrefix    *string  `json:"idempotencyKeyHasPrefix,omitempty"`
+	IdempotencyKeyHasSuffix    *string  `json:"idempotencyKeyHasSuffix,omitempty"`
+	IdempotencyKeyEqualFold    *string  `json:"idempotencyKeyEqualFold,omitempty"`
+	IdempotencyKeyContainsFold *string  `json:"idempotencyKeyContainsFold,omitempty"`
+
+	// "request_body" field predicates.
+	RequestBody             *string  `json:"requestBody,omitempty"`
+	RequestBodyNEQ          *string  `json:"requestBodyNEQ,omitempty"`
+	RequestBodyIn           []string `json:"requestBodyIn,omitempty"`
+	RequestBodyNotIn        []string `json:"requestBodyNotIn,omitempty"`
+	RequestBodyGT           *string  `json:"requestBodyGT,omitempty"`
+	RequestBodyGTE          *string  `json:"requestBodyGTE,omitempty"`
+	RequestBodyLT           *string  `json:"requestBodyLT,omitempty"`
+	RequestBodyLTE          *string  `json:"requestBodyLTE,omitempty"`
+	RequestBodyContains     *string  `json:"requestBodyContains,omitempty"`
+	RequestBodyHasPrefix    *string  `json:"requestBodyHasPrefix,omitempty"`
+	RequestBodyHasSuffix    *string  `json:"requestBodyHasSuffix,omitempty"`
+	RequestBodyEqualFold    *string  `json:"requestBodyEqualFold,omitempty"`
+	RequestBodyContainsFold *string  `json:"requestBodyContainsFold,omitempty"`
+
+	// "status" field predicates.
+	Status      *connectorcall.Status  `json:"status,omitempty"`
+	StatusNEQ   *connectorcall.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []connectorcall.Status `json:"statusIn,omitempty"`
+	StatusNotIn []connectorcall.Status `json:"statusNotIn,omitempty"`
+
+	// "attempt_count" field predicates.
+	AttemptCount      *int  `json:"attemptCount,omitempty"`
+	AttemptCountNEQ   *int  `json:"attemptCountNEQ,omitempty"`
+	AttemptCountIn    []int `json:"attemptCountIn,omitempty"`
+	AttemptCountNotIn []int `json:"attemptCountNotIn,omitempty"`
+	AttemptCountGT    *int  `json:"attemptCountGT,omitempty"`
+	AttemptCountGTE   *int  `json:"attemptCountGTE,omitempty"`
+	AttemptCountLT    *int  `json:"attemptCountLT,omitempty"`
+	AttemptCountLTE   *int  `json:"attemptCountLTE,omitempty"`
+
+	// "next_attempt_at" field predicates.
+	NextAttemptAt       *time.Time  `json:"nextAttemptAt,omitempty"`
+	NextAttemptAtNEQ    *time.Time  `json:"nextAttemptAtNEQ,omitempty"`
+	NextAttemptAtIn     []time.Time `json:"nextAttemptAtIn,omitempty"`
+	NextAttemptAtNotIn  []time.Time `json:"nextAttemptAtNotIn,omitempty"`
+	NextAttemptAtGT     *time.Time  `json:"nextAttemptAtGT,omitempty"`
+	NextAttemptAtGTE    *time.Time  `json:"nextAttemptAtGTE,omitempty"`
+	NextAttemptAtLT     *time.Time  `json:"nextAttemptAtLT,omitempty"`
+	NextAttemptAtLTE    *time.Time  `json:"nextAttemptAtLTE,omitempty"`
+	NextAttemptAtIsNil  bool        `json:"nextAttemptAtIsNil,omitempty"`
+	NextAttemptAtNotNil bool        `json:"nextAttemptAtNotNil,omitempty"`
+
+	// "last_status_code" field predicates.
+	LastStatusCode       *int  `json:"lastStatusCode,omitempty"`
+	LastStatusCodeNEQ    *int  `json:"lastStatusCodeNEQ,omitempty"`
+	LastStatusCodeIn     []int `json:"lastStatusCodeIn,omitempty"`
+	LastStatusCodeNotIn  []int `json:"lastStatusCodeNotIn,omitempty"`
+	LastStatusCodeGT     *int  `json:"lastStatusCodeGT,omitempty"`
+	LastStatusCodeGTE    *int  `json:"lastStatusCodeGTE,omitempty"`
+	LastStatusCodeLT     *int  `json:"lastStatusCodeLT,omitempty"`
+	LastStatusCodeLTE    *int  `json:"lastStatusCodeLTE,omitempty"`
+	LastStatusCodeIsNil  bool  `json:"lastStatusCodeIsNil,omitempty"`
+	LastStatusCodeNotNil bool  `json:"lastStatusCodeNotNil,omitempty"`
+
+	// "last_error" field predicates.
+	LastError             *string  `json:"lastError,omitempty"`
+	LastErrorNEQ          *string  `json:"lastErrorNEQ,omitempty"`
+	LastErrorIn           []string `json:"lastErrorIn,omitempty"`
+	LastErrorNotIn        []string `json:"lastErrorNotIn,omitempty"`
+	LastErrorGT           *string  `json:"lastErrorGT,omitempty"`
+	LastErrorGTE          *string  `json:"lastErrorGTE,omitempty"`
+	LastErrorLT           *string  `json:"lastErrorLT,omitempty"`
+	LastErrorLTE          *string  `json:"lastErrorLTE,omitempty"`
+	LastErrorContains     *string  `json:"lastErrorContains,omitempty"`
+	LastErrorHasPrefix    *string  `json:"lastErrorHasPrefix,omitempty"`
+	LastErrorHasSuffix    *string  `json:"lastErrorHasSuffix,omitempty"`
+	LastErrorIsNil        bool     `json:"lastErrorIsNil,omitempty"`
+	LastErrorNotNil       bool     `json:"lastErrorNotNil,omitempty"`
+	LastErrorEqualFold    *string  `json:"lastErrorEqualFold,omitempty"`
+	LastErrorContainsFold *string  `json:"lastErrorContainsFold,omitempty"`
+
+	// "response_body" field predicates.
+	ResponseBody             *string  `json:"responseBody,omitempty"`
+	ResponseBodyNEQ          *string  `json:"responseBodyNEQ,omitempty"`
+	ResponseBodyIn           []string `json:"responseBodyIn,omitempty"`
+	ResponseBodyNotIn        []string `json:"responseBodyNotIn,omitempty"`
+	ResponseBodyGT           *string  `json:"responseBodyGT,omitempty"`
+	ResponseBodyGTE          *string  `json:"responseBodyGTE,omitempty"`
+	ResponseBodyLT           *string  `json:"responseBodyLT,omitempty"`
+	ResponseBodyLTE          *string  `json:"responseBodyLTE,omitempty"`
+	ResponseBodyContains     *string  `json:"responseBodyContains,omitempty"`
+	ResponseBodyHasPrefix    *string  `json:"responseBodyHasPrefix,omitempty"`
+	ResponseBodyHasSuffix    *string  `json:"responseBodyHasSuffix,omitempty"`
+	ResponseBodyEqualFold    *string  `json:"responseBodyEqualFold,omitempty"`
+	ResponseBodyContainsFold *string  `json:"responseBodyContainsFold,omitempty"`
+
+	// "succeeded_at" field predicates.
+	SucceededAt       *time.Time  `json:"succeededAt,omitempty"`
+	SucceededAtNEQ    *time.Time  `json:"succeededAtNEQ,omitempty"`
+	SucceededAtIn     []time.Time `json:"succeededAtIn,omitempty"`
+	SucceededAtNotIn  []time.Time `json:"succeededAtNotIn,omitempty"`
+	SucceededAtGT     *time.Time  `json:"succeededAtGT,omitempty"`
+	SucceededAtGTE    *time.Time  `json:"succeededAtGTE,omitempty"`
+	SucceededAtLT     *time.Time  `json:"succeededAtLT,omitempty"`
+	SucceededAtLTE    *time.Time  `json:"succeededAtLTE,omitempty"`
+	SucceededAtIsNil  bool        `json:"succeededAtIsNil,omitempty"`
+	SucceededAtNotNil bool        `json:"succeededAtNotNil,omitempty"`
+
+	// "failed_at" field predicates.
+	FailedAt       *time.Time  `json:"failedAt,omitempty"`
+	FailedAtNEQ    *time.Time  `json:"failedAtNEQ,omitempty"`
+	FailedAtIn     []time.Time `json:"failedAtIn,omitempty"`
+	FailedAtNotIn  []time.Time `json:"failedAtNotIn,omitempty"`
+	FailedAtGT     *time.Time  `json:"failedAtGT,omitempty"`
+	FailedAtGTE    *time.Time  `json:"failedAtGTE,omitempty"`
+	FailedAtLT     *time.Time  `json:"failedAtLT,omitempty"`
+	FailedAtLTE    *time.Time  `json:"failedAtLTE,omitempty"`
+	FailedAtIsNil  bool        `json:"failedAtIsNil,omitempty"`
+	FailedAtNotNil bool        `json:"failedAtNotNil,omitempty"`
+
+	// "shop" edge predicates.
+	HasShop     *bool             `json:"hasShop,omitempty"`
+	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
+
+	// "attempts" edge predicates.
+	HasAttempts     *bool                         `json:"hasAttempts,omitempty"`
+	HasAttemptsWith []*ConnectorAttemptWhereInput `json:"hasAttemptsWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *ConnectorCallWhereInput) AddPredicates(predicates ...predicate.ConnectorCall) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the ConnectorCallWhereInput filter on the ConnectorCallQuery builder.
+func (i *ConnectorCallWhereInput) Filter(q *ConnectorCallQuery) (*ConnectorCallQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyConnectorCallWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyConnectorCallWhereInput is returned in case the ConnectorCallWhereInput is empty.
+var ErrEmptyConnectorCallWhereInput = errors.New("ent: empty predicate ConnectorCallWhereInput")
+
+// P returns a predicate for filtering connectorcalls.
+// An error is returned if the input is empty or invalid.
+func (i *ConnectorCallWhereInput) P() (predicate.ConnectorCall, error) {
+	var predicates []predicate.ConnectorCall
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, connectorcall.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.ConnectorCall, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, connectorcall.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.ConnectorCall, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, connectorcall.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, connectorcall.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, connectorcall.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, connectorcall.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, connectorcall.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, connectorcall.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, connectorcall.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, connectorcall.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, connectorcall.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, connectorcall.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, connectorcall.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, connectorcall.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, connectorcall.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, connectorcall.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, connectorcall.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, connectorcall.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, connectorcall.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, connectorcall.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, connectorcall.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, connectorcall.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, connectorcall.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, connectorcall.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, connectorcall.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, connectorcall.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, connectorcall.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Topic != nil {
+		predicates = append(predicates, connectorcall.TopicEQ(*i.Topic))
+	}
+	if i.TopicNEQ != nil {
+		predicates = append(predicates, connectorcall.TopicNEQ(*i.TopicNEQ))
+	}
+	if len(i.TopicIn) > 0 {
+		predicates = append(predicates, connectorcall.TopicIn(i.TopicIn...))
+	}
+	if len(i.TopicNotIn) > 0 {
+		predicates = append(predicates, connectorcall.TopicNotIn(i.TopicNotIn...))
+	}
+	if i.Operation != nil {
+		predicates = append(predicates, connectorcall.OperationEQ(*i.Operation))
+	}
+	if i.OperationNEQ != nil {
+		predicates = append(predicates, connectorcall.OperationNEQ(*i.OperationNEQ))
+	}
+	if len(i.OperationIn) > 0 {
+		predicates = append(predicates, connectorcall.OperationIn(i.OperationIn...))
+	}
+	if len(i.OperationNotIn) > 0 {
+		predicates = append(predicates, connectorcall.OperationNotIn(i.OperationNotIn...))
+	}
+	if i.OperationGT != nil {
+		predicates = append(predicates, connectorcall.OperationGT(*i.OperationGT))
+	}
+	if i.OperationGTE != nil {
+		predicates = append(predicates, connectorcall.OperationGTE(*i.OperationGTE))
+	}
+	if i.OperationLT != nil {
+		predicates = append(predicates, connectorcall.OperationLT(*i.OperationLT))
+	}
+	if i.OperationLTE != nil {
+		predicates = append(predicates, connectorcall.OperationLTE(*i.OperationLTE))
+	}
+	if i.OperationContains != nil {
+		predicates = append(predicates, connectorcall.OperationContains(*i.OperationContains))
+	}
+	if i.OperationHasPrefix != nil {
+		predicates = append(predicates, connectorcall.OperationHasPrefix(*i.OperationHasPrefix))
+	}
+	if i.OperationHasSuffix != nil {
+		predicates = append(predicates, connectorcall.OperationHasSuffix(*i.OperationHasSuffix))
+	}
+	if i.OperationEqualFold != nil {
+		predicates = append(predicates, connectorcall.OperationEqualFold(*i.OperationEqualFold))
+	}
+	if i.OperationContainsFold != nil {
+		predicates = append(predicates, connectorcall.OperationContainsFold(*i.OperationContainsFold))
+	}
+	if i.Method != nil {
+		predicates = append(predicates, connectorcall.MethodEQ(*i.Method))
+	}
+	if i.MethodNEQ != nil {
+		predicates = append(predicates, connectorcall.MethodNEQ(*i.MethodNEQ))
+	}
+	if len(i.MethodIn) > 0 {
+		predicates = append(predicates, connectorcall.MethodIn(i.MethodIn...))
+	}
+	if len(i.MethodNotIn) > 0 {
+		predicates = append(predicates, connectorcall.MethodNotIn(i.MethodNotIn...))
+	}
+	if i.MethodGT != nil {
+		predicates = append(predicates, connectorcall.MethodGT(*i.MethodGT))
+	}
+	if i.MethodGTE != nil {
+		predicates = append(predicates, connectorcall.MethodGTE(*i.MethodGTE))
+	}
+	if i.MethodLT != nil {
+		predicates = append(predicates, connectorcall.MethodLT(*i.MethodLT))
+	}
+	if i.MethodLTE != nil {
+		predicates = append(predicates, connectorcall.MethodLTE(*i.MethodLTE))
+	}
+	if i.MethodContains != nil {
+		predicates = append(predicates, connectorcall.MethodContains(*i.MethodContains))
+	}
+	if i.MethodHasPrefix != nil {
+		predicates = append(predicates, connectorcall.MethodHasPrefix(*i.MethodHasPrefix))
+	}
+	if i.MethodHasSuffix != nil {
+		predicates = append(predicates, connectorcall.MethodHasSuffix(*i.MethodHasSuffix))
+	}
+	if i.MethodEqualFold != nil {
+		predicates = append(predicates, connectorcall.MethodEqualFold(*i.MethodEqualFold))
+	}
+	if i.MethodContainsFold != nil {
+		predicates = append(predicates, connectorcall.MethodContainsFold(*i.MethodContainsFold))
+	}
+	if i.Path != nil {
+		predicates = append(predicates, connectorcall.PathEQ(*i.Path))
+	}
+	if i.PathNEQ != nil {
+		predicates = append(predicates, connectorcall.PathNEQ(*i.PathNEQ))
+	}
+	if len(i.PathIn) > 0 {
+		predicates = append(predicates, connectorcall.PathIn(i.PathIn...))
+	}
+	if len(i.PathNotIn) > 0 {
+		predicates = append(predicates, connectorcall.PathNotIn(i.PathNotIn...))
+	}
+	if i.PathGT != nil {
+		predicates = append(predicates, connectorcall.PathGT(*i.PathGT))
+	}
+	if i.PathGTE != nil {
+		predicates = append(predicates, connectorcall.PathGTE(*i.PathGTE))
+	}
+	if i.PathLT != nil {
+		predicates = append(predicates, connectorcall.PathLT(*i.PathLT))
+	}
+	if i.PathLTE != nil {
+		predicates = append(predicates, connectorcall.PathLTE(*i.PathLTE))
+	}
+	if i.PathContains != nil {
+		predicates = append(predicates, connectorcall.PathContains(*i.PathContains))
+	}
+	if i.PathHasPrefix != nil {
+		predicates = append(predicates, connectorcall.PathHasPrefix(*i.PathHasPrefix))
+	}
+	if i.PathHasSuffix != nil {
+		predicates = append(predicates, connectorcall.PathHasSuffix(*i.PathHasSuffix))
+	}
+	if i.PathEqualFold != nil {
+		predicates = append(predicates, connectorcall.PathEqualFold(*i.PathEqualFold))
+	}
+	if i.PathContainsFold != nil {
+		predicates = append(predicates, connectorcall.PathContainsFold(*i.PathContainsFold))
+	}
+	if i.IdempotencyKey != nil {
+		predicates = append(predicates, connectorcall.IdempotencyKeyEQ(*i.IdempotencyKey))
+	}
+	if i.IdempotencyKeyNEQ != nil {
+		predicates = append(predicates, connectorcall.IdempotencyKeyNEQ(*i.IdempotencyKeyNEQ))
+	}
+	if len(i.IdempotencyKeyIn) > 0 {
+		predicates = append(predicates, connectorcall.IdempotencyKeyIn(i.IdempotencyKeyIn...))
+	}
+	if len(i.IdempotencyKeyNotIn) > 0 {
+		predicates = append(predicates, connectorcall.IdempotencyKeyNotIn(i.IdempotencyKeyNotIn...))
+	}
+	if i.IdempotencyKeyGT != nil {
+		predicates = append(predicates, connectorcall.IdempotencyKeyGT(*i.IdempotencyKeyGT))
+	}
+	if i.IdempotencyKeyGTE != nil {
+		predicates = append(predicates, connectorcall.IdempotencyKeyGTE(*i.IdempotencyKeyGTE))
+	}
+	if i.IdempotencyKeyLT != nil {
+		predicates = append(predicates, connectorcall.IdempotencyKeyLT(*i.IdempotencyKeyLT))
+	}
+	if i.IdempotencyKeyLTE != nil {
+		predicates = append(predicates, connectorcall.IdempotencyKeyLTE(*i.IdempotencyKeyLTE))
+	}
+	if i.IdempotencyKeyContains != nil {
+		predicates = append(predicates, connectorcall.IdempotencyKeyContains(*i.IdempotencyKeyContains))
+	}
+	if i.IdempotencyKeyHasPrefix != nil {
+		predicates = append(predicates, connectorcall.IdempotencyKeyHasPrefix(*i.IdempotencyKeyHasPrefix))
+	}
+	if i.IdempotencyKeyHasSuffix != nil {
+		predicates = append(predicates, connectorcall.IdempotencyKeyHasSuffix(*i.IdempotencyKeyHasSuffix))
+	}
+	if i.IdempotencyKeyEqualFold != nil {
+		predicates = append(predicates, connectorcall.IdempotencyKeyEqualFold(*i.IdempotencyKeyEqualFold))
+	}
+	if i.IdempotencyKeyContainsFold != nil {
+		predicates = append(predicates, connectorcall.IdempotencyKeyContainsFold(*i.IdempotencyKeyContainsFold))
+	}
+	if i.RequestBody != nil {
+		predicates = append(predicates, connectorcall.RequestBodyEQ(*i.RequestBody))
+	}
+	if i.RequestBodyNEQ != nil {
+		predicates = append(predicates, connectorcall.RequestBodyNEQ(*i.RequestBodyNEQ))
+	}
+	if len(i.RequestBodyIn) > 0 {
+		predicates = append(predicates, connectorcall.RequestBodyIn(i.RequestBodyIn...))
+	}
+	if len(i.RequestBodyNotIn) > 0 {
+		predicates = append(predicates, connectorcall.RequestBodyNotIn(i.RequestBodyNotIn...))
+	}
+	if i.RequestBodyGT != nil {
+		predicates = append(predicates, connectorcall.RequestBodyGT(*i.RequestBodyGT))
+	}
+	if i.RequestBodyGTE != nil {
+		predicates = append(predicates, connectorcall.RequestBodyGTE(*i.RequestBodyGTE))
+	}
+	if i.RequestBodyLT != nil {
+		predicates = append(predicates, connectorcall.RequestBodyLT(*i.RequestBodyLT))
+	}
+	if i.RequestBodyLTE != nil {
+		predicates = append(predicates, connectorcall.RequestBodyLTE(*i.RequestBodyLTE))
+	}
+	if i.RequestBodyContains != nil {
+		predicates = append(predicates, connectorcall.RequestBodyContains(*i.RequestBodyContains))
+	}
+	if i.RequestBodyHasPrefix != nil {
+		predicates = append(predicates, connectorcall.RequestBodyHasPrefix(*i.RequestBodyHasPrefix))
+	}
+	if i.RequestBodyHasSuffix != nil {
+		predicates = append(predicates, connectorcall.RequestBodyHasSuffix(*i.RequestBodyHasSuffix))
+	}
+	if i.RequestBodyEqualFold != nil {
+		predicates = append(predicates, connectorcall.RequestBodyEqualFold(*i.RequestBodyEqualFold))
+	}
+	if i.RequestBodyContainsFold != nil {
+		predicates = append(predicates, connectorcall.RequestBodyContainsFold(*i.RequestBodyContainsFold))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, connectorcall.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, connectorcall.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, connectorcall.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, connectorcall.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.AttemptCount != nil {
+		predicates = append(predicates, connectorcall.AttemptCountEQ(*i.AttemptCount))
+	}
+	if i.AttemptCountNEQ != nil {
+		predicates = append(predicates, connectorcall.AttemptCountNEQ(*i.AttemptCountNEQ))
+	}
+	if len(i.AttemptCountIn) > 0 {
+		predicates = append(predicates, connectorcall.AttemptCountIn(i.AttemptCountIn...))
+	}
+	if len(i.AttemptCountNotIn) > 0 {
+		predicates = append(predicates, connectorcall.AttemptCountNotIn(i.AttemptCountNotIn...))
+	}
+	if i.AttemptCountGT != nil {
+		predicates = append(predicates, connectorcall.AttemptCountGT(*i.AttemptCountGT))
+	}
+	if i.AttemptCountGTE != nil {
+		predicates = append(predicates, connectorcall.AttemptCountGTE(*i.AttemptCountGTE))
+	}
+	if i.AttemptCountLT != nil {
+		predicates = append(predicates, connectorcall.AttemptCountLT(*i.AttemptCountLT))
+	}
+	if i.AttemptCountLTE != nil {
+		predicates = append(predicates, connectorcall.AttemptCountLTE(*i.AttemptCountLTE))
+	}
+	if i.NextAttemptAt != nil {
+		predicates = append(predicates, connectorcall.NextAttemptAtEQ(*i.NextAttemptAt))
+	}
+	if i.NextAttemptAtNEQ != nil {
+		predicates = append(predicates, connectorcall.NextAttemptAtNEQ(*i.NextAttemptAtNEQ))
+	}
+	if len(i.NextAttemptAtIn) > 0 {
+		predicates = append(predicates, connectorcall.NextAttemptAtIn(i.NextAttemptAtIn...))
+	}
+	if len(i.NextAttemptAtNotIn) > 0 {
+		predicates = append(predicates, connectorcall.NextAttemptAtNotIn(i.NextAttemptAtNotIn...))
+	}
+	if i.NextAttemptAtGT != nil {
+		predicates = append(predicates, connectorcall.NextAttemptAtGT(*i.NextAttemptAtGT))
+	}
+	if i.NextAttemptAtGTE != nil {
+		predicates = append(predicates, connectorcall.NextAttemptAtGTE(*i.NextAttemptAtGTE))
+	}
+	if i.NextAttemptAtLT != nil {
+		predicates = append(predicates, connectorcall.NextAttemptAtLT(*i.NextAttemptAtLT))
+	}
+	if i.NextAttemptAtLTE != nil {
+		predicates = append(predicates, connectorcall.NextAttemptAtLTE(*i.NextAttemptAtLTE))
+	}
+	if i.NextAttemptAtIsNil {
+		predicates = append(predicates, connectorcall.NextAttemptAtIsNil())
+	}
+	if i.NextAttemptAtNotNil {
+		predicates = append(predicates, connectorcall.NextAttemptAtNotNil())
+	}
+	if i.LastStatusCode != nil {
+		predicates = append(predicates, connectorcall.LastStatusCodeEQ(*i.LastStatusCode))
+	}
+	if i.LastStatusCodeNEQ != nil {
+		predicates = append(predicates, connectorcall.LastStatusCodeNEQ(*i.LastStatusCodeNEQ))
+	}
+	if len(i.LastStatusCodeIn) > 0 {
+		predicates = append(predicates, connectorcall.LastStatusCodeIn(i.LastStatusCodeIn...))
+	}
+	if len(i.LastStatusCodeNotIn) > 0 {
+		predicates = append(predicates, connectorcall.LastStatusCodeNotIn(i.LastStatusCodeNotIn...))
+	}
+	if i.LastStatusCodeGT != nil {
+		predicates = append(predicates, connectorcall.LastStatusCodeGT(*i.LastStatusCodeGT))
+	}
+	if i.LastStatusCodeGTE != nil {
+		predicates = append(predicates, connectorcall.LastStatusCodeGTE(*i.LastStatusCodeGTE))
+	}
+	if i.LastStatusCodeLT != nil {
+		predicates = append(predicates, connectorcall.LastStatusCodeLT(*i.LastStatusCodeLT))
+	}
+	if i.LastStatusCodeLTE != nil {
+		predicates = append(predicates, connectorcall.LastStatusCodeLTE(*i.LastStatusCodeLTE))
+	}
+	if i.LastStatusCodeIsNil {
+		predicates = append(predicates, connectorcall.LastStatusCodeIsNil())
+	}
+	if i.LastStatusCodeNotNil {
+		predicates = append(predicates, connectorcall.LastStatusCodeNotNil())
+	}
+	if i.LastError != nil {
+		predicates = append(predicates, connectorcall.LastErrorEQ(*i.LastError))
+	}
+	if i.LastErrorNEQ != nil {
+		predicates = append(predicates, connectorcall.LastErrorNEQ(*i.LastErrorNEQ))
+	}
+	if len(i.LastErrorIn) > 0 {
+		predicates = append(predicates, connectorcall.LastErrorIn(i.LastErrorIn...))
+	}
+	if len(i.LastErrorNotIn) > 0 {
+		predicates = append(predicates, connectorcall.LastErrorNotIn(i.LastErrorNotIn...))
+	}
+	if i.LastErrorGT != nil {
+		predicates = append(predicates, connectorcall.LastErrorGT(*i.LastErrorGT))
+	}
+	if i.LastErrorGTE != nil {
+		predicates = append(predicates, connectorcall.LastErrorGTE(*i.LastErrorGTE))
+	}
+	if i.LastErrorLT != nil {
+		predicates = append(predicates, connectorcall.LastErrorLT(*i.LastErrorLT))
+	}
+	if i.LastErrorLTE != nil {
+		predicates = append(predicates, connectorcall.LastErrorLTE(*i.LastErrorLTE))
+	}
+	if i.LastErrorContains != nil {
+		predicates = append(predicates, connectorcall.LastErrorContains(*i.LastErrorContains))
+	}
+	if i.LastErrorHasPrefix != nil {
+		predicates = append(predicates, connectorcall.LastErrorHasPrefix(*i.LastErrorHasPrefix))
+	}
+	if i.LastErrorHasSuffix != nil {
+		predicates = append(predicates, connectorcall.LastErrorHasSuffix(*i.LastErrorHasSuffix))
+	}
+	if i.LastErrorIsNil {
+		predicates = append(predicates, connectorcall.LastErrorIsNil())
+	}
+	if i.LastErrorNotNil {
+		predicates = append(predicates, connectorcall.LastErrorNotNil())
+	}
+	if i.LastErrorEqualFold != nil {
+		predicates = append(predicates, connectorcall.LastErrorEqualFold(*i.LastErrorEqualFold))
+	}
+	if i.LastErrorContainsFold != nil {
+		predicates = append(predicates, connectorcall.LastErrorContainsFold(*i.LastErrorContainsFold))
+	}
+	if i.ResponseBody != nil {
+		predicates = append(predicates, connectorcall.ResponseBodyEQ(*i.ResponseBody))
+	}
+	if i.ResponseBodyNEQ != nil {
+		predicates = append(predicates, connectorcall.ResponseBodyNEQ(*i.ResponseBodyNEQ))
+	}
+	if len(i.ResponseBodyIn) > 0 {
+		predicates = append(predicates, connectorcall.ResponseBodyIn(i.ResponseBodyIn...))
+	}
+	if len(i.ResponseBodyNotIn) > 0 {
+		predicates = append(predicates, connectorcall.ResponseBodyNotIn(i.ResponseBodyNotIn...))
+	}
+	if i.ResponseBodyGT != nil {
+		predicates = append(predicates, connectorcall.ResponseBodyGT(*i.ResponseBodyGT))
+	}
+	if i.ResponseBodyGTE != nil {
+		predicates = append(predicates, connectorcall.ResponseBodyGTE(*i.ResponseBodyGTE))
+	}
+	if i.ResponseBodyLT != nil {
+		predicates = append(predicates, connectorcall.ResponseBodyLT(*i.ResponseBodyLT))
+	}
+	if i.ResponseBodyLTE != nil {
+		predicates = append(predicates, connectorcall.ResponseBodyLTE(*i.ResponseBodyLTE))
+	}
+	if i.ResponseBodyContains != nil {
+		predicates = append(predicates, connectorcall.ResponseBodyContains(*i.ResponseBodyContains))
+	}
+	if i.ResponseBodyHasPrefix != nil {
+		predicates = append(predicates, connectorcall.ResponseBodyHasPrefix(*i.ResponseBodyHasPrefix))
+	}
+	if i.ResponseBodyHasSuffix != nil {
+		predicates = append(predicates, connectorcall.ResponseBodyHasSuffix(*i.ResponseBodyHasSuffix))
+	}
+	if i.ResponseBodyEqualFold != nil {
+		predicates = append(predicates, connectorcall.ResponseBodyEqualFold(*i.ResponseBodyEqualFold))
+	}
+	if i.ResponseBodyContainsFold != nil {
+		predicates = append(predicates, connectorcall.ResponseBodyContainsFold(*i.ResponseBodyContainsFold))
+	}
+	if i.SucceededAt != nil {
+		predicates = append(predicates, connectorcall.SucceededAtEQ(*i.SucceededAt))
+	}
+	if i.SucceededAtNEQ != nil {
+		predicates = append(predicates, connectorcall.SucceededAtNEQ(*i.SucceededAtNEQ))
+	}
+	if len(i.SucceededAtIn) > 0 {
+		predicates = append(predicates, connectorcall.SucceededAtIn(i.SucceededAtIn...))
+	}
+	if len(i.SucceededAtNotIn) > 0 {
+		predicates = append(predicates, connectorcall.SucceededAtNotIn(i.SucceededAtNotIn...))
+	}
+	if i.SucceededAtGT != nil {
+		predicates = append(predicates, connectorcall.SucceededAtGT(*i.SucceededAtGT))
+	}
+	if i.SucceededAtGTE != nil {
+		predicates = append(predicates, connectorcall.SucceededAtGTE(*i.SucceededAtGTE))
+	}
+	if i.SucceededAtLT != nil {
+		predicates = append(predicates, connectorcall.SucceededAtLT(*i.SucceededAtLT))
+	}
+	if i.SucceededAtLTE != nil {
+		predicates = append(predicates, connectorcall.SucceededAtLTE(*i.SucceededAtLTE))
+	}
+	if i.SucceededAtIsNil {
+		predicates = append(predicates, connectorcall.SucceededAtIsNil())
+	}
+	if i.SucceededAtNotNil {
+		predicates = append(predicates, connectorcall.SucceededAtNotNil())
+	}
+	if i.FailedAt != nil {
+		predicates = append(predicates, connectorcall.FailedAtEQ(*i.FailedAt))
+	}
+	if i.FailedAtNEQ != nil {
+		predicates = append(predicates, connectorcall.FailedAtNEQ(*i.FailedAtNEQ))
+	}
+	if len(i.FailedAtIn) > 0 {
+		predicates = append(predicates, connectorcall.FailedAtIn(i.FailedAtIn...))
+	}
+	if len(i.FailedAtNotIn) > 0 {
+		predicates = append(predicates, connectorcall.FailedAtNotIn(i.FailedAtNotIn...))
+	}
+	if i.FailedAtGT != nil {
+		predicates = append(predicates, connectorcall.FailedAtGT(*i.FailedAtGT))
+	}
+	if i.FailedAtGTE != nil {
+		predicates = append(predicates, connectorcall.FailedAtGTE(*i.FailedAtGTE))
+	}
+	if i.FailedAtLT != nil {
+		predicates = append(predicates, connectorcall.FailedAtLT(*i.FailedAtLT))
+	}
+	if i.FailedAtLTE != nil {
+		predicates = append(predicates, connectorcall.FailedAtLTE(*i.FailedAtLTE))
+	}
+	if i.FailedAtIsNil {
+		predicates = append(predicates, connectorcall.FailedAtIsNil())
+	}
+	if i.FailedAtNotNil {
+		predicates = append(predicates, connectorcall.FailedAtNotNil())
+	}
+
+	if i.HasShop != nil {
+		p := connectorcall.HasShop()
+		if !*i.HasShop {
+			p = connectorcall.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasShopWith) > 0 {
+		with := make([]predicate.Shop, 0, len(i.HasShopWith))
+		for _, w := range i.HasShopWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasShopWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, connectorcall.HasShopWith(with...))
+	}
+	if i.HasAttempts != nil {
+		p := connectorcall.HasAttempts()
+		if !*i.HasAttempts {
+			p = connectorcall.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasAttemptsWith) > 0 {
+		with := make([]predicate.ConnectorAttempt, 0, len(i.HasAttemptsWith))
+		for _, w := range i.HasAttemptsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasAttemptsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, connectorcall.HasAttemptsWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyConnectorCallWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return connectorcall.And(predicates...), nil
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/connectorattempt"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
@@ -52,6 +54,8 @@ const (
 	// Node types.
 	TypeAPIOverride            = "APIOverride"
 	TypeAccessToken            = "AccessToken"
+	TypeConnectorAttempt       = "ConnectorAttempt"
+	TypeConnectorCall          = "ConnectorCall"
 	TypeCorsDomain             = "CorsDomain"
 	TypeDestination            = "Destination"
 	TypeDiscountCode           = "DiscountCode"
@@ -1328,6 +1332,2599 @@ func (m *AccessTokenMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown AccessToken edge %s", name)
+}
+
+// ConnectorAttemptMutation represents an operation that mutates the ConnectorAttempt nodes in the graph.
+type ConnectorAttemptMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	attempted_at   *time.Time
+	status_code    *int
+	addstatus_code *int
+	latency_ms     *int
+	addlatency_ms  *int
+	response_body  *string
+	error          *string
+	replay         *bool
+	clearedFields  map[string]struct{}
+	call           *int
+	clearedcall    bool
+	done           bool
+	oldValue       func(context.Context) (*ConnectorAttempt, error)
+	predicates     []predicate.ConnectorAttempt
+}
+
+var _ ent.Mutation = (*ConnectorAttemptMutation)(nil)
+
+// connectorattemptOption allows management of the mutation configuration using functional options.
+type connectorattemptOption func(*ConnectorAttemptMutation)
+
+// newConnectorAttemptMutation creates new mutation for the ConnectorAttempt entity.
+func newConnectorAttemptMutation(c config, op Op, opts ...connectorattemptOption) *ConnectorAttemptMutation {
+	m := &ConnectorAttemptMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConnectorAttempt,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConnectorAttemptID sets the ID field of the mutation.
+func withConnectorAttemptID(id int) connectorattemptOption {
+	return func(m *ConnectorAttemptMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConnectorAttempt
+		)
+		m.oldValue = func(ctx context.Context) (*ConnectorAttempt, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConnectorAttempt.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConnectorAttempt sets the old ConnectorAttempt of the mutation.
+func withConnectorAttempt(node *ConnectorAttempt) connectorattemptOption {
+	return func(m *ConnectorAttemptMutation) {
+		m.oldValue = func(context.Context) (*ConnectorAttempt, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConnectorAttemptMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConnectorAttemptMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConnectorAttemptMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConnectorAttemptMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConnectorAttempt.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCallID sets the "call_id" field.
+func (m *ConnectorAttemptMutation) SetCallID(i int) {
+	m.call = &i
+}
+
+// CallID returns the value of the "call_id" field in the mutation.
+func (m *ConnectorAttemptMutation) CallID() (r int, exists bool) {
+	v := m.call
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCallID returns the old "call_id" field's value of the ConnectorAttempt entity.
+// If the ConnectorAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorAttemptMutation) OldCallID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCallID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCallID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCallID: %w", err)
+	}
+	return oldValue.CallID, nil
+}
+
+// ResetCallID resets all changes to the "call_id" field.
+func (m *ConnectorAttemptMutation) ResetCallID() {
+	m.call = nil
+}
+
+// SetAttemptedAt sets the "attempted_at" field.
+func (m *ConnectorAttemptMutation) SetAttemptedAt(t time.Time) {
+	m.attempted_at = &t
+}
+
+// AttemptedAt returns the value of the "attempted_at" field in the mutation.
+func (m *ConnectorAttemptMutation) AttemptedAt() (r time.Time, exists bool) {
+	v := m.attempted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttemptedAt returns the old "attempted_at" field's value of the ConnectorAttempt entity.
+// If the ConnectorAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorAttemptMutation) OldAttemptedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttemptedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttemptedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttemptedAt: %w", err)
+	}
+	return oldValue.AttemptedAt, nil
+}
+
+// ResetAttemptedAt resets all changes to the "attempted_at" field.
+func (m *ConnectorAttemptMutation) ResetAttemptedAt() {
+	m.attempted_at = nil
+}
+
+// SetStatusCode sets the "status_code" field.
+func (m *ConnectorAttemptMutation) SetStatusCode(i int) {
+	m.status_code = &i
+	m.addstatus_code = nil
+}
+
+// StatusCode returns the value of the "status_code" field in the mutation.
+func (m *ConnectorAttemptMutation) StatusCode() (r int, exists bool) {
+	v := m.status_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatusCode returns the old "status_code" field's value of the ConnectorAttempt entity.
+// If the ConnectorAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorAttemptMutation) OldStatusCode(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatusCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatusCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatusCode: %w", err)
+	}
+	return oldValue.StatusCode, nil
+}
+
+// AddStatusCode adds i to the "status_code" field.
+func (m *ConnectorAttemptMutation) AddStatusCode(i int) {
+	if m.addstatus_code != nil {
+		*m.addstatus_code += i
+	} else {
+		m.addstatus_code = &i
+	}
+}
+
+// AddedStatusCode returns the value that was added to the "status_code" field in this mutation.
+func (m *ConnectorAttemptMutation) AddedStatusCode() (r int, exists bool) {
+	v := m.addstatus_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearStatusCode clears the value of the "status_code" field.
+func (m *ConnectorAttemptMutation) ClearStatusCode() {
+	m.status_code = nil
+	m.addstatus_code = nil
+	m.clearedFields[connectorattempt.FieldStatusCode] = struct{}{}
+}
+
+// StatusCodeCleared returns if the "status_code" field was cleared in this mutation.
+func (m *ConnectorAttemptMutation) StatusCodeCleared() bool {
+	_, ok := m.clearedFields[connectorattempt.FieldStatusCode]
+	return ok
+}
+
+// ResetStatusCode resets all changes to the "status_code" field.
+func (m *ConnectorAttemptMutation) ResetStatusCode() {
+	m.status_code = nil
+	m.addstatus_code = nil
+	delete(m.clearedFields, connectorattempt.FieldStatusCode)
+}
+
+// SetLatencyMs sets the "latency_ms" field.
+func (m *ConnectorAttemptMutation) SetLatencyMs(i int) {
+	m.latency_ms = &i
+	m.addlatency_ms = nil
+}
+
+// LatencyMs returns the value of the "latency_ms" field in the mutation.
+func (m *ConnectorAttemptMutation) LatencyMs() (r int, exists bool) {
+	v := m.latency_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLatencyMs returns the old "latency_ms" field's value of the ConnectorAttempt entity.
+// If the ConnectorAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorAttemptMutation) OldLatencyMs(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLatencyMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLatencyMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLatencyMs: %w", err)
+	}
+	return oldValue.LatencyMs, nil
+}
+
+// AddLatencyMs adds i to the "latency_ms" field.
+func (m *ConnectorAttemptMutation) AddLatencyMs(i int) {
+	if m.addlatency_ms != nil {
+		*m.addlatency_ms += i
+	} else {
+		m.addlatency_ms = &i
+	}
+}
+
+// AddedLatencyMs returns the value that was added to the "latency_ms" field in this mutation.
+func (m *ConnectorAttemptMutation) AddedLatencyMs() (r int, exists bool) {
+	v := m.addlatency_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLatencyMs resets all changes to the "latency_ms" field.
+func (m *ConnectorAttemptMutation) ResetLatencyMs() {
+	m.latency_ms = nil
+	m.addlatency_ms = nil
+}
+
+// SetResponseBody sets the "response_body" field.
+func (m *ConnectorAttemptMutation) SetResponseBody(s string) {
+	m.response_body = &s
+}
+
+// ResponseBody returns the value of the "response_body" field in the mutation.
+func (m *ConnectorAttemptMutation) ResponseBody() (r string, exists bool) {
+	v := m.response_body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseBody returns the old "response_body" field's value of the ConnectorAttempt entity.
+// If the ConnectorAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorAttemptMutation) OldResponseBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseBody: %w", err)
+	}
+	return oldValue.ResponseBody, nil
+}
+
+// ResetResponseBody resets all changes to the "response_body" field.
+func (m *ConnectorAttemptMutation) ResetResponseBody() {
+	m.response_body = nil
+}
+
+// SetError sets the "error" field.
+func (m *ConnectorAttemptMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *ConnectorAttemptMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the ConnectorAttempt entity.
+// If the ConnectorAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorAttemptMutation) OldError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ClearError clears the value of the "error" field.
+func (m *ConnectorAttemptMutation) ClearError() {
+	m.error = nil
+	m.clearedFields[connectorattempt.FieldError] = struct{}{}
+}
+
+// ErrorCleared returns if the "error" field was cleared in this mutation.
+func (m *ConnectorAttemptMutation) ErrorCleared() bool {
+	_, ok := m.clearedFields[connectorattempt.FieldError]
+	return ok
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *ConnectorAttemptMutation) ResetError() {
+	m.error = nil
+	delete(m.clearedFields, connectorattempt.FieldError)
+}
+
+// SetReplay sets the "replay" field.
+func (m *ConnectorAttemptMutation) SetReplay(b bool) {
+	m.replay = &b
+}
+
+// Replay returns the value of the "replay" field in the mutation.
+func (m *ConnectorAttemptMutation) Replay() (r bool, exists bool) {
+	v := m.replay
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplay returns the old "replay" field's value of the ConnectorAttempt entity.
+// If the ConnectorAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorAttemptMutation) OldReplay(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplay is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplay requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplay: %w", err)
+	}
+	return oldValue.Replay, nil
+}
+
+// ResetReplay resets all changes to the "replay" field.
+func (m *ConnectorAttemptMutation) ResetReplay() {
+	m.replay = nil
+}
+
+// ClearCall clears the "call" edge to the ConnectorCall entity.
+func (m *ConnectorAttemptMutation) ClearCall() {
+	m.clearedcall = true
+	m.clearedFields[connectorattempt.FieldCallID] = struct{}{}
+}
+
+// CallCleared reports if the "call" edge to the ConnectorCall entity was cleared.
+func (m *ConnectorAttemptMutation) CallCleared() bool {
+	return m.clearedcall
+}
+
+// CallIDs returns the "call" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CallID instead. It exists only for internal usage by the builders.
+func (m *ConnectorAttemptMutation) CallIDs() (ids []int) {
+	if id := m.call; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCall resets all changes to the "call" edge.
+func (m *ConnectorAttemptMutation) ResetCall() {
+	m.call = nil
+	m.clearedcall = false
+}
+
+// Where appends a list predicates to the ConnectorAttemptMutation builder.
+func (m *ConnectorAttemptMutation) Where(ps ...predicate.ConnectorAttempt) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConnectorAttemptMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConnectorAttemptMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConnectorAttempt, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConnectorAttemptMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConnectorAttemptMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConnectorAttempt).
+func (m *ConnectorAttemptMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConnectorAttemptMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.call != nil {
+		fields = append(fields, connectorattempt.FieldCallID)
+	}
+	if m.attempted_at != nil {
+		fields = append(fields, connectorattempt.FieldAttemptedAt)
+	}
+	if m.status_code != nil {
+		fields = append(fields, connectorattempt.FieldStatusCode)
+	}
+	if m.latency_ms != nil {
+		fields = append(fields, connectorattempt.FieldLatencyMs)
+	}
+	if m.response_body != nil {
+		fields = append(fields, connectorattempt.FieldResponseBody)
+	}
+	if m.error != nil {
+		fields = append(fields, connectorattempt.FieldError)
+	}
+	if m.replay != nil {
+		fields = append(fields, connectorattempt.FieldReplay)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConnectorAttemptMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case connectorattempt.FieldCallID:
+		return m.CallID()
+	case connectorattempt.FieldAttemptedAt:
+		return m.AttemptedAt()
+	case connectorattempt.FieldStatusCode:
+		return m.StatusCode()
+	case connectorattempt.FieldLatencyMs:
+		return m.LatencyMs()
+	case connectorattempt.FieldResponseBody:
+		return m.ResponseBody()
+	case connectorattempt.FieldError:
+		return m.Error()
+	case connectorattempt.FieldReplay:
+		return m.Replay()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConnectorAttemptMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case connectorattempt.FieldCallID:
+		return m.OldCallID(ctx)
+	case connectorattempt.FieldAttemptedAt:
+		return m.OldAttemptedAt(ctx)
+	case connectorattempt.FieldStatusCode:
+		return m.OldStatusCode(ctx)
+	case connectorattempt.FieldLatencyMs:
+		return m.OldLatencyMs(ctx)
+	case connectorattempt.FieldResponseBody:
+		return m.OldResponseBody(ctx)
+	case connectorattempt.FieldError:
+		return m.OldError(ctx)
+	case connectorattempt.FieldReplay:
+		return m.OldReplay(ctx)
+	}
+	return nil, fmt.Errorf("unknown ConnectorAttempt field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConnectorAttemptMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case connectorattempt.FieldCallID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCallID(v)
+		return nil
+	case connectorattempt.FieldAttemptedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttemptedAt(v)
+		return nil
+	case connectorattempt.FieldStatusCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatusCode(v)
+		return nil
+	case connectorattempt.FieldLatencyMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLatencyMs(v)
+		return nil
+	case connectorattempt.FieldResponseBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseBody(v)
+		return nil
+	case connectorattempt.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case connectorattempt.FieldReplay:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplay(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorAttempt field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConnectorAttemptMutation) AddedFields() []string {
+	var fields []string
+	if m.addstatus_code != nil {
+		fields = append(fields, connectorattempt.FieldStatusCode)
+	}
+	if m.addlatency_ms != nil {
+		fields = append(fields, connectorattempt.FieldLatencyMs)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConnectorAttemptMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case connectorattempt.FieldStatusCode:
+		return m.AddedStatusCode()
+	case connectorattempt.FieldLatencyMs:
+		return m.AddedLatencyMs()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConnectorAttemptMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case connectorattempt.FieldStatusCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStatusCode(v)
+		return nil
+	case connectorattempt.FieldLatencyMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLatencyMs(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorAttempt numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConnectorAttemptMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(connectorattempt.FieldStatusCode) {
+		fields = append(fields, connectorattempt.FieldStatusCode)
+	}
+	if m.FieldCleared(connectorattempt.FieldError) {
+		fields = append(fields, connectorattempt.FieldError)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConnectorAttemptMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConnectorAttemptMutation) ClearField(name string) error {
+	switch name {
+	case connectorattempt.FieldStatusCode:
+		m.ClearStatusCode()
+		return nil
+	case connectorattempt.FieldError:
+		m.ClearError()
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorAttempt nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConnectorAttemptMutation) ResetField(name string) error {
+	switch name {
+	case connectorattempt.FieldCallID:
+		m.ResetCallID()
+		return nil
+	case connectorattempt.FieldAttemptedAt:
+		m.ResetAttemptedAt()
+		return nil
+	case connectorattempt.FieldStatusCode:
+		m.ResetStatusCode()
+		return nil
+	case connectorattempt.FieldLatencyMs:
+		m.ResetLatencyMs()
+		return nil
+	case connectorattempt.FieldResponseBody:
+		m.ResetResponseBody()
+		return nil
+	case connectorattempt.FieldError:
+		m.ResetError()
+		return nil
+	case connectorattempt.FieldReplay:
+		m.ResetReplay()
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorAttempt field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConnectorAttemptMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.call != nil {
+		edges = append(edges, connectorattempt.EdgeCall)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConnectorAttemptMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case connectorattempt.EdgeCall:
+		if id := m.call; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConnectorAttemptMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConnectorAttemptMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConnectorAttemptMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedcall {
+		edges = append(edges, connectorattempt.EdgeCall)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConnectorAttemptMutation) EdgeCleared(name string) bool {
+	switch name {
+	case connectorattempt.EdgeCall:
+		return m.clearedcall
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConnectorAttemptMutation) ClearEdge(name string) error {
+	switch name {
+	case connectorattempt.EdgeCall:
+		m.ClearCall()
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorAttempt unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConnectorAttemptMutation) ResetEdge(name string) error {
+	switch name {
+	case connectorattempt.EdgeCall:
+		m.ResetCall()
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorAttempt edge %s", name)
+}
+
+// ConnectorCallMutation represents an operation that mutates the ConnectorCall nodes in the graph.
+type ConnectorCallMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	updated_at          *time.Time
+	destination_id      *int
+	adddestination_id   *int
+	order_id            *int
+	addorder_id         *int
+	topic               *connectorcall.Topic
+	operation           *string
+	method              *string
+	_path               *string
+	idempotency_key     *string
+	request_body        *string
+	status              *connectorcall.Status
+	attempt_count       *int
+	addattempt_count    *int
+	round_attempts      *int
+	addround_attempts   *int
+	next_attempt_at     *time.Time
+	last_status_code    *int
+	addlast_status_code *int
+	last_error          *string
+	response_body       *string
+	succeeded_at        *time.Time
+	failed_at           *time.Time
+	clearedFields       map[string]struct{}
+	shop                *int
+	clearedshop         bool
+	attempts            map[int]struct{}
+	removedattempts     map[int]struct{}
+	clearedattempts     bool
+	done                bool
+	oldValue            func(context.Context) (*ConnectorCall, error)
+	predicates          []predicate.ConnectorCall
+}
+
+var _ ent.Mutation = (*ConnectorCallMutation)(nil)
+
+// connectorcallOption allows management of the mutation configuration using functional options.
+type connectorcallOption func(*ConnectorCallMutation)
+
+// newConnectorCallMutation creates new mutation for the ConnectorCall entity.
+func newConnectorCallMutation(c config, op Op, opts ...connectorcallOption) *ConnectorCallMutation {
+	m := &ConnectorCallMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConnectorCall,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConnectorCallID sets the ID field of the mutation.
+func withConnectorCallID(id int) connectorcallOption {
+	return func(m *ConnectorCallMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConnectorCall
+		)
+		m.oldValue = func(ctx context.Context) (*ConnectorCall, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConnectorCall.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConnectorCall sets the old ConnectorCall of the mutation.
+func withConnectorCall(node *ConnectorCall) connectorcallOption {
+	return func(m *ConnectorCallMutation) {
+		m.oldValue = func(context.Context) (*ConnectorCall, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConnectorCallMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConnectorCallMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConnectorCallMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConnectorCallMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConnectorCall.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ConnectorCallMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ConnectorCallMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ConnectorCallMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ConnectorCallMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ConnectorCallMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ConnectorCallMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *ConnectorCallMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *ConnectorCallMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *ConnectorCallMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetDestinationID sets the "destination_id" field.
+func (m *ConnectorCallMutation) SetDestinationID(i int) {
+	m.destination_id = &i
+	m.adddestination_id = nil
+}
+
+// DestinationID returns the value of the "destination_id" field in the mutation.
+func (m *ConnectorCallMutation) DestinationID() (r int, exists bool) {
+	v := m.destination_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationID returns the old "destination_id" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldDestinationID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationID: %w", err)
+	}
+	return oldValue.DestinationID, nil
+}
+
+// AddDestinationID adds i to the "destination_id" field.
+func (m *ConnectorCallMutation) AddDestinationID(i int) {
+	if m.adddestination_id != nil {
+		*m.adddestination_id += i
+	} else {
+		m.adddestination_id = &i
+	}
+}
+
+// AddedDestinationID returns the value that was added to the "destination_id" field in this mutation.
+func (m *ConnectorCallMutation) AddedDestinationID() (r int, exists bool) {
+	v := m.adddestination_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDestinationID resets all changes to the "destination_id" field.
+func (m *ConnectorCallMutation) ResetDestinationID() {
+	m.destination_id = nil
+	m.adddestination_id = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *ConnectorCallMutation) SetOrderID(i int) {
+	m.order_id = &i
+	m.addorder_id = nil
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *ConnectorCallMutation) OrderID() (r int, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldOrderID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// AddOrderID adds i to the "order_id" field.
+func (m *ConnectorCallMutation) AddOrderID(i int) {
+	if m.addorder_id != nil {
+		*m.addorder_id += i
+	} else {
+		m.addorder_id = &i
+	}
+}
+
+// AddedOrderID returns the value that was added to the "order_id" field in this mutation.
+func (m *ConnectorCallMutation) AddedOrderID() (r int, exists bool) {
+	v := m.addorder_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOrderID clears the value of the "order_id" field.
+func (m *ConnectorCallMutation) ClearOrderID() {
+	m.order_id = nil
+	m.addorder_id = nil
+	m.clearedFields[connectorcall.FieldOrderID] = struct{}{}
+}
+
+// OrderIDCleared returns if the "order_id" field was cleared in this mutation.
+func (m *ConnectorCallMutation) OrderIDCleared() bool {
+	_, ok := m.clearedFields[connectorcall.FieldOrderID]
+	return ok
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *ConnectorCallMutation) ResetOrderID() {
+	m.order_id = nil
+	m.addorder_id = nil
+	delete(m.clearedFields, connectorcall.FieldOrderID)
+}
+
+// SetTopic sets the "topic" field.
+func (m *ConnectorCallMutation) SetTopic(c connectorcall.Topic) {
+	m.topic = &c
+}
+
+// Topic returns the value of the "topic" field in the mutation.
+func (m *ConnectorCallMutation) Topic() (r connectorcall.Topic, exists bool) {
+	v := m.topic
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTopic returns the old "topic" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldTopic(ctx context.Context) (v connectorcall.Topic, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTopic is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTopic requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTopic: %w", err)
+	}
+	return oldValue.Topic, nil
+}
+
+// ResetTopic resets all changes to the "topic" field.
+func (m *ConnectorCallMutation) ResetTopic() {
+	m.topic = nil
+}
+
+// SetOperation sets the "operation" field.
+func (m *ConnectorCallMutation) SetOperation(s string) {
+	m.operation = &s
+}
+
+// Operation returns the value of the "operation" field in the mutation.
+func (m *ConnectorCallMutation) Operation() (r string, exists bool) {
+	v := m.operation
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOperation returns the old "operation" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldOperation(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOperation is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOperation requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOperation: %w", err)
+	}
+	return oldValue.Operation, nil
+}
+
+// ResetOperation resets all changes to the "operation" field.
+func (m *ConnectorCallMutation) ResetOperation() {
+	m.operation = nil
+}
+
+// SetMethod sets the "method" field.
+func (m *ConnectorCallMutation) SetMethod(s string) {
+	m.method = &s
+}
+
+// Method returns the value of the "method" field in the mutation.
+func (m *ConnectorCallMutation) Method() (r string, exists bool) {
+	v := m.method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMethod returns the old "method" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldMethod(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMethod: %w", err)
+	}
+	return oldValue.Method, nil
+}
+
+// ResetMethod resets all changes to the "method" field.
+func (m *ConnectorCallMutation) ResetMethod() {
+	m.method = nil
+}
+
+// SetPath sets the "path" field.
+func (m *ConnectorCallMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *ConnectorCallMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *ConnectorCallMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetIdempotencyKey sets the "idempotency_key" field.
+func (m *ConnectorCallMutation) SetIdempotencyKey(s string) {
+	m.idempotency_key = &s
+}
+
+// IdempotencyKey returns the value of the "idempotency_key" field in the mutation.
+func (m *ConnectorCallMutation) IdempotencyKey() (r string, exists bool) {
+	v := m.idempotency_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIdempotencyKey returns the old "idempotency_key" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldIdempotencyKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIdempotencyKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIdempotencyKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIdempotencyKey: %w", err)
+	}
+	return oldValue.IdempotencyKey, nil
+}
+
+// ResetIdempotencyKey resets all changes to the "idempotency_key" field.
+func (m *ConnectorCallMutation) ResetIdempotencyKey() {
+	m.idempotency_key = nil
+}
+
+// SetRequestBody sets the "request_body" field.
+func (m *ConnectorCallMutation) SetRequestBody(s string) {
+	m.request_body = &s
+}
+
+// RequestBody returns the value of the "request_body" field in the mutation.
+func (m *ConnectorCallMutation) RequestBody() (r string, exists bool) {
+	v := m.request_body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestBody returns the old "request_body" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldRequestBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestBody: %w", err)
+	}
+	return oldValue.RequestBody, nil
+}
+
+// ResetRequestBody resets all changes to the "request_body" field.
+func (m *ConnectorCallMutation) ResetRequestBody() {
+	m.request_body = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *ConnectorCallMutation) SetStatus(c connectorcall.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ConnectorCallMutation) Status() (r connectorcall.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldStatus(ctx context.Context) (v connectorcall.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ConnectorCallMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetAttemptCount sets the "attempt_count" field.
+func (m *ConnectorCallMutation) SetAttemptCount(i int) {
+	m.attempt_count = &i
+	m.addattempt_count = nil
+}
+
+// AttemptCount returns the value of the "attempt_count" field in the mutation.
+func (m *ConnectorCallMutation) AttemptCount() (r int, exists bool) {
+	v := m.attempt_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttemptCount returns the old "attempt_count" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldAttemptCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttemptCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttemptCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttemptCount: %w", err)
+	}
+	return oldValue.AttemptCount, nil
+}
+
+// AddAttemptCount adds i to the "attempt_count" field.
+func (m *ConnectorCallMutation) AddAttemptCount(i int) {
+	if m.addattempt_count != nil {
+		*m.addattempt_count += i
+	} else {
+		m.addattempt_count = &i
+	}
+}
+
+// AddedAttemptCount returns the value that was added to the "attempt_count" field in this mutation.
+func (m *ConnectorCallMutation) AddedAttemptCount() (r int, exists bool) {
+	v := m.addattempt_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttemptCount resets all changes to the "attempt_count" field.
+func (m *ConnectorCallMutation) ResetAttemptCount() {
+	m.attempt_count = nil
+	m.addattempt_count = nil
+}
+
+// SetRoundAttempts sets the "round_attempts" field.
+func (m *ConnectorCallMutation) SetRoundAttempts(i int) {
+	m.round_attempts = &i
+	m.addround_attempts = nil
+}
+
+// RoundAttempts returns the value of the "round_attempts" field in the mutation.
+func (m *ConnectorCallMutation) RoundAttempts() (r int, exists bool) {
+	v := m.round_attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoundAttempts returns the old "round_attempts" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldRoundAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoundAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoundAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoundAttempts: %w", err)
+	}
+	return oldValue.RoundAttempts, nil
+}
+
+// AddRoundAttempts adds i to the "round_attempts" field.
+func (m *ConnectorCallMutation) AddRoundAttempts(i int) {
+	if m.addround_attempts != nil {
+		*m.addround_attempts += i
+	} else {
+		m.addround_attempts = &i
+	}
+}
+
+// AddedRoundAttempts returns the value that was added to the "round_attempts" field in this mutation.
+func (m *ConnectorCallMutation) AddedRoundAttempts() (r int, exists bool) {
+	v := m.addround_attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRoundAttempts resets all changes to the "round_attempts" field.
+func (m *ConnectorCallMutation) ResetRoundAttempts() {
+	m.round_attempts = nil
+	m.addround_attempts = nil
+}
+
+// SetNextAttemptAt sets the "next_attempt_at" field.
+func (m *ConnectorCallMutation) SetNextAttemptAt(t time.Time) {
+	m.next_attempt_at = &t
+}
+
+// NextAttemptAt returns the value of the "next_attempt_at" field in the mutation.
+func (m *ConnectorCallMutation) NextAttemptAt() (r time.Time, exists bool) {
+	v := m.next_attempt_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextAttemptAt returns the old "next_attempt_at" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldNextAttemptAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextAttemptAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextAttemptAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextAttemptAt: %w", err)
+	}
+	return oldValue.NextAttemptAt, nil
+}
+
+// ClearNextAttemptAt clears the value of the "next_attempt_at" field.
+func (m *ConnectorCallMutation) ClearNextAttemptAt() {
+	m.next_attempt_at = nil
+	m.clearedFields[connectorcall.FieldNextAttemptAt] = struct{}{}
+}
+
+// NextAttemptAtCleared returns if the "next_attempt_at" field was cleared in this mutation.
+func (m *ConnectorCallMutation) NextAttemptAtCleared() bool {
+	_, ok := m.clearedFields[connectorcall.FieldNextAttemptAt]
+	return ok
+}
+
+// ResetNextAttemptAt resets all changes to the "next_attempt_at" field.
+func (m *ConnectorCallMutation) ResetNextAttemptAt() {
+	m.next_attempt_at = nil
+	delete(m.clearedFields, connectorcall.FieldNextAttemptAt)
+}
+
+// SetLastStatusCode sets the "last_status_code" field.
+func (m *ConnectorCallMutation) SetLastStatusCode(i int) {
+	m.last_status_code = &i
+	m.addlast_status_code = nil
+}
+
+// LastStatusCode returns the value of the "last_status_code" field in the mutation.
+func (m *ConnectorCallMutation) LastStatusCode() (r int, exists bool) {
+	v := m.last_status_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastStatusCode returns the old "last_status_code" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldLastStatusCode(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastStatusCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastStatusCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastStatusCode: %w", err)
+	}
+	return oldValue.LastStatusCode, nil
+}
+
+// AddLastStatusCode adds i to the "last_status_code" field.
+func (m *ConnectorCallMutation) AddLastStatusCode(i int) {
+	if m.addlast_status_code != nil {
+		*m.addlast_status_code += i
+	} else {
+		m.addlast_status_code = &i
+	}
+}
+
+// AddedLastStatusCode returns the value that was added to the "last_status_code" field in this mutation.
+func (m *ConnectorCallMutation) AddedLastStatusCode() (r int, exists bool) {
+	v := m.addlast_status_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastStatusCode clears the value of the "last_status_code" field.
+func (m *ConnectorCallMutation) ClearLastStatusCode() {
+	m.last_status_code = nil
+	m.addlast_status_code = nil
+	m.clearedFields[connectorcall.FieldLastStatusCode] = struct{}{}
+}
+
+// LastStatusCodeCleared returns if the "last_status_code" field was cleared in this mutation.
+func (m *ConnectorCallMutation) LastStatusCodeCleared() bool {
+	_, ok := m.clearedFields[connectorcall.FieldLastStatusCode]
+	return ok
+}
+
+// ResetLastStatusCode resets all changes to the "last_status_code" field.
+func (m *ConnectorCallMutation) ResetLastStatusCode() {
+	m.last_status_code = nil
+	m.addlast_status_code = nil
+	delete(m.clearedFields, connectorcall.FieldLastStatusCode)
+}
+
+// SetLastError sets the "last_error" field.
+func (m *ConnectorCallMutation) SetLastError(s string) {
+	m.last_error = &s
+}
+
+// LastError returns the value of the "last_error" field in the mutation.
+func (m *ConnectorCallMutation) LastError() (r string, exists bool) {
+	v := m.last_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastError returns the old "last_error" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldLastError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastError: %w", err)
+	}
+	return oldValue.LastError, nil
+}
+
+// ClearLastError clears the value of the "last_error" field.
+func (m *ConnectorCallMutation) ClearLastError() {
+	m.last_error = nil
+	m.clearedFields[connectorcall.FieldLastError] = struct{}{}
+}
+
+// LastErrorCleared returns if the "last_error" field was cleared in this mutation.
+func (m *ConnectorCallMutation) LastErrorCleared() bool {
+	_, ok := m.clearedFields[connectorcall.FieldLastError]
+	return ok
+}
+
+// ResetLastError resets all changes to the "last_error" field.
+func (m *ConnectorCallMutation) ResetLastError() {
+	m.last_error = nil
+	delete(m.clearedFields, connectorcall.FieldLastError)
+}
+
+// SetResponseBody sets the "response_body" field.
+func (m *ConnectorCallMutation) SetResponseBody(s string) {
+	m.response_body = &s
+}
+
+// ResponseBody returns the value of the "response_body" field in the mutation.
+func (m *ConnectorCallMutation) ResponseBody() (r string, exists bool) {
+	v := m.response_body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseBody returns the old "response_body" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldResponseBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseBody: %w", err)
+	}
+	return oldValue.ResponseBody, nil
+}
+
+// ResetResponseBody resets all changes to the "response_body" field.
+func (m *ConnectorCallMutation) ResetResponseBody() {
+	m.response_body = nil
+}
+
+// SetSucceededAt sets the "succeeded_at" field.
+func (m *ConnectorCallMutation) SetSucceededAt(t time.Time) {
+	m.succeeded_at = &t
+}
+
+// SucceededAt returns the value of the "succeeded_at" field in the mutation.
+func (m *ConnectorCallMutation) SucceededAt() (r time.Time, exists bool) {
+	v := m.succeeded_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSucceededAt returns the old "succeeded_at" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldSucceededAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSucceededAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSucceededAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSucceededAt: %w", err)
+	}
+	return oldValue.SucceededAt, nil
+}
+
+// ClearSucceededAt clears the value of the "succeeded_at" field.
+func (m *ConnectorCallMutation) ClearSucceededAt() {
+	m.succeeded_at = nil
+	m.clearedFields[connectorcall.FieldSucceededAt] = struct{}{}
+}
+
+// SucceededAtCleared returns if the "succeeded_at" field was cleared in this mutation.
+func (m *ConnectorCallMutation) SucceededAtCleared() bool {
+	_, ok := m.clearedFields[connectorcall.FieldSucceededAt]
+	return ok
+}
+
+// ResetSucceededAt resets all changes to the "succeeded_at" field.
+func (m *ConnectorCallMutation) ResetSucceededAt() {
+	m.succeeded_at = nil
+	delete(m.clearedFields, connectorcall.FieldSucceededAt)
+}
+
+// SetFailedAt sets the "failed_at" field.
+func (m *ConnectorCallMutation) SetFailedAt(t time.Time) {
+	m.failed_at = &t
+}
+
+// FailedAt returns the value of the "failed_at" field in the mutation.
+func (m *ConnectorCallMutation) FailedAt() (r time.Time, exists bool) {
+	v := m.failed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailedAt returns the old "failed_at" field's value of the ConnectorCall entity.
+// If the ConnectorCall object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConnectorCallMutation) OldFailedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailedAt: %w", err)
+	}
+	return oldValue.FailedAt, nil
+}
+
+// ClearFailedAt clears the value of the "failed_at" field.
+func (m *ConnectorCallMutation) ClearFailedAt() {
+	m.failed_at = nil
+	m.clearedFields[connectorcall.FieldFailedAt] = struct{}{}
+}
+
+// FailedAtCleared returns if the "failed_at" field was cleared in this mutation.
+func (m *ConnectorCallMutation) FailedAtCleared() bool {
+	_, ok := m.clearedFields[connectorcall.FieldFailedAt]
+	return ok
+}
+
+// ResetFailedAt resets all changes to the "failed_at" field.
+func (m *ConnectorCallMutation) ResetFailedAt() {
+	m.failed_at = nil
+	delete(m.clearedFields, connectorcall.FieldFailedAt)
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *ConnectorCallMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[connectorcall.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *ConnectorCallMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *ConnectorCallMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *ConnectorCallMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// AddAttemptIDs adds the "attempts" edge to the ConnectorAttempt entity by ids.
+func (m *ConnectorCallMutation) AddAttemptIDs(ids ...int) {
+	if m.attempts == nil {
+		m.attempts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.attempts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAttempts clears the "attempts" edge to the ConnectorAttempt entity.
+func (m *ConnectorCallMutation) ClearAttempts() {
+	m.clearedattempts = true
+}
+
+// AttemptsCleared reports if the "attempts" edge to the ConnectorAttempt entity was cleared.
+func (m *ConnectorCallMutation) AttemptsCleared() bool {
+	return m.clearedattempts
+}
+
+// RemoveAttemptIDs removes the "attempts" edge to the ConnectorAttempt entity by IDs.
+func (m *ConnectorCallMutation) RemoveAttemptIDs(ids ...int) {
+	if m.removedattempts == nil {
+		m.removedattempts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.attempts, ids[i])
+		m.removedattempts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAttempts returns the removed IDs of the "attempts" edge to the ConnectorAttempt entity.
+func (m *ConnectorCallMutation) RemovedAttemptsIDs() (ids []int) {
+	for id := range m.removedattempts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AttemptsIDs returns the "attempts" edge IDs in the mutation.
+func (m *ConnectorCallMutation) AttemptsIDs() (ids []int) {
+	for id := range m.attempts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAttempts resets all changes to the "attempts" edge.
+func (m *ConnectorCallMutation) ResetAttempts() {
+	m.attempts = nil
+	m.clearedattempts = false
+	m.removedattempts = nil
+}
+
+// Where appends a list predicates to the ConnectorCallMutation builder.
+func (m *ConnectorCallMutation) Where(ps ...predicate.ConnectorCall) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConnectorCallMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConnectorCallMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConnectorCall, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConnectorCallMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConnectorCallMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConnectorCall).
+func (m *ConnectorCallMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConnectorCallMutation) Fields() []string {
+	fields := make([]string, 0, 20)
+	if m.created_at != nil {
+		fields = append(fields, connectorcall.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, connectorcall.FieldUpdatedAt)
+	}
+	if m.shop != nil {
+		fields = append(fields, connectorcall.FieldShopID)
+	}
+	if m.destination_id != nil {
+		fields = append(fields, connectorcall.FieldDestinationID)
+	}
+	if m.order_id != nil {
+		fields = append(fields, connectorcall.FieldOrderID)
+	}
+	if m.topic != nil {
+		fields = append(fields, connectorcall.FieldTopic)
+	}
+	if m.operation != nil {
+		fields = append(fields, connectorcall.FieldOperation)
+	}
+	if m.method != nil {
+		fields = append(fields, connectorcall.FieldMethod)
+	}
+	if m._path != nil {
+		fields = append(fields, connectorcall.FieldPath)
+	}
+	if m.idempotency_key != nil {
+		fields = append(fields, connectorcall.FieldIdempotencyKey)
+	}
+	if m.request_body != nil {
+		fields = append(fields, connectorcall.FieldRequestBody)
+	}
+	if m.status != nil {
+		fields = append(fields, connectorcall.FieldStatus)
+	}
+	if m.attempt_count != nil {
+		fields = append(fields, connectorcall.FieldAttemptCount)
+	}
+	if m.round_attempts != nil {
+		fields = append(fields, connectorcall.FieldRoundAttempts)
+	}
+	if m.next_attempt_at != nil {
+		fields = append(fields, connectorcall.FieldNextAttemptAt)
+	}
+	if m.last_status_code != nil {
+		fields = append(fields, connectorcall.FieldLastStatusCode)
+	}
+	if m.last_error != nil {
+		fields = append(fields, connectorcall.FieldLastError)
+	}
+	if m.response_body != nil {
+		fields = append(fields, connectorcall.FieldResponseBody)
+	}
+	if m.succeeded_at != nil {
+		fields = append(fields, connectorcall.FieldSucceededAt)
+	}
+	if m.failed_at != nil {
+		fields = append(fields, connectorcall.FieldFailedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConnectorCallMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case connectorcall.FieldCreatedAt:
+		return m.CreatedAt()
+	case connectorcall.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case connectorcall.FieldShopID:
+		return m.ShopID()
+	case connectorcall.FieldDestinationID:
+		return m.DestinationID()
+	case connectorcall.FieldOrderID:
+		return m.OrderID()
+	case connectorcall.FieldTopic:
+		return m.Topic()
+	case connectorcall.FieldOperation:
+		return m.Operation()
+	case connectorcall.FieldMethod:
+		return m.Method()
+	case connectorcall.FieldPath:
+		return m.Path()
+	case connectorcall.FieldIdempotencyKey:
+		return m.IdempotencyKey()
+	case connectorcall.FieldRequestBody:
+		return m.RequestBody()
+	case connectorcall.FieldStatus:
+		return m.Status()
+	case connectorcall.FieldAttemptCount:
+		return m.AttemptCount()
+	case connectorcall.FieldRoundAttempts:
+		return m.RoundAttempts()
+	case connectorcall.FieldNextAttemptAt:
+		return m.NextAttemptAt()
+	case connectorcall.FieldLastStatusCode:
+		return m.LastStatusCode()
+	case connectorcall.FieldLastError:
+		return m.LastError()
+	case connectorcall.FieldResponseBody:
+		return m.ResponseBody()
+	case connectorcall.FieldSucceededAt:
+		return m.SucceededAt()
+	case connectorcall.FieldFailedAt:
+		return m.FailedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConnectorCallMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case connectorcall.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case connectorcall.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case connectorcall.FieldShopID:
+		return m.OldShopID(ctx)
+	case connectorcall.FieldDestinationID:
+		return m.OldDestinationID(ctx)
+	case connectorcall.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case connectorcall.FieldTopic:
+		return m.OldTopic(ctx)
+	case connectorcall.FieldOperation:
+		return m.OldOperation(ctx)
+	case connectorcall.FieldMethod:
+		return m.OldMethod(ctx)
+	case connectorcall.FieldPath:
+		return m.OldPath(ctx)
+	case connectorcall.FieldIdempotencyKey:
+		return m.OldIdempotencyKey(ctx)
+	case connectorcall.FieldRequestBody:
+		return m.OldRequestBody(ctx)
+	case connectorcall.FieldStatus:
+		return m.OldStatus(ctx)
+	case connectorcall.FieldAttemptCount:
+		return m.OldAttemptCount(ctx)
+	case connectorcall.FieldRoundAttempts:
+		return m.OldRoundAttempts(ctx)
+	case connectorcall.FieldNextAttemptAt:
+		return m.OldNextAttemptAt(ctx)
+	case connectorcall.FieldLastStatusCode:
+		return m.OldLastStatusCode(ctx)
+	case connectorcall.FieldLastError:
+		return m.OldLastError(ctx)
+	case connectorcall.FieldResponseBody:
+		return m.OldResponseBody(ctx)
+	case connectorcall.FieldSucceededAt:
+		return m.OldSucceededAt(ctx)
+	case connectorcall.FieldFailedAt:
+		return m.OldFailedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ConnectorCall field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConnectorCallMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case connectorcall.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case connectorcall.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case connectorcall.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case connectorcall.FieldDestinationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationID(v)
+		return nil
+	case connectorcall.FieldOrderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case connectorcall.FieldTopic:
+		v, ok := value.(connectorcall.Topic)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTopic(v)
+		return nil
+	case connectorcall.FieldOperation:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOperation(v)
+		return nil
+	case connectorcall.FieldMethod:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMethod(v)
+		return nil
+	case connectorcall.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case connectorcall.FieldIdempotencyKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIdempotencyKey(v)
+		return nil
+	case connectorcall.FieldRequestBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestBody(v)
+		return nil
+	case connectorcall.FieldStatus:
+		v, ok := value.(connectorcall.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case connectorcall.FieldAttemptCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttemptCount(v)
+		return nil
+	case connectorcall.FieldRoundAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoundAttempts(v)
+		return nil
+	case connectorcall.FieldNextAttemptAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextAttemptAt(v)
+		return nil
+	case connectorcall.FieldLastStatusCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastStatusCode(v)
+		return nil
+	case connectorcall.FieldLastError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastError(v)
+		return nil
+	case connectorcall.FieldResponseBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseBody(v)
+		return nil
+	case connectorcall.FieldSucceededAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSucceededAt(v)
+		return nil
+	case connectorcall.FieldFailedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorCall field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConnectorCallMutation) AddedFields() []string {
+	var fields []string
+	if m.adddestination_id != nil {
+		fields = append(fields, connectorcall.FieldDestinationID)
+	}
+	if m.addorder_id != nil {
+		fields = append(fields, connectorcall.FieldOrderID)
+	}
+	if m.addattempt_count != nil {
+		fields = append(fields, connectorcall.FieldAttemptCount)
+	}
+	if m.addround_attempts != nil {
+		fields = append(fields, connectorcall.FieldRoundAttempts)
+	}
+	if m.addlast_status_code != nil {
+		fields = append(fields, connectorcall.FieldLastStatusCode)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConnectorCallMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case connectorcall.FieldDestinationID:
+		return m.AddedDestinationID()
+	case connectorcall.FieldOrderID:
+		return m.AddedOrderID()
+	case connectorcall.FieldAttemptCount:
+		return m.AddedAttemptCount()
+	case connectorcall.FieldRoundAttempts:
+		return m.AddedRoundAttempts()
+	case connectorcall.FieldLastStatusCode:
+		return m.AddedLastStatusCode()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConnectorCallMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case connectorcall.FieldDestinationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDestinationID(v)
+		return nil
+	case connectorcall.FieldOrderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOrderID(v)
+		return nil
+	case connectorcall.FieldAttemptCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttemptCount(v)
+		return nil
+	case connectorcall.FieldRoundAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRoundAttempts(v)
+		return nil
+	case connectorcall.FieldLastStatusCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLastStatusCode(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorCall numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConnectorCallMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(connectorcall.FieldOrderID) {
+		fields = append(fields, connectorcall.FieldOrderID)
+	}
+	if m.FieldCleared(connectorcall.FieldNextAttemptAt) {
+		fields = append(fields, connectorcall.FieldNextAttemptAt)
+	}
+	if m.FieldCleared(connectorcall.FieldLastStatusCode) {
+		fields = append(fields, connectorcall.FieldLastStatusCode)
+	}
+	if m.FieldCleared(connectorcall.FieldLastError) {
+		fields = append(fields, connectorcall.FieldLastError)
+	}
+	if m.FieldCleared(connectorcall.FieldSucceededAt) {
+		fields = append(fields, connectorcall.FieldSucceededAt)
+	}
+	if m.FieldCleared(connectorcall.FieldFailedAt) {
+		fields = append(fields, connectorcall.FieldFailedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConnectorCallMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConnectorCallMutation) ClearField(name string) error {
+	switch name {
+	case connectorcall.FieldOrderID:
+		m.ClearOrderID()
+		return nil
+	case connectorcall.FieldNextAttemptAt:
+		m.ClearNextAttemptAt()
+		return nil
+	case connectorcall.FieldLastStatusCode:
+		m.ClearLastStatusCode()
+		return nil
+	case connectorcall.FieldLastError:
+		m.ClearLastError()
+		return nil
+	case connectorcall.FieldSucceededAt:
+		m.ClearSucceededAt()
+		return nil
+	case connectorcall.FieldFailedAt:
+		m.ClearFailedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorCall nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConnectorCallMutation) ResetField(name string) error {
+	switch name {
+	case connectorcall.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case connectorcall.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case connectorcall.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case connectorcall.FieldDestinationID:
+		m.ResetDestinationID()
+		return nil
+	case connectorcall.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case connectorcall.FieldTopic:
+		m.ResetTopic()
+		return nil
+	case connectorcall.FieldOperation:
+		m.ResetOperation()
+		return nil
+	case connectorcall.FieldMethod:
+		m.ResetMethod()
+		return nil
+	case connectorcall.FieldPath:
+		m.ResetPath()
+		return nil
+	case connectorcall.FieldIdempotencyKey:
+		m.ResetIdempotencyKey()
+		return nil
+	case connectorcall.FieldRequestBody:
+		m.ResetRequestBody()
+		return nil
+	case connectorcall.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case connectorcall.FieldAttemptCount:
+		m.ResetAttemptCount()
+		return nil
+	case connectorcall.FieldRoundAttempts:
+		m.ResetRoundAttempts()
+		return nil
+	case connectorcall.FieldNextAttemptAt:
+		m.ResetNextAttemptAt()
+		return nil
+	case connectorcall.FieldLastStatusCode:
+		m.ResetLastStatusCode()
+		return nil
+	case connectorcall.FieldLastError:
+		m.ResetLastError()
+		return nil
+	case connectorcall.FieldResponseBody:
+		m.ResetResponseBody()
+		return nil
+	case connectorcall.FieldSucceededAt:
+		m.ResetSucceededAt()
+		return nil
+	case connectorcall.FieldFailedAt:
+		m.ResetFailedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorCall field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConnectorCallMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.shop != nil {
+		edges = append(edges, connectorcall.EdgeShop)
+	}
+	if m.attempts != nil {
+		edges = append(edges, connectorcall.EdgeAttempts)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConnectorCallMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case connectorcall.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	case connectorcall.EdgeAttempts:
+		ids := make([]ent.Value, 0, len(m.attempts))
+		for id := range m.attempts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConnectorCallMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedattempts != nil {
+		edges = append(edges, connectorcall.EdgeAttempts)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConnectorCallMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case connectorcall.EdgeAttempts:
+		ids := make([]ent.Value, 0, len(m.removedattempts))
+		for id := range m.removedattempts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConnectorCallMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedshop {
+		edges = append(edges, connectorcall.EdgeShop)
+	}
+	if m.clearedattempts {
+		edges = append(edges, connectorcall.EdgeAttempts)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConnectorCallMutation) EdgeCleared(name string) bool {
+	switch name {
+	case connectorcall.EdgeShop:
+		return m.clearedshop
+	case connectorcall.EdgeAttempts:
+		return m.clearedattempts
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConnectorCallMutation) ClearEdge(name string) error {
+	switch name {
+	case connectorcall.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorCall unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConnectorCallMutation) ResetEdge(name string) error {
+	switch name {
+	case connectorcall.EdgeShop:
+		m.ResetShop()
+		return nil
+	case connectorcall.EdgeAttempts:
+		m.ResetAttempts()
+		return nil
+	}
+	return fmt.Errorf("unknown ConnectorCall edge %s", name)
 }
 
 // CorsDomainMutation represents an operation that mutates the CorsDomain nodes in the graph.
@@ -20696,6 +23293,9 @@ type ShopMutation struct {
 	destinations                     map[int]struct{}
 	removeddestinations              map[int]struct{}
 	cleareddestinations              bool
+	connector_calls                  map[int]struct{}
+	removedconnector_calls           map[int]struct{}
+	clearedconnector_calls           bool
 	done                             bool
 	oldValue                         func(context.Context) (*Shop, error)
 	predicates                       []predicate.Shop
@@ -22309,6 +24909,60 @@ func (m *ShopMutation) ResetDestinations() {
 	m.removeddestinations = nil
 }
 
+// AddConnectorCallIDs adds the "connector_calls" edge to the ConnectorCall entity by ids.
+func (m *ShopMutation) AddConnectorCallIDs(ids ...int) {
+	if m.connector_calls == nil {
+		m.connector_calls = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.connector_calls[ids[i]] = struct{}{}
+	}
+}
+
+// ClearConnectorCalls clears the "connector_calls" edge to the ConnectorCall entity.
+func (m *ShopMutation) ClearConnectorCalls() {
+	m.clearedconnector_calls = true
+}
+
+// ConnectorCallsCleared reports if the "connector_calls" edge to the ConnectorCall entity was cleared.
+func (m *ShopMutation) ConnectorCallsCleared() bool {
+	return m.clearedconnector_calls
+}
+
+// RemoveConnectorCallIDs removes the "connector_calls" edge to the ConnectorCall entity by IDs.
+func (m *ShopMutation) RemoveConnectorCallIDs(ids ...int) {
+	if m.removedconnector_calls == nil {
+		m.removedconnector_calls = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.connector_calls, ids[i])
+		m.removedconnector_calls[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedConnectorCalls returns the removed IDs of the "connector_calls" edge to the ConnectorCall entity.
+func (m *ShopMutation) RemovedConnectorCallsIDs() (ids []int) {
+	for id := range m.removedconnector_calls {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ConnectorCallsIDs returns the "connector_calls" edge IDs in the mutation.
+func (m *ShopMutation) ConnectorCallsIDs() (ids []int) {
+	for id := range m.connector_calls {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetConnectorCalls resets all changes to the "connector_calls" edge.
+func (m *ShopMutation) ResetConnectorCalls() {
+	m.connector_calls = nil
+	m.clearedconnector_calls = false
+	m.removedconnector_calls = nil
+}
+
 // Where appends a list predicates to the ShopMutation builder.
 func (m *ShopMutation) Where(ps ...predicate.Shop) {
 	m.predicates = append(m.predicates, ps...)
@@ -22689,7 +25343,7 @@ func (m *ShopMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ShopMutation) AddedEdges() []string {
-	edges := make([]string, 0, 18)
+	edges := make([]string, 0, 19)
 	if m.access_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -22743,6 +25397,9 @@ func (m *ShopMutation) AddedEdges() []string {
 	}
 	if m.destinations != nil {
 		edges = append(edges, shop.EdgeDestinations)
+	}
+	if m.connector_calls != nil {
+		edges = append(edges, shop.EdgeConnectorCalls)
 	}
 	return edges
 }
@@ -22857,13 +25514,19 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeConnectorCalls:
+		ids := make([]ent.Value, 0, len(m.connector_calls))
+		for id := range m.connector_calls {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ShopMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 18)
+	edges := make([]string, 0, 19)
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -22914,6 +25577,9 @@ func (m *ShopMutation) RemovedEdges() []string {
 	}
 	if m.removeddestinations != nil {
 		edges = append(edges, shop.EdgeDestinations)
+	}
+	if m.removedconnector_calls != nil {
+		edges = append(edges, shop.EdgeConnectorCalls)
 	}
 	return edges
 }
@@ -23024,13 +25690,19 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeConnectorCalls:
+		ids := make([]ent.Value, 0, len(m.removedconnector_calls))
+		for id := range m.removedconnector_calls {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ShopMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 18)
+	edges := make([]string, 0, 19)
 	if m.clearedaccess_tokens {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -23085,6 +25757,9 @@ func (m *ShopMutation) ClearedEdges() []string {
 	if m.cleareddestinations {
 		edges = append(edges, shop.EdgeDestinations)
 	}
+	if m.clearedconnector_calls {
+		edges = append(edges, shop.EdgeConnectorCalls)
+	}
 	return edges
 }
 
@@ -23128,6 +25803,8 @@ func (m *ShopMutation) EdgeCleared(name string) bool {
 		return m.clearedwebhook_deliveries
 	case shop.EdgeDestinations:
 		return m.cleareddestinations
+	case shop.EdgeConnectorCalls:
+		return m.clearedconnector_calls
 	}
 	return false
 }
@@ -23200,6 +25877,9 @@ func (m *ShopMutation) ResetEdge(name string) error {
 		return nil
 	case shop.EdgeDestinations:
 		m.ResetDestinations()
+		return nil
+	case shop.EdgeConnectorCalls:
+		m.ResetConnectorCalls()
 		return nil
 	}
 	return fmt.Errorf("unknown Shop edge %s", name)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/connectorattempt"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
@@ -72,6 +74,43 @@ func init() {
 	accesstoken.DefaultUpdatedAt = accesstokenDescUpdatedAt.Default.(func() time.Time)
 	// accesstoken.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	accesstoken.UpdateDefaultUpdatedAt = accesstokenDescUpdatedAt.UpdateDefault.(func() time.Time)
+	connectorattemptFields := schema.ConnectorAttempt{}.Fields()
+	_ = connectorattemptFields
+	// connectorattemptDescResponseBody is the schema descriptor for response_body field.
+	connectorattemptDescResponseBody := connectorattemptFields[4].Descriptor()
+	// connectorattempt.DefaultResponseBody holds the default value on creation for the response_body field.
+	connectorattempt.DefaultResponseBody = connectorattemptDescResponseBody.Default.(string)
+	// connectorattemptDescReplay is the schema descriptor for replay field.
+	connectorattemptDescReplay := connectorattemptFields[6].Descriptor()
+	// connectorattempt.DefaultReplay holds the default value on creation for the replay field.
+	connectorattempt.DefaultReplay = connectorattemptDescReplay.Default.(bool)
+	connectorcallMixin := schema.ConnectorCall{}.Mixin()
+	connectorcallMixinFields0 := connectorcallMixin[0].Fields()
+	_ = connectorcallMixinFields0
+	connectorcallFields := schema.ConnectorCall{}.Fields()
+	_ = connectorcallFields
+	// connectorcallDescCreatedAt is the schema descriptor for created_at field.
+	connectorcallDescCreatedAt := connectorcallMixinFields0[0].Descriptor()
+	// connectorcall.DefaultCreatedAt holds the default value on creation for the created_at field.
+	connectorcall.DefaultCreatedAt = connectorcallDescCreatedAt.Default.(func() time.Time)
+	// connectorcallDescUpdatedAt is the schema descriptor for updated_at field.
+	connectorcallDescUpdatedAt := connectorcallMixinFields0[1].Descriptor()
+	// connectorcall.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	connectorcall.DefaultUpdatedAt = connectorcallDescUpdatedAt.Default.(func() time.Time)
+	// connectorcall.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	connectorcall.UpdateDefaultUpdatedAt = connectorcallDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// connectorcallDescAttemptCount is the schema descriptor for attempt_count field.
+	connectorcallDescAttemptCount := connectorcallFields[10].Descriptor()
+	// connectorcall.DefaultAttemptCount holds the default value on creation for the attempt_count field.
+	connectorcall.DefaultAttemptCount = connectorcallDescAttemptCount.Default.(int)
+	// connectorcallDescRoundAttempts is the schema descriptor for round_attempts field.
+	connectorcallDescRoundAttempts := connectorcallFields[11].Descriptor()
+	// connectorcall.DefaultRoundAttempts holds the default value on creation for the round_attempts field.
+	connectorcall.DefaultRoundAttempts = connectorcallDescRoundAttempts.Default.(int)
+	// connectorcallDescResponseBody is the schema descriptor for response_body field.
+	connectorcallDescResponseBody := connectorcallFields[15].Descriptor()
+	// connectorcall.DefaultResponseBody holds the default value on creation for the response_body field.
+	connectorcall.DefaultResponseBody = connectorcallDescResponseBody.Default.(string)
 	corsdomainMixin := schema.CorsDomain{}.Mixin()
 	corsdomainMixinFields0 := corsdomainMixin[0].Fields()
 	_ = corsdomainMixinFields0

@@ -92,9 +92,11 @@ type ShopEdges struct {
 	WebhookDeliveries []*WebhookDelivery `json:"webhook_deliveries,omitempty"`
 	// Destinations holds the value of the destinations edge.
 	Destinations []*Destination `json:"destinations,omitempty"`
+	// ConnectorCalls holds the value of the connector_calls edge.
+	ConnectorCalls []*ConnectorCall `json:"connector_calls,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [18]bool
+	loadedTypes [19]bool
 	// totalCount holds the count of the edges above.
 	totalCount [14]map[string]int
 
@@ -115,6 +117,7 @@ type ShopEdges struct {
 	namedIdempotencyKeys         map[string][]*IdempotencyKey
 	namedWebhookDeliveries       map[string][]*WebhookDelivery
 	namedDestinations            map[string][]*Destination
+	namedConnectorCalls          map[string][]*ConnectorCall
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -279,6 +282,15 @@ func (e ShopEdges) DestinationsOrErr() ([]*Destination, error) {
 		return e.Destinations, nil
 	}
 	return nil, &NotLoadedError{edge: "destinations"}
+}
+
+// ConnectorCallsOrErr returns the ConnectorCalls value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) ConnectorCallsOrErr() ([]*ConnectorCall, error) {
+	if e.loadedTypes[18] {
+		return e.ConnectorCalls, nil
+	}
+	return nil, &NotLoadedError{edge: "connector_calls"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -509,6 +521,11 @@ func (_m *Shop) QueryWebhookDeliveries() *WebhookDeliveryQuery {
 // QueryDestinations queries the "destinations" edge of the Shop entity.
 func (_m *Shop) QueryDestinations() *DestinationQuery {
 	return NewShopClient(_m.config).QueryDestinations(_m)
+}
+
+// QueryConnectorCalls queries the "connector_calls" edge of the Shop entity.
+func (_m *Shop) QueryConnectorCalls() *ConnectorCallQuery {
+	return NewShopClient(_m.config).QueryConnectorCalls(_m)
 }
 
 // Update returns a builder for updating this Shop.
@@ -985,6 +1002,30 @@ func (_m *Shop) appendNamedDestinations(name string, edges ...*Destination) {
 		_m.Edges.namedDestinations[name] = []*Destination{}
 	} else {
 		_m.Edges.namedDestinations[name] = append(_m.Edges.namedDestinations[name], edges...)
+	}
+}
+
+// NamedConnectorCalls returns the ConnectorCalls named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedConnectorCalls(name string) ([]*ConnectorCall, error) {
+	if _m.Edges.namedConnectorCalls == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedConnectorCalls[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedConnectorCalls(name string, edges ...*ConnectorCall) {
+	if _m.Edges.namedConnectorCalls == nil {
+		_m.Edges.namedConnectorCalls = make(map[string][]*ConnectorCall)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedConnectorCalls[name] = []*ConnectorCall{}
+	} else {
+		_m.Edges.namedConnectorCalls[name] = append(_m.Edges.namedConnectorCalls[name], edges...)
 	}
 }
 

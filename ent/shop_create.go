@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
@@ -506,6 +507,21 @@ func (_c *ShopCreate) AddDestinations(v ...*Destination) *ShopCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddDestinationIDs(ids...)
+}
+
+// AddConnectorCallIDs adds the "connector_calls" edge to the ConnectorCall entity by IDs.
+func (_c *ShopCreate) AddConnectorCallIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddConnectorCallIDs(ids...)
+	return _c
+}
+
+// AddConnectorCalls adds the "connector_calls" edges to the ConnectorCall entity.
+func (_c *ShopCreate) AddConnectorCalls(v ...*ConnectorCall) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddConnectorCallIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -1015,6 +1031,22 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(destination.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ConnectorCallsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ConnectorCallsTable,
+			Columns: []string{shop.ConnectorCallsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(connectorcall.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -15,6 +15,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
@@ -60,6 +61,7 @@ type ShopQuery struct {
 	withIdempotencyKeys              *IdempotencyKeyQuery
 	withWebhookDeliveries            *WebhookDeliveryQuery
 	withDestinations                 *DestinationQuery
+	withConnectorCalls               *ConnectorCallQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -79,6 +81,7 @@ type ShopQuery struct {
 	withNamedIdempotencyKeys         map[string]*IdempotencyKeyQuery
 	withNamedWebhookDeliveries       map[string]*WebhookDeliveryQuery
 	withNamedDestinations            map[string]*DestinationQuery
+	withNamedConnectorCalls          map[string]*ConnectorCallQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -511,6 +514,28 @@ func (_q *ShopQuery) QueryDestinations() *DestinationQuery {
 	return query
 }
 
+// QueryConnectorCalls chains the current query on the "connector_calls" edge.
+func (_q *ShopQuery) QueryConnectorCalls() *ConnectorCallQuery {
+	query := (&ConnectorCallClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(connectorcall.Table, connectorcall.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.ConnectorCallsTable, shop.ConnectorCallsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -721,6 +746,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withIdempotencyKeys:         _q.withIdempotencyKeys.Clone(),
 		withWebhookDeliveries:       _q.withWebhookDeliveries.Clone(),
 		withDestinations:            _q.withDestinations.Clone(),
+		withConnectorCalls:          _q.withConnectorCalls.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -925,6 +951,17 @@ func (_q *ShopQuery) WithDestinations(opts ...func(*DestinationQuery)) *ShopQuer
 	return _q
 }
 
+// WithConnectorCalls tells the query-builder to eager-load the nodes that are connected to
+// the "connector_calls" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithConnectorCalls(opts ...func(*ConnectorCallQuery)) *ShopQuery {
+	query := (&ConnectorCallClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withConnectorCalls = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -1003,7 +1040,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [18]bool{
+		loadedTypes = [19]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -1022,6 +1059,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withIdempotencyKeys != nil,
 			_q.withWebhookDeliveries != nil,
 			_q.withDestinations != nil,
+			_q.withConnectorCalls != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -1174,6 +1212,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withConnectorCalls; query != nil {
+		if err := _q.loadConnectorCalls(ctx, query, nodes,
+			func(n *Shop) { n.Edges.ConnectorCalls = []*ConnectorCall{} },
+			func(n *Shop, e *ConnectorCall) { n.Edges.ConnectorCalls = append(n.Edges.ConnectorCalls, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -1290,6 +1335,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadDestinations(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedDestinations(name) },
 			func(n *Shop, e *Destination) { n.appendNamedDestinations(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedConnectorCalls {
+		if err := _q.loadConnectorCalls(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedConnectorCalls(name) },
+			func(n *Shop, e *ConnectorCall) { n.appendNamedConnectorCalls(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1838,6 +1890,36 @@ func (_q *ShopQuery) loadDestinations(ctx context.Context, query *DestinationQue
 	}
 	return nil
 }
+func (_q *ShopQuery) loadConnectorCalls(ctx context.Context, query *ConnectorCallQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *ConnectorCall)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(connectorcall.FieldShopID)
+	}
+	query.Where(predicate.ConnectorCall(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.ConnectorCallsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -2187,6 +2269,20 @@ func (_q *ShopQuery) WithNamedDestinations(name string, opts ...func(*Destinatio
 		_q.withNamedDestinations = make(map[string]*DestinationQuery)
 	}
 	_q.withNamedDestinations[name] = query
+	return _q
+}
+
+// WithNamedConnectorCalls tells the query-builder to eager-load the nodes that are connected to the "connector_calls"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedConnectorCalls(name string, opts ...func(*ConnectorCallQuery)) *ShopQuery {
+	query := (&ConnectorCallClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedConnectorCalls == nil {
+		_q.withNamedConnectorCalls = make(map[string]*ConnectorCallQuery)
+	}
+	_q.withNamedConnectorCalls[name] = query
 	return _q
 }
 

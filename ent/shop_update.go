@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
@@ -492,6 +493,21 @@ func (_u *ShopUpdate) AddDestinations(v ...*Destination) *ShopUpdate {
 	return _u.AddDestinationIDs(ids...)
 }
 
+// AddConnectorCallIDs adds the "connector_calls" edge to the ConnectorCall entity by IDs.
+func (_u *ShopUpdate) AddConnectorCallIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddConnectorCallIDs(ids...)
+	return _u
+}
+
+// AddConnectorCalls adds the "connector_calls" edges to the ConnectorCall entity.
+func (_u *ShopUpdate) AddConnectorCalls(v ...*ConnectorCall) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddConnectorCallIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdate) Mutation() *ShopMutation {
 	return _u.mutation
@@ -858,6 +874,27 @@ func (_u *ShopUpdate) RemoveDestinations(v ...*Destination) *ShopUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveDestinationIDs(ids...)
+}
+
+// ClearConnectorCalls clears all "connector_calls" edges to the ConnectorCall entity.
+func (_u *ShopUpdate) ClearConnectorCalls() *ShopUpdate {
+	_u.mutation.ClearConnectorCalls()
+	return _u
+}
+
+// RemoveConnectorCallIDs removes the "connector_calls" edge to ConnectorCall entities by IDs.
+func (_u *ShopUpdate) RemoveConnectorCallIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemoveConnectorCallIDs(ids...)
+	return _u
+}
+
+// RemoveConnectorCalls removes "connector_calls" edges to ConnectorCall entities.
+func (_u *ShopUpdate) RemoveConnectorCalls(v ...*ConnectorCall) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConnectorCallIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -1754,6 +1791,51 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ConnectorCallsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ConnectorCallsTable,
+			Columns: []string{shop.ConnectorCallsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(connectorcall.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConnectorCallsIDs(); len(nodes) > 0 && !_u.mutation.ConnectorCallsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ConnectorCallsTable,
+			Columns: []string{shop.ConnectorCallsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(connectorcall.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConnectorCallsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ConnectorCallsTable,
+			Columns: []string{shop.ConnectorCallsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(connectorcall.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{shop.Label}
@@ -2220,6 +2302,21 @@ func (_u *ShopUpdateOne) AddDestinations(v ...*Destination) *ShopUpdateOne {
 	return _u.AddDestinationIDs(ids...)
 }
 
+// AddConnectorCallIDs adds the "connector_calls" edge to the ConnectorCall entity by IDs.
+func (_u *ShopUpdateOne) AddConnectorCallIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddConnectorCallIDs(ids...)
+	return _u
+}
+
+// AddConnectorCalls adds the "connector_calls" edges to the ConnectorCall entity.
+func (_u *ShopUpdateOne) AddConnectorCalls(v ...*ConnectorCall) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddConnectorCallIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdateOne) Mutation() *ShopMutation {
 	return _u.mutation
@@ -2586,6 +2683,27 @@ func (_u *ShopUpdateOne) RemoveDestinations(v ...*Destination) *ShopUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveDestinationIDs(ids...)
+}
+
+// ClearConnectorCalls clears all "connector_calls" edges to the ConnectorCall entity.
+func (_u *ShopUpdateOne) ClearConnectorCalls() *ShopUpdateOne {
+	_u.mutation.ClearConnectorCalls()
+	return _u
+}
+
+// RemoveConnectorCallIDs removes the "connector_calls" edge to ConnectorCall entities by IDs.
+func (_u *ShopUpdateOne) RemoveConnectorCallIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemoveConnectorCallIDs(ids...)
+	return _u
+}
+
+// RemoveConnectorCalls removes "connector_calls" edges to ConnectorCall entities.
+func (_u *ShopUpdateOne) RemoveConnectorCalls(v ...*ConnectorCall) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveConnectorCallIDs(ids...)
 }
 
 // Where appends a list predicates to the ShopUpdate builder.
@@ -3505,6 +3623,51 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(destination.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ConnectorCallsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ConnectorCallsTable,
+			Columns: []string{shop.ConnectorCallsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(connectorcall.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedConnectorCallsIDs(); len(nodes) > 0 && !_u.mutation.ConnectorCallsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ConnectorCallsTable,
+			Columns: []string{shop.ConnectorCallsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(connectorcall.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ConnectorCallsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.ConnectorCallsTable,
+			Columns: []string{shop.ConnectorCallsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(connectorcall.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

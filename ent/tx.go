@@ -18,6 +18,10 @@ type Tx struct {
 	APIOverride *APIOverrideClient
 	// AccessToken is the client for interacting with the AccessToken builders.
 	AccessToken *AccessTokenClient
+	// ConnectorAttempt is the client for interacting with the ConnectorAttempt builders.
+	ConnectorAttempt *ConnectorAttemptClient
+	// ConnectorCall is the client for interacting with the ConnectorCall builders.
+	ConnectorCall *ConnectorCallClient
 	// CorsDomain is the client for interacting with the CorsDomain builders.
 	CorsDomain *CorsDomainClient
 	// Destination is the client for interacting with the Destination builders.
@@ -199,6 +203,8 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.APIOverride = NewAPIOverrideClient(tx.config)
 	tx.AccessToken = NewAccessTokenClient(tx.config)
+	tx.ConnectorAttempt = NewConnectorAttemptClient(tx.config)
+	tx.ConnectorCall = NewConnectorCallClient(tx.config)
 	tx.CorsDomain = NewCorsDomainClient(tx.config)
 	tx.Destination = NewDestinationClient(tx.config)
 	tx.DiscountCode = NewDiscountCodeClient(tx.config)

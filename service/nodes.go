@@ -22,6 +22,13 @@ func (s *Service) Node(ctx context.Context, sh *ent.Shop, id int) (ent.Noder, er
 		}
 		return nil, problem.NotFoundError("node.not_found", "no object with that id")
 	}
+	if a, ok := n.(*ent.ConnectorAttempt); ok && err == nil {
+		// An attempt belongs to the shop of its call.
+		if c, err := s.db.Read.ConnectorCall.Get(plain, a.CallID); err == nil && c.ShopID == sh.ID {
+			return a, nil
+		}
+		return nil, problem.NotFoundError("node.not_found", "no object with that id")
+	}
 	if err != nil || ownerOf(n) != sh.ID {
 		return nil, problem.NotFoundError("node.not_found", "no object with that id")
 	}
@@ -61,6 +68,8 @@ func ownerOf(n ent.Noder) int {
 	case *ent.TaxZone:
 		return v.ShopID
 	case *ent.DiscountCode:
+		return v.ShopID
+	case *ent.ConnectorCall:
 		return v.ShopID
 	}
 	return 0

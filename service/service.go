@@ -56,6 +56,7 @@ type Service struct {
 	webhookTimeout     time.Duration
 	webhookRetryBase   time.Duration
 	webhookMaxAttempts int
+	connectorRetryBase time.Duration
 	jobPollInterval    time.Duration
 }
 
@@ -98,9 +99,9 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.Catalog = catalog.New(s.p)
 	s.Payments = payment.New(s.p, gateways)
 	s.Orders = orders.New(s.p, s.Shops, s.Catalog, s.smtpURL)
-	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments)
+	s.Connector = connector.New(s.p, s.Orders, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase})
+	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)
 	s.Admin = admin.New(s.p, s.Orders)
-	s.Connector = connector.New(s.p, s.outbound)
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})
 	s.registerProcessMetrics()
@@ -157,6 +158,11 @@ func WithWebhookTimeout(d time.Duration) Option { return func(s *Service) { s.we
 // WithWebhookRetryBase sets the wait before the first retry of a failed callback (default 10s).
 func WithWebhookRetryBase(d time.Duration) Option {
 	return func(s *Service) { s.webhookRetryBase = d }
+}
+
+// WithConnectorRetryBase sets the wait before a connector call's first retry (default 10 s).
+func WithConnectorRetryBase(d time.Duration) Option {
+	return func(s *Service) { s.connectorRetryBase = d }
 }
 
 // WithWebhookMaxAttempts sets how many attempts a delivery gets before it is failed (default 18).

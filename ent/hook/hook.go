@@ -33,6 +33,30 @@ func (f AccessTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AccessTokenMutation", m)
 }
 
+// The ConnectorAttemptFunc type is an adapter to allow the use of ordinary
+// function as ConnectorAttempt mutator.
+type ConnectorAttemptFunc func(context.Context, *ent.ConnectorAttemptMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConnectorAttemptFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConnectorAttemptMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConnectorAttemptMutation", m)
+}
+
+// The ConnectorCallFunc type is an adapter to allow the use of ordinary
+// function as ConnectorCall mutator.
+type ConnectorCallFunc func(context.Context, *ent.ConnectorCallMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConnectorCallFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConnectorCallMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConnectorCallMutation", m)
+}
+
 // The CorsDomainFunc type is an adapter to allow the use of ordinary
 // function as CorsDomain mutator.
 type CorsDomainFunc func(context.Context, *ent.CorsDomainMutation) (ent.Value, error)

@@ -56,6 +56,93 @@ var (
 			},
 		},
 	}
+	// ConnectorAttemptsColumns holds the columns for the "connector_attempts" table.
+	ConnectorAttemptsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "attempted_at", Type: field.TypeTime},
+		{Name: "status_code", Type: field.TypeInt, Nullable: true},
+		{Name: "latency_ms", Type: field.TypeInt},
+		{Name: "response_body", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "error", Type: field.TypeString, Nullable: true},
+		{Name: "replay", Type: field.TypeBool, Default: false},
+		{Name: "call_id", Type: field.TypeInt},
+	}
+	// ConnectorAttemptsTable holds the schema information for the "connector_attempts" table.
+	ConnectorAttemptsTable = &schema.Table{
+		Name:       "connector_attempts",
+		Columns:    ConnectorAttemptsColumns,
+		PrimaryKey: []*schema.Column{ConnectorAttemptsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "connector_attempts_connector_calls_attempts",
+				Columns:    []*schema.Column{ConnectorAttemptsColumns[7]},
+				RefColumns: []*schema.Column{ConnectorCallsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "connectorattempt_call_id",
+				Unique:  false,
+				Columns: []*schema.Column{ConnectorAttemptsColumns[7]},
+			},
+		},
+	}
+	// ConnectorCallsColumns holds the columns for the "connector_calls" table.
+	ConnectorCallsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "destination_id", Type: field.TypeInt},
+		{Name: "order_id", Type: field.TypeInt, Nullable: true},
+		{Name: "topic", Type: field.TypeEnum, Enums: []string{"customers", "products", "orders"}},
+		{Name: "operation", Type: field.TypeString},
+		{Name: "method", Type: field.TypeString},
+		{Name: "path", Type: field.TypeString},
+		{Name: "idempotency_key", Type: field.TypeString},
+		{Name: "request_body", Type: field.TypeString, Size: 2147483647},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "succeeded", "failed"}, Default: "pending"},
+		{Name: "attempt_count", Type: field.TypeInt, Default: 0},
+		{Name: "round_attempts", Type: field.TypeInt, Default: 0},
+		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_status_code", Type: field.TypeInt, Nullable: true},
+		{Name: "last_error", Type: field.TypeString, Nullable: true},
+		{Name: "response_body", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "succeeded_at", Type: field.TypeTime, Nullable: true},
+		{Name: "failed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// ConnectorCallsTable holds the schema information for the "connector_calls" table.
+	ConnectorCallsTable = &schema.Table{
+		Name:       "connector_calls",
+		Columns:    ConnectorCallsColumns,
+		PrimaryKey: []*schema.Column{ConnectorCallsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "connector_calls_shops_connector_calls",
+				Columns:    []*schema.Column{ConnectorCallsColumns[20]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "connectorcall_shop_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{ConnectorCallsColumns[20], ConnectorCallsColumns[1]},
+			},
+			{
+				Name:    "connectorcall_order_id",
+				Unique:  false,
+				Columns: []*schema.Column{ConnectorCallsColumns[4]},
+			},
+			{
+				Name:    "connectorcall_status",
+				Unique:  false,
+				Columns: []*schema.Column{ConnectorCallsColumns[11]},
+			},
+		},
+	}
 	// CorsDomainsColumns holds the columns for the "cors_domains" table.
 	CorsDomainsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -939,6 +1026,8 @@ var (
 	Tables = []*schema.Table{
 		APIOverridesTable,
 		AccessTokensTable,
+		ConnectorAttemptsTable,
+		ConnectorCallsTable,
 		CorsDomainsTable,
 		DestinationsTable,
 		DiscountCodesTable,
@@ -974,6 +1063,14 @@ func init() {
 	AccessTokensTable.ForeignKeys[0].RefTable = ShopsTable
 	AccessTokensTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(4294967296),
+	}
+	ConnectorAttemptsTable.ForeignKeys[0].RefTable = ConnectorCallsTable
+	ConnectorAttemptsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(111669149696),
+	}
+	ConnectorCallsTable.ForeignKeys[0].RefTable = ShopsTable
+	ConnectorCallsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(115964116992),
 	}
 	CorsDomainsTable.ForeignKeys[0].RefTable = ShopsTable
 	CorsDomainsTable.Annotation = &entsql.Annotation{

@@ -12,6 +12,12 @@ type APIOverride func(*sql.Selector)
 // AccessToken is the predicate function for accesstoken builders.
 type AccessToken func(*sql.Selector)
 
+// ConnectorAttempt is the predicate function for connectorattempt builders.
+type ConnectorAttempt func(*sql.Selector)
+
+// ConnectorCall is the predicate function for connectorcall builders.
+type ConnectorCall func(*sql.Selector)
+
 // CorsDomain is the predicate function for corsdomain builders.
 type CorsDomain func(*sql.Selector)
 

@@ -46,3 +46,82 @@ func (Destination) Indexes() []ent.Index {
 func (Destination) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.Skip()}
 }
+
+// ConnectorCall is one call checkoutd makes to a platform's connector server (create order,
+// create customer, ...): written with the change that causes it and with the queue job that
+// sends it, retried until the platform answers, and logged with every attempt, like a webhook
+// delivery.
+type ConnectorCall struct{ ent.Schema }
+
+func (ConnectorCall) Mixin() []ent.Mixin { return []ent.Mixin{TimestampsMixin{}} }
+
+func (ConnectorCall) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("shop_id").Immutable().Annotations(entgql.Skip()),
+		field.Int("destination_id").Immutable().Annotations(entgql.Skip()),
+		// order_id is the order the call is about (create order), when there is one.
+		field.Int("order_id").Optional().Nillable().Immutable().Annotations(entgql.Skip()),
+		field.Enum("topic").Values("customers", "products", "orders").Immutable(),
+		// operation is the connector operation, in the spec's words: create_order, ...
+		field.String("operation").Immutable().Annotations(entgql.OrderField("OPERATION")),
+		field.String("method").Immutable(),
+		// path follows {destination}/{version}/shops/{shop}: /orders, /customers/{platform_id}...
+		field.String("path").Immutable(),
+		// idempotency_key goes with every attempt, so that a retry creates nothing twice.
+		field.String("idempotency_key").Immutable(),
+		// request_body is the JSON sent, the same bytes on every attempt.
+		field.Text("request_body").Immutable(),
+		field.Enum("status").Values("pending", "succeeded", "failed").Default("pending").
+			Annotations(entgql.OrderField("STATUS")),
+		field.Int("attempt_count").Default(0),
+		// round_attempts counts the attempts of the current round (the first one, or a replay).
+		field.Int("round_attempts").Default(0).Annotations(entgql.Skip()),
+		field.Time("next_attempt_at").Optional().Nillable(),
+		field.Int("last_status_code").Optional().Nillable(),
+		field.String("last_error").Optional().Nillable(),
+		// response_body is the beginning of the last answer.
+		field.Text("response_body").Default(""),
+		field.Time("succeeded_at").Optional().Nillable(),
+		field.Time("failed_at").Optional().Nillable(),
+	}
+}
+
+func (ConnectorCall) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("shop", Shop.Type).Ref("connector_calls").Field("shop_id").Unique().Required().Immutable(),
+		edge.To("attempts", ConnectorAttempt.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+func (ConnectorCall) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("shop_id", "created_at"), index.Fields("order_id"), index.Fields("status")}
+}
+
+func (ConnectorCall) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
+
+// ConnectorAttempt is one attempt of a connector call: what the platform answered, or why not.
+type ConnectorAttempt struct{ ent.Schema }
+
+func (ConnectorAttempt) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("call_id").Immutable().Annotations(entgql.Skip()),
+		field.Time("attempted_at").Immutable(),
+		field.Int("status_code").Optional().Nillable().Immutable(),
+		field.Int("latency_ms").Immutable(),
+		field.Text("response_body").Default("").Immutable(),
+		field.String("error").Optional().Nillable().Immutable(),
+		field.Bool("replay").Default(false).Immutable(),
+	}
+}
+
+func (ConnectorAttempt) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("call", ConnectorCall.Type).Ref("attempts").Field("call_id").Unique().Required().Immutable(),
+	}
+}
+
+func (ConnectorAttempt) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("call_id")}
+}

@@ -80,6 +80,8 @@ const (
 	EdgeWebhookDeliveries = "webhook_deliveries"
 	// EdgeDestinations holds the string denoting the destinations edge name in mutations.
 	EdgeDestinations = "destinations"
+	// EdgeConnectorCalls holds the string denoting the connector_calls edge name in mutations.
+	EdgeConnectorCalls = "connector_calls"
 	// Table holds the table name of the shop in the database.
 	Table = "shops"
 	// AccessTokensTable is the table that holds the access_tokens relation/edge.
@@ -208,6 +210,13 @@ const (
 	DestinationsInverseTable = "destinations"
 	// DestinationsColumn is the table column denoting the destinations relation/edge.
 	DestinationsColumn = "shop_id"
+	// ConnectorCallsTable is the table that holds the connector_calls relation/edge.
+	ConnectorCallsTable = "connector_calls"
+	// ConnectorCallsInverseTable is the table name for the ConnectorCall entity.
+	// It exists in this package in order to avoid circular dependency with the "connectorcall" package.
+	ConnectorCallsInverseTable = "connector_calls"
+	// ConnectorCallsColumn is the table column denoting the connector_calls relation/edge.
+	ConnectorCallsColumn = "shop_id"
 )
 
 // Columns holds all SQL columns for shop fields.
@@ -595,6 +604,20 @@ func ByDestinations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newDestinationsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByConnectorCallsCount orders the results by connector_calls count.
+func ByConnectorCallsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newConnectorCallsStep(), opts...)
+	}
+}
+
+// ByConnectorCalls orders the results by connector_calls terms.
+func ByConnectorCalls(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newConnectorCallsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccessTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -719,5 +742,12 @@ func newDestinationsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(DestinationsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, DestinationsTable, DestinationsColumn),
+	)
+}
+func newConnectorCallsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ConnectorCallsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, ConnectorCallsTable, ConnectorCallsColumn),
 	)
 }

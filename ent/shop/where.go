@@ -1124,6 +1124,29 @@ func HasDestinationsWith(preds ...predicate.Destination) predicate.Shop {
 	})
 }
 
+// HasConnectorCalls applies the HasEdge predicate on the "connector_calls" edge.
+func HasConnectorCalls() predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, ConnectorCallsTable, ConnectorCallsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasConnectorCallsWith applies the HasEdge predicate on the "connector_calls" edge with a given conditions (other predicates).
+func HasConnectorCallsWith(preds ...predicate.ConnectorCall) predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := newConnectorCallsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Shop) predicate.Shop {
 	return predicate.Shop(sql.AndPredicates(predicates...))

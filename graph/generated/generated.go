@@ -16,6 +16,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
@@ -150,6 +151,50 @@ type ComplexityRoot struct {
 		Partial           func(childComplexity int) int
 		Pending           func(childComplexity int) int
 		Transactions      func(childComplexity int) int
+	}
+
+	ConnectorAttempt struct {
+		AttemptedAt  func(childComplexity int) int
+		Call         func(childComplexity int) int
+		Error        func(childComplexity int) int
+		ID           func(childComplexity int) int
+		LatencyMs    func(childComplexity int) int
+		Replay       func(childComplexity int) int
+		ResponseBody func(childComplexity int) int
+		StatusCode   func(childComplexity int) int
+	}
+
+	ConnectorCall struct {
+		AttemptCount   func(childComplexity int) int
+		Attempts       func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		FailedAt       func(childComplexity int) int
+		ID             func(childComplexity int) int
+		IdempotencyKey func(childComplexity int) int
+		LastError      func(childComplexity int) int
+		LastStatusCode func(childComplexity int) int
+		Method         func(childComplexity int) int
+		NextAttemptAt  func(childComplexity int) int
+		Operation      func(childComplexity int) int
+		Path           func(childComplexity int) int
+		RequestBody    func(childComplexity int) int
+		ResponseBody   func(childComplexity int) int
+		Shop           func(childComplexity int) int
+		Status         func(childComplexity int) int
+		SucceededAt    func(childComplexity int) int
+		Topic          func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
+	}
+
+	ConnectorCallConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ConnectorCallEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	CorsDomain struct {
@@ -484,6 +529,7 @@ type ComplexityRoot struct {
 		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
 		RemoveDiscountCode           func(childComplexity int, publicOrderID string, code string) int
 		RemovePayment                func(childComplexity int, publicOrderID string, input orders.PaymentInput) int
+		ReplayConnectorCall          func(childComplexity int, id int) int
 		ReplayWebhookDelivery        func(childComplexity int, id int) int
 		ResumeOrder                  func(childComplexity int, publicOrderID string) int
 		SelectShippingLine           func(childComplexity int, publicOrderID string, index *string, code *string) int
@@ -759,6 +805,7 @@ type ComplexityRoot struct {
 		AvailableFlows           func(childComplexity int) int
 		CheckInventory           func(childComplexity int, publicOrderID string, stage string) int
 		CheckPaymentIframeStyles func(childComplexity int, publicOrderID string, styleSheet orders.PaymentIframeStyles) int
+		ConnectorCalls           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConnectorCallOrder) int
 		EnabledFlows             func(childComplexity int) int
 		EstimateShippingLines    func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		EstimateTaxes            func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
@@ -1071,6 +1118,7 @@ type MutationResolver interface {
 	CreateProduct(ctx context.Context, input catalog.ProductInput) (*ent.Product, error)
 	UpdateVariant(ctx context.Context, id int, input catalog.VariantPatch) (*ent.Variant, error)
 	CreateShippingZone(ctx context.Context, input shops.ShippingZoneInput) (*ent.ShippingZone, error)
+	ReplayConnectorCall(ctx context.Context, id int) (*ent.ConnectorCall, error)
 	CaptureOrder(ctx context.Context, publicOrderID string, input model.CaptureInput) (*checkout.CaptureResult, error)
 	RefundOrder(ctx context.Context, publicOrderID string, input model.RefundInput) (*checkout.RefundResult, error)
 	CancelOrder(ctx context.Context, publicOrderID string, input model.CancelInput) (*checkout.CancelResult, error)
@@ -1149,6 +1197,7 @@ type PaymentStateResolver interface {
 type QueryResolver interface {
 	Node(ctx context.Context, id int) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
+	ConnectorCalls(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConnectorCallOrder) (*ent.ConnectorCallConnection, error)
 	Order(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error)
 	ValidateAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress, addressType *string) (bool, error)
@@ -1564,6 +1613,202 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CaptureResult.Transactions(childComplexity), true
+
+	case "ConnectorAttempt.attemptedAt":
+		if e.ComplexityRoot.ConnectorAttempt.AttemptedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorAttempt.AttemptedAt(childComplexity), true
+	case "ConnectorAttempt.call":
+		if e.ComplexityRoot.ConnectorAttempt.Call == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorAttempt.Call(childComplexity), true
+	case "ConnectorAttempt.error":
+		if e.ComplexityRoot.ConnectorAttempt.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorAttempt.Error(childComplexity), true
+	case "ConnectorAttempt.id":
+		if e.ComplexityRoot.ConnectorAttempt.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorAttempt.ID(childComplexity), true
+	case "ConnectorAttempt.latencyMs":
+		if e.ComplexityRoot.ConnectorAttempt.LatencyMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorAttempt.LatencyMs(childComplexity), true
+	case "ConnectorAttempt.replay":
+		if e.ComplexityRoot.ConnectorAttempt.Replay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorAttempt.Replay(childComplexity), true
+	case "ConnectorAttempt.responseBody":
+		if e.ComplexityRoot.ConnectorAttempt.ResponseBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorAttempt.ResponseBody(childComplexity), true
+	case "ConnectorAttempt.statusCode":
+		if e.ComplexityRoot.ConnectorAttempt.StatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorAttempt.StatusCode(childComplexity), true
+
+	case "ConnectorCall.attemptCount":
+		if e.ComplexityRoot.ConnectorCall.AttemptCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.AttemptCount(childComplexity), true
+	case "ConnectorCall.attempts":
+		if e.ComplexityRoot.ConnectorCall.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.Attempts(childComplexity), true
+	case "ConnectorCall.createdAt":
+		if e.ComplexityRoot.ConnectorCall.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.CreatedAt(childComplexity), true
+	case "ConnectorCall.failedAt":
+		if e.ComplexityRoot.ConnectorCall.FailedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.FailedAt(childComplexity), true
+	case "ConnectorCall.id":
+		if e.ComplexityRoot.ConnectorCall.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.ID(childComplexity), true
+	case "ConnectorCall.idempotencyKey":
+		if e.ComplexityRoot.ConnectorCall.IdempotencyKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.IdempotencyKey(childComplexity), true
+	case "ConnectorCall.lastError":
+		if e.ComplexityRoot.ConnectorCall.LastError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.LastError(childComplexity), true
+	case "ConnectorCall.lastStatusCode":
+		if e.ComplexityRoot.ConnectorCall.LastStatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.LastStatusCode(childComplexity), true
+	case "ConnectorCall.method":
+		if e.ComplexityRoot.ConnectorCall.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.Method(childComplexity), true
+	case "ConnectorCall.nextAttemptAt":
+		if e.ComplexityRoot.ConnectorCall.NextAttemptAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.NextAttemptAt(childComplexity), true
+	case "ConnectorCall.operation":
+		if e.ComplexityRoot.ConnectorCall.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.Operation(childComplexity), true
+	case "ConnectorCall.path":
+		if e.ComplexityRoot.ConnectorCall.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.Path(childComplexity), true
+	case "ConnectorCall.requestBody":
+		if e.ComplexityRoot.ConnectorCall.RequestBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.RequestBody(childComplexity), true
+	case "ConnectorCall.responseBody":
+		if e.ComplexityRoot.ConnectorCall.ResponseBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.ResponseBody(childComplexity), true
+	case "ConnectorCall.shop":
+		if e.ComplexityRoot.ConnectorCall.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.Shop(childComplexity), true
+	case "ConnectorCall.status":
+		if e.ComplexityRoot.ConnectorCall.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.Status(childComplexity), true
+	case "ConnectorCall.succeededAt":
+		if e.ComplexityRoot.ConnectorCall.SucceededAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.SucceededAt(childComplexity), true
+	case "ConnectorCall.topic":
+		if e.ComplexityRoot.ConnectorCall.Topic == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.Topic(childComplexity), true
+	case "ConnectorCall.updatedAt":
+		if e.ComplexityRoot.ConnectorCall.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCall.UpdatedAt(childComplexity), true
+
+	case "ConnectorCallConnection.edges":
+		if e.ComplexityRoot.ConnectorCallConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCallConnection.Edges(childComplexity), true
+	case "ConnectorCallConnection.pageInfo":
+		if e.ComplexityRoot.ConnectorCallConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCallConnection.PageInfo(childComplexity), true
+	case "ConnectorCallConnection.totalCount":
+		if e.ComplexityRoot.ConnectorCallConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCallConnection.TotalCount(childComplexity), true
+
+	case "ConnectorCallEdge.cursor":
+		if e.ComplexityRoot.ConnectorCallEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCallEdge.Cursor(childComplexity), true
+	case "ConnectorCallEdge.node":
+		if e.ComplexityRoot.ConnectorCallEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorCallEdge.Node(childComplexity), true
 
 	case "CorsDomain.createdAt":
 		if e.ComplexityRoot.CorsDomain.CreatedAt == nil {
@@ -3166,6 +3411,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemovePayment(childComplexity, args["publicOrderId"].(string), args["input"].(orders.PaymentInput)), true
+	case "Mutation.replayConnectorCall":
+		if e.ComplexityRoot.Mutation.ReplayConnectorCall == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_replayConnectorCall_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReplayConnectorCall(childComplexity, args["id"].(int)), true
 	case "Mutation.replayWebhookDelivery":
 		if e.ComplexityRoot.Mutation.ReplayWebhookDelivery == nil {
 			break
@@ -4561,6 +4817,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CheckPaymentIframeStyles(childComplexity, args["publicOrderId"].(string), args["styleSheet"].(orders.PaymentIframeStyles)), true
+	case "Query.connectorCalls":
+		if e.ComplexityRoot.Query.ConnectorCalls == nil {
+			break
+		}
+
+		args, err := ec.field_Query_connectorCalls_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConnectorCalls(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.ConnectorCallOrder)), true
 	case "Query.enabledFlows":
 		if e.ComplexityRoot.Query.EnabledFlows == nil {
 			break
@@ -5906,6 +6173,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CancelInput", ec.unmarshalInputCancelInput),
 			graphql.NewInputUnmarshaler("CaptureInput", ec.unmarshalInputCaptureInput),
 			graphql.NewInputUnmarshaler("CartItemInput", ec.unmarshalInputCartItemInput),
+			graphql.NewInputUnmarshaler("ConnectorAttemptWhereInput", ec.unmarshalInputConnectorAttemptWhereInput),
+			graphql.NewInputUnmarshaler("ConnectorCallOrder", ec.unmarshalInputConnectorCallOrder),
+			graphql.NewInputUnmarshaler("ConnectorCallWhereInput", ec.unmarshalInputConnectorCallWhereInput),
 			graphql.NewInputUnmarshaler("CorsDomainOrder", ec.unmarshalInputCorsDomainOrder),
 			graphql.NewInputUnmarshaler("CorsDomainWhereInput", ec.unmarshalInputCorsDomainWhereInput),
 			graphql.NewInputUnmarshaler("CustomerInput", ec.unmarshalInputCustomerInput),
@@ -6115,6 +6385,19 @@ input ShippingZoneInput {
 
 extend type Mutation {
   createShippingZone(input: ShippingZoneInput!): ShippingZone!
+}
+`, BuiltIn: false},
+	{Name: "../schema/connector.graphql", Input: `extend type Query {
+  """
+  The calls checkoutd made to the shop's platform connector server (create order, ...), newest
+  first unless orderBy says otherwise, each with its attempts: the request, the answer, why not.
+  """
+  connectorCalls(after: Cursor, first: Int, before: Cursor, last: Int, orderBy: ConnectorCallOrder): ConnectorCallConnection!
+}
+
+extend type Mutation {
+  """Sends a connector call that succeeded or failed once more, as one new attempt under the same Idempotency-Key."""
+  replayConnectorCall(id: ID!): ConnectorCall!
 }
 `, BuiltIn: false},
 	{Name: "../schema/ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
@@ -6354,6 +6637,447 @@ input AccessTokenWhereInput {
   """
   hasShop: Boolean
   hasShopWith: [ShopWhereInput!]
+}
+type ConnectorAttempt implements Node {
+  id: ID!
+  attemptedAt: Time!
+  statusCode: Int
+  latencyMs: Int!
+  responseBody: String!
+  error: String
+  replay: Boolean!
+  call: ConnectorCall!
+}
+"""
+ConnectorAttemptWhereInput is used for filtering ConnectorAttempt objects.
+Input was generated by ent.
+"""
+input ConnectorAttemptWhereInput {
+  not: ConnectorAttemptWhereInput
+  and: [ConnectorAttemptWhereInput!]
+  or: [ConnectorAttemptWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  attempted_at field predicates
+  """
+  attemptedAt: Time
+  attemptedAtNEQ: Time
+  attemptedAtIn: [Time!]
+  attemptedAtNotIn: [Time!]
+  attemptedAtGT: Time
+  attemptedAtGTE: Time
+  attemptedAtLT: Time
+  attemptedAtLTE: Time
+  """
+  status_code field predicates
+  """
+  statusCode: Int
+  statusCodeNEQ: Int
+  statusCodeIn: [Int!]
+  statusCodeNotIn: [Int!]
+  statusCodeGT: Int
+  statusCodeGTE: Int
+  statusCodeLT: Int
+  statusCodeLTE: Int
+  statusCodeIsNil: Boolean
+  statusCodeNotNil: Boolean
+  """
+  latency_ms field predicates
+  """
+  latencyMs: Int
+  latencyMsNEQ: Int
+  latencyMsIn: [Int!]
+  latencyMsNotIn: [Int!]
+  latencyMsGT: Int
+  latencyMsGTE: Int
+  latencyMsLT: Int
+  latencyMsLTE: Int
+  """
+  response_body field predicates
+  """
+  responseBody: String
+  responseBodyNEQ: String
+  responseBodyIn: [String!]
+  responseBodyNotIn: [String!]
+  responseBodyGT: String
+  responseBodyGTE: String
+  responseBodyLT: String
+  responseBodyLTE: String
+  responseBodyContains: String
+  responseBodyHasPrefix: String
+  responseBodyHasSuffix: String
+  responseBodyEqualFold: String
+  responseBodyContainsFold: String
+  """
+  error field predicates
+  """
+  error: String
+  errorNEQ: String
+  errorIn: [String!]
+  errorNotIn: [String!]
+  errorGT: String
+  errorGTE: String
+  errorLT: String
+  errorLTE: String
+  errorContains: String
+  errorHasPrefix: String
+  errorHasSuffix: String
+  errorIsNil: Boolean
+  errorNotNil: Boolean
+  errorEqualFold: String
+  errorContainsFold: String
+  """
+  replay field predicates
+  """
+  replay: Boolean
+  replayNEQ: Boolean
+  """
+  call edge predicates
+  """
+  hasCall: Boolean
+  hasCallWith: [ConnectorCallWhereInput!]
+}
+type ConnectorCall implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  topic: ConnectorCallTopic!
+  operation: String!
+  method: String!
+  path: String!
+  idempotencyKey: String!
+  requestBody: String!
+  status: ConnectorCallStatus!
+  attemptCount: Int!
+  nextAttemptAt: Time
+  lastStatusCode: Int
+  lastError: String
+  responseBody: String!
+  succeededAt: Time
+  failedAt: Time
+  shop: Shop!
+  attempts: [ConnectorAttempt!]
+}
+"""
+A connection to a list of items.
+"""
+type ConnectorCallConnection {
+  """
+  A list of edges.
+  """
+  edges: [ConnectorCallEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type ConnectorCallEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: ConnectorCall
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for ConnectorCall connections
+"""
+input ConnectorCallOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order ConnectorCalls.
+  """
+  field: ConnectorCallOrderField!
+}
+"""
+Properties by which ConnectorCall connections can be ordered.
+"""
+enum ConnectorCallOrderField {
+  CREATED_AT
+  UPDATED_AT
+  OPERATION
+  STATUS
+}
+"""
+ConnectorCallStatus is enum for the field status
+"""
+enum ConnectorCallStatus @goModel(model: "github.com/checkoutd/checkoutd/ent/connectorcall.Status") {
+  pending
+  succeeded
+  failed
+}
+"""
+ConnectorCallTopic is enum for the field topic
+"""
+enum ConnectorCallTopic @goModel(model: "github.com/checkoutd/checkoutd/ent/connectorcall.Topic") {
+  customers
+  products
+  orders
+}
+"""
+ConnectorCallWhereInput is used for filtering ConnectorCall objects.
+Input was generated by ent.
+"""
+input ConnectorCallWhereInput {
+  not: ConnectorCallWhereInput
+  and: [ConnectorCallWhereInput!]
+  or: [ConnectorCallWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  topic field predicates
+  """
+  topic: ConnectorCallTopic
+  topicNEQ: ConnectorCallTopic
+  topicIn: [ConnectorCallTopic!]
+  topicNotIn: [ConnectorCallTopic!]
+  """
+  operation field predicates
+  """
+  operation: String
+  operationNEQ: String
+  operationIn: [String!]
+  operationNotIn: [String!]
+  operationGT: String
+  operationGTE: String
+  operationLT: String
+  operationLTE: String
+  operationContains: String
+  operationHasPrefix: String
+  operationHasSuffix: String
+  operationEqualFold: String
+  operationContainsFold: String
+  """
+  method field predicates
+  """
+  method: String
+  methodNEQ: String
+  methodIn: [String!]
+  methodNotIn: [String!]
+  methodGT: String
+  methodGTE: String
+  methodLT: String
+  methodLTE: String
+  methodContains: String
+  methodHasPrefix: String
+  methodHasSuffix: String
+  methodEqualFold: String
+  methodContainsFold: String
+  """
+  path field predicates
+  """
+  path: String
+  pathNEQ: String
+  pathIn: [String!]
+  pathNotIn: [String!]
+  pathGT: String
+  pathGTE: String
+  pathLT: String
+  pathLTE: String
+  pathContains: String
+  pathHasPrefix: String
+  pathHasSuffix: String
+  pathEqualFold: String
+  pathContainsFold: String
+  """
+  idempotency_key field predicates
+  """
+  idempotencyKey: String
+  idempotencyKeyNEQ: String
+  idempotencyKeyIn: [String!]
+  idempotencyKeyNotIn: [String!]
+  idempotencyKeyGT: String
+  idempotencyKeyGTE: String
+  idempotencyKeyLT: String
+  idempotencyKeyLTE: String
+  idempotencyKeyContains: String
+  idempotencyKeyHasPrefix: String
+  idempotencyKeyHasSuffix: String
+  idempotencyKeyEqualFold: String
+  idempotencyKeyContainsFold: String
+  """
+  request_body field predicates
+  """
+  requestBody: String
+  requestBodyNEQ: String
+  requestBodyIn: [String!]
+  requestBodyNotIn: [String!]
+  requestBodyGT: String
+  requestBodyGTE: String
+  requestBodyLT: String
+  requestBodyLTE: String
+  requestBodyContains: String
+  requestBodyHasPrefix: String
+  requestBodyHasSuffix: String
+  requestBodyEqualFold: String
+  requestBodyContainsFold: String
+  """
+  status field predicates
+  """
+  status: ConnectorCallStatus
+  statusNEQ: ConnectorCallStatus
+  statusIn: [ConnectorCallStatus!]
+  statusNotIn: [ConnectorCallStatus!]
+  """
+  attempt_count field predicates
+  """
+  attemptCount: Int
+  attemptCountNEQ: Int
+  attemptCountIn: [Int!]
+  attemptCountNotIn: [Int!]
+  attemptCountGT: Int
+  attemptCountGTE: Int
+  attemptCountLT: Int
+  attemptCountLTE: Int
+  """
+  next_attempt_at field predicates
+  """
+  nextAttemptAt: Time
+  nextAttemptAtNEQ: Time
+  nextAttemptAtIn: [Time!]
+  nextAttemptAtNotIn: [Time!]
+  nextAttemptAtGT: Time
+  nextAttemptAtGTE: Time
+  nextAttemptAtLT: Time
+  nextAttemptAtLTE: Time
+  nextAttemptAtIsNil: Boolean
+  nextAttemptAtNotNil: Boolean
+  """
+  last_status_code field predicates
+  """
+  lastStatusCode: Int
+  lastStatusCodeNEQ: Int
+  lastStatusCodeIn: [Int!]
+  lastStatusCodeNotIn: [Int!]
+  lastStatusCodeGT: Int
+  lastStatusCodeGTE: Int
+  lastStatusCodeLT: Int
+  lastStatusCodeLTE: Int
+  lastStatusCodeIsNil: Boolean
+  lastStatusCodeNotNil: Boolean
+  """
+  last_error field predicates
+  """
+  lastError: String
+  lastErrorNEQ: String
+  lastErrorIn: [String!]
+  lastErrorNotIn: [String!]
+  lastErrorGT: String
+  lastErrorGTE: String
+  lastErrorLT: String
+  lastErrorLTE: String
+  lastErrorContains: String
+  lastErrorHasPrefix: String
+  lastErrorHasSuffix: String
+  lastErrorIsNil: Boolean
+  lastErrorNotNil: Boolean
+  lastErrorEqualFold: String
+  lastErrorContainsFold: String
+  """
+  response_body field predicates
+  """
+  responseBody: String
+  responseBodyNEQ: String
+  responseBodyIn: [String!]
+  responseBodyNotIn: [String!]
+  responseBodyGT: String
+  responseBodyGTE: String
+  responseBodyLT: String
+  responseBodyLTE: String
+  responseBodyContains: String
+  responseBodyHasPrefix: String
+  responseBodyHasSuffix: String
+  responseBodyEqualFold: String
+  responseBodyContainsFold: String
+  """
+  succeeded_at field predicates
+  """
+  succeededAt: Time
+  succeededAtNEQ: Time
+  succeededAtIn: [Time!]
+  succeededAtNotIn: [Time!]
+  succeededAtGT: Time
+  succeededAtGTE: Time
+  succeededAtLT: Time
+  succeededAtLTE: Time
+  succeededAtIsNil: Boolean
+  succeededAtNotNil: Boolean
+  """
+  failed_at field predicates
+  """
+  failedAt: Time
+  failedAtNEQ: Time
+  failedAtIn: [Time!]
+  failedAtNotIn: [Time!]
+  failedAtGT: Time
+  failedAtGTE: Time
+  failedAtLT: Time
+  failedAtLTE: Time
+  failedAtIsNil: Boolean
+  failedAtNotNil: Boolean
+  """
+  shop edge predicates
+  """
+  hasShop: Boolean
+  hasShopWith: [ShopWhereInput!]
+  """
+  attempts edge predicates
+  """
+  hasAttempts: Boolean
+  hasAttemptsWith: [ConnectorAttemptWhereInput!]
 }
 type CorsDomain implements Node {
   id: ID!
@@ -12652,6 +13376,94 @@ func (ec *executionContext) childFields_CaptureResult(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type CaptureResult", field.Name)
 }
 
+func (ec *executionContext) childFields_ConnectorAttempt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ConnectorAttempt_id(ctx, field)
+	case "attemptedAt":
+		return ec.fieldContext_ConnectorAttempt_attemptedAt(ctx, field)
+	case "statusCode":
+		return ec.fieldContext_ConnectorAttempt_statusCode(ctx, field)
+	case "latencyMs":
+		return ec.fieldContext_ConnectorAttempt_latencyMs(ctx, field)
+	case "responseBody":
+		return ec.fieldContext_ConnectorAttempt_responseBody(ctx, field)
+	case "error":
+		return ec.fieldContext_ConnectorAttempt_error(ctx, field)
+	case "replay":
+		return ec.fieldContext_ConnectorAttempt_replay(ctx, field)
+	case "call":
+		return ec.fieldContext_ConnectorAttempt_call(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConnectorAttempt", field.Name)
+}
+
+func (ec *executionContext) childFields_ConnectorCall(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ConnectorCall_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ConnectorCall_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ConnectorCall_updatedAt(ctx, field)
+	case "topic":
+		return ec.fieldContext_ConnectorCall_topic(ctx, field)
+	case "operation":
+		return ec.fieldContext_ConnectorCall_operation(ctx, field)
+	case "method":
+		return ec.fieldContext_ConnectorCall_method(ctx, field)
+	case "path":
+		return ec.fieldContext_ConnectorCall_path(ctx, field)
+	case "idempotencyKey":
+		return ec.fieldContext_ConnectorCall_idempotencyKey(ctx, field)
+	case "requestBody":
+		return ec.fieldContext_ConnectorCall_requestBody(ctx, field)
+	case "status":
+		return ec.fieldContext_ConnectorCall_status(ctx, field)
+	case "attemptCount":
+		return ec.fieldContext_ConnectorCall_attemptCount(ctx, field)
+	case "nextAttemptAt":
+		return ec.fieldContext_ConnectorCall_nextAttemptAt(ctx, field)
+	case "lastStatusCode":
+		return ec.fieldContext_ConnectorCall_lastStatusCode(ctx, field)
+	case "lastError":
+		return ec.fieldContext_ConnectorCall_lastError(ctx, field)
+	case "responseBody":
+		return ec.fieldContext_ConnectorCall_responseBody(ctx, field)
+	case "succeededAt":
+		return ec.fieldContext_ConnectorCall_succeededAt(ctx, field)
+	case "failedAt":
+		return ec.fieldContext_ConnectorCall_failedAt(ctx, field)
+	case "shop":
+		return ec.fieldContext_ConnectorCall_shop(ctx, field)
+	case "attempts":
+		return ec.fieldContext_ConnectorCall_attempts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConnectorCall", field.Name)
+}
+
+func (ec *executionContext) childFields_ConnectorCallConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ConnectorCallConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ConnectorCallConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ConnectorCallConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConnectorCallConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ConnectorCallEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ConnectorCallEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ConnectorCallEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConnectorCallEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_CorsDomain(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -15084,6 +15896,20 @@ func (ec *executionContext) field_Mutation_removePayment_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_replayConnectorCall_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_replayWebhookDelivery_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16003,6 +16829,52 @@ func (ec *executionContext) field_Query_checkPaymentIframeStyles_args(ctx contex
 		return nil, err
 	}
 	args["styleSheet"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_connectorCalls_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.ConnectorCallOrder, error) {
+			return ec.unmarshalOConnectorCallOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
 	return args, nil
 }
 
@@ -18706,6 +19578,796 @@ func (ec *executionContext) _CaptureResult_partial(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_CaptureResult_partial(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CaptureResult", field, true, false, "Boolean")
+}
+
+func (ec *executionContext) _ConnectorAttempt_id(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorAttempt_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorAttempt_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorAttempt", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ConnectorAttempt_attemptedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorAttempt_attemptedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttemptedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorAttempt_attemptedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorAttempt", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ConnectorAttempt_statusCode(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorAttempt_statusCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorAttempt_statusCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorAttempt", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConnectorAttempt_latencyMs(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorAttempt_latencyMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatencyMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorAttempt_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorAttempt", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConnectorAttempt_responseBody(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorAttempt_responseBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorAttempt_responseBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorAttempt", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectorAttempt_error(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorAttempt_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorAttempt_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorAttempt", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectorAttempt_replay(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorAttempt_replay(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replay, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorAttempt_replay(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorAttempt", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ConnectorAttempt_call(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorAttempt_call(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Call(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ConnectorCall) graphql.Marshaler {
+			return ec.marshalNConnectorCall2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCall(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorAttempt_call(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConnectorAttempt",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectorCall(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConnectorCall_id(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ConnectorCall_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ConnectorCall_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ConnectorCall_topic(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_topic(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Topic, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v connectorcall.Topic) graphql.Marshaler {
+			return ec.marshalNConnectorCallTopic2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopic(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_topic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "ConnectorCallTopic")
+}
+
+func (ec *executionContext) _ConnectorCall_operation(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectorCall_method(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Method, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectorCall_path(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectorCall_idempotencyKey(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_idempotencyKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IdempotencyKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_idempotencyKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectorCall_requestBody(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_requestBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_requestBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectorCall_status(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v connectorcall.Status) graphql.Marshaler {
+			return ec.marshalNConnectorCallStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "ConnectorCallStatus")
+}
+
+func (ec *executionContext) _ConnectorCall_attemptCount(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_attemptCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttemptCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_attemptCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConnectorCall_nextAttemptAt(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_nextAttemptAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextAttemptAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_nextAttemptAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ConnectorCall_lastStatusCode(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_lastStatusCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastStatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_lastStatusCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConnectorCall_lastError(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_lastError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastError, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_lastError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectorCall_responseBody(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_responseBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_responseBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectorCall_succeededAt(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_succeededAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SucceededAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_succeededAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ConnectorCall_failedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_failedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_failedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCall", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ConnectorCall_shop(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_shop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shop(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_shop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConnectorCall",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConnectorCall_attempts(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCall_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempts(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ConnectorAttempt) graphql.Marshaler {
+			return ec.marshalOConnectorAttempt2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttemptᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCall_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConnectorCall",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectorAttempt(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConnectorCallConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCallConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCallConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ConnectorCallEdge) graphql.Marshaler {
+			return ec.marshalOConnectorCallEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCallConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConnectorCallConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectorCallEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConnectorCallConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCallConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCallConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCallConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConnectorCallConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConnectorCallConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCallConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCallConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCallConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCallConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConnectorCallEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCallEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCallEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ConnectorCall) graphql.Marshaler {
+			return ec.marshalOConnectorCall2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCall(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCallEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConnectorCallEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectorCall(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConnectorCallEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ConnectorCallEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorCallEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorCallEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorCallEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _CorsDomain_id(ctx context.Context, field graphql.CollectedField, obj *ent.CorsDomain) (ret graphql.Marshaler) {
@@ -23641,6 +25303,50 @@ func (ec *executionContext) fieldContext_Mutation_createShippingZone(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_createShippingZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_replayConnectorCall(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_replayConnectorCall(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ReplayConnectorCall(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ConnectorCall) graphql.Marshaler {
+			return ec.marshalNConnectorCall2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCall(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_replayConnectorCall(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectorCall(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_replayConnectorCall_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -30685,6 +32391,50 @@ func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_connectorCalls(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_connectorCalls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ConnectorCalls(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ConnectorCallOrder))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ConnectorCallConnection) graphql.Marshaler {
+			return ec.marshalNConnectorCallConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_connectorCalls(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectorCallConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_connectorCalls_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38614,6 +40364,1872 @@ func (ec *executionContext) unmarshalInputCartItemInput(ctx context.Context, obj
 func UnmarshalCartItemInput(ctx context.Context, raw any) (orders.CartItem, error) {
 	var out orders.CartItem
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CartItemInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputConnectorAttemptWhereInput(ctx context.Context, obj any) (ent.ConnectorAttemptWhereInput, error) {
+	var it ent.ConnectorAttemptWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "attemptedAt", "attemptedAtNEQ", "attemptedAtIn", "attemptedAtNotIn", "attemptedAtGT", "attemptedAtGTE", "attemptedAtLT", "attemptedAtLTE", "statusCode", "statusCodeNEQ", "statusCodeIn", "statusCodeNotIn", "statusCodeGT", "statusCodeGTE", "statusCodeLT", "statusCodeLTE", "statusCodeIsNil", "statusCodeNotNil", "latencyMs", "latencyMsNEQ", "latencyMsIn", "latencyMsNotIn", "latencyMsGT", "latencyMsGTE", "latencyMsLT", "latencyMsLTE", "responseBody", "responseBodyNEQ", "responseBodyIn", "responseBodyNotIn", "responseBodyGT", "responseBodyGTE", "responseBodyLT", "responseBodyLTE", "responseBodyContains", "responseBodyHasPrefix", "responseBodyHasSuffix", "responseBodyEqualFold", "responseBodyContainsFold", "error", "errorNEQ", "errorIn", "errorNotIn", "errorGT", "errorGTE", "errorLT", "errorLTE", "errorContains", "errorHasPrefix", "errorHasSuffix", "errorIsNil", "errorNotNil", "errorEqualFold", "errorContainsFold", "replay", "replayNEQ", "hasCall", "hasCallWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOConnectorAttemptWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttemptWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOConnectorAttemptWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttemptWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOConnectorAttemptWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttemptWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "attemptedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAt = data
+		case "attemptedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtNEQ = data
+		case "attemptedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtIn = data
+		case "attemptedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtNotIn = data
+		case "attemptedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtGT = data
+		case "attemptedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtGTE = data
+		case "attemptedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtLT = data
+		case "attemptedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptedAtLTE = data
+		case "statusCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCode"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCode = data
+		case "statusCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeNEQ = data
+		case "statusCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeIn = data
+		case "statusCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeNotIn = data
+		case "statusCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeGT = data
+		case "statusCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeGTE = data
+		case "statusCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeLT = data
+		case "statusCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeLTE = data
+		case "statusCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeIsNil = data
+		case "statusCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeNotNil = data
+		case "latencyMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMs = data
+		case "latencyMsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsNEQ = data
+		case "latencyMsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsIn = data
+		case "latencyMsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsNotIn = data
+		case "latencyMsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsGT = data
+		case "latencyMsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsGTE = data
+		case "latencyMsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsLT = data
+		case "latencyMsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsLTE = data
+		case "responseBody":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBody"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBody = data
+		case "responseBodyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyNEQ = data
+		case "responseBodyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyIn = data
+		case "responseBodyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyNotIn = data
+		case "responseBodyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyGT = data
+		case "responseBodyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyGTE = data
+		case "responseBodyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyLT = data
+		case "responseBodyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyLTE = data
+		case "responseBodyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyContains = data
+		case "responseBodyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyHasPrefix = data
+		case "responseBodyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyHasSuffix = data
+		case "responseBodyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyEqualFold = data
+		case "responseBodyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyContainsFold = data
+		case "error":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("error"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Error = data
+		case "errorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNEQ = data
+		case "errorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorIn = data
+		case "errorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNotIn = data
+		case "errorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGT = data
+		case "errorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGTE = data
+		case "errorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLT = data
+		case "errorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLTE = data
+		case "errorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContains = data
+		case "errorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasPrefix = data
+		case "errorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasSuffix = data
+		case "errorIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorIsNil = data
+		case "errorNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNotNil = data
+		case "errorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorEqualFold = data
+		case "errorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContainsFold = data
+		case "replay":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("replay"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Replay = data
+		case "replayNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("replayNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReplayNEQ = data
+		case "hasCall":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasCall"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasCall = data
+		case "hasCallWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasCallWith"))
+			data, err := ec.unmarshalOConnectorCallWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasCallWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalConnectorAttemptWhereInput unmarshals raw into the ConnectorAttemptWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalConnectorAttemptWhereInput(ctx context.Context, raw any) (ent.ConnectorAttemptWhereInput, error) {
+	var out ent.ConnectorAttemptWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ConnectorAttemptWhereInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputConnectorCallOrder(ctx context.Context, obj any) (ent.ConnectorCallOrder, error) {
+	var it ent.ConnectorCallOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNConnectorCallOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalConnectorCallOrder unmarshals raw into the ConnectorCallOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalConnectorCallOrder(ctx context.Context, raw any) (ent.ConnectorCallOrder, error) {
+	var out ent.ConnectorCallOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ConnectorCallOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputConnectorCallWhereInput(ctx context.Context, obj any) (ent.ConnectorCallWhereInput, error) {
+	var it ent.ConnectorCallWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "topic", "topicNEQ", "topicIn", "topicNotIn", "operation", "operationNEQ", "operationIn", "operationNotIn", "operationGT", "operationGTE", "operationLT", "operationLTE", "operationContains", "operationHasPrefix", "operationHasSuffix", "operationEqualFold", "operationContainsFold", "method", "methodNEQ", "methodIn", "methodNotIn", "methodGT", "methodGTE", "methodLT", "methodLTE", "methodContains", "methodHasPrefix", "methodHasSuffix", "methodEqualFold", "methodContainsFold", "path", "pathNEQ", "pathIn", "pathNotIn", "pathGT", "pathGTE", "pathLT", "pathLTE", "pathContains", "pathHasPrefix", "pathHasSuffix", "pathEqualFold", "pathContainsFold", "idempotencyKey", "idempotencyKeyNEQ", "idempotencyKeyIn", "idempotencyKeyNotIn", "idempotencyKeyGT", "idempotencyKeyGTE", "idempotencyKeyLT", "idempotencyKeyLTE", "idempotencyKeyContains", "idempotencyKeyHasPrefix", "idempotencyKeyHasSuffix", "idempotencyKeyEqualFold", "idempotencyKeyContainsFold", "requestBody", "requestBodyNEQ", "requestBodyIn", "requestBodyNotIn", "requestBodyGT", "requestBodyGTE", "requestBodyLT", "requestBodyLTE", "requestBodyContains", "requestBodyHasPrefix", "requestBodyHasSuffix", "requestBodyEqualFold", "requestBodyContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "nextAttemptAt", "nextAttemptAtNEQ", "nextAttemptAtIn", "nextAttemptAtNotIn", "nextAttemptAtGT", "nextAttemptAtGTE", "nextAttemptAtLT", "nextAttemptAtLTE", "nextAttemptAtIsNil", "nextAttemptAtNotNil", "lastStatusCode", "lastStatusCodeNEQ", "lastStatusCodeIn", "lastStatusCodeNotIn", "lastStatusCodeGT", "lastStatusCodeGTE", "lastStatusCodeLT", "lastStatusCodeLTE", "lastStatusCodeIsNil", "lastStatusCodeNotNil", "lastError", "lastErrorNEQ", "lastErrorIn", "lastErrorNotIn", "lastErrorGT", "lastErrorGTE", "lastErrorLT", "lastErrorLTE", "lastErrorContains", "lastErrorHasPrefix", "lastErrorHasSuffix", "lastErrorIsNil", "lastErrorNotNil", "lastErrorEqualFold", "lastErrorContainsFold", "responseBody", "responseBodyNEQ", "responseBodyIn", "responseBodyNotIn", "responseBodyGT", "responseBodyGTE", "responseBodyLT", "responseBodyLTE", "responseBodyContains", "responseBodyHasPrefix", "responseBodyHasSuffix", "responseBodyEqualFold", "responseBodyContainsFold", "succeededAt", "succeededAtNEQ", "succeededAtIn", "succeededAtNotIn", "succeededAtGT", "succeededAtGTE", "succeededAtLT", "succeededAtLTE", "succeededAtIsNil", "succeededAtNotNil", "failedAt", "failedAtNEQ", "failedAtIn", "failedAtNotIn", "failedAtGT", "failedAtGTE", "failedAtLT", "failedAtLTE", "failedAtIsNil", "failedAtNotNil", "hasShop", "hasShopWith", "hasAttempts", "hasAttemptsWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOConnectorCallWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOConnectorCallWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOConnectorCallWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "topic":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topic"))
+			data, err := ec.unmarshalOConnectorCallTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopic(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Topic = data
+		case "topicNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicNEQ"))
+			data, err := ec.unmarshalOConnectorCallTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopic(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicNEQ = data
+		case "topicIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicIn"))
+			data, err := ec.unmarshalOConnectorCallTopic2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopicᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicIn = data
+		case "topicNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicNotIn"))
+			data, err := ec.unmarshalOConnectorCallTopic2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopicᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicNotIn = data
+		case "operation":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operation"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Operation = data
+		case "operationNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationNEQ = data
+		case "operationIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationIn = data
+		case "operationNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationNotIn = data
+		case "operationGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationGT = data
+		case "operationGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationGTE = data
+		case "operationLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationLT = data
+		case "operationLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationLTE = data
+		case "operationContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationContains = data
+		case "operationHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationHasPrefix = data
+		case "operationHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationHasSuffix = data
+		case "operationEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationEqualFold = data
+		case "operationContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationContainsFold = data
+		case "method":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("method"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Method = data
+		case "methodNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodNEQ = data
+		case "methodIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodIn = data
+		case "methodNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodNotIn = data
+		case "methodGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodGT = data
+		case "methodGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodGTE = data
+		case "methodLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodLT = data
+		case "methodLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodLTE = data
+		case "methodContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodContains = data
+		case "methodHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodHasPrefix = data
+		case "methodHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodHasSuffix = data
+		case "methodEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodEqualFold = data
+		case "methodContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("methodContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MethodContainsFold = data
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = data
+		case "pathNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathNEQ = data
+		case "pathIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathIn = data
+		case "pathNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathNotIn = data
+		case "pathGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathGT = data
+		case "pathGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathGTE = data
+		case "pathLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathLT = data
+		case "pathLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathLTE = data
+		case "pathContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathContains = data
+		case "pathHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathHasPrefix = data
+		case "pathHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathHasSuffix = data
+		case "pathEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathEqualFold = data
+		case "pathContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathContainsFold = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
+		case "idempotencyKeyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyNEQ = data
+		case "idempotencyKeyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyIn = data
+		case "idempotencyKeyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyNotIn = data
+		case "idempotencyKeyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyGT = data
+		case "idempotencyKeyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyGTE = data
+		case "idempotencyKeyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyLT = data
+		case "idempotencyKeyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyLTE = data
+		case "idempotencyKeyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyContains = data
+		case "idempotencyKeyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyHasPrefix = data
+		case "idempotencyKeyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyHasSuffix = data
+		case "idempotencyKeyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyEqualFold = data
+		case "idempotencyKeyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKeyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKeyContainsFold = data
+		case "requestBody":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBody"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBody = data
+		case "requestBodyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyNEQ = data
+		case "requestBodyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyIn = data
+		case "requestBodyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyNotIn = data
+		case "requestBodyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyGT = data
+		case "requestBodyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyGTE = data
+		case "requestBodyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyLT = data
+		case "requestBodyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyLTE = data
+		case "requestBodyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyContains = data
+		case "requestBodyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyHasPrefix = data
+		case "requestBodyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyHasSuffix = data
+		case "requestBodyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyEqualFold = data
+		case "requestBodyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyContainsFold = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOConnectorCallStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOConnectorCallStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOConnectorCallStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOConnectorCallStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "attemptCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCount"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCount = data
+		case "attemptCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountNEQ = data
+		case "attemptCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountIn = data
+		case "attemptCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountNotIn = data
+		case "attemptCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountGT = data
+		case "attemptCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountGTE = data
+		case "attemptCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountLT = data
+		case "attemptCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountLTE = data
+		case "nextAttemptAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAt = data
+		case "nextAttemptAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtNEQ = data
+		case "nextAttemptAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtIn = data
+		case "nextAttemptAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtNotIn = data
+		case "nextAttemptAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtGT = data
+		case "nextAttemptAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtGTE = data
+		case "nextAttemptAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtLT = data
+		case "nextAttemptAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtLTE = data
+		case "nextAttemptAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtIsNil = data
+		case "nextAttemptAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAttemptAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAttemptAtNotNil = data
+		case "lastStatusCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCode"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCode = data
+		case "lastStatusCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeNEQ = data
+		case "lastStatusCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeIn = data
+		case "lastStatusCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeNotIn = data
+		case "lastStatusCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeGT = data
+		case "lastStatusCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeGTE = data
+		case "lastStatusCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeLT = data
+		case "lastStatusCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeLTE = data
+		case "lastStatusCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeIsNil = data
+		case "lastStatusCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastStatusCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastStatusCodeNotNil = data
+		case "lastError":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastError"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastError = data
+		case "lastErrorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorNEQ = data
+		case "lastErrorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorIn = data
+		case "lastErrorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorNotIn = data
+		case "lastErrorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorGT = data
+		case "lastErrorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorGTE = data
+		case "lastErrorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorLT = data
+		case "lastErrorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorLTE = data
+		case "lastErrorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorContains = data
+		case "lastErrorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorHasPrefix = data
+		case "lastErrorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorHasSuffix = data
+		case "lastErrorIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorIsNil = data
+		case "lastErrorNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorNotNil = data
+		case "lastErrorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorEqualFold = data
+		case "lastErrorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorContainsFold = data
+		case "responseBody":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBody"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBody = data
+		case "responseBodyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyNEQ = data
+		case "responseBodyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyIn = data
+		case "responseBodyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyNotIn = data
+		case "responseBodyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyGT = data
+		case "responseBodyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyGTE = data
+		case "responseBodyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyLT = data
+		case "responseBodyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyLTE = data
+		case "responseBodyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyContains = data
+		case "responseBodyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyHasPrefix = data
+		case "responseBodyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyHasSuffix = data
+		case "responseBodyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyEqualFold = data
+		case "responseBodyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyContainsFold = data
+		case "succeededAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("succeededAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SucceededAt = data
+		case "succeededAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("succeededAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SucceededAtNEQ = data
+		case "succeededAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("succeededAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SucceededAtIn = data
+		case "succeededAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("succeededAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SucceededAtNotIn = data
+		case "succeededAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("succeededAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SucceededAtGT = data
+		case "succeededAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("succeededAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SucceededAtGTE = data
+		case "succeededAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("succeededAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SucceededAtLT = data
+		case "succeededAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("succeededAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SucceededAtLTE = data
+		case "succeededAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("succeededAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SucceededAtIsNil = data
+		case "succeededAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("succeededAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SucceededAtNotNil = data
+		case "failedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAt = data
+		case "failedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtNEQ = data
+		case "failedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtIn = data
+		case "failedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtNotIn = data
+		case "failedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtGT = data
+		case "failedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtGTE = data
+		case "failedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtLT = data
+		case "failedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtLTE = data
+		case "failedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtIsNil = data
+		case "failedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailedAtNotNil = data
+		case "hasShop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShop = data
+		case "hasShopWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShopWith"))
+			data, err := ec.unmarshalOShopWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShopWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShopWith = data
+		case "hasAttempts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasAttempts"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasAttempts = data
+		case "hasAttemptsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasAttemptsWith"))
+			data, err := ec.unmarshalOConnectorAttemptWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttemptWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasAttemptsWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalConnectorCallWhereInput unmarshals raw into the ConnectorCallWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalConnectorCallWhereInput(ctx context.Context, raw any) (ent.ConnectorCallWhereInput, error) {
+	var out ent.ConnectorCallWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ConnectorCallWhereInput", raw, &out)
 	return out, err
 }
 
@@ -58568,6 +62184,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._CorsDomain(ctx, sel, obj)
+	case *ent.ConnectorCall:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ConnectorCall(ctx, sel, obj)
+	case *ent.ConnectorAttempt:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ConnectorAttempt(ctx, sel, obj)
 	case *ent.AccessToken:
 		if obj == nil {
 			return graphql.Null
@@ -59157,6 +62783,281 @@ func (ec *executionContext) _CaptureResult(ctx context.Context, sel ast.Selectio
 			}
 		case "partial":
 			out.Values[i] = ec._CaptureResult_partial(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var connectorAttemptImplementors = []string{"ConnectorAttempt", "Node"}
+
+func (ec *executionContext) _ConnectorAttempt(ctx context.Context, sel ast.SelectionSet, obj *ent.ConnectorAttempt) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, connectorAttemptImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConnectorAttempt")
+		case "id":
+			out.Values[i] = ec._ConnectorAttempt_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attemptedAt":
+			out.Values[i] = ec._ConnectorAttempt_attemptedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "statusCode":
+			out.Values[i] = ec._ConnectorAttempt_statusCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "latencyMs":
+			out.Values[i] = ec._ConnectorAttempt_latencyMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "responseBody":
+			out.Values[i] = ec._ConnectorAttempt_responseBody(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "error":
+			out.Values[i] = ec._ConnectorAttempt_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "replay":
+			out.Values[i] = ec._ConnectorAttempt_replay(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "call":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ConnectorAttempt_call(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var connectorCallImplementors = []string{"ConnectorCall", "Node"}
+
+func (ec *executionContext) _ConnectorCall(ctx context.Context, sel ast.SelectionSet, obj *ent.ConnectorCall) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, connectorCallImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConnectorCall")
+		case "id":
+			out.Values[i] = ec._ConnectorCall_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._ConnectorCall_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ConnectorCall_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "topic":
+			out.Values[i] = ec._ConnectorCall_topic(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "operation":
+			out.Values[i] = ec._ConnectorCall_operation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "method":
+			out.Values[i] = ec._ConnectorCall_method(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			out.Values[i] = ec._ConnectorCall_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "idempotencyKey":
+			out.Values[i] = ec._ConnectorCall_idempotencyKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "requestBody":
+			out.Values[i] = ec._ConnectorCall_requestBody(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._ConnectorCall_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attemptCount":
+			out.Values[i] = ec._ConnectorCall_attemptCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nextAttemptAt":
+			out.Values[i] = ec._ConnectorCall_nextAttemptAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastStatusCode":
+			out.Values[i] = ec._ConnectorCall_lastStatusCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastError":
+			out.Values[i] = ec._ConnectorCall_lastError(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "responseBody":
+			out.Values[i] = ec._ConnectorCall_responseBody(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "succeededAt":
+			out.Values[i] = ec._ConnectorCall_succeededAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "failedAt":
+			out.Values[i] = ec._ConnectorCall_failedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shop":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ConnectorCall_shop(ctx, field, obj)
+				})
+		case "attempts":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ConnectorCall_attempts(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var connectorCallConnectionImplementors = []string{"ConnectorCallConnection"}
+
+func (ec *executionContext) _ConnectorCallConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.ConnectorCallConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, connectorCallConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConnectorCallConnection")
+		case "edges":
+			out.Values[i] = ec._ConnectorCallConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ConnectorCallConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ConnectorCallConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var connectorCallEdgeImplementors = []string{"ConnectorCallEdge"}
+
+func (ec *executionContext) _ConnectorCallEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ConnectorCallEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, connectorCallEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConnectorCallEdge")
+		case "node":
+			out.Values[i] = ec._ConnectorCallEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._ConnectorCallEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -61153,6 +65054,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "createShippingZone":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createShippingZone(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayConnectorCall":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_replayConnectorCall(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -63174,6 +67082,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_nodes(ctx, field)
+				})
+		case "connectorCalls":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_connectorCalls(ctx, field)
 				})
 		case "order":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -65628,6 +69542,74 @@ func (ec *executionContext) unmarshalNCartItemInput2ᚕgithubᚗcomᚋcheckoutd�
 	return res, nil
 }
 
+func (ec *executionContext) marshalNConnectorAttempt2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttempt(ctx context.Context, sel ast.SelectionSet, v *ent.ConnectorAttempt) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ConnectorAttempt!")
+		return graphql.Null
+	}
+	return ec._ConnectorAttempt(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNConnectorAttemptWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttemptWhereInput(ctx context.Context, v any) (*ent.ConnectorAttemptWhereInput, error) {
+	res, err := ec.unmarshalInputConnectorAttemptWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNConnectorCall2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCall(ctx context.Context, sel ast.SelectionSet, v *ent.ConnectorCall) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ConnectorCall!")
+		return graphql.Null
+	}
+	return ec._ConnectorCall(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNConnectorCallConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ConnectorCallConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ConnectorCallConnection!")
+		return graphql.Null
+	}
+	return ec._ConnectorCallConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNConnectorCallOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallOrderField(ctx context.Context, v any) (*ent.ConnectorCallOrderField, error) {
+	var res = new(ent.ConnectorCallOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNConnectorCallOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ConnectorCallOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ConnectorCallOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNConnectorCallStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatus(ctx context.Context, v any) (connectorcall.Status, error) {
+	var res connectorcall.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNConnectorCallStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatus(ctx context.Context, sel ast.SelectionSet, v connectorcall.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNConnectorCallTopic2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopic(ctx context.Context, v any) (connectorcall.Topic, error) {
+	var res connectorcall.Topic
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNConnectorCallTopic2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopic(ctx context.Context, sel ast.SelectionSet, v connectorcall.Topic) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNConnectorCallWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallWhereInput(ctx context.Context, v any) (*ent.ConnectorCallWhereInput, error) {
+	res, err := ec.unmarshalInputConnectorCallWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNCorsDomain2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCorsDomainᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CorsDomain) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -67477,6 +71459,214 @@ func (ec *executionContext) unmarshalOCSSRuleInput2ᚕgithubᚗcomᚋcheckoutd�
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalOConnectorAttempt2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttemptᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ConnectorAttempt) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNConnectorAttempt2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttempt(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOConnectorAttemptWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttemptWhereInputᚄ(ctx context.Context, v any) ([]*ent.ConnectorAttemptWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ConnectorAttemptWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNConnectorAttemptWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttemptWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOConnectorAttemptWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorAttemptWhereInput(ctx context.Context, v any) (*ent.ConnectorAttemptWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputConnectorAttemptWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOConnectorCall2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCall(ctx context.Context, sel ast.SelectionSet, v *ent.ConnectorCall) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ConnectorCall(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOConnectorCallEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.ConnectorCallEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOConnectorCallEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOConnectorCallEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallEdge(ctx context.Context, sel ast.SelectionSet, v *ent.ConnectorCallEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ConnectorCallEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOConnectorCallOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallOrder(ctx context.Context, v any) (*ent.ConnectorCallOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputConnectorCallOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOConnectorCallStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatusᚄ(ctx context.Context, v any) ([]connectorcall.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]connectorcall.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNConnectorCallStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOConnectorCallStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []connectorcall.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNConnectorCallStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOConnectorCallStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatus(ctx context.Context, v any) (*connectorcall.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(connectorcall.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOConnectorCallStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐStatus(ctx context.Context, sel ast.SelectionSet, v *connectorcall.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOConnectorCallTopic2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopicᚄ(ctx context.Context, v any) ([]connectorcall.Topic, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]connectorcall.Topic, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNConnectorCallTopic2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopic(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOConnectorCallTopic2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopicᚄ(ctx context.Context, sel ast.SelectionSet, v []connectorcall.Topic) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNConnectorCallTopic2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopic(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOConnectorCallTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopic(ctx context.Context, v any) (*connectorcall.Topic, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(connectorcall.Topic)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOConnectorCallTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋconnectorcallᚐTopic(ctx context.Context, sel ast.SelectionSet, v *connectorcall.Topic) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOConnectorCallWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallWhereInputᚄ(ctx context.Context, v any) ([]*ent.ConnectorCallWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ConnectorCallWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNConnectorCallWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOConnectorCallWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐConnectorCallWhereInput(ctx context.Context, v any) (*ent.ConnectorCallWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputConnectorCallWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOCorsDomain2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCorsDomain(ctx context.Context, sel ast.SelectionSet, v *ent.CorsDomain) graphql.Marshaler {

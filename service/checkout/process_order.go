@@ -176,8 +176,17 @@ func (s *Service) finishProcessed(ctx context.Context, tx *ent.Tx, sh *ent.Shop,
 	if err != nil {
 		return nil, err
 	}
-	// With no platform connected checkoutd is the platform: the order is created as it is processed.
-	if err := s.orders.RecordLockedOrderEvents(ctx, tx, v, []string{platform.TopicOrderProcessed, platform.TopicOrderCreated}, nil); err != nil {
+	// With no orders destination checkoutd is the platform: the order is created as it is
+	// processed. With one, order/created waits for the platform's answer.
+	topics := []string{platform.TopicOrderProcessed, platform.TopicOrderCreated}
+	onPlatform, err := s.connector.CreateOrderOnPlatform(ctx, tx, v)
+	if err != nil {
+		return nil, err
+	}
+	if onPlatform {
+		topics = topics[:1]
+	}
+	if err := s.orders.RecordLockedOrderEvents(ctx, tx, v, topics, nil); err != nil {
 		return nil, err
 	}
 	return v, s.orders.IssuePurchasedGiftCards(ctx, tx, v)

@@ -9,6 +9,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/checkoutd/checkoutd/service/catalog"
+	"github.com/checkoutd/checkoutd/service/connector"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/payment"
@@ -18,20 +19,22 @@ import (
 
 // Service is the checkout domain.
 type Service struct {
-	p        *platform.Platform
-	shops    *shops.Service
-	catalog  *catalog.Service
-	orders   *orders.Service
-	ledger   *payment.Ledger
-	gateways *gateway.Client
+	p       *platform.Platform
+	shops   *shops.Service
+	catalog *catalog.Service
+	orders  *orders.Service
+	// connector creates processed orders on the platform when the shop has an orders destination.
+	connector *connector.Service
+	ledger    *payment.Ledger
+	gateways  *gateway.Client
 	// processCompletions counts process_order's last transactions by path: "reserved" on the
 	// rows as its reservation left them, "locked" on rows read again because one moved on.
 	processCompletions *prometheus.CounterVec
 }
 
 // New returns the checkout domain and gives the job queue its sweeps.
-func New(p *platform.Platform, sh *shops.Service, cat *catalog.Service, o *orders.Service, pay *payment.Service) *Service {
-	s := &Service{p: p, shops: sh, catalog: cat, orders: o, ledger: pay.Ledger, gateways: pay.Gateways,
+func New(p *platform.Platform, sh *shops.Service, cat *catalog.Service, o *orders.Service, pay *payment.Service, conn *connector.Service) *Service {
+	s := &Service{p: p, shops: sh, catalog: cat, orders: o, connector: conn, ledger: pay.Ledger, gateways: pay.Gateways,
 		processCompletions: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "checkoutd_order_process_completions_total",
 			Help: "process_order's last transactions (every payment authorized), by path: reserved (conditional updates of the rows as the order's reservation left them) or locked (the rows locked and read again, one having moved on).",

@@ -6,19 +6,48 @@ package connector
 import (
 	"time"
 
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/destination"
+	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/platform"
 )
 
-// Service owns the destinations: their rules and their table's writes.
+// Service owns the destinations and the connector calls: their rules and their tables' writes.
 type Service struct {
-	p        *platform.Platform
-	client   *Client
-	outbound outbound.Policy
+	p            *platform.Platform
+	orders       *orders.Service
+	client       *Client
+	outbound     outbound.Policy
+	retryBase    time.Duration
+	maxAttempts  int
+	destinations platform.FreshCache[int, map[destination.Topic]*ent.Destination]
 }
 
-// New returns the platform connector domain.
-func New(p *platform.Platform, policy outbound.Policy) *Service {
+// Config is how connector calls are made and retried.
+type Config struct {
+	// Outbound is the policy destination URLs are checked against, when configured and called.
+	Outbound outbound.Policy
+	// RetryBase is the wait before a call's first retry (DefaultRetryBase if zero).
+	RetryBase time.Duration
+	// MaxAttempts is how many attempts a call gets before it fails (DefaultMaxAttempts if zero).
+	MaxAttempts int
+}
+
+// New returns the platform connector domain, with its call worker and queue registered.
+func New(p *platform.Platform, o *orders.Service, cfg Config) *Service {
+	if cfg.RetryBase == 0 {
+		cfg.RetryBase = DefaultRetryBase
+	}
+	if cfg.MaxAttempts == 0 {
+		cfg.MaxAttempts = DefaultMaxAttempts
+	}
 	// Signatures carry the wall-clock time the platform checks, whatever the service clock says.
-	return &Service{p: p, outbound: policy, client: NewClient(policy, time.Now)}
+	s := &Service{p: p, orders: o, outbound: cfg.Outbound, client: NewClient(cfg.Outbound, time.Now),
+		retryBase: cfg.RetryBase, maxAttempts: cfg.MaxAttempts}
+	s.watchDestinations()
+	platform.AddWorker(p.Jobs, &callWorker{s: s})
+	// Connector calls wait on the platform: several run at once.
+	p.Jobs.AddQueue(queueConnector, 16)
+	return s
 }
