@@ -20,6 +20,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/connectorattempt"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/customer"
+	"github.com/checkoutd/checkoutd/ent/customeraddress"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
@@ -62,6 +64,10 @@ type Client struct {
 	ConnectorCall *ConnectorCallClient
 	// CorsDomain is the client for interacting with the CorsDomain builders.
 	CorsDomain *CorsDomainClient
+	// Customer is the client for interacting with the Customer builders.
+	Customer *CustomerClient
+	// CustomerAddress is the client for interacting with the CustomerAddress builders.
+	CustomerAddress *CustomerAddressClient
 	// Destination is the client for interacting with the Destination builders.
 	Destination *DestinationClient
 	// DiscountCode is the client for interacting with the DiscountCode builders.
@@ -124,6 +130,8 @@ func (c *Client) init() {
 	c.ConnectorAttempt = NewConnectorAttemptClient(c.config)
 	c.ConnectorCall = NewConnectorCallClient(c.config)
 	c.CorsDomain = NewCorsDomainClient(c.config)
+	c.Customer = NewCustomerClient(c.config)
+	c.CustomerAddress = NewCustomerAddressClient(c.config)
 	c.Destination = NewDestinationClient(c.config)
 	c.DiscountCode = NewDiscountCodeClient(c.config)
 	c.Event = NewEventClient(c.config)
@@ -244,6 +252,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ConnectorAttempt:       NewConnectorAttemptClient(cfg),
 		ConnectorCall:          NewConnectorCallClient(cfg),
 		CorsDomain:             NewCorsDomainClient(cfg),
+		Customer:               NewCustomerClient(cfg),
+		CustomerAddress:        NewCustomerAddressClient(cfg),
 		Destination:            NewDestinationClient(cfg),
 		DiscountCode:           NewDiscountCodeClient(cfg),
 		Event:                  NewEventClient(cfg),
@@ -291,6 +301,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ConnectorAttempt:       NewConnectorAttemptClient(cfg),
 		ConnectorCall:          NewConnectorCallClient(cfg),
 		CorsDomain:             NewCorsDomainClient(cfg),
+		Customer:               NewCustomerClient(cfg),
+		CustomerAddress:        NewCustomerAddressClient(cfg),
 		Destination:            NewDestinationClient(cfg),
 		DiscountCode:           NewDiscountCodeClient(cfg),
 		Event:                  NewEventClient(cfg),
@@ -344,11 +356,11 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIOverride, c.AccessToken, c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain,
-		c.Destination, c.DiscountCode, c.Event, c.ExternalPaymentGateway, c.Flow,
-		c.GiftCard, c.IdempotencyKey, c.LifeElement, c.LineItem, c.Order,
-		c.OrderPayment, c.PaymentTransaction, c.ProcessLease, c.Product, c.RSAConfig,
-		c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.Customer, c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
+		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
+		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.ProcessLease,
+		c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone,
+		c.Variant, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -359,11 +371,11 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIOverride, c.AccessToken, c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain,
-		c.Destination, c.DiscountCode, c.Event, c.ExternalPaymentGateway, c.Flow,
-		c.GiftCard, c.IdempotencyKey, c.LifeElement, c.LineItem, c.Order,
-		c.OrderPayment, c.PaymentTransaction, c.ProcessLease, c.Product, c.RSAConfig,
-		c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.Customer, c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
+		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
+		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.ProcessLease,
+		c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone,
+		c.Variant, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -382,6 +394,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ConnectorCall.mutate(ctx, m)
 	case *CorsDomainMutation:
 		return c.CorsDomain.mutate(ctx, m)
+	case *CustomerMutation:
+		return c.Customer.mutate(ctx, m)
+	case *CustomerAddressMutation:
+		return c.CustomerAddress.mutate(ctx, m)
 	case *DestinationMutation:
 		return c.Destination.mutate(ctx, m)
 	case *DiscountCodeMutation:
@@ -1191,6 +1207,320 @@ func (c *CorsDomainClient) mutate(ctx context.Context, m *CorsDomainMutation) (V
 		return (&CorsDomainDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CorsDomain mutation op: %q", m.Op())
+	}
+}
+
+// CustomerClient is a client for the Customer schema.
+type CustomerClient struct {
+	config
+}
+
+// NewCustomerClient returns a client for the Customer from the given config.
+func NewCustomerClient(c config) *CustomerClient {
+	return &CustomerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `customer.Hooks(f(g(h())))`.
+func (c *CustomerClient) Use(hooks ...Hook) {
+	c.hooks.Customer = append(c.hooks.Customer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `customer.Intercept(f(g(h())))`.
+func (c *CustomerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Customer = append(c.inters.Customer, interceptors...)
+}
+
+// Create returns a builder for creating a Customer entity.
+func (c *CustomerClient) Create() *CustomerCreate {
+	mutation := newCustomerMutation(c.config, OpCreate)
+	return &CustomerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Customer entities.
+func (c *CustomerClient) CreateBulk(builders ...*CustomerCreate) *CustomerCreateBulk {
+	return &CustomerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CustomerClient) MapCreateBulk(slice any, setFunc func(*CustomerCreate, int)) *CustomerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CustomerCreateBulk{err: fmt.Errorf("calling to CustomerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CustomerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CustomerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Customer.
+func (c *CustomerClient) Update() *CustomerUpdate {
+	mutation := newCustomerMutation(c.config, OpUpdate)
+	return &CustomerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CustomerClient) UpdateOne(_m *Customer) *CustomerUpdateOne {
+	mutation := newCustomerMutation(c.config, OpUpdateOne, withCustomer(_m))
+	return &CustomerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CustomerClient) UpdateOneID(id int) *CustomerUpdateOne {
+	mutation := newCustomerMutation(c.config, OpUpdateOne, withCustomerID(id))
+	return &CustomerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Customer.
+func (c *CustomerClient) Delete() *CustomerDelete {
+	mutation := newCustomerMutation(c.config, OpDelete)
+	return &CustomerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CustomerClient) DeleteOne(_m *Customer) *CustomerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CustomerClient) DeleteOneID(id int) *CustomerDeleteOne {
+	builder := c.Delete().Where(customer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CustomerDeleteOne{builder}
+}
+
+// Query returns a query builder for Customer.
+func (c *CustomerClient) Query() *CustomerQuery {
+	return &CustomerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCustomer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Customer entity by its id.
+func (c *CustomerClient) Get(ctx context.Context, id int) (*Customer, error) {
+	return c.Query().Where(customer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CustomerClient) GetX(ctx context.Context, id int) *Customer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a Customer.
+func (c *CustomerClient) QueryShop(_m *Customer) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(customer.Table, customer.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, customer.ShopTable, customer.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAddresses queries the addresses edge of a Customer.
+func (c *CustomerClient) QueryAddresses(_m *Customer) *CustomerAddressQuery {
+	query := (&CustomerAddressClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(customer.Table, customer.FieldID, id),
+			sqlgraph.To(customeraddress.Table, customeraddress.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, customer.AddressesTable, customer.AddressesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CustomerClient) Hooks() []Hook {
+	return c.hooks.Customer
+}
+
+// Interceptors returns the client interceptors.
+func (c *CustomerClient) Interceptors() []Interceptor {
+	return c.inters.Customer
+}
+
+func (c *CustomerClient) mutate(ctx context.Context, m *CustomerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CustomerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CustomerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CustomerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CustomerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Customer mutation op: %q", m.Op())
+	}
+}
+
+// CustomerAddressClient is a client for the CustomerAddress schema.
+type CustomerAddressClient struct {
+	config
+}
+
+// NewCustomerAddressClient returns a client for the CustomerAddress from the given config.
+func NewCustomerAddressClient(c config) *CustomerAddressClient {
+	return &CustomerAddressClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `customeraddress.Hooks(f(g(h())))`.
+func (c *CustomerAddressClient) Use(hooks ...Hook) {
+	c.hooks.CustomerAddress = append(c.hooks.CustomerAddress, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `customeraddress.Intercept(f(g(h())))`.
+func (c *CustomerAddressClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CustomerAddress = append(c.inters.CustomerAddress, interceptors...)
+}
+
+// Create returns a builder for creating a CustomerAddress entity.
+func (c *CustomerAddressClient) Create() *CustomerAddressCreate {
+	mutation := newCustomerAddressMutation(c.config, OpCreate)
+	return &CustomerAddressCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CustomerAddress entities.
+func (c *CustomerAddressClient) CreateBulk(builders ...*CustomerAddressCreate) *CustomerAddressCreateBulk {
+	return &CustomerAddressCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CustomerAddressClient) MapCreateBulk(slice any, setFunc func(*CustomerAddressCreate, int)) *CustomerAddressCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CustomerAddressCreateBulk{err: fmt.Errorf("calling to CustomerAddressClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CustomerAddressCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CustomerAddressCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CustomerAddress.
+func (c *CustomerAddressClient) Update() *CustomerAddressUpdate {
+	mutation := newCustomerAddressMutation(c.config, OpUpdate)
+	return &CustomerAddressUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CustomerAddressClient) UpdateOne(_m *CustomerAddress) *CustomerAddressUpdateOne {
+	mutation := newCustomerAddressMutation(c.config, OpUpdateOne, withCustomerAddress(_m))
+	return &CustomerAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CustomerAddressClient) UpdateOneID(id int) *CustomerAddressUpdateOne {
+	mutation := newCustomerAddressMutation(c.config, OpUpdateOne, withCustomerAddressID(id))
+	return &CustomerAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CustomerAddress.
+func (c *CustomerAddressClient) Delete() *CustomerAddressDelete {
+	mutation := newCustomerAddressMutation(c.config, OpDelete)
+	return &CustomerAddressDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CustomerAddressClient) DeleteOne(_m *CustomerAddress) *CustomerAddressDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CustomerAddressClient) DeleteOneID(id int) *CustomerAddressDeleteOne {
+	builder := c.Delete().Where(customeraddress.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CustomerAddressDeleteOne{builder}
+}
+
+// Query returns a query builder for CustomerAddress.
+func (c *CustomerAddressClient) Query() *CustomerAddressQuery {
+	return &CustomerAddressQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCustomerAddress},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CustomerAddress entity by its id.
+func (c *CustomerAddressClient) Get(ctx context.Context, id int) (*CustomerAddress, error) {
+	return c.Query().Where(customeraddress.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CustomerAddressClient) GetX(ctx context.Context, id int) *CustomerAddress {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryCustomer queries the customer edge of a CustomerAddress.
+func (c *CustomerAddressClient) QueryCustomer(_m *CustomerAddress) *CustomerQuery {
+	query := (&CustomerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(customeraddress.Table, customeraddress.FieldID, id),
+			sqlgraph.To(customer.Table, customer.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, customeraddress.CustomerTable, customeraddress.CustomerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CustomerAddressClient) Hooks() []Hook {
+	return c.hooks.CustomerAddress
+}
+
+// Interceptors returns the client interceptors.
+func (c *CustomerAddressClient) Interceptors() []Interceptor {
+	return c.inters.CustomerAddress
+}
+
+func (c *CustomerAddressClient) mutate(ctx context.Context, m *CustomerAddressMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CustomerAddressCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CustomerAddressUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CustomerAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CustomerAddressDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CustomerAddress mutation op: %q", m.Op())
 	}
 }
 
@@ -4283,6 +4613,22 @@ func (c *ShopClient) QueryConnectorCalls(_m *Shop) *ConnectorCallQuery {
 	return query
 }
 
+// QueryCustomers queries the customers edge of a Shop.
+func (c *ShopClient) QueryCustomers(_m *Shop) *CustomerQuery {
+	query := (&CustomerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(customer.Table, customer.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.CustomersTable, shop.CustomersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ShopClient) Hooks() []Hook {
 	return c.hooks.Shop
@@ -5120,18 +5466,20 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIOverride, AccessToken, ConnectorAttempt, ConnectorCall, CorsDomain,
-		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
-		IdempotencyKey, LifeElement, LineItem, Order, OrderPayment, PaymentTransaction,
-		ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone, Shop, TaxZone,
-		Variant, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		APIOverride, AccessToken, ConnectorAttempt, ConnectorCall, CorsDomain, Customer,
+		CustomerAddress, Destination, DiscountCode, Event, ExternalPaymentGateway,
+		Flow, GiftCard, IdempotencyKey, LifeElement, LineItem, Order, OrderPayment,
+		PaymentTransaction, ProcessLease, Product, RSAConfig, ShippingRate,
+		ShippingZone, Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		APIOverride, AccessToken, ConnectorAttempt, ConnectorCall, CorsDomain,
-		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
-		IdempotencyKey, LifeElement, LineItem, Order, OrderPayment, PaymentTransaction,
-		ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone, Shop, TaxZone,
-		Variant, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		APIOverride, AccessToken, ConnectorAttempt, ConnectorCall, CorsDomain, Customer,
+		CustomerAddress, Destination, DiscountCode, Event, ExternalPaymentGateway,
+		Flow, GiftCard, IdempotencyKey, LifeElement, LineItem, Order, OrderPayment,
+		PaymentTransaction, ProcessLease, Product, RSAConfig, ShippingRate,
+		ShippingZone, Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -17,6 +17,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/connectorattempt"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/customer"
+	"github.com/checkoutd/checkoutd/ent/customeraddress"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
@@ -105,6 +107,8 @@ func checkColumn(t, c string) error {
 			connectorattempt.Table:       connectorattempt.ValidColumn,
 			connectorcall.Table:          connectorcall.ValidColumn,
 			corsdomain.Table:             corsdomain.ValidColumn,
+			customer.Table:               customer.ValidColumn,
+			customeraddress.Table:        customeraddress.ValidColumn,
 			destination.Table:            destination.ValidColumn,
 			discountcode.Table:           discountcode.ValidColumn,
 			event.Table:                  event.ValidColumn,

@@ -16,6 +16,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/connectorattempt"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/customer"
+	"github.com/checkoutd/checkoutd/ent/customeraddress"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
@@ -57,6 +59,8 @@ const (
 	TypeConnectorAttempt       = "ConnectorAttempt"
 	TypeConnectorCall          = "ConnectorCall"
 	TypeCorsDomain             = "CorsDomain"
+	TypeCustomer               = "Customer"
+	TypeCustomerAddress        = "CustomerAddress"
 	TypeDestination            = "Destination"
 	TypeDiscountCode           = "DiscountCode"
 	TypeEvent                  = "Event"
@@ -4470,6 +4474,2410 @@ func (m *CorsDomainMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown CorsDomain edge %s", name)
+}
+
+// CustomerMutation represents an operation that mutates the Customer nodes in the graph.
+type CustomerMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	updated_at          *time.Time
+	platform_id         *string
+	first_name          *string
+	last_name           *string
+	email               *string
+	phone               *string
+	platform_created_at *time.Time
+	platform_updated_at *time.Time
+	platform_deleted_at *time.Time
+	clearedFields       map[string]struct{}
+	shop                *int
+	clearedshop         bool
+	addresses           map[int]struct{}
+	removedaddresses    map[int]struct{}
+	clearedaddresses    bool
+	done                bool
+	oldValue            func(context.Context) (*Customer, error)
+	predicates          []predicate.Customer
+}
+
+var _ ent.Mutation = (*CustomerMutation)(nil)
+
+// customerOption allows management of the mutation configuration using functional options.
+type customerOption func(*CustomerMutation)
+
+// newCustomerMutation creates new mutation for the Customer entity.
+func newCustomerMutation(c config, op Op, opts ...customerOption) *CustomerMutation {
+	m := &CustomerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCustomer,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCustomerID sets the ID field of the mutation.
+func withCustomerID(id int) customerOption {
+	return func(m *CustomerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Customer
+		)
+		m.oldValue = func(ctx context.Context) (*Customer, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Customer.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCustomer sets the old Customer of the mutation.
+func withCustomer(node *Customer) customerOption {
+	return func(m *CustomerMutation) {
+		m.oldValue = func(context.Context) (*Customer, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CustomerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CustomerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CustomerMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CustomerMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Customer.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CustomerMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CustomerMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CustomerMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CustomerMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CustomerMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CustomerMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *CustomerMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *CustomerMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *CustomerMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetPlatformID sets the "platform_id" field.
+func (m *CustomerMutation) SetPlatformID(s string) {
+	m.platform_id = &s
+}
+
+// PlatformID returns the value of the "platform_id" field in the mutation.
+func (m *CustomerMutation) PlatformID() (r string, exists bool) {
+	v := m.platform_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformID returns the old "platform_id" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldPlatformID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformID: %w", err)
+	}
+	return oldValue.PlatformID, nil
+}
+
+// ResetPlatformID resets all changes to the "platform_id" field.
+func (m *CustomerMutation) ResetPlatformID() {
+	m.platform_id = nil
+}
+
+// SetFirstName sets the "first_name" field.
+func (m *CustomerMutation) SetFirstName(s string) {
+	m.first_name = &s
+}
+
+// FirstName returns the value of the "first_name" field in the mutation.
+func (m *CustomerMutation) FirstName() (r string, exists bool) {
+	v := m.first_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFirstName returns the old "first_name" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldFirstName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFirstName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFirstName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFirstName: %w", err)
+	}
+	return oldValue.FirstName, nil
+}
+
+// ResetFirstName resets all changes to the "first_name" field.
+func (m *CustomerMutation) ResetFirstName() {
+	m.first_name = nil
+}
+
+// SetLastName sets the "last_name" field.
+func (m *CustomerMutation) SetLastName(s string) {
+	m.last_name = &s
+}
+
+// LastName returns the value of the "last_name" field in the mutation.
+func (m *CustomerMutation) LastName() (r string, exists bool) {
+	v := m.last_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastName returns the old "last_name" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldLastName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastName: %w", err)
+	}
+	return oldValue.LastName, nil
+}
+
+// ResetLastName resets all changes to the "last_name" field.
+func (m *CustomerMutation) ResetLastName() {
+	m.last_name = nil
+}
+
+// SetEmail sets the "email" field.
+func (m *CustomerMutation) SetEmail(s string) {
+	m.email = &s
+}
+
+// Email returns the value of the "email" field in the mutation.
+func (m *CustomerMutation) Email() (r string, exists bool) {
+	v := m.email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmail returns the old "email" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmail: %w", err)
+	}
+	return oldValue.Email, nil
+}
+
+// ResetEmail resets all changes to the "email" field.
+func (m *CustomerMutation) ResetEmail() {
+	m.email = nil
+}
+
+// SetPhone sets the "phone" field.
+func (m *CustomerMutation) SetPhone(s string) {
+	m.phone = &s
+}
+
+// Phone returns the value of the "phone" field in the mutation.
+func (m *CustomerMutation) Phone() (r string, exists bool) {
+	v := m.phone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPhone returns the old "phone" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldPhone(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPhone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPhone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPhone: %w", err)
+	}
+	return oldValue.Phone, nil
+}
+
+// ResetPhone resets all changes to the "phone" field.
+func (m *CustomerMutation) ResetPhone() {
+	m.phone = nil
+}
+
+// SetPlatformCreatedAt sets the "platform_created_at" field.
+func (m *CustomerMutation) SetPlatformCreatedAt(t time.Time) {
+	m.platform_created_at = &t
+}
+
+// PlatformCreatedAt returns the value of the "platform_created_at" field in the mutation.
+func (m *CustomerMutation) PlatformCreatedAt() (r time.Time, exists bool) {
+	v := m.platform_created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformCreatedAt returns the old "platform_created_at" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldPlatformCreatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformCreatedAt: %w", err)
+	}
+	return oldValue.PlatformCreatedAt, nil
+}
+
+// ClearPlatformCreatedAt clears the value of the "platform_created_at" field.
+func (m *CustomerMutation) ClearPlatformCreatedAt() {
+	m.platform_created_at = nil
+	m.clearedFields[customer.FieldPlatformCreatedAt] = struct{}{}
+}
+
+// PlatformCreatedAtCleared returns if the "platform_created_at" field was cleared in this mutation.
+func (m *CustomerMutation) PlatformCreatedAtCleared() bool {
+	_, ok := m.clearedFields[customer.FieldPlatformCreatedAt]
+	return ok
+}
+
+// ResetPlatformCreatedAt resets all changes to the "platform_created_at" field.
+func (m *CustomerMutation) ResetPlatformCreatedAt() {
+	m.platform_created_at = nil
+	delete(m.clearedFields, customer.FieldPlatformCreatedAt)
+}
+
+// SetPlatformUpdatedAt sets the "platform_updated_at" field.
+func (m *CustomerMutation) SetPlatformUpdatedAt(t time.Time) {
+	m.platform_updated_at = &t
+}
+
+// PlatformUpdatedAt returns the value of the "platform_updated_at" field in the mutation.
+func (m *CustomerMutation) PlatformUpdatedAt() (r time.Time, exists bool) {
+	v := m.platform_updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformUpdatedAt returns the old "platform_updated_at" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldPlatformUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformUpdatedAt: %w", err)
+	}
+	return oldValue.PlatformUpdatedAt, nil
+}
+
+// ResetPlatformUpdatedAt resets all changes to the "platform_updated_at" field.
+func (m *CustomerMutation) ResetPlatformUpdatedAt() {
+	m.platform_updated_at = nil
+}
+
+// SetPlatformDeletedAt sets the "platform_deleted_at" field.
+func (m *CustomerMutation) SetPlatformDeletedAt(t time.Time) {
+	m.platform_deleted_at = &t
+}
+
+// PlatformDeletedAt returns the value of the "platform_deleted_at" field in the mutation.
+func (m *CustomerMutation) PlatformDeletedAt() (r time.Time, exists bool) {
+	v := m.platform_deleted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformDeletedAt returns the old "platform_deleted_at" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldPlatformDeletedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformDeletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformDeletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformDeletedAt: %w", err)
+	}
+	return oldValue.PlatformDeletedAt, nil
+}
+
+// ClearPlatformDeletedAt clears the value of the "platform_deleted_at" field.
+func (m *CustomerMutation) ClearPlatformDeletedAt() {
+	m.platform_deleted_at = nil
+	m.clearedFields[customer.FieldPlatformDeletedAt] = struct{}{}
+}
+
+// PlatformDeletedAtCleared returns if the "platform_deleted_at" field was cleared in this mutation.
+func (m *CustomerMutation) PlatformDeletedAtCleared() bool {
+	_, ok := m.clearedFields[customer.FieldPlatformDeletedAt]
+	return ok
+}
+
+// ResetPlatformDeletedAt resets all changes to the "platform_deleted_at" field.
+func (m *CustomerMutation) ResetPlatformDeletedAt() {
+	m.platform_deleted_at = nil
+	delete(m.clearedFields, customer.FieldPlatformDeletedAt)
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *CustomerMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[customer.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *CustomerMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *CustomerMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *CustomerMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// AddAddressIDs adds the "addresses" edge to the CustomerAddress entity by ids.
+func (m *CustomerMutation) AddAddressIDs(ids ...int) {
+	if m.addresses == nil {
+		m.addresses = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.addresses[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAddresses clears the "addresses" edge to the CustomerAddress entity.
+func (m *CustomerMutation) ClearAddresses() {
+	m.clearedaddresses = true
+}
+
+// AddressesCleared reports if the "addresses" edge to the CustomerAddress entity was cleared.
+func (m *CustomerMutation) AddressesCleared() bool {
+	return m.clearedaddresses
+}
+
+// RemoveAddressIDs removes the "addresses" edge to the CustomerAddress entity by IDs.
+func (m *CustomerMutation) RemoveAddressIDs(ids ...int) {
+	if m.removedaddresses == nil {
+		m.removedaddresses = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.addresses, ids[i])
+		m.removedaddresses[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAddresses returns the removed IDs of the "addresses" edge to the CustomerAddress entity.
+func (m *CustomerMutation) RemovedAddressesIDs() (ids []int) {
+	for id := range m.removedaddresses {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AddressesIDs returns the "addresses" edge IDs in the mutation.
+func (m *CustomerMutation) AddressesIDs() (ids []int) {
+	for id := range m.addresses {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAddresses resets all changes to the "addresses" edge.
+func (m *CustomerMutation) ResetAddresses() {
+	m.addresses = nil
+	m.clearedaddresses = false
+	m.removedaddresses = nil
+}
+
+// Where appends a list predicates to the CustomerMutation builder.
+func (m *CustomerMutation) Where(ps ...predicate.Customer) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CustomerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CustomerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Customer, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CustomerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CustomerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Customer).
+func (m *CustomerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CustomerMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, customer.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, customer.FieldUpdatedAt)
+	}
+	if m.shop != nil {
+		fields = append(fields, customer.FieldShopID)
+	}
+	if m.platform_id != nil {
+		fields = append(fields, customer.FieldPlatformID)
+	}
+	if m.first_name != nil {
+		fields = append(fields, customer.FieldFirstName)
+	}
+	if m.last_name != nil {
+		fields = append(fields, customer.FieldLastName)
+	}
+	if m.email != nil {
+		fields = append(fields, customer.FieldEmail)
+	}
+	if m.phone != nil {
+		fields = append(fields, customer.FieldPhone)
+	}
+	if m.platform_created_at != nil {
+		fields = append(fields, customer.FieldPlatformCreatedAt)
+	}
+	if m.platform_updated_at != nil {
+		fields = append(fields, customer.FieldPlatformUpdatedAt)
+	}
+	if m.platform_deleted_at != nil {
+		fields = append(fields, customer.FieldPlatformDeletedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CustomerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case customer.FieldCreatedAt:
+		return m.CreatedAt()
+	case customer.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case customer.FieldShopID:
+		return m.ShopID()
+	case customer.FieldPlatformID:
+		return m.PlatformID()
+	case customer.FieldFirstName:
+		return m.FirstName()
+	case customer.FieldLastName:
+		return m.LastName()
+	case customer.FieldEmail:
+		return m.Email()
+	case customer.FieldPhone:
+		return m.Phone()
+	case customer.FieldPlatformCreatedAt:
+		return m.PlatformCreatedAt()
+	case customer.FieldPlatformUpdatedAt:
+		return m.PlatformUpdatedAt()
+	case customer.FieldPlatformDeletedAt:
+		return m.PlatformDeletedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CustomerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case customer.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case customer.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case customer.FieldShopID:
+		return m.OldShopID(ctx)
+	case customer.FieldPlatformID:
+		return m.OldPlatformID(ctx)
+	case customer.FieldFirstName:
+		return m.OldFirstName(ctx)
+	case customer.FieldLastName:
+		return m.OldLastName(ctx)
+	case customer.FieldEmail:
+		return m.OldEmail(ctx)
+	case customer.FieldPhone:
+		return m.OldPhone(ctx)
+	case customer.FieldPlatformCreatedAt:
+		return m.OldPlatformCreatedAt(ctx)
+	case customer.FieldPlatformUpdatedAt:
+		return m.OldPlatformUpdatedAt(ctx)
+	case customer.FieldPlatformDeletedAt:
+		return m.OldPlatformDeletedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Customer field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case customer.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case customer.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case customer.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case customer.FieldPlatformID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformID(v)
+		return nil
+	case customer.FieldFirstName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFirstName(v)
+		return nil
+	case customer.FieldLastName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastName(v)
+		return nil
+	case customer.FieldEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmail(v)
+		return nil
+	case customer.FieldPhone:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPhone(v)
+		return nil
+	case customer.FieldPlatformCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformCreatedAt(v)
+		return nil
+	case customer.FieldPlatformUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformUpdatedAt(v)
+		return nil
+	case customer.FieldPlatformDeletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformDeletedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Customer field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CustomerMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CustomerMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Customer numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CustomerMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(customer.FieldPlatformCreatedAt) {
+		fields = append(fields, customer.FieldPlatformCreatedAt)
+	}
+	if m.FieldCleared(customer.FieldPlatformDeletedAt) {
+		fields = append(fields, customer.FieldPlatformDeletedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CustomerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CustomerMutation) ClearField(name string) error {
+	switch name {
+	case customer.FieldPlatformCreatedAt:
+		m.ClearPlatformCreatedAt()
+		return nil
+	case customer.FieldPlatformDeletedAt:
+		m.ClearPlatformDeletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Customer nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CustomerMutation) ResetField(name string) error {
+	switch name {
+	case customer.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case customer.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case customer.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case customer.FieldPlatformID:
+		m.ResetPlatformID()
+		return nil
+	case customer.FieldFirstName:
+		m.ResetFirstName()
+		return nil
+	case customer.FieldLastName:
+		m.ResetLastName()
+		return nil
+	case customer.FieldEmail:
+		m.ResetEmail()
+		return nil
+	case customer.FieldPhone:
+		m.ResetPhone()
+		return nil
+	case customer.FieldPlatformCreatedAt:
+		m.ResetPlatformCreatedAt()
+		return nil
+	case customer.FieldPlatformUpdatedAt:
+		m.ResetPlatformUpdatedAt()
+		return nil
+	case customer.FieldPlatformDeletedAt:
+		m.ResetPlatformDeletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Customer field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CustomerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.shop != nil {
+		edges = append(edges, customer.EdgeShop)
+	}
+	if m.addresses != nil {
+		edges = append(edges, customer.EdgeAddresses)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CustomerMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case customer.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	case customer.EdgeAddresses:
+		ids := make([]ent.Value, 0, len(m.addresses))
+		for id := range m.addresses {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CustomerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedaddresses != nil {
+		edges = append(edges, customer.EdgeAddresses)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CustomerMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case customer.EdgeAddresses:
+		ids := make([]ent.Value, 0, len(m.removedaddresses))
+		for id := range m.removedaddresses {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CustomerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedshop {
+		edges = append(edges, customer.EdgeShop)
+	}
+	if m.clearedaddresses {
+		edges = append(edges, customer.EdgeAddresses)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CustomerMutation) EdgeCleared(name string) bool {
+	switch name {
+	case customer.EdgeShop:
+		return m.clearedshop
+	case customer.EdgeAddresses:
+		return m.clearedaddresses
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CustomerMutation) ClearEdge(name string) error {
+	switch name {
+	case customer.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown Customer unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CustomerMutation) ResetEdge(name string) error {
+	switch name {
+	case customer.EdgeShop:
+		m.ResetShop()
+		return nil
+	case customer.EdgeAddresses:
+		m.ResetAddresses()
+		return nil
+	}
+	return fmt.Errorf("unknown Customer edge %s", name)
+}
+
+// CustomerAddressMutation represents an operation that mutates the CustomerAddress nodes in the graph.
+type CustomerAddressMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	created_at      *time.Time
+	updated_at      *time.Time
+	platform_id     *string
+	address_type    *string
+	address_use     *string
+	is_default      *bool
+	company         *string
+	first_name      *string
+	last_name       *string
+	phone           *string
+	street_1        *string
+	street_2        *string
+	city            *string
+	province        *string
+	province_code   *string
+	country         *string
+	country_code    *string
+	postal_code     *string
+	clearedFields   map[string]struct{}
+	customer        *int
+	clearedcustomer bool
+	done            bool
+	oldValue        func(context.Context) (*CustomerAddress, error)
+	predicates      []predicate.CustomerAddress
+}
+
+var _ ent.Mutation = (*CustomerAddressMutation)(nil)
+
+// customeraddressOption allows management of the mutation configuration using functional options.
+type customeraddressOption func(*CustomerAddressMutation)
+
+// newCustomerAddressMutation creates new mutation for the CustomerAddress entity.
+func newCustomerAddressMutation(c config, op Op, opts ...customeraddressOption) *CustomerAddressMutation {
+	m := &CustomerAddressMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCustomerAddress,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCustomerAddressID sets the ID field of the mutation.
+func withCustomerAddressID(id int) customeraddressOption {
+	return func(m *CustomerAddressMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CustomerAddress
+		)
+		m.oldValue = func(ctx context.Context) (*CustomerAddress, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CustomerAddress.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCustomerAddress sets the old CustomerAddress of the mutation.
+func withCustomerAddress(node *CustomerAddress) customeraddressOption {
+	return func(m *CustomerAddressMutation) {
+		m.oldValue = func(context.Context) (*CustomerAddress, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CustomerAddressMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CustomerAddressMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CustomerAddressMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CustomerAddressMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CustomerAddress.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CustomerAddressMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CustomerAddressMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CustomerAddressMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CustomerAddressMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CustomerAddressMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CustomerAddressMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetCustomerID sets the "customer_id" field.
+func (m *CustomerAddressMutation) SetCustomerID(i int) {
+	m.customer = &i
+}
+
+// CustomerID returns the value of the "customer_id" field in the mutation.
+func (m *CustomerAddressMutation) CustomerID() (r int, exists bool) {
+	v := m.customer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerID returns the old "customer_id" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldCustomerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerID: %w", err)
+	}
+	return oldValue.CustomerID, nil
+}
+
+// ResetCustomerID resets all changes to the "customer_id" field.
+func (m *CustomerAddressMutation) ResetCustomerID() {
+	m.customer = nil
+}
+
+// SetPlatformID sets the "platform_id" field.
+func (m *CustomerAddressMutation) SetPlatformID(s string) {
+	m.platform_id = &s
+}
+
+// PlatformID returns the value of the "platform_id" field in the mutation.
+func (m *CustomerAddressMutation) PlatformID() (r string, exists bool) {
+	v := m.platform_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformID returns the old "platform_id" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldPlatformID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformID: %w", err)
+	}
+	return oldValue.PlatformID, nil
+}
+
+// ResetPlatformID resets all changes to the "platform_id" field.
+func (m *CustomerAddressMutation) ResetPlatformID() {
+	m.platform_id = nil
+}
+
+// SetAddressType sets the "address_type" field.
+func (m *CustomerAddressMutation) SetAddressType(s string) {
+	m.address_type = &s
+}
+
+// AddressType returns the value of the "address_type" field in the mutation.
+func (m *CustomerAddressMutation) AddressType() (r string, exists bool) {
+	v := m.address_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAddressType returns the old "address_type" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldAddressType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAddressType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAddressType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAddressType: %w", err)
+	}
+	return oldValue.AddressType, nil
+}
+
+// ResetAddressType resets all changes to the "address_type" field.
+func (m *CustomerAddressMutation) ResetAddressType() {
+	m.address_type = nil
+}
+
+// SetAddressUse sets the "address_use" field.
+func (m *CustomerAddressMutation) SetAddressUse(s string) {
+	m.address_use = &s
+}
+
+// AddressUse returns the value of the "address_use" field in the mutation.
+func (m *CustomerAddressMutation) AddressUse() (r string, exists bool) {
+	v := m.address_use
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAddressUse returns the old "address_use" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldAddressUse(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAddressUse is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAddressUse requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAddressUse: %w", err)
+	}
+	return oldValue.AddressUse, nil
+}
+
+// ResetAddressUse resets all changes to the "address_use" field.
+func (m *CustomerAddressMutation) ResetAddressUse() {
+	m.address_use = nil
+}
+
+// SetIsDefault sets the "is_default" field.
+func (m *CustomerAddressMutation) SetIsDefault(b bool) {
+	m.is_default = &b
+}
+
+// IsDefault returns the value of the "is_default" field in the mutation.
+func (m *CustomerAddressMutation) IsDefault() (r bool, exists bool) {
+	v := m.is_default
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsDefault returns the old "is_default" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldIsDefault(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsDefault is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsDefault requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsDefault: %w", err)
+	}
+	return oldValue.IsDefault, nil
+}
+
+// ResetIsDefault resets all changes to the "is_default" field.
+func (m *CustomerAddressMutation) ResetIsDefault() {
+	m.is_default = nil
+}
+
+// SetCompany sets the "company" field.
+func (m *CustomerAddressMutation) SetCompany(s string) {
+	m.company = &s
+}
+
+// Company returns the value of the "company" field in the mutation.
+func (m *CustomerAddressMutation) Company() (r string, exists bool) {
+	v := m.company
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCompany returns the old "company" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldCompany(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCompany is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCompany requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCompany: %w", err)
+	}
+	return oldValue.Company, nil
+}
+
+// ResetCompany resets all changes to the "company" field.
+func (m *CustomerAddressMutation) ResetCompany() {
+	m.company = nil
+}
+
+// SetFirstName sets the "first_name" field.
+func (m *CustomerAddressMutation) SetFirstName(s string) {
+	m.first_name = &s
+}
+
+// FirstName returns the value of the "first_name" field in the mutation.
+func (m *CustomerAddressMutation) FirstName() (r string, exists bool) {
+	v := m.first_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFirstName returns the old "first_name" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldFirstName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFirstName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFirstName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFirstName: %w", err)
+	}
+	return oldValue.FirstName, nil
+}
+
+// ResetFirstName resets all changes to the "first_name" field.
+func (m *CustomerAddressMutation) ResetFirstName() {
+	m.first_name = nil
+}
+
+// SetLastName sets the "last_name" field.
+func (m *CustomerAddressMutation) SetLastName(s string) {
+	m.last_name = &s
+}
+
+// LastName returns the value of the "last_name" field in the mutation.
+func (m *CustomerAddressMutation) LastName() (r string, exists bool) {
+	v := m.last_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastName returns the old "last_name" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldLastName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastName: %w", err)
+	}
+	return oldValue.LastName, nil
+}
+
+// ResetLastName resets all changes to the "last_name" field.
+func (m *CustomerAddressMutation) ResetLastName() {
+	m.last_name = nil
+}
+
+// SetPhone sets the "phone" field.
+func (m *CustomerAddressMutation) SetPhone(s string) {
+	m.phone = &s
+}
+
+// Phone returns the value of the "phone" field in the mutation.
+func (m *CustomerAddressMutation) Phone() (r string, exists bool) {
+	v := m.phone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPhone returns the old "phone" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldPhone(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPhone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPhone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPhone: %w", err)
+	}
+	return oldValue.Phone, nil
+}
+
+// ResetPhone resets all changes to the "phone" field.
+func (m *CustomerAddressMutation) ResetPhone() {
+	m.phone = nil
+}
+
+// SetStreet1 sets the "street_1" field.
+func (m *CustomerAddressMutation) SetStreet1(s string) {
+	m.street_1 = &s
+}
+
+// Street1 returns the value of the "street_1" field in the mutation.
+func (m *CustomerAddressMutation) Street1() (r string, exists bool) {
+	v := m.street_1
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStreet1 returns the old "street_1" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldStreet1(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStreet1 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStreet1 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStreet1: %w", err)
+	}
+	return oldValue.Street1, nil
+}
+
+// ResetStreet1 resets all changes to the "street_1" field.
+func (m *CustomerAddressMutation) ResetStreet1() {
+	m.street_1 = nil
+}
+
+// SetStreet2 sets the "street_2" field.
+func (m *CustomerAddressMutation) SetStreet2(s string) {
+	m.street_2 = &s
+}
+
+// Street2 returns the value of the "street_2" field in the mutation.
+func (m *CustomerAddressMutation) Street2() (r string, exists bool) {
+	v := m.street_2
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStreet2 returns the old "street_2" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldStreet2(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStreet2 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStreet2 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStreet2: %w", err)
+	}
+	return oldValue.Street2, nil
+}
+
+// ResetStreet2 resets all changes to the "street_2" field.
+func (m *CustomerAddressMutation) ResetStreet2() {
+	m.street_2 = nil
+}
+
+// SetCity sets the "city" field.
+func (m *CustomerAddressMutation) SetCity(s string) {
+	m.city = &s
+}
+
+// City returns the value of the "city" field in the mutation.
+func (m *CustomerAddressMutation) City() (r string, exists bool) {
+	v := m.city
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCity returns the old "city" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldCity(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCity: %w", err)
+	}
+	return oldValue.City, nil
+}
+
+// ResetCity resets all changes to the "city" field.
+func (m *CustomerAddressMutation) ResetCity() {
+	m.city = nil
+}
+
+// SetProvince sets the "province" field.
+func (m *CustomerAddressMutation) SetProvince(s string) {
+	m.province = &s
+}
+
+// Province returns the value of the "province" field in the mutation.
+func (m *CustomerAddressMutation) Province() (r string, exists bool) {
+	v := m.province
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProvince returns the old "province" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldProvince(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProvince is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProvince requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProvince: %w", err)
+	}
+	return oldValue.Province, nil
+}
+
+// ResetProvince resets all changes to the "province" field.
+func (m *CustomerAddressMutation) ResetProvince() {
+	m.province = nil
+}
+
+// SetProvinceCode sets the "province_code" field.
+func (m *CustomerAddressMutation) SetProvinceCode(s string) {
+	m.province_code = &s
+}
+
+// ProvinceCode returns the value of the "province_code" field in the mutation.
+func (m *CustomerAddressMutation) ProvinceCode() (r string, exists bool) {
+	v := m.province_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProvinceCode returns the old "province_code" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldProvinceCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProvinceCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProvinceCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProvinceCode: %w", err)
+	}
+	return oldValue.ProvinceCode, nil
+}
+
+// ResetProvinceCode resets all changes to the "province_code" field.
+func (m *CustomerAddressMutation) ResetProvinceCode() {
+	m.province_code = nil
+}
+
+// SetCountry sets the "country" field.
+func (m *CustomerAddressMutation) SetCountry(s string) {
+	m.country = &s
+}
+
+// Country returns the value of the "country" field in the mutation.
+func (m *CustomerAddressMutation) Country() (r string, exists bool) {
+	v := m.country
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCountry returns the old "country" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldCountry(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCountry is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCountry requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCountry: %w", err)
+	}
+	return oldValue.Country, nil
+}
+
+// ResetCountry resets all changes to the "country" field.
+func (m *CustomerAddressMutation) ResetCountry() {
+	m.country = nil
+}
+
+// SetCountryCode sets the "country_code" field.
+func (m *CustomerAddressMutation) SetCountryCode(s string) {
+	m.country_code = &s
+}
+
+// CountryCode returns the value of the "country_code" field in the mutation.
+func (m *CustomerAddressMutation) CountryCode() (r string, exists bool) {
+	v := m.country_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCountryCode returns the old "country_code" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldCountryCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCountryCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCountryCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCountryCode: %w", err)
+	}
+	return oldValue.CountryCode, nil
+}
+
+// ResetCountryCode resets all changes to the "country_code" field.
+func (m *CustomerAddressMutation) ResetCountryCode() {
+	m.country_code = nil
+}
+
+// SetPostalCode sets the "postal_code" field.
+func (m *CustomerAddressMutation) SetPostalCode(s string) {
+	m.postal_code = &s
+}
+
+// PostalCode returns the value of the "postal_code" field in the mutation.
+func (m *CustomerAddressMutation) PostalCode() (r string, exists bool) {
+	v := m.postal_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostalCode returns the old "postal_code" field's value of the CustomerAddress entity.
+// If the CustomerAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerAddressMutation) OldPostalCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostalCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostalCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostalCode: %w", err)
+	}
+	return oldValue.PostalCode, nil
+}
+
+// ResetPostalCode resets all changes to the "postal_code" field.
+func (m *CustomerAddressMutation) ResetPostalCode() {
+	m.postal_code = nil
+}
+
+// ClearCustomer clears the "customer" edge to the Customer entity.
+func (m *CustomerAddressMutation) ClearCustomer() {
+	m.clearedcustomer = true
+	m.clearedFields[customeraddress.FieldCustomerID] = struct{}{}
+}
+
+// CustomerCleared reports if the "customer" edge to the Customer entity was cleared.
+func (m *CustomerAddressMutation) CustomerCleared() bool {
+	return m.clearedcustomer
+}
+
+// CustomerIDs returns the "customer" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CustomerID instead. It exists only for internal usage by the builders.
+func (m *CustomerAddressMutation) CustomerIDs() (ids []int) {
+	if id := m.customer; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCustomer resets all changes to the "customer" edge.
+func (m *CustomerAddressMutation) ResetCustomer() {
+	m.customer = nil
+	m.clearedcustomer = false
+}
+
+// Where appends a list predicates to the CustomerAddressMutation builder.
+func (m *CustomerAddressMutation) Where(ps ...predicate.CustomerAddress) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CustomerAddressMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CustomerAddressMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CustomerAddress, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CustomerAddressMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CustomerAddressMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CustomerAddress).
+func (m *CustomerAddressMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CustomerAddressMutation) Fields() []string {
+	fields := make([]string, 0, 19)
+	if m.created_at != nil {
+		fields = append(fields, customeraddress.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, customeraddress.FieldUpdatedAt)
+	}
+	if m.customer != nil {
+		fields = append(fields, customeraddress.FieldCustomerID)
+	}
+	if m.platform_id != nil {
+		fields = append(fields, customeraddress.FieldPlatformID)
+	}
+	if m.address_type != nil {
+		fields = append(fields, customeraddress.FieldAddressType)
+	}
+	if m.address_use != nil {
+		fields = append(fields, customeraddress.FieldAddressUse)
+	}
+	if m.is_default != nil {
+		fields = append(fields, customeraddress.FieldIsDefault)
+	}
+	if m.company != nil {
+		fields = append(fields, customeraddress.FieldCompany)
+	}
+	if m.first_name != nil {
+		fields = append(fields, customeraddress.FieldFirstName)
+	}
+	if m.last_name != nil {
+		fields = append(fields, customeraddress.FieldLastName)
+	}
+	if m.phone != nil {
+		fields = append(fields, customeraddress.FieldPhone)
+	}
+	if m.street_1 != nil {
+		fields = append(fields, customeraddress.FieldStreet1)
+	}
+	if m.street_2 != nil {
+		fields = append(fields, customeraddress.FieldStreet2)
+	}
+	if m.city != nil {
+		fields = append(fields, customeraddress.FieldCity)
+	}
+	if m.province != nil {
+		fields = append(fields, customeraddress.FieldProvince)
+	}
+	if m.province_code != nil {
+		fields = append(fields, customeraddress.FieldProvinceCode)
+	}
+	if m.country != nil {
+		fields = append(fields, customeraddress.FieldCountry)
+	}
+	if m.country_code != nil {
+		fields = append(fields, customeraddress.FieldCountryCode)
+	}
+	if m.postal_code != nil {
+		fields = append(fields, customeraddress.FieldPostalCode)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CustomerAddressMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case customeraddress.FieldCreatedAt:
+		return m.CreatedAt()
+	case customeraddress.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case customeraddress.FieldCustomerID:
+		return m.CustomerID()
+	case customeraddress.FieldPlatformID:
+		return m.PlatformID()
+	case customeraddress.FieldAddressType:
+		return m.AddressType()
+	case customeraddress.FieldAddressUse:
+		return m.AddressUse()
+	case customeraddress.FieldIsDefault:
+		return m.IsDefault()
+	case customeraddress.FieldCompany:
+		return m.Company()
+	case customeraddress.FieldFirstName:
+		return m.FirstName()
+	case customeraddress.FieldLastName:
+		return m.LastName()
+	case customeraddress.FieldPhone:
+		return m.Phone()
+	case customeraddress.FieldStreet1:
+		return m.Street1()
+	case customeraddress.FieldStreet2:
+		return m.Street2()
+	case customeraddress.FieldCity:
+		return m.City()
+	case customeraddress.FieldProvince:
+		return m.Province()
+	case customeraddress.FieldProvinceCode:
+		return m.ProvinceCode()
+	case customeraddress.FieldCountry:
+		return m.Country()
+	case customeraddress.FieldCountryCode:
+		return m.CountryCode()
+	case customeraddress.FieldPostalCode:
+		return m.PostalCode()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CustomerAddressMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case customeraddress.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case customeraddress.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case customeraddress.FieldCustomerID:
+		return m.OldCustomerID(ctx)
+	case customeraddress.FieldPlatformID:
+		return m.OldPlatformID(ctx)
+	case customeraddress.FieldAddressType:
+		return m.OldAddressType(ctx)
+	case customeraddress.FieldAddressUse:
+		return m.OldAddressUse(ctx)
+	case customeraddress.FieldIsDefault:
+		return m.OldIsDefault(ctx)
+	case customeraddress.FieldCompany:
+		return m.OldCompany(ctx)
+	case customeraddress.FieldFirstName:
+		return m.OldFirstName(ctx)
+	case customeraddress.FieldLastName:
+		return m.OldLastName(ctx)
+	case customeraddress.FieldPhone:
+		return m.OldPhone(ctx)
+	case customeraddress.FieldStreet1:
+		return m.OldStreet1(ctx)
+	case customeraddress.FieldStreet2:
+		return m.OldStreet2(ctx)
+	case customeraddress.FieldCity:
+		return m.OldCity(ctx)
+	case customeraddress.FieldProvince:
+		return m.OldProvince(ctx)
+	case customeraddress.FieldProvinceCode:
+		return m.OldProvinceCode(ctx)
+	case customeraddress.FieldCountry:
+		return m.OldCountry(ctx)
+	case customeraddress.FieldCountryCode:
+		return m.OldCountryCode(ctx)
+	case customeraddress.FieldPostalCode:
+		return m.OldPostalCode(ctx)
+	}
+	return nil, fmt.Errorf("unknown CustomerAddress field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomerAddressMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case customeraddress.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case customeraddress.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case customeraddress.FieldCustomerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerID(v)
+		return nil
+	case customeraddress.FieldPlatformID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformID(v)
+		return nil
+	case customeraddress.FieldAddressType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAddressType(v)
+		return nil
+	case customeraddress.FieldAddressUse:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAddressUse(v)
+		return nil
+	case customeraddress.FieldIsDefault:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsDefault(v)
+		return nil
+	case customeraddress.FieldCompany:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCompany(v)
+		return nil
+	case customeraddress.FieldFirstName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFirstName(v)
+		return nil
+	case customeraddress.FieldLastName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastName(v)
+		return nil
+	case customeraddress.FieldPhone:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPhone(v)
+		return nil
+	case customeraddress.FieldStreet1:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStreet1(v)
+		return nil
+	case customeraddress.FieldStreet2:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStreet2(v)
+		return nil
+	case customeraddress.FieldCity:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCity(v)
+		return nil
+	case customeraddress.FieldProvince:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProvince(v)
+		return nil
+	case customeraddress.FieldProvinceCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProvinceCode(v)
+		return nil
+	case customeraddress.FieldCountry:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCountry(v)
+		return nil
+	case customeraddress.FieldCountryCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCountryCode(v)
+		return nil
+	case customeraddress.FieldPostalCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostalCode(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CustomerAddress field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CustomerAddressMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CustomerAddressMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomerAddressMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CustomerAddress numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CustomerAddressMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CustomerAddressMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CustomerAddressMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CustomerAddress nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CustomerAddressMutation) ResetField(name string) error {
+	switch name {
+	case customeraddress.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case customeraddress.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case customeraddress.FieldCustomerID:
+		m.ResetCustomerID()
+		return nil
+	case customeraddress.FieldPlatformID:
+		m.ResetPlatformID()
+		return nil
+	case customeraddress.FieldAddressType:
+		m.ResetAddressType()
+		return nil
+	case customeraddress.FieldAddressUse:
+		m.ResetAddressUse()
+		return nil
+	case customeraddress.FieldIsDefault:
+		m.ResetIsDefault()
+		return nil
+	case customeraddress.FieldCompany:
+		m.ResetCompany()
+		return nil
+	case customeraddress.FieldFirstName:
+		m.ResetFirstName()
+		return nil
+	case customeraddress.FieldLastName:
+		m.ResetLastName()
+		return nil
+	case customeraddress.FieldPhone:
+		m.ResetPhone()
+		return nil
+	case customeraddress.FieldStreet1:
+		m.ResetStreet1()
+		return nil
+	case customeraddress.FieldStreet2:
+		m.ResetStreet2()
+		return nil
+	case customeraddress.FieldCity:
+		m.ResetCity()
+		return nil
+	case customeraddress.FieldProvince:
+		m.ResetProvince()
+		return nil
+	case customeraddress.FieldProvinceCode:
+		m.ResetProvinceCode()
+		return nil
+	case customeraddress.FieldCountry:
+		m.ResetCountry()
+		return nil
+	case customeraddress.FieldCountryCode:
+		m.ResetCountryCode()
+		return nil
+	case customeraddress.FieldPostalCode:
+		m.ResetPostalCode()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomerAddress field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CustomerAddressMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.customer != nil {
+		edges = append(edges, customeraddress.EdgeCustomer)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CustomerAddressMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case customeraddress.EdgeCustomer:
+		if id := m.customer; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CustomerAddressMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CustomerAddressMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CustomerAddressMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedcustomer {
+		edges = append(edges, customeraddress.EdgeCustomer)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CustomerAddressMutation) EdgeCleared(name string) bool {
+	switch name {
+	case customeraddress.EdgeCustomer:
+		return m.clearedcustomer
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CustomerAddressMutation) ClearEdge(name string) error {
+	switch name {
+	case customeraddress.EdgeCustomer:
+		m.ClearCustomer()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomerAddress unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CustomerAddressMutation) ResetEdge(name string) error {
+	switch name {
+	case customeraddress.EdgeCustomer:
+		m.ResetCustomer()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomerAddress edge %s", name)
 }
 
 // DestinationMutation represents an operation that mutates the Destination nodes in the graph.
@@ -23296,6 +25704,9 @@ type ShopMutation struct {
 	connector_calls                  map[int]struct{}
 	removedconnector_calls           map[int]struct{}
 	clearedconnector_calls           bool
+	customers                        map[int]struct{}
+	removedcustomers                 map[int]struct{}
+	clearedcustomers                 bool
 	done                             bool
 	oldValue                         func(context.Context) (*Shop, error)
 	predicates                       []predicate.Shop
@@ -24963,6 +27374,60 @@ func (m *ShopMutation) ResetConnectorCalls() {
 	m.removedconnector_calls = nil
 }
 
+// AddCustomerIDs adds the "customers" edge to the Customer entity by ids.
+func (m *ShopMutation) AddCustomerIDs(ids ...int) {
+	if m.customers == nil {
+		m.customers = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.customers[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCustomers clears the "customers" edge to the Customer entity.
+func (m *ShopMutation) ClearCustomers() {
+	m.clearedcustomers = true
+}
+
+// CustomersCleared reports if the "customers" edge to the Customer entity was cleared.
+func (m *ShopMutation) CustomersCleared() bool {
+	return m.clearedcustomers
+}
+
+// RemoveCustomerIDs removes the "customers" edge to the Customer entity by IDs.
+func (m *ShopMutation) RemoveCustomerIDs(ids ...int) {
+	if m.removedcustomers == nil {
+		m.removedcustomers = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.customers, ids[i])
+		m.removedcustomers[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCustomers returns the removed IDs of the "customers" edge to the Customer entity.
+func (m *ShopMutation) RemovedCustomersIDs() (ids []int) {
+	for id := range m.removedcustomers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CustomersIDs returns the "customers" edge IDs in the mutation.
+func (m *ShopMutation) CustomersIDs() (ids []int) {
+	for id := range m.customers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCustomers resets all changes to the "customers" edge.
+func (m *ShopMutation) ResetCustomers() {
+	m.customers = nil
+	m.clearedcustomers = false
+	m.removedcustomers = nil
+}
+
 // Where appends a list predicates to the ShopMutation builder.
 func (m *ShopMutation) Where(ps ...predicate.Shop) {
 	m.predicates = append(m.predicates, ps...)
@@ -25343,7 +27808,7 @@ func (m *ShopMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ShopMutation) AddedEdges() []string {
-	edges := make([]string, 0, 19)
+	edges := make([]string, 0, 20)
 	if m.access_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -25400,6 +27865,9 @@ func (m *ShopMutation) AddedEdges() []string {
 	}
 	if m.connector_calls != nil {
 		edges = append(edges, shop.EdgeConnectorCalls)
+	}
+	if m.customers != nil {
+		edges = append(edges, shop.EdgeCustomers)
 	}
 	return edges
 }
@@ -25520,13 +27988,19 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeCustomers:
+		ids := make([]ent.Value, 0, len(m.customers))
+		for id := range m.customers {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ShopMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 19)
+	edges := make([]string, 0, 20)
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -25580,6 +28054,9 @@ func (m *ShopMutation) RemovedEdges() []string {
 	}
 	if m.removedconnector_calls != nil {
 		edges = append(edges, shop.EdgeConnectorCalls)
+	}
+	if m.removedcustomers != nil {
+		edges = append(edges, shop.EdgeCustomers)
 	}
 	return edges
 }
@@ -25696,13 +28173,19 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeCustomers:
+		ids := make([]ent.Value, 0, len(m.removedcustomers))
+		for id := range m.removedcustomers {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ShopMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 19)
+	edges := make([]string, 0, 20)
 	if m.clearedaccess_tokens {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -25760,6 +28243,9 @@ func (m *ShopMutation) ClearedEdges() []string {
 	if m.clearedconnector_calls {
 		edges = append(edges, shop.EdgeConnectorCalls)
 	}
+	if m.clearedcustomers {
+		edges = append(edges, shop.EdgeCustomers)
+	}
 	return edges
 }
 
@@ -25805,6 +28291,8 @@ func (m *ShopMutation) EdgeCleared(name string) bool {
 		return m.cleareddestinations
 	case shop.EdgeConnectorCalls:
 		return m.clearedconnector_calls
+	case shop.EdgeCustomers:
+		return m.clearedcustomers
 	}
 	return false
 }
@@ -25880,6 +28368,9 @@ func (m *ShopMutation) ResetEdge(name string) error {
 		return nil
 	case shop.EdgeConnectorCalls:
 		m.ResetConnectorCalls()
+		return nil
+	case shop.EdgeCustomers:
+		m.ResetCustomers()
 		return nil
 	}
 	return fmt.Errorf("unknown Shop edge %s", name)

@@ -10,6 +10,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/connectorattempt"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/customer"
+	"github.com/checkoutd/checkoutd/ent/customeraddress"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
@@ -130,6 +132,156 @@ func init() {
 	corsdomainDescDomain := corsdomainFields[1].Descriptor()
 	// corsdomain.DomainValidator is a validator for the "domain" field. It is called by the builders before save.
 	corsdomain.DomainValidator = corsdomainDescDomain.Validators[0].(func(string) error)
+	customerMixin := schema.Customer{}.Mixin()
+	customerMixinFields0 := customerMixin[0].Fields()
+	_ = customerMixinFields0
+	customerFields := schema.Customer{}.Fields()
+	_ = customerFields
+	// customerDescCreatedAt is the schema descriptor for created_at field.
+	customerDescCreatedAt := customerMixinFields0[0].Descriptor()
+	// customer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	customer.DefaultCreatedAt = customerDescCreatedAt.Default.(func() time.Time)
+	// customerDescUpdatedAt is the schema descriptor for updated_at field.
+	customerDescUpdatedAt := customerMixinFields0[1].Descriptor()
+	// customer.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	customer.DefaultUpdatedAt = customerDescUpdatedAt.Default.(func() time.Time)
+	// customer.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	customer.UpdateDefaultUpdatedAt = customerDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// customerDescPlatformID is the schema descriptor for platform_id field.
+	customerDescPlatformID := customerFields[1].Descriptor()
+	// customer.PlatformIDValidator is a validator for the "platform_id" field. It is called by the builders before save.
+	customer.PlatformIDValidator = customerDescPlatformID.Validators[0].(func(string) error)
+	// customerDescFirstName is the schema descriptor for first_name field.
+	customerDescFirstName := customerFields[2].Descriptor()
+	// customer.DefaultFirstName holds the default value on creation for the first_name field.
+	customer.DefaultFirstName = customerDescFirstName.Default.(string)
+	// customer.FirstNameValidator is a validator for the "first_name" field. It is called by the builders before save.
+	customer.FirstNameValidator = customerDescFirstName.Validators[0].(func(string) error)
+	// customerDescLastName is the schema descriptor for last_name field.
+	customerDescLastName := customerFields[3].Descriptor()
+	// customer.DefaultLastName holds the default value on creation for the last_name field.
+	customer.DefaultLastName = customerDescLastName.Default.(string)
+	// customer.LastNameValidator is a validator for the "last_name" field. It is called by the builders before save.
+	customer.LastNameValidator = customerDescLastName.Validators[0].(func(string) error)
+	// customerDescEmail is the schema descriptor for email field.
+	customerDescEmail := customerFields[4].Descriptor()
+	// customer.DefaultEmail holds the default value on creation for the email field.
+	customer.DefaultEmail = customerDescEmail.Default.(string)
+	// customer.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	customer.EmailValidator = customerDescEmail.Validators[0].(func(string) error)
+	// customerDescPhone is the schema descriptor for phone field.
+	customerDescPhone := customerFields[5].Descriptor()
+	// customer.DefaultPhone holds the default value on creation for the phone field.
+	customer.DefaultPhone = customerDescPhone.Default.(string)
+	// customer.PhoneValidator is a validator for the "phone" field. It is called by the builders before save.
+	customer.PhoneValidator = customerDescPhone.Validators[0].(func(string) error)
+	customeraddressMixin := schema.CustomerAddress{}.Mixin()
+	customeraddressMixinFields0 := customeraddressMixin[0].Fields()
+	_ = customeraddressMixinFields0
+	customeraddressFields := schema.CustomerAddress{}.Fields()
+	_ = customeraddressFields
+	// customeraddressDescCreatedAt is the schema descriptor for created_at field.
+	customeraddressDescCreatedAt := customeraddressMixinFields0[0].Descriptor()
+	// customeraddress.DefaultCreatedAt holds the default value on creation for the created_at field.
+	customeraddress.DefaultCreatedAt = customeraddressDescCreatedAt.Default.(func() time.Time)
+	// customeraddressDescUpdatedAt is the schema descriptor for updated_at field.
+	customeraddressDescUpdatedAt := customeraddressMixinFields0[1].Descriptor()
+	// customeraddress.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	customeraddress.DefaultUpdatedAt = customeraddressDescUpdatedAt.Default.(func() time.Time)
+	// customeraddress.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	customeraddress.UpdateDefaultUpdatedAt = customeraddressDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// customeraddressDescPlatformID is the schema descriptor for platform_id field.
+	customeraddressDescPlatformID := customeraddressFields[1].Descriptor()
+	// customeraddress.PlatformIDValidator is a validator for the "platform_id" field. It is called by the builders before save.
+	customeraddress.PlatformIDValidator = customeraddressDescPlatformID.Validators[0].(func(string) error)
+	// customeraddressDescAddressType is the schema descriptor for address_type field.
+	customeraddressDescAddressType := customeraddressFields[2].Descriptor()
+	// customeraddress.DefaultAddressType holds the default value on creation for the address_type field.
+	customeraddress.DefaultAddressType = customeraddressDescAddressType.Default.(string)
+	// customeraddress.AddressTypeValidator is a validator for the "address_type" field. It is called by the builders before save.
+	customeraddress.AddressTypeValidator = customeraddressDescAddressType.Validators[0].(func(string) error)
+	// customeraddressDescAddressUse is the schema descriptor for address_use field.
+	customeraddressDescAddressUse := customeraddressFields[3].Descriptor()
+	// customeraddress.DefaultAddressUse holds the default value on creation for the address_use field.
+	customeraddress.DefaultAddressUse = customeraddressDescAddressUse.Default.(string)
+	// customeraddress.AddressUseValidator is a validator for the "address_use" field. It is called by the builders before save.
+	customeraddress.AddressUseValidator = customeraddressDescAddressUse.Validators[0].(func(string) error)
+	// customeraddressDescIsDefault is the schema descriptor for is_default field.
+	customeraddressDescIsDefault := customeraddressFields[4].Descriptor()
+	// customeraddress.DefaultIsDefault holds the default value on creation for the is_default field.
+	customeraddress.DefaultIsDefault = customeraddressDescIsDefault.Default.(bool)
+	// customeraddressDescCompany is the schema descriptor for company field.
+	customeraddressDescCompany := customeraddressFields[5].Descriptor()
+	// customeraddress.DefaultCompany holds the default value on creation for the company field.
+	customeraddress.DefaultCompany = customeraddressDescCompany.Default.(string)
+	// customeraddress.CompanyValidator is a validator for the "company" field. It is called by the builders before save.
+	customeraddress.CompanyValidator = customeraddressDescCompany.Validators[0].(func(string) error)
+	// customeraddressDescFirstName is the schema descriptor for first_name field.
+	customeraddressDescFirstName := customeraddressFields[6].Descriptor()
+	// customeraddress.DefaultFirstName holds the default value on creation for the first_name field.
+	customeraddress.DefaultFirstName = customeraddressDescFirstName.Default.(string)
+	// customeraddress.FirstNameValidator is a validator for the "first_name" field. It is called by the builders before save.
+	customeraddress.FirstNameValidator = customeraddressDescFirstName.Validators[0].(func(string) error)
+	// customeraddressDescLastName is the schema descriptor for last_name field.
+	customeraddressDescLastName := customeraddressFields[7].Descriptor()
+	// customeraddress.DefaultLastName holds the default value on creation for the last_name field.
+	customeraddress.DefaultLastName = customeraddressDescLastName.Default.(string)
+	// customeraddress.LastNameValidator is a validator for the "last_name" field. It is called by the builders before save.
+	customeraddress.LastNameValidator = customeraddressDescLastName.Validators[0].(func(string) error)
+	// customeraddressDescPhone is the schema descriptor for phone field.
+	customeraddressDescPhone := customeraddressFields[8].Descriptor()
+	// customeraddress.DefaultPhone holds the default value on creation for the phone field.
+	customeraddress.DefaultPhone = customeraddressDescPhone.Default.(string)
+	// customeraddress.PhoneValidator is a validator for the "phone" field. It is called by the builders before save.
+	customeraddress.PhoneValidator = customeraddressDescPhone.Validators[0].(func(string) error)
+	// customeraddressDescStreet1 is the schema descriptor for street_1 field.
+	customeraddressDescStreet1 := customeraddressFields[9].Descriptor()
+	// customeraddress.DefaultStreet1 holds the default value on creation for the street_1 field.
+	customeraddress.DefaultStreet1 = customeraddressDescStreet1.Default.(string)
+	// customeraddress.Street1Validator is a validator for the "street_1" field. It is called by the builders before save.
+	customeraddress.Street1Validator = customeraddressDescStreet1.Validators[0].(func(string) error)
+	// customeraddressDescStreet2 is the schema descriptor for street_2 field.
+	customeraddressDescStreet2 := customeraddressFields[10].Descriptor()
+	// customeraddress.DefaultStreet2 holds the default value on creation for the street_2 field.
+	customeraddress.DefaultStreet2 = customeraddressDescStreet2.Default.(string)
+	// customeraddress.Street2Validator is a validator for the "street_2" field. It is called by the builders before save.
+	customeraddress.Street2Validator = customeraddressDescStreet2.Validators[0].(func(string) error)
+	// customeraddressDescCity is the schema descriptor for city field.
+	customeraddressDescCity := customeraddressFields[11].Descriptor()
+	// customeraddress.DefaultCity holds the default value on creation for the city field.
+	customeraddress.DefaultCity = customeraddressDescCity.Default.(string)
+	// customeraddress.CityValidator is a validator for the "city" field. It is called by the builders before save.
+	customeraddress.CityValidator = customeraddressDescCity.Validators[0].(func(string) error)
+	// customeraddressDescProvince is the schema descriptor for province field.
+	customeraddressDescProvince := customeraddressFields[12].Descriptor()
+	// customeraddress.DefaultProvince holds the default value on creation for the province field.
+	customeraddress.DefaultProvince = customeraddressDescProvince.Default.(string)
+	// customeraddress.ProvinceValidator is a validator for the "province" field. It is called by the builders before save.
+	customeraddress.ProvinceValidator = customeraddressDescProvince.Validators[0].(func(string) error)
+	// customeraddressDescProvinceCode is the schema descriptor for province_code field.
+	customeraddressDescProvinceCode := customeraddressFields[13].Descriptor()
+	// customeraddress.DefaultProvinceCode holds the default value on creation for the province_code field.
+	customeraddress.DefaultProvinceCode = customeraddressDescProvinceCode.Default.(string)
+	// customeraddress.ProvinceCodeValidator is a validator for the "province_code" field. It is called by the builders before save.
+	customeraddress.ProvinceCodeValidator = customeraddressDescProvinceCode.Validators[0].(func(string) error)
+	// customeraddressDescCountry is the schema descriptor for country field.
+	customeraddressDescCountry := customeraddressFields[14].Descriptor()
+	// customeraddress.DefaultCountry holds the default value on creation for the country field.
+	customeraddress.DefaultCountry = customeraddressDescCountry.Default.(string)
+	// customeraddress.CountryValidator is a validator for the "country" field. It is called by the builders before save.
+	customeraddress.CountryValidator = customeraddressDescCountry.Validators[0].(func(string) error)
+	// customeraddressDescCountryCode is the schema descriptor for country_code field.
+	customeraddressDescCountryCode := customeraddressFields[15].Descriptor()
+	// customeraddress.DefaultCountryCode holds the default value on creation for the country_code field.
+	customeraddress.DefaultCountryCode = customeraddressDescCountryCode.Default.(string)
+	// customeraddress.CountryCodeValidator is a validator for the "country_code" field. It is called by the builders before save.
+	customeraddress.CountryCodeValidator = customeraddressDescCountryCode.Validators[0].(func(string) error)
+	// customeraddressDescPostalCode is the schema descriptor for postal_code field.
+	customeraddressDescPostalCode := customeraddressFields[16].Descriptor()
+	// customeraddress.DefaultPostalCode holds the default value on creation for the postal_code field.
+	customeraddress.DefaultPostalCode = customeraddressDescPostalCode.Default.(string)
+	// customeraddress.PostalCodeValidator is a validator for the "postal_code" field. It is called by the builders before save.
+	customeraddress.PostalCodeValidator = customeraddressDescPostalCode.Validators[0].(func(string) error)
 	destinationMixin := schema.Destination{}.Mixin()
 	destinationMixinFields0 := destinationMixin[0].Fields()
 	_ = destinationMixinFields0

@@ -94,9 +94,11 @@ type ShopEdges struct {
 	Destinations []*Destination `json:"destinations,omitempty"`
 	// ConnectorCalls holds the value of the connector_calls edge.
 	ConnectorCalls []*ConnectorCall `json:"connector_calls,omitempty"`
+	// Customers holds the value of the customers edge.
+	Customers []*Customer `json:"customers,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [19]bool
+	loadedTypes [20]bool
 	// totalCount holds the count of the edges above.
 	totalCount [14]map[string]int
 
@@ -118,6 +120,7 @@ type ShopEdges struct {
 	namedWebhookDeliveries       map[string][]*WebhookDelivery
 	namedDestinations            map[string][]*Destination
 	namedConnectorCalls          map[string][]*ConnectorCall
+	namedCustomers               map[string][]*Customer
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -291,6 +294,15 @@ func (e ShopEdges) ConnectorCallsOrErr() ([]*ConnectorCall, error) {
 		return e.ConnectorCalls, nil
 	}
 	return nil, &NotLoadedError{edge: "connector_calls"}
+}
+
+// CustomersOrErr returns the Customers value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) CustomersOrErr() ([]*Customer, error) {
+	if e.loadedTypes[19] {
+		return e.Customers, nil
+	}
+	return nil, &NotLoadedError{edge: "customers"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -526,6 +538,11 @@ func (_m *Shop) QueryDestinations() *DestinationQuery {
 // QueryConnectorCalls queries the "connector_calls" edge of the Shop entity.
 func (_m *Shop) QueryConnectorCalls() *ConnectorCallQuery {
 	return NewShopClient(_m.config).QueryConnectorCalls(_m)
+}
+
+// QueryCustomers queries the "customers" edge of the Shop entity.
+func (_m *Shop) QueryCustomers() *CustomerQuery {
+	return NewShopClient(_m.config).QueryCustomers(_m)
 }
 
 // Update returns a builder for updating this Shop.
@@ -1026,6 +1043,30 @@ func (_m *Shop) appendNamedConnectorCalls(name string, edges ...*ConnectorCall) 
 		_m.Edges.namedConnectorCalls[name] = []*ConnectorCall{}
 	} else {
 		_m.Edges.namedConnectorCalls[name] = append(_m.Edges.namedConnectorCalls[name], edges...)
+	}
+}
+
+// NamedCustomers returns the Customers named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedCustomers(name string) ([]*Customer, error) {
+	if _m.Edges.namedCustomers == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedCustomers[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedCustomers(name string, edges ...*Customer) {
+	if _m.Edges.namedCustomers == nil {
+		_m.Edges.namedCustomers = make(map[string][]*Customer)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedCustomers[name] = []*Customer{}
+	} else {
+		_m.Edges.namedCustomers[name] = append(_m.Edges.namedCustomers[name], edges...)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/customer"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
@@ -522,6 +523,21 @@ func (_c *ShopCreate) AddConnectorCalls(v ...*ConnectorCall) *ShopCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddConnectorCallIDs(ids...)
+}
+
+// AddCustomerIDs adds the "customers" edge to the Customer entity by IDs.
+func (_c *ShopCreate) AddCustomerIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddCustomerIDs(ids...)
+	return _c
+}
+
+// AddCustomers adds the "customers" edges to the Customer entity.
+func (_c *ShopCreate) AddCustomers(v ...*Customer) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddCustomerIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -1047,6 +1063,22 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(connectorcall.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CustomersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.CustomersTable,
+			Columns: []string{shop.CustomersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(customer.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

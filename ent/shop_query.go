@@ -17,6 +17,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/customer"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
@@ -62,6 +63,7 @@ type ShopQuery struct {
 	withWebhookDeliveries            *WebhookDeliveryQuery
 	withDestinations                 *DestinationQuery
 	withConnectorCalls               *ConnectorCallQuery
+	withCustomers                    *CustomerQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -82,6 +84,7 @@ type ShopQuery struct {
 	withNamedWebhookDeliveries       map[string]*WebhookDeliveryQuery
 	withNamedDestinations            map[string]*DestinationQuery
 	withNamedConnectorCalls          map[string]*ConnectorCallQuery
+	withNamedCustomers               map[string]*CustomerQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -536,6 +539,28 @@ func (_q *ShopQuery) QueryConnectorCalls() *ConnectorCallQuery {
 	return query
 }
 
+// QueryCustomers chains the current query on the "customers" edge.
+func (_q *ShopQuery) QueryCustomers() *CustomerQuery {
+	query := (&CustomerClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(customer.Table, customer.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.CustomersTable, shop.CustomersColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -747,6 +772,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withWebhookDeliveries:       _q.withWebhookDeliveries.Clone(),
 		withDestinations:            _q.withDestinations.Clone(),
 		withConnectorCalls:          _q.withConnectorCalls.Clone(),
+		withCustomers:               _q.withCustomers.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -962,6 +988,17 @@ func (_q *ShopQuery) WithConnectorCalls(opts ...func(*ConnectorCallQuery)) *Shop
 	return _q
 }
 
+// WithCustomers tells the query-builder to eager-load the nodes that are connected to
+// the "customers" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithCustomers(opts ...func(*CustomerQuery)) *ShopQuery {
+	query := (&CustomerClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withCustomers = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -1040,7 +1077,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [19]bool{
+		loadedTypes = [20]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -1060,6 +1097,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withWebhookDeliveries != nil,
 			_q.withDestinations != nil,
 			_q.withConnectorCalls != nil,
+			_q.withCustomers != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -1219,6 +1257,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withCustomers; query != nil {
+		if err := _q.loadCustomers(ctx, query, nodes,
+			func(n *Shop) { n.Edges.Customers = []*Customer{} },
+			func(n *Shop, e *Customer) { n.Edges.Customers = append(n.Edges.Customers, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -1342,6 +1387,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadConnectorCalls(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedConnectorCalls(name) },
 			func(n *Shop, e *ConnectorCall) { n.appendNamedConnectorCalls(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedCustomers {
+		if err := _q.loadCustomers(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedCustomers(name) },
+			func(n *Shop, e *Customer) { n.appendNamedCustomers(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1920,6 +1972,36 @@ func (_q *ShopQuery) loadConnectorCalls(ctx context.Context, query *ConnectorCal
 	}
 	return nil
 }
+func (_q *ShopQuery) loadCustomers(ctx context.Context, query *CustomerQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *Customer)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(customer.FieldShopID)
+	}
+	query.Where(predicate.Customer(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.CustomersColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -2283,6 +2365,20 @@ func (_q *ShopQuery) WithNamedConnectorCalls(name string, opts ...func(*Connecto
 		_q.withNamedConnectorCalls = make(map[string]*ConnectorCallQuery)
 	}
 	_q.withNamedConnectorCalls[name] = query
+	return _q
+}
+
+// WithNamedCustomers tells the query-builder to eager-load the nodes that are connected to the "customers"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedCustomers(name string, opts ...func(*CustomerQuery)) *ShopQuery {
+	query := (&CustomerClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedCustomers == nil {
+		_q.withNamedCustomers = make(map[string]*CustomerQuery)
+	}
+	_q.withNamedCustomers[name] = query
 	return _q
 }
 

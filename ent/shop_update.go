@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
+	"github.com/checkoutd/checkoutd/ent/customer"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/event"
@@ -508,6 +509,21 @@ func (_u *ShopUpdate) AddConnectorCalls(v ...*ConnectorCall) *ShopUpdate {
 	return _u.AddConnectorCallIDs(ids...)
 }
 
+// AddCustomerIDs adds the "customers" edge to the Customer entity by IDs.
+func (_u *ShopUpdate) AddCustomerIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddCustomerIDs(ids...)
+	return _u
+}
+
+// AddCustomers adds the "customers" edges to the Customer entity.
+func (_u *ShopUpdate) AddCustomers(v ...*Customer) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCustomerIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdate) Mutation() *ShopMutation {
 	return _u.mutation
@@ -895,6 +911,27 @@ func (_u *ShopUpdate) RemoveConnectorCalls(v ...*ConnectorCall) *ShopUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveConnectorCallIDs(ids...)
+}
+
+// ClearCustomers clears all "customers" edges to the Customer entity.
+func (_u *ShopUpdate) ClearCustomers() *ShopUpdate {
+	_u.mutation.ClearCustomers()
+	return _u
+}
+
+// RemoveCustomerIDs removes the "customers" edge to Customer entities by IDs.
+func (_u *ShopUpdate) RemoveCustomerIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemoveCustomerIDs(ids...)
+	return _u
+}
+
+// RemoveCustomers removes "customers" edges to Customer entities.
+func (_u *ShopUpdate) RemoveCustomers(v ...*Customer) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCustomerIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -1836,6 +1873,51 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.CustomersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.CustomersTable,
+			Columns: []string{shop.CustomersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(customer.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCustomersIDs(); len(nodes) > 0 && !_u.mutation.CustomersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.CustomersTable,
+			Columns: []string{shop.CustomersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(customer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CustomersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.CustomersTable,
+			Columns: []string{shop.CustomersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(customer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{shop.Label}
@@ -2317,6 +2399,21 @@ func (_u *ShopUpdateOne) AddConnectorCalls(v ...*ConnectorCall) *ShopUpdateOne {
 	return _u.AddConnectorCallIDs(ids...)
 }
 
+// AddCustomerIDs adds the "customers" edge to the Customer entity by IDs.
+func (_u *ShopUpdateOne) AddCustomerIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddCustomerIDs(ids...)
+	return _u
+}
+
+// AddCustomers adds the "customers" edges to the Customer entity.
+func (_u *ShopUpdateOne) AddCustomers(v ...*Customer) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCustomerIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdateOne) Mutation() *ShopMutation {
 	return _u.mutation
@@ -2704,6 +2801,27 @@ func (_u *ShopUpdateOne) RemoveConnectorCalls(v ...*ConnectorCall) *ShopUpdateOn
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveConnectorCallIDs(ids...)
+}
+
+// ClearCustomers clears all "customers" edges to the Customer entity.
+func (_u *ShopUpdateOne) ClearCustomers() *ShopUpdateOne {
+	_u.mutation.ClearCustomers()
+	return _u
+}
+
+// RemoveCustomerIDs removes the "customers" edge to Customer entities by IDs.
+func (_u *ShopUpdateOne) RemoveCustomerIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemoveCustomerIDs(ids...)
+	return _u
+}
+
+// RemoveCustomers removes "customers" edges to Customer entities.
+func (_u *ShopUpdateOne) RemoveCustomers(v ...*Customer) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCustomerIDs(ids...)
 }
 
 // Where appends a list predicates to the ShopUpdate builder.
@@ -3668,6 +3786,51 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(connectorcall.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CustomersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.CustomersTable,
+			Columns: []string{shop.CustomersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(customer.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCustomersIDs(); len(nodes) > 0 && !_u.mutation.CustomersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.CustomersTable,
+			Columns: []string{shop.CustomersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(customer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CustomersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.CustomersTable,
+			Columns: []string{shop.CustomersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(customer.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -24,6 +24,10 @@ type Tx struct {
 	ConnectorCall *ConnectorCallClient
 	// CorsDomain is the client for interacting with the CorsDomain builders.
 	CorsDomain *CorsDomainClient
+	// Customer is the client for interacting with the Customer builders.
+	Customer *CustomerClient
+	// CustomerAddress is the client for interacting with the CustomerAddress builders.
+	CustomerAddress *CustomerAddressClient
 	// Destination is the client for interacting with the Destination builders.
 	Destination *DestinationClient
 	// DiscountCode is the client for interacting with the DiscountCode builders.
@@ -206,6 +210,8 @@ func (tx *Tx) init() {
 	tx.ConnectorAttempt = NewConnectorAttemptClient(tx.config)
 	tx.ConnectorCall = NewConnectorCallClient(tx.config)
 	tx.CorsDomain = NewCorsDomainClient(tx.config)
+	tx.Customer = NewCustomerClient(tx.config)
+	tx.CustomerAddress = NewCustomerAddressClient(tx.config)
 	tx.Destination = NewDestinationClient(tx.config)
 	tx.DiscountCode = NewDiscountCodeClient(tx.config)
 	tx.Event = NewEventClient(tx.config)

@@ -126,6 +126,7 @@ func (a *API) register(mux router) {
 	a.registerIntegration(mux)
 	a.registerSettings(mux)
 	a.registerDestinations(mux)
+	a.registerNotifications(mux)
 	a.registerWebhooks(mux)
 	a.registerPaymentGateways(mux)
 	a.registerFlows(mux)

@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/connector"
+	"github.com/checkoutd/checkoutd/service/customers"
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/outbound"
@@ -44,6 +45,8 @@ type Service struct {
 	Webhooks *webhooks.Service
 	// Connector is the platform connector domain: destinations and the calls made to them.
 	Connector *connector.Service
+	// Customers is the customer domain: the platform's customers and addresses.
+	Customers *customers.Service
 
 	p              *platform.Platform
 	db             *platform.Database
@@ -99,6 +102,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.Catalog = catalog.New(s.p)
 	s.Payments = payment.New(s.p, gateways)
 	s.Orders = orders.New(s.p, s.Shops, s.Catalog, s.smtpURL)
+	s.Customers = customers.New(s.p)
 	s.Connector = connector.New(s.p, s.Orders, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase})
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)
 	s.Admin = admin.New(s.p, s.Orders)

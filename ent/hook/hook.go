@@ -69,6 +69,30 @@ func (f CorsDomainFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CorsDomainMutation", m)
 }
 
+// The CustomerFunc type is an adapter to allow the use of ordinary
+// function as Customer mutator.
+type CustomerFunc func(context.Context, *ent.CustomerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CustomerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CustomerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomerMutation", m)
+}
+
+// The CustomerAddressFunc type is an adapter to allow the use of ordinary
+// function as CustomerAddress mutator.
+type CustomerAddressFunc func(context.Context, *ent.CustomerAddressMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CustomerAddressFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CustomerAddressMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomerAddressMutation", m)
+}
+
 // The DestinationFunc type is an adapter to allow the use of ordinary
 // function as Destination mutator.
 type DestinationFunc func(context.Context, *ent.DestinationMutation) (ent.Value, error)

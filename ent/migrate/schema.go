@@ -172,6 +172,91 @@ var (
 			},
 		},
 	}
+	// CustomersColumns holds the columns for the "customers" table.
+	CustomersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "platform_id", Type: field.TypeString, Size: 255},
+		{Name: "first_name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "last_name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "email", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "phone", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "platform_created_at", Type: field.TypeTime, Nullable: true},
+		{Name: "platform_updated_at", Type: field.TypeTime},
+		{Name: "platform_deleted_at", Type: field.TypeTime, Nullable: true},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// CustomersTable holds the schema information for the "customers" table.
+	CustomersTable = &schema.Table{
+		Name:       "customers",
+		Columns:    CustomersColumns,
+		PrimaryKey: []*schema.Column{CustomersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "customers_shops_customers",
+				Columns:    []*schema.Column{CustomersColumns[11]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customer_shop_id_platform_id",
+				Unique:  true,
+				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[3]},
+			},
+			{
+				Name:    "customer_shop_id_updated_at",
+				Unique:  false,
+				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[2]},
+			},
+		},
+	}
+	// CustomerAddressesColumns holds the columns for the "customer_addresses" table.
+	CustomerAddressesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "platform_id", Type: field.TypeString, Size: 255},
+		{Name: "address_type", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "address_use", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "is_default", Type: field.TypeBool, Default: false},
+		{Name: "company", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "first_name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "last_name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "phone", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "street_1", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "street_2", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "city", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "province", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "province_code", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "country", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "country_code", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "postal_code", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "customer_id", Type: field.TypeInt},
+	}
+	// CustomerAddressesTable holds the schema information for the "customer_addresses" table.
+	CustomerAddressesTable = &schema.Table{
+		Name:       "customer_addresses",
+		Columns:    CustomerAddressesColumns,
+		PrimaryKey: []*schema.Column{CustomerAddressesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "customer_addresses_customers_addresses",
+				Columns:    []*schema.Column{CustomerAddressesColumns[19]},
+				RefColumns: []*schema.Column{CustomersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customeraddress_customer_id_platform_id",
+				Unique:  true,
+				Columns: []*schema.Column{CustomerAddressesColumns[19], CustomerAddressesColumns[3]},
+			},
+		},
+	}
 	// DestinationsColumns holds the columns for the "destinations" table.
 	DestinationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1029,6 +1114,8 @@ var (
 		ConnectorAttemptsTable,
 		ConnectorCallsTable,
 		CorsDomainsTable,
+		CustomersTable,
+		CustomerAddressesTable,
 		DestinationsTable,
 		DiscountCodesTable,
 		EventsTable,
@@ -1075,6 +1162,14 @@ func init() {
 	CorsDomainsTable.ForeignKeys[0].RefTable = ShopsTable
 	CorsDomainsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(8589934592),
+	}
+	CustomersTable.ForeignKeys[0].RefTable = ShopsTable
+	CustomersTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(120259084288),
+	}
+	CustomerAddressesTable.ForeignKeys[0].RefTable = CustomersTable
+	CustomerAddressesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(124554051584),
 	}
 	DestinationsTable.ForeignKeys[0].RefTable = ShopsTable
 	DestinationsTable.Annotation = &entsql.Annotation{

@@ -21,6 +21,12 @@ type ConnectorCall func(*sql.Selector)
 // CorsDomain is the predicate function for corsdomain builders.
 type CorsDomain func(*sql.Selector)
 
+// Customer is the predicate function for customer builders.
+type Customer func(*sql.Selector)
+
+// CustomerAddress is the predicate function for customeraddress builders.
+type CustomerAddress func(*sql.Selector)
+
 // Destination is the predicate function for destination builders.
 type Destination func(*sql.Selector)
 

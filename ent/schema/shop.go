@@ -65,6 +65,7 @@ func (Shop) Edges() []ent.Edge {
 		edge.To("webhook_deliveries", WebhookDelivery.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("destinations", Destination.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("connector_calls", ConnectorCall.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("customers", Customer.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

@@ -82,6 +82,8 @@ const (
 	EdgeDestinations = "destinations"
 	// EdgeConnectorCalls holds the string denoting the connector_calls edge name in mutations.
 	EdgeConnectorCalls = "connector_calls"
+	// EdgeCustomers holds the string denoting the customers edge name in mutations.
+	EdgeCustomers = "customers"
 	// Table holds the table name of the shop in the database.
 	Table = "shops"
 	// AccessTokensTable is the table that holds the access_tokens relation/edge.
@@ -217,6 +219,13 @@ const (
 	ConnectorCallsInverseTable = "connector_calls"
 	// ConnectorCallsColumn is the table column denoting the connector_calls relation/edge.
 	ConnectorCallsColumn = "shop_id"
+	// CustomersTable is the table that holds the customers relation/edge.
+	CustomersTable = "customers"
+	// CustomersInverseTable is the table name for the Customer entity.
+	// It exists in this package in order to avoid circular dependency with the "customer" package.
+	CustomersInverseTable = "customers"
+	// CustomersColumn is the table column denoting the customers relation/edge.
+	CustomersColumn = "shop_id"
 )
 
 // Columns holds all SQL columns for shop fields.
@@ -618,6 +627,20 @@ func ByConnectorCalls(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newConnectorCallsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByCustomersCount orders the results by customers count.
+func ByCustomersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newCustomersStep(), opts...)
+	}
+}
+
+// ByCustomers orders the results by customers terms.
+func ByCustomers(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCustomersStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccessTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -749,5 +772,12 @@ func newConnectorCallsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ConnectorCallsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ConnectorCallsTable, ConnectorCallsColumn),
+	)
+}
+func newCustomersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CustomersInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, CustomersTable, CustomersColumn),
 	)
 }

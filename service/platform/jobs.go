@@ -131,6 +131,16 @@ func (q *Queue) InsertTx(ctx context.Context, tx *ent.Tx, params []river.InsertM
 	return err
 }
 
+// Insert writes jobs outside any transaction: for work whose only record is its job (a
+// queued notification).
+func (q *Queue) Insert(ctx context.Context, params []river.InsertManyParams) error {
+	if len(params) == 0 {
+		return nil
+	}
+	_, err := q.client.InsertMany(ctx, params)
+	return err
+}
+
 // schedulerInterval is how often River's scheduler (on the leader) makes scheduled jobs
 // available: its default, which the configuration does not expose.
 const schedulerInterval = 5 * time.Second

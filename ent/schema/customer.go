@@ -1,0 +1,88 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// Customer is a shop's customer as its platform knows it: fed by the platform's event
+// notifications (and syncs), one row per platform_id. platform_updated_at orders the changes,
+// which may arrive out of order: an older one never overwrites a newer copy, and a save older
+// than the delete never brings a deleted customer back.
+type Customer struct{ ent.Schema }
+
+func (Customer) Mixin() []ent.Mixin { return []ent.Mixin{TimestampsMixin{}} }
+
+func (Customer) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("shop_id").Immutable().Annotations(entgql.Skip()),
+		field.String("platform_id").Immutable().MaxLen(255),
+		field.String("first_name").Default("").MaxLen(255),
+		field.String("last_name").Default("").MaxLen(255),
+		field.String("email").Default("").MaxLen(255),
+		field.String("phone").Default("").MaxLen(255),
+		field.Time("platform_created_at").Optional().Nillable(),
+		// platform_updated_at is the newest change applied.
+		field.Time("platform_updated_at"),
+		// platform_deleted_at is set when the platform deleted the customer: it is hidden, and a
+		// save older than the delete is ignored.
+		field.Time("platform_deleted_at").Optional().Nillable(),
+	}
+}
+
+func (Customer) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("shop", Shop.Type).Ref("customers").Field("shop_id").Unique().Required().Immutable(),
+		edge.To("addresses", CustomerAddress.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+func (Customer) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("shop_id", "platform_id").Unique(), index.Fields("shop_id", "updated_at")}
+}
+
+func (Customer) Annotations() []schema.Annotation { return []schema.Annotation{entgql.Skip()} }
+
+// CustomerAddress is one address of a customer, as the platform knows it.
+type CustomerAddress struct{ ent.Schema }
+
+func (CustomerAddress) Mixin() []ent.Mixin { return []ent.Mixin{TimestampsMixin{}} }
+
+func (CustomerAddress) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("customer_id").Immutable(),
+		field.String("platform_id").MaxLen(255),
+		field.String("address_type").Default("").MaxLen(255),
+		field.String("address_use").Default("").MaxLen(255),
+		field.Bool("is_default").Default(false),
+		field.String("company").Default("").MaxLen(255),
+		field.String("first_name").Default("").MaxLen(255),
+		field.String("last_name").Default("").MaxLen(255),
+		field.String("phone").Default("").MaxLen(255),
+		field.String("street_1").Default("").MaxLen(255),
+		field.String("street_2").Default("").MaxLen(255),
+		field.String("city").Default("").MaxLen(255),
+		field.String("province").Default("").MaxLen(255),
+		field.String("province_code").Default("").MaxLen(255),
+		field.String("country").Default("").MaxLen(255),
+		field.String("country_code").Default("").MaxLen(255),
+		field.String("postal_code").Default("").MaxLen(255),
+	}
+}
+
+func (CustomerAddress) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("customer", Customer.Type).Ref("addresses").Field("customer_id").Unique().Required().Immutable(),
+	}
+}
+
+func (CustomerAddress) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("customer_id", "platform_id").Unique()}
+}
+
+func (CustomerAddress) Annotations() []schema.Annotation { return []schema.Annotation{entgql.Skip()} }

@@ -1,0 +1,98 @@
+package rest_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/examples/platform/platformserver"
+	"github.com/checkoutd/checkoutd/service/shops"
+)
+
+func TestAnEventNotificationIsAnswered202AndAppliedFromTheQueue(t *testing.T) {
+	eachPlatform(t, func(t *testing.T, a *api, pf *platformserver.Server, url string) {
+		n := &platformserver.Notifier{BaseURL: a.url, AccessToken: a.token}
+		at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+		err := n.CustomerSaved(context.Background(), a.shop, platformserver.Customer{PlatformID: "cus_1", PlatformUpdatedAt: at,
+			FirstName: "Ada", LastName: "Lovelace", Email: "ada@example.com",
+			Addresses: []platformserver.Address{{PlatformID: "adr_1", PlatformCustomerID: "cus_1", City: "London", CountryCode: "GB"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "the customer applied", func() bool {
+			c, err := a.svc.Customers.Customer(context.Background(), shopEntity(t, a), "cus_1")
+			return err == nil && c.FirstName == "Ada" && len(c.Edges.Addresses) == 1 && c.Edges.Addresses[0].City == "London"
+		})
+		if err := n.CustomerDeleted(context.Background(), a.shop, "cus_1", at.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "the delete applied", func() bool {
+			c, err := a.svc.Customers.Customer(context.Background(), shopEntity(t, a), "cus_1")
+			return err == nil && c.PlatformDeletedAt != nil
+		})
+		// The answer is a bare 202.
+		r := a.do("POST", "/customers/v1/shops/"+a.shop+"/platforms/custom/webhooks/customers/saved",
+			map[string]any{"data": map[string]any{"customer": map[string]any{"platform_id": "cus_2", "platform_updated_at": "2026-11-02T10:00:00Z"}}})
+		if r.Status != 202 || r.Raw != "" {
+			t.Fatalf("answer %d %q", r.Status, r.Raw)
+		}
+	})
+}
+
+func TestAnInvalidNotificationIs400NamingTheFieldAndNothingIsQueued(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		path := "/customers/v1/shops/" + a.shop + "/platforms/custom/webhooks/customers/"
+		for _, c := range []struct {
+			event, field string
+			body         any
+		}{
+			{"saved", "data.customer", map[string]any{"data": map[string]any{}}},
+			{"saved", "data.customer.platform_id", map[string]any{"data": map[string]any{"customer": map[string]any{"platform_updated_at": "2026-11-02T10:00:00Z"}}}},
+			{"saved", "data.customer.platform_updated_at", map[string]any{"data": map[string]any{"customer": map[string]any{"platform_id": "c"}}}},
+			{"deleted", "data.customer.platform_deleted_at", map[string]any{"data": map[string]any{"customer": map[string]any{"platform_id": "c", "platform_deleted_at": "soon"}}}},
+		} {
+			e := a.do("POST", path+c.event, c.body).wantError(t, 400, "", "notification.invalid")
+			if e["details"].(map[string]any)["field"] != c.field {
+				t.Fatalf("%v: %v", c.body, e)
+			}
+		}
+		a.do("POST", path+"saved", map[string]any{"data": map[string]any{"customer": map[string]any{"platform_id": 5}}}).
+			wantError(t, 400, "", "request.invalid_field_type")
+		if n, _ := a.svc.Client().Customer.Query().Count(context.Background()); n != 0 {
+			t.Fatalf("%d customers stored", n)
+		}
+	})
+}
+
+func TestANotificationWithAnotherShopsTokenIs401AndChangesNothing(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		other := otherShopToken(t, a)
+		n := &platformserver.Notifier{BaseURL: a.url, AccessToken: other}
+		err := n.CustomerSaved(context.Background(), a.shop, platformserver.Customer{PlatformID: "cus_1", PlatformUpdatedAt: time.Now(), FirstName: "Eve"})
+		var se *platformserver.StatusError
+		if !errors.As(err, &se) || se.StatusCode != 401 {
+			t.Fatalf("another shop's token: %v", err)
+		}
+	})
+}
+
+func shopEntity(t *testing.T, a *api) *ent.Shop {
+	t.Helper()
+	sh, err := a.svc.Shops.ShopByIdentifier(context.Background(), a.shop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sh
+}
+
+// otherShopToken creates a second shop and returns its access token.
+func otherShopToken(t *testing.T, a *api) string {
+	t.Helper()
+	other, err := a.svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return other.AccessToken
+}
