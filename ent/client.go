@@ -34,6 +34,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
@@ -92,6 +93,8 @@ type Client struct {
 	OrderPayment *OrderPaymentClient
 	// PaymentTransaction is the client for interacting with the PaymentTransaction builders.
 	PaymentTransaction *PaymentTransactionClient
+	// PlatformSync is the client for interacting with the PlatformSync builders.
+	PlatformSync *PlatformSyncClient
 	// ProcessLease is the client for interacting with the ProcessLease builders.
 	ProcessLease *ProcessLeaseClient
 	// Product is the client for interacting with the Product builders.
@@ -144,6 +147,7 @@ func (c *Client) init() {
 	c.Order = NewOrderClient(c.config)
 	c.OrderPayment = NewOrderPaymentClient(c.config)
 	c.PaymentTransaction = NewPaymentTransactionClient(c.config)
+	c.PlatformSync = NewPlatformSyncClient(c.config)
 	c.ProcessLease = NewProcessLeaseClient(c.config)
 	c.Product = NewProductClient(c.config)
 	c.RSAConfig = NewRSAConfigClient(c.config)
@@ -266,6 +270,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Order:                  NewOrderClient(cfg),
 		OrderPayment:           NewOrderPaymentClient(cfg),
 		PaymentTransaction:     NewPaymentTransactionClient(cfg),
+		PlatformSync:           NewPlatformSyncClient(cfg),
 		ProcessLease:           NewProcessLeaseClient(cfg),
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
@@ -315,6 +320,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Order:                  NewOrderClient(cfg),
 		OrderPayment:           NewOrderPaymentClient(cfg),
 		PaymentTransaction:     NewPaymentTransactionClient(cfg),
+		PlatformSync:           NewPlatformSyncClient(cfg),
 		ProcessLease:           NewProcessLeaseClient(cfg),
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
@@ -358,9 +364,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIOverride, c.AccessToken, c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain,
 		c.Customer, c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
-		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.ProcessLease,
-		c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone,
-		c.Variant, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.PlatformSync,
+		c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop,
+		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -373,9 +380,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIOverride, c.AccessToken, c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain,
 		c.Customer, c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
-		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.ProcessLease,
-		c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone,
-		c.Variant, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.PlatformSync,
+		c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop,
+		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -422,6 +430,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.OrderPayment.mutate(ctx, m)
 	case *PaymentTransactionMutation:
 		return c.PaymentTransaction.mutate(ctx, m)
+	case *PlatformSyncMutation:
+		return c.PlatformSync.mutate(ctx, m)
 	case *ProcessLeaseMutation:
 		return c.ProcessLease.mutate(ctx, m)
 	case *ProductMutation:
@@ -3440,6 +3450,155 @@ func (c *PaymentTransactionClient) mutate(ctx context.Context, m *PaymentTransac
 	}
 }
 
+// PlatformSyncClient is a client for the PlatformSync schema.
+type PlatformSyncClient struct {
+	config
+}
+
+// NewPlatformSyncClient returns a client for the PlatformSync from the given config.
+func NewPlatformSyncClient(c config) *PlatformSyncClient {
+	return &PlatformSyncClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `platformsync.Hooks(f(g(h())))`.
+func (c *PlatformSyncClient) Use(hooks ...Hook) {
+	c.hooks.PlatformSync = append(c.hooks.PlatformSync, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `platformsync.Intercept(f(g(h())))`.
+func (c *PlatformSyncClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PlatformSync = append(c.inters.PlatformSync, interceptors...)
+}
+
+// Create returns a builder for creating a PlatformSync entity.
+func (c *PlatformSyncClient) Create() *PlatformSyncCreate {
+	mutation := newPlatformSyncMutation(c.config, OpCreate)
+	return &PlatformSyncCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PlatformSync entities.
+func (c *PlatformSyncClient) CreateBulk(builders ...*PlatformSyncCreate) *PlatformSyncCreateBulk {
+	return &PlatformSyncCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PlatformSyncClient) MapCreateBulk(slice any, setFunc func(*PlatformSyncCreate, int)) *PlatformSyncCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PlatformSyncCreateBulk{err: fmt.Errorf("calling to PlatformSyncClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PlatformSyncCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PlatformSyncCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PlatformSync.
+func (c *PlatformSyncClient) Update() *PlatformSyncUpdate {
+	mutation := newPlatformSyncMutation(c.config, OpUpdate)
+	return &PlatformSyncUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PlatformSyncClient) UpdateOne(_m *PlatformSync) *PlatformSyncUpdateOne {
+	mutation := newPlatformSyncMutation(c.config, OpUpdateOne, withPlatformSync(_m))
+	return &PlatformSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PlatformSyncClient) UpdateOneID(id int) *PlatformSyncUpdateOne {
+	mutation := newPlatformSyncMutation(c.config, OpUpdateOne, withPlatformSyncID(id))
+	return &PlatformSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PlatformSync.
+func (c *PlatformSyncClient) Delete() *PlatformSyncDelete {
+	mutation := newPlatformSyncMutation(c.config, OpDelete)
+	return &PlatformSyncDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PlatformSyncClient) DeleteOne(_m *PlatformSync) *PlatformSyncDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PlatformSyncClient) DeleteOneID(id int) *PlatformSyncDeleteOne {
+	builder := c.Delete().Where(platformsync.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PlatformSyncDeleteOne{builder}
+}
+
+// Query returns a query builder for PlatformSync.
+func (c *PlatformSyncClient) Query() *PlatformSyncQuery {
+	return &PlatformSyncQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePlatformSync},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PlatformSync entity by its id.
+func (c *PlatformSyncClient) Get(ctx context.Context, id int) (*PlatformSync, error) {
+	return c.Query().Where(platformsync.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PlatformSyncClient) GetX(ctx context.Context, id int) *PlatformSync {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a PlatformSync.
+func (c *PlatformSyncClient) QueryShop(_m *PlatformSync) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(platformsync.Table, platformsync.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, platformsync.ShopTable, platformsync.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PlatformSyncClient) Hooks() []Hook {
+	return c.hooks.PlatformSync
+}
+
+// Interceptors returns the client interceptors.
+func (c *PlatformSyncClient) Interceptors() []Interceptor {
+	return c.inters.PlatformSync
+}
+
+func (c *PlatformSyncClient) mutate(ctx context.Context, m *PlatformSyncMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PlatformSyncCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PlatformSyncUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PlatformSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PlatformSyncDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PlatformSync mutation op: %q", m.Op())
+	}
+}
+
 // ProcessLeaseClient is a client for the ProcessLease schema.
 type ProcessLeaseClient struct {
 	config
@@ -4629,6 +4788,22 @@ func (c *ShopClient) QueryCustomers(_m *Shop) *CustomerQuery {
 	return query
 }
 
+// QueryPlatformSyncs queries the platform_syncs edge of a Shop.
+func (c *ShopClient) QueryPlatformSyncs(_m *Shop) *PlatformSyncQuery {
+	query := (&PlatformSyncClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(platformsync.Table, platformsync.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.PlatformSyncsTable, shop.PlatformSyncsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ShopClient) Hooks() []Hook {
 	return c.hooks.Shop
@@ -5469,17 +5644,17 @@ type (
 		APIOverride, AccessToken, ConnectorAttempt, ConnectorCall, CorsDomain, Customer,
 		CustomerAddress, Destination, DiscountCode, Event, ExternalPaymentGateway,
 		Flow, GiftCard, IdempotencyKey, LifeElement, LineItem, Order, OrderPayment,
-		PaymentTransaction, ProcessLease, Product, RSAConfig, ShippingRate,
-		ShippingZone, Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Hook
+		PaymentTransaction, PlatformSync, ProcessLease, Product, RSAConfig,
+		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,
+		WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIOverride, AccessToken, ConnectorAttempt, ConnectorCall, CorsDomain, Customer,
 		CustomerAddress, Destination, DiscountCode, Event, ExternalPaymentGateway,
 		Flow, GiftCard, IdempotencyKey, LifeElement, LineItem, Order, OrderPayment,
-		PaymentTransaction, ProcessLease, Product, RSAConfig, ShippingRate,
-		ShippingZone, Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		PaymentTransaction, PlatformSync, ProcessLease, Product, RSAConfig,
+		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,
+		WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

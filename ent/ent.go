@@ -31,6 +31,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
@@ -121,6 +122,7 @@ func checkColumn(t, c string) error {
 			order.Table:                  order.ValidColumn,
 			orderpayment.Table:           orderpayment.ValidColumn,
 			paymenttransaction.Table:     paymenttransaction.ValidColumn,
+			platformsync.Table:           platformsync.ValidColumn,
 			processlease.Table:           processlease.ValidColumn,
 			product.Table:                product.ValidColumn,
 			rsaconfig.Table:              rsaconfig.ValidColumn,

@@ -25,6 +25,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
@@ -2744,6 +2745,150 @@ func newPaymentTransactionPaginateArgs(rv map[string]any) *paymenttransactionPag
 	}
 	if v, ok := rv[whereField].(*PaymentTransactionWhereInput); ok {
 		args.opts = append(args.opts, WithPaymentTransactionFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *PlatformSyncQuery) CollectFields(ctx context.Context, satisfies ...string) (*PlatformSyncQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *PlatformSyncQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(platformsync.Columns))
+		selectedFields = []string{platformsync.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "shop":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShopClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, shopImplementors)...); err != nil {
+				return err
+			}
+			_q.withShop = query
+			if _, ok := fieldSeen[platformsync.FieldShopID]; !ok {
+				selectedFields = append(selectedFields, platformsync.FieldShopID)
+				fieldSeen[platformsync.FieldShopID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[platformsync.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, platformsync.FieldCreatedAt)
+				fieldSeen[platformsync.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[platformsync.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, platformsync.FieldUpdatedAt)
+				fieldSeen[platformsync.FieldUpdatedAt] = struct{}{}
+			}
+		case "topic":
+			if _, ok := fieldSeen[platformsync.FieldTopic]; !ok {
+				selectedFields = append(selectedFields, platformsync.FieldTopic)
+				fieldSeen[platformsync.FieldTopic] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[platformsync.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, platformsync.FieldStatus)
+				fieldSeen[platformsync.FieldStatus] = struct{}{}
+			}
+		case "pages":
+			if _, ok := fieldSeen[platformsync.FieldPages]; !ok {
+				selectedFields = append(selectedFields, platformsync.FieldPages)
+				fieldSeen[platformsync.FieldPages] = struct{}{}
+			}
+		case "rows":
+			if _, ok := fieldSeen[platformsync.FieldRows]; !ok {
+				selectedFields = append(selectedFields, platformsync.FieldRows)
+				fieldSeen[platformsync.FieldRows] = struct{}{}
+			}
+		case "errors":
+			if _, ok := fieldSeen[platformsync.FieldErrors]; !ok {
+				selectedFields = append(selectedFields, platformsync.FieldErrors)
+				fieldSeen[platformsync.FieldErrors] = struct{}{}
+			}
+		case "lastError":
+			if _, ok := fieldSeen[platformsync.FieldLastError]; !ok {
+				selectedFields = append(selectedFields, platformsync.FieldLastError)
+				fieldSeen[platformsync.FieldLastError] = struct{}{}
+			}
+		case "finishedAt":
+			if _, ok := fieldSeen[platformsync.FieldFinishedAt]; !ok {
+				selectedFields = append(selectedFields, platformsync.FieldFinishedAt)
+				fieldSeen[platformsync.FieldFinishedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type platformsyncPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []PlatformSyncPaginateOption
+}
+
+func newPlatformSyncPaginateArgs(rv map[string]any) *platformsyncPaginateArgs {
+	args := &platformsyncPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &PlatformSyncOrder{Field: &PlatformSyncOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithPlatformSyncOrder(order))
+			}
+		case *PlatformSyncOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithPlatformSyncOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*PlatformSyncWhereInput); ok {
+		args.opts = append(args.opts, WithPlatformSyncFilter(v.Filter))
 	}
 	return args
 }

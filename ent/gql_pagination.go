@@ -29,6 +29,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
@@ -4960,6 +4961,320 @@ func (_m *PaymentTransaction) ToEdge(order *PaymentTransactionOrder) *PaymentTra
 		order = DefaultPaymentTransactionOrder
 	}
 	return &PaymentTransactionEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// PlatformSyncEdge is the edge representation of PlatformSync.
+type PlatformSyncEdge struct {
+	Node   *PlatformSync `json:"node"`
+	Cursor Cursor        `json:"cursor"`
+}
+
+// PlatformSyncConnection is the connection containing edges to PlatformSync.
+type PlatformSyncConnection struct {
+	Edges      []*PlatformSyncEdge `json:"edges"`
+	PageInfo   PageInfo            `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+func (c *PlatformSyncConnection) build(nodes []*PlatformSync, pager *platformsyncPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *PlatformSync
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *PlatformSync {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *PlatformSync {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*PlatformSyncEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &PlatformSyncEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// PlatformSyncPaginateOption enables pagination customization.
+type PlatformSyncPaginateOption func(*platformsyncPager) error
+
+// WithPlatformSyncOrder configures pagination ordering.
+func WithPlatformSyncOrder(order *PlatformSyncOrder) PlatformSyncPaginateOption {
+	if order == nil {
+		order = DefaultPlatformSyncOrder
+	}
+	o := *order
+	return func(pager *platformsyncPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultPlatformSyncOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithPlatformSyncFilter configures pagination filter.
+func WithPlatformSyncFilter(filter func(*PlatformSyncQuery) (*PlatformSyncQuery, error)) PlatformSyncPaginateOption {
+	return func(pager *platformsyncPager) error {
+		if filter == nil {
+			return errors.New("PlatformSyncQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type platformsyncPager struct {
+	reverse bool
+	order   *PlatformSyncOrder
+	filter  func(*PlatformSyncQuery) (*PlatformSyncQuery, error)
+}
+
+func newPlatformSyncPager(opts []PlatformSyncPaginateOption, reverse bool) (*platformsyncPager, error) {
+	pager := &platformsyncPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultPlatformSyncOrder
+	}
+	return pager, nil
+}
+
+func (p *platformsyncPager) applyFilter(query *PlatformSyncQuery) (*PlatformSyncQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *platformsyncPager) toCursor(_m *PlatformSync) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *platformsyncPager) applyCursors(query *PlatformSyncQuery, after, before *Cursor) (*PlatformSyncQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultPlatformSyncOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *platformsyncPager) applyOrder(query *PlatformSyncQuery) *PlatformSyncQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultPlatformSyncOrder.Field {
+		query = query.Order(DefaultPlatformSyncOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *platformsyncPager) orderExpr(query *PlatformSyncQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultPlatformSyncOrder.Field {
+			b.Comma().Ident(DefaultPlatformSyncOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to PlatformSync.
+func (_m *PlatformSyncQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...PlatformSyncPaginateOption,
+) (*PlatformSyncConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newPlatformSyncPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &PlatformSyncConnection{Edges: []*PlatformSyncEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// PlatformSyncOrderFieldCreatedAt orders PlatformSync by created_at.
+	PlatformSyncOrderFieldCreatedAt = &PlatformSyncOrderField{
+		Value: func(_m *PlatformSync) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: platformsync.FieldCreatedAt,
+		toTerm: platformsync.ByCreatedAt,
+		toCursor: func(_m *PlatformSync) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// PlatformSyncOrderFieldUpdatedAt orders PlatformSync by updated_at.
+	PlatformSyncOrderFieldUpdatedAt = &PlatformSyncOrderField{
+		Value: func(_m *PlatformSync) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: platformsync.FieldUpdatedAt,
+		toTerm: platformsync.ByUpdatedAt,
+		toCursor: func(_m *PlatformSync) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f PlatformSyncOrderField) String() string {
+	var str string
+	switch f.column {
+	case PlatformSyncOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case PlatformSyncOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f PlatformSyncOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *PlatformSyncOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("PlatformSyncOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *PlatformSyncOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *PlatformSyncOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid PlatformSyncOrderField", str)
+	}
+	return nil
+}
+
+// PlatformSyncOrderField defines the ordering field of PlatformSync.
+type PlatformSyncOrderField struct {
+	// Value extracts the ordering value from the given PlatformSync.
+	Value    func(*PlatformSync) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) platformsync.OrderOption
+	toCursor func(*PlatformSync) Cursor
+}
+
+// PlatformSyncOrder defines the ordering of PlatformSync.
+type PlatformSyncOrder struct {
+	Direction OrderDirection          `json:"direction"`
+	Field     *PlatformSyncOrderField `json:"field"`
+}
+
+// DefaultPlatformSyncOrder is the default ordering of PlatformSync.
+var DefaultPlatformSyncOrder = &PlatformSyncOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &PlatformSyncOrderField{
+		Value: func(_m *PlatformSync) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: platformsync.FieldID,
+		toTerm: platformsync.ByID,
+		toCursor: func(_m *PlatformSync) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts PlatformSync into PlatformSyncEdge.
+func (_m *PlatformSync) ToEdge(order *PlatformSyncOrder) *PlatformSyncEdge {
+	if order == nil {
+		order = DefaultPlatformSyncOrder
+	}
+	return &PlatformSyncEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
@@ -8872,6 +8873,462 @@ func (i *PaymentTransactionWhereInput) P() (predicate.PaymentTransaction, error)
 		return predicates[0], nil
 	default:
 		return paymenttransaction.And(predicates...), nil
+	}
+}
+
+// PlatformSyncWhereInput represents a where input for filtering PlatformSync queries.
+type PlatformSyncWhereInput struct {
+	Predicates []predicate.PlatformSync  `json:"-"`
+	Not        *PlatformSyncWhereInput   `json:"not,omitempty"`
+	Or         []*PlatformSyncWhereInput `json:"or,omitempty"`
+	And        []*PlatformSyncWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "topic" field predicates.
+	Topic      *platformsync.Topic  `json:"topic,omitempty"`
+	TopicNEQ   *platformsync.Topic  `json:"topicNEQ,omitempty"`
+	TopicIn    []platformsync.Topic `json:"topicIn,omitempty"`
+	TopicNotIn []platformsync.Topic `json:"topicNotIn,omitempty"`
+
+	// "status" field predicates.
+	Status      *platformsync.Status  `json:"status,omitempty"`
+	StatusNEQ   *platformsync.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []platformsync.Status `json:"statusIn,omitempty"`
+	StatusNotIn []platformsync.Status `json:"statusNotIn,omitempty"`
+
+	// "pages" field predicates.
+	Pages      *int  `json:"pages,omitempty"`
+	PagesNEQ   *int  `json:"pagesNEQ,omitempty"`
+	PagesIn    []int `json:"pagesIn,omitempty"`
+	PagesNotIn []int `json:"pagesNotIn,omitempty"`
+	PagesGT    *int  `json:"pagesGT,omitempty"`
+	PagesGTE   *int  `json:"pagesGTE,omitempty"`
+	PagesLT    *int  `json:"pagesLT,omitempty"`
+	PagesLTE   *int  `json:"pagesLTE,omitempty"`
+
+	// "rows" field predicates.
+	Rows      *int  `json:"rows,omitempty"`
+	RowsNEQ   *int  `json:"rowsNEQ,omitempty"`
+	RowsIn    []int `json:"rowsIn,omitempty"`
+	RowsNotIn []int `json:"rowsNotIn,omitempty"`
+	RowsGT    *int  `json:"rowsGT,omitempty"`
+	RowsGTE   *int  `json:"rowsGTE,omitempty"`
+	RowsLT    *int  `json:"rowsLT,omitempty"`
+	RowsLTE   *int  `json:"rowsLTE,omitempty"`
+
+	// "errors" field predicates.
+	Errors      *int  `json:"errors,omitempty"`
+	ErrorsNEQ   *int  `json:"errorsNEQ,omitempty"`
+	ErrorsIn    []int `json:"errorsIn,omitempty"`
+	ErrorsNotIn []int `json:"errorsNotIn,omitempty"`
+	ErrorsGT    *int  `json:"errorsGT,omitempty"`
+	ErrorsGTE   *int  `json:"errorsGTE,omitempty"`
+	ErrorsLT    *int  `json:"errorsLT,omitempty"`
+	ErrorsLTE   *int  `json:"errorsLTE,omitempty"`
+
+	// "last_error" field predicates.
+	LastError             *string  `json:"lastError,omitempty"`
+	LastErrorNEQ          *string  `json:"lastErrorNEQ,omitempty"`
+	LastErrorIn           []string `json:"lastErrorIn,omitempty"`
+	LastErrorNotIn        []string `json:"lastErrorNotIn,omitempty"`
+	LastErrorGT           *string  `json:"lastErrorGT,omitempty"`
+	LastErrorGTE          *string  `json:"lastErrorGTE,omitempty"`
+	LastErrorLT           *string  `json:"lastErrorLT,omitempty"`
+	LastErrorLTE          *string  `json:"lastErrorLTE,omitempty"`
+	LastErrorContains     *string  `json:"lastErrorContains,omitempty"`
+	LastErrorHasPrefix    *string  `json:"lastErrorHasPrefix,omitempty"`
+	LastErrorHasSuffix    *string  `json:"lastErrorHasSuffix,omitempty"`
+	LastErrorIsNil        bool     `json:"lastErrorIsNil,omitempty"`
+	LastErrorNotNil       bool     `json:"lastErrorNotNil,omitempty"`
+	LastErrorEqualFold    *string  `json:"lastErrorEqualFold,omitempty"`
+	LastErrorContainsFold *string  `json:"lastErrorContainsFold,omitempty"`
+
+	// "finished_at" field predicates.
+	FinishedAt       *time.Time  `json:"finishedAt,omitempty"`
+	FinishedAtNEQ    *time.Time  `json:"finishedAtNEQ,omitempty"`
+	FinishedAtIn     []time.Time `json:"finishedAtIn,omitempty"`
+	FinishedAtNotIn  []time.Time `json:"finishedAtNotIn,omitempty"`
+	FinishedAtGT     *time.Time  `json:"finishedAtGT,omitempty"`
+	FinishedAtGTE    *time.Time  `json:"finishedAtGTE,omitempty"`
+	FinishedAtLT     *time.Time  `json:"finishedAtLT,omitempty"`
+	FinishedAtLTE    *time.Time  `json:"finishedAtLTE,omitempty"`
+	FinishedAtIsNil  bool        `json:"finishedAtIsNil,omitempty"`
+	FinishedAtNotNil bool        `json:"finishedAtNotNil,omitempty"`
+
+	// "shop" edge predicates.
+	HasShop     *bool             `json:"hasShop,omitempty"`
+	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *PlatformSyncWhereInput) AddPredicates(predicates ...predicate.PlatformSync) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the PlatformSyncWhereInput filter on the PlatformSyncQuery builder.
+func (i *PlatformSyncWhereInput) Filter(q *PlatformSyncQuery) (*PlatformSyncQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyPlatformSyncWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyPlatformSyncWhereInput is returned in case the PlatformSyncWhereInput is empty.
+var ErrEmptyPlatformSyncWhereInput = errors.New("ent: empty predicate PlatformSyncWhereInput")
+
+// P returns a predicate for filtering platformsyncs.
+// An error is returned if the input is empty or invalid.
+func (i *PlatformSyncWhereInput) P() (predicate.PlatformSync, error) {
+	var predicates []predicate.PlatformSync
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, platformsync.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.PlatformSync, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, platformsync.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.PlatformSync, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, platformsync.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, platformsync.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, platformsync.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, platformsync.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, platformsync.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, platformsync.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, platformsync.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, platformsync.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, platformsync.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, platformsync.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, platformsync.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, platformsync.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, platformsync.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, platformsync.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, platformsync.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, platformsync.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, platformsync.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, platformsync.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, platformsync.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, platformsync.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, platformsync.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, platformsync.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, platformsync.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, platformsync.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, platformsync.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Topic != nil {
+		predicates = append(predicates, platformsync.TopicEQ(*i.Topic))
+	}
+	if i.TopicNEQ != nil {
+		predicates = append(predicates, platformsync.TopicNEQ(*i.TopicNEQ))
+	}
+	if len(i.TopicIn) > 0 {
+		predicates = append(predicates, platformsync.TopicIn(i.TopicIn...))
+	}
+	if len(i.TopicNotIn) > 0 {
+		predicates = append(predicates, platformsync.TopicNotIn(i.TopicNotIn...))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, platformsync.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, platformsync.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, platformsync.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, platformsync.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.Pages != nil {
+		predicates = append(predicates, platformsync.PagesEQ(*i.Pages))
+	}
+	if i.PagesNEQ != nil {
+		predicates = append(predicates, platformsync.PagesNEQ(*i.PagesNEQ))
+	}
+	if len(i.PagesIn) > 0 {
+		predicates = append(predicates, platformsync.PagesIn(i.PagesIn...))
+	}
+	if len(i.PagesNotIn) > 0 {
+		predicates = append(predicates, platformsync.PagesNotIn(i.PagesNotIn...))
+	}
+	if i.PagesGT != nil {
+		predicates = append(predicates, platformsync.PagesGT(*i.PagesGT))
+	}
+	if i.PagesGTE != nil {
+		predicates = append(predicates, platformsync.PagesGTE(*i.PagesGTE))
+	}
+	if i.PagesLT != nil {
+		predicates = append(predicates, platformsync.PagesLT(*i.PagesLT))
+	}
+	if i.PagesLTE != nil {
+		predicates = append(predicates, platformsync.PagesLTE(*i.PagesLTE))
+	}
+	if i.Rows != nil {
+		predicates = append(predicates, platformsync.RowsEQ(*i.Rows))
+	}
+	if i.RowsNEQ != nil {
+		predicates = append(predicates, platformsync.RowsNEQ(*i.RowsNEQ))
+	}
+	if len(i.RowsIn) > 0 {
+		predicates = append(predicates, platformsync.RowsIn(i.RowsIn...))
+	}
+	if len(i.RowsNotIn) > 0 {
+		predicates = append(predicates, platformsync.RowsNotIn(i.RowsNotIn...))
+	}
+	if i.RowsGT != nil {
+		predicates = append(predicates, platformsync.RowsGT(*i.RowsGT))
+	}
+	if i.RowsGTE != nil {
+		predicates = append(predicates, platformsync.RowsGTE(*i.RowsGTE))
+	}
+	if i.RowsLT != nil {
+		predicates = append(predicates, platformsync.RowsLT(*i.RowsLT))
+	}
+	if i.RowsLTE != nil {
+		predicates = append(predicates, platformsync.RowsLTE(*i.RowsLTE))
+	}
+	if i.Errors != nil {
+		predicates = append(predicates, platformsync.ErrorsEQ(*i.Errors))
+	}
+	if i.ErrorsNEQ != nil {
+		predicates = append(predicates, platformsync.ErrorsNEQ(*i.ErrorsNEQ))
+	}
+	if len(i.ErrorsIn) > 0 {
+		predicates = append(predicates, platformsync.ErrorsIn(i.ErrorsIn...))
+	}
+	if len(i.ErrorsNotIn) > 0 {
+		predicates = append(predicates, platformsync.ErrorsNotIn(i.ErrorsNotIn...))
+	}
+	if i.ErrorsGT != nil {
+		predicates = append(predicates, platformsync.ErrorsGT(*i.ErrorsGT))
+	}
+	if i.ErrorsGTE != nil {
+		predicates = append(predicates, platformsync.ErrorsGTE(*i.ErrorsGTE))
+	}
+	if i.ErrorsLT != nil {
+		predicates = append(predicates, platformsync.ErrorsLT(*i.ErrorsLT))
+	}
+	if i.ErrorsLTE != nil {
+		predicates = append(predicates, platformsync.ErrorsLTE(*i.ErrorsLTE))
+	}
+	if i.LastError != nil {
+		predicates = append(predicates, platformsync.LastErrorEQ(*i.LastError))
+	}
+	if i.LastErrorNEQ != nil {
+		predicates = append(predicates, platformsync.LastErrorNEQ(*i.LastErrorNEQ))
+	}
+	if len(i.LastErrorIn) > 0 {
+		predicates = append(predicates, platformsync.LastErrorIn(i.LastErrorIn...))
+	}
+	if len(i.LastErrorNotIn) > 0 {
+		predicates = append(predicates, platformsync.LastErrorNotIn(i.LastErrorNotIn...))
+	}
+	if i.LastErrorGT != nil {
+		predicates = append(predicates, platformsync.LastErrorGT(*i.LastErrorGT))
+	}
+	if i.LastErrorGTE != nil {
+		predicates = append(predicates, platformsync.LastErrorGTE(*i.LastErrorGTE))
+	}
+	if i.LastErrorLT != nil {
+		predicates = append(predicates, platformsync.LastErrorLT(*i.LastErrorLT))
+	}
+	if i.LastErrorLTE != nil {
+		predicates = append(predicates, platformsync.LastErrorLTE(*i.LastErrorLTE))
+	}
+	if i.LastErrorContains != nil {
+		predicates = append(predicates, platformsync.LastErrorContains(*i.LastErrorContains))
+	}
+	if i.LastErrorHasPrefix != nil {
+		predicates = append(predicates, platformsync.LastErrorHasPrefix(*i.LastErrorHasPrefix))
+	}
+	if i.LastErrorHasSuffix != nil {
+		predicates = append(predicates, platformsync.LastErrorHasSuffix(*i.LastErrorHasSuffix))
+	}
+	if i.LastErrorIsNil {
+		predicates = append(predicates, platformsync.LastErrorIsNil())
+	}
+	if i.LastErrorNotNil {
+		predicates = append(predicates, platformsync.LastErrorNotNil())
+	}
+	if i.LastErrorEqualFold != nil {
+		predicates = append(predicates, platformsync.LastErrorEqualFold(*i.LastErrorEqualFold))
+	}
+	if i.LastErrorContainsFold != nil {
+		predicates = append(predicates, platformsync.LastErrorContainsFold(*i.LastErrorContainsFold))
+	}
+	if i.FinishedAt != nil {
+		predicates = append(predicates, platformsync.FinishedAtEQ(*i.FinishedAt))
+	}
+	if i.FinishedAtNEQ != nil {
+		predicates = append(predicates, platformsync.FinishedAtNEQ(*i.FinishedAtNEQ))
+	}
+	if len(i.FinishedAtIn) > 0 {
+		predicates = append(predicates, platformsync.FinishedAtIn(i.FinishedAtIn...))
+	}
+	if len(i.FinishedAtNotIn) > 0 {
+		predicates = append(predicates, platformsync.FinishedAtNotIn(i.FinishedAtNotIn...))
+	}
+	if i.FinishedAtGT != nil {
+		predicates = append(predicates, platformsync.FinishedAtGT(*i.FinishedAtGT))
+	}
+	if i.FinishedAtGTE != nil {
+		predicates = append(predicates, platformsync.FinishedAtGTE(*i.FinishedAtGTE))
+	}
+	if i.FinishedAtLT != nil {
+		predicates = append(predicates, platformsync.FinishedAtLT(*i.FinishedAtLT))
+	}
+	if i.FinishedAtLTE != nil {
+		predicates = append(predicates, platformsync.FinishedAtLTE(*i.FinishedAtLTE))
+	}
+	if i.FinishedAtIsNil {
+		predicates = append(predicates, platformsync.FinishedAtIsNil())
+	}
+	if i.FinishedAtNotNil {
+		predicates = append(predicates, platformsync.FinishedAtNotNil())
+	}
+
+	if i.HasShop != nil {
+		p := platformsync.HasShop()
+		if !*i.HasShop {
+			p = platformsync.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasShopWith) > 0 {
+		with := make([]predicate.Shop, 0, len(i.HasShopWith))
+		for _, w := range i.HasShopWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasShopWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, platformsync.HasShopWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyPlatformSyncWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return platformsync.And(predicates...), nil
 	}
 }
 

@@ -30,6 +30,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
@@ -73,6 +74,7 @@ const (
 	TypeOrder                  = "Order"
 	TypeOrderPayment           = "OrderPayment"
 	TypePaymentTransaction     = "PaymentTransaction"
+	TypePlatformSync           = "PlatformSync"
 	TypeProcessLease           = "ProcessLease"
 	TypeProduct                = "Product"
 	TypeRSAConfig              = "RSAConfig"
@@ -21969,6 +21971,1069 @@ func (m *PaymentTransactionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PaymentTransaction edge %s", name)
 }
 
+// PlatformSyncMutation represents an operation that mutates the PlatformSync nodes in the graph.
+type PlatformSyncMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created_at    *time.Time
+	updated_at    *time.Time
+	topic         *platformsync.Topic
+	status        *platformsync.Status
+	cursor        *string
+	pages         *int
+	addpages      *int
+	rows          *int
+	addrows       *int
+	errors        *int
+	adderrors     *int
+	last_error    *string
+	finished_at   *time.Time
+	clearedFields map[string]struct{}
+	shop          *int
+	clearedshop   bool
+	done          bool
+	oldValue      func(context.Context) (*PlatformSync, error)
+	predicates    []predicate.PlatformSync
+}
+
+var _ ent.Mutation = (*PlatformSyncMutation)(nil)
+
+// platformsyncOption allows management of the mutation configuration using functional options.
+type platformsyncOption func(*PlatformSyncMutation)
+
+// newPlatformSyncMutation creates new mutation for the PlatformSync entity.
+func newPlatformSyncMutation(c config, op Op, opts ...platformsyncOption) *PlatformSyncMutation {
+	m := &PlatformSyncMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePlatformSync,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPlatformSyncID sets the ID field of the mutation.
+func withPlatformSyncID(id int) platformsyncOption {
+	return func(m *PlatformSyncMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PlatformSync
+		)
+		m.oldValue = func(ctx context.Context) (*PlatformSync, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PlatformSync.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPlatformSync sets the old PlatformSync of the mutation.
+func withPlatformSync(node *PlatformSync) platformsyncOption {
+	return func(m *PlatformSyncMutation) {
+		m.oldValue = func(context.Context) (*PlatformSync, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PlatformSyncMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PlatformSyncMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PlatformSyncMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PlatformSyncMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PlatformSync.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PlatformSyncMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PlatformSyncMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PlatformSyncMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PlatformSyncMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PlatformSyncMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PlatformSyncMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *PlatformSyncMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *PlatformSyncMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *PlatformSyncMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetTopic sets the "topic" field.
+func (m *PlatformSyncMutation) SetTopic(pl platformsync.Topic) {
+	m.topic = &pl
+}
+
+// Topic returns the value of the "topic" field in the mutation.
+func (m *PlatformSyncMutation) Topic() (r platformsync.Topic, exists bool) {
+	v := m.topic
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTopic returns the old "topic" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldTopic(ctx context.Context) (v platformsync.Topic, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTopic is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTopic requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTopic: %w", err)
+	}
+	return oldValue.Topic, nil
+}
+
+// ResetTopic resets all changes to the "topic" field.
+func (m *PlatformSyncMutation) ResetTopic() {
+	m.topic = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *PlatformSyncMutation) SetStatus(pl platformsync.Status) {
+	m.status = &pl
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PlatformSyncMutation) Status() (r platformsync.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldStatus(ctx context.Context) (v platformsync.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PlatformSyncMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetCursor sets the "cursor" field.
+func (m *PlatformSyncMutation) SetCursor(s string) {
+	m.cursor = &s
+}
+
+// Cursor returns the value of the "cursor" field in the mutation.
+func (m *PlatformSyncMutation) Cursor() (r string, exists bool) {
+	v := m.cursor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCursor returns the old "cursor" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldCursor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCursor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCursor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCursor: %w", err)
+	}
+	return oldValue.Cursor, nil
+}
+
+// ResetCursor resets all changes to the "cursor" field.
+func (m *PlatformSyncMutation) ResetCursor() {
+	m.cursor = nil
+}
+
+// SetPages sets the "pages" field.
+func (m *PlatformSyncMutation) SetPages(i int) {
+	m.pages = &i
+	m.addpages = nil
+}
+
+// Pages returns the value of the "pages" field in the mutation.
+func (m *PlatformSyncMutation) Pages() (r int, exists bool) {
+	v := m.pages
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPages returns the old "pages" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldPages(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPages is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPages requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPages: %w", err)
+	}
+	return oldValue.Pages, nil
+}
+
+// AddPages adds i to the "pages" field.
+func (m *PlatformSyncMutation) AddPages(i int) {
+	if m.addpages != nil {
+		*m.addpages += i
+	} else {
+		m.addpages = &i
+	}
+}
+
+// AddedPages returns the value that was added to the "pages" field in this mutation.
+func (m *PlatformSyncMutation) AddedPages() (r int, exists bool) {
+	v := m.addpages
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPages resets all changes to the "pages" field.
+func (m *PlatformSyncMutation) ResetPages() {
+	m.pages = nil
+	m.addpages = nil
+}
+
+// SetRows sets the "rows" field.
+func (m *PlatformSyncMutation) SetRows(i int) {
+	m.rows = &i
+	m.addrows = nil
+}
+
+// Rows returns the value of the "rows" field in the mutation.
+func (m *PlatformSyncMutation) Rows() (r int, exists bool) {
+	v := m.rows
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRows returns the old "rows" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldRows(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRows is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRows requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRows: %w", err)
+	}
+	return oldValue.Rows, nil
+}
+
+// AddRows adds i to the "rows" field.
+func (m *PlatformSyncMutation) AddRows(i int) {
+	if m.addrows != nil {
+		*m.addrows += i
+	} else {
+		m.addrows = &i
+	}
+}
+
+// AddedRows returns the value that was added to the "rows" field in this mutation.
+func (m *PlatformSyncMutation) AddedRows() (r int, exists bool) {
+	v := m.addrows
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRows resets all changes to the "rows" field.
+func (m *PlatformSyncMutation) ResetRows() {
+	m.rows = nil
+	m.addrows = nil
+}
+
+// SetErrors sets the "errors" field.
+func (m *PlatformSyncMutation) SetErrors(i int) {
+	m.errors = &i
+	m.adderrors = nil
+}
+
+// Errors returns the value of the "errors" field in the mutation.
+func (m *PlatformSyncMutation) Errors() (r int, exists bool) {
+	v := m.errors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrors returns the old "errors" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldErrors(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrors is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrors requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrors: %w", err)
+	}
+	return oldValue.Errors, nil
+}
+
+// AddErrors adds i to the "errors" field.
+func (m *PlatformSyncMutation) AddErrors(i int) {
+	if m.adderrors != nil {
+		*m.adderrors += i
+	} else {
+		m.adderrors = &i
+	}
+}
+
+// AddedErrors returns the value that was added to the "errors" field in this mutation.
+func (m *PlatformSyncMutation) AddedErrors() (r int, exists bool) {
+	v := m.adderrors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetErrors resets all changes to the "errors" field.
+func (m *PlatformSyncMutation) ResetErrors() {
+	m.errors = nil
+	m.adderrors = nil
+}
+
+// SetLastError sets the "last_error" field.
+func (m *PlatformSyncMutation) SetLastError(s string) {
+	m.last_error = &s
+}
+
+// LastError returns the value of the "last_error" field in the mutation.
+func (m *PlatformSyncMutation) LastError() (r string, exists bool) {
+	v := m.last_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastError returns the old "last_error" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldLastError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastError: %w", err)
+	}
+	return oldValue.LastError, nil
+}
+
+// ClearLastError clears the value of the "last_error" field.
+func (m *PlatformSyncMutation) ClearLastError() {
+	m.last_error = nil
+	m.clearedFields[platformsync.FieldLastError] = struct{}{}
+}
+
+// LastErrorCleared returns if the "last_error" field was cleared in this mutation.
+func (m *PlatformSyncMutation) LastErrorCleared() bool {
+	_, ok := m.clearedFields[platformsync.FieldLastError]
+	return ok
+}
+
+// ResetLastError resets all changes to the "last_error" field.
+func (m *PlatformSyncMutation) ResetLastError() {
+	m.last_error = nil
+	delete(m.clearedFields, platformsync.FieldLastError)
+}
+
+// SetFinishedAt sets the "finished_at" field.
+func (m *PlatformSyncMutation) SetFinishedAt(t time.Time) {
+	m.finished_at = &t
+}
+
+// FinishedAt returns the value of the "finished_at" field in the mutation.
+func (m *PlatformSyncMutation) FinishedAt() (r time.Time, exists bool) {
+	v := m.finished_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFinishedAt returns the old "finished_at" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldFinishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFinishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFinishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFinishedAt: %w", err)
+	}
+	return oldValue.FinishedAt, nil
+}
+
+// ClearFinishedAt clears the value of the "finished_at" field.
+func (m *PlatformSyncMutation) ClearFinishedAt() {
+	m.finished_at = nil
+	m.clearedFields[platformsync.FieldFinishedAt] = struct{}{}
+}
+
+// FinishedAtCleared returns if the "finished_at" field was cleared in this mutation.
+func (m *PlatformSyncMutation) FinishedAtCleared() bool {
+	_, ok := m.clearedFields[platformsync.FieldFinishedAt]
+	return ok
+}
+
+// ResetFinishedAt resets all changes to the "finished_at" field.
+func (m *PlatformSyncMutation) ResetFinishedAt() {
+	m.finished_at = nil
+	delete(m.clearedFields, platformsync.FieldFinishedAt)
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *PlatformSyncMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[platformsync.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *PlatformSyncMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *PlatformSyncMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *PlatformSyncMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// Where appends a list predicates to the PlatformSyncMutation builder.
+func (m *PlatformSyncMutation) Where(ps ...predicate.PlatformSync) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PlatformSyncMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PlatformSyncMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PlatformSync, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PlatformSyncMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PlatformSyncMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PlatformSync).
+func (m *PlatformSyncMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PlatformSyncMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, platformsync.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, platformsync.FieldUpdatedAt)
+	}
+	if m.shop != nil {
+		fields = append(fields, platformsync.FieldShopID)
+	}
+	if m.topic != nil {
+		fields = append(fields, platformsync.FieldTopic)
+	}
+	if m.status != nil {
+		fields = append(fields, platformsync.FieldStatus)
+	}
+	if m.cursor != nil {
+		fields = append(fields, platformsync.FieldCursor)
+	}
+	if m.pages != nil {
+		fields = append(fields, platformsync.FieldPages)
+	}
+	if m.rows != nil {
+		fields = append(fields, platformsync.FieldRows)
+	}
+	if m.errors != nil {
+		fields = append(fields, platformsync.FieldErrors)
+	}
+	if m.last_error != nil {
+		fields = append(fields, platformsync.FieldLastError)
+	}
+	if m.finished_at != nil {
+		fields = append(fields, platformsync.FieldFinishedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PlatformSyncMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case platformsync.FieldCreatedAt:
+		return m.CreatedAt()
+	case platformsync.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case platformsync.FieldShopID:
+		return m.ShopID()
+	case platformsync.FieldTopic:
+		return m.Topic()
+	case platformsync.FieldStatus:
+		return m.Status()
+	case platformsync.FieldCursor:
+		return m.Cursor()
+	case platformsync.FieldPages:
+		return m.Pages()
+	case platformsync.FieldRows:
+		return m.Rows()
+	case platformsync.FieldErrors:
+		return m.Errors()
+	case platformsync.FieldLastError:
+		return m.LastError()
+	case platformsync.FieldFinishedAt:
+		return m.FinishedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PlatformSyncMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case platformsync.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case platformsync.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case platformsync.FieldShopID:
+		return m.OldShopID(ctx)
+	case platformsync.FieldTopic:
+		return m.OldTopic(ctx)
+	case platformsync.FieldStatus:
+		return m.OldStatus(ctx)
+	case platformsync.FieldCursor:
+		return m.OldCursor(ctx)
+	case platformsync.FieldPages:
+		return m.OldPages(ctx)
+	case platformsync.FieldRows:
+		return m.OldRows(ctx)
+	case platformsync.FieldErrors:
+		return m.OldErrors(ctx)
+	case platformsync.FieldLastError:
+		return m.OldLastError(ctx)
+	case platformsync.FieldFinishedAt:
+		return m.OldFinishedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PlatformSync field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PlatformSyncMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case platformsync.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case platformsync.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case platformsync.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case platformsync.FieldTopic:
+		v, ok := value.(platformsync.Topic)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTopic(v)
+		return nil
+	case platformsync.FieldStatus:
+		v, ok := value.(platformsync.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case platformsync.FieldCursor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCursor(v)
+		return nil
+	case platformsync.FieldPages:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPages(v)
+		return nil
+	case platformsync.FieldRows:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRows(v)
+		return nil
+	case platformsync.FieldErrors:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrors(v)
+		return nil
+	case platformsync.FieldLastError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastError(v)
+		return nil
+	case platformsync.FieldFinishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFinishedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PlatformSync field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PlatformSyncMutation) AddedFields() []string {
+	var fields []string
+	if m.addpages != nil {
+		fields = append(fields, platformsync.FieldPages)
+	}
+	if m.addrows != nil {
+		fields = append(fields, platformsync.FieldRows)
+	}
+	if m.adderrors != nil {
+		fields = append(fields, platformsync.FieldErrors)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PlatformSyncMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case platformsync.FieldPages:
+		return m.AddedPages()
+	case platformsync.FieldRows:
+		return m.AddedRows()
+	case platformsync.FieldErrors:
+		return m.AddedErrors()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PlatformSyncMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case platformsync.FieldPages:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPages(v)
+		return nil
+	case platformsync.FieldRows:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRows(v)
+		return nil
+	case platformsync.FieldErrors:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddErrors(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PlatformSync numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PlatformSyncMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(platformsync.FieldLastError) {
+		fields = append(fields, platformsync.FieldLastError)
+	}
+	if m.FieldCleared(platformsync.FieldFinishedAt) {
+		fields = append(fields, platformsync.FieldFinishedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PlatformSyncMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PlatformSyncMutation) ClearField(name string) error {
+	switch name {
+	case platformsync.FieldLastError:
+		m.ClearLastError()
+		return nil
+	case platformsync.FieldFinishedAt:
+		m.ClearFinishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PlatformSync nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PlatformSyncMutation) ResetField(name string) error {
+	switch name {
+	case platformsync.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case platformsync.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case platformsync.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case platformsync.FieldTopic:
+		m.ResetTopic()
+		return nil
+	case platformsync.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case platformsync.FieldCursor:
+		m.ResetCursor()
+		return nil
+	case platformsync.FieldPages:
+		m.ResetPages()
+		return nil
+	case platformsync.FieldRows:
+		m.ResetRows()
+		return nil
+	case platformsync.FieldErrors:
+		m.ResetErrors()
+		return nil
+	case platformsync.FieldLastError:
+		m.ResetLastError()
+		return nil
+	case platformsync.FieldFinishedAt:
+		m.ResetFinishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PlatformSync field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PlatformSyncMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.shop != nil {
+		edges = append(edges, platformsync.EdgeShop)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PlatformSyncMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case platformsync.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PlatformSyncMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PlatformSyncMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PlatformSyncMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedshop {
+		edges = append(edges, platformsync.EdgeShop)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PlatformSyncMutation) EdgeCleared(name string) bool {
+	switch name {
+	case platformsync.EdgeShop:
+		return m.clearedshop
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PlatformSyncMutation) ClearEdge(name string) error {
+	switch name {
+	case platformsync.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown PlatformSync unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PlatformSyncMutation) ResetEdge(name string) error {
+	switch name {
+	case platformsync.EdgeShop:
+		m.ResetShop()
+		return nil
+	}
+	return fmt.Errorf("unknown PlatformSync edge %s", name)
+}
+
 // ProcessLeaseMutation represents an operation that mutates the ProcessLease nodes in the graph.
 type ProcessLeaseMutation struct {
 	config
@@ -25707,6 +26772,9 @@ type ShopMutation struct {
 	customers                        map[int]struct{}
 	removedcustomers                 map[int]struct{}
 	clearedcustomers                 bool
+	platform_syncs                   map[int]struct{}
+	removedplatform_syncs            map[int]struct{}
+	clearedplatform_syncs            bool
 	done                             bool
 	oldValue                         func(context.Context) (*Shop, error)
 	predicates                       []predicate.Shop
@@ -27428,6 +28496,60 @@ func (m *ShopMutation) ResetCustomers() {
 	m.removedcustomers = nil
 }
 
+// AddPlatformSyncIDs adds the "platform_syncs" edge to the PlatformSync entity by ids.
+func (m *ShopMutation) AddPlatformSyncIDs(ids ...int) {
+	if m.platform_syncs == nil {
+		m.platform_syncs = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.platform_syncs[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPlatformSyncs clears the "platform_syncs" edge to the PlatformSync entity.
+func (m *ShopMutation) ClearPlatformSyncs() {
+	m.clearedplatform_syncs = true
+}
+
+// PlatformSyncsCleared reports if the "platform_syncs" edge to the PlatformSync entity was cleared.
+func (m *ShopMutation) PlatformSyncsCleared() bool {
+	return m.clearedplatform_syncs
+}
+
+// RemovePlatformSyncIDs removes the "platform_syncs" edge to the PlatformSync entity by IDs.
+func (m *ShopMutation) RemovePlatformSyncIDs(ids ...int) {
+	if m.removedplatform_syncs == nil {
+		m.removedplatform_syncs = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.platform_syncs, ids[i])
+		m.removedplatform_syncs[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPlatformSyncs returns the removed IDs of the "platform_syncs" edge to the PlatformSync entity.
+func (m *ShopMutation) RemovedPlatformSyncsIDs() (ids []int) {
+	for id := range m.removedplatform_syncs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PlatformSyncsIDs returns the "platform_syncs" edge IDs in the mutation.
+func (m *ShopMutation) PlatformSyncsIDs() (ids []int) {
+	for id := range m.platform_syncs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPlatformSyncs resets all changes to the "platform_syncs" edge.
+func (m *ShopMutation) ResetPlatformSyncs() {
+	m.platform_syncs = nil
+	m.clearedplatform_syncs = false
+	m.removedplatform_syncs = nil
+}
+
 // Where appends a list predicates to the ShopMutation builder.
 func (m *ShopMutation) Where(ps ...predicate.Shop) {
 	m.predicates = append(m.predicates, ps...)
@@ -27808,7 +28930,7 @@ func (m *ShopMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ShopMutation) AddedEdges() []string {
-	edges := make([]string, 0, 20)
+	edges := make([]string, 0, 21)
 	if m.access_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -27868,6 +28990,9 @@ func (m *ShopMutation) AddedEdges() []string {
 	}
 	if m.customers != nil {
 		edges = append(edges, shop.EdgeCustomers)
+	}
+	if m.platform_syncs != nil {
+		edges = append(edges, shop.EdgePlatformSyncs)
 	}
 	return edges
 }
@@ -27994,13 +29119,19 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgePlatformSyncs:
+		ids := make([]ent.Value, 0, len(m.platform_syncs))
+		for id := range m.platform_syncs {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ShopMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 20)
+	edges := make([]string, 0, 21)
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -28057,6 +29188,9 @@ func (m *ShopMutation) RemovedEdges() []string {
 	}
 	if m.removedcustomers != nil {
 		edges = append(edges, shop.EdgeCustomers)
+	}
+	if m.removedplatform_syncs != nil {
+		edges = append(edges, shop.EdgePlatformSyncs)
 	}
 	return edges
 }
@@ -28179,13 +29313,19 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgePlatformSyncs:
+		ids := make([]ent.Value, 0, len(m.removedplatform_syncs))
+		for id := range m.removedplatform_syncs {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ShopMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 20)
+	edges := make([]string, 0, 21)
 	if m.clearedaccess_tokens {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -28246,6 +29386,9 @@ func (m *ShopMutation) ClearedEdges() []string {
 	if m.clearedcustomers {
 		edges = append(edges, shop.EdgeCustomers)
 	}
+	if m.clearedplatform_syncs {
+		edges = append(edges, shop.EdgePlatformSyncs)
+	}
 	return edges
 }
 
@@ -28293,6 +29436,8 @@ func (m *ShopMutation) EdgeCleared(name string) bool {
 		return m.clearedconnector_calls
 	case shop.EdgeCustomers:
 		return m.clearedcustomers
+	case shop.EdgePlatformSyncs:
+		return m.clearedplatform_syncs
 	}
 	return false
 }
@@ -28371,6 +29516,9 @@ func (m *ShopMutation) ResetEdge(name string) error {
 		return nil
 	case shop.EdgeCustomers:
 		m.ResetCustomers()
+		return nil
+	case shop.EdgePlatformSyncs:
+		m.ResetPlatformSyncs()
 		return nil
 	}
 	return fmt.Errorf("unknown Shop edge %s", name)

@@ -24,6 +24,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
@@ -702,6 +703,37 @@ func init() {
 	paymenttransactionDescOperationKey := paymenttransactionFields[14].Descriptor()
 	// paymenttransaction.DefaultOperationKey holds the default value on creation for the operation_key field.
 	paymenttransaction.DefaultOperationKey = paymenttransactionDescOperationKey.Default.(string)
+	platformsyncMixin := schema.PlatformSync{}.Mixin()
+	platformsyncMixinFields0 := platformsyncMixin[0].Fields()
+	_ = platformsyncMixinFields0
+	platformsyncFields := schema.PlatformSync{}.Fields()
+	_ = platformsyncFields
+	// platformsyncDescCreatedAt is the schema descriptor for created_at field.
+	platformsyncDescCreatedAt := platformsyncMixinFields0[0].Descriptor()
+	// platformsync.DefaultCreatedAt holds the default value on creation for the created_at field.
+	platformsync.DefaultCreatedAt = platformsyncDescCreatedAt.Default.(func() time.Time)
+	// platformsyncDescUpdatedAt is the schema descriptor for updated_at field.
+	platformsyncDescUpdatedAt := platformsyncMixinFields0[1].Descriptor()
+	// platformsync.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	platformsync.DefaultUpdatedAt = platformsyncDescUpdatedAt.Default.(func() time.Time)
+	// platformsync.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	platformsync.UpdateDefaultUpdatedAt = platformsyncDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// platformsyncDescCursor is the schema descriptor for cursor field.
+	platformsyncDescCursor := platformsyncFields[3].Descriptor()
+	// platformsync.DefaultCursor holds the default value on creation for the cursor field.
+	platformsync.DefaultCursor = platformsyncDescCursor.Default.(string)
+	// platformsyncDescPages is the schema descriptor for pages field.
+	platformsyncDescPages := platformsyncFields[4].Descriptor()
+	// platformsync.DefaultPages holds the default value on creation for the pages field.
+	platformsync.DefaultPages = platformsyncDescPages.Default.(int)
+	// platformsyncDescRows is the schema descriptor for rows field.
+	platformsyncDescRows := platformsyncFields[5].Descriptor()
+	// platformsync.DefaultRows holds the default value on creation for the rows field.
+	platformsync.DefaultRows = platformsyncDescRows.Default.(int)
+	// platformsyncDescErrors is the schema descriptor for errors field.
+	platformsyncDescErrors := platformsyncFields[6].Descriptor()
+	// platformsync.DefaultErrors holds the default value on creation for the errors field.
+	platformsync.DefaultErrors = platformsyncDescErrors.Default.(int)
 	processleaseFields := schema.ProcessLease{}.Fields()
 	_ = processleaseFields
 	// processleaseDescProcess is the schema descriptor for process field.

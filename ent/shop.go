@@ -96,9 +96,11 @@ type ShopEdges struct {
 	ConnectorCalls []*ConnectorCall `json:"connector_calls,omitempty"`
 	// Customers holds the value of the customers edge.
 	Customers []*Customer `json:"customers,omitempty"`
+	// PlatformSyncs holds the value of the platform_syncs edge.
+	PlatformSyncs []*PlatformSync `json:"platform_syncs,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [20]bool
+	loadedTypes [21]bool
 	// totalCount holds the count of the edges above.
 	totalCount [14]map[string]int
 
@@ -121,6 +123,7 @@ type ShopEdges struct {
 	namedDestinations            map[string][]*Destination
 	namedConnectorCalls          map[string][]*ConnectorCall
 	namedCustomers               map[string][]*Customer
+	namedPlatformSyncs           map[string][]*PlatformSync
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -303,6 +306,15 @@ func (e ShopEdges) CustomersOrErr() ([]*Customer, error) {
 		return e.Customers, nil
 	}
 	return nil, &NotLoadedError{edge: "customers"}
+}
+
+// PlatformSyncsOrErr returns the PlatformSyncs value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) PlatformSyncsOrErr() ([]*PlatformSync, error) {
+	if e.loadedTypes[20] {
+		return e.PlatformSyncs, nil
+	}
+	return nil, &NotLoadedError{edge: "platform_syncs"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -543,6 +555,11 @@ func (_m *Shop) QueryConnectorCalls() *ConnectorCallQuery {
 // QueryCustomers queries the "customers" edge of the Shop entity.
 func (_m *Shop) QueryCustomers() *CustomerQuery {
 	return NewShopClient(_m.config).QueryCustomers(_m)
+}
+
+// QueryPlatformSyncs queries the "platform_syncs" edge of the Shop entity.
+func (_m *Shop) QueryPlatformSyncs() *PlatformSyncQuery {
+	return NewShopClient(_m.config).QueryPlatformSyncs(_m)
 }
 
 // Update returns a builder for updating this Shop.
@@ -1067,6 +1084,30 @@ func (_m *Shop) appendNamedCustomers(name string, edges ...*Customer) {
 		_m.Edges.namedCustomers[name] = []*Customer{}
 	} else {
 		_m.Edges.namedCustomers[name] = append(_m.Edges.namedCustomers[name], edges...)
+	}
+}
+
+// NamedPlatformSyncs returns the PlatformSyncs named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedPlatformSyncs(name string) ([]*PlatformSync, error) {
+	if _m.Edges.namedPlatformSyncs == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedPlatformSyncs[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedPlatformSyncs(name string, edges ...*PlatformSync) {
+	if _m.Edges.namedPlatformSyncs == nil {
+		_m.Edges.namedPlatformSyncs = make(map[string][]*PlatformSync)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedPlatformSyncs[name] = []*PlatformSync{}
+	} else {
+		_m.Edges.namedPlatformSyncs[name] = append(_m.Edges.namedPlatformSyncs[name], edges...)
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
@@ -538,6 +539,21 @@ func (_c *ShopCreate) AddCustomers(v ...*Customer) *ShopCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddCustomerIDs(ids...)
+}
+
+// AddPlatformSyncIDs adds the "platform_syncs" edge to the PlatformSync entity by IDs.
+func (_c *ShopCreate) AddPlatformSyncIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddPlatformSyncIDs(ids...)
+	return _c
+}
+
+// AddPlatformSyncs adds the "platform_syncs" edges to the PlatformSync entity.
+func (_c *ShopCreate) AddPlatformSyncs(v ...*PlatformSync) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddPlatformSyncIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -1079,6 +1095,22 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(customer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PlatformSyncsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformSyncsTable,
+			Columns: []string{shop.PlatformSyncsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformsync.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -27,6 +27,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
@@ -64,6 +65,7 @@ type ShopQuery struct {
 	withDestinations                 *DestinationQuery
 	withConnectorCalls               *ConnectorCallQuery
 	withCustomers                    *CustomerQuery
+	withPlatformSyncs                *PlatformSyncQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -85,6 +87,7 @@ type ShopQuery struct {
 	withNamedDestinations            map[string]*DestinationQuery
 	withNamedConnectorCalls          map[string]*ConnectorCallQuery
 	withNamedCustomers               map[string]*CustomerQuery
+	withNamedPlatformSyncs           map[string]*PlatformSyncQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -561,6 +564,28 @@ func (_q *ShopQuery) QueryCustomers() *CustomerQuery {
 	return query
 }
 
+// QueryPlatformSyncs chains the current query on the "platform_syncs" edge.
+func (_q *ShopQuery) QueryPlatformSyncs() *PlatformSyncQuery {
+	query := (&PlatformSyncClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(platformsync.Table, platformsync.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.PlatformSyncsTable, shop.PlatformSyncsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -773,6 +798,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withDestinations:            _q.withDestinations.Clone(),
 		withConnectorCalls:          _q.withConnectorCalls.Clone(),
 		withCustomers:               _q.withCustomers.Clone(),
+		withPlatformSyncs:           _q.withPlatformSyncs.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -999,6 +1025,17 @@ func (_q *ShopQuery) WithCustomers(opts ...func(*CustomerQuery)) *ShopQuery {
 	return _q
 }
 
+// WithPlatformSyncs tells the query-builder to eager-load the nodes that are connected to
+// the "platform_syncs" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithPlatformSyncs(opts ...func(*PlatformSyncQuery)) *ShopQuery {
+	query := (&PlatformSyncClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withPlatformSyncs = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -1077,7 +1114,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [20]bool{
+		loadedTypes = [21]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -1098,6 +1135,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withDestinations != nil,
 			_q.withConnectorCalls != nil,
 			_q.withCustomers != nil,
+			_q.withPlatformSyncs != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -1264,6 +1302,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withPlatformSyncs; query != nil {
+		if err := _q.loadPlatformSyncs(ctx, query, nodes,
+			func(n *Shop) { n.Edges.PlatformSyncs = []*PlatformSync{} },
+			func(n *Shop, e *PlatformSync) { n.Edges.PlatformSyncs = append(n.Edges.PlatformSyncs, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -1394,6 +1439,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadCustomers(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedCustomers(name) },
 			func(n *Shop, e *Customer) { n.appendNamedCustomers(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedPlatformSyncs {
+		if err := _q.loadPlatformSyncs(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedPlatformSyncs(name) },
+			func(n *Shop, e *PlatformSync) { n.appendNamedPlatformSyncs(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -2002,6 +2054,36 @@ func (_q *ShopQuery) loadCustomers(ctx context.Context, query *CustomerQuery, no
 	}
 	return nil
 }
+func (_q *ShopQuery) loadPlatformSyncs(ctx context.Context, query *PlatformSyncQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *PlatformSync)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(platformsync.FieldShopID)
+	}
+	query.Where(predicate.PlatformSync(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.PlatformSyncsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -2379,6 +2461,20 @@ func (_q *ShopQuery) WithNamedCustomers(name string, opts ...func(*CustomerQuery
 		_q.withNamedCustomers = make(map[string]*CustomerQuery)
 	}
 	_q.withNamedCustomers[name] = query
+	return _q
+}
+
+// WithNamedPlatformSyncs tells the query-builder to eager-load the nodes that are connected to the "platform_syncs"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedPlatformSyncs(name string, opts ...func(*PlatformSyncQuery)) *ShopQuery {
+	query := (&PlatformSyncClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedPlatformSyncs == nil {
+		_q.withNamedPlatformSyncs = make(map[string]*PlatformSyncQuery)
+	}
+	_q.withNamedPlatformSyncs[name] = query
 	return _q
 }
 

@@ -25,6 +25,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
@@ -524,6 +525,21 @@ func (_u *ShopUpdate) AddCustomers(v ...*Customer) *ShopUpdate {
 	return _u.AddCustomerIDs(ids...)
 }
 
+// AddPlatformSyncIDs adds the "platform_syncs" edge to the PlatformSync entity by IDs.
+func (_u *ShopUpdate) AddPlatformSyncIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddPlatformSyncIDs(ids...)
+	return _u
+}
+
+// AddPlatformSyncs adds the "platform_syncs" edges to the PlatformSync entity.
+func (_u *ShopUpdate) AddPlatformSyncs(v ...*PlatformSync) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPlatformSyncIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdate) Mutation() *ShopMutation {
 	return _u.mutation
@@ -932,6 +948,27 @@ func (_u *ShopUpdate) RemoveCustomers(v ...*Customer) *ShopUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveCustomerIDs(ids...)
+}
+
+// ClearPlatformSyncs clears all "platform_syncs" edges to the PlatformSync entity.
+func (_u *ShopUpdate) ClearPlatformSyncs() *ShopUpdate {
+	_u.mutation.ClearPlatformSyncs()
+	return _u
+}
+
+// RemovePlatformSyncIDs removes the "platform_syncs" edge to PlatformSync entities by IDs.
+func (_u *ShopUpdate) RemovePlatformSyncIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemovePlatformSyncIDs(ids...)
+	return _u
+}
+
+// RemovePlatformSyncs removes "platform_syncs" edges to PlatformSync entities.
+func (_u *ShopUpdate) RemovePlatformSyncs(v ...*PlatformSync) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePlatformSyncIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -1918,6 +1955,51 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.PlatformSyncsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformSyncsTable,
+			Columns: []string{shop.PlatformSyncsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformsync.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPlatformSyncsIDs(); len(nodes) > 0 && !_u.mutation.PlatformSyncsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformSyncsTable,
+			Columns: []string{shop.PlatformSyncsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformsync.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PlatformSyncsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformSyncsTable,
+			Columns: []string{shop.PlatformSyncsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformsync.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{shop.Label}
@@ -2414,6 +2496,21 @@ func (_u *ShopUpdateOne) AddCustomers(v ...*Customer) *ShopUpdateOne {
 	return _u.AddCustomerIDs(ids...)
 }
 
+// AddPlatformSyncIDs adds the "platform_syncs" edge to the PlatformSync entity by IDs.
+func (_u *ShopUpdateOne) AddPlatformSyncIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddPlatformSyncIDs(ids...)
+	return _u
+}
+
+// AddPlatformSyncs adds the "platform_syncs" edges to the PlatformSync entity.
+func (_u *ShopUpdateOne) AddPlatformSyncs(v ...*PlatformSync) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPlatformSyncIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdateOne) Mutation() *ShopMutation {
 	return _u.mutation
@@ -2822,6 +2919,27 @@ func (_u *ShopUpdateOne) RemoveCustomers(v ...*Customer) *ShopUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveCustomerIDs(ids...)
+}
+
+// ClearPlatformSyncs clears all "platform_syncs" edges to the PlatformSync entity.
+func (_u *ShopUpdateOne) ClearPlatformSyncs() *ShopUpdateOne {
+	_u.mutation.ClearPlatformSyncs()
+	return _u
+}
+
+// RemovePlatformSyncIDs removes the "platform_syncs" edge to PlatformSync entities by IDs.
+func (_u *ShopUpdateOne) RemovePlatformSyncIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemovePlatformSyncIDs(ids...)
+	return _u
+}
+
+// RemovePlatformSyncs removes "platform_syncs" edges to PlatformSync entities.
+func (_u *ShopUpdateOne) RemovePlatformSyncs(v ...*PlatformSync) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePlatformSyncIDs(ids...)
 }
 
 // Where appends a list predicates to the ShopUpdate builder.
@@ -3831,6 +3949,51 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(customer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PlatformSyncsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformSyncsTable,
+			Columns: []string{shop.PlatformSyncsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformsync.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPlatformSyncsIDs(); len(nodes) > 0 && !_u.mutation.PlatformSyncsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformSyncsTable,
+			Columns: []string{shop.PlatformSyncsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformsync.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PlatformSyncsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformSyncsTable,
+			Columns: []string{shop.PlatformSyncsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformsync.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -52,6 +52,8 @@ type Tx struct {
 	OrderPayment *OrderPaymentClient
 	// PaymentTransaction is the client for interacting with the PaymentTransaction builders.
 	PaymentTransaction *PaymentTransactionClient
+	// PlatformSync is the client for interacting with the PlatformSync builders.
+	PlatformSync *PlatformSyncClient
 	// ProcessLease is the client for interacting with the ProcessLease builders.
 	ProcessLease *ProcessLeaseClient
 	// Product is the client for interacting with the Product builders.
@@ -224,6 +226,7 @@ func (tx *Tx) init() {
 	tx.Order = NewOrderClient(tx.config)
 	tx.OrderPayment = NewOrderPaymentClient(tx.config)
 	tx.PaymentTransaction = NewPaymentTransactionClient(tx.config)
+	tx.PlatformSync = NewPlatformSyncClient(tx.config)
 	tx.ProcessLease = NewProcessLeaseClient(tx.config)
 	tx.Product = NewProductClient(tx.config)
 	tx.RSAConfig = NewRSAConfigClient(tx.config)

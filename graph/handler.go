@@ -106,17 +106,18 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 // statusOfKind is the HTTP status each kind of problem is reported with in extensions.status
 // (the status REST answers it with): the one place GraphQL decides it.
 var statusOfKind = map[problem.Kind]int{
-	problem.Internal:     http.StatusInternalServerError,
-	problem.Malformed:    http.StatusBadRequest,
-	problem.Unauthorized: http.StatusUnauthorized,
-	problem.NotFound:     http.StatusNotFound,
-	problem.NotAllowed:   http.StatusMethodNotAllowed,
-	problem.Conflict:     http.StatusConflict,
-	problem.TooLarge:     http.StatusRequestEntityTooLarge,
-	problem.Unsupported:  http.StatusUnsupportedMediaType,
-	problem.Invalid:      http.StatusUnprocessableEntity,
-	problem.Unavailable:  http.StatusServiceUnavailable,
-	problem.Rejected:     http.StatusBadRequest,
+	problem.Internal:      http.StatusInternalServerError,
+	problem.Malformed:     http.StatusBadRequest,
+	problem.Unauthorized:  http.StatusUnauthorized,
+	problem.NotFound:      http.StatusNotFound,
+	problem.NotAllowed:    http.StatusMethodNotAllowed,
+	problem.Conflict:      http.StatusConflict,
+	problem.TooLarge:      http.StatusRequestEntityTooLarge,
+	problem.Unsupported:   http.StatusUnsupportedMediaType,
+	problem.Invalid:       http.StatusUnprocessableEntity,
+	problem.Unavailable:   http.StatusServiceUnavailable,
+	problem.Rejected:      http.StatusBadRequest,
+	problem.NotConfigured: http.StatusNotImplemented,
 }
 
 // StatusOf is the status GraphQL reports a problem of kind k with (docs/errors.md shows it).

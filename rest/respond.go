@@ -113,17 +113,18 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 
 // statusOfKind is the HTTP status of each kind of problem: the one place REST decides it.
 var statusOfKind = map[problem.Kind]int{
-	problem.Internal:     http.StatusInternalServerError,
-	problem.Malformed:    http.StatusBadRequest,
-	problem.Unauthorized: http.StatusUnauthorized,
-	problem.NotFound:     http.StatusNotFound,
-	problem.NotAllowed:   http.StatusMethodNotAllowed,
-	problem.Conflict:     http.StatusConflict,
-	problem.TooLarge:     http.StatusRequestEntityTooLarge,
-	problem.Unsupported:  http.StatusUnsupportedMediaType,
-	problem.Invalid:      http.StatusUnprocessableEntity,
-	problem.Unavailable:  http.StatusServiceUnavailable,
-	problem.Rejected:     http.StatusBadRequest,
+	problem.Internal:      http.StatusInternalServerError,
+	problem.Malformed:     http.StatusBadRequest,
+	problem.Unauthorized:  http.StatusUnauthorized,
+	problem.NotFound:      http.StatusNotFound,
+	problem.NotAllowed:    http.StatusMethodNotAllowed,
+	problem.Conflict:      http.StatusConflict,
+	problem.TooLarge:      http.StatusRequestEntityTooLarge,
+	problem.Unsupported:   http.StatusUnsupportedMediaType,
+	problem.Invalid:       http.StatusUnprocessableEntity,
+	problem.Unavailable:   http.StatusServiceUnavailable,
+	problem.Rejected:      http.StatusBadRequest,
+	problem.NotConfigured: http.StatusNotImplemented,
 }
 
 // StatusOf is the HTTP status REST answers a problem of kind k with (docs/errors.md shows it).

@@ -103,7 +103,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.Payments = payment.New(s.p, gateways)
 	s.Orders = orders.New(s.p, s.Shops, s.Catalog, s.smtpURL)
 	s.Customers = customers.New(s.p)
-	s.Connector = connector.New(s.p, s.Orders, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase})
+	s.Connector = connector.New(s.p, s.Orders, s.Customers, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase})
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)
 	s.Admin = admin.New(s.p, s.Orders)
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,

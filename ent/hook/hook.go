@@ -237,6 +237,18 @@ func (f PaymentTransactionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentTransactionMutation", m)
 }
 
+// The PlatformSyncFunc type is an adapter to allow the use of ordinary
+// function as PlatformSync mutator.
+type PlatformSyncFunc func(context.Context, *ent.PlatformSyncMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PlatformSyncFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PlatformSyncMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PlatformSyncMutation", m)
+}
+
 // The ProcessLeaseFunc type is an adapter to allow the use of ordinary
 // function as ProcessLease mutator.
 type ProcessLeaseFunc func(context.Context, *ent.ProcessLeaseMutation) (ent.Value, error)

@@ -757,6 +757,50 @@ var (
 			},
 		},
 	}
+	// PlatformSyncsColumns holds the columns for the "platform_syncs" table.
+	PlatformSyncsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "topic", Type: field.TypeEnum, Enums: []string{"customers", "products", "orders"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"running", "succeeded", "failed"}, Default: "running"},
+		{Name: "cursor", Type: field.TypeString, Default: ""},
+		{Name: "pages", Type: field.TypeInt, Default: 0},
+		{Name: "rows", Type: field.TypeInt, Default: 0},
+		{Name: "errors", Type: field.TypeInt, Default: 0},
+		{Name: "last_error", Type: field.TypeString, Nullable: true},
+		{Name: "finished_at", Type: field.TypeTime, Nullable: true},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// PlatformSyncsTable holds the schema information for the "platform_syncs" table.
+	PlatformSyncsTable = &schema.Table{
+		Name:       "platform_syncs",
+		Columns:    PlatformSyncsColumns,
+		PrimaryKey: []*schema.Column{PlatformSyncsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "platform_syncs_shops_platform_syncs",
+				Columns:    []*schema.Column{PlatformSyncsColumns[11]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "platformsync_shop_id_topic",
+				Unique:  true,
+				Columns: []*schema.Column{PlatformSyncsColumns[11], PlatformSyncsColumns[3]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "status = 'running'",
+				},
+			},
+			{
+				Name:    "platformsync_shop_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{PlatformSyncsColumns[11], PlatformSyncsColumns[1]},
+			},
+		},
+	}
 	// ProcessLeasesColumns holds the columns for the "process_leases" table.
 	ProcessLeasesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1128,6 +1172,7 @@ var (
 		OrdersTable,
 		OrderPaymentsTable,
 		PaymentTransactionsTable,
+		PlatformSyncsTable,
 		ProcessLeasesTable,
 		ProductsTable,
 		RsaConfigsTable,
@@ -1220,6 +1265,10 @@ func init() {
 	PaymentTransactionsTable.ForeignKeys[1].RefTable = OrderPaymentsTable
 	PaymentTransactionsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(81604378624),
+	}
+	PlatformSyncsTable.ForeignKeys[0].RefTable = ShopsTable
+	PlatformSyncsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(128849018880),
 	}
 	ProcessLeasesTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(103079215104),

@@ -63,6 +63,9 @@ type OrderPayment func(*sql.Selector)
 // PaymentTransaction is the predicate function for paymenttransaction builders.
 type PaymentTransaction func(*sql.Selector)
 
+// PlatformSync is the predicate function for platformsync builders.
+type PlatformSync func(*sql.Selector)
+
 // ProcessLease is the predicate function for processlease builders.
 type ProcessLease func(*sql.Selector)
 

@@ -125,3 +125,44 @@ func (ConnectorAttempt) Edges() []ent.Edge {
 func (ConnectorAttempt) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("call_id")}
 }
+
+// PlatformSync is one import of every resource of a topic from the platform: a job pages
+// through the platform's list operation, one page per job, keeping the cursor of the next page
+// here, so a sync interrupted by a crash goes on from its last page. One runs per shop and topic.
+type PlatformSync struct{ ent.Schema }
+
+func (PlatformSync) Mixin() []ent.Mixin { return []ent.Mixin{TimestampsMixin{}} }
+
+func (PlatformSync) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("shop_id").Immutable().Annotations(entgql.Skip()),
+		field.Enum("topic").Values("customers", "products", "orders").Immutable(),
+		field.Enum("status").Values("running", "succeeded", "failed").Default("running"),
+		// cursor is the platform's cursor of the next page to import ("" for the first).
+		field.String("cursor").Default("").Annotations(entgql.Skip()),
+		field.Int("pages").Default(0),
+		field.Int("rows").Default(0),
+		// errors counts rows the platform sent that could not be imported.
+		field.Int("errors").Default(0),
+		field.String("last_error").Optional().Nillable(),
+		field.Time("finished_at").Optional().Nillable(),
+	}
+}
+
+func (PlatformSync) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("shop", Shop.Type).Ref("platform_syncs").Field("shop_id").Unique().Required().Immutable(),
+	}
+}
+
+func (PlatformSync) Indexes() []ent.Index {
+	return []ent.Index{
+		// One running sync per topic, whichever process triggers it.
+		index.Fields("shop_id", "topic").Unique().Annotations(entsql.IndexWhere("status = 'running'")),
+		index.Fields("shop_id", "created_at"),
+	}
+}
+
+func (PlatformSync) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}

@@ -66,6 +66,7 @@ func (Shop) Edges() []ent.Edge {
 		edge.To("destinations", Destination.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("connector_calls", ConnectorCall.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("customers", Customer.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("platform_syncs", PlatformSync.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

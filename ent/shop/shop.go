@@ -84,6 +84,8 @@ const (
 	EdgeConnectorCalls = "connector_calls"
 	// EdgeCustomers holds the string denoting the customers edge name in mutations.
 	EdgeCustomers = "customers"
+	// EdgePlatformSyncs holds the string denoting the platform_syncs edge name in mutations.
+	EdgePlatformSyncs = "platform_syncs"
 	// Table holds the table name of the shop in the database.
 	Table = "shops"
 	// AccessTokensTable is the table that holds the access_tokens relation/edge.
@@ -226,6 +228,13 @@ const (
 	CustomersInverseTable = "customers"
 	// CustomersColumn is the table column denoting the customers relation/edge.
 	CustomersColumn = "shop_id"
+	// PlatformSyncsTable is the table that holds the platform_syncs relation/edge.
+	PlatformSyncsTable = "platform_syncs"
+	// PlatformSyncsInverseTable is the table name for the PlatformSync entity.
+	// It exists in this package in order to avoid circular dependency with the "platformsync" package.
+	PlatformSyncsInverseTable = "platform_syncs"
+	// PlatformSyncsColumn is the table column denoting the platform_syncs relation/edge.
+	PlatformSyncsColumn = "shop_id"
 )
 
 // Columns holds all SQL columns for shop fields.
@@ -641,6 +650,20 @@ func ByCustomers(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newCustomersStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByPlatformSyncsCount orders the results by platform_syncs count.
+func ByPlatformSyncsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newPlatformSyncsStep(), opts...)
+	}
+}
+
+// ByPlatformSyncs orders the results by platform_syncs terms.
+func ByPlatformSyncs(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPlatformSyncsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccessTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -779,5 +802,12 @@ func newCustomersStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(CustomersInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, CustomersTable, CustomersColumn),
+	)
+}
+func newPlatformSyncsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PlatformSyncsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, PlatformSyncsTable, PlatformSyncsColumn),
 	)
 }

@@ -1170,6 +1170,29 @@ func HasCustomersWith(preds ...predicate.Customer) predicate.Shop {
 	})
 }
 
+// HasPlatformSyncs applies the HasEdge predicate on the "platform_syncs" edge.
+func HasPlatformSyncs() predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, PlatformSyncsTable, PlatformSyncsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPlatformSyncsWith applies the HasEdge predicate on the "platform_syncs" edge with a given conditions (other predicates).
+func HasPlatformSyncsWith(preds ...predicate.PlatformSync) predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := newPlatformSyncsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Shop) predicate.Shop {
 	return predicate.Shop(sql.AndPredicates(predicates...))

@@ -21,6 +21,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
@@ -737,6 +738,31 @@ type ComplexityRoot struct {
 	}
 
 	PaymentTransactionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	PlatformSync struct {
+		CreatedAt  func(childComplexity int) int
+		Errors     func(childComplexity int) int
+		FinishedAt func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastError  func(childComplexity int) int
+		Pages      func(childComplexity int) int
+		Rows       func(childComplexity int) int
+		Shop       func(childComplexity int) int
+		Status     func(childComplexity int) int
+		Topic      func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+	}
+
+	PlatformSyncConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	PlatformSyncEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
 	}
@@ -4509,6 +4535,105 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentTransactionEdge.Node(childComplexity), true
 
+	case "PlatformSync.createdAt":
+		if e.ComplexityRoot.PlatformSync.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSync.CreatedAt(childComplexity), true
+	case "PlatformSync.errors":
+		if e.ComplexityRoot.PlatformSync.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSync.Errors(childComplexity), true
+	case "PlatformSync.finishedAt":
+		if e.ComplexityRoot.PlatformSync.FinishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSync.FinishedAt(childComplexity), true
+	case "PlatformSync.id":
+		if e.ComplexityRoot.PlatformSync.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSync.ID(childComplexity), true
+	case "PlatformSync.lastError":
+		if e.ComplexityRoot.PlatformSync.LastError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSync.LastError(childComplexity), true
+	case "PlatformSync.pages":
+		if e.ComplexityRoot.PlatformSync.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSync.Pages(childComplexity), true
+	case "PlatformSync.rows":
+		if e.ComplexityRoot.PlatformSync.Rows == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSync.Rows(childComplexity), true
+	case "PlatformSync.shop":
+		if e.ComplexityRoot.PlatformSync.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSync.Shop(childComplexity), true
+	case "PlatformSync.status":
+		if e.ComplexityRoot.PlatformSync.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSync.Status(childComplexity), true
+	case "PlatformSync.topic":
+		if e.ComplexityRoot.PlatformSync.Topic == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSync.Topic(childComplexity), true
+	case "PlatformSync.updatedAt":
+		if e.ComplexityRoot.PlatformSync.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSync.UpdatedAt(childComplexity), true
+
+	case "PlatformSyncConnection.edges":
+		if e.ComplexityRoot.PlatformSyncConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSyncConnection.Edges(childComplexity), true
+	case "PlatformSyncConnection.pageInfo":
+		if e.ComplexityRoot.PlatformSyncConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSyncConnection.PageInfo(childComplexity), true
+	case "PlatformSyncConnection.totalCount":
+		if e.ComplexityRoot.PlatformSyncConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSyncConnection.TotalCount(childComplexity), true
+
+	case "PlatformSyncEdge.cursor":
+		if e.ComplexityRoot.PlatformSyncEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSyncEdge.Cursor(childComplexity), true
+	case "PlatformSyncEdge.node":
+		if e.ComplexityRoot.PlatformSyncEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformSyncEdge.Node(childComplexity), true
+
 	case "ProcessOrderResult.requiresAction":
 		if e.ComplexityRoot.ProcessOrderResult.RequiresAction == nil {
 			break
@@ -6212,6 +6337,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PaymentInput", ec.unmarshalInputPaymentInput),
 			graphql.NewInputUnmarshaler("PaymentTransactionOrder", ec.unmarshalInputPaymentTransactionOrder),
 			graphql.NewInputUnmarshaler("PaymentTransactionWhereInput", ec.unmarshalInputPaymentTransactionWhereInput),
+			graphql.NewInputUnmarshaler("PlatformSyncOrder", ec.unmarshalInputPlatformSyncOrder),
+			graphql.NewInputUnmarshaler("PlatformSyncWhereInput", ec.unmarshalInputPlatformSyncWhereInput),
 			graphql.NewInputUnmarshaler("ProductInput", ec.unmarshalInputProductInput),
 			graphql.NewInputUnmarshaler("ProductOrder", ec.unmarshalInputProductOrder),
 			graphql.NewInputUnmarshaler("ProductWhereInput", ec.unmarshalInputProductWhereInput),
@@ -9965,6 +10092,210 @@ input PaymentTransactionWhereInput {
   """
   hasPayment: Boolean
   hasPaymentWith: [OrderPaymentWhereInput!]
+}
+type PlatformSync implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  topic: PlatformSyncTopic!
+  status: PlatformSyncStatus!
+  pages: Int!
+  rows: Int!
+  errors: Int!
+  lastError: String
+  finishedAt: Time
+  shop: Shop!
+}
+"""
+A connection to a list of items.
+"""
+type PlatformSyncConnection {
+  """
+  A list of edges.
+  """
+  edges: [PlatformSyncEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type PlatformSyncEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: PlatformSync
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for PlatformSync connections
+"""
+input PlatformSyncOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order PlatformSyncs.
+  """
+  field: PlatformSyncOrderField!
+}
+"""
+Properties by which PlatformSync connections can be ordered.
+"""
+enum PlatformSyncOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+"""
+PlatformSyncStatus is enum for the field status
+"""
+enum PlatformSyncStatus @goModel(model: "github.com/checkoutd/checkoutd/ent/platformsync.Status") {
+  running
+  succeeded
+  failed
+}
+"""
+PlatformSyncTopic is enum for the field topic
+"""
+enum PlatformSyncTopic @goModel(model: "github.com/checkoutd/checkoutd/ent/platformsync.Topic") {
+  customers
+  products
+  orders
+}
+"""
+PlatformSyncWhereInput is used for filtering PlatformSync objects.
+Input was generated by ent.
+"""
+input PlatformSyncWhereInput {
+  not: PlatformSyncWhereInput
+  and: [PlatformSyncWhereInput!]
+  or: [PlatformSyncWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  topic field predicates
+  """
+  topic: PlatformSyncTopic
+  topicNEQ: PlatformSyncTopic
+  topicIn: [PlatformSyncTopic!]
+  topicNotIn: [PlatformSyncTopic!]
+  """
+  status field predicates
+  """
+  status: PlatformSyncStatus
+  statusNEQ: PlatformSyncStatus
+  statusIn: [PlatformSyncStatus!]
+  statusNotIn: [PlatformSyncStatus!]
+  """
+  pages field predicates
+  """
+  pages: Int
+  pagesNEQ: Int
+  pagesIn: [Int!]
+  pagesNotIn: [Int!]
+  pagesGT: Int
+  pagesGTE: Int
+  pagesLT: Int
+  pagesLTE: Int
+  """
+  rows field predicates
+  """
+  rows: Int
+  rowsNEQ: Int
+  rowsIn: [Int!]
+  rowsNotIn: [Int!]
+  rowsGT: Int
+  rowsGTE: Int
+  rowsLT: Int
+  rowsLTE: Int
+  """
+  errors field predicates
+  """
+  errors: Int
+  errorsNEQ: Int
+  errorsIn: [Int!]
+  errorsNotIn: [Int!]
+  errorsGT: Int
+  errorsGTE: Int
+  errorsLT: Int
+  errorsLTE: Int
+  """
+  last_error field predicates
+  """
+  lastError: String
+  lastErrorNEQ: String
+  lastErrorIn: [String!]
+  lastErrorNotIn: [String!]
+  lastErrorGT: String
+  lastErrorGTE: String
+  lastErrorLT: String
+  lastErrorLTE: String
+  lastErrorContains: String
+  lastErrorHasPrefix: String
+  lastErrorHasSuffix: String
+  lastErrorIsNil: Boolean
+  lastErrorNotNil: Boolean
+  lastErrorEqualFold: String
+  lastErrorContainsFold: String
+  """
+  finished_at field predicates
+  """
+  finishedAt: Time
+  finishedAtNEQ: Time
+  finishedAtIn: [Time!]
+  finishedAtNotIn: [Time!]
+  finishedAtGT: Time
+  finishedAtGTE: Time
+  finishedAtLT: Time
+  finishedAtLTE: Time
+  finishedAtIsNil: Boolean
+  finishedAtNotNil: Boolean
+  """
+  shop edge predicates
+  """
+  hasShop: Boolean
+  hasShopWith: [ShopWhereInput!]
 }
 type Product implements Node {
   id: ID!
@@ -14404,6 +14735,44 @@ func (ec *executionContext) childFields_PaymentTransactionEdge(ctx context.Conte
 		return ec.fieldContext_PaymentTransactionEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentTransactionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PlatformSync(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PlatformSync_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PlatformSync_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_PlatformSync_updatedAt(ctx, field)
+	case "topic":
+		return ec.fieldContext_PlatformSync_topic(ctx, field)
+	case "status":
+		return ec.fieldContext_PlatformSync_status(ctx, field)
+	case "pages":
+		return ec.fieldContext_PlatformSync_pages(ctx, field)
+	case "rows":
+		return ec.fieldContext_PlatformSync_rows(ctx, field)
+	case "errors":
+		return ec.fieldContext_PlatformSync_errors(ctx, field)
+	case "lastError":
+		return ec.fieldContext_PlatformSync_lastError(ctx, field)
+	case "finishedAt":
+		return ec.fieldContext_PlatformSync_finishedAt(ctx, field)
+	case "shop":
+		return ec.fieldContext_PlatformSync_shop(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PlatformSync", field.Name)
+}
+
+func (ec *executionContext) childFields_PlatformSyncEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_PlatformSyncEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_PlatformSyncEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PlatformSyncEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_ProcessOrderResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -31197,6 +31566,410 @@ func (ec *executionContext) _PaymentTransactionEdge_cursor(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_PaymentTransactionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentTransactionEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _PlatformSync_id(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSync_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSync_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSync", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PlatformSync_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSync_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSync_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSync", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PlatformSync_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSync_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSync_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSync", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PlatformSync_topic(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSync_topic(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Topic, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v platformsync.Topic) graphql.Marshaler {
+			return ec.marshalNPlatformSyncTopic2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopic(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSync_topic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSync", field, false, false, "PlatformSyncTopic")
+}
+
+func (ec *executionContext) _PlatformSync_status(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSync_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v platformsync.Status) graphql.Marshaler {
+			return ec.marshalNPlatformSyncStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSync_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSync", field, false, false, "PlatformSyncStatus")
+}
+
+func (ec *executionContext) _PlatformSync_pages(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSync_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSync_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSync", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PlatformSync_rows(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSync_rows(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rows, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSync_rows(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSync", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PlatformSync_errors(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSync_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSync_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSync", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PlatformSync_lastError(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSync_lastError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastError, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSync_lastError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSync", field, false, false, "String")
+}
+
+func (ec *executionContext) _PlatformSync_finishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSync_finishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSync_finishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSync", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PlatformSync_shop(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSync_shop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shop(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSync_shop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PlatformSync",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PlatformSyncConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSyncConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSyncConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.PlatformSyncEdge) graphql.Marshaler {
+			return ec.marshalOPlatformSyncEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSyncConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PlatformSyncConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlatformSyncEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PlatformSyncConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSyncConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSyncConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSyncConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PlatformSyncConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PlatformSyncConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSyncConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSyncConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSyncConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSyncConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PlatformSyncEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSyncEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSyncEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PlatformSync) graphql.Marshaler {
+			return ec.marshalOPlatformSync2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSync(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSyncEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PlatformSyncEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlatformSync(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PlatformSyncEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSyncEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformSyncEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformSyncEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformSyncEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _ProcessOrderResult_view(ctx context.Context, field graphql.CollectedField, obj *checkout.ProcessResult) (ret graphql.Marshaler) {
@@ -53995,6 +54768,696 @@ func UnmarshalPaymentTransactionWhereInput(ctx context.Context, raw any) (ent.Pa
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputPlatformSyncOrder(ctx context.Context, obj any) (ent.PlatformSyncOrder, error) {
+	var it ent.PlatformSyncOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNPlatformSyncOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPlatformSyncOrder unmarshals raw into the PlatformSyncOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPlatformSyncOrder(ctx context.Context, raw any) (ent.PlatformSyncOrder, error) {
+	var out ent.PlatformSyncOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PlatformSyncOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPlatformSyncWhereInput(ctx context.Context, obj any) (ent.PlatformSyncWhereInput, error) {
+	var it ent.PlatformSyncWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "topic", "topicNEQ", "topicIn", "topicNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "pages", "pagesNEQ", "pagesIn", "pagesNotIn", "pagesGT", "pagesGTE", "pagesLT", "pagesLTE", "rows", "rowsNEQ", "rowsIn", "rowsNotIn", "rowsGT", "rowsGTE", "rowsLT", "rowsLTE", "errors", "errorsNEQ", "errorsIn", "errorsNotIn", "errorsGT", "errorsGTE", "errorsLT", "errorsLTE", "lastError", "lastErrorNEQ", "lastErrorIn", "lastErrorNotIn", "lastErrorGT", "lastErrorGTE", "lastErrorLT", "lastErrorLTE", "lastErrorContains", "lastErrorHasPrefix", "lastErrorHasSuffix", "lastErrorIsNil", "lastErrorNotNil", "lastErrorEqualFold", "lastErrorContainsFold", "finishedAt", "finishedAtNEQ", "finishedAtIn", "finishedAtNotIn", "finishedAtGT", "finishedAtGTE", "finishedAtLT", "finishedAtLTE", "finishedAtIsNil", "finishedAtNotNil", "hasShop", "hasShopWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOPlatformSyncWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOPlatformSyncWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOPlatformSyncWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "topic":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topic"))
+			data, err := ec.unmarshalOPlatformSyncTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopic(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Topic = data
+		case "topicNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicNEQ"))
+			data, err := ec.unmarshalOPlatformSyncTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopic(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicNEQ = data
+		case "topicIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicIn"))
+			data, err := ec.unmarshalOPlatformSyncTopic2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopicᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicIn = data
+		case "topicNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topicNotIn"))
+			data, err := ec.unmarshalOPlatformSyncTopic2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopicᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopicNotIn = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOPlatformSyncStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOPlatformSyncStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOPlatformSyncStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOPlatformSyncStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "pages":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pages"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pages = data
+		case "pagesNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pagesNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PagesNEQ = data
+		case "pagesIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pagesIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PagesIn = data
+		case "pagesNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pagesNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PagesNotIn = data
+		case "pagesGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pagesGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PagesGT = data
+		case "pagesGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pagesGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PagesGTE = data
+		case "pagesLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pagesLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PagesLT = data
+		case "pagesLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pagesLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PagesLTE = data
+		case "rows":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rows"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rows = data
+		case "rowsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rowsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RowsNEQ = data
+		case "rowsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rowsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RowsIn = data
+		case "rowsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rowsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RowsNotIn = data
+		case "rowsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rowsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RowsGT = data
+		case "rowsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rowsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RowsGTE = data
+		case "rowsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rowsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RowsLT = data
+		case "rowsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rowsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RowsLTE = data
+		case "errors":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errors"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Errors = data
+		case "errorsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorsNEQ = data
+		case "errorsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorsIn = data
+		case "errorsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorsNotIn = data
+		case "errorsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorsGT = data
+		case "errorsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorsGTE = data
+		case "errorsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorsLT = data
+		case "errorsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorsLTE = data
+		case "lastError":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastError"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastError = data
+		case "lastErrorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorNEQ = data
+		case "lastErrorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorIn = data
+		case "lastErrorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorNotIn = data
+		case "lastErrorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorGT = data
+		case "lastErrorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorGTE = data
+		case "lastErrorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorLT = data
+		case "lastErrorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorLTE = data
+		case "lastErrorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorContains = data
+		case "lastErrorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorHasPrefix = data
+		case "lastErrorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorHasSuffix = data
+		case "lastErrorIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorIsNil = data
+		case "lastErrorNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorNotNil = data
+		case "lastErrorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorEqualFold = data
+		case "lastErrorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastErrorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastErrorContainsFold = data
+		case "finishedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("finishedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinishedAt = data
+		case "finishedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("finishedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinishedAtNEQ = data
+		case "finishedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("finishedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinishedAtIn = data
+		case "finishedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("finishedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinishedAtNotIn = data
+		case "finishedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("finishedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinishedAtGT = data
+		case "finishedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("finishedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinishedAtGTE = data
+		case "finishedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("finishedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinishedAtLT = data
+		case "finishedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("finishedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinishedAtLTE = data
+		case "finishedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("finishedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinishedAtIsNil = data
+		case "finishedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("finishedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinishedAtNotNil = data
+		case "hasShop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShop = data
+		case "hasShopWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShopWith"))
+			data, err := ec.unmarshalOShopWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShopWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShopWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPlatformSyncWhereInput unmarshals raw into the PlatformSyncWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPlatformSyncWhereInput(ctx context.Context, raw any) (ent.PlatformSyncWhereInput, error) {
+	var out ent.PlatformSyncWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PlatformSyncWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputProductInput(ctx context.Context, obj any) (catalog.ProductInput, error) {
 	var it catalog.ProductInput
 	if obj == nil {
@@ -62129,6 +63592,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Product(ctx, sel, obj)
+	case *ent.PlatformSync:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PlatformSync(ctx, sel, obj)
 	case *ent.PaymentTransaction:
 		if obj == nil {
 			return graphql.Null
@@ -66685,6 +68153,171 @@ func (ec *executionContext) _PaymentTransactionEdge(ctx context.Context, sel ast
 	return out
 }
 
+var platformSyncImplementors = []string{"PlatformSync", "Node"}
+
+func (ec *executionContext) _PlatformSync(ctx context.Context, sel ast.SelectionSet, obj *ent.PlatformSync) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, platformSyncImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PlatformSync")
+		case "id":
+			out.Values[i] = ec._PlatformSync_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._PlatformSync_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._PlatformSync_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "topic":
+			out.Values[i] = ec._PlatformSync_topic(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._PlatformSync_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pages":
+			out.Values[i] = ec._PlatformSync_pages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rows":
+			out.Values[i] = ec._PlatformSync_rows(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errors":
+			out.Values[i] = ec._PlatformSync_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastError":
+			out.Values[i] = ec._PlatformSync_lastError(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "finishedAt":
+			out.Values[i] = ec._PlatformSync_finishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shop":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PlatformSync_shop(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var platformSyncConnectionImplementors = []string{"PlatformSyncConnection"}
+
+func (ec *executionContext) _PlatformSyncConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.PlatformSyncConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, platformSyncConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PlatformSyncConnection")
+		case "edges":
+			out.Values[i] = ec._PlatformSyncConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._PlatformSyncConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._PlatformSyncConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var platformSyncEdgeImplementors = []string{"PlatformSyncEdge"}
+
+func (ec *executionContext) _PlatformSyncEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.PlatformSyncEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, platformSyncEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PlatformSyncEdge")
+		case "node":
+			out.Values[i] = ec._PlatformSyncEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._PlatformSyncEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var processOrderResultImplementors = []string{"ProcessOrderResult"}
 
 func (ec *executionContext) _ProcessOrderResult(ctx context.Context, sel ast.SelectionSet, obj *checkout.ProcessResult) graphql.Marshaler {
@@ -70528,6 +72161,45 @@ func (ec *executionContext) unmarshalNPaymentTransactionWhereInput2ᚖgithubᚗc
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNPlatformSyncOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncOrderField(ctx context.Context, v any) (*ent.PlatformSyncOrderField, error) {
+	var res = new(ent.PlatformSyncOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPlatformSyncOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.PlatformSyncOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PlatformSyncOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNPlatformSyncStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatus(ctx context.Context, v any) (platformsync.Status, error) {
+	var res platformsync.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPlatformSyncStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatus(ctx context.Context, sel ast.SelectionSet, v platformsync.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPlatformSyncTopic2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopic(ctx context.Context, v any) (platformsync.Topic, error) {
+	var res platformsync.Topic
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPlatformSyncTopic2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopic(ctx context.Context, sel ast.SelectionSet, v platformsync.Topic) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPlatformSyncWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncWhereInput(ctx context.Context, v any) (*ent.PlatformSyncWhereInput, error) {
+	res, err := ec.unmarshalInputPlatformSyncWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNProcessOrderResult2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐProcessResult(ctx context.Context, sel ast.SelectionSet, v *checkout.ProcessResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ProcessOrderResult!")
@@ -72929,6 +74601,162 @@ func (ec *executionContext) unmarshalOPaymentTransactionWhereInput2ᚖgithubᚗc
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputPaymentTransactionWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPlatformSync2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSync(ctx context.Context, sel ast.SelectionSet, v *ent.PlatformSync) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PlatformSync(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPlatformSyncEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.PlatformSyncEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOPlatformSyncEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOPlatformSyncEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncEdge(ctx context.Context, sel ast.SelectionSet, v *ent.PlatformSyncEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PlatformSyncEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPlatformSyncStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatusᚄ(ctx context.Context, v any) ([]platformsync.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]platformsync.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPlatformSyncStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPlatformSyncStatus2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []platformsync.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPlatformSyncStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPlatformSyncStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatus(ctx context.Context, v any) (*platformsync.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(platformsync.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPlatformSyncStatus2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐStatus(ctx context.Context, sel ast.SelectionSet, v *platformsync.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOPlatformSyncTopic2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopicᚄ(ctx context.Context, v any) ([]platformsync.Topic, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]platformsync.Topic, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPlatformSyncTopic2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopic(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPlatformSyncTopic2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopicᚄ(ctx context.Context, sel ast.SelectionSet, v []platformsync.Topic) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPlatformSyncTopic2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopic(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPlatformSyncTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopic(ctx context.Context, v any) (*platformsync.Topic, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(platformsync.Topic)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPlatformSyncTopic2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopic(ctx context.Context, sel ast.SelectionSet, v *platformsync.Topic) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOPlatformSyncWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncWhereInputᚄ(ctx context.Context, v any) ([]*ent.PlatformSyncWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.PlatformSyncWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPlatformSyncWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOPlatformSyncWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncWhereInput(ctx context.Context, v any) (*ent.PlatformSyncWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPlatformSyncWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

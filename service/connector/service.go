@@ -8,6 +8,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/destination"
+	"github.com/checkoutd/checkoutd/service/customers"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/platform"
@@ -17,6 +18,7 @@ import (
 type Service struct {
 	p            *platform.Platform
 	orders       *orders.Service
+	customers    *customers.Service
 	client       *Client
 	outbound     outbound.Policy
 	retryBase    time.Duration
@@ -35,7 +37,7 @@ type Config struct {
 }
 
 // New returns the platform connector domain, with its call worker and queue registered.
-func New(p *platform.Platform, o *orders.Service, cfg Config) *Service {
+func New(p *platform.Platform, o *orders.Service, cu *customers.Service, cfg Config) *Service {
 	if cfg.RetryBase == 0 {
 		cfg.RetryBase = DefaultRetryBase
 	}
@@ -43,10 +45,11 @@ func New(p *platform.Platform, o *orders.Service, cfg Config) *Service {
 		cfg.MaxAttempts = DefaultMaxAttempts
 	}
 	// Signatures carry the wall-clock time the platform checks, whatever the service clock says.
-	s := &Service{p: p, orders: o, outbound: cfg.Outbound, client: NewClient(cfg.Outbound, time.Now),
+	s := &Service{p: p, orders: o, customers: cu, outbound: cfg.Outbound, client: NewClient(cfg.Outbound, time.Now),
 		retryBase: cfg.RetryBase, maxAttempts: cfg.MaxAttempts}
 	s.watchDestinations()
 	platform.AddWorker(p.Jobs, &callWorker{s: s})
+	platform.AddWorker(p.Jobs, &syncPageWorker{s: s})
 	// Connector calls wait on the platform: several run at once.
 	p.Jobs.AddQueue(queueConnector, 16)
 	return s

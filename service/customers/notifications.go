@@ -211,50 +211,51 @@ func (s *Service) lockCustomer(ctx context.Context, tx *ent.Tx, shopID int, plat
 // Two first saves of one customer racing: the unique index refuses the second, whose job is
 // retried and then finds the first.
 func (s *Service) applySaved(ctx context.Context, shopID int, in CustomerInput) error {
-	updated, err := time.Parse(time.RFC3339Nano, in.PlatformUpdatedAt)
-	if err != nil {
-		return nil // checked when queued
-	}
 	return s.p.InTx(ctx, func(tx *ent.Tx) error {
 		c, err := s.lockCustomer(ctx, tx, shopID, in.PlatformID)
 		if err != nil {
 			return err
 		}
-		var id int
-		if c == nil {
-			create := tx.Customer.Create().SetShopID(shopID).SetPlatformID(in.PlatformID).SetPlatformUpdatedAt(updated).
-				SetNillableFirstName(in.FirstName).SetNillableLastName(in.LastName).SetNillableEmail(in.Email).SetNillablePhone(in.Phone)
-			if in.PlatformCreatedAt != nil {
-				if t, err := time.Parse(time.RFC3339Nano, *in.PlatformCreatedAt); err == nil {
-					create.SetPlatformCreatedAt(t)
-				}
-			}
-			created, err := create.Save(ctx)
-			if err != nil {
-				return err
-			}
-			id = created.ID
-		} else {
-			if !updated.After(c.PlatformUpdatedAt) || (c.PlatformDeletedAt != nil && !updated.After(*c.PlatformDeletedAt)) {
-				return nil // as old as the copy, or older than its delete
-			}
-			update := tx.Customer.UpdateOne(c).SetPlatformUpdatedAt(updated).ClearPlatformDeletedAt().
-				SetNillableFirstName(in.FirstName).SetNillableLastName(in.LastName).SetNillableEmail(in.Email).SetNillablePhone(in.Phone)
-			if in.PlatformCreatedAt != nil {
-				if t, err := time.Parse(time.RFC3339Nano, *in.PlatformCreatedAt); err == nil {
-					update.SetPlatformCreatedAt(t)
-				}
-			}
-			if err := update.Exec(ctx); err != nil {
-				return err
-			}
-			id = c.ID
-		}
-		if in.Addresses == nil {
-			return nil
-		}
-		return replaceAddresses(ctx, tx, id, *in.Addresses)
+		return applySavedTo(ctx, tx, shopID, c, in)
 	})
+}
+
+// applySavedTo applies in to c, the shop's copy read for a change (nil when there is none).
+func applySavedTo(ctx context.Context, tx *ent.Tx, shopID int, c *ent.Customer, in CustomerInput) error {
+	updated, err := time.Parse(time.RFC3339Nano, in.PlatformUpdatedAt)
+	if err != nil {
+		return nil // checked before
+	}
+	var created *time.Time
+	if in.PlatformCreatedAt != nil {
+		if t, err := time.Parse(time.RFC3339Nano, *in.PlatformCreatedAt); err == nil {
+			created = &t
+		}
+	}
+	var id int
+	if c == nil {
+		n, err := tx.Customer.Create().SetShopID(shopID).SetPlatformID(in.PlatformID).SetPlatformUpdatedAt(updated).
+			SetNillablePlatformCreatedAt(created).SetNillableFirstName(in.FirstName).SetNillableLastName(in.LastName).
+			SetNillableEmail(in.Email).SetNillablePhone(in.Phone).Save(ctx)
+		if err != nil {
+			return err
+		}
+		id = n.ID
+	} else {
+		if !updated.After(c.PlatformUpdatedAt) || (c.PlatformDeletedAt != nil && !updated.After(*c.PlatformDeletedAt)) {
+			return nil // as old as the copy, or older than its delete
+		}
+		if err := tx.Customer.UpdateOne(c).SetPlatformUpdatedAt(updated).ClearPlatformDeletedAt().SetNillablePlatformCreatedAt(created).
+			SetNillableFirstName(in.FirstName).SetNillableLastName(in.LastName).SetNillableEmail(in.Email).SetNillablePhone(in.Phone).
+			Exec(ctx); err != nil {
+			return err
+		}
+		id = c.ID
+	}
+	if in.Addresses == nil {
+		return nil
+	}
+	return replaceAddresses(ctx, tx, id, *in.Addresses)
 }
 
 // replaceAddresses makes the customer's addresses those given: each updated with the fields it
@@ -324,3 +325,5 @@ func (s *Service) applyDeleted(ctx context.Context, shopID int, in DeletedInput)
 		return tx.Customer.UpdateOne(c).SetPlatformDeletedAt(deleted).Exec(ctx)
 	})
 }
+
+func parseTime(v string) (time.Time, error) { return time.Parse(time.RFC3339Nano, v) }

@@ -36,9 +36,12 @@ const (
 	// Rejected is a request refused by a rule of an interface whose spec answers such refusals
 	// with 400 rather than 422 (destinations, event notifications).
 	Rejected
+	// NotConfigured is a request for something the shop has not set up (a sync of a topic
+	// without a destination): the spec's 501.
+	NotConfigured
 )
 
-var kindNames = [...]string{"internal", "malformed", "unauthorized", "not_found", "not_allowed", "conflict", "too_large", "unsupported", "invalid", "unavailable", "rejected"}
+var kindNames = [...]string{"internal", "malformed", "unauthorized", "not_found", "not_allowed", "conflict", "too_large", "unsupported", "invalid", "unavailable", "rejected", "not_configured"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
