@@ -72,7 +72,7 @@ func connectorPageView(ds []*ent.Destination, free []option, secretSet bool, f f
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "</code> there, signed with the shop's shared secret, and verifies it with a signed call to its <code>/verification</code> endpoint before saving it. Today only the orders destination is called: each processed order is created on the platform, and the calls are logged below.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "</code> there, signed with the shop's shared secret, and verifies it with a signed call to its <code>/verification</code> endpoint before saving it. Today only the orders destination is called: each processed order is created on the platform by a <code>create_order</code> call, logged below.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -87,7 +87,7 @@ func connectorPageView(ds []*ent.Destination, free []option, secretSet bool, f f
 				return templ_7745c5c3_Err
 			}
 			if len(ds) == 0 {
-				templ_7745c5c3_Err = empty("No destinations yet: checkoutd is the system of record for every topic.").Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = empty("No destinations yet.").Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
