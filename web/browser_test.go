@@ -92,9 +92,12 @@ func eachConsole(t *testing.T, fn func(t *testing.T, c *console)) {
 	})
 }
 
-func newConsole(t *testing.T, db *platform.Database) *console {
+// newConsole serves the console of a new shop-a on db; opts are the service's options beyond
+// the tests' usual ones.
+func newConsole(t *testing.T, db *platform.Database, opts ...service.Option) *console {
 	clock := &fakeClock{now: time.Now()}
-	svc := service.New(db, service.WithClock(clock.Now), service.WithGatewayTimeout(2*time.Second), service.WithOutboundAllowPrivate(true))
+	svc := service.New(db, append([]service.Option{service.WithClock(clock.Now), service.WithGatewayTimeout(2 * time.Second),
+		service.WithOutboundAllowPrivate(true)}, opts...)...)
 	mux := http.NewServeMux()
 	web.Register(mux, svc, web.WithClock(clock.Now))
 	srv := httptest.NewServer(mux)

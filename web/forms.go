@@ -36,12 +36,14 @@ func (f form) Err(name string) string { return f.Errors[name] }
 // Checked reports whether a checkbox of the form is ticked.
 func (f form) Checked(name string) bool { return f.Values.Get(name) != "" }
 
-// invalid turns a validation error of the service into the form shown again: each problem goes
-// next to the field its details name (a "field" entry names the one field the message is
-// about; other entries are field: problem). Any other error is not the form's and comes back.
+// invalid turns a validation error of the service (Invalid, or Rejected: a refusal of an
+// interface whose spec answers 400, such as a destination's) into the form shown again: each
+// problem goes next to the field its details name (a "field" entry names the one field the
+// message is about; an Invalid's other entries are field: problem), and the message heads the form. Any other
+// error is not the form's and comes back.
 func invalid(values url.Values, err error) (form, error) {
 	se, ok := problem.As(err)
-	if !ok || se.Kind != problem.Invalid {
+	if !ok || se.Kind != problem.Invalid && se.Kind != problem.Rejected {
 		return form{}, err
 	}
 	f := newForm(values)
@@ -53,8 +55,9 @@ func invalid(values url.Values, err error) (form, error) {
 			}
 			continue
 		}
-		if problem, ok := v.(string); ok {
-			f.Errors[k] = problem
+		// A refusal's other details are facts about it (the URL verified), not fields.
+		if msg, ok := v.(string); ok && se.Kind == problem.Invalid {
+			f.Errors[k] = msg
 		}
 	}
 	return f, nil

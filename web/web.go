@@ -77,6 +77,7 @@ func Register(mux *http.ServeMux, svc *service.Service, opts ...Option) {
 	c.paymentGatewayRoutes(mux)
 	c.flowRoutes(mux)
 	c.webhookRoutes(mux)
+	c.connectorRoutes(mux)
 	c.integrationRoutes(mux)
 	c.corsRoutes(mux)
 	c.apiOverrideRoutes(mux)
