@@ -10,6 +10,8 @@ import (
 
 	"entgo.io/contrib/entgql"
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/destination"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 )
 
 // ReplayConnectorCall is the resolver for the replayConnectorCall field.
@@ -19,6 +21,15 @@ func (r *mutationResolver) ReplayConnectorCall(ctx context.Context, id int) (*en
 		return nil, err
 	}
 	return r.svc.Connector.ReplayCall(ctx, sh, id)
+}
+
+// TriggerSync is the resolver for the triggerSync field.
+func (r *mutationResolver) TriggerSync(ctx context.Context, topic platformsync.Topic) (*ent.PlatformSync, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Connector.TriggerSync(ctx, sh, destination.Topic(topic))
 }
 
 // ConnectorCalls is the resolver for the connectorCalls field.
@@ -31,4 +42,14 @@ func (r *queryResolver) ConnectorCalls(ctx context.Context, after *entgql.Cursor
 		orderBy = &ent.ConnectorCallOrder{Direction: entgql.OrderDirectionDesc, Field: ent.ConnectorCallOrderFieldCreatedAt}
 	}
 	return r.svc.Connector.Calls(sh).Paginate(ctx, after, first, before, last, ent.WithConnectorCallOrder(orderBy))
+}
+
+// PlatformSyncs is the resolver for the platformSyncs field.
+func (r *queryResolver) PlatformSyncs(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) (*ent.PlatformSyncConnection, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	newestFirst := &ent.PlatformSyncOrder{Direction: entgql.OrderDirectionDesc, Field: ent.PlatformSyncOrderFieldCreatedAt}
+	return r.svc.Connector.Syncs(sh).Paginate(ctx, after, first, before, last, ent.WithPlatformSyncOrder(newestFirst))
 }

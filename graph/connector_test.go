@@ -12,6 +12,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/connector"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -100,4 +101,36 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+func TestACustomerSyncIsTriggeredAndFollowedThroughGraphQL(t *testing.T) {
+	eachOrderGraphWithJobs(t, func(t *testing.T, g *orderGraph) {
+		ctx := context.Background()
+		const trigger = `mutation($topic: PlatformSyncTopic!) { triggerSync(topic: $topic) { id status } }`
+		wantCode(t, g.do(g.token, trigger, map[string]any{"topic": "customers"}), "02-51", "sync.no_destination")
+		wantCode(t, g.do(g.token, trigger, map[string]any{"topic": "products"}), problem.CodeValidation, "sync.topic_not_supported")
+		g.ok(g.token, `mutation { configureSharedSecret(sharedSecret: "platform-secret") { id } }`, nil)
+		pf := platformserver.New(map[string][]byte{platformserver.AnyShop: []byte("platform-secret")})
+		srv := httptest.NewServer(pf)
+		defer srv.Close()
+		pf.SeedCustomers("shop-a", 260)
+		sh, err := g.svc.Shops.ShopByIdentifier(ctx, "shop-a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		topic, url := "customers", srv.URL
+		if _, err := g.svc.Connector.CreateDestination(ctx, sh, connector.DestinationInput{Topic: &topic, Destination: &url}); err != nil {
+			t.Fatal(err)
+		}
+		g.ok(g.token, trigger, map[string]any{"topic": "customers"})
+		var s map[string]any
+		waitFor(t, func() bool {
+			s = get(g.ok(g.token, `{ platformSyncs(first: 5) { edges { node { topic status pages rows errors lastError } } } }`, nil),
+				"platformSyncs", "edges", 0, "node").(map[string]any)
+			return s["status"] != "running"
+		})
+		if s["status"] != "succeeded" || s["pages"] != 2.0 || s["rows"] != 260.0 || s["errors"] != 0.0 {
+			t.Fatalf("sync %v", s)
+		}
+	})
 }

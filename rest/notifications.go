@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/service/customers"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -76,4 +77,17 @@ func (a *API) customerDeleted(w http.ResponseWriter, r *http.Request, sh *ent.Sh
 		return
 	}
 	accepted(w)
+}
+
+// registerSyncs serves the sync triggers (API.md "Destinations and syncs"): customers for now.
+func (a *API) registerSyncs(mux router) {
+	mux.Handle("POST /customers/v2/shops/{shop}/sync", a.withShop(a.syncCustomers))
+}
+
+func (a *API) syncCustomers(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
+	if _, err := a.svc.Connector.TriggerSync(r.Context(), sh, destination.TopicCustomers); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeData(w, map[string]any{})
 }

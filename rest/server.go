@@ -127,6 +127,7 @@ func (a *API) register(mux router) {
 	a.registerSettings(mux)
 	a.registerDestinations(mux)
 	a.registerNotifications(mux)
+	a.registerSyncs(mux)
 	a.registerWebhooks(mux)
 	a.registerPaymentGateways(mux)
 	a.registerFlows(mux)

@@ -71,6 +71,8 @@ func ownerOf(n ent.Noder) int {
 		return v.ShopID
 	case *ent.ConnectorCall:
 		return v.ShopID
+	case *ent.PlatformSync:
+		return v.ShopID
 	}
 	return 0
 }

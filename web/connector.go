@@ -9,6 +9,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/connectorattempt"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/destination"
+	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/connector"
 	"github.com/checkoutd/checkoutd/service/problem"
@@ -26,6 +27,7 @@ func (c *Console) connectorRoutes(mux *http.ServeMux) {
 	mux.Handle("GET "+connectorPath+"/destinations/{id}/delete", c.admin(c.confirmDeleteDestination))
 	mux.Handle("POST "+connectorPath+"/destinations/{id}/delete", c.admin(c.deleteDestination))
 	mux.Handle("POST "+connectorPath+"/calls/{id}/replay", c.admin(c.replayConnectorCall))
+	mux.Handle("POST "+connectorPath+"/syncs", c.admin(c.triggerCustomerSync))
 }
 
 // destinationTopics are the topics a destination serves, in the order the page lists them.
@@ -72,7 +74,11 @@ func (c *Console) connectorPage(q *request, status int, f form) error {
 		return err
 	}
 	secretSet := q.shop.SharedSecret != nil && *q.shop.SharedSecret != ""
-	return q.render(status, connectorPageView(ds, freeTopics(ds), secretSet, f, page.Items, paginationOf(q.r, page)))
+	syncs, err := c.svc.Connector.Syncs(q.shop).Order(ent.Desc(platformsync.FieldCreatedAt), ent.Desc(platformsync.FieldID)).Limit(5).All(q.ctx())
+	if err != nil {
+		return err
+	}
+	return q.render(status, connectorPageView(ds, freeTopics(ds), secretSet, f, syncs, page.Items, paginationOf(q.r, page)))
 }
 
 func (c *Console) platformConnector(q *request) error {
@@ -182,6 +188,18 @@ func (c *Console) replayConnectorCall(q *request) error {
 		return err
 	}
 	return q.redirect(back, "Call "+strconv.Itoa(id)+" queued to be sent once more, under the same Idempotency-Key.")
+}
+
+// triggerCustomerSync starts importing every customer from the platform.
+func (c *Console) triggerCustomerSync(q *request) error {
+	back := connectorPath + "#syncs"
+	if _, err := c.svc.Connector.TriggerSync(q.ctx(), q.shop, destination.TopicCustomers); err != nil {
+		if e, ok := problem.As(err); ok && e.Kind != problem.Internal {
+			return q.redirect(back, "Sync not started: "+e.Message+".")
+		}
+		return err
+	}
+	return q.redirect(back, "Customer sync started: its progress shows below as pages are imported.")
 }
 
 // callOutcome is a call's last answer: the status code, the error, or both.

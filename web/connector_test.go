@@ -177,3 +177,34 @@ func waitForCall(t *testing.T, c *console, status connectorcall.Status) *ent.Con
 		}
 	}
 }
+
+func TestACustomerSyncIsStartedFromThePageAndItsProgressShown(t *testing.T) {
+	eachConsoleWithJobs(t, func(t *testing.T, c *console) {
+		ctx := context.Background()
+		pf, pfURL := examplePlatform(t)
+		c.setConnectorSecret()
+		c.signIn()
+		c.visit("/admin/platform-connector")
+		c.submitAndWait("#sync-customers", "#flash")
+		c.wantText("#flash", "no destination for customers")
+		topic := "customers"
+		if _, err := c.svc.Connector.CreateDestination(ctx, c.shopEntity(), connector.DestinationInput{Topic: &topic, Destination: &pfURL}); err != nil {
+			t.Fatal(err)
+		}
+		pf.SeedCustomers(c.shop, 300)
+		c.submitAndWait("#sync-customers", "#flash")
+		c.wantText("#flash", "Customer sync started")
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			s, err := c.svc.Connector.Syncs(c.shopEntity()).First(ctx)
+			if err == nil && s.Status.String() == "succeeded" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the sync did not finish: %v %v", s, err)
+			}
+		}
+		c.visit("/admin/platform-connector")
+		c.wantText("#sync-table .sync-status", "succeeded")
+		c.wantText("#sync-table", "300")
+	})
+}

@@ -540,6 +540,7 @@ type ComplexityRoot struct {
 		SetGiftCardsEnabled          func(childComplexity int, enabled bool) int
 		SetPricesIncludeTax          func(childComplexity int, pricesIncludeTax bool) int
 		SetShippingAddress           func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		TriggerSync                  func(childComplexity int, topic platformsync.Topic) int
 		UpdateAPIOverride            func(childComplexity int, publicID string, input shops.APIOverrideInput) int
 		UpdateBillingAddress         func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		UpdateCustomer               func(childComplexity int, publicOrderID string, input orders.CustomerInput) int
@@ -841,6 +842,7 @@ type ComplexityRoot struct {
 		Order                    func(childComplexity int, publicOrderID string) int
 		Orders                   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
 		PaymentIframe            func(childComplexity int, publicOrderID string) int
+		PlatformSyncs            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) int
 		Shop                     func(childComplexity int) int
 		ValidateAddress          func(childComplexity int, publicOrderID string, input schema.OrderAddress, addressType *string) int
 		ValidateDiscountCode     func(childComplexity int, publicOrderID string, code string) int
@@ -1145,6 +1147,7 @@ type MutationResolver interface {
 	UpdateVariant(ctx context.Context, id int, input catalog.VariantPatch) (*ent.Variant, error)
 	CreateShippingZone(ctx context.Context, input shops.ShippingZoneInput) (*ent.ShippingZone, error)
 	ReplayConnectorCall(ctx context.Context, id int) (*ent.ConnectorCall, error)
+	TriggerSync(ctx context.Context, topic platformsync.Topic) (*ent.PlatformSync, error)
 	CaptureOrder(ctx context.Context, publicOrderID string, input model.CaptureInput) (*checkout.CaptureResult, error)
 	RefundOrder(ctx context.Context, publicOrderID string, input model.RefundInput) (*checkout.RefundResult, error)
 	CancelOrder(ctx context.Context, publicOrderID string, input model.CancelInput) (*checkout.CancelResult, error)
@@ -1224,6 +1227,7 @@ type QueryResolver interface {
 	Node(ctx context.Context, id int) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
 	ConnectorCalls(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConnectorCallOrder) (*ent.ConnectorCallConnection, error)
+	PlatformSyncs(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) (*ent.PlatformSyncConnection, error)
 	Order(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error)
 	ValidateAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress, addressType *string) (bool, error)
@@ -3547,6 +3551,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetShippingAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
+	case "Mutation.triggerSync":
+		if e.ComplexityRoot.Mutation.TriggerSync == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_triggerSync_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TriggerSync(childComplexity, args["topic"].(platformsync.Topic)), true
 	case "Mutation.updateAPIOverride":
 		if e.ComplexityRoot.Mutation.UpdateAPIOverride == nil {
 			break
@@ -5048,6 +5063,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PaymentIframe(childComplexity, args["publicOrderId"].(string)), true
+	case "Query.platformSyncs":
+		if e.ComplexityRoot.Query.PlatformSyncs == nil {
+			break
+		}
+
+		args, err := ec.field_Query_platformSyncs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PlatformSyncs(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int)), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
@@ -6525,6 +6551,19 @@ extend type Mutation {
 extend type Mutation {
   """Sends a connector call that succeeded or failed once more, as one new attempt under the same Idempotency-Key."""
   replayConnectorCall(id: ID!): ConnectorCall!
+}
+
+extend type Query {
+  """The shop's syncs from its platform, newest first: each one's progress (pages, rows, errors) and outcome."""
+  platformSyncs(after: Cursor, first: Int, before: Cursor, last: Int): PlatformSyncConnection!
+}
+
+extend type Mutation {
+  """
+  Starts importing every resource of the topic from the platform's connector server (REST:
+  POST /customers/v2/shops/{shop}/sync). Only customers can be synced so far.
+  """
+  triggerSync(topic: PlatformSyncTopic!): PlatformSync!
 }
 `, BuiltIn: false},
 	{Name: "../schema/ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
@@ -14765,6 +14804,18 @@ func (ec *executionContext) childFields_PlatformSync(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type PlatformSync", field.Name)
 }
 
+func (ec *executionContext) childFields_PlatformSyncConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_PlatformSyncConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_PlatformSyncConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_PlatformSyncConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PlatformSyncConnection", field.Name)
+}
+
 func (ec *executionContext) childFields_PlatformSyncEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "node":
@@ -16445,6 +16496,20 @@ func (ec *executionContext) field_Mutation_setShippingAddress_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_triggerSync_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "topic",
+		func(ctx context.Context, v any) (platformsync.Topic, error) {
+			return ec.unmarshalNPlatformSyncTopic2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋplatformsyncᚐTopic(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["topic"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateAPIOverride_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17428,6 +17493,44 @@ func (ec *executionContext) field_Query_paymentIframe_args(ctx context.Context, 
 		return nil, err
 	}
 	args["publicOrderId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_platformSyncs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
 	return args, nil
 }
 
@@ -25722,6 +25825,50 @@ func (ec *executionContext) fieldContext_Mutation_replayConnectorCall(ctx contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_triggerSync(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_triggerSync(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TriggerSync(ctx, fc.Args["topic"].(platformsync.Topic))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PlatformSync) graphql.Marshaler {
+			return ec.marshalNPlatformSync2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSync(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_triggerSync(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlatformSync(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_triggerSync_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_captureOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33208,6 +33355,50 @@ func (ec *executionContext) fieldContext_Query_connectorCalls(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_connectorCalls_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_platformSyncs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_platformSyncs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PlatformSyncs(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PlatformSyncConnection) graphql.Marshaler {
+			return ec.marshalNPlatformSyncConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_platformSyncs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlatformSyncConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_platformSyncs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -66533,6 +66724,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "triggerSync":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_triggerSync(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "captureOrder":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_captureOrder(ctx, field)
@@ -68721,6 +68919,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_connectorCalls(ctx, field)
+				})
+		case "platformSyncs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_platformSyncs(ctx, field)
 				})
 		case "order":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -72159,6 +72363,22 @@ func (ec *executionContext) marshalNPaymentTransactionStatus2githubᚗcomᚋchec
 func (ec *executionContext) unmarshalNPaymentTransactionWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPaymentTransactionWhereInput(ctx context.Context, v any) (*ent.PaymentTransactionWhereInput, error) {
 	res, err := ec.unmarshalInputPaymentTransactionWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPlatformSync2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSync(ctx context.Context, sel ast.SelectionSet, v *ent.PlatformSync) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PlatformSync!")
+		return graphql.Null
+	}
+	return ec._PlatformSync(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPlatformSyncConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncConnection(ctx context.Context, sel ast.SelectionSet, v *ent.PlatformSyncConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PlatformSyncConnection!")
+		return graphql.Null
+	}
+	return ec._PlatformSyncConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNPlatformSyncOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSyncOrderField(ctx context.Context, v any) (*ent.PlatformSyncOrderField, error) {

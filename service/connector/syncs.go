@@ -64,6 +64,9 @@ func (w *syncPageWorker) Work(ctx context.Context, job *river.Job[syncPageArgs])
 // TriggerSync starts a sync of topic (only customers for now): 501 without a destination for it,
 // 409 while one runs.
 func (s *Service) TriggerSync(ctx context.Context, sh *ent.Shop, topic destination.Topic) (*ent.PlatformSync, error) {
+	if topic != destination.TopicCustomers {
+		return nil, problem.Validation("sync.topic_not_supported", "only customers can be synced so far", map[string]any{"field": "topic"})
+	}
 	d, err := s.DestinationFor(ctx, sh, topic)
 	if err != nil {
 		return nil, err
