@@ -21981,6 +21981,7 @@ type PlatformSyncMutation struct {
 	updated_at    *time.Time
 	topic         *platformsync.Topic
 	status        *platformsync.Status
+	running       *bool
 	cursor        *string
 	pages         *int
 	addpages      *int
@@ -22274,6 +22275,55 @@ func (m *PlatformSyncMutation) OldStatus(ctx context.Context) (v platformsync.St
 // ResetStatus resets all changes to the "status" field.
 func (m *PlatformSyncMutation) ResetStatus() {
 	m.status = nil
+}
+
+// SetRunning sets the "running" field.
+func (m *PlatformSyncMutation) SetRunning(b bool) {
+	m.running = &b
+}
+
+// Running returns the value of the "running" field in the mutation.
+func (m *PlatformSyncMutation) Running() (r bool, exists bool) {
+	v := m.running
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRunning returns the old "running" field's value of the PlatformSync entity.
+// If the PlatformSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformSyncMutation) OldRunning(ctx context.Context) (v *bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRunning is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRunning requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRunning: %w", err)
+	}
+	return oldValue.Running, nil
+}
+
+// ClearRunning clears the value of the "running" field.
+func (m *PlatformSyncMutation) ClearRunning() {
+	m.running = nil
+	m.clearedFields[platformsync.FieldRunning] = struct{}{}
+}
+
+// RunningCleared returns if the "running" field was cleared in this mutation.
+func (m *PlatformSyncMutation) RunningCleared() bool {
+	_, ok := m.clearedFields[platformsync.FieldRunning]
+	return ok
+}
+
+// ResetRunning resets all changes to the "running" field.
+func (m *PlatformSyncMutation) ResetRunning() {
+	m.running = nil
+	delete(m.clearedFields, platformsync.FieldRunning)
 }
 
 // SetCursor sets the "cursor" field.
@@ -22639,7 +22689,7 @@ func (m *PlatformSyncMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PlatformSyncMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, platformsync.FieldCreatedAt)
 	}
@@ -22654,6 +22704,9 @@ func (m *PlatformSyncMutation) Fields() []string {
 	}
 	if m.status != nil {
 		fields = append(fields, platformsync.FieldStatus)
+	}
+	if m.running != nil {
+		fields = append(fields, platformsync.FieldRunning)
 	}
 	if m.cursor != nil {
 		fields = append(fields, platformsync.FieldCursor)
@@ -22691,6 +22744,8 @@ func (m *PlatformSyncMutation) Field(name string) (ent.Value, bool) {
 		return m.Topic()
 	case platformsync.FieldStatus:
 		return m.Status()
+	case platformsync.FieldRunning:
+		return m.Running()
 	case platformsync.FieldCursor:
 		return m.Cursor()
 	case platformsync.FieldPages:
@@ -22722,6 +22777,8 @@ func (m *PlatformSyncMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldTopic(ctx)
 	case platformsync.FieldStatus:
 		return m.OldStatus(ctx)
+	case platformsync.FieldRunning:
+		return m.OldRunning(ctx)
 	case platformsync.FieldCursor:
 		return m.OldCursor(ctx)
 	case platformsync.FieldPages:
@@ -22777,6 +22834,13 @@ func (m *PlatformSyncMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetStatus(v)
+		return nil
+	case platformsync.FieldRunning:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRunning(v)
 		return nil
 	case platformsync.FieldCursor:
 		v, ok := value.(string)
@@ -22889,6 +22953,9 @@ func (m *PlatformSyncMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *PlatformSyncMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(platformsync.FieldRunning) {
+		fields = append(fields, platformsync.FieldRunning)
+	}
 	if m.FieldCleared(platformsync.FieldLastError) {
 		fields = append(fields, platformsync.FieldLastError)
 	}
@@ -22909,6 +22976,9 @@ func (m *PlatformSyncMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *PlatformSyncMutation) ClearField(name string) error {
 	switch name {
+	case platformsync.FieldRunning:
+		m.ClearRunning()
+		return nil
 	case platformsync.FieldLastError:
 		m.ClearLastError()
 		return nil
@@ -22937,6 +23007,9 @@ func (m *PlatformSyncMutation) ResetField(name string) error {
 		return nil
 	case platformsync.FieldStatus:
 		m.ResetStatus()
+		return nil
+	case platformsync.FieldRunning:
+		m.ResetRunning()
 		return nil
 	case platformsync.FieldCursor:
 		m.ResetCursor()

@@ -28,6 +28,8 @@ type PlatformSync struct {
 	Topic platformsync.Topic `json:"topic,omitempty"`
 	// Status holds the value of the "status" field.
 	Status platformsync.Status `json:"status,omitempty"`
+	// Running holds the value of the "running" field.
+	Running *bool `json:"running,omitempty"`
 	// Cursor holds the value of the "cursor" field.
 	Cursor string `json:"cursor,omitempty"`
 	// Pages holds the value of the "pages" field.
@@ -73,6 +75,8 @@ func (*PlatformSync) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case platformsync.FieldRunning:
+			values[i] = new(sql.NullBool)
 		case platformsync.FieldID, platformsync.FieldShopID, platformsync.FieldPages, platformsync.FieldRows, platformsync.FieldErrors:
 			values[i] = new(sql.NullInt64)
 		case platformsync.FieldTopic, platformsync.FieldStatus, platformsync.FieldCursor, platformsync.FieldLastError:
@@ -129,6 +133,13 @@ func (_m *PlatformSync) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field status", values[i])
 			} else if value.Valid {
 				_m.Status = platformsync.Status(value.String)
+			}
+		case platformsync.FieldRunning:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field running", values[i])
+			} else if value.Valid {
+				_m.Running = new(bool)
+				*_m.Running = value.Bool
 			}
 		case platformsync.FieldCursor:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -223,6 +234,11 @@ func (_m *PlatformSync) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("status=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Status))
+	builder.WriteString(", ")
+	if v := _m.Running; v != nil {
+		builder.WriteString("running=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("cursor=")
 	builder.WriteString(_m.Cursor)

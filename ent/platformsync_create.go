@@ -77,6 +77,20 @@ func (_c *PlatformSyncCreate) SetNillableStatus(v *platformsync.Status) *Platfor
 	return _c
 }
 
+// SetRunning sets the "running" field.
+func (_c *PlatformSyncCreate) SetRunning(v bool) *PlatformSyncCreate {
+	_c.mutation.SetRunning(v)
+	return _c
+}
+
+// SetNillableRunning sets the "running" field if the given value is not nil.
+func (_c *PlatformSyncCreate) SetNillableRunning(v *bool) *PlatformSyncCreate {
+	if v != nil {
+		_c.SetRunning(*v)
+	}
+	return _c
+}
+
 // SetCursor sets the "cursor" field.
 func (_c *PlatformSyncCreate) SetCursor(v string) *PlatformSyncCreate {
 	_c.mutation.SetCursor(v)
@@ -316,6 +330,10 @@ func (_c *PlatformSyncCreate) createSpec() (*PlatformSync, *sqlgraph.CreateSpec)
 		_spec.SetField(platformsync.FieldStatus, field.TypeEnum, value)
 		_node.Status = value
 	}
+	if value, ok := _c.mutation.Running(); ok {
+		_spec.SetField(platformsync.FieldRunning, field.TypeBool, value)
+		_node.Running = &value
+	}
 	if value, ok := _c.mutation.Cursor(); ok {
 		_spec.SetField(platformsync.FieldCursor, field.TypeString, value)
 		_node.Cursor = value
@@ -430,6 +448,24 @@ func (u *PlatformSyncUpsert) SetStatus(v platformsync.Status) *PlatformSyncUpser
 // UpdateStatus sets the "status" field to the value that was provided on create.
 func (u *PlatformSyncUpsert) UpdateStatus() *PlatformSyncUpsert {
 	u.SetExcluded(platformsync.FieldStatus)
+	return u
+}
+
+// SetRunning sets the "running" field.
+func (u *PlatformSyncUpsert) SetRunning(v bool) *PlatformSyncUpsert {
+	u.Set(platformsync.FieldRunning, v)
+	return u
+}
+
+// UpdateRunning sets the "running" field to the value that was provided on create.
+func (u *PlatformSyncUpsert) UpdateRunning() *PlatformSyncUpsert {
+	u.SetExcluded(platformsync.FieldRunning)
+	return u
+}
+
+// ClearRunning clears the value of the "running" field.
+func (u *PlatformSyncUpsert) ClearRunning() *PlatformSyncUpsert {
+	u.SetNull(platformsync.FieldRunning)
 	return u
 }
 
@@ -611,6 +647,27 @@ func (u *PlatformSyncUpsertOne) SetStatus(v platformsync.Status) *PlatformSyncUp
 func (u *PlatformSyncUpsertOne) UpdateStatus() *PlatformSyncUpsertOne {
 	return u.Update(func(s *PlatformSyncUpsert) {
 		s.UpdateStatus()
+	})
+}
+
+// SetRunning sets the "running" field.
+func (u *PlatformSyncUpsertOne) SetRunning(v bool) *PlatformSyncUpsertOne {
+	return u.Update(func(s *PlatformSyncUpsert) {
+		s.SetRunning(v)
+	})
+}
+
+// UpdateRunning sets the "running" field to the value that was provided on create.
+func (u *PlatformSyncUpsertOne) UpdateRunning() *PlatformSyncUpsertOne {
+	return u.Update(func(s *PlatformSyncUpsert) {
+		s.UpdateRunning()
+	})
+}
+
+// ClearRunning clears the value of the "running" field.
+func (u *PlatformSyncUpsertOne) ClearRunning() *PlatformSyncUpsertOne {
+	return u.Update(func(s *PlatformSyncUpsert) {
+		s.ClearRunning()
 	})
 }
 
@@ -975,6 +1032,27 @@ func (u *PlatformSyncUpsertBulk) SetStatus(v platformsync.Status) *PlatformSyncU
 func (u *PlatformSyncUpsertBulk) UpdateStatus() *PlatformSyncUpsertBulk {
 	return u.Update(func(s *PlatformSyncUpsert) {
 		s.UpdateStatus()
+	})
+}
+
+// SetRunning sets the "running" field.
+func (u *PlatformSyncUpsertBulk) SetRunning(v bool) *PlatformSyncUpsertBulk {
+	return u.Update(func(s *PlatformSyncUpsert) {
+		s.SetRunning(v)
+	})
+}
+
+// UpdateRunning sets the "running" field to the value that was provided on create.
+func (u *PlatformSyncUpsertBulk) UpdateRunning() *PlatformSyncUpsertBulk {
+	return u.Update(func(s *PlatformSyncUpsert) {
+		s.UpdateRunning()
+	})
+}
+
+// ClearRunning clears the value of the "running" field.
+func (u *PlatformSyncUpsertBulk) ClearRunning() *PlatformSyncUpsertBulk {
+	return u.Update(func(s *PlatformSyncUpsert) {
+		s.ClearRunning()
 	})
 }
 

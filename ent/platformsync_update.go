@@ -48,6 +48,26 @@ func (_u *PlatformSyncUpdate) SetNillableStatus(v *platformsync.Status) *Platfor
 	return _u
 }
 
+// SetRunning sets the "running" field.
+func (_u *PlatformSyncUpdate) SetRunning(v bool) *PlatformSyncUpdate {
+	_u.mutation.SetRunning(v)
+	return _u
+}
+
+// SetNillableRunning sets the "running" field if the given value is not nil.
+func (_u *PlatformSyncUpdate) SetNillableRunning(v *bool) *PlatformSyncUpdate {
+	if v != nil {
+		_u.SetRunning(*v)
+	}
+	return _u
+}
+
+// ClearRunning clears the value of the "running" field.
+func (_u *PlatformSyncUpdate) ClearRunning() *PlatformSyncUpdate {
+	_u.mutation.ClearRunning()
+	return _u
+}
+
 // SetCursor sets the "cursor" field.
 func (_u *PlatformSyncUpdate) SetCursor(v string) *PlatformSyncUpdate {
 	_u.mutation.SetCursor(v)
@@ -237,6 +257,12 @@ func (_u *PlatformSyncUpdate) sqlSave(ctx context.Context) (_node int, err error
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(platformsync.FieldStatus, field.TypeEnum, value)
 	}
+	if value, ok := _u.mutation.Running(); ok {
+		_spec.SetField(platformsync.FieldRunning, field.TypeBool, value)
+	}
+	if _u.mutation.RunningCleared() {
+		_spec.ClearField(platformsync.FieldRunning, field.TypeBool)
+	}
 	if value, ok := _u.mutation.Cursor(); ok {
 		_spec.SetField(platformsync.FieldCursor, field.TypeString, value)
 	}
@@ -307,6 +333,26 @@ func (_u *PlatformSyncUpdateOne) SetNillableStatus(v *platformsync.Status) *Plat
 	if v != nil {
 		_u.SetStatus(*v)
 	}
+	return _u
+}
+
+// SetRunning sets the "running" field.
+func (_u *PlatformSyncUpdateOne) SetRunning(v bool) *PlatformSyncUpdateOne {
+	_u.mutation.SetRunning(v)
+	return _u
+}
+
+// SetNillableRunning sets the "running" field if the given value is not nil.
+func (_u *PlatformSyncUpdateOne) SetNillableRunning(v *bool) *PlatformSyncUpdateOne {
+	if v != nil {
+		_u.SetRunning(*v)
+	}
+	return _u
+}
+
+// ClearRunning clears the value of the "running" field.
+func (_u *PlatformSyncUpdateOne) ClearRunning() *PlatformSyncUpdateOne {
+	_u.mutation.ClearRunning()
 	return _u
 }
 
@@ -528,6 +574,12 @@ func (_u *PlatformSyncUpdateOne) sqlSave(ctx context.Context) (_node *PlatformSy
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(platformsync.FieldStatus, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Running(); ok {
+		_spec.SetField(platformsync.FieldRunning, field.TypeBool, value)
+	}
+	if _u.mutation.RunningCleared() {
+		_spec.ClearField(platformsync.FieldRunning, field.TypeBool)
 	}
 	if value, ok := _u.mutation.Cursor(); ok {
 		_spec.SetField(platformsync.FieldCursor, field.TypeString, value)

@@ -719,19 +719,19 @@ func init() {
 	// platformsync.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	platformsync.UpdateDefaultUpdatedAt = platformsyncDescUpdatedAt.UpdateDefault.(func() time.Time)
 	// platformsyncDescCursor is the schema descriptor for cursor field.
-	platformsyncDescCursor := platformsyncFields[3].Descriptor()
+	platformsyncDescCursor := platformsyncFields[4].Descriptor()
 	// platformsync.DefaultCursor holds the default value on creation for the cursor field.
 	platformsync.DefaultCursor = platformsyncDescCursor.Default.(string)
 	// platformsyncDescPages is the schema descriptor for pages field.
-	platformsyncDescPages := platformsyncFields[4].Descriptor()
+	platformsyncDescPages := platformsyncFields[5].Descriptor()
 	// platformsync.DefaultPages holds the default value on creation for the pages field.
 	platformsync.DefaultPages = platformsyncDescPages.Default.(int)
 	// platformsyncDescRows is the schema descriptor for rows field.
-	platformsyncDescRows := platformsyncFields[5].Descriptor()
+	platformsyncDescRows := platformsyncFields[6].Descriptor()
 	// platformsync.DefaultRows holds the default value on creation for the rows field.
 	platformsync.DefaultRows = platformsyncDescRows.Default.(int)
 	// platformsyncDescErrors is the schema descriptor for errors field.
-	platformsyncDescErrors := platformsyncFields[6].Descriptor()
+	platformsyncDescErrors := platformsyncFields[7].Descriptor()
 	// platformsync.DefaultErrors holds the default value on creation for the errors field.
 	platformsync.DefaultErrors = platformsyncDescErrors.Default.(int)
 	processleaseFields := schema.ProcessLease{}.Fields()

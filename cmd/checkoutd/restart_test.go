@@ -38,7 +38,7 @@ func (p *process) processedOrder(token, shop, gatewayID string) string {
 // idempotency key. On SQLite the next process is the database's only one: it asks the gateway
 // under the same key before serving, so a retry with the same key answers the settled capture at
 // once. On PostgreSQL the entry and the key name the dead process's lease: once it lapses (about
-// 30 seconds) another process settles the capture, and a retry takes the key over. Either way
+// 20 seconds) another process settles the capture, and a retry takes the key over. Either way
 // the money moves once.
 func TestACaptureInterruptedByAKillIsSettledByTheNextProcess(t *testing.T) {
 	eachDatabaseURL(t, func(t *testing.T, url string) {

@@ -764,6 +764,7 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "topic", Type: field.TypeEnum, Enums: []string{"customers", "products", "orders"}},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"running", "succeeded", "failed"}, Default: "running"},
+		{Name: "running", Type: field.TypeBool, Nullable: true},
 		{Name: "cursor", Type: field.TypeString, Default: ""},
 		{Name: "pages", Type: field.TypeInt, Default: 0},
 		{Name: "rows", Type: field.TypeInt, Default: 0},
@@ -780,24 +781,21 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "platform_syncs_shops_platform_syncs",
-				Columns:    []*schema.Column{PlatformSyncsColumns[11]},
+				Columns:    []*schema.Column{PlatformSyncsColumns[12]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "platformsync_shop_id_topic",
+				Name:    "platformsync_shop_id_topic_running",
 				Unique:  true,
-				Columns: []*schema.Column{PlatformSyncsColumns[11], PlatformSyncsColumns[3]},
-				Annotation: &entsql.IndexAnnotation{
-					Where: "status = 'running'",
-				},
+				Columns: []*schema.Column{PlatformSyncsColumns[12], PlatformSyncsColumns[3], PlatformSyncsColumns[5]},
 			},
 			{
 				Name:    "platformsync_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{PlatformSyncsColumns[11], PlatformSyncsColumns[1]},
+				Columns: []*schema.Column{PlatformSyncsColumns[12], PlatformSyncsColumns[1]},
 			},
 		},
 	}

@@ -27,6 +27,8 @@ const (
 	FieldTopic = "topic"
 	// FieldStatus holds the string denoting the status field in the database.
 	FieldStatus = "status"
+	// FieldRunning holds the string denoting the running field in the database.
+	FieldRunning = "running"
 	// FieldCursor holds the string denoting the cursor field in the database.
 	FieldCursor = "cursor"
 	// FieldPages holds the string denoting the pages field in the database.
@@ -60,6 +62,7 @@ var Columns = []string{
 	FieldShopID,
 	FieldTopic,
 	FieldStatus,
+	FieldRunning,
 	FieldCursor,
 	FieldPages,
 	FieldRows,
@@ -177,6 +180,11 @@ func ByTopic(opts ...sql.OrderTermOption) OrderOption {
 // ByStatus orders the results by the status field.
 func ByStatus(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldStatus, opts...).ToFunc()
+}
+
+// ByRunning orders the results by the running field.
+func ByRunning(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRunning, opts...).ToFunc()
 }
 
 // ByCursor orders the results by the cursor field.

@@ -70,6 +70,11 @@ func ShopID(v int) predicate.PlatformSync {
 	return predicate.PlatformSync(sql.FieldEQ(FieldShopID, v))
 }
 
+// Running applies equality check predicate on the "running" field. It's identical to RunningEQ.
+func Running(v bool) predicate.PlatformSync {
+	return predicate.PlatformSync(sql.FieldEQ(FieldRunning, v))
+}
+
 // Cursor applies equality check predicate on the "cursor" field. It's identical to CursorEQ.
 func Cursor(v string) predicate.PlatformSync {
 	return predicate.PlatformSync(sql.FieldEQ(FieldCursor, v))
@@ -238,6 +243,26 @@ func StatusIn(vs ...Status) predicate.PlatformSync {
 // StatusNotIn applies the NotIn predicate on the "status" field.
 func StatusNotIn(vs ...Status) predicate.PlatformSync {
 	return predicate.PlatformSync(sql.FieldNotIn(FieldStatus, vs...))
+}
+
+// RunningEQ applies the EQ predicate on the "running" field.
+func RunningEQ(v bool) predicate.PlatformSync {
+	return predicate.PlatformSync(sql.FieldEQ(FieldRunning, v))
+}
+
+// RunningNEQ applies the NEQ predicate on the "running" field.
+func RunningNEQ(v bool) predicate.PlatformSync {
+	return predicate.PlatformSync(sql.FieldNEQ(FieldRunning, v))
+}
+
+// RunningIsNil applies the IsNil predicate on the "running" field.
+func RunningIsNil() predicate.PlatformSync {
+	return predicate.PlatformSync(sql.FieldIsNull(FieldRunning))
+}
+
+// RunningNotNil applies the NotNil predicate on the "running" field.
+func RunningNotNil() predicate.PlatformSync {
+	return predicate.PlatformSync(sql.FieldNotNull(FieldRunning))
 }
 
 // CursorEQ applies the EQ predicate on the "cursor" field.

@@ -138,6 +138,9 @@ func (PlatformSync) Fields() []ent.Field {
 		field.Int("shop_id").Immutable().Annotations(entgql.Skip()),
 		field.Enum("topic").Values("customers", "products", "orders").Immutable(),
 		field.Enum("status").Values("running", "succeeded", "failed").Default("running"),
+		// running is true while the sync runs and null once it finished: with the unique index
+		// on it, one sync per shop and topic runs at a time (null values never collide).
+		field.Bool("running").Optional().Nillable().Annotations(entgql.Skip()),
 		// cursor is the platform's cursor of the next page to import ("" for the first).
 		field.String("cursor").Default("").Annotations(entgql.Skip()),
 		field.Int("pages").Default(0),
@@ -158,7 +161,7 @@ func (PlatformSync) Edges() []ent.Edge {
 func (PlatformSync) Indexes() []ent.Index {
 	return []ent.Index{
 		// One running sync per topic, whichever process triggers it.
-		index.Fields("shop_id", "topic").Unique().Annotations(entsql.IndexWhere("status = 'running'")),
+		index.Fields("shop_id", "topic", "running").Unique(),
 		index.Fields("shop_id", "created_at"),
 	}
 }

@@ -21,6 +21,12 @@ func (s *Service) TakeOverLapsedLeases(ctx context.Context) error {
 	if err != nil || len(lapsed) == 0 {
 		return err
 	}
+	// Their queue jobs (a connector call, a webhook delivery, a sync page) run again now.
+	if n, err := s.p.Jobs.ReleaseRunning(ctx, lapsed); err != nil {
+		return err
+	} else if n > 0 {
+		s.p.Log.InfoContext(ctx, "released the jobs of stopped processes", "jobs", n)
+	}
 	entries, err := s.p.DB.Read.PaymentTransaction.Query().Where(paymenttransaction.OwnerIn(lapsed...),
 		paymenttransaction.StatusIn(paymenttransaction.StatusPending, paymenttransaction.StatusUnknown)).
 		WithPayment().WithOrder(func(q *ent.OrderQuery) { q.WithShop() }).All(ctx)

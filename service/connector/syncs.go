@@ -78,7 +78,7 @@ func (s *Service) TriggerSync(ctx context.Context, sh *ent.Shop, topic destinati
 	var out *ent.PlatformSync
 	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
 		var err error
-		out, err = tx.PlatformSync.Create().SetShopID(sh.ID).SetTopic(platformsync.Topic(topic)).Save(ctx)
+		out, err = tx.PlatformSync.Create().SetShopID(sh.ID).SetTopic(platformsync.Topic(topic)).SetRunning(true).Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -161,7 +161,7 @@ func (s *Service) importPage(ctx context.Context, args syncPageArgs) error {
 		update := tx.PlatformSync.Update().Where(platformsync.ID(sy.ID), platformsync.StatusEQ(platformsync.StatusRunning),
 			platformsync.Pages(args.Page)).AddPages(1).AddRows(len(rows) - invalid).AddErrors(invalid + unreadable).SetCursor(next)
 		if next == "" || len(page.Data.Customers) == 0 {
-			update.SetStatus(platformsync.StatusSucceeded).SetFinishedAt(s.p.Clock())
+			update.SetStatus(platformsync.StatusSucceeded).SetFinishedAt(s.p.Clock()).ClearRunning()
 		}
 		n, err := update.Save(ctx)
 		if err != nil || n == 0 {
@@ -177,7 +177,7 @@ func (s *Service) importPage(ctx context.Context, args syncPageArgs) error {
 // failSync ends a sync whose page could not be imported.
 func (s *Service) failSync(ctx context.Context, id int, cause error) {
 	err := s.p.DB.Client.PlatformSync.Update().Where(platformsync.ID(id), platformsync.StatusEQ(platformsync.StatusRunning)).
-		SetStatus(platformsync.StatusFailed).SetLastError(cause.Error()).SetFinishedAt(s.p.Clock()).Exec(ctx)
+		SetStatus(platformsync.StatusFailed).SetLastError(cause.Error()).SetFinishedAt(s.p.Clock()).ClearRunning().Exec(ctx)
 	if err != nil {
 		s.p.Log.ErrorContext(ctx, "failing a sync", "sync", id, "error", err)
 	}

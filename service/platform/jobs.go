@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect"
+	"github.com/lib/pq"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
@@ -85,6 +86,7 @@ func (q *Queue) Open(cfg QueueConfig) error {
 		poll = DefaultJobPollInterval
 	}
 	rc := &river.Config{
+		ID:                   q.p.processID,
 		Workers:              q.workers,
 		Queues:               q.queues,
 		PeriodicJobs:         q.periodic,
@@ -129,6 +131,29 @@ func (q *Queue) InsertTx(ctx context.Context, tx *ent.Tx, params []river.InsertM
 	}
 	_, err := q.client.InsertManyTx(ctx, v.(*sql.Tx), params)
 	return err
+}
+
+// ReleaseRunning makes the jobs that processes left running available again at once: on
+// PostgreSQL those last attempted by the processes named (their leases lapsed), on SQLite (one
+// process per database, owners nil) every job marked running when this process starts. The
+// queue's own rescue would wait RescueStuckJobsAfter. A job's work is written to be run twice
+// (each checks, in its transaction, that its step is still to do).
+func (q *Queue) ReleaseRunning(ctx context.Context, owners []string) (int64, error) {
+	var res sql.Result
+	var err error
+	if q.p.DB.Dialect == dialect.Postgres {
+		if len(owners) == 0 {
+			return 0, nil
+		}
+		res, err = q.p.DB.SQL.ExecContext(ctx, `UPDATE river_job SET state = 'available'
+			WHERE state = 'running' AND attempted_by[array_length(attempted_by, 1)] = ANY($1)`, pq.Array(owners))
+	} else {
+		res, err = q.p.DB.SQL.ExecContext(ctx, `UPDATE river_job SET state = 'available' WHERE state = 'running'`)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // Insert writes jobs outside any transaction: for work whose only record is its job (a

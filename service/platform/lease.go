@@ -11,10 +11,11 @@ import (
 
 const (
 	// LeaseRenewal is how often a process renews its lease.
-	LeaseRenewal = 10 * time.Second
+	LeaseRenewal = 5 * time.Second
 	// LeaseLapse is how long after its last renewal a lease counts as lapsed: its process is
-	// gone, and what it left running may be taken over.
-	LeaseLapse = 30 * time.Second
+	// gone, and what it left running may be taken over. Four renewals missed: a process busy
+	// for that long is as good as gone.
+	LeaseLapse = 20 * time.Second
 )
 
 // Lease is this process's lease on a database it shares with other processes (PostgreSQL): a
@@ -38,7 +39,7 @@ func (p *Platform) StartLease(ctx context.Context) error {
 	if _, err := p.DB.Client.ProcessLease.Delete().Where(processlease.RenewedAtLT(time.Now().Add(-10 * LeaseLapse))).Exec(ctx); err != nil {
 		return err
 	}
-	l := &Lease{p: p, id: NewPublicID(), stop: make(chan struct{})}
+	l := &Lease{p: p, id: p.processID, stop: make(chan struct{})}
 	if err := p.DB.Client.ProcessLease.Create().SetProcess(l.id).SetRenewedAt(time.Now()).Exec(ctx); err != nil {
 		return err
 	}

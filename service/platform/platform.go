@@ -40,11 +40,14 @@ type Platform struct {
 	sqlTxs sync.Map
 	// lease is this process's lease while it serves jobs on PostgreSQL (StartLease).
 	lease atomic.Pointer[Lease]
+	// processID names this process: its lease, and its job queue client (which River records
+	// in each job it works), so that the jobs of a process whose lease lapsed can be found.
+	processID string
 }
 
 // New returns the platform on db. Its job queue takes workers until Jobs.Open.
 func New(db *Database, log *slog.Logger, clock func() time.Time) *Platform {
-	p := &Platform{DB: db, Log: log, Clock: clock, Metrics: prometheus.NewRegistry(),
+	p := &Platform{DB: db, Log: log, Clock: clock, Metrics: prometheus.NewRegistry(), processID: NewPublicID(),
 		writeTxs: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "checkoutd_db_write_transactions_total",
 			Help: "Write transactions the service ran (the job queue's own are not counted).",

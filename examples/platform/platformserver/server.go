@@ -39,6 +39,7 @@ type Server struct {
 	calls    []Call
 	failures []failure
 	delay    time.Duration
+	inFlight []string
 }
 
 // Option configures New.
@@ -125,6 +126,25 @@ func (s *Server) addFailure(f failure) {
 	s.mu.Unlock()
 }
 
+// InFlight are the calls being answered now ("POST /v1/shops/acme/orders"), for a test that
+// must act while the platform holds one.
+func (s *Server) InFlight() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.inFlight...)
+}
+
+func (s *Server) done(call string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, c := range s.inFlight {
+		if c == call {
+			s.inFlight = append(s.inFlight[:i], s.inFlight[i+1:]...)
+			return
+		}
+	}
+}
+
 // SetDelay makes every later call wait d before it is answered (or until the caller gives up),
 // to exercise checkoutd's timeout_ms.
 func (s *Server) SetDelay(d time.Duration) {
@@ -187,9 +207,15 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 // ServeHTTP checks the call's signature and User-Agent, applies the test switches, and answers.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	arrived := r.Method + " " + r.URL.Path
+	if i := strings.Index(r.URL.Path, "/"+Version+"/shops/"); i >= 0 {
+		arrived = r.Method + " " + r.URL.Path[i:]
+	}
 	s.mu.Lock()
 	delay := s.delay
+	s.inFlight = append(s.inFlight, arrived)
 	s.mu.Unlock()
+	defer s.done(arrived)
 	if delay > 0 {
 		t := time.NewTimer(delay)
 		select {
