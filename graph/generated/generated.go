@@ -13070,6 +13070,11 @@ input InitOrderInput {
   cartItems: [CartItemInput!]!
   """The order's customer from the start; updateGuestCustomer cannot change what it supplies."""
   customer: CustomerInput
+  """
+  The token of a customer with a platformID: with a customers destination, the shop's platform
+  must call it active (else the error customer.token_invalid).
+  """
+  customerJWT: String
   flowID: String
   orderMetaData: OrderMetaDataInput
   resumableLink: String
@@ -48020,7 +48025,7 @@ func (ec *executionContext) unmarshalInputInitOrderInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"cartItems", "customer", "flowID", "orderMetaData", "resumableLink"}
+	fieldsInOrder := [...]string{"cartItems", "customer", "customerJWT", "flowID", "orderMetaData", "resumableLink"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -48041,6 +48046,13 @@ func (ec *executionContext) unmarshalInputInitOrderInput(ctx context.Context, ob
 				return it, err
 			}
 			it.Customer = data
+		case "customerJWT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerJWT"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerJWT = data
 		case "flowID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowID"))
 			data, err := ec.unmarshalOString2string(ctx, v)

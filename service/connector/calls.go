@@ -280,6 +280,10 @@ func (s *Service) ReplayCall(ctx context.Context, sh *ent.Shop, id int) (*ent.Co
 		if err != nil {
 			return err
 		}
+		if c.IdempotencyKey == "" {
+			return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "connector_call.not_replayable",
+				Message: "the call was made while its caller waited (" + c.Operation + "): there is nothing to send again"}
+		}
 		if c.Status == connectorcall.StatusPending {
 			return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "connector_call.in_progress",
 				Message: "the call is still being attempted; replay it once it has succeeded or failed",

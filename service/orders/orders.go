@@ -51,7 +51,13 @@ type InitOrderInput struct {
 	// Customer, when given, is the order's customer from the start; the deprecated Update Guest
 	// Customer cannot change what it supplies.
 	Customer *CustomerInput `json:"customer"`
+	// CustomerJWT (ours) is the token of an authenticated customer (one with a platform_id): with
+	// a customers destination, the platform's validate customer token must call it active.
+	CustomerJWT string `json:"customer_jwt"`
 }
+
+// MaxCustomerJWT bounds an authenticated customer's token at init.
+const MaxCustomerJWT = 8192
 
 // OrderView is an order with everything its state is derived from, and a storefront token for it.
 type OrderView struct {
@@ -71,6 +77,9 @@ func (v *OrderView) State() ApplicationState { return orderState(v) }
 
 func (in InitOrderInput) validate() error {
 	p := input.Problems{}
+	if len(in.CustomerJWT) > MaxCustomerJWT {
+		p.Add("customer_jwt", fmt.Sprintf("is longer than %d characters", MaxCustomerJWT))
+	}
 	if len(in.CartItems) > MaxLineItems {
 		p.Add("cart_items", fmt.Sprintf("has more than %d lines", MaxLineItems))
 	}
@@ -122,6 +131,11 @@ func cartSubtotal(items []CartItem) error {
 func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput) (*OrderView, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
+	}
+	if c := in.Customer; c != nil && c.PlatformID != nil && *c.PlatformID != "" && s.customerTokens != nil {
+		if err := s.customerTokens.ValidateCustomerToken(ctx, sh, *c.PlatformID, in.CustomerJWT); err != nil {
+			return nil, err
+		}
 	}
 	meta := schema.OrderMetaData{}
 	if in.OrderMetaData != nil {

@@ -5,11 +5,13 @@
 package orders
 
 import (
+	"context"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 
+	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -27,6 +29,9 @@ type Service struct {
 	smtpURL string
 	// children keeps the line items and payments of orders this process changed last.
 	children orderChildrenCache
+	// customerTokens checks an authenticated customer's token with the shop's platform (the
+	// platform connector; nil: no check).
+	customerTokens CustomerTokens
 	// fieldChanges counts changes of an order's own row by how they were written: "kept" in one
 	// conditional statement on the order this process kept, "locked" in a transaction.
 	fieldChanges *prometheus.CounterVec
@@ -45,3 +50,12 @@ func New(p *platform.Platform, sh *shops.Service, cat *catalog.Service, smtpURL 
 	p.Jobs.AddPeriodic("abandoned_order_sweep", AbandonedSweepInterval, func() river.JobArgs { return abandonedSweepArgs{} })
 	return s
 }
+
+// CustomerTokens checks a customer's token with the shop's platform: nil when the platform
+// says it is active, or when the shop has no platform to ask.
+type CustomerTokens interface {
+	ValidateCustomerToken(ctx context.Context, sh *ent.Shop, platformID, token string) error
+}
+
+// UseCustomerTokens makes init check an authenticated customer's token through t.
+func (s *Service) UseCustomerTokens(t CustomerTokens) { s.customerTokens = t }

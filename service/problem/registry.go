@@ -27,6 +27,7 @@ var (
 		{Rejected, "02-00", "destination.verification_failed", "the connector server's verification did not answer 200 signed with the shop's shared secret (the message says why); nothing is stored"},
 		{Unauthorized, "02-01", "auth.unauthorized", "missing or wrong access token, or a token of another shop; in GraphQL, an order JWT asking for anything but its own order"},
 		{Unauthorized, "02-01", "auth.token_expired", "an order JWT past its 60 minutes, on REST or GraphQL: resuming the order gives a new one (details.hint)"},
+		{Unauthorized, "02-01", "customer.token_invalid", "init with a customer that has a platform_id, in a shop with a customers destination, whose customer_jwt is missing, or which the platform's validate customer token calls inactive or does not know (details.field)"},
 		{NotFound, "02-04", "cors.domain_not_found", "unknown `domain_id`"},
 		{NotFound, "02-04", "node.not_found", "GraphQL node of another shop or none"},
 		{NotFound, "02-04", "route.not_found", "no endpoint at that method and path"},
@@ -68,6 +69,7 @@ var (
 		{Invalid, "02-22", "webhook_delivery.invalid_status", "a webhook delivery filter `status` other than pending, succeeded or failed"},
 		{Invalid, "02-22", "webhook_delivery.in_progress", "replay of a delivery still being attempted (details.next_attempt_at)"},
 		{Invalid, "02-22", "connector_call.in_progress", "GraphQL replay of a connector call still being attempted (details.next_attempt_at)"},
+		{Invalid, "02-22", "connector_call.not_replayable", "GraphQL replay of a call made while its caller waited (validate customer token)"},
 		{Invalid, "02-22", "sync.topic_not_supported", "GraphQL triggerSync of products or orders: only customers can be synced so far"},
 		{Invalid, "02-22", "rsa_config.invalid_rsa_config", "url or shared_secret missing or invalid, over its bound, or a url the outbound guard refuses (as for callback_url)"},
 		{Invalid, "02-22", "api_override.invalid_api_override_data", "override field missing or invalid, over its bound, or a url the outbound guard refuses (as for callback_url)"},
@@ -188,6 +190,7 @@ var (
 		{Invalid, "02-22", "request.text_too_long", "a text in a `where` or `filter` argument over 255 characters (details.field, e.g. `where.or[1].publicOrderIDContains`; details.max_length)"},
 		{Invalid, "02-22", "request.invalid_argument", "an argument that cannot be decoded, such as a cursor that is not one (details.field)"},
 		{Unavailable, "02-50", "request.timeout", "the request ran past its 30-second deadline; its work was stopped"},
+		{Unavailable, "02-50", "platform.unavailable", "init of an authenticated customer when the shop's platform did not answer its validate customer token (no answer in the destination's timeout, a 5xx, an unreadable answer); nothing was created"},
 		{Internal, "02-50", "server.internal_error", "any error that is not one of these: logged with its message, answered as \"internal error\""},
 	}
 

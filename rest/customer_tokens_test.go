@@ -1,0 +1,56 @@
+package rest_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/checkoutd/checkoutd/ent/connectorcall"
+	"github.com/checkoutd/checkoutd/examples/platform/platformserver"
+)
+
+// initFor is init's body for an authenticated customer with token.
+func initFor(platformID, token string) map[string]any {
+	body := cart()
+	body["customer"] = map[string]any{"platform_id": platformID, "first_name": "Ada", "last_name": "Lovelace", "email_address": "ada@example.com"}
+	if token != "" {
+		body["customer_jwt"] = token
+	}
+	return body
+}
+
+func TestInitWithAnAuthenticatedCustomerAsksThePlatformAndRefusesAnInactiveToken(t *testing.T) {
+	eachPlatform(t, func(t *testing.T, a *api, pf *platformserver.Server, url string) {
+		initPath := "/checkout/orders/" + a.shop + "/init"
+		// Without a customers destination checkoutd has no one to ask.
+		a.do("POST", initPath, initFor("cus_anyone", "")).wantStatus(t, 200)
+
+		a.do("POST", destinationsPath(a), destinationBody(map[string]any{"topic": "customers", "destination": url})).wantStatus(t, 200)
+		c := pf.AddCustomer(a.shop, platformserver.Customer{FirstName: "Ada", LastName: "Lovelace", Email: "ada@example.com"})
+		token := pf.IssueCustomerToken(a.shop, c.PlatformID)
+		d := a.do("POST", initPath, initFor(c.PlatformID, token)).wantStatus(t, 200).data(t)
+		if d["public_order_id"] == nil {
+			t.Fatalf("init %v", d)
+		}
+		a.do("POST", initPath, initFor(c.PlatformID, "ctok_forged")).wantError(t, 401, "", "customer.token_invalid")
+		a.do("POST", initPath, initFor(c.PlatformID, "")).wantError(t, 401, "", "customer.token_invalid")
+		a.do("POST", initPath, initFor("cus_nobody", token)).wantError(t, 401, "", "customer.token_invalid")
+		pf.FailNext("/validate", http.StatusInternalServerError, 1)
+		a.do("POST", initPath, initFor(c.PlatformID, token)).wantError(t, 503, "", "platform.unavailable")
+
+		// Each validation is in the call log, without the token.
+		calls, err := a.svc.Client().ConnectorCall.Query().Where(connectorcall.Operation("validate_customer_token")).All(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(calls) != 4 {
+			t.Fatalf("%d validations logged, want 4", len(calls))
+		}
+		for _, call := range calls {
+			if strings.Contains(call.RequestBody, token) {
+				t.Fatalf("the log holds the token: %s", call.RequestBody)
+			}
+		}
+	})
+}
