@@ -17,6 +17,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/catalogtombstone"
+	"github.com/checkoutd/checkoutd/ent/category"
 	"github.com/checkoutd/checkoutd/ent/connectorattempt"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
@@ -59,6 +61,10 @@ type Client struct {
 	APIOverride *APIOverrideClient
 	// AccessToken is the client for interacting with the AccessToken builders.
 	AccessToken *AccessTokenClient
+	// CatalogTombstone is the client for interacting with the CatalogTombstone builders.
+	CatalogTombstone *CatalogTombstoneClient
+	// Category is the client for interacting with the Category builders.
+	Category *CategoryClient
 	// ConnectorAttempt is the client for interacting with the ConnectorAttempt builders.
 	ConnectorAttempt *ConnectorAttemptClient
 	// ConnectorCall is the client for interacting with the ConnectorCall builders.
@@ -130,6 +136,8 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIOverride = NewAPIOverrideClient(c.config)
 	c.AccessToken = NewAccessTokenClient(c.config)
+	c.CatalogTombstone = NewCatalogTombstoneClient(c.config)
+	c.Category = NewCategoryClient(c.config)
 	c.ConnectorAttempt = NewConnectorAttemptClient(c.config)
 	c.ConnectorCall = NewConnectorCallClient(c.config)
 	c.CorsDomain = NewCorsDomainClient(c.config)
@@ -253,6 +261,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:                 cfg,
 		APIOverride:            NewAPIOverrideClient(cfg),
 		AccessToken:            NewAccessTokenClient(cfg),
+		CatalogTombstone:       NewCatalogTombstoneClient(cfg),
+		Category:               NewCategoryClient(cfg),
 		ConnectorAttempt:       NewConnectorAttemptClient(cfg),
 		ConnectorCall:          NewConnectorCallClient(cfg),
 		CorsDomain:             NewCorsDomainClient(cfg),
@@ -303,6 +313,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:                 cfg,
 		APIOverride:            NewAPIOverrideClient(cfg),
 		AccessToken:            NewAccessTokenClient(cfg),
+		CatalogTombstone:       NewCatalogTombstoneClient(cfg),
+		Category:               NewCategoryClient(cfg),
 		ConnectorAttempt:       NewConnectorAttemptClient(cfg),
 		ConnectorCall:          NewConnectorCallClient(cfg),
 		CorsDomain:             NewCorsDomainClient(cfg),
@@ -361,8 +373,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIOverride, c.AccessToken, c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain,
-		c.Customer, c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
+		c.APIOverride, c.AccessToken, c.CatalogTombstone, c.Category,
+		c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain, c.Customer,
+		c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
 		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.PlatformSync,
 		c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop,
@@ -377,8 +390,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIOverride, c.AccessToken, c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain,
-		c.Customer, c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
+		c.APIOverride, c.AccessToken, c.CatalogTombstone, c.Category,
+		c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain, c.Customer,
+		c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
 		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.PlatformSync,
 		c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop,
@@ -396,6 +410,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.APIOverride.mutate(ctx, m)
 	case *AccessTokenMutation:
 		return c.AccessToken.mutate(ctx, m)
+	case *CatalogTombstoneMutation:
+		return c.CatalogTombstone.mutate(ctx, m)
+	case *CategoryMutation:
+		return c.Category.mutate(ctx, m)
 	case *ConnectorAttemptMutation:
 		return c.ConnectorAttempt.mutate(ctx, m)
 	case *ConnectorCallMutation:
@@ -754,6 +772,288 @@ func (c *AccessTokenClient) mutate(ctx context.Context, m *AccessTokenMutation) 
 		return (&AccessTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown AccessToken mutation op: %q", m.Op())
+	}
+}
+
+// CatalogTombstoneClient is a client for the CatalogTombstone schema.
+type CatalogTombstoneClient struct {
+	config
+}
+
+// NewCatalogTombstoneClient returns a client for the CatalogTombstone from the given config.
+func NewCatalogTombstoneClient(c config) *CatalogTombstoneClient {
+	return &CatalogTombstoneClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `catalogtombstone.Hooks(f(g(h())))`.
+func (c *CatalogTombstoneClient) Use(hooks ...Hook) {
+	c.hooks.CatalogTombstone = append(c.hooks.CatalogTombstone, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `catalogtombstone.Intercept(f(g(h())))`.
+func (c *CatalogTombstoneClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CatalogTombstone = append(c.inters.CatalogTombstone, interceptors...)
+}
+
+// Create returns a builder for creating a CatalogTombstone entity.
+func (c *CatalogTombstoneClient) Create() *CatalogTombstoneCreate {
+	mutation := newCatalogTombstoneMutation(c.config, OpCreate)
+	return &CatalogTombstoneCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CatalogTombstone entities.
+func (c *CatalogTombstoneClient) CreateBulk(builders ...*CatalogTombstoneCreate) *CatalogTombstoneCreateBulk {
+	return &CatalogTombstoneCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CatalogTombstoneClient) MapCreateBulk(slice any, setFunc func(*CatalogTombstoneCreate, int)) *CatalogTombstoneCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CatalogTombstoneCreateBulk{err: fmt.Errorf("calling to CatalogTombstoneClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CatalogTombstoneCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CatalogTombstoneCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CatalogTombstone.
+func (c *CatalogTombstoneClient) Update() *CatalogTombstoneUpdate {
+	mutation := newCatalogTombstoneMutation(c.config, OpUpdate)
+	return &CatalogTombstoneUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CatalogTombstoneClient) UpdateOne(_m *CatalogTombstone) *CatalogTombstoneUpdateOne {
+	mutation := newCatalogTombstoneMutation(c.config, OpUpdateOne, withCatalogTombstone(_m))
+	return &CatalogTombstoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CatalogTombstoneClient) UpdateOneID(id int) *CatalogTombstoneUpdateOne {
+	mutation := newCatalogTombstoneMutation(c.config, OpUpdateOne, withCatalogTombstoneID(id))
+	return &CatalogTombstoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CatalogTombstone.
+func (c *CatalogTombstoneClient) Delete() *CatalogTombstoneDelete {
+	mutation := newCatalogTombstoneMutation(c.config, OpDelete)
+	return &CatalogTombstoneDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CatalogTombstoneClient) DeleteOne(_m *CatalogTombstone) *CatalogTombstoneDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CatalogTombstoneClient) DeleteOneID(id int) *CatalogTombstoneDeleteOne {
+	builder := c.Delete().Where(catalogtombstone.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CatalogTombstoneDeleteOne{builder}
+}
+
+// Query returns a query builder for CatalogTombstone.
+func (c *CatalogTombstoneClient) Query() *CatalogTombstoneQuery {
+	return &CatalogTombstoneQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCatalogTombstone},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CatalogTombstone entity by its id.
+func (c *CatalogTombstoneClient) Get(ctx context.Context, id int) (*CatalogTombstone, error) {
+	return c.Query().Where(catalogtombstone.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CatalogTombstoneClient) GetX(ctx context.Context, id int) *CatalogTombstone {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CatalogTombstoneClient) Hooks() []Hook {
+	return c.hooks.CatalogTombstone
+}
+
+// Interceptors returns the client interceptors.
+func (c *CatalogTombstoneClient) Interceptors() []Interceptor {
+	return c.inters.CatalogTombstone
+}
+
+func (c *CatalogTombstoneClient) mutate(ctx context.Context, m *CatalogTombstoneMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CatalogTombstoneCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CatalogTombstoneUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CatalogTombstoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CatalogTombstoneDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CatalogTombstone mutation op: %q", m.Op())
+	}
+}
+
+// CategoryClient is a client for the Category schema.
+type CategoryClient struct {
+	config
+}
+
+// NewCategoryClient returns a client for the Category from the given config.
+func NewCategoryClient(c config) *CategoryClient {
+	return &CategoryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `category.Hooks(f(g(h())))`.
+func (c *CategoryClient) Use(hooks ...Hook) {
+	c.hooks.Category = append(c.hooks.Category, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `category.Intercept(f(g(h())))`.
+func (c *CategoryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Category = append(c.inters.Category, interceptors...)
+}
+
+// Create returns a builder for creating a Category entity.
+func (c *CategoryClient) Create() *CategoryCreate {
+	mutation := newCategoryMutation(c.config, OpCreate)
+	return &CategoryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Category entities.
+func (c *CategoryClient) CreateBulk(builders ...*CategoryCreate) *CategoryCreateBulk {
+	return &CategoryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CategoryClient) MapCreateBulk(slice any, setFunc func(*CategoryCreate, int)) *CategoryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CategoryCreateBulk{err: fmt.Errorf("calling to CategoryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CategoryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CategoryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Category.
+func (c *CategoryClient) Update() *CategoryUpdate {
+	mutation := newCategoryMutation(c.config, OpUpdate)
+	return &CategoryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CategoryClient) UpdateOne(_m *Category) *CategoryUpdateOne {
+	mutation := newCategoryMutation(c.config, OpUpdateOne, withCategory(_m))
+	return &CategoryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CategoryClient) UpdateOneID(id int) *CategoryUpdateOne {
+	mutation := newCategoryMutation(c.config, OpUpdateOne, withCategoryID(id))
+	return &CategoryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Category.
+func (c *CategoryClient) Delete() *CategoryDelete {
+	mutation := newCategoryMutation(c.config, OpDelete)
+	return &CategoryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CategoryClient) DeleteOne(_m *Category) *CategoryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CategoryClient) DeleteOneID(id int) *CategoryDeleteOne {
+	builder := c.Delete().Where(category.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CategoryDeleteOne{builder}
+}
+
+// Query returns a query builder for Category.
+func (c *CategoryClient) Query() *CategoryQuery {
+	return &CategoryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCategory},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Category entity by its id.
+func (c *CategoryClient) Get(ctx context.Context, id int) (*Category, error) {
+	return c.Query().Where(category.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CategoryClient) GetX(ctx context.Context, id int) *Category {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a Category.
+func (c *CategoryClient) QueryShop(_m *Category) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(category.Table, category.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, category.ShopTable, category.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CategoryClient) Hooks() []Hook {
+	return c.hooks.Category
+}
+
+// Interceptors returns the client interceptors.
+func (c *CategoryClient) Interceptors() []Interceptor {
+	return c.inters.Category
+}
+
+func (c *CategoryClient) mutate(ctx context.Context, m *CategoryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CategoryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CategoryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CategoryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CategoryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Category mutation op: %q", m.Op())
 	}
 }
 
@@ -4804,6 +5104,22 @@ func (c *ShopClient) QueryPlatformSyncs(_m *Shop) *PlatformSyncQuery {
 	return query
 }
 
+// QueryCategories queries the categories edge of a Shop.
+func (c *ShopClient) QueryCategories(_m *Shop) *CategoryQuery {
+	query := (&CategoryClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(category.Table, category.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.CategoriesTable, shop.CategoriesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ShopClient) Hooks() []Hook {
 	return c.hooks.Shop
@@ -5641,20 +5957,20 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIOverride, AccessToken, ConnectorAttempt, ConnectorCall, CorsDomain, Customer,
-		CustomerAddress, Destination, DiscountCode, Event, ExternalPaymentGateway,
-		Flow, GiftCard, IdempotencyKey, LifeElement, LineItem, Order, OrderPayment,
-		PaymentTransaction, PlatformSync, ProcessLease, Product, RSAConfig,
-		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		APIOverride, AccessToken, CatalogTombstone, Category, ConnectorAttempt,
+		ConnectorCall, CorsDomain, Customer, CustomerAddress, Destination,
+		DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey,
+		LifeElement, LineItem, Order, OrderPayment, PaymentTransaction, PlatformSync,
+		ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone, Shop, TaxZone,
+		Variant, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		APIOverride, AccessToken, ConnectorAttempt, ConnectorCall, CorsDomain, Customer,
-		CustomerAddress, Destination, DiscountCode, Event, ExternalPaymentGateway,
-		Flow, GiftCard, IdempotencyKey, LifeElement, LineItem, Order, OrderPayment,
-		PaymentTransaction, PlatformSync, ProcessLease, Product, RSAConfig,
-		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		APIOverride, AccessToken, CatalogTombstone, Category, ConnectorAttempt,
+		ConnectorCall, CorsDomain, Customer, CustomerAddress, Destination,
+		DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey,
+		LifeElement, LineItem, Order, OrderPayment, PaymentTransaction, PlatformSync,
+		ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone, Shop, TaxZone,
+		Variant, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -14,6 +14,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/catalogtombstone"
+	"github.com/checkoutd/checkoutd/ent/category"
 	"github.com/checkoutd/checkoutd/ent/connectorattempt"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
@@ -105,6 +107,8 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apioverride.Table:            apioverride.ValidColumn,
 			accesstoken.Table:            accesstoken.ValidColumn,
+			catalogtombstone.Table:       catalogtombstone.ValidColumn,
+			category.Table:               category.ValidColumn,
 			connectorattempt.Table:       connectorattempt.ValidColumn,
 			connectorcall.Table:          connectorcall.ValidColumn,
 			corsdomain.Table:             corsdomain.ValidColumn,

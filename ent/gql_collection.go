@@ -3063,6 +3063,16 @@ func (_q *ProductQuery) collectField(ctx context.Context, oneNode bool, opCtx *g
 				selectedFields = append(selectedFields, product.FieldGiftCard)
 				fieldSeen[product.FieldGiftCard] = struct{}{}
 			}
+		case "platformUpdatedAt":
+			if _, ok := fieldSeen[product.FieldPlatformUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, product.FieldPlatformUpdatedAt)
+				fieldSeen[product.FieldPlatformUpdatedAt] = struct{}{}
+			}
+		case "categoryIds":
+			if _, ok := fieldSeen[product.FieldCategoryIds]; !ok {
+				selectedFields = append(selectedFields, product.FieldCategoryIds)
+				fieldSeen[product.FieldCategoryIds] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

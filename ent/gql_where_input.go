@@ -9463,6 +9463,18 @@ type ProductWhereInput struct {
 	GiftCard    *bool `json:"giftCard,omitempty"`
 	GiftCardNEQ *bool `json:"giftCardNEQ,omitempty"`
 
+	// "platform_updated_at" field predicates.
+	PlatformUpdatedAt       *time.Time  `json:"platformUpdatedAt,omitempty"`
+	PlatformUpdatedAtNEQ    *time.Time  `json:"platformUpdatedAtNEQ,omitempty"`
+	PlatformUpdatedAtIn     []time.Time `json:"platformUpdatedAtIn,omitempty"`
+	PlatformUpdatedAtNotIn  []time.Time `json:"platformUpdatedAtNotIn,omitempty"`
+	PlatformUpdatedAtGT     *time.Time  `json:"platformUpdatedAtGT,omitempty"`
+	PlatformUpdatedAtGTE    *time.Time  `json:"platformUpdatedAtGTE,omitempty"`
+	PlatformUpdatedAtLT     *time.Time  `json:"platformUpdatedAtLT,omitempty"`
+	PlatformUpdatedAtLTE    *time.Time  `json:"platformUpdatedAtLTE,omitempty"`
+	PlatformUpdatedAtIsNil  bool        `json:"platformUpdatedAtIsNil,omitempty"`
+	PlatformUpdatedAtNotNil bool        `json:"platformUpdatedAtNotNil,omitempty"`
+
 	// "shop" edge predicates.
 	HasShop     *bool             `json:"hasShop,omitempty"`
 	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
@@ -9854,6 +9866,36 @@ func (i *ProductWhereInput) P() (predicate.Product, error) {
 	}
 	if i.GiftCardNEQ != nil {
 		predicates = append(predicates, product.GiftCardNEQ(*i.GiftCardNEQ))
+	}
+	if i.PlatformUpdatedAt != nil {
+		predicates = append(predicates, product.PlatformUpdatedAtEQ(*i.PlatformUpdatedAt))
+	}
+	if i.PlatformUpdatedAtNEQ != nil {
+		predicates = append(predicates, product.PlatformUpdatedAtNEQ(*i.PlatformUpdatedAtNEQ))
+	}
+	if len(i.PlatformUpdatedAtIn) > 0 {
+		predicates = append(predicates, product.PlatformUpdatedAtIn(i.PlatformUpdatedAtIn...))
+	}
+	if len(i.PlatformUpdatedAtNotIn) > 0 {
+		predicates = append(predicates, product.PlatformUpdatedAtNotIn(i.PlatformUpdatedAtNotIn...))
+	}
+	if i.PlatformUpdatedAtGT != nil {
+		predicates = append(predicates, product.PlatformUpdatedAtGT(*i.PlatformUpdatedAtGT))
+	}
+	if i.PlatformUpdatedAtGTE != nil {
+		predicates = append(predicates, product.PlatformUpdatedAtGTE(*i.PlatformUpdatedAtGTE))
+	}
+	if i.PlatformUpdatedAtLT != nil {
+		predicates = append(predicates, product.PlatformUpdatedAtLT(*i.PlatformUpdatedAtLT))
+	}
+	if i.PlatformUpdatedAtLTE != nil {
+		predicates = append(predicates, product.PlatformUpdatedAtLTE(*i.PlatformUpdatedAtLTE))
+	}
+	if i.PlatformUpdatedAtIsNil {
+		predicates = append(predicates, product.PlatformUpdatedAtIsNil())
+	}
+	if i.PlatformUpdatedAtNotNil {
+		predicates = append(predicates, product.PlatformUpdatedAtNotNil())
 	}
 
 	if i.HasShop != nil {

@@ -13,6 +13,8 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/catalogtombstone"
+	"github.com/checkoutd/checkoutd/ent/category"
 	"github.com/checkoutd/checkoutd/ent/connectorattempt"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
@@ -57,6 +59,8 @@ const (
 	// Node types.
 	TypeAPIOverride            = "APIOverride"
 	TypeAccessToken            = "AccessToken"
+	TypeCatalogTombstone       = "CatalogTombstone"
+	TypeCategory               = "Category"
 	TypeConnectorAttempt       = "ConnectorAttempt"
 	TypeConnectorCall          = "ConnectorCall"
 	TypeCorsDomain             = "CorsDomain"
@@ -1338,6 +1342,1237 @@ func (m *AccessTokenMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown AccessToken edge %s", name)
+}
+
+// CatalogTombstoneMutation represents an operation that mutates the CatalogTombstone nodes in the graph.
+type CatalogTombstoneMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	shop_id       *int
+	addshop_id    *int
+	kind          *catalogtombstone.Kind
+	platform_id   *string
+	deleted_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*CatalogTombstone, error)
+	predicates    []predicate.CatalogTombstone
+}
+
+var _ ent.Mutation = (*CatalogTombstoneMutation)(nil)
+
+// catalogtombstoneOption allows management of the mutation configuration using functional options.
+type catalogtombstoneOption func(*CatalogTombstoneMutation)
+
+// newCatalogTombstoneMutation creates new mutation for the CatalogTombstone entity.
+func newCatalogTombstoneMutation(c config, op Op, opts ...catalogtombstoneOption) *CatalogTombstoneMutation {
+	m := &CatalogTombstoneMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCatalogTombstone,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCatalogTombstoneID sets the ID field of the mutation.
+func withCatalogTombstoneID(id int) catalogtombstoneOption {
+	return func(m *CatalogTombstoneMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CatalogTombstone
+		)
+		m.oldValue = func(ctx context.Context) (*CatalogTombstone, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CatalogTombstone.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCatalogTombstone sets the old CatalogTombstone of the mutation.
+func withCatalogTombstone(node *CatalogTombstone) catalogtombstoneOption {
+	return func(m *CatalogTombstoneMutation) {
+		m.oldValue = func(context.Context) (*CatalogTombstone, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CatalogTombstoneMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CatalogTombstoneMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CatalogTombstoneMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CatalogTombstoneMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CatalogTombstone.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *CatalogTombstoneMutation) SetShopID(i int) {
+	m.shop_id = &i
+	m.addshop_id = nil
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *CatalogTombstoneMutation) ShopID() (r int, exists bool) {
+	v := m.shop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the CatalogTombstone entity.
+// If the CatalogTombstone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogTombstoneMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// AddShopID adds i to the "shop_id" field.
+func (m *CatalogTombstoneMutation) AddShopID(i int) {
+	if m.addshop_id != nil {
+		*m.addshop_id += i
+	} else {
+		m.addshop_id = &i
+	}
+}
+
+// AddedShopID returns the value that was added to the "shop_id" field in this mutation.
+func (m *CatalogTombstoneMutation) AddedShopID() (r int, exists bool) {
+	v := m.addshop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *CatalogTombstoneMutation) ResetShopID() {
+	m.shop_id = nil
+	m.addshop_id = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *CatalogTombstoneMutation) SetKind(c catalogtombstone.Kind) {
+	m.kind = &c
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *CatalogTombstoneMutation) Kind() (r catalogtombstone.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the CatalogTombstone entity.
+// If the CatalogTombstone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogTombstoneMutation) OldKind(ctx context.Context) (v catalogtombstone.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *CatalogTombstoneMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetPlatformID sets the "platform_id" field.
+func (m *CatalogTombstoneMutation) SetPlatformID(s string) {
+	m.platform_id = &s
+}
+
+// PlatformID returns the value of the "platform_id" field in the mutation.
+func (m *CatalogTombstoneMutation) PlatformID() (r string, exists bool) {
+	v := m.platform_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformID returns the old "platform_id" field's value of the CatalogTombstone entity.
+// If the CatalogTombstone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogTombstoneMutation) OldPlatformID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformID: %w", err)
+	}
+	return oldValue.PlatformID, nil
+}
+
+// ResetPlatformID resets all changes to the "platform_id" field.
+func (m *CatalogTombstoneMutation) ResetPlatformID() {
+	m.platform_id = nil
+}
+
+// SetDeletedAt sets the "deleted_at" field.
+func (m *CatalogTombstoneMutation) SetDeletedAt(t time.Time) {
+	m.deleted_at = &t
+}
+
+// DeletedAt returns the value of the "deleted_at" field in the mutation.
+func (m *CatalogTombstoneMutation) DeletedAt() (r time.Time, exists bool) {
+	v := m.deleted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeletedAt returns the old "deleted_at" field's value of the CatalogTombstone entity.
+// If the CatalogTombstone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogTombstoneMutation) OldDeletedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeletedAt: %w", err)
+	}
+	return oldValue.DeletedAt, nil
+}
+
+// ResetDeletedAt resets all changes to the "deleted_at" field.
+func (m *CatalogTombstoneMutation) ResetDeletedAt() {
+	m.deleted_at = nil
+}
+
+// Where appends a list predicates to the CatalogTombstoneMutation builder.
+func (m *CatalogTombstoneMutation) Where(ps ...predicate.CatalogTombstone) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CatalogTombstoneMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CatalogTombstoneMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CatalogTombstone, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CatalogTombstoneMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CatalogTombstoneMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CatalogTombstone).
+func (m *CatalogTombstoneMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CatalogTombstoneMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.shop_id != nil {
+		fields = append(fields, catalogtombstone.FieldShopID)
+	}
+	if m.kind != nil {
+		fields = append(fields, catalogtombstone.FieldKind)
+	}
+	if m.platform_id != nil {
+		fields = append(fields, catalogtombstone.FieldPlatformID)
+	}
+	if m.deleted_at != nil {
+		fields = append(fields, catalogtombstone.FieldDeletedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CatalogTombstoneMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case catalogtombstone.FieldShopID:
+		return m.ShopID()
+	case catalogtombstone.FieldKind:
+		return m.Kind()
+	case catalogtombstone.FieldPlatformID:
+		return m.PlatformID()
+	case catalogtombstone.FieldDeletedAt:
+		return m.DeletedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CatalogTombstoneMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case catalogtombstone.FieldShopID:
+		return m.OldShopID(ctx)
+	case catalogtombstone.FieldKind:
+		return m.OldKind(ctx)
+	case catalogtombstone.FieldPlatformID:
+		return m.OldPlatformID(ctx)
+	case catalogtombstone.FieldDeletedAt:
+		return m.OldDeletedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CatalogTombstone field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CatalogTombstoneMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case catalogtombstone.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case catalogtombstone.FieldKind:
+		v, ok := value.(catalogtombstone.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case catalogtombstone.FieldPlatformID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformID(v)
+		return nil
+	case catalogtombstone.FieldDeletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeletedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogTombstone field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CatalogTombstoneMutation) AddedFields() []string {
+	var fields []string
+	if m.addshop_id != nil {
+		fields = append(fields, catalogtombstone.FieldShopID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CatalogTombstoneMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case catalogtombstone.FieldShopID:
+		return m.AddedShopID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CatalogTombstoneMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case catalogtombstone.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddShopID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogTombstone numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CatalogTombstoneMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CatalogTombstoneMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CatalogTombstoneMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CatalogTombstone nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CatalogTombstoneMutation) ResetField(name string) error {
+	switch name {
+	case catalogtombstone.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case catalogtombstone.FieldKind:
+		m.ResetKind()
+		return nil
+	case catalogtombstone.FieldPlatformID:
+		m.ResetPlatformID()
+		return nil
+	case catalogtombstone.FieldDeletedAt:
+		m.ResetDeletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogTombstone field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CatalogTombstoneMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CatalogTombstoneMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CatalogTombstoneMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CatalogTombstoneMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CatalogTombstoneMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CatalogTombstoneMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CatalogTombstoneMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CatalogTombstone unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CatalogTombstoneMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CatalogTombstone edge %s", name)
+}
+
+// CategoryMutation represents an operation that mutates the Category nodes in the graph.
+type CategoryMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	updated_at          *time.Time
+	platform_id         *string
+	name                *string
+	image_url           *string
+	platform_updated_at *time.Time
+	clearedFields       map[string]struct{}
+	shop                *int
+	clearedshop         bool
+	done                bool
+	oldValue            func(context.Context) (*Category, error)
+	predicates          []predicate.Category
+}
+
+var _ ent.Mutation = (*CategoryMutation)(nil)
+
+// categoryOption allows management of the mutation configuration using functional options.
+type categoryOption func(*CategoryMutation)
+
+// newCategoryMutation creates new mutation for the Category entity.
+func newCategoryMutation(c config, op Op, opts ...categoryOption) *CategoryMutation {
+	m := &CategoryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCategory,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCategoryID sets the ID field of the mutation.
+func withCategoryID(id int) categoryOption {
+	return func(m *CategoryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Category
+		)
+		m.oldValue = func(ctx context.Context) (*Category, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Category.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCategory sets the old Category of the mutation.
+func withCategory(node *Category) categoryOption {
+	return func(m *CategoryMutation) {
+		m.oldValue = func(context.Context) (*Category, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CategoryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CategoryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CategoryMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CategoryMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Category.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CategoryMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CategoryMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Category entity.
+// If the Category object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CategoryMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CategoryMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CategoryMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CategoryMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Category entity.
+// If the Category object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CategoryMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CategoryMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *CategoryMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *CategoryMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the Category entity.
+// If the Category object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CategoryMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *CategoryMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetPlatformID sets the "platform_id" field.
+func (m *CategoryMutation) SetPlatformID(s string) {
+	m.platform_id = &s
+}
+
+// PlatformID returns the value of the "platform_id" field in the mutation.
+func (m *CategoryMutation) PlatformID() (r string, exists bool) {
+	v := m.platform_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformID returns the old "platform_id" field's value of the Category entity.
+// If the Category object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CategoryMutation) OldPlatformID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformID: %w", err)
+	}
+	return oldValue.PlatformID, nil
+}
+
+// ResetPlatformID resets all changes to the "platform_id" field.
+func (m *CategoryMutation) ResetPlatformID() {
+	m.platform_id = nil
+}
+
+// SetName sets the "name" field.
+func (m *CategoryMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CategoryMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Category entity.
+// If the Category object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CategoryMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CategoryMutation) ResetName() {
+	m.name = nil
+}
+
+// SetImageURL sets the "image_url" field.
+func (m *CategoryMutation) SetImageURL(s string) {
+	m.image_url = &s
+}
+
+// ImageURL returns the value of the "image_url" field in the mutation.
+func (m *CategoryMutation) ImageURL() (r string, exists bool) {
+	v := m.image_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImageURL returns the old "image_url" field's value of the Category entity.
+// If the Category object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CategoryMutation) OldImageURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImageURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImageURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImageURL: %w", err)
+	}
+	return oldValue.ImageURL, nil
+}
+
+// ResetImageURL resets all changes to the "image_url" field.
+func (m *CategoryMutation) ResetImageURL() {
+	m.image_url = nil
+}
+
+// SetPlatformUpdatedAt sets the "platform_updated_at" field.
+func (m *CategoryMutation) SetPlatformUpdatedAt(t time.Time) {
+	m.platform_updated_at = &t
+}
+
+// PlatformUpdatedAt returns the value of the "platform_updated_at" field in the mutation.
+func (m *CategoryMutation) PlatformUpdatedAt() (r time.Time, exists bool) {
+	v := m.platform_updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformUpdatedAt returns the old "platform_updated_at" field's value of the Category entity.
+// If the Category object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CategoryMutation) OldPlatformUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformUpdatedAt: %w", err)
+	}
+	return oldValue.PlatformUpdatedAt, nil
+}
+
+// ResetPlatformUpdatedAt resets all changes to the "platform_updated_at" field.
+func (m *CategoryMutation) ResetPlatformUpdatedAt() {
+	m.platform_updated_at = nil
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *CategoryMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[category.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *CategoryMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *CategoryMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *CategoryMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// Where appends a list predicates to the CategoryMutation builder.
+func (m *CategoryMutation) Where(ps ...predicate.Category) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CategoryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CategoryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Category, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CategoryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CategoryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Category).
+func (m *CategoryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CategoryMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, category.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, category.FieldUpdatedAt)
+	}
+	if m.shop != nil {
+		fields = append(fields, category.FieldShopID)
+	}
+	if m.platform_id != nil {
+		fields = append(fields, category.FieldPlatformID)
+	}
+	if m.name != nil {
+		fields = append(fields, category.FieldName)
+	}
+	if m.image_url != nil {
+		fields = append(fields, category.FieldImageURL)
+	}
+	if m.platform_updated_at != nil {
+		fields = append(fields, category.FieldPlatformUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CategoryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case category.FieldCreatedAt:
+		return m.CreatedAt()
+	case category.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case category.FieldShopID:
+		return m.ShopID()
+	case category.FieldPlatformID:
+		return m.PlatformID()
+	case category.FieldName:
+		return m.Name()
+	case category.FieldImageURL:
+		return m.ImageURL()
+	case category.FieldPlatformUpdatedAt:
+		return m.PlatformUpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CategoryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case category.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case category.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case category.FieldShopID:
+		return m.OldShopID(ctx)
+	case category.FieldPlatformID:
+		return m.OldPlatformID(ctx)
+	case category.FieldName:
+		return m.OldName(ctx)
+	case category.FieldImageURL:
+		return m.OldImageURL(ctx)
+	case category.FieldPlatformUpdatedAt:
+		return m.OldPlatformUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Category field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CategoryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case category.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case category.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case category.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case category.FieldPlatformID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformID(v)
+		return nil
+	case category.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case category.FieldImageURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImageURL(v)
+		return nil
+	case category.FieldPlatformUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Category field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CategoryMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CategoryMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CategoryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Category numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CategoryMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CategoryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CategoryMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown Category nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CategoryMutation) ResetField(name string) error {
+	switch name {
+	case category.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case category.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case category.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case category.FieldPlatformID:
+		m.ResetPlatformID()
+		return nil
+	case category.FieldName:
+		m.ResetName()
+		return nil
+	case category.FieldImageURL:
+		m.ResetImageURL()
+		return nil
+	case category.FieldPlatformUpdatedAt:
+		m.ResetPlatformUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Category field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CategoryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.shop != nil {
+		edges = append(edges, category.EdgeShop)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CategoryMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case category.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CategoryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CategoryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CategoryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedshop {
+		edges = append(edges, category.EdgeShop)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CategoryMutation) EdgeCleared(name string) bool {
+	switch name {
+	case category.EdgeShop:
+		return m.clearedshop
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CategoryMutation) ClearEdge(name string) error {
+	switch name {
+	case category.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown Category unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CategoryMutation) ResetEdge(name string) error {
+	switch name {
+	case category.EdgeShop:
+		m.ResetShop()
+		return nil
+	}
+	return fmt.Errorf("unknown Category edge %s", name)
 }
 
 // ConnectorAttemptMutation represents an operation that mutates the ConnectorAttempt nodes in the graph.
@@ -23490,27 +24725,31 @@ func (m *ProcessLeaseMutation) ResetEdge(name string) error {
 // ProductMutation represents an operation that mutates the Product nodes in the graph.
 type ProductMutation struct {
 	config
-	op              Op
-	typ             string
-	id              *int
-	created_at      *time.Time
-	updated_at      *time.Time
-	platform_id     *string
-	title           *string
-	description     *string
-	vendor          *string
-	tags            *string
-	image_url       *string
-	gift_card       *bool
-	clearedFields   map[string]struct{}
-	shop            *int
-	clearedshop     bool
-	variants        map[int]struct{}
-	removedvariants map[int]struct{}
-	clearedvariants bool
-	done            bool
-	oldValue        func(context.Context) (*Product, error)
-	predicates      []predicate.Product
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	updated_at          *time.Time
+	platform_id         *string
+	title               *string
+	description         *string
+	vendor              *string
+	tags                *string
+	image_url           *string
+	gift_card           *bool
+	platform_updated_at *time.Time
+	category_ids        *[]string
+	appendcategory_ids  []string
+	platform_data       *map[string]interface{}
+	clearedFields       map[string]struct{}
+	shop                *int
+	clearedshop         bool
+	variants            map[int]struct{}
+	removedvariants     map[int]struct{}
+	clearedvariants     bool
+	done                bool
+	oldValue            func(context.Context) (*Product, error)
+	predicates          []predicate.Product
 }
 
 var _ ent.Mutation = (*ProductMutation)(nil)
@@ -23971,6 +25210,169 @@ func (m *ProductMutation) ResetGiftCard() {
 	m.gift_card = nil
 }
 
+// SetPlatformUpdatedAt sets the "platform_updated_at" field.
+func (m *ProductMutation) SetPlatformUpdatedAt(t time.Time) {
+	m.platform_updated_at = &t
+}
+
+// PlatformUpdatedAt returns the value of the "platform_updated_at" field in the mutation.
+func (m *ProductMutation) PlatformUpdatedAt() (r time.Time, exists bool) {
+	v := m.platform_updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformUpdatedAt returns the old "platform_updated_at" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldPlatformUpdatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformUpdatedAt: %w", err)
+	}
+	return oldValue.PlatformUpdatedAt, nil
+}
+
+// ClearPlatformUpdatedAt clears the value of the "platform_updated_at" field.
+func (m *ProductMutation) ClearPlatformUpdatedAt() {
+	m.platform_updated_at = nil
+	m.clearedFields[product.FieldPlatformUpdatedAt] = struct{}{}
+}
+
+// PlatformUpdatedAtCleared returns if the "platform_updated_at" field was cleared in this mutation.
+func (m *ProductMutation) PlatformUpdatedAtCleared() bool {
+	_, ok := m.clearedFields[product.FieldPlatformUpdatedAt]
+	return ok
+}
+
+// ResetPlatformUpdatedAt resets all changes to the "platform_updated_at" field.
+func (m *ProductMutation) ResetPlatformUpdatedAt() {
+	m.platform_updated_at = nil
+	delete(m.clearedFields, product.FieldPlatformUpdatedAt)
+}
+
+// SetCategoryIds sets the "category_ids" field.
+func (m *ProductMutation) SetCategoryIds(s []string) {
+	m.category_ids = &s
+	m.appendcategory_ids = nil
+}
+
+// CategoryIds returns the value of the "category_ids" field in the mutation.
+func (m *ProductMutation) CategoryIds() (r []string, exists bool) {
+	v := m.category_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCategoryIds returns the old "category_ids" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldCategoryIds(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCategoryIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCategoryIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCategoryIds: %w", err)
+	}
+	return oldValue.CategoryIds, nil
+}
+
+// AppendCategoryIds adds s to the "category_ids" field.
+func (m *ProductMutation) AppendCategoryIds(s []string) {
+	m.appendcategory_ids = append(m.appendcategory_ids, s...)
+}
+
+// AppendedCategoryIds returns the list of values that were appended to the "category_ids" field in this mutation.
+func (m *ProductMutation) AppendedCategoryIds() ([]string, bool) {
+	if len(m.appendcategory_ids) == 0 {
+		return nil, false
+	}
+	return m.appendcategory_ids, true
+}
+
+// ClearCategoryIds clears the value of the "category_ids" field.
+func (m *ProductMutation) ClearCategoryIds() {
+	m.category_ids = nil
+	m.appendcategory_ids = nil
+	m.clearedFields[product.FieldCategoryIds] = struct{}{}
+}
+
+// CategoryIdsCleared returns if the "category_ids" field was cleared in this mutation.
+func (m *ProductMutation) CategoryIdsCleared() bool {
+	_, ok := m.clearedFields[product.FieldCategoryIds]
+	return ok
+}
+
+// ResetCategoryIds resets all changes to the "category_ids" field.
+func (m *ProductMutation) ResetCategoryIds() {
+	m.category_ids = nil
+	m.appendcategory_ids = nil
+	delete(m.clearedFields, product.FieldCategoryIds)
+}
+
+// SetPlatformData sets the "platform_data" field.
+func (m *ProductMutation) SetPlatformData(value map[string]interface{}) {
+	m.platform_data = &value
+}
+
+// PlatformData returns the value of the "platform_data" field in the mutation.
+func (m *ProductMutation) PlatformData() (r map[string]interface{}, exists bool) {
+	v := m.platform_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformData returns the old "platform_data" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldPlatformData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformData: %w", err)
+	}
+	return oldValue.PlatformData, nil
+}
+
+// ClearPlatformData clears the value of the "platform_data" field.
+func (m *ProductMutation) ClearPlatformData() {
+	m.platform_data = nil
+	m.clearedFields[product.FieldPlatformData] = struct{}{}
+}
+
+// PlatformDataCleared returns if the "platform_data" field was cleared in this mutation.
+func (m *ProductMutation) PlatformDataCleared() bool {
+	_, ok := m.clearedFields[product.FieldPlatformData]
+	return ok
+}
+
+// ResetPlatformData resets all changes to the "platform_data" field.
+func (m *ProductMutation) ResetPlatformData() {
+	m.platform_data = nil
+	delete(m.clearedFields, product.FieldPlatformData)
+}
+
 // ClearShop clears the "shop" edge to the Shop entity.
 func (m *ProductMutation) ClearShop() {
 	m.clearedshop = true
@@ -24086,7 +25488,7 @@ func (m *ProductMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProductMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 13)
 	if m.created_at != nil {
 		fields = append(fields, product.FieldCreatedAt)
 	}
@@ -24117,6 +25519,15 @@ func (m *ProductMutation) Fields() []string {
 	if m.gift_card != nil {
 		fields = append(fields, product.FieldGiftCard)
 	}
+	if m.platform_updated_at != nil {
+		fields = append(fields, product.FieldPlatformUpdatedAt)
+	}
+	if m.category_ids != nil {
+		fields = append(fields, product.FieldCategoryIds)
+	}
+	if m.platform_data != nil {
+		fields = append(fields, product.FieldPlatformData)
+	}
 	return fields
 }
 
@@ -24145,6 +25556,12 @@ func (m *ProductMutation) Field(name string) (ent.Value, bool) {
 		return m.ImageURL()
 	case product.FieldGiftCard:
 		return m.GiftCard()
+	case product.FieldPlatformUpdatedAt:
+		return m.PlatformUpdatedAt()
+	case product.FieldCategoryIds:
+		return m.CategoryIds()
+	case product.FieldPlatformData:
+		return m.PlatformData()
 	}
 	return nil, false
 }
@@ -24174,6 +25591,12 @@ func (m *ProductMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldImageURL(ctx)
 	case product.FieldGiftCard:
 		return m.OldGiftCard(ctx)
+	case product.FieldPlatformUpdatedAt:
+		return m.OldPlatformUpdatedAt(ctx)
+	case product.FieldCategoryIds:
+		return m.OldCategoryIds(ctx)
+	case product.FieldPlatformData:
+		return m.OldPlatformData(ctx)
 	}
 	return nil, fmt.Errorf("unknown Product field %s", name)
 }
@@ -24253,6 +25676,27 @@ func (m *ProductMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetGiftCard(v)
 		return nil
+	case product.FieldPlatformUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformUpdatedAt(v)
+		return nil
+	case product.FieldCategoryIds:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCategoryIds(v)
+		return nil
+	case product.FieldPlatformData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformData(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Product field %s", name)
 }
@@ -24285,7 +25729,17 @@ func (m *ProductMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *ProductMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(product.FieldPlatformUpdatedAt) {
+		fields = append(fields, product.FieldPlatformUpdatedAt)
+	}
+	if m.FieldCleared(product.FieldCategoryIds) {
+		fields = append(fields, product.FieldCategoryIds)
+	}
+	if m.FieldCleared(product.FieldPlatformData) {
+		fields = append(fields, product.FieldPlatformData)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -24298,6 +25752,17 @@ func (m *ProductMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *ProductMutation) ClearField(name string) error {
+	switch name {
+	case product.FieldPlatformUpdatedAt:
+		m.ClearPlatformUpdatedAt()
+		return nil
+	case product.FieldCategoryIds:
+		m.ClearCategoryIds()
+		return nil
+	case product.FieldPlatformData:
+		m.ClearPlatformData()
+		return nil
+	}
 	return fmt.Errorf("unknown Product nullable field %s", name)
 }
 
@@ -24334,6 +25799,15 @@ func (m *ProductMutation) ResetField(name string) error {
 		return nil
 	case product.FieldGiftCard:
 		m.ResetGiftCard()
+		return nil
+	case product.FieldPlatformUpdatedAt:
+		m.ResetPlatformUpdatedAt()
+		return nil
+	case product.FieldCategoryIds:
+		m.ResetCategoryIds()
+		return nil
+	case product.FieldPlatformData:
+		m.ResetPlatformData()
 		return nil
 	}
 	return fmt.Errorf("unknown Product field %s", name)
@@ -26848,6 +28322,9 @@ type ShopMutation struct {
 	platform_syncs                   map[int]struct{}
 	removedplatform_syncs            map[int]struct{}
 	clearedplatform_syncs            bool
+	categories                       map[int]struct{}
+	removedcategories                map[int]struct{}
+	clearedcategories                bool
 	done                             bool
 	oldValue                         func(context.Context) (*Shop, error)
 	predicates                       []predicate.Shop
@@ -28623,6 +30100,60 @@ func (m *ShopMutation) ResetPlatformSyncs() {
 	m.removedplatform_syncs = nil
 }
 
+// AddCategoryIDs adds the "categories" edge to the Category entity by ids.
+func (m *ShopMutation) AddCategoryIDs(ids ...int) {
+	if m.categories == nil {
+		m.categories = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.categories[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCategories clears the "categories" edge to the Category entity.
+func (m *ShopMutation) ClearCategories() {
+	m.clearedcategories = true
+}
+
+// CategoriesCleared reports if the "categories" edge to the Category entity was cleared.
+func (m *ShopMutation) CategoriesCleared() bool {
+	return m.clearedcategories
+}
+
+// RemoveCategoryIDs removes the "categories" edge to the Category entity by IDs.
+func (m *ShopMutation) RemoveCategoryIDs(ids ...int) {
+	if m.removedcategories == nil {
+		m.removedcategories = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.categories, ids[i])
+		m.removedcategories[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCategories returns the removed IDs of the "categories" edge to the Category entity.
+func (m *ShopMutation) RemovedCategoriesIDs() (ids []int) {
+	for id := range m.removedcategories {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CategoriesIDs returns the "categories" edge IDs in the mutation.
+func (m *ShopMutation) CategoriesIDs() (ids []int) {
+	for id := range m.categories {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCategories resets all changes to the "categories" edge.
+func (m *ShopMutation) ResetCategories() {
+	m.categories = nil
+	m.clearedcategories = false
+	m.removedcategories = nil
+}
+
 // Where appends a list predicates to the ShopMutation builder.
 func (m *ShopMutation) Where(ps ...predicate.Shop) {
 	m.predicates = append(m.predicates, ps...)
@@ -29003,7 +30534,7 @@ func (m *ShopMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ShopMutation) AddedEdges() []string {
-	edges := make([]string, 0, 21)
+	edges := make([]string, 0, 22)
 	if m.access_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -29066,6 +30597,9 @@ func (m *ShopMutation) AddedEdges() []string {
 	}
 	if m.platform_syncs != nil {
 		edges = append(edges, shop.EdgePlatformSyncs)
+	}
+	if m.categories != nil {
+		edges = append(edges, shop.EdgeCategories)
 	}
 	return edges
 }
@@ -29198,13 +30732,19 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeCategories:
+		ids := make([]ent.Value, 0, len(m.categories))
+		for id := range m.categories {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ShopMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 21)
+	edges := make([]string, 0, 22)
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -29264,6 +30804,9 @@ func (m *ShopMutation) RemovedEdges() []string {
 	}
 	if m.removedplatform_syncs != nil {
 		edges = append(edges, shop.EdgePlatformSyncs)
+	}
+	if m.removedcategories != nil {
+		edges = append(edges, shop.EdgeCategories)
 	}
 	return edges
 }
@@ -29392,13 +30935,19 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeCategories:
+		ids := make([]ent.Value, 0, len(m.removedcategories))
+		for id := range m.removedcategories {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ShopMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 21)
+	edges := make([]string, 0, 22)
 	if m.clearedaccess_tokens {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -29462,6 +31011,9 @@ func (m *ShopMutation) ClearedEdges() []string {
 	if m.clearedplatform_syncs {
 		edges = append(edges, shop.EdgePlatformSyncs)
 	}
+	if m.clearedcategories {
+		edges = append(edges, shop.EdgeCategories)
+	}
 	return edges
 }
 
@@ -29511,6 +31063,8 @@ func (m *ShopMutation) EdgeCleared(name string) bool {
 		return m.clearedcustomers
 	case shop.EdgePlatformSyncs:
 		return m.clearedplatform_syncs
+	case shop.EdgeCategories:
+		return m.clearedcategories
 	}
 	return false
 }
@@ -29592,6 +31146,9 @@ func (m *ShopMutation) ResetEdge(name string) error {
 		return nil
 	case shop.EdgePlatformSyncs:
 		m.ResetPlatformSyncs()
+		return nil
+	case shop.EdgeCategories:
+		m.ResetCategories()
 		return nil
 	}
 	return fmt.Errorf("unknown Shop edge %s", name)

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -38,6 +39,12 @@ type Product struct {
 	ImageURL string `json:"image_url,omitempty"`
 	// GiftCard holds the value of the "gift_card" field.
 	GiftCard bool `json:"gift_card,omitempty"`
+	// PlatformUpdatedAt holds the value of the "platform_updated_at" field.
+	PlatformUpdatedAt *time.Time `json:"platform_updated_at,omitempty"`
+	// CategoryIds holds the value of the "category_ids" field.
+	CategoryIds []string `json:"category_ids,omitempty"`
+	// PlatformData holds the value of the "platform_data" field.
+	PlatformData map[string]interface{} `json:"platform_data,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ProductQuery when eager-loading is set.
 	Edges        ProductEdges `json:"edges"`
@@ -84,13 +91,15 @@ func (*Product) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case product.FieldCategoryIds, product.FieldPlatformData:
+			values[i] = new([]byte)
 		case product.FieldGiftCard:
 			values[i] = new(sql.NullBool)
 		case product.FieldID, product.FieldShopID:
 			values[i] = new(sql.NullInt64)
 		case product.FieldPlatformID, product.FieldTitle, product.FieldDescription, product.FieldVendor, product.FieldTags, product.FieldImageURL:
 			values[i] = new(sql.NullString)
-		case product.FieldCreatedAt, product.FieldUpdatedAt:
+		case product.FieldCreatedAt, product.FieldUpdatedAt, product.FieldPlatformUpdatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -173,6 +182,29 @@ func (_m *Product) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.GiftCard = value.Bool
 			}
+		case product.FieldPlatformUpdatedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field platform_updated_at", values[i])
+			} else if value.Valid {
+				_m.PlatformUpdatedAt = new(time.Time)
+				*_m.PlatformUpdatedAt = value.Time
+			}
+		case product.FieldCategoryIds:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field category_ids", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.CategoryIds); err != nil {
+					return fmt.Errorf("unmarshal field category_ids: %w", err)
+				}
+			}
+		case product.FieldPlatformData:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field platform_data", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.PlatformData); err != nil {
+					return fmt.Errorf("unmarshal field platform_data: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -248,6 +280,17 @@ func (_m *Product) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("gift_card=")
 	builder.WriteString(fmt.Sprintf("%v", _m.GiftCard))
+	builder.WriteString(", ")
+	if v := _m.PlatformUpdatedAt; v != nil {
+		builder.WriteString("platform_updated_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("category_ids=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CategoryIds))
+	builder.WriteString(", ")
+	builder.WriteString("platform_data=")
+	builder.WriteString(fmt.Sprintf("%v", _m.PlatformData))
 	builder.WriteByte(')')
 	return builder.String()
 }

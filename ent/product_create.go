@@ -140,6 +140,32 @@ func (_c *ProductCreate) SetNillableGiftCard(v *bool) *ProductCreate {
 	return _c
 }
 
+// SetPlatformUpdatedAt sets the "platform_updated_at" field.
+func (_c *ProductCreate) SetPlatformUpdatedAt(v time.Time) *ProductCreate {
+	_c.mutation.SetPlatformUpdatedAt(v)
+	return _c
+}
+
+// SetNillablePlatformUpdatedAt sets the "platform_updated_at" field if the given value is not nil.
+func (_c *ProductCreate) SetNillablePlatformUpdatedAt(v *time.Time) *ProductCreate {
+	if v != nil {
+		_c.SetPlatformUpdatedAt(*v)
+	}
+	return _c
+}
+
+// SetCategoryIds sets the "category_ids" field.
+func (_c *ProductCreate) SetCategoryIds(v []string) *ProductCreate {
+	_c.mutation.SetCategoryIds(v)
+	return _c
+}
+
+// SetPlatformData sets the "platform_data" field.
+func (_c *ProductCreate) SetPlatformData(v map[string]interface{}) *ProductCreate {
+	_c.mutation.SetPlatformData(v)
+	return _c
+}
+
 // SetShop sets the "shop" edge to the Shop entity.
 func (_c *ProductCreate) SetShop(v *Shop) *ProductCreate {
 	return _c.SetShopID(v.ID)
@@ -333,6 +359,18 @@ func (_c *ProductCreate) createSpec() (*Product, *sqlgraph.CreateSpec) {
 		_spec.SetField(product.FieldGiftCard, field.TypeBool, value)
 		_node.GiftCard = value
 	}
+	if value, ok := _c.mutation.PlatformUpdatedAt(); ok {
+		_spec.SetField(product.FieldPlatformUpdatedAt, field.TypeTime, value)
+		_node.PlatformUpdatedAt = &value
+	}
+	if value, ok := _c.mutation.CategoryIds(); ok {
+		_spec.SetField(product.FieldCategoryIds, field.TypeJSON, value)
+		_node.CategoryIds = value
+	}
+	if value, ok := _c.mutation.PlatformData(); ok {
+		_spec.SetField(product.FieldPlatformData, field.TypeJSON, value)
+		_node.PlatformData = value
+	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -514,6 +552,60 @@ func (u *ProductUpsert) UpdateGiftCard() *ProductUpsert {
 	return u
 }
 
+// SetPlatformUpdatedAt sets the "platform_updated_at" field.
+func (u *ProductUpsert) SetPlatformUpdatedAt(v time.Time) *ProductUpsert {
+	u.Set(product.FieldPlatformUpdatedAt, v)
+	return u
+}
+
+// UpdatePlatformUpdatedAt sets the "platform_updated_at" field to the value that was provided on create.
+func (u *ProductUpsert) UpdatePlatformUpdatedAt() *ProductUpsert {
+	u.SetExcluded(product.FieldPlatformUpdatedAt)
+	return u
+}
+
+// ClearPlatformUpdatedAt clears the value of the "platform_updated_at" field.
+func (u *ProductUpsert) ClearPlatformUpdatedAt() *ProductUpsert {
+	u.SetNull(product.FieldPlatformUpdatedAt)
+	return u
+}
+
+// SetCategoryIds sets the "category_ids" field.
+func (u *ProductUpsert) SetCategoryIds(v []string) *ProductUpsert {
+	u.Set(product.FieldCategoryIds, v)
+	return u
+}
+
+// UpdateCategoryIds sets the "category_ids" field to the value that was provided on create.
+func (u *ProductUpsert) UpdateCategoryIds() *ProductUpsert {
+	u.SetExcluded(product.FieldCategoryIds)
+	return u
+}
+
+// ClearCategoryIds clears the value of the "category_ids" field.
+func (u *ProductUpsert) ClearCategoryIds() *ProductUpsert {
+	u.SetNull(product.FieldCategoryIds)
+	return u
+}
+
+// SetPlatformData sets the "platform_data" field.
+func (u *ProductUpsert) SetPlatformData(v map[string]interface{}) *ProductUpsert {
+	u.Set(product.FieldPlatformData, v)
+	return u
+}
+
+// UpdatePlatformData sets the "platform_data" field to the value that was provided on create.
+func (u *ProductUpsert) UpdatePlatformData() *ProductUpsert {
+	u.SetExcluded(product.FieldPlatformData)
+	return u
+}
+
+// ClearPlatformData clears the value of the "platform_data" field.
+func (u *ProductUpsert) ClearPlatformData() *ProductUpsert {
+	u.SetNull(product.FieldPlatformData)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -671,6 +763,69 @@ func (u *ProductUpsertOne) SetGiftCard(v bool) *ProductUpsertOne {
 func (u *ProductUpsertOne) UpdateGiftCard() *ProductUpsertOne {
 	return u.Update(func(s *ProductUpsert) {
 		s.UpdateGiftCard()
+	})
+}
+
+// SetPlatformUpdatedAt sets the "platform_updated_at" field.
+func (u *ProductUpsertOne) SetPlatformUpdatedAt(v time.Time) *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.SetPlatformUpdatedAt(v)
+	})
+}
+
+// UpdatePlatformUpdatedAt sets the "platform_updated_at" field to the value that was provided on create.
+func (u *ProductUpsertOne) UpdatePlatformUpdatedAt() *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.UpdatePlatformUpdatedAt()
+	})
+}
+
+// ClearPlatformUpdatedAt clears the value of the "platform_updated_at" field.
+func (u *ProductUpsertOne) ClearPlatformUpdatedAt() *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.ClearPlatformUpdatedAt()
+	})
+}
+
+// SetCategoryIds sets the "category_ids" field.
+func (u *ProductUpsertOne) SetCategoryIds(v []string) *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.SetCategoryIds(v)
+	})
+}
+
+// UpdateCategoryIds sets the "category_ids" field to the value that was provided on create.
+func (u *ProductUpsertOne) UpdateCategoryIds() *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.UpdateCategoryIds()
+	})
+}
+
+// ClearCategoryIds clears the value of the "category_ids" field.
+func (u *ProductUpsertOne) ClearCategoryIds() *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.ClearCategoryIds()
+	})
+}
+
+// SetPlatformData sets the "platform_data" field.
+func (u *ProductUpsertOne) SetPlatformData(v map[string]interface{}) *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.SetPlatformData(v)
+	})
+}
+
+// UpdatePlatformData sets the "platform_data" field to the value that was provided on create.
+func (u *ProductUpsertOne) UpdatePlatformData() *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.UpdatePlatformData()
+	})
+}
+
+// ClearPlatformData clears the value of the "platform_data" field.
+func (u *ProductUpsertOne) ClearPlatformData() *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.ClearPlatformData()
 	})
 }
 
@@ -997,6 +1152,69 @@ func (u *ProductUpsertBulk) SetGiftCard(v bool) *ProductUpsertBulk {
 func (u *ProductUpsertBulk) UpdateGiftCard() *ProductUpsertBulk {
 	return u.Update(func(s *ProductUpsert) {
 		s.UpdateGiftCard()
+	})
+}
+
+// SetPlatformUpdatedAt sets the "platform_updated_at" field.
+func (u *ProductUpsertBulk) SetPlatformUpdatedAt(v time.Time) *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.SetPlatformUpdatedAt(v)
+	})
+}
+
+// UpdatePlatformUpdatedAt sets the "platform_updated_at" field to the value that was provided on create.
+func (u *ProductUpsertBulk) UpdatePlatformUpdatedAt() *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.UpdatePlatformUpdatedAt()
+	})
+}
+
+// ClearPlatformUpdatedAt clears the value of the "platform_updated_at" field.
+func (u *ProductUpsertBulk) ClearPlatformUpdatedAt() *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.ClearPlatformUpdatedAt()
+	})
+}
+
+// SetCategoryIds sets the "category_ids" field.
+func (u *ProductUpsertBulk) SetCategoryIds(v []string) *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.SetCategoryIds(v)
+	})
+}
+
+// UpdateCategoryIds sets the "category_ids" field to the value that was provided on create.
+func (u *ProductUpsertBulk) UpdateCategoryIds() *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.UpdateCategoryIds()
+	})
+}
+
+// ClearCategoryIds clears the value of the "category_ids" field.
+func (u *ProductUpsertBulk) ClearCategoryIds() *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.ClearCategoryIds()
+	})
+}
+
+// SetPlatformData sets the "platform_data" field.
+func (u *ProductUpsertBulk) SetPlatformData(v map[string]interface{}) *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.SetPlatformData(v)
+	})
+}
+
+// UpdatePlatformData sets the "platform_data" field to the value that was provided on create.
+func (u *ProductUpsertBulk) UpdatePlatformData() *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.UpdatePlatformData()
+	})
+}
+
+// ClearPlatformData clears the value of the "platform_data" field.
+func (u *ProductUpsertBulk) ClearPlatformData() *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.ClearPlatformData()
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
@@ -130,6 +131,56 @@ func (_u *ProductUpdate) SetNillableGiftCard(v *bool) *ProductUpdate {
 	if v != nil {
 		_u.SetGiftCard(*v)
 	}
+	return _u
+}
+
+// SetPlatformUpdatedAt sets the "platform_updated_at" field.
+func (_u *ProductUpdate) SetPlatformUpdatedAt(v time.Time) *ProductUpdate {
+	_u.mutation.SetPlatformUpdatedAt(v)
+	return _u
+}
+
+// SetNillablePlatformUpdatedAt sets the "platform_updated_at" field if the given value is not nil.
+func (_u *ProductUpdate) SetNillablePlatformUpdatedAt(v *time.Time) *ProductUpdate {
+	if v != nil {
+		_u.SetPlatformUpdatedAt(*v)
+	}
+	return _u
+}
+
+// ClearPlatformUpdatedAt clears the value of the "platform_updated_at" field.
+func (_u *ProductUpdate) ClearPlatformUpdatedAt() *ProductUpdate {
+	_u.mutation.ClearPlatformUpdatedAt()
+	return _u
+}
+
+// SetCategoryIds sets the "category_ids" field.
+func (_u *ProductUpdate) SetCategoryIds(v []string) *ProductUpdate {
+	_u.mutation.SetCategoryIds(v)
+	return _u
+}
+
+// AppendCategoryIds appends value to the "category_ids" field.
+func (_u *ProductUpdate) AppendCategoryIds(v []string) *ProductUpdate {
+	_u.mutation.AppendCategoryIds(v)
+	return _u
+}
+
+// ClearCategoryIds clears the value of the "category_ids" field.
+func (_u *ProductUpdate) ClearCategoryIds() *ProductUpdate {
+	_u.mutation.ClearCategoryIds()
+	return _u
+}
+
+// SetPlatformData sets the "platform_data" field.
+func (_u *ProductUpdate) SetPlatformData(v map[string]interface{}) *ProductUpdate {
+	_u.mutation.SetPlatformData(v)
+	return _u
+}
+
+// ClearPlatformData clears the value of the "platform_data" field.
+func (_u *ProductUpdate) ClearPlatformData() *ProductUpdate {
+	_u.mutation.ClearPlatformData()
 	return _u
 }
 
@@ -263,6 +314,29 @@ func (_u *ProductUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.GiftCard(); ok {
 		_spec.SetField(product.FieldGiftCard, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.PlatformUpdatedAt(); ok {
+		_spec.SetField(product.FieldPlatformUpdatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.PlatformUpdatedAtCleared() {
+		_spec.ClearField(product.FieldPlatformUpdatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.CategoryIds(); ok {
+		_spec.SetField(product.FieldCategoryIds, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCategoryIds(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, product.FieldCategoryIds, value)
+		})
+	}
+	if _u.mutation.CategoryIdsCleared() {
+		_spec.ClearField(product.FieldCategoryIds, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PlatformData(); ok {
+		_spec.SetField(product.FieldPlatformData, field.TypeJSON, value)
+	}
+	if _u.mutation.PlatformDataCleared() {
+		_spec.ClearField(product.FieldPlatformData, field.TypeJSON)
 	}
 	if _u.mutation.VariantsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -433,6 +507,56 @@ func (_u *ProductUpdateOne) SetNillableGiftCard(v *bool) *ProductUpdateOne {
 	return _u
 }
 
+// SetPlatformUpdatedAt sets the "platform_updated_at" field.
+func (_u *ProductUpdateOne) SetPlatformUpdatedAt(v time.Time) *ProductUpdateOne {
+	_u.mutation.SetPlatformUpdatedAt(v)
+	return _u
+}
+
+// SetNillablePlatformUpdatedAt sets the "platform_updated_at" field if the given value is not nil.
+func (_u *ProductUpdateOne) SetNillablePlatformUpdatedAt(v *time.Time) *ProductUpdateOne {
+	if v != nil {
+		_u.SetPlatformUpdatedAt(*v)
+	}
+	return _u
+}
+
+// ClearPlatformUpdatedAt clears the value of the "platform_updated_at" field.
+func (_u *ProductUpdateOne) ClearPlatformUpdatedAt() *ProductUpdateOne {
+	_u.mutation.ClearPlatformUpdatedAt()
+	return _u
+}
+
+// SetCategoryIds sets the "category_ids" field.
+func (_u *ProductUpdateOne) SetCategoryIds(v []string) *ProductUpdateOne {
+	_u.mutation.SetCategoryIds(v)
+	return _u
+}
+
+// AppendCategoryIds appends value to the "category_ids" field.
+func (_u *ProductUpdateOne) AppendCategoryIds(v []string) *ProductUpdateOne {
+	_u.mutation.AppendCategoryIds(v)
+	return _u
+}
+
+// ClearCategoryIds clears the value of the "category_ids" field.
+func (_u *ProductUpdateOne) ClearCategoryIds() *ProductUpdateOne {
+	_u.mutation.ClearCategoryIds()
+	return _u
+}
+
+// SetPlatformData sets the "platform_data" field.
+func (_u *ProductUpdateOne) SetPlatformData(v map[string]interface{}) *ProductUpdateOne {
+	_u.mutation.SetPlatformData(v)
+	return _u
+}
+
+// ClearPlatformData clears the value of the "platform_data" field.
+func (_u *ProductUpdateOne) ClearPlatformData() *ProductUpdateOne {
+	_u.mutation.ClearPlatformData()
+	return _u
+}
+
 // AddVariantIDs adds the "variants" edge to the Variant entity by IDs.
 func (_u *ProductUpdateOne) AddVariantIDs(ids ...int) *ProductUpdateOne {
 	_u.mutation.AddVariantIDs(ids...)
@@ -593,6 +717,29 @@ func (_u *ProductUpdateOne) sqlSave(ctx context.Context) (_node *Product, err er
 	}
 	if value, ok := _u.mutation.GiftCard(); ok {
 		_spec.SetField(product.FieldGiftCard, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.PlatformUpdatedAt(); ok {
+		_spec.SetField(product.FieldPlatformUpdatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.PlatformUpdatedAtCleared() {
+		_spec.ClearField(product.FieldPlatformUpdatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.CategoryIds(); ok {
+		_spec.SetField(product.FieldCategoryIds, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCategoryIds(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, product.FieldCategoryIds, value)
+		})
+	}
+	if _u.mutation.CategoryIdsCleared() {
+		_spec.ClearField(product.FieldCategoryIds, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PlatformData(); ok {
+		_spec.SetField(product.FieldPlatformData, field.TypeJSON, value)
+	}
+	if _u.mutation.PlatformDataCleared() {
+		_spec.ClearField(product.FieldPlatformData, field.TypeJSON)
 	}
 	if _u.mutation.VariantsCleared() {
 		edge := &sqlgraph.EdgeSpec{

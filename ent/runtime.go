@@ -7,6 +7,8 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/catalogtombstone"
+	"github.com/checkoutd/checkoutd/ent/category"
 	"github.com/checkoutd/checkoutd/ent/connectorattempt"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
@@ -77,6 +79,57 @@ func init() {
 	accesstoken.DefaultUpdatedAt = accesstokenDescUpdatedAt.Default.(func() time.Time)
 	// accesstoken.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	accesstoken.UpdateDefaultUpdatedAt = accesstokenDescUpdatedAt.UpdateDefault.(func() time.Time)
+	catalogtombstoneFields := schema.CatalogTombstone{}.Fields()
+	_ = catalogtombstoneFields
+	// catalogtombstoneDescPlatformID is the schema descriptor for platform_id field.
+	catalogtombstoneDescPlatformID := catalogtombstoneFields[2].Descriptor()
+	// catalogtombstone.PlatformIDValidator is a validator for the "platform_id" field. It is called by the builders before save.
+	catalogtombstone.PlatformIDValidator = catalogtombstoneDescPlatformID.Validators[0].(func(string) error)
+	categoryMixin := schema.Category{}.Mixin()
+	categoryMixinFields0 := categoryMixin[0].Fields()
+	_ = categoryMixinFields0
+	categoryFields := schema.Category{}.Fields()
+	_ = categoryFields
+	// categoryDescCreatedAt is the schema descriptor for created_at field.
+	categoryDescCreatedAt := categoryMixinFields0[0].Descriptor()
+	// category.DefaultCreatedAt holds the default value on creation for the created_at field.
+	category.DefaultCreatedAt = categoryDescCreatedAt.Default.(func() time.Time)
+	// categoryDescUpdatedAt is the schema descriptor for updated_at field.
+	categoryDescUpdatedAt := categoryMixinFields0[1].Descriptor()
+	// category.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	category.DefaultUpdatedAt = categoryDescUpdatedAt.Default.(func() time.Time)
+	// category.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	category.UpdateDefaultUpdatedAt = categoryDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// categoryDescPlatformID is the schema descriptor for platform_id field.
+	categoryDescPlatformID := categoryFields[1].Descriptor()
+	// category.PlatformIDValidator is a validator for the "platform_id" field. It is called by the builders before save.
+	category.PlatformIDValidator = func() func(string) error {
+		validators := categoryDescPlatformID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(platform_id string) error {
+			for _, fn := range fns {
+				if err := fn(platform_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// categoryDescName is the schema descriptor for name field.
+	categoryDescName := categoryFields[2].Descriptor()
+	// category.DefaultName holds the default value on creation for the name field.
+	category.DefaultName = categoryDescName.Default.(string)
+	// category.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	category.NameValidator = categoryDescName.Validators[0].(func(string) error)
+	// categoryDescImageURL is the schema descriptor for image_url field.
+	categoryDescImageURL := categoryFields[3].Descriptor()
+	// category.DefaultImageURL holds the default value on creation for the image_url field.
+	category.DefaultImageURL = categoryDescImageURL.Default.(string)
+	// category.ImageURLValidator is a validator for the "image_url" field. It is called by the builders before save.
+	category.ImageURLValidator = categoryDescImageURL.Validators[0].(func(string) error)
 	connectorattemptFields := schema.ConnectorAttempt{}.Fields()
 	_ = connectorattemptFields
 	// connectorattemptDescResponseBody is the schema descriptor for response_body field.

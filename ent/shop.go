@@ -98,9 +98,11 @@ type ShopEdges struct {
 	Customers []*Customer `json:"customers,omitempty"`
 	// PlatformSyncs holds the value of the platform_syncs edge.
 	PlatformSyncs []*PlatformSync `json:"platform_syncs,omitempty"`
+	// Categories holds the value of the categories edge.
+	Categories []*Category `json:"categories,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [21]bool
+	loadedTypes [22]bool
 	// totalCount holds the count of the edges above.
 	totalCount [14]map[string]int
 
@@ -124,6 +126,7 @@ type ShopEdges struct {
 	namedConnectorCalls          map[string][]*ConnectorCall
 	namedCustomers               map[string][]*Customer
 	namedPlatformSyncs           map[string][]*PlatformSync
+	namedCategories              map[string][]*Category
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -315,6 +318,15 @@ func (e ShopEdges) PlatformSyncsOrErr() ([]*PlatformSync, error) {
 		return e.PlatformSyncs, nil
 	}
 	return nil, &NotLoadedError{edge: "platform_syncs"}
+}
+
+// CategoriesOrErr returns the Categories value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) CategoriesOrErr() ([]*Category, error) {
+	if e.loadedTypes[21] {
+		return e.Categories, nil
+	}
+	return nil, &NotLoadedError{edge: "categories"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -560,6 +572,11 @@ func (_m *Shop) QueryCustomers() *CustomerQuery {
 // QueryPlatformSyncs queries the "platform_syncs" edge of the Shop entity.
 func (_m *Shop) QueryPlatformSyncs() *PlatformSyncQuery {
 	return NewShopClient(_m.config).QueryPlatformSyncs(_m)
+}
+
+// QueryCategories queries the "categories" edge of the Shop entity.
+func (_m *Shop) QueryCategories() *CategoryQuery {
+	return NewShopClient(_m.config).QueryCategories(_m)
 }
 
 // Update returns a builder for updating this Shop.
@@ -1108,6 +1125,30 @@ func (_m *Shop) appendNamedPlatformSyncs(name string, edges ...*PlatformSync) {
 		_m.Edges.namedPlatformSyncs[name] = []*PlatformSync{}
 	} else {
 		_m.Edges.namedPlatformSyncs[name] = append(_m.Edges.namedPlatformSyncs[name], edges...)
+	}
+}
+
+// NamedCategories returns the Categories named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedCategories(name string) ([]*Category, error) {
+	if _m.Edges.namedCategories == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedCategories[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedCategories(name string, edges ...*Category) {
+	if _m.Edges.namedCategories == nil {
+		_m.Edges.namedCategories = make(map[string][]*Category)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedCategories[name] = []*Category{}
+	} else {
+		_m.Edges.namedCategories[name] = append(_m.Edges.namedCategories[name], edges...)
 	}
 }
 

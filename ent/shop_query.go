@@ -15,6 +15,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
+	"github.com/checkoutd/checkoutd/ent/category"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/ent/corsdomain"
 	"github.com/checkoutd/checkoutd/ent/customer"
@@ -66,6 +67,7 @@ type ShopQuery struct {
 	withConnectorCalls               *ConnectorCallQuery
 	withCustomers                    *CustomerQuery
 	withPlatformSyncs                *PlatformSyncQuery
+	withCategories                   *CategoryQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -88,6 +90,7 @@ type ShopQuery struct {
 	withNamedConnectorCalls          map[string]*ConnectorCallQuery
 	withNamedCustomers               map[string]*CustomerQuery
 	withNamedPlatformSyncs           map[string]*PlatformSyncQuery
+	withNamedCategories              map[string]*CategoryQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -586,6 +589,28 @@ func (_q *ShopQuery) QueryPlatformSyncs() *PlatformSyncQuery {
 	return query
 }
 
+// QueryCategories chains the current query on the "categories" edge.
+func (_q *ShopQuery) QueryCategories() *CategoryQuery {
+	query := (&CategoryClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(category.Table, category.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.CategoriesTable, shop.CategoriesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -799,6 +824,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withConnectorCalls:          _q.withConnectorCalls.Clone(),
 		withCustomers:               _q.withCustomers.Clone(),
 		withPlatformSyncs:           _q.withPlatformSyncs.Clone(),
+		withCategories:              _q.withCategories.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -1036,6 +1062,17 @@ func (_q *ShopQuery) WithPlatformSyncs(opts ...func(*PlatformSyncQuery)) *ShopQu
 	return _q
 }
 
+// WithCategories tells the query-builder to eager-load the nodes that are connected to
+// the "categories" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithCategories(opts ...func(*CategoryQuery)) *ShopQuery {
+	query := (&CategoryClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withCategories = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -1114,7 +1151,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [21]bool{
+		loadedTypes = [22]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -1136,6 +1173,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withConnectorCalls != nil,
 			_q.withCustomers != nil,
 			_q.withPlatformSyncs != nil,
+			_q.withCategories != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -1309,6 +1347,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withCategories; query != nil {
+		if err := _q.loadCategories(ctx, query, nodes,
+			func(n *Shop) { n.Edges.Categories = []*Category{} },
+			func(n *Shop, e *Category) { n.Edges.Categories = append(n.Edges.Categories, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -1446,6 +1491,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadPlatformSyncs(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedPlatformSyncs(name) },
 			func(n *Shop, e *PlatformSync) { n.appendNamedPlatformSyncs(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedCategories {
+		if err := _q.loadCategories(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedCategories(name) },
+			func(n *Shop, e *Category) { n.appendNamedCategories(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -2084,6 +2136,36 @@ func (_q *ShopQuery) loadPlatformSyncs(ctx context.Context, query *PlatformSyncQ
 	}
 	return nil
 }
+func (_q *ShopQuery) loadCategories(ctx context.Context, query *CategoryQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *Category)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(category.FieldShopID)
+	}
+	query.Where(predicate.Category(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.CategoriesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -2475,6 +2557,20 @@ func (_q *ShopQuery) WithNamedPlatformSyncs(name string, opts ...func(*PlatformS
 		_q.withNamedPlatformSyncs = make(map[string]*PlatformSyncQuery)
 	}
 	_q.withNamedPlatformSyncs[name] = query
+	return _q
+}
+
+// WithNamedCategories tells the query-builder to eager-load the nodes that are connected to the "categories"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedCategories(name string, opts ...func(*CategoryQuery)) *ShopQuery {
+	query := (&CategoryClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedCategories == nil {
+		_q.withNamedCategories = make(map[string]*CategoryQuery)
+	}
+	_q.withNamedCategories[name] = query
 	return _q
 }
 

@@ -18,6 +18,10 @@ type Tx struct {
 	APIOverride *APIOverrideClient
 	// AccessToken is the client for interacting with the AccessToken builders.
 	AccessToken *AccessTokenClient
+	// CatalogTombstone is the client for interacting with the CatalogTombstone builders.
+	CatalogTombstone *CatalogTombstoneClient
+	// Category is the client for interacting with the Category builders.
+	Category *CategoryClient
 	// ConnectorAttempt is the client for interacting with the ConnectorAttempt builders.
 	ConnectorAttempt *ConnectorAttemptClient
 	// ConnectorCall is the client for interacting with the ConnectorCall builders.
@@ -209,6 +213,8 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.APIOverride = NewAPIOverrideClient(tx.config)
 	tx.AccessToken = NewAccessTokenClient(tx.config)
+	tx.CatalogTombstone = NewCatalogTombstoneClient(tx.config)
+	tx.Category = NewCategoryClient(tx.config)
 	tx.ConnectorAttempt = NewConnectorAttemptClient(tx.config)
 	tx.ConnectorCall = NewConnectorCallClient(tx.config)
 	tx.CorsDomain = NewCorsDomainClient(tx.config)

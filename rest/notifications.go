@@ -5,6 +5,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/destination"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/customers"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -16,6 +17,49 @@ func (a *API) registerNotifications(mux router) {
 	const customersBase = "/customers/v1/shops/{shop}/platforms/custom/webhooks/customers"
 	mux.Handle("POST "+customersBase+"/saved", a.withShop(a.customerSaved))
 	mux.Handle("POST "+customersBase+"/deleted", a.withShop(a.customerDeleted))
+	const productsBase = "/products/v1/shops/{shop}/platforms/custom/webhooks"
+	mux.Handle("POST "+productsBase+"/products/saved", a.withShop(a.productSaved))
+	mux.Handle("POST "+productsBase+"/products/deleted", a.withShop(a.productDeleted))
+	mux.Handle("POST "+productsBase+"/categories/saved", a.withShop(a.categorySaved))
+	mux.Handle("POST "+productsBase+"/categories/deleted", a.withShop(a.categoryDeleted))
+}
+
+// notification decodes {data:{<key>: ...}} into v, answers a refusal, or queues it through apply
+// and answers 202.
+func notification[T any](w http.ResponseWriter, r *http.Request, key string, apply func(T) error) {
+	var body struct {
+		Data map[string]*T `json:"data"`
+	}
+	if err := decodeNotification(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v := body.Data[key]
+	if v == nil {
+		writeError(w, r, missing("data."+key))
+		return
+	}
+	if err := apply(*v); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	accepted(w)
+}
+
+func (a *API) productSaved(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
+	notification(w, r, "product", func(in catalog.ConnectorProduct) error { return a.svc.Catalog.ProductSaved(r.Context(), sh, in) })
+}
+
+func (a *API) productDeleted(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
+	notification(w, r, "product", func(in catalog.DeletedInput) error { return a.svc.Catalog.ProductDeleted(r.Context(), sh, in) })
+}
+
+func (a *API) categorySaved(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
+	notification(w, r, "category", func(in catalog.ConnectorCategory) error { return a.svc.Catalog.CategorySaved(r.Context(), sh, in) })
+}
+
+func (a *API) categoryDeleted(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
+	notification(w, r, "category", func(in catalog.DeletedInput) error { return a.svc.Catalog.CategoryDeleted(r.Context(), sh, in) })
 }
 
 // decodeNotification reads a notification's body. A body of the wrong shape is a 400, as the

@@ -96,3 +96,39 @@ func otherShopToken(t *testing.T, a *api) string {
 	}
 	return other.AccessToken
 }
+
+func TestAProductSavedOnThePlatformIsSoldAtItsPriceAndACategoryIsKept(t *testing.T) {
+	eachPlatform(t, func(t *testing.T, a *api, pf *platformserver.Server, url string) {
+		n := &platformserver.Notifier{BaseURL: a.url, AccessToken: a.token}
+		at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+		err := n.ProductSaved(context.Background(), a.shop, platformserver.Product{PlatformID: "prod_tea", PlatformUpdatedAt: at, Name: "Green tea",
+			Categories: []platformserver.Category{{PlatformID: "cat_tea", Name: "Tea"}},
+			Variants:   []platformserver.Variant{{PlatformID: "var_tea", Name: "100 g", SKU: "TEA-100", Price: "12.50", RequireShipping: true}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := n.CategorySaved(context.Background(), a.shop, platformserver.Category{PlatformID: "cat_tea", PlatformUpdatedAt: at, Name: "Tea"}); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "the product and category applied", func() bool {
+			np, _ := a.svc.Client().Variant.Query().Count(context.Background())
+			nc, _ := a.svc.Client().Category.Query().Count(context.Background())
+			return np == 1 && nc == 1
+		})
+		d := a.do("POST", "/checkout/orders/"+a.shop+"/init", map[string]any{"cart_items": []map[string]any{{"sku": "TEA-100", "quantity": 2}}}).
+			wantStatus(t, 200).data(t)
+		if total := d["application_state"].(map[string]any)["order_total"]; total != 2500.0 {
+			t.Fatalf("an order of two teas totals %v, want 2500", total)
+		}
+		if err := n.ProductDeleted(context.Background(), a.shop, "prod_tea", at.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "the delete applied", func() bool {
+			np, _ := a.svc.Client().Variant.Query().Count(context.Background())
+			return np == 0
+		})
+		a.do("POST", "/products/v1/shops/"+a.shop+"/platforms/custom/webhooks/products/saved",
+			map[string]any{"data": map[string]any{"product": map[string]any{"platform_id": "p", "platform_updated_at": "2026-11-02T10:00:00Z",
+				"variants": []map[string]any{{"platform_id": "v", "price": "twelve"}}}}}).wantError(t, 400, "", "notification.invalid")
+	})
+}

@@ -33,6 +33,30 @@ func (f AccessTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AccessTokenMutation", m)
 }
 
+// The CatalogTombstoneFunc type is an adapter to allow the use of ordinary
+// function as CatalogTombstone mutator.
+type CatalogTombstoneFunc func(context.Context, *ent.CatalogTombstoneMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CatalogTombstoneFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CatalogTombstoneMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CatalogTombstoneMutation", m)
+}
+
+// The CategoryFunc type is an adapter to allow the use of ordinary
+// function as Category mutator.
+type CategoryFunc func(context.Context, *ent.CategoryMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CategoryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CategoryMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CategoryMutation", m)
+}
+
 // The ConnectorAttemptFunc type is an adapter to allow the use of ordinary
 // function as ConnectorAttempt mutator.
 type ConnectorAttemptFunc func(context.Context, *ent.ConnectorAttemptMutation) (ent.Value, error)

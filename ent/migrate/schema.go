@@ -56,6 +56,59 @@ var (
 			},
 		},
 	}
+	// CatalogTombstonesColumns holds the columns for the "catalog_tombstones" table.
+	CatalogTombstonesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "shop_id", Type: field.TypeInt},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"product", "category"}},
+		{Name: "platform_id", Type: field.TypeString, Size: 255},
+		{Name: "deleted_at", Type: field.TypeTime},
+	}
+	// CatalogTombstonesTable holds the schema information for the "catalog_tombstones" table.
+	CatalogTombstonesTable = &schema.Table{
+		Name:       "catalog_tombstones",
+		Columns:    CatalogTombstonesColumns,
+		PrimaryKey: []*schema.Column{CatalogTombstonesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "catalogtombstone_shop_id_kind_platform_id",
+				Unique:  true,
+				Columns: []*schema.Column{CatalogTombstonesColumns[1], CatalogTombstonesColumns[2], CatalogTombstonesColumns[3]},
+			},
+		},
+	}
+	// CategoriesColumns holds the columns for the "categories" table.
+	CategoriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "platform_id", Type: field.TypeString, Size: 255},
+		{Name: "name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "image_url", Type: field.TypeString, Size: 2048, Default: ""},
+		{Name: "platform_updated_at", Type: field.TypeTime},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// CategoriesTable holds the schema information for the "categories" table.
+	CategoriesTable = &schema.Table{
+		Name:       "categories",
+		Columns:    CategoriesColumns,
+		PrimaryKey: []*schema.Column{CategoriesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "categories_shops_categories",
+				Columns:    []*schema.Column{CategoriesColumns[7]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "category_shop_id_platform_id",
+				Unique:  true,
+				Columns: []*schema.Column{CategoriesColumns[7], CategoriesColumns[3]},
+			},
+		},
+	}
 	// ConnectorAttemptsColumns holds the columns for the "connector_attempts" table.
 	ConnectorAttemptsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -823,6 +876,9 @@ var (
 		{Name: "tags", Type: field.TypeString, Default: ""},
 		{Name: "image_url", Type: field.TypeString, Default: ""},
 		{Name: "gift_card", Type: field.TypeBool, Default: false},
+		{Name: "platform_updated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "category_ids", Type: field.TypeJSON, Nullable: true},
+		{Name: "platform_data", Type: field.TypeJSON, Nullable: true},
 		{Name: "shop_id", Type: field.TypeInt},
 	}
 	// ProductsTable holds the schema information for the "products" table.
@@ -833,7 +889,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "products_shops_products",
-				Columns:    []*schema.Column{ProductsColumns[10]},
+				Columns:    []*schema.Column{ProductsColumns[13]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -842,7 +898,7 @@ var (
 			{
 				Name:    "product_shop_id_platform_id",
 				Unique:  true,
-				Columns: []*schema.Column{ProductsColumns[10], ProductsColumns[3]},
+				Columns: []*schema.Column{ProductsColumns[13], ProductsColumns[3]},
 			},
 		},
 	}
@@ -1153,6 +1209,8 @@ var (
 	Tables = []*schema.Table{
 		APIOverridesTable,
 		AccessTokensTable,
+		CatalogTombstonesTable,
+		CategoriesTable,
 		ConnectorAttemptsTable,
 		ConnectorCallsTable,
 		CorsDomainsTable,
@@ -1193,6 +1251,13 @@ func init() {
 	AccessTokensTable.ForeignKeys[0].RefTable = ShopsTable
 	AccessTokensTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(4294967296),
+	}
+	CatalogTombstonesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(133143986176),
+	}
+	CategoriesTable.ForeignKeys[0].RefTable = ShopsTable
+	CategoriesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(137438953472),
 	}
 	ConnectorAttemptsTable.ForeignKeys[0].RefTable = ConnectorCallsTable
 	ConnectorAttemptsTable.Annotation = &entsql.Annotation{

@@ -12,6 +12,12 @@ type APIOverride func(*sql.Selector)
 // AccessToken is the predicate function for accesstoken builders.
 type AccessToken func(*sql.Selector)
 
+// CatalogTombstone is the predicate function for catalogtombstone builders.
+type CatalogTombstone func(*sql.Selector)
+
+// Category is the predicate function for category builders.
+type Category func(*sql.Selector)
+
 // ConnectorAttempt is the predicate function for connectorattempt builders.
 type ConnectorAttempt func(*sql.Selector)
 

@@ -34,6 +34,12 @@ const (
 	FieldImageURL = "image_url"
 	// FieldGiftCard holds the string denoting the gift_card field in the database.
 	FieldGiftCard = "gift_card"
+	// FieldPlatformUpdatedAt holds the string denoting the platform_updated_at field in the database.
+	FieldPlatformUpdatedAt = "platform_updated_at"
+	// FieldCategoryIds holds the string denoting the category_ids field in the database.
+	FieldCategoryIds = "category_ids"
+	// FieldPlatformData holds the string denoting the platform_data field in the database.
+	FieldPlatformData = "platform_data"
 	// EdgeShop holds the string denoting the shop edge name in mutations.
 	EdgeShop = "shop"
 	// EdgeVariants holds the string denoting the variants edge name in mutations.
@@ -69,6 +75,9 @@ var Columns = []string{
 	FieldTags,
 	FieldImageURL,
 	FieldGiftCard,
+	FieldPlatformUpdatedAt,
+	FieldCategoryIds,
+	FieldPlatformData,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -160,6 +169,11 @@ func ByImageURL(opts ...sql.OrderTermOption) OrderOption {
 // ByGiftCard orders the results by the gift_card field.
 func ByGiftCard(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldGiftCard, opts...).ToFunc()
+}
+
+// ByPlatformUpdatedAt orders the results by the platform_updated_at field.
+func ByPlatformUpdatedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPlatformUpdatedAt, opts...).ToFunc()
 }
 
 // ByShopField orders the results by shop field.

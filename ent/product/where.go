@@ -105,6 +105,11 @@ func GiftCard(v bool) predicate.Product {
 	return predicate.Product(sql.FieldEQ(FieldGiftCard, v))
 }
 
+// PlatformUpdatedAt applies equality check predicate on the "platform_updated_at" field. It's identical to PlatformUpdatedAtEQ.
+func PlatformUpdatedAt(v time.Time) predicate.Product {
+	return predicate.Product(sql.FieldEQ(FieldPlatformUpdatedAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Product {
 	return predicate.Product(sql.FieldEQ(FieldCreatedAt, v))
@@ -603,6 +608,76 @@ func GiftCardEQ(v bool) predicate.Product {
 // GiftCardNEQ applies the NEQ predicate on the "gift_card" field.
 func GiftCardNEQ(v bool) predicate.Product {
 	return predicate.Product(sql.FieldNEQ(FieldGiftCard, v))
+}
+
+// PlatformUpdatedAtEQ applies the EQ predicate on the "platform_updated_at" field.
+func PlatformUpdatedAtEQ(v time.Time) predicate.Product {
+	return predicate.Product(sql.FieldEQ(FieldPlatformUpdatedAt, v))
+}
+
+// PlatformUpdatedAtNEQ applies the NEQ predicate on the "platform_updated_at" field.
+func PlatformUpdatedAtNEQ(v time.Time) predicate.Product {
+	return predicate.Product(sql.FieldNEQ(FieldPlatformUpdatedAt, v))
+}
+
+// PlatformUpdatedAtIn applies the In predicate on the "platform_updated_at" field.
+func PlatformUpdatedAtIn(vs ...time.Time) predicate.Product {
+	return predicate.Product(sql.FieldIn(FieldPlatformUpdatedAt, vs...))
+}
+
+// PlatformUpdatedAtNotIn applies the NotIn predicate on the "platform_updated_at" field.
+func PlatformUpdatedAtNotIn(vs ...time.Time) predicate.Product {
+	return predicate.Product(sql.FieldNotIn(FieldPlatformUpdatedAt, vs...))
+}
+
+// PlatformUpdatedAtGT applies the GT predicate on the "platform_updated_at" field.
+func PlatformUpdatedAtGT(v time.Time) predicate.Product {
+	return predicate.Product(sql.FieldGT(FieldPlatformUpdatedAt, v))
+}
+
+// PlatformUpdatedAtGTE applies the GTE predicate on the "platform_updated_at" field.
+func PlatformUpdatedAtGTE(v time.Time) predicate.Product {
+	return predicate.Product(sql.FieldGTE(FieldPlatformUpdatedAt, v))
+}
+
+// PlatformUpdatedAtLT applies the LT predicate on the "platform_updated_at" field.
+func PlatformUpdatedAtLT(v time.Time) predicate.Product {
+	return predicate.Product(sql.FieldLT(FieldPlatformUpdatedAt, v))
+}
+
+// PlatformUpdatedAtLTE applies the LTE predicate on the "platform_updated_at" field.
+func PlatformUpdatedAtLTE(v time.Time) predicate.Product {
+	return predicate.Product(sql.FieldLTE(FieldPlatformUpdatedAt, v))
+}
+
+// PlatformUpdatedAtIsNil applies the IsNil predicate on the "platform_updated_at" field.
+func PlatformUpdatedAtIsNil() predicate.Product {
+	return predicate.Product(sql.FieldIsNull(FieldPlatformUpdatedAt))
+}
+
+// PlatformUpdatedAtNotNil applies the NotNil predicate on the "platform_updated_at" field.
+func PlatformUpdatedAtNotNil() predicate.Product {
+	return predicate.Product(sql.FieldNotNull(FieldPlatformUpdatedAt))
+}
+
+// CategoryIdsIsNil applies the IsNil predicate on the "category_ids" field.
+func CategoryIdsIsNil() predicate.Product {
+	return predicate.Product(sql.FieldIsNull(FieldCategoryIds))
+}
+
+// CategoryIdsNotNil applies the NotNil predicate on the "category_ids" field.
+func CategoryIdsNotNil() predicate.Product {
+	return predicate.Product(sql.FieldNotNull(FieldCategoryIds))
+}
+
+// PlatformDataIsNil applies the IsNil predicate on the "platform_data" field.
+func PlatformDataIsNil() predicate.Product {
+	return predicate.Product(sql.FieldIsNull(FieldPlatformData))
+}
+
+// PlatformDataNotNil applies the NotNil predicate on the "platform_data" field.
+func PlatformDataNotNil() predicate.Product {
+	return predicate.Product(sql.FieldNotNull(FieldPlatformData))
 }
 
 // HasShop applies the HasEdge predicate on the "shop" edge.

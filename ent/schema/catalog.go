@@ -25,6 +25,14 @@ func (Product) Fields() []ent.Field {
 		field.String("tags").Default(""),
 		field.String("image_url").Default(""),
 		field.Bool("gift_card").Default(false),
+		// platform_updated_at is the newest Product Saved applied (nil: made in checkoutd): an
+		// older one arriving later is ignored.
+		field.Time("platform_updated_at").Optional().Nillable(),
+		// category_ids are the platform ids of the product's categories.
+		field.Strings("category_ids").Optional(),
+		// platform_data keeps what the connector product says beyond what checkout prices
+		// from: handle, type, url, tax_code, published, options, images, localized names.
+		field.JSON("platform_data", map[string]any{}).Optional().Annotations(entgql.Skip()),
 	}
 }
 
@@ -80,3 +88,50 @@ func (Variant) Indexes() []ent.Index {
 func (Variant) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.RelayConnection()}
 }
+
+// Category is a product category of the platform's (Product Category Saved).
+type Category struct{ ent.Schema }
+
+func (Category) Mixin() []ent.Mixin { return []ent.Mixin{TimestampsMixin{}} }
+
+func (Category) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("shop_id").Immutable().Annotations(entgql.Skip()),
+		field.String("platform_id").NotEmpty().MaxLen(255),
+		field.String("name").Default("").MaxLen(255),
+		field.String("image_url").Default("").MaxLen(2048),
+		field.Time("platform_updated_at"),
+	}
+}
+
+func (Category) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("shop", Shop.Type).Ref("categories").Field("shop_id").Unique().Required().Immutable(),
+	}
+}
+
+func (Category) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("shop_id", "platform_id").Unique()}
+}
+
+func (Category) Annotations() []schema.Annotation { return []schema.Annotation{entgql.Skip()} }
+
+// CatalogTombstone remembers that the platform deleted a product or category, and when: the
+// row itself is gone (checkout no longer sells a deleted product), and a save older than the
+// delete, arriving after it, is ignored.
+type CatalogTombstone struct{ ent.Schema }
+
+func (CatalogTombstone) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("shop_id").Immutable(),
+		field.Enum("kind").Values("product", "category").Immutable(),
+		field.String("platform_id").Immutable().MaxLen(255),
+		field.Time("deleted_at"),
+	}
+}
+
+func (CatalogTombstone) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("shop_id", "kind", "platform_id").Unique()}
+}
+
+func (CatalogTombstone) Annotations() []schema.Annotation { return []schema.Annotation{entgql.Skip()} }

@@ -67,6 +67,7 @@ func (Shop) Edges() []ent.Edge {
 		edge.To("connector_calls", ConnectorCall.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("customers", Customer.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("platform_syncs", PlatformSync.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("categories", Category.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

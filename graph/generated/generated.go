@@ -774,18 +774,20 @@ type ComplexityRoot struct {
 	}
 
 	Product struct {
-		CreatedAt   func(childComplexity int) int
-		Description func(childComplexity int) int
-		GiftCard    func(childComplexity int) int
-		ID          func(childComplexity int) int
-		ImageURL    func(childComplexity int) int
-		PlatformID  func(childComplexity int) int
-		Shop        func(childComplexity int) int
-		Tags        func(childComplexity int) int
-		Title       func(childComplexity int) int
-		UpdatedAt   func(childComplexity int) int
-		Variants    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.VariantOrder, where *ent.VariantWhereInput) int
-		Vendor      func(childComplexity int) int
+		CategoryIds       func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		Description       func(childComplexity int) int
+		GiftCard          func(childComplexity int) int
+		ID                func(childComplexity int) int
+		ImageURL          func(childComplexity int) int
+		PlatformID        func(childComplexity int) int
+		PlatformUpdatedAt func(childComplexity int) int
+		Shop              func(childComplexity int) int
+		Tags              func(childComplexity int) int
+		Title             func(childComplexity int) int
+		UpdatedAt         func(childComplexity int) int
+		Variants          func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.VariantOrder, where *ent.VariantWhereInput) int
+		Vendor            func(childComplexity int) int
 	}
 
 	ProductConnection struct {
@@ -4662,6 +4664,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProcessOrderResult.View(childComplexity), true
 
+	case "Product.categoryIds":
+		if e.ComplexityRoot.Product.CategoryIds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Product.CategoryIds(childComplexity), true
 	case "Product.createdAt":
 		if e.ComplexityRoot.Product.CreatedAt == nil {
 			break
@@ -4698,6 +4706,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Product.PlatformID(childComplexity), true
+	case "Product.platformUpdatedAt":
+		if e.ComplexityRoot.Product.PlatformUpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Product.PlatformUpdatedAt(childComplexity), true
 	case "Product.shop":
 		if e.ComplexityRoot.Product.Shop == nil {
 			break
@@ -10347,6 +10361,8 @@ type Product implements Node {
   tags: String!
   imageURL: String!
   giftCard: Boolean!
+  platformUpdatedAt: Time
+  categoryIds: [String!]
   shop: Shop!
   variants(
     """
@@ -10573,6 +10589,19 @@ input ProductWhereInput {
   """
   giftCard: Boolean
   giftCardNEQ: Boolean
+  """
+  platform_updated_at field predicates
+  """
+  platformUpdatedAt: Time
+  platformUpdatedAtNEQ: Time
+  platformUpdatedAtIn: [Time!]
+  platformUpdatedAtNotIn: [Time!]
+  platformUpdatedAtGT: Time
+  platformUpdatedAtGTE: Time
+  platformUpdatedAtLT: Time
+  platformUpdatedAtLTE: Time
+  platformUpdatedAtIsNil: Boolean
+  platformUpdatedAtNotNil: Boolean
   """
   shop edge predicates
   """
@@ -14863,6 +14892,10 @@ func (ec *executionContext) childFields_Product(ctx context.Context, field graph
 		return ec.fieldContext_Product_imageURL(ctx, field)
 	case "giftCard":
 		return ec.fieldContext_Product_giftCard(ctx, field)
+	case "platformUpdatedAt":
+		return ec.fieldContext_Product_platformUpdatedAt(ctx, field)
+	case "categoryIds":
+		return ec.fieldContext_Product_categoryIds(ctx, field)
 	case "shop":
 		return ec.fieldContext_Product_shop(ctx, field)
 	case "variants":
@@ -32416,6 +32449,52 @@ func (ec *executionContext) _Product_giftCard(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Product_giftCard(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Product", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Product_platformUpdatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Product) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Product_platformUpdatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformUpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Product_platformUpdatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Product", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Product_categoryIds(ctx context.Context, field graphql.CollectedField, obj *ent.Product) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Product_categoryIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryIds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Product_categoryIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Product", field, false, false, "String")
 }
 
 func (ec *executionContext) _Product_shop(ctx context.Context, field graphql.CollectedField, obj *ent.Product) (ret graphql.Marshaler) {
@@ -55816,7 +55895,7 @@ func (ec *executionContext) unmarshalInputProductWhereInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "platformID", "platformIDNEQ", "platformIDIn", "platformIDNotIn", "platformIDGT", "platformIDGTE", "platformIDLT", "platformIDLTE", "platformIDContains", "platformIDHasPrefix", "platformIDHasSuffix", "platformIDEqualFold", "platformIDContainsFold", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "vendor", "vendorNEQ", "vendorIn", "vendorNotIn", "vendorGT", "vendorGTE", "vendorLT", "vendorLTE", "vendorContains", "vendorHasPrefix", "vendorHasSuffix", "vendorEqualFold", "vendorContainsFold", "tags", "tagsNEQ", "tagsIn", "tagsNotIn", "tagsGT", "tagsGTE", "tagsLT", "tagsLTE", "tagsContains", "tagsHasPrefix", "tagsHasSuffix", "tagsEqualFold", "tagsContainsFold", "imageURL", "imageURLNEQ", "imageURLIn", "imageURLNotIn", "imageURLGT", "imageURLGTE", "imageURLLT", "imageURLLTE", "imageURLContains", "imageURLHasPrefix", "imageURLHasSuffix", "imageURLEqualFold", "imageURLContainsFold", "giftCard", "giftCardNEQ", "hasShop", "hasShopWith", "hasVariants", "hasVariantsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "platformID", "platformIDNEQ", "platformIDIn", "platformIDNotIn", "platformIDGT", "platformIDGTE", "platformIDLT", "platformIDLTE", "platformIDContains", "platformIDHasPrefix", "platformIDHasSuffix", "platformIDEqualFold", "platformIDContainsFold", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "vendor", "vendorNEQ", "vendorIn", "vendorNotIn", "vendorGT", "vendorGTE", "vendorLT", "vendorLTE", "vendorContains", "vendorHasPrefix", "vendorHasSuffix", "vendorEqualFold", "vendorContainsFold", "tags", "tagsNEQ", "tagsIn", "tagsNotIn", "tagsGT", "tagsGTE", "tagsLT", "tagsLTE", "tagsContains", "tagsHasPrefix", "tagsHasSuffix", "tagsEqualFold", "tagsContainsFold", "imageURL", "imageURLNEQ", "imageURLIn", "imageURLNotIn", "imageURLGT", "imageURLGTE", "imageURLLT", "imageURLLTE", "imageURLContains", "imageURLHasPrefix", "imageURLHasSuffix", "imageURLEqualFold", "imageURLContainsFold", "giftCard", "giftCardNEQ", "platformUpdatedAt", "platformUpdatedAtNEQ", "platformUpdatedAtIn", "platformUpdatedAtNotIn", "platformUpdatedAtGT", "platformUpdatedAtGTE", "platformUpdatedAtLT", "platformUpdatedAtLTE", "platformUpdatedAtIsNil", "platformUpdatedAtNotNil", "hasShop", "hasShopWith", "hasVariants", "hasVariantsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -56572,6 +56651,76 @@ func (ec *executionContext) unmarshalInputProductWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.GiftCardNEQ = data
+		case "platformUpdatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAt = data
+		case "platformUpdatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtNEQ = data
+		case "platformUpdatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtIn = data
+		case "platformUpdatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtNotIn = data
+		case "platformUpdatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtGT = data
+		case "platformUpdatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtGTE = data
+		case "platformUpdatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtLT = data
+		case "platformUpdatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtLTE = data
+		case "platformUpdatedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtIsNil = data
+		case "platformUpdatedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtNotNil = data
 		case "hasShop":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -68625,6 +68774,16 @@ func (ec *executionContext) _Product(ctx context.Context, sel ast.SelectionSet, 
 		case "giftCard":
 			out.Values[i] = ec._Product_giftCard(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "platformUpdatedAt":
+			out.Values[i] = ec._Product_platformUpdatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "categoryIds":
+			out.Values[i] = ec._Product_categoryIds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "shop":

@@ -10,5 +10,10 @@ type Service struct {
 	p *platform.Platform
 }
 
-// New returns the catalog domain.
-func New(p *platform.Platform) *Service { return &Service{p: p} }
+// New returns the catalog domain, with its notification worker and queue registered.
+func New(p *platform.Platform) *Service {
+	s := &Service{p: p}
+	platform.AddWorker(p.Jobs, &notificationWorker{s: s})
+	p.Jobs.AddQueue(queueCatalogNotifications, 8)
+	return s
+}
