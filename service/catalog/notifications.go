@@ -68,26 +68,26 @@ type ConnectorCategory struct {
 
 // ConnectorProduct is a connector product as Product Saved carries it.
 type ConnectorProduct struct {
-	PlatformID               string            `json:"platform_id"`
-	PlatformUpdatedAt        string            `json:"platform_updated_at"`
-	Name                     *string           `json:"name"`
-	Handle                   *string           `json:"handle"`
-	Description              *string           `json:"description"`
-	Type                     *string           `json:"type"`
-	Vendor                   *string           `json:"vendor"`
-	URL                      *string           `json:"url"`
-	TaxCode                  *string           `json:"tax_code"`
-	Tags                     *string           `json:"tags"`
-	Published                *bool             `json:"published"`
-	InventoryQuantity        *int              `json:"inventory_quantity"`
-	InventoryTrackingEntity  *string           `json:"inventory_tracking_entity"`
-	InventoryTrackingService *string           `json:"inventory_tracking_service"`
-	LocalizedNames           map[string]string `json:"localized_names"`
-	LocalizedDescriptions    map[string]string `json:"localized_descriptions"`
-	Categories               *[]ConnectorCategory  `json:"categories"`
-	Images                   *[]map[string]any `json:"images"`
-	Options                  *[]map[string]any `json:"options"`
-	Variants                 *[]ConnectorVariant   `json:"variants"`
+	PlatformID               string               `json:"platform_id"`
+	PlatformUpdatedAt        string               `json:"platform_updated_at"`
+	Name                     *string              `json:"name"`
+	Handle                   *string              `json:"handle"`
+	Description              *string              `json:"description"`
+	Type                     *string              `json:"type"`
+	Vendor                   *string              `json:"vendor"`
+	URL                      *string              `json:"url"`
+	TaxCode                  *string              `json:"tax_code"`
+	Tags                     *string              `json:"tags"`
+	Published                *bool                `json:"published"`
+	InventoryQuantity        *int                 `json:"inventory_quantity"`
+	InventoryTrackingEntity  *string              `json:"inventory_tracking_entity"`
+	InventoryTrackingService *string              `json:"inventory_tracking_service"`
+	LocalizedNames           map[string]string    `json:"localized_names"`
+	LocalizedDescriptions    map[string]string    `json:"localized_descriptions"`
+	Categories               *[]ConnectorCategory `json:"categories"`
+	Images                   *[]map[string]any    `json:"images"`
+	Options                  *[]map[string]any    `json:"options"`
+	Variants                 *[]ConnectorVariant  `json:"variants"`
 }
 
 // DeletedInput is Product Deleted's product or Product Category Deleted's category.
@@ -236,12 +236,12 @@ func checkDeleted(prefix string, in DeletedInput) error {
 
 // notificationArgs is the queue job that applies one catalog notification.
 type notificationArgs struct {
-	ShopID          int            `json:"shop_id"`
-	Currency        string         `json:"currency"`
+	ShopID          int                `json:"shop_id"`
+	Currency        string             `json:"currency"`
 	ProductSaved    *ConnectorProduct  `json:"product_saved,omitempty"`
-	ProductDeleted  *DeletedInput  `json:"product_deleted,omitempty"`
+	ProductDeleted  *DeletedInput      `json:"product_deleted,omitempty"`
 	CategorySaved   *ConnectorCategory `json:"category_saved,omitempty"`
-	CategoryDeleted *DeletedInput  `json:"category_deleted,omitempty"`
+	CategoryDeleted *DeletedInput      `json:"category_deleted,omitempty"`
 }
 
 func (notificationArgs) Kind() string { return "catalog_notification" }
