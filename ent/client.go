@@ -36,6 +36,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
@@ -99,6 +100,8 @@ type Client struct {
 	OrderPayment *OrderPaymentClient
 	// PaymentTransaction is the client for interacting with the PaymentTransaction builders.
 	PaymentTransaction *PaymentTransactionClient
+	// PlatformOrder is the client for interacting with the PlatformOrder builders.
+	PlatformOrder *PlatformOrderClient
 	// PlatformSync is the client for interacting with the PlatformSync builders.
 	PlatformSync *PlatformSyncClient
 	// ProcessLease is the client for interacting with the ProcessLease builders.
@@ -155,6 +158,7 @@ func (c *Client) init() {
 	c.Order = NewOrderClient(c.config)
 	c.OrderPayment = NewOrderPaymentClient(c.config)
 	c.PaymentTransaction = NewPaymentTransactionClient(c.config)
+	c.PlatformOrder = NewPlatformOrderClient(c.config)
 	c.PlatformSync = NewPlatformSyncClient(c.config)
 	c.ProcessLease = NewProcessLeaseClient(c.config)
 	c.Product = NewProductClient(c.config)
@@ -280,6 +284,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Order:                  NewOrderClient(cfg),
 		OrderPayment:           NewOrderPaymentClient(cfg),
 		PaymentTransaction:     NewPaymentTransactionClient(cfg),
+		PlatformOrder:          NewPlatformOrderClient(cfg),
 		PlatformSync:           NewPlatformSyncClient(cfg),
 		ProcessLease:           NewProcessLeaseClient(cfg),
 		Product:                NewProductClient(cfg),
@@ -332,6 +337,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Order:                  NewOrderClient(cfg),
 		OrderPayment:           NewOrderPaymentClient(cfg),
 		PaymentTransaction:     NewPaymentTransactionClient(cfg),
+		PlatformOrder:          NewPlatformOrderClient(cfg),
 		PlatformSync:           NewPlatformSyncClient(cfg),
 		ProcessLease:           NewProcessLeaseClient(cfg),
 		Product:                NewProductClient(cfg),
@@ -377,10 +383,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain, c.Customer,
 		c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
-		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.PlatformSync,
-		c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop,
-		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.PlatformOrder,
+		c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate,
+		c.ShippingZone, c.Shop, c.TaxZone, c.Variant, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -394,10 +400,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain, c.Customer,
 		c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
-		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.PlatformSync,
-		c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate, c.ShippingZone, c.Shop,
-		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.PlatformOrder,
+		c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig, c.ShippingRate,
+		c.ShippingZone, c.Shop, c.TaxZone, c.Variant, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -448,6 +454,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.OrderPayment.mutate(ctx, m)
 	case *PaymentTransactionMutation:
 		return c.PaymentTransaction.mutate(ctx, m)
+	case *PlatformOrderMutation:
+		return c.PlatformOrder.mutate(ctx, m)
 	case *PlatformSyncMutation:
 		return c.PlatformSync.mutate(ctx, m)
 	case *ProcessLeaseMutation:
@@ -3750,6 +3758,155 @@ func (c *PaymentTransactionClient) mutate(ctx context.Context, m *PaymentTransac
 	}
 }
 
+// PlatformOrderClient is a client for the PlatformOrder schema.
+type PlatformOrderClient struct {
+	config
+}
+
+// NewPlatformOrderClient returns a client for the PlatformOrder from the given config.
+func NewPlatformOrderClient(c config) *PlatformOrderClient {
+	return &PlatformOrderClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `platformorder.Hooks(f(g(h())))`.
+func (c *PlatformOrderClient) Use(hooks ...Hook) {
+	c.hooks.PlatformOrder = append(c.hooks.PlatformOrder, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `platformorder.Intercept(f(g(h())))`.
+func (c *PlatformOrderClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PlatformOrder = append(c.inters.PlatformOrder, interceptors...)
+}
+
+// Create returns a builder for creating a PlatformOrder entity.
+func (c *PlatformOrderClient) Create() *PlatformOrderCreate {
+	mutation := newPlatformOrderMutation(c.config, OpCreate)
+	return &PlatformOrderCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PlatformOrder entities.
+func (c *PlatformOrderClient) CreateBulk(builders ...*PlatformOrderCreate) *PlatformOrderCreateBulk {
+	return &PlatformOrderCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PlatformOrderClient) MapCreateBulk(slice any, setFunc func(*PlatformOrderCreate, int)) *PlatformOrderCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PlatformOrderCreateBulk{err: fmt.Errorf("calling to PlatformOrderClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PlatformOrderCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PlatformOrderCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PlatformOrder.
+func (c *PlatformOrderClient) Update() *PlatformOrderUpdate {
+	mutation := newPlatformOrderMutation(c.config, OpUpdate)
+	return &PlatformOrderUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PlatformOrderClient) UpdateOne(_m *PlatformOrder) *PlatformOrderUpdateOne {
+	mutation := newPlatformOrderMutation(c.config, OpUpdateOne, withPlatformOrder(_m))
+	return &PlatformOrderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PlatformOrderClient) UpdateOneID(id int) *PlatformOrderUpdateOne {
+	mutation := newPlatformOrderMutation(c.config, OpUpdateOne, withPlatformOrderID(id))
+	return &PlatformOrderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PlatformOrder.
+func (c *PlatformOrderClient) Delete() *PlatformOrderDelete {
+	mutation := newPlatformOrderMutation(c.config, OpDelete)
+	return &PlatformOrderDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PlatformOrderClient) DeleteOne(_m *PlatformOrder) *PlatformOrderDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PlatformOrderClient) DeleteOneID(id int) *PlatformOrderDeleteOne {
+	builder := c.Delete().Where(platformorder.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PlatformOrderDeleteOne{builder}
+}
+
+// Query returns a query builder for PlatformOrder.
+func (c *PlatformOrderClient) Query() *PlatformOrderQuery {
+	return &PlatformOrderQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePlatformOrder},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PlatformOrder entity by its id.
+func (c *PlatformOrderClient) Get(ctx context.Context, id int) (*PlatformOrder, error) {
+	return c.Query().Where(platformorder.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PlatformOrderClient) GetX(ctx context.Context, id int) *PlatformOrder {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a PlatformOrder.
+func (c *PlatformOrderClient) QueryShop(_m *PlatformOrder) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(platformorder.Table, platformorder.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, platformorder.ShopTable, platformorder.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PlatformOrderClient) Hooks() []Hook {
+	return c.hooks.PlatformOrder
+}
+
+// Interceptors returns the client interceptors.
+func (c *PlatformOrderClient) Interceptors() []Interceptor {
+	return c.inters.PlatformOrder
+}
+
+func (c *PlatformOrderClient) mutate(ctx context.Context, m *PlatformOrderMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PlatformOrderCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PlatformOrderUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PlatformOrderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PlatformOrderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PlatformOrder mutation op: %q", m.Op())
+	}
+}
+
 // PlatformSyncClient is a client for the PlatformSync schema.
 type PlatformSyncClient struct {
 	config
@@ -5120,6 +5277,22 @@ func (c *ShopClient) QueryCategories(_m *Shop) *CategoryQuery {
 	return query
 }
 
+// QueryPlatformOrders queries the platform_orders edge of a Shop.
+func (c *ShopClient) QueryPlatformOrders(_m *Shop) *PlatformOrderQuery {
+	query := (&PlatformOrderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(platformorder.Table, platformorder.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.PlatformOrdersTable, shop.PlatformOrdersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ShopClient) Hooks() []Hook {
 	return c.hooks.Shop
@@ -5960,17 +6133,19 @@ type (
 		APIOverride, AccessToken, CatalogTombstone, Category, ConnectorAttempt,
 		ConnectorCall, CorsDomain, Customer, CustomerAddress, Destination,
 		DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey,
-		LifeElement, LineItem, Order, OrderPayment, PaymentTransaction, PlatformSync,
-		ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone, Shop, TaxZone,
-		Variant, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		LifeElement, LineItem, Order, OrderPayment, PaymentTransaction, PlatformOrder,
+		PlatformSync, ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone,
+		Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIOverride, AccessToken, CatalogTombstone, Category, ConnectorAttempt,
 		ConnectorCall, CorsDomain, Customer, CustomerAddress, Destination,
 		DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey,
-		LifeElement, LineItem, Order, OrderPayment, PaymentTransaction, PlatformSync,
-		ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone, Shop, TaxZone,
-		Variant, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		LifeElement, LineItem, Order, OrderPayment, PaymentTransaction, PlatformOrder,
+		PlatformSync, ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone,
+		Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -33,6 +33,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
@@ -126,6 +127,7 @@ func checkColumn(t, c string) error {
 			order.Table:                  order.ValidColumn,
 			orderpayment.Table:           orderpayment.ValidColumn,
 			paymenttransaction.Table:     paymenttransaction.ValidColumn,
+			platformorder.Table:          platformorder.ValidColumn,
 			platformsync.Table:           platformsync.ValidColumn,
 			processlease.Table:           processlease.ValidColumn,
 			product.Table:                product.ValidColumn,

@@ -25,6 +25,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
@@ -2745,6 +2746,175 @@ func newPaymentTransactionPaginateArgs(rv map[string]any) *paymenttransactionPag
 	}
 	if v, ok := rv[whereField].(*PaymentTransactionWhereInput); ok {
 		args.opts = append(args.opts, WithPaymentTransactionFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *PlatformOrderQuery) CollectFields(ctx context.Context, satisfies ...string) (*PlatformOrderQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *PlatformOrderQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(platformorder.Columns))
+		selectedFields = []string{platformorder.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "shop":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ShopClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, shopImplementors)...); err != nil {
+				return err
+			}
+			_q.withShop = query
+			if _, ok := fieldSeen[platformorder.FieldShopID]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldShopID)
+				fieldSeen[platformorder.FieldShopID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[platformorder.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldCreatedAt)
+				fieldSeen[platformorder.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[platformorder.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldUpdatedAt)
+				fieldSeen[platformorder.FieldUpdatedAt] = struct{}{}
+			}
+		case "platformID":
+			if _, ok := fieldSeen[platformorder.FieldPlatformID]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldPlatformID)
+				fieldSeen[platformorder.FieldPlatformID] = struct{}{}
+			}
+		case "orderNumber":
+			if _, ok := fieldSeen[platformorder.FieldOrderNumber]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldOrderNumber)
+				fieldSeen[platformorder.FieldOrderNumber] = struct{}{}
+			}
+		case "platformCustomerID":
+			if _, ok := fieldSeen[platformorder.FieldPlatformCustomerID]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldPlatformCustomerID)
+				fieldSeen[platformorder.FieldPlatformCustomerID] = struct{}{}
+			}
+		case "currency":
+			if _, ok := fieldSeen[platformorder.FieldCurrency]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldCurrency)
+				fieldSeen[platformorder.FieldCurrency] = struct{}{}
+			}
+		case "total":
+			if _, ok := fieldSeen[platformorder.FieldTotal]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldTotal)
+				fieldSeen[platformorder.FieldTotal] = struct{}{}
+			}
+		case "orderStatus":
+			if _, ok := fieldSeen[platformorder.FieldOrderStatus]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldOrderStatus)
+				fieldSeen[platformorder.FieldOrderStatus] = struct{}{}
+			}
+		case "financialStatus":
+			if _, ok := fieldSeen[platformorder.FieldFinancialStatus]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldFinancialStatus)
+				fieldSeen[platformorder.FieldFinancialStatus] = struct{}{}
+			}
+		case "fulfillmentStatus":
+			if _, ok := fieldSeen[platformorder.FieldFulfillmentStatus]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldFulfillmentStatus)
+				fieldSeen[platformorder.FieldFulfillmentStatus] = struct{}{}
+			}
+		case "placedAt":
+			if _, ok := fieldSeen[platformorder.FieldPlacedAt]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldPlacedAt)
+				fieldSeen[platformorder.FieldPlacedAt] = struct{}{}
+			}
+		case "data":
+			if _, ok := fieldSeen[platformorder.FieldData]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldData)
+				fieldSeen[platformorder.FieldData] = struct{}{}
+			}
+		case "platformUpdatedAt":
+			if _, ok := fieldSeen[platformorder.FieldPlatformUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldPlatformUpdatedAt)
+				fieldSeen[platformorder.FieldPlatformUpdatedAt] = struct{}{}
+			}
+		case "platformDeletedAt":
+			if _, ok := fieldSeen[platformorder.FieldPlatformDeletedAt]; !ok {
+				selectedFields = append(selectedFields, platformorder.FieldPlatformDeletedAt)
+				fieldSeen[platformorder.FieldPlatformDeletedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type platformorderPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []PlatformOrderPaginateOption
+}
+
+func newPlatformOrderPaginateArgs(rv map[string]any) *platformorderPaginateArgs {
+	args := &platformorderPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &PlatformOrderOrder{Field: &PlatformOrderOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithPlatformOrderOrder(order))
+			}
+		case *PlatformOrderOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithPlatformOrderOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*PlatformOrderWhereInput); ok {
+		args.opts = append(args.opts, WithPlatformOrderFilter(v.Filter))
 	}
 	return args
 }

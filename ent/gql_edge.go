@@ -261,6 +261,14 @@ func (_m *PaymentTransaction) Payment(ctx context.Context) (*OrderPayment, error
 	return result, err
 }
 
+func (_m *PlatformOrder) Shop(ctx context.Context) (*Shop, error) {
+	result, err := _m.Edges.ShopOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryShop().Only(ctx)
+	}
+	return result, err
+}
+
 func (_m *PlatformSync) Shop(ctx context.Context) (*Shop, error) {
 	result, err := _m.Edges.ShopOrErr()
 	if IsNotLoaded(err) {

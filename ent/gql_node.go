@@ -25,6 +25,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
@@ -118,6 +119,11 @@ var paymenttransactionImplementors = []string{"PaymentTransaction", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*PaymentTransaction) IsNode() {}
+
+var platformorderImplementors = []string{"PlatformOrder", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*PlatformOrder) IsNode() {}
 
 var platformsyncImplementors = []string{"PlatformSync", "Node"}
 
@@ -382,6 +388,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(paymenttransaction.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, paymenttransactionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case platformorder.Table:
+		query := c.PlatformOrder.Query().
+			Where(platformorder.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, platformorderImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -786,6 +801,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.PaymentTransaction.Query().
 			Where(paymenttransaction.IDIn(ids...))
 		query, err := query.CollectFields(ctx, paymenttransactionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case platformorder.Table:
+		query := c.PlatformOrder.Query().
+			Where(platformorder.IDIn(ids...))
+		query, err := query.CollectFields(ctx, platformorderImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -29,6 +29,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
@@ -4961,6 +4962,320 @@ func (_m *PaymentTransaction) ToEdge(order *PaymentTransactionOrder) *PaymentTra
 		order = DefaultPaymentTransactionOrder
 	}
 	return &PaymentTransactionEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// PlatformOrderEdge is the edge representation of PlatformOrder.
+type PlatformOrderEdge struct {
+	Node   *PlatformOrder `json:"node"`
+	Cursor Cursor         `json:"cursor"`
+}
+
+// PlatformOrderConnection is the connection containing edges to PlatformOrder.
+type PlatformOrderConnection struct {
+	Edges      []*PlatformOrderEdge `json:"edges"`
+	PageInfo   PageInfo             `json:"pageInfo"`
+	TotalCount int                  `json:"totalCount"`
+}
+
+func (c *PlatformOrderConnection) build(nodes []*PlatformOrder, pager *platformorderPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *PlatformOrder
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *PlatformOrder {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *PlatformOrder {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*PlatformOrderEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &PlatformOrderEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// PlatformOrderPaginateOption enables pagination customization.
+type PlatformOrderPaginateOption func(*platformorderPager) error
+
+// WithPlatformOrderOrder configures pagination ordering.
+func WithPlatformOrderOrder(order *PlatformOrderOrder) PlatformOrderPaginateOption {
+	if order == nil {
+		order = DefaultPlatformOrderOrder
+	}
+	o := *order
+	return func(pager *platformorderPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultPlatformOrderOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithPlatformOrderFilter configures pagination filter.
+func WithPlatformOrderFilter(filter func(*PlatformOrderQuery) (*PlatformOrderQuery, error)) PlatformOrderPaginateOption {
+	return func(pager *platformorderPager) error {
+		if filter == nil {
+			return errors.New("PlatformOrderQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type platformorderPager struct {
+	reverse bool
+	order   *PlatformOrderOrder
+	filter  func(*PlatformOrderQuery) (*PlatformOrderQuery, error)
+}
+
+func newPlatformOrderPager(opts []PlatformOrderPaginateOption, reverse bool) (*platformorderPager, error) {
+	pager := &platformorderPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultPlatformOrderOrder
+	}
+	return pager, nil
+}
+
+func (p *platformorderPager) applyFilter(query *PlatformOrderQuery) (*PlatformOrderQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *platformorderPager) toCursor(_m *PlatformOrder) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *platformorderPager) applyCursors(query *PlatformOrderQuery, after, before *Cursor) (*PlatformOrderQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultPlatformOrderOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *platformorderPager) applyOrder(query *PlatformOrderQuery) *PlatformOrderQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultPlatformOrderOrder.Field {
+		query = query.Order(DefaultPlatformOrderOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *platformorderPager) orderExpr(query *PlatformOrderQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultPlatformOrderOrder.Field {
+			b.Comma().Ident(DefaultPlatformOrderOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to PlatformOrder.
+func (_m *PlatformOrderQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...PlatformOrderPaginateOption,
+) (*PlatformOrderConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newPlatformOrderPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &PlatformOrderConnection{Edges: []*PlatformOrderEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// PlatformOrderOrderFieldCreatedAt orders PlatformOrder by created_at.
+	PlatformOrderOrderFieldCreatedAt = &PlatformOrderOrderField{
+		Value: func(_m *PlatformOrder) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: platformorder.FieldCreatedAt,
+		toTerm: platformorder.ByCreatedAt,
+		toCursor: func(_m *PlatformOrder) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// PlatformOrderOrderFieldUpdatedAt orders PlatformOrder by updated_at.
+	PlatformOrderOrderFieldUpdatedAt = &PlatformOrderOrderField{
+		Value: func(_m *PlatformOrder) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: platformorder.FieldUpdatedAt,
+		toTerm: platformorder.ByUpdatedAt,
+		toCursor: func(_m *PlatformOrder) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f PlatformOrderOrderField) String() string {
+	var str string
+	switch f.column {
+	case PlatformOrderOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case PlatformOrderOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f PlatformOrderOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *PlatformOrderOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("PlatformOrderOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *PlatformOrderOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *PlatformOrderOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid PlatformOrderOrderField", str)
+	}
+	return nil
+}
+
+// PlatformOrderOrderField defines the ordering field of PlatformOrder.
+type PlatformOrderOrderField struct {
+	// Value extracts the ordering value from the given PlatformOrder.
+	Value    func(*PlatformOrder) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) platformorder.OrderOption
+	toCursor func(*PlatformOrder) Cursor
+}
+
+// PlatformOrderOrder defines the ordering of PlatformOrder.
+type PlatformOrderOrder struct {
+	Direction OrderDirection           `json:"direction"`
+	Field     *PlatformOrderOrderField `json:"field"`
+}
+
+// DefaultPlatformOrderOrder is the default ordering of PlatformOrder.
+var DefaultPlatformOrderOrder = &PlatformOrderOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &PlatformOrderOrderField{
+		Value: func(_m *PlatformOrder) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: platformorder.FieldID,
+		toTerm: platformorder.ByID,
+		toCursor: func(_m *PlatformOrder) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts PlatformOrder into PlatformOrderEdge.
+func (_m *PlatformOrder) ToEdge(order *PlatformOrderOrder) *PlatformOrderEdge {
+	if order == nil {
+		order = DefaultPlatformOrderOrder
+	}
+	return &PlatformOrderEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
@@ -8873,6 +8874,770 @@ func (i *PaymentTransactionWhereInput) P() (predicate.PaymentTransaction, error)
 		return predicates[0], nil
 	default:
 		return paymenttransaction.And(predicates...), nil
+	}
+}
+
+// PlatformOrderWhereInput represents a where input for filtering PlatformOrder queries.
+type PlatformOrderWhereInput struct {
+	Predicates []predicate.PlatformOrder  `json:"-"`
+	Not        *PlatformOrderWhereInput   `json:"not,omitempty"`
+	Or         []*PlatformOrderWhereInput `json:"or,omitempty"`
+	And        []*PlatformOrderWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "platform_id" field predicates.
+	PlatformID             *string  `json:"platformID,omitempty"`
+	PlatformIDNEQ          *string  `json:"platformIDNEQ,omitempty"`
+	PlatformIDIn           []string `json:"platformIDIn,omitempty"`
+	PlatformIDNotIn        []string `json:"platformIDNotIn,omitempty"`
+	PlatformIDGT           *string  `json:"platformIDGT,omitempty"`
+	PlatformIDGTE          *string  `json:"platformIDGTE,omitempty"`
+	PlatformIDLT           *string  `json:"platformIDLT,omitempty"`
+	PlatformIDLTE          *string  `json:"platformIDLTE,omitempty"`
+	PlatformIDContains     *string  `json:"platformIDContains,omitempty"`
+	PlatformIDHasPrefix    *string  `json:"platformIDHasPrefix,omitempty"`
+	PlatformIDHasSuffix    *string  `json:"platformIDHasSuffix,omitempty"`
+	PlatformIDEqualFold    *string  `json:"platformIDEqualFold,omitempty"`
+	PlatformIDContainsFold *string  `json:"platformIDContainsFold,omitempty"`
+
+	// "order_number" field predicates.
+	OrderNumber             *string  `json:"orderNumber,omitempty"`
+	OrderNumberNEQ          *string  `json:"orderNumberNEQ,omitempty"`
+	OrderNumberIn           []string `json:"orderNumberIn,omitempty"`
+	OrderNumberNotIn        []string `json:"orderNumberNotIn,omitempty"`
+	OrderNumberGT           *string  `json:"orderNumberGT,omitempty"`
+	OrderNumberGTE          *string  `json:"orderNumberGTE,omitempty"`
+	OrderNumberLT           *string  `json:"orderNumberLT,omitempty"`
+	OrderNumberLTE          *string  `json:"orderNumberLTE,omitempty"`
+	OrderNumberContains     *string  `json:"orderNumberContains,omitempty"`
+	OrderNumberHasPrefix    *string  `json:"orderNumberHasPrefix,omitempty"`
+	OrderNumberHasSuffix    *string  `json:"orderNumberHasSuffix,omitempty"`
+	OrderNumberEqualFold    *string  `json:"orderNumberEqualFold,omitempty"`
+	OrderNumberContainsFold *string  `json:"orderNumberContainsFold,omitempty"`
+
+	// "platform_customer_id" field predicates.
+	PlatformCustomerID             *string  `json:"platformCustomerID,omitempty"`
+	PlatformCustomerIDNEQ          *string  `json:"platformCustomerIDNEQ,omitempty"`
+	PlatformCustomerIDIn           []string `json:"platformCustomerIDIn,omitempty"`
+	PlatformCustomerIDNotIn        []string `json:"platformCustomerIDNotIn,omitempty"`
+	PlatformCustomerIDGT           *string  `json:"platformCustomerIDGT,omitempty"`
+	PlatformCustomerIDGTE          *string  `json:"platformCustomerIDGTE,omitempty"`
+	PlatformCustomerIDLT           *string  `json:"platformCustomerIDLT,omitempty"`
+	PlatformCustomerIDLTE          *string  `json:"platformCustomerIDLTE,omitempty"`
+	PlatformCustomerIDContains     *string  `json:"platformCustomerIDContains,omitempty"`
+	PlatformCustomerIDHasPrefix    *string  `json:"platformCustomerIDHasPrefix,omitempty"`
+	PlatformCustomerIDHasSuffix    *string  `json:"platformCustomerIDHasSuffix,omitempty"`
+	PlatformCustomerIDEqualFold    *string  `json:"platformCustomerIDEqualFold,omitempty"`
+	PlatformCustomerIDContainsFold *string  `json:"platformCustomerIDContainsFold,omitempty"`
+
+	// "currency" field predicates.
+	Currency             *string  `json:"currency,omitempty"`
+	CurrencyNEQ          *string  `json:"currencyNEQ,omitempty"`
+	CurrencyIn           []string `json:"currencyIn,omitempty"`
+	CurrencyNotIn        []string `json:"currencyNotIn,omitempty"`
+	CurrencyGT           *string  `json:"currencyGT,omitempty"`
+	CurrencyGTE          *string  `json:"currencyGTE,omitempty"`
+	CurrencyLT           *string  `json:"currencyLT,omitempty"`
+	CurrencyLTE          *string  `json:"currencyLTE,omitempty"`
+	CurrencyContains     *string  `json:"currencyContains,omitempty"`
+	CurrencyHasPrefix    *string  `json:"currencyHasPrefix,omitempty"`
+	CurrencyHasSuffix    *string  `json:"currencyHasSuffix,omitempty"`
+	CurrencyEqualFold    *string  `json:"currencyEqualFold,omitempty"`
+	CurrencyContainsFold *string  `json:"currencyContainsFold,omitempty"`
+
+	// "total" field predicates.
+	Total             *string  `json:"total,omitempty"`
+	TotalNEQ          *string  `json:"totalNEQ,omitempty"`
+	TotalIn           []string `json:"totalIn,omitempty"`
+	TotalNotIn        []string `json:"totalNotIn,omitempty"`
+	TotalGT           *string  `json:"totalGT,omitempty"`
+	TotalGTE          *string  `json:"totalGTE,omitempty"`
+	TotalLT           *string  `json:"totalLT,omitempty"`
+	TotalLTE          *string  `json:"totalLTE,omitempty"`
+	TotalContains     *string  `json:"totalContains,omitempty"`
+	TotalHasPrefix    *string  `json:"totalHasPrefix,omitempty"`
+	TotalHasSuffix    *string  `json:"totalHasSuffix,omitempty"`
+	TotalEqualFold    *string  `json:"totalEqualFold,omitempty"`
+	TotalContainsFold *string  `json:"totalContainsFold,omitempty"`
+
+	// "order_status" field predicates.
+	OrderStatus             *string  `json:"orderStatus,omitempty"`
+	OrderStatusNEQ          *string  `json:"orderStatusNEQ,omitempty"`
+	OrderStatusIn           []string `json:"orderStatusIn,omitempty"`
+	OrderStatusNotIn        []string `json:"orderStatusNotIn,omitempty"`
+	OrderStatusGT           *string  `json:"orderStatusGT,omitempty"`
+	OrderStatusGTE          *string  `json:"orderStatusGTE,omitempty"`
+	OrderStatusLT           *string  `json:"orderStatusLT,omitempty"`
+	OrderStatusLTE          *string  `json:"orderStatusLTE,omitempty"`
+	OrderStatusContains     *string  `json:"orderStatusContains,omitempty"`
+	OrderStatusHasPrefix    *string  `json:"orderStatusHasPrefix,omitempty"`
+	OrderStatusHasSuffix    *string  `json:"orderStatusHasSuffix,omitempty"`
+	OrderStatusEqualFold    *string  `json:"orderStatusEqualFold,omitempty"`
+	OrderStatusContainsFold *string  `json:"orderStatusContainsFold,omitempty"`
+
+	// "financial_status" field predicates.
+	FinancialStatus             *string  `json:"financialStatus,omitempty"`
+	FinancialStatusNEQ          *string  `json:"financialStatusNEQ,omitempty"`
+	FinancialStatusIn           []string `json:"financialStatusIn,omitempty"`
+	FinancialStatusNotIn        []string `json:"financialStatusNotIn,omitempty"`
+	FinancialStatusGT           *string  `json:"financialStatusGT,omitempty"`
+	FinancialStatusGTE          *string  `json:"financialStatusGTE,omitempty"`
+	FinancialStatusLT           *string  `json:"financialStatusLT,omitempty"`
+	FinancialStatusLTE          *string  `json:"financialStatusLTE,omitempty"`
+	FinancialStatusContains     *string  `json:"financialStatusContains,omitempty"`
+	FinancialStatusHasPrefix    *string  `json:"financialStatusHasPrefix,omitempty"`
+	FinancialStatusHasSuffix    *string  `json:"financialStatusHasSuffix,omitempty"`
+	FinancialStatusEqualFold    *string  `json:"financialStatusEqualFold,omitempty"`
+	FinancialStatusContainsFold *string  `json:"financialStatusContainsFold,omitempty"`
+
+	// "fulfillment_status" field predicates.
+	FulfillmentStatus             *string  `json:"fulfillmentStatus,omitempty"`
+	FulfillmentStatusNEQ          *string  `json:"fulfillmentStatusNEQ,omitempty"`
+	FulfillmentStatusIn           []string `json:"fulfillmentStatusIn,omitempty"`
+	FulfillmentStatusNotIn        []string `json:"fulfillmentStatusNotIn,omitempty"`
+	FulfillmentStatusGT           *string  `json:"fulfillmentStatusGT,omitempty"`
+	FulfillmentStatusGTE          *string  `json:"fulfillmentStatusGTE,omitempty"`
+	FulfillmentStatusLT           *string  `json:"fulfillmentStatusLT,omitempty"`
+	FulfillmentStatusLTE          *string  `json:"fulfillmentStatusLTE,omitempty"`
+	FulfillmentStatusContains     *string  `json:"fulfillmentStatusContains,omitempty"`
+	FulfillmentStatusHasPrefix    *string  `json:"fulfillmentStatusHasPrefix,omitempty"`
+	FulfillmentStatusHasSuffix    *string  `json:"fulfillmentStatusHasSuffix,omitempty"`
+	FulfillmentStatusEqualFold    *string  `json:"fulfillmentStatusEqualFold,omitempty"`
+	FulfillmentStatusContainsFold *string  `json:"fulfillmentStatusContainsFold,omitempty"`
+
+	// "placed_at" field predicates.
+	PlacedAt       *time.Time  `json:"placedAt,omitempty"`
+	PlacedAtNEQ    *time.Time  `json:"placedAtNEQ,omitempty"`
+	PlacedAtIn     []time.Time `json:"placedAtIn,omitempty"`
+	PlacedAtNotIn  []time.Time `json:"placedAtNotIn,omitempty"`
+	PlacedAtGT     *time.Time  `json:"placedAtGT,omitempty"`
+	PlacedAtGTE    *time.Time  `json:"placedAtGTE,omitempty"`
+	PlacedAtLT     *time.Time  `json:"placedAtLT,omitempty"`
+	PlacedAtLTE    *time.Time  `json:"placedAtLTE,omitempty"`
+	PlacedAtIsNil  bool        `json:"placedAtIsNil,omitempty"`
+	PlacedAtNotNil bool        `json:"placedAtNotNil,omitempty"`
+
+	// "platform_updated_at" field predicates.
+	PlatformUpdatedAt      *time.Time  `json:"platformUpdatedAt,omitempty"`
+	PlatformUpdatedAtNEQ   *time.Time  `json:"platformUpdatedAtNEQ,omitempty"`
+	PlatformUpdatedAtIn    []time.Time `json:"platformUpdatedAtIn,omitempty"`
+	PlatformUpdatedAtNotIn []time.Time `json:"platformUpdatedAtNotIn,omitempty"`
+	PlatformUpdatedAtGT    *time.Time  `json:"platformUpdatedAtGT,omitempty"`
+	PlatformUpdatedAtGTE   *time.Time  `json:"platformUpdatedAtGTE,omitempty"`
+	PlatformUpdatedAtLT    *time.Time  `json:"platformUpdatedAtLT,omitempty"`
+	PlatformUpdatedAtLTE   *time.Time  `json:"platformUpdatedAtLTE,omitempty"`
+
+	// "platform_deleted_at" field predicates.
+	PlatformDeletedAt       *time.Time  `json:"platformDeletedAt,omitempty"`
+	PlatformDeletedAtNEQ    *time.Time  `json:"platformDeletedAtNEQ,omitempty"`
+	PlatformDeletedAtIn     []time.Time `json:"platformDeletedAtIn,omitempty"`
+	PlatformDeletedAtNotIn  []time.Time `json:"platformDeletedAtNotIn,omitempty"`
+	PlatformDeletedAtGT     *time.Time  `json:"platformDeletedAtGT,omitempty"`
+	PlatformDeletedAtGTE    *time.Time  `json:"platformDeletedAtGTE,omitempty"`
+	PlatformDeletedAtLT     *time.Time  `json:"platformDeletedAtLT,omitempty"`
+	PlatformDeletedAtLTE    *time.Time  `json:"platformDeletedAtLTE,omitempty"`
+	PlatformDeletedAtIsNil  bool        `json:"platformDeletedAtIsNil,omitempty"`
+	PlatformDeletedAtNotNil bool        `json:"platformDeletedAtNotNil,omitempty"`
+
+	// "shop" edge predicates.
+	HasShop     *bool             `json:"hasShop,omitempty"`
+	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *PlatformOrderWhereInput) AddPredicates(predicates ...predicate.PlatformOrder) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the PlatformOrderWhereInput filter on the PlatformOrderQuery builder.
+func (i *PlatformOrderWhereInput) Filter(q *PlatformOrderQuery) (*PlatformOrderQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyPlatformOrderWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyPlatformOrderWhereInput is returned in case the PlatformOrderWhereInput is empty.
+var ErrEmptyPlatformOrderWhereInput = errors.New("ent: empty predicate PlatformOrderWhereInput")
+
+// P returns a predicate for filtering platformorders.
+// An error is returned if the input is empty or invalid.
+func (i *PlatformOrderWhereInput) P() (predicate.PlatformOrder, error) {
+	var predicates []predicate.PlatformOrder
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, platformorder.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.PlatformOrder, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, platformorder.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.PlatformOrder, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, platformorder.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, platformorder.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, platformorder.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, platformorder.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, platformorder.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, platformorder.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, platformorder.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, platformorder.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, platformorder.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, platformorder.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, platformorder.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, platformorder.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, platformorder.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, platformorder.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, platformorder.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, platformorder.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, platformorder.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, platformorder.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, platformorder.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, platformorder.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, platformorder.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, platformorder.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, platformorder.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, platformorder.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, platformorder.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.PlatformID != nil {
+		predicates = append(predicates, platformorder.PlatformIDEQ(*i.PlatformID))
+	}
+	if i.PlatformIDNEQ != nil {
+		predicates = append(predicates, platformorder.PlatformIDNEQ(*i.PlatformIDNEQ))
+	}
+	if len(i.PlatformIDIn) > 0 {
+		predicates = append(predicates, platformorder.PlatformIDIn(i.PlatformIDIn...))
+	}
+	if len(i.PlatformIDNotIn) > 0 {
+		predicates = append(predicates, platformorder.PlatformIDNotIn(i.PlatformIDNotIn...))
+	}
+	if i.PlatformIDGT != nil {
+		predicates = append(predicates, platformorder.PlatformIDGT(*i.PlatformIDGT))
+	}
+	if i.PlatformIDGTE != nil {
+		predicates = append(predicates, platformorder.PlatformIDGTE(*i.PlatformIDGTE))
+	}
+	if i.PlatformIDLT != nil {
+		predicates = append(predicates, platformorder.PlatformIDLT(*i.PlatformIDLT))
+	}
+	if i.PlatformIDLTE != nil {
+		predicates = append(predicates, platformorder.PlatformIDLTE(*i.PlatformIDLTE))
+	}
+	if i.PlatformIDContains != nil {
+		predicates = append(predicates, platformorder.PlatformIDContains(*i.PlatformIDContains))
+	}
+	if i.PlatformIDHasPrefix != nil {
+		predicates = append(predicates, platformorder.PlatformIDHasPrefix(*i.PlatformIDHasPrefix))
+	}
+	if i.PlatformIDHasSuffix != nil {
+		predicates = append(predicates, platformorder.PlatformIDHasSuffix(*i.PlatformIDHasSuffix))
+	}
+	if i.PlatformIDEqualFold != nil {
+		predicates = append(predicates, platformorder.PlatformIDEqualFold(*i.PlatformIDEqualFold))
+	}
+	if i.PlatformIDContainsFold != nil {
+		predicates = append(predicates, platformorder.PlatformIDContainsFold(*i.PlatformIDContainsFold))
+	}
+	if i.OrderNumber != nil {
+		predicates = append(predicates, platformorder.OrderNumberEQ(*i.OrderNumber))
+	}
+	if i.OrderNumberNEQ != nil {
+		predicates = append(predicates, platformorder.OrderNumberNEQ(*i.OrderNumberNEQ))
+	}
+	if len(i.OrderNumberIn) > 0 {
+		predicates = append(predicates, platformorder.OrderNumberIn(i.OrderNumberIn...))
+	}
+	if len(i.OrderNumberNotIn) > 0 {
+		predicates = append(predicates, platformorder.OrderNumberNotIn(i.OrderNumberNotIn...))
+	}
+	if i.OrderNumberGT != nil {
+		predicates = append(predicates, platformorder.OrderNumberGT(*i.OrderNumberGT))
+	}
+	if i.OrderNumberGTE != nil {
+		predicates = append(predicates, platformorder.OrderNumberGTE(*i.OrderNumberGTE))
+	}
+	if i.OrderNumberLT != nil {
+		predicates = append(predicates, platformorder.OrderNumberLT(*i.OrderNumberLT))
+	}
+	if i.OrderNumberLTE != nil {
+		predicates = append(predicates, platformorder.OrderNumberLTE(*i.OrderNumberLTE))
+	}
+	if i.OrderNumberContains != nil {
+		predicates = append(predicates, platformorder.OrderNumberContains(*i.OrderNumberContains))
+	}
+	if i.OrderNumberHasPrefix != nil {
+		predicates = append(predicates, platformorder.OrderNumberHasPrefix(*i.OrderNumberHasPrefix))
+	}
+	if i.OrderNumberHasSuffix != nil {
+		predicates = append(predicates, platformorder.OrderNumberHasSuffix(*i.OrderNumberHasSuffix))
+	}
+	if i.OrderNumberEqualFold != nil {
+		predicates = append(predicates, platformorder.OrderNumberEqualFold(*i.OrderNumberEqualFold))
+	}
+	if i.OrderNumberContainsFold != nil {
+		predicates = append(predicates, platformorder.OrderNumberContainsFold(*i.OrderNumberContainsFold))
+	}
+	if i.PlatformCustomerID != nil {
+		predicates = append(predicates, platformorder.PlatformCustomerIDEQ(*i.PlatformCustomerID))
+	}
+	if i.PlatformCustomerIDNEQ != nil {
+		predicates = append(predicates, platformorder.PlatformCustomerIDNEQ(*i.PlatformCustomerIDNEQ))
+	}
+	if len(i.PlatformCustomerIDIn) > 0 {
+		predicates = append(predicates, platformorder.PlatformCustomerIDIn(i.PlatformCustomerIDIn...))
+	}
+	if len(i.PlatformCustomerIDNotIn) > 0 {
+		predicates = append(predicates, platformorder.PlatformCustomerIDNotIn(i.PlatformCustomerIDNotIn...))
+	}
+	if i.PlatformCustomerIDGT != nil {
+		predicates = append(predicates, platformorder.PlatformCustomerIDGT(*i.PlatformCustomerIDGT))
+	}
+	if i.PlatformCustomerIDGTE != nil {
+		predicates = append(predicates, platformorder.PlatformCustomerIDGTE(*i.PlatformCustomerIDGTE))
+	}
+	if i.PlatformCustomerIDLT != nil {
+		predicates = append(predicates, platformorder.PlatformCustomerIDLT(*i.PlatformCustomerIDLT))
+	}
+	if i.PlatformCustomerIDLTE != nil {
+		predicates = append(predicates, platformorder.PlatformCustomerIDLTE(*i.PlatformCustomerIDLTE))
+	}
+	if i.PlatformCustomerIDContains != nil {
+		predicates = append(predicates, platformorder.PlatformCustomerIDContains(*i.PlatformCustomerIDContains))
+	}
+	if i.PlatformCustomerIDHasPrefix != nil {
+		predicates = append(predicates, platformorder.PlatformCustomerIDHasPrefix(*i.PlatformCustomerIDHasPrefix))
+	}
+	if i.PlatformCustomerIDHasSuffix != nil {
+		predicates = append(predicates, platformorder.PlatformCustomerIDHasSuffix(*i.PlatformCustomerIDHasSuffix))
+	}
+	if i.PlatformCustomerIDEqualFold != nil {
+		predicates = append(predicates, platformorder.PlatformCustomerIDEqualFold(*i.PlatformCustomerIDEqualFold))
+	}
+	if i.PlatformCustomerIDContainsFold != nil {
+		predicates = append(predicates, platformorder.PlatformCustomerIDContainsFold(*i.PlatformCustomerIDContainsFold))
+	}
+	if i.Currency != nil {
+		predicates = append(predicates, platformorder.CurrencyEQ(*i.Currency))
+	}
+	if i.CurrencyNEQ != nil {
+		predicates = append(predicates, platformorder.CurrencyNEQ(*i.CurrencyNEQ))
+	}
+	if len(i.CurrencyIn) > 0 {
+		predicates = append(predicates, platformorder.CurrencyIn(i.CurrencyIn...))
+	}
+	if len(i.CurrencyNotIn) > 0 {
+		predicates = append(predicates, platformorder.CurrencyNotIn(i.CurrencyNotIn...))
+	}
+	if i.CurrencyGT != nil {
+		predicates = append(predicates, platformorder.CurrencyGT(*i.CurrencyGT))
+	}
+	if i.CurrencyGTE != nil {
+		predicates = append(predicates, platformorder.CurrencyGTE(*i.CurrencyGTE))
+	}
+	if i.CurrencyLT != nil {
+		predicates = append(predicates, platformorder.CurrencyLT(*i.CurrencyLT))
+	}
+	if i.CurrencyLTE != nil {
+		predicates = append(predicates, platformorder.CurrencyLTE(*i.CurrencyLTE))
+	}
+	if i.CurrencyContains != nil {
+		predicates = append(predicates, platformorder.CurrencyContains(*i.CurrencyContains))
+	}
+	if i.CurrencyHasPrefix != nil {
+		predicates = append(predicates, platformorder.CurrencyHasPrefix(*i.CurrencyHasPrefix))
+	}
+	if i.CurrencyHasSuffix != nil {
+		predicates = append(predicates, platformorder.CurrencyHasSuffix(*i.CurrencyHasSuffix))
+	}
+	if i.CurrencyEqualFold != nil {
+		predicates = append(predicates, platformorder.CurrencyEqualFold(*i.CurrencyEqualFold))
+	}
+	if i.CurrencyContainsFold != nil {
+		predicates = append(predicates, platformorder.CurrencyContainsFold(*i.CurrencyContainsFold))
+	}
+	if i.Total != nil {
+		predicates = append(predicates, platformorder.TotalEQ(*i.Total))
+	}
+	if i.TotalNEQ != nil {
+		predicates = append(predicates, platformorder.TotalNEQ(*i.TotalNEQ))
+	}
+	if len(i.TotalIn) > 0 {
+		predicates = append(predicates, platformorder.TotalIn(i.TotalIn...))
+	}
+	if len(i.TotalNotIn) > 0 {
+		predicates = append(predicates, platformorder.TotalNotIn(i.TotalNotIn...))
+	}
+	if i.TotalGT != nil {
+		predicates = append(predicates, platformorder.TotalGT(*i.TotalGT))
+	}
+	if i.TotalGTE != nil {
+		predicates = append(predicates, platformorder.TotalGTE(*i.TotalGTE))
+	}
+	if i.TotalLT != nil {
+		predicates = append(predicates, platformorder.TotalLT(*i.TotalLT))
+	}
+	if i.TotalLTE != nil {
+		predicates = append(predicates, platformorder.TotalLTE(*i.TotalLTE))
+	}
+	if i.TotalContains != nil {
+		predicates = append(predicates, platformorder.TotalContains(*i.TotalContains))
+	}
+	if i.TotalHasPrefix != nil {
+		predicates = append(predicates, platformorder.TotalHasPrefix(*i.TotalHasPrefix))
+	}
+	if i.TotalHasSuffix != nil {
+		predicates = append(predicates, platformorder.TotalHasSuffix(*i.TotalHasSuffix))
+	}
+	if i.TotalEqualFold != nil {
+		predicates = append(predicates, platformorder.TotalEqualFold(*i.TotalEqualFold))
+	}
+	if i.TotalContainsFold != nil {
+		predicates = append(predicates, platformorder.TotalContainsFold(*i.TotalContainsFold))
+	}
+	if i.OrderStatus != nil {
+		predicates = append(predicates, platformorder.OrderStatusEQ(*i.OrderStatus))
+	}
+	if i.OrderStatusNEQ != nil {
+		predicates = append(predicates, platformorder.OrderStatusNEQ(*i.OrderStatusNEQ))
+	}
+	if len(i.OrderStatusIn) > 0 {
+		predicates = append(predicates, platformorder.OrderStatusIn(i.OrderStatusIn...))
+	}
+	if len(i.OrderStatusNotIn) > 0 {
+		predicates = append(predicates, platformorder.OrderStatusNotIn(i.OrderStatusNotIn...))
+	}
+	if i.OrderStatusGT != nil {
+		predicates = append(predicates, platformorder.OrderStatusGT(*i.OrderStatusGT))
+	}
+	if i.OrderStatusGTE != nil {
+		predicates = append(predicates, platformorder.OrderStatusGTE(*i.OrderStatusGTE))
+	}
+	if i.OrderStatusLT != nil {
+		predicates = append(predicates, platformorder.OrderStatusLT(*i.OrderStatusLT))
+	}
+	if i.OrderStatusLTE != nil {
+		predicates = append(predicates, platformorder.OrderStatusLTE(*i.OrderStatusLTE))
+	}
+	if i.OrderStatusContains != nil {
+		predicates = append(predicates, platformorder.OrderStatusContains(*i.OrderStatusContains))
+	}
+	if i.OrderStatusHasPrefix != nil {
+		predicates = append(predicates, platformorder.OrderStatusHasPrefix(*i.OrderStatusHasPrefix))
+	}
+	if i.OrderStatusHasSuffix != nil {
+		predicates = append(predicates, platformorder.OrderStatusHasSuffix(*i.OrderStatusHasSuffix))
+	}
+	if i.OrderStatusEqualFold != nil {
+		predicates = append(predicates, platformorder.OrderStatusEqualFold(*i.OrderStatusEqualFold))
+	}
+	if i.OrderStatusContainsFold != nil {
+		predicates = append(predicates, platformorder.OrderStatusContainsFold(*i.OrderStatusContainsFold))
+	}
+	if i.FinancialStatus != nil {
+		predicates = append(predicates, platformorder.FinancialStatusEQ(*i.FinancialStatus))
+	}
+	if i.FinancialStatusNEQ != nil {
+		predicates = append(predicates, platformorder.FinancialStatusNEQ(*i.FinancialStatusNEQ))
+	}
+	if len(i.FinancialStatusIn) > 0 {
+		predicates = append(predicates, platformorder.FinancialStatusIn(i.FinancialStatusIn...))
+	}
+	if len(i.FinancialStatusNotIn) > 0 {
+		predicates = append(predicates, platformorder.FinancialStatusNotIn(i.FinancialStatusNotIn...))
+	}
+	if i.FinancialStatusGT != nil {
+		predicates = append(predicates, platformorder.FinancialStatusGT(*i.FinancialStatusGT))
+	}
+	if i.FinancialStatusGTE != nil {
+		predicates = append(predicates, platformorder.FinancialStatusGTE(*i.FinancialStatusGTE))
+	}
+	if i.FinancialStatusLT != nil {
+		predicates = append(predicates, platformorder.FinancialStatusLT(*i.FinancialStatusLT))
+	}
+	if i.FinancialStatusLTE != nil {
+		predicates = append(predicates, platformorder.FinancialStatusLTE(*i.FinancialStatusLTE))
+	}
+	if i.FinancialStatusContains != nil {
+		predicates = append(predicates, platformorder.FinancialStatusContains(*i.FinancialStatusContains))
+	}
+	if i.FinancialStatusHasPrefix != nil {
+		predicates = append(predicates, platformorder.FinancialStatusHasPrefix(*i.FinancialStatusHasPrefix))
+	}
+	if i.FinancialStatusHasSuffix != nil {
+		predicates = append(predicates, platformorder.FinancialStatusHasSuffix(*i.FinancialStatusHasSuffix))
+	}
+	if i.FinancialStatusEqualFold != nil {
+		predicates = append(predicates, platformorder.FinancialStatusEqualFold(*i.FinancialStatusEqualFold))
+	}
+	if i.FinancialStatusContainsFold != nil {
+		predicates = append(predicates, platformorder.FinancialStatusContainsFold(*i.FinancialStatusContainsFold))
+	}
+	if i.FulfillmentStatus != nil {
+		predicates = append(predicates, platformorder.FulfillmentStatusEQ(*i.FulfillmentStatus))
+	}
+	if i.FulfillmentStatusNEQ != nil {
+		predicates = append(predicates, platformorder.FulfillmentStatusNEQ(*i.FulfillmentStatusNEQ))
+	}
+	if len(i.FulfillmentStatusIn) > 0 {
+		predicates = append(predicates, platformorder.FulfillmentStatusIn(i.FulfillmentStatusIn...))
+	}
+	if len(i.FulfillmentStatusNotIn) > 0 {
+		predicates = append(predicates, platformorder.FulfillmentStatusNotIn(i.FulfillmentStatusNotIn...))
+	}
+	if i.FulfillmentStatusGT != nil {
+		predicates = append(predicates, platformorder.FulfillmentStatusGT(*i.FulfillmentStatusGT))
+	}
+	if i.FulfillmentStatusGTE != nil {
+		predicates = append(predicates, platformorder.FulfillmentStatusGTE(*i.FulfillmentStatusGTE))
+	}
+	if i.FulfillmentStatusLT != nil {
+		predicates = append(predicates, platformorder.FulfillmentStatusLT(*i.FulfillmentStatusLT))
+	}
+	if i.FulfillmentStatusLTE != nil {
+		predicates = append(predicates, platformorder.FulfillmentStatusLTE(*i.FulfillmentStatusLTE))
+	}
+	if i.FulfillmentStatusContains != nil {
+		predicates = append(predicates, platformorder.FulfillmentStatusContains(*i.FulfillmentStatusContains))
+	}
+	if i.FulfillmentStatusHasPrefix != nil {
+		predicates = append(predicates, platformorder.FulfillmentStatusHasPrefix(*i.FulfillmentStatusHasPrefix))
+	}
+	if i.FulfillmentStatusHasSuffix != nil {
+		predicates = append(predicates, platformorder.FulfillmentStatusHasSuffix(*i.FulfillmentStatusHasSuffix))
+	}
+	if i.FulfillmentStatusEqualFold != nil {
+		predicates = append(predicates, platformorder.FulfillmentStatusEqualFold(*i.FulfillmentStatusEqualFold))
+	}
+	if i.FulfillmentStatusContainsFold != nil {
+		predicates = append(predicates, platformorder.FulfillmentStatusContainsFold(*i.FulfillmentStatusContainsFold))
+	}
+	if i.PlacedAt != nil {
+		predicates = append(predicates, platformorder.PlacedAtEQ(*i.PlacedAt))
+	}
+	if i.PlacedAtNEQ != nil {
+		predicates = append(predicates, platformorder.PlacedAtNEQ(*i.PlacedAtNEQ))
+	}
+	if len(i.PlacedAtIn) > 0 {
+		predicates = append(predicates, platformorder.PlacedAtIn(i.PlacedAtIn...))
+	}
+	if len(i.PlacedAtNotIn) > 0 {
+		predicates = append(predicates, platformorder.PlacedAtNotIn(i.PlacedAtNotIn...))
+	}
+	if i.PlacedAtGT != nil {
+		predicates = append(predicates, platformorder.PlacedAtGT(*i.PlacedAtGT))
+	}
+	if i.PlacedAtGTE != nil {
+		predicates = append(predicates, platformorder.PlacedAtGTE(*i.PlacedAtGTE))
+	}
+	if i.PlacedAtLT != nil {
+		predicates = append(predicates, platformorder.PlacedAtLT(*i.PlacedAtLT))
+	}
+	if i.PlacedAtLTE != nil {
+		predicates = append(predicates, platformorder.PlacedAtLTE(*i.PlacedAtLTE))
+	}
+	if i.PlacedAtIsNil {
+		predicates = append(predicates, platformorder.PlacedAtIsNil())
+	}
+	if i.PlacedAtNotNil {
+		predicates = append(predicates, platformorder.PlacedAtNotNil())
+	}
+	if i.PlatformUpdatedAt != nil {
+		predicates = append(predicates, platformorder.PlatformUpdatedAtEQ(*i.PlatformUpdatedAt))
+	}
+	if i.PlatformUpdatedAtNEQ != nil {
+		predicates = append(predicates, platformorder.PlatformUpdatedAtNEQ(*i.PlatformUpdatedAtNEQ))
+	}
+	if len(i.PlatformUpdatedAtIn) > 0 {
+		predicates = append(predicates, platformorder.PlatformUpdatedAtIn(i.PlatformUpdatedAtIn...))
+	}
+	if len(i.PlatformUpdatedAtNotIn) > 0 {
+		predicates = append(predicates, platformorder.PlatformUpdatedAtNotIn(i.PlatformUpdatedAtNotIn...))
+	}
+	if i.PlatformUpdatedAtGT != nil {
+		predicates = append(predicates, platformorder.PlatformUpdatedAtGT(*i.PlatformUpdatedAtGT))
+	}
+	if i.PlatformUpdatedAtGTE != nil {
+		predicates = append(predicates, platformorder.PlatformUpdatedAtGTE(*i.PlatformUpdatedAtGTE))
+	}
+	if i.PlatformUpdatedAtLT != nil {
+		predicates = append(predicates, platformorder.PlatformUpdatedAtLT(*i.PlatformUpdatedAtLT))
+	}
+	if i.PlatformUpdatedAtLTE != nil {
+		predicates = append(predicates, platformorder.PlatformUpdatedAtLTE(*i.PlatformUpdatedAtLTE))
+	}
+	if i.PlatformDeletedAt != nil {
+		predicates = append(predicates, platformorder.PlatformDeletedAtEQ(*i.PlatformDeletedAt))
+	}
+	if i.PlatformDeletedAtNEQ != nil {
+		predicates = append(predicates, platformorder.PlatformDeletedAtNEQ(*i.PlatformDeletedAtNEQ))
+	}
+	if len(i.PlatformDeletedAtIn) > 0 {
+		predicates = append(predicates, platformorder.PlatformDeletedAtIn(i.PlatformDeletedAtIn...))
+	}
+	if len(i.PlatformDeletedAtNotIn) > 0 {
+		predicates = append(predicates, platformorder.PlatformDeletedAtNotIn(i.PlatformDeletedAtNotIn...))
+	}
+	if i.PlatformDeletedAtGT != nil {
+		predicates = append(predicates, platformorder.PlatformDeletedAtGT(*i.PlatformDeletedAtGT))
+	}
+	if i.PlatformDeletedAtGTE != nil {
+		predicates = append(predicates, platformorder.PlatformDeletedAtGTE(*i.PlatformDeletedAtGTE))
+	}
+	if i.PlatformDeletedAtLT != nil {
+		predicates = append(predicates, platformorder.PlatformDeletedAtLT(*i.PlatformDeletedAtLT))
+	}
+	if i.PlatformDeletedAtLTE != nil {
+		predicates = append(predicates, platformorder.PlatformDeletedAtLTE(*i.PlatformDeletedAtLTE))
+	}
+	if i.PlatformDeletedAtIsNil {
+		predicates = append(predicates, platformorder.PlatformDeletedAtIsNil())
+	}
+	if i.PlatformDeletedAtNotNil {
+		predicates = append(predicates, platformorder.PlatformDeletedAtNotNil())
+	}
+
+	if i.HasShop != nil {
+		p := platformorder.HasShop()
+		if !*i.HasShop {
+			p = platformorder.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasShopWith) > 0 {
+		with := make([]predicate.Shop, 0, len(i.HasShopWith))
+		for _, w := range i.HasShopWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasShopWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, platformorder.HasShopWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyPlatformOrderWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return platformorder.And(predicates...), nil
 	}
 }
 

@@ -32,6 +32,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/processlease"
@@ -78,6 +79,7 @@ const (
 	TypeOrder                  = "Order"
 	TypeOrderPayment           = "OrderPayment"
 	TypePaymentTransaction     = "PaymentTransaction"
+	TypePlatformOrder          = "PlatformOrder"
 	TypePlatformSync           = "PlatformSync"
 	TypeProcessLease           = "ProcessLease"
 	TypeProduct                = "Product"
@@ -23206,6 +23208,1205 @@ func (m *PaymentTransactionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PaymentTransaction edge %s", name)
 }
 
+// PlatformOrderMutation represents an operation that mutates the PlatformOrder nodes in the graph.
+type PlatformOrderMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *int
+	created_at           *time.Time
+	updated_at           *time.Time
+	platform_id          *string
+	order_number         *string
+	platform_customer_id *string
+	currency             *string
+	total                *string
+	order_status         *string
+	financial_status     *string
+	fulfillment_status   *string
+	placed_at            *time.Time
+	data                 *map[string]interface{}
+	platform_updated_at  *time.Time
+	platform_deleted_at  *time.Time
+	clearedFields        map[string]struct{}
+	shop                 *int
+	clearedshop          bool
+	done                 bool
+	oldValue             func(context.Context) (*PlatformOrder, error)
+	predicates           []predicate.PlatformOrder
+}
+
+var _ ent.Mutation = (*PlatformOrderMutation)(nil)
+
+// platformorderOption allows management of the mutation configuration using functional options.
+type platformorderOption func(*PlatformOrderMutation)
+
+// newPlatformOrderMutation creates new mutation for the PlatformOrder entity.
+func newPlatformOrderMutation(c config, op Op, opts ...platformorderOption) *PlatformOrderMutation {
+	m := &PlatformOrderMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePlatformOrder,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPlatformOrderID sets the ID field of the mutation.
+func withPlatformOrderID(id int) platformorderOption {
+	return func(m *PlatformOrderMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PlatformOrder
+		)
+		m.oldValue = func(ctx context.Context) (*PlatformOrder, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PlatformOrder.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPlatformOrder sets the old PlatformOrder of the mutation.
+func withPlatformOrder(node *PlatformOrder) platformorderOption {
+	return func(m *PlatformOrderMutation) {
+		m.oldValue = func(context.Context) (*PlatformOrder, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PlatformOrderMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PlatformOrderMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PlatformOrderMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PlatformOrderMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PlatformOrder.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PlatformOrderMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PlatformOrderMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PlatformOrderMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PlatformOrderMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PlatformOrderMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PlatformOrderMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *PlatformOrderMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *PlatformOrderMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *PlatformOrderMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetPlatformID sets the "platform_id" field.
+func (m *PlatformOrderMutation) SetPlatformID(s string) {
+	m.platform_id = &s
+}
+
+// PlatformID returns the value of the "platform_id" field in the mutation.
+func (m *PlatformOrderMutation) PlatformID() (r string, exists bool) {
+	v := m.platform_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformID returns the old "platform_id" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldPlatformID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformID: %w", err)
+	}
+	return oldValue.PlatformID, nil
+}
+
+// ResetPlatformID resets all changes to the "platform_id" field.
+func (m *PlatformOrderMutation) ResetPlatformID() {
+	m.platform_id = nil
+}
+
+// SetOrderNumber sets the "order_number" field.
+func (m *PlatformOrderMutation) SetOrderNumber(s string) {
+	m.order_number = &s
+}
+
+// OrderNumber returns the value of the "order_number" field in the mutation.
+func (m *PlatformOrderMutation) OrderNumber() (r string, exists bool) {
+	v := m.order_number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderNumber returns the old "order_number" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldOrderNumber(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderNumber is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderNumber requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderNumber: %w", err)
+	}
+	return oldValue.OrderNumber, nil
+}
+
+// ResetOrderNumber resets all changes to the "order_number" field.
+func (m *PlatformOrderMutation) ResetOrderNumber() {
+	m.order_number = nil
+}
+
+// SetPlatformCustomerID sets the "platform_customer_id" field.
+func (m *PlatformOrderMutation) SetPlatformCustomerID(s string) {
+	m.platform_customer_id = &s
+}
+
+// PlatformCustomerID returns the value of the "platform_customer_id" field in the mutation.
+func (m *PlatformOrderMutation) PlatformCustomerID() (r string, exists bool) {
+	v := m.platform_customer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformCustomerID returns the old "platform_customer_id" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldPlatformCustomerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformCustomerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformCustomerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformCustomerID: %w", err)
+	}
+	return oldValue.PlatformCustomerID, nil
+}
+
+// ResetPlatformCustomerID resets all changes to the "platform_customer_id" field.
+func (m *PlatformOrderMutation) ResetPlatformCustomerID() {
+	m.platform_customer_id = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *PlatformOrderMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *PlatformOrderMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *PlatformOrderMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetTotal sets the "total" field.
+func (m *PlatformOrderMutation) SetTotal(s string) {
+	m.total = &s
+}
+
+// Total returns the value of the "total" field in the mutation.
+func (m *PlatformOrderMutation) Total() (r string, exists bool) {
+	v := m.total
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotal returns the old "total" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldTotal(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotal is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotal requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotal: %w", err)
+	}
+	return oldValue.Total, nil
+}
+
+// ResetTotal resets all changes to the "total" field.
+func (m *PlatformOrderMutation) ResetTotal() {
+	m.total = nil
+}
+
+// SetOrderStatus sets the "order_status" field.
+func (m *PlatformOrderMutation) SetOrderStatus(s string) {
+	m.order_status = &s
+}
+
+// OrderStatus returns the value of the "order_status" field in the mutation.
+func (m *PlatformOrderMutation) OrderStatus() (r string, exists bool) {
+	v := m.order_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderStatus returns the old "order_status" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldOrderStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderStatus: %w", err)
+	}
+	return oldValue.OrderStatus, nil
+}
+
+// ResetOrderStatus resets all changes to the "order_status" field.
+func (m *PlatformOrderMutation) ResetOrderStatus() {
+	m.order_status = nil
+}
+
+// SetFinancialStatus sets the "financial_status" field.
+func (m *PlatformOrderMutation) SetFinancialStatus(s string) {
+	m.financial_status = &s
+}
+
+// FinancialStatus returns the value of the "financial_status" field in the mutation.
+func (m *PlatformOrderMutation) FinancialStatus() (r string, exists bool) {
+	v := m.financial_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFinancialStatus returns the old "financial_status" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldFinancialStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFinancialStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFinancialStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFinancialStatus: %w", err)
+	}
+	return oldValue.FinancialStatus, nil
+}
+
+// ResetFinancialStatus resets all changes to the "financial_status" field.
+func (m *PlatformOrderMutation) ResetFinancialStatus() {
+	m.financial_status = nil
+}
+
+// SetFulfillmentStatus sets the "fulfillment_status" field.
+func (m *PlatformOrderMutation) SetFulfillmentStatus(s string) {
+	m.fulfillment_status = &s
+}
+
+// FulfillmentStatus returns the value of the "fulfillment_status" field in the mutation.
+func (m *PlatformOrderMutation) FulfillmentStatus() (r string, exists bool) {
+	v := m.fulfillment_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFulfillmentStatus returns the old "fulfillment_status" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldFulfillmentStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFulfillmentStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFulfillmentStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFulfillmentStatus: %w", err)
+	}
+	return oldValue.FulfillmentStatus, nil
+}
+
+// ResetFulfillmentStatus resets all changes to the "fulfillment_status" field.
+func (m *PlatformOrderMutation) ResetFulfillmentStatus() {
+	m.fulfillment_status = nil
+}
+
+// SetPlacedAt sets the "placed_at" field.
+func (m *PlatformOrderMutation) SetPlacedAt(t time.Time) {
+	m.placed_at = &t
+}
+
+// PlacedAt returns the value of the "placed_at" field in the mutation.
+func (m *PlatformOrderMutation) PlacedAt() (r time.Time, exists bool) {
+	v := m.placed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlacedAt returns the old "placed_at" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldPlacedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlacedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlacedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlacedAt: %w", err)
+	}
+	return oldValue.PlacedAt, nil
+}
+
+// ClearPlacedAt clears the value of the "placed_at" field.
+func (m *PlatformOrderMutation) ClearPlacedAt() {
+	m.placed_at = nil
+	m.clearedFields[platformorder.FieldPlacedAt] = struct{}{}
+}
+
+// PlacedAtCleared returns if the "placed_at" field was cleared in this mutation.
+func (m *PlatformOrderMutation) PlacedAtCleared() bool {
+	_, ok := m.clearedFields[platformorder.FieldPlacedAt]
+	return ok
+}
+
+// ResetPlacedAt resets all changes to the "placed_at" field.
+func (m *PlatformOrderMutation) ResetPlacedAt() {
+	m.placed_at = nil
+	delete(m.clearedFields, platformorder.FieldPlacedAt)
+}
+
+// SetData sets the "data" field.
+func (m *PlatformOrderMutation) SetData(value map[string]interface{}) {
+	m.data = &value
+}
+
+// Data returns the value of the "data" field in the mutation.
+func (m *PlatformOrderMutation) Data() (r map[string]interface{}, exists bool) {
+	v := m.data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldData returns the old "data" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldData: %w", err)
+	}
+	return oldValue.Data, nil
+}
+
+// ClearData clears the value of the "data" field.
+func (m *PlatformOrderMutation) ClearData() {
+	m.data = nil
+	m.clearedFields[platformorder.FieldData] = struct{}{}
+}
+
+// DataCleared returns if the "data" field was cleared in this mutation.
+func (m *PlatformOrderMutation) DataCleared() bool {
+	_, ok := m.clearedFields[platformorder.FieldData]
+	return ok
+}
+
+// ResetData resets all changes to the "data" field.
+func (m *PlatformOrderMutation) ResetData() {
+	m.data = nil
+	delete(m.clearedFields, platformorder.FieldData)
+}
+
+// SetPlatformUpdatedAt sets the "platform_updated_at" field.
+func (m *PlatformOrderMutation) SetPlatformUpdatedAt(t time.Time) {
+	m.platform_updated_at = &t
+}
+
+// PlatformUpdatedAt returns the value of the "platform_updated_at" field in the mutation.
+func (m *PlatformOrderMutation) PlatformUpdatedAt() (r time.Time, exists bool) {
+	v := m.platform_updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformUpdatedAt returns the old "platform_updated_at" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldPlatformUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformUpdatedAt: %w", err)
+	}
+	return oldValue.PlatformUpdatedAt, nil
+}
+
+// ResetPlatformUpdatedAt resets all changes to the "platform_updated_at" field.
+func (m *PlatformOrderMutation) ResetPlatformUpdatedAt() {
+	m.platform_updated_at = nil
+}
+
+// SetPlatformDeletedAt sets the "platform_deleted_at" field.
+func (m *PlatformOrderMutation) SetPlatformDeletedAt(t time.Time) {
+	m.platform_deleted_at = &t
+}
+
+// PlatformDeletedAt returns the value of the "platform_deleted_at" field in the mutation.
+func (m *PlatformOrderMutation) PlatformDeletedAt() (r time.Time, exists bool) {
+	v := m.platform_deleted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformDeletedAt returns the old "platform_deleted_at" field's value of the PlatformOrder entity.
+// If the PlatformOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformOrderMutation) OldPlatformDeletedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformDeletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformDeletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformDeletedAt: %w", err)
+	}
+	return oldValue.PlatformDeletedAt, nil
+}
+
+// ClearPlatformDeletedAt clears the value of the "platform_deleted_at" field.
+func (m *PlatformOrderMutation) ClearPlatformDeletedAt() {
+	m.platform_deleted_at = nil
+	m.clearedFields[platformorder.FieldPlatformDeletedAt] = struct{}{}
+}
+
+// PlatformDeletedAtCleared returns if the "platform_deleted_at" field was cleared in this mutation.
+func (m *PlatformOrderMutation) PlatformDeletedAtCleared() bool {
+	_, ok := m.clearedFields[platformorder.FieldPlatformDeletedAt]
+	return ok
+}
+
+// ResetPlatformDeletedAt resets all changes to the "platform_deleted_at" field.
+func (m *PlatformOrderMutation) ResetPlatformDeletedAt() {
+	m.platform_deleted_at = nil
+	delete(m.clearedFields, platformorder.FieldPlatformDeletedAt)
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *PlatformOrderMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[platformorder.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *PlatformOrderMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *PlatformOrderMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *PlatformOrderMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// Where appends a list predicates to the PlatformOrderMutation builder.
+func (m *PlatformOrderMutation) Where(ps ...predicate.PlatformOrder) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PlatformOrderMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PlatformOrderMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PlatformOrder, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PlatformOrderMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PlatformOrderMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PlatformOrder).
+func (m *PlatformOrderMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PlatformOrderMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created_at != nil {
+		fields = append(fields, platformorder.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, platformorder.FieldUpdatedAt)
+	}
+	if m.shop != nil {
+		fields = append(fields, platformorder.FieldShopID)
+	}
+	if m.platform_id != nil {
+		fields = append(fields, platformorder.FieldPlatformID)
+	}
+	if m.order_number != nil {
+		fields = append(fields, platformorder.FieldOrderNumber)
+	}
+	if m.platform_customer_id != nil {
+		fields = append(fields, platformorder.FieldPlatformCustomerID)
+	}
+	if m.currency != nil {
+		fields = append(fields, platformorder.FieldCurrency)
+	}
+	if m.total != nil {
+		fields = append(fields, platformorder.FieldTotal)
+	}
+	if m.order_status != nil {
+		fields = append(fields, platformorder.FieldOrderStatus)
+	}
+	if m.financial_status != nil {
+		fields = append(fields, platformorder.FieldFinancialStatus)
+	}
+	if m.fulfillment_status != nil {
+		fields = append(fields, platformorder.FieldFulfillmentStatus)
+	}
+	if m.placed_at != nil {
+		fields = append(fields, platformorder.FieldPlacedAt)
+	}
+	if m.data != nil {
+		fields = append(fields, platformorder.FieldData)
+	}
+	if m.platform_updated_at != nil {
+		fields = append(fields, platformorder.FieldPlatformUpdatedAt)
+	}
+	if m.platform_deleted_at != nil {
+		fields = append(fields, platformorder.FieldPlatformDeletedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PlatformOrderMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case platformorder.FieldCreatedAt:
+		return m.CreatedAt()
+	case platformorder.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case platformorder.FieldShopID:
+		return m.ShopID()
+	case platformorder.FieldPlatformID:
+		return m.PlatformID()
+	case platformorder.FieldOrderNumber:
+		return m.OrderNumber()
+	case platformorder.FieldPlatformCustomerID:
+		return m.PlatformCustomerID()
+	case platformorder.FieldCurrency:
+		return m.Currency()
+	case platformorder.FieldTotal:
+		return m.Total()
+	case platformorder.FieldOrderStatus:
+		return m.OrderStatus()
+	case platformorder.FieldFinancialStatus:
+		return m.FinancialStatus()
+	case platformorder.FieldFulfillmentStatus:
+		return m.FulfillmentStatus()
+	case platformorder.FieldPlacedAt:
+		return m.PlacedAt()
+	case platformorder.FieldData:
+		return m.Data()
+	case platformorder.FieldPlatformUpdatedAt:
+		return m.PlatformUpdatedAt()
+	case platformorder.FieldPlatformDeletedAt:
+		return m.PlatformDeletedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PlatformOrderMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case platformorder.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case platformorder.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case platformorder.FieldShopID:
+		return m.OldShopID(ctx)
+	case platformorder.FieldPlatformID:
+		return m.OldPlatformID(ctx)
+	case platformorder.FieldOrderNumber:
+		return m.OldOrderNumber(ctx)
+	case platformorder.FieldPlatformCustomerID:
+		return m.OldPlatformCustomerID(ctx)
+	case platformorder.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case platformorder.FieldTotal:
+		return m.OldTotal(ctx)
+	case platformorder.FieldOrderStatus:
+		return m.OldOrderStatus(ctx)
+	case platformorder.FieldFinancialStatus:
+		return m.OldFinancialStatus(ctx)
+	case platformorder.FieldFulfillmentStatus:
+		return m.OldFulfillmentStatus(ctx)
+	case platformorder.FieldPlacedAt:
+		return m.OldPlacedAt(ctx)
+	case platformorder.FieldData:
+		return m.OldData(ctx)
+	case platformorder.FieldPlatformUpdatedAt:
+		return m.OldPlatformUpdatedAt(ctx)
+	case platformorder.FieldPlatformDeletedAt:
+		return m.OldPlatformDeletedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PlatformOrder field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PlatformOrderMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case platformorder.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case platformorder.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case platformorder.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case platformorder.FieldPlatformID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformID(v)
+		return nil
+	case platformorder.FieldOrderNumber:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderNumber(v)
+		return nil
+	case platformorder.FieldPlatformCustomerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformCustomerID(v)
+		return nil
+	case platformorder.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case platformorder.FieldTotal:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotal(v)
+		return nil
+	case platformorder.FieldOrderStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderStatus(v)
+		return nil
+	case platformorder.FieldFinancialStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFinancialStatus(v)
+		return nil
+	case platformorder.FieldFulfillmentStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFulfillmentStatus(v)
+		return nil
+	case platformorder.FieldPlacedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlacedAt(v)
+		return nil
+	case platformorder.FieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetData(v)
+		return nil
+	case platformorder.FieldPlatformUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformUpdatedAt(v)
+		return nil
+	case platformorder.FieldPlatformDeletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformDeletedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PlatformOrder field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PlatformOrderMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PlatformOrderMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PlatformOrderMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown PlatformOrder numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PlatformOrderMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(platformorder.FieldPlacedAt) {
+		fields = append(fields, platformorder.FieldPlacedAt)
+	}
+	if m.FieldCleared(platformorder.FieldData) {
+		fields = append(fields, platformorder.FieldData)
+	}
+	if m.FieldCleared(platformorder.FieldPlatformDeletedAt) {
+		fields = append(fields, platformorder.FieldPlatformDeletedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PlatformOrderMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PlatformOrderMutation) ClearField(name string) error {
+	switch name {
+	case platformorder.FieldPlacedAt:
+		m.ClearPlacedAt()
+		return nil
+	case platformorder.FieldData:
+		m.ClearData()
+		return nil
+	case platformorder.FieldPlatformDeletedAt:
+		m.ClearPlatformDeletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PlatformOrder nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PlatformOrderMutation) ResetField(name string) error {
+	switch name {
+	case platformorder.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case platformorder.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case platformorder.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case platformorder.FieldPlatformID:
+		m.ResetPlatformID()
+		return nil
+	case platformorder.FieldOrderNumber:
+		m.ResetOrderNumber()
+		return nil
+	case platformorder.FieldPlatformCustomerID:
+		m.ResetPlatformCustomerID()
+		return nil
+	case platformorder.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case platformorder.FieldTotal:
+		m.ResetTotal()
+		return nil
+	case platformorder.FieldOrderStatus:
+		m.ResetOrderStatus()
+		return nil
+	case platformorder.FieldFinancialStatus:
+		m.ResetFinancialStatus()
+		return nil
+	case platformorder.FieldFulfillmentStatus:
+		m.ResetFulfillmentStatus()
+		return nil
+	case platformorder.FieldPlacedAt:
+		m.ResetPlacedAt()
+		return nil
+	case platformorder.FieldData:
+		m.ResetData()
+		return nil
+	case platformorder.FieldPlatformUpdatedAt:
+		m.ResetPlatformUpdatedAt()
+		return nil
+	case platformorder.FieldPlatformDeletedAt:
+		m.ResetPlatformDeletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PlatformOrder field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PlatformOrderMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.shop != nil {
+		edges = append(edges, platformorder.EdgeShop)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PlatformOrderMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case platformorder.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PlatformOrderMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PlatformOrderMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PlatformOrderMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedshop {
+		edges = append(edges, platformorder.EdgeShop)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PlatformOrderMutation) EdgeCleared(name string) bool {
+	switch name {
+	case platformorder.EdgeShop:
+		return m.clearedshop
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PlatformOrderMutation) ClearEdge(name string) error {
+	switch name {
+	case platformorder.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown PlatformOrder unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PlatformOrderMutation) ResetEdge(name string) error {
+	switch name {
+	case platformorder.EdgeShop:
+		m.ResetShop()
+		return nil
+	}
+	return fmt.Errorf("unknown PlatformOrder edge %s", name)
+}
+
 // PlatformSyncMutation represents an operation that mutates the PlatformSync nodes in the graph.
 type PlatformSyncMutation struct {
 	config
@@ -28325,6 +29526,9 @@ type ShopMutation struct {
 	categories                       map[int]struct{}
 	removedcategories                map[int]struct{}
 	clearedcategories                bool
+	platform_orders                  map[int]struct{}
+	removedplatform_orders           map[int]struct{}
+	clearedplatform_orders           bool
 	done                             bool
 	oldValue                         func(context.Context) (*Shop, error)
 	predicates                       []predicate.Shop
@@ -30154,6 +31358,60 @@ func (m *ShopMutation) ResetCategories() {
 	m.removedcategories = nil
 }
 
+// AddPlatformOrderIDs adds the "platform_orders" edge to the PlatformOrder entity by ids.
+func (m *ShopMutation) AddPlatformOrderIDs(ids ...int) {
+	if m.platform_orders == nil {
+		m.platform_orders = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.platform_orders[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPlatformOrders clears the "platform_orders" edge to the PlatformOrder entity.
+func (m *ShopMutation) ClearPlatformOrders() {
+	m.clearedplatform_orders = true
+}
+
+// PlatformOrdersCleared reports if the "platform_orders" edge to the PlatformOrder entity was cleared.
+func (m *ShopMutation) PlatformOrdersCleared() bool {
+	return m.clearedplatform_orders
+}
+
+// RemovePlatformOrderIDs removes the "platform_orders" edge to the PlatformOrder entity by IDs.
+func (m *ShopMutation) RemovePlatformOrderIDs(ids ...int) {
+	if m.removedplatform_orders == nil {
+		m.removedplatform_orders = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.platform_orders, ids[i])
+		m.removedplatform_orders[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPlatformOrders returns the removed IDs of the "platform_orders" edge to the PlatformOrder entity.
+func (m *ShopMutation) RemovedPlatformOrdersIDs() (ids []int) {
+	for id := range m.removedplatform_orders {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PlatformOrdersIDs returns the "platform_orders" edge IDs in the mutation.
+func (m *ShopMutation) PlatformOrdersIDs() (ids []int) {
+	for id := range m.platform_orders {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPlatformOrders resets all changes to the "platform_orders" edge.
+func (m *ShopMutation) ResetPlatformOrders() {
+	m.platform_orders = nil
+	m.clearedplatform_orders = false
+	m.removedplatform_orders = nil
+}
+
 // Where appends a list predicates to the ShopMutation builder.
 func (m *ShopMutation) Where(ps ...predicate.Shop) {
 	m.predicates = append(m.predicates, ps...)
@@ -30534,7 +31792,7 @@ func (m *ShopMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ShopMutation) AddedEdges() []string {
-	edges := make([]string, 0, 22)
+	edges := make([]string, 0, 23)
 	if m.access_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -30600,6 +31858,9 @@ func (m *ShopMutation) AddedEdges() []string {
 	}
 	if m.categories != nil {
 		edges = append(edges, shop.EdgeCategories)
+	}
+	if m.platform_orders != nil {
+		edges = append(edges, shop.EdgePlatformOrders)
 	}
 	return edges
 }
@@ -30738,13 +31999,19 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgePlatformOrders:
+		ids := make([]ent.Value, 0, len(m.platform_orders))
+		for id := range m.platform_orders {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ShopMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 22)
+	edges := make([]string, 0, 23)
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -30807,6 +32074,9 @@ func (m *ShopMutation) RemovedEdges() []string {
 	}
 	if m.removedcategories != nil {
 		edges = append(edges, shop.EdgeCategories)
+	}
+	if m.removedplatform_orders != nil {
+		edges = append(edges, shop.EdgePlatformOrders)
 	}
 	return edges
 }
@@ -30941,13 +32211,19 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgePlatformOrders:
+		ids := make([]ent.Value, 0, len(m.removedplatform_orders))
+		for id := range m.removedplatform_orders {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ShopMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 22)
+	edges := make([]string, 0, 23)
 	if m.clearedaccess_tokens {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -31014,6 +32290,9 @@ func (m *ShopMutation) ClearedEdges() []string {
 	if m.clearedcategories {
 		edges = append(edges, shop.EdgeCategories)
 	}
+	if m.clearedplatform_orders {
+		edges = append(edges, shop.EdgePlatformOrders)
+	}
 	return edges
 }
 
@@ -31065,6 +32344,8 @@ func (m *ShopMutation) EdgeCleared(name string) bool {
 		return m.clearedplatform_syncs
 	case shop.EdgeCategories:
 		return m.clearedcategories
+	case shop.EdgePlatformOrders:
+		return m.clearedplatform_orders
 	}
 	return false
 }
@@ -31149,6 +32430,9 @@ func (m *ShopMutation) ResetEdge(name string) error {
 		return nil
 	case shop.EdgeCategories:
 		m.ResetCategories()
+		return nil
+	case shop.EdgePlatformOrders:
+		m.ResetPlatformOrders()
 		return nil
 	}
 	return fmt.Errorf("unknown Shop edge %s", name)

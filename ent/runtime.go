@@ -26,6 +26,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
@@ -756,6 +757,67 @@ func init() {
 	paymenttransactionDescOperationKey := paymenttransactionFields[14].Descriptor()
 	// paymenttransaction.DefaultOperationKey holds the default value on creation for the operation_key field.
 	paymenttransaction.DefaultOperationKey = paymenttransactionDescOperationKey.Default.(string)
+	platformorderMixin := schema.PlatformOrder{}.Mixin()
+	platformorderMixinFields0 := platformorderMixin[0].Fields()
+	_ = platformorderMixinFields0
+	platformorderFields := schema.PlatformOrder{}.Fields()
+	_ = platformorderFields
+	// platformorderDescCreatedAt is the schema descriptor for created_at field.
+	platformorderDescCreatedAt := platformorderMixinFields0[0].Descriptor()
+	// platformorder.DefaultCreatedAt holds the default value on creation for the created_at field.
+	platformorder.DefaultCreatedAt = platformorderDescCreatedAt.Default.(func() time.Time)
+	// platformorderDescUpdatedAt is the schema descriptor for updated_at field.
+	platformorderDescUpdatedAt := platformorderMixinFields0[1].Descriptor()
+	// platformorder.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	platformorder.DefaultUpdatedAt = platformorderDescUpdatedAt.Default.(func() time.Time)
+	// platformorder.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	platformorder.UpdateDefaultUpdatedAt = platformorderDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// platformorderDescPlatformID is the schema descriptor for platform_id field.
+	platformorderDescPlatformID := platformorderFields[1].Descriptor()
+	// platformorder.PlatformIDValidator is a validator for the "platform_id" field. It is called by the builders before save.
+	platformorder.PlatformIDValidator = platformorderDescPlatformID.Validators[0].(func(string) error)
+	// platformorderDescOrderNumber is the schema descriptor for order_number field.
+	platformorderDescOrderNumber := platformorderFields[2].Descriptor()
+	// platformorder.DefaultOrderNumber holds the default value on creation for the order_number field.
+	platformorder.DefaultOrderNumber = platformorderDescOrderNumber.Default.(string)
+	// platformorder.OrderNumberValidator is a validator for the "order_number" field. It is called by the builders before save.
+	platformorder.OrderNumberValidator = platformorderDescOrderNumber.Validators[0].(func(string) error)
+	// platformorderDescPlatformCustomerID is the schema descriptor for platform_customer_id field.
+	platformorderDescPlatformCustomerID := platformorderFields[3].Descriptor()
+	// platformorder.DefaultPlatformCustomerID holds the default value on creation for the platform_customer_id field.
+	platformorder.DefaultPlatformCustomerID = platformorderDescPlatformCustomerID.Default.(string)
+	// platformorder.PlatformCustomerIDValidator is a validator for the "platform_customer_id" field. It is called by the builders before save.
+	platformorder.PlatformCustomerIDValidator = platformorderDescPlatformCustomerID.Validators[0].(func(string) error)
+	// platformorderDescCurrency is the schema descriptor for currency field.
+	platformorderDescCurrency := platformorderFields[4].Descriptor()
+	// platformorder.DefaultCurrency holds the default value on creation for the currency field.
+	platformorder.DefaultCurrency = platformorderDescCurrency.Default.(string)
+	// platformorder.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	platformorder.CurrencyValidator = platformorderDescCurrency.Validators[0].(func(string) error)
+	// platformorderDescTotal is the schema descriptor for total field.
+	platformorderDescTotal := platformorderFields[5].Descriptor()
+	// platformorder.DefaultTotal holds the default value on creation for the total field.
+	platformorder.DefaultTotal = platformorderDescTotal.Default.(string)
+	// platformorder.TotalValidator is a validator for the "total" field. It is called by the builders before save.
+	platformorder.TotalValidator = platformorderDescTotal.Validators[0].(func(string) error)
+	// platformorderDescOrderStatus is the schema descriptor for order_status field.
+	platformorderDescOrderStatus := platformorderFields[6].Descriptor()
+	// platformorder.DefaultOrderStatus holds the default value on creation for the order_status field.
+	platformorder.DefaultOrderStatus = platformorderDescOrderStatus.Default.(string)
+	// platformorder.OrderStatusValidator is a validator for the "order_status" field. It is called by the builders before save.
+	platformorder.OrderStatusValidator = platformorderDescOrderStatus.Validators[0].(func(string) error)
+	// platformorderDescFinancialStatus is the schema descriptor for financial_status field.
+	platformorderDescFinancialStatus := platformorderFields[7].Descriptor()
+	// platformorder.DefaultFinancialStatus holds the default value on creation for the financial_status field.
+	platformorder.DefaultFinancialStatus = platformorderDescFinancialStatus.Default.(string)
+	// platformorder.FinancialStatusValidator is a validator for the "financial_status" field. It is called by the builders before save.
+	platformorder.FinancialStatusValidator = platformorderDescFinancialStatus.Validators[0].(func(string) error)
+	// platformorderDescFulfillmentStatus is the schema descriptor for fulfillment_status field.
+	platformorderDescFulfillmentStatus := platformorderFields[8].Descriptor()
+	// platformorder.DefaultFulfillmentStatus holds the default value on creation for the fulfillment_status field.
+	platformorder.DefaultFulfillmentStatus = platformorderDescFulfillmentStatus.Default.(string)
+	// platformorder.FulfillmentStatusValidator is a validator for the "fulfillment_status" field. It is called by the builders before save.
+	platformorder.FulfillmentStatusValidator = platformorderDescFulfillmentStatus.Validators[0].(func(string) error)
 	platformsyncMixin := schema.PlatformSync{}.Mixin()
 	platformsyncMixinFields0 := platformsyncMixin[0].Fields()
 	_ = platformsyncMixinFields0

@@ -100,9 +100,11 @@ type ShopEdges struct {
 	PlatformSyncs []*PlatformSync `json:"platform_syncs,omitempty"`
 	// Categories holds the value of the categories edge.
 	Categories []*Category `json:"categories,omitempty"`
+	// PlatformOrders holds the value of the platform_orders edge.
+	PlatformOrders []*PlatformOrder `json:"platform_orders,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [22]bool
+	loadedTypes [23]bool
 	// totalCount holds the count of the edges above.
 	totalCount [14]map[string]int
 
@@ -127,6 +129,7 @@ type ShopEdges struct {
 	namedCustomers               map[string][]*Customer
 	namedPlatformSyncs           map[string][]*PlatformSync
 	namedCategories              map[string][]*Category
+	namedPlatformOrders          map[string][]*PlatformOrder
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -327,6 +330,15 @@ func (e ShopEdges) CategoriesOrErr() ([]*Category, error) {
 		return e.Categories, nil
 	}
 	return nil, &NotLoadedError{edge: "categories"}
+}
+
+// PlatformOrdersOrErr returns the PlatformOrders value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) PlatformOrdersOrErr() ([]*PlatformOrder, error) {
+	if e.loadedTypes[22] {
+		return e.PlatformOrders, nil
+	}
+	return nil, &NotLoadedError{edge: "platform_orders"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -577,6 +589,11 @@ func (_m *Shop) QueryPlatformSyncs() *PlatformSyncQuery {
 // QueryCategories queries the "categories" edge of the Shop entity.
 func (_m *Shop) QueryCategories() *CategoryQuery {
 	return NewShopClient(_m.config).QueryCategories(_m)
+}
+
+// QueryPlatformOrders queries the "platform_orders" edge of the Shop entity.
+func (_m *Shop) QueryPlatformOrders() *PlatformOrderQuery {
+	return NewShopClient(_m.config).QueryPlatformOrders(_m)
 }
 
 // Update returns a builder for updating this Shop.
@@ -1149,6 +1166,30 @@ func (_m *Shop) appendNamedCategories(name string, edges ...*Category) {
 		_m.Edges.namedCategories[name] = []*Category{}
 	} else {
 		_m.Edges.namedCategories[name] = append(_m.Edges.namedCategories[name], edges...)
+	}
+}
+
+// NamedPlatformOrders returns the PlatformOrders named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedPlatformOrders(name string) ([]*PlatformOrder, error) {
+	if _m.Edges.namedPlatformOrders == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedPlatformOrders[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedPlatformOrders(name string, edges ...*PlatformOrder) {
+	if _m.Edges.namedPlatformOrders == nil {
+		_m.Edges.namedPlatformOrders = make(map[string][]*PlatformOrder)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedPlatformOrders[name] = []*PlatformOrder{}
+	} else {
+		_m.Edges.namedPlatformOrders[name] = append(_m.Edges.namedPlatformOrders[name], edges...)
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
@@ -570,6 +571,21 @@ func (_c *ShopCreate) AddCategories(v ...*Category) *ShopCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddCategoryIDs(ids...)
+}
+
+// AddPlatformOrderIDs adds the "platform_orders" edge to the PlatformOrder entity by IDs.
+func (_c *ShopCreate) AddPlatformOrderIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddPlatformOrderIDs(ids...)
+	return _c
+}
+
+// AddPlatformOrders adds the "platform_orders" edges to the PlatformOrder entity.
+func (_c *ShopCreate) AddPlatformOrders(v ...*PlatformOrder) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddPlatformOrderIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -1143,6 +1159,22 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(category.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PlatformOrdersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformOrdersTable,
+			Columns: []string{shop.PlatformOrdersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformorder.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

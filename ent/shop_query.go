@@ -28,6 +28,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
@@ -68,6 +69,7 @@ type ShopQuery struct {
 	withCustomers                    *CustomerQuery
 	withPlatformSyncs                *PlatformSyncQuery
 	withCategories                   *CategoryQuery
+	withPlatformOrders               *PlatformOrderQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -91,6 +93,7 @@ type ShopQuery struct {
 	withNamedCustomers               map[string]*CustomerQuery
 	withNamedPlatformSyncs           map[string]*PlatformSyncQuery
 	withNamedCategories              map[string]*CategoryQuery
+	withNamedPlatformOrders          map[string]*PlatformOrderQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -611,6 +614,28 @@ func (_q *ShopQuery) QueryCategories() *CategoryQuery {
 	return query
 }
 
+// QueryPlatformOrders chains the current query on the "platform_orders" edge.
+func (_q *ShopQuery) QueryPlatformOrders() *PlatformOrderQuery {
+	query := (&PlatformOrderClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(platformorder.Table, platformorder.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.PlatformOrdersTable, shop.PlatformOrdersColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -825,6 +850,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withCustomers:               _q.withCustomers.Clone(),
 		withPlatformSyncs:           _q.withPlatformSyncs.Clone(),
 		withCategories:              _q.withCategories.Clone(),
+		withPlatformOrders:          _q.withPlatformOrders.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -1073,6 +1099,17 @@ func (_q *ShopQuery) WithCategories(opts ...func(*CategoryQuery)) *ShopQuery {
 	return _q
 }
 
+// WithPlatformOrders tells the query-builder to eager-load the nodes that are connected to
+// the "platform_orders" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithPlatformOrders(opts ...func(*PlatformOrderQuery)) *ShopQuery {
+	query := (&PlatformOrderClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withPlatformOrders = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -1151,7 +1188,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [22]bool{
+		loadedTypes = [23]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -1174,6 +1211,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withCustomers != nil,
 			_q.withPlatformSyncs != nil,
 			_q.withCategories != nil,
+			_q.withPlatformOrders != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -1354,6 +1392,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withPlatformOrders; query != nil {
+		if err := _q.loadPlatformOrders(ctx, query, nodes,
+			func(n *Shop) { n.Edges.PlatformOrders = []*PlatformOrder{} },
+			func(n *Shop, e *PlatformOrder) { n.Edges.PlatformOrders = append(n.Edges.PlatformOrders, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -1498,6 +1543,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadCategories(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedCategories(name) },
 			func(n *Shop, e *Category) { n.appendNamedCategories(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedPlatformOrders {
+		if err := _q.loadPlatformOrders(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedPlatformOrders(name) },
+			func(n *Shop, e *PlatformOrder) { n.appendNamedPlatformOrders(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -2166,6 +2218,36 @@ func (_q *ShopQuery) loadCategories(ctx context.Context, query *CategoryQuery, n
 	}
 	return nil
 }
+func (_q *ShopQuery) loadPlatformOrders(ctx context.Context, query *PlatformOrderQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *PlatformOrder)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(platformorder.FieldShopID)
+	}
+	query.Where(predicate.PlatformOrder(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.PlatformOrdersColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -2571,6 +2653,20 @@ func (_q *ShopQuery) WithNamedCategories(name string, opts ...func(*CategoryQuer
 		_q.withNamedCategories = make(map[string]*CategoryQuery)
 	}
 	_q.withNamedCategories[name] = query
+	return _q
+}
+
+// WithNamedPlatformOrders tells the query-builder to eager-load the nodes that are connected to the "platform_orders"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedPlatformOrders(name string, opts ...func(*PlatformOrderQuery)) *ShopQuery {
+	query := (&PlatformOrderClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedPlatformOrders == nil {
+		_q.withNamedPlatformOrders = make(map[string]*PlatformOrderQuery)
+	}
+	_q.withNamedPlatformOrders[name] = query
 	return _q
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/idempotencykey"
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
@@ -556,6 +557,21 @@ func (_u *ShopUpdate) AddCategories(v ...*Category) *ShopUpdate {
 	return _u.AddCategoryIDs(ids...)
 }
 
+// AddPlatformOrderIDs adds the "platform_orders" edge to the PlatformOrder entity by IDs.
+func (_u *ShopUpdate) AddPlatformOrderIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddPlatformOrderIDs(ids...)
+	return _u
+}
+
+// AddPlatformOrders adds the "platform_orders" edges to the PlatformOrder entity.
+func (_u *ShopUpdate) AddPlatformOrders(v ...*PlatformOrder) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPlatformOrderIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdate) Mutation() *ShopMutation {
 	return _u.mutation
@@ -1006,6 +1022,27 @@ func (_u *ShopUpdate) RemoveCategories(v ...*Category) *ShopUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveCategoryIDs(ids...)
+}
+
+// ClearPlatformOrders clears all "platform_orders" edges to the PlatformOrder entity.
+func (_u *ShopUpdate) ClearPlatformOrders() *ShopUpdate {
+	_u.mutation.ClearPlatformOrders()
+	return _u
+}
+
+// RemovePlatformOrderIDs removes the "platform_orders" edge to PlatformOrder entities by IDs.
+func (_u *ShopUpdate) RemovePlatformOrderIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemovePlatformOrderIDs(ids...)
+	return _u
+}
+
+// RemovePlatformOrders removes "platform_orders" edges to PlatformOrder entities.
+func (_u *ShopUpdate) RemovePlatformOrders(v ...*PlatformOrder) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePlatformOrderIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -2082,6 +2119,51 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.PlatformOrdersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformOrdersTable,
+			Columns: []string{shop.PlatformOrdersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformorder.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPlatformOrdersIDs(); len(nodes) > 0 && !_u.mutation.PlatformOrdersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformOrdersTable,
+			Columns: []string{shop.PlatformOrdersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformorder.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PlatformOrdersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformOrdersTable,
+			Columns: []string{shop.PlatformOrdersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformorder.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{shop.Label}
@@ -2608,6 +2690,21 @@ func (_u *ShopUpdateOne) AddCategories(v ...*Category) *ShopUpdateOne {
 	return _u.AddCategoryIDs(ids...)
 }
 
+// AddPlatformOrderIDs adds the "platform_orders" edge to the PlatformOrder entity by IDs.
+func (_u *ShopUpdateOne) AddPlatformOrderIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddPlatformOrderIDs(ids...)
+	return _u
+}
+
+// AddPlatformOrders adds the "platform_orders" edges to the PlatformOrder entity.
+func (_u *ShopUpdateOne) AddPlatformOrders(v ...*PlatformOrder) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPlatformOrderIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdateOne) Mutation() *ShopMutation {
 	return _u.mutation
@@ -3058,6 +3155,27 @@ func (_u *ShopUpdateOne) RemoveCategories(v ...*Category) *ShopUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveCategoryIDs(ids...)
+}
+
+// ClearPlatformOrders clears all "platform_orders" edges to the PlatformOrder entity.
+func (_u *ShopUpdateOne) ClearPlatformOrders() *ShopUpdateOne {
+	_u.mutation.ClearPlatformOrders()
+	return _u
+}
+
+// RemovePlatformOrderIDs removes the "platform_orders" edge to PlatformOrder entities by IDs.
+func (_u *ShopUpdateOne) RemovePlatformOrderIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemovePlatformOrderIDs(ids...)
+	return _u
+}
+
+// RemovePlatformOrders removes "platform_orders" edges to PlatformOrder entities.
+func (_u *ShopUpdateOne) RemovePlatformOrders(v ...*PlatformOrder) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePlatformOrderIDs(ids...)
 }
 
 // Where appends a list predicates to the ShopUpdate builder.
@@ -4157,6 +4275,51 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(category.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PlatformOrdersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformOrdersTable,
+			Columns: []string{shop.PlatformOrdersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformorder.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPlatformOrdersIDs(); len(nodes) > 0 && !_u.mutation.PlatformOrdersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformOrdersTable,
+			Columns: []string{shop.PlatformOrdersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformorder.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PlatformOrdersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.PlatformOrdersTable,
+			Columns: []string{shop.PlatformOrdersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(platformorder.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -56,6 +56,8 @@ type Tx struct {
 	OrderPayment *OrderPaymentClient
 	// PaymentTransaction is the client for interacting with the PaymentTransaction builders.
 	PaymentTransaction *PaymentTransactionClient
+	// PlatformOrder is the client for interacting with the PlatformOrder builders.
+	PlatformOrder *PlatformOrderClient
 	// PlatformSync is the client for interacting with the PlatformSync builders.
 	PlatformSync *PlatformSyncClient
 	// ProcessLease is the client for interacting with the ProcessLease builders.
@@ -232,6 +234,7 @@ func (tx *Tx) init() {
 	tx.Order = NewOrderClient(tx.config)
 	tx.OrderPayment = NewOrderPaymentClient(tx.config)
 	tx.PaymentTransaction = NewPaymentTransactionClient(tx.config)
+	tx.PlatformOrder = NewPlatformOrderClient(tx.config)
 	tx.PlatformSync = NewPlatformSyncClient(tx.config)
 	tx.ProcessLease = NewProcessLeaseClient(tx.config)
 	tx.Product = NewProductClient(tx.config)

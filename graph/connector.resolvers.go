@@ -53,3 +53,13 @@ func (r *queryResolver) PlatformSyncs(ctx context.Context, after *entgql.Cursor[
 	newestFirst := &ent.PlatformSyncOrder{Direction: entgql.OrderDirectionDesc, Field: ent.PlatformSyncOrderFieldCreatedAt}
 	return r.svc.Connector.Syncs(sh).Paginate(ctx, after, first, before, last, ent.WithPlatformSyncOrder(newestFirst))
 }
+
+// PlatformOrders is the resolver for the platformOrders field.
+func (r *queryResolver) PlatformOrders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) (*ent.PlatformOrderConnection, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	newestFirst := &ent.PlatformOrderOrder{Direction: entgql.OrderDirectionDesc, Field: ent.PlatformOrderOrderFieldCreatedAt}
+	return r.svc.PlatformOrders.Orders(sh).Paginate(ctx, after, first, before, last, ent.WithPlatformOrderOrder(newestFirst))
+}

@@ -1,12 +1,14 @@
 package rest
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/customers"
+	"github.com/checkoutd/checkoutd/service/platformorders"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -22,6 +24,17 @@ func (a *API) registerNotifications(mux router) {
 	mux.Handle("POST "+productsBase+"/products/deleted", a.withShop(a.productDeleted))
 	mux.Handle("POST "+productsBase+"/categories/saved", a.withShop(a.categorySaved))
 	mux.Handle("POST "+productsBase+"/categories/deleted", a.withShop(a.categoryDeleted))
+	const ordersBase = "/orders/v1/shops/{shop}/platforms/custom/webhooks/orders"
+	mux.Handle("POST "+ordersBase+"/saved", a.withShop(a.orderSaved))
+	mux.Handle("POST "+ordersBase+"/deleted", a.withShop(a.orderDeleted))
+}
+
+func (a *API) orderSaved(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
+	notification(w, r, "order", func(raw json.RawMessage) error { return a.svc.PlatformOrders.OrderSaved(r.Context(), sh, raw) })
+}
+
+func (a *API) orderDeleted(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
+	notification(w, r, "order", func(in platformorders.Deleted) error { return a.svc.PlatformOrders.OrderDeleted(r.Context(), sh, in) })
 }
 
 // notification decodes {data:{<key>: ...}} into v, answers a refusal, or queues it through apply

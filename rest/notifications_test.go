@@ -132,3 +132,39 @@ func TestAProductSavedOnThePlatformIsSoldAtItsPriceAndACategoryIsKept(t *testing
 				"variants": []map[string]any{{"platform_id": "v", "price": "twelve"}}}}}).wantError(t, 400, "", "notification.invalid")
 	})
 }
+
+func TestAnOrderPlacedOnThePlatformIsKeptAndAnOlderSaveNeverOverwritesIt(t *testing.T) {
+	eachPlatform(t, func(t *testing.T, a *api, pf *platformserver.Server, url string) {
+		n := &platformserver.Notifier{BaseURL: a.url, AccessToken: a.token}
+		at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+		ctx := context.Background()
+		newer := platformserver.Order{PlatformID: "ord_1", PlatformUpdatedAt: at.Add(time.Hour), OrderNumber: "1001", Currency: "USD",
+			Total: "40.00", OrderStatus: "fulfilled"}
+		older := newer
+		older.PlatformUpdatedAt, older.OrderStatus = at, "open"
+		for _, o := range []platformserver.Order{newer, older} {
+			if err := n.OrderSaved(ctx, a.shop, o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		eventually(t, "both saves applied", func() bool {
+			o, err := a.svc.Client().PlatformOrder.Query().Only(ctx)
+			return err == nil && o.OrderStatus == "fulfilled" && o.Total == "40.00"
+		})
+		// The older save is applied after the newer one or before it, never over it: wait for the
+		// queue to be empty, then look again.
+		time.Sleep(300 * time.Millisecond)
+		if o, _ := a.svc.Client().PlatformOrder.Query().Only(ctx); o.OrderStatus != "fulfilled" {
+			t.Fatalf("an older save overwrote the order: %+v", o)
+		}
+		if err := n.OrderDeleted(ctx, a.shop, "ord_1", at.Add(2*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "the delete applied", func() bool {
+			o, err := a.svc.Client().PlatformOrder.Query().Only(ctx)
+			return err == nil && o.PlatformDeletedAt != nil
+		})
+		a.do("POST", "/orders/v1/shops/"+a.shop+"/platforms/custom/webhooks/orders/saved",
+			map[string]any{"data": map[string]any{"order": map[string]any{"platform_id": "ord_2"}}}).wantError(t, 400, "", "notification.invalid")
+	})
+}

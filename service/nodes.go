@@ -73,6 +73,8 @@ func ownerOf(n ent.Noder) int {
 		return v.ShopID
 	case *ent.PlatformSync:
 		return v.ShopID
+	case *ent.PlatformOrder:
+		return v.ShopID
 	}
 	return 0
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/platformorders"
 	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhook"
 	"github.com/checkoutd/checkoutd/service/webhooks"
@@ -47,6 +48,8 @@ type Service struct {
 	Connector *connector.Service
 	// Customers is the customer domain: the platform's customers and addresses.
 	Customers *customers.Service
+	// PlatformOrders are the shop's orders as its platform knows them.
+	PlatformOrders *platformorders.Service
 
 	p              *platform.Platform
 	db             *platform.Database
@@ -103,6 +106,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.Payments = payment.New(s.p, gateways)
 	s.Orders = orders.New(s.p, s.Shops, s.Catalog, s.smtpURL)
 	s.Customers = customers.New(s.p)
+	s.PlatformOrders = platformorders.New(s.p)
 	s.Connector = connector.New(s.p, s.Orders, s.Customers, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase})
 	s.Orders.UseCustomerTokens(s.Connector)
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)

@@ -261,6 +261,18 @@ func (f PaymentTransactionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentTransactionMutation", m)
 }
 
+// The PlatformOrderFunc type is an adapter to allow the use of ordinary
+// function as PlatformOrder mutator.
+type PlatformOrderFunc func(context.Context, *ent.PlatformOrderMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PlatformOrderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PlatformOrderMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PlatformOrderMutation", m)
+}
+
 // The PlatformSyncFunc type is an adapter to allow the use of ordinary
 // function as PlatformSync mutator.
 type PlatformSyncFunc func(context.Context, *ent.PlatformSyncMutation) (ent.Value, error)

@@ -810,6 +810,51 @@ var (
 			},
 		},
 	}
+	// PlatformOrdersColumns holds the columns for the "platform_orders" table.
+	PlatformOrdersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "platform_id", Type: field.TypeString, Size: 255},
+		{Name: "order_number", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "platform_customer_id", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "currency", Type: field.TypeString, Size: 3, Default: ""},
+		{Name: "total", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "order_status", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "financial_status", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "fulfillment_status", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "placed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "data", Type: field.TypeJSON, Nullable: true},
+		{Name: "platform_updated_at", Type: field.TypeTime},
+		{Name: "platform_deleted_at", Type: field.TypeTime, Nullable: true},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// PlatformOrdersTable holds the schema information for the "platform_orders" table.
+	PlatformOrdersTable = &schema.Table{
+		Name:       "platform_orders",
+		Columns:    PlatformOrdersColumns,
+		PrimaryKey: []*schema.Column{PlatformOrdersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "platform_orders_shops_platform_orders",
+				Columns:    []*schema.Column{PlatformOrdersColumns[15]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "platformorder_shop_id_platform_id",
+				Unique:  true,
+				Columns: []*schema.Column{PlatformOrdersColumns[15], PlatformOrdersColumns[3]},
+			},
+			{
+				Name:    "platformorder_shop_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{PlatformOrdersColumns[15], PlatformOrdersColumns[1]},
+			},
+		},
+	}
 	// PlatformSyncsColumns holds the columns for the "platform_syncs" table.
 	PlatformSyncsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1228,6 +1273,7 @@ var (
 		OrdersTable,
 		OrderPaymentsTable,
 		PaymentTransactionsTable,
+		PlatformOrdersTable,
 		PlatformSyncsTable,
 		ProcessLeasesTable,
 		ProductsTable,
@@ -1328,6 +1374,10 @@ func init() {
 	PaymentTransactionsTable.ForeignKeys[1].RefTable = OrderPaymentsTable
 	PaymentTransactionsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(81604378624),
+	}
+	PlatformOrdersTable.ForeignKeys[0].RefTable = ShopsTable
+	PlatformOrdersTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(141733920768),
 	}
 	PlatformSyncsTable.ForeignKeys[0].RefTable = ShopsTable
 	PlatformSyncsTable.Annotation = &entsql.Annotation{

@@ -69,6 +69,9 @@ type OrderPayment func(*sql.Selector)
 // PaymentTransaction is the predicate function for paymenttransaction builders.
 type PaymentTransaction func(*sql.Selector)
 
+// PlatformOrder is the predicate function for platformorder builders.
+type PlatformOrder func(*sql.Selector)
+
 // PlatformSync is the predicate function for platformsync builders.
 type PlatformSync func(*sql.Selector)
 

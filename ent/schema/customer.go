@@ -86,3 +86,42 @@ func (CustomerAddress) Indexes() []ent.Index {
 }
 
 func (CustomerAddress) Annotations() []schema.Annotation { return []schema.Annotation{entgql.Skip()} }
+
+// PlatformOrder is an order as the platform knows it (Order Saved): the orders placed outside
+// checkout too. checkoutd keeps the connector order whole and the fields it lists orders by.
+type PlatformOrder struct{ ent.Schema }
+
+func (PlatformOrder) Mixin() []ent.Mixin { return []ent.Mixin{TimestampsMixin{}} }
+
+func (PlatformOrder) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("shop_id").Immutable().Annotations(entgql.Skip()),
+		field.String("platform_id").Immutable().MaxLen(255),
+		field.String("order_number").Default("").MaxLen(255),
+		field.String("platform_customer_id").Default("").MaxLen(255),
+		field.String("currency").Default("").MaxLen(3),
+		field.String("total").Default("").MaxLen(64),
+		field.String("order_status").Default("").MaxLen(255),
+		field.String("financial_status").Default("").MaxLen(255),
+		field.String("fulfillment_status").Default("").MaxLen(255),
+		field.Time("placed_at").Optional().Nillable(),
+		// data is the connector order as the platform last sent it.
+		field.JSON("data", map[string]any{}).Optional().Annotations(entgql.Type("Map")),
+		field.Time("platform_updated_at"),
+		field.Time("platform_deleted_at").Optional().Nillable(),
+	}
+}
+
+func (PlatformOrder) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("shop", Shop.Type).Ref("platform_orders").Field("shop_id").Unique().Required().Immutable(),
+	}
+}
+
+func (PlatformOrder) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("shop_id", "platform_id").Unique(), index.Fields("shop_id", "created_at")}
+}
+
+func (PlatformOrder) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}

@@ -88,6 +88,8 @@ const (
 	EdgePlatformSyncs = "platform_syncs"
 	// EdgeCategories holds the string denoting the categories edge name in mutations.
 	EdgeCategories = "categories"
+	// EdgePlatformOrders holds the string denoting the platform_orders edge name in mutations.
+	EdgePlatformOrders = "platform_orders"
 	// Table holds the table name of the shop in the database.
 	Table = "shops"
 	// AccessTokensTable is the table that holds the access_tokens relation/edge.
@@ -244,6 +246,13 @@ const (
 	CategoriesInverseTable = "categories"
 	// CategoriesColumn is the table column denoting the categories relation/edge.
 	CategoriesColumn = "shop_id"
+	// PlatformOrdersTable is the table that holds the platform_orders relation/edge.
+	PlatformOrdersTable = "platform_orders"
+	// PlatformOrdersInverseTable is the table name for the PlatformOrder entity.
+	// It exists in this package in order to avoid circular dependency with the "platformorder" package.
+	PlatformOrdersInverseTable = "platform_orders"
+	// PlatformOrdersColumn is the table column denoting the platform_orders relation/edge.
+	PlatformOrdersColumn = "shop_id"
 )
 
 // Columns holds all SQL columns for shop fields.
@@ -687,6 +696,20 @@ func ByCategories(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newCategoriesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByPlatformOrdersCount orders the results by platform_orders count.
+func ByPlatformOrdersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newPlatformOrdersStep(), opts...)
+	}
+}
+
+// ByPlatformOrders orders the results by platform_orders terms.
+func ByPlatformOrders(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPlatformOrdersStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccessTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -839,5 +862,12 @@ func newCategoriesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(CategoriesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, CategoriesTable, CategoriesColumn),
+	)
+}
+func newPlatformOrdersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PlatformOrdersInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, PlatformOrdersTable, PlatformOrdersColumn),
 	)
 }

@@ -1216,6 +1216,29 @@ func HasCategoriesWith(preds ...predicate.Category) predicate.Shop {
 	})
 }
 
+// HasPlatformOrders applies the HasEdge predicate on the "platform_orders" edge.
+func HasPlatformOrders() predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, PlatformOrdersTable, PlatformOrdersColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPlatformOrdersWith applies the HasEdge predicate on the "platform_orders" edge with a given conditions (other predicates).
+func HasPlatformOrdersWith(preds ...predicate.PlatformOrder) predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := newPlatformOrdersStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Shop) predicate.Shop {
 	return predicate.Shop(sql.AndPredicates(predicates...))

@@ -743,6 +743,36 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	PlatformOrder struct {
+		CreatedAt          func(childComplexity int) int
+		Currency           func(childComplexity int) int
+		Data               func(childComplexity int) int
+		FinancialStatus    func(childComplexity int) int
+		FulfillmentStatus  func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		OrderNumber        func(childComplexity int) int
+		OrderStatus        func(childComplexity int) int
+		PlacedAt           func(childComplexity int) int
+		PlatformCustomerID func(childComplexity int) int
+		PlatformDeletedAt  func(childComplexity int) int
+		PlatformID         func(childComplexity int) int
+		PlatformUpdatedAt  func(childComplexity int) int
+		Shop               func(childComplexity int) int
+		Total              func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+	}
+
+	PlatformOrderConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	PlatformOrderEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	PlatformSync struct {
 		CreatedAt  func(childComplexity int) int
 		Errors     func(childComplexity int) int
@@ -844,6 +874,7 @@ type ComplexityRoot struct {
 		Order                    func(childComplexity int, publicOrderID string) int
 		Orders                   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) int
 		PaymentIframe            func(childComplexity int, publicOrderID string) int
+		PlatformOrders           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) int
 		PlatformSyncs            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) int
 		Shop                     func(childComplexity int) int
 		ValidateAddress          func(childComplexity int, publicOrderID string, input schema.OrderAddress, addressType *string) int
@@ -1230,6 +1261,7 @@ type QueryResolver interface {
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
 	ConnectorCalls(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConnectorCallOrder) (*ent.ConnectorCallConnection, error)
 	PlatformSyncs(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) (*ent.PlatformSyncConnection, error)
+	PlatformOrders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) (*ent.PlatformOrderConnection, error)
 	Order(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error)
 	ValidateAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress, addressType *string) (bool, error)
@@ -4552,6 +4584,135 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentTransactionEdge.Node(childComplexity), true
 
+	case "PlatformOrder.createdAt":
+		if e.ComplexityRoot.PlatformOrder.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.CreatedAt(childComplexity), true
+	case "PlatformOrder.currency":
+		if e.ComplexityRoot.PlatformOrder.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.Currency(childComplexity), true
+	case "PlatformOrder.data":
+		if e.ComplexityRoot.PlatformOrder.Data == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.Data(childComplexity), true
+	case "PlatformOrder.financialStatus":
+		if e.ComplexityRoot.PlatformOrder.FinancialStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.FinancialStatus(childComplexity), true
+	case "PlatformOrder.fulfillmentStatus":
+		if e.ComplexityRoot.PlatformOrder.FulfillmentStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.FulfillmentStatus(childComplexity), true
+	case "PlatformOrder.id":
+		if e.ComplexityRoot.PlatformOrder.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.ID(childComplexity), true
+	case "PlatformOrder.orderNumber":
+		if e.ComplexityRoot.PlatformOrder.OrderNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.OrderNumber(childComplexity), true
+	case "PlatformOrder.orderStatus":
+		if e.ComplexityRoot.PlatformOrder.OrderStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.OrderStatus(childComplexity), true
+	case "PlatformOrder.placedAt":
+		if e.ComplexityRoot.PlatformOrder.PlacedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.PlacedAt(childComplexity), true
+	case "PlatformOrder.platformCustomerID":
+		if e.ComplexityRoot.PlatformOrder.PlatformCustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.PlatformCustomerID(childComplexity), true
+	case "PlatformOrder.platformDeletedAt":
+		if e.ComplexityRoot.PlatformOrder.PlatformDeletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.PlatformDeletedAt(childComplexity), true
+	case "PlatformOrder.platformID":
+		if e.ComplexityRoot.PlatformOrder.PlatformID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.PlatformID(childComplexity), true
+	case "PlatformOrder.platformUpdatedAt":
+		if e.ComplexityRoot.PlatformOrder.PlatformUpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.PlatformUpdatedAt(childComplexity), true
+	case "PlatformOrder.shop":
+		if e.ComplexityRoot.PlatformOrder.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.Shop(childComplexity), true
+	case "PlatformOrder.total":
+		if e.ComplexityRoot.PlatformOrder.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.Total(childComplexity), true
+	case "PlatformOrder.updatedAt":
+		if e.ComplexityRoot.PlatformOrder.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrder.UpdatedAt(childComplexity), true
+
+	case "PlatformOrderConnection.edges":
+		if e.ComplexityRoot.PlatformOrderConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrderConnection.Edges(childComplexity), true
+	case "PlatformOrderConnection.pageInfo":
+		if e.ComplexityRoot.PlatformOrderConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrderConnection.PageInfo(childComplexity), true
+	case "PlatformOrderConnection.totalCount":
+		if e.ComplexityRoot.PlatformOrderConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrderConnection.TotalCount(childComplexity), true
+
+	case "PlatformOrderEdge.cursor":
+		if e.ComplexityRoot.PlatformOrderEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrderEdge.Cursor(childComplexity), true
+	case "PlatformOrderEdge.node":
+		if e.ComplexityRoot.PlatformOrderEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformOrderEdge.Node(childComplexity), true
+
 	case "PlatformSync.createdAt":
 		if e.ComplexityRoot.PlatformSync.CreatedAt == nil {
 			break
@@ -5077,6 +5238,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PaymentIframe(childComplexity, args["publicOrderId"].(string)), true
+	case "Query.platformOrders":
+		if e.ComplexityRoot.Query.PlatformOrders == nil {
+			break
+		}
+
+		args, err := ec.field_Query_platformOrders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PlatformOrders(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int)), true
 	case "Query.platformSyncs":
 		if e.ComplexityRoot.Query.PlatformSyncs == nil {
 			break
@@ -6377,6 +6549,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PaymentInput", ec.unmarshalInputPaymentInput),
 			graphql.NewInputUnmarshaler("PaymentTransactionOrder", ec.unmarshalInputPaymentTransactionOrder),
 			graphql.NewInputUnmarshaler("PaymentTransactionWhereInput", ec.unmarshalInputPaymentTransactionWhereInput),
+			graphql.NewInputUnmarshaler("PlatformOrderOrder", ec.unmarshalInputPlatformOrderOrder),
+			graphql.NewInputUnmarshaler("PlatformOrderWhereInput", ec.unmarshalInputPlatformOrderWhereInput),
 			graphql.NewInputUnmarshaler("PlatformSyncOrder", ec.unmarshalInputPlatformSyncOrder),
 			graphql.NewInputUnmarshaler("PlatformSyncWhereInput", ec.unmarshalInputPlatformSyncWhereInput),
 			graphql.NewInputUnmarshaler("ProductInput", ec.unmarshalInputProductInput),
@@ -6578,6 +6752,11 @@ extend type Mutation {
   POST /customers/v2/shops/{shop}/sync). Only customers can be synced so far.
   """
   triggerSync(topic: PlatformSyncTopic!): PlatformSync!
+}
+
+extend type Query {
+  """The shop's orders as its platform knows them (Order Saved notifications), newest first: orders placed outside checkout too."""
+  platformOrders(after: Cursor, first: Int, before: Cursor, last: Int): PlatformOrderConnection!
 }
 `, BuiltIn: false},
 	{Name: "../schema/ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
@@ -10145,6 +10324,286 @@ input PaymentTransactionWhereInput {
   """
   hasPayment: Boolean
   hasPaymentWith: [OrderPaymentWhereInput!]
+}
+type PlatformOrder implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  platformID: String!
+  orderNumber: String!
+  platformCustomerID: String!
+  currency: String!
+  total: String!
+  orderStatus: String!
+  financialStatus: String!
+  fulfillmentStatus: String!
+  placedAt: Time
+  data: Map
+  platformUpdatedAt: Time!
+  platformDeletedAt: Time
+  shop: Shop!
+}
+"""
+A connection to a list of items.
+"""
+type PlatformOrderConnection {
+  """
+  A list of edges.
+  """
+  edges: [PlatformOrderEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type PlatformOrderEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: PlatformOrder
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for PlatformOrder connections
+"""
+input PlatformOrderOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order PlatformOrders.
+  """
+  field: PlatformOrderOrderField!
+}
+"""
+Properties by which PlatformOrder connections can be ordered.
+"""
+enum PlatformOrderOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+"""
+PlatformOrderWhereInput is used for filtering PlatformOrder objects.
+Input was generated by ent.
+"""
+input PlatformOrderWhereInput {
+  not: PlatformOrderWhereInput
+  and: [PlatformOrderWhereInput!]
+  or: [PlatformOrderWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  platform_id field predicates
+  """
+  platformID: String
+  platformIDNEQ: String
+  platformIDIn: [String!]
+  platformIDNotIn: [String!]
+  platformIDGT: String
+  platformIDGTE: String
+  platformIDLT: String
+  platformIDLTE: String
+  platformIDContains: String
+  platformIDHasPrefix: String
+  platformIDHasSuffix: String
+  platformIDEqualFold: String
+  platformIDContainsFold: String
+  """
+  order_number field predicates
+  """
+  orderNumber: String
+  orderNumberNEQ: String
+  orderNumberIn: [String!]
+  orderNumberNotIn: [String!]
+  orderNumberGT: String
+  orderNumberGTE: String
+  orderNumberLT: String
+  orderNumberLTE: String
+  orderNumberContains: String
+  orderNumberHasPrefix: String
+  orderNumberHasSuffix: String
+  orderNumberEqualFold: String
+  orderNumberContainsFold: String
+  """
+  platform_customer_id field predicates
+  """
+  platformCustomerID: String
+  platformCustomerIDNEQ: String
+  platformCustomerIDIn: [String!]
+  platformCustomerIDNotIn: [String!]
+  platformCustomerIDGT: String
+  platformCustomerIDGTE: String
+  platformCustomerIDLT: String
+  platformCustomerIDLTE: String
+  platformCustomerIDContains: String
+  platformCustomerIDHasPrefix: String
+  platformCustomerIDHasSuffix: String
+  platformCustomerIDEqualFold: String
+  platformCustomerIDContainsFold: String
+  """
+  currency field predicates
+  """
+  currency: String
+  currencyNEQ: String
+  currencyIn: [String!]
+  currencyNotIn: [String!]
+  currencyGT: String
+  currencyGTE: String
+  currencyLT: String
+  currencyLTE: String
+  currencyContains: String
+  currencyHasPrefix: String
+  currencyHasSuffix: String
+  currencyEqualFold: String
+  currencyContainsFold: String
+  """
+  total field predicates
+  """
+  total: String
+  totalNEQ: String
+  totalIn: [String!]
+  totalNotIn: [String!]
+  totalGT: String
+  totalGTE: String
+  totalLT: String
+  totalLTE: String
+  totalContains: String
+  totalHasPrefix: String
+  totalHasSuffix: String
+  totalEqualFold: String
+  totalContainsFold: String
+  """
+  order_status field predicates
+  """
+  orderStatus: String
+  orderStatusNEQ: String
+  orderStatusIn: [String!]
+  orderStatusNotIn: [String!]
+  orderStatusGT: String
+  orderStatusGTE: String
+  orderStatusLT: String
+  orderStatusLTE: String
+  orderStatusContains: String
+  orderStatusHasPrefix: String
+  orderStatusHasSuffix: String
+  orderStatusEqualFold: String
+  orderStatusContainsFold: String
+  """
+  financial_status field predicates
+  """
+  financialStatus: String
+  financialStatusNEQ: String
+  financialStatusIn: [String!]
+  financialStatusNotIn: [String!]
+  financialStatusGT: String
+  financialStatusGTE: String
+  financialStatusLT: String
+  financialStatusLTE: String
+  financialStatusContains: String
+  financialStatusHasPrefix: String
+  financialStatusHasSuffix: String
+  financialStatusEqualFold: String
+  financialStatusContainsFold: String
+  """
+  fulfillment_status field predicates
+  """
+  fulfillmentStatus: String
+  fulfillmentStatusNEQ: String
+  fulfillmentStatusIn: [String!]
+  fulfillmentStatusNotIn: [String!]
+  fulfillmentStatusGT: String
+  fulfillmentStatusGTE: String
+  fulfillmentStatusLT: String
+  fulfillmentStatusLTE: String
+  fulfillmentStatusContains: String
+  fulfillmentStatusHasPrefix: String
+  fulfillmentStatusHasSuffix: String
+  fulfillmentStatusEqualFold: String
+  fulfillmentStatusContainsFold: String
+  """
+  placed_at field predicates
+  """
+  placedAt: Time
+  placedAtNEQ: Time
+  placedAtIn: [Time!]
+  placedAtNotIn: [Time!]
+  placedAtGT: Time
+  placedAtGTE: Time
+  placedAtLT: Time
+  placedAtLTE: Time
+  placedAtIsNil: Boolean
+  placedAtNotNil: Boolean
+  """
+  platform_updated_at field predicates
+  """
+  platformUpdatedAt: Time
+  platformUpdatedAtNEQ: Time
+  platformUpdatedAtIn: [Time!]
+  platformUpdatedAtNotIn: [Time!]
+  platformUpdatedAtGT: Time
+  platformUpdatedAtGTE: Time
+  platformUpdatedAtLT: Time
+  platformUpdatedAtLTE: Time
+  """
+  platform_deleted_at field predicates
+  """
+  platformDeletedAt: Time
+  platformDeletedAtNEQ: Time
+  platformDeletedAtIn: [Time!]
+  platformDeletedAtNotIn: [Time!]
+  platformDeletedAtGT: Time
+  platformDeletedAtGTE: Time
+  platformDeletedAtLT: Time
+  platformDeletedAtLTE: Time
+  platformDeletedAtIsNil: Boolean
+  platformDeletedAtNotNil: Boolean
+  """
+  shop edge predicates
+  """
+  hasShop: Boolean
+  hasShopWith: [ShopWhereInput!]
 }
 type PlatformSync implements Node {
   id: ID!
@@ -14810,6 +15269,66 @@ func (ec *executionContext) childFields_PaymentTransactionEdge(ctx context.Conte
 	return nil, fmt.Errorf("no field named %q was found under type PaymentTransactionEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_PlatformOrder(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PlatformOrder_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PlatformOrder_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_PlatformOrder_updatedAt(ctx, field)
+	case "platformID":
+		return ec.fieldContext_PlatformOrder_platformID(ctx, field)
+	case "orderNumber":
+		return ec.fieldContext_PlatformOrder_orderNumber(ctx, field)
+	case "platformCustomerID":
+		return ec.fieldContext_PlatformOrder_platformCustomerID(ctx, field)
+	case "currency":
+		return ec.fieldContext_PlatformOrder_currency(ctx, field)
+	case "total":
+		return ec.fieldContext_PlatformOrder_total(ctx, field)
+	case "orderStatus":
+		return ec.fieldContext_PlatformOrder_orderStatus(ctx, field)
+	case "financialStatus":
+		return ec.fieldContext_PlatformOrder_financialStatus(ctx, field)
+	case "fulfillmentStatus":
+		return ec.fieldContext_PlatformOrder_fulfillmentStatus(ctx, field)
+	case "placedAt":
+		return ec.fieldContext_PlatformOrder_placedAt(ctx, field)
+	case "data":
+		return ec.fieldContext_PlatformOrder_data(ctx, field)
+	case "platformUpdatedAt":
+		return ec.fieldContext_PlatformOrder_platformUpdatedAt(ctx, field)
+	case "platformDeletedAt":
+		return ec.fieldContext_PlatformOrder_platformDeletedAt(ctx, field)
+	case "shop":
+		return ec.fieldContext_PlatformOrder_shop(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PlatformOrder", field.Name)
+}
+
+func (ec *executionContext) childFields_PlatformOrderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_PlatformOrderConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_PlatformOrderConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_PlatformOrderConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PlatformOrderConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_PlatformOrderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_PlatformOrderEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_PlatformOrderEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PlatformOrderEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_PlatformSync(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -17531,6 +18050,44 @@ func (ec *executionContext) field_Query_paymentIframe_args(ctx context.Context, 
 		return nil, err
 	}
 	args["publicOrderId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_platformOrders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
 	return args, nil
 }
 
@@ -31753,6 +32310,525 @@ func (ec *executionContext) fieldContext_PaymentTransactionEdge_cursor(_ context
 	return graphql.NewScalarFieldContext("PaymentTransactionEdge", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _PlatformOrder_id(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PlatformOrder_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PlatformOrder_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PlatformOrder_platformID(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_platformID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_platformID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "String")
+}
+
+func (ec *executionContext) _PlatformOrder_orderNumber(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_orderNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_orderNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "String")
+}
+
+func (ec *executionContext) _PlatformOrder_platformCustomerID(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_platformCustomerID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformCustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_platformCustomerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "String")
+}
+
+func (ec *executionContext) _PlatformOrder_currency(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "String")
+}
+
+func (ec *executionContext) _PlatformOrder_total(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "String")
+}
+
+func (ec *executionContext) _PlatformOrder_orderStatus(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_orderStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_orderStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "String")
+}
+
+func (ec *executionContext) _PlatformOrder_financialStatus(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_financialStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinancialStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_financialStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "String")
+}
+
+func (ec *executionContext) _PlatformOrder_fulfillmentStatus(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_fulfillmentStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FulfillmentStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_fulfillmentStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "String")
+}
+
+func (ec *executionContext) _PlatformOrder_placedAt(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_placedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlacedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_placedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PlatformOrder_data(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_data(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Data, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "Map")
+}
+
+func (ec *executionContext) _PlatformOrder_platformUpdatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_platformUpdatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformUpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_platformUpdatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PlatformOrder_platformDeletedAt(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_platformDeletedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformDeletedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_platformDeletedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrder", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PlatformOrder_shop(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrder_shop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shop(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrder_shop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PlatformOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PlatformOrderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrderConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrderConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.PlatformOrderEdge) graphql.Marshaler {
+			return ec.marshalOPlatformOrderEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrderConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PlatformOrderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlatformOrderEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PlatformOrderConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrderConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrderConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrderConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PlatformOrderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PlatformOrderConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrderConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrderConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrderConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrderConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PlatformOrderEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrderEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrderEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PlatformOrder) graphql.Marshaler {
+			return ec.marshalOPlatformOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrder(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrderEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PlatformOrderEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlatformOrder(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PlatformOrderEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformOrderEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformOrderEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformOrderEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlatformOrderEdge", field, false, false, "Cursor")
+}
+
 func (ec *executionContext) _PlatformSync_id(ctx context.Context, field graphql.CollectedField, obj *ent.PlatformSync) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33483,6 +34559,50 @@ func (ec *executionContext) fieldContext_Query_platformSyncs(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_platformSyncs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_platformOrders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_platformOrders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PlatformOrders(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PlatformOrderConnection) graphql.Marshaler {
+			return ec.marshalNPlatformOrderConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_platformOrders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlatformOrderConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_platformOrders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -55050,6 +56170,1221 @@ func UnmarshalPaymentTransactionWhereInput(ctx context.Context, raw any) (ent.Pa
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputPlatformOrderOrder(ctx context.Context, obj any) (ent.PlatformOrderOrder, error) {
+	var it ent.PlatformOrderOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNPlatformOrderOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPlatformOrderOrder unmarshals raw into the PlatformOrderOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPlatformOrderOrder(ctx context.Context, raw any) (ent.PlatformOrderOrder, error) {
+	var out ent.PlatformOrderOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PlatformOrderOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPlatformOrderWhereInput(ctx context.Context, obj any) (ent.PlatformOrderWhereInput, error) {
+	var it ent.PlatformOrderWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "platformID", "platformIDNEQ", "platformIDIn", "platformIDNotIn", "platformIDGT", "platformIDGTE", "platformIDLT", "platformIDLTE", "platformIDContains", "platformIDHasPrefix", "platformIDHasSuffix", "platformIDEqualFold", "platformIDContainsFold", "orderNumber", "orderNumberNEQ", "orderNumberIn", "orderNumberNotIn", "orderNumberGT", "orderNumberGTE", "orderNumberLT", "orderNumberLTE", "orderNumberContains", "orderNumberHasPrefix", "orderNumberHasSuffix", "orderNumberEqualFold", "orderNumberContainsFold", "platformCustomerID", "platformCustomerIDNEQ", "platformCustomerIDIn", "platformCustomerIDNotIn", "platformCustomerIDGT", "platformCustomerIDGTE", "platformCustomerIDLT", "platformCustomerIDLTE", "platformCustomerIDContains", "platformCustomerIDHasPrefix", "platformCustomerIDHasSuffix", "platformCustomerIDEqualFold", "platformCustomerIDContainsFold", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyGT", "currencyGTE", "currencyLT", "currencyLTE", "currencyContains", "currencyHasPrefix", "currencyHasSuffix", "currencyEqualFold", "currencyContainsFold", "total", "totalNEQ", "totalIn", "totalNotIn", "totalGT", "totalGTE", "totalLT", "totalLTE", "totalContains", "totalHasPrefix", "totalHasSuffix", "totalEqualFold", "totalContainsFold", "orderStatus", "orderStatusNEQ", "orderStatusIn", "orderStatusNotIn", "orderStatusGT", "orderStatusGTE", "orderStatusLT", "orderStatusLTE", "orderStatusContains", "orderStatusHasPrefix", "orderStatusHasSuffix", "orderStatusEqualFold", "orderStatusContainsFold", "financialStatus", "financialStatusNEQ", "financialStatusIn", "financialStatusNotIn", "financialStatusGT", "financialStatusGTE", "financialStatusLT", "financialStatusLTE", "financialStatusContains", "financialStatusHasPrefix", "financialStatusHasSuffix", "financialStatusEqualFold", "financialStatusContainsFold", "fulfillmentStatus", "fulfillmentStatusNEQ", "fulfillmentStatusIn", "fulfillmentStatusNotIn", "fulfillmentStatusGT", "fulfillmentStatusGTE", "fulfillmentStatusLT", "fulfillmentStatusLTE", "fulfillmentStatusContains", "fulfillmentStatusHasPrefix", "fulfillmentStatusHasSuffix", "fulfillmentStatusEqualFold", "fulfillmentStatusContainsFold", "placedAt", "placedAtNEQ", "placedAtIn", "placedAtNotIn", "placedAtGT", "placedAtGTE", "placedAtLT", "placedAtLTE", "placedAtIsNil", "placedAtNotNil", "platformUpdatedAt", "platformUpdatedAtNEQ", "platformUpdatedAtIn", "platformUpdatedAtNotIn", "platformUpdatedAtGT", "platformUpdatedAtGTE", "platformUpdatedAtLT", "platformUpdatedAtLTE", "platformDeletedAt", "platformDeletedAtNEQ", "platformDeletedAtIn", "platformDeletedAtNotIn", "platformDeletedAtGT", "platformDeletedAtGTE", "platformDeletedAtLT", "platformDeletedAtLTE", "platformDeletedAtIsNil", "platformDeletedAtNotNil", "hasShop", "hasShopWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOPlatformOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOPlatformOrderWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOPlatformOrderWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "platformID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformID = data
+		case "platformIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDNEQ = data
+		case "platformIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDIn = data
+		case "platformIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDNotIn = data
+		case "platformIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDGT = data
+		case "platformIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDGTE = data
+		case "platformIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDLT = data
+		case "platformIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDLTE = data
+		case "platformIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDContains = data
+		case "platformIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDHasPrefix = data
+		case "platformIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDHasSuffix = data
+		case "platformIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDEqualFold = data
+		case "platformIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformIDContainsFold = data
+		case "orderNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumber = data
+		case "orderNumberNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberNEQ = data
+		case "orderNumberIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberIn = data
+		case "orderNumberNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberNotIn = data
+		case "orderNumberGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberGT = data
+		case "orderNumberGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberGTE = data
+		case "orderNumberLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberLT = data
+		case "orderNumberLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberLTE = data
+		case "orderNumberContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberContains = data
+		case "orderNumberHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberHasPrefix = data
+		case "orderNumberHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberHasSuffix = data
+		case "orderNumberEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberEqualFold = data
+		case "orderNumberContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderNumberContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderNumberContainsFold = data
+		case "platformCustomerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerID = data
+		case "platformCustomerIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDNEQ = data
+		case "platformCustomerIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDIn = data
+		case "platformCustomerIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDNotIn = data
+		case "platformCustomerIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDGT = data
+		case "platformCustomerIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDGTE = data
+		case "platformCustomerIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDLT = data
+		case "platformCustomerIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDLTE = data
+		case "platformCustomerIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDContains = data
+		case "platformCustomerIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDHasPrefix = data
+		case "platformCustomerIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDHasSuffix = data
+		case "platformCustomerIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDEqualFold = data
+		case "platformCustomerIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformCustomerIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformCustomerIDContainsFold = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "currencyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNEQ = data
+		case "currencyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyIn = data
+		case "currencyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNotIn = data
+		case "currencyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyGT = data
+		case "currencyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyGTE = data
+		case "currencyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyLT = data
+		case "currencyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyLTE = data
+		case "currencyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyContains = data
+		case "currencyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyHasPrefix = data
+		case "currencyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyHasSuffix = data
+		case "currencyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyEqualFold = data
+		case "currencyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyContainsFold = data
+		case "total":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("total"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Total = data
+		case "totalNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalNEQ = data
+		case "totalIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalIn = data
+		case "totalNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalNotIn = data
+		case "totalGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalGT = data
+		case "totalGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalGTE = data
+		case "totalLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalLT = data
+		case "totalLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalLTE = data
+		case "totalContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalContains = data
+		case "totalHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalHasPrefix = data
+		case "totalHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalHasSuffix = data
+		case "totalEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalEqualFold = data
+		case "totalContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalContainsFold = data
+		case "orderStatus":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatus"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatus = data
+		case "orderStatusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusNEQ = data
+		case "orderStatusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusIn = data
+		case "orderStatusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusNotIn = data
+		case "orderStatusGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusGT = data
+		case "orderStatusGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusGTE = data
+		case "orderStatusLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusLT = data
+		case "orderStatusLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusLTE = data
+		case "orderStatusContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusContains = data
+		case "orderStatusHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusHasPrefix = data
+		case "orderStatusHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusHasSuffix = data
+		case "orderStatusEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusEqualFold = data
+		case "orderStatusContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderStatusContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderStatusContainsFold = data
+		case "financialStatus":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatus"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatus = data
+		case "financialStatusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusNEQ = data
+		case "financialStatusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusIn = data
+		case "financialStatusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusNotIn = data
+		case "financialStatusGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusGT = data
+		case "financialStatusGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusGTE = data
+		case "financialStatusLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusLT = data
+		case "financialStatusLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusLTE = data
+		case "financialStatusContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusContains = data
+		case "financialStatusHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusHasPrefix = data
+		case "financialStatusHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusHasSuffix = data
+		case "financialStatusEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusEqualFold = data
+		case "financialStatusContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("financialStatusContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FinancialStatusContainsFold = data
+		case "fulfillmentStatus":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatus"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatus = data
+		case "fulfillmentStatusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusNEQ = data
+		case "fulfillmentStatusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusIn = data
+		case "fulfillmentStatusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusNotIn = data
+		case "fulfillmentStatusGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusGT = data
+		case "fulfillmentStatusGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusGTE = data
+		case "fulfillmentStatusLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusLT = data
+		case "fulfillmentStatusLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusLTE = data
+		case "fulfillmentStatusContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusContains = data
+		case "fulfillmentStatusHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusHasPrefix = data
+		case "fulfillmentStatusHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusHasSuffix = data
+		case "fulfillmentStatusEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusEqualFold = data
+		case "fulfillmentStatusContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fulfillmentStatusContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FulfillmentStatusContainsFold = data
+		case "placedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlacedAt = data
+		case "placedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlacedAtNEQ = data
+		case "placedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlacedAtIn = data
+		case "placedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlacedAtNotIn = data
+		case "placedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlacedAtGT = data
+		case "placedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlacedAtGTE = data
+		case "placedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlacedAtLT = data
+		case "placedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlacedAtLTE = data
+		case "placedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlacedAtIsNil = data
+		case "placedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlacedAtNotNil = data
+		case "platformUpdatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAt = data
+		case "platformUpdatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtNEQ = data
+		case "platformUpdatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtIn = data
+		case "platformUpdatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtNotIn = data
+		case "platformUpdatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtGT = data
+		case "platformUpdatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtGTE = data
+		case "platformUpdatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtLT = data
+		case "platformUpdatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformUpdatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformUpdatedAtLTE = data
+		case "platformDeletedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformDeletedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformDeletedAt = data
+		case "platformDeletedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformDeletedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformDeletedAtNEQ = data
+		case "platformDeletedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformDeletedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformDeletedAtIn = data
+		case "platformDeletedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformDeletedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformDeletedAtNotIn = data
+		case "platformDeletedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformDeletedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformDeletedAtGT = data
+		case "platformDeletedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformDeletedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformDeletedAtGTE = data
+		case "platformDeletedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformDeletedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformDeletedAtLT = data
+		case "platformDeletedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformDeletedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformDeletedAtLTE = data
+		case "platformDeletedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformDeletedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformDeletedAtIsNil = data
+		case "platformDeletedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("platformDeletedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlatformDeletedAtNotNil = data
+		case "hasShop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShop = data
+		case "hasShopWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShopWith"))
+			data, err := ec.unmarshalOShopWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐShopWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasShopWith = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPlatformOrderWhereInput unmarshals raw into the PlatformOrderWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPlatformOrderWhereInput(ctx context.Context, raw any) (ent.PlatformOrderWhereInput, error) {
+	var out ent.PlatformOrderWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PlatformOrderWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputPlatformSyncOrder(ctx context.Context, obj any) (ent.PlatformSyncOrder, error) {
 	var it ent.PlatformSyncOrder
 	if obj == nil {
@@ -63949,6 +66284,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._PlatformSync(ctx, sel, obj)
+	case *ent.PlatformOrder:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PlatformOrder(ctx, sel, obj)
 	case *ent.PaymentTransaction:
 		if obj == nil {
 			return graphql.Null
@@ -68512,6 +70852,196 @@ func (ec *executionContext) _PaymentTransactionEdge(ctx context.Context, sel ast
 	return out
 }
 
+var platformOrderImplementors = []string{"PlatformOrder", "Node"}
+
+func (ec *executionContext) _PlatformOrder(ctx context.Context, sel ast.SelectionSet, obj *ent.PlatformOrder) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, platformOrderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PlatformOrder")
+		case "id":
+			out.Values[i] = ec._PlatformOrder_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._PlatformOrder_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._PlatformOrder_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "platformID":
+			out.Values[i] = ec._PlatformOrder_platformID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "orderNumber":
+			out.Values[i] = ec._PlatformOrder_orderNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "platformCustomerID":
+			out.Values[i] = ec._PlatformOrder_platformCustomerID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._PlatformOrder_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "total":
+			out.Values[i] = ec._PlatformOrder_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "orderStatus":
+			out.Values[i] = ec._PlatformOrder_orderStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "financialStatus":
+			out.Values[i] = ec._PlatformOrder_financialStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fulfillmentStatus":
+			out.Values[i] = ec._PlatformOrder_fulfillmentStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "placedAt":
+			out.Values[i] = ec._PlatformOrder_placedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "data":
+			out.Values[i] = ec._PlatformOrder_data(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "platformUpdatedAt":
+			out.Values[i] = ec._PlatformOrder_platformUpdatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "platformDeletedAt":
+			out.Values[i] = ec._PlatformOrder_platformDeletedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shop":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PlatformOrder_shop(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var platformOrderConnectionImplementors = []string{"PlatformOrderConnection"}
+
+func (ec *executionContext) _PlatformOrderConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.PlatformOrderConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, platformOrderConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PlatformOrderConnection")
+		case "edges":
+			out.Values[i] = ec._PlatformOrderConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._PlatformOrderConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._PlatformOrderConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var platformOrderEdgeImplementors = []string{"PlatformOrderEdge"}
+
+func (ec *executionContext) _PlatformOrderEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.PlatformOrderEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, platformOrderEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PlatformOrderEdge")
+		case "node":
+			out.Values[i] = ec._PlatformOrderEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._PlatformOrderEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var platformSyncImplementors = []string{"PlatformSync", "Node"}
 
 func (ec *executionContext) _PlatformSync(ctx context.Context, sel ast.SelectionSet, obj *ent.PlatformSync) graphql.Marshaler {
@@ -69096,6 +71626,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_platformSyncs(ctx, field)
+				})
+		case "platformOrders":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_platformOrders(ctx, field)
 				})
 		case "order":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -72536,6 +75072,33 @@ func (ec *executionContext) unmarshalNPaymentTransactionWhereInput2ᚖgithubᚗc
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNPlatformOrderConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderConnection(ctx context.Context, sel ast.SelectionSet, v *ent.PlatformOrderConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PlatformOrderConnection!")
+		return graphql.Null
+	}
+	return ec._PlatformOrderConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPlatformOrderOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderOrderField(ctx context.Context, v any) (*ent.PlatformOrderOrderField, error) {
+	var res = new(ent.PlatformOrderOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPlatformOrderOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.PlatformOrderOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PlatformOrderOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNPlatformOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderWhereInput(ctx context.Context, v any) (*ent.PlatformOrderWhereInput, error) {
+	res, err := ec.unmarshalInputPlatformOrderWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNPlatformSync2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformSync(ctx context.Context, sel ast.SelectionSet, v *ent.PlatformSync) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "PlatformSync!")
@@ -74992,6 +77555,58 @@ func (ec *executionContext) unmarshalOPaymentTransactionWhereInput2ᚖgithubᚗc
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputPaymentTransactionWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPlatformOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrder(ctx context.Context, sel ast.SelectionSet, v *ent.PlatformOrder) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PlatformOrder(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPlatformOrderEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.PlatformOrderEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOPlatformOrderEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOPlatformOrderEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderEdge(ctx context.Context, sel ast.SelectionSet, v *ent.PlatformOrderEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PlatformOrderEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPlatformOrderWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderWhereInputᚄ(ctx context.Context, v any) ([]*ent.PlatformOrderWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.PlatformOrderWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPlatformOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOPlatformOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐPlatformOrderWhereInput(ctx context.Context, v any) (*ent.PlatformOrderWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPlatformOrderWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -1,0 +1,221 @@
+// Package platformorders keeps the shop's orders as its platform knows them, fed by the
+// platform's Order Saved and Order Deleted notifications: the orders placed outside checkout
+// too. Like customers (service/customers), each notification is checked, queued and applied in
+// the order of the platform's times: an older save never overwrites a newer copy, a duplicate
+// applies once, and a save older than a delete never brings the order back.
+package platformorders
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"github.com/riverqueue/river"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/platformorder"
+	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/problem"
+)
+
+const (
+	queueOrderNotifications = "order_notifications"
+	maxText                 = 255
+)
+
+// Service owns the platform's orders: their rules and their table's writes.
+type Service struct{ p *platform.Platform }
+
+// New returns the platform orders domain, with its notification worker and queue registered.
+func New(p *platform.Platform) *Service {
+	s := &Service{p: p}
+	platform.AddWorker(p.Jobs, &notificationWorker{s: s})
+	p.Jobs.AddQueue(queueOrderNotifications, 8)
+	return s
+}
+
+// Saved is Order Saved's order: the connector order, of which checkoutd reads the fields below
+// and keeps the whole.
+type Saved struct {
+	PlatformID         string `json:"platform_id"`
+	PlatformUpdatedAt  string `json:"platform_updated_at"`
+	PlacedAt           string `json:"placed_at"`
+	OrderNumber        string `json:"order_number"`
+	PlatformCustomerID string `json:"platform_customer_id"`
+	Currency           string `json:"currency"`
+	Total              string `json:"total"`
+	OrderStatus        string `json:"order_status"`
+	FinancialStatus    string `json:"financial_status"`
+	FulfillmentStatus  string `json:"fulfillment_status"`
+	// Data is the whole order as sent.
+	Data map[string]any `json:"-"`
+}
+
+// Deleted is Order Deleted's order.
+type Deleted struct {
+	PlatformID        string `json:"platform_id"`
+	PlatformDeletedAt string `json:"platform_deleted_at"`
+}
+
+func rejected(field, message string) *problem.Error {
+	return &problem.Error{Kind: problem.Rejected, Code: problem.CodeBadRequest, Type: "notification.invalid",
+		Message: field + " " + message, Details: map[string]any{"field": field}}
+}
+
+func checkTime(field, v string, required bool) error {
+	if v == "" {
+		if required {
+			return rejected(field, "is required: an RFC 3339 time, accurate, so that changes arriving out of order are put back in order")
+		}
+		return nil
+	}
+	if _, err := time.Parse(time.RFC3339Nano, v); err != nil {
+		return rejected(field, "must be an RFC 3339 time such as 2026-11-25T23:59:00Z")
+	}
+	return nil
+}
+
+// ParseSaved reads an Order Saved's order from its JSON and checks it.
+func ParseSaved(raw json.RawMessage) (Saved, error) {
+	var in Saved
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return Saved{}, rejected("data.order", "must be a connector order: "+err.Error())
+	}
+	if err := json.Unmarshal(raw, &in.Data); err != nil {
+		return Saved{}, rejected("data.order", "must be a JSON object")
+	}
+	if in.PlatformID == "" {
+		return Saved{}, rejected("data.order.platform_id", "is required")
+	}
+	for f, v := range map[string]string{"platform_id": in.PlatformID, "order_number": in.OrderNumber, "platform_customer_id": in.PlatformCustomerID,
+		"order_status": in.OrderStatus, "financial_status": in.FinancialStatus, "fulfillment_status": in.FulfillmentStatus, "total": in.Total} {
+		if len(v) > maxText {
+			return Saved{}, rejected("data.order."+f, fmt.Sprintf("is longer than %d characters", maxText))
+		}
+	}
+	if len(in.Currency) > 3 {
+		return Saved{}, rejected("data.order.currency", "must be an ISO 4217 code")
+	}
+	if err := checkTime("data.order.platform_updated_at", in.PlatformUpdatedAt, true); err != nil {
+		return Saved{}, err
+	}
+	return in, checkTime("data.order.placed_at", in.PlacedAt, false)
+}
+
+type notificationArgs struct {
+	ShopID  int             `json:"shop_id"`
+	Saved   json.RawMessage `json:"saved,omitempty"`
+	Deleted *Deleted        `json:"deleted,omitempty"`
+}
+
+func (notificationArgs) Kind() string { return "order_notification" }
+
+func (notificationArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: queueOrderNotifications}
+}
+
+type notificationWorker struct {
+	river.WorkerDefaults[notificationArgs]
+	s *Service
+}
+
+func (w *notificationWorker) Work(ctx context.Context, job *river.Job[notificationArgs]) error {
+	if job.Args.Deleted != nil {
+		return w.s.applyDeleted(ctx, job.Args.ShopID, *job.Args.Deleted)
+	}
+	in, err := ParseSaved(job.Args.Saved)
+	if err != nil {
+		return nil // checked when queued
+	}
+	return w.s.applySaved(ctx, job.Args.ShopID, in)
+}
+
+// OrderSaved checks an Order Saved notification's order and queues it.
+func (s *Service) OrderSaved(ctx context.Context, sh *ent.Shop, raw json.RawMessage) error {
+	if _, err := ParseSaved(raw); err != nil {
+		return err
+	}
+	return s.p.Jobs.Insert(ctx, []river.InsertManyParams{{Args: notificationArgs{ShopID: sh.ID, Saved: raw}}})
+}
+
+// OrderDeleted checks an Order Deleted notification and queues it.
+func (s *Service) OrderDeleted(ctx context.Context, sh *ent.Shop, in Deleted) error {
+	if in.PlatformID == "" {
+		return rejected("data.order.platform_id", "is required")
+	}
+	if len(in.PlatformID) > maxText {
+		return rejected("data.order.platform_id", fmt.Sprintf("is longer than %d characters", maxText))
+	}
+	if err := checkTime("data.order.platform_deleted_at", in.PlatformDeletedAt, true); err != nil {
+		return err
+	}
+	return s.p.Jobs.Insert(ctx, []river.InsertManyParams{{Args: notificationArgs{ShopID: sh.ID, Deleted: &in}}})
+}
+
+func (s *Service) lock(ctx context.Context, tx *ent.Tx, shopID int, platformID string) (*ent.PlatformOrder, error) {
+	q := tx.PlatformOrder.Query().Where(platformorder.ShopID(shopID), platformorder.PlatformID(platformID))
+	if s.p.DB.Dialect == dialect.Postgres {
+		q = q.ForUpdate()
+	}
+	o, err := q.Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return o, err
+}
+
+func (s *Service) applySaved(ctx context.Context, shopID int, in Saved) error {
+	updated, _ := time.Parse(time.RFC3339Nano, in.PlatformUpdatedAt)
+	var placed *time.Time
+	if t, err := time.Parse(time.RFC3339Nano, in.PlacedAt); err == nil {
+		placed = &t
+	}
+	return s.p.InTx(ctx, func(tx *ent.Tx) error {
+		o, err := s.lock(ctx, tx, shopID, in.PlatformID)
+		if err != nil {
+			return err
+		}
+		if o == nil {
+			return tx.PlatformOrder.Create().SetShopID(shopID).SetPlatformID(in.PlatformID).SetOrderNumber(in.OrderNumber).
+				SetPlatformCustomerID(in.PlatformCustomerID).SetCurrency(in.Currency).SetTotal(in.Total).SetOrderStatus(in.OrderStatus).
+				SetFinancialStatus(in.FinancialStatus).SetFulfillmentStatus(in.FulfillmentStatus).SetNillablePlacedAt(placed).
+				SetData(in.Data).SetPlatformUpdatedAt(updated).Exec(ctx)
+		}
+		if !updated.After(o.PlatformUpdatedAt) || (o.PlatformDeletedAt != nil && !updated.After(*o.PlatformDeletedAt)) {
+			return nil // as old as the copy, or older than its delete
+		}
+		return tx.PlatformOrder.UpdateOne(o).SetOrderNumber(in.OrderNumber).SetPlatformCustomerID(in.PlatformCustomerID).
+			SetCurrency(in.Currency).SetTotal(in.Total).SetOrderStatus(in.OrderStatus).SetFinancialStatus(in.FinancialStatus).
+			SetFulfillmentStatus(in.FulfillmentStatus).SetNillablePlacedAt(placed).SetData(in.Data).SetPlatformUpdatedAt(updated).
+			ClearPlatformDeletedAt().Exec(ctx)
+	})
+}
+
+func (s *Service) applyDeleted(ctx context.Context, shopID int, in Deleted) error {
+	deleted, err := time.Parse(time.RFC3339Nano, in.PlatformDeletedAt)
+	if err != nil {
+		return nil
+	}
+	return s.p.InTx(ctx, func(tx *ent.Tx) error {
+		o, err := s.lock(ctx, tx, shopID, in.PlatformID)
+		if err != nil {
+			return err
+		}
+		if o == nil {
+			// A tombstone: an older save arriving after this delete is ignored.
+			return tx.PlatformOrder.Create().SetShopID(shopID).SetPlatformID(in.PlatformID).SetPlatformUpdatedAt(deleted).
+				SetPlatformDeletedAt(deleted).Exec(ctx)
+		}
+		if deleted.Before(o.PlatformUpdatedAt) || (o.PlatformDeletedAt != nil && !deleted.After(*o.PlatformDeletedAt)) {
+			return nil
+		}
+		return tx.PlatformOrder.UpdateOne(o).SetPlatformDeletedAt(deleted).Exec(ctx)
+	})
+}
+
+// Orders are the shop's platform orders not deleted, for the caller to page through.
+func (s *Service) Orders(sh *ent.Shop) *ent.PlatformOrderQuery {
+	return s.p.DB.Read.PlatformOrder.Query().Where(platformorder.ShopID(sh.ID), platformorder.PlatformDeletedAtIsNil())
+}
