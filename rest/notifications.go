@@ -136,15 +136,19 @@ func (a *API) customerDeleted(w http.ResponseWriter, r *http.Request, sh *ent.Sh
 	accepted(w)
 }
 
-// registerSyncs serves the sync triggers (API.md "Destinations and syncs"): customers for now.
+// registerSyncs serves the sync triggers (API.md "Destinations and syncs").
 func (a *API) registerSyncs(mux router) {
-	mux.Handle("POST /customers/v2/shops/{shop}/sync", a.withShop(a.syncCustomers))
+	mux.Handle("POST /customers/v2/shops/{shop}/sync", a.withShop(a.syncTopic(destination.TopicCustomers)))
+	mux.Handle("POST /products/v2/shops/{shop}/sync", a.withShop(a.syncTopic(destination.TopicProducts)))
+	mux.Handle("POST /orders/v2/shops/{shop}/sync", a.withShop(a.syncTopic(destination.TopicOrders)))
 }
 
-func (a *API) syncCustomers(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
-	if _, err := a.svc.Connector.TriggerSync(r.Context(), sh, destination.TopicCustomers); err != nil {
-		writeError(w, r, err)
-		return
+func (a *API) syncTopic(topic destination.Topic) shopHandler {
+	return func(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
+		if _, err := a.svc.Connector.TriggerSync(r.Context(), sh, topic); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writeData(w, map[string]any{})
 	}
-	writeData(w, map[string]any{})
 }

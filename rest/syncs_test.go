@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -55,6 +56,39 @@ func TestACustomerSyncImportsEveryCustomerAcrossPagesAndASecondTriggerMeanwhileI
 		})
 		if n, _ := a.svc.Client().Customer.Query().Count(ctx); n != 600 {
 			t.Fatalf("%d customers after a second sync", n)
+		}
+	})
+}
+
+func TestProductAndOrderSyncsImportThePlatformsCatalogAndOrders(t *testing.T) {
+	eachPlatform(t, func(t *testing.T, a *api, pf *platformserver.Server, url string) {
+		ctx := context.Background()
+		for _, topic := range []string{"products", "orders"} {
+			a.do("POST", "/"+topic+"/v2/shops/"+a.shop+"/sync", nil).wantError(t, 501, "", "sync.no_destination")
+			a.do("POST", destinationsPath(a), destinationBody(map[string]any{"topic": topic, "destination": url})).wantStatus(t, 200)
+		}
+		for i := range 3 {
+			pf.AddProduct(a.shop, platformserver.Product{Name: fmt.Sprintf("Tea %d", i),
+				Variants: []platformserver.Variant{{PlatformID: fmt.Sprintf("var_%d", i), SKU: fmt.Sprintf("TEA-%d", i), Price: "4.50"}}})
+			pf.AddOrder(a.shop, platformserver.Order{OrderNumber: fmt.Sprintf("100%d", i), Currency: "USD", Total: "9.00"})
+		}
+		for _, topic := range []string{"products", "orders"} {
+			a.do("POST", "/"+topic+"/v2/shops/"+a.shop+"/sync", nil).wantStatus(t, 200)
+		}
+		eventually(t, "both syncs succeeded", func() bool {
+			n, _ := a.svc.Client().PlatformSync.Query().Where(platformsync.StatusEQ(platformsync.StatusSucceeded)).Count(ctx)
+			return n == 2
+		})
+		if n, _ := a.svc.Client().Variant.Query().Count(ctx); n != 3 {
+			t.Fatalf("%d variants imported, want 3", n)
+		}
+		if n, _ := a.svc.Client().PlatformOrder.Query().Count(ctx); n != 3 {
+			t.Fatalf("%d platform orders imported, want 3", n)
+		}
+		for _, s := range a.svc.Client().PlatformSync.Query().AllX(ctx) {
+			if s.Errors != 0 || s.Rows != 3 {
+				t.Fatalf("sync %+v", s)
+			}
 		}
 	})
 }

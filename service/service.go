@@ -107,7 +107,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.Orders = orders.New(s.p, s.Shops, s.Catalog, s.smtpURL)
 	s.Customers = customers.New(s.p)
 	s.PlatformOrders = platformorders.New(s.p)
-	s.Connector = connector.New(s.p, s.Orders, s.Customers, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase})
+	s.Connector = connector.New(s.p, s.Orders, s.Customers, s.Catalog, s.PlatformOrders, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase})
 	s.Orders.UseCustomerTokens(s.Connector)
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)
 	s.Admin = admin.New(s.p, s.Orders)

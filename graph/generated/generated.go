@@ -6749,7 +6749,7 @@ extend type Query {
 extend type Mutation {
   """
   Starts importing every resource of the topic from the platform's connector server (REST:
-  POST /customers/v2/shops/{shop}/sync). Only customers can be synced so far.
+  POST /customers/v2/shops/{shop}/sync, /products/v2/..., /orders/v2/...).
   """
   triggerSync(topic: PlatformSyncTopic!): PlatformSync!
 }

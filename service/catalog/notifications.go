@@ -351,56 +351,74 @@ func (s *Service) applyProductSaved(ctx context.Context, shopID int, code string
 	if err != nil {
 		return nil // checked when queued
 	}
-	return s.p.InTx(ctx, func(tx *ent.Tx) error {
-		if gone, err := deletedSince(ctx, tx, shopID, catalogtombstone.KindProduct, in.PlatformID, updated); err != nil || gone {
+	return s.p.InTx(ctx, func(tx *ent.Tx) error { return applyProductSavedTx(ctx, tx, shopID, code, in, updated) })
+}
+
+// ImportProducts applies one page of a sync in tx, each product as a Product Saved would be,
+// and reports how many rows it could not take (not valid connector products).
+func (s *Service) ImportProducts(ctx context.Context, tx *ent.Tx, sh *ent.Shop, rows []ConnectorProduct) (invalid int, err error) {
+	for _, in := range rows {
+		if in.check(sh.Currency) != nil {
+			invalid++
+			continue
+		}
+		updated, _ := time.Parse(time.RFC3339Nano, in.PlatformUpdatedAt)
+		if err := applyProductSavedTx(ctx, tx, sh.ID, sh.Currency, in, updated); err != nil {
+			return 0, err
+		}
+	}
+	return invalid, nil
+}
+
+func applyProductSavedTx(ctx context.Context, tx *ent.Tx, shopID int, code string, in ConnectorProduct, updated time.Time) error {
+	if gone, err := deletedSince(ctx, tx, shopID, catalogtombstone.KindProduct, in.PlatformID, updated); err != nil || gone {
+		return err
+	}
+	p, err := tx.Product.Query().Where(product.ShopID(shopID), product.PlatformID(in.PlatformID)).Only(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return err
+	}
+	var categories []string
+	if in.Categories != nil {
+		categories = []string{}
+		for _, c := range *in.Categories {
+			categories = append(categories, c.PlatformID)
+		}
+	}
+	if p == nil {
+		title := in.PlatformID
+		if in.Name != nil && *in.Name != "" {
+			title = *in.Name
+		}
+		create := tx.Product.Create().SetShopID(shopID).SetPlatformID(in.PlatformID).SetTitle(title).
+			SetNillableDescription(in.Description).SetNillableVendor(in.Vendor).SetNillableTags(in.Tags).
+			SetPlatformUpdatedAt(updated).SetPlatformData(platformData(in, nil))
+		if categories != nil {
+			create.SetCategoryIds(categories)
+		}
+		if p, err = create.Save(ctx); err != nil {
 			return err
 		}
-		p, err := tx.Product.Query().Where(product.ShopID(shopID), product.PlatformID(in.PlatformID)).Only(ctx)
-		if err != nil && !ent.IsNotFound(err) {
+	} else {
+		if p.PlatformUpdatedAt != nil && !updated.After(*p.PlatformUpdatedAt) {
+			return nil // as old as the copy
+		}
+		update := tx.Product.UpdateOne(p).SetNillableDescription(in.Description).SetNillableVendor(in.Vendor).
+			SetNillableTags(in.Tags).SetPlatformUpdatedAt(updated).SetPlatformData(platformData(in, p.PlatformData))
+		if in.Name != nil && *in.Name != "" {
+			update.SetTitle(*in.Name)
+		}
+		if categories != nil {
+			update.SetCategoryIds(categories)
+		}
+		if err := update.Exec(ctx); err != nil {
 			return err
 		}
-		var categories []string
-		if in.Categories != nil {
-			categories = []string{}
-			for _, c := range *in.Categories {
-				categories = append(categories, c.PlatformID)
-			}
-		}
-		if p == nil {
-			title := in.PlatformID
-			if in.Name != nil && *in.Name != "" {
-				title = *in.Name
-			}
-			create := tx.Product.Create().SetShopID(shopID).SetPlatformID(in.PlatformID).SetTitle(title).
-				SetNillableDescription(in.Description).SetNillableVendor(in.Vendor).SetNillableTags(in.Tags).
-				SetPlatformUpdatedAt(updated).SetPlatformData(platformData(in, nil))
-			if categories != nil {
-				create.SetCategoryIds(categories)
-			}
-			if p, err = create.Save(ctx); err != nil {
-				return err
-			}
-		} else {
-			if p.PlatformUpdatedAt != nil && !updated.After(*p.PlatformUpdatedAt) {
-				return nil // as old as the copy
-			}
-			update := tx.Product.UpdateOne(p).SetNillableDescription(in.Description).SetNillableVendor(in.Vendor).
-				SetNillableTags(in.Tags).SetPlatformUpdatedAt(updated).SetPlatformData(platformData(in, p.PlatformData))
-			if in.Name != nil && *in.Name != "" {
-				update.SetTitle(*in.Name)
-			}
-			if categories != nil {
-				update.SetCategoryIds(categories)
-			}
-			if err := update.Exec(ctx); err != nil {
-				return err
-			}
-		}
-		if in.Variants == nil {
-			return nil
-		}
-		return replaceVariants(ctx, tx, shopID, p.ID, code, *in.Variants)
-	})
+	}
+	if in.Variants == nil {
+		return nil
+	}
+	return replaceVariants(ctx, tx, shopID, p.ID, code, *in.Variants)
 }
 
 // replaceVariants makes the product's variants those given: each updated with the fields it

@@ -8,22 +8,27 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/destination"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/customers"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/platformorders"
 )
 
 // Service owns the destinations and the connector calls: their rules and their tables' writes.
 type Service struct {
-	p            *platform.Platform
-	orders       *orders.Service
-	customers    *customers.Service
-	client       *Client
-	outbound     outbound.Policy
-	retryBase    time.Duration
-	maxAttempts  int
-	destinations platform.FreshCache[int, map[destination.Topic]*ent.Destination]
+	p         *platform.Platform
+	orders    *orders.Service
+	customers *customers.Service
+	catalog   *catalog.Service
+	// platformOrders keeps the platform's orders a sync imports.
+	platformOrders *platformorders.Service
+	client         *Client
+	outbound       outbound.Policy
+	retryBase      time.Duration
+	maxAttempts    int
+	destinations   platform.FreshCache[int, map[destination.Topic]*ent.Destination]
 }
 
 // Config is how connector calls are made and retried.
@@ -37,7 +42,7 @@ type Config struct {
 }
 
 // New returns the platform connector domain, with its call worker and queue registered.
-func New(p *platform.Platform, o *orders.Service, cu *customers.Service, cfg Config) *Service {
+func New(p *platform.Platform, o *orders.Service, cu *customers.Service, cat *catalog.Service, po *platformorders.Service, cfg Config) *Service {
 	if cfg.RetryBase == 0 {
 		cfg.RetryBase = DefaultRetryBase
 	}
@@ -45,7 +50,7 @@ func New(p *platform.Platform, o *orders.Service, cu *customers.Service, cfg Con
 		cfg.MaxAttempts = DefaultMaxAttempts
 	}
 	// Signatures carry the wall-clock time the platform checks, whatever the service clock says.
-	s := &Service{p: p, orders: o, customers: cu, outbound: cfg.Outbound, client: NewClient(cfg.Outbound, time.Now),
+	s := &Service{p: p, orders: o, customers: cu, catalog: cat, platformOrders: po, outbound: cfg.Outbound, client: NewClient(cfg.Outbound, time.Now),
 		retryBase: cfg.RetryBase, maxAttempts: cfg.MaxAttempts}
 	s.watchDestinations()
 	platform.AddWorker(p.Jobs, &callWorker{s: s})

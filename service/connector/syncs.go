@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/destination"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
+	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/customers"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -61,12 +62,9 @@ func (w *syncPageWorker) Work(ctx context.Context, job *river.Job[syncPageArgs])
 	return err
 }
 
-// TriggerSync starts a sync of topic (only customers for now): 501 without a destination for it,
-// 409 while one runs.
+// TriggerSync starts a sync of topic (customers, products or orders): 501 without a
+// destination for it, 409 while one runs.
 func (s *Service) TriggerSync(ctx context.Context, sh *ent.Shop, topic destination.Topic) (*ent.PlatformSync, error) {
-	if topic != destination.TopicCustomers {
-		return nil, problem.Validation("sync.topic_not_supported", "only customers can be synced so far", map[string]any{"field": "topic"})
-	}
 	d, err := s.DestinationFor(ctx, sh, topic)
 	if err != nil {
 		return nil, err
@@ -91,11 +89,10 @@ func (s *Service) TriggerSync(ctx context.Context, sh *ent.Shop, topic destinati
 	return out, err
 }
 
-// customerPage is a page of the platform's List Customers.
-type customerPage struct {
-	Data struct {
-		Customers []json.RawMessage `json:"customers"`
-	} `json:"data"`
+// listPage is a page of one of the platform's list operations: {data:{<topic>:[...]},
+// pagination:{next}}.
+type listPage struct {
+	Data       map[string][]json.RawMessage `json:"data"`
 	Pagination struct {
 		Next *string `json:"next"`
 	} `json:"pagination"`
@@ -127,7 +124,7 @@ func (s *Service) importPage(ctx context.Context, args syncPageArgs) error {
 	if sy.Cursor != "" {
 		q.Set("cursor", sy.Cursor)
 	}
-	a, err := s.client.Do(ctx, Call{Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: "/customers?" + q.Encode(),
+	a, err := s.client.Do(ctx, Call{Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: "/" + sy.Topic.String() + "?" + q.Encode(),
 		Method: http.MethodGet, Secret: []byte(*sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond})
 	if err != nil {
 		return fmt.Errorf("page %d: %w", args.Page+1, err)
@@ -135,43 +132,67 @@ func (s *Service) importPage(ctx context.Context, args syncPageArgs) error {
 	if a.Status != http.StatusOK {
 		return fmt.Errorf("page %d: the platform answered %d", args.Page+1, a.Status)
 	}
-	var page customerPage
+	var page listPage
 	if err := json.Unmarshal(a.Body, &page); err != nil {
-		return fmt.Errorf("page %d: the answer is not a list of customers: %w", args.Page+1, err)
+		return fmt.Errorf("page %d: the answer is not a list of %s: %w", args.Page+1, sy.Topic, err)
 	}
-	rows := make([]customers.CustomerInput, 0, len(page.Data.Customers))
-	unreadable := 0
-	for _, raw := range page.Data.Customers {
-		var in customers.CustomerInput
-		if json.Unmarshal(raw, &in) != nil {
-			unreadable++
-			continue
-		}
-		rows = append(rows, in)
-	}
+	raws := page.Data[sy.Topic.String()]
 	next := ""
 	if page.Pagination.Next != nil {
 		next = *page.Pagination.Next
 	}
 	return s.p.InTx(context.WithoutCancel(ctx), func(tx *ent.Tx) error {
-		invalid, err := s.customers.ImportCustomers(ctx, tx, sh.ID, rows)
+		invalid, err := s.importRows(ctx, tx, sh, sy.Topic, raws)
 		if err != nil {
 			return err
 		}
 		update := tx.PlatformSync.Update().Where(platformsync.ID(sy.ID), platformsync.StatusEQ(platformsync.StatusRunning),
-			platformsync.Pages(args.Page)).AddPages(1).AddRows(len(rows) - invalid).AddErrors(invalid + unreadable).SetCursor(next)
-		if next == "" || len(page.Data.Customers) == 0 {
+			platformsync.Pages(args.Page)).AddPages(1).AddRows(len(raws) - invalid).AddErrors(invalid).SetCursor(next)
+		if next == "" || len(raws) == 0 {
 			update.SetStatus(platformsync.StatusSucceeded).SetFinishedAt(s.p.Clock()).ClearRunning()
 		}
 		n, err := update.Save(ctx)
 		if err != nil || n == 0 {
 			return err // n == 0: imported by another run of this job
 		}
-		if next == "" || len(page.Data.Customers) == 0 {
+		if next == "" || len(raws) == 0 {
 			return nil
 		}
 		return s.p.Jobs.InsertTx(ctx, tx, []river.InsertManyParams{{Args: syncPageArgs{SyncID: sy.ID, Page: args.Page + 1}}})
 	})
+}
+
+// importRows imports one page of topic through the domain that owns it, and reports the rows
+// it could not take (unreadable or not valid).
+func (s *Service) importRows(ctx context.Context, tx *ent.Tx, sh *ent.Shop, topic platformsync.Topic, raws []json.RawMessage) (int, error) {
+	unreadable := 0
+	switch topic {
+	case platformsync.TopicCustomers:
+		rows := make([]customers.CustomerInput, 0, len(raws))
+		for _, raw := range raws {
+			var in customers.CustomerInput
+			if json.Unmarshal(raw, &in) != nil {
+				unreadable++
+				continue
+			}
+			rows = append(rows, in)
+		}
+		invalid, err := s.customers.ImportCustomers(ctx, tx, sh.ID, rows)
+		return invalid + unreadable, err
+	case platformsync.TopicProducts:
+		rows := make([]catalog.ConnectorProduct, 0, len(raws))
+		for _, raw := range raws {
+			var in catalog.ConnectorProduct
+			if json.Unmarshal(raw, &in) != nil {
+				unreadable++
+				continue
+			}
+			rows = append(rows, in)
+		}
+		invalid, err := s.catalog.ImportProducts(ctx, tx, sh, rows)
+		return invalid + unreadable, err
+	}
+	return s.platformOrders.ImportOrders(ctx, tx, sh.ID, raws)
 }
 
 // failSync ends a sync whose page could not be imported.

@@ -172,25 +172,48 @@ func (s *Service) applySaved(ctx context.Context, shopID int, in Saved) error {
 	if t, err := time.Parse(time.RFC3339Nano, in.PlacedAt); err == nil {
 		placed = &t
 	}
-	return s.p.InTx(ctx, func(tx *ent.Tx) error {
-		o, err := s.lock(ctx, tx, shopID, in.PlatformID)
+	return s.p.InTx(ctx, func(tx *ent.Tx) error { return s.applySavedTx(ctx, tx, shopID, in, updated, placed) })
+}
+
+// ImportOrders applies one page of a sync in tx, each order as an Order Saved would be, and
+// reports how many rows it could not take (not valid connector orders).
+func (s *Service) ImportOrders(ctx context.Context, tx *ent.Tx, shopID int, rows []json.RawMessage) (invalid int, err error) {
+	for _, raw := range rows {
+		in, err := ParseSaved(raw)
 		if err != nil {
-			return err
+			invalid++
+			continue
 		}
-		if o == nil {
-			return tx.PlatformOrder.Create().SetShopID(shopID).SetPlatformID(in.PlatformID).SetOrderNumber(in.OrderNumber).
-				SetPlatformCustomerID(in.PlatformCustomerID).SetCurrency(in.Currency).SetTotal(in.Total).SetOrderStatus(in.OrderStatus).
-				SetFinancialStatus(in.FinancialStatus).SetFulfillmentStatus(in.FulfillmentStatus).SetNillablePlacedAt(placed).
-				SetData(in.Data).SetPlatformUpdatedAt(updated).Exec(ctx)
+		updated, _ := time.Parse(time.RFC3339Nano, in.PlatformUpdatedAt)
+		var placed *time.Time
+		if t, err := time.Parse(time.RFC3339Nano, in.PlacedAt); err == nil {
+			placed = &t
 		}
-		if !updated.After(o.PlatformUpdatedAt) || (o.PlatformDeletedAt != nil && !updated.After(*o.PlatformDeletedAt)) {
-			return nil // as old as the copy, or older than its delete
+		if err := s.applySavedTx(ctx, tx, shopID, in, updated, placed); err != nil {
+			return 0, err
 		}
-		return tx.PlatformOrder.UpdateOne(o).SetOrderNumber(in.OrderNumber).SetPlatformCustomerID(in.PlatformCustomerID).
-			SetCurrency(in.Currency).SetTotal(in.Total).SetOrderStatus(in.OrderStatus).SetFinancialStatus(in.FinancialStatus).
-			SetFulfillmentStatus(in.FulfillmentStatus).SetNillablePlacedAt(placed).SetData(in.Data).SetPlatformUpdatedAt(updated).
-			ClearPlatformDeletedAt().Exec(ctx)
-	})
+	}
+	return invalid, nil
+}
+
+func (s *Service) applySavedTx(ctx context.Context, tx *ent.Tx, shopID int, in Saved, updated time.Time, placed *time.Time) error {
+	o, err := s.lock(ctx, tx, shopID, in.PlatformID)
+	if err != nil {
+		return err
+	}
+	if o == nil {
+		return tx.PlatformOrder.Create().SetShopID(shopID).SetPlatformID(in.PlatformID).SetOrderNumber(in.OrderNumber).
+			SetPlatformCustomerID(in.PlatformCustomerID).SetCurrency(in.Currency).SetTotal(in.Total).SetOrderStatus(in.OrderStatus).
+			SetFinancialStatus(in.FinancialStatus).SetFulfillmentStatus(in.FulfillmentStatus).SetNillablePlacedAt(placed).
+			SetData(in.Data).SetPlatformUpdatedAt(updated).Exec(ctx)
+	}
+	if !updated.After(o.PlatformUpdatedAt) || (o.PlatformDeletedAt != nil && !updated.After(*o.PlatformDeletedAt)) {
+		return nil // as old as the copy, or older than its delete
+	}
+	return tx.PlatformOrder.UpdateOne(o).SetOrderNumber(in.OrderNumber).SetPlatformCustomerID(in.PlatformCustomerID).
+		SetCurrency(in.Currency).SetTotal(in.Total).SetOrderStatus(in.OrderStatus).SetFinancialStatus(in.FinancialStatus).
+		SetFulfillmentStatus(in.FulfillmentStatus).SetNillablePlacedAt(placed).SetData(in.Data).SetPlatformUpdatedAt(updated).
+		ClearPlatformDeletedAt().Exec(ctx)
 }
 
 func (s *Service) applyDeleted(ctx context.Context, shopID int, in Deleted) error {

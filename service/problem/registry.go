@@ -70,7 +70,6 @@ var (
 		{Invalid, "02-22", "webhook_delivery.in_progress", "replay of a delivery still being attempted (details.next_attempt_at)"},
 		{Invalid, "02-22", "connector_call.in_progress", "GraphQL replay of a connector call still being attempted (details.next_attempt_at)"},
 		{Invalid, "02-22", "connector_call.not_replayable", "GraphQL replay of a call made while its caller waited (validate customer token)"},
-		{Invalid, "02-22", "sync.topic_not_supported", "GraphQL triggerSync of products or orders: only customers can be synced so far"},
 		{Invalid, "02-22", "rsa_config.invalid_rsa_config", "url or shared_secret missing or invalid, over its bound, or a url the outbound guard refuses (as for callback_url)"},
 		{Invalid, "02-22", "api_override.invalid_api_override_data", "override field missing or invalid, over its bound, or a url the outbound guard refuses (as for callback_url)"},
 		{Invalid, "02-22", "flow.already_enabled", "enable of an enabled flow"},
