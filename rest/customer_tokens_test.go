@@ -8,6 +8,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
 	"github.com/checkoutd/checkoutd/examples/platform/platformserver"
+	"github.com/checkoutd/checkoutd/service/gatewaytest"
 )
 
 // initFor is init's body for an authenticated customer with token.
@@ -51,6 +52,41 @@ func TestInitWithAnAuthenticatedCustomerAsksThePlatformAndRefusesAnInactiveToken
 			if strings.Contains(call.RequestBody, token) {
 				t.Fatalf("the log holds the token: %s", call.RequestBody)
 			}
+		}
+	})
+}
+
+func TestAnAuthenticatedCustomersNewAddressIsCreatedOnThePlatformOnceAndKept(t *testing.T) {
+	eachPlatform(t, func(t *testing.T, a *api, pf *platformserver.Server, url string) {
+		a.do("POST", destinationsPath(a), destinationBody(map[string]any{"topic": "customers", "destination": url})).wantStatus(t, 200)
+		pc := pf.AddCustomer(a.shop, platformserver.Customer{FirstName: "Ada", LastName: "Lovelace", Email: "ada@example.com"})
+		gw := gatewaytest.New(t, gatewayAPIToken)
+		gatewayID := addGateway(t, a, gw, "Gateway")
+		d := a.do("POST", "/checkout/orders/"+a.shop+"/init", initFor(pc.PlatformID, pf.IssueCustomerToken(a.shop, pc.PlatformID))).wantStatus(t, 200).data(t)
+		c := &checkout{t: t, a: a, id: d["public_order_id"].(string), jwt: d["jwt_token"].(string)}
+		c.base = "/checkout/storefront/" + a.shop + "/" + c.id
+		c.call("POST", "/addresses/shipping", usAddress()).wantStatus(t, 200)
+		c.call("POST", "/addresses/billing", usAddress()).wantStatus(t, 200) // the same address: created once
+		c.call("POST", "/shipping_lines", map[string]any{"index": "0"}).wantStatus(t, 200)
+		c.pay(gatewayID, "tok_1", 0).wantStatus(t, 200)
+		c.call("POST", "/process_order", nil).wantStatus(t, 200)
+		eventually(t, "the address on the platform and in the store", func() bool {
+			got, ok := pf.Customer(a.shop, pc.PlatformID)
+			stored, err := a.svc.Customers.Customer(context.Background(), shopEntity(t, a), pc.PlatformID)
+			return ok && len(got.Addresses) == 1 && got.Addresses[0].City == "Albany" && err == nil && len(stored.Edges.Addresses) == 1
+		})
+		// Checking out again with the same address creates nothing more.
+		d = a.do("POST", "/checkout/orders/"+a.shop+"/init", initFor(pc.PlatformID, pf.IssueCustomerToken(a.shop, pc.PlatformID))).wantStatus(t, 200).data(t)
+		c = &checkout{t: t, a: a, id: d["public_order_id"].(string), jwt: d["jwt_token"].(string)}
+		c.base = "/checkout/storefront/" + a.shop + "/" + c.id
+		c.call("POST", "/addresses/shipping", usAddress()).wantStatus(t, 200)
+		c.call("POST", "/addresses/billing", usAddress()).wantStatus(t, 200)
+		c.call("POST", "/shipping_lines", map[string]any{"index": "0"}).wantStatus(t, 200)
+		c.pay(gatewayID, "tok_2", 0).wantStatus(t, 200)
+		c.call("POST", "/process_order", nil).wantStatus(t, 200)
+		n, err := a.svc.Client().ConnectorCall.Query().Where(connectorcall.Operation("create_address")).Count(context.Background())
+		if err != nil || n != 1 {
+			t.Fatalf("%d create address calls, want 1", n)
 		}
 	})
 }

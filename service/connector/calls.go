@@ -247,6 +247,8 @@ func (s *Service) succeeded(ctx context.Context, tx *ent.Tx, sh *ent.Shop, c *en
 	switch c.Operation {
 	case OperationCreateOrder:
 		return s.orderCreated(ctx, tx, sh, c, a)
+	case OperationCreateAddress:
+		return s.addressCreated(ctx, tx, sh, c, a)
 	}
 	return func() error { return nil }, nil
 }

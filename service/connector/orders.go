@@ -48,6 +48,11 @@ func (s *Service) CreateOrderOnPlatform(ctx context.Context, tx *ent.Tx, v *orde
 	if err != nil {
 		return false, err
 	}
+	if d := ds[destination.TopicCustomers]; d != nil {
+		if err := s.saveCustomerAddresses(ctx, tx, d, v); err != nil {
+			return false, err
+		}
+	}
 	d := ds[destination.TopicOrders]
 	if d == nil {
 		return false, nil

@@ -2,11 +2,13 @@ package customers
 
 import (
 	"context"
+	"time"
 
 	"entgo.io/ent/dialect"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/customer"
+	"github.com/checkoutd/checkoutd/ent/customeraddress"
 )
 
 // ImportCustomers applies one page of a sync in tx, each customer as a Customer Saved would be
@@ -105,4 +107,36 @@ func createCustomers(ctx context.Context, tx *ent.Tx, shopID int, rows []Custome
 		addresses = addresses[n:]
 	}
 	return nil
+}
+
+// AddressesOf are the addresses the store knows of the shop's customer platformID (none when it
+// does not know the customer), read through c.
+func (s *Service) AddressesOf(ctx context.Context, c *ent.Client, shopID int, platformID string) ([]*ent.CustomerAddress, error) {
+	return c.CustomerAddress.Query().Where(customeraddress.HasCustomerWith(customer.ShopID(shopID), customer.PlatformID(platformID))).All(ctx)
+}
+
+// KeepAddress keeps an address checkoutd created on the platform for the customer platformID,
+// in tx; a customer the store does not know yet is kept with it (its names come with its next
+// notification or sync).
+func (s *Service) KeepAddress(ctx context.Context, tx *ent.Tx, shopID int, platformID string, a AddressInput) error {
+	c, err := s.lockCustomer(ctx, tx, shopID, platformID)
+	if err != nil {
+		return err
+	}
+	if c == nil {
+		// Known from the order only: its platform_updated_at is left at the zero time, so that the
+		// platform's own copy, whatever its time, replaces it.
+		if c, err = tx.Customer.Create().SetShopID(shopID).SetPlatformID(platformID).SetPlatformUpdatedAt(time.Time{}).Save(ctx); err != nil {
+			return err
+		}
+	}
+	existing, err := tx.CustomerAddress.Query().Where(customeraddress.CustomerID(c.ID), customeraddress.PlatformID(a.PlatformID)).Exist(ctx)
+	if err != nil || existing {
+		return err
+	}
+	return tx.CustomerAddress.Create().SetCustomerID(c.ID).SetPlatformID(a.PlatformID).SetNillableAddressType(a.AddressType).
+		SetNillableAddressUse(a.AddressUse).SetNillableIsDefault(a.IsDefault).SetNillableCompany(a.Company).
+		SetNillableFirstName(a.FirstName).SetNillableLastName(a.LastName).SetNillablePhone(a.Phone).SetNillableStreet1(a.Street1).
+		SetNillableStreet2(a.Street2).SetNillableCity(a.City).SetNillableProvince(a.Province).SetNillableProvinceCode(a.ProvinceCode).
+		SetNillableCountry(a.Country).SetNillableCountryCode(a.CountryCode).SetNillablePostalCode(a.PostalCode).Exec(ctx)
 }
