@@ -4,10 +4,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/checkoutd/checkoutd/examples/platform/platformserver"
 	"github.com/checkoutd/checkoutd/service/connector"
 	"github.com/checkoutd/checkoutd/service/hmacsig"
 )
@@ -218,3 +220,21 @@ func TestADestinationOutsideItsBoundsIsRefusedWith400(t *testing.T) {
 
 // itoa is a JSON number as a path segment.
 func itoa(v any) string { return strconv.Itoa(int(v.(float64))) }
+
+func TestACallSignedWithAnotherSecretIsRefusedByTheExamplePlatform(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		withPlatformSecret(t, a)
+		pf := platformserver.New(map[string][]byte{platformserver.AnyShop: []byte("the-platforms-own-secret")})
+		srv := httptest.NewServer(pf)
+		t.Cleanup(srv.Close)
+		e := a.do("POST", destinationsPath(a), destinationBody(map[string]any{"topic": "orders", "destination": srv.URL})).
+			wantError(t, 400, "", "destination.verification_failed")
+		if msg, _ := e["message"].(string); !strings.Contains(msg, "401") {
+			t.Fatalf("the refusal does not say the platform answered 401: %s", msg)
+		}
+		calls := pf.Calls()
+		if len(calls) != 1 || calls[0].SignatureValid || calls[0].Status != http.StatusUnauthorized {
+			t.Fatalf("the platform saw %+v", calls)
+		}
+	})
+}
