@@ -12,7 +12,6 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/connector"
 	"github.com/checkoutd/checkoutd/service/platform"
-	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -108,7 +107,7 @@ func TestACustomerSyncIsTriggeredAndFollowedThroughGraphQL(t *testing.T) {
 		ctx := context.Background()
 		const trigger = `mutation($topic: PlatformSyncTopic!) { triggerSync(topic: $topic) { id status } }`
 		wantCode(t, g.do(g.token, trigger, map[string]any{"topic": "customers"}), "02-51", "sync.no_destination")
-		wantCode(t, g.do(g.token, trigger, map[string]any{"topic": "products"}), problem.CodeValidation, "sync.topic_not_supported")
+		wantCode(t, g.do(g.token, trigger, map[string]any{"topic": "products"}), "02-51", "sync.no_destination")
 		g.ok(g.token, `mutation { configureSharedSecret(sharedSecret: "platform-secret") { id } }`, nil)
 		pf := platformserver.New(map[string][]byte{platformserver.AnyShop: []byte("platform-secret")})
 		srv := httptest.NewServer(pf)
