@@ -90,3 +90,36 @@ func TestAnAuthenticatedCustomersNewAddressIsCreatedOnThePlatformOnceAndKept(t *
 		}
 	})
 }
+
+func TestAnAuthenticatedCustomerRenamedAtCheckoutIsUpdatedOnThePlatform(t *testing.T) {
+	eachPlatform(t, func(t *testing.T, a *api, pf *platformserver.Server, url string) {
+		ctx := context.Background()
+		a.do("POST", destinationsPath(a), destinationBody(map[string]any{"topic": "customers", "destination": url})).wantStatus(t, 200)
+		pc := pf.AddCustomer(a.shop, platformserver.Customer{FirstName: "Ada", LastName: "Lovelace", Email: "ada@example.com"})
+		n := &platformserver.Notifier{BaseURL: a.url, AccessToken: a.token}
+		if err := n.CustomerSaved(ctx, a.shop, pc); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "the store knows the customer", func() bool {
+			_, err := a.svc.Customers.Customer(ctx, shopEntity(t, a), pc.PlatformID)
+			return err == nil
+		})
+		gw := gatewaytest.New(t, gatewayAPIToken)
+		gatewayID := addGateway(t, a, gw, "Gateway")
+		body := initFor(pc.PlatformID, pf.IssueCustomerToken(a.shop, pc.PlatformID))
+		body["customer"].(map[string]any)["first_name"] = "Augusta"
+		d := a.do("POST", "/checkout/orders/"+a.shop+"/init", body).wantStatus(t, 200).data(t)
+		c := &checkout{t: t, a: a, id: d["public_order_id"].(string), jwt: d["jwt_token"].(string)}
+		c.base = "/checkout/storefront/" + a.shop + "/" + c.id
+		c.call("POST", "/addresses/shipping", usAddress()).wantStatus(t, 200)
+		c.call("POST", "/addresses/billing", usAddress()).wantStatus(t, 200)
+		c.call("POST", "/shipping_lines", map[string]any{"index": "0"}).wantStatus(t, 200)
+		c.pay(gatewayID, "tok_1", 0).wantStatus(t, 200)
+		c.call("POST", "/process_order", nil).wantStatus(t, 200)
+		eventually(t, "the new name on the platform and in the store", func() bool {
+			got, _ := pf.Customer(a.shop, pc.PlatformID)
+			stored, err := a.svc.Customers.Customer(ctx, shopEntity(t, a), pc.PlatformID)
+			return got.FirstName == "Augusta" && got.LastName == "Lovelace" && err == nil && stored.FirstName == "Augusta"
+		})
+	})
+}

@@ -249,6 +249,8 @@ func (s *Service) succeeded(ctx context.Context, tx *ent.Tx, sh *ent.Shop, c *en
 		return s.orderCreated(ctx, tx, sh, c, a)
 	case OperationCreateAddress:
 		return s.addressCreated(ctx, tx, sh, c, a)
+	case OperationUpdateCustomer:
+		return s.customerUpdated(ctx, tx, sh, c, a)
 	}
 	return func() error { return nil }, nil
 }

@@ -14,14 +14,18 @@ import (
 )
 
 // Customer writes. When an authenticated customer (one with a platform_id) checks out in a shop
-// with a customers destination, the addresses the shopper entered at checkout that the
-// platform does not have yet for that customer (as the customer store knows them) are created
-// on the platform (create address, through the queue like every connector call), and the
-// address the platform answers is kept in the customer store. Guests are not customers of the
-// platform: checkoutd creates none for them.
+// with a customers destination, what the shopper changed at checkout goes to the platform,
+// through the queue like every connector call: the addresses the platform does not have yet for
+// that customer (as the customer store knows them) are created (create address), and names or
+// an email that differ from the store's copy are updated (update customer). What the platform
+// answers is kept in the customer store. Guests are not customers of the platform: checkoutd
+// creates none for them.
 
-// OperationCreateAddress is the connector's create address.
-const OperationCreateAddress = "create_address"
+// The connector's create address and update customer.
+const (
+	OperationCreateAddress  = "create_address"
+	OperationUpdateCustomer = "update_customer"
+)
 
 // sameAddress compares addresses the way a shopper would: the street, city, postal code and
 // country, case and spaces aside.
@@ -38,9 +42,18 @@ func (s *Service) saveCustomerAddresses(ctx context.Context, tx *ent.Tx, d *ent.
 	if c == nil || c.PlatformID == nil || *c.PlatformID == "" {
 		return nil
 	}
-	known, err := s.customers.AddressesOf(ctx, tx.Client(), v.Shop.ID, *c.PlatformID)
+	stored, known, err := s.customers.CustomerAndAddresses(ctx, tx.Client(), v.Shop.ID, *c.PlatformID)
 	if err != nil {
 		return err
+	}
+	if stored != nil && stored.PlatformDeletedAt == nil &&
+		(stored.FirstName != c.FirstName || stored.LastName != c.LastName || (c.EmailAddress != "" && stored.Email != c.EmailAddress)) {
+		body := map[string]any{"first_name": c.FirstName, "last_name": c.LastName, "email": c.EmailAddress}
+		if _, err := s.enqueue(ctx, tx, newCall{shopID: v.Shop.ID, destination: d, orderID: &v.Order.ID, operation: OperationUpdateCustomer,
+			method: http.MethodPatch, path: "/customers/" + url.PathEscape(*c.PlatformID),
+			body: map[string]any{"data": map[string]any{"customer": body}}}); err != nil {
+			return err
+		}
 	}
 	var queued []Address
 	for _, a := range []*Address{address(v.Order.ShippingAddress, "shipping"), address(v.Order.BillingAddress, "billing")} {
@@ -66,6 +79,20 @@ func (s *Service) saveCustomerAddresses(ctx context.Context, tx *ent.Tx, d *ent.
 		}
 	}
 	return nil
+}
+
+// customerUpdated keeps the customer the platform answers in the customer store, as a Customer
+// Saved would be (its platform_updated_at decides).
+func (s *Service) customerUpdated(ctx context.Context, tx *ent.Tx, sh *ent.Shop, c *ent.ConnectorCall, a *Answer) (func() error, error) {
+	var updated struct {
+		Data struct {
+			Customer customers.CustomerInput `json:"customer"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(a.Body, &updated); err != nil || updated.Data.Customer.PlatformID == "" {
+		return nil, errors.New("the answer carries no data.customer.platform_id")
+	}
+	return func() error { return s.customers.KeepCustomer(ctx, tx, sh.ID, updated.Data.Customer) }, nil
 }
 
 // addressCreated keeps the address the platform created in the customer store.

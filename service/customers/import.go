@@ -109,10 +109,31 @@ func createCustomers(ctx context.Context, tx *ent.Tx, shopID int, rows []Custome
 	return nil
 }
 
-// AddressesOf are the addresses the store knows of the shop's customer platformID (none when it
-// does not know the customer), read through c.
-func (s *Service) AddressesOf(ctx context.Context, c *ent.Client, shopID int, platformID string) ([]*ent.CustomerAddress, error) {
-	return c.CustomerAddress.Query().Where(customeraddress.HasCustomerWith(customer.ShopID(shopID), customer.PlatformID(platformID))).All(ctx)
+// CustomerAndAddresses are the store's copy of the shop's customer platformID and its
+// addresses (nil and none when the store does not know the customer), read through c.
+func (s *Service) CustomerAndAddresses(ctx context.Context, c *ent.Client, shopID int, platformID string) (*ent.Customer, []*ent.CustomerAddress, error) {
+	cu, err := c.Customer.Query().Where(customer.ShopID(shopID), customer.PlatformID(platformID)).WithAddresses().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return cu, cu.Edges.Addresses, nil
+}
+
+// KeepCustomer keeps a customer the platform answered to a write of checkoutd's, in tx, as a
+// Customer Saved would be applied; one without a valid platform_updated_at is not kept (the
+// platform's next notification or sync brings it).
+func (s *Service) KeepCustomer(ctx context.Context, tx *ent.Tx, shopID int, in CustomerInput) error {
+	if in.check() != nil {
+		return nil
+	}
+	c, err := s.lockCustomer(ctx, tx, shopID, in.PlatformID)
+	if err != nil {
+		return err
+	}
+	return applySavedTo(ctx, tx, shopID, c, in)
 }
 
 // KeepAddress keeps an address checkoutd created on the platform for the customer platformID,
