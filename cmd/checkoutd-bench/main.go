@@ -55,7 +55,7 @@ func main() {
 	var c config
 	var dbs string
 	flag.StringVar(&c.bin, "bin", "bin/checkoutd", "the checkoutd binary to benchmark")
-	flag.BoolVar(&c.quick, "quick", false, "one short run per figure (under 2 minutes in all)")
+	flag.BoolVar(&c.quick, "quick", false, "one short run per figure (under 3 minutes in all)")
 	flag.StringVar(&c.out, "out", "docs/benchmarks.md", "where to write the report")
 	flag.StringVar(&c.jsonOut, "json", "docs/bench/results.json", "where to write the figures as JSON")
 	flag.StringVar(&dbs, "databases", "sqlite,postgres", "databases to run on")
@@ -76,7 +76,7 @@ func main() {
 	}
 	c.databases = strings.Split(dbs, ",")
 	c.runs, c.duration, c.levels = 3, 5*time.Second, []int{1, 8, 32, 128}
-	limit := 14 * time.Minute
+	limit := 20 * time.Minute
 	if c.quick {
 		c.runs, c.duration, c.levels, limit = 1, 2*time.Second, []int{1, 32}, 3*time.Minute
 	}
