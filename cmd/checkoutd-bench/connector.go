@@ -557,7 +557,7 @@ func (c ConnectorReport) markdown(w func(string, ...any)) {
 	n, l, s, o := c.Notifications, c.Latency, c.Sync, c.Orders
 	w("### Platform connector (the example platform, examples/platform/platformserver, in the harness on loopback)\n\n")
 	w("| Figure | Measured | How |\n|---|---|---|\n")
-	w("| Customer Saved notifications accepted | %.0f/s (%d in %.1f s, %d errors), p99 %.0f ms to the 202; server CPU %.0f%% | %d senders, each notification a new customer |\n",
+	w("| Customer Saved notifications accepted | %.0f/s (%d in %.1f s, %d errors), p99 %.0f ms to the 202; server CPU %.0f%% of a core | %d senders, each notification a new customer |\n",
 		n.PerSecond, n.Accepted, n.Seconds, n.Errors, n.P99, n.ServerCPU, n.Senders)
 	w("| ... of them applied | %d of %d, all %.1f s after the last was sent (%.0f applied/s from the first send) | the shop's customers counted in the database every 20 ms |\n",
 		n.Applied, n.Accepted, n.DrainAfter, n.ApplyPerSec)
@@ -577,8 +577,8 @@ func (c ConnectorReport) markdown(w func(string, ...any)) {
 		}
 	}
 	w("How each delay is timed. A notification's delay runs from the moment its 202 reached the sender to the `created_at` of the customer row it wrote: ")
-	w("the worker stamps it (time.Now, microseconds) in the transaction that writes the row, so the row is visible a commit later, about a millisecond on this machine. ")
-	w("Every paced notification is a new customer with its own platform_id, so each row is one notification. The harness also polls the new rows every %.0f ms and notes when it first saw each: that upper bound is shown beside it. ", l.PollMs)
+	w("the worker stamps it (time.Now, microseconds) in the transaction that writes the row, so the commit after it is not counted. ")
+	w("Every paced notification is a new customer with its own platform_id, so each row is one notification. The harness also polls the new rows every %.0f ms and notes when it first saw each, committed: that upper bound, coarser by the poll, is shown beside it. ", l.PollMs)
 	w("An order's delay runs from process_order's answer (its transaction, with the create order's job, had committed) to the `platform_updated_at` the platform stamps as it stores the order (microseconds; a retry under the same Idempotency-Key keeps the first), matched by `order_number`, which is the public order id. ")
 	w("The platform checks every call's signature (%d bad during the sync, %d during the orders). All clocks are this machine's.\n\n", s.BadSigs, o.BadSigs)
 }
