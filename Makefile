@@ -42,7 +42,9 @@ lint:
 	$(GO) vet ./...
 
 # Load harness: starts checkoutd itself on fresh SQLite and PostgreSQL databases and writes
-# docs/benchmarks.md and docs/bench/ (under 10 minutes; bench-quick under 2).
+# docs/benchmarks.md and docs/bench/ (about 8 minutes, the platform connector's figures half of it; it stops itself at 20;
+# bench-quick under 3). While working on some figures, run them alone, e.g. `go run ./cmd/checkoutd-bench
+# -only connector -databases sqlite -out bin/c.md -json bin/c.json` (-only's names: -h).
 bench: build
 	$(GO) run ./cmd/checkoutd-bench -bin $(BIN)
 

@@ -79,6 +79,38 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   with 64 workers on both databases it keeps pace (the run above), and a backlog drains at
   about 1,700 a second on SQLite (from 1,070) and 1,350 on PostgreSQL. 128 workers did no
   better.
+- **Platform connector** (measured with -only while this section was written: a CPU profile
+  through CHECKOUT_PPROF_ADDR, the server's CPU time, pg_stat_activity):
+  - *Notifications accepted*: each is checked and written as one queue job outside any
+    transaction, one write each: about 8,000 a second on SQLite and 3,800 on PostgreSQL at 32
+    senders, far above what is applied.
+  - *Notifications applied*: no faster than the queue hands them out. The notifications queue
+    has 16 workers per process and fetches at most once every 20 ms (the queue's fetch
+    cooldown), so at most 800 a second; measured 770 on SQLite and 720 on PostgreSQL, with
+    checkoutd at about 18% of one core meanwhile (SQLite): neither the CPU nor the writer is
+    the bound. So the 5 s burst at 32 senders takes 50 s (SQLite) to be applied, every one of
+    them. At a steady 500 a second, inside that bound, a notification is applied a few tens of
+    milliseconds after its 202. More workers for the queue (service/customers/service.go) would
+    raise the bound, as 64 did for webhooks; not measured here.
+  - *Customer sync*: one page of 250 per job, and the next page's job is written in the page's
+    transaction. Without LISTEN (the database/sql and SQLite drivers) the queue wakes a worker
+    at once only for jobs inserted outside a transaction, so each page waits for the next poll:
+    100 ms. That alone is 40 s for 400 pages; SQLite measured 115 ms a page. Importing several
+    pages per run of the job (service/connector/syncs.go), within a time budget, would remove
+    the wait. On PostgreSQL a page's lookup of the customers it already has (platform_id IN
+    (250 ids) FOR UPDATE) took 130 to 180 ms, in PostgreSQL, with checkoutd at 6% of one core
+    (pprof): this server runs with autovacuum off, the new table is never analyzed, and the
+    planner reads it through the (shop_id, updated_at) index, testing every customer of the
+    shop against the 250 ids, slower with each page. A manual ANALYZE of customers in the
+    middle of a sync took it from 5 pages a second, falling, to 9.5 (the poll bound): that sync
+    took 48 s, against 67 s without. With autovacuum on, PostgreSQL's default, autoanalyze
+    comes after the table grows by a tenth; checkoutd could also ANALYZE after a sync's first
+    pages, or look customers up by a join on unnest of the ids, which the unique index answers
+    whatever the statistics.
+  - *Orders to the platform*: process_order writes the create order's job in its transaction,
+    so it too waits for the next poll (50 ms on average, 100 at worst) before the call, which
+    the example platform answers at once.
+
 - **Next, in checkoutd's hands**: adding a payment on the kept order (a conditional bump of
   the version instead of the locking read); public ids that grow with time, so that inserts into
   their unique indexes go to the last page, not to a random one of a table that grows; have

@@ -30,13 +30,32 @@ type config struct {
 	duration  time.Duration
 	levels    []int
 	markOne   bool
+	// only, when not empty, names the figures to run (the others are left out of the report).
+	only map[string]bool
+}
+
+// figures are the parts of a run -only can name; the connector's three parts can be named alone.
+var figures = []string{"checkout", "reads", "contention", "webhooks", "connector", "notifications", "sync", "orders"}
+
+var connectorParts = []string{"notifications", "sync", "orders"}
+
+func (c config) measures(figure string) bool {
+	switch {
+	case len(c.only) == 0 || c.only[figure]:
+		return true
+	case figure == "connector":
+		return slices.ContainsFunc(connectorParts, func(p string) bool { return c.only[p] })
+	case slices.Contains(connectorParts, figure):
+		return c.only["connector"]
+	}
+	return false
 }
 
 func main() {
 	var c config
 	var dbs string
 	flag.StringVar(&c.bin, "bin", "bin/checkoutd", "the checkoutd binary to benchmark")
-	flag.BoolVar(&c.quick, "quick", false, "one short run per figure (under 2 minutes in all)")
+	flag.BoolVar(&c.quick, "quick", false, "one short run per figure (under 3 minutes in all)")
 	flag.StringVar(&c.out, "out", "docs/benchmarks.md", "where to write the report")
 	flag.StringVar(&c.jsonOut, "json", "docs/bench/results.json", "where to write the figures as JSON")
 	flag.StringVar(&dbs, "databases", "sqlite,postgres", "databases to run on")
@@ -44,12 +63,22 @@ func main() {
 	flag.BoolVar(&c.markOne, "mark-one-checkout", false, "PostgreSQL only: after the warm-up, run one guest checkout between two marker statements and stop (count its statements in PostgreSQL's statement log: docs/benchmarks.md)")
 	levels := flag.String("levels", "", "concurrency levels, comma separated (default 1,8,32,128; quick 1,32)")
 	duration := flag.Duration("duration", 0, "length of each run (default 5s; quick 2s)")
+	only := flag.String("only", "", "run only these figures, comma separated, while working on them: "+strings.Join(figures, ","))
 	flag.Parse()
+	if *only != "" {
+		c.only = map[string]bool{}
+		for _, f := range strings.Split(*only, ",") {
+			if !slices.Contains(figures, f) {
+				log.Fatalf("checkoutd-bench: -only: unknown figure %q (%s)", f, strings.Join(figures, ","))
+			}
+			c.only[f] = true
+		}
+	}
 	c.databases = strings.Split(dbs, ",")
 	c.runs, c.duration, c.levels = 3, 5*time.Second, []int{1, 8, 32, 128}
-	limit := 10 * time.Minute
+	limit := 20 * time.Minute
 	if c.quick {
-		c.runs, c.duration, c.levels, limit = 1, 2*time.Second, []int{1, 32}, 2*time.Minute
+		c.runs, c.duration, c.levels, limit = 1, 2*time.Second, []int{1, 32}, 3*time.Minute
 	}
 	if *levels != "" {
 		c.levels = nil
@@ -184,6 +213,9 @@ func benchmarkOn(ctx context.Context, c config, db string) (*DatabaseReport, err
 		return nil, markOneCheckout(ctx, dbURL, checkout)
 	}
 	for _, level := range c.levels {
+		if !c.measures("checkout") {
+			break
+		}
 		var runs []loadResult
 		for range c.runs {
 			runs = append(runs, runLoad(level, c.duration, srv, checkout))
@@ -195,14 +227,27 @@ func benchmarkOn(ctx context.Context, c config, db string) (*DatabaseReport, err
 	if err != nil {
 		return nil, err
 	}
-	if out.Reads, err = benchmarkReads(c, srv, cl, orderID); err != nil {
-		return nil, err
+	if c.measures("reads") {
+		if out.Reads, err = benchmarkReads(c, srv, cl, orderID); err != nil {
+			return nil, err
+		}
 	}
-	if out.Contention, err = benchmarkContention(cl, gw, gatewayID); err != nil {
-		return nil, err
+	if c.measures("contention") {
+		if out.Contention, err = benchmarkContention(cl, gw, gatewayID); err != nil {
+			return nil, err
+		}
 	}
-	if out.Webhooks, err = benchmarkWebhooks(cl, srv, gatewayID, c.duration*2); err != nil {
-		return nil, err
+	if c.measures("webhooks") {
+		if out.Webhooks, err = benchmarkWebhooks(cl, srv, gatewayID, c.duration*2); err != nil {
+			return nil, err
+		}
+	}
+	// Last: once the shop has an orders destination, every processed order is also a call to
+	// the platform, which the figures before must not pay for.
+	if c.measures("connector") {
+		if out.Connector, err = benchmarkConnector(c, srv, cl, gatewayID); err != nil {
+			return nil, err
+		}
 	}
 	out.PeakRSS = srv.peakRSS()
 	if n := gw.badSigs.Load(); n > 0 {

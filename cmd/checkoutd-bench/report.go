@@ -19,7 +19,12 @@ type Report struct {
 	Runs      int              `json:"runs_per_figure"`
 	Duration  string           `json:"duration_per_run"`
 	Databases []DatabaseReport `json:"databases"`
+	// Only names the figures measured when not all were (checkoutd-bench -only).
+	Only []string `json:"only,omitempty"`
 }
+
+// has reports whether the run measured figure.
+func (r *Report) has(figure string) bool { return len(r.Only) == 0 || slices.Contains(r.Only, figure) }
 
 // Machine is what the figures were measured on.
 type Machine struct {
@@ -38,6 +43,7 @@ type DatabaseReport struct {
 	Reads         ReadsReport      `json:"reads"`
 	Contention    ContentionReport `json:"hot_order_contention"`
 	Webhooks      WebhooksReport   `json:"webhooks"`
+	Connector     ConnectorReport  `json:"platform_connector"`
 	PeakRSS       int64            `json:"peak_rss_bytes"`
 }
 
@@ -87,6 +93,11 @@ func newReport(c config) *Report {
 	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	r := &Report{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Commit: strings.TrimSpace(string(commit)),
 		Quick: c.quick, Runs: c.runs, Duration: c.duration.String()}
+	for _, f := range figures {
+		if len(c.only) > 0 && c.measures(f) {
+			r.Only = append(r.Only, f)
+		}
+	}
 	r.Machine = Machine{Cores: runtime.NumCPU(), Go: runtime.Version(), MemoryGiB: memoryGiB(), CPU: cpuModel()}
 	return r
 }
@@ -157,6 +168,18 @@ type target struct {
 	name string
 	pass bool
 	got  string
+	// info is a figure reported beside the targets, with none of its own.
+	info bool
+}
+
+func (t target) result() string {
+	switch {
+	case t.info:
+		return "no target"
+	case t.pass:
+		return "pass"
+	}
+	return "**fail**"
 }
 
 func (r *Report) targets() []target {
@@ -166,30 +189,95 @@ func (r *Report) targets() []target {
 		for _, l := range db.Checkout {
 			if l.Concurrency == 32 {
 				out = append(out, target{fmt.Sprintf("%s: ≥ %.0f guest checkouts/s at 32 shoppers, p99 < 250 ms, 0 errors", db.Database, want),
-					l.PerSecond >= want && l.P99 < 250 && l.Errors == 0, fmt.Sprintf("%.0f/s, p99 %.0f ms, %d errors", l.PerSecond, l.P99, l.Errors)})
+					l.PerSecond >= want && l.P99 < 250 && l.Errors == 0, fmt.Sprintf("%.0f/s, p99 %.0f ms, %d errors", l.PerSecond, l.P99, l.Errors), false})
 			}
 		}
-		out = append(out, target{db.Database + ": ≥ 5,000 state reads/s (GET /refresh, 32 clients)", db.Reads.Refresh.PerSecond >= 5000,
-			fmt.Sprintf("%.0f/s", db.Reads.Refresh.PerSecond)})
-		out = append(out, target{db.Database + ": start-up under 1 s", median(db.Startup) < 1000, fmt.Sprintf("%.0f ms", median(db.Startup))})
-		wh := db.Webhooks
-		capacity := wh.Backlog.DrainPerSecond
-		out = append(out, target{db.Database + ": ≥ 500 webhook deliveries/s (a backlog draining), p99 commit to receipt < 1 s (8 shoppers' checkouts), every one delivered",
-			capacity >= 500 && wh.Steady.P99 < 1000 && wh.Steady.MissingAtTimeout+wh.Backlog.MissingAtTimeout == 0 &&
-				wh.Steady.BadSignatures+wh.Backlog.BadSignatures == 0,
-			fmt.Sprintf("%.0f/s, p99 %.0f ms, %d of %d delivered", capacity, wh.Steady.P99,
-				wh.Steady.Delivered+wh.Backlog.Delivered, wh.Steady.Expected+wh.Backlog.Expected)})
-		out = append(out, target{db.Database + ": hot order money exact", db.Contention.Exact,
-			fmt.Sprintf("captured %d, refunded %d of %d", db.Contention.GatewayCaptured, db.Contention.GatewayRefunded, db.Contention.OrderTotal)})
+		if r.has("reads") {
+			out = append(out, target{db.Database + ": ≥ 5,000 state reads/s (GET /refresh, 32 clients)", db.Reads.Refresh.PerSecond >= 5000,
+				fmt.Sprintf("%.0f/s", db.Reads.Refresh.PerSecond), false})
+		}
+		out = append(out, target{db.Database + ": start-up under 1 s", median(db.Startup) < 1000, fmt.Sprintf("%.0f ms", median(db.Startup)), false})
+		if r.has("webhooks") {
+			wh := db.Webhooks
+			capacity := wh.Backlog.DrainPerSecond
+			out = append(out, target{db.Database + ": ≥ 500 webhook deliveries/s (a backlog draining), p99 commit to receipt < 1 s (8 shoppers' checkouts), every one delivered",
+				capacity >= 500 && wh.Steady.P99 < 1000 && wh.Steady.MissingAtTimeout+wh.Backlog.MissingAtTimeout == 0 &&
+					wh.Steady.BadSignatures+wh.Backlog.BadSignatures == 0,
+				fmt.Sprintf("%.0f/s, p99 %.0f ms, %d of %d delivered", capacity, wh.Steady.P99,
+					wh.Steady.Delivered+wh.Backlog.Delivered, wh.Steady.Expected+wh.Backlog.Expected), false})
+		}
+		if r.has("contention") {
+			out = append(out, target{db.Database + ": hot order money exact", db.Contention.Exact,
+				fmt.Sprintf("captured %d, refunded %d of %d", db.Contention.GatewayCaptured, db.Contention.GatewayRefunded, db.Contention.OrderTotal), false})
+		}
+		if r.has("connector") {
+			for _, t := range db.Connector.targets(db.Database) {
+				if r.has(t.figure) {
+					out = append(out, t.target)
+				}
+			}
+		}
 	}
 	return out
+}
+
+// connectorTarget is one of the connector's targets, with the part of the run it belongs to.
+type connectorTarget struct {
+	target
+	figure string
+}
+
+// targets are the platform connector's targets on database db.
+func (c ConnectorReport) targets(db string) []connectorTarget {
+	n, l, s, o := c.Notifications, c.Latency, c.Sync, c.Orders
+	want := map[string]float64{"sqlite": 2000, "postgres": 1000}[db]
+	syncTarget := fmt.Sprintf("%s: customer sync of 100,000 platform customers (400 pages of 250) under 60 s, every one stored", db)
+	if s.Customers != 100_000 {
+		syncTarget = fmt.Sprintf("%s: customer sync of %s platform customers under %.0f s (quick run: the target scaled down from 100,000 in 60 s), every one stored", db, thousands(float64(s.Customers)), s.TargetSecs)
+	}
+	// The sync's target is SQLite's; PostgreSQL's figure is reported beside it.
+	syncInfo := db != "sqlite"
+	if syncInfo {
+		syncTarget = fmt.Sprintf("%s: customer sync of %s platform customers (SQLite's target: %.0f s), every one stored", db, thousands(float64(s.Customers)), s.TargetSecs)
+	}
+	out := []target{
+		{fmt.Sprintf("%s: ≥ %s Customer Saved notifications/s accepted (202) at 32 senders, every one applied", db, thousands(want)),
+			n.PerSecond >= want && n.AppliedAll,
+			fmt.Sprintf("%.0f/s, %d of %d applied (all %.1f s after the last was sent)", n.PerSecond, n.Applied, n.Accepted, n.DrainAfter), false},
+		{db + ": notification p99 from 202 to applied < 2 s, at a steady 500/s",
+			l.P99 < 2000 && l.Applied == l.Accepted && l.Errors == 0 && l.Accepted > 0,
+			fmt.Sprintf("p99 %.0f ms (p50 %.0f) at %.0f/s, %d of %d applied", l.P99, l.P50, l.SentRate, l.Applied, l.Accepted), false},
+		{syncTarget,
+			s.Status == "succeeded" && s.Seconds < s.TargetSecs && s.Stored == s.Customers && s.BadSigs == 0,
+			fmt.Sprintf("%.1f s (%s), %d stored, %.0f customers/s", s.Seconds, s.Status, s.Stored, s.PerSecond), false},
+		{db + ": processed order to the platform's create order, p99 < 1 s (8 shoppers' checkouts), every one created",
+			o.P99 < 1000 && o.MissingAtTimeout == 0 && o.Orders > 0 && o.BadSigs == 0 && o.Errors == 0,
+			fmt.Sprintf("p99 %.0f ms (p50 %.0f), %d of %d on the platform", o.P99, o.P50, o.OnPlatform, o.Orders), false},
+	}
+	out[2].info = syncInfo
+	var parts []connectorTarget
+	for i, t := range out {
+		parts = append(parts, connectorTarget{t, []string{"notifications", "notifications", "sync", "orders"}[i]})
+	}
+	return parts
+}
+
+func thousands(f float64) string {
+	s := fmt.Sprintf("%.0f", f)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func (r *Report) summary() string {
 	var b strings.Builder
 	for _, t := range r.targets() {
 		mark := "PASS"
-		if !t.pass {
+		switch {
+		case t.info:
+			mark = "INFO"
+		case !t.pass:
 			mark = "FAIL"
 		}
 		fmt.Fprintf(&b, "%s  %s (%s)\n", mark, t.name, t.got)
@@ -211,7 +299,7 @@ func (r *Report) markdown() string {
 	w("- Machine: %d cores (%s), %s GiB memory, %s\n\n", r.Machine.Cores, r.Machine.CPU, r.Machine.MemoryGiB, r.Machine.Go)
 	w("## Targets\n\n| Target | Result | Measured |\n|---|---|---|\n")
 	for _, t := range r.targets() {
-		w("| %s | %s | %s |\n", t.name, map[bool]string{true: "pass", false: "**fail**"}[t.pass], t.got)
+		w("| %s | %s | %s |\n", t.name, t.result(), t.got)
 	}
 	w("\nFor scale: a well-known open-source commerce server (Vendure 3.7, Node.js) completes a comparable 7-step guest checkout on this machine at about 16 flows/s on SQLite and about 6 on PostgreSQL.\n\n")
 	w("![Guest checkouts per second by concurrency](bench/flows.svg)\n\n")
@@ -247,30 +335,39 @@ func (r *Report) markdown() string {
 				}
 			}
 		}
-		w("\n### Reads at 32 clients\n\n| Read | Requests/s (spread) | p50 | p99 | Errors |\n|---|---|---|---|---|\n")
-		for _, x := range []struct {
-			name string
-			l    LevelSummary
-		}{{"GET /refresh (application state)", db.Reads.Refresh}, {"GraphQL order query", db.Reads.GraphQL}} {
-			w("| %s | %.0f (%.0f–%.0f) | %.2f ms | %.2f ms | %d |\n", x.name, x.l.PerSecond, x.l.PerSecondLo, x.l.PerSecondHi, x.l.P50, x.l.P99, x.l.Errors)
-		}
-		c := db.Contention
-		w("\n### Hot order: %d workers capturing, then refunding, one order 100 at a time\n\n", c.Workers)
-		w("%d money-moving calls at %.0f/s. Order total %d; the gateway captured %d and refunded %d: %s.\n\n", c.Operations, c.OpsPerSecond,
-			c.OrderTotal, c.GatewayCaptured, c.GatewayRefunded, map[bool]string{true: "exact", false: "**not exact**"}[c.Exact])
-		wh := db.Webhooks
-		w("### Webhooks: guest checkouts, %d subscribers on each of %d topics (6 deliveries per order)\n\n", wh.Subscribers, wh.Topics)
-		w("| Run | Orders | Deliveries | Checkouts/s meanwhile | Delivered/s during checkouts | Then drained in | Delivered/s draining | p50 | p99 |\n|---|---|---|---|---|---|---|---|---|\n")
-		for _, run := range []WebhookRun{wh.Steady, wh.Backlog} {
-			name := fmt.Sprintf("%d shoppers", run.Shoppers)
-			if run.Held {
-				name += ", receiver held until the checkouts end"
+		if r.has("reads") {
+			w("\n### Reads at 32 clients\n\n| Read | Requests/s (spread) | p50 | p99 | Errors |\n|---|---|---|---|---|\n")
+			for _, x := range []struct {
+				name string
+				l    LevelSummary
+			}{{"GET /refresh (application state)", db.Reads.Refresh}, {"GraphQL order query", db.Reads.GraphQL}} {
+				w("| %s | %.0f (%.0f–%.0f) | %.2f ms | %.2f ms | %d |\n", x.name, x.l.PerSecond, x.l.PerSecondLo, x.l.PerSecondHi, x.l.P50, x.l.P99, x.l.Errors)
 			}
-			w("| %s | %d | %d of %d | %.0f | %.0f | %.1f s | %.0f | %.0f ms | %.0f ms |\n", name, run.Orders, run.Delivered, run.Expected,
-				run.CheckoutsPerSec, run.DuringLoad, run.DrainSeconds, run.DrainPerSecond, run.P50, run.P99)
 		}
-		w("\nLatency runs from process_order's answer (its transaction, with the events, had committed) to the receiver's arrival; every callback's signature is checked. ")
-		w("In the second run the receiver holds every callback until the checkouts end, so the deliveries pile up in the queue; the rate at which that backlog then drains is the delivery capacity (its latency is the hold, not a delivery figure).\n\n")
+		if r.has("contention") {
+			c := db.Contention
+			w("\n### Hot order: %d workers capturing, then refunding, one order 100 at a time\n\n", c.Workers)
+			w("%d money-moving calls at %.0f/s. Order total %d; the gateway captured %d and refunded %d: %s.\n\n", c.Operations, c.OpsPerSecond,
+				c.OrderTotal, c.GatewayCaptured, c.GatewayRefunded, map[bool]string{true: "exact", false: "**not exact**"}[c.Exact])
+		}
+		if r.has("webhooks") {
+			wh := db.Webhooks
+			w("### Webhooks: guest checkouts, %d subscribers on each of %d topics (6 deliveries per order)\n\n", wh.Subscribers, wh.Topics)
+			w("| Run | Orders | Deliveries | Checkouts/s meanwhile | Delivered/s during checkouts | Then drained in | Delivered/s draining | p50 | p99 |\n|---|---|---|---|---|---|---|---|---|\n")
+			for _, run := range []WebhookRun{wh.Steady, wh.Backlog} {
+				name := fmt.Sprintf("%d shoppers", run.Shoppers)
+				if run.Held {
+					name += ", receiver held until the checkouts end"
+				}
+				w("| %s | %d | %d of %d | %.0f | %.0f | %.1f s | %.0f | %.0f ms | %.0f ms |\n", name, run.Orders, run.Delivered, run.Expected,
+					run.CheckoutsPerSec, run.DuringLoad, run.DrainSeconds, run.DrainPerSecond, run.P50, run.P99)
+			}
+			w("\nLatency runs from process_order's answer (its transaction, with the events, had committed) to the receiver's arrival; every callback's signature is checked. ")
+			w("In the second run the receiver holds every callback until the checkouts end, so the deliveries pile up in the queue; the rate at which that backlog then drains is the delivery capacity (its latency is the hold, not a delivery figure).\n\n")
+		}
+		if r.has("connector") {
+			db.Connector.markdown(w)
+		}
 		w("### Start-up and memory\n\nExec to `/readyz` 200: %.0f ms (runs: %v). RSS after start: %s. Peak RSS over the whole run: %s.\n\n",
 			median(db.Startup), db.Startup, mib(db.RSSAfterStart[0]), mib(db.PeakRSS))
 	}
