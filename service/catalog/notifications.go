@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -26,7 +27,6 @@ import (
 // prices from: a variant's price is the decimal the platform sends, in the shop's currency.
 
 const (
-	queueCatalogNotifications = "catalog_notifications"
 	// MaxVariants, MaxImages, MaxOptions and MaxCategories bound one Product Saved.
 	MaxVariants   = 100
 	MaxImages     = 100
@@ -247,7 +247,7 @@ type notificationArgs struct {
 func (notificationArgs) Kind() string { return "catalog_notification" }
 
 func (notificationArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: queueCatalogNotifications}
+	return river.InsertOpts{Queue: platform.QueuePlatform}
 }
 
 type notificationWorker struct {

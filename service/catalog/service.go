@@ -14,6 +14,5 @@ type Service struct {
 func New(p *platform.Platform) *Service {
 	s := &Service{p: p}
 	platform.AddWorker(p.Jobs, &notificationWorker{s: s})
-	p.Jobs.AddQueue(queueCatalogNotifications, 8)
 	return s
 }

@@ -37,7 +37,6 @@ const (
 	maxRetryWait       = time.Hour
 	// maxLoggedAnswer is how much of an answer the log keeps.
 	maxLoggedAnswer = 2048
-	queueConnector  = "connector"
 )
 
 // callArgs is the queue job of one attempt of a call; Replay makes one attempt, no retries.
@@ -49,7 +48,7 @@ type callArgs struct {
 
 func (callArgs) Kind() string { return "connector_call" }
 
-func (callArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: queueConnector} }
+func (callArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: platform.QueuePlatform} }
 
 type callWorker struct {
 	river.WorkerDefaults[callArgs]

@@ -55,7 +55,5 @@ func New(p *platform.Platform, o *orders.Service, cu *customers.Service, cat *ca
 	s.watchDestinations()
 	platform.AddWorker(p.Jobs, &callWorker{s: s})
 	platform.AddWorker(p.Jobs, &syncPageWorker{s: s})
-	// Connector calls wait on the platform: several run at once.
-	p.Jobs.AddQueue(queueConnector, 16)
 	return s
 }

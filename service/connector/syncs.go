@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/customers"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -41,7 +42,7 @@ type syncPageArgs struct {
 func (syncPageArgs) Kind() string { return "platform_sync_page" }
 
 func (syncPageArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: queueConnector, MaxAttempts: syncPageAttempts}
+	return river.InsertOpts{Queue: platform.QueuePlatform, MaxAttempts: syncPageAttempts}
 }
 
 type syncPageWorker struct {

@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/customer"
 	"github.com/checkoutd/checkoutd/ent/customeraddress"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -23,7 +24,6 @@ import (
 // tombstone for that).
 
 const (
-	queueNotifications = "notifications"
 	// MaxAddresses bounds a customer's addresses in one notification.
 	MaxAddresses = 100
 	maxText      = 255
@@ -157,7 +157,7 @@ type notificationArgs struct {
 func (notificationArgs) Kind() string { return "customer_notification" }
 
 func (notificationArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: queueNotifications}
+	return river.InsertOpts{Queue: platform.QueuePlatform}
 }
 
 type notificationWorker struct {

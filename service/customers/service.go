@@ -21,7 +21,6 @@ type Service struct {
 func New(p *platform.Platform) *Service {
 	s := &Service{p: p}
 	platform.AddWorker(p.Jobs, &notificationWorker{s: s})
-	p.Jobs.AddQueue(queueNotifications, 16)
 	return s
 }
 

@@ -40,7 +40,7 @@ type Queue struct {
 
 func newQueue(p *Platform) *Queue {
 	return &Queue{p: p, workers: river.NewWorkers(),
-		queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}}}
+		queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}, QueuePlatform: {MaxWorkers: platformWorkers}}}
 }
 
 // AddWorker registers the worker of one kind of job.
@@ -58,6 +58,15 @@ func AddWorker[T river.JobArgs](q *Queue, w river.Worker[T]) {
 func (q *Queue) AddQueue(name string, maxWorkers int) {
 	q.queues[name] = river.QueueConfig{MaxWorkers: maxWorkers}
 }
+
+// QueuePlatform is the one queue of the platform connector's work: connector calls, sync pages
+// and the platform's event notifications. Each queue polls the database on its own, so the
+// connector's kinds of work share one rather than adding a poller each.
+const QueuePlatform = "platform"
+
+// platformWorkers bounds the platform queue's jobs at once per process: they mostly wait on the
+// platform or on SQLite's one writer.
+const platformWorkers = 32
 
 // AddPeriodic runs a job of args every interval, and once when the queue's leader starts, on one
 // process only.

@@ -21,8 +21,7 @@ import (
 )
 
 const (
-	queueOrderNotifications = "order_notifications"
-	maxText                 = 255
+	maxText = 255
 )
 
 // Service owns the platform's orders: their rules and their table's writes.
@@ -32,7 +31,6 @@ type Service struct{ p *platform.Platform }
 func New(p *platform.Platform) *Service {
 	s := &Service{p: p}
 	platform.AddWorker(p.Jobs, &notificationWorker{s: s})
-	p.Jobs.AddQueue(queueOrderNotifications, 8)
 	return s
 }
 
@@ -113,7 +111,7 @@ type notificationArgs struct {
 func (notificationArgs) Kind() string { return "order_notification" }
 
 func (notificationArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: queueOrderNotifications}
+	return river.InsertOpts{Queue: platform.QueuePlatform}
 }
 
 type notificationWorker struct {
