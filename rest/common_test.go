@@ -74,9 +74,10 @@ func TestBodyOver1MiBIs413(t *testing.T) {
 	})
 }
 
-func TestHealthzAndReadyz(t *testing.T) {
+func TestHealthzLivezAndReadyz(t *testing.T) {
 	eachAPI(t, func(t *testing.T, a *api) {
 		a.do("GET", "/healthz", nil).wantStatus(t, 200)
+		a.do("GET", "/livez", nil).wantStatus(t, 200)
 		a.do("GET", "/readyz", nil).wantStatus(t, 200)
 	})
 }

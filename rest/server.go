@@ -115,9 +115,12 @@ func (a *API) serving(h any) {
 }
 
 func (a *API) register(mux router) {
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+	// /livez is Kubernetes' current name for the liveness check, /healthz its older one.
+	alive := func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	})
+	}
+	mux.HandleFunc("GET /healthz", alive)
+	mux.HandleFunc("GET /livez", alive)
 	mux.HandleFunc("GET /readyz", a.readyz)
 	mux.Handle("GET /shops/v1/info", a.withToken(a.shopInfo))
 	// Anything no route matches still answers in the error envelope.
