@@ -269,3 +269,17 @@ func TestABodyOver1MiBSentSlowlyGetsThe413NotAConnectionReset(t *testing.T) {
 		}
 	})
 }
+
+func TestEveryAnswerCarriesTheRequestIdSentOrAFreshOne(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		sent := a.doWithHeader("GET", "/livez", nil, http.Header{"X-Request-Id": {"trace-42.a_b"}})
+		if got := sent.Header.Get("X-Request-Id"); got != "trace-42.a_b" {
+			t.Fatalf("the id sent came back as %q", got)
+		}
+		fresh := a.do("GET", "/no/such/route", nil)
+		other := a.doWithHeader("GET", "/livez", nil, http.Header{"X-Request-Id": {"bad id\twith spaces"}})
+		if fresh.Header.Get("X-Request-Id") == "" || other.Header.Get("X-Request-Id") == "" || other.Header.Get("X-Request-Id") == "bad id\twith spaces" {
+			t.Fatalf("ids made: %q, %q", fresh.Header.Get("X-Request-Id"), other.Header.Get("X-Request-Id"))
+		}
+	})
+}

@@ -75,6 +75,7 @@ type response struct {
 	Status int
 	Body   map[string]any
 	Raw    string
+	Header http.Header
 }
 
 func (a *api) do(method, path string, body any) response {
@@ -125,7 +126,7 @@ func (a *api) call(token, method, path string, body any, extra http.Header) resp
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
-	out := response{Status: res.StatusCode, Raw: string(raw)}
+	out := response{Status: res.StatusCode, Raw: string(raw), Header: res.Header}
 	_ = json.Unmarshal(raw, &out.Body)
 	return out
 }
@@ -203,7 +204,7 @@ func (a *api) send(token, method, path, contentType string, body []byte, chunked
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
-	out := response{Status: res.StatusCode, Raw: string(raw)}
+	out := response{Status: res.StatusCode, Raw: string(raw), Header: res.Header}
 	_ = json.Unmarshal(raw, &out.Body)
 	return out
 }

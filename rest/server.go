@@ -17,6 +17,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -155,11 +156,32 @@ func (a *API) readyz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
-// Common wraps every call: a request log line, the body limit, the canonical path and the
-// version-date header.
+// HeaderRequestID carries a request's id: kept when the caller sends a usable one, made when
+// not, and answered back.
+const HeaderRequestID = "X-Request-Id"
+
+// requestID is the caller's id when it is 1 to 128 characters of letters, digits, '.', '_' and
+// '-' (it goes into logs as it is), else a new one.
+func requestID(sent string) string {
+	if len(sent) == 0 || len(sent) > 128 {
+		return platform.NewPublicID()
+	}
+	for _, c := range sent {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return platform.NewPublicID()
+		}
+	}
+	return sent
+}
+
+// Common wraps every call: its request id, a request log line, the body limit, the canonical
+// path and the version-date header.
 func Common(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		id := requestID(r.Header.Get(HeaderRequestID))
+		w.Header().Set(HeaderRequestID, id)
+		r = r.WithContext(platform.WithRequestID(r.Context(), id))
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		w = rec
 		// The path and status only: query strings and headers may carry tokens.

@@ -83,9 +83,9 @@ func newLogger(w io.Writer) *slog.Logger {
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	if os.Getenv("CHECKOUT_LOG_FORMAT") == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		return slog.New(platform.RequestIDHandler(slog.NewJSONHandler(w, opts)))
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(platform.RequestIDHandler(slog.NewTextHandler(w, opts)))
 }
 
 func envOr(name, fallback string) string {
