@@ -16,7 +16,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
-	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // Event notifications of products and categories. As for customers (service/customers), each
@@ -32,7 +31,6 @@ const (
 	MaxImages     = 100
 	MaxOptions    = 20
 	MaxCategories = 100
-	maxText       = 255
 )
 
 // ConnectorVariant is a connector variant; fields left out stay as they are.
@@ -96,75 +94,49 @@ type DeletedInput struct {
 	PlatformDeletedAt string `json:"platform_deleted_at"`
 }
 
-func rejected(field, message string) *problem.Error {
-	return &problem.Error{Kind: problem.Rejected, Code: problem.CodeBadRequest, Type: "notification.invalid",
-		Message: field + " " + message, Details: map[string]any{"field": field}}
-}
-
-func checkID(field, id string) error {
-	if id == "" {
-		return rejected(field, "is required")
-	}
-	if len(id) > maxText {
-		return rejected(field, fmt.Sprintf("is longer than %d characters", maxText))
-	}
-	return nil
-}
-
-func checkTime(field, v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, rejected(field, "is required: an RFC 3339 time, accurate, so that changes arriving out of order are put back in order")
-	}
-	t, err := time.Parse(time.RFC3339Nano, v)
-	if err != nil {
-		return time.Time{}, rejected(field, "must be an RFC 3339 time such as 2026-11-25T23:59:00Z")
-	}
-	return t, nil
-}
-
 // minor is a decimal amount of the shop's currency in minor units.
 func minor(field, v, code string) (int64, error) {
 	a, err := currency.NewAmount(strings.TrimSpace(v), code)
 	if err != nil {
-		return 0, rejected(field, "must be a decimal amount in "+code+", like 12.50")
+		return 0, input.NotificationInvalid(field, "must be a decimal amount in "+code+", like 12.50")
 	}
 	n, err := a.RoundTo(uint8(currency.DefaultDigits), currency.RoundHalfUp).Int64()
 	if err != nil || n < 0 || n > input.MaxAmount {
-		return 0, rejected(field, fmt.Sprintf("must be from 0 to %d minor units", input.MaxAmount))
+		return 0, input.NotificationInvalid(field, fmt.Sprintf("must be from 0 to %d minor units", input.MaxAmount))
 	}
 	return n, nil
 }
 
 func (in ConnectorProduct) check(code string) error {
-	if err := checkID("data.product.platform_id", in.PlatformID); err != nil {
+	if err := input.NotificationID("data.product.platform_id", in.PlatformID); err != nil {
 		return err
 	}
-	if _, err := checkTime("data.product.platform_updated_at", in.PlatformUpdatedAt); err != nil {
+	if _, err := input.NotificationTime("data.product.platform_updated_at", in.PlatformUpdatedAt); err != nil {
 		return err
 	}
 	for f, v := range map[string]*string{"name": in.Name, "handle": in.Handle, "type": in.Type, "vendor": in.Vendor,
 		"tax_code": in.TaxCode, "inventory_tracking_entity": in.InventoryTrackingEntity, "inventory_tracking_service": in.InventoryTrackingService} {
-		if v != nil && len(*v) > maxText {
-			return rejected("data.product."+f, fmt.Sprintf("is longer than %d characters", maxText))
+		if err := input.NotificationText("data.product."+f, v, input.MaxShortText); err != nil {
+			return err
 		}
 	}
 	for f, v := range map[string]*string{"description": in.Description, "tags": in.Tags, "url": in.URL} {
-		if v != nil && len(*v) > input.MaxLongText {
-			return rejected("data.product."+f, fmt.Sprintf("is longer than %d characters", input.MaxLongText))
+		if err := input.NotificationText("data.product."+f, v, input.MaxLongText); err != nil {
+			return err
 		}
 	}
 	if in.Images != nil && len(*in.Images) > MaxImages {
-		return rejected("data.product.images", fmt.Sprintf("has more than %d images", MaxImages))
+		return input.NotificationInvalid("data.product.images", fmt.Sprintf("has more than %d images", MaxImages))
 	}
 	if in.Options != nil && len(*in.Options) > MaxOptions {
-		return rejected("data.product.options", fmt.Sprintf("has more than %d options", MaxOptions))
+		return input.NotificationInvalid("data.product.options", fmt.Sprintf("has more than %d options", MaxOptions))
 	}
 	if in.Categories != nil {
 		if len(*in.Categories) > MaxCategories {
-			return rejected("data.product.categories", fmt.Sprintf("has more than %d categories", MaxCategories))
+			return input.NotificationInvalid("data.product.categories", fmt.Sprintf("has more than %d categories", MaxCategories))
 		}
 		for i, c := range *in.Categories {
-			if err := checkID(fmt.Sprintf("data.product.categories[%d].platform_id", i), c.PlatformID); err != nil {
+			if err := input.NotificationID(fmt.Sprintf("data.product.categories[%d].platform_id", i), c.PlatformID); err != nil {
 				return err
 			}
 		}
@@ -173,25 +145,25 @@ func (in ConnectorProduct) check(code string) error {
 		return nil
 	}
 	if len(*in.Variants) > MaxVariants {
-		return rejected("data.product.variants", fmt.Sprintf("has more than %d variants", MaxVariants))
+		return input.NotificationInvalid("data.product.variants", fmt.Sprintf("has more than %d variants", MaxVariants))
 	}
 	seen := map[string]bool{}
 	for i, v := range *in.Variants {
 		f := fmt.Sprintf("data.product.variants[%d].", i)
-		if err := checkID(f+"platform_id", v.PlatformID); err != nil {
+		if err := input.NotificationID(f+"platform_id", v.PlatformID); err != nil {
 			return err
 		}
 		if seen[v.PlatformID] {
-			return rejected(f+"platform_id", "is given twice")
+			return input.NotificationInvalid(f+"platform_id", "is given twice")
 		}
 		seen[v.PlatformID] = true
 		for name, s := range map[string]*string{"name": v.Name, "sku": v.SKU, "tax_code": v.TaxCode, "weight_unit": v.WeightUnit} {
-			if s != nil && len(*s) > maxText {
-				return rejected(f+name, fmt.Sprintf("is longer than %d characters", maxText))
+			if err := input.NotificationText(f+name, s, input.MaxShortText); err != nil {
+				return err
 			}
 		}
-		if v.ImageURL != nil && len(*v.ImageURL) > input.MaxURLText {
-			return rejected(f+"image_url", fmt.Sprintf("is longer than %d characters", input.MaxURLText))
+		if err := input.NotificationText(f+"image_url", v.ImageURL, input.MaxURLText); err != nil {
+			return err
 		}
 		for name, s := range map[string]*string{"price": v.Price, "compare_at_price": v.CompareAtPrice} {
 			if s != nil && *s != "" {
@@ -201,36 +173,36 @@ func (in ConnectorProduct) check(code string) error {
 			}
 		}
 		if v.Grams != nil && (*v.Grams < 0 || *v.Grams > input.MaxWeight) {
-			return rejected(f+"grams", fmt.Sprintf("must be from 0 to %d", input.MaxWeight))
+			return input.NotificationInvalid(f+"grams", fmt.Sprintf("must be from 0 to %d", input.MaxWeight))
 		}
 		if v.InventoryQuantity != nil && (*v.InventoryQuantity < -input.MaxInventory || *v.InventoryQuantity > input.MaxInventory) {
-			return rejected(f+"inventory_quantity", fmt.Sprintf("must be from %d to %d", -input.MaxInventory, input.MaxInventory))
+			return input.NotificationInvalid(f+"inventory_quantity", fmt.Sprintf("must be from %d to %d", -input.MaxInventory, input.MaxInventory))
 		}
 	}
 	return nil
 }
 
 func (in ConnectorCategory) check(prefix string) error {
-	if err := checkID(prefix+"platform_id", in.PlatformID); err != nil {
+	if err := input.NotificationID(prefix+"platform_id", in.PlatformID); err != nil {
 		return err
 	}
-	if _, err := checkTime(prefix+"platform_updated_at", in.PlatformUpdatedAt); err != nil {
+	if _, err := input.NotificationTime(prefix+"platform_updated_at", in.PlatformUpdatedAt); err != nil {
 		return err
 	}
-	if in.Name != nil && len(*in.Name) > maxText {
-		return rejected(prefix+"name", fmt.Sprintf("is longer than %d characters", maxText))
+	if err := input.NotificationText(prefix+"name", in.Name, input.MaxShortText); err != nil {
+		return err
 	}
-	if in.ImageURL != nil && len(*in.ImageURL) > input.MaxURLText {
-		return rejected(prefix+"image_url", fmt.Sprintf("is longer than %d characters", input.MaxURLText))
+	if err := input.NotificationText(prefix+"image_url", in.ImageURL, input.MaxURLText); err != nil {
+		return err
 	}
 	return nil
 }
 
 func checkDeleted(prefix string, in DeletedInput) error {
-	if err := checkID(prefix+"platform_id", in.PlatformID); err != nil {
+	if err := input.NotificationID(prefix+"platform_id", in.PlatformID); err != nil {
 		return err
 	}
-	_, err := checkTime(prefix+"platform_deleted_at", in.PlatformDeletedAt)
+	_, err := input.NotificationTime(prefix+"platform_deleted_at", in.PlatformDeletedAt)
 	return err
 }
 

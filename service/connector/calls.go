@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
-	"net/http"
 	"time"
 	"unicode/utf8"
 
@@ -104,7 +103,7 @@ type outcome struct {
 }
 
 func (o outcome) succeeded() bool {
-	return o.err == nil && o.answer.Status >= 200 && o.answer.Status < 300
+	return o.err == nil && o.answer.Succeeded()
 }
 
 // definite reports a refusal that a retry cannot change.
@@ -115,13 +114,7 @@ func (o outcome) definite() bool {
 		}
 		return false
 	}
-	switch s := o.answer.Status; {
-	case s == http.StatusRequestTimeout, s == http.StatusConflict, s == http.StatusTooEarly, s == http.StatusTooManyRequests:
-		return false
-	case s >= 400 && s < 500:
-		return true
-	}
-	return false
+	return o.answer.Definite()
 }
 
 // attemptCall is one run of a call's job.
@@ -194,7 +187,7 @@ func (s *Service) recordAttempt(ctx context.Context, sh *ent.Shop, c *ent.Connec
 			attempt.SetStatusCode(o.answer.Status).SetResponseBody(body)
 			update.SetLastStatusCode(o.answer.Status).SetResponseBody(body)
 			if !o.succeeded() {
-				failure = "the platform answered " + http.StatusText(o.answer.Status)
+				failure = o.answer.Said()
 			}
 		} else {
 			update.ClearLastStatusCode().SetResponseBody("")

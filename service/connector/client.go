@@ -54,6 +54,41 @@ type Answer struct {
 	Body   []byte
 }
 
+// The methods of the connector operations: the rest of the package names calls by them and
+// reads answers through Answer's methods, so that HTTP stays in this file.
+const (
+	methodGet   = http.MethodGet
+	methodPost  = http.MethodPost
+	methodPatch = http.MethodPatch
+)
+
+// OK reports a 200.
+func (a *Answer) OK() bool { return a.Status == http.StatusOK }
+
+// Succeeded reports a 2xx.
+func (a *Answer) Succeeded() bool { return a.Status >= 200 && a.Status < 300 }
+
+// NotFound reports a 404: the platform does not have what the call names.
+func (a *Answer) NotFound() bool { return a.Status == http.StatusNotFound }
+
+// Definite reports a refusal a retry cannot change: a 4xx other than 408, 409, 425 and 429,
+// which say "not now".
+func (a *Answer) Definite() bool {
+	switch a.Status {
+	case http.StatusRequestTimeout, http.StatusConflict, http.StatusTooEarly, http.StatusTooManyRequests:
+		return false
+	}
+	return a.Status >= 400 && a.Status < 500
+}
+
+// Said is the answer's status in words, for logs and refusals.
+func (a *Answer) Said() string {
+	if a == nil {
+		return "the platform did not answer"
+	}
+	return fmt.Sprintf("the platform answered %d %s", a.Status, http.StatusText(a.Status))
+}
+
 // CallError is a call without an answer: never sent (the outbound policy refused the address),
 // timed out, or the connection failed.
 type CallError struct {

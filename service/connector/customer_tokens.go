@@ -3,7 +3,6 @@ package connector
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/url"
 	"time"
 
@@ -45,7 +44,7 @@ func (s *Service) ValidateCustomerToken(ctx context.Context, sh *ent.Shop, platf
 	path := "/customers/" + url.PathEscape(platformID) + "/validate"
 	body := map[string]any{"data": map[string]any{"token_info": map[string]any{"token": token}}}
 	start := time.Now()
-	a, callErr := s.client.Do(ctx, Call{Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: path, Method: http.MethodPost,
+	a, callErr := s.client.Do(ctx, Call{Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: path, Method: methodPost,
 		Secret: []byte(*sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond, Body: body})
 	latency := time.Since(start)
 	var verdict error
@@ -53,11 +52,11 @@ func (s *Service) ValidateCustomerToken(ctx context.Context, sh *ent.Shop, platf
 	case callErr != nil:
 		verdict = &problem.Error{Kind: problem.Unavailable, Code: problem.CodeInternal, Type: "platform.unavailable",
 			Message: "the shop's platform did not answer whether the customer's token is valid: " + callErr.Error()}
-	case a.Status == http.StatusNotFound:
+	case a.NotFound():
 		verdict = tokenRefused("the shop's platform has no customer " + platformID)
-	case a.Status != http.StatusOK:
+	case !a.OK():
 		verdict = &problem.Error{Kind: problem.Unavailable, Code: problem.CodeInternal, Type: "platform.unavailable",
-			Message: "the shop's platform answered " + http.StatusText(a.Status) + " to the customer token's validation"}
+			Message: "the customer token's validation failed: " + a.Said()}
 	default:
 		var answer struct {
 			Data struct {
@@ -74,7 +73,7 @@ func (s *Service) ValidateCustomerToken(ctx context.Context, sh *ent.Shop, platf
 		}
 	}
 	redacted := map[string]any{"data": map[string]any{"token_info": map[string]any{"token": "[not logged]"}}}
-	s.logDone(context.WithoutCancel(ctx), sh, d, OperationValidateCustomerToken, http.MethodPost, path, redacted, a, callErr, latency)
+	s.logDone(context.WithoutCancel(ctx), sh, d, OperationValidateCustomerToken, methodPost, path, redacted, a, callErr, latency)
 	return verdict
 }
 
@@ -93,8 +92,8 @@ func (s *Service) logDone(ctx context.Context, sh *ent.Shop, d *ent.Destination,
 			create.SetLastStatusCode(a.Status).SetResponseBody(answer)
 			attempt.SetStatusCode(a.Status).SetResponseBody(answer)
 		}
-		if callErr != nil || a == nil || a.Status != http.StatusOK {
-			failure := "the platform answered " + http.StatusText(statusOf(a))
+		if callErr != nil || a == nil || !a.OK() {
+			failure := a.Said()
 			if callErr != nil {
 				failure = callErr.Error()
 			}
@@ -112,11 +111,4 @@ func (s *Service) logDone(ctx context.Context, sh *ent.Shop, d *ent.Destination,
 	if err != nil {
 		s.p.Log.ErrorContext(ctx, "logging a connector call failed", "operation", operation, "error", err)
 	}
-}
-
-func statusOf(a *Answer) int {
-	if a == nil {
-		return 0
-	}
-	return a.Status
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"net/url"
 	"strings"
 
@@ -50,7 +49,7 @@ func (s *Service) saveCustomerAddresses(ctx context.Context, tx *ent.Tx, d *ent.
 		(stored.FirstName != c.FirstName || stored.LastName != c.LastName || (c.EmailAddress != "" && stored.Email != c.EmailAddress)) {
 		body := map[string]any{"first_name": c.FirstName, "last_name": c.LastName, "email": c.EmailAddress}
 		if _, err := s.enqueue(ctx, tx, newCall{shopID: v.Shop.ID, destination: d, orderID: &v.Order.ID, operation: OperationUpdateCustomer,
-			method: http.MethodPatch, path: "/customers/" + url.PathEscape(*c.PlatformID),
+			method: methodPatch, path: "/customers/" + url.PathEscape(*c.PlatformID),
 			body: map[string]any{"data": map[string]any{"customer": body}}}); err != nil {
 			return err
 		}
@@ -73,7 +72,7 @@ func (s *Service) saveCustomerAddresses(ctx context.Context, tx *ent.Tx, d *ent.
 		a.PlatformCustomerID = *c.PlatformID
 		queued = append(queued, *a)
 		if _, err := s.enqueue(ctx, tx, newCall{shopID: v.Shop.ID, destination: d, orderID: &v.Order.ID, operation: OperationCreateAddress,
-			method: http.MethodPost, path: "/customers/" + url.PathEscape(*c.PlatformID) + "/addresses",
+			method: methodPost, path: "/customers/" + url.PathEscape(*c.PlatformID) + "/addresses",
 			body: map[string]any{"data": map[string]any{"address": a}}}); err != nil {
 			return err
 		}

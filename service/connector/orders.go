@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/destination"
@@ -58,7 +57,7 @@ func (s *Service) CreateOrderOnPlatform(ctx context.Context, tx *ent.Tx, v *orde
 		return false, nil
 	}
 	_, err = s.enqueue(ctx, tx, newCall{shopID: v.Shop.ID, destination: d, orderID: &v.Order.ID, operation: OperationCreateOrder,
-		method: http.MethodPost, path: "/orders", body: map[string]any{"data": map[string]any{"order": ConnectorOrder(v)}}})
+		method: methodPost, path: "/orders", body: map[string]any{"data": map[string]any{"order": ConnectorOrder(v)}}})
 	return true, err
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"time"
 
@@ -126,12 +125,12 @@ func (s *Service) importPage(ctx context.Context, args syncPageArgs) error {
 		q.Set("cursor", sy.Cursor)
 	}
 	a, err := s.client.Do(ctx, Call{Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: "/" + sy.Topic.String() + "?" + q.Encode(),
-		Method: http.MethodGet, Secret: []byte(*sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond})
+		Method: methodGet, Secret: []byte(*sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond})
 	if err != nil {
 		return fmt.Errorf("page %d: %w", args.Page+1, err)
 	}
-	if a.Status != http.StatusOK {
-		return fmt.Errorf("page %d: the platform answered %d", args.Page+1, a.Status)
+	if !a.OK() {
+		return fmt.Errorf("page %d: %s", args.Page+1, a.Said())
 	}
 	var page listPage
 	if err := json.Unmarshal(a.Body, &page); err != nil {

@@ -11,8 +11,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/customer"
 	"github.com/checkoutd/checkoutd/ent/customeraddress"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
-	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 // Event notifications of customers. The platform sends the complete customer as of each
@@ -26,7 +26,6 @@ import (
 const (
 	// MaxAddresses bounds a customer's addresses in one notification.
 	MaxAddresses = 100
-	maxText      = 255
 )
 
 // AddressInput is a connector address; fields left out stay as they are.
@@ -69,53 +68,20 @@ type DeletedInput struct {
 	PlatformDeletedAt string `json:"platform_deleted_at"`
 }
 
-func rejected(field, message string) *problem.Error {
-	return &problem.Error{Kind: problem.Rejected, Code: problem.CodeBadRequest, Type: "notification.invalid",
-		Message: field + " " + message, Details: map[string]any{"field": field}}
-}
-
-func checkID(field, id string) error {
-	if id == "" {
-		return rejected(field, "is required")
-	}
-	if len(id) > maxText {
-		return rejected(field, fmt.Sprintf("is longer than %d characters", maxText))
-	}
-	return nil
-}
-
-func checkTime(field, v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, rejected(field, "is required: an RFC 3339 time, accurate, so that changes arriving out of order are put back in order")
-	}
-	t, err := time.Parse(time.RFC3339Nano, v)
-	if err != nil {
-		return time.Time{}, rejected(field, "must be an RFC 3339 time such as 2026-11-25T23:59:00Z")
-	}
-	return t, nil
-}
-
-func checkText(field string, v *string) error {
-	if v != nil && len(*v) > maxText {
-		return rejected(field, fmt.Sprintf("is longer than %d characters", maxText))
-	}
-	return nil
-}
-
 func (in CustomerInput) check() error {
-	if err := checkID("data.customer.platform_id", in.PlatformID); err != nil {
+	if err := input.NotificationID("data.customer.platform_id", in.PlatformID); err != nil {
 		return err
 	}
-	if _, err := checkTime("data.customer.platform_updated_at", in.PlatformUpdatedAt); err != nil {
+	if _, err := input.NotificationTime("data.customer.platform_updated_at", in.PlatformUpdatedAt); err != nil {
 		return err
 	}
 	if in.PlatformCreatedAt != nil {
-		if _, err := checkTime("data.customer.platform_created_at", *in.PlatformCreatedAt); err != nil {
+		if _, err := input.NotificationTime("data.customer.platform_created_at", *in.PlatformCreatedAt); err != nil {
 			return err
 		}
 	}
 	for f, v := range map[string]*string{"first_name": in.FirstName, "last_name": in.LastName, "email": in.Email, "phone": in.Phone} {
-		if err := checkText("data.customer."+f, v); err != nil {
+		if err := input.NotificationText("data.customer."+f, v, input.MaxShortText); err != nil {
 			return err
 		}
 	}
@@ -123,23 +89,23 @@ func (in CustomerInput) check() error {
 		return nil
 	}
 	if len(*in.Addresses) > MaxAddresses {
-		return rejected("data.customer.addresses", fmt.Sprintf("has more than %d addresses", MaxAddresses))
+		return input.NotificationInvalid("data.customer.addresses", fmt.Sprintf("has more than %d addresses", MaxAddresses))
 	}
 	seen := map[string]bool{}
 	for i, a := range *in.Addresses {
 		f := fmt.Sprintf("data.customer.addresses[%d].", i)
-		if err := checkID(f+"platform_id", a.PlatformID); err != nil {
+		if err := input.NotificationID(f+"platform_id", a.PlatformID); err != nil {
 			return err
 		}
 		if seen[a.PlatformID] {
-			return rejected(f+"platform_id", "is given twice")
+			return input.NotificationInvalid(f+"platform_id", "is given twice")
 		}
 		seen[a.PlatformID] = true
 		for name, v := range map[string]*string{"platform_customer_id": a.PlatformCustomerID, "address_type": a.AddressType,
 			"address_use": a.AddressUse, "company": a.Company, "first_name": a.FirstName, "last_name": a.LastName, "phone": a.Phone,
 			"street_1": a.Street1, "street_2": a.Street2, "city": a.City, "province": a.Province, "province_code": a.ProvinceCode,
 			"country": a.Country, "country_code": a.CountryCode, "postal_code": a.PostalCode} {
-			if err := checkText(f+name, v); err != nil {
+			if err := input.NotificationText(f+name, v, input.MaxShortText); err != nil {
 				return err
 			}
 		}
@@ -185,10 +151,10 @@ func (s *Service) CustomerSaved(ctx context.Context, sh *ent.Shop, in CustomerIn
 
 // CustomerDeleted checks a Customer Deleted notification and queues it.
 func (s *Service) CustomerDeleted(ctx context.Context, sh *ent.Shop, in DeletedInput) error {
-	if err := checkID("data.customer.platform_id", in.PlatformID); err != nil {
+	if err := input.NotificationID("data.customer.platform_id", in.PlatformID); err != nil {
 		return err
 	}
-	if _, err := checkTime("data.customer.platform_deleted_at", in.PlatformDeletedAt); err != nil {
+	if _, err := input.NotificationTime("data.customer.platform_deleted_at", in.PlatformDeletedAt); err != nil {
 		return err
 	}
 	return s.p.Jobs.Insert(ctx, []river.InsertManyParams{{Args: notificationArgs{ShopID: sh.ID, Deleted: &in}}})

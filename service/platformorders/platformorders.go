@@ -8,7 +8,6 @@ package platformorders
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -16,12 +15,8 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/platformorder"
+	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
-	"github.com/checkoutd/checkoutd/service/problem"
-)
-
-const (
-	maxText = 255
 )
 
 // Service owns the platform's orders: their rules and their table's writes.
@@ -57,49 +52,36 @@ type Deleted struct {
 	PlatformDeletedAt string `json:"platform_deleted_at"`
 }
 
-func rejected(field, message string) *problem.Error {
-	return &problem.Error{Kind: problem.Rejected, Code: problem.CodeBadRequest, Type: "notification.invalid",
-		Message: field + " " + message, Details: map[string]any{"field": field}}
-}
-
-func checkTime(field, v string, required bool) error {
-	if v == "" {
-		if required {
-			return rejected(field, "is required: an RFC 3339 time, accurate, so that changes arriving out of order are put back in order")
-		}
-		return nil
-	}
-	if _, err := time.Parse(time.RFC3339Nano, v); err != nil {
-		return rejected(field, "must be an RFC 3339 time such as 2026-11-25T23:59:00Z")
-	}
-	return nil
-}
-
 // ParseSaved reads an Order Saved's order from its JSON and checks it.
 func ParseSaved(raw json.RawMessage) (Saved, error) {
 	var in Saved
 	if err := json.Unmarshal(raw, &in); err != nil {
-		return Saved{}, rejected("data.order", "must be a connector order: "+err.Error())
+		return Saved{}, input.NotificationInvalid("data.order", "must be a connector order: "+err.Error())
 	}
 	if err := json.Unmarshal(raw, &in.Data); err != nil {
-		return Saved{}, rejected("data.order", "must be a JSON object")
+		return Saved{}, input.NotificationInvalid("data.order", "must be a JSON object")
 	}
-	if in.PlatformID == "" {
-		return Saved{}, rejected("data.order.platform_id", "is required")
+	if err := input.NotificationID("data.order.platform_id", in.PlatformID); err != nil {
+		return Saved{}, err
 	}
-	for f, v := range map[string]string{"platform_id": in.PlatformID, "order_number": in.OrderNumber, "platform_customer_id": in.PlatformCustomerID,
+	for f, v := range map[string]string{"order_number": in.OrderNumber, "platform_customer_id": in.PlatformCustomerID,
 		"order_status": in.OrderStatus, "financial_status": in.FinancialStatus, "fulfillment_status": in.FulfillmentStatus, "total": in.Total} {
-		if len(v) > maxText {
-			return Saved{}, rejected("data.order."+f, fmt.Sprintf("is longer than %d characters", maxText))
+		if err := input.NotificationText("data.order."+f, &v, input.MaxShortText); err != nil {
+			return Saved{}, err
 		}
 	}
 	if len(in.Currency) > 3 {
-		return Saved{}, rejected("data.order.currency", "must be an ISO 4217 code")
+		return Saved{}, input.NotificationInvalid("data.order.currency", "must be an ISO 4217 code")
 	}
-	if err := checkTime("data.order.platform_updated_at", in.PlatformUpdatedAt, true); err != nil {
+	if _, err := input.NotificationTime("data.order.platform_updated_at", in.PlatformUpdatedAt); err != nil {
 		return Saved{}, err
 	}
-	return in, checkTime("data.order.placed_at", in.PlacedAt, false)
+	if in.PlacedAt != "" {
+		if _, err := input.NotificationTime("data.order.placed_at", in.PlacedAt); err != nil {
+			return Saved{}, err
+		}
+	}
+	return in, nil
 }
 
 type notificationArgs struct {
@@ -140,13 +122,10 @@ func (s *Service) OrderSaved(ctx context.Context, sh *ent.Shop, raw json.RawMess
 
 // OrderDeleted checks an Order Deleted notification and queues it.
 func (s *Service) OrderDeleted(ctx context.Context, sh *ent.Shop, in Deleted) error {
-	if in.PlatformID == "" {
-		return rejected("data.order.platform_id", "is required")
+	if err := input.NotificationID("data.order.platform_id", in.PlatformID); err != nil {
+		return err
 	}
-	if len(in.PlatformID) > maxText {
-		return rejected("data.order.platform_id", fmt.Sprintf("is longer than %d characters", maxText))
-	}
-	if err := checkTime("data.order.platform_deleted_at", in.PlatformDeletedAt, true); err != nil {
+	if _, err := input.NotificationTime("data.order.platform_deleted_at", in.PlatformDeletedAt); err != nil {
 		return err
 	}
 	return s.p.Jobs.Insert(ctx, []river.InsertManyParams{{Args: notificationArgs{ShopID: sh.ID, Deleted: &in}}})
