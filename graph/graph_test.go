@@ -153,3 +153,18 @@ func TestANodeIDThatIsNotANumberIsNotFound(t *testing.T) {
 		}
 	})
 }
+
+func TestErrorsCarryTheRequestIdOfTheCall(t *testing.T) {
+	t.Parallel()
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		h := graph.Handler(service.New(db))
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r.WithContext(platform.WithRequestID(r.Context(), "trace-44")))
+		}))
+		t.Cleanup(srv.Close)
+		r := query(t, srv.URL, "", `{ shop { identifier } }`, nil)
+		if len(r.Errors) == 0 || r.Errors[0]["extensions"].(map[string]any)["request_id"] != "trace-44" {
+			t.Fatalf("errors %v", r.Errors)
+		}
+	})
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -100,6 +101,10 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	}
 	gerr.Message = se.Message
 	gerr.Extensions = map[string]any{"code": se.Code, "type": se.Type, "status": StatusOf(se.Kind), "details": se.Details}
+	if id := platform.RequestID(ctx); id != "" {
+		// The call's id, as REST carries it in details, so a reported failure finds its log lines.
+		gerr.Extensions["request_id"] = id
+	}
 	return gerr
 }
 

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/checkoutd/checkoutd/service/orders"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -57,7 +58,7 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, sess *orders.OrderSe
 		out[i] = subResponse{Method: method, Endpoint: sr.Endpoint}
 		target, refusal := subRequestURL(prefix, method, sr.Endpoint, i)
 		if refusal != nil {
-			out[i].StatusCode, out[i].Data = StatusOf(refusal.Kind), errorBody(refusal)
+			out[i].StatusCode, out[i].Data = StatusOf(refusal.Kind), errorBody(refusal, platform.RequestID(r.Context()))
 			continue
 		}
 		body := sr.Payload

@@ -33,10 +33,12 @@ func TestTokenOfAnotherShopIs401AndRevealsNothing(t *testing.T) {
 		}
 		a.do("POST", a.shopPath("/life_elements"), lifeElement()).wantStatus(t, 200)
 		a.token = other.AccessToken
-		known := a.do("GET", a.shopPath("/life_elements"), nil)
+		// One request id for both, so that the bodies may be the same byte for byte.
+		sameID := http.Header{"X-Request-Id": {"probe"}}
+		known := a.doWithHeader("GET", a.shopPath("/life_elements"), nil, sameID)
 		known.wantError(t, 401, problem.CodeUnauthorized, "")
 		a.shop = "no-such-shop"
-		unknown := a.do("GET", a.shopPath("/life_elements"), nil)
+		unknown := a.doWithHeader("GET", a.shopPath("/life_elements"), nil, sameID)
 		if known.Raw != unknown.Raw {
 			t.Fatalf("answers differ for an existing and a missing shop:\n%s\n%s", known.Raw, unknown.Raw)
 		}
@@ -280,6 +282,19 @@ func TestEveryAnswerCarriesTheRequestIdSentOrAFreshOne(t *testing.T) {
 		other := a.doWithHeader("GET", "/livez", nil, http.Header{"X-Request-Id": {"bad id\twith spaces"}})
 		if fresh.Header.Get("X-Request-Id") == "" || other.Header.Get("X-Request-Id") == "" || other.Header.Get("X-Request-Id") == "bad id\twith spaces" {
 			t.Fatalf("ids made: %q, %q", fresh.Header.Get("X-Request-Id"), other.Header.Get("X-Request-Id"))
+		}
+	})
+}
+
+func TestErrorBodiesCarryTheRequestIdInTheirDetails(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		sent := a.doWithHeader("GET", "/no/such/route", nil, http.Header{"X-Request-Id": {"trace-43"}})
+		if id := sent.wantError(t, 404, "", "route.not_found")["details"].(map[string]any)["request_id"]; id != "trace-43" {
+			t.Fatalf("details.request_id %v", id)
+		}
+		made := a.do("GET", "/no/such/route", nil)
+		if id := made.wantError(t, 404, "", "route.not_found")["details"].(map[string]any)["request_id"]; id == nil || id != made.Header.Get("X-Request-Id") {
+			t.Fatalf("details.request_id %v, header %q", id, made.Header.Get("X-Request-Id"))
 		}
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -108,7 +109,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
 		e = &problem.Error{Kind: problem.Internal, Code: problem.CodeInternal, Type: "server.internal_error", Message: "internal error"}
 	}
-	writeJSON(w, StatusOf(e.Kind), errorBody(e))
+	writeJSON(w, StatusOf(e.Kind), errorBody(e, platform.RequestID(r.Context())))
 }
 
 // statusOfKind is the HTTP status of each kind of problem: the one place REST decides it.
@@ -135,11 +136,16 @@ func StatusOf(k problem.Kind) int {
 	return http.StatusInternalServerError
 }
 
-// errorBody is the envelope of one error.
-func errorBody(e *problem.Error) map[string]any {
-	details := e.Details
-	if details == nil {
-		details = map[string]any{}
+// errorBody is the envelope of one error. Its details carry the id of the call that made it, so a
+// shopper's or platform's report of one failure finds its log lines; an idempotent replay keeps
+// the first call's id, whose log lines made the decision.
+func errorBody(e *problem.Error, requestID string) map[string]any {
+	details := make(map[string]any, len(e.Details)+1)
+	for k, v := range e.Details {
+		details[k] = v
+	}
+	if _, kept := details[problem.DetailRequestID]; !kept && requestID != "" {
+		details[problem.DetailRequestID] = requestID
 	}
 	return map[string]any{"errors": []errorEntry{newErrorEntry(e, details)}}
 }

@@ -128,7 +128,17 @@ func (s *Service) keepOutcome(ctx context.Context, sh *ent.Shop, key string, res
 			update.SetResult(string(kept))
 		}
 	case refused && p.Kind != problem.Internal && p.Kind != problem.Unavailable:
-		if kept, err = json.Marshal(keptProblem[map[string]any]{p.Kind, p.Code, p.Type, p.Message, p.Details}); err == nil {
+		// The refusal keeps the id of the call that made it: a replay answers it byte for byte,
+		// pointing at the log lines that say why.
+		details := p.Details
+		if id := platform.RequestID(ctx); id != "" {
+			details = make(map[string]any, len(p.Details)+1)
+			for k, v := range p.Details {
+				details[k] = v
+			}
+			details[problem.DetailRequestID] = id
+		}
+		if kept, err = json.Marshal(keptProblem[map[string]any]{p.Kind, p.Code, p.Type, p.Message, details}); err == nil {
 			update.SetProblem(string(kept))
 		}
 	}

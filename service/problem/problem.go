@@ -103,6 +103,10 @@ const (
 	CodeInternal        = "02-50"
 )
 
+// DetailRequestID is the detail that names the call a refusal was made in (its X-Request-Id),
+// which the front doors add and an idempotent replay keeps.
+const DetailRequestID = "request_id"
+
 // Validation is a refusal of type typ: the request broke a validation or business rule.
 func Validation(typ, message string, details map[string]any) *Error {
 	return &Error{Kind: Invalid, Code: CodeValidation, Type: typ, Message: message, Details: details}
