@@ -149,6 +149,21 @@ func (s *Service) StartJobs(ctx context.Context) error {
 	return s.p.Jobs.Start(ctx)
 }
 
+// SetRetention sets how long the records named name (webhook_deliveries, connector_calls,
+// idempotency_records) are kept before the retention job deletes them; before StartJobs.
+func (s *Service) SetRetention(name string, keep time.Duration) error {
+	return s.p.Jobs.SetRetention(name, keep)
+}
+
+// RetentionRules are the kinds of records deleted when old, with how long each is kept.
+func (s *Service) RetentionRules() []platform.RetentionRule { return s.p.Jobs.RetentionRules() }
+
+// PruneOldRecords deletes what the retention rules no longer keep, as the hourly retention job
+// does, for at most budget.
+func (s *Service) PruneOldRecords(ctx context.Context, budget time.Duration) (map[string]int, error) {
+	return s.p.Jobs.Prune(ctx, budget)
+}
+
 // StopJobs lets running jobs finish (within ctx) and stops taking new ones.
 func (s *Service) StopJobs(ctx context.Context) error {
 	err := s.p.Jobs.Stop(ctx)

@@ -35,6 +35,9 @@ environment:
   CHECKOUT_WEBHOOK_TIMEOUT       how long one webhook callback may take (default 10s)
   CHECKOUT_WEBHOOK_MAX_ATTEMPTS  attempts before a delivery is failed (default 18, about 3 days)
   CHECKOUT_JOB_POLL_INTERVAL     how often idle workers look for new jobs (default 100ms)
+  CHECKOUT_RETENTION_WEBHOOK_DELIVERIES   how long finished webhook deliveries are kept (default 30d)
+  CHECKOUT_RETENTION_CONNECTOR_CALLS      how long finished connector calls are kept (default 30d)
+  CHECKOUT_RETENTION_IDEMPOTENCY_RECORDS  how long idempotency records are kept (default 48h, at least 24h)
   GOGC                   Go's garbage-collector target (serve uses 400 when unset)
 `
 

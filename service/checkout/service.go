@@ -44,6 +44,7 @@ func New(p *platform.Platform, sh *shops.Service, cat *catalog.Service, o *order
 	platform.AddWorker(p.Jobs, &followUpSweepWorker{s: s})
 	p.Jobs.AddPeriodic("interrupted_authorization_sweep", SweepInterval, func() river.JobArgs { return recoverySweepArgs{} })
 	p.Jobs.AddPeriodic("pending_move_follow_up", SweepInterval, func() river.JobArgs { return followUpSweepArgs{} })
+	p.Jobs.AddRetention(s.idempotencyRetentionRule())
 	if p.DB.Dialect == dialect.Postgres {
 		s.registerLeaseTakeover()
 	}

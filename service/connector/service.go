@@ -55,5 +55,6 @@ func New(p *platform.Platform, o *orders.Service, cu *customers.Service, cat *ca
 	s.watchDestinations()
 	platform.AddWorker(p.Jobs, &callWorker{s: s})
 	platform.AddWorker(p.Jobs, &syncPageWorker{s: s})
+	p.Jobs.AddRetention(s.retentionRule())
 	return s
 }

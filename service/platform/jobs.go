@@ -36,10 +36,13 @@ type Queue struct {
 	queues   map[string]river.QueueConfig
 	periodic []*river.PeriodicJob
 	client   *river.Client[*sql.Tx]
+	// retention are the domains' retention rules (retention.go), retentionKeep the settings.
+	retention     []RetentionRule
+	retentionKeep map[string]time.Duration
 }
 
 func newQueue(p *Platform) *Queue {
-	return &Queue{p: p, workers: river.NewWorkers(),
+	return &Queue{p: p, workers: river.NewWorkers(), retentionKeep: map[string]time.Duration{},
 		queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}, QueuePlatform: {MaxWorkers: platformWorkers}}}
 }
 

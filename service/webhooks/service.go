@@ -65,6 +65,7 @@ func New(p *platform.Platform, sh *shops.Service, cfg Config) *Service {
 	// better. The workers mostly wait: on SQLite their writes queue for the one writer anyway.
 	const webhookWorkers = 64
 	p.Jobs.AddQueue(queueWebhooks, webhookWorkers)
+	p.Jobs.AddRetention(s.retentionRule())
 	return s
 }
 
