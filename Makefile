@@ -8,8 +8,12 @@ export CHECKOUT_DATABASE_URL ?= file:checkout.db
 
 .PHONY: build run test test-go generate check-generated lint bench bench-quick vendor-htmx vendor-graphiql
 
+# checkoutd version prints these; a build without them falls back on what Go records.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/checkoutd
+	$(GO) build -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT)" -o $(BIN) ./cmd/checkoutd
 
 run: build
 	$(BIN) migrate

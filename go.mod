@@ -15,6 +15,7 @@ require (
 	github.com/99designs/gqlgen v0.17.98
 	github.com/Boostport/address v0.13.0
 	github.com/a-h/templ v0.3.977
+	github.com/alecthomas/kong v1.17.0
 	github.com/bojanz/currency v1.4.2
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0

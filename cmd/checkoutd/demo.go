@@ -10,9 +10,15 @@ import (
 
 const demoShop = "demo-shop"
 
-// demo makes sure the demo shop exists with a little configuration and prints a fresh token.
-func demo(ctx context.Context, stdout io.Writer) error {
-	db, err := openDatabase()
+// demoCmd makes sure the demo shop exists with a little configuration and prints a fresh token.
+type demoCmd struct{}
+
+func (demoCmd) Help() string {
+	return "Applies pending migrations, creates the shop demo-shop with a little configuration if it is missing, and prints its URLs and a fresh access token."
+}
+
+func (demoCmd) Run(ctx context.Context, cfg *config, stdout io.Writer) error {
+	db, err := cfg.openDatabase()
 	if err != nil {
 		return err
 	}
@@ -25,7 +31,7 @@ func demo(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	addr := envOr("CHECKOUT_ADDR", "127.0.0.1:8080")
+	addr := cfg.Addr
 	fmt.Fprintf(stdout, `
 checkoutd demo shop is ready.
   shop identifier: %s

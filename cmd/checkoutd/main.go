@@ -1,45 +1,39 @@
-// Command checkoutd is the checkout service: serve, migrate, shop and demo.
+// Command checkoutd is the checkout service: serve, migrate, shop, demo, backup and the commands
+// around them. `checkoutd --help` lists them with every setting.
 package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
-	"github.com/checkoutd/checkoutd/service"
-	"github.com/checkoutd/checkoutd/service/platform"
-	"github.com/checkoutd/checkoutd/service/shops"
+	"github.com/alecthomas/kong"
 )
 
-const usage = `usage:
-  checkoutd serve [--no-migrate]
-  checkoutd migrate
-  checkoutd shop create --identifier ID [--name NAME] [--domain DOMAIN] [--currency USD]
-  checkoutd shop token --identifier ID
-  checkoutd demo          create (idempotently) the demo shop and print a fresh token for it
+// cli is the command line: the configuration, which every command shares, and the commands.
+type cli struct {
+	config
 
-environment:
-  CHECKOUT_ADDR          listen address (default 127.0.0.1:8080)
-  CHECKOUT_DATABASE_URL  file:PATH (SQLite, default file:checkout.db) or postgres://...
-  CHECKOUT_LOG_FORMAT    json for JSON logs (default text)
-  CHECKOUT_LOG_LEVEL     debug, info, warn or error (default info)
-  CHECKOUT_SMTP_URL      smtp://user:password@host:port?from=... for customer emails
-  CHECKOUT_WEBHOOK_RETRY_BASE    wait before a failed webhook's first retry, doubling after (default 10s)
-  CHECKOUT_WEBHOOK_TIMEOUT       how long one webhook callback may take (default 10s)
-  CHECKOUT_WEBHOOK_MAX_ATTEMPTS  attempts before a delivery is failed (default 18, about 3 days)
-  CHECKOUT_JOB_POLL_INTERVAL     how often idle workers look for new jobs (default 100ms)
-  CHECKOUT_RETENTION_WEBHOOK_DELIVERIES   how long finished webhook deliveries are kept (default 30d)
-  CHECKOUT_RETENTION_CONNECTOR_CALLS      how long finished connector calls are kept (default 30d)
-  CHECKOUT_RETENTION_IDEMPOTENCY_RECORDS  how long idempotency records are kept (default 48h, at least 24h)
-  GOGC                   Go's garbage-collector target (serve uses 400 when unset)
-`
+	ServeCmd   serveCmd   `cmd:"" name:"serve" help:"Serve the REST API, GraphQL and the admin console."`
+	MigrateCmd migrateCmd `cmd:"" name:"migrate" help:"Apply pending migrations and exit."`
+	ShopCmd    shopCmd    `cmd:"" name:"shop" help:"Create a shop, or issue another access token for one."`
+	DemoCmd    demoCmd    `cmd:"" name:"demo" help:"Create the demo shop if missing and print a fresh token for it."`
+	BackupCmd  backupCmd  `cmd:"" name:"backup" help:"Write a consistent copy of the live SQLite database to a file."`
+	SecretsCmd secretsCmd `cmd:"" name:"secrets" help:"Manage the key that encrypts stored secrets."`
+	ConfigCmd  configCmd  `cmd:"" name:"config" help:"Print the effective configuration, secrets masked."`
+	VersionCmd versionCmd `cmd:"" name:"version" help:"Print the version and commit."`
+}
+
+const description = `checkoutd is a self-hosted checkout service.
+
+Every setting is a flag, an environment variable, or its default, in that order. Go's own GOGC
+is read too: serve uses 400 when it is unset.`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -47,96 +41,109 @@ func main() {
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "checkoutd:", err)
-		os.Exit(1)
+		os.Exit(exitStatus(err))
 	}
+}
+
+// usageError is a command line or configuration no command could run with: exit status 2, as
+// for a bad flag, where a failure while running is 1.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+func exitStatus(err error) int {
+	if errors.As(err, new(usageError)) {
+		return 2
+	}
+	return 1
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	slog.SetDefault(newLogger(stderr))
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return errors.New("no command given")
-	}
-	switch args[0] {
-	case "serve":
-		return serve(ctx, args[1:])
-	case "migrate":
-		db, err := openDatabase()
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		return db.Migrate(ctx)
-	case "shop":
-		return shopCommand(ctx, args[1:], stdout)
-	case "demo":
-		return demo(ctx, stdout)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
-	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("unknown command %q", args[0])
-}
-
-func newLogger(w io.Writer) *slog.Logger {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(envOr("CHECKOUT_LOG_LEVEL", "info"))); err != nil {
-		level = slog.LevelInfo
-	}
-	opts := &slog.HandlerOptions{Level: level}
-	if os.Getenv("CHECKOUT_LOG_FORMAT") == "json" {
-		return slog.New(platform.RequestIDHandler(slog.NewJSONHandler(w, opts)))
-	}
-	return slog.New(platform.RequestIDHandler(slog.NewTextHandler(w, opts)))
-}
-
-func envOr(name, fallback string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return fallback
-}
-
-func openDatabase() (*platform.Database, error) {
-	return platform.OpenDatabase(envOr("CHECKOUT_DATABASE_URL", "file:checkout.db"))
-}
-
-func shopCommand(ctx context.Context, args []string, stdout io.Writer) error {
-	if len(args) == 0 {
-		return errors.New("shop needs a subcommand: create or token")
-	}
-	fs := flag.NewFlagSet("shop "+args[0], flag.ContinueOnError)
-	identifier := fs.String("identifier", "", "shop identifier")
-	name := fs.String("name", "", "shop name")
-	domain := fs.String("domain", "", "shop domain")
-	currency := fs.String("currency", "USD", "shop currency (ISO 4217)")
-	if err := fs.Parse(args[1:]); err != nil {
+	var c cli
+	parser, err := newParser(ctx, &c, stdout, stderr)
+	if err != nil {
 		return err
 	}
-	if *identifier == "" {
-		return errors.New("--identifier is required")
+	kctx, helped, err := parse(parser, args)
+	if helped {
+		return nil
 	}
-	db, err := openDatabase()
+	if err != nil {
+		return usageError{withHint(err)}
+	}
+	slog.SetDefault(c.logger(stderr))
+	return kctx.Run()
+}
+
+// newParser binds what the commands' Run methods take: the context, the configuration and stdout.
+func newParser(ctx context.Context, c *cli, stdout, stderr io.Writer) (*kong.Kong, error) {
+	return kong.New(c,
+		kong.Name("checkoutd"),
+		kong.Description(description),
+		kong.Writers(stdout, stderr),
+		// --help ends the parse through Exit; a panic stops kong from going on, and parse recovers it.
+		kong.Exit(func(code int) { panic(exitRequest(code)) }),
+		configVars,
+		configGroups,
+		kong.ConfigureHelp(kong.HelpOptions{WrapUpperBound: 100}),
+		kong.ValueFormatter(helpValue),
+		kong.BindTo(ctx, (*context.Context)(nil)),
+		kong.Bind(&c.config),
+		kong.BindTo(stdout, (*io.Writer)(nil)),
+	)
+}
+
+// exitRequest is kong asking to end the process, after printing help.
+type exitRequest int
+
+func parse(parser *kong.Kong, args []string) (kctx *kong.Context, helped bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(exitRequest); !ok {
+				panic(r)
+			}
+			kctx, helped, err = nil, true, nil
+		}
+	}()
+	kctx, err = parser.Parse(args)
+	return kctx, false, err
+}
+
+// withHint points a usage error at the help of the command it was in, in the same line.
+func withHint(err error) error {
+	command := "checkoutd"
+	var perr *kong.ParseError
+	if errors.As(err, &perr) && perr.Context != nil {
+		if selected := perr.Context.Selected(); selected != nil {
+			command += " " + selected.Path()
+		}
+	}
+	return fmt.Errorf("%w (see %s --help)", err, command)
+}
+
+// helpValue is a flag's help with its environment variable and default.
+func helpValue(v *kong.Value) string {
+	var notes []string
+	for _, env := range v.Tag.Envs {
+		notes = append(notes, "$"+env)
+	}
+	if v.HasDefault && v.Default != "" {
+		notes = append(notes, "default "+v.Default)
+	}
+	if len(notes) == 0 {
+		return v.Help
+	}
+	return strings.TrimSuffix(v.Help, ".") + " (" + strings.Join(notes, ", ") + ")."
+}
+
+// migrateCmd applies the pending migrations, for operators who run them apart from serve.
+type migrateCmd struct{}
+
+func (migrateCmd) Run(ctx context.Context, cfg *config) error {
+	db, err := cfg.openDatabase()
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	svc := service.New(db)
-	var token string
-	switch args[0] {
-	case "create":
-		created, err := svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: *identifier, Name: *name, Domain: *domain, Currency: *currency})
-		if err != nil {
-			return err
-		}
-		token = created.AccessToken
-	case "token":
-		if token, err = svc.Shops.IssueAccessToken(ctx, *identifier); err != nil {
-			return err
-		}
-	default:
-		return fmt.Errorf("unknown shop subcommand %q", args[0])
-	}
-	return json.NewEncoder(stdout).Encode(map[string]string{"shop_identifier": *identifier, "access_token": token})
+	return db.Migrate(ctx)
 }

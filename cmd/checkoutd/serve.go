@@ -3,15 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
 	"runtime/debug"
-	"strconv"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -38,46 +35,42 @@ func newHandler(svc *service.Service, graphOpts ...graph.Option) http.Handler {
 // defaultGCPercent is the garbage collector's target when GOGC is not set.
 const defaultGCPercent = 400
 
-func serve(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	noMigrate := fs.Bool("no-migrate", false, "do not apply pending migrations at start")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
+// serveCmd serves until SIGINT or SIGTERM, then lets in-flight requests finish.
+type serveCmd struct{}
+
+func (serveCmd) Help() string {
+	return "Applies pending migrations first unless --no-migrate (CHECKOUT_MIGRATE=false), then serves on --addr, with metrics and profiles on their own addresses."
+}
+
+func (serveCmd) Run(ctx context.Context, cfg *config) error {
 	if os.Getenv("GOGC") == "" {
 		// A request allocates a few hundred kilobytes and keeps none of it, so the heap that
 		// survives a collection is small; Go's default (collect when the heap has doubled) then
 		// collects so often that it costs a tenth of a busy server's CPU. GOGC overrides this.
 		debug.SetGCPercent(defaultGCPercent)
 	}
-	db, err := openDatabase()
+	db, err := cfg.openDatabase()
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if !*noMigrate {
+	if cfg.Migrate {
 		if err := db.Migrate(ctx); err != nil {
 			return err
 		}
 	}
-	opts, err := webhookOptions()
-	if err != nil {
+	svc := service.New(db,
+		service.WithWebhookRetryBase(cfg.WebhookRetryBase),
+		service.WithWebhookTimeout(cfg.WebhookTimeout),
+		service.WithWebhookMaxAttempts(cfg.WebhookMaxAttempts),
+		service.WithJobPollInterval(cfg.JobPollInterval),
+		service.WithOutboundAllowPrivate(cfg.OutboundAllowPrivate),
+		service.WithLogger(slog.Default()),
+		service.WithSMTP(cfg.SMTPURL))
+	if err := cfg.applyRetention(svc); err != nil {
 		return err
 	}
-	allowPrivate, err := outboundAllowPrivate()
-	if err != nil {
-		return err
-	}
-	opts = append(opts, service.WithOutboundAllowPrivate(allowPrivate))
-	introspection, err := graphqlIntrospection()
-	if err != nil {
-		return err
-	}
-	svc := service.New(db, append(opts, service.WithLogger(slog.Default()), service.WithSMTP(os.Getenv("CHECKOUT_SMTP_URL")))...)
-	if err := applyRetention(svc); err != nil {
-		return err
-	}
-	if addr := os.Getenv("CHECKOUT_PPROF_ADDR"); addr != "" {
+	if addr := cfg.PprofAddr; addr != "" {
 		// Profiles on a separate listener, never on the public one.
 		go func() { slog.Warn("pprof stopped", "error", http.ListenAndServe(addr, pprofMux())) }()
 	}
@@ -95,12 +88,11 @@ func serve(ctx context.Context, args []string) error {
 	if err := svc.StartJobs(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	addr := envOr("CHECKOUT_ADDR", "127.0.0.1:8080")
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: newHandler(svc, graph.WithIntrospection(introspection)), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: newHandler(svc, graph.WithIntrospection(cfg.GraphQLIntrospection)), ReadHeaderTimeout: 10 * time.Second}
 	slog.Info("checkoutd listening", "addr", ln.Addr().String(), "dialect", db.Dialect)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -133,67 +125,5 @@ func pprofMux() http.Handler {
 	return mux
 }
 
-// outboundAllowPrivate reads CHECKOUT_OUTBOUND_ALLOW_PRIVATE: true lets calls to configured
-// URLs reach private, loopback and other non-public addresses (development, where a gateway or
-// receiver runs on the same machine); unset or false refuses them. Link-local and metadata
-// addresses are refused either way.
-func outboundAllowPrivate() (bool, error) {
-	v := os.Getenv("CHECKOUT_OUTBOUND_ALLOW_PRIVATE")
-	if v == "" {
-		return false, nil
-	}
-	allow, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, fmt.Errorf("CHECKOUT_OUTBOUND_ALLOW_PRIVATE must be true or false, not %q", v)
-	}
-	return allow, nil
-}
-
 // settleAfterRestartTimeout bounds the settling at start-up (each gateway call has its own timeout).
 const settleAfterRestartTimeout = 30 * time.Second
-
-// graphqlIntrospection reads CHECKOUT_GRAPHQL_INTROSPECTION: unset or true lets GraphQL clients
-// (GraphiQL, code generators) read the schema; false refuses __schema and __type, for an operator
-// who would rather not publish the schema.
-func graphqlIntrospection() (bool, error) {
-	v := os.Getenv("CHECKOUT_GRAPHQL_INTROSPECTION")
-	if v == "" {
-		return true, nil
-	}
-	on, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, fmt.Errorf("CHECKOUT_GRAPHQL_INTROSPECTION must be true or false, not %q", v)
-	}
-	return on, nil
-}
-
-// webhookOptions reads the webhook settings of the environment: CHECKOUT_WEBHOOK_RETRY_BASE
-// (the wait before the first retry, 10s), CHECKOUT_WEBHOOK_TIMEOUT (one callback, 10s),
-// CHECKOUT_WEBHOOK_MAX_ATTEMPTS (18) and CHECKOUT_JOB_POLL_INTERVAL (100ms).
-func webhookOptions() ([]service.Option, error) {
-	var opts []service.Option
-	for _, d := range []struct {
-		name string
-		opt  func(time.Duration) service.Option
-	}{
-		{"CHECKOUT_WEBHOOK_RETRY_BASE", service.WithWebhookRetryBase},
-		{"CHECKOUT_WEBHOOK_TIMEOUT", service.WithWebhookTimeout},
-		{"CHECKOUT_JOB_POLL_INTERVAL", service.WithJobPollInterval},
-	} {
-		if v := os.Getenv(d.name); v != "" {
-			dur, err := time.ParseDuration(v)
-			if err != nil || dur <= 0 {
-				return nil, fmt.Errorf("%s must be a positive duration like 10s, not %q", d.name, v)
-			}
-			opts = append(opts, d.opt(dur))
-		}
-	}
-	if v := os.Getenv("CHECKOUT_WEBHOOK_MAX_ATTEMPTS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("CHECKOUT_WEBHOOK_MAX_ATTEMPTS must be a whole number of at least 1, not %q", v)
-		}
-		opts = append(opts, service.WithWebhookMaxAttempts(n))
-	}
-	return opts, nil
-}

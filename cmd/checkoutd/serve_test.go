@@ -94,16 +94,3 @@ func TestCheckoutGraphQLIntrospectionFalseTurnsIntrospectionOff(t *testing.T) {
 		}
 	})
 }
-
-func TestTheIntrospectionSettingIsTrueOrFalse(t *testing.T) {
-	for value, want := range map[string]bool{"": true, "true": true, "1": true, "false": false, "0": false} {
-		t.Setenv("CHECKOUT_GRAPHQL_INTROSPECTION", value)
-		if on, err := graphqlIntrospection(); err != nil || on != want {
-			t.Errorf("%q: %v %v, want %v", value, on, err, want)
-		}
-	}
-	t.Setenv("CHECKOUT_GRAPHQL_INTROSPECTION", "off")
-	if _, err := graphqlIntrospection(); err == nil || !strings.Contains(err.Error(), "CHECKOUT_GRAPHQL_INTROSPECTION must be true or false") {
-		t.Fatalf("an unknown value: %v", err)
-	}
-}
