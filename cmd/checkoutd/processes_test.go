@@ -52,8 +52,9 @@ func (p *process) stop() {
 func TestThreeProcessesOnOnePostgreSQLServeOneShopAsOne(t *testing.T) {
 	dbURL := servicetest.PostgresURL(t)
 	started := time.Now()
-	// CHECKOUT_METRICS_ADDR is emptied so that the processes do not contend for a metrics port.
-	env := []string{"CHECKOUT_DATABASE_URL=" + dbURL, "CHECKOUT_JOB_POLL_INTERVAL=50ms", "CHECKOUT_METRICS_ADDR="}
+	// Each process opens at most 10 connections (pool_max_conns), and none listens for metrics
+	// (CHECKOUT_METRICS_ADDR emptied) so that they do not contend for its port.
+	env := []string{"CHECKOUT_DATABASE_URL=" + dbURL + "&pool_max_conns=10", "CHECKOUT_JOB_POLL_INTERVAL=50ms", "CHECKOUT_METRICS_ADDR="}
 	lb := &balancer{procs: make([]*process, 3)}
 	var wg sync.WaitGroup
 	for i := range lb.procs {
