@@ -16,6 +16,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
+	"github.com/checkoutd/checkoutd/ent/adminsession"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/catalogtombstone"
 	"github.com/checkoutd/checkoutd/ent/category"
@@ -62,6 +63,8 @@ type Client struct {
 	APIOverride *APIOverrideClient
 	// AccessToken is the client for interacting with the AccessToken builders.
 	AccessToken *AccessTokenClient
+	// AdminSession is the client for interacting with the AdminSession builders.
+	AdminSession *AdminSessionClient
 	// CatalogTombstone is the client for interacting with the CatalogTombstone builders.
 	CatalogTombstone *CatalogTombstoneClient
 	// Category is the client for interacting with the Category builders.
@@ -139,6 +142,7 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIOverride = NewAPIOverrideClient(c.config)
 	c.AccessToken = NewAccessTokenClient(c.config)
+	c.AdminSession = NewAdminSessionClient(c.config)
 	c.CatalogTombstone = NewCatalogTombstoneClient(c.config)
 	c.Category = NewCategoryClient(c.config)
 	c.ConnectorAttempt = NewConnectorAttemptClient(c.config)
@@ -265,6 +269,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:                 cfg,
 		APIOverride:            NewAPIOverrideClient(cfg),
 		AccessToken:            NewAccessTokenClient(cfg),
+		AdminSession:           NewAdminSessionClient(cfg),
 		CatalogTombstone:       NewCatalogTombstoneClient(cfg),
 		Category:               NewCategoryClient(cfg),
 		ConnectorAttempt:       NewConnectorAttemptClient(cfg),
@@ -318,6 +323,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:                 cfg,
 		APIOverride:            NewAPIOverrideClient(cfg),
 		AccessToken:            NewAccessTokenClient(cfg),
+		AdminSession:           NewAdminSessionClient(cfg),
 		CatalogTombstone:       NewCatalogTombstoneClient(cfg),
 		Category:               NewCategoryClient(cfg),
 		ConnectorAttempt:       NewConnectorAttemptClient(cfg),
@@ -379,7 +385,7 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIOverride, c.AccessToken, c.CatalogTombstone, c.Category,
+		c.APIOverride, c.AccessToken, c.AdminSession, c.CatalogTombstone, c.Category,
 		c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain, c.Customer,
 		c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
@@ -396,7 +402,7 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIOverride, c.AccessToken, c.CatalogTombstone, c.Category,
+		c.APIOverride, c.AccessToken, c.AdminSession, c.CatalogTombstone, c.Category,
 		c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain, c.Customer,
 		c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
@@ -416,6 +422,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.APIOverride.mutate(ctx, m)
 	case *AccessTokenMutation:
 		return c.AccessToken.mutate(ctx, m)
+	case *AdminSessionMutation:
+		return c.AdminSession.mutate(ctx, m)
 	case *CatalogTombstoneMutation:
 		return c.CatalogTombstone.mutate(ctx, m)
 	case *CategoryMutation:
@@ -780,6 +788,155 @@ func (c *AccessTokenClient) mutate(ctx context.Context, m *AccessTokenMutation) 
 		return (&AccessTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown AccessToken mutation op: %q", m.Op())
+	}
+}
+
+// AdminSessionClient is a client for the AdminSession schema.
+type AdminSessionClient struct {
+	config
+}
+
+// NewAdminSessionClient returns a client for the AdminSession from the given config.
+func NewAdminSessionClient(c config) *AdminSessionClient {
+	return &AdminSessionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `adminsession.Hooks(f(g(h())))`.
+func (c *AdminSessionClient) Use(hooks ...Hook) {
+	c.hooks.AdminSession = append(c.hooks.AdminSession, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `adminsession.Intercept(f(g(h())))`.
+func (c *AdminSessionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.AdminSession = append(c.inters.AdminSession, interceptors...)
+}
+
+// Create returns a builder for creating a AdminSession entity.
+func (c *AdminSessionClient) Create() *AdminSessionCreate {
+	mutation := newAdminSessionMutation(c.config, OpCreate)
+	return &AdminSessionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of AdminSession entities.
+func (c *AdminSessionClient) CreateBulk(builders ...*AdminSessionCreate) *AdminSessionCreateBulk {
+	return &AdminSessionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AdminSessionClient) MapCreateBulk(slice any, setFunc func(*AdminSessionCreate, int)) *AdminSessionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AdminSessionCreateBulk{err: fmt.Errorf("calling to AdminSessionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AdminSessionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AdminSessionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for AdminSession.
+func (c *AdminSessionClient) Update() *AdminSessionUpdate {
+	mutation := newAdminSessionMutation(c.config, OpUpdate)
+	return &AdminSessionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AdminSessionClient) UpdateOne(_m *AdminSession) *AdminSessionUpdateOne {
+	mutation := newAdminSessionMutation(c.config, OpUpdateOne, withAdminSession(_m))
+	return &AdminSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AdminSessionClient) UpdateOneID(id int) *AdminSessionUpdateOne {
+	mutation := newAdminSessionMutation(c.config, OpUpdateOne, withAdminSessionID(id))
+	return &AdminSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for AdminSession.
+func (c *AdminSessionClient) Delete() *AdminSessionDelete {
+	mutation := newAdminSessionMutation(c.config, OpDelete)
+	return &AdminSessionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AdminSessionClient) DeleteOne(_m *AdminSession) *AdminSessionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AdminSessionClient) DeleteOneID(id int) *AdminSessionDeleteOne {
+	builder := c.Delete().Where(adminsession.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AdminSessionDeleteOne{builder}
+}
+
+// Query returns a query builder for AdminSession.
+func (c *AdminSessionClient) Query() *AdminSessionQuery {
+	return &AdminSessionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAdminSession},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a AdminSession entity by its id.
+func (c *AdminSessionClient) Get(ctx context.Context, id int) (*AdminSession, error) {
+	return c.Query().Where(adminsession.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AdminSessionClient) GetX(ctx context.Context, id int) *AdminSession {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a AdminSession.
+func (c *AdminSessionClient) QueryShop(_m *AdminSession) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(adminsession.Table, adminsession.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, adminsession.ShopTable, adminsession.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *AdminSessionClient) Hooks() []Hook {
+	return c.hooks.AdminSession
+}
+
+// Interceptors returns the client interceptors.
+func (c *AdminSessionClient) Interceptors() []Interceptor {
+	return c.inters.AdminSession
+}
+
+func (c *AdminSessionClient) mutate(ctx context.Context, m *AdminSessionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AdminSessionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AdminSessionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AdminSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AdminSessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown AdminSession mutation op: %q", m.Op())
 	}
 }
 
@@ -5293,6 +5450,22 @@ func (c *ShopClient) QueryPlatformOrders(_m *Shop) *PlatformOrderQuery {
 	return query
 }
 
+// QueryAdminSessions queries the admin_sessions edge of a Shop.
+func (c *ShopClient) QueryAdminSessions(_m *Shop) *AdminSessionQuery {
+	query := (&AdminSessionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(adminsession.Table, adminsession.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.AdminSessionsTable, shop.AdminSessionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ShopClient) Hooks() []Hook {
 	return c.hooks.Shop
@@ -6130,21 +6303,21 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIOverride, AccessToken, CatalogTombstone, Category, ConnectorAttempt,
-		ConnectorCall, CorsDomain, Customer, CustomerAddress, Destination,
-		DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey,
-		LifeElement, LineItem, Order, OrderPayment, PaymentTransaction, PlatformOrder,
-		PlatformSync, ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone,
-		Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
+		APIOverride, AccessToken, AdminSession, CatalogTombstone, Category,
+		ConnectorAttempt, ConnectorCall, CorsDomain, Customer, CustomerAddress,
+		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
+		IdempotencyKey, LifeElement, LineItem, Order, OrderPayment, PaymentTransaction,
+		PlatformOrder, PlatformSync, ProcessLease, Product, RSAConfig, ShippingRate,
+		ShippingZone, Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
 		WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		APIOverride, AccessToken, CatalogTombstone, Category, ConnectorAttempt,
-		ConnectorCall, CorsDomain, Customer, CustomerAddress, Destination,
-		DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard, IdempotencyKey,
-		LifeElement, LineItem, Order, OrderPayment, PaymentTransaction, PlatformOrder,
-		PlatformSync, ProcessLease, Product, RSAConfig, ShippingRate, ShippingZone,
-		Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
+		APIOverride, AccessToken, AdminSession, CatalogTombstone, Category,
+		ConnectorAttempt, ConnectorCall, CorsDomain, Customer, CustomerAddress,
+		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
+		IdempotencyKey, LifeElement, LineItem, Order, OrderPayment, PaymentTransaction,
+		PlatformOrder, PlatformSync, ProcessLease, Product, RSAConfig, ShippingRate,
+		ShippingZone, Shop, TaxZone, Variant, WebhookAttempt, WebhookDelivery,
 		WebhookSubscription []ent.Interceptor
 	}
 )

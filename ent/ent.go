@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
+	"github.com/checkoutd/checkoutd/ent/adminsession"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/catalogtombstone"
 	"github.com/checkoutd/checkoutd/ent/category"
@@ -108,6 +109,7 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apioverride.Table:            apioverride.ValidColumn,
 			accesstoken.Table:            accesstoken.ValidColumn,
+			adminsession.Table:           adminsession.ValidColumn,
 			catalogtombstone.Table:       catalogtombstone.ValidColumn,
 			category.Table:               category.ValidColumn,
 			connectorattempt.Table:       connectorattempt.ValidColumn,

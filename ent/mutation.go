@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
+	"github.com/checkoutd/checkoutd/ent/adminsession"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/catalogtombstone"
 	"github.com/checkoutd/checkoutd/ent/category"
@@ -60,6 +61,7 @@ const (
 	// Node types.
 	TypeAPIOverride            = "APIOverride"
 	TypeAccessToken            = "AccessToken"
+	TypeAdminSession           = "AdminSession"
 	TypeCatalogTombstone       = "CatalogTombstone"
 	TypeCategory               = "Category"
 	TypeConnectorAttempt       = "ConnectorAttempt"
@@ -1344,6 +1346,659 @@ func (m *AccessTokenMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown AccessToken edge %s", name)
+}
+
+// AdminSessionMutation represents an operation that mutates the AdminSession nodes in the graph.
+type AdminSessionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	token_hash    *string
+	csrf_token    *string
+	created_at    *time.Time
+	last_seen_at  *time.Time
+	flash         *string
+	clearedFields map[string]struct{}
+	shop          *int
+	clearedshop   bool
+	done          bool
+	oldValue      func(context.Context) (*AdminSession, error)
+	predicates    []predicate.AdminSession
+}
+
+var _ ent.Mutation = (*AdminSessionMutation)(nil)
+
+// adminsessionOption allows management of the mutation configuration using functional options.
+type adminsessionOption func(*AdminSessionMutation)
+
+// newAdminSessionMutation creates new mutation for the AdminSession entity.
+func newAdminSessionMutation(c config, op Op, opts ...adminsessionOption) *AdminSessionMutation {
+	m := &AdminSessionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAdminSession,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAdminSessionID sets the ID field of the mutation.
+func withAdminSessionID(id int) adminsessionOption {
+	return func(m *AdminSessionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *AdminSession
+		)
+		m.oldValue = func(ctx context.Context) (*AdminSession, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().AdminSession.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAdminSession sets the old AdminSession of the mutation.
+func withAdminSession(node *AdminSession) adminsessionOption {
+	return func(m *AdminSessionMutation) {
+		m.oldValue = func(context.Context) (*AdminSession, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AdminSessionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AdminSessionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AdminSessionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AdminSessionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().AdminSession.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *AdminSessionMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *AdminSessionMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the AdminSession entity.
+// If the AdminSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AdminSessionMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *AdminSessionMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetTokenHash sets the "token_hash" field.
+func (m *AdminSessionMutation) SetTokenHash(s string) {
+	m.token_hash = &s
+}
+
+// TokenHash returns the value of the "token_hash" field in the mutation.
+func (m *AdminSessionMutation) TokenHash() (r string, exists bool) {
+	v := m.token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenHash returns the old "token_hash" field's value of the AdminSession entity.
+// If the AdminSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AdminSessionMutation) OldTokenHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenHash: %w", err)
+	}
+	return oldValue.TokenHash, nil
+}
+
+// ResetTokenHash resets all changes to the "token_hash" field.
+func (m *AdminSessionMutation) ResetTokenHash() {
+	m.token_hash = nil
+}
+
+// SetCsrfToken sets the "csrf_token" field.
+func (m *AdminSessionMutation) SetCsrfToken(s string) {
+	m.csrf_token = &s
+}
+
+// CsrfToken returns the value of the "csrf_token" field in the mutation.
+func (m *AdminSessionMutation) CsrfToken() (r string, exists bool) {
+	v := m.csrf_token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCsrfToken returns the old "csrf_token" field's value of the AdminSession entity.
+// If the AdminSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AdminSessionMutation) OldCsrfToken(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCsrfToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCsrfToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCsrfToken: %w", err)
+	}
+	return oldValue.CsrfToken, nil
+}
+
+// ResetCsrfToken resets all changes to the "csrf_token" field.
+func (m *AdminSessionMutation) ResetCsrfToken() {
+	m.csrf_token = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *AdminSessionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *AdminSessionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the AdminSession entity.
+// If the AdminSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AdminSessionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *AdminSessionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetLastSeenAt sets the "last_seen_at" field.
+func (m *AdminSessionMutation) SetLastSeenAt(t time.Time) {
+	m.last_seen_at = &t
+}
+
+// LastSeenAt returns the value of the "last_seen_at" field in the mutation.
+func (m *AdminSessionMutation) LastSeenAt() (r time.Time, exists bool) {
+	v := m.last_seen_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastSeenAt returns the old "last_seen_at" field's value of the AdminSession entity.
+// If the AdminSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AdminSessionMutation) OldLastSeenAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastSeenAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastSeenAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastSeenAt: %w", err)
+	}
+	return oldValue.LastSeenAt, nil
+}
+
+// ResetLastSeenAt resets all changes to the "last_seen_at" field.
+func (m *AdminSessionMutation) ResetLastSeenAt() {
+	m.last_seen_at = nil
+}
+
+// SetFlash sets the "flash" field.
+func (m *AdminSessionMutation) SetFlash(s string) {
+	m.flash = &s
+}
+
+// Flash returns the value of the "flash" field in the mutation.
+func (m *AdminSessionMutation) Flash() (r string, exists bool) {
+	v := m.flash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlash returns the old "flash" field's value of the AdminSession entity.
+// If the AdminSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AdminSessionMutation) OldFlash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlash: %w", err)
+	}
+	return oldValue.Flash, nil
+}
+
+// ResetFlash resets all changes to the "flash" field.
+func (m *AdminSessionMutation) ResetFlash() {
+	m.flash = nil
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *AdminSessionMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[adminsession.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *AdminSessionMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *AdminSessionMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *AdminSessionMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// Where appends a list predicates to the AdminSessionMutation builder.
+func (m *AdminSessionMutation) Where(ps ...predicate.AdminSession) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AdminSessionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AdminSessionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.AdminSession, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AdminSessionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AdminSessionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (AdminSession).
+func (m *AdminSessionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AdminSessionMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.shop != nil {
+		fields = append(fields, adminsession.FieldShopID)
+	}
+	if m.token_hash != nil {
+		fields = append(fields, adminsession.FieldTokenHash)
+	}
+	if m.csrf_token != nil {
+		fields = append(fields, adminsession.FieldCsrfToken)
+	}
+	if m.created_at != nil {
+		fields = append(fields, adminsession.FieldCreatedAt)
+	}
+	if m.last_seen_at != nil {
+		fields = append(fields, adminsession.FieldLastSeenAt)
+	}
+	if m.flash != nil {
+		fields = append(fields, adminsession.FieldFlash)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AdminSessionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case adminsession.FieldShopID:
+		return m.ShopID()
+	case adminsession.FieldTokenHash:
+		return m.TokenHash()
+	case adminsession.FieldCsrfToken:
+		return m.CsrfToken()
+	case adminsession.FieldCreatedAt:
+		return m.CreatedAt()
+	case adminsession.FieldLastSeenAt:
+		return m.LastSeenAt()
+	case adminsession.FieldFlash:
+		return m.Flash()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AdminSessionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case adminsession.FieldShopID:
+		return m.OldShopID(ctx)
+	case adminsession.FieldTokenHash:
+		return m.OldTokenHash(ctx)
+	case adminsession.FieldCsrfToken:
+		return m.OldCsrfToken(ctx)
+	case adminsession.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case adminsession.FieldLastSeenAt:
+		return m.OldLastSeenAt(ctx)
+	case adminsession.FieldFlash:
+		return m.OldFlash(ctx)
+	}
+	return nil, fmt.Errorf("unknown AdminSession field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AdminSessionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case adminsession.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case adminsession.FieldTokenHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenHash(v)
+		return nil
+	case adminsession.FieldCsrfToken:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCsrfToken(v)
+		return nil
+	case adminsession.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case adminsession.FieldLastSeenAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastSeenAt(v)
+		return nil
+	case adminsession.FieldFlash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlash(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AdminSession field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AdminSessionMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AdminSessionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AdminSessionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown AdminSession numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AdminSessionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AdminSessionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AdminSessionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown AdminSession nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AdminSessionMutation) ResetField(name string) error {
+	switch name {
+	case adminsession.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case adminsession.FieldTokenHash:
+		m.ResetTokenHash()
+		return nil
+	case adminsession.FieldCsrfToken:
+		m.ResetCsrfToken()
+		return nil
+	case adminsession.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case adminsession.FieldLastSeenAt:
+		m.ResetLastSeenAt()
+		return nil
+	case adminsession.FieldFlash:
+		m.ResetFlash()
+		return nil
+	}
+	return fmt.Errorf("unknown AdminSession field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AdminSessionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.shop != nil {
+		edges = append(edges, adminsession.EdgeShop)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AdminSessionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case adminsession.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AdminSessionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AdminSessionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AdminSessionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedshop {
+		edges = append(edges, adminsession.EdgeShop)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AdminSessionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case adminsession.EdgeShop:
+		return m.clearedshop
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AdminSessionMutation) ClearEdge(name string) error {
+	switch name {
+	case adminsession.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown AdminSession unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AdminSessionMutation) ResetEdge(name string) error {
+	switch name {
+	case adminsession.EdgeShop:
+		m.ResetShop()
+		return nil
+	}
+	return fmt.Errorf("unknown AdminSession edge %s", name)
 }
 
 // CatalogTombstoneMutation represents an operation that mutates the CatalogTombstone nodes in the graph.
@@ -29529,6 +30184,9 @@ type ShopMutation struct {
 	platform_orders                  map[int]struct{}
 	removedplatform_orders           map[int]struct{}
 	clearedplatform_orders           bool
+	admin_sessions                   map[int]struct{}
+	removedadmin_sessions            map[int]struct{}
+	clearedadmin_sessions            bool
 	done                             bool
 	oldValue                         func(context.Context) (*Shop, error)
 	predicates                       []predicate.Shop
@@ -31412,6 +32070,60 @@ func (m *ShopMutation) ResetPlatformOrders() {
 	m.removedplatform_orders = nil
 }
 
+// AddAdminSessionIDs adds the "admin_sessions" edge to the AdminSession entity by ids.
+func (m *ShopMutation) AddAdminSessionIDs(ids ...int) {
+	if m.admin_sessions == nil {
+		m.admin_sessions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.admin_sessions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAdminSessions clears the "admin_sessions" edge to the AdminSession entity.
+func (m *ShopMutation) ClearAdminSessions() {
+	m.clearedadmin_sessions = true
+}
+
+// AdminSessionsCleared reports if the "admin_sessions" edge to the AdminSession entity was cleared.
+func (m *ShopMutation) AdminSessionsCleared() bool {
+	return m.clearedadmin_sessions
+}
+
+// RemoveAdminSessionIDs removes the "admin_sessions" edge to the AdminSession entity by IDs.
+func (m *ShopMutation) RemoveAdminSessionIDs(ids ...int) {
+	if m.removedadmin_sessions == nil {
+		m.removedadmin_sessions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.admin_sessions, ids[i])
+		m.removedadmin_sessions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAdminSessions returns the removed IDs of the "admin_sessions" edge to the AdminSession entity.
+func (m *ShopMutation) RemovedAdminSessionsIDs() (ids []int) {
+	for id := range m.removedadmin_sessions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AdminSessionsIDs returns the "admin_sessions" edge IDs in the mutation.
+func (m *ShopMutation) AdminSessionsIDs() (ids []int) {
+	for id := range m.admin_sessions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAdminSessions resets all changes to the "admin_sessions" edge.
+func (m *ShopMutation) ResetAdminSessions() {
+	m.admin_sessions = nil
+	m.clearedadmin_sessions = false
+	m.removedadmin_sessions = nil
+}
+
 // Where appends a list predicates to the ShopMutation builder.
 func (m *ShopMutation) Where(ps ...predicate.Shop) {
 	m.predicates = append(m.predicates, ps...)
@@ -31792,7 +32504,7 @@ func (m *ShopMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ShopMutation) AddedEdges() []string {
-	edges := make([]string, 0, 23)
+	edges := make([]string, 0, 24)
 	if m.access_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -31861,6 +32573,9 @@ func (m *ShopMutation) AddedEdges() []string {
 	}
 	if m.platform_orders != nil {
 		edges = append(edges, shop.EdgePlatformOrders)
+	}
+	if m.admin_sessions != nil {
+		edges = append(edges, shop.EdgeAdminSessions)
 	}
 	return edges
 }
@@ -32005,13 +32720,19 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeAdminSessions:
+		ids := make([]ent.Value, 0, len(m.admin_sessions))
+		for id := range m.admin_sessions {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ShopMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 23)
+	edges := make([]string, 0, 24)
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -32077,6 +32798,9 @@ func (m *ShopMutation) RemovedEdges() []string {
 	}
 	if m.removedplatform_orders != nil {
 		edges = append(edges, shop.EdgePlatformOrders)
+	}
+	if m.removedadmin_sessions != nil {
+		edges = append(edges, shop.EdgeAdminSessions)
 	}
 	return edges
 }
@@ -32217,13 +32941,19 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeAdminSessions:
+		ids := make([]ent.Value, 0, len(m.removedadmin_sessions))
+		for id := range m.removedadmin_sessions {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ShopMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 23)
+	edges := make([]string, 0, 24)
 	if m.clearedaccess_tokens {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -32293,6 +33023,9 @@ func (m *ShopMutation) ClearedEdges() []string {
 	if m.clearedplatform_orders {
 		edges = append(edges, shop.EdgePlatformOrders)
 	}
+	if m.clearedadmin_sessions {
+		edges = append(edges, shop.EdgeAdminSessions)
+	}
 	return edges
 }
 
@@ -32346,6 +33079,8 @@ func (m *ShopMutation) EdgeCleared(name string) bool {
 		return m.clearedcategories
 	case shop.EdgePlatformOrders:
 		return m.clearedplatform_orders
+	case shop.EdgeAdminSessions:
+		return m.clearedadmin_sessions
 	}
 	return false
 }
@@ -32433,6 +33168,9 @@ func (m *ShopMutation) ResetEdge(name string) error {
 		return nil
 	case shop.EdgePlatformOrders:
 		m.ResetPlatformOrders()
+		return nil
+	case shop.EdgeAdminSessions:
+		m.ResetAdminSessions()
 		return nil
 	}
 	return fmt.Errorf("unknown Shop edge %s", name)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
+	"github.com/checkoutd/checkoutd/ent/adminsession"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/catalogtombstone"
 	"github.com/checkoutd/checkoutd/ent/category"
@@ -80,6 +81,12 @@ func init() {
 	accesstoken.DefaultUpdatedAt = accesstokenDescUpdatedAt.Default.(func() time.Time)
 	// accesstoken.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	accesstoken.UpdateDefaultUpdatedAt = accesstokenDescUpdatedAt.UpdateDefault.(func() time.Time)
+	adminsessionFields := schema.AdminSession{}.Fields()
+	_ = adminsessionFields
+	// adminsessionDescFlash is the schema descriptor for flash field.
+	adminsessionDescFlash := adminsessionFields[5].Descriptor()
+	// adminsession.DefaultFlash holds the default value on creation for the flash field.
+	adminsession.DefaultFlash = adminsessionDescFlash.Default.(string)
 	catalogtombstoneFields := schema.CatalogTombstone{}.Fields()
 	_ = catalogtombstoneFields
 	// catalogtombstoneDescPlatformID is the schema descriptor for platform_id field.

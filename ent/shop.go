@@ -102,9 +102,11 @@ type ShopEdges struct {
 	Categories []*Category `json:"categories,omitempty"`
 	// PlatformOrders holds the value of the platform_orders edge.
 	PlatformOrders []*PlatformOrder `json:"platform_orders,omitempty"`
+	// AdminSessions holds the value of the admin_sessions edge.
+	AdminSessions []*AdminSession `json:"admin_sessions,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [23]bool
+	loadedTypes [24]bool
 	// totalCount holds the count of the edges above.
 	totalCount [14]map[string]int
 
@@ -130,6 +132,7 @@ type ShopEdges struct {
 	namedPlatformSyncs           map[string][]*PlatformSync
 	namedCategories              map[string][]*Category
 	namedPlatformOrders          map[string][]*PlatformOrder
+	namedAdminSessions           map[string][]*AdminSession
 }
 
 // AccessTokensOrErr returns the AccessTokens value or an error if the edge
@@ -339,6 +342,15 @@ func (e ShopEdges) PlatformOrdersOrErr() ([]*PlatformOrder, error) {
 		return e.PlatformOrders, nil
 	}
 	return nil, &NotLoadedError{edge: "platform_orders"}
+}
+
+// AdminSessionsOrErr returns the AdminSessions value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) AdminSessionsOrErr() ([]*AdminSession, error) {
+	if e.loadedTypes[23] {
+		return e.AdminSessions, nil
+	}
+	return nil, &NotLoadedError{edge: "admin_sessions"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -594,6 +606,11 @@ func (_m *Shop) QueryCategories() *CategoryQuery {
 // QueryPlatformOrders queries the "platform_orders" edge of the Shop entity.
 func (_m *Shop) QueryPlatformOrders() *PlatformOrderQuery {
 	return NewShopClient(_m.config).QueryPlatformOrders(_m)
+}
+
+// QueryAdminSessions queries the "admin_sessions" edge of the Shop entity.
+func (_m *Shop) QueryAdminSessions() *AdminSessionQuery {
+	return NewShopClient(_m.config).QueryAdminSessions(_m)
 }
 
 // Update returns a builder for updating this Shop.
@@ -1190,6 +1207,30 @@ func (_m *Shop) appendNamedPlatformOrders(name string, edges ...*PlatformOrder) 
 		_m.Edges.namedPlatformOrders[name] = []*PlatformOrder{}
 	} else {
 		_m.Edges.namedPlatformOrders[name] = append(_m.Edges.namedPlatformOrders[name], edges...)
+	}
+}
+
+// NamedAdminSessions returns the AdminSessions named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedAdminSessions(name string) ([]*AdminSession, error) {
+	if _m.Edges.namedAdminSessions == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedAdminSessions[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedAdminSessions(name string, edges ...*AdminSession) {
+	if _m.Edges.namedAdminSessions == nil {
+		_m.Edges.namedAdminSessions = make(map[string][]*AdminSession)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedAdminSessions[name] = []*AdminSession{}
+	} else {
+		_m.Edges.namedAdminSessions[name] = append(_m.Edges.namedAdminSessions[name], edges...)
 	}
 }
 

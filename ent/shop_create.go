@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
+	"github.com/checkoutd/checkoutd/ent/adminsession"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/category"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
@@ -586,6 +587,21 @@ func (_c *ShopCreate) AddPlatformOrders(v ...*PlatformOrder) *ShopCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddPlatformOrderIDs(ids...)
+}
+
+// AddAdminSessionIDs adds the "admin_sessions" edge to the AdminSession entity by IDs.
+func (_c *ShopCreate) AddAdminSessionIDs(ids ...int) *ShopCreate {
+	_c.mutation.AddAdminSessionIDs(ids...)
+	return _c
+}
+
+// AddAdminSessions adds the "admin_sessions" edges to the AdminSession entity.
+func (_c *ShopCreate) AddAdminSessions(v ...*AdminSession) *ShopCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddAdminSessionIDs(ids...)
 }
 
 // Mutation returns the ShopMutation object of the builder.
@@ -1175,6 +1191,22 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(platformorder.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.AdminSessionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.AdminSessionsTable,
+			Columns: []string{shop.AdminSessionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(adminsession.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

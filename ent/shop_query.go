@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
+	"github.com/checkoutd/checkoutd/ent/adminsession"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/category"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
@@ -70,6 +71,7 @@ type ShopQuery struct {
 	withPlatformSyncs                *PlatformSyncQuery
 	withCategories                   *CategoryQuery
 	withPlatformOrders               *PlatformOrderQuery
+	withAdminSessions                *AdminSessionQuery
 	loadTotal                        []func(context.Context, []*Shop) error
 	modifiers                        []func(*sql.Selector)
 	withNamedAccessTokens            map[string]*AccessTokenQuery
@@ -94,6 +96,7 @@ type ShopQuery struct {
 	withNamedPlatformSyncs           map[string]*PlatformSyncQuery
 	withNamedCategories              map[string]*CategoryQuery
 	withNamedPlatformOrders          map[string]*PlatformOrderQuery
+	withNamedAdminSessions           map[string]*AdminSessionQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -636,6 +639,28 @@ func (_q *ShopQuery) QueryPlatformOrders() *PlatformOrderQuery {
 	return query
 }
 
+// QueryAdminSessions chains the current query on the "admin_sessions" edge.
+func (_q *ShopQuery) QueryAdminSessions() *AdminSessionQuery {
+	query := (&AdminSessionClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(adminsession.Table, adminsession.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.AdminSessionsTable, shop.AdminSessionsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Shop entity from the query.
 // Returns a *NotFoundError when no Shop was found.
 func (_q *ShopQuery) First(ctx context.Context) (*Shop, error) {
@@ -851,6 +876,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withPlatformSyncs:           _q.withPlatformSyncs.Clone(),
 		withCategories:              _q.withCategories.Clone(),
 		withPlatformOrders:          _q.withPlatformOrders.Clone(),
+		withAdminSessions:           _q.withAdminSessions.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -1110,6 +1136,17 @@ func (_q *ShopQuery) WithPlatformOrders(opts ...func(*PlatformOrderQuery)) *Shop
 	return _q
 }
 
+// WithAdminSessions tells the query-builder to eager-load the nodes that are connected to
+// the "admin_sessions" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithAdminSessions(opts ...func(*AdminSessionQuery)) *ShopQuery {
+	query := (&AdminSessionClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withAdminSessions = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -1188,7 +1225,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [23]bool{
+		loadedTypes = [24]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -1212,6 +1249,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withPlatformSyncs != nil,
 			_q.withCategories != nil,
 			_q.withPlatformOrders != nil,
+			_q.withAdminSessions != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -1399,6 +1437,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
+	if query := _q.withAdminSessions; query != nil {
+		if err := _q.loadAdminSessions(ctx, query, nodes,
+			func(n *Shop) { n.Edges.AdminSessions = []*AdminSession{} },
+			func(n *Shop, e *AdminSession) { n.Edges.AdminSessions = append(n.Edges.AdminSessions, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAccessTokens {
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedAccessTokens(name) },
@@ -1550,6 +1595,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadPlatformOrders(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedPlatformOrders(name) },
 			func(n *Shop, e *PlatformOrder) { n.appendNamedPlatformOrders(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedAdminSessions {
+		if err := _q.loadAdminSessions(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedAdminSessions(name) },
+			func(n *Shop, e *AdminSession) { n.appendNamedAdminSessions(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -2248,6 +2300,36 @@ func (_q *ShopQuery) loadPlatformOrders(ctx context.Context, query *PlatformOrde
 	}
 	return nil
 }
+func (_q *ShopQuery) loadAdminSessions(ctx context.Context, query *AdminSessionQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *AdminSession)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(adminsession.FieldShopID)
+	}
+	query.Where(predicate.AdminSession(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.AdminSessionsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ShopQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -2667,6 +2749,20 @@ func (_q *ShopQuery) WithNamedPlatformOrders(name string, opts ...func(*Platform
 		_q.withNamedPlatformOrders = make(map[string]*PlatformOrderQuery)
 	}
 	_q.withNamedPlatformOrders[name] = query
+	return _q
+}
+
+// WithNamedAdminSessions tells the query-builder to eager-load the nodes that are connected to the "admin_sessions"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedAdminSessions(name string, opts ...func(*AdminSessionQuery)) *ShopQuery {
+	query := (&AdminSessionClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedAdminSessions == nil {
+		_q.withNamedAdminSessions = make(map[string]*AdminSessionQuery)
+	}
+	_q.withNamedAdminSessions[name] = query
 	return _q
 }
 

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/checkoutd/checkoutd/ent/accesstoken"
+	"github.com/checkoutd/checkoutd/ent/adminsession"
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/ent/category"
 	"github.com/checkoutd/checkoutd/ent/connectorcall"
@@ -572,6 +573,21 @@ func (_u *ShopUpdate) AddPlatformOrders(v ...*PlatformOrder) *ShopUpdate {
 	return _u.AddPlatformOrderIDs(ids...)
 }
 
+// AddAdminSessionIDs adds the "admin_sessions" edge to the AdminSession entity by IDs.
+func (_u *ShopUpdate) AddAdminSessionIDs(ids ...int) *ShopUpdate {
+	_u.mutation.AddAdminSessionIDs(ids...)
+	return _u
+}
+
+// AddAdminSessions adds the "admin_sessions" edges to the AdminSession entity.
+func (_u *ShopUpdate) AddAdminSessions(v ...*AdminSession) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAdminSessionIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdate) Mutation() *ShopMutation {
 	return _u.mutation
@@ -1043,6 +1059,27 @@ func (_u *ShopUpdate) RemovePlatformOrders(v ...*PlatformOrder) *ShopUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemovePlatformOrderIDs(ids...)
+}
+
+// ClearAdminSessions clears all "admin_sessions" edges to the AdminSession entity.
+func (_u *ShopUpdate) ClearAdminSessions() *ShopUpdate {
+	_u.mutation.ClearAdminSessions()
+	return _u
+}
+
+// RemoveAdminSessionIDs removes the "admin_sessions" edge to AdminSession entities by IDs.
+func (_u *ShopUpdate) RemoveAdminSessionIDs(ids ...int) *ShopUpdate {
+	_u.mutation.RemoveAdminSessionIDs(ids...)
+	return _u
+}
+
+// RemoveAdminSessions removes "admin_sessions" edges to AdminSession entities.
+func (_u *ShopUpdate) RemoveAdminSessions(v ...*AdminSession) *ShopUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAdminSessionIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -2164,6 +2201,51 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.AdminSessionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.AdminSessionsTable,
+			Columns: []string{shop.AdminSessionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(adminsession.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAdminSessionsIDs(); len(nodes) > 0 && !_u.mutation.AdminSessionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.AdminSessionsTable,
+			Columns: []string{shop.AdminSessionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(adminsession.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AdminSessionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.AdminSessionsTable,
+			Columns: []string{shop.AdminSessionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(adminsession.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{shop.Label}
@@ -2705,6 +2787,21 @@ func (_u *ShopUpdateOne) AddPlatformOrders(v ...*PlatformOrder) *ShopUpdateOne {
 	return _u.AddPlatformOrderIDs(ids...)
 }
 
+// AddAdminSessionIDs adds the "admin_sessions" edge to the AdminSession entity by IDs.
+func (_u *ShopUpdateOne) AddAdminSessionIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.AddAdminSessionIDs(ids...)
+	return _u
+}
+
+// AddAdminSessions adds the "admin_sessions" edges to the AdminSession entity.
+func (_u *ShopUpdateOne) AddAdminSessions(v ...*AdminSession) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAdminSessionIDs(ids...)
+}
+
 // Mutation returns the ShopMutation object of the builder.
 func (_u *ShopUpdateOne) Mutation() *ShopMutation {
 	return _u.mutation
@@ -3176,6 +3273,27 @@ func (_u *ShopUpdateOne) RemovePlatformOrders(v ...*PlatformOrder) *ShopUpdateOn
 		ids[i] = v[i].ID
 	}
 	return _u.RemovePlatformOrderIDs(ids...)
+}
+
+// ClearAdminSessions clears all "admin_sessions" edges to the AdminSession entity.
+func (_u *ShopUpdateOne) ClearAdminSessions() *ShopUpdateOne {
+	_u.mutation.ClearAdminSessions()
+	return _u
+}
+
+// RemoveAdminSessionIDs removes the "admin_sessions" edge to AdminSession entities by IDs.
+func (_u *ShopUpdateOne) RemoveAdminSessionIDs(ids ...int) *ShopUpdateOne {
+	_u.mutation.RemoveAdminSessionIDs(ids...)
+	return _u
+}
+
+// RemoveAdminSessions removes "admin_sessions" edges to AdminSession entities.
+func (_u *ShopUpdateOne) RemoveAdminSessions(v ...*AdminSession) *ShopUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAdminSessionIDs(ids...)
 }
 
 // Where appends a list predicates to the ShopUpdate builder.
@@ -4320,6 +4438,51 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(platformorder.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AdminSessionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.AdminSessionsTable,
+			Columns: []string{shop.AdminSessionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(adminsession.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAdminSessionsIDs(); len(nodes) > 0 && !_u.mutation.AdminSessionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.AdminSessionsTable,
+			Columns: []string{shop.AdminSessionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(adminsession.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AdminSessionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   shop.AdminSessionsTable,
+			Columns: []string{shop.AdminSessionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(adminsession.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -18,6 +18,8 @@ type Tx struct {
 	APIOverride *APIOverrideClient
 	// AccessToken is the client for interacting with the AccessToken builders.
 	AccessToken *AccessTokenClient
+	// AdminSession is the client for interacting with the AdminSession builders.
+	AdminSession *AdminSessionClient
 	// CatalogTombstone is the client for interacting with the CatalogTombstone builders.
 	CatalogTombstone *CatalogTombstoneClient
 	// Category is the client for interacting with the Category builders.
@@ -215,6 +217,7 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.APIOverride = NewAPIOverrideClient(tx.config)
 	tx.AccessToken = NewAccessTokenClient(tx.config)
+	tx.AdminSession = NewAdminSessionClient(tx.config)
 	tx.CatalogTombstone = NewCatalogTombstoneClient(tx.config)
 	tx.Category = NewCategoryClient(tx.config)
 	tx.ConnectorAttempt = NewConnectorAttemptClient(tx.config)

@@ -99,7 +99,7 @@ func newConsole(t *testing.T, db *platform.Database, opts ...service.Option) *co
 	svc := service.New(db, append([]service.Option{service.WithClock(clock.Now), service.WithGatewayTimeout(2 * time.Second),
 		service.WithOutboundAllowPrivate(true)}, opts...)...)
 	mux := http.NewServeMux()
-	web.Register(mux, svc, web.WithClock(clock.Now))
+	web.Register(mux, svc)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	created, err := svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-a", Name: "Shop A"})

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
@@ -41,7 +42,7 @@ func newAdmin(t *testing.T, db *platform.Database, tlsServer bool, opts ...servi
 	clock := &fakeClock{now: time.Now()}
 	svc := service.New(db, append([]service.Option{service.WithClock(clock.Now), service.WithOutboundAllowPrivate(true)}, opts...)...)
 	mux := http.NewServeMux()
-	web.Register(mux, svc, web.WithClock(clock.Now))
+	web.Register(mux, svc)
 	srv := httptest.NewUnstartedServer(mux)
 	if tlsServer {
 		srv.StartTLS()
@@ -172,10 +173,10 @@ func TestSignOutEndsTheSession(t *testing.T) {
 func TestASessionExpiresAfterHalfAnHourIdleAndTwelveHoursInAll(t *testing.T) {
 	eachAdmin(t, func(t *testing.T, a *adminClient) {
 		a.signIn("shop-a", a.token)
-		a.clock.Advance(web.IdleTimeout - time.Minute)
+		a.clock.Advance(admin.IdleTimeout - time.Minute)
 		res, _ := a.get("/admin")
 		wantStatus(t, res, http.StatusOK)
-		a.clock.Advance(web.IdleTimeout + time.Second)
+		a.clock.Advance(admin.IdleTimeout + time.Second)
 		res, _ = a.get("/admin/orders")
 		wantStatus(t, res, http.StatusSeeOther)
 		if loc := res.Header.Get("Location"); loc != "/admin/signin?next=%2Fadmin%2Forders" {
@@ -183,9 +184,9 @@ func TestASessionExpiresAfterHalfAnHourIdleAndTwelveHoursInAll(t *testing.T) {
 		}
 
 		a.signIn("shop-a", a.token)
-		end := a.clock.Now().Add(web.MaxSessionAge)
-		for a.clock.Now().Add(web.IdleTimeout / 2).Before(end) {
-			a.clock.Advance(web.IdleTimeout / 2)
+		end := a.clock.Now().Add(admin.MaxSessionAge)
+		for a.clock.Now().Add(admin.IdleTimeout / 2).Before(end) {
+			a.clock.Advance(admin.IdleTimeout / 2)
 			res, _ = a.get("/admin")
 			wantStatus(t, res, http.StatusOK)
 		}

@@ -61,17 +61,28 @@ func (c *Console) signin(w http.ResponseWriter, r *http.Request) {
 		_ = signinPage(f, ck.Value).Render(r.Context(), w)
 		return
 	}
+	replaced := ""
 	if old, err := r.Cookie(sessionCookie); err == nil {
-		c.sessions.delete(old.Value)
+		replaced = old.Value
 	}
-	sess := c.sessions.create(sh.Identifier)
-	setCookie(w, r, sessionCookie, sess.id, 0)
+	token, err := c.svc.Admin.StartSession(r.Context(), sh, replaced)
+	if err != nil {
+		c.unavailable(w, r, err)
+		return
+	}
+	setCookie(w, r, sessionCookie, token, 0)
 	setCookie(w, r, signinCookie, "", -1)
 	http.Redirect(w, r, safeNext(r.PostForm.Get("next")), http.StatusSeeOther)
 }
 
 func (c *Console) signout(q *request) error {
-	c.sessions.delete(q.sess.id)
+	ck, err := q.r.Cookie(sessionCookie)
+	if err != nil {
+		return err
+	}
+	if err := c.svc.Admin.EndSession(q.ctx(), ck.Value); err != nil {
+		return err
+	}
 	setCookie(q.w, q.r, sessionCookie, "", -1)
 	http.Redirect(q.w, q.r, "/admin/signin", http.StatusSeeOther)
 	return nil

@@ -12,12 +12,12 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/a-h/templ"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/admin"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -34,25 +34,19 @@ const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 
 // Console serves the admin console.
 type Console struct {
-	svc      *service.Service
-	sessions *sessionStore
-	log      *slog.Logger
+	svc *service.Service
+	log *slog.Logger
 }
 
 // Option configures a Console.
 type Option func(*Console)
-
-// WithClock replaces the wall clock of session expiry, so that tests need not sleep.
-func WithClock(now func() time.Time) Option {
-	return func(c *Console) { c.sessions.now = now }
-}
 
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(c *Console) { c.log = l } }
 
 // Register adds the console's routes to mux.
 func Register(mux *http.ServeMux, svc *service.Service, opts ...Option) {
-	c := &Console{svc: svc, sessions: newSessionStore(time.Now), log: slog.Default()}
+	c := &Console{svc: svc, log: slog.Default()}
 	for _, o := range opts {
 		o(c)
 	}
@@ -108,7 +102,7 @@ type request struct {
 	w    http.ResponseWriter
 	r    *http.Request
 	c    *Console
-	sess *session
+	sess *admin.Session
 	shop *ent.Shop
 }
 
@@ -124,7 +118,9 @@ func (q *request) render(status int, page templ.Component) error {
 // redirect ends a successful POST: the next page shows msg once.
 func (q *request) redirect(to, msg string) error {
 	if msg != "" {
-		q.c.sessions.setFlash(q.sess, msg)
+		if err := q.c.svc.Admin.SetFlash(q.ctx(), q.sess, msg); err != nil {
+			return err
+		}
 	}
 	http.Redirect(q.w, q.r, to, http.StatusSeeOther)
 	return nil
@@ -157,9 +153,12 @@ const csrfField = "csrf_token"
 // CSRF token, and runs fn with the session's shop.
 func (c *Console) admin(fn func(q *request) error) http.Handler {
 	return secured(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var sess *session
+		var sess *admin.Session
 		if ck, err := r.Cookie(sessionCookie); err == nil {
-			sess = c.sessions.get(ck.Value)
+			if sess, err = c.svc.Admin.Session(r.Context(), ck.Value); err != nil {
+				c.unavailable(w, r, err)
+				return
+			}
 		}
 		if sess == nil {
 			c.toSignin(w, r)
@@ -174,28 +173,39 @@ func (c *Console) admin(fn func(q *request) error) http.Handler {
 			if token == "" {
 				token = r.PostForm.Get(csrfField)
 			}
-			if !tokensEqual(token, sess.csrf) {
+			if !tokensEqual(token, sess.CSRF) {
 				w.Header().Set("Content-Type", "text/html; charset=utf-8")
 				w.WriteHeader(http.StatusForbidden)
 				_ = refusedPage().Render(r.Context(), w)
 				return
 			}
 		}
-		sh, err := c.svc.Shops.ShopByIdentifier(r.Context(), sess.shopIdentifier)
-		if err != nil {
-			c.sessions.delete(sess.id)
-			c.toSignin(w, r)
-			return
-		}
-		pc := &pageContext{Shop: sh, CSRF: sess.csrf, Path: r.URL.Path}
-		q := &request{w: w, r: r.WithContext(context.WithValue(r.Context(), pageContextKey{}, pc)), c: c, sess: sess, shop: sh}
+		pc := &pageContext{Shop: sess.Shop, CSRF: sess.CSRF, Path: r.URL.Path}
+		q := &request{w: w, r: r.WithContext(context.WithValue(r.Context(), pageContextKey{}, pc)), c: c, sess: sess, shop: sess.Shop}
 		if r.Method == http.MethodGet && !q.htmx() {
-			pc.Flash = c.sessions.takeFlash(sess)
+			flash, err := c.svc.Admin.TakeFlash(q.ctx(), sess)
+			if err != nil {
+				c.fail(q, err)
+				return
+			}
+			pc.Flash = flash
 		}
 		if err := fn(q); err != nil {
 			c.fail(q, err)
 		}
 	}))
+}
+
+// unavailable answers a request that failed before it had a session to render with (the sessions
+// could not be read or written): a 500 that says nothing more, the error in the log.
+func (c *Console) unavailable(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	c.log.ErrorContext(r.Context(), "admin console session", "path", r.URL.Path, "error", err)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusInternalServerError)
+	_ = errorPage("Something went wrong on our side; the error is in the server's log.").Render(r.Context(), w)
 }
 
 // toSignin sends a visitor without a live session to the sign-in page, and back afterwards.

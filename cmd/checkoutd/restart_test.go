@@ -14,24 +14,35 @@ import (
 
 const gatewayToken = "gw-secret-token"
 
+// caller makes REST calls: one process, or several taken in turn.
+type caller interface {
+	call(token, method, path string, body any, wantStatus int) map[string]any
+}
+
 // processedOrder processes an order of one 1250 mug (with the shop's flat shipping) paid by
 // one card at gw, through the REST API of p, and answers its public id.
 func (p *process) processedOrder(token, shop, gatewayID string) string {
 	p.t.Helper()
-	d := p.call(token, "POST", "/checkout/orders/"+shop+"/init", map[string]any{"cart_items": []map[string]any{
+	id, _ := checkoutThrough(p, token, shop, gatewayID)
+	return id
+}
+
+// checkoutThrough is processedOrder through c: it answers the order's public id and JWT.
+func checkoutThrough(c caller, token, shop, gatewayID string) (id, jwt string) {
+	d := c.call(token, "POST", "/checkout/orders/"+shop+"/init", map[string]any{"cart_items": []map[string]any{
 		{"sku": "MUG-1", "quantity": 1, "line_item_key": "k1", "title": "Mug", "price": 1250}}}, 200)["data"].(map[string]any)
-	id, jwt := d["public_order_id"].(string), d["jwt_token"].(string)
+	id, jwt = d["public_order_id"].(string), d["jwt_token"].(string)
 	base := "/checkout/storefront/" + shop + "/" + id
 	address := map[string]any{"first_name": "Ada", "last_name": "Lovelace", "address_line_1": "1 Main St", "city": "Albany",
 		"country_code": "US", "province_code": "NY", "postal_code": "12207"}
-	p.call(jwt, "POST", base+"/customer/guest", map[string]any{"first_name": "Ada", "last_name": "Lovelace", "email_address": "ada@example.com"}, 200)
-	p.call(jwt, "POST", base+"/addresses/shipping", address, 200)
-	p.call(jwt, "POST", base+"/addresses/billing", address, 200)
-	p.call(jwt, "POST", base+"/shipping_lines", map[string]any{"index": "0"}, 200)
-	p.call(jwt, "POST", base+"/payments", map[string]any{"gateway_public_id": gatewayID, "token": gatewaytest.TokenOK, "currency": "USD",
+	c.call(jwt, "POST", base+"/customer/guest", map[string]any{"first_name": "Ada", "last_name": "Lovelace", "email_address": "ada@example.com"}, 200)
+	c.call(jwt, "POST", base+"/addresses/shipping", address, 200)
+	c.call(jwt, "POST", base+"/addresses/billing", address, 200)
+	c.call(jwt, "POST", base+"/shipping_lines", map[string]any{"index": "0"}, 200)
+	c.call(jwt, "POST", base+"/payments", map[string]any{"gateway_public_id": gatewayID, "token": gatewaytest.TokenOK, "currency": "USD",
 		"type": "credit_card", "display_string": "Visa ending 4242"}, 200)
-	p.call(jwt, "POST", base+"/process_order", nil, 200)
-	return id
+	c.call(jwt, "POST", base+"/process_order", nil, 200)
+	return id, jwt
 }
 
 // A process killed while a capture is at the gateway leaves a pending ledger entry and a running

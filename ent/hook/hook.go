@@ -33,6 +33,18 @@ func (f AccessTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AccessTokenMutation", m)
 }
 
+// The AdminSessionFunc type is an adapter to allow the use of ordinary
+// function as AdminSession mutator.
+type AdminSessionFunc func(context.Context, *ent.AdminSessionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AdminSessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AdminSessionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AdminSessionMutation", m)
+}
+
 // The CatalogTombstoneFunc type is an adapter to allow the use of ordinary
 // function as CatalogTombstone mutator.
 type CatalogTombstoneFunc func(context.Context, *ent.CatalogTombstoneMutation) (ent.Value, error)

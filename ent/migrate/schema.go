@@ -56,6 +56,30 @@ var (
 			},
 		},
 	}
+	// AdminSessionsColumns holds the columns for the "admin_sessions" table.
+	AdminSessionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "token_hash", Type: field.TypeString, Unique: true},
+		{Name: "csrf_token", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "last_seen_at", Type: field.TypeTime},
+		{Name: "flash", Type: field.TypeString, Default: ""},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// AdminSessionsTable holds the schema information for the "admin_sessions" table.
+	AdminSessionsTable = &schema.Table{
+		Name:       "admin_sessions",
+		Columns:    AdminSessionsColumns,
+		PrimaryKey: []*schema.Column{AdminSessionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "admin_sessions_shops_admin_sessions",
+				Columns:    []*schema.Column{AdminSessionsColumns[6]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// CatalogTombstonesColumns holds the columns for the "catalog_tombstones" table.
 	CatalogTombstonesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1254,6 +1278,7 @@ var (
 	Tables = []*schema.Table{
 		APIOverridesTable,
 		AccessTokensTable,
+		AdminSessionsTable,
 		CatalogTombstonesTable,
 		CategoriesTable,
 		ConnectorAttemptsTable,
@@ -1297,6 +1322,10 @@ func init() {
 	AccessTokensTable.ForeignKeys[0].RefTable = ShopsTable
 	AccessTokensTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(4294967296),
+	}
+	AdminSessionsTable.ForeignKeys[0].RefTable = ShopsTable
+	AdminSessionsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(146028888064),
 	}
 	CatalogTombstonesTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(133143986176),

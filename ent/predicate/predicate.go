@@ -12,6 +12,9 @@ type APIOverride func(*sql.Selector)
 // AccessToken is the predicate function for accesstoken builders.
 type AccessToken func(*sql.Selector)
 
+// AdminSession is the predicate function for adminsession builders.
+type AdminSession func(*sql.Selector)
+
 // CatalogTombstone is the predicate function for catalogtombstone builders.
 type CatalogTombstone func(*sql.Selector)
 

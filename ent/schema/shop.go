@@ -69,6 +69,7 @@ func (Shop) Edges() []ent.Edge {
 		edge.To("platform_syncs", PlatformSync.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("categories", Category.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("platform_orders", PlatformOrder.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("admin_sessions", AdminSession.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

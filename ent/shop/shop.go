@@ -90,6 +90,8 @@ const (
 	EdgeCategories = "categories"
 	// EdgePlatformOrders holds the string denoting the platform_orders edge name in mutations.
 	EdgePlatformOrders = "platform_orders"
+	// EdgeAdminSessions holds the string denoting the admin_sessions edge name in mutations.
+	EdgeAdminSessions = "admin_sessions"
 	// Table holds the table name of the shop in the database.
 	Table = "shops"
 	// AccessTokensTable is the table that holds the access_tokens relation/edge.
@@ -253,6 +255,13 @@ const (
 	PlatformOrdersInverseTable = "platform_orders"
 	// PlatformOrdersColumn is the table column denoting the platform_orders relation/edge.
 	PlatformOrdersColumn = "shop_id"
+	// AdminSessionsTable is the table that holds the admin_sessions relation/edge.
+	AdminSessionsTable = "admin_sessions"
+	// AdminSessionsInverseTable is the table name for the AdminSession entity.
+	// It exists in this package in order to avoid circular dependency with the "adminsession" package.
+	AdminSessionsInverseTable = "admin_sessions"
+	// AdminSessionsColumn is the table column denoting the admin_sessions relation/edge.
+	AdminSessionsColumn = "shop_id"
 )
 
 // Columns holds all SQL columns for shop fields.
@@ -710,6 +719,20 @@ func ByPlatformOrders(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newPlatformOrdersStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByAdminSessionsCount orders the results by admin_sessions count.
+func ByAdminSessionsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newAdminSessionsStep(), opts...)
+	}
+}
+
+// ByAdminSessions orders the results by admin_sessions terms.
+func ByAdminSessions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newAdminSessionsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccessTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -869,5 +892,12 @@ func newPlatformOrdersStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(PlatformOrdersInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, PlatformOrdersTable, PlatformOrdersColumn),
+	)
+}
+func newAdminSessionsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(AdminSessionsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, AdminSessionsTable, AdminSessionsColumn),
 	)
 }

@@ -1239,6 +1239,29 @@ func HasPlatformOrdersWith(preds ...predicate.PlatformOrder) predicate.Shop {
 	})
 }
 
+// HasAdminSessions applies the HasEdge predicate on the "admin_sessions" edge.
+func HasAdminSessions() predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, AdminSessionsTable, AdminSessionsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasAdminSessionsWith applies the HasEdge predicate on the "admin_sessions" edge with a given conditions (other predicates).
+func HasAdminSessionsWith(preds ...predicate.AdminSession) predicate.Shop {
+	return predicate.Shop(func(s *sql.Selector) {
+		step := newAdminSessionsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Shop) predicate.Shop {
 	return predicate.Shop(sql.AndPredicates(predicates...))

@@ -1,5 +1,5 @@
-// Package admin is the console's read models: listings of what grows without bound, one page at
-// a time, scoped by the caller's shop.
+// Package admin is the console's read models (listings of what grows without bound, one page at
+// a time, scoped by the caller's shop) and its sign-in sessions.
 package admin
 
 import (
@@ -7,7 +7,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 )
 
-// Service reads for the admin console; it writes nothing.
+// Service reads for the admin console and keeps its sessions; it writes no other table.
 type Service struct {
 	p      *platform.Platform
 	orders *orders.Service

@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	neturl "net/url"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"entgo.io/ent/dialect"
@@ -37,13 +39,24 @@ type Database struct {
 // timeout comes first so that the pragmas after it wait for a lock too.
 const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate&_time_format=sqlite&_timezone=UTC"
 
-// OpenDatabase opens `file:PATH` (SQLite) or `postgres://...` URLs.
+// DefaultPoolMaxConns is how many PostgreSQL connections one process opens at most, unless the
+// URL's pool_max_conns says otherwise.
+const DefaultPoolMaxConns = 20
+
+// OpenDatabase opens `file:PATH` (SQLite) or `postgres://...` URLs. A PostgreSQL URL may carry
+// pool_max_conns (pgxpool's name for it), the most connections this process opens; it is
+// checkoutd's, and taken out of the URL before the driver sees it.
 func OpenDatabase(url string) (*Database, error) {
 	var (
 		driver, dsn, dia string
+		poolMax          = DefaultPoolMaxConns
 	)
 	switch {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		var err error
+		if url, poolMax, err = poolMaxConns(url); err != nil {
+			return nil, err
+		}
 		driver, dsn, dia = postgresDriverName, url, dialect.Postgres
 	case strings.HasPrefix(url, "file:"):
 		sep := "?"
@@ -67,8 +80,9 @@ func OpenDatabase(url string) (*Database, error) {
 		// instead of spinning on the busy timeout.
 		db.SetMaxOpenConns(1)
 	} else {
-		db.SetMaxOpenConns(20)
-		db.SetMaxIdleConns(20)
+		// The HTTP server, the job queue and the lease share this pool.
+		db.SetMaxOpenConns(poolMax)
+		db.SetMaxIdleConns(poolMax)
 	}
 	client := ent.NewClient(ent.Driver(txCapture{entsql.OpenDB(dia, db)}))
 	d := &Database{SQL: db, Dialect: dia, Client: client, Read: client}
@@ -98,6 +112,27 @@ func OpenDatabase(url string) (*Database, error) {
 		d.checkpoints = startCheckpointer(checkpoints)
 	}
 	return d, nil
+}
+
+// poolMaxConns takes pool_max_conns out of a PostgreSQL URL (lib/pq would send it to the server
+// as a setting) and answers it, DefaultPoolMaxConns without it.
+func poolMaxConns(raw string) (string, int, error) {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return "", 0, fmt.Errorf("database URL: %w", err)
+	}
+	q := u.Query()
+	v := q.Get("pool_max_conns")
+	if !q.Has("pool_max_conns") {
+		return raw, DefaultPoolMaxConns, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return "", 0, fmt.Errorf("database URL: pool_max_conns must be a positive number, not %q", v)
+	}
+	q.Del("pool_max_conns")
+	u.RawQuery = q.Encode()
+	return u.String(), n, nil
 }
 
 // txCapture is ent's SQL driver, except that a transaction begun with a txSlot in its context
