@@ -30,6 +30,7 @@ environment:
   CHECKOUT_DATABASE_URL  file:PATH (SQLite, default file:checkout.db) or postgres://...
   CHECKOUT_LOG_FORMAT    json for JSON logs (default text)
   CHECKOUT_LOG_LEVEL     debug, info, warn or error (default info)
+  CHECKOUT_METRICS_ADDR  where GET /metrics is served (default 127.0.0.1:9090; empty: off)
   CHECKOUT_SMTP_URL      smtp://user:password@host:port?from=... for customer emails
   CHECKOUT_WEBHOOK_RETRY_BASE    wait before a failed webhook's first retry, doubling after (default 10s)
   CHECKOUT_WEBHOOK_TIMEOUT       how long one webhook callback may take (default 10s)
