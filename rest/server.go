@@ -176,7 +176,11 @@ func requestID(sent string) string {
 
 // Common wraps every call: its request id, a request log line, the body limit, the canonical
 // path and the version-date header.
-func Common(next http.Handler) http.Handler {
+func Common(next http.Handler) http.Handler { return CommonMeasured(next, nil) }
+
+// CommonMeasured is Common, each request counted and timed in m (nil: not) by the pattern
+// next, a ServeMux, matched.
+func CommonMeasured(next http.Handler, m *HTTPMetrics) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := requestID(r.Header.Get(HeaderRequestID))
@@ -185,8 +189,11 @@ func Common(next http.Handler) http.Handler {
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		w = rec
 		// The path and status only: query strings and headers may carry tokens.
+		// The mux sets r.Pattern on the request it is given, which is r.
 		defer func() {
-			slog.DebugContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "duration", time.Since(start))
+			took := time.Since(start)
+			m.observe(r.Pattern, r.Method, rec.status, took)
+			slog.DebugContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "duration", took)
 		}()
 		raw := r.Body
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)

@@ -13,3 +13,6 @@ func (s *Service) registerProcessMetrics() {
 
 // Metrics is what /metrics serves.
 func (s *Service) Metrics() prometheus.Gatherer { return s.p.Metrics }
+
+// MetricsRegisterer is where the front doors register their own metrics, beside the service's.
+func (s *Service) MetricsRegisterer() prometheus.Registerer { return s.p.Metrics }

@@ -100,14 +100,15 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.p = platform.New(db, s.log, s.clock)
 	// Signatures carry the wall-clock Date the gateway or receiver checks, whatever the
 	// service clock says.
-	gateways := gateway.New(s.gatewayTimeout, time.Now, s.outbound)
+	calls := outbound.NewCallMetrics(s.p.Metrics)
+	gateways := gateway.New(s.gatewayTimeout, time.Now, s.outbound).Measured(calls)
 	s.Shops = shops.New(s.p, s.outbound)
 	s.Catalog = catalog.New(s.p)
 	s.Payments = payment.New(s.p, gateways)
 	s.Orders = orders.New(s.p, s.Shops, s.Catalog, s.smtpURL)
 	s.Customers = customers.New(s.p)
 	s.PlatformOrders = platformorders.New(s.p)
-	s.Connector = connector.New(s.p, s.Orders, s.Customers, s.Catalog, s.PlatformOrders, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase})
+	s.Connector = connector.New(s.p, s.Orders, s.Customers, s.Catalog, s.PlatformOrders, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase, Calls: calls})
 	s.Orders.UseCustomerTokens(s.Connector)
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)
 	s.Admin = admin.New(s.p, s.Orders)

@@ -54,25 +54,27 @@ func dropDatabases() {
 
 // server is one `checkoutd serve` the harness started, on a loopback port.
 type server struct {
-	bin     string
-	dbURL   string
-	cmd     *exec.Cmd
-	URL     string
-	Startup time.Duration
+	bin   string
+	dbURL string
+	cmd   *exec.Cmd
+	URL   string
+	// metricsURL is where its metrics are served, on a listener of their own.
+	metricsURL string
+	Startup    time.Duration
 	// RSSAfterStart is the resident set in bytes right after /readyz first answered.
 	RSSAfterStart int64
 }
 
-func (s *server) env(addr string) []string {
+func (s *server) env(addr, metricsAddr string) []string {
 	// The bench's gateway and webhook receivers listen on loopback.
-	return append(os.Environ(), "CHECKOUT_DATABASE_URL="+s.dbURL, "CHECKOUT_ADDR="+addr, "CHECKOUT_LOG_LEVEL=warn",
-		"CHECKOUT_OUTBOUND_ALLOW_PRIVATE=true")
+	return append(os.Environ(), "CHECKOUT_DATABASE_URL="+s.dbURL, "CHECKOUT_ADDR="+addr, "CHECKOUT_METRICS_ADDR="+metricsAddr,
+		"CHECKOUT_LOG_LEVEL=warn", "CHECKOUT_OUTBOUND_ALLOW_PRIVATE=true")
 }
 
 // run runs one checkoutd command to completion and returns its standard output.
 func (s *server) run(args ...string) ([]byte, error) {
 	cmd := exec.Command(s.bin, args...)
-	cmd.Env = s.env("127.0.0.1:0")
+	cmd.Env = s.env("127.0.0.1:0", "")
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
@@ -96,15 +98,19 @@ func (s *server) start() error {
 	if err != nil {
 		return err
 	}
+	metricsAddr, err := freeLoopbackAddr()
+	if err != nil {
+		return err
+	}
 	s.cmd = exec.Command(s.bin, "serve", "--no-migrate")
-	s.cmd.Env = s.env(addr)
+	s.cmd.Env = s.env(addr, metricsAddr)
 	s.cmd.Stderr = os.Stderr
 	began := time.Now()
 	if err := s.cmd.Start(); err != nil {
 		return err
 	}
 	running.Store(s.cmd.Process.Pid, s.cmd.Process)
-	s.URL = "http://" + addr
+	s.URL, s.metricsURL = "http://"+addr, "http://"+metricsAddr
 	client := &http.Client{Timeout: time.Second}
 	for deadline := began.Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		res, err := client.Get(s.URL + "/readyz")
@@ -157,7 +163,7 @@ func (s *server) cpu() time.Duration {
 // writeSeconds is the server's checkoutd_db_write_transaction_seconds_total: how long its write
 // transactions have held a connection, in all.
 func (s *server) writeSeconds() float64 {
-	res, err := http.Get(s.URL + "/metrics")
+	res, err := http.Get(s.metricsURL + "/metrics")
 	if err != nil {
 		return 0
 	}

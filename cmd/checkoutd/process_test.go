@@ -112,6 +112,8 @@ func serveProcess(t *testing.T, env []string) *process {
 	addr := freeAddr(t)
 	p := &process{t: t, url: "http://" + addr, logs: &syncBuffer{}}
 	p.cmd = exec.Command(binary(t), "serve")
+	// The metrics listener is off unless env opens it: the processes of the tests run side by side.
+	env = append([]string{"CHECKOUT_METRICS_ADDR="}, env...)
 	p.cmd.Env = append(os.Environ(), append(env, "CHECKOUT_ADDR="+addr, "CHECKOUT_LOG_LEVEL=warn", "CHECKOUT_OUTBOUND_ALLOW_PRIVATE=true")...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	if err := p.cmd.Start(); err != nil {

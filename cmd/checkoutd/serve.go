@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/checkoutd/checkoutd/graph"
 	"github.com/checkoutd/checkoutd/rest"
@@ -21,15 +20,15 @@ import (
 	demopage "github.com/checkoutd/checkoutd/web/demo"
 )
 
-// newHandler is the whole HTTP surface of checkoutd.
+// newHandler is the whole public HTTP surface of checkoutd. Its metrics are served on a listener
+// of their own (metrics.go).
 func newHandler(svc *service.Service, graphOpts ...graph.Option) http.Handler {
 	mux := http.NewServeMux()
 	rest.Register(mux, svc)
 	mux.Handle("/graphql", graph.Handler(svc, append([]graph.Option{graph.WithGraphiQL(web.GraphiQL())}, graphOpts...)...))
-	mux.Handle("GET /metrics", promhttp.HandlerFor(svc.Metrics(), promhttp.HandlerOpts{}))
 	web.Register(mux, svc)
 	demopage.Register(mux)
-	return rest.Common(mux)
+	return rest.CommonMeasured(mux, rest.NewHTTPMetrics(svc.MetricsRegisterer()))
 }
 
 // defaultGCPercent is the garbage collector's target when GOGC is not set.
@@ -74,6 +73,8 @@ func (serveCmd) Run(ctx context.Context, cfg *config) error {
 		// Profiles on a separate listener, never on the public one.
 		go func() { slog.Warn("pprof stopped", "error", http.ListenAndServe(addr, pprofMux())) }()
 	}
+	stopMetrics := serveMetrics(svc, cfg.MetricsAddr)
+	defer stopMetrics()
 	if db.Dialect == dialect.SQLite {
 		// This process is the database's only one: what a process before it left in doubt (a
 		// capture at its gateway when it was killed) is settled before anything is served.

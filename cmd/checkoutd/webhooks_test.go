@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -162,23 +161,17 @@ func newServer(t *testing.T, db *platform.Database, opts ...service.Option) (*ht
 	return srv, svc, created.AccessToken
 }
 
-func metrics(t *testing.T, url string) string {
+// metrics scrapes svc's metrics as their own listener serves them.
+func metrics(t *testing.T, svc *service.Service) string {
 	t.Helper()
-	res, err := http.Get(url + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	rec := httptest.NewRecorder()
+	metricsHandler(svc).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	return rec.Body.String()
 }
 
 func TestMetricsCountDeliveriesByTopicAndOutcomeWithQueueDepthAndLatency(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
-		srv, _, token := newServer(t, db)
+		srv, svc, token := newServer(t, db)
 		p := &process{t: t, url: srv.URL}
 		ok := webhooktest.New(t, secret)
 		slow := webhooktest.New(t, secret)
@@ -191,7 +184,7 @@ func TestMetricsCountDeliveriesByTopicAndOutcomeWithQueueDepthAndLatency(t *test
 		if db.Dialect == dialect.Postgres {
 			fresh = servicetest.Postgres
 		}
-		srv2, _, token2 := newServer(t, fresh(t), service.WithWebhookRetryBase(time.Hour))
+		srv2, svc2, token2 := newServer(t, fresh(t), service.WithWebhookRetryBase(time.Hour))
 		p2 := &process{t: t, url: srv2.URL}
 		p2.call(token2, "POST", "/checkout/shop/acme/webhooks", map[string]any{"webhook_topic_id": 5, "callback_url": slow.URL}, 200)
 		slow.FailNext(500)
@@ -207,7 +200,7 @@ func TestMetricsCountDeliveriesByTopicAndOutcomeWithQueueDepthAndLatency(t *test
 		}
 		deadline := time.Now().Add(10 * time.Second)
 		for {
-			text, missing := metrics(t, srv.URL), ""
+			text, missing := metrics(t, svc), ""
 			for _, w := range want {
 				if !strings.Contains(text, w) {
 					missing = w
@@ -222,7 +215,7 @@ func TestMetricsCountDeliveriesByTopicAndOutcomeWithQueueDepthAndLatency(t *test
 			time.Sleep(50 * time.Millisecond)
 		}
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-			text := metrics(t, srv2.URL)
+			text := metrics(t, svc2)
 			if strings.Contains(text, `checkoutd_job_queue_depth{kind="webhook_delivery",state="scheduled"} 1`) &&
 				strings.Contains(text, `checkoutd_webhook_deliveries_pending 1`) {
 				break

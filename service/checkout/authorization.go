@@ -85,7 +85,7 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 					Message: "the gift card no longer holds " + fmt.Sprint(p.Amount), Details: map[string]any{"field": "payments", "payment_id": p.PublicID}}
 			}
 			entry.Settled = true
-			if _, err := s.ledger.Open(ctx, tx.Client(), entry); err != nil {
+			if _, err := s.ledger.Open(ctx, tx, entry); err != nil {
 				return nil, err
 			}
 			if err := tx.OrderPayment.Update().Where(orderpayment.ID(p.ID)).SetStatus(orderpayment.StatusAuthorizing).Exec(ctx); err != nil {
@@ -102,7 +102,7 @@ func (s *Service) reserveTenders(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 		if verifyOnly {
 			entry.Kind, entry.Amount = paymenttransaction.KindRetain, 0
 		}
-		e, err := s.ledger.Open(ctx, tx.Client(), entry)
+		e, err := s.ledger.Open(ctx, tx, entry)
 		if err != nil {
 			return nil, err
 		}
@@ -228,7 +228,7 @@ func customerData(o *ent.Order) map[string]any {
 // even when the caller's context is cancelled: the gateway has acted, the ledger must say so.
 func (s *Service) settle(ctx context.Context, entry *ent.PaymentTransaction, gatewayID string, latency time.Duration, callErr error, status paymenttransaction.Status) {
 	ctx = context.WithoutCancel(ctx)
-	if err := s.ledger.Settle(ctx, s.p.DB.Client, entry, gatewayID, latency, callErr, status); err != nil {
+	if err := s.ledger.Settle(ctx, nil, entry, gatewayID, latency, callErr, status); err != nil {
 		s.p.Log.ErrorContext(ctx, "settling a payment ledger entry failed", "entry", entry.PublicID, "error", err)
 	}
 }
@@ -374,7 +374,7 @@ func (s *Service) retryVoid(ctx context.Context, e *ent.PaymentTransaction) erro
 // voidAuthorization releases one authorization at its gateway, recorded in the ledger as a
 // void entry written before the call and settled after it.
 func (s *Service) voidAuthorization(ctx context.Context, sh *ent.Shop, o *ent.Order, p *ent.OrderPayment, auth *ent.PaymentTransaction, g gateway.Gateway, authID string) error {
-	entry, err := s.ledger.Open(ctx, s.p.DB.Client, payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: p.ID,
+	entry, err := s.ledger.Open(ctx, nil, payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: p.ID,
 		Kind: paymenttransaction.KindVoid, Amount: auth.Amount, Currency: auth.Currency, Reference: authID})
 	if err != nil {
 		return err
@@ -431,7 +431,7 @@ func (s *Service) creditGiftCard(ctx context.Context, tx *ent.Tx, sh *ent.Shop, 
 	if err := tx.GiftCard.UpdateOneID(*p.GiftCardID).AddBalance(p.Amount).Exec(ctx); err != nil {
 		return err
 	}
-	_, err := s.ledger.Open(ctx, tx.Client(), payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: p.ID,
+	_, err := s.ledger.Open(ctx, tx, payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: p.ID,
 		Kind: paymenttransaction.KindVoid, Amount: p.Amount, Currency: p.Currency, Settled: true})
 	return err
 }

@@ -233,7 +233,7 @@ func (s *Service) reserveMove(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *
 	if m.charge {
 		// The authorization the charge needs is reserved with the capture, under the same operation:
 		// whoever resumes the capture finds it and asks its gateway again under its key.
-		if _, err := s.ledger.Open(ctx, tx.Client(), payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: m.lp.Payment.ID,
+		if _, err := s.ledger.Open(ctx, tx, payment.Entry{ShopID: sh.ID, OrderID: o.ID, PaymentID: m.lp.Payment.ID,
 			Kind: paymenttransaction.KindAuthorize, Amount: m.amount, Currency: m.lp.Payment.Currency, OperationKey: operationKey}); err != nil {
 			return nil, err
 		}
@@ -243,7 +243,7 @@ func (s *Service) reserveMove(ctx context.Context, tx *ent.Tx, sh *ent.Shop, o *
 	} else {
 		e.Reference = lastCaptureID(m.lp.Entries)
 	}
-	return s.ledger.Open(ctx, tx.Client(), e)
+	return s.ledger.Open(ctx, tx, e)
 }
 
 func lastCaptureID(entries []*ent.PaymentTransaction) string {
@@ -327,7 +327,7 @@ func (s *Service) reauthorize(ctx context.Context, sess *orders.OrderSession, p 
 	if err != nil {
 		return "", false
 	}
-	entry, err := s.ledger.Open(ctx, s.p.DB.Client, payment.Entry{ShopID: sess.Shop.ID, OrderID: p.OrderID, PaymentID: p.ID,
+	entry, err := s.ledger.Open(ctx, nil, payment.Entry{ShopID: sess.Shop.ID, OrderID: p.OrderID, PaymentID: p.ID,
 		Kind: paymenttransaction.KindAuthorize, Amount: capture.Amount, Currency: capture.Currency, OperationKey: capture.OperationKey})
 	if err != nil {
 		return "", false

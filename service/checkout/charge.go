@@ -75,7 +75,7 @@ func (s *Service) authorizeCharge(ctx context.Context, sess *orders.OrderSession
 		return "", false
 	}
 	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
-		if err := s.ledger.Settle(ctx, tx.Client(), auth, res.AuthorizationID, time.Since(start), nil, paymenttransaction.StatusSucceeded); err != nil {
+		if err := s.ledger.Settle(ctx, tx, auth, res.AuthorizationID, time.Since(start), nil, paymenttransaction.StatusSucceeded); err != nil {
 			return err
 		}
 		if err := s.ledger.SetReference(ctx, tx.Client(), e, res.AuthorizationID); err != nil {

@@ -123,7 +123,7 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 	var v *orders.OrderView
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		for _, g := range outcome.granted {
-			if err := s.ledger.Settle(ctx, tx.Client(), g.entry, g.gatewayID, g.latency, nil, paymenttransaction.StatusSucceeded); err != nil {
+			if err := s.ledger.Settle(ctx, tx, g.entry, g.gatewayID, g.latency, nil, paymenttransaction.StatusSucceeded); err != nil {
 				return err
 			}
 		}
@@ -136,6 +136,7 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 	})
 	if err == nil {
 		s.processCompletions.WithLabelValues("reserved").Inc()
+		s.processed.Inc()
 		return v, nil
 	}
 	// The gateways granted what they granted: the ledger says so whatever comes next.
@@ -159,6 +160,9 @@ func (s *Service) completeProcessing(ctx context.Context, sh *ent.Shop, r *reser
 		v, err = s.finishProcessed(ctx, tx, sh, o, r.view.LineItems, payments)
 		return err
 	})
+	if err == nil {
+		s.processed.Inc()
+	}
 	return v, err
 }
 

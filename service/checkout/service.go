@@ -30,6 +30,8 @@ type Service struct {
 	// processCompletions counts process_order's last transactions by path: "reserved" on the
 	// rows as its reservation left them, "locked" on rows read again because one moved on.
 	processCompletions *prometheus.CounterVec
+	// processed counts the orders processed, once each, at the commit that marks them so.
+	processed prometheus.Counter
 }
 
 // New returns the checkout domain and gives the job queue its sweeps.
@@ -38,8 +40,12 @@ func New(p *platform.Platform, sh *shops.Service, cat *catalog.Service, o *order
 		processCompletions: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "checkoutd_order_process_completions_total",
 			Help: "process_order's last transactions (every payment authorized), by path: reserved (conditional updates of the rows as the order's reservation left them) or locked (the rows locked and read again, one having moved on).",
-		}, []string{"path"})}
-	p.Metrics.MustRegister(s.processCompletions)
+		}, []string{"path"}),
+		processed: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "checkoutd_orders_processed_total",
+			Help: "Orders processed: every payment authorized (or verified) and the order marked processed.",
+		})}
+	p.Metrics.MustRegister(s.processCompletions, s.processed)
 	platform.AddWorker(p.Jobs, &recoverySweepWorker{s: s})
 	platform.AddWorker(p.Jobs, &followUpSweepWorker{s: s})
 	p.Jobs.AddPeriodic("interrupted_authorization_sweep", SweepInterval, func() river.JobArgs { return recoverySweepArgs{} })

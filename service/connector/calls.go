@@ -145,7 +145,7 @@ func (s *Service) attemptCall(ctx context.Context, args callArgs) error {
 		o.err = &CallError{Refused: true, Err: errString("the shop has no shared secret to sign with")}
 	default:
 		start := time.Now()
-		o.answer, o.err = s.client.Do(ctx, Call{Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: c.Path, Method: c.Method,
+		o.answer, o.err = s.client.Do(ctx, Call{Operation: c.Operation, Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: c.Path, Method: c.Method,
 			Secret: []byte(*sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond, IdempotencyKey: c.IdempotencyKey,
 			Body: json.RawMessage(c.RequestBody)})
 		o.latency = time.Since(start)

@@ -25,18 +25,22 @@ const maxAnswer = 4 << 20
 
 // Client makes the signed calls to a platform's connector server. It keeps no state.
 type Client struct {
-	http *http.Client
-	now  func() time.Time
+	http  *http.Client
+	now   func() time.Time
+	calls *outbound.CallMetrics
 }
 
 // NewClient returns a client whose calls reach only what policy allows; each call's timeout is
-// its destination's.
-func NewClient(policy outbound.Policy, now func() time.Time) *Client {
-	return &Client{http: outbound.NewClient(MaxTimeout, policy), now: now}
+// its destination's. Its calls are counted and timed in calls (nil: not).
+func NewClient(policy outbound.Policy, now func() time.Time, calls *outbound.CallMetrics) *Client {
+	return &Client{http: outbound.NewClient(MaxTimeout, policy), now: now, calls: calls}
 }
 
 // Call is one call to a connector server.
 type Call struct {
+	// Operation names the call in the metrics (create_order, verification, list_products, ...):
+	// one of a few names, never its path, which carries ids.
+	Operation string
 	// Base is {destination}/{version}/shops/{shop}; Path follows it ("/verification").
 	Base, Path string
 	Method     string
@@ -139,7 +143,11 @@ func (cl *Client) Do(ctx context.Context, c Call) (*Answer, error) {
 		req.Header.Set("Idempotency-Key", c.IdempotencyKey)
 	}
 	hmacsig.Sign(req.Header, c.Secret, cl.now())
+	began := time.Now()
 	res, err := cl.http.Do(req)
+	if err != nil {
+		cl.calls.Observe(outbound.KindConnector, c.Operation, began, nil, err)
+	}
 	if r, ok := outbound.AsRefused(err); ok {
 		return nil, &CallError{Refused: true, Err: r}
 	}
@@ -149,8 +157,10 @@ func (cl *Client) Do(ctx context.Context, c Call) (*Answer, error) {
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
 	if err != nil {
+		cl.calls.Observe(outbound.KindConnector, c.Operation, began, nil, err)
 		return nil, &CallError{Timeout: errors.Is(err, context.DeadlineExceeded), Err: fmt.Errorf("reading the answer: %w", err)}
 	}
+	cl.calls.Observe(outbound.KindConnector, c.Operation, began, res, nil)
 	return &Answer{Status: res.StatusCode, Header: res.Header, Body: raw}, nil
 }
 
@@ -159,11 +169,14 @@ func isTimeout(err error) bool {
 	return errors.As(err, &t) && t.Timeout()
 }
 
+// OperationVerification is the connector's verification of a destination.
+const OperationVerification = "verification"
+
 // Verify is the connector's verification: GET {base}/verification must answer 200 and carry an
 // X-HMAC of its own, made with the same secret, so that checkoutd knows the server it reached
 // holds the shop's secret. It returns why not, or nil.
 func (cl *Client) Verify(ctx context.Context, base string, secret []byte, timeout time.Duration) error {
-	a, err := cl.Do(ctx, Call{Base: base, Path: "/verification", Method: http.MethodGet, Secret: secret, Timeout: timeout})
+	a, err := cl.Do(ctx, Call{Operation: OperationVerification, Base: base, Path: "/verification", Method: http.MethodGet, Secret: secret, Timeout: timeout})
 	if err != nil {
 		return err
 	}

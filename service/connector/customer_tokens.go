@@ -44,7 +44,7 @@ func (s *Service) ValidateCustomerToken(ctx context.Context, sh *ent.Shop, platf
 	path := "/customers/" + url.PathEscape(platformID) + "/validate"
 	body := map[string]any{"data": map[string]any{"token_info": map[string]any{"token": token}}}
 	start := time.Now()
-	a, callErr := s.client.Do(ctx, Call{Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: path, Method: methodPost,
+	a, callErr := s.client.Do(ctx, Call{Operation: OperationValidateCustomerToken, Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: path, Method: methodPost,
 		Secret: []byte(*sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond, Body: body})
 	latency := time.Since(start)
 	var verdict error

@@ -39,6 +39,8 @@ type Config struct {
 	RetryBase time.Duration
 	// MaxAttempts is how many attempts a call gets before it fails (DefaultMaxAttempts if zero).
 	MaxAttempts int
+	// Calls counts and times the calls made (nil: not).
+	Calls *outbound.CallMetrics
 }
 
 // New returns the platform connector domain, with its call worker and queue registered.
@@ -50,7 +52,7 @@ func New(p *platform.Platform, o *orders.Service, cu *customers.Service, cat *ca
 		cfg.MaxAttempts = DefaultMaxAttempts
 	}
 	// Signatures carry the wall-clock time the platform checks, whatever the service clock says.
-	s := &Service{p: p, orders: o, customers: cu, catalog: cat, platformOrders: po, outbound: cfg.Outbound, client: NewClient(cfg.Outbound, time.Now),
+	s := &Service{p: p, orders: o, customers: cu, catalog: cat, platformOrders: po, outbound: cfg.Outbound, client: NewClient(cfg.Outbound, time.Now, cfg.Calls),
 		retryBase: cfg.RetryBase, maxAttempts: cfg.MaxAttempts}
 	s.watchDestinations()
 	platform.AddWorker(p.Jobs, &callWorker{s: s})

@@ -32,6 +32,10 @@ const (
 	syncPageAttempts = 5
 )
 
+// syncOperations name a sync's page calls in the metrics, by topic.
+var syncOperations = map[platformsync.Topic]string{platformsync.TopicCustomers: "list_customers",
+	platformsync.TopicProducts: "list_products", platformsync.TopicOrders: "list_orders"}
+
 // syncPageArgs is the job that imports page Page (counted from 0) of a sync.
 type syncPageArgs struct {
 	SyncID int `json:"sync_id"`
@@ -124,7 +128,7 @@ func (s *Service) importPage(ctx context.Context, args syncPageArgs) error {
 	if sy.Cursor != "" {
 		q.Set("cursor", sy.Cursor)
 	}
-	a, err := s.client.Do(ctx, Call{Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: "/" + sy.Topic.String() + "?" + q.Encode(),
+	a, err := s.client.Do(ctx, Call{Operation: syncOperations[sy.Topic], Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: "/" + sy.Topic.String() + "?" + q.Encode(),
 		Method: methodGet, Secret: []byte(*sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond})
 	if err != nil {
 		return fmt.Errorf("page %d: %w", args.Page+1, err)

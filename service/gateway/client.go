@@ -34,14 +34,22 @@ type Gateway struct {
 
 // Client calls gateways.
 type Client struct {
-	http *http.Client
-	now  func() time.Time
+	http  *http.Client
+	now   func() time.Time
+	calls *outbound.CallMetrics
 }
 
 // New returns a client whose calls give up after timeout and reach only the addresses policy
 // allows (package outbound). Redirects are not followed: a 3xx is an answer of unknown outcome.
 func New(timeout time.Duration, now func() time.Time, policy outbound.Policy) *Client {
 	return &Client{http: outbound.NewClient(timeout, policy), now: now}
+}
+
+// Measured makes c count and time its calls in m (kind gateway, call retain, auth, capture,
+// refund or void), and returns it.
+func (c *Client) Measured(m *outbound.CallMetrics) *Client {
+	c.calls = m
+	return c
 }
 
 // Error is a call that did not succeed. Declined means the gateway answered and refused (a 4xx),
@@ -204,7 +212,11 @@ func (c *Client) callStatus(ctx context.Context, g Gateway, path, key string, in
 	} else {
 		req.Header.Set("Date", c.now().UTC().Format(http.TimeFormat))
 	}
+	began := time.Now()
 	res, err := c.http.Do(req)
+	if err != nil {
+		c.calls.Observe(outbound.KindGateway, path[1:], began, nil, err)
+	}
 	if r, ok := outbound.AsRefused(err); ok {
 		return 0, &Error{Declined: true, Code: CodeOutboundRefused, Message: "not sent: " + r.Error()}
 	}
@@ -214,8 +226,10 @@ func (c *Client) callStatus(ctx context.Context, g Gateway, path, key string, in
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
 	if err != nil {
+		c.calls.Observe(outbound.KindGateway, path[1:], began, nil, err)
 		return res.StatusCode, &Error{Message: "reading the answer: " + err.Error()}
 	}
+	c.calls.Observe(outbound.KindGateway, path[1:], began, res, nil)
 	if res.StatusCode >= 300 {
 		var e struct {
 			ErrorCode string `json:"error_code"`

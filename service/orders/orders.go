@@ -186,6 +186,7 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	if err != nil {
 		return nil, err
 	}
+	s.initialized.Inc()
 	// A new order has no payments yet.
 	view, err := s.ViewWith(ctx, s.p.DB.Read, sh, o, items, []*ent.OrderPayment{})
 	if err != nil {

@@ -35,6 +35,8 @@ type Service struct {
 	// fieldChanges counts changes of an order's own row by how they were written: "kept" in one
 	// conditional statement on the order this process kept, "locked" in a transaction.
 	fieldChanges *prometheus.CounterVec
+	// initialized counts the orders created, once each, at the commit that creates them.
+	initialized prometheus.Counter
 }
 
 // New returns the order domain; smtpURL is where customer emails go (empty: none are sent).
@@ -43,8 +45,12 @@ func New(p *platform.Platform, sh *shops.Service, cat *catalog.Service, smtpURL 
 		fieldChanges: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "checkoutd_order_field_changes_total",
 			Help: "Changes of an order's own row (customer, addresses, shipping line, taxes, discount codes), by path: kept (one statement on the order this process kept, still current) or locked (a transaction on the locked row).",
-		}, []string{"path"})}
-	p.Metrics.MustRegister(s.fieldChanges)
+		}, []string{"path"}),
+		initialized: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "checkoutd_orders_initialized_total",
+			Help: "Orders initialized (created from a cart); a resumed order is not a new one.",
+		})}
+	p.Metrics.MustRegister(s.fieldChanges, s.initialized)
 	platform.AddWorker(p.Jobs, &abandonedSweepWorker{s: s})
 	platform.AddWorker(p.Jobs, &abandonedCartEmailWorker{s: s})
 	p.Jobs.AddPeriodic("abandoned_order_sweep", AbandonedSweepInterval, func() river.JobArgs { return abandonedSweepArgs{} })

@@ -11,17 +11,30 @@ import (
 )
 
 // Ledger writes the ledger's entries: opened before a gateway is called, settled with its
-// answer. Each method writes through the client it is given (a transaction's inside one).
+// answer. Open and Settle write in the transaction they are given, or through the service's
+// client when it is nil: the money an entry moves is counted once that write is committed. The
+// other methods write through the client they are given (a transaction's inside one).
 type Ledger struct {
-	clock func() time.Time
+	// client writes outside a transaction.
+	client *ent.Client
+	clock  func() time.Time
 	// owner is this process's lease, which each entry opened carries ("" without one).
 	owner func() string
+	moved *moneyMetrics
 }
 
-// NewLedger returns the ledger; settled_at is read from clock, and each entry opened carries the
-// process lease owner answers.
-func NewLedger(clock func() time.Time, owner func() string) *Ledger {
-	return &Ledger{clock: clock, owner: owner}
+// NewLedger returns the ledger of p: settled_at is read from its clock, each entry opened
+// carries its process lease, and the money moved is counted in its registry.
+func NewLedger(p *platform.Platform) *Ledger {
+	return &Ledger{client: p.DB.Client, clock: p.Clock, owner: p.LeaseID, moved: newMoneyMetrics(p.Metrics)}
+}
+
+// writer is the client that writes in tx, or outside a transaction when tx is nil.
+func (l *Ledger) writer(tx *ent.Tx) *ent.Client {
+	if tx == nil {
+		return l.client
+	}
+	return tx.Client()
 }
 
 // Entry is a ledger entry to open.
@@ -46,12 +59,12 @@ type Entry struct {
 	Settled bool
 }
 
-// Open writes a new entry through c.
-func (l *Ledger) Open(ctx context.Context, c *ent.Client, e Entry) (*ent.PaymentTransaction, error) {
+// Open writes a new entry in tx (nil: none).
+func (l *Ledger) Open(ctx context.Context, tx *ent.Tx, e Entry) (*ent.PaymentTransaction, error) {
 	if e.PublicID == "" {
 		e.PublicID = platform.NewPublicID()
 	}
-	create := c.PaymentTransaction.Create().SetShopID(e.ShopID).SetOrderID(e.OrderID).SetPaymentID(e.PaymentID).
+	create := l.writer(tx).PaymentTransaction.Create().SetShopID(e.ShopID).SetOrderID(e.OrderID).SetPaymentID(e.PaymentID).
 		SetPublicID(e.PublicID).SetKind(e.Kind).SetAmount(e.Amount).SetCurrency(e.Currency)
 	if owner := l.owner(); owner != "" {
 		create.SetOwner(owner)
@@ -71,17 +84,30 @@ func (l *Ledger) Open(ctx context.Context, c *ent.Client, e Entry) (*ent.Payment
 	if e.Reference != "" {
 		create.SetReferenceTransactionID(e.Reference)
 	}
-	return create.Save(ctx)
+	entry, err := create.Save(ctx)
+	if err == nil && e.Settled {
+		l.count(tx, entry)
+	}
+	return entry, err
 }
 
-// Settle records a gateway's answer on its entry, through c.
-func (l *Ledger) Settle(ctx context.Context, c *ent.Client, entry *ent.PaymentTransaction, gatewayID string, latency time.Duration, callErr error, status paymenttransaction.Status) error {
-	u := c.PaymentTransaction.Update().Where(paymenttransaction.ID(entry.ID)).SetStatus(status).SetGatewayTransactionID(gatewayID).
+// Settle records a gateway's answer on its entry, in tx (nil: none). An entry already
+// succeeded stays as it is: its money moved once, whoever settles it again (a follow-up in
+// another process) with the same answer.
+func (l *Ledger) Settle(ctx context.Context, tx *ent.Tx, entry *ent.PaymentTransaction, gatewayID string, latency time.Duration, callErr error, status paymenttransaction.Status) error {
+	u := l.writer(tx).PaymentTransaction.Update().Where(paymenttransaction.ID(entry.ID)).SetStatus(status).SetGatewayTransactionID(gatewayID).
 		SetLatencyMs(int(latency.Milliseconds())).SetSettledAt(l.clock())
 	if e, ok := callErr.(*gateway.Error); ok {
 		u.SetErrorCode(e.Code).SetErrorMessage(truncate(e.Error(), 500))
 	}
-	return u.Exec(ctx)
+	if status != paymenttransaction.StatusSucceeded {
+		return u.Exec(ctx)
+	}
+	n, err := u.Where(paymenttransaction.StatusNEQ(paymenttransaction.StatusSucceeded)).Save(ctx)
+	if err == nil && n == 1 {
+		l.count(tx, entry)
+	}
+	return err
 }
 
 func truncate(s string, n int) string {

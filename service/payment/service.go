@@ -17,5 +17,5 @@ type Service struct {
 
 // New returns the payment domain.
 func New(p *platform.Platform, gateways *gateway.Client) *Service {
-	return &Service{p: p, Ledger: NewLedger(p.Clock, p.LeaseID), Gateways: gateways}
+	return &Service{p: p, Ledger: NewLedger(p), Gateways: gateways}
 }

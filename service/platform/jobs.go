@@ -39,10 +39,13 @@ type Queue struct {
 	// retention are the domains' retention rules (retention.go), retentionKeep the settings.
 	retention     []RetentionRule
 	retentionKeep map[string]time.Duration
+	outcomes      jobOutcomes
+	// unsubscribe ends the subscription to the queue's job outcomes (Start to Stop).
+	unsubscribe func()
 }
 
 func newQueue(p *Platform) *Queue {
-	return &Queue{p: p, workers: river.NewWorkers(), retentionKeep: map[string]time.Duration{},
+	return &Queue{p: p, workers: river.NewWorkers(), retentionKeep: map[string]time.Duration{}, outcomes: newJobOutcomes(),
 		queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}, QueuePlatform: {MaxWorkers: platformWorkers}}}
 }
 
@@ -120,11 +123,20 @@ func (q *Queue) Open(cfg QueueConfig) error {
 
 // Start works the queue until Stop or ctx ends. Every checkoutd process may run it: each job is
 // worked once.
-func (q *Queue) Start(ctx context.Context) error { return q.client.Start(ctx) }
+func (q *Queue) Start(ctx context.Context) error {
+	if q.unsubscribe == nil {
+		q.unsubscribe = q.outcomes.follow(q.client)
+	}
+	return q.client.Start(ctx)
+}
 
 // Stop lets running jobs finish (within ctx) and stops taking new ones.
 func (q *Queue) Stop(ctx context.Context) error {
 	err := q.client.Stop(ctx)
+	if q.unsubscribe != nil {
+		q.unsubscribe()
+		q.unsubscribe = nil
+	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		// What did not finish stays in the queue, marked running, and is rescued later.
 		return nil

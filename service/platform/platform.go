@@ -59,7 +59,8 @@ func New(db *Database, log *slog.Logger, clock func() time.Time) *Platform {
 	}
 	p.Jobs = newQueue(p)
 	p.Outbox = &Outbox{p: p}
-	p.Metrics.MustRegister(p.writeTxs, p.writeTxSeconds, queueCollector{p})
+	p.Metrics.MustRegister(p.writeTxs, p.writeTxSeconds, queueCollector{p}, p.Jobs.outcomes.total, p.Jobs.outcomes.seconds)
+	p.registerPoolMetrics()
 	return p
 }
 
