@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"testing"
 
-	"entgo.io/ent/dialect"
-
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/input"
@@ -23,11 +21,7 @@ import (
 // of the database would show.
 func rawRow(t *testing.T, db *platform.Database, table string, id int) []byte {
 	t.Helper()
-	placeholder := "?"
-	if db.Dialect == dialect.Postgres {
-		placeholder = "$1"
-	}
-	rows, err := db.SQL.Query("SELECT * FROM "+table+" WHERE id = "+placeholder, id)
+	rows, err := db.SQL.Query("SELECT * FROM "+table+" WHERE id = $1", id)
 	if err != nil {
 		t.Fatal(err)
 	}
