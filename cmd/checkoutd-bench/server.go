@@ -54,18 +54,20 @@ func dropDatabases() {
 
 // server is one `checkoutd serve` the harness started, on a loopback port.
 type server struct {
-	bin     string
-	dbURL   string
-	cmd     *exec.Cmd
-	URL     string
-	Startup time.Duration
+	bin   string
+	dbURL string
+	// secretKey seals the fresh database's secrets (CHECKOUT_SECRET_KEY, which PostgreSQL requires).
+	secretKey string
+	cmd       *exec.Cmd
+	URL       string
+	Startup   time.Duration
 	// RSSAfterStart is the resident set in bytes right after /readyz first answered.
 	RSSAfterStart int64
 }
 
 func (s *server) env(addr string) []string {
 	// The bench's gateway and webhook receivers listen on loopback.
-	return append(os.Environ(), "CHECKOUT_DATABASE_URL="+s.dbURL, "CHECKOUT_ADDR="+addr, "CHECKOUT_LOG_LEVEL=warn",
+	return append(os.Environ(), "CHECKOUT_DATABASE_URL="+s.dbURL, "CHECKOUT_SECRET_KEY="+s.secretKey, "CHECKOUT_ADDR="+addr, "CHECKOUT_LOG_LEVEL=warn",
 		"CHECKOUT_OUTBOUND_ALLOW_PRIVATE=true")
 }
 

@@ -1,4 +1,4 @@
-// Command checkoutd is the checkout service: serve, migrate, shop and demo.
+// Command checkoutd is the checkout service: serve, migrate, shop, demo and secrets.
 package main
 
 import (
@@ -24,10 +24,14 @@ const usage = `usage:
   checkoutd shop create --identifier ID [--name NAME] [--domain DOMAIN] [--currency USD]
   checkoutd shop token --identifier ID
   checkoutd demo          create (idempotently) the demo shop and print a fresh token for it
+  checkoutd secrets rotate  re-seal every stored secret under CHECKOUT_SECRET_KEY
 
 environment:
   CHECKOUT_ADDR          listen address (default 127.0.0.1:8080)
   CHECKOUT_DATABASE_URL  file:PATH (SQLite, default file:checkout.db) or postgres://...
+  CHECKOUT_SECRET_KEY    32 random bytes in base64 that seal the shops' secrets (required with
+                         PostgreSQL; with SQLite, a key file beside the database is made when unset)
+  CHECKOUT_SECRET_KEY_PREVIOUS  older keys, comma-separated, still read until secrets rotate
   CHECKOUT_LOG_FORMAT    json for JSON logs (default text)
   CHECKOUT_LOG_LEVEL     debug, info, warn or error (default info)
   CHECKOUT_SMTP_URL      smtp://user:password@host:port?from=... for customer emails
@@ -55,6 +59,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.New("no command given")
 	}
 	switch args[0] {
+	case "serve", "shop", "demo", "secrets":
+		current, previous := secretKeysFromEnv()
+		if err := installSecretKeys(envOr("CHECKOUT_DATABASE_URL", "file:checkout.db"), current, previous); err != nil {
+			return err
+		}
+	}
+	switch args[0] {
 	case "serve":
 		return serve(ctx, args[1:])
 	case "migrate":
@@ -68,6 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return shopCommand(ctx, args[1:], stdout)
 	case "demo":
 		return demo(ctx, stdout)
+	case "secrets":
+		return secretsCommand(ctx, args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

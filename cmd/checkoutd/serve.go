@@ -74,6 +74,9 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	svc := service.New(db, append(opts, service.WithLogger(slog.Default()), service.WithSMTP(os.Getenv("CHECKOUT_SMTP_URL")))...)
+	if err := prepareSecrets(ctx, svc); err != nil {
+		return err
+	}
 	if addr := os.Getenv("CHECKOUT_PPROF_ADDR"); addr != "" {
 		// Profiles on a separate listener, never on the public one.
 		go func() { slog.Warn("pprof stopped", "error", http.ListenAndServe(addr, pprofMux())) }()
