@@ -12,9 +12,10 @@ const SecretKey = "Y2hlY2tvdXRkIHRlc3Qga2V5LCBuZXZlciB1c2VkISE="
 
 var secretKeyOnce sync.Once
 
-// useSecretKey installs the ring of SecretKey, unless the test binary installed its own first
-// (the tests of key rotation do).
-func useSecretKey() {
+// UseSecretKey installs the ring of SecretKey, unless the test binary installed its own first
+// (the tests of key rotation do). SQLite and Postgres call it; a test that opens a database
+// itself calls it before it builds a service.
+func UseSecretKey() {
 	secretKeyOnce.Do(func() {
 		if secrets.Installed() != nil {
 			return
