@@ -1,6 +1,8 @@
 # checkoutd: make run starts the service on the embedded database with a demo shop; make test tests it.
 # make run lets outbound calls reach private and loopback addresses (CHECKOUT_OUTBOUND_ALLOW_PRIVATE),
 # so that a gateway or webhook receiver on this machine can be tried; production leaves it off.
+# Without CHECKOUT_SECRET_KEY, the key that seals the shops' secrets is kept in checkout.db.key
+# beside the database, made (and said so) on first use: back it up with the database.
 GO ?= go
 BIN := bin/checkoutd
 export CHECKOUT_ADDR ?= 127.0.0.1:8080

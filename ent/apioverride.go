@@ -67,10 +67,12 @@ func (*APIOverride) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case apioverride.FieldID, apioverride.FieldShopID:
 			values[i] = new(sql.NullInt64)
-		case apioverride.FieldPublicID, apioverride.FieldOverrideType, apioverride.FieldURL, apioverride.FieldSharedSecret:
+		case apioverride.FieldPublicID, apioverride.FieldOverrideType, apioverride.FieldURL:
 			values[i] = new(sql.NullString)
 		case apioverride.FieldCreatedAt, apioverride.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
+		case apioverride.FieldSharedSecret:
+			values[i] = apioverride.ValueScanner.SharedSecret.ScanValue()
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -129,10 +131,10 @@ func (_m *APIOverride) assignValues(columns []string, values []any) error {
 				_m.URL = value.String
 			}
 		case apioverride.FieldSharedSecret:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field shared_secret", values[i])
-			} else if value.Valid {
-				_m.SharedSecret = value.String
+			if value, err := apioverride.ValueScanner.SharedSecret.FromValue(values[i]); err != nil {
+				return err
+			} else {
+				_m.SharedSecret = value
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])

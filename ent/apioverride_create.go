@@ -169,7 +169,10 @@ func (_c *APIOverrideCreate) sqlSave(ctx context.Context) (*APIOverride, error) 
 	if err := _c.check(); err != nil {
 		return nil, err
 	}
-	_node, _spec := _c.createSpec()
+	_node, _spec, err := _c.createSpec()
+	if err != nil {
+		return nil, err
+	}
 	if err := sqlgraph.CreateNode(ctx, _c.driver, _spec); err != nil {
 		if sqlgraph.IsConstraintError(err) {
 			err = &ConstraintError{msg: err.Error(), wrap: err}
@@ -183,7 +186,7 @@ func (_c *APIOverrideCreate) sqlSave(ctx context.Context) (*APIOverride, error) 
 	return _node, nil
 }
 
-func (_c *APIOverrideCreate) createSpec() (*APIOverride, *sqlgraph.CreateSpec) {
+func (_c *APIOverrideCreate) createSpec() (*APIOverride, *sqlgraph.CreateSpec, error) {
 	var (
 		_node = &APIOverride{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(apioverride.Table, sqlgraph.NewFieldSpec(apioverride.FieldID, field.TypeInt))
@@ -210,7 +213,11 @@ func (_c *APIOverrideCreate) createSpec() (*APIOverride, *sqlgraph.CreateSpec) {
 		_node.URL = value
 	}
 	if value, ok := _c.mutation.SharedSecret(); ok {
-		_spec.SetField(apioverride.FieldSharedSecret, field.TypeString, value)
+		vv, err := apioverride.ValueScanner.SharedSecret.Value(value)
+		if err != nil {
+			return nil, nil, err
+		}
+		_spec.SetField(apioverride.FieldSharedSecret, field.TypeString, vv)
 		_node.SharedSecret = value
 	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
@@ -230,7 +237,7 @@ func (_c *APIOverrideCreate) createSpec() (*APIOverride, *sqlgraph.CreateSpec) {
 		_node.ShopID = nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
-	return _node, _spec
+	return _node, _spec, nil
 }
 
 // OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
@@ -500,7 +507,10 @@ func (_c *APIOverrideCreateBulk) Save(ctx context.Context) ([]*APIOverride, erro
 				}
 				builder.mutation = mutation
 				var err error
-				nodes[i], specs[i] = builder.createSpec()
+				nodes[i], specs[i], err = builder.createSpec()
+				if err != nil {
+					return nil, err
+				}
 				if i < len(mutators)-1 {
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {

@@ -147,7 +147,11 @@ func (_u *APIOverrideUpdate) sqlSave(ctx context.Context) (_node int, err error)
 		_spec.SetField(apioverride.FieldURL, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.SharedSecret(); ok {
-		_spec.SetField(apioverride.FieldSharedSecret, field.TypeString, value)
+		vv, err := apioverride.ValueScanner.SharedSecret.Value(value)
+		if err != nil {
+			return 0, err
+		}
+		_spec.SetField(apioverride.FieldSharedSecret, field.TypeString, vv)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -318,7 +322,11 @@ func (_u *APIOverrideUpdateOne) sqlSave(ctx context.Context) (_node *APIOverride
 		_spec.SetField(apioverride.FieldURL, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.SharedSecret(); ok {
-		_spec.SetField(apioverride.FieldSharedSecret, field.TypeString, value)
+		vv, err := apioverride.ValueScanner.SharedSecret.Value(value)
+		if err != nil {
+			return nil, err
+		}
+		_spec.SetField(apioverride.FieldSharedSecret, field.TypeString, vv)
 	}
 	_node = &APIOverride{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -39,7 +39,7 @@ type ExternalPaymentGateway struct {
 	// HTTPHeaders holds the value of the "http_headers" field.
 	HTTPHeaders []schema.HTTPHeader `json:"http_headers,omitempty"`
 	// APIToken holds the value of the "api_token" field.
-	APIToken *string `json:"-"`
+	APIToken string `json:"-"`
 	// PartialCapture holds the value of the "partial_capture" field.
 	PartialCapture bool `json:"partial_capture,omitempty"`
 	// AdditionalOrderDetails holds the value of the "additional_order_details" field.
@@ -89,10 +89,12 @@ func (*ExternalPaymentGateway) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case externalpaymentgateway.FieldID, externalpaymentgateway.FieldShopID:
 			values[i] = new(sql.NullInt64)
-		case externalpaymentgateway.FieldPublicID, externalpaymentgateway.FieldName, externalpaymentgateway.FieldBaseURL, externalpaymentgateway.FieldIframeURL, externalpaymentgateway.FieldLocation, externalpaymentgateway.FieldAPIToken, externalpaymentgateway.FieldProviderID, externalpaymentgateway.FieldCurrency:
+		case externalpaymentgateway.FieldPublicID, externalpaymentgateway.FieldName, externalpaymentgateway.FieldBaseURL, externalpaymentgateway.FieldIframeURL, externalpaymentgateway.FieldLocation, externalpaymentgateway.FieldProviderID, externalpaymentgateway.FieldCurrency:
 			values[i] = new(sql.NullString)
 		case externalpaymentgateway.FieldCreatedAt, externalpaymentgateway.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
+		case externalpaymentgateway.FieldAPIToken:
+			values[i] = externalpaymentgateway.ValueScanner.APIToken.ScanValue()
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -172,11 +174,10 @@ func (_m *ExternalPaymentGateway) assignValues(columns []string, values []any) e
 				}
 			}
 		case externalpaymentgateway.FieldAPIToken:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field api_token", values[i])
-			} else if value.Valid {
-				_m.APIToken = new(string)
-				*_m.APIToken = value.String
+			if value, err := externalpaymentgateway.ValueScanner.APIToken.FromValue(values[i]); err != nil {
+				return err
+			} else {
+				_m.APIToken = value
 			}
 		case externalpaymentgateway.FieldPartialCapture:
 			if value, ok := values[i].(*sql.NullBool); !ok {

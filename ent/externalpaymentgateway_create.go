@@ -273,7 +273,10 @@ func (_c *ExternalPaymentGatewayCreate) sqlSave(ctx context.Context) (*ExternalP
 	if err := _c.check(); err != nil {
 		return nil, err
 	}
-	_node, _spec := _c.createSpec()
+	_node, _spec, err := _c.createSpec()
+	if err != nil {
+		return nil, err
+	}
 	if err := sqlgraph.CreateNode(ctx, _c.driver, _spec); err != nil {
 		if sqlgraph.IsConstraintError(err) {
 			err = &ConstraintError{msg: err.Error(), wrap: err}
@@ -287,7 +290,7 @@ func (_c *ExternalPaymentGatewayCreate) sqlSave(ctx context.Context) (*ExternalP
 	return _node, nil
 }
 
-func (_c *ExternalPaymentGatewayCreate) createSpec() (*ExternalPaymentGateway, *sqlgraph.CreateSpec) {
+func (_c *ExternalPaymentGatewayCreate) createSpec() (*ExternalPaymentGateway, *sqlgraph.CreateSpec, error) {
 	var (
 		_node = &ExternalPaymentGateway{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(externalpaymentgateway.Table, sqlgraph.NewFieldSpec(externalpaymentgateway.FieldID, field.TypeInt))
@@ -326,8 +329,12 @@ func (_c *ExternalPaymentGatewayCreate) createSpec() (*ExternalPaymentGateway, *
 		_node.HTTPHeaders = value
 	}
 	if value, ok := _c.mutation.APIToken(); ok {
-		_spec.SetField(externalpaymentgateway.FieldAPIToken, field.TypeString, value)
-		_node.APIToken = &value
+		vv, err := externalpaymentgateway.ValueScanner.APIToken.Value(value)
+		if err != nil {
+			return nil, nil, err
+		}
+		_spec.SetField(externalpaymentgateway.FieldAPIToken, field.TypeString, vv)
+		_node.APIToken = value
 	}
 	if value, ok := _c.mutation.PartialCapture(); ok {
 		_spec.SetField(externalpaymentgateway.FieldPartialCapture, field.TypeBool, value)
@@ -366,7 +373,7 @@ func (_c *ExternalPaymentGatewayCreate) createSpec() (*ExternalPaymentGateway, *
 		_node.ShopID = nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
-	return _node, _spec
+	return _node, _spec, nil
 }
 
 // OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
@@ -883,7 +890,10 @@ func (_c *ExternalPaymentGatewayCreateBulk) Save(ctx context.Context) ([]*Extern
 				}
 				builder.mutation = mutation
 				var err error
-				nodes[i], specs[i] = builder.createSpec()
+				nodes[i], specs[i], err = builder.createSpec()
+				if err != nil {
+					return nil, err
+				}
 				if i < len(mutators)-1 {
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {

@@ -297,7 +297,11 @@ func (_u *ExternalPaymentGatewayUpdate) sqlSave(ctx context.Context) (_node int,
 		_spec.ClearField(externalpaymentgateway.FieldHTTPHeaders, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.APIToken(); ok {
-		_spec.SetField(externalpaymentgateway.FieldAPIToken, field.TypeString, value)
+		vv, err := externalpaymentgateway.ValueScanner.APIToken.Value(value)
+		if err != nil {
+			return 0, err
+		}
+		_spec.SetField(externalpaymentgateway.FieldAPIToken, field.TypeString, vv)
 	}
 	if _u.mutation.APITokenCleared() {
 		_spec.ClearField(externalpaymentgateway.FieldAPIToken, field.TypeString)
@@ -634,7 +638,11 @@ func (_u *ExternalPaymentGatewayUpdateOne) sqlSave(ctx context.Context) (_node *
 		_spec.ClearField(externalpaymentgateway.FieldHTTPHeaders, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.APIToken(); ok {
-		_spec.SetField(externalpaymentgateway.FieldAPIToken, field.TypeString, value)
+		vv, err := externalpaymentgateway.ValueScanner.APIToken.Value(value)
+		if err != nil {
+			return nil, err
+		}
+		_spec.SetField(externalpaymentgateway.FieldAPIToken, field.TypeString, vv)
 	}
 	if _u.mutation.APITokenCleared() {
 		_spec.ClearField(externalpaymentgateway.FieldAPIToken, field.TypeString)

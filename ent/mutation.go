@@ -12056,7 +12056,7 @@ func (m *ExternalPaymentGatewayMutation) APIToken() (r string, exists bool) {
 // OldAPIToken returns the old "api_token" field's value of the ExternalPaymentGateway entity.
 // If the ExternalPaymentGateway object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *ExternalPaymentGatewayMutation) OldAPIToken(ctx context.Context) (v *string, err error) {
+func (m *ExternalPaymentGatewayMutation) OldAPIToken(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldAPIToken is only allowed on UpdateOne operations")
 	}
@@ -30559,7 +30559,7 @@ func (m *ShopMutation) SharedSecret() (r string, exists bool) {
 // OldSharedSecret returns the old "shared_secret" field's value of the Shop entity.
 // If the Shop object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *ShopMutation) OldSharedSecret(ctx context.Context) (v *string, err error) {
+func (m *ShopMutation) OldSharedSecret(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldSharedSecret is only allowed on UpdateOne operations")
 	}

@@ -63,10 +63,12 @@ func (*RSAConfig) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case rsaconfig.FieldID, rsaconfig.FieldShopID:
 			values[i] = new(sql.NullInt64)
-		case rsaconfig.FieldURL, rsaconfig.FieldSharedSecret:
+		case rsaconfig.FieldURL:
 			values[i] = new(sql.NullString)
 		case rsaconfig.FieldCreatedAt, rsaconfig.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
+		case rsaconfig.FieldSharedSecret:
+			values[i] = rsaconfig.ValueScanner.SharedSecret.ScanValue()
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -113,10 +115,10 @@ func (_m *RSAConfig) assignValues(columns []string, values []any) error {
 				_m.URL = value.String
 			}
 		case rsaconfig.FieldSharedSecret:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field shared_secret", values[i])
-			} else if value.Valid {
-				_m.SharedSecret = value.String
+			if value, err := rsaconfig.ValueScanner.SharedSecret.FromValue(values[i]); err != nil {
+				return err
+			} else {
+				_m.SharedSecret = value
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])

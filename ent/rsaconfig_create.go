@@ -146,7 +146,10 @@ func (_c *RSAConfigCreate) sqlSave(ctx context.Context) (*RSAConfig, error) {
 	if err := _c.check(); err != nil {
 		return nil, err
 	}
-	_node, _spec := _c.createSpec()
+	_node, _spec, err := _c.createSpec()
+	if err != nil {
+		return nil, err
+	}
 	if err := sqlgraph.CreateNode(ctx, _c.driver, _spec); err != nil {
 		if sqlgraph.IsConstraintError(err) {
 			err = &ConstraintError{msg: err.Error(), wrap: err}
@@ -160,7 +163,7 @@ func (_c *RSAConfigCreate) sqlSave(ctx context.Context) (*RSAConfig, error) {
 	return _node, nil
 }
 
-func (_c *RSAConfigCreate) createSpec() (*RSAConfig, *sqlgraph.CreateSpec) {
+func (_c *RSAConfigCreate) createSpec() (*RSAConfig, *sqlgraph.CreateSpec, error) {
 	var (
 		_node = &RSAConfig{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(rsaconfig.Table, sqlgraph.NewFieldSpec(rsaconfig.FieldID, field.TypeInt))
@@ -179,7 +182,11 @@ func (_c *RSAConfigCreate) createSpec() (*RSAConfig, *sqlgraph.CreateSpec) {
 		_node.URL = value
 	}
 	if value, ok := _c.mutation.SharedSecret(); ok {
-		_spec.SetField(rsaconfig.FieldSharedSecret, field.TypeString, value)
+		vv, err := rsaconfig.ValueScanner.SharedSecret.Value(value)
+		if err != nil {
+			return nil, nil, err
+		}
+		_spec.SetField(rsaconfig.FieldSharedSecret, field.TypeString, vv)
 		_node.SharedSecret = value
 	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
@@ -199,7 +206,7 @@ func (_c *RSAConfigCreate) createSpec() (*RSAConfig, *sqlgraph.CreateSpec) {
 		_node.ShopID = nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
-	return _node, _spec
+	return _node, _spec, nil
 }
 
 // OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
@@ -440,7 +447,10 @@ func (_c *RSAConfigCreateBulk) Save(ctx context.Context) ([]*RSAConfig, error) {
 				}
 				builder.mutation = mutation
 				var err error
-				nodes[i], specs[i] = builder.createSpec()
+				nodes[i], specs[i], err = builder.createSpec()
+				if err != nil {
+					return nil, err
+				}
 				if i < len(mutators)-1 {
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {

@@ -130,7 +130,11 @@ func (_u *RSAConfigUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		_spec.SetField(rsaconfig.FieldURL, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.SharedSecret(); ok {
-		_spec.SetField(rsaconfig.FieldSharedSecret, field.TypeString, value)
+		vv, err := rsaconfig.ValueScanner.SharedSecret.Value(value)
+		if err != nil {
+			return 0, err
+		}
+		_spec.SetField(rsaconfig.FieldSharedSecret, field.TypeString, vv)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -284,7 +288,11 @@ func (_u *RSAConfigUpdateOne) sqlSave(ctx context.Context) (_node *RSAConfig, er
 		_spec.SetField(rsaconfig.FieldURL, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.SharedSecret(); ok {
-		_spec.SetField(rsaconfig.FieldSharedSecret, field.TypeString, value)
+		vv, err := rsaconfig.ValueScanner.SharedSecret.Value(value)
+		if err != nil {
+			return nil, err
+		}
+		_spec.SetField(rsaconfig.FieldSharedSecret, field.TypeString, vv)
 	}
 	_node = &RSAConfig{config: _u.config}
 	_spec.Assign = _node.assignValues

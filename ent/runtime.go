@@ -41,6 +41,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/webhookattempt"
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
+
+	"entgo.io/ent/schema/field"
 )
 
 // The init function reads all schema descriptors with runtime code
@@ -66,6 +68,9 @@ func init() {
 	apioverrideDescPublicID := apioverrideFields[1].Descriptor()
 	// apioverride.PublicIDValidator is a validator for the "public_id" field. It is called by the builders before save.
 	apioverride.PublicIDValidator = apioverrideDescPublicID.Validators[0].(func(string) error)
+	// apioverrideDescSharedSecret is the schema descriptor for shared_secret field.
+	apioverrideDescSharedSecret := apioverrideFields[4].Descriptor()
+	apioverride.ValueScanner.SharedSecret = apioverrideDescSharedSecret.ValueScanner.(field.TypeValueScanner[string])
 	accesstokenMixin := schema.AccessToken{}.Mixin()
 	accesstokenMixinFields0 := accesstokenMixin[0].Fields()
 	_ = accesstokenMixinFields0
@@ -435,6 +440,9 @@ func init() {
 	externalpaymentgatewayDescLocation := externalpaymentgatewayFields[5].Descriptor()
 	// externalpaymentgateway.DefaultLocation holds the default value on creation for the location field.
 	externalpaymentgateway.DefaultLocation = externalpaymentgatewayDescLocation.Default.(string)
+	// externalpaymentgatewayDescAPIToken is the schema descriptor for api_token field.
+	externalpaymentgatewayDescAPIToken := externalpaymentgatewayFields[7].Descriptor()
+	externalpaymentgateway.ValueScanner.APIToken = externalpaymentgatewayDescAPIToken.ValueScanner.(field.TypeValueScanner[string])
 	// externalpaymentgatewayDescIsTest is the schema descriptor for is_test field.
 	externalpaymentgatewayDescIsTest := externalpaymentgatewayFields[12].Descriptor()
 	// externalpaymentgateway.DefaultIsTest holds the default value on creation for the is_test field.
@@ -920,6 +928,9 @@ func init() {
 	rsaconfig.DefaultUpdatedAt = rsaconfigDescUpdatedAt.Default.(func() time.Time)
 	// rsaconfig.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	rsaconfig.UpdateDefaultUpdatedAt = rsaconfigDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// rsaconfigDescSharedSecret is the schema descriptor for shared_secret field.
+	rsaconfigDescSharedSecret := rsaconfigFields[2].Descriptor()
+	rsaconfig.ValueScanner.SharedSecret = rsaconfigDescSharedSecret.ValueScanner.(field.TypeValueScanner[string])
 	shippingrateMixin := schema.ShippingRate{}.Mixin()
 	shippingrateMixinFields0 := shippingrateMixin[0].Fields()
 	_ = shippingrateMixinFields0
@@ -1043,6 +1054,12 @@ func init() {
 			return nil
 		}
 	}()
+	// shopDescSharedSecret is the schema descriptor for shared_secret field.
+	shopDescSharedSecret := shopFields[5].Descriptor()
+	shop.ValueScanner.SharedSecret = shopDescSharedSecret.ValueScanner.(field.TypeValueScanner[string])
+	// shopDescJwtKey is the schema descriptor for jwt_key field.
+	shopDescJwtKey := shopFields[6].Descriptor()
+	shop.ValueScanner.JwtKey = shopDescJwtKey.ValueScanner.(field.TypeValueScanner[[]byte])
 	// shopDescPricesIncludeTax is the schema descriptor for prices_include_tax field.
 	shopDescPricesIncludeTax := shopFields[7].Descriptor()
 	// shop.DefaultPricesIncludeTax holds the default value on creation for the prices_include_tax field.

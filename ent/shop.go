@@ -33,7 +33,7 @@ type Shop struct {
 	// Currency holds the value of the "currency" field.
 	Currency string `json:"currency,omitempty"`
 	// SharedSecret holds the value of the "shared_secret" field.
-	SharedSecret *string `json:"-"`
+	SharedSecret string `json:"-"`
 	// JwtKey holds the value of the "jwt_key" field.
 	JwtKey []byte `json:"-"`
 	// PricesIncludeTax holds the value of the "prices_include_tax" field.
@@ -358,16 +358,18 @@ func (*Shop) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case shop.FieldJwtKey:
-			values[i] = new([]byte)
 		case shop.FieldPricesIncludeTax, shop.FieldAbandonedCartEmails, shop.FieldGiftCardsEnabled, shop.FieldRequireBusinessName, shop.FieldRequirePhoneNumber, shop.FieldVerifyPaymentsOnly:
 			values[i] = new(sql.NullBool)
 		case shop.FieldID:
 			values[i] = new(sql.NullInt64)
-		case shop.FieldIdentifier, shop.FieldName, shop.FieldDomain, shop.FieldPlatformType, shop.FieldCurrency, shop.FieldSharedSecret:
+		case shop.FieldIdentifier, shop.FieldName, shop.FieldDomain, shop.FieldPlatformType, shop.FieldCurrency:
 			values[i] = new(sql.NullString)
 		case shop.FieldCreatedAt, shop.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
+		case shop.FieldSharedSecret:
+			values[i] = shop.ValueScanner.SharedSecret.ScanValue()
+		case shop.FieldJwtKey:
+			values[i] = shop.ValueScanner.JwtKey.ScanValue()
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -432,17 +434,16 @@ func (_m *Shop) assignValues(columns []string, values []any) error {
 				_m.Currency = value.String
 			}
 		case shop.FieldSharedSecret:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field shared_secret", values[i])
-			} else if value.Valid {
-				_m.SharedSecret = new(string)
-				*_m.SharedSecret = value.String
+			if value, err := shop.ValueScanner.SharedSecret.FromValue(values[i]); err != nil {
+				return err
+			} else {
+				_m.SharedSecret = value
 			}
 		case shop.FieldJwtKey:
-			if value, ok := values[i].(*[]byte); !ok {
-				return fmt.Errorf("unexpected type %T for field jwt_key", values[i])
-			} else if value != nil {
-				_m.JwtKey = *value
+			if value, err := shop.ValueScanner.JwtKey.FromValue(values[i]); err != nil {
+				return err
+			} else {
+				_m.JwtKey = value
 			}
 		case shop.FieldPricesIncludeTax:
 			if value, ok := values[i].(*sql.NullBool); !ok {

@@ -750,7 +750,10 @@ func (_c *ShopCreate) sqlSave(ctx context.Context) (*Shop, error) {
 	if err := _c.check(); err != nil {
 		return nil, err
 	}
-	_node, _spec := _c.createSpec()
+	_node, _spec, err := _c.createSpec()
+	if err != nil {
+		return nil, err
+	}
 	if err := sqlgraph.CreateNode(ctx, _c.driver, _spec); err != nil {
 		if sqlgraph.IsConstraintError(err) {
 			err = &ConstraintError{msg: err.Error(), wrap: err}
@@ -764,7 +767,7 @@ func (_c *ShopCreate) sqlSave(ctx context.Context) (*Shop, error) {
 	return _node, nil
 }
 
-func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
+func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec, error) {
 	var (
 		_node = &Shop{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(shop.Table, sqlgraph.NewFieldSpec(shop.FieldID, field.TypeInt))
@@ -799,11 +802,19 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 		_node.Currency = value
 	}
 	if value, ok := _c.mutation.SharedSecret(); ok {
-		_spec.SetField(shop.FieldSharedSecret, field.TypeString, value)
-		_node.SharedSecret = &value
+		vv, err := shop.ValueScanner.SharedSecret.Value(value)
+		if err != nil {
+			return nil, nil, err
+		}
+		_spec.SetField(shop.FieldSharedSecret, field.TypeString, vv)
+		_node.SharedSecret = value
 	}
 	if value, ok := _c.mutation.JwtKey(); ok {
-		_spec.SetField(shop.FieldJwtKey, field.TypeBytes, value)
+		vv, err := shop.ValueScanner.JwtKey.Value(value)
+		if err != nil {
+			return nil, nil, err
+		}
+		_spec.SetField(shop.FieldJwtKey, field.TypeBytes, vv)
 		_node.JwtKey = value
 	}
 	if value, ok := _c.mutation.PricesIncludeTax(); ok {
@@ -1214,7 +1225,7 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
-	return _node, _spec
+	return _node, _spec, nil
 }
 
 // OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
@@ -1728,7 +1739,10 @@ func (_c *ShopCreateBulk) Save(ctx context.Context) ([]*Shop, error) {
 				}
 				builder.mutation = mutation
 				var err error
-				nodes[i], specs[i] = builder.createSpec()
+				nodes[i], specs[i], err = builder.createSpec()
+				if err != nil {
+					return nil, err
+				}
 				if i < len(mutators)-1 {
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {

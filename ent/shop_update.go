@@ -1156,13 +1156,21 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		_spec.SetField(shop.FieldCurrency, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.SharedSecret(); ok {
-		_spec.SetField(shop.FieldSharedSecret, field.TypeString, value)
+		vv, err := shop.ValueScanner.SharedSecret.Value(value)
+		if err != nil {
+			return 0, err
+		}
+		_spec.SetField(shop.FieldSharedSecret, field.TypeString, vv)
 	}
 	if _u.mutation.SharedSecretCleared() {
 		_spec.ClearField(shop.FieldSharedSecret, field.TypeString)
 	}
 	if value, ok := _u.mutation.JwtKey(); ok {
-		_spec.SetField(shop.FieldJwtKey, field.TypeBytes, value)
+		vv, err := shop.ValueScanner.JwtKey.Value(value)
+		if err != nil {
+			return 0, err
+		}
+		_spec.SetField(shop.FieldJwtKey, field.TypeBytes, vv)
 	}
 	if value, ok := _u.mutation.PricesIncludeTax(); ok {
 		_spec.SetField(shop.FieldPricesIncludeTax, field.TypeBool, value)
@@ -3400,13 +3408,21 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 		_spec.SetField(shop.FieldCurrency, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.SharedSecret(); ok {
-		_spec.SetField(shop.FieldSharedSecret, field.TypeString, value)
+		vv, err := shop.ValueScanner.SharedSecret.Value(value)
+		if err != nil {
+			return nil, err
+		}
+		_spec.SetField(shop.FieldSharedSecret, field.TypeString, vv)
 	}
 	if _u.mutation.SharedSecretCleared() {
 		_spec.ClearField(shop.FieldSharedSecret, field.TypeString)
 	}
 	if value, ok := _u.mutation.JwtKey(); ok {
-		_spec.SetField(shop.FieldJwtKey, field.TypeBytes, value)
+		vv, err := shop.ValueScanner.JwtKey.Value(value)
+		if err != nil {
+			return nil, err
+		}
+		_spec.SetField(shop.FieldJwtKey, field.TypeBytes, vv)
 	}
 	if value, ok := _u.mutation.PricesIncludeTax(); ok {
 		_spec.SetField(shop.FieldPricesIncludeTax, field.TypeBool, value)

@@ -23,10 +23,10 @@ func (r *aPIOverrideResolver) SharedSecretMasked(ctx context.Context, obj *ent.A
 
 // APITokenMasked is the resolver for the apiTokenMasked field.
 func (r *externalPaymentGatewayResolver) APITokenMasked(ctx context.Context, obj *ent.ExternalPaymentGateway) (*string, error) {
-	if obj.APIToken == nil {
+	if obj.APIToken == "" {
 		return nil, nil
 	}
-	m := shops.MaskSecret(*obj.APIToken)
+	m := shops.MaskSecret(obj.APIToken)
 	return &m, nil
 }
 
@@ -270,15 +270,15 @@ func (r *rSAConfigResolver) SharedSecretMasked(ctx context.Context, obj *ent.RSA
 
 // SharedSecretConfigured is the resolver for the sharedSecretConfigured field.
 func (r *shopResolver) SharedSecretConfigured(ctx context.Context, obj *ent.Shop) (bool, error) {
-	return obj.SharedSecret != nil, nil
+	return obj.SharedSecret != "", nil
 }
 
 // SharedSecretMasked is the resolver for the sharedSecretMasked field.
 func (r *shopResolver) SharedSecretMasked(ctx context.Context, obj *ent.Shop) (*string, error) {
-	if obj.SharedSecret == nil {
+	if obj.SharedSecret == "" {
 		return nil, nil
 	}
-	m := shops.MaskSecret(*obj.SharedSecret)
+	m := shops.MaskSecret(obj.SharedSecret)
 	return &m, nil
 }
 

@@ -34,8 +34,8 @@ type gatewayJSON struct {
 // gatewayBody masks the api_token: it is a credential for the gateway, shown once by its sender.
 func gatewayBody(g *ent.ExternalPaymentGateway) gatewayJSON {
 	var token *string
-	if g.APIToken != nil {
-		m := shops.MaskSecret(*g.APIToken)
+	if g.APIToken != "" {
+		m := shops.MaskSecret(g.APIToken)
 		token = &m
 	}
 	return gatewayJSON{PublicID: g.PublicID, Name: g.Name, BaseURL: g.BaseURL, IframeURL: g.IframeURL, Location: g.Location,

@@ -46,6 +46,7 @@ func TestTimesCompareAsTimesOnEveryDatabase(t *testing.T) {
 // beside it. Committed writes still reach the database file, and the log does not grow forever.
 func TestSQLiteCommitsReachTheDatabaseFileWithoutTheWriterCheckpointing(t *testing.T) {
 	ctx := context.Background()
+	servicetest.UseSecretKey()
 	path := filepath.Join(t.TempDir(), "checkout.db")
 	db, err := platform.OpenDatabase("file:" + path)
 	if err != nil {

@@ -73,7 +73,7 @@ func (c *Console) connectorPage(q *request, status int, f form) error {
 	if err != nil {
 		return err
 	}
-	secretSet := q.shop.SharedSecret != nil && *q.shop.SharedSecret != ""
+	secretSet := q.shop.SharedSecret != ""
 	syncs, err := c.svc.Connector.Syncs(q.shop).Order(ent.Desc(platformsync.FieldCreatedAt), ent.Desc(platformsync.FieldID)).Limit(5).All(q.ctx())
 	if err != nil {
 		return err

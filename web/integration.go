@@ -18,10 +18,10 @@ func (c *Console) integrationRoutes(mux *http.ServeMux) {
 }
 
 func maskedSharedSecret(sh *ent.Shop) string {
-	if sh.SharedSecret == nil {
+	if sh.SharedSecret == "" {
 		return ""
 	}
-	return shops.MaskSecret(*sh.SharedSecret)
+	return shops.MaskSecret(sh.SharedSecret)
 }
 
 func (c *Console) integration(q *request) error {

@@ -183,10 +183,10 @@ func (c *Console) deletePaymentGateway(q *request) error {
 
 // maskedToken shows whether a gateway has an api_token and its last four characters only.
 func maskedToken(g *ent.ExternalPaymentGateway) string {
-	if g == nil || g.APIToken == nil {
+	if g == nil || g.APIToken == "" {
 		return "none"
 	}
-	return shops.MaskSecret(*g.APIToken)
+	return shops.MaskSecret(g.APIToken)
 }
 
 // setPaymentSettings saves whether process_order only verifies payments.

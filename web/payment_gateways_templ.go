@@ -620,7 +620,7 @@ func paymentGatewayPage(title, action string, g *ent.ExternalPaymentGateway, f f
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if g != nil && g.APIToken != nil {
+			if g != nil && g.APIToken != "" {
 				templ_7745c5c3_Err = checkboxField(f, "remove_api_token", "Remove the API token", "").Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

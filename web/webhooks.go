@@ -49,7 +49,7 @@ func (c *Console) webhooksPage(q *request, status int, f form) error {
 		return err
 	}
 	page := admin.PageOf(all, pageRequest(q.r))
-	return q.render(status, webhooksPage(page.Items, q.shop.SharedSecret != nil, f, paginationOf(q.r, page)))
+	return q.render(status, webhooksPage(page.Items, q.shop.SharedSecret != "", f, paginationOf(q.r, page)))
 }
 
 func (c *Console) webhooks(q *request) error { return c.webhooksPage(q, http.StatusOK, newForm(nil)) }

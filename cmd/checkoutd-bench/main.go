@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/checkoutd/checkoutd/service/secrets"
 )
 
 type config struct {
@@ -167,7 +169,7 @@ func benchmarkOn(ctx context.Context, c config, db string) (*DatabaseReport, err
 	default:
 		return nil, fmt.Errorf("unknown database %q", db)
 	}
-	srv := &server{bin: c.bin, dbURL: dbURL}
+	srv := &server{bin: c.bin, dbURL: dbURL, secretKey: secrets.GenerateKey()}
 	if _, err := srv.run("migrate"); err != nil {
 		return nil, err
 	}

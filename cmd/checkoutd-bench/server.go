@@ -56,8 +56,10 @@ func dropDatabases() {
 type server struct {
 	bin   string
 	dbURL string
-	cmd   *exec.Cmd
-	URL   string
+	// secretKey seals the fresh database's secrets (CHECKOUT_SECRET_KEY, which PostgreSQL requires).
+	secretKey string
+	cmd       *exec.Cmd
+	URL       string
 	// metricsURL is where its metrics are served, on a listener of their own.
 	metricsURL string
 	Startup    time.Duration
@@ -67,8 +69,8 @@ type server struct {
 
 func (s *server) env(addr, metricsAddr string) []string {
 	// The bench's gateway and webhook receivers listen on loopback.
-	return append(os.Environ(), "CHECKOUT_DATABASE_URL="+s.dbURL, "CHECKOUT_ADDR="+addr, "CHECKOUT_METRICS_ADDR="+metricsAddr,
-		"CHECKOUT_LOG_LEVEL=warn", "CHECKOUT_OUTBOUND_ALLOW_PRIVATE=true")
+	return append(os.Environ(), "CHECKOUT_DATABASE_URL="+s.dbURL, "CHECKOUT_SECRET_KEY="+s.secretKey, "CHECKOUT_ADDR="+addr,
+		"CHECKOUT_METRICS_ADDR="+metricsAddr, "CHECKOUT_LOG_LEVEL=warn", "CHECKOUT_OUTBOUND_ALLOW_PRIVATE=true")
 }
 
 // run runs one checkoutd command to completion and returns its standard output.

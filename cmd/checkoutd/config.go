@@ -48,7 +48,8 @@ type config struct {
 	LogFormat string `name:"log-format" env:"CHECKOUT_LOG_FORMAT" default:"text" enum:"text,json" placeholder:"FORMAT" group:"logs" help:"Log line format: text or json."`
 	LogLevel  string `name:"log-level" env:"CHECKOUT_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" placeholder:"LEVEL" group:"logs" help:"Least severe level logged: debug, info, warn or error."`
 
-	SecretKey string `name:"secret-key" env:"CHECKOUT_SECRET_KEY" placeholder:"BASE64" secret:"value" group:"secrets" help:"32 random bytes in base64: the key that encrypts the secrets stored in the database."`
+	SecretKey         string `name:"secret-key" env:"CHECKOUT_SECRET_KEY" placeholder:"BASE64" secret:"value" group:"secrets" help:"32 random bytes in base64: the key that encrypts the secrets stored in the database. Required with PostgreSQL; with SQLite, unset, a key file beside the database is made and used."`
+	SecretKeyPrevious string `name:"secret-key-previous" env:"CHECKOUT_SECRET_KEY_PREVIOUS" placeholder:"BASE64,..." secret:"value" group:"secrets" help:"Older keys, comma-separated, still read (never written) until secrets rotate has re-encrypted everything under --secret-key."`
 }
 
 // configVars are the defaults that live beside the code they configure, so help and behaviour agree.
@@ -143,6 +144,15 @@ func (c *config) logger(w io.Writer) *slog.Logger {
 
 func (c *config) openDatabase() (*platform.Database, error) {
 	return platform.OpenDatabase(c.DatabaseURL)
+}
+
+// openDatabaseWithSecrets opens the database for a command that reads or writes shops: the key
+// ring that opens their stored secrets is installed first.
+func (c *config) openDatabaseWithSecrets() (*platform.Database, error) {
+	if err := installSecretKeys(c.DatabaseURL, c.SecretKey, c.SecretKeyPrevious); err != nil {
+		return nil, err
+	}
+	return c.openDatabase()
 }
 
 // configCmd prints the effective configuration.

@@ -18,7 +18,7 @@ func (demoCmd) Help() string {
 }
 
 func (demoCmd) Run(ctx context.Context, cfg *config, stdout io.Writer) error {
-	db, err := cfg.openDatabase()
+	db, err := cfg.openDatabaseWithSecrets()
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
 // These tests run checkoutd as the operator does: the binary, built once from this package,
@@ -30,6 +32,8 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// The processes the tests start seal secrets with the tests' key (PostgreSQL requires one).
+	os.Setenv("CHECKOUT_SECRET_KEY", servicetest.SecretKey)
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)

@@ -48,7 +48,7 @@ func (serveCmd) Run(ctx context.Context, cfg *config) error {
 		// collects so often that it costs a tenth of a busy server's CPU. GOGC overrides this.
 		debug.SetGCPercent(defaultGCPercent)
 	}
-	db, err := cfg.openDatabase()
+	db, err := cfg.openDatabaseWithSecrets()
 	if err != nil {
 		return err
 	}
@@ -67,6 +67,9 @@ func (serveCmd) Run(ctx context.Context, cfg *config) error {
 		service.WithLogger(slog.Default()),
 		service.WithSMTP(cfg.SMTPURL))
 	if err := cfg.applyRetention(svc); err != nil {
+		return err
+	}
+	if err := prepareSecrets(ctx, svc); err != nil {
 		return err
 	}
 	if addr := cfg.PprofAddr; addr != "" {

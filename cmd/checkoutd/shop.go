@@ -27,7 +27,7 @@ func (shopCreateCmd) Help() string {
 }
 
 func (c shopCreateCmd) Run(ctx context.Context, cfg *config, stdout io.Writer) error {
-	db, err := cfg.openDatabase()
+	db, err := cfg.openDatabaseWithSecrets()
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func (shopTokenCmd) Help() string {
 }
 
 func (c shopTokenCmd) Run(ctx context.Context, cfg *config, stdout io.Writer) error {
-	db, err := cfg.openDatabase()
+	db, err := cfg.openDatabaseWithSecrets()
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/schema/field"
 )
 
 const (
@@ -72,6 +73,10 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// PublicIDValidator is a validator for the "public_id" field. It is called by the builders before save.
 	PublicIDValidator func(string) error
+	// ValueScanner of all APIOverride fields.
+	ValueScanner struct {
+		SharedSecret field.TypeValueScanner[string]
+	}
 )
 
 // OrderOption defines the ordering options for the APIOverride queries.

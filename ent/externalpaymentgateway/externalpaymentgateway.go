@@ -7,6 +7,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/schema/field"
 )
 
 const (
@@ -100,6 +101,10 @@ var (
 	DefaultLocation string
 	// DefaultIsTest holds the default value on creation for the "is_test" field.
 	DefaultIsTest bool
+	// ValueScanner of all ExternalPaymentGateway fields.
+	ValueScanner struct {
+		APIToken field.TypeValueScanner[string]
+	}
 )
 
 // OrderOption defines the ordering options for the ExternalPaymentGateway queries.

@@ -3,6 +3,7 @@
 package externalpaymentgateway
 
 import (
+	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
@@ -97,7 +98,8 @@ func Location(v string) predicate.ExternalPaymentGateway {
 
 // APIToken applies equality check predicate on the "api_token" field. It's identical to APITokenEQ.
 func APIToken(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldEQ(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldEQ(FieldAPIToken, vc), err)
 }
 
 // PartialCapture applies equality check predicate on the "partial_capture" field. It's identical to PartialCaptureEQ.
@@ -572,57 +574,96 @@ func HTTPHeadersNotNil() predicate.ExternalPaymentGateway {
 
 // APITokenEQ applies the EQ predicate on the "api_token" field.
 func APITokenEQ(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldEQ(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldEQ(FieldAPIToken, vc), err)
 }
 
 // APITokenNEQ applies the NEQ predicate on the "api_token" field.
 func APITokenNEQ(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldNEQ(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldNEQ(FieldAPIToken, vc), err)
 }
 
 // APITokenIn applies the In predicate on the "api_token" field.
 func APITokenIn(vs ...string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldIn(FieldAPIToken, vs...))
+	var (
+		err error
+		v   = make([]any, len(vs))
+	)
+	for i := range v {
+		if v[i], err = ValueScanner.APIToken.Value(vs[i]); err != nil {
+			break
+		}
+	}
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldIn(FieldAPIToken, v...), err)
 }
 
 // APITokenNotIn applies the NotIn predicate on the "api_token" field.
 func APITokenNotIn(vs ...string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldNotIn(FieldAPIToken, vs...))
+	var (
+		err error
+		v   = make([]any, len(vs))
+	)
+	for i := range v {
+		if v[i], err = ValueScanner.APIToken.Value(vs[i]); err != nil {
+			break
+		}
+	}
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldNotIn(FieldAPIToken, v...), err)
 }
 
 // APITokenGT applies the GT predicate on the "api_token" field.
 func APITokenGT(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldGT(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldGT(FieldAPIToken, vc), err)
 }
 
 // APITokenGTE applies the GTE predicate on the "api_token" field.
 func APITokenGTE(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldGTE(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldGTE(FieldAPIToken, vc), err)
 }
 
 // APITokenLT applies the LT predicate on the "api_token" field.
 func APITokenLT(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldLT(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldLT(FieldAPIToken, vc), err)
 }
 
 // APITokenLTE applies the LTE predicate on the "api_token" field.
 func APITokenLTE(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldLTE(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldLTE(FieldAPIToken, vc), err)
 }
 
 // APITokenContains applies the Contains predicate on the "api_token" field.
 func APITokenContains(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldContains(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("api_token value is not a string: %T", vc)
+	}
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldContains(FieldAPIToken, vcs), err)
 }
 
 // APITokenHasPrefix applies the HasPrefix predicate on the "api_token" field.
 func APITokenHasPrefix(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldHasPrefix(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("api_token value is not a string: %T", vc)
+	}
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldHasPrefix(FieldAPIToken, vcs), err)
 }
 
 // APITokenHasSuffix applies the HasSuffix predicate on the "api_token" field.
 func APITokenHasSuffix(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldHasSuffix(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("api_token value is not a string: %T", vc)
+	}
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldHasSuffix(FieldAPIToken, vcs), err)
 }
 
 // APITokenIsNil applies the IsNil predicate on the "api_token" field.
@@ -637,12 +678,22 @@ func APITokenNotNil() predicate.ExternalPaymentGateway {
 
 // APITokenEqualFold applies the EqualFold predicate on the "api_token" field.
 func APITokenEqualFold(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldEqualFold(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("api_token value is not a string: %T", vc)
+	}
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldEqualFold(FieldAPIToken, vcs), err)
 }
 
 // APITokenContainsFold applies the ContainsFold predicate on the "api_token" field.
 func APITokenContainsFold(v string) predicate.ExternalPaymentGateway {
-	return predicate.ExternalPaymentGateway(sql.FieldContainsFold(FieldAPIToken, v))
+	vc, err := ValueScanner.APIToken.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("api_token value is not a string: %T", vc)
+	}
+	return predicate.ExternalPaymentGatewayOrErr(sql.FieldContainsFold(FieldAPIToken, vcs), err)
 }
 
 // PartialCaptureEQ applies the EQ predicate on the "partial_capture" field.

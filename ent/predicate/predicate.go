@@ -9,6 +9,17 @@ import (
 // APIOverride is the predicate function for apioverride builders.
 type APIOverride func(*sql.Selector)
 
+// APIOverrideOrErr calls the predicate only if the error is not nit.
+func APIOverrideOrErr(p APIOverride, err error) APIOverride {
+	return func(s *sql.Selector) {
+		if err != nil {
+			s.AddError(err)
+			return
+		}
+		p(s)
+	}
+}
+
 // AccessToken is the predicate function for accesstoken builders.
 type AccessToken func(*sql.Selector)
 
@@ -47,6 +58,17 @@ type Event func(*sql.Selector)
 
 // ExternalPaymentGateway is the predicate function for externalpaymentgateway builders.
 type ExternalPaymentGateway func(*sql.Selector)
+
+// ExternalPaymentGatewayOrErr calls the predicate only if the error is not nit.
+func ExternalPaymentGatewayOrErr(p ExternalPaymentGateway, err error) ExternalPaymentGateway {
+	return func(s *sql.Selector) {
+		if err != nil {
+			s.AddError(err)
+			return
+		}
+		p(s)
+	}
+}
 
 // Flow is the predicate function for flow builders.
 type Flow func(*sql.Selector)
@@ -87,6 +109,17 @@ type Product func(*sql.Selector)
 // RSAConfig is the predicate function for rsaconfig builders.
 type RSAConfig func(*sql.Selector)
 
+// RSAConfigOrErr calls the predicate only if the error is not nit.
+func RSAConfigOrErr(p RSAConfig, err error) RSAConfig {
+	return func(s *sql.Selector) {
+		if err != nil {
+			s.AddError(err)
+			return
+		}
+		p(s)
+	}
+}
+
 // ShippingRate is the predicate function for shippingrate builders.
 type ShippingRate func(*sql.Selector)
 
@@ -95,6 +128,17 @@ type ShippingZone func(*sql.Selector)
 
 // Shop is the predicate function for shop builders.
 type Shop func(*sql.Selector)
+
+// ShopOrErr calls the predicate only if the error is not nit.
+func ShopOrErr(p Shop, err error) Shop {
+	return func(s *sql.Selector) {
+		if err != nil {
+			s.AddError(err)
+			return
+		}
+		p(s)
+	}
+}
 
 // TaxZone is the predicate function for taxzone builders.
 type TaxZone func(*sql.Selector)

@@ -7,6 +7,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/schema/field"
 )
 
 const (
@@ -64,6 +65,10 @@ var (
 	DefaultUpdatedAt func() time.Time
 	// UpdateDefaultUpdatedAt holds the default value on update for the "updated_at" field.
 	UpdateDefaultUpdatedAt func() time.Time
+	// ValueScanner of all RSAConfig fields.
+	ValueScanner struct {
+		SharedSecret field.TypeValueScanner[string]
+	}
 )
 
 // OrderOption defines the ordering options for the RSAConfig queries.

@@ -3,6 +3,7 @@
 package rsaconfig
 
 import (
+	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
@@ -77,7 +78,8 @@ func URL(v string) predicate.RSAConfig {
 
 // SharedSecret applies equality check predicate on the "shared_secret" field. It's identical to SharedSecretEQ.
 func SharedSecret(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldEQ(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.RSAConfigOrErr(sql.FieldEQ(FieldSharedSecret, vc), err)
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
@@ -247,67 +249,116 @@ func URLContainsFold(v string) predicate.RSAConfig {
 
 // SharedSecretEQ applies the EQ predicate on the "shared_secret" field.
 func SharedSecretEQ(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldEQ(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.RSAConfigOrErr(sql.FieldEQ(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretNEQ applies the NEQ predicate on the "shared_secret" field.
 func SharedSecretNEQ(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldNEQ(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.RSAConfigOrErr(sql.FieldNEQ(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretIn applies the In predicate on the "shared_secret" field.
 func SharedSecretIn(vs ...string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldIn(FieldSharedSecret, vs...))
+	var (
+		err error
+		v   = make([]any, len(vs))
+	)
+	for i := range v {
+		if v[i], err = ValueScanner.SharedSecret.Value(vs[i]); err != nil {
+			break
+		}
+	}
+	return predicate.RSAConfigOrErr(sql.FieldIn(FieldSharedSecret, v...), err)
 }
 
 // SharedSecretNotIn applies the NotIn predicate on the "shared_secret" field.
 func SharedSecretNotIn(vs ...string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldNotIn(FieldSharedSecret, vs...))
+	var (
+		err error
+		v   = make([]any, len(vs))
+	)
+	for i := range v {
+		if v[i], err = ValueScanner.SharedSecret.Value(vs[i]); err != nil {
+			break
+		}
+	}
+	return predicate.RSAConfigOrErr(sql.FieldNotIn(FieldSharedSecret, v...), err)
 }
 
 // SharedSecretGT applies the GT predicate on the "shared_secret" field.
 func SharedSecretGT(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldGT(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.RSAConfigOrErr(sql.FieldGT(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretGTE applies the GTE predicate on the "shared_secret" field.
 func SharedSecretGTE(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldGTE(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.RSAConfigOrErr(sql.FieldGTE(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretLT applies the LT predicate on the "shared_secret" field.
 func SharedSecretLT(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldLT(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.RSAConfigOrErr(sql.FieldLT(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretLTE applies the LTE predicate on the "shared_secret" field.
 func SharedSecretLTE(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldLTE(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.RSAConfigOrErr(sql.FieldLTE(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretContains applies the Contains predicate on the "shared_secret" field.
 func SharedSecretContains(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldContains(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
+	}
+	return predicate.RSAConfigOrErr(sql.FieldContains(FieldSharedSecret, vcs), err)
 }
 
 // SharedSecretHasPrefix applies the HasPrefix predicate on the "shared_secret" field.
 func SharedSecretHasPrefix(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldHasPrefix(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
+	}
+	return predicate.RSAConfigOrErr(sql.FieldHasPrefix(FieldSharedSecret, vcs), err)
 }
 
 // SharedSecretHasSuffix applies the HasSuffix predicate on the "shared_secret" field.
 func SharedSecretHasSuffix(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldHasSuffix(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
+	}
+	return predicate.RSAConfigOrErr(sql.FieldHasSuffix(FieldSharedSecret, vcs), err)
 }
 
 // SharedSecretEqualFold applies the EqualFold predicate on the "shared_secret" field.
 func SharedSecretEqualFold(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldEqualFold(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
+	}
+	return predicate.RSAConfigOrErr(sql.FieldEqualFold(FieldSharedSecret, vcs), err)
 }
 
 // SharedSecretContainsFold applies the ContainsFold predicate on the "shared_secret" field.
 func SharedSecretContainsFold(v string) predicate.RSAConfig {
-	return predicate.RSAConfig(sql.FieldContainsFold(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
+	}
+	return predicate.RSAConfigOrErr(sql.FieldContainsFold(FieldSharedSecret, vcs), err)
 }
 
 // HasShop applies the HasEdge predicate on the "shop" edge.

@@ -8,6 +8,8 @@ import (
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
+
+	"github.com/checkoutd/checkoutd/service/secrets"
 )
 
 // shopOwned gives a configuration row its immutable shop_id and the edge back to its shop.
@@ -77,7 +79,10 @@ func (ExternalPaymentGateway) Fields() []ent.Field {
 		field.String("iframe_url").Optional().Nillable(),
 		field.String("location").Default(""),
 		field.JSON("http_headers", []HTTPHeader{}).Optional().Annotations(entgql.Skip()),
-		field.String("api_token").Optional().Nillable().Sensitive().Annotations(entgql.Skip()),
+		// api_token is empty when the gateway takes none (not Nillable: ent cannot seal a
+		// Nillable field).
+		field.String("api_token").Optional().Sensitive().
+			ValueScanner(secrets.String("external_payment_gateways.api_token")).Annotations(entgql.Skip()),
 		field.Bool("partial_capture"),
 		field.Bool("additional_order_details"),
 		field.String("provider_id"),
@@ -102,7 +107,8 @@ func (APIOverride) Fields() []ent.Field {
 	return []ent.Field{f, publicID(),
 		field.String("override_type").Annotations(entgql.OrderField("OVERRIDE_TYPE")),
 		field.String("url"),
-		field.String("shared_secret").Sensitive().Annotations(entgql.Skip()),
+		field.String("shared_secret").Sensitive().
+			ValueScanner(secrets.String("api_overrides.shared_secret")).Annotations(entgql.Skip()),
 	}
 }
 func (APIOverride) Edges() []ent.Edge { _, e := shopOwned("api_overrides"); return []ent.Edge{e} }
@@ -118,7 +124,8 @@ func (RSAConfig) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("shop_id").Unique().Immutable().Annotations(entgql.Skip()),
 		field.String("url"),
-		field.String("shared_secret").Sensitive().Annotations(entgql.Skip()),
+		field.String("shared_secret").Sensitive().
+			ValueScanner(secrets.String("rsa_configs.shared_secret")).Annotations(entgql.Skip()),
 	}
 }
 func (RSAConfig) Edges() []ent.Edge {

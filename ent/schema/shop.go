@@ -7,6 +7,8 @@ import (
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
+
+	"github.com/checkoutd/checkoutd/service/secrets"
 )
 
 // Shop is one store; every other row belongs to exactly one shop.
@@ -21,11 +23,13 @@ func (Shop) Fields() []ent.Field {
 		field.String("domain").Default(""),
 		field.String("platform_type").Default("custom"),
 		field.String("currency").Default("USD").MinLen(3).MaxLen(3),
-		// shared_secret signs webhook callbacks, so it is kept readable; it never leaves the service.
-		field.String("shared_secret").Optional().Nillable().Sensitive().
-			Annotations(entgql.Skip()),
-		// jwt_key signs the per-order JWTs of this shop.
-		field.Bytes("jwt_key").Sensitive().Annotations(entgql.Skip()),
+		// shared_secret signs webhook callbacks and connector calls, so it is kept readable, sealed
+		// with the process's secret key; it never leaves the service. Empty when not configured
+		// (not Nillable: ent cannot seal a Nillable field).
+		field.String("shared_secret").Optional().Sensitive().
+			ValueScanner(secrets.String("shops.shared_secret")).Annotations(entgql.Skip()),
+		// jwt_key signs the per-order JWTs of this shop; sealed, as whoever reads it can forge them.
+		field.Bytes("jwt_key").Sensitive().ValueScanner(secrets.Bytes("shops.jwt_key")).Annotations(entgql.Skip()),
 		// prices_include_tax: catalog prices already hold the tax, which is then shown, not added.
 		field.Bool("prices_include_tax").Default(false),
 		// abandoned_cart_emails: checkoutd emails shoppers about the carts they abandon (through

@@ -7,6 +7,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/schema/field"
 )
 
 const (
@@ -325,6 +326,11 @@ var (
 	DefaultRequirePhoneNumber bool
 	// DefaultVerifyPaymentsOnly holds the default value on creation for the "verify_payments_only" field.
 	DefaultVerifyPaymentsOnly bool
+	// ValueScanner of all Shop fields.
+	ValueScanner struct {
+		SharedSecret field.TypeValueScanner[string]
+		JwtKey       field.TypeValueScanner[[]byte]
+	}
 )
 
 // OrderOption defines the ordering options for the Shop queries.

@@ -3,6 +3,7 @@
 package shop
 
 import (
+	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
@@ -92,12 +93,14 @@ func Currency(v string) predicate.Shop {
 
 // SharedSecret applies equality check predicate on the "shared_secret" field. It's identical to SharedSecretEQ.
 func SharedSecret(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldEQ(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.ShopOrErr(sql.FieldEQ(FieldSharedSecret, vc), err)
 }
 
 // JwtKey applies equality check predicate on the "jwt_key" field. It's identical to JwtKeyEQ.
 func JwtKey(v []byte) predicate.Shop {
-	return predicate.Shop(sql.FieldEQ(FieldJwtKey, v))
+	vc, err := ValueScanner.JwtKey.Value(v)
+	return predicate.ShopOrErr(sql.FieldEQ(FieldJwtKey, vc), err)
 }
 
 // PricesIncludeTax applies equality check predicate on the "prices_include_tax" field. It's identical to PricesIncludeTaxEQ.
@@ -537,57 +540,96 @@ func CurrencyContainsFold(v string) predicate.Shop {
 
 // SharedSecretEQ applies the EQ predicate on the "shared_secret" field.
 func SharedSecretEQ(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldEQ(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.ShopOrErr(sql.FieldEQ(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretNEQ applies the NEQ predicate on the "shared_secret" field.
 func SharedSecretNEQ(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldNEQ(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.ShopOrErr(sql.FieldNEQ(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretIn applies the In predicate on the "shared_secret" field.
 func SharedSecretIn(vs ...string) predicate.Shop {
-	return predicate.Shop(sql.FieldIn(FieldSharedSecret, vs...))
+	var (
+		err error
+		v   = make([]any, len(vs))
+	)
+	for i := range v {
+		if v[i], err = ValueScanner.SharedSecret.Value(vs[i]); err != nil {
+			break
+		}
+	}
+	return predicate.ShopOrErr(sql.FieldIn(FieldSharedSecret, v...), err)
 }
 
 // SharedSecretNotIn applies the NotIn predicate on the "shared_secret" field.
 func SharedSecretNotIn(vs ...string) predicate.Shop {
-	return predicate.Shop(sql.FieldNotIn(FieldSharedSecret, vs...))
+	var (
+		err error
+		v   = make([]any, len(vs))
+	)
+	for i := range v {
+		if v[i], err = ValueScanner.SharedSecret.Value(vs[i]); err != nil {
+			break
+		}
+	}
+	return predicate.ShopOrErr(sql.FieldNotIn(FieldSharedSecret, v...), err)
 }
 
 // SharedSecretGT applies the GT predicate on the "shared_secret" field.
 func SharedSecretGT(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldGT(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.ShopOrErr(sql.FieldGT(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretGTE applies the GTE predicate on the "shared_secret" field.
 func SharedSecretGTE(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldGTE(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.ShopOrErr(sql.FieldGTE(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretLT applies the LT predicate on the "shared_secret" field.
 func SharedSecretLT(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldLT(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.ShopOrErr(sql.FieldLT(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretLTE applies the LTE predicate on the "shared_secret" field.
 func SharedSecretLTE(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldLTE(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	return predicate.ShopOrErr(sql.FieldLTE(FieldSharedSecret, vc), err)
 }
 
 // SharedSecretContains applies the Contains predicate on the "shared_secret" field.
 func SharedSecretContains(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldContains(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
+	}
+	return predicate.ShopOrErr(sql.FieldContains(FieldSharedSecret, vcs), err)
 }
 
 // SharedSecretHasPrefix applies the HasPrefix predicate on the "shared_secret" field.
 func SharedSecretHasPrefix(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldHasPrefix(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
+	}
+	return predicate.ShopOrErr(sql.FieldHasPrefix(FieldSharedSecret, vcs), err)
 }
 
 // SharedSecretHasSuffix applies the HasSuffix predicate on the "shared_secret" field.
 func SharedSecretHasSuffix(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldHasSuffix(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
+	}
+	return predicate.ShopOrErr(sql.FieldHasSuffix(FieldSharedSecret, vcs), err)
 }
 
 // SharedSecretIsNil applies the IsNil predicate on the "shared_secret" field.
@@ -602,52 +644,86 @@ func SharedSecretNotNil() predicate.Shop {
 
 // SharedSecretEqualFold applies the EqualFold predicate on the "shared_secret" field.
 func SharedSecretEqualFold(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldEqualFold(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
+	}
+	return predicate.ShopOrErr(sql.FieldEqualFold(FieldSharedSecret, vcs), err)
 }
 
 // SharedSecretContainsFold applies the ContainsFold predicate on the "shared_secret" field.
 func SharedSecretContainsFold(v string) predicate.Shop {
-	return predicate.Shop(sql.FieldContainsFold(FieldSharedSecret, v))
+	vc, err := ValueScanner.SharedSecret.Value(v)
+	vcs, ok := vc.(string)
+	if err == nil && !ok {
+		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
+	}
+	return predicate.ShopOrErr(sql.FieldContainsFold(FieldSharedSecret, vcs), err)
 }
 
 // JwtKeyEQ applies the EQ predicate on the "jwt_key" field.
 func JwtKeyEQ(v []byte) predicate.Shop {
-	return predicate.Shop(sql.FieldEQ(FieldJwtKey, v))
+	vc, err := ValueScanner.JwtKey.Value(v)
+	return predicate.ShopOrErr(sql.FieldEQ(FieldJwtKey, vc), err)
 }
 
 // JwtKeyNEQ applies the NEQ predicate on the "jwt_key" field.
 func JwtKeyNEQ(v []byte) predicate.Shop {
-	return predicate.Shop(sql.FieldNEQ(FieldJwtKey, v))
+	vc, err := ValueScanner.JwtKey.Value(v)
+	return predicate.ShopOrErr(sql.FieldNEQ(FieldJwtKey, vc), err)
 }
 
 // JwtKeyIn applies the In predicate on the "jwt_key" field.
 func JwtKeyIn(vs ...[]byte) predicate.Shop {
-	return predicate.Shop(sql.FieldIn(FieldJwtKey, vs...))
+	var (
+		err error
+		v   = make([]any, len(vs))
+	)
+	for i := range v {
+		if v[i], err = ValueScanner.JwtKey.Value(vs[i]); err != nil {
+			break
+		}
+	}
+	return predicate.ShopOrErr(sql.FieldIn(FieldJwtKey, v...), err)
 }
 
 // JwtKeyNotIn applies the NotIn predicate on the "jwt_key" field.
 func JwtKeyNotIn(vs ...[]byte) predicate.Shop {
-	return predicate.Shop(sql.FieldNotIn(FieldJwtKey, vs...))
+	var (
+		err error
+		v   = make([]any, len(vs))
+	)
+	for i := range v {
+		if v[i], err = ValueScanner.JwtKey.Value(vs[i]); err != nil {
+			break
+		}
+	}
+	return predicate.ShopOrErr(sql.FieldNotIn(FieldJwtKey, v...), err)
 }
 
 // JwtKeyGT applies the GT predicate on the "jwt_key" field.
 func JwtKeyGT(v []byte) predicate.Shop {
-	return predicate.Shop(sql.FieldGT(FieldJwtKey, v))
+	vc, err := ValueScanner.JwtKey.Value(v)
+	return predicate.ShopOrErr(sql.FieldGT(FieldJwtKey, vc), err)
 }
 
 // JwtKeyGTE applies the GTE predicate on the "jwt_key" field.
 func JwtKeyGTE(v []byte) predicate.Shop {
-	return predicate.Shop(sql.FieldGTE(FieldJwtKey, v))
+	vc, err := ValueScanner.JwtKey.Value(v)
+	return predicate.ShopOrErr(sql.FieldGTE(FieldJwtKey, vc), err)
 }
 
 // JwtKeyLT applies the LT predicate on the "jwt_key" field.
 func JwtKeyLT(v []byte) predicate.Shop {
-	return predicate.Shop(sql.FieldLT(FieldJwtKey, v))
+	vc, err := ValueScanner.JwtKey.Value(v)
+	return predicate.ShopOrErr(sql.FieldLT(FieldJwtKey, vc), err)
 }
 
 // JwtKeyLTE applies the LTE predicate on the "jwt_key" field.
 func JwtKeyLTE(v []byte) predicate.Shop {
-	return predicate.Shop(sql.FieldLTE(FieldJwtKey, v))
+	vc, err := ValueScanner.JwtKey.Value(v)
+	return predicate.ShopOrErr(sql.FieldLTE(FieldJwtKey, vc), err)
 }
 
 // PricesIncludeTaxEQ applies the EQ predicate on the "prices_include_tax" field.

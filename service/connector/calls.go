@@ -141,12 +141,12 @@ func (s *Service) attemptCall(ctx context.Context, args callArgs) error {
 	switch {
 	case d.DeletedAt != nil:
 		o.err = &CallError{Refused: true, Err: errString("the destination was deleted")}
-	case sh.SharedSecret == nil || *sh.SharedSecret == "":
+	case sh.SharedSecret == "":
 		o.err = &CallError{Refused: true, Err: errString("the shop has no shared secret to sign with")}
 	default:
 		start := time.Now()
 		o.answer, o.err = s.client.Do(ctx, Call{Operation: c.Operation, Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: c.Path, Method: c.Method,
-			Secret: []byte(*sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond, IdempotencyKey: c.IdempotencyKey,
+			Secret: []byte(sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond, IdempotencyKey: c.IdempotencyKey,
 			Body: json.RawMessage(c.RequestBody)})
 		o.latency = time.Since(start)
 	}

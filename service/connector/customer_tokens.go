@@ -37,7 +37,7 @@ func (s *Service) ValidateCustomerToken(ctx context.Context, sh *ent.Shop, platf
 	if token == "" {
 		return tokenRefused("customer_jwt is required for a customer with a platform_id: the shop's platform validates it")
 	}
-	if sh.SharedSecret == nil || *sh.SharedSecret == "" {
+	if sh.SharedSecret == "" {
 		return &problem.Error{Kind: problem.Unavailable, Code: problem.CodeInternal, Type: "platform.unavailable",
 			Message: "the shop has no shared secret to sign the call to its platform with"}
 	}
@@ -45,7 +45,7 @@ func (s *Service) ValidateCustomerToken(ctx context.Context, sh *ent.Shop, platf
 	body := map[string]any{"data": map[string]any{"token_info": map[string]any{"token": token}}}
 	start := time.Now()
 	a, callErr := s.client.Do(ctx, Call{Operation: OperationValidateCustomerToken, Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: path, Method: methodPost,
-		Secret: []byte(*sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond, Body: body})
+		Secret: []byte(sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond, Body: body})
 	latency := time.Since(start)
 	var verdict error
 	switch {

@@ -106,11 +106,11 @@ func topicTaken(t destination.Topic) *problem.Error {
 // verify makes the connector's verification call (no transaction open): a failed verification
 // fails the create or update, and nothing is stored.
 func (s *Service) verify(ctx context.Context, sh *ent.Shop, f destinationFields) error {
-	if sh.SharedSecret == nil || *sh.SharedSecret == "" {
+	if sh.SharedSecret == "" {
 		return rejected("destination.no_shared_secret", "the shop has no shared secret to sign connector calls with: set it in integration/config first", "destination")
 	}
 	base := BaseURL(f.url, f.version, sh.Identifier)
-	if err := s.client.Verify(ctx, base, []byte(*sh.SharedSecret), time.Duration(f.timeoutMS)*time.Millisecond); err != nil {
+	if err := s.client.Verify(ctx, base, []byte(sh.SharedSecret), time.Duration(f.timeoutMS)*time.Millisecond); err != nil {
 		return &problem.Error{Kind: problem.Rejected, Code: problem.CodeBadRequest, Type: "destination.verification_failed",
 			Message: "the connector server at " + base + " did not pass verification: " + err.Error(),
 			Details: map[string]any{"field": "destination", "url": base + "/verification"}}

@@ -120,7 +120,7 @@ func (s *Service) importPage(ctx context.Context, args syncPageArgs) error {
 		s.failSync(ctx, sy.ID, fmt.Errorf("the destination for %s was deleted", sy.Topic))
 		return nil
 	}
-	if sh.SharedSecret == nil || *sh.SharedSecret == "" {
+	if sh.SharedSecret == "" {
 		s.failSync(ctx, sy.ID, fmt.Errorf("the shop has no shared secret to sign with"))
 		return nil
 	}
@@ -129,7 +129,7 @@ func (s *Service) importPage(ctx context.Context, args syncPageArgs) error {
 		q.Set("cursor", sy.Cursor)
 	}
 	a, err := s.client.Do(ctx, Call{Operation: syncOperations[sy.Topic], Base: BaseURL(d.Destination, d.Version, sh.Identifier), Path: "/" + sy.Topic.String() + "?" + q.Encode(),
-		Method: methodGet, Secret: []byte(*sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond})
+		Method: methodGet, Secret: []byte(sh.SharedSecret), Timeout: time.Duration(d.TimeoutMs) * time.Millisecond})
 	if err != nil {
 		return fmt.Errorf("page %d: %w", args.Page+1, err)
 	}

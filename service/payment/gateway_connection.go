@@ -60,9 +60,5 @@ func (s *Service) TestExternalPaymentGateway(ctx context.Context, sh *ent.Shop, 
 
 // GatewayOf is how the gateway client reaches a shop's configured gateway.
 func GatewayOf(g *ent.ExternalPaymentGateway) gateway.Gateway {
-	token := ""
-	if g.APIToken != nil {
-		token = *g.APIToken
-	}
-	return gateway.Gateway{BaseURL: g.BaseURL, APIToken: token, Headers: g.HTTPHeaders, ProviderID: g.ProviderID}
+	return gateway.Gateway{BaseURL: g.BaseURL, APIToken: g.APIToken, Headers: g.HTTPHeaders, ProviderID: g.ProviderID}
 }

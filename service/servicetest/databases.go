@@ -57,6 +57,7 @@ func Each(t *testing.T, fn func(t *testing.T, db *platform.Database)) {
 // (the pure-Go SQLite is instrumented too), writing the copy a few milliseconds.
 func SQLite(t testing.TB) *platform.Database {
 	t.Helper()
+	UseSecretKey()
 	file, err := migratedSQLiteFile()
 	if err != nil {
 		t.Fatalf("migrate: %v", err)
@@ -116,6 +117,7 @@ func migrateSQLiteFile() ([]byte, error) {
 // when PostgreSQL is unreachable, except under CI=true, where that is a failure.
 func Postgres(t testing.TB) *platform.Database {
 	t.Helper()
+	UseSecretKey()
 	db, err := platform.OpenDatabase(PostgresURL(t))
 	if err != nil {
 		t.Fatal(err)

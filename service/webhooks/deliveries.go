@@ -164,7 +164,7 @@ func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error 
 		return err
 	}
 	var res webhook.Result
-	if sh.SharedSecret == nil {
+	if sh.SharedSecret == "" {
 		res.Err = &webhook.Error{Kind: webhook.KindConnection, Message: "not sent: the shop has no shared secret to sign with"}
 	} else {
 		body, err := eventBody(sh, d.Edges.Event)
@@ -172,7 +172,7 @@ func (s *Service) attemptDelivery(ctx context.Context, args deliveryArgs) error 
 			return err
 		}
 		res = s.client.Send(ctx, webhook.Callback{URL: d.Edges.Subscription.CallbackURL, Topic: d.Topic,
-			EventID: d.Edges.Event.EventID, Body: body, Secret: []byte(*sh.SharedSecret)})
+			EventID: d.Edges.Event.EventID, Body: body, Secret: []byte(sh.SharedSecret)})
 	}
 	// The outcome is recorded even when the job's context ended during the call.
 	final, err := s.recordAttempt(context.WithoutCancel(ctx), d, args, res)
@@ -371,7 +371,7 @@ func (s *Service) PingWebhookSubscription(ctx context.Context, sh *ent.Shop, id 
 	if err != nil {
 		return nil, err
 	}
-	if current.SharedSecret == nil {
+	if current.SharedSecret == "" {
 		return nil, problem.Validation("webhook.shared_secret_not_configured", "configure the integration shared secret before pinging webhooks: callbacks are signed with it", nil)
 	}
 	topic, _ := webhookTopicName(sub.WebhookTopicID)
@@ -385,7 +385,7 @@ func (s *Service) PingWebhookSubscription(ctx context.Context, sh *ent.Shop, id 
 		return nil, err
 	}
 	res := s.client.Send(ctx, webhook.Callback{URL: sub.CallbackURL, Topic: "ping", EventID: ping.EventID, Body: body,
-		Secret: []byte(*current.SharedSecret)})
+		Secret: []byte(current.SharedSecret)})
 	ping.Success, ping.StatusCode, ping.LatencyMS = res.Err == nil, res.StatusCode, res.Latency.Milliseconds()
 	ping.ResponseBody = webhook.Clip(res.Body, MaxPingBody)
 	if res.Err != nil {

@@ -60,7 +60,7 @@ func (s *Service) CreateWebhookSubscription(ctx context.Context, sh *ent.Shop, t
 		if err != nil {
 			return err
 		}
-		if current.SharedSecret == nil {
+		if current.SharedSecret == "" {
 			return problem.Validation("webhook.shared_secret_not_configured",
 				"configure the integration shared secret (POST /integration/config) before creating webhooks: callbacks are signed with it", nil)
 		}
