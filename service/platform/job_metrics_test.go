@@ -23,7 +23,9 @@ type outcomeArgs struct {
 
 func (outcomeArgs) Kind() string { return "metrics_outcome" }
 
-type outcomeWorker struct{ river.WorkerDefaults[outcomeArgs] }
+type outcomeWorker struct {
+	river.WorkerDefaults[outcomeArgs]
+}
 
 // NextRetry retries at once: the test does not wait for the backoff.
 func (outcomeWorker) NextRetry(*river.Job[outcomeArgs]) time.Time { return time.Now() }
