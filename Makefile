@@ -8,7 +8,7 @@ BIN := bin/checkoutd
 export CHECKOUT_ADDR ?= 127.0.0.1:8080
 export CHECKOUT_DATABASE_URL ?= file:checkout.db
 
-.PHONY: build run test test-go generate check-generated lint bench bench-quick vendor-htmx vendor-graphiql
+.PHONY: build run test test-go generate check-generated lint bench bench-quick vendor-htmx vendor-graphiql vendor-openapi
 
 # checkoutd version prints these; a build without them falls back on what Go records.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
@@ -81,3 +81,13 @@ vendor-graphiql:
 		cp react-dom-$(REACT_VERSION)/package/umd/react-dom.production.min.js $(CURDIR)/web/static/react-dom-$(REACT_VERSION).production.min.js && \
 		cp react-dom-$(REACT_VERSION)/package/LICENSE $(CURDIR)/web/static/react-dom-LICENSE && \
 		cp graphql-$(GRAPHQL_VERSION)/package/LICENSE $(CURDIR)/web/static/graphql-LICENSE && rm -rf $$tmp
+
+# Vendors Swagger UI (swagger-ui-dist, its self-contained bundle and style sheet) from npm into
+# web/static for the REST API's reference page, GET /docs (web/static/README.md).
+SWAGGER_UI_VERSION ?= 5.35.0
+vendor-openapi:
+	tmp=$$(mktemp -d) && cd $$tmp && npm pack --silent swagger-ui-dist@$(SWAGGER_UI_VERSION) >/dev/null && tar xzf swagger-ui-dist-$(SWAGGER_UI_VERSION).tgz && \
+		cp package/swagger-ui-bundle.js $(CURDIR)/web/static/swagger-ui-$(SWAGGER_UI_VERSION)-bundle.js && \
+		cp package/swagger-ui.css $(CURDIR)/web/static/swagger-ui-$(SWAGGER_UI_VERSION).css && \
+		cp package/LICENSE $(CURDIR)/web/static/swagger-ui-LICENSE && cp package/NOTICE $(CURDIR)/web/static/swagger-ui-NOTICE && \
+		cp package/swagger-ui-bundle.js.LICENSE.txt $(CURDIR)/web/static/swagger-ui-bundle-LICENSES.txt && rm -rf $$tmp

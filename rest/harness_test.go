@@ -61,7 +61,8 @@ func eachAPIWith(t *testing.T, opts []service.Option, fn func(t *testing.T, a *a
 			service.WithOutboundAllowPrivate(true)}, opts...)...)
 		mux := http.NewServeMux()
 		rest.Register(mux, svc)
-		srv := httptest.NewServer(rest.Common(mux))
+		// Every request and answer is held to docs/openapi.yaml (openapi_test.go).
+		srv := httptest.NewServer(validated(t, rest.Common(mux)))
 		t.Cleanup(srv.Close)
 		created, err := svc.Shops.CreateShop(context.Background(), shops.CreateShopInput{Identifier: "shop-a", Name: "Shop A"})
 		if err != nil {

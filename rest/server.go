@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/checkoutd/checkoutd/docs"
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/platform"
@@ -124,6 +125,7 @@ func (a *API) register(mux router) {
 	mux.HandleFunc("GET /livez", alive)
 	mux.HandleFunc("GET /readyz", a.readyz)
 	mux.Handle("GET /shops/v1/info", a.withToken(a.shopInfo))
+	mux.HandleFunc("GET /openapi.yaml", openAPIDocument)
 	// Anything no route matches still answers in the error envelope.
 	mux.HandleFunc("/", routeNotFound)
 	a.registerStoreConfig(mux)
@@ -140,6 +142,12 @@ func (a *API) register(mux router) {
 	a.registerOrders(mux)
 	a.registerPayments(mux)
 	a.registerMoney(mux)
+}
+
+// openAPIDocument serves docs/openapi.yaml, the description every REST test holds the API to.
+func openAPIDocument(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/yaml")
+	_, _ = w.Write(docs.OpenAPI)
 }
 
 func routeNotFound(w http.ResponseWriter, r *http.Request) {

@@ -59,6 +59,8 @@ func Register(mux *http.ServeMux, svc *service.Service, opts ...Option) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		files.ServeHTTP(w, r)
 	})))
+	// The REST API's reference is public, like the document it renders.
+	mux.HandleFunc("GET /docs", apiDocs)
 	mux.Handle("GET /admin/signin", secured(http.HandlerFunc(c.signinPage)))
 	mux.Handle("POST /admin/signin", secured(http.HandlerFunc(c.signin)))
 	mux.Handle("POST /admin/signout", c.admin(c.signout))
