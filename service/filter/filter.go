@@ -196,7 +196,7 @@ func (p *parser) condition() error {
 		if c == '(' {
 			return invalid(`unbalanced parentheses: "(" at byte %d inside a value (write it %%28)`, p.i)
 		}
-		if c == ')' || c == ',' && (op == in || op == nin) {
+		if c == ')' || (c == ',' && (op == in || op == nin)) {
 			if len(raw) == MaxValues {
 				return invalid("%s(%s:...) has more than %d values", op, name, MaxValues)
 			}
