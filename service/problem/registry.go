@@ -20,6 +20,7 @@ var (
 		{Malformed, "02-00", "request.malformed", "body is not JSON (broken, trailing data, nested deeper than 10,000) or not UTF-8"},
 		{Malformed, "02-00", "request.invalid_version_date", "`Service-API-Version-Date` / `Bold-API-Version-Date` is not a calendar date written YYYY-MM-DD"},
 		{Malformed, "02-00", "request.non_canonical_path", "the path (or a batch sub-request's decoded endpoint) has a `.` or `..` segment or an empty one (`//`)"},
+		{Malformed, "02-00", "filter.invalid", "a list's `filter` that cannot be read (docs/filters.md): an unknown operator or column (the message lists the allowed ones), a value not of its column's type or not URL-encoded correctly, unbalanced parentheses, an empty filter or condition, or a bound passed (20 conditions, 100 values in a list, 255 bytes a value, 4 `*` in a like, 4 KiB in all); details.field is filter"},
 		{Rejected, "02-00", "notification.invalid", "an event notification whose body is not the spec's (details.field names what): a missing platform_id or platform_updated_at / platform_deleted_at, a time not RFC 3339, a text over 255 characters, more than 100 addresses; nothing is queued"},
 		{Rejected, "02-00", "destination.invalid", "a destination field missing or out of bounds: topic, destination (an http(s) URL the outbound policy allows), version (v1), timeout_ms (100 to 30,000), shop_identifier or id not those of the path (details.field)"},
 		{Rejected, "02-00", "destination.topic_taken", "a second live destination for a topic (details.field)"},
