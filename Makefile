@@ -25,7 +25,7 @@ run: build
 test: lint test-go
 
 test-go:
-	$(GO) test -race -count=1 -parallel 4 -timeout 9m ./...
+	$(GO) test -race -count=1 -parallel 4 -timeout 15m ./...
 
 # Regenerates ent (with the GraphQL schema it derives), gqlgen, templ, a migration for each
 # dialect when the ent schema changed (NAME names it: make generate NAME=add_orders), and
