@@ -1,0 +1,268 @@
+// Package remote makes the calls to the outside systems that take part in a checkout while the
+// shopper waits: a shop's remote state authority (RSA) and its API overrides. Every call is
+// signed like a platform connector call (X-HMAC-Timestamp, X-HMAC keyed by the remote's shared
+// secret), bounded by the remote's timeout, sent through the outbound guard, and passes through
+// the remote's circuit breaker: after TripAfter failures in a row (timeouts, 5xx, no connection)
+// the remote is not called for a cool-down, then one trial call decides, so that shoppers do not
+// each wait out a timeout of a remote that is down. Each call is reported as an Exchange, for the
+// support log. No database transaction may be open around a call.
+package remote
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/sony/gobreaker/v2"
+
+	"github.com/checkoutd/checkoutd/service/hmacsig"
+	"github.com/checkoutd/checkoutd/service/outbound"
+)
+
+const (
+	// DefaultTimeout bounds a call of a remote that sets no timeout of its own.
+	DefaultTimeout = 2 * time.Second
+	// MaxTimeout is the longest timeout a remote may set: a shopper waits for it.
+	MaxTimeout = 10 * time.Second
+	// TripAfter is how many failures in a row open a remote's circuit.
+	TripAfter = 5
+	// DefaultCoolDown is how long an open circuit calls nothing before its trial call.
+	DefaultCoolDown = 30 * time.Second
+	// UserAgent is the fixed User-Agent of every call, by which a remote's firewall tells
+	// checkoutd's traffic.
+	UserAgent = "checkoutd-remote/1"
+	// maxAnswer bounds what is read of an answer.
+	maxAnswer = 1 << 20
+	// maxBreakers bounds the circuits kept (one per remote called): past it they start afresh.
+	maxBreakers = 10000
+)
+
+// Outcome is how a call ended, in the words of the exchange log and the metrics.
+type Outcome string
+
+const (
+	// Answered: the remote answered 2xx.
+	Answered Outcome = "answered"
+	// Refused: the remote answered 4xx, a definite answer about the request (a 400 from an RSA's
+	// validation is its "no").
+	Refused Outcome = "refused"
+	// Failed: the remote answered 5xx, or something that is not HTTP's.
+	Failed Outcome = "failed"
+	// TimedOut: no answer within the remote's timeout.
+	TimedOut Outcome = "timeout"
+	// Unreachable: no connection.
+	Unreachable Outcome = "unreachable"
+	// NotSent: the outbound guard refused the address; nothing left checkoutd.
+	NotSent Outcome = "not_sent"
+	// CircuitOpen: the remote failed TripAfter times in a row and is cooling down; not called.
+	CircuitOpen Outcome = "circuit_open"
+)
+
+// Request is one call.
+type Request struct {
+	// Remote names the remote for its circuit: one circuit per name (the RSA or override
+	// configuration's id and URL, so that a changed URL starts afresh).
+	Remote string
+	// URL is where the call goes (POST).
+	URL     string
+	Secret  []byte
+	Timeout time.Duration
+	Body    any
+}
+
+// Answer is a remote's answer: a 2xx or a 4xx (Refused).
+type Answer struct {
+	Status int
+	Body   []byte
+}
+
+// Exchange is one call as the support log keeps it.
+type Exchange struct {
+	Remote  string
+	URL     string
+	At      time.Time
+	Request []byte
+	Status  int
+	Answer  []byte
+	Latency time.Duration
+	Outcome Outcome
+	// Error says why there is no answer (Failed without HTTP, TimedOut, Unreachable, NotSent,
+	// CircuitOpen).
+	Error string
+}
+
+// Error is a call that gave no usable answer: Outcome says how.
+type Error struct {
+	Outcome Outcome
+	Err     error
+}
+
+func (e *Error) Error() string {
+	switch e.Outcome {
+	case TimedOut:
+		return "the remote did not answer in time"
+	case CircuitOpen:
+		return "the remote failed repeatedly and is not called while it cools down"
+	case NotSent:
+		return "not sent: " + e.Err.Error()
+	}
+	return "the remote failed: " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Client makes remote calls. Its circuits live in this process: with several processes each
+// finds a dead remote out by itself, after TripAfter calls.
+type Client struct {
+	http     *http.Client
+	now      func() time.Time
+	coolDown time.Duration
+
+	mu       sync.Mutex
+	breakers map[string]*gobreaker.CircuitBreaker[*Answer]
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithCoolDown sets how long an open circuit waits before its trial call (tests shorten it).
+func WithCoolDown(d time.Duration) Option { return func(c *Client) { c.coolDown = d } }
+
+// New returns a client whose calls reach only what policy allows. now is the wall clock the
+// signatures carry.
+func New(policy outbound.Policy, now func() time.Time, opts ...Option) *Client {
+	c := &Client{http: outbound.NewClient(MaxTimeout, policy), now: now, coolDown: DefaultCoolDown,
+		breakers: map[string]*gobreaker.CircuitBreaker[*Answer]{}}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// Timeout is the timeout a remote configured, bounded: DefaultTimeout when unset, at most
+// MaxTimeout.
+func Timeout(configured time.Duration) time.Duration {
+	switch {
+	case configured <= 0:
+		return DefaultTimeout
+	case configured > MaxTimeout:
+		return MaxTimeout
+	}
+	return configured
+}
+
+// errServer is a 5xx answer: a failure for the circuit, whose answer is still logged.
+type errServer struct{ answer *Answer }
+
+func (e *errServer) Error() string { return fmt.Sprintf("answered %d", e.answer.Status) }
+
+// Do sends r, signed, through its remote's circuit, and returns a 2xx or 4xx answer, or an
+// *Error. The exchange is returned either way.
+func (c *Client) Do(ctx context.Context, r Request) (*Answer, Exchange, error) {
+	ex := Exchange{Remote: r.Remote, URL: r.URL, At: c.now()}
+	raw, err := json.Marshal(r.Body)
+	if err != nil {
+		return nil, ex, err
+	}
+	ex.Request = raw
+	start := time.Now()
+	answer, err := c.breaker(r.Remote).Execute(func() (*Answer, error) { return c.send(ctx, r, raw) })
+	ex.Latency = time.Since(start)
+	var server *errServer
+	switch {
+	case err == nil:
+		ex.Status, ex.Answer = answer.Status, answer.Body
+		ex.Outcome = Answered
+		if answer.Status >= 400 {
+			ex.Outcome = Refused
+		}
+		return answer, ex, nil
+	case errors.As(err, &server):
+		ex.Status, ex.Answer, ex.Outcome = server.answer.Status, server.answer.Body, Failed
+		err = &Error{Outcome: Failed, Err: err}
+	case errors.Is(err, gobreaker.ErrOpenState), errors.Is(err, gobreaker.ErrTooManyRequests):
+		// Too many requests: the trial call of a half-open circuit is in flight; this one waits
+		// for nothing and is answered as the open circuit's.
+		err = &Error{Outcome: CircuitOpen, Err: err}
+	}
+	var re *Error
+	if !errors.As(err, &re) {
+		re = &Error{Outcome: Failed, Err: err}
+		err = re
+	}
+	ex.Outcome, ex.Error = re.Outcome, re.Error()
+	return nil, ex, err
+}
+
+// send makes one call. A 5xx is an error (the circuit counts it); a 2xx or 4xx is an answer.
+func (c *Client) send(ctx context.Context, r Request, raw []byte) (*Answer, error) {
+	ctx, cancel := context.WithTimeout(ctx, Timeout(r.Timeout))
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, bytes.NewReader(raw))
+	if err != nil {
+		return nil, &Error{Outcome: NotSent, Err: err}
+	}
+	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Content-Type", "application/json")
+	hmacsig.Sign(req.Header, r.Secret, c.now())
+	res, err := c.http.Do(req)
+	if refused, ok := outbound.AsRefused(err); ok {
+		return nil, &Error{Outcome: NotSent, Err: refused}
+	}
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
+			return nil, &Error{Outcome: TimedOut, Err: err}
+		}
+		return nil, &Error{Outcome: Unreachable, Err: err}
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
+			return nil, &Error{Outcome: TimedOut, Err: err}
+		}
+		return nil, &Error{Outcome: Unreachable, Err: fmt.Errorf("reading the answer: %w", err)}
+	}
+	a := &Answer{Status: res.StatusCode, Body: body}
+	if res.StatusCode >= 500 || res.StatusCode < 200 || (res.StatusCode >= 300 && res.StatusCode < 400) {
+		return nil, &errServer{answer: a}
+	}
+	return a, nil
+}
+
+func isTimeout(err error) bool {
+	var t interface{ Timeout() bool }
+	return errors.As(err, &t) && t.Timeout()
+}
+
+// breaker is the circuit of a remote.
+func (c *Client) breaker(remote string) *gobreaker.CircuitBreaker[*Answer] {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b, ok := c.breakers[remote]; ok {
+		return b
+	}
+	if len(c.breakers) >= maxBreakers {
+		clear(c.breakers)
+	}
+	b := gobreaker.NewCircuitBreaker[*Answer](gobreaker.Settings{
+		Name:        remote,
+		MaxRequests: 1,
+		Timeout:     c.coolDown,
+		ReadyToTrip: func(counts gobreaker.Counts) bool { return counts.ConsecutiveFailures >= TripAfter },
+		// A call the guard refused never reached the remote: it says nothing of its health.
+		IsExcluded: func(err error) bool {
+			var re *Error
+			return errors.As(err, &re) && re.Outcome == NotSent
+		},
+	})
+	c.breakers[remote] = b
+	return b
+}
