@@ -14,39 +14,29 @@ import (
 // log (CHECKOUT_RETENTION_CONNECTOR_CALLS overrides it).
 const CallRetention = 30 * 24 * time.Hour
 
-// retentionRule deletes finished calls made before the cutoff with their attempts; a call still
-// pending is kept whatever its age.
+// retentionRule deletes finished calls made before the cutoff with their attempts; a call
+// still pending is kept whatever its age.
 func (s *Service) retentionRule() platform.RetentionRule {
-	return platform.RetentionRule{Name: "connector_calls", Keep: CallRetention, Min: time.Hour, DeleteBatch: s.deleteOldCalls}
+	return platform.RetentionRule{Name: "connector_calls", Keep: CallRetention, Min: time.Hour,
+		DeleteBatch: platform.WalkOldest(s.oldestConnectorCalls, s.removeConnectorCalls)}
 }
 
-// deleteOldCalls walks the oldest calls by id (ids grow with time, so the walk stops at the
-// first one made after the cutoff and never reads the recent ones).
-func (s *Service) deleteOldCalls(ctx context.Context, before time.Time, after, limit int) (int, int, bool, error) {
+func (s *Service) oldestConnectorCalls(ctx context.Context, after, limit int) ([]platform.OldRecord, error) {
 	rows, err := s.p.DB.Client.ConnectorCall.Query().Where(connectorcall.IDGT(after)).
 		Order(ent.Asc(connectorcall.FieldID)).Limit(limit).
 		Select(connectorcall.FieldID, connectorcall.FieldStatus, connectorcall.FieldCreatedAt).All(ctx)
-	if err != nil {
-		return 0, after, false, err
+	out := make([]platform.OldRecord, len(rows))
+	for i, r := range rows {
+		out[i] = platform.OldRecord{ID: r.ID, Made: r.CreatedAt, Finished: r.Status != connectorcall.StatusPending}
 	}
-	var old []int
-	done := len(rows) < limit
-	for _, d := range rows {
-		if !d.CreatedAt.Before(before) {
-			done = true
-			break
-		}
-		after = d.ID
-		if d.Status != connectorcall.StatusPending {
-			old = append(old, d.ID)
-		}
-	}
-	if len(old) == 0 {
-		return 0, after, done, nil
-	}
+	return out, err
+}
+
+// removeConnectorCalls deletes the calls with their attempts; one that went back to pending since it
+// was read (a replay) is kept, attempts and all.
+func (s *Service) removeConnectorCalls(ctx context.Context, old []int) (int, error) {
 	deleted := 0
-	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
-		// A call that went back to pending since it was read (a replay) is kept, attempts and all.
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		ids, err := tx.ConnectorCall.Query().Where(connectorcall.IDIn(old...), connectorcall.StatusNEQ(connectorcall.StatusPending)).IDs(ctx)
 		if err != nil || len(ids) == 0 {
 			return err
@@ -57,5 +47,5 @@ func (s *Service) deleteOldCalls(ctx context.Context, before time.Time, after, l
 		deleted, err = tx.ConnectorCall.Delete().Where(connectorcall.IDIn(ids...)).Exec(ctx)
 		return err
 	})
-	return deleted, after, done, err
+	return deleted, err
 }

@@ -38,6 +38,44 @@ type RetentionRule struct {
 	DeleteBatch func(ctx context.Context, before time.Time, after, limit int) (deleted, next int, done bool, err error)
 }
 
+// OldRecord is what a walk by id reads of a record: ids grow with time, so a walk from the
+// oldest stops at the first record made after the cutoff and never reads the recent ones.
+type OldRecord struct {
+	ID       int
+	Made     time.Time
+	Finished bool
+}
+
+// WalkOldest is the DeleteBatch of records whose ids grow with time: read gives the next limit
+// records after an id, oldest first; the finished ones made before the cutoff go to remove, in
+// one call, which deletes them (and what hangs off them) unless they are no longer finished.
+func WalkOldest(read func(ctx context.Context, after, limit int) ([]OldRecord, error),
+	remove func(ctx context.Context, ids []int) (int, error)) func(ctx context.Context, before time.Time, after, limit int) (int, int, bool, error) {
+	return func(ctx context.Context, before time.Time, after, limit int) (int, int, bool, error) {
+		rows, err := read(ctx, after, limit)
+		if err != nil {
+			return 0, after, false, err
+		}
+		var old []int
+		done := len(rows) < limit
+		for _, r := range rows {
+			if !r.Made.Before(before) {
+				done = true
+				break
+			}
+			after = r.ID
+			if r.Finished {
+				old = append(old, r.ID)
+			}
+		}
+		if len(old) == 0 {
+			return 0, after, done, nil
+		}
+		n, err := remove(ctx, old)
+		return n, after, done, err
+	}
+}
+
 // AddRetention registers a rule; the retention job runs it once the queue starts.
 func (q *Queue) AddRetention(r RetentionRule) {
 	if q.client != nil {

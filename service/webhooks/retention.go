@@ -14,39 +14,29 @@ import (
 // log (CHECKOUT_RETENTION_WEBHOOK_DELIVERIES overrides it).
 const DeliveryRetention = 30 * 24 * time.Hour
 
-// retentionRule deletes finished deliveries made before the cutoff with their attempts; a
-// delivery still pending is kept whatever its age.
+// retentionRule deletes finished deliverys made before the cutoff with their attempts; a delivery
+// still pending is kept whatever its age.
 func (s *Service) retentionRule() platform.RetentionRule {
-	return platform.RetentionRule{Name: "webhook_deliveries", Keep: DeliveryRetention, Min: time.Hour, DeleteBatch: s.deleteOldDeliveries}
+	return platform.RetentionRule{Name: "webhook_deliveries", Keep: DeliveryRetention, Min: time.Hour,
+		DeleteBatch: platform.WalkOldest(s.oldestWebhookDeliverys, s.removeWebhookDeliverys)}
 }
 
-// deleteOldDeliveries walks the oldest deliveries by id (ids grow with time, so the walk stops at
-// the first one made after the cutoff and never reads the recent ones).
-func (s *Service) deleteOldDeliveries(ctx context.Context, before time.Time, after, limit int) (int, int, bool, error) {
+func (s *Service) oldestWebhookDeliverys(ctx context.Context, after, limit int) ([]platform.OldRecord, error) {
 	rows, err := s.p.DB.Client.WebhookDelivery.Query().Where(webhookdelivery.IDGT(after)).
 		Order(ent.Asc(webhookdelivery.FieldID)).Limit(limit).
 		Select(webhookdelivery.FieldID, webhookdelivery.FieldStatus, webhookdelivery.FieldCreatedAt).All(ctx)
-	if err != nil {
-		return 0, after, false, err
+	out := make([]platform.OldRecord, len(rows))
+	for i, r := range rows {
+		out[i] = platform.OldRecord{ID: r.ID, Made: r.CreatedAt, Finished: r.Status != webhookdelivery.StatusPending}
 	}
-	var old []int
-	done := len(rows) < limit
-	for _, d := range rows {
-		if !d.CreatedAt.Before(before) {
-			done = true
-			break
-		}
-		after = d.ID
-		if d.Status != webhookdelivery.StatusPending {
-			old = append(old, d.ID)
-		}
-	}
-	if len(old) == 0 {
-		return 0, after, done, nil
-	}
+	return out, err
+}
+
+// removeWebhookDeliverys deletes the deliverys with their attempts; one that went back to pending since it
+// was read (a replay) is kept, attempts and all.
+func (s *Service) removeWebhookDeliverys(ctx context.Context, old []int) (int, error) {
 	deleted := 0
-	err = s.p.InTx(ctx, func(tx *ent.Tx) error {
-		// A delivery that went back to pending since it was read (a replay) is kept, attempts and all.
+	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		ids, err := tx.WebhookDelivery.Query().Where(webhookdelivery.IDIn(old...), webhookdelivery.StatusNEQ(webhookdelivery.StatusPending)).IDs(ctx)
 		if err != nil || len(ids) == 0 {
 			return err
@@ -57,5 +47,5 @@ func (s *Service) deleteOldDeliveries(ctx context.Context, before time.Time, aft
 		deleted, err = tx.WebhookDelivery.Delete().Where(webhookdelivery.IDIn(ids...)).Exec(ctx)
 		return err
 	})
-	return deleted, after, done, err
+	return deleted, err
 }
