@@ -64,11 +64,23 @@ const (
 	CircuitOpen Outcome = "circuit_open"
 )
 
+// The kinds of remote, as the exchange log and the metrics name them.
+const (
+	KindRSA      = "rsa"
+	KindOverride = "override"
+)
+
 // Request is one call.
 type Request struct {
 	// Remote names the remote for its circuit: one circuit per name (the RSA or override
 	// configuration's id and URL, so that a changed URL starts afresh).
 	Remote string
+	// Kind (KindRSA, KindOverride) and Call (the protocol's operation, e.g. "process_order_events"
+	// or "tax") label the call in the metrics and the exchange log; ShopID and PublicOrderID say
+	// whose it was (PublicOrderID empty for a call about no order).
+	Kind, Call    string
+	ShopID        int
+	PublicOrderID string
 	// URL is where the call goes (POST).
 	URL     string
 	Secret  []byte
@@ -84,14 +96,17 @@ type Answer struct {
 
 // Exchange is one call as the support log keeps it.
 type Exchange struct {
-	Remote  string
-	URL     string
-	At      time.Time
-	Request []byte
-	Status  int
-	Answer  []byte
-	Latency time.Duration
-	Outcome Outcome
+	Remote        string
+	Kind, Call    string
+	ShopID        int
+	PublicOrderID string
+	URL           string
+	At            time.Time
+	Request       []byte
+	Status        int
+	Answer        []byte
+	Latency       time.Duration
+	Outcome       Outcome
 	// Error says why there is no answer (Failed without HTTP, TimedOut, Unreachable, NotSent,
 	// CircuitOpen).
 	Error string
@@ -124,9 +139,26 @@ type Client struct {
 	now      func() time.Time
 	coolDown time.Duration
 
+	// recorder keeps each exchange (the support log); nil keeps none.
+	recorder Recorder
+	metrics  *outbound.CallMetrics
+
 	mu       sync.Mutex
 	breakers map[string]*gobreaker.CircuitBreaker[*Answer]
 }
+
+// Recorder keeps exchanges for support. Record is called after each call, never inside a
+// database transaction of the caller's; it must not block the shopper for long (buffer or
+// write one row), and its failures are its own to log.
+type Recorder interface {
+	Record(ctx context.Context, ex Exchange)
+}
+
+// WithRecorder makes the client hand every exchange to r.
+func WithRecorder(r Recorder) Option { return func(c *Client) { c.recorder = r } }
+
+// WithMetrics makes the client count and time its calls under the kind of each request.
+func WithMetrics(m *outbound.CallMetrics) Option { return func(c *Client) { c.metrics = m } }
 
 // Option configures a Client.
 type Option func(*Client)
@@ -165,7 +197,15 @@ func (e *errServer) Error() string { return fmt.Sprintf("answered %d", e.answer.
 // Do sends r, signed, through its remote's circuit, and returns a 2xx or 4xx answer, or an
 // *Error. The exchange is returned either way.
 func (c *Client) Do(ctx context.Context, r Request) (*Answer, Exchange, error) {
-	ex := Exchange{Remote: r.Remote, URL: r.URL, At: c.now()}
+	a, ex, err := c.do(ctx, r)
+	if c.recorder != nil {
+		c.recorder.Record(ctx, ex)
+	}
+	return a, ex, err
+}
+
+func (c *Client) do(ctx context.Context, r Request) (*Answer, Exchange, error) {
+	ex := Exchange{Remote: r.Remote, Kind: r.Kind, Call: r.Call, ShopID: r.ShopID, PublicOrderID: r.PublicOrderID, URL: r.URL, At: c.now()}
 	raw, err := json.Marshal(r.Body)
 	if err != nil {
 		return nil, ex, err
@@ -212,7 +252,11 @@ func (c *Client) send(ctx context.Context, r Request, raw []byte) (*Answer, erro
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("Content-Type", "application/json")
 	hmacsig.Sign(req.Header, r.Secret, c.now())
+	began := time.Now()
 	res, err := c.http.Do(req)
+	if err != nil {
+		c.metrics.Observe(r.Kind, r.Call, began, nil, err)
+	}
 	if refused, ok := outbound.AsRefused(err); ok {
 		return nil, &Error{Outcome: NotSent, Err: refused}
 	}
@@ -224,6 +268,7 @@ func (c *Client) send(ctx context.Context, r Request, raw []byte) (*Answer, erro
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
+	c.metrics.Observe(r.Kind, r.Call, began, res, err)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
 			return nil, &Error{Outcome: TimedOut, Err: err}

@@ -179,3 +179,22 @@ func TestEachRemoteHasItsOwnCircuit(t *testing.T) {
 		t.Fatalf("a healthy remote was refused with another's circuit: %v", err)
 	}
 }
+
+type recorded struct{ got []remote.Exchange }
+
+func (r *recorded) Record(_ context.Context, ex remote.Exchange) { r.got = append(r.got, ex) }
+
+func TestEveryCallIsHandedToTheRecorderWithWhoseItWas(t *testing.T) {
+	s := newServer(t)
+	rec := &recorded{}
+	c := remote.New(outbound.Policy{AllowPrivate: true}, time.Now, remote.WithRecorder(rec))
+	_, _, err := c.Do(context.Background(), remote.Request{Remote: "override:1", Kind: remote.KindOverride, Call: "tax", ShopID: 7,
+		PublicOrderID: "o-1", URL: s.URL + "/tax", Secret: secret, Body: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.got) != 1 || rec.got[0].Kind != remote.KindOverride || rec.got[0].Call != "tax" || rec.got[0].ShopID != 7 ||
+		rec.got[0].PublicOrderID != "o-1" || rec.got[0].Outcome != remote.Answered {
+		t.Fatalf("recorded %+v", rec.got)
+	}
+}
