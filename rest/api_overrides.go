@@ -17,17 +17,19 @@ func (a *API) registerAPIOverrides(mux router) {
 }
 
 type overrideJSON struct {
-	PublicID     string    `json:"public_id"`
-	OverrideType string    `json:"override_type"`
-	URL          string    `json:"url"`
-	SharedSecret string    `json:"shared_secret"`
-	CreatedAt    time.Time `json:"created_at"`
-	UpdatedAt    time.Time `json:"updated_at"`
+	PublicID      string    `json:"public_id"`
+	OverrideType  string    `json:"override_type"`
+	URL           string    `json:"url"`
+	SharedSecret  string    `json:"shared_secret"`
+	FailurePolicy string    `json:"failure_policy"`
+	TimeoutMS     int       `json:"timeout_ms"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
 }
 
 func overrideBody(o *ent.APIOverride) overrideJSON {
 	return overrideJSON{PublicID: o.PublicID, OverrideType: o.OverrideType, URL: o.URL,
-		SharedSecret: shops.MaskSecret(o.SharedSecret), CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC()}
+		SharedSecret: shops.MaskSecret(o.SharedSecret), FailurePolicy: shops.EffectivePolicy(o), TimeoutMS: o.TimeoutMs, CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC()}
 }
 
 func (a *API) listOverrides(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {

@@ -134,7 +134,7 @@ func (a *API) deleteWebhook(w http.ResponseWriter, r *http.Request, sh *ent.Shop
 // rsaConfigBody never carries the shared secret back.
 func rsaConfigBody(c *ent.RSAConfig) map[string]any {
 	return map[string]any{"rsa_config": map[string]any{
-		"url": c.URL, "shared_secret": shops.MaskSecret(c.SharedSecret),
+		"url": c.URL, "shared_secret": shops.MaskSecret(c.SharedSecret), "timeout_ms": c.TimeoutMs,
 		"created_at": c.CreatedAt.UTC(), "updated_at": c.UpdatedAt.UTC(),
 	}}
 }

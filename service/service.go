@@ -19,9 +19,11 @@ import (
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/override"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/platformorders"
+	"github.com/checkoutd/checkoutd/service/remote"
 	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhook"
 	"github.com/checkoutd/checkoutd/service/webhooks"
@@ -57,7 +59,9 @@ type Service struct {
 	clock          func() time.Time
 	gatewayTimeout time.Duration
 	outbound       outbound.Policy
-	smtpURL        string
+	// remote calls the RSA and the API overrides.
+	remote  *remote.Client
+	smtpURL string
 
 	webhookTimeout     time.Duration
 	webhookRetryBase   time.Duration
@@ -110,6 +114,10 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.PlatformOrders = platformorders.New(s.p)
 	s.Connector = connector.New(s.p, s.Orders, s.Customers, s.Catalog, s.PlatformOrders, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase, Calls: calls})
 	s.Orders.UseCustomerTokens(s.Connector)
+	// One remote client for every outside system taking part in a checkout while the shopper
+	// waits (the remote state authority and the API overrides): one set of circuits.
+	s.remote = remote.New(s.outbound, time.Now, remote.WithMetrics(calls))
+	s.Orders.UseOverrides(override.New(s.remote, s.outbound))
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)
 	s.Admin = admin.New(s.p, s.Orders)
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,

@@ -7,6 +7,12 @@ package schema
 // shipping from its zones. The outside system answered for the order as it was when asked;
 // whoever asks stores its answer with the change that asked.
 type OutsidePricing struct {
+	// From is who answered: "override" (the order's or shop's API overrides, whose parts lapse
+	// when their override is deleted) or "rsa" (the shop's remote state authority).
+	From string `json:"from,omitempty"`
+	// Fallbacks are the override types whose last call failed under the fallback policy: the
+	// built-in function answered for them, and the order's state says so.
+	Fallbacks []string `json:"fallbacks,omitempty"`
 	// Shipping is the shipping lines offered to the order, in place of the shop's rates. The
 	// order's selected_shipping stays the choice among them.
 	Shipping *OutsideShipping `json:"shipping,omitempty"`
@@ -18,6 +24,12 @@ type OutsidePricing struct {
 	// nil and empty both mean none.
 	Fees []OutsideFee `json:"fees,omitempty"`
 }
+
+// Outside pricing sources (OutsidePricing.From).
+const (
+	OutsideFromOverride = "override"
+	OutsideFromRSA      = "rsa"
+)
 
 // OutsideShipping is the shipping lines an outside system offers an order.
 type OutsideShipping struct {

@@ -166,6 +166,10 @@ func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind Addre
 	if err := validateAddress(kind, &in, orderAddressRules(sess.Shop, strict)); err != nil {
 		return nil, err
 	}
+	edit, err := s.addressOverrides(ctx, sess, kind, &in, strict)
+	if err != nil {
+		return nil, err
+	}
 	in.ID = platform.NewPublicID()
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if kind == ShippingAddress {
@@ -173,7 +177,7 @@ func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind Addre
 		} else {
 			update.SetBillingAddress(&in)
 		}
-		return nil
+		return edit.apply(o, update)
 	})
 }
 

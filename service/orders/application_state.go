@@ -36,6 +36,9 @@ type ApplicationState struct {
 	IsProcessed     bool                   `json:"is_processed"`
 	OrderID         int                    `json:"order_id"`
 	PlatformOrderID string                 `json:"platform_order_id"`
+	// OverrideFallbacks (ours) are the API override types whose last call failed and whose
+	// built-in function answered instead (the override's fallback policy).
+	OverrideFallbacks []string `json:"override_fallbacks"`
 }
 
 // ShippingState is the order's chosen and offered shipping lines.
@@ -214,27 +217,28 @@ func orderState(v *OrderView) ApplicationState {
 		addresses["billing"] = o.BillingAddress
 	}
 	return ApplicationState{
-		Customer:        customer,
-		Addresses:       addresses,
-		LineItems:       lines,
-		Fees:            feeStates(pr.Fees),
-		Taxes:           orEmpty(pr.Taxes),
-		Discounts:       orEmpty(pr.Discounts),
-		Payments:        payments,
-		OrderTotal:      pr.Total,
-		OrderBalance:    pr.Total - TenderedAmount(v.Payments),
-		OrderMetaData:   meta,
-		Shipping:        shipping,
-		ResumableLink:   o.ResumableLink,
-		LinkToCart:      o.ResumableLink,
-		FlowID:          o.FlowID,
-		Currency:        cur,
-		DisplayCurrency: cur,
-		DisplayExchange: 1,
-		CreatedVia:      o.CreatedVia,
-		IsProcessed:     o.Status == order.StatusProcessed,
-		OrderID:         o.ID,
-		PlatformOrderID: o.PlatformOrderID,
+		Customer:          customer,
+		Addresses:         addresses,
+		LineItems:         lines,
+		Fees:              feeStates(pr.Fees),
+		Taxes:             orEmpty(pr.Taxes),
+		Discounts:         orEmpty(pr.Discounts),
+		Payments:          payments,
+		OrderTotal:        pr.Total,
+		OrderBalance:      pr.Total - TenderedAmount(v.Payments),
+		OrderMetaData:     meta,
+		Shipping:          shipping,
+		ResumableLink:     o.ResumableLink,
+		LinkToCart:        o.ResumableLink,
+		FlowID:            o.FlowID,
+		Currency:          cur,
+		DisplayCurrency:   cur,
+		DisplayExchange:   1,
+		CreatedVia:        o.CreatedVia,
+		IsProcessed:       o.Status == order.StatusProcessed,
+		OrderID:           o.ID,
+		PlatformOrderID:   o.PlatformOrderID,
+		OverrideFallbacks: orEmpty(v.OverrideFallbacks),
 	}
 }
 

@@ -8,7 +8,9 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
+	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/override"
 	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -88,15 +90,29 @@ func (s *Service) ApplyDiscountCode(ctx context.Context, sess *OrderSession, cod
 	if err := checkCodeSent(code); err != nil {
 		return nil, err
 	}
+	out, answer, err := s.discountOverride(ctx, sess, code)
+	if err != nil {
+		return nil, err
+	}
+	var edit outsideEdit
+	// A code the override values is its own: the shop's rules for codes do not apply to it, but
+	// the order holds no more codes than it can. When the override fell back, every code is the
+	// shop's again.
+	edit.record(override.Discount, out, func(op *schema.OutsidePricing) { withOutsideDiscount(op, answer.Discount(code)) },
+		func(op *schema.OutsidePricing) { op.Discounts = nil })
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
-		if _, err := checkDiscountCode(ctx, read, sess.Shop, o, code, s.p.Clock()); err != nil {
+		if out == override.Answered {
+			if !slices.Contains(o.DiscountCodes, code) && len(o.DiscountCodes) >= MaxDiscountCodesPerOrder {
+				return problem.Validation("discount.cannot_combine", "the order already holds the most discount codes it can: remove one first",
+					map[string]any{"field": "code", "code": code})
+			}
+		} else if _, err := checkDiscountCode(ctx, read, sess.Shop, o, code, s.p.Clock()); err != nil {
 			return err
 		}
-		if slices.Contains(o.DiscountCodes, code) {
-			return nil
+		if !slices.Contains(o.DiscountCodes, code) {
+			update.SetDiscountCodes(append(slices.Clone(o.DiscountCodes), code))
 		}
-		update.SetDiscountCodes(append(slices.Clone(o.DiscountCodes), code))
-		return nil
+		return edit.apply(o, update)
 	})
 }
 
@@ -112,6 +128,9 @@ func (s *Service) RemoveDiscountCode(ctx context.Context, sess *OrderSession, co
 		}
 		rest := slices.DeleteFunc(slices.Clone(o.DiscountCodes), func(held string) bool { return held == code })
 		update.SetDiscountCodes(rest)
+		if o.OutsidePricing != nil && o.OutsidePricing.Discounts != nil && o.OutsidePricing.From != schema.OutsideFromRSA {
+			return outsideEdit{func(op *schema.OutsidePricing) { withoutOutsideDiscount(op, code) }}.apply(o, update)
+		}
 		return nil
 	})
 }
@@ -129,9 +148,25 @@ func (s *Service) ValidateDiscountCode(ctx context.Context, sess *OrderSession, 
 	if err := checkCodeSent(code); err != nil {
 		return nil, err
 	}
+	out, answer, err := s.discountOverride(ctx, sess, code)
+	if err != nil {
+		return nil, err
+	}
 	v, err := s.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {
 		return nil, err
+	}
+	if out == override.Answered {
+		// The override's code is not one of the shop's: it is described by what it takes off.
+		kind := discountcode.KindFixedAmount
+		if answer.Value == 0 && len(answer.Lines) == 0 && answer.ShippingValue > 0 {
+			kind = discountcode.KindFreeShipping
+		}
+		text := answer.Text
+		if text == "" {
+			text = code
+		}
+		return &DiscountCodeCheck{Code: &ent.DiscountCode{Code: code, Text: text, Kind: kind, Value: answer.Value}, View: v}, nil
 	}
 	dc, err := checkDiscountCode(ctx, s.p.DB.Read, sess.Shop, v.Order, code, s.p.Clock())
 	if err != nil {

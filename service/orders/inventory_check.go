@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service/override"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -36,6 +37,9 @@ type InventoryCheck struct {
 	Result      string               `json:"result"`
 	Reason      string               `json:"reason,omitempty"`
 	FailedItems []InventoryShortItem `json:"failed_items"`
+	// OverrideFallback says the shop's inventory override failed and checkoutd's own check
+	// answered (its fallback policy).
+	OverrideFallback bool `json:"override_fallback"`
 }
 
 // CheckInventory compares each line of the order with the stock of its catalog variant, where
@@ -63,6 +67,14 @@ func (s *Service) CheckInventory(ctx context.Context, sess *OrderSession, stage 
 		keys[li.VariantID] = append(keys[li.VariantID], li.LineItemKey)
 	}
 	check := &InventoryCheck{Stage: stage, Result: InventoryPass, FailedItems: []InventoryShortItem{}}
+	switch answer, out, err := s.inventoryOverride(ctx, sess, v, stage); {
+	case err != nil:
+		return nil, nil, err
+	case out == override.Answered:
+		return answer, v, nil
+	case out == override.FellBack:
+		check.OverrideFallback = true
+	}
 	if len(ids) == 0 {
 		return check, v, nil
 	}
@@ -84,4 +96,31 @@ func (s *Service) CheckInventory(ctx context.Context, sess *OrderSession, stage 
 		check.Result, check.Reason = InventoryFail, "insufficient_stock"
 	}
 	return check, v, nil
+}
+
+// inventoryOverride asks the order's inventory override for the check of stage.
+func (s *Service) inventoryOverride(ctx context.Context, sess *OrderSession, v *OrderView, stage string) (*InventoryCheck, override.Outcome, error) {
+	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, v.Order)
+	if err != nil || !set.Has(override.Inventory) {
+		return nil, override.BuiltIn, err
+	}
+	var a override.InventoryAnswer
+	out, err := s.overrides.Call(override.WithMemo(ctx), set, override.Inventory, override.Request{PublicOrderID: v.Order.PublicOrderID,
+		Order: overrideState(v), Stage: stage}, &a)
+	if err != nil || out != override.Answered {
+		return nil, out, err
+	}
+	check := &InventoryCheck{Stage: stage, Result: a.Result, Reason: a.Reason, FailedItems: []InventoryShortItem{}}
+	for _, it := range a.FailedItems {
+		keys := it.LineItemKeys
+		if keys == nil {
+			keys = []string{}
+		}
+		check.FailedItems = append(check.FailedItems, InventoryShortItem{PlatformVariantID: it.PlatformVariantID,
+			AvailableQuantity: it.AvailableQuantity, RequestedQuantity: it.RequestedQuantity, LineItemKeys: keys})
+	}
+	if check.Result == InventoryFail && check.Reason == "" {
+		check.Reason = "insufficient_stock"
+	}
+	return check, out, nil
 }

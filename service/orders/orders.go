@@ -13,6 +13,8 @@ import (
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/override"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/problem"
@@ -54,6 +56,9 @@ type InitOrderInput struct {
 	// CustomerJWT (ours) is the token of an authenticated customer (one with a platform_id): with
 	// a customers destination, the platform's validate customer token must call it active.
 	CustomerJWT string `json:"customer_jwt"`
+	// APIOverrides (ours) are overrides for this order only: each takes the place of the shop's
+	// override of its type (docs/overrides.md).
+	APIOverrides []override.OrderInput `json:"api_overrides"`
 }
 
 // MaxCustomerJWT bounds an authenticated customer's token at init.
@@ -70,12 +75,15 @@ type OrderView struct {
 	Payments         []*ent.OrderPayment
 	Pricing          pricing.Pricing
 	JWT              string
+	// OverrideFallbacks are the override types whose last call fell back on the built-in
+	// function (schema.OutsidePricing.Fallbacks, of overrides still in effect).
+	OverrideFallbacks []string
 }
 
 // State is the order's application state.
 func (v *OrderView) State() ApplicationState { return orderState(v) }
 
-func (in InitOrderInput) validate() error {
+func (in InitOrderInput) validate(policy outbound.Policy) error {
 	p := input.Problems{}
 	if len(in.CustomerJWT) > MaxCustomerJWT {
 		p.Add("customer_jwt", fmt.Sprintf("is longer than %d characters", MaxCustomerJWT))
@@ -101,6 +109,10 @@ func (in InitOrderInput) validate() error {
 	checkOrderMetaData(p, "order_meta_data.", in.OrderMetaData)
 	if len(p) > 0 {
 		return problem.Validation("order.invalid_cart_items", "invalid cart: "+p.Message(), p.Details())
+	}
+	override.CheckOrderInputs(p, in.APIOverrides, policy)
+	if len(p) > 0 {
+		return problem.Validation("api_override.invalid_api_override_data", "invalid API override: "+p.Message(), p.Details())
 	}
 	if in.Customer != nil {
 		return in.Customer.validate(false)
@@ -129,7 +141,7 @@ func cartSubtotal(items []CartItem) error {
 
 // InitOrder creates an open order from a cart and a token that opens it.
 func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput) (*OrderView, error) {
-	if err := in.validate(); err != nil {
+	if err := in.validate(s.outboundPolicy()); err != nil {
 		return nil, err
 	}
 	if c := in.Customer; c != nil && c.PlatformID != nil && *c.PlatformID != "" && s.customerTokens != nil {
@@ -180,8 +192,10 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 			it.LineItemKey = key
 			builders[i] = newLineItem(tx, o.ID, it, i).SetCreatedAt(now).SetUpdatedAt(now)
 		}
-		items, err = tx.LineItem.CreateBulk(builders...).Save(ctx)
-		return err
+		if items, err = tx.LineItem.CreateBulk(builders...).Save(ctx); err != nil {
+			return err
+		}
+		return createOrderOverrides(ctx, tx, o.ID, in.APIOverrides)
 	})
 	if err != nil {
 		return nil, err
@@ -283,7 +297,12 @@ func (s *Service) ViewWith(ctx context.Context, c *ent.Client, sh *ent.Shop, o *
 		return &OrderView{Shop: sh, Order: o, LineItems: items, ShippingLines: settled.ShippingLines, Payments: payments,
 			SelectedShipping: settled.SelectedShipping, Pricing: settled.Pricing}, nil
 	}
-	lines, err := s.availableShippingLines(ctx, c, sh.ID, o, items)
+	// priced is o with the outside pricing still in effect.
+	priced, err := s.outsideInEffect(ctx, c, sh, o)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := s.availableShippingLines(ctx, c, sh.ID, priced, items)
 	if err != nil {
 		return nil, err
 	}
@@ -292,12 +311,15 @@ func (s *Service) ViewWith(ctx context.Context, c *ent.Client, sh *ent.Shop, o *
 		return nil, err
 	}
 	v := &OrderView{Shop: sh, Order: o, LineItems: items, ShippingLines: lines, Payments: payments}
+	if priced.OutsidePricing != nil {
+		v.OverrideFallbacks = priced.OutsidePricing.Fallbacks
+	}
 	for i := range lines {
 		if o.SelectedShipping != nil && o.SelectedShipping.ID == lines[i].ID {
 			v.SelectedShipping = &lines[i]
 		}
 	}
-	v.Pricing = pricing.Price(sh, o, items, v.SelectedShipping, rules, s.p.Clock())
+	v.Pricing = pricing.Price(sh, priced, items, v.SelectedShipping, rules, s.p.Clock())
 	return v, nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/catalog"
+	"github.com/checkoutd/checkoutd/service/override"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
@@ -32,6 +33,8 @@ type Service struct {
 	// customerTokens checks an authenticated customer's token with the shop's platform (the
 	// platform connector; nil: no check).
 	customerTokens CustomerTokens
+	// overrides calls the shops' API overrides (nil: the built-in functions always answer).
+	overrides *override.Service
 	// fieldChanges counts changes of an order's own row by how they were written: "kept" in one
 	// conditional statement on the order this process kept, "locked" in a transaction.
 	fieldChanges *prometheus.CounterVec

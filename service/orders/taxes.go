@@ -5,6 +5,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/override"
 	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -12,16 +13,53 @@ import (
 // GenerateTaxes sets the order's tax basis to the jurisdiction of the address taxes are due at:
 // the shipping address when a line ships, else the billing address. The basis stays until the
 // next Generate Taxes, whatever happens to the addresses.
+// With a tax override, its answer is the order's taxes until the next Generate Taxes.
 func (s *Service) GenerateTaxes(ctx context.Context, sess *OrderSession) (*OrderView, error) {
+	edit, err := s.taxOverride(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
 	return s.changeOrderFieldsReadingItems(ctx, sess, func(_ *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
 		addr, kind := taxAddress(o, items)
 		if addr == nil {
-			return problem.Validation("taxes.address_required", "taxes need the order's "+string(kind)+" address: set it first",
-				map[string]any{"field": "address", "address_type": string(kind)})
+			return taxAddressRequired(kind)
 		}
 		update.SetTaxBasis(pricing.BasisOf(addr))
-		return nil
+		return edit.apply(o, update)
 	})
+}
+
+func taxAddressRequired(kind AddressKind) *problem.Error {
+	return problem.Validation("taxes.address_required", "taxes need the order's "+string(kind)+" address: set it first",
+		map[string]any{"field": "address", "address_type": string(kind)})
+}
+
+// taxOverride asks the order's tax override for its taxes, as the order stands.
+func (s *Service) taxOverride(ctx context.Context, sess *OrderSession) (outsideEdit, error) {
+	o, err := s.SessionOrder(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, o)
+	if err != nil || !set.Has(override.Tax) {
+		return nil, err
+	}
+	ctx = override.WithMemo(ctx)
+	v, err := s.OrderState(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	if addr, kind := taxAddress(v.Order, v.LineItems); addr == nil {
+		return nil, taxAddressRequired(kind)
+	}
+	var a override.TaxAnswer
+	out, err := s.overrides.Call(ctx, set, override.Tax, override.Request{PublicOrderID: o.PublicOrderID, Order: overrideState(v)}, &a)
+	if err != nil {
+		return nil, err
+	}
+	var edit outsideEdit
+	edit.record(override.Tax, out, func(op *schema.OutsidePricing) { op.Taxes = a.Taxes() }, func(op *schema.OutsidePricing) { op.Taxes = nil })
+	return edit, nil
 }
 
 // TaxEstimate is what the order's taxes and total would be at an address; the order is unchanged.

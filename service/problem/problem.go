@@ -100,7 +100,9 @@ const (
 	CodeElementNotFound = "02-91"
 	CodeElementInvalid  = "02-94"
 	CodeRSANotSet       = "02-89"
-	CodeInternal        = "02-50"
+	// CodeOverrideUnavailable: a shop's API override failed under its refuse policy.
+	CodeOverrideUnavailable = "02-53"
+	CodeInternal            = "02-50"
 )
 
 // DetailRequestID is the detail that names the call a refusal was made in (its X-Request-Id),

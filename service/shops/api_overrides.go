@@ -8,6 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/apioverride"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/override"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -20,6 +21,11 @@ type APIOverrideInput struct {
 	OverrideType *string `json:"override_type"`
 	URL          *string `json:"url"`
 	SharedSecret *string `json:"shared_secret"`
+	// FailurePolicy (refuse or fallback) is what a failed call does; unset, the type's default
+	// (override.DefaultPolicy).
+	FailurePolicy *string `json:"failure_policy"`
+	// TimeoutMS bounds each call (override.MinTimeoutMS to MaxTimeoutMS; default 2000).
+	TimeoutMS *int `json:"timeout_ms"`
 }
 
 func (in APIOverrideInput) validate(creating bool, policy outbound.Policy) error {
@@ -43,6 +49,8 @@ func (in APIOverrideInput) validate(creating bool, policy outbound.Policy) error
 	} else if in.SharedSecret != nil {
 		p.Text("shared_secret", *in.SharedSecret, input.MaxSecretText)
 	}
+	override.CheckPolicy(p, "failure_policy", in.FailurePolicy)
+	override.CheckTimeout(p, "timeout_ms", in.TimeoutMS)
 	if len(p) > 0 {
 		return problem.Validation("api_override.invalid_api_override_data", "invalid API override: "+p.Message(), p.Details())
 	}
@@ -59,8 +67,16 @@ func (s *Service) CreateAPIOverride(ctx context.Context, sh *ent.Shop, in APIOve
 	if err := in.validate(true, s.outbound); err != nil {
 		return nil, err
 	}
-	return s.p.DB.Client.APIOverride.Create().SetShopID(sh.ID).SetPublicID(platform.NewPublicID()).
-		SetOverrideType(*in.OverrideType).SetURL(*in.URL).SetSharedSecret(*in.SharedSecret).Save(ctx)
+	create := s.p.DB.Client.APIOverride.Create().SetShopID(sh.ID).SetPublicID(platform.NewPublicID()).
+		SetOverrideType(*in.OverrideType).SetURL(*in.URL).SetSharedSecret(*in.SharedSecret).
+		SetFailurePolicy(override.DefaultPolicy(*in.OverrideType))
+	if in.FailurePolicy != nil {
+		create.SetFailurePolicy(*in.FailurePolicy)
+	}
+	if in.TimeoutMS != nil {
+		create.SetTimeoutMs(*in.TimeoutMS)
+	}
+	return create.Save(ctx)
 }
 
 func overrideNotFound(publicID string) *problem.Error {
@@ -91,6 +107,12 @@ func (s *Service) UpdateAPIOverride(ctx context.Context, sh *ent.Shop, publicID 
 		if in.SharedSecret != nil {
 			u.SetSharedSecret(*in.SharedSecret)
 		}
+		if in.FailurePolicy != nil {
+			u.SetFailurePolicy(*in.FailurePolicy)
+		}
+		if in.TimeoutMS != nil {
+			u.SetTimeoutMs(*in.TimeoutMS)
+		}
 		out, err = u.Save(ctx)
 		return err
 	})
@@ -111,4 +133,12 @@ func (s *Service) DeleteAPIOverride(ctx context.Context, sh *ent.Shop, publicID 
 		return overrideNotFound(publicID)
 	}
 	return nil
+}
+
+// EffectivePolicy is the failure policy an override applies: its own, or its type's default.
+func EffectivePolicy(o *ent.APIOverride) string {
+	if o.FailurePolicy == "" {
+		return override.DefaultPolicy(o.OverrideType)
+	}
+	return o.FailurePolicy
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/override"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -35,6 +36,8 @@ func MaskSecret(secret string) string {
 type RSAConfigInput struct {
 	URL          *string `json:"url"`
 	SharedSecret *string `json:"shared_secret"`
+	// TimeoutMS bounds each call to the RSA (100 to 10000; default 2000).
+	TimeoutMS *int `json:"timeout_ms"`
 }
 
 func (in RSAConfigInput) validate(creating bool, policy outbound.Policy) error {
@@ -53,6 +56,7 @@ func (in RSAConfigInput) validate(creating bool, policy outbound.Policy) error {
 	} else if in.SharedSecret != nil {
 		p.Text("shared_secret", *in.SharedSecret, input.MaxSecretText)
 	}
+	override.CheckTimeout(p, "timeout_ms", in.TimeoutMS)
 	if len(p) > 0 {
 		return problem.Validation("rsa_config.invalid_rsa_config", "invalid remote state authority config: "+p.Message(), p.Details())
 	}
@@ -79,7 +83,11 @@ func (s *Service) CreateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfi
 			return err
 		}
 		var err error
-		out, err = tx.RSAConfig.Create().SetShopID(sh.ID).SetURL(*in.URL).SetSharedSecret(*in.SharedSecret).Save(ctx)
+		create := tx.RSAConfig.Create().SetShopID(sh.ID).SetURL(*in.URL).SetSharedSecret(*in.SharedSecret)
+		if in.TimeoutMS != nil {
+			create.SetTimeoutMs(*in.TimeoutMS)
+		}
+		out, err = create.Save(ctx)
 		return err
 	})
 	if err != nil {
@@ -110,6 +118,9 @@ func (s *Service) UpdateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfi
 		}
 		if in.SharedSecret != nil {
 			u.SetSharedSecret(*in.SharedSecret)
+		}
+		if in.TimeoutMS != nil {
+			u.SetTimeoutMs(*in.TimeoutMS)
 		}
 		out, err = u.Save(ctx)
 		return err

@@ -1,0 +1,273 @@
+package orders
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/override"
+	"github.com/checkoutd/checkoutd/service/problem"
+)
+
+// UseOverrides makes the order domain call the shops' API overrides through ov (without it,
+// the built-in functions always answer).
+func (s *Service) UseOverrides(ov *override.Service) { s.overrides = ov }
+
+// overridesOf reads the overrides in effect for order o of shop sh through c: none without an
+// override caller, or when the shop has a remote state authority (override.Service.For).
+func (s *Service) overridesOf(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.Order) (*override.Set, error) {
+	if s.overrides == nil {
+		return &override.Set{}, nil
+	}
+	return s.overrides.For(ctx, c, sh.ID, o)
+}
+
+// outsideEdit is what the override calls of one shopper change leave on the order's outside
+// pricing. The calls are made before the change's transaction; the edit is applied in it, to
+// the locked order's outside pricing.
+type outsideEdit []func(op *schema.OutsidePricing)
+
+// answered records that the override of typ answered, and what its answer sets.
+func (e *outsideEdit) answered(typ string, set func(op *schema.OutsidePricing)) {
+	*e = append(*e, func(op *schema.OutsidePricing) {
+		op.Fallbacks = slices.DeleteFunc(op.Fallbacks, func(t string) bool { return t == typ })
+		if set != nil {
+			set(op)
+		}
+	})
+}
+
+// fellBack records that the override of typ failed under the fallback policy: the built-in
+// function answers (clear takes the override's part away), and the order's state says so.
+func (e *outsideEdit) fellBack(typ string, clear func(op *schema.OutsidePricing)) {
+	*e = append(*e, func(op *schema.OutsidePricing) {
+		if !slices.Contains(op.Fallbacks, typ) {
+			op.Fallbacks = append(op.Fallbacks, typ)
+		}
+		if clear != nil {
+			clear(op)
+		}
+	})
+}
+
+// record is answered or fellBack, by the call's outcome; a built-in answer records nothing.
+func (e *outsideEdit) record(typ string, out override.Outcome, set, clear func(op *schema.OutsidePricing)) {
+	switch out {
+	case override.Answered:
+		e.answered(typ, set)
+	case override.FellBack:
+		e.fellBack(typ, clear)
+	}
+}
+
+// apply sets the edited outside pricing on update, o being the locked order.
+func (e outsideEdit) apply(o *ent.Order, update *ent.OrderUpdate) error {
+	if len(e) == 0 {
+		return nil
+	}
+	op := &schema.OutsidePricing{}
+	if o.OutsidePricing != nil {
+		op = cloneOutside(o.OutsidePricing)
+	}
+	for _, f := range e {
+		f(op)
+	}
+	op.From = schema.OutsideFromOverride
+	// Stored as it reads back (an empty list is no list), so the order applied is the row.
+	op = cloneOutside(op)
+	if op.Shipping == nil && op.Taxes == nil && op.Discounts == nil && len(op.Fees) == 0 && len(op.Fallbacks) == 0 {
+		update.ClearOutsidePricing()
+		return nil
+	}
+	update.SetOutsidePricing(op)
+	return nil
+}
+
+// cloneOutside is a deep copy of op, as the database gives it back.
+func cloneOutside(op *schema.OutsidePricing) *schema.OutsidePricing {
+	raw, _ := json.Marshal(op)
+	out := &schema.OutsidePricing{}
+	_ = json.Unmarshal(raw, out)
+	return out
+}
+
+// outsideInEffect is o with only those parts of its override-given pricing whose override is
+// still in effect (a deleted override's answer no longer prices the order); o itself when
+// nothing is dropped. A remote state authority's pricing is its own to change.
+func (s *Service) outsideInEffect(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.Order) (*ent.Order, error) {
+	op := o.OutsidePricing
+	if op == nil || op.From == schema.OutsideFromRSA {
+		return o, nil
+	}
+	set, err := s.overridesOf(ctx, c, sh, o)
+	if err != nil {
+		return nil, err
+	}
+	kept := *op
+	if !set.Has(override.Shipping) {
+		kept.Shipping = nil
+	}
+	if !set.Has(override.Tax) {
+		kept.Taxes = nil
+	}
+	if !set.Has(override.Discount) {
+		kept.Discounts = nil
+	}
+	kept.Fallbacks = slices.DeleteFunc(slices.Clone(op.Fallbacks), func(t string) bool { return !set.Has(t) })
+	if kept.Shipping == op.Shipping && kept.Taxes == op.Taxes && kept.Discounts == op.Discounts && len(kept.Fallbacks) == len(op.Fallbacks) {
+		return o, nil
+	}
+	at := *o
+	at.OutsidePricing = &kept
+	return &at, nil
+}
+
+// overrideState is the order's state for an override call.
+func overrideState(v *OrderView) override.OrderState {
+	return override.StateOf(v.Order, v.LineItems, &v.Pricing)
+}
+
+// addressOverrides asks the order's address_validate override about an address about to be
+// set (after checkoutd's own checks of its fields), and, for the shipping address, its shipping
+// override for the lines the order is offered there. A valid answer's corrected address
+// replaces in; an invalid one refuses the change with the override's message.
+func (s *Service) addressOverrides(ctx context.Context, sess *OrderSession, kind AddressKind, in *AddressInput, strict bool) (outsideEdit, error) {
+	o, err := s.SessionOrder(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, o)
+	if err != nil || (!set.Has(override.AddressValidate) && !(kind == ShippingAddress && set.Has(override.Shipping))) {
+		return nil, err
+	}
+	ctx = override.WithMemo(ctx)
+	v, err := s.OrderState(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	var edit outsideEdit
+	var a override.AddressAnswer
+	out, err := s.overrides.Call(ctx, set, override.AddressValidate, override.Request{PublicOrderID: o.PublicOrderID,
+		Order: overrideState(v), AddressType: string(kind), Address: in}, &a)
+	if err != nil {
+		return nil, err
+	}
+	edit.record(override.AddressValidate, out, nil, nil)
+	if out == override.Answered {
+		if !*a.Valid {
+			msg := a.Message
+			if msg == "" {
+				msg = "the shop's address validation refused it"
+			}
+			return nil, addressRefused(kind, msg)
+		}
+		if a.Address != nil {
+			corrected := *a.Address
+			if err := validateAddress(kind, &corrected, orderAddressRules(sess.Shop, strict)); err != nil {
+				return nil, err
+			}
+			*in = corrected
+		}
+	}
+	if kind == ShippingAddress && set.Has(override.Shipping) {
+		at := *v.Order
+		at.ShippingAddress = in
+		var sa override.ShippingAnswer
+		out, err := s.overrides.Call(ctx, set, override.Shipping, override.Request{PublicOrderID: o.PublicOrderID,
+			Order: override.StateOf(&at, v.LineItems, &v.Pricing)}, &sa)
+		if err != nil {
+			return nil, err
+		}
+		edit.record(override.Shipping, out, func(op *schema.OutsidePricing) {
+			op.Shipping = &schema.OutsideShipping{Lines: sa.ShippingLines}
+		}, func(op *schema.OutsidePricing) { op.Shipping = nil })
+	}
+	return edit, nil
+}
+
+func addressRefused(kind AddressKind, msg string) *problem.Error {
+	return problem.Validation("address.invalid_address", "invalid "+string(kind)+" address: "+msg,
+		map[string]any{"field": "address", "address_type": string(kind), "override_type": override.AddressValidate})
+}
+
+func discountRefused(code, msg string) *problem.Error {
+	if msg == "" {
+		msg = "discount code " + code + " does not apply to this order"
+	}
+	return problem.Validation("discount.invalid_code", msg, map[string]any{"field": "code", "code": code, "override_type": override.Discount})
+}
+
+// discountOverride asks the order's discount override whether code applies to the order and
+// what it takes off. BuiltIn and FellBack answers leave the code to the shop's rules.
+func (s *Service) discountOverride(ctx context.Context, sess *OrderSession, code string) (override.Outcome, *override.DiscountAnswer, error) {
+	o, err := s.SessionOrder(ctx, sess)
+	if err != nil {
+		return override.BuiltIn, nil, err
+	}
+	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, o)
+	if err != nil || !set.Has(override.Discount) {
+		return override.BuiltIn, nil, err
+	}
+	ctx = override.WithMemo(ctx)
+	v, err := s.OrderState(ctx, sess)
+	if err != nil {
+		return override.BuiltIn, nil, err
+	}
+	var a override.DiscountAnswer
+	out, err := s.overrides.Call(ctx, set, override.Discount, override.Request{PublicOrderID: o.PublicOrderID,
+		Order: overrideState(v), Code: code}, &a)
+	if err != nil {
+		return out, nil, err
+	}
+	if out == override.Answered && !*a.Valid {
+		return out, nil, discountRefused(code, a.Message)
+	}
+	return out, &a, nil
+}
+
+// withOutsideDiscount is op's discounts with code valued as d (in place of an earlier value).
+func withOutsideDiscount(op *schema.OutsidePricing, d schema.OutsideDiscount) {
+	if op.Discounts == nil {
+		op.Discounts = &schema.OutsideDiscounts{}
+	}
+	codes := slices.DeleteFunc(op.Discounts.Codes, func(c schema.OutsideDiscount) bool { return c.Code == d.Code })
+	op.Discounts.Codes = append(codes, d)
+}
+
+// withoutOutsideDiscount takes code's value off op's discounts.
+func withoutOutsideDiscount(op *schema.OutsidePricing, code string) {
+	if op.Discounts != nil {
+		op.Discounts.Codes = slices.DeleteFunc(op.Discounts.Codes, func(c schema.OutsideDiscount) bool { return c.Code == code })
+	}
+}
+
+// outboundPolicy is the policy override URLs given at init must pass: with no override caller,
+// the strictest.
+func (s *Service) outboundPolicy() outbound.Policy {
+	if s.overrides == nil {
+		return outbound.Policy{}
+	}
+	return s.overrides.Policy()
+}
+
+// createOrderOverrides stores the overrides an order is given at init, their secrets sealed.
+func createOrderOverrides(ctx context.Context, tx *ent.Tx, orderID int, ins []override.OrderInput) error {
+	if len(ins) == 0 {
+		return nil
+	}
+	builders := make([]*ent.OrderAPIOverrideCreate, len(ins))
+	for i, in := range ins {
+		b := tx.OrderAPIOverride.Create().SetOrderID(orderID).SetOverrideType(in.OverrideType).SetURL(in.URL).SetSharedSecret(in.SharedSecret)
+		if in.FailurePolicy != nil {
+			b.SetFailurePolicy(*in.FailurePolicy)
+		}
+		if in.TimeoutMS != nil {
+			b.SetTimeoutMs(*in.TimeoutMS)
+		}
+		builders[i] = b
+	}
+	return tx.OrderAPIOverride.CreateBulk(builders...).Exec(ctx)
+}
