@@ -32,6 +32,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/rsaorderlease"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
@@ -931,6 +932,12 @@ func init() {
 	// rsaconfigDescSharedSecret is the schema descriptor for shared_secret field.
 	rsaconfigDescSharedSecret := rsaconfigFields[2].Descriptor()
 	rsaconfig.ValueScanner.SharedSecret = rsaconfigDescSharedSecret.ValueScanner.(field.TypeValueScanner[string])
+	rsaorderleaseFields := schema.RSAOrderLease{}.Fields()
+	_ = rsaorderleaseFields
+	// rsaorderleaseDescHolder is the schema descriptor for holder field.
+	rsaorderleaseDescHolder := rsaorderleaseFields[1].Descriptor()
+	// rsaorderlease.HolderValidator is a validator for the "holder" field. It is called by the builders before save.
+	rsaorderlease.HolderValidator = rsaorderleaseDescHolder.Validators[0].(func(string) error)
 	shippingrateMixin := schema.ShippingRate{}.Mixin()
 	shippingrateMixinFields0 := shippingrateMixin[0].Fields()
 	_ = shippingrateMixinFields0
