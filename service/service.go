@@ -19,6 +19,8 @@ import (
 	"github.com/checkoutd/checkoutd/service/gateway"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/outbound"
+	"github.com/checkoutd/checkoutd/service/remote"
+	"github.com/checkoutd/checkoutd/service/rsa"
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/platformorders"
@@ -50,6 +52,10 @@ type Service struct {
 	Customers *customers.Service
 	// PlatformOrders are the shop's orders as its platform knows them.
 	PlatformOrders *platformorders.Service
+	// RSA is the shops' remote state authorities.
+	RSA *rsa.Service
+	// Remote makes the calls to RSAs and API overrides (signed, bounded, circuit-broken).
+	Remote *remote.Client
 
 	p              *platform.Platform
 	db             *platform.Database
@@ -110,6 +116,9 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.PlatformOrders = platformorders.New(s.p)
 	s.Connector = connector.New(s.p, s.Orders, s.Customers, s.Catalog, s.PlatformOrders, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase, Calls: calls})
 	s.Orders.UseCustomerTokens(s.Connector)
+	s.Remote = remote.New(s.outbound, time.Now, remote.WithMetrics(calls))
+	s.RSA = rsa.New(s.p, s.Shops, s.Orders, s.Remote)
+	s.Orders.UseStateAuthority(s.RSA)
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)
 	s.Admin = admin.New(s.p, s.Orders)
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,

@@ -88,6 +88,9 @@ func (s *Service) ApplyDiscountCode(ctx context.Context, sess *OrderSession, cod
 	if err := checkCodeSent(code); err != nil {
 		return nil, err
 	}
+	if v, ok, err := s.remoteEvent(ctx, sess, EventAddDiscountCode, map[string]string{"code": code}); ok {
+		return v, err
+	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if _, err := checkDiscountCode(ctx, read, sess.Shop, o, code, s.p.Clock()); err != nil {
 			return err
@@ -105,6 +108,9 @@ func (s *Service) RemoveDiscountCode(ctx context.Context, sess *OrderSession, co
 	code = shops.NormalizeDiscountCode(code)
 	if err := checkCodeSent(code); err != nil {
 		return nil, err
+	}
+	if v, ok, err := s.remoteEvent(ctx, sess, EventRemoveDiscountCode, map[string]string{"code": code}); ok {
+		return v, err
 	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if !slices.Contains(o.DiscountCodes, code) {

@@ -32,6 +32,8 @@ type Service struct {
 	// customerTokens checks an authenticated customer's token with the shop's platform (the
 	// platform connector; nil: no check).
 	customerTokens CustomerTokens
+	// authority is the shops' remote state authorities (service/rsa; nil: none is asked).
+	authority StateAuthority
 	// fieldChanges counts changes of an order's own row by how they were written: "kept" in one
 	// conditional statement on the order this process kept, "locked" in a transaction.
 	fieldChanges *prometheus.CounterVec

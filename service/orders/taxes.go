@@ -13,6 +13,9 @@ import (
 // the shipping address when a line ships, else the billing address. The basis stays until the
 // next Generate Taxes, whatever happens to the addresses.
 func (s *Service) GenerateTaxes(ctx context.Context, sess *OrderSession) (*OrderView, error) {
+	if v, ok, err := s.remoteEvent(ctx, sess, EventApplyTaxes, struct{}{}); ok {
+		return v, err
+	}
 	return s.changeOrderFieldsReadingItems(ctx, sess, func(_ *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
 		addr, kind := taxAddress(o, items)
 		if addr == nil {
