@@ -32,6 +32,10 @@ type APIOverride struct {
 	URL string `json:"url,omitempty"`
 	// SharedSecret holds the value of the "shared_secret" field.
 	SharedSecret string `json:"-"`
+	// FailurePolicy holds the value of the "failure_policy" field.
+	FailurePolicy string `json:"failure_policy,omitempty"`
+	// TimeoutMs holds the value of the "timeout_ms" field.
+	TimeoutMs int `json:"timeout_ms,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the APIOverrideQuery when eager-loading is set.
 	Edges        APIOverrideEdges `json:"edges"`
@@ -65,9 +69,9 @@ func (*APIOverride) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case apioverride.FieldID, apioverride.FieldShopID:
+		case apioverride.FieldID, apioverride.FieldShopID, apioverride.FieldTimeoutMs:
 			values[i] = new(sql.NullInt64)
-		case apioverride.FieldPublicID, apioverride.FieldOverrideType, apioverride.FieldURL:
+		case apioverride.FieldPublicID, apioverride.FieldOverrideType, apioverride.FieldURL, apioverride.FieldFailurePolicy:
 			values[i] = new(sql.NullString)
 		case apioverride.FieldCreatedAt, apioverride.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -136,6 +140,18 @@ func (_m *APIOverride) assignValues(columns []string, values []any) error {
 			} else {
 				_m.SharedSecret = value
 			}
+		case apioverride.FieldFailurePolicy:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field failure_policy", values[i])
+			} else if value.Valid {
+				_m.FailurePolicy = value.String
+			}
+		case apioverride.FieldTimeoutMs:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field timeout_ms", values[i])
+			} else if value.Valid {
+				_m.TimeoutMs = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -196,6 +212,12 @@ func (_m *APIOverride) String() string {
 	builder.WriteString(_m.URL)
 	builder.WriteString(", ")
 	builder.WriteString("shared_secret=<sensitive>")
+	builder.WriteString(", ")
+	builder.WriteString("failure_policy=")
+	builder.WriteString(_m.FailurePolicy)
+	builder.WriteString(", ")
+	builder.WriteString("timeout_ms=")
+	builder.WriteString(fmt.Sprintf("%v", _m.TimeoutMs))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -81,6 +81,34 @@ func (_c *APIOverrideCreate) SetSharedSecret(v string) *APIOverrideCreate {
 	return _c
 }
 
+// SetFailurePolicy sets the "failure_policy" field.
+func (_c *APIOverrideCreate) SetFailurePolicy(v string) *APIOverrideCreate {
+	_c.mutation.SetFailurePolicy(v)
+	return _c
+}
+
+// SetNillableFailurePolicy sets the "failure_policy" field if the given value is not nil.
+func (_c *APIOverrideCreate) SetNillableFailurePolicy(v *string) *APIOverrideCreate {
+	if v != nil {
+		_c.SetFailurePolicy(*v)
+	}
+	return _c
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (_c *APIOverrideCreate) SetTimeoutMs(v int) *APIOverrideCreate {
+	_c.mutation.SetTimeoutMs(v)
+	return _c
+}
+
+// SetNillableTimeoutMs sets the "timeout_ms" field if the given value is not nil.
+func (_c *APIOverrideCreate) SetNillableTimeoutMs(v *int) *APIOverrideCreate {
+	if v != nil {
+		_c.SetTimeoutMs(*v)
+	}
+	return _c
+}
+
 // SetShop sets the "shop" edge to the Shop entity.
 func (_c *APIOverrideCreate) SetShop(v *Shop) *APIOverrideCreate {
 	return _c.SetShopID(v.ID)
@@ -129,6 +157,14 @@ func (_c *APIOverrideCreate) defaults() {
 		v := apioverride.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.FailurePolicy(); !ok {
+		v := apioverride.DefaultFailurePolicy
+		_c.mutation.SetFailurePolicy(v)
+	}
+	if _, ok := _c.mutation.TimeoutMs(); !ok {
+		v := apioverride.DefaultTimeoutMs
+		_c.mutation.SetTimeoutMs(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -158,6 +194,12 @@ func (_c *APIOverrideCreate) check() error {
 	}
 	if _, ok := _c.mutation.SharedSecret(); !ok {
 		return &ValidationError{Name: "shared_secret", err: errors.New(`ent: missing required field "APIOverride.shared_secret"`)}
+	}
+	if _, ok := _c.mutation.FailurePolicy(); !ok {
+		return &ValidationError{Name: "failure_policy", err: errors.New(`ent: missing required field "APIOverride.failure_policy"`)}
+	}
+	if _, ok := _c.mutation.TimeoutMs(); !ok {
+		return &ValidationError{Name: "timeout_ms", err: errors.New(`ent: missing required field "APIOverride.timeout_ms"`)}
 	}
 	if len(_c.mutation.ShopIDs()) == 0 {
 		return &ValidationError{Name: "shop", err: errors.New(`ent: missing required edge "APIOverride.shop"`)}
@@ -219,6 +261,14 @@ func (_c *APIOverrideCreate) createSpec() (*APIOverride, *sqlgraph.CreateSpec, e
 		}
 		_spec.SetField(apioverride.FieldSharedSecret, field.TypeString, vv)
 		_node.SharedSecret = value
+	}
+	if value, ok := _c.mutation.FailurePolicy(); ok {
+		_spec.SetField(apioverride.FieldFailurePolicy, field.TypeString, value)
+		_node.FailurePolicy = value
+	}
+	if value, ok := _c.mutation.TimeoutMs(); ok {
+		_spec.SetField(apioverride.FieldTimeoutMs, field.TypeInt, value)
+		_node.TimeoutMs = value
 	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -337,6 +387,36 @@ func (u *APIOverrideUpsert) UpdateSharedSecret() *APIOverrideUpsert {
 	return u
 }
 
+// SetFailurePolicy sets the "failure_policy" field.
+func (u *APIOverrideUpsert) SetFailurePolicy(v string) *APIOverrideUpsert {
+	u.Set(apioverride.FieldFailurePolicy, v)
+	return u
+}
+
+// UpdateFailurePolicy sets the "failure_policy" field to the value that was provided on create.
+func (u *APIOverrideUpsert) UpdateFailurePolicy() *APIOverrideUpsert {
+	u.SetExcluded(apioverride.FieldFailurePolicy)
+	return u
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (u *APIOverrideUpsert) SetTimeoutMs(v int) *APIOverrideUpsert {
+	u.Set(apioverride.FieldTimeoutMs, v)
+	return u
+}
+
+// UpdateTimeoutMs sets the "timeout_ms" field to the value that was provided on create.
+func (u *APIOverrideUpsert) UpdateTimeoutMs() *APIOverrideUpsert {
+	u.SetExcluded(apioverride.FieldTimeoutMs)
+	return u
+}
+
+// AddTimeoutMs adds v to the "timeout_ms" field.
+func (u *APIOverrideUpsert) AddTimeoutMs(v int) *APIOverrideUpsert {
+	u.Add(apioverride.FieldTimeoutMs, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -441,6 +521,41 @@ func (u *APIOverrideUpsertOne) SetSharedSecret(v string) *APIOverrideUpsertOne {
 func (u *APIOverrideUpsertOne) UpdateSharedSecret() *APIOverrideUpsertOne {
 	return u.Update(func(s *APIOverrideUpsert) {
 		s.UpdateSharedSecret()
+	})
+}
+
+// SetFailurePolicy sets the "failure_policy" field.
+func (u *APIOverrideUpsertOne) SetFailurePolicy(v string) *APIOverrideUpsertOne {
+	return u.Update(func(s *APIOverrideUpsert) {
+		s.SetFailurePolicy(v)
+	})
+}
+
+// UpdateFailurePolicy sets the "failure_policy" field to the value that was provided on create.
+func (u *APIOverrideUpsertOne) UpdateFailurePolicy() *APIOverrideUpsertOne {
+	return u.Update(func(s *APIOverrideUpsert) {
+		s.UpdateFailurePolicy()
+	})
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (u *APIOverrideUpsertOne) SetTimeoutMs(v int) *APIOverrideUpsertOne {
+	return u.Update(func(s *APIOverrideUpsert) {
+		s.SetTimeoutMs(v)
+	})
+}
+
+// AddTimeoutMs adds v to the "timeout_ms" field.
+func (u *APIOverrideUpsertOne) AddTimeoutMs(v int) *APIOverrideUpsertOne {
+	return u.Update(func(s *APIOverrideUpsert) {
+		s.AddTimeoutMs(v)
+	})
+}
+
+// UpdateTimeoutMs sets the "timeout_ms" field to the value that was provided on create.
+func (u *APIOverrideUpsertOne) UpdateTimeoutMs() *APIOverrideUpsertOne {
+	return u.Update(func(s *APIOverrideUpsert) {
+		s.UpdateTimeoutMs()
 	})
 }
 
@@ -717,6 +832,41 @@ func (u *APIOverrideUpsertBulk) SetSharedSecret(v string) *APIOverrideUpsertBulk
 func (u *APIOverrideUpsertBulk) UpdateSharedSecret() *APIOverrideUpsertBulk {
 	return u.Update(func(s *APIOverrideUpsert) {
 		s.UpdateSharedSecret()
+	})
+}
+
+// SetFailurePolicy sets the "failure_policy" field.
+func (u *APIOverrideUpsertBulk) SetFailurePolicy(v string) *APIOverrideUpsertBulk {
+	return u.Update(func(s *APIOverrideUpsert) {
+		s.SetFailurePolicy(v)
+	})
+}
+
+// UpdateFailurePolicy sets the "failure_policy" field to the value that was provided on create.
+func (u *APIOverrideUpsertBulk) UpdateFailurePolicy() *APIOverrideUpsertBulk {
+	return u.Update(func(s *APIOverrideUpsert) {
+		s.UpdateFailurePolicy()
+	})
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (u *APIOverrideUpsertBulk) SetTimeoutMs(v int) *APIOverrideUpsertBulk {
+	return u.Update(func(s *APIOverrideUpsert) {
+		s.SetTimeoutMs(v)
+	})
+}
+
+// AddTimeoutMs adds v to the "timeout_ms" field.
+func (u *APIOverrideUpsertBulk) AddTimeoutMs(v int) *APIOverrideUpsertBulk {
+	return u.Update(func(s *APIOverrideUpsert) {
+		s.AddTimeoutMs(v)
+	})
+}
+
+// UpdateTimeoutMs sets the "timeout_ms" field to the value that was provided on create.
+func (u *APIOverrideUpsertBulk) UpdateTimeoutMs() *APIOverrideUpsertBulk {
+	return u.Update(func(s *APIOverrideUpsert) {
+		s.UpdateTimeoutMs()
 	})
 }
 

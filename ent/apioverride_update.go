@@ -76,6 +76,41 @@ func (_u *APIOverrideUpdate) SetNillableSharedSecret(v *string) *APIOverrideUpda
 	return _u
 }
 
+// SetFailurePolicy sets the "failure_policy" field.
+func (_u *APIOverrideUpdate) SetFailurePolicy(v string) *APIOverrideUpdate {
+	_u.mutation.SetFailurePolicy(v)
+	return _u
+}
+
+// SetNillableFailurePolicy sets the "failure_policy" field if the given value is not nil.
+func (_u *APIOverrideUpdate) SetNillableFailurePolicy(v *string) *APIOverrideUpdate {
+	if v != nil {
+		_u.SetFailurePolicy(*v)
+	}
+	return _u
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (_u *APIOverrideUpdate) SetTimeoutMs(v int) *APIOverrideUpdate {
+	_u.mutation.ResetTimeoutMs()
+	_u.mutation.SetTimeoutMs(v)
+	return _u
+}
+
+// SetNillableTimeoutMs sets the "timeout_ms" field if the given value is not nil.
+func (_u *APIOverrideUpdate) SetNillableTimeoutMs(v *int) *APIOverrideUpdate {
+	if v != nil {
+		_u.SetTimeoutMs(*v)
+	}
+	return _u
+}
+
+// AddTimeoutMs adds value to the "timeout_ms" field.
+func (_u *APIOverrideUpdate) AddTimeoutMs(v int) *APIOverrideUpdate {
+	_u.mutation.AddTimeoutMs(v)
+	return _u
+}
+
 // Mutation returns the APIOverrideMutation object of the builder.
 func (_u *APIOverrideUpdate) Mutation() *APIOverrideMutation {
 	return _u.mutation
@@ -153,6 +188,15 @@ func (_u *APIOverrideUpdate) sqlSave(ctx context.Context) (_node int, err error)
 		}
 		_spec.SetField(apioverride.FieldSharedSecret, field.TypeString, vv)
 	}
+	if value, ok := _u.mutation.FailurePolicy(); ok {
+		_spec.SetField(apioverride.FieldFailurePolicy, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.TimeoutMs(); ok {
+		_spec.SetField(apioverride.FieldTimeoutMs, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTimeoutMs(); ok {
+		_spec.AddField(apioverride.FieldTimeoutMs, field.TypeInt, value)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{apioverride.Label}
@@ -218,6 +262,41 @@ func (_u *APIOverrideUpdateOne) SetNillableSharedSecret(v *string) *APIOverrideU
 	if v != nil {
 		_u.SetSharedSecret(*v)
 	}
+	return _u
+}
+
+// SetFailurePolicy sets the "failure_policy" field.
+func (_u *APIOverrideUpdateOne) SetFailurePolicy(v string) *APIOverrideUpdateOne {
+	_u.mutation.SetFailurePolicy(v)
+	return _u
+}
+
+// SetNillableFailurePolicy sets the "failure_policy" field if the given value is not nil.
+func (_u *APIOverrideUpdateOne) SetNillableFailurePolicy(v *string) *APIOverrideUpdateOne {
+	if v != nil {
+		_u.SetFailurePolicy(*v)
+	}
+	return _u
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (_u *APIOverrideUpdateOne) SetTimeoutMs(v int) *APIOverrideUpdateOne {
+	_u.mutation.ResetTimeoutMs()
+	_u.mutation.SetTimeoutMs(v)
+	return _u
+}
+
+// SetNillableTimeoutMs sets the "timeout_ms" field if the given value is not nil.
+func (_u *APIOverrideUpdateOne) SetNillableTimeoutMs(v *int) *APIOverrideUpdateOne {
+	if v != nil {
+		_u.SetTimeoutMs(*v)
+	}
+	return _u
+}
+
+// AddTimeoutMs adds value to the "timeout_ms" field.
+func (_u *APIOverrideUpdateOne) AddTimeoutMs(v int) *APIOverrideUpdateOne {
+	_u.mutation.AddTimeoutMs(v)
 	return _u
 }
 
@@ -327,6 +406,15 @@ func (_u *APIOverrideUpdateOne) sqlSave(ctx context.Context) (_node *APIOverride
 			return nil, err
 		}
 		_spec.SetField(apioverride.FieldSharedSecret, field.TypeString, vv)
+	}
+	if value, ok := _u.mutation.FailurePolicy(); ok {
+		_spec.SetField(apioverride.FieldFailurePolicy, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.TimeoutMs(); ok {
+		_spec.SetField(apioverride.FieldTimeoutMs, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTimeoutMs(); ok {
+		_spec.AddField(apioverride.FieldTimeoutMs, field.TypeInt, value)
 	}
 	_node = &APIOverride{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -35,6 +35,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderapioverride"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/platformorder"
@@ -100,6 +101,8 @@ type Client struct {
 	LineItem *LineItemClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
+	// OrderAPIOverride is the client for interacting with the OrderAPIOverride builders.
+	OrderAPIOverride *OrderAPIOverrideClient
 	// OrderPayment is the client for interacting with the OrderPayment builders.
 	OrderPayment *OrderPaymentClient
 	// PaymentTransaction is the client for interacting with the PaymentTransaction builders.
@@ -163,6 +166,7 @@ func (c *Client) init() {
 	c.LifeElement = NewLifeElementClient(c.config)
 	c.LineItem = NewLineItemClient(c.config)
 	c.Order = NewOrderClient(c.config)
+	c.OrderAPIOverride = NewOrderAPIOverrideClient(c.config)
 	c.OrderPayment = NewOrderPaymentClient(c.config)
 	c.PaymentTransaction = NewPaymentTransactionClient(c.config)
 	c.PlatformOrder = NewPlatformOrderClient(c.config)
@@ -291,6 +295,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		LifeElement:            NewLifeElementClient(cfg),
 		LineItem:               NewLineItemClient(cfg),
 		Order:                  NewOrderClient(cfg),
+		OrderAPIOverride:       NewOrderAPIOverrideClient(cfg),
 		OrderPayment:           NewOrderPaymentClient(cfg),
 		PaymentTransaction:     NewPaymentTransactionClient(cfg),
 		PlatformOrder:          NewPlatformOrderClient(cfg),
@@ -346,6 +351,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		LifeElement:            NewLifeElementClient(cfg),
 		LineItem:               NewLineItemClient(cfg),
 		Order:                  NewOrderClient(cfg),
+		OrderAPIOverride:       NewOrderAPIOverrideClient(cfg),
 		OrderPayment:           NewOrderPaymentClient(cfg),
 		PaymentTransaction:     NewPaymentTransactionClient(cfg),
 		PlatformOrder:          NewPlatformOrderClient(cfg),
@@ -395,10 +401,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain, c.Customer,
 		c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
-		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.PlatformOrder,
-		c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig, c.RSAOrderLease,
-		c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.LineItem, c.Order, c.OrderAPIOverride, c.OrderPayment, c.PaymentTransaction,
+		c.PlatformOrder, c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig,
+		c.RSAOrderLease, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -412,10 +418,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ConnectorAttempt, c.ConnectorCall, c.CorsDomain, c.Customer,
 		c.CustomerAddress, c.Destination, c.DiscountCode, c.Event,
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
-		c.LineItem, c.Order, c.OrderPayment, c.PaymentTransaction, c.PlatformOrder,
-		c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig, c.RSAOrderLease,
-		c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.LineItem, c.Order, c.OrderAPIOverride, c.OrderPayment, c.PaymentTransaction,
+		c.PlatformOrder, c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig,
+		c.RSAOrderLease, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -464,6 +470,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.LineItem.mutate(ctx, m)
 	case *OrderMutation:
 		return c.Order.mutate(ctx, m)
+	case *OrderAPIOverrideMutation:
+		return c.OrderAPIOverride.mutate(ctx, m)
 	case *OrderPaymentMutation:
 		return c.OrderPayment.mutate(ctx, m)
 	case *PaymentTransactionMutation:
@@ -3568,6 +3576,22 @@ func (c *OrderClient) QueryEvents(_m *Order) *EventQuery {
 	return query
 }
 
+// QueryAPIOverrides queries the api_overrides edge of a Order.
+func (c *OrderClient) QueryAPIOverrides(_m *Order) *OrderAPIOverrideQuery {
+	query := (&OrderAPIOverrideClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(order.Table, order.FieldID, id),
+			sqlgraph.To(orderapioverride.Table, orderapioverride.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, order.APIOverridesTable, order.APIOverridesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *OrderClient) Hooks() []Hook {
 	return c.hooks.Order
@@ -3590,6 +3614,155 @@ func (c *OrderClient) mutate(ctx context.Context, m *OrderMutation) (Value, erro
 		return (&OrderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Order mutation op: %q", m.Op())
+	}
+}
+
+// OrderAPIOverrideClient is a client for the OrderAPIOverride schema.
+type OrderAPIOverrideClient struct {
+	config
+}
+
+// NewOrderAPIOverrideClient returns a client for the OrderAPIOverride from the given config.
+func NewOrderAPIOverrideClient(c config) *OrderAPIOverrideClient {
+	return &OrderAPIOverrideClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `orderapioverride.Hooks(f(g(h())))`.
+func (c *OrderAPIOverrideClient) Use(hooks ...Hook) {
+	c.hooks.OrderAPIOverride = append(c.hooks.OrderAPIOverride, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `orderapioverride.Intercept(f(g(h())))`.
+func (c *OrderAPIOverrideClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OrderAPIOverride = append(c.inters.OrderAPIOverride, interceptors...)
+}
+
+// Create returns a builder for creating a OrderAPIOverride entity.
+func (c *OrderAPIOverrideClient) Create() *OrderAPIOverrideCreate {
+	mutation := newOrderAPIOverrideMutation(c.config, OpCreate)
+	return &OrderAPIOverrideCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OrderAPIOverride entities.
+func (c *OrderAPIOverrideClient) CreateBulk(builders ...*OrderAPIOverrideCreate) *OrderAPIOverrideCreateBulk {
+	return &OrderAPIOverrideCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OrderAPIOverrideClient) MapCreateBulk(slice any, setFunc func(*OrderAPIOverrideCreate, int)) *OrderAPIOverrideCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OrderAPIOverrideCreateBulk{err: fmt.Errorf("calling to OrderAPIOverrideClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OrderAPIOverrideCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OrderAPIOverrideCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OrderAPIOverride.
+func (c *OrderAPIOverrideClient) Update() *OrderAPIOverrideUpdate {
+	mutation := newOrderAPIOverrideMutation(c.config, OpUpdate)
+	return &OrderAPIOverrideUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OrderAPIOverrideClient) UpdateOne(_m *OrderAPIOverride) *OrderAPIOverrideUpdateOne {
+	mutation := newOrderAPIOverrideMutation(c.config, OpUpdateOne, withOrderAPIOverride(_m))
+	return &OrderAPIOverrideUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OrderAPIOverrideClient) UpdateOneID(id int) *OrderAPIOverrideUpdateOne {
+	mutation := newOrderAPIOverrideMutation(c.config, OpUpdateOne, withOrderAPIOverrideID(id))
+	return &OrderAPIOverrideUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OrderAPIOverride.
+func (c *OrderAPIOverrideClient) Delete() *OrderAPIOverrideDelete {
+	mutation := newOrderAPIOverrideMutation(c.config, OpDelete)
+	return &OrderAPIOverrideDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OrderAPIOverrideClient) DeleteOne(_m *OrderAPIOverride) *OrderAPIOverrideDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OrderAPIOverrideClient) DeleteOneID(id int) *OrderAPIOverrideDeleteOne {
+	builder := c.Delete().Where(orderapioverride.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OrderAPIOverrideDeleteOne{builder}
+}
+
+// Query returns a query builder for OrderAPIOverride.
+func (c *OrderAPIOverrideClient) Query() *OrderAPIOverrideQuery {
+	return &OrderAPIOverrideQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOrderAPIOverride},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OrderAPIOverride entity by its id.
+func (c *OrderAPIOverrideClient) Get(ctx context.Context, id int) (*OrderAPIOverride, error) {
+	return c.Query().Where(orderapioverride.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OrderAPIOverrideClient) GetX(ctx context.Context, id int) *OrderAPIOverride {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrder queries the order edge of a OrderAPIOverride.
+func (c *OrderAPIOverrideClient) QueryOrder(_m *OrderAPIOverride) *OrderQuery {
+	query := (&OrderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(orderapioverride.Table, orderapioverride.FieldID, id),
+			sqlgraph.To(order.Table, order.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, orderapioverride.OrderTable, orderapioverride.OrderColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *OrderAPIOverrideClient) Hooks() []Hook {
+	return c.hooks.OrderAPIOverride
+}
+
+// Interceptors returns the client interceptors.
+func (c *OrderAPIOverrideClient) Interceptors() []Interceptor {
+	return c.inters.OrderAPIOverride
+}
+
+func (c *OrderAPIOverrideClient) mutate(ctx context.Context, m *OrderAPIOverrideMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OrderAPIOverrideCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OrderAPIOverrideUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OrderAPIOverrideUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OrderAPIOverrideDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OrderAPIOverride mutation op: %q", m.Op())
 	}
 }
 
@@ -6447,19 +6620,19 @@ type (
 		APIOverride, AccessToken, AdminSession, CatalogTombstone, Category,
 		ConnectorAttempt, ConnectorCall, CorsDomain, Customer, CustomerAddress,
 		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
-		IdempotencyKey, LifeElement, LineItem, Order, OrderPayment, PaymentTransaction,
-		PlatformOrder, PlatformSync, ProcessLease, Product, RSAConfig, RSAOrderLease,
-		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		IdempotencyKey, LifeElement, LineItem, Order, OrderAPIOverride, OrderPayment,
+		PaymentTransaction, PlatformOrder, PlatformSync, ProcessLease, Product,
+		RSAConfig, RSAOrderLease, ShippingRate, ShippingZone, Shop, TaxZone, Variant,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIOverride, AccessToken, AdminSession, CatalogTombstone, Category,
 		ConnectorAttempt, ConnectorCall, CorsDomain, Customer, CustomerAddress,
 		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
-		IdempotencyKey, LifeElement, LineItem, Order, OrderPayment, PaymentTransaction,
-		PlatformOrder, PlatformSync, ProcessLease, Product, RSAConfig, RSAOrderLease,
-		ShippingRate, ShippingZone, Shop, TaxZone, Variant, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		IdempotencyKey, LifeElement, LineItem, Order, OrderAPIOverride, OrderPayment,
+		PaymentTransaction, PlatformOrder, PlatformSync, ProcessLease, Product,
+		RSAConfig, RSAOrderLease, ShippingRate, ShippingZone, Shop, TaxZone, Variant,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -32,6 +32,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderapioverride"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/platformorder"
@@ -128,6 +129,7 @@ func checkColumn(t, c string) error {
 			lifeelement.Table:            lifeelement.ValidColumn,
 			lineitem.Table:               lineitem.ValidColumn,
 			order.Table:                  order.ValidColumn,
+			orderapioverride.Table:       orderapioverride.ValidColumn,
 			orderpayment.Table:           orderpayment.ValidColumn,
 			paymenttransaction.Table:     paymenttransaction.ValidColumn,
 			platformorder.Table:          platformorder.ValidColumn,

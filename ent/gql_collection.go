@@ -100,6 +100,16 @@ func (_q *APIOverrideQuery) collectField(ctx context.Context, oneNode bool, opCt
 				selectedFields = append(selectedFields, apioverride.FieldURL)
 				fieldSeen[apioverride.FieldURL] = struct{}{}
 			}
+		case "failurePolicy":
+			if _, ok := fieldSeen[apioverride.FieldFailurePolicy]; !ok {
+				selectedFields = append(selectedFields, apioverride.FieldFailurePolicy)
+				fieldSeen[apioverride.FieldFailurePolicy] = struct{}{}
+			}
+		case "timeoutMs":
+			if _, ok := fieldSeen[apioverride.FieldTimeoutMs]; !ok {
+				selectedFields = append(selectedFields, apioverride.FieldTimeoutMs)
+				fieldSeen[apioverride.FieldTimeoutMs] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:
@@ -3356,6 +3366,11 @@ func (_q *RSAConfigQuery) collectField(ctx context.Context, oneNode bool, opCtx 
 			if _, ok := fieldSeen[rsaconfig.FieldURL]; !ok {
 				selectedFields = append(selectedFields, rsaconfig.FieldURL)
 				fieldSeen[rsaconfig.FieldURL] = struct{}{}
+			}
+		case "timeoutMs":
+			if _, ok := fieldSeen[rsaconfig.FieldTimeoutMs]; !ok {
+				selectedFields = append(selectedFields, rsaconfig.FieldTimeoutMs)
+				fieldSeen[rsaconfig.FieldTimeoutMs] = struct{}{}
 			}
 		case "id":
 		case "__typename":

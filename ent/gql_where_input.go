@@ -119,6 +119,31 @@ type APIOverrideWhereInput struct {
 	URLEqualFold    *string  `json:"urlEqualFold,omitempty"`
 	URLContainsFold *string  `json:"urlContainsFold,omitempty"`
 
+	// "failure_policy" field predicates.
+	FailurePolicy             *string  `json:"failurePolicy,omitempty"`
+	FailurePolicyNEQ          *string  `json:"failurePolicyNEQ,omitempty"`
+	FailurePolicyIn           []string `json:"failurePolicyIn,omitempty"`
+	FailurePolicyNotIn        []string `json:"failurePolicyNotIn,omitempty"`
+	FailurePolicyGT           *string  `json:"failurePolicyGT,omitempty"`
+	FailurePolicyGTE          *string  `json:"failurePolicyGTE,omitempty"`
+	FailurePolicyLT           *string  `json:"failurePolicyLT,omitempty"`
+	FailurePolicyLTE          *string  `json:"failurePolicyLTE,omitempty"`
+	FailurePolicyContains     *string  `json:"failurePolicyContains,omitempty"`
+	FailurePolicyHasPrefix    *string  `json:"failurePolicyHasPrefix,omitempty"`
+	FailurePolicyHasSuffix    *string  `json:"failurePolicyHasSuffix,omitempty"`
+	FailurePolicyEqualFold    *string  `json:"failurePolicyEqualFold,omitempty"`
+	FailurePolicyContainsFold *string  `json:"failurePolicyContainsFold,omitempty"`
+
+	// "timeout_ms" field predicates.
+	TimeoutMs      *int  `json:"timeoutMs,omitempty"`
+	TimeoutMsNEQ   *int  `json:"timeoutMsNEQ,omitempty"`
+	TimeoutMsIn    []int `json:"timeoutMsIn,omitempty"`
+	TimeoutMsNotIn []int `json:"timeoutMsNotIn,omitempty"`
+	TimeoutMsGT    *int  `json:"timeoutMsGT,omitempty"`
+	TimeoutMsGTE   *int  `json:"timeoutMsGTE,omitempty"`
+	TimeoutMsLT    *int  `json:"timeoutMsLT,omitempty"`
+	TimeoutMsLTE   *int  `json:"timeoutMsLTE,omitempty"`
+
 	// "shop" edge predicates.
 	HasShop     *bool             `json:"hasShop,omitempty"`
 	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
@@ -383,6 +408,69 @@ func (i *APIOverrideWhereInput) P() (predicate.APIOverride, error) {
 	}
 	if i.URLContainsFold != nil {
 		predicates = append(predicates, apioverride.URLContainsFold(*i.URLContainsFold))
+	}
+	if i.FailurePolicy != nil {
+		predicates = append(predicates, apioverride.FailurePolicyEQ(*i.FailurePolicy))
+	}
+	if i.FailurePolicyNEQ != nil {
+		predicates = append(predicates, apioverride.FailurePolicyNEQ(*i.FailurePolicyNEQ))
+	}
+	if len(i.FailurePolicyIn) > 0 {
+		predicates = append(predicates, apioverride.FailurePolicyIn(i.FailurePolicyIn...))
+	}
+	if len(i.FailurePolicyNotIn) > 0 {
+		predicates = append(predicates, apioverride.FailurePolicyNotIn(i.FailurePolicyNotIn...))
+	}
+	if i.FailurePolicyGT != nil {
+		predicates = append(predicates, apioverride.FailurePolicyGT(*i.FailurePolicyGT))
+	}
+	if i.FailurePolicyGTE != nil {
+		predicates = append(predicates, apioverride.FailurePolicyGTE(*i.FailurePolicyGTE))
+	}
+	if i.FailurePolicyLT != nil {
+		predicates = append(predicates, apioverride.FailurePolicyLT(*i.FailurePolicyLT))
+	}
+	if i.FailurePolicyLTE != nil {
+		predicates = append(predicates, apioverride.FailurePolicyLTE(*i.FailurePolicyLTE))
+	}
+	if i.FailurePolicyContains != nil {
+		predicates = append(predicates, apioverride.FailurePolicyContains(*i.FailurePolicyContains))
+	}
+	if i.FailurePolicyHasPrefix != nil {
+		predicates = append(predicates, apioverride.FailurePolicyHasPrefix(*i.FailurePolicyHasPrefix))
+	}
+	if i.FailurePolicyHasSuffix != nil {
+		predicates = append(predicates, apioverride.FailurePolicyHasSuffix(*i.FailurePolicyHasSuffix))
+	}
+	if i.FailurePolicyEqualFold != nil {
+		predicates = append(predicates, apioverride.FailurePolicyEqualFold(*i.FailurePolicyEqualFold))
+	}
+	if i.FailurePolicyContainsFold != nil {
+		predicates = append(predicates, apioverride.FailurePolicyContainsFold(*i.FailurePolicyContainsFold))
+	}
+	if i.TimeoutMs != nil {
+		predicates = append(predicates, apioverride.TimeoutMsEQ(*i.TimeoutMs))
+	}
+	if i.TimeoutMsNEQ != nil {
+		predicates = append(predicates, apioverride.TimeoutMsNEQ(*i.TimeoutMsNEQ))
+	}
+	if len(i.TimeoutMsIn) > 0 {
+		predicates = append(predicates, apioverride.TimeoutMsIn(i.TimeoutMsIn...))
+	}
+	if len(i.TimeoutMsNotIn) > 0 {
+		predicates = append(predicates, apioverride.TimeoutMsNotIn(i.TimeoutMsNotIn...))
+	}
+	if i.TimeoutMsGT != nil {
+		predicates = append(predicates, apioverride.TimeoutMsGT(*i.TimeoutMsGT))
+	}
+	if i.TimeoutMsGTE != nil {
+		predicates = append(predicates, apioverride.TimeoutMsGTE(*i.TimeoutMsGTE))
+	}
+	if i.TimeoutMsLT != nil {
+		predicates = append(predicates, apioverride.TimeoutMsLT(*i.TimeoutMsLT))
+	}
+	if i.TimeoutMsLTE != nil {
+		predicates = append(predicates, apioverride.TimeoutMsLTE(*i.TimeoutMsLTE))
 	}
 
 	if i.HasShop != nil {
@@ -10761,6 +10849,16 @@ type RSAConfigWhereInput struct {
 	URLEqualFold    *string  `json:"urlEqualFold,omitempty"`
 	URLContainsFold *string  `json:"urlContainsFold,omitempty"`
 
+	// "timeout_ms" field predicates.
+	TimeoutMs      *int  `json:"timeoutMs,omitempty"`
+	TimeoutMsNEQ   *int  `json:"timeoutMsNEQ,omitempty"`
+	TimeoutMsIn    []int `json:"timeoutMsIn,omitempty"`
+	TimeoutMsNotIn []int `json:"timeoutMsNotIn,omitempty"`
+	TimeoutMsGT    *int  `json:"timeoutMsGT,omitempty"`
+	TimeoutMsGTE   *int  `json:"timeoutMsGTE,omitempty"`
+	TimeoutMsLT    *int  `json:"timeoutMsLT,omitempty"`
+	TimeoutMsLTE   *int  `json:"timeoutMsLTE,omitempty"`
+
 	// "shop" edge predicates.
 	HasShop     *bool             `json:"hasShop,omitempty"`
 	HasShopWith []*ShopWhereInput `json:"hasShopWith,omitempty"`
@@ -10947,6 +11045,30 @@ func (i *RSAConfigWhereInput) P() (predicate.RSAConfig, error) {
 	}
 	if i.URLContainsFold != nil {
 		predicates = append(predicates, rsaconfig.URLContainsFold(*i.URLContainsFold))
+	}
+	if i.TimeoutMs != nil {
+		predicates = append(predicates, rsaconfig.TimeoutMsEQ(*i.TimeoutMs))
+	}
+	if i.TimeoutMsNEQ != nil {
+		predicates = append(predicates, rsaconfig.TimeoutMsNEQ(*i.TimeoutMsNEQ))
+	}
+	if len(i.TimeoutMsIn) > 0 {
+		predicates = append(predicates, rsaconfig.TimeoutMsIn(i.TimeoutMsIn...))
+	}
+	if len(i.TimeoutMsNotIn) > 0 {
+		predicates = append(predicates, rsaconfig.TimeoutMsNotIn(i.TimeoutMsNotIn...))
+	}
+	if i.TimeoutMsGT != nil {
+		predicates = append(predicates, rsaconfig.TimeoutMsGT(*i.TimeoutMsGT))
+	}
+	if i.TimeoutMsGTE != nil {
+		predicates = append(predicates, rsaconfig.TimeoutMsGTE(*i.TimeoutMsGTE))
+	}
+	if i.TimeoutMsLT != nil {
+		predicates = append(predicates, rsaconfig.TimeoutMsLT(*i.TimeoutMsLT))
+	}
+	if i.TimeoutMsLTE != nil {
+		predicates = append(predicates, rsaconfig.TimeoutMsLTE(*i.TimeoutMsLTE))
 	}
 
 	if i.HasShop != nil {

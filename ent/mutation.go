@@ -31,6 +31,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderapioverride"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/platformorder"
@@ -80,6 +81,7 @@ const (
 	TypeLifeElement            = "LifeElement"
 	TypeLineItem               = "LineItem"
 	TypeOrder                  = "Order"
+	TypeOrderAPIOverride       = "OrderAPIOverride"
 	TypeOrderPayment           = "OrderPayment"
 	TypePaymentTransaction     = "PaymentTransaction"
 	TypePlatformOrder          = "PlatformOrder"
@@ -101,21 +103,24 @@ const (
 // APIOverrideMutation represents an operation that mutates the APIOverride nodes in the graph.
 type APIOverrideMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *int
-	created_at    *time.Time
-	updated_at    *time.Time
-	public_id     *string
-	override_type *string
-	url           *string
-	shared_secret *string
-	clearedFields map[string]struct{}
-	shop          *int
-	clearedshop   bool
-	done          bool
-	oldValue      func(context.Context) (*APIOverride, error)
-	predicates    []predicate.APIOverride
+	op             Op
+	typ            string
+	id             *int
+	created_at     *time.Time
+	updated_at     *time.Time
+	public_id      *string
+	override_type  *string
+	url            *string
+	shared_secret  *string
+	failure_policy *string
+	timeout_ms     *int
+	addtimeout_ms  *int
+	clearedFields  map[string]struct{}
+	shop           *int
+	clearedshop    bool
+	done           bool
+	oldValue       func(context.Context) (*APIOverride, error)
+	predicates     []predicate.APIOverride
 }
 
 var _ ent.Mutation = (*APIOverrideMutation)(nil)
@@ -468,6 +473,98 @@ func (m *APIOverrideMutation) ResetSharedSecret() {
 	m.shared_secret = nil
 }
 
+// SetFailurePolicy sets the "failure_policy" field.
+func (m *APIOverrideMutation) SetFailurePolicy(s string) {
+	m.failure_policy = &s
+}
+
+// FailurePolicy returns the value of the "failure_policy" field in the mutation.
+func (m *APIOverrideMutation) FailurePolicy() (r string, exists bool) {
+	v := m.failure_policy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailurePolicy returns the old "failure_policy" field's value of the APIOverride entity.
+// If the APIOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *APIOverrideMutation) OldFailurePolicy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailurePolicy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailurePolicy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailurePolicy: %w", err)
+	}
+	return oldValue.FailurePolicy, nil
+}
+
+// ResetFailurePolicy resets all changes to the "failure_policy" field.
+func (m *APIOverrideMutation) ResetFailurePolicy() {
+	m.failure_policy = nil
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (m *APIOverrideMutation) SetTimeoutMs(i int) {
+	m.timeout_ms = &i
+	m.addtimeout_ms = nil
+}
+
+// TimeoutMs returns the value of the "timeout_ms" field in the mutation.
+func (m *APIOverrideMutation) TimeoutMs() (r int, exists bool) {
+	v := m.timeout_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTimeoutMs returns the old "timeout_ms" field's value of the APIOverride entity.
+// If the APIOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *APIOverrideMutation) OldTimeoutMs(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTimeoutMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTimeoutMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTimeoutMs: %w", err)
+	}
+	return oldValue.TimeoutMs, nil
+}
+
+// AddTimeoutMs adds i to the "timeout_ms" field.
+func (m *APIOverrideMutation) AddTimeoutMs(i int) {
+	if m.addtimeout_ms != nil {
+		*m.addtimeout_ms += i
+	} else {
+		m.addtimeout_ms = &i
+	}
+}
+
+// AddedTimeoutMs returns the value that was added to the "timeout_ms" field in this mutation.
+func (m *APIOverrideMutation) AddedTimeoutMs() (r int, exists bool) {
+	v := m.addtimeout_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTimeoutMs resets all changes to the "timeout_ms" field.
+func (m *APIOverrideMutation) ResetTimeoutMs() {
+	m.timeout_ms = nil
+	m.addtimeout_ms = nil
+}
+
 // ClearShop clears the "shop" edge to the Shop entity.
 func (m *APIOverrideMutation) ClearShop() {
 	m.clearedshop = true
@@ -529,7 +626,7 @@ func (m *APIOverrideMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *APIOverrideMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 9)
 	if m.created_at != nil {
 		fields = append(fields, apioverride.FieldCreatedAt)
 	}
@@ -550,6 +647,12 @@ func (m *APIOverrideMutation) Fields() []string {
 	}
 	if m.shared_secret != nil {
 		fields = append(fields, apioverride.FieldSharedSecret)
+	}
+	if m.failure_policy != nil {
+		fields = append(fields, apioverride.FieldFailurePolicy)
+	}
+	if m.timeout_ms != nil {
+		fields = append(fields, apioverride.FieldTimeoutMs)
 	}
 	return fields
 }
@@ -573,6 +676,10 @@ func (m *APIOverrideMutation) Field(name string) (ent.Value, bool) {
 		return m.URL()
 	case apioverride.FieldSharedSecret:
 		return m.SharedSecret()
+	case apioverride.FieldFailurePolicy:
+		return m.FailurePolicy()
+	case apioverride.FieldTimeoutMs:
+		return m.TimeoutMs()
 	}
 	return nil, false
 }
@@ -596,6 +703,10 @@ func (m *APIOverrideMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldURL(ctx)
 	case apioverride.FieldSharedSecret:
 		return m.OldSharedSecret(ctx)
+	case apioverride.FieldFailurePolicy:
+		return m.OldFailurePolicy(ctx)
+	case apioverride.FieldTimeoutMs:
+		return m.OldTimeoutMs(ctx)
 	}
 	return nil, fmt.Errorf("unknown APIOverride field %s", name)
 }
@@ -654,6 +765,20 @@ func (m *APIOverrideMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSharedSecret(v)
 		return nil
+	case apioverride.FieldFailurePolicy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailurePolicy(v)
+		return nil
+	case apioverride.FieldTimeoutMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTimeoutMs(v)
+		return nil
 	}
 	return fmt.Errorf("unknown APIOverride field %s", name)
 }
@@ -662,6 +787,9 @@ func (m *APIOverrideMutation) SetField(name string, value ent.Value) error {
 // this mutation.
 func (m *APIOverrideMutation) AddedFields() []string {
 	var fields []string
+	if m.addtimeout_ms != nil {
+		fields = append(fields, apioverride.FieldTimeoutMs)
+	}
 	return fields
 }
 
@@ -670,6 +798,8 @@ func (m *APIOverrideMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *APIOverrideMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
+	case apioverride.FieldTimeoutMs:
+		return m.AddedTimeoutMs()
 	}
 	return nil, false
 }
@@ -679,6 +809,13 @@ func (m *APIOverrideMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *APIOverrideMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case apioverride.FieldTimeoutMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTimeoutMs(v)
+		return nil
 	}
 	return fmt.Errorf("unknown APIOverride numeric field %s", name)
 }
@@ -726,6 +863,12 @@ func (m *APIOverrideMutation) ResetField(name string) error {
 		return nil
 	case apioverride.FieldSharedSecret:
 		m.ResetSharedSecret()
+		return nil
+	case apioverride.FieldFailurePolicy:
+		m.ResetFailurePolicy()
+		return nil
+	case apioverride.FieldTimeoutMs:
+		m.ResetTimeoutMs()
 		return nil
 	}
 	return fmt.Errorf("unknown APIOverride field %s", name)
@@ -18510,6 +18653,7 @@ type OrderMutation struct {
 	discount_codes                *[]string
 	appenddiscount_codes          []string
 	tax_basis                     **schema.TaxBasis
+	outside_pricing               **schema.OutsidePricing
 	version                       *int
 	addversion                    *int
 	processed_at                  *time.Time
@@ -18535,6 +18679,9 @@ type OrderMutation struct {
 	events                        map[int]struct{}
 	removedevents                 map[int]struct{}
 	clearedevents                 bool
+	api_overrides                 map[int]struct{}
+	removedapi_overrides          map[int]struct{}
+	clearedapi_overrides          bool
 	done                          bool
 	oldValue                      func(context.Context) (*Order, error)
 	predicates                    []predicate.Order
@@ -19393,6 +19540,55 @@ func (m *OrderMutation) ResetTaxBasis() {
 	delete(m.clearedFields, order.FieldTaxBasis)
 }
 
+// SetOutsidePricing sets the "outside_pricing" field.
+func (m *OrderMutation) SetOutsidePricing(sp *schema.OutsidePricing) {
+	m.outside_pricing = &sp
+}
+
+// OutsidePricing returns the value of the "outside_pricing" field in the mutation.
+func (m *OrderMutation) OutsidePricing() (r *schema.OutsidePricing, exists bool) {
+	v := m.outside_pricing
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutsidePricing returns the old "outside_pricing" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldOutsidePricing(ctx context.Context) (v *schema.OutsidePricing, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutsidePricing is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutsidePricing requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutsidePricing: %w", err)
+	}
+	return oldValue.OutsidePricing, nil
+}
+
+// ClearOutsidePricing clears the value of the "outside_pricing" field.
+func (m *OrderMutation) ClearOutsidePricing() {
+	m.outside_pricing = nil
+	m.clearedFields[order.FieldOutsidePricing] = struct{}{}
+}
+
+// OutsidePricingCleared returns if the "outside_pricing" field was cleared in this mutation.
+func (m *OrderMutation) OutsidePricingCleared() bool {
+	_, ok := m.clearedFields[order.FieldOutsidePricing]
+	return ok
+}
+
+// ResetOutsidePricing resets all changes to the "outside_pricing" field.
+func (m *OrderMutation) ResetOutsidePricing() {
+	m.outside_pricing = nil
+	delete(m.clearedFields, order.FieldOutsidePricing)
+}
+
 // SetVersion sets the "version" field.
 func (m *OrderMutation) SetVersion(i int) {
 	m.version = &i
@@ -20038,6 +20234,60 @@ func (m *OrderMutation) ResetEvents() {
 	m.removedevents = nil
 }
 
+// AddAPIOverrideIDs adds the "api_overrides" edge to the OrderAPIOverride entity by ids.
+func (m *OrderMutation) AddAPIOverrideIDs(ids ...int) {
+	if m.api_overrides == nil {
+		m.api_overrides = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.api_overrides[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAPIOverrides clears the "api_overrides" edge to the OrderAPIOverride entity.
+func (m *OrderMutation) ClearAPIOverrides() {
+	m.clearedapi_overrides = true
+}
+
+// APIOverridesCleared reports if the "api_overrides" edge to the OrderAPIOverride entity was cleared.
+func (m *OrderMutation) APIOverridesCleared() bool {
+	return m.clearedapi_overrides
+}
+
+// RemoveAPIOverrideIDs removes the "api_overrides" edge to the OrderAPIOverride entity by IDs.
+func (m *OrderMutation) RemoveAPIOverrideIDs(ids ...int) {
+	if m.removedapi_overrides == nil {
+		m.removedapi_overrides = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.api_overrides, ids[i])
+		m.removedapi_overrides[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAPIOverrides returns the removed IDs of the "api_overrides" edge to the OrderAPIOverride entity.
+func (m *OrderMutation) RemovedAPIOverridesIDs() (ids []int) {
+	for id := range m.removedapi_overrides {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// APIOverridesIDs returns the "api_overrides" edge IDs in the mutation.
+func (m *OrderMutation) APIOverridesIDs() (ids []int) {
+	for id := range m.api_overrides {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAPIOverrides resets all changes to the "api_overrides" edge.
+func (m *OrderMutation) ResetAPIOverrides() {
+	m.api_overrides = nil
+	m.clearedapi_overrides = false
+	m.removedapi_overrides = nil
+}
+
 // Where appends a list predicates to the OrderMutation builder.
 func (m *OrderMutation) Where(ps ...predicate.Order) {
 	m.predicates = append(m.predicates, ps...)
@@ -20072,7 +20322,7 @@ func (m *OrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrderMutation) Fields() []string {
-	fields := make([]string, 0, 26)
+	fields := make([]string, 0, 27)
 	if m.created_at != nil {
 		fields = append(fields, order.FieldCreatedAt)
 	}
@@ -20126,6 +20376,9 @@ func (m *OrderMutation) Fields() []string {
 	}
 	if m.tax_basis != nil {
 		fields = append(fields, order.FieldTaxBasis)
+	}
+	if m.outside_pricing != nil {
+		fields = append(fields, order.FieldOutsidePricing)
 	}
 	if m.version != nil {
 		fields = append(fields, order.FieldVersion)
@@ -20195,6 +20448,8 @@ func (m *OrderMutation) Field(name string) (ent.Value, bool) {
 		return m.DiscountCodes()
 	case order.FieldTaxBasis:
 		return m.TaxBasis()
+	case order.FieldOutsidePricing:
+		return m.OutsidePricing()
 	case order.FieldVersion:
 		return m.Version()
 	case order.FieldProcessedAt:
@@ -20256,6 +20511,8 @@ func (m *OrderMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldDiscountCodes(ctx)
 	case order.FieldTaxBasis:
 		return m.OldTaxBasis(ctx)
+	case order.FieldOutsidePricing:
+		return m.OldOutsidePricing(ctx)
 	case order.FieldVersion:
 		return m.OldVersion(ctx)
 	case order.FieldProcessedAt:
@@ -20407,6 +20664,13 @@ func (m *OrderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetTaxBasis(v)
 		return nil
+	case order.FieldOutsidePricing:
+		v, ok := value.(*schema.OutsidePricing)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutsidePricing(v)
+		return nil
 	case order.FieldVersion:
 		v, ok := value.(int)
 		if !ok {
@@ -20529,6 +20793,9 @@ func (m *OrderMutation) ClearedFields() []string {
 	if m.FieldCleared(order.FieldTaxBasis) {
 		fields = append(fields, order.FieldTaxBasis)
 	}
+	if m.FieldCleared(order.FieldOutsidePricing) {
+		fields = append(fields, order.FieldOutsidePricing)
+	}
 	if m.FieldCleared(order.FieldProcessedAt) {
 		fields = append(fields, order.FieldProcessedAt)
 	}
@@ -20581,6 +20848,9 @@ func (m *OrderMutation) ClearField(name string) error {
 		return nil
 	case order.FieldTaxBasis:
 		m.ClearTaxBasis()
+		return nil
+	case order.FieldOutsidePricing:
+		m.ClearOutsidePricing()
 		return nil
 	case order.FieldProcessedAt:
 		m.ClearProcessedAt()
@@ -20662,6 +20932,9 @@ func (m *OrderMutation) ResetField(name string) error {
 	case order.FieldTaxBasis:
 		m.ResetTaxBasis()
 		return nil
+	case order.FieldOutsidePricing:
+		m.ResetOutsidePricing()
+		return nil
 	case order.FieldVersion:
 		m.ResetVersion()
 		return nil
@@ -20692,7 +20965,7 @@ func (m *OrderMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *OrderMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.shop != nil {
 		edges = append(edges, order.EdgeShop)
 	}
@@ -20707,6 +20980,9 @@ func (m *OrderMutation) AddedEdges() []string {
 	}
 	if m.events != nil {
 		edges = append(edges, order.EdgeEvents)
+	}
+	if m.api_overrides != nil {
+		edges = append(edges, order.EdgeAPIOverrides)
 	}
 	return edges
 }
@@ -20743,13 +21019,19 @@ func (m *OrderMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case order.EdgeAPIOverrides:
+		ids := make([]ent.Value, 0, len(m.api_overrides))
+		for id := range m.api_overrides {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *OrderMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removedline_items != nil {
 		edges = append(edges, order.EdgeLineItems)
 	}
@@ -20761,6 +21043,9 @@ func (m *OrderMutation) RemovedEdges() []string {
 	}
 	if m.removedevents != nil {
 		edges = append(edges, order.EdgeEvents)
+	}
+	if m.removedapi_overrides != nil {
+		edges = append(edges, order.EdgeAPIOverrides)
 	}
 	return edges
 }
@@ -20793,13 +21078,19 @@ func (m *OrderMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case order.EdgeAPIOverrides:
+		ids := make([]ent.Value, 0, len(m.removedapi_overrides))
+		for id := range m.removedapi_overrides {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *OrderMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedshop {
 		edges = append(edges, order.EdgeShop)
 	}
@@ -20814,6 +21105,9 @@ func (m *OrderMutation) ClearedEdges() []string {
 	}
 	if m.clearedevents {
 		edges = append(edges, order.EdgeEvents)
+	}
+	if m.clearedapi_overrides {
+		edges = append(edges, order.EdgeAPIOverrides)
 	}
 	return edges
 }
@@ -20832,6 +21126,8 @@ func (m *OrderMutation) EdgeCleared(name string) bool {
 		return m.clearedtransactions
 	case order.EdgeEvents:
 		return m.clearedevents
+	case order.EdgeAPIOverrides:
+		return m.clearedapi_overrides
 	}
 	return false
 }
@@ -20866,8 +21162,805 @@ func (m *OrderMutation) ResetEdge(name string) error {
 	case order.EdgeEvents:
 		m.ResetEvents()
 		return nil
+	case order.EdgeAPIOverrides:
+		m.ResetAPIOverrides()
+		return nil
 	}
 	return fmt.Errorf("unknown Order edge %s", name)
+}
+
+// OrderAPIOverrideMutation represents an operation that mutates the OrderAPIOverride nodes in the graph.
+type OrderAPIOverrideMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	created_at     *time.Time
+	updated_at     *time.Time
+	override_type  *string
+	url            *string
+	shared_secret  *string
+	failure_policy *string
+	timeout_ms     *int
+	addtimeout_ms  *int
+	clearedFields  map[string]struct{}
+	_order         *int
+	cleared_order  bool
+	done           bool
+	oldValue       func(context.Context) (*OrderAPIOverride, error)
+	predicates     []predicate.OrderAPIOverride
+}
+
+var _ ent.Mutation = (*OrderAPIOverrideMutation)(nil)
+
+// orderapioverrideOption allows management of the mutation configuration using functional options.
+type orderapioverrideOption func(*OrderAPIOverrideMutation)
+
+// newOrderAPIOverrideMutation creates new mutation for the OrderAPIOverride entity.
+func newOrderAPIOverrideMutation(c config, op Op, opts ...orderapioverrideOption) *OrderAPIOverrideMutation {
+	m := &OrderAPIOverrideMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOrderAPIOverride,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOrderAPIOverrideID sets the ID field of the mutation.
+func withOrderAPIOverrideID(id int) orderapioverrideOption {
+	return func(m *OrderAPIOverrideMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OrderAPIOverride
+		)
+		m.oldValue = func(ctx context.Context) (*OrderAPIOverride, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OrderAPIOverride.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOrderAPIOverride sets the old OrderAPIOverride of the mutation.
+func withOrderAPIOverride(node *OrderAPIOverride) orderapioverrideOption {
+	return func(m *OrderAPIOverrideMutation) {
+		m.oldValue = func(context.Context) (*OrderAPIOverride, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OrderAPIOverrideMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OrderAPIOverrideMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OrderAPIOverrideMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OrderAPIOverrideMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OrderAPIOverride.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OrderAPIOverrideMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OrderAPIOverrideMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OrderAPIOverride entity.
+// If the OrderAPIOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderAPIOverrideMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OrderAPIOverrideMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *OrderAPIOverrideMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *OrderAPIOverrideMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the OrderAPIOverride entity.
+// If the OrderAPIOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderAPIOverrideMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *OrderAPIOverrideMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *OrderAPIOverrideMutation) SetOrderID(i int) {
+	m._order = &i
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *OrderAPIOverrideMutation) OrderID() (r int, exists bool) {
+	v := m._order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the OrderAPIOverride entity.
+// If the OrderAPIOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderAPIOverrideMutation) OldOrderID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *OrderAPIOverrideMutation) ResetOrderID() {
+	m._order = nil
+}
+
+// SetOverrideType sets the "override_type" field.
+func (m *OrderAPIOverrideMutation) SetOverrideType(s string) {
+	m.override_type = &s
+}
+
+// OverrideType returns the value of the "override_type" field in the mutation.
+func (m *OrderAPIOverrideMutation) OverrideType() (r string, exists bool) {
+	v := m.override_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOverrideType returns the old "override_type" field's value of the OrderAPIOverride entity.
+// If the OrderAPIOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderAPIOverrideMutation) OldOverrideType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOverrideType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOverrideType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOverrideType: %w", err)
+	}
+	return oldValue.OverrideType, nil
+}
+
+// ResetOverrideType resets all changes to the "override_type" field.
+func (m *OrderAPIOverrideMutation) ResetOverrideType() {
+	m.override_type = nil
+}
+
+// SetURL sets the "url" field.
+func (m *OrderAPIOverrideMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *OrderAPIOverrideMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the OrderAPIOverride entity.
+// If the OrderAPIOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderAPIOverrideMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *OrderAPIOverrideMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetSharedSecret sets the "shared_secret" field.
+func (m *OrderAPIOverrideMutation) SetSharedSecret(s string) {
+	m.shared_secret = &s
+}
+
+// SharedSecret returns the value of the "shared_secret" field in the mutation.
+func (m *OrderAPIOverrideMutation) SharedSecret() (r string, exists bool) {
+	v := m.shared_secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSharedSecret returns the old "shared_secret" field's value of the OrderAPIOverride entity.
+// If the OrderAPIOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderAPIOverrideMutation) OldSharedSecret(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSharedSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSharedSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSharedSecret: %w", err)
+	}
+	return oldValue.SharedSecret, nil
+}
+
+// ResetSharedSecret resets all changes to the "shared_secret" field.
+func (m *OrderAPIOverrideMutation) ResetSharedSecret() {
+	m.shared_secret = nil
+}
+
+// SetFailurePolicy sets the "failure_policy" field.
+func (m *OrderAPIOverrideMutation) SetFailurePolicy(s string) {
+	m.failure_policy = &s
+}
+
+// FailurePolicy returns the value of the "failure_policy" field in the mutation.
+func (m *OrderAPIOverrideMutation) FailurePolicy() (r string, exists bool) {
+	v := m.failure_policy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailurePolicy returns the old "failure_policy" field's value of the OrderAPIOverride entity.
+// If the OrderAPIOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderAPIOverrideMutation) OldFailurePolicy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailurePolicy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailurePolicy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailurePolicy: %w", err)
+	}
+	return oldValue.FailurePolicy, nil
+}
+
+// ResetFailurePolicy resets all changes to the "failure_policy" field.
+func (m *OrderAPIOverrideMutation) ResetFailurePolicy() {
+	m.failure_policy = nil
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (m *OrderAPIOverrideMutation) SetTimeoutMs(i int) {
+	m.timeout_ms = &i
+	m.addtimeout_ms = nil
+}
+
+// TimeoutMs returns the value of the "timeout_ms" field in the mutation.
+func (m *OrderAPIOverrideMutation) TimeoutMs() (r int, exists bool) {
+	v := m.timeout_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTimeoutMs returns the old "timeout_ms" field's value of the OrderAPIOverride entity.
+// If the OrderAPIOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderAPIOverrideMutation) OldTimeoutMs(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTimeoutMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTimeoutMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTimeoutMs: %w", err)
+	}
+	return oldValue.TimeoutMs, nil
+}
+
+// AddTimeoutMs adds i to the "timeout_ms" field.
+func (m *OrderAPIOverrideMutation) AddTimeoutMs(i int) {
+	if m.addtimeout_ms != nil {
+		*m.addtimeout_ms += i
+	} else {
+		m.addtimeout_ms = &i
+	}
+}
+
+// AddedTimeoutMs returns the value that was added to the "timeout_ms" field in this mutation.
+func (m *OrderAPIOverrideMutation) AddedTimeoutMs() (r int, exists bool) {
+	v := m.addtimeout_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTimeoutMs resets all changes to the "timeout_ms" field.
+func (m *OrderAPIOverrideMutation) ResetTimeoutMs() {
+	m.timeout_ms = nil
+	m.addtimeout_ms = nil
+}
+
+// ClearOrder clears the "order" edge to the Order entity.
+func (m *OrderAPIOverrideMutation) ClearOrder() {
+	m.cleared_order = true
+	m.clearedFields[orderapioverride.FieldOrderID] = struct{}{}
+}
+
+// OrderCleared reports if the "order" edge to the Order entity was cleared.
+func (m *OrderAPIOverrideMutation) OrderCleared() bool {
+	return m.cleared_order
+}
+
+// OrderIDs returns the "order" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrderID instead. It exists only for internal usage by the builders.
+func (m *OrderAPIOverrideMutation) OrderIDs() (ids []int) {
+	if id := m._order; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrder resets all changes to the "order" edge.
+func (m *OrderAPIOverrideMutation) ResetOrder() {
+	m._order = nil
+	m.cleared_order = false
+}
+
+// Where appends a list predicates to the OrderAPIOverrideMutation builder.
+func (m *OrderAPIOverrideMutation) Where(ps ...predicate.OrderAPIOverride) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OrderAPIOverrideMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OrderAPIOverrideMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OrderAPIOverride, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OrderAPIOverrideMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OrderAPIOverrideMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OrderAPIOverride).
+func (m *OrderAPIOverrideMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OrderAPIOverrideMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, orderapioverride.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, orderapioverride.FieldUpdatedAt)
+	}
+	if m._order != nil {
+		fields = append(fields, orderapioverride.FieldOrderID)
+	}
+	if m.override_type != nil {
+		fields = append(fields, orderapioverride.FieldOverrideType)
+	}
+	if m.url != nil {
+		fields = append(fields, orderapioverride.FieldURL)
+	}
+	if m.shared_secret != nil {
+		fields = append(fields, orderapioverride.FieldSharedSecret)
+	}
+	if m.failure_policy != nil {
+		fields = append(fields, orderapioverride.FieldFailurePolicy)
+	}
+	if m.timeout_ms != nil {
+		fields = append(fields, orderapioverride.FieldTimeoutMs)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OrderAPIOverrideMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case orderapioverride.FieldCreatedAt:
+		return m.CreatedAt()
+	case orderapioverride.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case orderapioverride.FieldOrderID:
+		return m.OrderID()
+	case orderapioverride.FieldOverrideType:
+		return m.OverrideType()
+	case orderapioverride.FieldURL:
+		return m.URL()
+	case orderapioverride.FieldSharedSecret:
+		return m.SharedSecret()
+	case orderapioverride.FieldFailurePolicy:
+		return m.FailurePolicy()
+	case orderapioverride.FieldTimeoutMs:
+		return m.TimeoutMs()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OrderAPIOverrideMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case orderapioverride.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case orderapioverride.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case orderapioverride.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case orderapioverride.FieldOverrideType:
+		return m.OldOverrideType(ctx)
+	case orderapioverride.FieldURL:
+		return m.OldURL(ctx)
+	case orderapioverride.FieldSharedSecret:
+		return m.OldSharedSecret(ctx)
+	case orderapioverride.FieldFailurePolicy:
+		return m.OldFailurePolicy(ctx)
+	case orderapioverride.FieldTimeoutMs:
+		return m.OldTimeoutMs(ctx)
+	}
+	return nil, fmt.Errorf("unknown OrderAPIOverride field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OrderAPIOverrideMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case orderapioverride.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case orderapioverride.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case orderapioverride.FieldOrderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case orderapioverride.FieldOverrideType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOverrideType(v)
+		return nil
+	case orderapioverride.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case orderapioverride.FieldSharedSecret:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSharedSecret(v)
+		return nil
+	case orderapioverride.FieldFailurePolicy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailurePolicy(v)
+		return nil
+	case orderapioverride.FieldTimeoutMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTimeoutMs(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OrderAPIOverride field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OrderAPIOverrideMutation) AddedFields() []string {
+	var fields []string
+	if m.addtimeout_ms != nil {
+		fields = append(fields, orderapioverride.FieldTimeoutMs)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OrderAPIOverrideMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case orderapioverride.FieldTimeoutMs:
+		return m.AddedTimeoutMs()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OrderAPIOverrideMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case orderapioverride.FieldTimeoutMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTimeoutMs(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OrderAPIOverride numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OrderAPIOverrideMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OrderAPIOverrideMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OrderAPIOverrideMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown OrderAPIOverride nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OrderAPIOverrideMutation) ResetField(name string) error {
+	switch name {
+	case orderapioverride.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case orderapioverride.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case orderapioverride.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case orderapioverride.FieldOverrideType:
+		m.ResetOverrideType()
+		return nil
+	case orderapioverride.FieldURL:
+		m.ResetURL()
+		return nil
+	case orderapioverride.FieldSharedSecret:
+		m.ResetSharedSecret()
+		return nil
+	case orderapioverride.FieldFailurePolicy:
+		m.ResetFailurePolicy()
+		return nil
+	case orderapioverride.FieldTimeoutMs:
+		m.ResetTimeoutMs()
+		return nil
+	}
+	return fmt.Errorf("unknown OrderAPIOverride field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OrderAPIOverrideMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m._order != nil {
+		edges = append(edges, orderapioverride.EdgeOrder)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OrderAPIOverrideMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case orderapioverride.EdgeOrder:
+		if id := m._order; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OrderAPIOverrideMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OrderAPIOverrideMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OrderAPIOverrideMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleared_order {
+		edges = append(edges, orderapioverride.EdgeOrder)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OrderAPIOverrideMutation) EdgeCleared(name string) bool {
+	switch name {
+	case orderapioverride.EdgeOrder:
+		return m.cleared_order
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OrderAPIOverrideMutation) ClearEdge(name string) error {
+	switch name {
+	case orderapioverride.EdgeOrder:
+		m.ClearOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown OrderAPIOverride unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OrderAPIOverrideMutation) ResetEdge(name string) error {
+	switch name {
+	case orderapioverride.EdgeOrder:
+		m.ResetOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown OrderAPIOverride edge %s", name)
 }
 
 // OrderPaymentMutation represents an operation that mutates the OrderPayment nodes in the graph.
@@ -27856,6 +28949,8 @@ type RSAConfigMutation struct {
 	updated_at    *time.Time
 	url           *string
 	shared_secret *string
+	timeout_ms    *int
+	addtimeout_ms *int
 	clearedFields map[string]struct{}
 	shop          *int
 	clearedshop   bool
@@ -28142,6 +29237,62 @@ func (m *RSAConfigMutation) ResetSharedSecret() {
 	m.shared_secret = nil
 }
 
+// SetTimeoutMs sets the "timeout_ms" field.
+func (m *RSAConfigMutation) SetTimeoutMs(i int) {
+	m.timeout_ms = &i
+	m.addtimeout_ms = nil
+}
+
+// TimeoutMs returns the value of the "timeout_ms" field in the mutation.
+func (m *RSAConfigMutation) TimeoutMs() (r int, exists bool) {
+	v := m.timeout_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTimeoutMs returns the old "timeout_ms" field's value of the RSAConfig entity.
+// If the RSAConfig object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RSAConfigMutation) OldTimeoutMs(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTimeoutMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTimeoutMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTimeoutMs: %w", err)
+	}
+	return oldValue.TimeoutMs, nil
+}
+
+// AddTimeoutMs adds i to the "timeout_ms" field.
+func (m *RSAConfigMutation) AddTimeoutMs(i int) {
+	if m.addtimeout_ms != nil {
+		*m.addtimeout_ms += i
+	} else {
+		m.addtimeout_ms = &i
+	}
+}
+
+// AddedTimeoutMs returns the value that was added to the "timeout_ms" field in this mutation.
+func (m *RSAConfigMutation) AddedTimeoutMs() (r int, exists bool) {
+	v := m.addtimeout_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTimeoutMs resets all changes to the "timeout_ms" field.
+func (m *RSAConfigMutation) ResetTimeoutMs() {
+	m.timeout_ms = nil
+	m.addtimeout_ms = nil
+}
+
 // ClearShop clears the "shop" edge to the Shop entity.
 func (m *RSAConfigMutation) ClearShop() {
 	m.clearedshop = true
@@ -28203,7 +29354,7 @@ func (m *RSAConfigMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RSAConfigMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 6)
 	if m.created_at != nil {
 		fields = append(fields, rsaconfig.FieldCreatedAt)
 	}
@@ -28218,6 +29369,9 @@ func (m *RSAConfigMutation) Fields() []string {
 	}
 	if m.shared_secret != nil {
 		fields = append(fields, rsaconfig.FieldSharedSecret)
+	}
+	if m.timeout_ms != nil {
+		fields = append(fields, rsaconfig.FieldTimeoutMs)
 	}
 	return fields
 }
@@ -28237,6 +29391,8 @@ func (m *RSAConfigMutation) Field(name string) (ent.Value, bool) {
 		return m.URL()
 	case rsaconfig.FieldSharedSecret:
 		return m.SharedSecret()
+	case rsaconfig.FieldTimeoutMs:
+		return m.TimeoutMs()
 	}
 	return nil, false
 }
@@ -28256,6 +29412,8 @@ func (m *RSAConfigMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return m.OldURL(ctx)
 	case rsaconfig.FieldSharedSecret:
 		return m.OldSharedSecret(ctx)
+	case rsaconfig.FieldTimeoutMs:
+		return m.OldTimeoutMs(ctx)
 	}
 	return nil, fmt.Errorf("unknown RSAConfig field %s", name)
 }
@@ -28300,6 +29458,13 @@ func (m *RSAConfigMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSharedSecret(v)
 		return nil
+	case rsaconfig.FieldTimeoutMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTimeoutMs(v)
+		return nil
 	}
 	return fmt.Errorf("unknown RSAConfig field %s", name)
 }
@@ -28308,6 +29473,9 @@ func (m *RSAConfigMutation) SetField(name string, value ent.Value) error {
 // this mutation.
 func (m *RSAConfigMutation) AddedFields() []string {
 	var fields []string
+	if m.addtimeout_ms != nil {
+		fields = append(fields, rsaconfig.FieldTimeoutMs)
+	}
 	return fields
 }
 
@@ -28316,6 +29484,8 @@ func (m *RSAConfigMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *RSAConfigMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
+	case rsaconfig.FieldTimeoutMs:
+		return m.AddedTimeoutMs()
 	}
 	return nil, false
 }
@@ -28325,6 +29495,13 @@ func (m *RSAConfigMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *RSAConfigMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case rsaconfig.FieldTimeoutMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTimeoutMs(v)
+		return nil
 	}
 	return fmt.Errorf("unknown RSAConfig numeric field %s", name)
 }
@@ -28366,6 +29543,9 @@ func (m *RSAConfigMutation) ResetField(name string) error {
 		return nil
 	case rsaconfig.FieldSharedSecret:
 		m.ResetSharedSecret()
+		return nil
+	case rsaconfig.FieldTimeoutMs:
+		m.ResetTimeoutMs()
 		return nil
 	}
 	return fmt.Errorf("unknown RSAConfig field %s", name)

@@ -56,6 +56,8 @@ type Order struct {
 	DiscountCodes []string `json:"discount_codes,omitempty"`
 	// TaxBasis holds the value of the "tax_basis" field.
 	TaxBasis *schema.TaxBasis `json:"tax_basis,omitempty"`
+	// OutsidePricing holds the value of the "outside_pricing" field.
+	OutsidePricing *schema.OutsidePricing `json:"outside_pricing,omitempty"`
 	// Version holds the value of the "version" field.
 	Version int `json:"version,omitempty"`
 	// ProcessedAt holds the value of the "processed_at" field.
@@ -90,9 +92,11 @@ type OrderEdges struct {
 	Transactions []*PaymentTransaction `json:"transactions,omitempty"`
 	// Events holds the value of the events edge.
 	Events []*Event `json:"events,omitempty"`
+	// APIOverrides holds the value of the api_overrides edge.
+	APIOverrides []*OrderAPIOverride `json:"api_overrides,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [5]bool
+	loadedTypes [6]bool
 	// totalCount holds the count of the edges above.
 	totalCount [5]map[string]int
 
@@ -100,6 +104,7 @@ type OrderEdges struct {
 	namedPayments     map[string][]*OrderPayment
 	namedTransactions map[string][]*PaymentTransaction
 	namedEvents       map[string][]*Event
+	namedAPIOverrides map[string][]*OrderAPIOverride
 }
 
 // ShopOrErr returns the Shop value or an error if the edge
@@ -149,12 +154,21 @@ func (e OrderEdges) EventsOrErr() ([]*Event, error) {
 	return nil, &NotLoadedError{edge: "events"}
 }
 
+// APIOverridesOrErr returns the APIOverrides value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrderEdges) APIOverridesOrErr() ([]*OrderAPIOverride, error) {
+	if e.loadedTypes[5] {
+		return e.APIOverrides, nil
+	}
+	return nil, &NotLoadedError{edge: "api_overrides"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*Order) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case order.FieldMetaData, order.FieldCustomer, order.FieldInitCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis, order.FieldRedeemedDiscountCodes, order.FieldSettledPricing, order.FieldRsaState:
+		case order.FieldMetaData, order.FieldCustomer, order.FieldInitCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis, order.FieldOutsidePricing, order.FieldRedeemedDiscountCodes, order.FieldSettledPricing, order.FieldRsaState:
 			values[i] = new([]byte)
 		case order.FieldReserved:
 			values[i] = new(sql.NullBool)
@@ -309,6 +323,14 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field tax_basis: %w", err)
 				}
 			}
+		case order.FieldOutsidePricing:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field outside_pricing", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.OutsidePricing); err != nil {
+					return fmt.Errorf("unmarshal field outside_pricing: %w", err)
+				}
+			}
 		case order.FieldVersion:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field version", values[i])
@@ -400,6 +422,11 @@ func (_m *Order) QueryEvents() *EventQuery {
 	return NewOrderClient(_m.config).QueryEvents(_m)
 }
 
+// QueryAPIOverrides queries the "api_overrides" edge of the Order entity.
+func (_m *Order) QueryAPIOverrides() *OrderAPIOverrideQuery {
+	return NewOrderClient(_m.config).QueryAPIOverrides(_m)
+}
+
 // Update returns a builder for updating this Order.
 // Note that you need to call Order.Unwrap() before calling this method if this Order
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -476,6 +503,9 @@ func (_m *Order) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("tax_basis=")
 	builder.WriteString(fmt.Sprintf("%v", _m.TaxBasis))
+	builder.WriteString(", ")
+	builder.WriteString("outside_pricing=")
+	builder.WriteString(fmt.Sprintf("%v", _m.OutsidePricing))
 	builder.WriteString(", ")
 	builder.WriteString("version=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Version))
@@ -603,6 +633,30 @@ func (_m *Order) appendNamedEvents(name string, edges ...*Event) {
 		_m.Edges.namedEvents[name] = []*Event{}
 	} else {
 		_m.Edges.namedEvents[name] = append(_m.Edges.namedEvents[name], edges...)
+	}
+}
+
+// NamedAPIOverrides returns the APIOverrides named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Order) NamedAPIOverrides(name string) ([]*OrderAPIOverride, error) {
+	if _m.Edges.namedAPIOverrides == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedAPIOverrides[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Order) appendNamedAPIOverrides(name string, edges ...*OrderAPIOverride) {
+	if _m.Edges.namedAPIOverrides == nil {
+		_m.Edges.namedAPIOverrides = make(map[string][]*OrderAPIOverride)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedAPIOverrides[name] = []*OrderAPIOverride{}
+	} else {
+		_m.Edges.namedAPIOverrides[name] = append(_m.Edges.namedAPIOverrides[name], edges...)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderapioverride"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/schema"
@@ -192,6 +193,12 @@ func (_c *OrderCreate) SetTaxBasis(v *schema.TaxBasis) *OrderCreate {
 	return _c
 }
 
+// SetOutsidePricing sets the "outside_pricing" field.
+func (_c *OrderCreate) SetOutsidePricing(v *schema.OutsidePricing) *OrderCreate {
+	_c.mutation.SetOutsidePricing(v)
+	return _c
+}
+
 // SetVersion sets the "version" field.
 func (_c *OrderCreate) SetVersion(v int) *OrderCreate {
 	_c.mutation.SetVersion(v)
@@ -343,6 +350,21 @@ func (_c *OrderCreate) AddEvents(v ...*Event) *OrderCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddEventIDs(ids...)
+}
+
+// AddAPIOverrideIDs adds the "api_overrides" edge to the OrderAPIOverride entity by IDs.
+func (_c *OrderCreate) AddAPIOverrideIDs(ids ...int) *OrderCreate {
+	_c.mutation.AddAPIOverrideIDs(ids...)
+	return _c
+}
+
+// AddAPIOverrides adds the "api_overrides" edges to the OrderAPIOverride entity.
+func (_c *OrderCreate) AddAPIOverrides(v ...*OrderAPIOverride) *OrderCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddAPIOverrideIDs(ids...)
 }
 
 // Mutation returns the OrderMutation object of the builder.
@@ -562,6 +584,10 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 		_spec.SetField(order.FieldTaxBasis, field.TypeJSON, value)
 		_node.TaxBasis = value
 	}
+	if value, ok := _c.mutation.OutsidePricing(); ok {
+		_spec.SetField(order.FieldOutsidePricing, field.TypeJSON, value)
+		_node.OutsidePricing = value
+	}
 	if value, ok := _c.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)
 		_node.Version = value
@@ -668,6 +694,22 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.APIOverridesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.APIOverridesTable,
+			Columns: []string{order.APIOverridesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderapioverride.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -946,6 +988,24 @@ func (u *OrderUpsert) UpdateTaxBasis() *OrderUpsert {
 // ClearTaxBasis clears the value of the "tax_basis" field.
 func (u *OrderUpsert) ClearTaxBasis() *OrderUpsert {
 	u.SetNull(order.FieldTaxBasis)
+	return u
+}
+
+// SetOutsidePricing sets the "outside_pricing" field.
+func (u *OrderUpsert) SetOutsidePricing(v *schema.OutsidePricing) *OrderUpsert {
+	u.Set(order.FieldOutsidePricing, v)
+	return u
+}
+
+// UpdateOutsidePricing sets the "outside_pricing" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateOutsidePricing() *OrderUpsert {
+	u.SetExcluded(order.FieldOutsidePricing)
+	return u
+}
+
+// ClearOutsidePricing clears the value of the "outside_pricing" field.
+func (u *OrderUpsert) ClearOutsidePricing() *OrderUpsert {
+	u.SetNull(order.FieldOutsidePricing)
 	return u
 }
 
@@ -1394,6 +1454,27 @@ func (u *OrderUpsertOne) UpdateTaxBasis() *OrderUpsertOne {
 func (u *OrderUpsertOne) ClearTaxBasis() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearTaxBasis()
+	})
+}
+
+// SetOutsidePricing sets the "outside_pricing" field.
+func (u *OrderUpsertOne) SetOutsidePricing(v *schema.OutsidePricing) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetOutsidePricing(v)
+	})
+}
+
+// UpdateOutsidePricing sets the "outside_pricing" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateOutsidePricing() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateOutsidePricing()
+	})
+}
+
+// ClearOutsidePricing clears the value of the "outside_pricing" field.
+func (u *OrderUpsertOne) ClearOutsidePricing() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearOutsidePricing()
 	})
 }
 
@@ -2031,6 +2112,27 @@ func (u *OrderUpsertBulk) UpdateTaxBasis() *OrderUpsertBulk {
 func (u *OrderUpsertBulk) ClearTaxBasis() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearTaxBasis()
+	})
+}
+
+// SetOutsidePricing sets the "outside_pricing" field.
+func (u *OrderUpsertBulk) SetOutsidePricing(v *schema.OutsidePricing) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetOutsidePricing(v)
+	})
+}
+
+// UpdateOutsidePricing sets the "outside_pricing" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateOutsidePricing() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateOutsidePricing()
+	})
+}
+
+// ClearOutsidePricing clears the value of the "outside_pricing" field.
+func (u *OrderUpsertBulk) ClearOutsidePricing() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearOutsidePricing()
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderapioverride"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/predicate"
@@ -34,12 +35,14 @@ type OrderQuery struct {
 	withPayments          *OrderPaymentQuery
 	withTransactions      *PaymentTransactionQuery
 	withEvents            *EventQuery
+	withAPIOverrides      *OrderAPIOverrideQuery
 	loadTotal             []func(context.Context, []*Order) error
 	modifiers             []func(*sql.Selector)
 	withNamedLineItems    map[string]*LineItemQuery
 	withNamedPayments     map[string]*OrderPaymentQuery
 	withNamedTransactions map[string]*PaymentTransactionQuery
 	withNamedEvents       map[string]*EventQuery
+	withNamedAPIOverrides map[string]*OrderAPIOverrideQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -179,6 +182,28 @@ func (_q *OrderQuery) QueryEvents() *EventQuery {
 			sqlgraph.From(order.Table, order.FieldID, selector),
 			sqlgraph.To(event.Table, event.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, order.EventsTable, order.EventsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryAPIOverrides chains the current query on the "api_overrides" edge.
+func (_q *OrderQuery) QueryAPIOverrides() *OrderAPIOverrideQuery {
+	query := (&OrderAPIOverrideClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(order.Table, order.FieldID, selector),
+			sqlgraph.To(orderapioverride.Table, orderapioverride.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, order.APIOverridesTable, order.APIOverridesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -383,6 +408,7 @@ func (_q *OrderQuery) Clone() *OrderQuery {
 		withPayments:     _q.withPayments.Clone(),
 		withTransactions: _q.withTransactions.Clone(),
 		withEvents:       _q.withEvents.Clone(),
+		withAPIOverrides: _q.withAPIOverrides.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -441,6 +467,17 @@ func (_q *OrderQuery) WithEvents(opts ...func(*EventQuery)) *OrderQuery {
 		opt(query)
 	}
 	_q.withEvents = query
+	return _q
+}
+
+// WithAPIOverrides tells the query-builder to eager-load the nodes that are connected to
+// the "api_overrides" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrderQuery) WithAPIOverrides(opts ...func(*OrderAPIOverrideQuery)) *OrderQuery {
+	query := (&OrderAPIOverrideClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withAPIOverrides = query
 	return _q
 }
 
@@ -522,12 +559,13 @@ func (_q *OrderQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Order,
 	var (
 		nodes       = []*Order{}
 		_spec       = _q.querySpec()
-		loadedTypes = [5]bool{
+		loadedTypes = [6]bool{
 			_q.withShop != nil,
 			_q.withLineItems != nil,
 			_q.withPayments != nil,
 			_q.withTransactions != nil,
 			_q.withEvents != nil,
+			_q.withAPIOverrides != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -585,6 +623,13 @@ func (_q *OrderQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Order,
 			return nil, err
 		}
 	}
+	if query := _q.withAPIOverrides; query != nil {
+		if err := _q.loadAPIOverrides(ctx, query, nodes,
+			func(n *Order) { n.Edges.APIOverrides = []*OrderAPIOverride{} },
+			func(n *Order, e *OrderAPIOverride) { n.Edges.APIOverrides = append(n.Edges.APIOverrides, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedLineItems {
 		if err := _q.loadLineItems(ctx, query, nodes,
 			func(n *Order) { n.appendNamedLineItems(name) },
@@ -610,6 +655,13 @@ func (_q *OrderQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Order,
 		if err := _q.loadEvents(ctx, query, nodes,
 			func(n *Order) { n.appendNamedEvents(name) },
 			func(n *Order, e *Event) { n.appendNamedEvents(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedAPIOverrides {
+		if err := _q.loadAPIOverrides(ctx, query, nodes,
+			func(n *Order) { n.appendNamedAPIOverrides(name) },
+			func(n *Order, e *OrderAPIOverride) { n.appendNamedAPIOverrides(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -768,6 +820,36 @@ func (_q *OrderQuery) loadEvents(ctx context.Context, query *EventQuery, nodes [
 		node, ok := nodeids[*fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "order_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrderQuery) loadAPIOverrides(ctx context.Context, query *OrderAPIOverrideQuery, nodes []*Order, init func(*Order), assign func(*Order, *OrderAPIOverride)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Order)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(orderapioverride.FieldOrderID)
+	}
+	query.Where(predicate.OrderAPIOverride(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(order.APIOverridesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrderID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "order_id" returned %v for node %v`, fk, n.ID)
 		}
 		assign(node, n)
 	}
@@ -943,6 +1025,20 @@ func (_q *OrderQuery) WithNamedEvents(name string, opts ...func(*EventQuery)) *O
 		_q.withNamedEvents = make(map[string]*EventQuery)
 	}
 	_q.withNamedEvents[name] = query
+	return _q
+}
+
+// WithNamedAPIOverrides tells the query-builder to eager-load the nodes that are connected to the "api_overrides"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrderQuery) WithNamedAPIOverrides(name string, opts ...func(*OrderAPIOverrideQuery)) *OrderQuery {
+	query := (&OrderAPIOverrideClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedAPIOverrides == nil {
+		_q.withNamedAPIOverrides = make(map[string]*OrderAPIOverrideQuery)
+	}
+	_q.withNamedAPIOverrides[name] = query
 	return _q
 }
 

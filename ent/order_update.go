@@ -15,6 +15,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/event"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderapioverride"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/predicate"
@@ -228,6 +229,18 @@ func (_u *OrderUpdate) ClearTaxBasis() *OrderUpdate {
 	return _u
 }
 
+// SetOutsidePricing sets the "outside_pricing" field.
+func (_u *OrderUpdate) SetOutsidePricing(v *schema.OutsidePricing) *OrderUpdate {
+	_u.mutation.SetOutsidePricing(v)
+	return _u
+}
+
+// ClearOutsidePricing clears the value of the "outside_pricing" field.
+func (_u *OrderUpdate) ClearOutsidePricing() *OrderUpdate {
+	_u.mutation.ClearOutsidePricing()
+	return _u
+}
+
 // SetVersion sets the "version" field.
 func (_u *OrderUpdate) SetVersion(v int) *OrderUpdate {
 	_u.mutation.ResetVersion()
@@ -425,6 +438,21 @@ func (_u *OrderUpdate) AddEvents(v ...*Event) *OrderUpdate {
 	return _u.AddEventIDs(ids...)
 }
 
+// AddAPIOverrideIDs adds the "api_overrides" edge to the OrderAPIOverride entity by IDs.
+func (_u *OrderUpdate) AddAPIOverrideIDs(ids ...int) *OrderUpdate {
+	_u.mutation.AddAPIOverrideIDs(ids...)
+	return _u
+}
+
+// AddAPIOverrides adds the "api_overrides" edges to the OrderAPIOverride entity.
+func (_u *OrderUpdate) AddAPIOverrides(v ...*OrderAPIOverride) *OrderUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAPIOverrideIDs(ids...)
+}
+
 // Mutation returns the OrderMutation object of the builder.
 func (_u *OrderUpdate) Mutation() *OrderMutation {
 	return _u.mutation
@@ -512,6 +540,27 @@ func (_u *OrderUpdate) RemoveEvents(v ...*Event) *OrderUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveEventIDs(ids...)
+}
+
+// ClearAPIOverrides clears all "api_overrides" edges to the OrderAPIOverride entity.
+func (_u *OrderUpdate) ClearAPIOverrides() *OrderUpdate {
+	_u.mutation.ClearAPIOverrides()
+	return _u
+}
+
+// RemoveAPIOverrideIDs removes the "api_overrides" edge to OrderAPIOverride entities by IDs.
+func (_u *OrderUpdate) RemoveAPIOverrideIDs(ids ...int) *OrderUpdate {
+	_u.mutation.RemoveAPIOverrideIDs(ids...)
+	return _u
+}
+
+// RemoveAPIOverrides removes "api_overrides" edges to OrderAPIOverride entities.
+func (_u *OrderUpdate) RemoveAPIOverrides(v ...*OrderAPIOverride) *OrderUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAPIOverrideIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -645,6 +694,12 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.TaxBasisCleared() {
 		_spec.ClearField(order.FieldTaxBasis, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.OutsidePricing(); ok {
+		_spec.SetField(order.FieldOutsidePricing, field.TypeJSON, value)
+	}
+	if _u.mutation.OutsidePricingCleared() {
+		_spec.ClearField(order.FieldOutsidePricing, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)
@@ -869,6 +924,51 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.APIOverridesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.APIOverridesTable,
+			Columns: []string{order.APIOverridesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderapioverride.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAPIOverridesIDs(); len(nodes) > 0 && !_u.mutation.APIOverridesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.APIOverridesTable,
+			Columns: []string{order.APIOverridesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderapioverride.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.APIOverridesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.APIOverridesTable,
+			Columns: []string{order.APIOverridesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderapioverride.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -1090,6 +1190,18 @@ func (_u *OrderUpdateOne) ClearTaxBasis() *OrderUpdateOne {
 	return _u
 }
 
+// SetOutsidePricing sets the "outside_pricing" field.
+func (_u *OrderUpdateOne) SetOutsidePricing(v *schema.OutsidePricing) *OrderUpdateOne {
+	_u.mutation.SetOutsidePricing(v)
+	return _u
+}
+
+// ClearOutsidePricing clears the value of the "outside_pricing" field.
+func (_u *OrderUpdateOne) ClearOutsidePricing() *OrderUpdateOne {
+	_u.mutation.ClearOutsidePricing()
+	return _u
+}
+
 // SetVersion sets the "version" field.
 func (_u *OrderUpdateOne) SetVersion(v int) *OrderUpdateOne {
 	_u.mutation.ResetVersion()
@@ -1287,6 +1399,21 @@ func (_u *OrderUpdateOne) AddEvents(v ...*Event) *OrderUpdateOne {
 	return _u.AddEventIDs(ids...)
 }
 
+// AddAPIOverrideIDs adds the "api_overrides" edge to the OrderAPIOverride entity by IDs.
+func (_u *OrderUpdateOne) AddAPIOverrideIDs(ids ...int) *OrderUpdateOne {
+	_u.mutation.AddAPIOverrideIDs(ids...)
+	return _u
+}
+
+// AddAPIOverrides adds the "api_overrides" edges to the OrderAPIOverride entity.
+func (_u *OrderUpdateOne) AddAPIOverrides(v ...*OrderAPIOverride) *OrderUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAPIOverrideIDs(ids...)
+}
+
 // Mutation returns the OrderMutation object of the builder.
 func (_u *OrderUpdateOne) Mutation() *OrderMutation {
 	return _u.mutation
@@ -1374,6 +1501,27 @@ func (_u *OrderUpdateOne) RemoveEvents(v ...*Event) *OrderUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveEventIDs(ids...)
+}
+
+// ClearAPIOverrides clears all "api_overrides" edges to the OrderAPIOverride entity.
+func (_u *OrderUpdateOne) ClearAPIOverrides() *OrderUpdateOne {
+	_u.mutation.ClearAPIOverrides()
+	return _u
+}
+
+// RemoveAPIOverrideIDs removes the "api_overrides" edge to OrderAPIOverride entities by IDs.
+func (_u *OrderUpdateOne) RemoveAPIOverrideIDs(ids ...int) *OrderUpdateOne {
+	_u.mutation.RemoveAPIOverrideIDs(ids...)
+	return _u
+}
+
+// RemoveAPIOverrides removes "api_overrides" edges to OrderAPIOverride entities.
+func (_u *OrderUpdateOne) RemoveAPIOverrides(v ...*OrderAPIOverride) *OrderUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAPIOverrideIDs(ids...)
 }
 
 // Where appends a list predicates to the OrderUpdate builder.
@@ -1537,6 +1685,12 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	}
 	if _u.mutation.TaxBasisCleared() {
 		_spec.ClearField(order.FieldTaxBasis, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.OutsidePricing(); ok {
+		_spec.SetField(order.FieldOutsidePricing, field.TypeJSON, value)
+	}
+	if _u.mutation.OutsidePricingCleared() {
+		_spec.ClearField(order.FieldOutsidePricing, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Version(); ok {
 		_spec.SetField(order.FieldVersion, field.TypeInt, value)
@@ -1761,6 +1915,51 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.APIOverridesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.APIOverridesTable,
+			Columns: []string{order.APIOverridesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderapioverride.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAPIOverridesIDs(); len(nodes) > 0 && !_u.mutation.APIOverridesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.APIOverridesTable,
+			Columns: []string{order.APIOverridesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderapioverride.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.APIOverridesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   order.APIOverridesTable,
+			Columns: []string{order.APIOverridesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(orderapioverride.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -28,6 +28,8 @@ type RSAConfig struct {
 	URL string `json:"url,omitempty"`
 	// SharedSecret holds the value of the "shared_secret" field.
 	SharedSecret string `json:"-"`
+	// TimeoutMs holds the value of the "timeout_ms" field.
+	TimeoutMs int `json:"timeout_ms,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the RSAConfigQuery when eager-loading is set.
 	Edges        RSAConfigEdges `json:"edges"`
@@ -61,7 +63,7 @@ func (*RSAConfig) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case rsaconfig.FieldID, rsaconfig.FieldShopID:
+		case rsaconfig.FieldID, rsaconfig.FieldShopID, rsaconfig.FieldTimeoutMs:
 			values[i] = new(sql.NullInt64)
 		case rsaconfig.FieldURL:
 			values[i] = new(sql.NullString)
@@ -120,6 +122,12 @@ func (_m *RSAConfig) assignValues(columns []string, values []any) error {
 			} else {
 				_m.SharedSecret = value
 			}
+		case rsaconfig.FieldTimeoutMs:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field timeout_ms", values[i])
+			} else if value.Valid {
+				_m.TimeoutMs = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -174,6 +182,9 @@ func (_m *RSAConfig) String() string {
 	builder.WriteString(_m.URL)
 	builder.WriteString(", ")
 	builder.WriteString("shared_secret=<sensitive>")
+	builder.WriteString(", ")
+	builder.WriteString("timeout_ms=")
+	builder.WriteString(fmt.Sprintf("%v", _m.TimeoutMs))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -69,6 +69,20 @@ func (_c *RSAConfigCreate) SetSharedSecret(v string) *RSAConfigCreate {
 	return _c
 }
 
+// SetTimeoutMs sets the "timeout_ms" field.
+func (_c *RSAConfigCreate) SetTimeoutMs(v int) *RSAConfigCreate {
+	_c.mutation.SetTimeoutMs(v)
+	return _c
+}
+
+// SetNillableTimeoutMs sets the "timeout_ms" field if the given value is not nil.
+func (_c *RSAConfigCreate) SetNillableTimeoutMs(v *int) *RSAConfigCreate {
+	if v != nil {
+		_c.SetTimeoutMs(*v)
+	}
+	return _c
+}
+
 // SetShop sets the "shop" edge to the Shop entity.
 func (_c *RSAConfigCreate) SetShop(v *Shop) *RSAConfigCreate {
 	return _c.SetShopID(v.ID)
@@ -117,6 +131,10 @@ func (_c *RSAConfigCreate) defaults() {
 		v := rsaconfig.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.TimeoutMs(); !ok {
+		v := rsaconfig.DefaultTimeoutMs
+		_c.mutation.SetTimeoutMs(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -135,6 +153,9 @@ func (_c *RSAConfigCreate) check() error {
 	}
 	if _, ok := _c.mutation.SharedSecret(); !ok {
 		return &ValidationError{Name: "shared_secret", err: errors.New(`ent: missing required field "RSAConfig.shared_secret"`)}
+	}
+	if _, ok := _c.mutation.TimeoutMs(); !ok {
+		return &ValidationError{Name: "timeout_ms", err: errors.New(`ent: missing required field "RSAConfig.timeout_ms"`)}
 	}
 	if len(_c.mutation.ShopIDs()) == 0 {
 		return &ValidationError{Name: "shop", err: errors.New(`ent: missing required edge "RSAConfig.shop"`)}
@@ -188,6 +209,10 @@ func (_c *RSAConfigCreate) createSpec() (*RSAConfig, *sqlgraph.CreateSpec, error
 		}
 		_spec.SetField(rsaconfig.FieldSharedSecret, field.TypeString, vv)
 		_node.SharedSecret = value
+	}
+	if value, ok := _c.mutation.TimeoutMs(); ok {
+		_spec.SetField(rsaconfig.FieldTimeoutMs, field.TypeInt, value)
+		_node.TimeoutMs = value
 	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -294,6 +319,24 @@ func (u *RSAConfigUpsert) UpdateSharedSecret() *RSAConfigUpsert {
 	return u
 }
 
+// SetTimeoutMs sets the "timeout_ms" field.
+func (u *RSAConfigUpsert) SetTimeoutMs(v int) *RSAConfigUpsert {
+	u.Set(rsaconfig.FieldTimeoutMs, v)
+	return u
+}
+
+// UpdateTimeoutMs sets the "timeout_ms" field to the value that was provided on create.
+func (u *RSAConfigUpsert) UpdateTimeoutMs() *RSAConfigUpsert {
+	u.SetExcluded(rsaconfig.FieldTimeoutMs)
+	return u
+}
+
+// AddTimeoutMs adds v to the "timeout_ms" field.
+func (u *RSAConfigUpsert) AddTimeoutMs(v int) *RSAConfigUpsert {
+	u.Add(rsaconfig.FieldTimeoutMs, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -381,6 +424,27 @@ func (u *RSAConfigUpsertOne) SetSharedSecret(v string) *RSAConfigUpsertOne {
 func (u *RSAConfigUpsertOne) UpdateSharedSecret() *RSAConfigUpsertOne {
 	return u.Update(func(s *RSAConfigUpsert) {
 		s.UpdateSharedSecret()
+	})
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (u *RSAConfigUpsertOne) SetTimeoutMs(v int) *RSAConfigUpsertOne {
+	return u.Update(func(s *RSAConfigUpsert) {
+		s.SetTimeoutMs(v)
+	})
+}
+
+// AddTimeoutMs adds v to the "timeout_ms" field.
+func (u *RSAConfigUpsertOne) AddTimeoutMs(v int) *RSAConfigUpsertOne {
+	return u.Update(func(s *RSAConfigUpsert) {
+		s.AddTimeoutMs(v)
+	})
+}
+
+// UpdateTimeoutMs sets the "timeout_ms" field to the value that was provided on create.
+func (u *RSAConfigUpsertOne) UpdateTimeoutMs() *RSAConfigUpsertOne {
+	return u.Update(func(s *RSAConfigUpsert) {
+		s.UpdateTimeoutMs()
 	})
 }
 
@@ -640,6 +704,27 @@ func (u *RSAConfigUpsertBulk) SetSharedSecret(v string) *RSAConfigUpsertBulk {
 func (u *RSAConfigUpsertBulk) UpdateSharedSecret() *RSAConfigUpsertBulk {
 	return u.Update(func(s *RSAConfigUpsert) {
 		s.UpdateSharedSecret()
+	})
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (u *RSAConfigUpsertBulk) SetTimeoutMs(v int) *RSAConfigUpsertBulk {
+	return u.Update(func(s *RSAConfigUpsert) {
+		s.SetTimeoutMs(v)
+	})
+}
+
+// AddTimeoutMs adds v to the "timeout_ms" field.
+func (u *RSAConfigUpsertBulk) AddTimeoutMs(v int) *RSAConfigUpsertBulk {
+	return u.Update(func(s *RSAConfigUpsert) {
+		s.AddTimeoutMs(v)
+	})
+}
+
+// UpdateTimeoutMs sets the "timeout_ms" field to the value that was provided on create.
+func (u *RSAConfigUpsertBulk) UpdateTimeoutMs() *RSAConfigUpsertBulk {
+	return u.Update(func(s *RSAConfigUpsert) {
+		s.UpdateTimeoutMs()
 	})
 }
 

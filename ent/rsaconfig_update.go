@@ -62,6 +62,27 @@ func (_u *RSAConfigUpdate) SetNillableSharedSecret(v *string) *RSAConfigUpdate {
 	return _u
 }
 
+// SetTimeoutMs sets the "timeout_ms" field.
+func (_u *RSAConfigUpdate) SetTimeoutMs(v int) *RSAConfigUpdate {
+	_u.mutation.ResetTimeoutMs()
+	_u.mutation.SetTimeoutMs(v)
+	return _u
+}
+
+// SetNillableTimeoutMs sets the "timeout_ms" field if the given value is not nil.
+func (_u *RSAConfigUpdate) SetNillableTimeoutMs(v *int) *RSAConfigUpdate {
+	if v != nil {
+		_u.SetTimeoutMs(*v)
+	}
+	return _u
+}
+
+// AddTimeoutMs adds value to the "timeout_ms" field.
+func (_u *RSAConfigUpdate) AddTimeoutMs(v int) *RSAConfigUpdate {
+	_u.mutation.AddTimeoutMs(v)
+	return _u
+}
+
 // Mutation returns the RSAConfigMutation object of the builder.
 func (_u *RSAConfigUpdate) Mutation() *RSAConfigMutation {
 	return _u.mutation
@@ -136,6 +157,12 @@ func (_u *RSAConfigUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.SetField(rsaconfig.FieldSharedSecret, field.TypeString, vv)
 	}
+	if value, ok := _u.mutation.TimeoutMs(); ok {
+		_spec.SetField(rsaconfig.FieldTimeoutMs, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTimeoutMs(); ok {
+		_spec.AddField(rsaconfig.FieldTimeoutMs, field.TypeInt, value)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{rsaconfig.Label}
@@ -187,6 +214,27 @@ func (_u *RSAConfigUpdateOne) SetNillableSharedSecret(v *string) *RSAConfigUpdat
 	if v != nil {
 		_u.SetSharedSecret(*v)
 	}
+	return _u
+}
+
+// SetTimeoutMs sets the "timeout_ms" field.
+func (_u *RSAConfigUpdateOne) SetTimeoutMs(v int) *RSAConfigUpdateOne {
+	_u.mutation.ResetTimeoutMs()
+	_u.mutation.SetTimeoutMs(v)
+	return _u
+}
+
+// SetNillableTimeoutMs sets the "timeout_ms" field if the given value is not nil.
+func (_u *RSAConfigUpdateOne) SetNillableTimeoutMs(v *int) *RSAConfigUpdateOne {
+	if v != nil {
+		_u.SetTimeoutMs(*v)
+	}
+	return _u
+}
+
+// AddTimeoutMs adds value to the "timeout_ms" field.
+func (_u *RSAConfigUpdateOne) AddTimeoutMs(v int) *RSAConfigUpdateOne {
+	_u.mutation.AddTimeoutMs(v)
 	return _u
 }
 
@@ -293,6 +341,12 @@ func (_u *RSAConfigUpdateOne) sqlSave(ctx context.Context) (_node *RSAConfig, er
 			return nil, err
 		}
 		_spec.SetField(rsaconfig.FieldSharedSecret, field.TypeString, vv)
+	}
+	if value, ok := _u.mutation.TimeoutMs(); ok {
+		_spec.SetField(rsaconfig.FieldTimeoutMs, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTimeoutMs(); ok {
+		_spec.AddField(rsaconfig.FieldTimeoutMs, field.TypeInt, value)
 	}
 	_node = &RSAConfig{config: _u.config}
 	_spec.Assign = _node.assignValues

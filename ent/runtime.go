@@ -25,6 +25,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/lifeelement"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderapioverride"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/paymenttransaction"
 	"github.com/checkoutd/checkoutd/ent/platformorder"
@@ -72,6 +73,14 @@ func init() {
 	// apioverrideDescSharedSecret is the schema descriptor for shared_secret field.
 	apioverrideDescSharedSecret := apioverrideFields[4].Descriptor()
 	apioverride.ValueScanner.SharedSecret = apioverrideDescSharedSecret.ValueScanner.(field.TypeValueScanner[string])
+	// apioverrideDescFailurePolicy is the schema descriptor for failure_policy field.
+	apioverrideDescFailurePolicy := apioverrideFields[5].Descriptor()
+	// apioverride.DefaultFailurePolicy holds the default value on creation for the failure_policy field.
+	apioverride.DefaultFailurePolicy = apioverrideDescFailurePolicy.Default.(string)
+	// apioverrideDescTimeoutMs is the schema descriptor for timeout_ms field.
+	apioverrideDescTimeoutMs := apioverrideFields[6].Descriptor()
+	// apioverride.DefaultTimeoutMs holds the default value on creation for the timeout_ms field.
+	apioverride.DefaultTimeoutMs = apioverrideDescTimeoutMs.Default.(int)
 	accesstokenMixin := schema.AccessToken{}.Mixin()
 	accesstokenMixinFields0 := accesstokenMixin[0].Fields()
 	_ = accesstokenMixinFields0
@@ -656,13 +665,39 @@ func init() {
 	// order.DefaultPlatformOrderID holds the default value on creation for the platform_order_id field.
 	order.DefaultPlatformOrderID = orderDescPlatformOrderID.Default.(string)
 	// orderDescVersion is the schema descriptor for version field.
-	orderDescVersion := orderFields[16].Descriptor()
+	orderDescVersion := orderFields[17].Descriptor()
 	// order.DefaultVersion holds the default value on creation for the version field.
 	order.DefaultVersion = orderDescVersion.Default.(int)
 	// orderDescReserved is the schema descriptor for reserved field.
-	orderDescReserved := orderFields[18].Descriptor()
+	orderDescReserved := orderFields[19].Descriptor()
 	// order.DefaultReserved holds the default value on creation for the reserved field.
 	order.DefaultReserved = orderDescReserved.Default.(bool)
+	orderapioverrideMixin := schema.OrderAPIOverride{}.Mixin()
+	orderapioverrideMixinFields0 := orderapioverrideMixin[0].Fields()
+	_ = orderapioverrideMixinFields0
+	orderapioverrideFields := schema.OrderAPIOverride{}.Fields()
+	_ = orderapioverrideFields
+	// orderapioverrideDescCreatedAt is the schema descriptor for created_at field.
+	orderapioverrideDescCreatedAt := orderapioverrideMixinFields0[0].Descriptor()
+	// orderapioverride.DefaultCreatedAt holds the default value on creation for the created_at field.
+	orderapioverride.DefaultCreatedAt = orderapioverrideDescCreatedAt.Default.(func() time.Time)
+	// orderapioverrideDescUpdatedAt is the schema descriptor for updated_at field.
+	orderapioverrideDescUpdatedAt := orderapioverrideMixinFields0[1].Descriptor()
+	// orderapioverride.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	orderapioverride.DefaultUpdatedAt = orderapioverrideDescUpdatedAt.Default.(func() time.Time)
+	// orderapioverride.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	orderapioverride.UpdateDefaultUpdatedAt = orderapioverrideDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// orderapioverrideDescSharedSecret is the schema descriptor for shared_secret field.
+	orderapioverrideDescSharedSecret := orderapioverrideFields[3].Descriptor()
+	orderapioverride.ValueScanner.SharedSecret = orderapioverrideDescSharedSecret.ValueScanner.(field.TypeValueScanner[string])
+	// orderapioverrideDescFailurePolicy is the schema descriptor for failure_policy field.
+	orderapioverrideDescFailurePolicy := orderapioverrideFields[4].Descriptor()
+	// orderapioverride.DefaultFailurePolicy holds the default value on creation for the failure_policy field.
+	orderapioverride.DefaultFailurePolicy = orderapioverrideDescFailurePolicy.Default.(string)
+	// orderapioverrideDescTimeoutMs is the schema descriptor for timeout_ms field.
+	orderapioverrideDescTimeoutMs := orderapioverrideFields[5].Descriptor()
+	// orderapioverride.DefaultTimeoutMs holds the default value on creation for the timeout_ms field.
+	orderapioverride.DefaultTimeoutMs = orderapioverrideDescTimeoutMs.Default.(int)
 	orderpaymentMixin := schema.OrderPayment{}.Mixin()
 	orderpaymentMixinFields0 := orderpaymentMixin[0].Fields()
 	_ = orderpaymentMixinFields0
@@ -932,6 +967,10 @@ func init() {
 	// rsaconfigDescSharedSecret is the schema descriptor for shared_secret field.
 	rsaconfigDescSharedSecret := rsaconfigFields[2].Descriptor()
 	rsaconfig.ValueScanner.SharedSecret = rsaconfigDescSharedSecret.ValueScanner.(field.TypeValueScanner[string])
+	// rsaconfigDescTimeoutMs is the schema descriptor for timeout_ms field.
+	rsaconfigDescTimeoutMs := rsaconfigFields[3].Descriptor()
+	// rsaconfig.DefaultTimeoutMs holds the default value on creation for the timeout_ms field.
+	rsaconfig.DefaultTimeoutMs = rsaconfigDescTimeoutMs.Default.(int)
 	rsaorderleaseFields := schema.RSAOrderLease{}.Fields()
 	_ = rsaorderleaseFields
 	// rsaorderleaseDescHolder is the schema descriptor for holder field.

@@ -54,6 +54,8 @@ type Tx struct {
 	LineItem *LineItemClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
+	// OrderAPIOverride is the client for interacting with the OrderAPIOverride builders.
+	OrderAPIOverride *OrderAPIOverrideClient
 	// OrderPayment is the client for interacting with the OrderPayment builders.
 	OrderPayment *OrderPaymentClient
 	// PaymentTransaction is the client for interacting with the PaymentTransaction builders.
@@ -237,6 +239,7 @@ func (tx *Tx) init() {
 	tx.LifeElement = NewLifeElementClient(tx.config)
 	tx.LineItem = NewLineItemClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)
+	tx.OrderAPIOverride = NewOrderAPIOverrideClient(tx.config)
 	tx.OrderPayment = NewOrderPaymentClient(tx.config)
 	tx.PaymentTransaction = NewPaymentTransactionClient(tx.config)
 	tx.PlatformOrder = NewPlatformOrderClient(tx.config)

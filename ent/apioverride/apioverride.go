@@ -29,6 +29,10 @@ const (
 	FieldURL = "url"
 	// FieldSharedSecret holds the string denoting the shared_secret field in the database.
 	FieldSharedSecret = "shared_secret"
+	// FieldFailurePolicy holds the string denoting the failure_policy field in the database.
+	FieldFailurePolicy = "failure_policy"
+	// FieldTimeoutMs holds the string denoting the timeout_ms field in the database.
+	FieldTimeoutMs = "timeout_ms"
 	// EdgeShop holds the string denoting the shop edge name in mutations.
 	EdgeShop = "shop"
 	// Table holds the table name of the apioverride in the database.
@@ -52,6 +56,8 @@ var Columns = []string{
 	FieldOverrideType,
 	FieldURL,
 	FieldSharedSecret,
+	FieldFailurePolicy,
+	FieldTimeoutMs,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -73,6 +79,10 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// PublicIDValidator is a validator for the "public_id" field. It is called by the builders before save.
 	PublicIDValidator func(string) error
+	// DefaultFailurePolicy holds the default value on creation for the "failure_policy" field.
+	DefaultFailurePolicy string
+	// DefaultTimeoutMs holds the default value on creation for the "timeout_ms" field.
+	DefaultTimeoutMs int
 	// ValueScanner of all APIOverride fields.
 	ValueScanner struct {
 		SharedSecret field.TypeValueScanner[string]
@@ -120,6 +130,16 @@ func ByURL(opts ...sql.OrderTermOption) OrderOption {
 // BySharedSecret orders the results by the shared_secret field.
 func BySharedSecret(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSharedSecret, opts...).ToFunc()
+}
+
+// ByFailurePolicy orders the results by the failure_policy field.
+func ByFailurePolicy(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFailurePolicy, opts...).ToFunc()
+}
+
+// ByTimeoutMs orders the results by the timeout_ms field.
+func ByTimeoutMs(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTimeoutMs, opts...).ToFunc()
 }
 
 // ByShopField orders the results by shop field.

@@ -92,6 +92,16 @@ func SharedSecret(v string) predicate.APIOverride {
 	return predicate.APIOverrideOrErr(sql.FieldEQ(FieldSharedSecret, vc), err)
 }
 
+// FailurePolicy applies equality check predicate on the "failure_policy" field. It's identical to FailurePolicyEQ.
+func FailurePolicy(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldEQ(FieldFailurePolicy, v))
+}
+
+// TimeoutMs applies equality check predicate on the "timeout_ms" field. It's identical to TimeoutMsEQ.
+func TimeoutMs(v int) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldEQ(FieldTimeoutMs, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.APIOverride {
 	return predicate.APIOverride(sql.FieldEQ(FieldCreatedAt, v))
@@ -499,6 +509,111 @@ func SharedSecretContainsFold(v string) predicate.APIOverride {
 		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
 	}
 	return predicate.APIOverrideOrErr(sql.FieldContainsFold(FieldSharedSecret, vcs), err)
+}
+
+// FailurePolicyEQ applies the EQ predicate on the "failure_policy" field.
+func FailurePolicyEQ(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldEQ(FieldFailurePolicy, v))
+}
+
+// FailurePolicyNEQ applies the NEQ predicate on the "failure_policy" field.
+func FailurePolicyNEQ(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldNEQ(FieldFailurePolicy, v))
+}
+
+// FailurePolicyIn applies the In predicate on the "failure_policy" field.
+func FailurePolicyIn(vs ...string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldIn(FieldFailurePolicy, vs...))
+}
+
+// FailurePolicyNotIn applies the NotIn predicate on the "failure_policy" field.
+func FailurePolicyNotIn(vs ...string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldNotIn(FieldFailurePolicy, vs...))
+}
+
+// FailurePolicyGT applies the GT predicate on the "failure_policy" field.
+func FailurePolicyGT(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldGT(FieldFailurePolicy, v))
+}
+
+// FailurePolicyGTE applies the GTE predicate on the "failure_policy" field.
+func FailurePolicyGTE(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldGTE(FieldFailurePolicy, v))
+}
+
+// FailurePolicyLT applies the LT predicate on the "failure_policy" field.
+func FailurePolicyLT(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldLT(FieldFailurePolicy, v))
+}
+
+// FailurePolicyLTE applies the LTE predicate on the "failure_policy" field.
+func FailurePolicyLTE(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldLTE(FieldFailurePolicy, v))
+}
+
+// FailurePolicyContains applies the Contains predicate on the "failure_policy" field.
+func FailurePolicyContains(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldContains(FieldFailurePolicy, v))
+}
+
+// FailurePolicyHasPrefix applies the HasPrefix predicate on the "failure_policy" field.
+func FailurePolicyHasPrefix(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldHasPrefix(FieldFailurePolicy, v))
+}
+
+// FailurePolicyHasSuffix applies the HasSuffix predicate on the "failure_policy" field.
+func FailurePolicyHasSuffix(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldHasSuffix(FieldFailurePolicy, v))
+}
+
+// FailurePolicyEqualFold applies the EqualFold predicate on the "failure_policy" field.
+func FailurePolicyEqualFold(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldEqualFold(FieldFailurePolicy, v))
+}
+
+// FailurePolicyContainsFold applies the ContainsFold predicate on the "failure_policy" field.
+func FailurePolicyContainsFold(v string) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldContainsFold(FieldFailurePolicy, v))
+}
+
+// TimeoutMsEQ applies the EQ predicate on the "timeout_ms" field.
+func TimeoutMsEQ(v int) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldEQ(FieldTimeoutMs, v))
+}
+
+// TimeoutMsNEQ applies the NEQ predicate on the "timeout_ms" field.
+func TimeoutMsNEQ(v int) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldNEQ(FieldTimeoutMs, v))
+}
+
+// TimeoutMsIn applies the In predicate on the "timeout_ms" field.
+func TimeoutMsIn(vs ...int) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldIn(FieldTimeoutMs, vs...))
+}
+
+// TimeoutMsNotIn applies the NotIn predicate on the "timeout_ms" field.
+func TimeoutMsNotIn(vs ...int) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldNotIn(FieldTimeoutMs, vs...))
+}
+
+// TimeoutMsGT applies the GT predicate on the "timeout_ms" field.
+func TimeoutMsGT(v int) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldGT(FieldTimeoutMs, v))
+}
+
+// TimeoutMsGTE applies the GTE predicate on the "timeout_ms" field.
+func TimeoutMsGTE(v int) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldGTE(FieldTimeoutMs, v))
+}
+
+// TimeoutMsLT applies the LT predicate on the "timeout_ms" field.
+func TimeoutMsLT(v int) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldLT(FieldTimeoutMs, v))
+}
+
+// TimeoutMsLTE applies the LTE predicate on the "timeout_ms" field.
+func TimeoutMsLTE(v int) predicate.APIOverride {
+	return predicate.APIOverride(sql.FieldLTE(FieldTimeoutMs, v))
 }
 
 // HasShop applies the HasEdge predicate on the "shop" edge.

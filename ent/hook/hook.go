@@ -249,6 +249,18 @@ func (f OrderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrderMutation", m)
 }
 
+// The OrderAPIOverrideFunc type is an adapter to allow the use of ordinary
+// function as OrderAPIOverride mutator.
+type OrderAPIOverrideFunc func(context.Context, *ent.OrderAPIOverrideMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OrderAPIOverrideFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OrderAPIOverrideMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrderAPIOverrideMutation", m)
+}
+
 // The OrderPaymentFunc type is an adapter to allow the use of ordinary
 // function as OrderPayment mutator.
 type OrderPaymentFunc func(context.Context, *ent.OrderPaymentMutation) (ent.Value, error)

@@ -18,6 +18,8 @@ var (
 		{Name: "override_type", Type: field.TypeString},
 		{Name: "url", Type: field.TypeString},
 		{Name: "shared_secret", Type: field.TypeString},
+		{Name: "failure_policy", Type: field.TypeString, Default: ""},
+		{Name: "timeout_ms", Type: field.TypeInt, Default: 2000},
 		{Name: "shop_id", Type: field.TypeInt},
 	}
 	// APIOverridesTable holds the schema information for the "api_overrides" table.
@@ -28,7 +30,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "api_overrides_shops_api_overrides",
-				Columns:    []*schema.Column{APIOverridesColumns[7]},
+				Columns:    []*schema.Column{APIOverridesColumns[9]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -691,6 +693,7 @@ var (
 		{Name: "selected_shipping", Type: field.TypeJSON, Nullable: true},
 		{Name: "discount_codes", Type: field.TypeJSON, Nullable: true},
 		{Name: "tax_basis", Type: field.TypeJSON, Nullable: true},
+		{Name: "outside_pricing", Type: field.TypeJSON, Nullable: true},
 		{Name: "version", Type: field.TypeInt, Default: 1},
 		{Name: "processed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "reserved", Type: field.TypeBool, Default: false},
@@ -709,7 +712,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_shops_orders",
-				Columns:    []*schema.Column{OrdersColumns[26]},
+				Columns:    []*schema.Column{OrdersColumns[27]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -718,12 +721,45 @@ var (
 			{
 				Name:    "order_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[26], OrdersColumns[1]},
+				Columns: []*schema.Column{OrdersColumns[27], OrdersColumns[1]},
 			},
 			{
 				Name:    "order_status_last_activity_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[4], OrdersColumns[23]},
+				Columns: []*schema.Column{OrdersColumns[4], OrdersColumns[24]},
+			},
+		},
+	}
+	// OrderAPIOverridesColumns holds the columns for the "order_api_overrides" table.
+	OrderAPIOverridesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "override_type", Type: field.TypeString},
+		{Name: "url", Type: field.TypeString},
+		{Name: "shared_secret", Type: field.TypeString},
+		{Name: "failure_policy", Type: field.TypeString, Default: ""},
+		{Name: "timeout_ms", Type: field.TypeInt, Default: 2000},
+		{Name: "order_id", Type: field.TypeInt},
+	}
+	// OrderAPIOverridesTable holds the schema information for the "order_api_overrides" table.
+	OrderAPIOverridesTable = &schema.Table{
+		Name:       "order_api_overrides",
+		Columns:    OrderAPIOverridesColumns,
+		PrimaryKey: []*schema.Column{OrderAPIOverridesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "order_api_overrides_orders_api_overrides",
+				Columns:    []*schema.Column{OrderAPIOverridesColumns[8]},
+				RefColumns: []*schema.Column{OrdersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "orderapioverride_order_id_override_type",
+				Unique:  true,
+				Columns: []*schema.Column{OrderAPIOverridesColumns[8], OrderAPIOverridesColumns[3]},
 			},
 		},
 	}
@@ -979,6 +1015,7 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "url", Type: field.TypeString},
 		{Name: "shared_secret", Type: field.TypeString},
+		{Name: "timeout_ms", Type: field.TypeInt, Default: 2000},
 		{Name: "shop_id", Type: field.TypeInt, Unique: true},
 	}
 	// RsaConfigsTable holds the schema information for the "rsa_configs" table.
@@ -989,7 +1026,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "rsa_configs_shops_rsa_config",
-				Columns:    []*schema.Column{RsaConfigsColumns[5]},
+				Columns:    []*schema.Column{RsaConfigsColumns[6]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -1310,6 +1347,7 @@ var (
 		LifeElementsTable,
 		LineItemsTable,
 		OrdersTable,
+		OrderAPIOverridesTable,
 		OrderPaymentsTable,
 		PaymentTransactionsTable,
 		PlatformOrdersTable,
@@ -1410,6 +1448,10 @@ func init() {
 	OrdersTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(47244640256),
 	}
+	OrderAPIOverridesTable.ForeignKeys[0].RefTable = OrdersTable
+	OrderAPIOverridesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(150323855360),
+	}
 	OrderPaymentsTable.ForeignKeys[0].RefTable = OrdersTable
 	OrderPaymentsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(77309411328),
@@ -1439,7 +1481,7 @@ func init() {
 		IncrementStart: func(i int) *int { return &i }(30064771072),
 	}
 	RsaOrderLeasesTable.Annotation = &entsql.Annotation{
-		IncrementStart: func(i int) *int { return &i }(150323855360),
+		IncrementStart: func(i int) *int { return &i }(154618822656),
 	}
 	ShippingRatesTable.ForeignKeys[0].RefTable = ShippingZonesTable
 	ShippingRatesTable.Annotation = &entsql.Annotation{

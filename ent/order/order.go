@@ -53,6 +53,8 @@ const (
 	FieldDiscountCodes = "discount_codes"
 	// FieldTaxBasis holds the string denoting the tax_basis field in the database.
 	FieldTaxBasis = "tax_basis"
+	// FieldOutsidePricing holds the string denoting the outside_pricing field in the database.
+	FieldOutsidePricing = "outside_pricing"
 	// FieldVersion holds the string denoting the version field in the database.
 	FieldVersion = "version"
 	// FieldProcessedAt holds the string denoting the processed_at field in the database.
@@ -79,6 +81,8 @@ const (
 	EdgeTransactions = "transactions"
 	// EdgeEvents holds the string denoting the events edge name in mutations.
 	EdgeEvents = "events"
+	// EdgeAPIOverrides holds the string denoting the api_overrides edge name in mutations.
+	EdgeAPIOverrides = "api_overrides"
 	// Table holds the table name of the order in the database.
 	Table = "orders"
 	// ShopTable is the table that holds the shop relation/edge.
@@ -116,6 +120,13 @@ const (
 	EventsInverseTable = "events"
 	// EventsColumn is the table column denoting the events relation/edge.
 	EventsColumn = "order_id"
+	// APIOverridesTable is the table that holds the api_overrides relation/edge.
+	APIOverridesTable = "order_api_overrides"
+	// APIOverridesInverseTable is the table name for the OrderAPIOverride entity.
+	// It exists in this package in order to avoid circular dependency with the "orderapioverride" package.
+	APIOverridesInverseTable = "order_api_overrides"
+	// APIOverridesColumn is the table column denoting the api_overrides relation/edge.
+	APIOverridesColumn = "order_id"
 )
 
 // Columns holds all SQL columns for order fields.
@@ -139,6 +150,7 @@ var Columns = []string{
 	FieldSelectedShipping,
 	FieldDiscountCodes,
 	FieldTaxBasis,
+	FieldOutsidePricing,
 	FieldVersion,
 	FieldProcessedAt,
 	FieldReserved,
@@ -353,6 +365,20 @@ func ByEvents(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newEventsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByAPIOverridesCount orders the results by api_overrides count.
+func ByAPIOverridesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newAPIOverridesStep(), opts...)
+	}
+}
+
+// ByAPIOverrides orders the results by api_overrides terms.
+func ByAPIOverrides(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newAPIOverridesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newShopStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -386,6 +412,13 @@ func newEventsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(EventsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
+	)
+}
+func newAPIOverridesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(APIOverridesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, APIOverridesTable, APIOverridesColumn),
 	)
 }
 

@@ -715,6 +715,16 @@ func TaxBasisNotNil() predicate.Order {
 	return predicate.Order(sql.FieldNotNull(FieldTaxBasis))
 }
 
+// OutsidePricingIsNil applies the IsNil predicate on the "outside_pricing" field.
+func OutsidePricingIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldOutsidePricing))
+}
+
+// OutsidePricingNotNil applies the NotNil predicate on the "outside_pricing" field.
+func OutsidePricingNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldOutsidePricing))
+}
+
 // VersionEQ applies the EQ predicate on the "version" field.
 func VersionEQ(v int) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldVersion, v))
@@ -1132,6 +1142,29 @@ func HasEvents() predicate.Order {
 func HasEventsWith(preds ...predicate.Event) predicate.Order {
 	return predicate.Order(func(s *sql.Selector) {
 		step := newEventsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasAPIOverrides applies the HasEdge predicate on the "api_overrides" edge.
+func HasAPIOverrides() predicate.Order {
+	return predicate.Order(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, APIOverridesTable, APIOverridesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasAPIOverridesWith applies the HasEdge predicate on the "api_overrides" edge with a given conditions (other predicates).
+func HasAPIOverridesWith(preds ...predicate.OrderAPIOverride) predicate.Order {
+	return predicate.Order(func(s *sql.Selector) {
+		step := newAPIOverridesStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

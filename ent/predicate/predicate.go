@@ -88,6 +88,20 @@ type LineItem func(*sql.Selector)
 // Order is the predicate function for order builders.
 type Order func(*sql.Selector)
 
+// OrderAPIOverride is the predicate function for orderapioverride builders.
+type OrderAPIOverride func(*sql.Selector)
+
+// OrderAPIOverrideOrErr calls the predicate only if the error is not nit.
+func OrderAPIOverrideOrErr(p OrderAPIOverride, err error) OrderAPIOverride {
+	return func(s *sql.Selector) {
+		if err != nil {
+			s.AddError(err)
+			return
+		}
+		p(s)
+	}
+}
+
 // OrderPayment is the predicate function for orderpayment builders.
 type OrderPayment func(*sql.Selector)
 

@@ -25,6 +25,8 @@ const (
 	FieldURL = "url"
 	// FieldSharedSecret holds the string denoting the shared_secret field in the database.
 	FieldSharedSecret = "shared_secret"
+	// FieldTimeoutMs holds the string denoting the timeout_ms field in the database.
+	FieldTimeoutMs = "timeout_ms"
 	// EdgeShop holds the string denoting the shop edge name in mutations.
 	EdgeShop = "shop"
 	// Table holds the table name of the rsaconfig in the database.
@@ -46,6 +48,7 @@ var Columns = []string{
 	FieldShopID,
 	FieldURL,
 	FieldSharedSecret,
+	FieldTimeoutMs,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -65,6 +68,8 @@ var (
 	DefaultUpdatedAt func() time.Time
 	// UpdateDefaultUpdatedAt holds the default value on update for the "updated_at" field.
 	UpdateDefaultUpdatedAt func() time.Time
+	// DefaultTimeoutMs holds the default value on creation for the "timeout_ms" field.
+	DefaultTimeoutMs int
 	// ValueScanner of all RSAConfig fields.
 	ValueScanner struct {
 		SharedSecret field.TypeValueScanner[string]
@@ -102,6 +107,11 @@ func ByURL(opts ...sql.OrderTermOption) OrderOption {
 // BySharedSecret orders the results by the shared_secret field.
 func BySharedSecret(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSharedSecret, opts...).ToFunc()
+}
+
+// ByTimeoutMs orders the results by the timeout_ms field.
+func ByTimeoutMs(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTimeoutMs, opts...).ToFunc()
 }
 
 // ByShopField orders the results by shop field.

@@ -82,6 +82,11 @@ func SharedSecret(v string) predicate.RSAConfig {
 	return predicate.RSAConfigOrErr(sql.FieldEQ(FieldSharedSecret, vc), err)
 }
 
+// TimeoutMs applies equality check predicate on the "timeout_ms" field. It's identical to TimeoutMsEQ.
+func TimeoutMs(v int) predicate.RSAConfig {
+	return predicate.RSAConfig(sql.FieldEQ(FieldTimeoutMs, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.RSAConfig {
 	return predicate.RSAConfig(sql.FieldEQ(FieldCreatedAt, v))
@@ -359,6 +364,46 @@ func SharedSecretContainsFold(v string) predicate.RSAConfig {
 		err = fmt.Errorf("shared_secret value is not a string: %T", vc)
 	}
 	return predicate.RSAConfigOrErr(sql.FieldContainsFold(FieldSharedSecret, vcs), err)
+}
+
+// TimeoutMsEQ applies the EQ predicate on the "timeout_ms" field.
+func TimeoutMsEQ(v int) predicate.RSAConfig {
+	return predicate.RSAConfig(sql.FieldEQ(FieldTimeoutMs, v))
+}
+
+// TimeoutMsNEQ applies the NEQ predicate on the "timeout_ms" field.
+func TimeoutMsNEQ(v int) predicate.RSAConfig {
+	return predicate.RSAConfig(sql.FieldNEQ(FieldTimeoutMs, v))
+}
+
+// TimeoutMsIn applies the In predicate on the "timeout_ms" field.
+func TimeoutMsIn(vs ...int) predicate.RSAConfig {
+	return predicate.RSAConfig(sql.FieldIn(FieldTimeoutMs, vs...))
+}
+
+// TimeoutMsNotIn applies the NotIn predicate on the "timeout_ms" field.
+func TimeoutMsNotIn(vs ...int) predicate.RSAConfig {
+	return predicate.RSAConfig(sql.FieldNotIn(FieldTimeoutMs, vs...))
+}
+
+// TimeoutMsGT applies the GT predicate on the "timeout_ms" field.
+func TimeoutMsGT(v int) predicate.RSAConfig {
+	return predicate.RSAConfig(sql.FieldGT(FieldTimeoutMs, v))
+}
+
+// TimeoutMsGTE applies the GTE predicate on the "timeout_ms" field.
+func TimeoutMsGTE(v int) predicate.RSAConfig {
+	return predicate.RSAConfig(sql.FieldGTE(FieldTimeoutMs, v))
+}
+
+// TimeoutMsLT applies the LT predicate on the "timeout_ms" field.
+func TimeoutMsLT(v int) predicate.RSAConfig {
+	return predicate.RSAConfig(sql.FieldLT(FieldTimeoutMs, v))
+}
+
+// TimeoutMsLTE applies the LTE predicate on the "timeout_ms" field.
+func TimeoutMsLTE(v int) predicate.RSAConfig {
+	return predicate.RSAConfig(sql.FieldLTE(FieldTimeoutMs, v))
 }
 
 // HasShop applies the HasEdge predicate on the "shop" edge.

@@ -109,11 +109,42 @@ func (APIOverride) Fields() []ent.Field {
 		field.String("url"),
 		field.String("shared_secret").Sensitive().
 			ValueScanner(secrets.String("api_overrides.shared_secret")).Annotations(entgql.Skip()),
+		// failure_policy is what a failed call does: refuse the shopper's change, or fall back
+		// on the built-in function; empty is the override type's default (service/overrides).
+		field.String("failure_policy").Default(""),
+		// timeout_ms bounds each call (service/remote bounds it again).
+		field.Int("timeout_ms").Default(2000),
 	}
 }
 func (APIOverride) Edges() []ent.Edge { _, e := shopOwned("api_overrides"); return []ent.Edge{e} }
 func (APIOverride) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.RelayConnection()}
+}
+
+// OrderAPIOverride is an API override one order was given at init: it takes priority over the
+// shop's override of the same type, for that order only.
+type OrderAPIOverride struct{ ent.Schema }
+
+func (OrderAPIOverride) Mixin() []ent.Mixin { return []ent.Mixin{TimestampsMixin{}} }
+func (OrderAPIOverride) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("order_id").Immutable(),
+		field.String("override_type"),
+		field.String("url"),
+		field.String("shared_secret").Sensitive().
+			ValueScanner(secrets.String("order_api_overrides.shared_secret")),
+		field.String("failure_policy").Default(""),
+		field.Int("timeout_ms").Default(2000),
+	}
+}
+func (OrderAPIOverride) Edges() []ent.Edge {
+	return []ent.Edge{edge.From("order", Order.Type).Ref("api_overrides").Field("order_id").Unique().Required().Immutable()}
+}
+func (OrderAPIOverride) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("order_id", "override_type").Unique()}
+}
+func (OrderAPIOverride) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip()}
 }
 
 // RSAConfig points a shop's checkout at its remote state authority.
@@ -126,6 +157,8 @@ func (RSAConfig) Fields() []ent.Field {
 		field.String("url"),
 		field.String("shared_secret").Sensitive().
 			ValueScanner(secrets.String("rsa_configs.shared_secret")).Annotations(entgql.Skip()),
+		// timeout_ms bounds each call (service/remote bounds it again).
+		field.Int("timeout_ms").Default(2000),
 	}
 }
 func (RSAConfig) Edges() []ent.Edge {

@@ -46,6 +46,9 @@ func (Order) Fields() []ent.Field {
 		// discount_codes are the codes applied to the order, upper-case; their value is derived on read.
 		field.Strings("discount_codes").Optional().Annotations(entgql.Skip()),
 		field.JSON("tax_basis", &TaxBasis{}).Optional().Annotations(entgql.Skip()),
+		// outside_pricing is what an API override or the shop's remote state authority answered
+		// for the order's shipping lines, taxes, discounts and fees; pricing uses each part set.
+		field.JSON("outside_pricing", &OutsidePricing{}).Optional().Annotations(entgql.Skip()),
 		// version increases with every change, so concurrent writers detect a lost update.
 		field.Int("version").Default(1),
 		field.Time("processed_at").Optional().Nillable(),
@@ -80,6 +83,7 @@ func (Order) Edges() []ent.Edge {
 		edge.To("payments", OrderPayment.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("transactions", PaymentTransaction.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("events", Event.Type).Annotations(entgql.RelayConnection(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("api_overrides", OrderAPIOverride.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

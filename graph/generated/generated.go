@@ -66,11 +66,13 @@ type DirectiveRoot struct {
 type ComplexityRoot struct {
 	APIOverride struct {
 		CreatedAt          func(childComplexity int) int
+		FailurePolicy      func(childComplexity int) int
 		ID                 func(childComplexity int) int
 		OverrideType       func(childComplexity int) int
 		PublicID           func(childComplexity int) int
 		SharedSecretMasked func(childComplexity int) int
 		Shop               func(childComplexity int) int
+		TimeoutMs          func(childComplexity int) int
 		URL                func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 	}
@@ -889,6 +891,7 @@ type ComplexityRoot struct {
 		ID                 func(childComplexity int) int
 		SharedSecretMasked func(childComplexity int) int
 		Shop               func(childComplexity int) int
+		TimeoutMs          func(childComplexity int) int
 		URL                func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 	}
@@ -1314,6 +1317,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APIOverride.CreatedAt(childComplexity), true
+	case "APIOverride.failurePolicy":
+		if e.ComplexityRoot.APIOverride.FailurePolicy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIOverride.FailurePolicy(childComplexity), true
 	case "APIOverride.id":
 		if e.ComplexityRoot.APIOverride.ID == nil {
 			break
@@ -1344,6 +1353,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APIOverride.Shop(childComplexity), true
+	case "APIOverride.timeoutMs":
+		if e.ComplexityRoot.APIOverride.TimeoutMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIOverride.TimeoutMs(childComplexity), true
 	case "APIOverride.url":
 		if e.ComplexityRoot.APIOverride.URL == nil {
 			break
@@ -5341,6 +5356,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RSAConfig.Shop(childComplexity), true
+	case "RSAConfig.timeoutMs":
+		if e.ComplexityRoot.RSAConfig.TimeoutMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RSAConfig.TimeoutMs(childComplexity), true
 	case "RSAConfig.url":
 		if e.ComplexityRoot.RSAConfig.URL == nil {
 			break
@@ -6768,6 +6789,8 @@ type APIOverride implements Node {
   publicID: String!
   overrideType: String!
   url: String!
+  failurePolicy: String!
+  timeoutMs: Int!
   shop: Shop!
 }
 """
@@ -6910,6 +6933,33 @@ input APIOverrideWhereInput {
   urlHasSuffix: String
   urlEqualFold: String
   urlContainsFold: String
+  """
+  failure_policy field predicates
+  """
+  failurePolicy: String
+  failurePolicyNEQ: String
+  failurePolicyIn: [String!]
+  failurePolicyNotIn: [String!]
+  failurePolicyGT: String
+  failurePolicyGTE: String
+  failurePolicyLT: String
+  failurePolicyLTE: String
+  failurePolicyContains: String
+  failurePolicyHasPrefix: String
+  failurePolicyHasSuffix: String
+  failurePolicyEqualFold: String
+  failurePolicyContainsFold: String
+  """
+  timeout_ms field predicates
+  """
+  timeoutMs: Int
+  timeoutMsNEQ: Int
+  timeoutMsIn: [Int!]
+  timeoutMsNotIn: [Int!]
+  timeoutMsGT: Int
+  timeoutMsGTE: Int
+  timeoutMsLT: Int
+  timeoutMsLTE: Int
   """
   shop edge predicates
   """
@@ -11097,6 +11147,7 @@ type RSAConfig implements Node {
   createdAt: Time!
   updatedAt: Time!
   url: String!
+  timeoutMs: Int!
   shop: Shop!
 }
 """
@@ -11176,6 +11227,17 @@ input RSAConfigWhereInput {
   urlHasSuffix: String
   urlEqualFold: String
   urlContainsFold: String
+  """
+  timeout_ms field predicates
+  """
+  timeoutMs: Int
+  timeoutMsNEQ: Int
+  timeoutMsIn: [Int!]
+  timeoutMsNotIn: [Int!]
+  timeoutMsGT: Int
+  timeoutMsGTE: Int
+  timeoutMsLT: Int
+  timeoutMsLTE: Int
   """
   shop edge predicates
   """
@@ -14089,6 +14151,10 @@ func (ec *executionContext) childFields_APIOverride(ctx context.Context, field g
 		return ec.fieldContext_APIOverride_overrideType(ctx, field)
 	case "url":
 		return ec.fieldContext_APIOverride_url(ctx, field)
+	case "failurePolicy":
+		return ec.fieldContext_APIOverride_failurePolicy(ctx, field)
+	case "timeoutMs":
+		return ec.fieldContext_APIOverride_timeoutMs(ctx, field)
 	case "shop":
 		return ec.fieldContext_APIOverride_shop(ctx, field)
 	case "sharedSecretMasked":
@@ -15513,6 +15579,8 @@ func (ec *executionContext) childFields_RSAConfig(ctx context.Context, field gra
 		return ec.fieldContext_RSAConfig_updatedAt(ctx, field)
 	case "url":
 		return ec.fieldContext_RSAConfig_url(ctx, field)
+	case "timeoutMs":
+		return ec.fieldContext_RSAConfig_timeoutMs(ctx, field)
 	case "shop":
 		return ec.fieldContext_RSAConfig_shop(ctx, field)
 	case "sharedSecretMasked":
@@ -19223,6 +19291,52 @@ func (ec *executionContext) _APIOverride_url(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_APIOverride_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIOverride", field, false, false, "String")
+}
+
+func (ec *executionContext) _APIOverride_failurePolicy(ctx context.Context, field graphql.CollectedField, obj *ent.APIOverride) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIOverride_failurePolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailurePolicy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIOverride_failurePolicy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIOverride", field, false, false, "String")
+}
+
+func (ec *executionContext) _APIOverride_timeoutMs(ctx context.Context, field graphql.CollectedField, obj *ent.APIOverride) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIOverride_timeoutMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TimeoutMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIOverride_timeoutMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIOverride", field, false, false, "Int")
 }
 
 func (ec *executionContext) _APIOverride_shop(ctx context.Context, field graphql.CollectedField, obj *ent.APIOverride) (ret graphql.Marshaler) {
@@ -35433,6 +35547,29 @@ func (ec *executionContext) fieldContext_RSAConfig_url(_ context.Context, field 
 	return graphql.NewScalarFieldContext("RSAConfig", field, false, false, "String")
 }
 
+func (ec *executionContext) _RSAConfig_timeoutMs(ctx context.Context, field graphql.CollectedField, obj *ent.RSAConfig) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RSAConfig_timeoutMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TimeoutMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RSAConfig_timeoutMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RSAConfig", field, false, false, "Int")
+}
+
 func (ec *executionContext) _RSAConfig_shop(ctx context.Context, field graphql.CollectedField, obj *ent.RSAConfig) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41296,7 +41433,7 @@ func (ec *executionContext) unmarshalInputAPIOverrideWhereInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicID", "publicIDNEQ", "publicIDIn", "publicIDNotIn", "publicIDGT", "publicIDGTE", "publicIDLT", "publicIDLTE", "publicIDContains", "publicIDHasPrefix", "publicIDHasSuffix", "publicIDEqualFold", "publicIDContainsFold", "overrideType", "overrideTypeNEQ", "overrideTypeIn", "overrideTypeNotIn", "overrideTypeGT", "overrideTypeGTE", "overrideTypeLT", "overrideTypeLTE", "overrideTypeContains", "overrideTypeHasPrefix", "overrideTypeHasSuffix", "overrideTypeEqualFold", "overrideTypeContainsFold", "url", "urlNEQ", "urlIn", "urlNotIn", "urlGT", "urlGTE", "urlLT", "urlLTE", "urlContains", "urlHasPrefix", "urlHasSuffix", "urlEqualFold", "urlContainsFold", "hasShop", "hasShopWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "publicID", "publicIDNEQ", "publicIDIn", "publicIDNotIn", "publicIDGT", "publicIDGTE", "publicIDLT", "publicIDLTE", "publicIDContains", "publicIDHasPrefix", "publicIDHasSuffix", "publicIDEqualFold", "publicIDContainsFold", "overrideType", "overrideTypeNEQ", "overrideTypeIn", "overrideTypeNotIn", "overrideTypeGT", "overrideTypeGTE", "overrideTypeLT", "overrideTypeLTE", "overrideTypeContains", "overrideTypeHasPrefix", "overrideTypeHasSuffix", "overrideTypeEqualFold", "overrideTypeContainsFold", "url", "urlNEQ", "urlIn", "urlNotIn", "urlGT", "urlGTE", "urlLT", "urlLTE", "urlContains", "urlHasPrefix", "urlHasSuffix", "urlEqualFold", "urlContainsFold", "failurePolicy", "failurePolicyNEQ", "failurePolicyIn", "failurePolicyNotIn", "failurePolicyGT", "failurePolicyGTE", "failurePolicyLT", "failurePolicyLTE", "failurePolicyContains", "failurePolicyHasPrefix", "failurePolicyHasSuffix", "failurePolicyEqualFold", "failurePolicyContainsFold", "timeoutMs", "timeoutMsNEQ", "timeoutMsIn", "timeoutMsNotIn", "timeoutMsGT", "timeoutMsGTE", "timeoutMsLT", "timeoutMsLTE", "hasShop", "hasShopWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -41765,6 +41902,153 @@ func (ec *executionContext) unmarshalInputAPIOverrideWhereInput(ctx context.Cont
 				return it, err
 			}
 			it.URLContainsFold = data
+		case "failurePolicy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicy"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicy = data
+		case "failurePolicyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyNEQ = data
+		case "failurePolicyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyIn = data
+		case "failurePolicyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyNotIn = data
+		case "failurePolicyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyGT = data
+		case "failurePolicyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyGTE = data
+		case "failurePolicyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyLT = data
+		case "failurePolicyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyLTE = data
+		case "failurePolicyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyContains = data
+		case "failurePolicyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyHasPrefix = data
+		case "failurePolicyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyHasSuffix = data
+		case "failurePolicyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyEqualFold = data
+		case "failurePolicyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicyContainsFold = data
+		case "timeoutMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMs = data
+		case "timeoutMsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsNEQ = data
+		case "timeoutMsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsIn = data
+		case "timeoutMsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsNotIn = data
+		case "timeoutMsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsGT = data
+		case "timeoutMsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsGTE = data
+		case "timeoutMsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsLT = data
+		case "timeoutMsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsLTE = data
 		case "hasShop":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -59214,7 +59498,7 @@ func (ec *executionContext) unmarshalInputRSAConfigWhereInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "url", "urlNEQ", "urlIn", "urlNotIn", "urlGT", "urlGTE", "urlLT", "urlLTE", "urlContains", "urlHasPrefix", "urlHasSuffix", "urlEqualFold", "urlContainsFold", "hasShop", "hasShopWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "url", "urlNEQ", "urlIn", "urlNotIn", "urlGT", "urlGTE", "urlLT", "urlLTE", "urlContains", "urlHasPrefix", "urlHasSuffix", "urlEqualFold", "urlContainsFold", "timeoutMs", "timeoutMsNEQ", "timeoutMsIn", "timeoutMsNotIn", "timeoutMsGT", "timeoutMsGTE", "timeoutMsLT", "timeoutMsLTE", "hasShop", "hasShopWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -59501,6 +59785,62 @@ func (ec *executionContext) unmarshalInputRSAConfigWhereInput(ctx context.Contex
 				return it, err
 			}
 			it.URLContainsFold = data
+		case "timeoutMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMs = data
+		case "timeoutMsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsNEQ = data
+		case "timeoutMsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsIn = data
+		case "timeoutMsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsNotIn = data
+		case "timeoutMsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsGT = data
+		case "timeoutMsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsGTE = data
+		case "timeoutMsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsLT = data
+		case "timeoutMsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMsLTE = data
 		case "hasShop":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasShop"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -66418,6 +66758,16 @@ func (ec *executionContext) _APIOverride(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "failurePolicy":
+			out.Values[i] = ec._APIOverride_failurePolicy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "timeoutMs":
+			out.Values[i] = ec._APIOverride_timeoutMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "shop":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -71788,6 +72138,11 @@ func (ec *executionContext) _RSAConfig(ctx context.Context, sel ast.SelectionSet
 			}
 		case "url":
 			out.Values[i] = ec._RSAConfig_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "timeoutMs":
+			out.Values[i] = ec._RSAConfig_timeoutMs(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

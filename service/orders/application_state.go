@@ -217,7 +217,7 @@ func orderState(v *OrderView) ApplicationState {
 		Customer:        customer,
 		Addresses:       addresses,
 		LineItems:       lines,
-		Fees:            []any{},
+		Fees:            feeStates(pr.Fees),
 		Taxes:           orEmpty(pr.Taxes),
 		Discounts:       orEmpty(pr.Discounts),
 		Payments:        payments,
@@ -236,4 +236,26 @@ func orderState(v *OrderView) ApplicationState {
 		OrderID:         o.ID,
 		PlatformOrderID: o.PlatformOrderID,
 	}
+}
+
+// FeeState is one fee on the order in the spec's shape.
+type FeeState struct {
+	ID              string `json:"id"`
+	LineText        string `json:"line_text"`
+	FeeType         string `json:"fee_type"`
+	Value           int64  `json:"value"`
+	Source          string `json:"source"`
+	PluginUUID      string `json:"plugin_uuid"`
+	Taxable         bool   `json:"taxable"`
+	ShowDescription bool   `json:"show_description"`
+}
+
+// feeStates are the order's fees; only an outside system adds them (schema.OutsidePricing).
+func feeStates(fees []pricing.Fee) []any {
+	out := make([]any, 0, len(fees))
+	for i, f := range fees {
+		out = append(out, FeeState{ID: strconv.Itoa(i + 1), LineText: f.Description, FeeType: "fixed", Value: f.Value,
+			Source: "outside", Taxable: f.Taxable, ShowDescription: true})
+	}
+	return out
 }

@@ -89,11 +89,12 @@ func CheckTaxesCurrent(v *OrderView) error {
 
 // discountingCodes are the codes the view's pricing took money off with: the only ones
 // processing redeems (a code whose conditions failed was priced at nothing, and a free-shipping
-// code on an order with nothing to ship saved nothing).
+// code on an order with nothing to ship saved nothing). A code an outside system valued is its
+// to count, not one of the shop's.
 func discountingCodes(v *OrderView) []string {
 	var codes []string
 	for _, d := range v.Pricing.Discounts {
-		if d.Value > 0 {
+		if d.Value > 0 && !d.Outside {
 			codes = append(codes, d.Code)
 		}
 	}

@@ -11,10 +11,14 @@ import (
 )
 
 // availableShippingLines prices every rate of the zones covering the shipping address
-// (pricing.ShippingLines); the shop's zones are read only when a line ships.
+// (pricing.ShippingLines); the shop's zones are read only when a line ships. The lines an
+// outside system offered the order (schema.OutsidePricing) take the place of the shop's rates.
 func (s *Service) availableShippingLines(ctx context.Context, c *ent.Client, shopID int, o *ent.Order, items []*ent.LineItem) ([]schema.ShippingLine, error) {
 	if o.ShippingAddress == nil || !pricing.Ships(items) {
 		return []schema.ShippingLine{}, nil
+	}
+	if o.OutsidePricing != nil && o.OutsidePricing.Shipping != nil {
+		return append([]schema.ShippingLine{}, o.OutsidePricing.Shipping.Lines...), nil
 	}
 	rules, err := s.shops.Rules(ctx, c, shopID)
 	if err != nil {

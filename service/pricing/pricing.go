@@ -30,6 +30,16 @@ type DiscountLine struct {
 	Text   string `json:"text"`
 	Value  int64  `json:"value"`
 	Source string `json:"source"`
+	// Outside says an outside system valued the code (schema.OutsidePricing): it need not be
+	// one of the shop's codes, and processing redeems no use of it.
+	Outside bool `json:"-"`
+}
+
+// Fee is a charge an outside system added to the order (schema.OutsideFee).
+type Fee struct {
+	Description string `json:"description"`
+	Value       int64  `json:"value"`
+	Taxable     bool   `json:"taxable"`
 }
 
 // discountSource is the source of every discount line: only discount codes make them.
@@ -52,7 +62,10 @@ type Pricing struct {
 	LineDiscounts     map[string][]DiscountLine
 	ShippingTaxes     []TaxLine
 	ShippingDiscounts []DiscountLine
-	Total             int64
+	// Fees are the outside system's charges; FeeTotal is their sum, part of Total.
+	Fees     []Fee
+	FeeTotal int64
+	Total    int64
 
 	// Overflow says a sum left int64: the figures above are not the order's, and no money moves
 	// on them. Bounds on what enters keep valid orders far from it (service/input).
@@ -225,14 +238,67 @@ func Price(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *schema.S
 	if o.ProcessedAt != nil {
 		at = *o.ProcessedAt
 	}
-	for _, dc := range rules.DiscountCodes {
+	outside := o.OutsidePricing
+	if outside == nil {
+		outside = &schema.OutsidePricing{}
+	}
+	if outside.Discounts != nil {
+		p.applyOutsideDiscounts(outside.Discounts, items, base, selected != nil)
+	} else {
+		p.applyDiscountCodes(rules.DiscountCodes, items, base, selected != nil, at)
+	}
+	var fees input.CheckedSum
+	for _, f := range outside.Fees {
+		p.Fees = append(p.Fees, Fee{Description: f.Description, Value: f.Value, Taxable: f.Taxable})
+		fees.Add(f.Value)
+	}
+	p.FeeTotal = fees.Value
+	p.Overflow = p.Overflow || fees.Overflow
+
+	if outside.Taxes != nil {
+		p.applyOutsideTaxes(outside.Taxes, items)
+	} else {
+		p.applyTaxZones(sh, o, items, base, selected != nil, rules)
+	}
+
+	addr, _ := TaxAddress(o, items)
+	p.TaxAddress = BasisOf(addr)
+	p.AddressTaxed = len(ZonesFor(rules.TaxZones, p.TaxAddress)) > 0
+	var total input.CheckedSum
+	for _, part := range []int64{p.Subtotal, -p.DiscountTotal, p.Shipping, p.TaxTotal, p.FeeTotal} {
+		total.Add(part)
+	}
+	p.Total = total.Value
+	p.Overflow = p.Overflow || subtotal.Overflow || total.Overflow || p.Total < 0
+	return p
+}
+
+// TaxAddress is the address taxes are due at: the shipping address when a line ships, else the
+// billing address (or the shipping address when the order has no billing address). shipping
+// says which of the two it is.
+func TaxAddress(o *ent.Order, items []*ent.LineItem) (addr *schema.OrderAddress, shipping bool) {
+	for _, li := range items {
+		if li.RequiresShipping {
+			return o.ShippingAddress, true
+		}
+	}
+	if o.BillingAddress == nil && o.ShippingAddress != nil {
+		return o.ShippingAddress, true
+	}
+	return o.BillingAddress, false
+}
+
+// applyDiscountCodes values the shop's codes applied to the order, in the order applied, each on
+// what earlier ones left of base (which it lowers); hasShipping says a shipping line is selected.
+func (p *Pricing) applyDiscountCodes(codes []*ent.DiscountCode, items []*ent.LineItem, base []int64, hasShipping bool, at time.Time) {
+	for _, dc := range codes {
 		if DiscountCodeLapsed(dc, p.Subtotal, at) != nil {
 			continue
 		}
 		line := DiscountLine{Code: dc.Code, Text: discountText(dc), Source: discountSource}
 		if dc.Kind == discountcode.KindFreeShipping {
 			line.Value = p.Shipping
-			if selected != nil {
+			if hasShipping {
 				p.ShippingDiscounts = append(p.ShippingDiscounts, line)
 			}
 			p.Shipping = 0
@@ -248,17 +314,26 @@ func Price(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *schema.S
 		} else {
 			line.Value = min(dc.Value, left)
 		}
-		for i, share := range allocate(line.Value, base) {
-			if share > 0 {
-				base[i] -= share
-				key := items[i].LineItemKey
-				p.LineDiscounts[key] = append(p.LineDiscounts[key], DiscountLine{Code: dc.Code, Text: line.Text, Value: share, Source: discountSource})
-			}
-		}
-		p.DiscountTotal += line.Value
-		p.Discounts = append(p.Discounts, line)
+		p.spreadDiscount(line, items, base)
 	}
+}
 
+// spreadDiscount takes line's value off the lines in proportion to what is left of each.
+func (p *Pricing) spreadDiscount(line DiscountLine, items []*ent.LineItem, base []int64) {
+	for i, share := range allocate(line.Value, base) {
+		if share > 0 {
+			base[i] -= share
+			key := items[i].LineItemKey
+			p.LineDiscounts[key] = append(p.LineDiscounts[key], DiscountLine{Code: line.Code, Text: line.Text, Value: share, Source: line.Source, Outside: line.Outside})
+		}
+	}
+	p.DiscountTotal += line.Value
+	p.Discounts = append(p.Discounts, line)
+}
+
+// applyTaxZones charges the taxes of the shop's zones covering the order's tax basis, per line
+// per tax on what discounts left of each line (base), on the shipping, and on taxable fees.
+func (p *Pricing) applyTaxZones(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, base []int64, hasShipping bool, rules Rules) {
 	zones := ZonesFor(rules.TaxZones, o.TaxBasis)
 	included := sh.PricesIncludeTax
 	var combined, combinedShipping int64
@@ -279,13 +354,21 @@ func Price(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *schema.S
 			p.LineTaxes[li.LineItemKey] = append(p.LineTaxes[li.LineItemKey], TaxLine{Value: v, Name: z.Name, IsIncluded: included})
 		}
 	}
-	if selected != nil {
+	if hasShipping {
 		for j, z := range zones {
 			if z.ShippingTaxable {
 				v := taxOn(p.Shipping, int64(z.RatePpm), combinedShipping, included)
 				totals[j].Add(v)
 				p.ShippingTaxes = append(p.ShippingTaxes, TaxLine{Value: v, Name: z.Name, IsIncluded: included})
 			}
+		}
+	}
+	for _, f := range p.Fees {
+		if !f.Taxable || f.Value <= 0 {
+			continue
+		}
+		for j, z := range zones {
+			totals[j].Add(taxOn(f.Value, int64(z.RatePpm), combined, included))
 		}
 	}
 	var taxTotal input.CheckedSum
@@ -297,30 +380,5 @@ func Price(sh *ent.Shop, o *ent.Order, items []*ent.LineItem, selected *schema.S
 		}
 	}
 	p.TaxTotal = taxTotal.Value
-
-	addr, _ := TaxAddress(o, items)
-	p.TaxAddress = BasisOf(addr)
-	p.AddressTaxed = len(ZonesFor(rules.TaxZones, p.TaxAddress)) > 0
-	var total input.CheckedSum
-	for _, part := range []int64{p.Subtotal, -p.DiscountTotal, p.Shipping, p.TaxTotal} {
-		total.Add(part)
-	}
-	p.Total = total.Value
-	p.Overflow = p.Overflow || subtotal.Overflow || taxTotal.Overflow || total.Overflow || p.Total < 0
-	return p
-}
-
-// TaxAddress is the address taxes are due at: the shipping address when a line ships, else the
-// billing address (or the shipping address when the order has no billing address). shipping
-// says which of the two it is.
-func TaxAddress(o *ent.Order, items []*ent.LineItem) (addr *schema.OrderAddress, shipping bool) {
-	for _, li := range items {
-		if li.RequiresShipping {
-			return o.ShippingAddress, true
-		}
-	}
-	if o.BillingAddress == nil && o.ShippingAddress != nil {
-		return o.ShippingAddress, true
-	}
-	return o.BillingAddress, false
+	p.Overflow = p.Overflow || taxTotal.Overflow
 }
