@@ -103,7 +103,9 @@ type RemoteOrder struct {
 	// TaxesApplied: the event was apply_taxes, so the order's tax basis becomes its address as
 	// it stands (as Generate Taxes sets it), which process_order checks.
 	TaxesApplied bool
-	State        []byte
+	// Outside is the RSA's shipping options, taxes, discount values and fees.
+	Outside *schema.OutsidePricing
+	State   []byte
 }
 
 // CheckRemoteLines bounds what the RSA answered like a cart: keys unique and given, quantities and
@@ -193,6 +195,9 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, r Re
 		meta := o.MetaData
 		meta.Tags, meta.Notes, meta.CartParameters = r.Tags, r.Notes, r.CartParameters
 		update.SetMetaData(meta).SetRsaState(r.State)
+		if r.Outside != nil {
+			update.SetOutsidePricing(r.Outside)
+		}
 		if r.TaxesApplied {
 			at := *o
 			at.ShippingAddress, at.BillingAddress = r.ShippingAddress, r.BillingAddress
