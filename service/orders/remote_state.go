@@ -2,6 +2,7 @@ package orders
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -71,6 +72,17 @@ func (s *Service) ShippingLines(ctx context.Context, sess *OrderSession) (*Order
 		return v, err
 	}
 	return s.SessionState(ctx, sess)
+}
+
+// ForgetRemoteState takes off the session's order what a remote state authority the shop no
+// longer has left on it (its last answer and its outside pricing), so that the built-in rules
+// price it again.
+func (s *Service) ForgetRemoteState(ctx context.Context, sess *OrderSession) error {
+	_, err := s.changeOrderFields(ctx, sess, func(_ *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
+		update.ClearRsaState().ClearOutsidePricing()
+		return nil
+	})
+	return err
 }
 
 // RemoteLine is a line of the order as the RSA answered it, keyed by line_item_key.
@@ -191,10 +203,12 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, r Re
 		if items, err = orderLineItems(ctx, tx.Client(), o.ID); err != nil {
 			return nil, nil, err
 		}
+		r.Customer, r.ShippingAddress, r.BillingAddress = asStored(r.Customer), asStored(r.ShippingAddress), asStored(r.BillingAddress)
+		r.SelectedShipping, r.Outside = asStored(r.SelectedShipping), asStored(r.Outside)
 		setOrClear(update, r)
 		meta := o.MetaData
 		meta.Tags, meta.Notes, meta.CartParameters = r.Tags, r.Notes, r.CartParameters
-		update.SetMetaData(meta).SetRsaState(r.State)
+		update.SetMetaData(asStored(meta)).SetRsaState(r.State)
 		if r.Outside != nil {
 			update.SetOutsidePricing(r.Outside)
 		}
@@ -207,6 +221,20 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, r Re
 		}
 		return detach(items), nil, nil
 	})
+}
+
+// asStored is v as its JSON column reads back (empty lists and maps left out are nil), so that
+// the order worked out from the update is the row stored.
+func asStored[T any](v T) T {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out T
+	if json.Unmarshal(b, &out) != nil {
+		return v
+	}
+	return out
 }
 
 func setOrClear(update *ent.OrderUpdate, r RemoteOrder) {

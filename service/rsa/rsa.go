@@ -55,8 +55,10 @@ func New(p *platform.Platform, sh *shops.Service, o *orders.Service, client *rem
 	return &Service{p: p, shops: sh, orders: o, client: client}
 }
 
-// timeout is the RSA's bounded call timeout.
-func timeout(_ *ent.RSAConfig) time.Duration { return remote.Timeout(0) }
+// timeout is the RSA's call timeout (its timeout_ms), bounded by service/remote.
+func timeout(cfg *ent.RSAConfig) time.Duration {
+	return remote.Timeout(time.Duration(cfg.TimeoutMs) * time.Millisecond)
+}
 
 // call makes one call of the shop's RSA about an order: a 2xx answer's body, a 422 for a 400
 // (any 4xx), a 503 (CodeUnavailable) when it could not be heard.
@@ -79,8 +81,11 @@ func (s *Service) call(ctx context.Context, cfg *ent.RSAConfig, sh *ent.Shop, pu
 // operation where the change has one, and applies the answer.
 func (s *Service) Event(ctx context.Context, sess *orders.OrderSession, ev orders.RemoteEvent) (*orders.OrderView, bool, error) {
 	cfg, err := s.shops.RSAConfig(ctx, sess.Shop)
-	if err != nil || cfg == nil {
-		return nil, err != nil, err
+	if err != nil {
+		return nil, true, err
+	}
+	if cfg == nil {
+		return nil, false, s.forget(ctx, sess)
 	}
 	v, err := s.event(ctx, cfg, sess, ev)
 	return v, true, err
@@ -141,6 +146,18 @@ func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.Or
 	return s.orders.ApplyRemoteOrder(context.WithoutCancel(ctx), sess, r)
 }
 
+// forget brings the built-in rules back to an open order of a shop whose RSA was deleted: what
+// the RSA left on it goes, once.
+func (s *Service) forget(ctx context.Context, sess *orders.OrderSession) error {
+	// The order as stored: the session's may be from before the RSA's last answer.
+	o, err := s.p.DB.Read.Order.Query().Where(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.PublicOrderID())).
+		Select(order.FieldStatus, order.FieldRsaState).Only(ctx)
+	if err != nil || o.Status != order.StatusOpen || len(o.RsaState) == 0 {
+		return nil // the change itself answers for an order it cannot read
+	}
+	return s.orders.ForgetRemoteState(ctx, sess)
+}
+
 // validate asks the RSA's validate operation of a change that has one, and answers the
 // event's data on the wire.
 func (s *Service) validate(ctx context.Context, cfg *ent.RSAConfig, sess *orders.OrderSession, ev orders.RemoteEvent) (any, error) {
@@ -171,8 +188,11 @@ func (s *Service) validate(ctx context.Context, cfg *ent.RSAConfig, sess *orders
 // CheckInventory is validate_inventory of the shop's RSA at stage; nil when it has none.
 func (s *Service) CheckInventory(ctx context.Context, sess *orders.OrderSession, stage string) error {
 	cfg, err := s.shops.RSAConfig(ctx, sess.Shop)
-	if err != nil || cfg == nil {
+	if err != nil {
 		return err
+	}
+	if cfg == nil {
+		return s.forget(ctx, sess)
 	}
 	v, err := s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {
