@@ -118,16 +118,24 @@ func TestEventsReachTheRSAInTheOrderTheyWereMadeEvenWhenFiredConcurrently(t *tes
 			func() (*orders.OrderView, error) {
 				return r.svc.Orders.CreateCustomer(ctx, r.sess, orders.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
 			},
-			func() (*orders.OrderView, error) { return r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany) },
-			func() (*orders.OrderView, error) { return r.svc.Orders.SetAddress(ctx, r.sess, orders.BillingAddress, albany) },
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany)
+			},
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.SetAddress(ctx, r.sess, orders.BillingAddress, albany)
+			},
 			func() (*orders.OrderView, error) { return r.svc.Orders.ShippingLines(ctx, r.sess) },
 			func() (*orders.OrderView, error) { return r.svc.Orders.SelectShippingLine(ctx, r.sess, "0", "") },
 			func() (*orders.OrderView, error) { return r.svc.Orders.GenerateTaxes(ctx, r.sess) },
 			func() (*orders.OrderView, error) { return r.svc.Orders.ApplyDiscountCode(ctx, r.sess, "TENOFF") },
 			func() (*orders.OrderView, error) { return r.svc.Orders.RemoveDiscountCode(ctx, r.sess, "TENOFF") },
-			func() (*orders.OrderView, error) { return r.svc.Orders.DeleteAddress(ctx, r.sess, orders.BillingAddress) },
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.DeleteAddress(ctx, r.sess, orders.BillingAddress)
+			},
 			func() (*orders.OrderView, error) { return r.svc.Orders.DeleteCustomer(ctx, r.sess) },
-			func() (*orders.OrderView, error) { return r.svc.Orders.DeleteAddress(ctx, r.sess, orders.ShippingAddress) },
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.DeleteAddress(ctx, r.sess, orders.ShippingAddress)
+			},
 		}
 		for i, step := range steps {
 			if _, err := step(); err != nil {
@@ -242,8 +250,12 @@ func TestAFinalInventoryRefusalStopsProcessingWithNothingAuthorized(t *testing.T
 			func() (*orders.OrderView, error) {
 				return r.svc.Orders.CreateCustomer(ctx, r.sess, orders.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
 			},
-			func() (*orders.OrderView, error) { return r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany) },
-			func() (*orders.OrderView, error) { return r.svc.Orders.SetAddress(ctx, r.sess, orders.BillingAddress, albany) },
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany)
+			},
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.SetAddress(ctx, r.sess, orders.BillingAddress, albany)
+			},
 			func() (*orders.OrderView, error) { return r.svc.Orders.SelectShippingLine(ctx, r.sess, "0", "") },
 			func() (*orders.OrderView, error) {
 				return r.svc.Orders.AddPayment(ctx, r.sess, orders.PaymentInput{GatewayPublicID: g.PublicID, Token: gatewaytest.TokenOK})
