@@ -40,6 +40,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/ent/rsaorderlease"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
@@ -136,6 +137,7 @@ func checkColumn(t, c string) error {
 			processlease.Table:           processlease.ValidColumn,
 			product.Table:                product.ValidColumn,
 			rsaconfig.Table:              rsaconfig.ValidColumn,
+			rsaorderlease.Table:          rsaorderlease.ValidColumn,
 			shippingrate.Table:           shippingrate.ValidColumn,
 			shippingzone.Table:           shippingzone.ValidColumn,
 			shop.Table:                   shop.ValidColumn,

@@ -72,6 +72,8 @@ type Order struct {
 	LastActivityAt *time.Time `json:"last_activity_at,omitempty"`
 	// AbandonedAt holds the value of the "abandoned_at" field.
 	AbandonedAt *time.Time `json:"abandoned_at,omitempty"`
+	// RsaState holds the value of the "rsa_state" field.
+	RsaState []byte `json:"rsa_state,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OrderQuery when eager-loading is set.
 	Edges        OrderEdges `json:"edges"`
@@ -166,7 +168,7 @@ func (*Order) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case order.FieldMetaData, order.FieldCustomer, order.FieldInitCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis, order.FieldOutsidePricing, order.FieldRedeemedDiscountCodes, order.FieldSettledPricing:
+		case order.FieldMetaData, order.FieldCustomer, order.FieldInitCustomer, order.FieldShippingAddress, order.FieldBillingAddress, order.FieldSelectedShipping, order.FieldDiscountCodes, order.FieldTaxBasis, order.FieldOutsidePricing, order.FieldRedeemedDiscountCodes, order.FieldSettledPricing, order.FieldRsaState:
 			values[i] = new([]byte)
 		case order.FieldReserved:
 			values[i] = new(sql.NullBool)
@@ -376,6 +378,12 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 				_m.AbandonedAt = new(time.Time)
 				*_m.AbandonedAt = value.Time
 			}
+		case order.FieldRsaState:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field rsa_state", values[i])
+			} else if value != nil {
+				_m.RsaState = *value
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -525,6 +533,9 @@ func (_m *Order) String() string {
 		builder.WriteString("abandoned_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("rsa_state=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RsaState))
 	builder.WriteByte(')')
 	return builder.String()
 }

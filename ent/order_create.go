@@ -281,6 +281,12 @@ func (_c *OrderCreate) SetNillableAbandonedAt(v *time.Time) *OrderCreate {
 	return _c
 }
 
+// SetRsaState sets the "rsa_state" field.
+func (_c *OrderCreate) SetRsaState(v []byte) *OrderCreate {
+	_c.mutation.SetRsaState(v)
+	return _c
+}
+
 // SetShop sets the "shop" edge to the Shop entity.
 func (_c *OrderCreate) SetShop(v *Shop) *OrderCreate {
 	return _c.SetShopID(v.ID)
@@ -609,6 +615,10 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.AbandonedAt(); ok {
 		_spec.SetField(order.FieldAbandonedAt, field.TypeTime, value)
 		_node.AbandonedAt = &value
+	}
+	if value, ok := _c.mutation.RsaState(); ok {
+		_spec.SetField(order.FieldRsaState, field.TypeBytes, value)
+		_node.RsaState = value
 	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1119,6 +1129,24 @@ func (u *OrderUpsert) ClearAbandonedAt() *OrderUpsert {
 	return u
 }
 
+// SetRsaState sets the "rsa_state" field.
+func (u *OrderUpsert) SetRsaState(v []byte) *OrderUpsert {
+	u.Set(order.FieldRsaState, v)
+	return u
+}
+
+// UpdateRsaState sets the "rsa_state" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateRsaState() *OrderUpsert {
+	u.SetExcluded(order.FieldRsaState)
+	return u
+}
+
+// ClearRsaState clears the value of the "rsa_state" field.
+func (u *OrderUpsert) ClearRsaState() *OrderUpsert {
+	u.SetNull(order.FieldRsaState)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -1587,6 +1615,27 @@ func (u *OrderUpsertOne) UpdateAbandonedAt() *OrderUpsertOne {
 func (u *OrderUpsertOne) ClearAbandonedAt() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearAbandonedAt()
+	})
+}
+
+// SetRsaState sets the "rsa_state" field.
+func (u *OrderUpsertOne) SetRsaState(v []byte) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetRsaState(v)
+	})
+}
+
+// UpdateRsaState sets the "rsa_state" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateRsaState() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateRsaState()
+	})
+}
+
+// ClearRsaState clears the value of the "rsa_state" field.
+func (u *OrderUpsertOne) ClearRsaState() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearRsaState()
 	})
 }
 
@@ -2224,6 +2273,27 @@ func (u *OrderUpsertBulk) UpdateAbandonedAt() *OrderUpsertBulk {
 func (u *OrderUpsertBulk) ClearAbandonedAt() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearAbandonedAt()
+	})
+}
+
+// SetRsaState sets the "rsa_state" field.
+func (u *OrderUpsertBulk) SetRsaState(v []byte) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetRsaState(v)
+	})
+}
+
+// UpdateRsaState sets the "rsa_state" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateRsaState() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateRsaState()
+	})
+}
+
+// ClearRsaState clears the value of the "rsa_state" field.
+func (u *OrderUpsertBulk) ClearRsaState() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearRsaState()
 	})
 }
 

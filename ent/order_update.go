@@ -366,6 +366,18 @@ func (_u *OrderUpdate) ClearAbandonedAt() *OrderUpdate {
 	return _u
 }
 
+// SetRsaState sets the "rsa_state" field.
+func (_u *OrderUpdate) SetRsaState(v []byte) *OrderUpdate {
+	_u.mutation.SetRsaState(v)
+	return _u
+}
+
+// ClearRsaState clears the value of the "rsa_state" field.
+func (_u *OrderUpdate) ClearRsaState() *OrderUpdate {
+	_u.mutation.ClearRsaState()
+	return _u
+}
+
 // AddLineItemIDs adds the "line_items" edge to the LineItem entity by IDs.
 func (_u *OrderUpdate) AddLineItemIDs(ids ...int) *OrderUpdate {
 	_u.mutation.AddLineItemIDs(ids...)
@@ -732,6 +744,12 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.AbandonedAtCleared() {
 		_spec.ClearField(order.FieldAbandonedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.RsaState(); ok {
+		_spec.SetField(order.FieldRsaState, field.TypeBytes, value)
+	}
+	if _u.mutation.RsaStateCleared() {
+		_spec.ClearField(order.FieldRsaState, field.TypeBytes)
 	}
 	if _u.mutation.LineItemsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1309,6 +1327,18 @@ func (_u *OrderUpdateOne) ClearAbandonedAt() *OrderUpdateOne {
 	return _u
 }
 
+// SetRsaState sets the "rsa_state" field.
+func (_u *OrderUpdateOne) SetRsaState(v []byte) *OrderUpdateOne {
+	_u.mutation.SetRsaState(v)
+	return _u
+}
+
+// ClearRsaState clears the value of the "rsa_state" field.
+func (_u *OrderUpdateOne) ClearRsaState() *OrderUpdateOne {
+	_u.mutation.ClearRsaState()
+	return _u
+}
+
 // AddLineItemIDs adds the "line_items" edge to the LineItem entity by IDs.
 func (_u *OrderUpdateOne) AddLineItemIDs(ids ...int) *OrderUpdateOne {
 	_u.mutation.AddLineItemIDs(ids...)
@@ -1705,6 +1735,12 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	}
 	if _u.mutation.AbandonedAtCleared() {
 		_spec.ClearField(order.FieldAbandonedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.RsaState(); ok {
+		_spec.SetField(order.FieldRsaState, field.TypeBytes, value)
+	}
+	if _u.mutation.RsaStateCleared() {
+		_spec.ClearField(order.FieldRsaState, field.TypeBytes)
 	}
 	if _u.mutation.LineItemsCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -70,6 +70,8 @@ type Tx struct {
 	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
 	RSAConfig *RSAConfigClient
+	// RSAOrderLease is the client for interacting with the RSAOrderLease builders.
+	RSAOrderLease *RSAOrderLeaseClient
 	// ShippingRate is the client for interacting with the ShippingRate builders.
 	ShippingRate *ShippingRateClient
 	// ShippingZone is the client for interacting with the ShippingZone builders.
@@ -245,6 +247,7 @@ func (tx *Tx) init() {
 	tx.ProcessLease = NewProcessLeaseClient(tx.config)
 	tx.Product = NewProductClient(tx.config)
 	tx.RSAConfig = NewRSAConfigClient(tx.config)
+	tx.RSAOrderLease = NewRSAOrderLeaseClient(tx.config)
 	tx.ShippingRate = NewShippingRateClient(tx.config)
 	tx.ShippingZone = NewShippingZoneClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)

@@ -24,6 +24,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/platformorders"
 	"github.com/checkoutd/checkoutd/service/remote"
+	"github.com/checkoutd/checkoutd/service/rsa"
 	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhook"
 	"github.com/checkoutd/checkoutd/service/webhooks"
@@ -52,6 +53,10 @@ type Service struct {
 	Customers *customers.Service
 	// PlatformOrders are the shop's orders as its platform knows them.
 	PlatformOrders *platformorders.Service
+	// RSA is the shops' remote state authorities.
+	RSA *rsa.Service
+	// Remote makes the calls to RSAs and API overrides (signed, bounded, circuit-broken).
+	Remote *remote.Client
 
 	p              *platform.Platform
 	db             *platform.Database
@@ -59,8 +64,6 @@ type Service struct {
 	clock          func() time.Time
 	gatewayTimeout time.Duration
 	outbound       outbound.Policy
-	// remote calls the RSA and the API overrides.
-	remote  *remote.Client
 	smtpURL string
 
 	webhookTimeout     time.Duration
@@ -116,8 +119,10 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.Orders.UseCustomerTokens(s.Connector)
 	// One remote client for every outside system taking part in a checkout while the shopper
 	// waits (the remote state authority and the API overrides): one set of circuits.
-	s.remote = remote.New(s.outbound, time.Now, remote.WithMetrics(calls))
-	s.Orders.UseOverrides(override.New(s.remote, s.outbound))
+	s.Remote = remote.New(s.outbound, time.Now, remote.WithMetrics(calls))
+	s.Orders.UseOverrides(override.New(s.Remote, s.outbound))
+	s.RSA = rsa.New(s.p, s.Shops, s.Orders, s.Remote)
+	s.Orders.UseStateAuthority(s.RSA)
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)
 	s.Admin = admin.New(s.p, s.Orders)
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,

@@ -701,6 +701,7 @@ var (
 		{Name: "settled_pricing", Type: field.TypeBytes, Nullable: true},
 		{Name: "last_activity_at", Type: field.TypeTime, Nullable: true},
 		{Name: "abandoned_at", Type: field.TypeTime, Nullable: true},
+		{Name: "rsa_state", Type: field.TypeBytes, Nullable: true},
 		{Name: "shop_id", Type: field.TypeInt},
 	}
 	// OrdersTable holds the schema information for the "orders" table.
@@ -711,7 +712,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_shops_orders",
-				Columns:    []*schema.Column{OrdersColumns[26]},
+				Columns:    []*schema.Column{OrdersColumns[27]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -720,7 +721,7 @@ var (
 			{
 				Name:    "order_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[26], OrdersColumns[1]},
+				Columns: []*schema.Column{OrdersColumns[27], OrdersColumns[1]},
 			},
 			{
 				Name:    "order_status_last_activity_at",
@@ -1030,6 +1031,19 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 		},
+	}
+	// RsaOrderLeasesColumns holds the columns for the "rsa_order_leases" table.
+	RsaOrderLeasesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "order_id", Type: field.TypeInt, Unique: true},
+		{Name: "holder", Type: field.TypeString},
+		{Name: "expires_at", Type: field.TypeTime},
+	}
+	// RsaOrderLeasesTable holds the schema information for the "rsa_order_leases" table.
+	RsaOrderLeasesTable = &schema.Table{
+		Name:       "rsa_order_leases",
+		Columns:    RsaOrderLeasesColumns,
+		PrimaryKey: []*schema.Column{RsaOrderLeasesColumns[0]},
 	}
 	// ShippingRatesColumns holds the columns for the "shipping_rates" table.
 	ShippingRatesColumns = []*schema.Column{
@@ -1341,6 +1355,7 @@ var (
 		ProcessLeasesTable,
 		ProductsTable,
 		RsaConfigsTable,
+		RsaOrderLeasesTable,
 		ShippingRatesTable,
 		ShippingZonesTable,
 		ShopsTable,
@@ -1464,6 +1479,9 @@ func init() {
 	RsaConfigsTable.ForeignKeys[0].RefTable = ShopsTable
 	RsaConfigsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(30064771072),
+	}
+	RsaOrderLeasesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(154618822656),
 	}
 	ShippingRatesTable.ForeignKeys[0].RefTable = ShippingZonesTable
 	ShippingRatesTable.Annotation = &entsql.Annotation{

@@ -69,6 +69,8 @@ const (
 	FieldLastActivityAt = "last_activity_at"
 	// FieldAbandonedAt holds the string denoting the abandoned_at field in the database.
 	FieldAbandonedAt = "abandoned_at"
+	// FieldRsaState holds the string denoting the rsa_state field in the database.
+	FieldRsaState = "rsa_state"
 	// EdgeShop holds the string denoting the shop edge name in mutations.
 	EdgeShop = "shop"
 	// EdgeLineItems holds the string denoting the line_items edge name in mutations.
@@ -156,6 +158,7 @@ var Columns = []string{
 	FieldSettledPricing,
 	FieldLastActivityAt,
 	FieldAbandonedAt,
+	FieldRsaState,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

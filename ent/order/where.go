@@ -130,6 +130,11 @@ func AbandonedAt(v time.Time) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldAbandonedAt, v))
 }
 
+// RsaState applies equality check predicate on the "rsa_state" field. It's identical to RsaStateEQ.
+func RsaState(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldRsaState, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldCreatedAt, v))
@@ -978,6 +983,56 @@ func AbandonedAtIsNil() predicate.Order {
 // AbandonedAtNotNil applies the NotNil predicate on the "abandoned_at" field.
 func AbandonedAtNotNil() predicate.Order {
 	return predicate.Order(sql.FieldNotNull(FieldAbandonedAt))
+}
+
+// RsaStateEQ applies the EQ predicate on the "rsa_state" field.
+func RsaStateEQ(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldRsaState, v))
+}
+
+// RsaStateNEQ applies the NEQ predicate on the "rsa_state" field.
+func RsaStateNEQ(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldNEQ(FieldRsaState, v))
+}
+
+// RsaStateIn applies the In predicate on the "rsa_state" field.
+func RsaStateIn(vs ...[]byte) predicate.Order {
+	return predicate.Order(sql.FieldIn(FieldRsaState, vs...))
+}
+
+// RsaStateNotIn applies the NotIn predicate on the "rsa_state" field.
+func RsaStateNotIn(vs ...[]byte) predicate.Order {
+	return predicate.Order(sql.FieldNotIn(FieldRsaState, vs...))
+}
+
+// RsaStateGT applies the GT predicate on the "rsa_state" field.
+func RsaStateGT(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldGT(FieldRsaState, v))
+}
+
+// RsaStateGTE applies the GTE predicate on the "rsa_state" field.
+func RsaStateGTE(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldGTE(FieldRsaState, v))
+}
+
+// RsaStateLT applies the LT predicate on the "rsa_state" field.
+func RsaStateLT(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldLT(FieldRsaState, v))
+}
+
+// RsaStateLTE applies the LTE predicate on the "rsa_state" field.
+func RsaStateLTE(v []byte) predicate.Order {
+	return predicate.Order(sql.FieldLTE(FieldRsaState, v))
+}
+
+// RsaStateIsNil applies the IsNil predicate on the "rsa_state" field.
+func RsaStateIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldRsaState))
+}
+
+// RsaStateNotNil applies the NotNil predicate on the "rsa_state" field.
+func RsaStateNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldRsaState))
 }
 
 // HasShop applies the HasEdge predicate on the "shop" edge.

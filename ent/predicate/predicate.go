@@ -134,6 +134,9 @@ func RSAConfigOrErr(p RSAConfig, err error) RSAConfig {
 	}
 }
 
+// RSAOrderLease is the predicate function for rsaorderlease builders.
+type RSAOrderLease func(*sql.Selector)
+
 // ShippingRate is the predicate function for shippingrate builders.
 type ShippingRate func(*sql.Selector)
 

@@ -69,6 +69,10 @@ func (Order) Fields() []ent.Field {
 		// abandoned_at is when order/abandoned was recorded; activity clears it, so an order
 		// left again is abandoned again.
 		field.Time("abandoned_at").Optional().Nillable(),
+		// rsa_state is the remote state authority's last answer for the order (its order state,
+		// as JSON): what only the RSA keeps (tags, notes, cart params, line taxes and discounts)
+		// is sent back to it with the next event from there.
+		field.Bytes("rsa_state").Optional().Annotations(entgql.Skip()),
 	}
 }
 

@@ -85,6 +85,11 @@ func checkComplete(v *orders.OrderView) error {
 // discount uses, authorizes every payment through its gateway (all or nothing) and marks it
 // processed with a platform_order_id of checkoutd's own.
 func (s *Service) ProcessOrder(ctx context.Context, sess *orders.OrderSession) (*ProcessResult, error) {
+	// The shop's remote state authority, if any, must agree that the order can be had before
+	// anything is reserved or authorized.
+	if err := s.orders.CheckRemoteInventory(ctx, sess, orders.InventoryStageFinal); err != nil {
+		return nil, err
+	}
 	r, err := s.reserveForProcessing(ctx, sess)
 	if err != nil {
 		return nil, err

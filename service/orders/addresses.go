@@ -171,6 +171,9 @@ func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind Addre
 		return nil, err
 	}
 	in.ID = platform.NewPublicID()
+	if v, ok, err := s.remoteEvent(ctx, sess, "set_"+string(kind)+"_address", in); ok {
+		return v, err
+	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if kind == ShippingAddress {
 			update.SetShippingAddress(&in)
@@ -183,6 +186,9 @@ func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind Addre
 
 // DeleteAddress removes an address of the order.
 func (s *Service) DeleteAddress(ctx context.Context, sess *OrderSession, kind AddressKind) (*OrderView, error) {
+	if v, ok, err := s.remoteEvent(ctx, sess, "remove_"+string(kind)+"_address", struct{}{}); ok {
+		return v, err
+	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if kind == ShippingAddress {
 			update.ClearShippingAddress()

@@ -79,6 +79,9 @@ func (s *Service) CreateCustomer(ctx context.Context, sess *OrderSession, in Cus
 	if err := in.validate(authenticated); err != nil {
 		return nil, err
 	}
+	if v, ok, err := s.remoteEvent(ctx, sess, EventSetCustomer, in.orderCustomer()); ok {
+		return v, err
+	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if o.Customer != nil {
 			return problem.Validation("customer.already_exists", "the order already has a customer: delete it first", nil)
@@ -148,6 +151,9 @@ func (s *Service) UpdateCustomer(ctx context.Context, sess *OrderSession, in Cus
 	if err := in.validate(false); err != nil {
 		return nil, err
 	}
+	if v, ok, err := s.remoteEvent(ctx, sess, EventSetCustomer, in.orderCustomer()); ok {
+		return v, err
+	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if o.Customer == nil {
 			return problem.Validation("customer.not_found", "the order has no customer to update", nil)
@@ -167,6 +173,9 @@ func updateCustomer(o *ent.Order, in CustomerInput, update *ent.OrderUpdate) {
 
 // DeleteCustomer removes the order's customer.
 func (s *Service) DeleteCustomer(ctx context.Context, sess *OrderSession) (*OrderView, error) {
+	if v, ok, err := s.remoteEvent(ctx, sess, EventRemoveCustomer, struct{}{}); ok {
+		return v, err
+	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if o.Customer == nil {
 			return problem.Validation("customer.not_found", "the order has no customer to delete", nil)

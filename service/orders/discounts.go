@@ -90,6 +90,9 @@ func (s *Service) ApplyDiscountCode(ctx context.Context, sess *OrderSession, cod
 	if err := checkCodeSent(code); err != nil {
 		return nil, err
 	}
+	if v, ok, err := s.remoteEvent(ctx, sess, EventAddDiscountCode, map[string]string{"code": code}); ok {
+		return v, err
+	}
 	out, answer, err := s.discountOverride(ctx, sess, code)
 	if err != nil {
 		return nil, err
@@ -121,6 +124,9 @@ func (s *Service) RemoveDiscountCode(ctx context.Context, sess *OrderSession, co
 	code = shops.NormalizeDiscountCode(code)
 	if err := checkCodeSent(code); err != nil {
 		return nil, err
+	}
+	if v, ok, err := s.remoteEvent(ctx, sess, EventRemoveDiscountCode, map[string]string{"code": code}); ok {
+		return v, err
 	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if !slices.Contains(o.DiscountCodes, code) {

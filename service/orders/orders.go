@@ -208,6 +208,11 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	}
 	view = view.Detached()
 	s.children.keep(view.Order, view.LineItems, view.Payments)
+	// The shop's remote state authority, if any, takes a first look at the cart's inventory; a
+	// refusal is the shopper's answer, and the order it refused is left to be abandoned.
+	if err := s.CheckRemoteInventory(ctx, &OrderSession{Shop: sh, Order: view.Order}, InventoryStageInitial); err != nil {
+		return nil, err
+	}
 	if view.JWT, err = s.issueOrderJWT(sh, view.Order.PublicOrderID); err != nil {
 		return nil, err
 	}

@@ -35,6 +35,8 @@ type Service struct {
 	customerTokens CustomerTokens
 	// overrides calls the shops' API overrides (nil: the built-in functions always answer).
 	overrides *override.Service
+	// authority is the shops' remote state authorities (service/rsa; nil: none is asked).
+	authority StateAuthority
 	// fieldChanges counts changes of an order's own row by how they were written: "kept" in one
 	// conditional statement on the order this process kept, "locked" in a transaction.
 	fieldChanges *prometheus.CounterVec

@@ -68,6 +68,9 @@ func (s *Service) EstimateShippingLines(ctx context.Context, sess *OrderSession,
 // SelectShippingLine chooses one of the order's available shipping lines, by its id or
 // position (index) and/or its code.
 func (s *Service) SelectShippingLine(ctx context.Context, sess *OrderSession, index, code string) (*OrderView, error) {
+	if v, ok, err := s.remoteEvent(ctx, sess, EventSetShippingLine, map[string]string{"index": index, "code": code}); ok {
+		return v, err
+	}
 	return s.changeOrderFieldsReadingItems(ctx, sess, func(read *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
 		lines, err := s.availableShippingLines(ctx, read, sess.Shop.ID, o, items)
 		if err != nil {

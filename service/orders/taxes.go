@@ -15,6 +15,9 @@ import (
 // next Generate Taxes, whatever happens to the addresses.
 // With a tax override, its answer is the order's taxes until the next Generate Taxes.
 func (s *Service) GenerateTaxes(ctx context.Context, sess *OrderSession) (*OrderView, error) {
+	if v, ok, err := s.remoteEvent(ctx, sess, EventApplyTaxes, struct{}{}); ok {
+		return v, err
+	}
 	edit, err := s.taxOverride(ctx, sess)
 	if err != nil {
 		return nil, err

@@ -189,9 +189,18 @@ var (
 		{Invalid, "02-22", "graphql.introspection_disabled", "`__schema` or `__type` when introspection is turned off (`CHECKOUT_GRAPHQL_INTROSPECTION=false`)"},
 		{Invalid, "02-22", "request.text_too_long", "a text in a `where` or `filter` argument over 255 characters (details.field, e.g. `where.or[1].publicOrderIDContains`; details.max_length)"},
 		{Invalid, "02-22", "request.invalid_argument", "an argument that cannot be decoded, such as a cursor that is not one (details.field)"},
+		{Invalid, "02-22", "rsa.refused", "the shop's remote state authority answered 4xx to process_order_events (its reason in the message and details.reason); the order is unchanged (docs/rsa.md)"},
+		{Invalid, "02-22", "rsa.address_refused", "the remote state authority's validate_address answered 4xx; the address is not applied and the old one stays (details.reason)"},
+		{Invalid, "02-22", "rsa.email_refused", "the remote state authority's validate_email_address answered 4xx; the customer is unchanged (details.reason)"},
+		{Invalid, "02-22", "rsa.discount_code_refused", "the remote state authority's validate_discount_code answered 4xx; the code is not applied (details.reason)"},
+		{Invalid, "02-22", "rsa.inventory_refused", "the remote state authority's validate_inventory answered 4xx: at init (`initial`, no token is given) or at process_order (`final`: nothing is reserved or authorized) (details.reason)"},
 		{Unavailable, "02-50", "request.timeout", "the request ran past its 30-second deadline; its work was stopped"},
 		{Unavailable, "02-53", "override.unavailable", "a shop's (or the order's) API override of details.override_type did not answer usably (no answer in its timeout, a 4xx or 5xx, an answer not the protocol's, its circuit open after five failures in a row) and its failure policy is refuse (docs/overrides.md); nothing was changed"},
 		{Unavailable, "02-50", "platform.unavailable", "init of an authenticated customer when the shop's platform did not answer its validate customer token (no answer in the destination's timeout, a 5xx, an unreadable answer); nothing was created"},
+		{Unavailable, "02-53", "rsa.timeout", "the shop's remote state authority did not answer within its timeout_ms; the order is unchanged (details.outcome)"},
+		{Unavailable, "02-53", "rsa.unavailable", "the remote state authority answered 5xx, could not be reached, or its circuit is open after 5 failures in a row (details.outcome: failed, unreachable, not_sent, circuit_open); the order is unchanged"},
+		{Unavailable, "02-53", "rsa.invalid_answer", "the remote state authority's answer is not an order state within checkoutd's bounds (the message says what); the order is unchanged"},
+		{Unavailable, "02-53", "rsa.busy", "an earlier change of the same order was still with the remote state authority after four of its timeouts; nothing was sent"},
 		{Internal, "02-50", "server.internal_error", "any error that is not one of these: logged with its message, answered as \"internal error\""},
 	}
 

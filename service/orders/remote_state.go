@@ -1,0 +1,266 @@
+package orders
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/pricing"
+)
+
+// StateAuthority is a shop's remote state authority (service/rsa; the wiring fills it): while a
+// shop has one, it owns its orders' state during checkout. Each change below is sent to it as an
+// event, and its answer replaces the order's copy; a shop without one keeps the built-in changes.
+type StateAuthority interface {
+	// Event sends one change of the session's order to the shop's RSA and applies its answer
+	// (ApplyRemoteOrder). handled is false when the shop has no RSA: the built-in change applies.
+	Event(ctx context.Context, sess *OrderSession, ev RemoteEvent) (view *OrderView, handled bool, err error)
+	// CheckInventory asks the shop's RSA whether the order's lines can be had, at stage
+	// (InventoryStageInitial or InventoryStageFinal); nil when the shop has no RSA.
+	CheckInventory(ctx context.Context, sess *OrderSession, stage string) error
+}
+
+// RemoteEvent is one change in the words of the RSA's process_order_events: Name is the event
+// (set_shipping_address, ...), Data what the change carries.
+type RemoteEvent struct {
+	Name string
+	Data any
+}
+
+// The events of the spec's Process Order Events, as they are named on the wire.
+const (
+	EventSetShippingAddress    = "set_shipping_address"
+	EventRemoveShippingAddress = "remove_shipping_address"
+	EventSetBillingAddress     = "set_billing_address"
+	EventRemoveBillingAddress  = "remove_billing_address"
+	EventSetCustomer           = "set_customer"
+	EventRemoveCustomer        = "remove_customer"
+	EventGetShippingLines      = "get_shipping_lines"
+	EventSetShippingLine       = "set_shipping_line"
+	EventApplyTaxes            = "apply_taxes"
+	EventAddDiscountCode       = "add_discount_code"
+	EventRemoveDiscountCode    = "remove_discount_code"
+)
+
+// UseStateAuthority makes the order changes go through a shop's remote state authority, when it
+// has one.
+func (s *Service) UseStateAuthority(a StateAuthority) { s.authority = a }
+
+// remoteEvent hands a change to the shop's RSA; handled is false when there is none.
+func (s *Service) remoteEvent(ctx context.Context, sess *OrderSession, name string, data any) (*OrderView, bool, error) {
+	if s.authority == nil {
+		return nil, false, nil
+	}
+	return s.authority.Event(ctx, sess, RemoteEvent{Name: name, Data: data})
+}
+
+// CheckRemoteInventory is validate_inventory of the shop's RSA at stage; nil without one.
+func (s *Service) CheckRemoteInventory(ctx context.Context, sess *OrderSession, stage string) error {
+	if s.authority == nil {
+		return nil
+	}
+	return s.authority.CheckInventory(ctx, sess, stage)
+}
+
+// ShippingLines is the order's state for Get Shipping Lines: under an RSA, the lines it offers
+// now (get_shipping_lines); otherwise the state as it stands.
+func (s *Service) ShippingLines(ctx context.Context, sess *OrderSession) (*OrderView, error) {
+	if v, ok, err := s.remoteEvent(ctx, sess, EventGetShippingLines, struct{}{}); ok {
+		return v, err
+	}
+	return s.SessionState(ctx, sess)
+}
+
+// ForgetRemoteState takes off the session's order what a remote state authority the shop no
+// longer has left on it (its last answer and its outside pricing), so that the built-in rules
+// price it again.
+func (s *Service) ForgetRemoteState(ctx context.Context, sess *OrderSession) error {
+	_, err := s.changeOrderFields(ctx, sess, func(_ *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
+		update.ClearRsaState().ClearOutsidePricing()
+		return nil
+	})
+	return err
+}
+
+// RemoteLine is a line of the order as the RSA answered it, keyed by line_item_key.
+type RemoteLine struct {
+	LineItemKey      string
+	Title            string
+	SKU              string
+	VariantID        string
+	Price            int64
+	Quantity         int
+	RequiresShipping bool
+	Taxable          bool
+	Vendor           string
+	Properties       map[string]string
+}
+
+// RemoteOrder is the order as the RSA answered it, in the order's own words. It replaces the
+// order's lines, customer, addresses, shipping choice, discount codes and metadata; State is the
+// answer as received, kept for the next event.
+type RemoteOrder struct {
+	Lines            []RemoteLine
+	Customer         *schema.OrderCustomer
+	ShippingAddress  *schema.OrderAddress
+	BillingAddress   *schema.OrderAddress
+	SelectedShipping *schema.ShippingLine
+	DiscountCodes    []string
+	Tags             []string
+	Notes            string
+	CartParameters   map[string]string
+	// TaxesApplied: the event was apply_taxes, so the order's tax basis becomes its address as
+	// it stands (as Generate Taxes sets it), which process_order checks.
+	TaxesApplied bool
+	// Outside is the RSA's shipping options, taxes, discount values and fees.
+	Outside *schema.OutsidePricing
+	State   []byte
+}
+
+// CheckRemoteLines bounds what the RSA answered like a cart: keys unique and given, quantities and
+// prices within input's bounds, texts short.
+func CheckRemoteLines(lines []RemoteLine) error {
+	if len(lines) > MaxLineItems {
+		return fmt.Errorf("more than %d line items", MaxLineItems)
+	}
+	keys := map[string]bool{}
+	var sum input.CheckedSum
+	for i, l := range lines {
+		switch {
+		case l.LineItemKey == "" || input.TooLong(l.LineItemKey, input.MaxShortText):
+			return fmt.Errorf("line_items[%d].line_item_key is blank or too long", i)
+		case keys[l.LineItemKey]:
+			return fmt.Errorf("line_items[%d].line_item_key is used twice", i)
+		case l.Quantity < 1 || l.Quantity > input.MaxQuantity:
+			return fmt.Errorf("line_items[%d].quantity is out of bounds", i)
+		case l.Price < 0 || l.Price > input.MaxAmount:
+			return fmt.Errorf("line_items[%d].unit_price is out of bounds", i)
+		case input.TooLong(l.Title, input.MaxShortText) || input.TooLong(l.SKU, input.MaxShortText) ||
+			input.TooLong(l.VariantID, input.MaxShortText) || input.TooLong(l.Vendor, input.MaxShortText):
+			return fmt.Errorf("line_items[%d] has a text over %d characters", i, input.MaxShortText)
+		case len(l.Properties) > input.MaxMapEntries:
+			return fmt.Errorf("line_items[%d].properties has over %d entries", i, input.MaxMapEntries)
+		}
+		keys[l.LineItemKey] = true
+		t, ok := input.LineTotal(l.Price, l.Quantity)
+		if !ok {
+			return fmt.Errorf("line_items[%d] is too large", i)
+		}
+		sum.Add(t)
+	}
+	if sum.Overflow || sum.Value > input.MaxOrderSubtotal {
+		return fmt.Errorf("the order is too large")
+	}
+	return nil
+}
+
+// ApplyRemoteOrder replaces the session's order's copy of what its RSA owns with r, in one
+// transaction: lines are matched by line_item_key (new ones added, missing ones deleted, the
+// others' price and quantity set), and the order's fields set. The caller holds the order's RSA
+// lease, so no other RSA answer is applied meanwhile.
+func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, r RemoteOrder) (*OrderView, error) {
+	if err := CheckRemoteLines(r.Lines); err != nil {
+		return nil, err
+	}
+	return s.changeOrderGivingChildren(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error) {
+		items, err := orderLineItems(ctx, tx.Client(), o.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		held := map[string]*ent.LineItem{}
+		for _, li := range items {
+			held[li.LineItemKey] = li
+		}
+		answered := map[string]bool{}
+		for i, l := range r.Lines {
+			answered[l.LineItemKey] = true
+			li, ok := held[l.LineItemKey]
+			if !ok {
+				props := l.Properties
+				if props == nil {
+					props = map[string]string{}
+				}
+				err = tx.LineItem.Create().SetOrderID(o.ID).SetLineItemKey(l.LineItemKey).SetTitle(l.Title).SetSku(l.SKU).
+					SetVariantID(l.VariantID).SetPrice(l.Price).SetQuantity(l.Quantity).SetRequiresShipping(l.RequiresShipping).
+					SetTaxable(l.Taxable).SetVendor(l.Vendor).SetProperties(props).SetPosition(len(items) + i).Exec(ctx)
+			} else if li.Price != l.Price || li.Quantity != l.Quantity {
+				err = tx.LineItem.UpdateOneID(li.ID).SetPrice(l.Price).SetQuantity(l.Quantity).Exec(ctx)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+		for key, li := range held {
+			if !answered[key] {
+				if err := tx.LineItem.DeleteOneID(li.ID).Exec(ctx); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+		if items, err = orderLineItems(ctx, tx.Client(), o.ID); err != nil {
+			return nil, nil, err
+		}
+		r.Customer, r.ShippingAddress, r.BillingAddress = asStored(r.Customer), asStored(r.ShippingAddress), asStored(r.BillingAddress)
+		r.SelectedShipping, r.Outside = asStored(r.SelectedShipping), asStored(r.Outside)
+		setOrClear(update, r)
+		meta := o.MetaData
+		meta.Tags, meta.Notes, meta.CartParameters = r.Tags, r.Notes, r.CartParameters
+		update.SetMetaData(asStored(meta)).SetRsaState(r.State)
+		if r.Outside != nil {
+			update.SetOutsidePricing(r.Outside)
+		}
+		if r.TaxesApplied {
+			at := *o
+			at.ShippingAddress, at.BillingAddress = r.ShippingAddress, r.BillingAddress
+			if addr, _ := taxAddress(&at, items); addr != nil {
+				update.SetTaxBasis(pricing.BasisOf(addr))
+			}
+		}
+		return detach(items), nil, nil
+	})
+}
+
+// asStored is v as its JSON column reads back (empty lists and maps left out are nil), so that
+// the order worked out from the update is the row stored.
+func asStored[T any](v T) T {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out T
+	if json.Unmarshal(b, &out) != nil {
+		return v
+	}
+	return out
+}
+
+func setOrClear(update *ent.OrderUpdate, r RemoteOrder) {
+	if r.Customer != nil {
+		update.SetCustomer(r.Customer)
+	} else {
+		update.ClearCustomer().ClearInitCustomer()
+	}
+	if r.ShippingAddress != nil {
+		update.SetShippingAddress(r.ShippingAddress)
+	} else {
+		update.ClearShippingAddress()
+	}
+	if r.BillingAddress != nil {
+		update.SetBillingAddress(r.BillingAddress)
+	} else {
+		update.ClearBillingAddress()
+	}
+	if r.SelectedShipping != nil {
+		update.SetSelectedShipping(r.SelectedShipping)
+	} else {
+		update.ClearSelectedShipping()
+	}
+	if len(r.DiscountCodes) > 0 {
+		update.SetDiscountCodes(r.DiscountCodes)
+	} else {
+		update.ClearDiscountCodes()
+	}
+}

@@ -1,0 +1,210 @@
+// Package rsa is the remote state authority: when a shop has one (its rsa_config), the RSA owns
+// the state of the shop's orders during checkout. Each change a shopper or the shop's backend
+// makes is sent to it as an event with the order's RSA order state (process_order_events), and
+// its answer replaces checkoutd's copy of the order; addresses, email addresses and discount
+// codes are first put to its validate operations, and the order's inventory to
+// validate_inventory at init and at process order. Calls are signed and bounded by
+// service/remote, and never made while a transaction is open; an order's calls are made one at
+// a time, across processes, under its lease (lease.go).
+package rsa
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/orders"
+	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/remote"
+	"github.com/checkoutd/checkoutd/service/shops"
+)
+
+// The RSA's operations, as its paths and the exchange log name them.
+const (
+	callProcessOrderEvents   = "process_order_events"
+	callValidateAddress      = "validate_address"
+	callValidateEmail        = "validate_email_address"
+	callValidateDiscountCode = "validate_discount_code"
+	callValidateInventory    = "validate_inventory"
+)
+
+// leaseMargin is how long past its call's timeout an order's lease is held: enough to apply the
+// answer. waitFactor bounds how long a request waits for the order's lease, in calls of its
+// RSA: a shopper's burst of changes is served one after another, not refused.
+const (
+	leaseMargin = 5 * time.Second
+	waitCalls   = 4
+)
+
+// Service is the remote state authority of each shop that has one.
+type Service struct {
+	p      *platform.Platform
+	shops  *shops.Service
+	orders *orders.Service
+	client *remote.Client
+}
+
+// New returns the RSA domain; the wiring makes orders use it (orders.UseStateAuthority).
+func New(p *platform.Platform, sh *shops.Service, o *orders.Service, client *remote.Client) *Service {
+	return &Service{p: p, shops: sh, orders: o, client: client}
+}
+
+// timeout is the RSA's call timeout (its timeout_ms), bounded by service/remote.
+func timeout(cfg *ent.RSAConfig) time.Duration {
+	return remote.Timeout(time.Duration(cfg.TimeoutMs) * time.Millisecond)
+}
+
+// call makes one call of the shop's RSA about an order: a 2xx answer's body, a 422 for a 400
+// (any 4xx), a 503 (CodeUnavailable) when it could not be heard.
+func (s *Service) call(ctx context.Context, cfg *ent.RSAConfig, sh *ent.Shop, publicOrderID, call string, body any) ([]byte, error) {
+	u := strings.TrimRight(cfg.URL, "/") + "/shops/" + url.PathEscape(sh.Identifier) + "/orders/" + url.PathEscape(publicOrderID) + "/" + call
+	a, _, err := s.client.Do(ctx, remote.Request{
+		Remote: "rsa:" + strconv.Itoa(cfg.ID) + ":" + cfg.URL, Kind: remote.KindRSA, Call: call,
+		ShopID: sh.ID, PublicOrderID: publicOrderID, URL: u, Secret: []byte(cfg.SharedSecret), Timeout: timeout(cfg), Body: body,
+	})
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	if a.Status >= 400 {
+		return nil, refused(call, a.Body)
+	}
+	return a.Body, nil
+}
+
+// Event sends one change of the session's order to the shop's RSA, after its validate
+// operation where the change has one, and applies the answer.
+func (s *Service) Event(ctx context.Context, sess *orders.OrderSession, ev orders.RemoteEvent) (*orders.OrderView, bool, error) {
+	cfg, err := s.shops.RSAConfig(ctx, sess.Shop)
+	if err != nil {
+		return nil, true, err
+	}
+	if cfg == nil {
+		return nil, false, s.forget(ctx, sess)
+	}
+	v, err := s.event(ctx, cfg, sess, ev)
+	return v, true, err
+}
+
+func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.OrderSession, ev orders.RemoteEvent) (*orders.OrderView, error) {
+	o, err := s.orders.SessionOrder(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	if o.Status != order.StatusOpen {
+		return nil, orders.OrderNotInState(o)
+	}
+	data, err := s.validate(ctx, cfg, sess, ev)
+	if err != nil {
+		return nil, err
+	}
+	t := timeout(cfg)
+	l, err := s.acquire(ctx, o.ID, t+leaseMargin, waitCalls*(t+leaseMargin))
+	if err != nil {
+		return nil, err
+	}
+	defer l.release(ctx)
+	// The order as it stands now that this request holds its lease: the last answer applied.
+	held, err := s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
+	if err != nil {
+		return nil, err
+	}
+	if held.Order.Status != order.StatusOpen {
+		return nil, orders.OrderNotInState(held.Order)
+	}
+	var last *OrderState
+	if len(held.Order.RsaState) > 0 {
+		last = &OrderState{}
+		if json.Unmarshal(held.Order.RsaState, last) != nil {
+			last = nil
+		}
+	}
+	body := ProcessOrderEvents{CartID: held.Order.PublicOrderID, PublicOrderID: held.Order.PublicOrderID,
+		OrderState: stateOf(held, last), Events: []Event{{EventName: ev.Name, Data: data}}}
+	raw, err := s.call(ctx, cfg, sess.Shop, held.Order.PublicOrderID, callProcessOrderEvents, body)
+	if err != nil {
+		return nil, err
+	}
+	var st OrderState
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(&st); err != nil {
+		return nil, invalidAnswer(err.Error())
+	}
+	r, err := remoteOrder(&st, held, raw)
+	if err != nil {
+		return nil, invalidAnswer(err.Error())
+	}
+	r.TaxesApplied = ev.Name == orders.EventApplyTaxes
+	// The answer is applied whatever happens to the shopper's request meanwhile: the RSA has
+	// made the change.
+	return s.orders.ApplyRemoteOrder(context.WithoutCancel(ctx), sess, r)
+}
+
+// forget brings the built-in rules back to an open order of a shop whose RSA was deleted: what
+// the RSA left on it goes, once.
+func (s *Service) forget(ctx context.Context, sess *orders.OrderSession) error {
+	// The order as stored: the session's may be from before the RSA's last answer.
+	o, err := s.p.DB.Read.Order.Query().Where(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.PublicOrderID())).
+		Select(order.FieldStatus, order.FieldRsaState).Only(ctx)
+	if err != nil || o.Status != order.StatusOpen || len(o.RsaState) == 0 {
+		return nil // the change itself answers for an order it cannot read
+	}
+	return s.orders.ForgetRemoteState(ctx, sess)
+}
+
+// validate asks the RSA's validate operation of a change that has one, and answers the
+// event's data on the wire.
+func (s *Service) validate(ctx context.Context, cfg *ent.RSAConfig, sess *orders.OrderSession, ev orders.RemoteEvent) (any, error) {
+	id := sess.PublicOrderID()
+	switch d := ev.Data.(type) {
+	case schema.OrderAddress:
+		a := addressOf(&d)
+		_, err := s.call(ctx, cfg, sess.Shop, id, callValidateAddress, a)
+		return a, err
+	case *schema.OrderCustomer:
+		c := &Customer{PlatformID: d.PlatformID, PublicID: d.PublicID, FirstName: d.FirstName, LastName: d.LastName,
+			EmailAddress: d.EmailAddress, AcceptsMarketing: d.AcceptsMarketing}
+		if d.EmailAddress != "" {
+			if _, err := s.call(ctx, cfg, sess.Shop, id, callValidateEmail, map[string]string{"email_address": d.EmailAddress}); err != nil {
+				return nil, err
+			}
+		}
+		return c, nil
+	case map[string]string:
+		if code, ok := d["code"]; ok && ev.Name == orders.EventAddDiscountCode {
+			_, err := s.call(ctx, cfg, sess.Shop, id, callValidateDiscountCode, map[string]string{"discount_code": code, "cart_id": id})
+			return d, err
+		}
+	}
+	return ev.Data, nil
+}
+
+// CheckInventory is validate_inventory of the shop's RSA at stage; nil when it has none.
+func (s *Service) CheckInventory(ctx context.Context, sess *orders.OrderSession, stage string) error {
+	cfg, err := s.shops.RSAConfig(ctx, sess.Shop)
+	if err != nil {
+		return err
+	}
+	if cfg == nil {
+		return s.forget(ctx, sess)
+	}
+	v, err := s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
+	if err != nil {
+		return err
+	}
+	st := stateOf(v, nil)
+	body := ValidateInventory{CartID: st.CartID, PublicOrderID: v.Order.PublicOrderID, Type: stage, Items: []InventoryItem{},
+		ShippingAddress: st.ShippingAddress, Tags: st.Tags, Notes: st.Notes, CartParams: st.CartParams}
+	for _, li := range v.LineItems {
+		body.Items = append(body.Items, InventoryItem{LineItemKey: li.LineItemKey, PlatformVariantID: li.VariantID,
+			Quantity: li.Quantity, SKU: li.Sku, Properties: li.Properties})
+	}
+	_, err = s.call(ctx, cfg, sess.Shop, v.Order.PublicOrderID, callValidateInventory, body)
+	return err
+}

@@ -1,0 +1,320 @@
+package rsa_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/rsaconfig"
+	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/gatewaytest"
+	"github.com/checkoutd/checkoutd/service/input"
+	"github.com/checkoutd/checkoutd/service/orders"
+	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/rsa"
+	"github.com/checkoutd/checkoutd/service/servicetest"
+	"github.com/checkoutd/checkoutd/service/shops"
+)
+
+// rsaShop is a shop whose remote state authority is srv, with an order of two mugs at 10.00.
+type rsaShop struct {
+	svc  *service.Service
+	shop *ent.Shop
+	srv  *rsaServer
+	sess *orders.OrderSession
+}
+
+func newRSAShop(t *testing.T, db *platform.Database) *rsaShop {
+	t.Helper()
+	ctx := context.Background()
+	svc := service.New(db, service.WithOutboundAllowPrivate(true)) // the test RSA listens on loopback
+	created, err := svc.Shops.CreateShop(ctx, shops.CreateShopInput{Identifier: "rsa-shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newRSAServer(t)
+	if _, err := svc.Shops.CreateRSAConfig(ctx, created.Shop, shops.RSAConfigInput{URL: ptr(srv.URL + "/rsa"), SharedSecret: ptr(rsaSecret)}); err != nil {
+		t.Fatal(err)
+	}
+	title, price := "Mug", int64(1000)
+	v, err := svc.Orders.InitOrder(ctx, created.Shop, orders.InitOrderInput{CartItems: []orders.CartItem{{Quantity: 2, Title: &title, Price: &price, LineItemKey: "mug"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &rsaShop{svc: svc, shop: created.Shop, srv: srv, sess: &orders.OrderSession{Shop: created.Shop, Order: v.Order}}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+var albany = orders.AddressInput{FirstName: "Ada", LastName: "L", AddressLine1: "1 Main St", City: "Albany", CountryCode: "US", ProvinceCode: "NY", PostalCode: "12207"}
+
+func (r *rsaShop) order(t *testing.T) *orders.OrderView {
+	t.Helper()
+	v, err := r.svc.Orders.LoadOrder(context.Background(), r.shop, r.sess.PublicOrderID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func problemOf(t *testing.T, err error) *problem.Error {
+	t.Helper()
+	p, ok := problem.As(err)
+	if !ok {
+		t.Fatalf("error %v, want a problem", err)
+	}
+	return p
+}
+
+func TestAnRSAThatAddsAFeeAndChangesAPriceChangesTheOrdersTotal(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		r := newRSAShop(t, db)
+		r.srv.fee, r.srv.prices["mug"] = "2.50", "12.00"
+		v, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.LineItems[0].Price != 1200 || v.Pricing.FeeTotal != 250 || v.Pricing.Total != 2*1200+250 {
+			t.Fatalf("price %d, fees %d, total %d; want 1200, 250, 2650", v.LineItems[0].Price, v.Pricing.FeeTotal, v.Pricing.Total)
+		}
+		// As the shopper sees it, then and on the next read.
+		if st := v.State(); st.OrderTotal != 2650 || len(st.Fees) != 1 {
+			t.Fatalf("application state total %d, fees %v", st.OrderTotal, st.Fees)
+		}
+		if got := r.order(t).State().OrderTotal; got != 2650 {
+			t.Fatalf("order read again: total %d, want 2650", got)
+		}
+		// The RSA's shipping options and taxes are the order's.
+		if v, err = r.svc.Orders.SelectShippingLine(ctx, r.sess, "", "exp"); err != nil {
+			t.Fatal(err)
+		}
+		if v, err = r.svc.Orders.GenerateTaxes(ctx, r.sess); err != nil {
+			t.Fatal(err)
+		}
+		if v.SelectedShipping == nil || v.SelectedShipping.Amount != 1500 || v.Pricing.TaxTotal != 240 || v.Pricing.Total != 2400+250+1500+240 {
+			t.Fatalf("shipping %+v, taxes %d, total %d", v.SelectedShipping, v.Pricing.TaxTotal, v.Pricing.Total)
+		}
+		if v, err = r.svc.Orders.ApplyDiscountCode(ctx, r.sess, "TENOFF"); err != nil {
+			t.Fatal(err)
+		}
+		if v.Pricing.DiscountTotal != 200 || !slices.Equal(v.Order.DiscountCodes, []string{"TENOFF"}) {
+			t.Fatalf("discounts %d, codes %v; want 200 off TENOFF", v.Pricing.DiscountTotal, v.Order.DiscountCodes)
+		}
+	})
+}
+
+func TestEventsReachTheRSAInTheOrderTheyWereMadeEvenWhenFiredConcurrently(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		r := newRSAShop(t, db)
+		steps := []func() (*orders.OrderView, error){
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.CreateCustomer(ctx, r.sess, orders.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
+			},
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany)
+			},
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.SetAddress(ctx, r.sess, orders.BillingAddress, albany)
+			},
+			func() (*orders.OrderView, error) { return r.svc.Orders.ShippingLines(ctx, r.sess) },
+			func() (*orders.OrderView, error) { return r.svc.Orders.SelectShippingLine(ctx, r.sess, "0", "") },
+			func() (*orders.OrderView, error) { return r.svc.Orders.GenerateTaxes(ctx, r.sess) },
+			func() (*orders.OrderView, error) { return r.svc.Orders.ApplyDiscountCode(ctx, r.sess, "TENOFF") },
+			func() (*orders.OrderView, error) { return r.svc.Orders.RemoveDiscountCode(ctx, r.sess, "TENOFF") },
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.DeleteAddress(ctx, r.sess, orders.BillingAddress)
+			},
+			func() (*orders.OrderView, error) { return r.svc.Orders.DeleteCustomer(ctx, r.sess) },
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.DeleteAddress(ctx, r.sess, orders.ShippingAddress)
+			},
+		}
+		for i, step := range steps {
+			if _, err := step(); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+		}
+		want := []string{"set_customer", "set_shipping_address", "set_billing_address", "get_shipping_lines", "set_shipping_line",
+			"apply_taxes", "add_discount_code", "remove_discount_code", "remove_billing_address", "remove_customer", "remove_shipping_address"}
+		if got := r.srv.eventNames(); !slices.Equal(got, want) {
+			t.Fatalf("events %v, want %v", got, want)
+		}
+		// A burst of changes from one shopper: served one at a time, each with the last answer.
+		const burst = 8
+		var wg sync.WaitGroup
+		errs := make(chan error, burst)
+		for i := range burst {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				a := albany
+				a.FirstName = strings.Repeat("A", i+1)
+				_, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, a)
+				errs <- err
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		r.srv.mu.Lock()
+		stale, overlaps, n := r.srv.stale, r.srv.overlaps, len(r.srv.events)
+		r.srv.mu.Unlock()
+		if stale != 0 || overlaps != 0 || n != len(want)+burst {
+			t.Fatalf("%d requests without the last answer, %d overlapping, %d events; want 0, 0, %d", stale, overlaps, n, len(want)+burst)
+		}
+		// The order holds the RSA's last answer.
+		var last rsa.OrderState
+		o := r.order(t).Order
+		if err := json.Unmarshal(o.RsaState, &last); err != nil || last.ShippingAddress == nil || o.ShippingAddress.FirstName != last.ShippingAddress.FirstName {
+			t.Fatalf("order's address %+v, RSA's last answer %+v (%v)", o.ShippingAddress, last.ShippingAddress, err)
+		}
+	})
+}
+
+func TestAnRSAThatRefusesAnAddressLeavesTheOldAddress(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		r := newRSAShop(t, db)
+		if _, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany); err != nil {
+			t.Fatal(err)
+		}
+		r.srv.refuseAddress.Store(true)
+		other := albany
+		other.AddressLine1 = "PO Box 7"
+		_, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, other)
+		p := problemOf(t, err)
+		if p.Kind != problem.Invalid || p.Type != "rsa.address_refused" || !strings.Contains(p.Message, "we do not deliver there") {
+			t.Fatalf("refusal %+v", p)
+		}
+		if got := r.order(t).Order.ShippingAddress; got == nil || got.AddressLine1 != albany.AddressLine1 {
+			t.Fatalf("address %+v, want the old one", got)
+		}
+		if n := r.srv.count("process_order_events"); n != 1 {
+			t.Fatalf("%d events sent, want only the first address's", n)
+		}
+	})
+}
+
+func TestAnRSAThatTimesOutLeavesTheOrderUnchanged(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		r := newRSAShop(t, db)
+		if _, err := db.Client.RSAConfig.Update().Where(rsaconfig.ShopID(r.shop.ID)).SetTimeoutMs(200).Save(ctx); err != nil {
+			t.Fatal(err)
+		}
+		before := r.order(t).Order
+		r.srv.delay.Store(int64(1e9))
+		_, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany)
+		p := problemOf(t, err)
+		if p.Kind != problem.Unavailable || p.Code != rsa.CodeUnavailable || p.Type != "rsa.timeout" {
+			t.Fatalf("error %+v, want a 503 rsa.timeout", p)
+		}
+		after := r.order(t).Order
+		if after.Version != before.Version || after.ShippingAddress != nil || len(after.RsaState) != 0 {
+			t.Fatalf("order changed: version %d→%d, address %+v", before.Version, after.Version, after.ShippingAddress)
+		}
+		// Its lease was given back: the next change goes through at once.
+		r.srv.delay.Store(0)
+		if _, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestAFinalInventoryRefusalStopsProcessingWithNothingAuthorized(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		r := newRSAShop(t, db)
+		gw := gatewaytest.New(t, "tok")
+		g, err := r.svc.Shops.CreateExternalPaymentGateway(ctx, r.shop, shops.ExternalPaymentGatewayInput{Name: ptr("Cards"), BaseURL: ptr(gw.URL),
+			APIToken: input.Of("tok"), PartialCapture: ptr(true), AdditionalOrderDetails: ptr(false), ProviderID: ptr(gatewaytest.ProviderID), Currency: ptr("USD")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.srv.count("validate_inventory") != 1 {
+			t.Fatalf("init asked validate_inventory %d times, want once (initial)", r.srv.count("validate_inventory"))
+		}
+		for _, step := range []func() (*orders.OrderView, error){
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.CreateCustomer(ctx, r.sess, orders.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}, false)
+			},
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany)
+			},
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.SetAddress(ctx, r.sess, orders.BillingAddress, albany)
+			},
+			func() (*orders.OrderView, error) { return r.svc.Orders.SelectShippingLine(ctx, r.sess, "0", "") },
+			func() (*orders.OrderView, error) {
+				return r.svc.Orders.AddPayment(ctx, r.sess, orders.PaymentInput{GatewayPublicID: g.PublicID, Token: gatewaytest.TokenOK})
+			},
+		} {
+			if _, err := step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r.srv.refuseFinal.Store(true)
+		_, err = r.svc.Checkout.ProcessOrder(ctx, r.sess)
+		p := problemOf(t, err)
+		if p.Type != "rsa.inventory_refused" || !strings.Contains(p.Message, "the last mug was sold") {
+			t.Fatalf("refusal %+v", p)
+		}
+		if n := len(gw.Auths()); n != 0 {
+			t.Fatalf("%d authorizations, want none", n)
+		}
+		if o := r.order(t).Order; o.Status != order.StatusOpen || o.Reserved {
+			t.Fatalf("order %s reserved %v, want open and nothing reserved", o.Status, o.Reserved)
+		}
+		// Accepted, it is processed at the RSA's total.
+		r.srv.refuseFinal.Store(false)
+		res, err := r.svc.Checkout.ProcessOrder(ctx, r.sess)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if auths := gw.Auths(); len(auths) != 1 || auths[0].Amount != 2000+500 || res.View.Order.Status != order.StatusProcessed {
+			t.Fatalf("authorizations %+v, order %s; want one of 25.00 and processed", auths, res.View.Order.Status)
+		}
+	})
+}
+
+func TestDeletingTheRSABringsBackTheBuiltInBehaviour(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		r := newRSAShop(t, db)
+		r.srv.fee = "2.50"
+		v, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany)
+		if err != nil || v.Pricing.FeeTotal != 250 {
+			t.Fatalf("fees %v, %v", v, err)
+		}
+		if err := r.svc.Shops.DeleteRSAConfig(ctx, r.shop); err != nil {
+			t.Fatal(err)
+		}
+		calls := r.srv.count("process_order_events") + r.srv.count("validate_address")
+		other := albany
+		other.City = "Troy"
+		if v, err = r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, other); err != nil {
+			t.Fatal(err)
+		}
+		if v.Order.ShippingAddress.City != "Troy" || v.Pricing.FeeTotal != 0 || v.Pricing.Total != 2000 || v.Order.OutsidePricing != nil {
+			t.Fatalf("address %+v, fees %d, total %d, outside pricing %+v", v.Order.ShippingAddress, v.Pricing.FeeTotal, v.Pricing.Total, v.Order.OutsidePricing)
+		}
+		if _, err := r.svc.Orders.ApplyDiscountCode(ctx, r.sess, "TENOFF"); problemOf(t, err).Type != "discount.invalid_code" {
+			t.Fatalf("a code the shop does not have: %v, want the built-in refusal", err)
+		}
+		if n := r.srv.count("process_order_events") + r.srv.count("validate_address"); n != calls {
+			t.Fatalf("the deleted RSA was called %d times more", n-calls)
+		}
+	})
+}
