@@ -38,6 +38,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
@@ -134,6 +135,7 @@ func checkColumn(t, c string) error {
 			processlease.Table:           processlease.ValidColumn,
 			product.Table:                product.ValidColumn,
 			rsaconfig.Table:              rsaconfig.ValidColumn,
+			remoteexchange.Table:         remoteexchange.ValidColumn,
 			shippingrate.Table:           shippingrate.ValidColumn,
 			shippingzone.Table:           shippingzone.ValidColumn,
 			shop.Table:                   shop.ValidColumn,

@@ -68,6 +68,8 @@ type Tx struct {
 	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
 	RSAConfig *RSAConfigClient
+	// RemoteExchange is the client for interacting with the RemoteExchange builders.
+	RemoteExchange *RemoteExchangeClient
 	// ShippingRate is the client for interacting with the ShippingRate builders.
 	ShippingRate *ShippingRateClient
 	// ShippingZone is the client for interacting with the ShippingZone builders.
@@ -242,6 +244,7 @@ func (tx *Tx) init() {
 	tx.ProcessLease = NewProcessLeaseClient(tx.config)
 	tx.Product = NewProductClient(tx.config)
 	tx.RSAConfig = NewRSAConfigClient(tx.config)
+	tx.RemoteExchange = NewRemoteExchangeClient(tx.config)
 	tx.ShippingRate = NewShippingRateClient(tx.config)
 	tx.ShippingZone = NewShippingZoneClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)

@@ -22,6 +22,8 @@ import (
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/platformorders"
+	"github.com/checkoutd/checkoutd/service/remote"
+	"github.com/checkoutd/checkoutd/service/remotelog"
 	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhook"
 	"github.com/checkoutd/checkoutd/service/webhooks"
@@ -50,6 +52,11 @@ type Service struct {
 	Customers *customers.Service
 	// PlatformOrders are the shop's orders as its platform knows them.
 	PlatformOrders *platformorders.Service
+	// Remote is the one client of the shops' remote state authorities and API overrides: its
+	// circuits are shared by every call to a remote, and it hands each exchange to RemoteLog.
+	Remote *remote.Client
+	// RemoteLog is the support log of the exchanges with remote state authorities and overrides.
+	RemoteLog *remotelog.Service
 
 	p              *platform.Platform
 	db             *platform.Database
@@ -102,6 +109,8 @@ func New(db *platform.Database, opts ...Option) *Service {
 	// service clock says.
 	calls := outbound.NewCallMetrics(s.p.Metrics)
 	gateways := gateway.New(s.gatewayTimeout, time.Now, s.outbound).Measured(calls)
+	s.RemoteLog = remotelog.New(s.p)
+	s.Remote = remote.New(s.outbound, time.Now, remote.WithRecorder(s.RemoteLog), remote.WithMetrics(calls))
 	s.Shops = shops.New(s.p, s.outbound)
 	s.Catalog = catalog.New(s.p)
 	s.Payments = payment.New(s.p, gateways)
@@ -151,7 +160,7 @@ func (s *Service) StartJobs(ctx context.Context) error {
 }
 
 // SetRetention sets how long the records named name (webhook_deliveries, connector_calls,
-// idempotency_records) are kept before the retention job deletes them; before StartJobs.
+// idempotency_records, remote_exchanges) are kept before the retention job deletes them; before StartJobs.
 func (s *Service) SetRetention(name string, keep time.Duration) error {
 	return s.p.Jobs.SetRetention(name, keep)
 }
@@ -169,6 +178,8 @@ func (s *Service) PruneOldRecords(ctx context.Context, budget time.Duration) (ma
 func (s *Service) StopJobs(ctx context.Context) error {
 	err := s.p.Jobs.Stop(ctx)
 	s.p.StopLease(ctx)
+	// The exchanges still in memory are written before the process goes.
+	s.RemoteLog.Flush(ctx)
 	return err
 }
 

@@ -120,6 +120,9 @@ func RSAConfigOrErr(p RSAConfig, err error) RSAConfig {
 	}
 }
 
+// RemoteExchange is the predicate function for remoteexchange builders.
+type RemoteExchange func(*sql.Selector)
+
 // ShippingRate is the predicate function for shippingrate builders.
 type ShippingRate func(*sql.Selector)
 
