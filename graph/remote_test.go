@@ -84,6 +84,14 @@ func TestRemoteExchangesShowTheShopsLastCallsNewestFirstNarrowedByKindAndOrder(t
 		if n := get(g.ok(other, remoteExchanges, nil), "remoteExchanges", "totalCount"); n != 0.0 {
 			t.Fatalf("another shop sees %v exchanges", n)
 		}
+		node := `query($id: ID!) { node(id: $id) { ... on RemoteExchange { call } } }`
+		if got := get(g.ok(g.token, node, map[string]any{"id": get(newest, "id")}), "node", "call"); got != "discount" {
+			t.Fatalf("node of the shop's exchange: %v", got)
+		}
+		if r := g.do(other, node, map[string]any{"id": get(newest, "id")}); len(r.Errors) == 0 ||
+			r.Errors[0]["extensions"].(map[string]any)["type"] != "node.not_found" {
+			t.Fatalf("another shop's node of the exchange: %v", r)
+		}
 	})
 }
 
