@@ -70,7 +70,8 @@ func TestTheExchangeLogShowsEachCallToTheRemotesEscapedAndNarrowedByKindAndOrder
 		c.submitAndWait("#override-exchanges", "#exchanges")
 		c.wantText("#exchanges", "refused 400")
 		c.wantNoText("#exchanges", "process_order_events")
-		// The answer is shown as text: its markup is not the page's.
+		// The answer is shown as text, once opened: its markup is not the page's.
+		c.run(chromedp.Click(chromedp.CSS("#exchanges details:has(pre.answer) summary")), chromedp.Click(chromedp.CSS("#exchanges details:has(pre.request) summary")))
 		c.wantText("#exchanges pre.answer", "<script>document.title='pwned'</script> expired")
 		c.wantText("#exchanges pre.request", `{"order":"o-2"}`)
 		ctxB, cancel := context.WithTimeout(c.tab, 30*time.Second)
