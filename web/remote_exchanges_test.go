@@ -81,7 +81,13 @@ func TestTheExchangeLogShowsEachCallToTheRemotesEscapedAndNarrowedByKindAndOrder
 			t.Fatalf("the answer's markup ran: %v %v", injected, err)
 		}
 
+		// At a phone's width the log's table scrolls inside the page, the page itself does not.
+		c.run(chromedp.EmulateViewport(375, 740))
 		c.visit("/admin/remote-exchanges")
+		overflow, err := chromedp.Run(ctxB, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth`))
+		if err != nil || overflow {
+			t.Fatalf("the exchange log scrolls sideways at 375px (%v)", err)
+		}
 		c.fill(map[string]string{"public_order_id": "o-1"})
 		c.submitAndWait("#filter", "#exchange-filter")
 		c.wantText("#exchanges", "o-1")
