@@ -12,8 +12,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/checkoutd/checkoutd/service/gatewaytest"
 	"github.com/checkoutd/checkoutd/service/hmacsig"
 	"github.com/checkoutd/checkoutd/service/remote"
+	"github.com/checkoutd/checkoutd/service/shops"
 )
 
 const remoteSecret = "remote-secret-9876"
@@ -92,5 +94,26 @@ func TestTheExchangeLogShowsEachCallToTheRemotesEscapedAndNarrowedByKindAndOrder
 		c.submitAndWait("#filter", "#exchange-filter")
 		c.wantText("#exchanges", "o-1")
 		c.wantNoText("#exchanges", "o-2")
+	})
+}
+
+func TestAnOrderPageSaysWhoDecidesItsCheckoutAndLinksToItsExchanges(t *testing.T) {
+	eachConsole(t, func(t *testing.T, c *console) {
+		id := processedOrder(t, c.svc, c.shopEntity(), gatewaytest.New(t, "gw-token"), "ada@example.com")
+		c.signIn()
+		c.visit("/admin/orders/" + id)
+		c.wantText("#order-remote-control", "checkoutd alone")
+		srv := signedRemote(t)
+		typ, u, secret := "tax", srv.URL+"/tax", remoteSecret
+		if _, err := c.svc.Shops.CreateAPIOverride(context.Background(), c.shopEntity(),
+			shops.APIOverrideInput{OverrideType: &typ, URL: &u, SharedSecret: &secret}); err != nil {
+			t.Fatal(err)
+		}
+		c.visit("/admin/orders/" + id)
+		c.wantText("#order-remote-control", "API overrides: tax")
+		c.submitAndWait("#order-exchanges", "#exchange-filter")
+		if v := c.value("#public_order_id"); v != id {
+			t.Fatalf("the exchange log is filtered by %q, want %q", v, id)
+		}
 	})
 }
