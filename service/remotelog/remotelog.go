@@ -80,14 +80,15 @@ func (s *Service) Record(_ context.Context, ex remote.Exchange) {
 }
 
 // flushSoon writes the queue after the delay, and goes on until it is empty; the next Record
-// starts another.
+// starts another. The writes belong to no request: a shopper who left does not cancel them.
 func (s *Service) flushSoon() {
 	time.Sleep(s.delay)
 	for s.writeBatch(context.Background()) {
 	}
 }
 
-// Flush writes every exchange recorded so far (shutdown, and tests that read the log at once).
+// Flush writes every exchange recorded so far (shutdown, and tests that read the log at once),
+// within ctx.
 func (s *Service) Flush(ctx context.Context) {
 	for s.writeBatch(ctx) {
 	}
@@ -115,8 +116,7 @@ func (s *Service) writeBatch(ctx context.Context) bool {
 	if n == 0 {
 		return false
 	}
-	// The writes belong to no request: a shopper who left does not cancel them.
-	if err := s.p.DB.Client.RemoteExchange.CreateBulk(batch...).Exec(context.WithoutCancel(ctx)); err != nil {
+	if err := s.p.DB.Client.RemoteExchange.CreateBulk(batch...).Exec(ctx); err != nil {
 		s.p.Log.Error("remote exchange log: writing exchanges", "count", n, "error", err)
 	}
 	return true
