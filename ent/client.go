@@ -42,6 +42,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/rsaorderlease"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
@@ -119,6 +120,8 @@ type Client struct {
 	RSAConfig *RSAConfigClient
 	// RSAOrderLease is the client for interacting with the RSAOrderLease builders.
 	RSAOrderLease *RSAOrderLeaseClient
+	// RemoteExchange is the client for interacting with the RemoteExchange builders.
+	RemoteExchange *RemoteExchangeClient
 	// ShippingRate is the client for interacting with the ShippingRate builders.
 	ShippingRate *ShippingRateClient
 	// ShippingZone is the client for interacting with the ShippingZone builders.
@@ -175,6 +178,7 @@ func (c *Client) init() {
 	c.Product = NewProductClient(c.config)
 	c.RSAConfig = NewRSAConfigClient(c.config)
 	c.RSAOrderLease = NewRSAOrderLeaseClient(c.config)
+	c.RemoteExchange = NewRemoteExchangeClient(c.config)
 	c.ShippingRate = NewShippingRateClient(c.config)
 	c.ShippingZone = NewShippingZoneClient(c.config)
 	c.Shop = NewShopClient(c.config)
@@ -304,6 +308,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
 		RSAOrderLease:          NewRSAOrderLeaseClient(cfg),
+		RemoteExchange:         NewRemoteExchangeClient(cfg),
 		ShippingRate:           NewShippingRateClient(cfg),
 		ShippingZone:           NewShippingZoneClient(cfg),
 		Shop:                   NewShopClient(cfg),
@@ -360,6 +365,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
 		RSAOrderLease:          NewRSAOrderLeaseClient(cfg),
+		RemoteExchange:         NewRemoteExchangeClient(cfg),
 		ShippingRate:           NewShippingRateClient(cfg),
 		ShippingZone:           NewShippingZoneClient(cfg),
 		Shop:                   NewShopClient(cfg),
@@ -403,8 +409,9 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
 		c.LineItem, c.Order, c.OrderAPIOverride, c.OrderPayment, c.PaymentTransaction,
 		c.PlatformOrder, c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig,
-		c.RSAOrderLease, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.RSAOrderLease, c.RemoteExchange, c.ShippingRate, c.ShippingZone, c.Shop,
+		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -420,8 +427,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
 		c.LineItem, c.Order, c.OrderAPIOverride, c.OrderPayment, c.PaymentTransaction,
 		c.PlatformOrder, c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig,
-		c.RSAOrderLease, c.ShippingRate, c.ShippingZone, c.Shop, c.TaxZone, c.Variant,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.RSAOrderLease, c.RemoteExchange, c.ShippingRate, c.ShippingZone, c.Shop,
+		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -488,6 +496,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.RSAConfig.mutate(ctx, m)
 	case *RSAOrderLeaseMutation:
 		return c.RSAOrderLease.mutate(ctx, m)
+	case *RemoteExchangeMutation:
+		return c.RemoteExchange.mutate(ctx, m)
 	case *ShippingRateMutation:
 		return c.ShippingRate.mutate(ctx, m)
 	case *ShippingZoneMutation:
@@ -4974,6 +4984,139 @@ func (c *RSAOrderLeaseClient) mutate(ctx context.Context, m *RSAOrderLeaseMutati
 	}
 }
 
+// RemoteExchangeClient is a client for the RemoteExchange schema.
+type RemoteExchangeClient struct {
+	config
+}
+
+// NewRemoteExchangeClient returns a client for the RemoteExchange from the given config.
+func NewRemoteExchangeClient(c config) *RemoteExchangeClient {
+	return &RemoteExchangeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `remoteexchange.Hooks(f(g(h())))`.
+func (c *RemoteExchangeClient) Use(hooks ...Hook) {
+	c.hooks.RemoteExchange = append(c.hooks.RemoteExchange, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `remoteexchange.Intercept(f(g(h())))`.
+func (c *RemoteExchangeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RemoteExchange = append(c.inters.RemoteExchange, interceptors...)
+}
+
+// Create returns a builder for creating a RemoteExchange entity.
+func (c *RemoteExchangeClient) Create() *RemoteExchangeCreate {
+	mutation := newRemoteExchangeMutation(c.config, OpCreate)
+	return &RemoteExchangeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RemoteExchange entities.
+func (c *RemoteExchangeClient) CreateBulk(builders ...*RemoteExchangeCreate) *RemoteExchangeCreateBulk {
+	return &RemoteExchangeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RemoteExchangeClient) MapCreateBulk(slice any, setFunc func(*RemoteExchangeCreate, int)) *RemoteExchangeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RemoteExchangeCreateBulk{err: fmt.Errorf("calling to RemoteExchangeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RemoteExchangeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RemoteExchangeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RemoteExchange.
+func (c *RemoteExchangeClient) Update() *RemoteExchangeUpdate {
+	mutation := newRemoteExchangeMutation(c.config, OpUpdate)
+	return &RemoteExchangeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RemoteExchangeClient) UpdateOne(_m *RemoteExchange) *RemoteExchangeUpdateOne {
+	mutation := newRemoteExchangeMutation(c.config, OpUpdateOne, withRemoteExchange(_m))
+	return &RemoteExchangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RemoteExchangeClient) UpdateOneID(id int) *RemoteExchangeUpdateOne {
+	mutation := newRemoteExchangeMutation(c.config, OpUpdateOne, withRemoteExchangeID(id))
+	return &RemoteExchangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RemoteExchange.
+func (c *RemoteExchangeClient) Delete() *RemoteExchangeDelete {
+	mutation := newRemoteExchangeMutation(c.config, OpDelete)
+	return &RemoteExchangeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RemoteExchangeClient) DeleteOne(_m *RemoteExchange) *RemoteExchangeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RemoteExchangeClient) DeleteOneID(id int) *RemoteExchangeDeleteOne {
+	builder := c.Delete().Where(remoteexchange.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RemoteExchangeDeleteOne{builder}
+}
+
+// Query returns a query builder for RemoteExchange.
+func (c *RemoteExchangeClient) Query() *RemoteExchangeQuery {
+	return &RemoteExchangeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRemoteExchange},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RemoteExchange entity by its id.
+func (c *RemoteExchangeClient) Get(ctx context.Context, id int) (*RemoteExchange, error) {
+	return c.Query().Where(remoteexchange.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RemoteExchangeClient) GetX(ctx context.Context, id int) *RemoteExchange {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RemoteExchangeClient) Hooks() []Hook {
+	return c.hooks.RemoteExchange
+}
+
+// Interceptors returns the client interceptors.
+func (c *RemoteExchangeClient) Interceptors() []Interceptor {
+	return c.inters.RemoteExchange
+}
+
+func (c *RemoteExchangeClient) mutate(ctx context.Context, m *RemoteExchangeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RemoteExchangeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RemoteExchangeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RemoteExchangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RemoteExchangeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RemoteExchange mutation op: %q", m.Op())
+	}
+}
+
 // ShippingRateClient is a client for the ShippingRate schema.
 type ShippingRateClient struct {
 	config
@@ -6622,8 +6765,9 @@ type (
 		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
 		IdempotencyKey, LifeElement, LineItem, Order, OrderAPIOverride, OrderPayment,
 		PaymentTransaction, PlatformOrder, PlatformSync, ProcessLease, Product,
-		RSAConfig, RSAOrderLease, ShippingRate, ShippingZone, Shop, TaxZone, Variant,
-		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		RSAConfig, RSAOrderLease, RemoteExchange, ShippingRate, ShippingZone, Shop,
+		TaxZone, Variant, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIOverride, AccessToken, AdminSession, CatalogTombstone, Category,
@@ -6631,8 +6775,9 @@ type (
 		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
 		IdempotencyKey, LifeElement, LineItem, Order, OrderAPIOverride, OrderPayment,
 		PaymentTransaction, PlatformOrder, PlatformSync, ProcessLease, Product,
-		RSAConfig, RSAOrderLease, ShippingRate, ShippingZone, Shop, TaxZone, Variant,
-		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		RSAConfig, RSAOrderLease, RemoteExchange, ShippingRate, ShippingZone, Shop,
+		TaxZone, Variant, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

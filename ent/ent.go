@@ -39,6 +39,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/rsaorderlease"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
@@ -138,6 +139,7 @@ func checkColumn(t, c string) error {
 			product.Table:                product.ValidColumn,
 			rsaconfig.Table:              rsaconfig.ValidColumn,
 			rsaorderlease.Table:          rsaorderlease.ValidColumn,
+			remoteexchange.Table:         remoteexchange.ValidColumn,
 			shippingrate.Table:           shippingrate.ValidColumn,
 			shippingzone.Table:           shippingzone.ValidColumn,
 			shop.Table:                   shop.ValidColumn,

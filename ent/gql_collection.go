@@ -28,6 +28,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
@@ -3431,6 +3432,155 @@ func newRSAConfigPaginateArgs(rv map[string]any) *rsaconfigPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*RSAConfigWhereInput); ok {
 		args.opts = append(args.opts, WithRSAConfigFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *RemoteExchangeQuery) CollectFields(ctx context.Context, satisfies ...string) (*RemoteExchangeQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *RemoteExchangeQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(remoteexchange.Columns))
+		selectedFields = []string{remoteexchange.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "kind":
+			if _, ok := fieldSeen[remoteexchange.FieldKind]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldKind)
+				fieldSeen[remoteexchange.FieldKind] = struct{}{}
+			}
+		case "call":
+			if _, ok := fieldSeen[remoteexchange.FieldCall]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldCall)
+				fieldSeen[remoteexchange.FieldCall] = struct{}{}
+			}
+		case "publicOrderID":
+			if _, ok := fieldSeen[remoteexchange.FieldPublicOrderID]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldPublicOrderID)
+				fieldSeen[remoteexchange.FieldPublicOrderID] = struct{}{}
+			}
+		case "url":
+			if _, ok := fieldSeen[remoteexchange.FieldURL]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldURL)
+				fieldSeen[remoteexchange.FieldURL] = struct{}{}
+			}
+		case "at":
+			if _, ok := fieldSeen[remoteexchange.FieldAt]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldAt)
+				fieldSeen[remoteexchange.FieldAt] = struct{}{}
+			}
+		case "requestBody":
+			if _, ok := fieldSeen[remoteexchange.FieldRequestBody]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldRequestBody)
+				fieldSeen[remoteexchange.FieldRequestBody] = struct{}{}
+			}
+		case "requestSize":
+			if _, ok := fieldSeen[remoteexchange.FieldRequestSize]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldRequestSize)
+				fieldSeen[remoteexchange.FieldRequestSize] = struct{}{}
+			}
+		case "statusCode":
+			if _, ok := fieldSeen[remoteexchange.FieldStatusCode]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldStatusCode)
+				fieldSeen[remoteexchange.FieldStatusCode] = struct{}{}
+			}
+		case "responseBody":
+			if _, ok := fieldSeen[remoteexchange.FieldResponseBody]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldResponseBody)
+				fieldSeen[remoteexchange.FieldResponseBody] = struct{}{}
+			}
+		case "responseSize":
+			if _, ok := fieldSeen[remoteexchange.FieldResponseSize]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldResponseSize)
+				fieldSeen[remoteexchange.FieldResponseSize] = struct{}{}
+			}
+		case "latencyMs":
+			if _, ok := fieldSeen[remoteexchange.FieldLatencyMs]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldLatencyMs)
+				fieldSeen[remoteexchange.FieldLatencyMs] = struct{}{}
+			}
+		case "outcome":
+			if _, ok := fieldSeen[remoteexchange.FieldOutcome]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldOutcome)
+				fieldSeen[remoteexchange.FieldOutcome] = struct{}{}
+			}
+		case "error":
+			if _, ok := fieldSeen[remoteexchange.FieldError]; !ok {
+				selectedFields = append(selectedFields, remoteexchange.FieldError)
+				fieldSeen[remoteexchange.FieldError] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type remoteexchangePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []RemoteExchangePaginateOption
+}
+
+func newRemoteExchangePaginateArgs(rv map[string]any) *remoteexchangePaginateArgs {
+	args := &remoteexchangePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &RemoteExchangeOrder{Field: &RemoteExchangeOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithRemoteExchangeOrder(order))
+			}
+		case *RemoteExchangeOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithRemoteExchangeOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*RemoteExchangeWhereInput); ok {
+		args.opts = append(args.opts, WithRemoteExchangeFilter(v.Filter))
 	}
 	return args
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
@@ -139,6 +140,11 @@ var rsaconfigImplementors = []string{"RSAConfig", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*RSAConfig) IsNode() {}
+
+var remoteexchangeImplementors = []string{"RemoteExchange", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*RemoteExchange) IsNode() {}
 
 var shippingrateImplementors = []string{"ShippingRate", "Node"}
 
@@ -424,6 +430,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(rsaconfig.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, rsaconfigImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case remoteexchange.Table:
+		query := c.RemoteExchange.Query().
+			Where(remoteexchange.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, remoteexchangeImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -865,6 +880,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.RSAConfig.Query().
 			Where(rsaconfig.IDIn(ids...))
 		query, err := query.CollectFields(ctx, rsaconfigImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case remoteexchange.Table:
+		query := c.RemoteExchange.Query().
+			Where(remoteexchange.IDIn(ids...))
+		query, err := query.CollectFields(ctx, remoteexchangeImplementors...)
 		if err != nil {
 			return nil, err
 		}

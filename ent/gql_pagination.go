@@ -32,6 +32,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/platformorder"
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
@@ -6236,6 +6237,320 @@ func (_m *RSAConfig) ToEdge(order *RSAConfigOrder) *RSAConfigEdge {
 		order = DefaultRSAConfigOrder
 	}
 	return &RSAConfigEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// RemoteExchangeEdge is the edge representation of RemoteExchange.
+type RemoteExchangeEdge struct {
+	Node   *RemoteExchange `json:"node"`
+	Cursor Cursor          `json:"cursor"`
+}
+
+// RemoteExchangeConnection is the connection containing edges to RemoteExchange.
+type RemoteExchangeConnection struct {
+	Edges      []*RemoteExchangeEdge `json:"edges"`
+	PageInfo   PageInfo              `json:"pageInfo"`
+	TotalCount int                   `json:"totalCount"`
+}
+
+func (c *RemoteExchangeConnection) build(nodes []*RemoteExchange, pager *remoteexchangePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *RemoteExchange
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *RemoteExchange {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *RemoteExchange {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*RemoteExchangeEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &RemoteExchangeEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// RemoteExchangePaginateOption enables pagination customization.
+type RemoteExchangePaginateOption func(*remoteexchangePager) error
+
+// WithRemoteExchangeOrder configures pagination ordering.
+func WithRemoteExchangeOrder(order *RemoteExchangeOrder) RemoteExchangePaginateOption {
+	if order == nil {
+		order = DefaultRemoteExchangeOrder
+	}
+	o := *order
+	return func(pager *remoteexchangePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultRemoteExchangeOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithRemoteExchangeFilter configures pagination filter.
+func WithRemoteExchangeFilter(filter func(*RemoteExchangeQuery) (*RemoteExchangeQuery, error)) RemoteExchangePaginateOption {
+	return func(pager *remoteexchangePager) error {
+		if filter == nil {
+			return errors.New("RemoteExchangeQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type remoteexchangePager struct {
+	reverse bool
+	order   *RemoteExchangeOrder
+	filter  func(*RemoteExchangeQuery) (*RemoteExchangeQuery, error)
+}
+
+func newRemoteExchangePager(opts []RemoteExchangePaginateOption, reverse bool) (*remoteexchangePager, error) {
+	pager := &remoteexchangePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultRemoteExchangeOrder
+	}
+	return pager, nil
+}
+
+func (p *remoteexchangePager) applyFilter(query *RemoteExchangeQuery) (*RemoteExchangeQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *remoteexchangePager) toCursor(_m *RemoteExchange) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *remoteexchangePager) applyCursors(query *RemoteExchangeQuery, after, before *Cursor) (*RemoteExchangeQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultRemoteExchangeOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *remoteexchangePager) applyOrder(query *RemoteExchangeQuery) *RemoteExchangeQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultRemoteExchangeOrder.Field {
+		query = query.Order(DefaultRemoteExchangeOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *remoteexchangePager) orderExpr(query *RemoteExchangeQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultRemoteExchangeOrder.Field {
+			b.Comma().Ident(DefaultRemoteExchangeOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to RemoteExchange.
+func (_m *RemoteExchangeQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...RemoteExchangePaginateOption,
+) (*RemoteExchangeConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newRemoteExchangePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &RemoteExchangeConnection{Edges: []*RemoteExchangeEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// RemoteExchangeOrderFieldKind orders RemoteExchange by kind.
+	RemoteExchangeOrderFieldKind = &RemoteExchangeOrderField{
+		Value: func(_m *RemoteExchange) (ent.Value, error) {
+			return _m.Kind, nil
+		},
+		column: remoteexchange.FieldKind,
+		toTerm: remoteexchange.ByKind,
+		toCursor: func(_m *RemoteExchange) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Kind,
+			}
+		},
+	}
+	// RemoteExchangeOrderFieldAt orders RemoteExchange by at.
+	RemoteExchangeOrderFieldAt = &RemoteExchangeOrderField{
+		Value: func(_m *RemoteExchange) (ent.Value, error) {
+			return _m.At, nil
+		},
+		column: remoteexchange.FieldAt,
+		toTerm: remoteexchange.ByAt,
+		toCursor: func(_m *RemoteExchange) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.At,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f RemoteExchangeOrderField) String() string {
+	var str string
+	switch f.column {
+	case RemoteExchangeOrderFieldKind.column:
+		str = "KIND"
+	case RemoteExchangeOrderFieldAt.column:
+		str = "AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f RemoteExchangeOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *RemoteExchangeOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("RemoteExchangeOrderField %T must be a string", v)
+	}
+	switch str {
+	case "KIND":
+		*f = *RemoteExchangeOrderFieldKind
+	case "AT":
+		*f = *RemoteExchangeOrderFieldAt
+	default:
+		return fmt.Errorf("%s is not a valid RemoteExchangeOrderField", str)
+	}
+	return nil
+}
+
+// RemoteExchangeOrderField defines the ordering field of RemoteExchange.
+type RemoteExchangeOrderField struct {
+	// Value extracts the ordering value from the given RemoteExchange.
+	Value    func(*RemoteExchange) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) remoteexchange.OrderOption
+	toCursor func(*RemoteExchange) Cursor
+}
+
+// RemoteExchangeOrder defines the ordering of RemoteExchange.
+type RemoteExchangeOrder struct {
+	Direction OrderDirection            `json:"direction"`
+	Field     *RemoteExchangeOrderField `json:"field"`
+}
+
+// DefaultRemoteExchangeOrder is the default ordering of RemoteExchange.
+var DefaultRemoteExchangeOrder = &RemoteExchangeOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &RemoteExchangeOrderField{
+		Value: func(_m *RemoteExchange) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: remoteexchange.FieldID,
+		toTerm: remoteexchange.ByID,
+		toCursor: func(_m *RemoteExchange) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts RemoteExchange into RemoteExchangeEdge.
+func (_m *RemoteExchange) ToEdge(order *RemoteExchangeOrder) *RemoteExchangeEdge {
+	if order == nil {
+		order = DefaultRemoteExchangeOrder
+	}
+	return &RemoteExchangeEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

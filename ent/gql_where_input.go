@@ -26,6 +26,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
@@ -11096,6 +11097,748 @@ func (i *RSAConfigWhereInput) P() (predicate.RSAConfig, error) {
 		return predicates[0], nil
 	default:
 		return rsaconfig.And(predicates...), nil
+	}
+}
+
+// RemoteExchangeWhereInput represents a where input for filtering RemoteExchange queries.
+type RemoteExchangeWhereInput struct {
+	Predicates []predicate.RemoteExchange  `json:"-"`
+	Not        *RemoteExchangeWhereInput   `json:"not,omitempty"`
+	Or         []*RemoteExchangeWhereInput `json:"or,omitempty"`
+	And        []*RemoteExchangeWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "kind" field predicates.
+	Kind             *string  `json:"kind,omitempty"`
+	KindNEQ          *string  `json:"kindNEQ,omitempty"`
+	KindIn           []string `json:"kindIn,omitempty"`
+	KindNotIn        []string `json:"kindNotIn,omitempty"`
+	KindGT           *string  `json:"kindGT,omitempty"`
+	KindGTE          *string  `json:"kindGTE,omitempty"`
+	KindLT           *string  `json:"kindLT,omitempty"`
+	KindLTE          *string  `json:"kindLTE,omitempty"`
+	KindContains     *string  `json:"kindContains,omitempty"`
+	KindHasPrefix    *string  `json:"kindHasPrefix,omitempty"`
+	KindHasSuffix    *string  `json:"kindHasSuffix,omitempty"`
+	KindEqualFold    *string  `json:"kindEqualFold,omitempty"`
+	KindContainsFold *string  `json:"kindContainsFold,omitempty"`
+
+	// "call" field predicates.
+	Call             *string  `json:"call,omitempty"`
+	CallNEQ          *string  `json:"callNEQ,omitempty"`
+	CallIn           []string `json:"callIn,omitempty"`
+	CallNotIn        []string `json:"callNotIn,omitempty"`
+	CallGT           *string  `json:"callGT,omitempty"`
+	CallGTE          *string  `json:"callGTE,omitempty"`
+	CallLT           *string  `json:"callLT,omitempty"`
+	CallLTE          *string  `json:"callLTE,omitempty"`
+	CallContains     *string  `json:"callContains,omitempty"`
+	CallHasPrefix    *string  `json:"callHasPrefix,omitempty"`
+	CallHasSuffix    *string  `json:"callHasSuffix,omitempty"`
+	CallEqualFold    *string  `json:"callEqualFold,omitempty"`
+	CallContainsFold *string  `json:"callContainsFold,omitempty"`
+
+	// "public_order_id" field predicates.
+	PublicOrderID             *string  `json:"publicOrderID,omitempty"`
+	PublicOrderIDNEQ          *string  `json:"publicOrderIDNEQ,omitempty"`
+	PublicOrderIDIn           []string `json:"publicOrderIDIn,omitempty"`
+	PublicOrderIDNotIn        []string `json:"publicOrderIDNotIn,omitempty"`
+	PublicOrderIDGT           *string  `json:"publicOrderIDGT,omitempty"`
+	PublicOrderIDGTE          *string  `json:"publicOrderIDGTE,omitempty"`
+	PublicOrderIDLT           *string  `json:"publicOrderIDLT,omitempty"`
+	PublicOrderIDLTE          *string  `json:"publicOrderIDLTE,omitempty"`
+	PublicOrderIDContains     *string  `json:"publicOrderIDContains,omitempty"`
+	PublicOrderIDHasPrefix    *string  `json:"publicOrderIDHasPrefix,omitempty"`
+	PublicOrderIDHasSuffix    *string  `json:"publicOrderIDHasSuffix,omitempty"`
+	PublicOrderIDEqualFold    *string  `json:"publicOrderIDEqualFold,omitempty"`
+	PublicOrderIDContainsFold *string  `json:"publicOrderIDContainsFold,omitempty"`
+
+	// "url" field predicates.
+	URL             *string  `json:"url,omitempty"`
+	URLNEQ          *string  `json:"urlNEQ,omitempty"`
+	URLIn           []string `json:"urlIn,omitempty"`
+	URLNotIn        []string `json:"urlNotIn,omitempty"`
+	URLGT           *string  `json:"urlGT,omitempty"`
+	URLGTE          *string  `json:"urlGTE,omitempty"`
+	URLLT           *string  `json:"urlLT,omitempty"`
+	URLLTE          *string  `json:"urlLTE,omitempty"`
+	URLContains     *string  `json:"urlContains,omitempty"`
+	URLHasPrefix    *string  `json:"urlHasPrefix,omitempty"`
+	URLHasSuffix    *string  `json:"urlHasSuffix,omitempty"`
+	URLEqualFold    *string  `json:"urlEqualFold,omitempty"`
+	URLContainsFold *string  `json:"urlContainsFold,omitempty"`
+
+	// "at" field predicates.
+	At      *time.Time  `json:"at,omitempty"`
+	AtNEQ   *time.Time  `json:"atNEQ,omitempty"`
+	AtIn    []time.Time `json:"atIn,omitempty"`
+	AtNotIn []time.Time `json:"atNotIn,omitempty"`
+	AtGT    *time.Time  `json:"atGT,omitempty"`
+	AtGTE   *time.Time  `json:"atGTE,omitempty"`
+	AtLT    *time.Time  `json:"atLT,omitempty"`
+	AtLTE   *time.Time  `json:"atLTE,omitempty"`
+
+	// "request_body" field predicates.
+	RequestBody             *string  `json:"requestBody,omitempty"`
+	RequestBodyNEQ          *string  `json:"requestBodyNEQ,omitempty"`
+	RequestBodyIn           []string `json:"requestBodyIn,omitempty"`
+	RequestBodyNotIn        []string `json:"requestBodyNotIn,omitempty"`
+	RequestBodyGT           *string  `json:"requestBodyGT,omitempty"`
+	RequestBodyGTE          *string  `json:"requestBodyGTE,omitempty"`
+	RequestBodyLT           *string  `json:"requestBodyLT,omitempty"`
+	RequestBodyLTE          *string  `json:"requestBodyLTE,omitempty"`
+	RequestBodyContains     *string  `json:"requestBodyContains,omitempty"`
+	RequestBodyHasPrefix    *string  `json:"requestBodyHasPrefix,omitempty"`
+	RequestBodyHasSuffix    *string  `json:"requestBodyHasSuffix,omitempty"`
+	RequestBodyEqualFold    *string  `json:"requestBodyEqualFold,omitempty"`
+	RequestBodyContainsFold *string  `json:"requestBodyContainsFold,omitempty"`
+
+	// "request_size" field predicates.
+	RequestSize      *int  `json:"requestSize,omitempty"`
+	RequestSizeNEQ   *int  `json:"requestSizeNEQ,omitempty"`
+	RequestSizeIn    []int `json:"requestSizeIn,omitempty"`
+	RequestSizeNotIn []int `json:"requestSizeNotIn,omitempty"`
+	RequestSizeGT    *int  `json:"requestSizeGT,omitempty"`
+	RequestSizeGTE   *int  `json:"requestSizeGTE,omitempty"`
+	RequestSizeLT    *int  `json:"requestSizeLT,omitempty"`
+	RequestSizeLTE   *int  `json:"requestSizeLTE,omitempty"`
+
+	// "status_code" field predicates.
+	StatusCode       *int  `json:"statusCode,omitempty"`
+	StatusCodeNEQ    *int  `json:"statusCodeNEQ,omitempty"`
+	StatusCodeIn     []int `json:"statusCodeIn,omitempty"`
+	StatusCodeNotIn  []int `json:"statusCodeNotIn,omitempty"`
+	StatusCodeGT     *int  `json:"statusCodeGT,omitempty"`
+	StatusCodeGTE    *int  `json:"statusCodeGTE,omitempty"`
+	StatusCodeLT     *int  `json:"statusCodeLT,omitempty"`
+	StatusCodeLTE    *int  `json:"statusCodeLTE,omitempty"`
+	StatusCodeIsNil  bool  `json:"statusCodeIsNil,omitempty"`
+	StatusCodeNotNil bool  `json:"statusCodeNotNil,omitempty"`
+
+	// "response_body" field predicates.
+	ResponseBody             *string  `json:"responseBody,omitempty"`
+	ResponseBodyNEQ          *string  `json:"responseBodyNEQ,omitempty"`
+	ResponseBodyIn           []string `json:"responseBodyIn,omitempty"`
+	ResponseBodyNotIn        []string `json:"responseBodyNotIn,omitempty"`
+	ResponseBodyGT           *string  `json:"responseBodyGT,omitempty"`
+	ResponseBodyGTE          *string  `json:"responseBodyGTE,omitempty"`
+	ResponseBodyLT           *string  `json:"responseBodyLT,omitempty"`
+	ResponseBodyLTE          *string  `json:"responseBodyLTE,omitempty"`
+	ResponseBodyContains     *string  `json:"responseBodyContains,omitempty"`
+	ResponseBodyHasPrefix    *string  `json:"responseBodyHasPrefix,omitempty"`
+	ResponseBodyHasSuffix    *string  `json:"responseBodyHasSuffix,omitempty"`
+	ResponseBodyEqualFold    *string  `json:"responseBodyEqualFold,omitempty"`
+	ResponseBodyContainsFold *string  `json:"responseBodyContainsFold,omitempty"`
+
+	// "response_size" field predicates.
+	ResponseSize      *int  `json:"responseSize,omitempty"`
+	ResponseSizeNEQ   *int  `json:"responseSizeNEQ,omitempty"`
+	ResponseSizeIn    []int `json:"responseSizeIn,omitempty"`
+	ResponseSizeNotIn []int `json:"responseSizeNotIn,omitempty"`
+	ResponseSizeGT    *int  `json:"responseSizeGT,omitempty"`
+	ResponseSizeGTE   *int  `json:"responseSizeGTE,omitempty"`
+	ResponseSizeLT    *int  `json:"responseSizeLT,omitempty"`
+	ResponseSizeLTE   *int  `json:"responseSizeLTE,omitempty"`
+
+	// "latency_ms" field predicates.
+	LatencyMs      *int  `json:"latencyMs,omitempty"`
+	LatencyMsNEQ   *int  `json:"latencyMsNEQ,omitempty"`
+	LatencyMsIn    []int `json:"latencyMsIn,omitempty"`
+	LatencyMsNotIn []int `json:"latencyMsNotIn,omitempty"`
+	LatencyMsGT    *int  `json:"latencyMsGT,omitempty"`
+	LatencyMsGTE   *int  `json:"latencyMsGTE,omitempty"`
+	LatencyMsLT    *int  `json:"latencyMsLT,omitempty"`
+	LatencyMsLTE   *int  `json:"latencyMsLTE,omitempty"`
+
+	// "outcome" field predicates.
+	Outcome             *string  `json:"outcome,omitempty"`
+	OutcomeNEQ          *string  `json:"outcomeNEQ,omitempty"`
+	OutcomeIn           []string `json:"outcomeIn,omitempty"`
+	OutcomeNotIn        []string `json:"outcomeNotIn,omitempty"`
+	OutcomeGT           *string  `json:"outcomeGT,omitempty"`
+	OutcomeGTE          *string  `json:"outcomeGTE,omitempty"`
+	OutcomeLT           *string  `json:"outcomeLT,omitempty"`
+	OutcomeLTE          *string  `json:"outcomeLTE,omitempty"`
+	OutcomeContains     *string  `json:"outcomeContains,omitempty"`
+	OutcomeHasPrefix    *string  `json:"outcomeHasPrefix,omitempty"`
+	OutcomeHasSuffix    *string  `json:"outcomeHasSuffix,omitempty"`
+	OutcomeEqualFold    *string  `json:"outcomeEqualFold,omitempty"`
+	OutcomeContainsFold *string  `json:"outcomeContainsFold,omitempty"`
+
+	// "error" field predicates.
+	Error             *string  `json:"error,omitempty"`
+	ErrorNEQ          *string  `json:"errorNEQ,omitempty"`
+	ErrorIn           []string `json:"errorIn,omitempty"`
+	ErrorNotIn        []string `json:"errorNotIn,omitempty"`
+	ErrorGT           *string  `json:"errorGT,omitempty"`
+	ErrorGTE          *string  `json:"errorGTE,omitempty"`
+	ErrorLT           *string  `json:"errorLT,omitempty"`
+	ErrorLTE          *string  `json:"errorLTE,omitempty"`
+	ErrorContains     *string  `json:"errorContains,omitempty"`
+	ErrorHasPrefix    *string  `json:"errorHasPrefix,omitempty"`
+	ErrorHasSuffix    *string  `json:"errorHasSuffix,omitempty"`
+	ErrorIsNil        bool     `json:"errorIsNil,omitempty"`
+	ErrorNotNil       bool     `json:"errorNotNil,omitempty"`
+	ErrorEqualFold    *string  `json:"errorEqualFold,omitempty"`
+	ErrorContainsFold *string  `json:"errorContainsFold,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *RemoteExchangeWhereInput) AddPredicates(predicates ...predicate.RemoteExchange) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the RemoteExchangeWhereInput filter on the RemoteExchangeQuery builder.
+func (i *RemoteExchangeWhereInput) Filter(q *RemoteExchangeQuery) (*RemoteExchangeQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyRemoteExchangeWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyRemoteExchangeWhereInput is returned in case the RemoteExchangeWhereInput is empty.
+var ErrEmptyRemoteExchangeWhereInput = errors.New("ent: empty predicate RemoteExchangeWhereInput")
+
+// P returns a predicate for filtering remoteexchanges.
+// An error is returned if the input is empty or invalid.
+func (i *RemoteExchangeWhereInput) P() (predicate.RemoteExchange, error) {
+	var predicates []predicate.RemoteExchange
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, remoteexchange.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.RemoteExchange, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, remoteexchange.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.RemoteExchange, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, remoteexchange.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, remoteexchange.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, remoteexchange.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, remoteexchange.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, remoteexchange.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, remoteexchange.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, remoteexchange.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, remoteexchange.IDLTE(*i.IDLTE))
+	}
+	if i.Kind != nil {
+		predicates = append(predicates, remoteexchange.KindEQ(*i.Kind))
+	}
+	if i.KindNEQ != nil {
+		predicates = append(predicates, remoteexchange.KindNEQ(*i.KindNEQ))
+	}
+	if len(i.KindIn) > 0 {
+		predicates = append(predicates, remoteexchange.KindIn(i.KindIn...))
+	}
+	if len(i.KindNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.KindNotIn(i.KindNotIn...))
+	}
+	if i.KindGT != nil {
+		predicates = append(predicates, remoteexchange.KindGT(*i.KindGT))
+	}
+	if i.KindGTE != nil {
+		predicates = append(predicates, remoteexchange.KindGTE(*i.KindGTE))
+	}
+	if i.KindLT != nil {
+		predicates = append(predicates, remoteexchange.KindLT(*i.KindLT))
+	}
+	if i.KindLTE != nil {
+		predicates = append(predicates, remoteexchange.KindLTE(*i.KindLTE))
+	}
+	if i.KindContains != nil {
+		predicates = append(predicates, remoteexchange.KindContains(*i.KindContains))
+	}
+	if i.KindHasPrefix != nil {
+		predicates = append(predicates, remoteexchange.KindHasPrefix(*i.KindHasPrefix))
+	}
+	if i.KindHasSuffix != nil {
+		predicates = append(predicates, remoteexchange.KindHasSuffix(*i.KindHasSuffix))
+	}
+	if i.KindEqualFold != nil {
+		predicates = append(predicates, remoteexchange.KindEqualFold(*i.KindEqualFold))
+	}
+	if i.KindContainsFold != nil {
+		predicates = append(predicates, remoteexchange.KindContainsFold(*i.KindContainsFold))
+	}
+	if i.Call != nil {
+		predicates = append(predicates, remoteexchange.CallEQ(*i.Call))
+	}
+	if i.CallNEQ != nil {
+		predicates = append(predicates, remoteexchange.CallNEQ(*i.CallNEQ))
+	}
+	if len(i.CallIn) > 0 {
+		predicates = append(predicates, remoteexchange.CallIn(i.CallIn...))
+	}
+	if len(i.CallNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.CallNotIn(i.CallNotIn...))
+	}
+	if i.CallGT != nil {
+		predicates = append(predicates, remoteexchange.CallGT(*i.CallGT))
+	}
+	if i.CallGTE != nil {
+		predicates = append(predicates, remoteexchange.CallGTE(*i.CallGTE))
+	}
+	if i.CallLT != nil {
+		predicates = append(predicates, remoteexchange.CallLT(*i.CallLT))
+	}
+	if i.CallLTE != nil {
+		predicates = append(predicates, remoteexchange.CallLTE(*i.CallLTE))
+	}
+	if i.CallContains != nil {
+		predicates = append(predicates, remoteexchange.CallContains(*i.CallContains))
+	}
+	if i.CallHasPrefix != nil {
+		predicates = append(predicates, remoteexchange.CallHasPrefix(*i.CallHasPrefix))
+	}
+	if i.CallHasSuffix != nil {
+		predicates = append(predicates, remoteexchange.CallHasSuffix(*i.CallHasSuffix))
+	}
+	if i.CallEqualFold != nil {
+		predicates = append(predicates, remoteexchange.CallEqualFold(*i.CallEqualFold))
+	}
+	if i.CallContainsFold != nil {
+		predicates = append(predicates, remoteexchange.CallContainsFold(*i.CallContainsFold))
+	}
+	if i.PublicOrderID != nil {
+		predicates = append(predicates, remoteexchange.PublicOrderIDEQ(*i.PublicOrderID))
+	}
+	if i.PublicOrderIDNEQ != nil {
+		predicates = append(predicates, remoteexchange.PublicOrderIDNEQ(*i.PublicOrderIDNEQ))
+	}
+	if len(i.PublicOrderIDIn) > 0 {
+		predicates = append(predicates, remoteexchange.PublicOrderIDIn(i.PublicOrderIDIn...))
+	}
+	if len(i.PublicOrderIDNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.PublicOrderIDNotIn(i.PublicOrderIDNotIn...))
+	}
+	if i.PublicOrderIDGT != nil {
+		predicates = append(predicates, remoteexchange.PublicOrderIDGT(*i.PublicOrderIDGT))
+	}
+	if i.PublicOrderIDGTE != nil {
+		predicates = append(predicates, remoteexchange.PublicOrderIDGTE(*i.PublicOrderIDGTE))
+	}
+	if i.PublicOrderIDLT != nil {
+		predicates = append(predicates, remoteexchange.PublicOrderIDLT(*i.PublicOrderIDLT))
+	}
+	if i.PublicOrderIDLTE != nil {
+		predicates = append(predicates, remoteexchange.PublicOrderIDLTE(*i.PublicOrderIDLTE))
+	}
+	if i.PublicOrderIDContains != nil {
+		predicates = append(predicates, remoteexchange.PublicOrderIDContains(*i.PublicOrderIDContains))
+	}
+	if i.PublicOrderIDHasPrefix != nil {
+		predicates = append(predicates, remoteexchange.PublicOrderIDHasPrefix(*i.PublicOrderIDHasPrefix))
+	}
+	if i.PublicOrderIDHasSuffix != nil {
+		predicates = append(predicates, remoteexchange.PublicOrderIDHasSuffix(*i.PublicOrderIDHasSuffix))
+	}
+	if i.PublicOrderIDEqualFold != nil {
+		predicates = append(predicates, remoteexchange.PublicOrderIDEqualFold(*i.PublicOrderIDEqualFold))
+	}
+	if i.PublicOrderIDContainsFold != nil {
+		predicates = append(predicates, remoteexchange.PublicOrderIDContainsFold(*i.PublicOrderIDContainsFold))
+	}
+	if i.URL != nil {
+		predicates = append(predicates, remoteexchange.URLEQ(*i.URL))
+	}
+	if i.URLNEQ != nil {
+		predicates = append(predicates, remoteexchange.URLNEQ(*i.URLNEQ))
+	}
+	if len(i.URLIn) > 0 {
+		predicates = append(predicates, remoteexchange.URLIn(i.URLIn...))
+	}
+	if len(i.URLNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.URLNotIn(i.URLNotIn...))
+	}
+	if i.URLGT != nil {
+		predicates = append(predicates, remoteexchange.URLGT(*i.URLGT))
+	}
+	if i.URLGTE != nil {
+		predicates = append(predicates, remoteexchange.URLGTE(*i.URLGTE))
+	}
+	if i.URLLT != nil {
+		predicates = append(predicates, remoteexchange.URLLT(*i.URLLT))
+	}
+	if i.URLLTE != nil {
+		predicates = append(predicates, remoteexchange.URLLTE(*i.URLLTE))
+	}
+	if i.URLContains != nil {
+		predicates = append(predicates, remoteexchange.URLContains(*i.URLContains))
+	}
+	if i.URLHasPrefix != nil {
+		predicates = append(predicates, remoteexchange.URLHasPrefix(*i.URLHasPrefix))
+	}
+	if i.URLHasSuffix != nil {
+		predicates = append(predicates, remoteexchange.URLHasSuffix(*i.URLHasSuffix))
+	}
+	if i.URLEqualFold != nil {
+		predicates = append(predicates, remoteexchange.URLEqualFold(*i.URLEqualFold))
+	}
+	if i.URLContainsFold != nil {
+		predicates = append(predicates, remoteexchange.URLContainsFold(*i.URLContainsFold))
+	}
+	if i.At != nil {
+		predicates = append(predicates, remoteexchange.AtEQ(*i.At))
+	}
+	if i.AtNEQ != nil {
+		predicates = append(predicates, remoteexchange.AtNEQ(*i.AtNEQ))
+	}
+	if len(i.AtIn) > 0 {
+		predicates = append(predicates, remoteexchange.AtIn(i.AtIn...))
+	}
+	if len(i.AtNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.AtNotIn(i.AtNotIn...))
+	}
+	if i.AtGT != nil {
+		predicates = append(predicates, remoteexchange.AtGT(*i.AtGT))
+	}
+	if i.AtGTE != nil {
+		predicates = append(predicates, remoteexchange.AtGTE(*i.AtGTE))
+	}
+	if i.AtLT != nil {
+		predicates = append(predicates, remoteexchange.AtLT(*i.AtLT))
+	}
+	if i.AtLTE != nil {
+		predicates = append(predicates, remoteexchange.AtLTE(*i.AtLTE))
+	}
+	if i.RequestBody != nil {
+		predicates = append(predicates, remoteexchange.RequestBodyEQ(*i.RequestBody))
+	}
+	if i.RequestBodyNEQ != nil {
+		predicates = append(predicates, remoteexchange.RequestBodyNEQ(*i.RequestBodyNEQ))
+	}
+	if len(i.RequestBodyIn) > 0 {
+		predicates = append(predicates, remoteexchange.RequestBodyIn(i.RequestBodyIn...))
+	}
+	if len(i.RequestBodyNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.RequestBodyNotIn(i.RequestBodyNotIn...))
+	}
+	if i.RequestBodyGT != nil {
+		predicates = append(predicates, remoteexchange.RequestBodyGT(*i.RequestBodyGT))
+	}
+	if i.RequestBodyGTE != nil {
+		predicates = append(predicates, remoteexchange.RequestBodyGTE(*i.RequestBodyGTE))
+	}
+	if i.RequestBodyLT != nil {
+		predicates = append(predicates, remoteexchange.RequestBodyLT(*i.RequestBodyLT))
+	}
+	if i.RequestBodyLTE != nil {
+		predicates = append(predicates, remoteexchange.RequestBodyLTE(*i.RequestBodyLTE))
+	}
+	if i.RequestBodyContains != nil {
+		predicates = append(predicates, remoteexchange.RequestBodyContains(*i.RequestBodyContains))
+	}
+	if i.RequestBodyHasPrefix != nil {
+		predicates = append(predicates, remoteexchange.RequestBodyHasPrefix(*i.RequestBodyHasPrefix))
+	}
+	if i.RequestBodyHasSuffix != nil {
+		predicates = append(predicates, remoteexchange.RequestBodyHasSuffix(*i.RequestBodyHasSuffix))
+	}
+	if i.RequestBodyEqualFold != nil {
+		predicates = append(predicates, remoteexchange.RequestBodyEqualFold(*i.RequestBodyEqualFold))
+	}
+	if i.RequestBodyContainsFold != nil {
+		predicates = append(predicates, remoteexchange.RequestBodyContainsFold(*i.RequestBodyContainsFold))
+	}
+	if i.RequestSize != nil {
+		predicates = append(predicates, remoteexchange.RequestSizeEQ(*i.RequestSize))
+	}
+	if i.RequestSizeNEQ != nil {
+		predicates = append(predicates, remoteexchange.RequestSizeNEQ(*i.RequestSizeNEQ))
+	}
+	if len(i.RequestSizeIn) > 0 {
+		predicates = append(predicates, remoteexchange.RequestSizeIn(i.RequestSizeIn...))
+	}
+	if len(i.RequestSizeNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.RequestSizeNotIn(i.RequestSizeNotIn...))
+	}
+	if i.RequestSizeGT != nil {
+		predicates = append(predicates, remoteexchange.RequestSizeGT(*i.RequestSizeGT))
+	}
+	if i.RequestSizeGTE != nil {
+		predicates = append(predicates, remoteexchange.RequestSizeGTE(*i.RequestSizeGTE))
+	}
+	if i.RequestSizeLT != nil {
+		predicates = append(predicates, remoteexchange.RequestSizeLT(*i.RequestSizeLT))
+	}
+	if i.RequestSizeLTE != nil {
+		predicates = append(predicates, remoteexchange.RequestSizeLTE(*i.RequestSizeLTE))
+	}
+	if i.StatusCode != nil {
+		predicates = append(predicates, remoteexchange.StatusCodeEQ(*i.StatusCode))
+	}
+	if i.StatusCodeNEQ != nil {
+		predicates = append(predicates, remoteexchange.StatusCodeNEQ(*i.StatusCodeNEQ))
+	}
+	if len(i.StatusCodeIn) > 0 {
+		predicates = append(predicates, remoteexchange.StatusCodeIn(i.StatusCodeIn...))
+	}
+	if len(i.StatusCodeNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.StatusCodeNotIn(i.StatusCodeNotIn...))
+	}
+	if i.StatusCodeGT != nil {
+		predicates = append(predicates, remoteexchange.StatusCodeGT(*i.StatusCodeGT))
+	}
+	if i.StatusCodeGTE != nil {
+		predicates = append(predicates, remoteexchange.StatusCodeGTE(*i.StatusCodeGTE))
+	}
+	if i.StatusCodeLT != nil {
+		predicates = append(predicates, remoteexchange.StatusCodeLT(*i.StatusCodeLT))
+	}
+	if i.StatusCodeLTE != nil {
+		predicates = append(predicates, remoteexchange.StatusCodeLTE(*i.StatusCodeLTE))
+	}
+	if i.StatusCodeIsNil {
+		predicates = append(predicates, remoteexchange.StatusCodeIsNil())
+	}
+	if i.StatusCodeNotNil {
+		predicates = append(predicates, remoteexchange.StatusCodeNotNil())
+	}
+	if i.ResponseBody != nil {
+		predicates = append(predicates, remoteexchange.ResponseBodyEQ(*i.ResponseBody))
+	}
+	if i.ResponseBodyNEQ != nil {
+		predicates = append(predicates, remoteexchange.ResponseBodyNEQ(*i.ResponseBodyNEQ))
+	}
+	if len(i.ResponseBodyIn) > 0 {
+		predicates = append(predicates, remoteexchange.ResponseBodyIn(i.ResponseBodyIn...))
+	}
+	if len(i.ResponseBodyNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.ResponseBodyNotIn(i.ResponseBodyNotIn...))
+	}
+	if i.ResponseBodyGT != nil {
+		predicates = append(predicates, remoteexchange.ResponseBodyGT(*i.ResponseBodyGT))
+	}
+	if i.ResponseBodyGTE != nil {
+		predicates = append(predicates, remoteexchange.ResponseBodyGTE(*i.ResponseBodyGTE))
+	}
+	if i.ResponseBodyLT != nil {
+		predicates = append(predicates, remoteexchange.ResponseBodyLT(*i.ResponseBodyLT))
+	}
+	if i.ResponseBodyLTE != nil {
+		predicates = append(predicates, remoteexchange.ResponseBodyLTE(*i.ResponseBodyLTE))
+	}
+	if i.ResponseBodyContains != nil {
+		predicates = append(predicates, remoteexchange.ResponseBodyContains(*i.ResponseBodyContains))
+	}
+	if i.ResponseBodyHasPrefix != nil {
+		predicates = append(predicates, remoteexchange.ResponseBodyHasPrefix(*i.ResponseBodyHasPrefix))
+	}
+	if i.ResponseBodyHasSuffix != nil {
+		predicates = append(predicates, remoteexchange.ResponseBodyHasSuffix(*i.ResponseBodyHasSuffix))
+	}
+	if i.ResponseBodyEqualFold != nil {
+		predicates = append(predicates, remoteexchange.ResponseBodyEqualFold(*i.ResponseBodyEqualFold))
+	}
+	if i.ResponseBodyContainsFold != nil {
+		predicates = append(predicates, remoteexchange.ResponseBodyContainsFold(*i.ResponseBodyContainsFold))
+	}
+	if i.ResponseSize != nil {
+		predicates = append(predicates, remoteexchange.ResponseSizeEQ(*i.ResponseSize))
+	}
+	if i.ResponseSizeNEQ != nil {
+		predicates = append(predicates, remoteexchange.ResponseSizeNEQ(*i.ResponseSizeNEQ))
+	}
+	if len(i.ResponseSizeIn) > 0 {
+		predicates = append(predicates, remoteexchange.ResponseSizeIn(i.ResponseSizeIn...))
+	}
+	if len(i.ResponseSizeNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.ResponseSizeNotIn(i.ResponseSizeNotIn...))
+	}
+	if i.ResponseSizeGT != nil {
+		predicates = append(predicates, remoteexchange.ResponseSizeGT(*i.ResponseSizeGT))
+	}
+	if i.ResponseSizeGTE != nil {
+		predicates = append(predicates, remoteexchange.ResponseSizeGTE(*i.ResponseSizeGTE))
+	}
+	if i.ResponseSizeLT != nil {
+		predicates = append(predicates, remoteexchange.ResponseSizeLT(*i.ResponseSizeLT))
+	}
+	if i.ResponseSizeLTE != nil {
+		predicates = append(predicates, remoteexchange.ResponseSizeLTE(*i.ResponseSizeLTE))
+	}
+	if i.LatencyMs != nil {
+		predicates = append(predicates, remoteexchange.LatencyMsEQ(*i.LatencyMs))
+	}
+	if i.LatencyMsNEQ != nil {
+		predicates = append(predicates, remoteexchange.LatencyMsNEQ(*i.LatencyMsNEQ))
+	}
+	if len(i.LatencyMsIn) > 0 {
+		predicates = append(predicates, remoteexchange.LatencyMsIn(i.LatencyMsIn...))
+	}
+	if len(i.LatencyMsNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.LatencyMsNotIn(i.LatencyMsNotIn...))
+	}
+	if i.LatencyMsGT != nil {
+		predicates = append(predicates, remoteexchange.LatencyMsGT(*i.LatencyMsGT))
+	}
+	if i.LatencyMsGTE != nil {
+		predicates = append(predicates, remoteexchange.LatencyMsGTE(*i.LatencyMsGTE))
+	}
+	if i.LatencyMsLT != nil {
+		predicates = append(predicates, remoteexchange.LatencyMsLT(*i.LatencyMsLT))
+	}
+	if i.LatencyMsLTE != nil {
+		predicates = append(predicates, remoteexchange.LatencyMsLTE(*i.LatencyMsLTE))
+	}
+	if i.Outcome != nil {
+		predicates = append(predicates, remoteexchange.OutcomeEQ(*i.Outcome))
+	}
+	if i.OutcomeNEQ != nil {
+		predicates = append(predicates, remoteexchange.OutcomeNEQ(*i.OutcomeNEQ))
+	}
+	if len(i.OutcomeIn) > 0 {
+		predicates = append(predicates, remoteexchange.OutcomeIn(i.OutcomeIn...))
+	}
+	if len(i.OutcomeNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.OutcomeNotIn(i.OutcomeNotIn...))
+	}
+	if i.OutcomeGT != nil {
+		predicates = append(predicates, remoteexchange.OutcomeGT(*i.OutcomeGT))
+	}
+	if i.OutcomeGTE != nil {
+		predicates = append(predicates, remoteexchange.OutcomeGTE(*i.OutcomeGTE))
+	}
+	if i.OutcomeLT != nil {
+		predicates = append(predicates, remoteexchange.OutcomeLT(*i.OutcomeLT))
+	}
+	if i.OutcomeLTE != nil {
+		predicates = append(predicates, remoteexchange.OutcomeLTE(*i.OutcomeLTE))
+	}
+	if i.OutcomeContains != nil {
+		predicates = append(predicates, remoteexchange.OutcomeContains(*i.OutcomeContains))
+	}
+	if i.OutcomeHasPrefix != nil {
+		predicates = append(predicates, remoteexchange.OutcomeHasPrefix(*i.OutcomeHasPrefix))
+	}
+	if i.OutcomeHasSuffix != nil {
+		predicates = append(predicates, remoteexchange.OutcomeHasSuffix(*i.OutcomeHasSuffix))
+	}
+	if i.OutcomeEqualFold != nil {
+		predicates = append(predicates, remoteexchange.OutcomeEqualFold(*i.OutcomeEqualFold))
+	}
+	if i.OutcomeContainsFold != nil {
+		predicates = append(predicates, remoteexchange.OutcomeContainsFold(*i.OutcomeContainsFold))
+	}
+	if i.Error != nil {
+		predicates = append(predicates, remoteexchange.ErrorEQ(*i.Error))
+	}
+	if i.ErrorNEQ != nil {
+		predicates = append(predicates, remoteexchange.ErrorNEQ(*i.ErrorNEQ))
+	}
+	if len(i.ErrorIn) > 0 {
+		predicates = append(predicates, remoteexchange.ErrorIn(i.ErrorIn...))
+	}
+	if len(i.ErrorNotIn) > 0 {
+		predicates = append(predicates, remoteexchange.ErrorNotIn(i.ErrorNotIn...))
+	}
+	if i.ErrorGT != nil {
+		predicates = append(predicates, remoteexchange.ErrorGT(*i.ErrorGT))
+	}
+	if i.ErrorGTE != nil {
+		predicates = append(predicates, remoteexchange.ErrorGTE(*i.ErrorGTE))
+	}
+	if i.ErrorLT != nil {
+		predicates = append(predicates, remoteexchange.ErrorLT(*i.ErrorLT))
+	}
+	if i.ErrorLTE != nil {
+		predicates = append(predicates, remoteexchange.ErrorLTE(*i.ErrorLTE))
+	}
+	if i.ErrorContains != nil {
+		predicates = append(predicates, remoteexchange.ErrorContains(*i.ErrorContains))
+	}
+	if i.ErrorHasPrefix != nil {
+		predicates = append(predicates, remoteexchange.ErrorHasPrefix(*i.ErrorHasPrefix))
+	}
+	if i.ErrorHasSuffix != nil {
+		predicates = append(predicates, remoteexchange.ErrorHasSuffix(*i.ErrorHasSuffix))
+	}
+	if i.ErrorIsNil {
+		predicates = append(predicates, remoteexchange.ErrorIsNil())
+	}
+	if i.ErrorNotNil {
+		predicates = append(predicates, remoteexchange.ErrorNotNil())
+	}
+	if i.ErrorEqualFold != nil {
+		predicates = append(predicates, remoteexchange.ErrorEqualFold(*i.ErrorEqualFold))
+	}
+	if i.ErrorContainsFold != nil {
+		predicates = append(predicates, remoteexchange.ErrorContainsFold(*i.ErrorContainsFold))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyRemoteExchangeWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return remoteexchange.And(predicates...), nil
 	}
 }
 

@@ -39,6 +39,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/rsaorderlease"
 	"github.com/checkoutd/checkoutd/ent/schema"
@@ -90,6 +91,7 @@ const (
 	TypeProduct                = "Product"
 	TypeRSAConfig              = "RSAConfig"
 	TypeRSAOrderLease          = "RSAOrderLease"
+	TypeRemoteExchange         = "RemoteExchange"
 	TypeShippingRate           = "ShippingRate"
 	TypeShippingZone           = "ShippingZone"
 	TypeShop                   = "Shop"
@@ -30093,6 +30095,1244 @@ func (m *RSAOrderLeaseMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RSAOrderLeaseMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RSAOrderLease edge %s", name)
+}
+
+// RemoteExchangeMutation represents an operation that mutates the RemoteExchange nodes in the graph.
+type RemoteExchangeMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	shop_id          *int
+	addshop_id       *int
+	kind             *string
+	call             *string
+	public_order_id  *string
+	url              *string
+	at               *time.Time
+	request_body     *string
+	request_size     *int
+	addrequest_size  *int
+	status_code      *int
+	addstatus_code   *int
+	response_body    *string
+	response_size    *int
+	addresponse_size *int
+	latency_ms       *int
+	addlatency_ms    *int
+	outcome          *string
+	error            *string
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*RemoteExchange, error)
+	predicates       []predicate.RemoteExchange
+}
+
+var _ ent.Mutation = (*RemoteExchangeMutation)(nil)
+
+// remoteexchangeOption allows management of the mutation configuration using functional options.
+type remoteexchangeOption func(*RemoteExchangeMutation)
+
+// newRemoteExchangeMutation creates new mutation for the RemoteExchange entity.
+func newRemoteExchangeMutation(c config, op Op, opts ...remoteexchangeOption) *RemoteExchangeMutation {
+	m := &RemoteExchangeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRemoteExchange,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRemoteExchangeID sets the ID field of the mutation.
+func withRemoteExchangeID(id int) remoteexchangeOption {
+	return func(m *RemoteExchangeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RemoteExchange
+		)
+		m.oldValue = func(ctx context.Context) (*RemoteExchange, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RemoteExchange.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRemoteExchange sets the old RemoteExchange of the mutation.
+func withRemoteExchange(node *RemoteExchange) remoteexchangeOption {
+	return func(m *RemoteExchangeMutation) {
+		m.oldValue = func(context.Context) (*RemoteExchange, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RemoteExchangeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RemoteExchangeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RemoteExchangeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RemoteExchangeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RemoteExchange.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *RemoteExchangeMutation) SetShopID(i int) {
+	m.shop_id = &i
+	m.addshop_id = nil
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *RemoteExchangeMutation) ShopID() (r int, exists bool) {
+	v := m.shop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// AddShopID adds i to the "shop_id" field.
+func (m *RemoteExchangeMutation) AddShopID(i int) {
+	if m.addshop_id != nil {
+		*m.addshop_id += i
+	} else {
+		m.addshop_id = &i
+	}
+}
+
+// AddedShopID returns the value that was added to the "shop_id" field in this mutation.
+func (m *RemoteExchangeMutation) AddedShopID() (r int, exists bool) {
+	v := m.addshop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *RemoteExchangeMutation) ResetShopID() {
+	m.shop_id = nil
+	m.addshop_id = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *RemoteExchangeMutation) SetKind(s string) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *RemoteExchangeMutation) Kind() (r string, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *RemoteExchangeMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetCall sets the "call" field.
+func (m *RemoteExchangeMutation) SetCall(s string) {
+	m.call = &s
+}
+
+// Call returns the value of the "call" field in the mutation.
+func (m *RemoteExchangeMutation) Call() (r string, exists bool) {
+	v := m.call
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCall returns the old "call" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldCall(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCall is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCall requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCall: %w", err)
+	}
+	return oldValue.Call, nil
+}
+
+// ResetCall resets all changes to the "call" field.
+func (m *RemoteExchangeMutation) ResetCall() {
+	m.call = nil
+}
+
+// SetPublicOrderID sets the "public_order_id" field.
+func (m *RemoteExchangeMutation) SetPublicOrderID(s string) {
+	m.public_order_id = &s
+}
+
+// PublicOrderID returns the value of the "public_order_id" field in the mutation.
+func (m *RemoteExchangeMutation) PublicOrderID() (r string, exists bool) {
+	v := m.public_order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublicOrderID returns the old "public_order_id" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldPublicOrderID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublicOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublicOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublicOrderID: %w", err)
+	}
+	return oldValue.PublicOrderID, nil
+}
+
+// ResetPublicOrderID resets all changes to the "public_order_id" field.
+func (m *RemoteExchangeMutation) ResetPublicOrderID() {
+	m.public_order_id = nil
+}
+
+// SetURL sets the "url" field.
+func (m *RemoteExchangeMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *RemoteExchangeMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *RemoteExchangeMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetAt sets the "at" field.
+func (m *RemoteExchangeMutation) SetAt(t time.Time) {
+	m.at = &t
+}
+
+// At returns the value of the "at" field in the mutation.
+func (m *RemoteExchangeMutation) At() (r time.Time, exists bool) {
+	v := m.at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAt returns the old "at" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAt: %w", err)
+	}
+	return oldValue.At, nil
+}
+
+// ResetAt resets all changes to the "at" field.
+func (m *RemoteExchangeMutation) ResetAt() {
+	m.at = nil
+}
+
+// SetRequestBody sets the "request_body" field.
+func (m *RemoteExchangeMutation) SetRequestBody(s string) {
+	m.request_body = &s
+}
+
+// RequestBody returns the value of the "request_body" field in the mutation.
+func (m *RemoteExchangeMutation) RequestBody() (r string, exists bool) {
+	v := m.request_body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestBody returns the old "request_body" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldRequestBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestBody: %w", err)
+	}
+	return oldValue.RequestBody, nil
+}
+
+// ResetRequestBody resets all changes to the "request_body" field.
+func (m *RemoteExchangeMutation) ResetRequestBody() {
+	m.request_body = nil
+}
+
+// SetRequestSize sets the "request_size" field.
+func (m *RemoteExchangeMutation) SetRequestSize(i int) {
+	m.request_size = &i
+	m.addrequest_size = nil
+}
+
+// RequestSize returns the value of the "request_size" field in the mutation.
+func (m *RemoteExchangeMutation) RequestSize() (r int, exists bool) {
+	v := m.request_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestSize returns the old "request_size" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldRequestSize(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestSize: %w", err)
+	}
+	return oldValue.RequestSize, nil
+}
+
+// AddRequestSize adds i to the "request_size" field.
+func (m *RemoteExchangeMutation) AddRequestSize(i int) {
+	if m.addrequest_size != nil {
+		*m.addrequest_size += i
+	} else {
+		m.addrequest_size = &i
+	}
+}
+
+// AddedRequestSize returns the value that was added to the "request_size" field in this mutation.
+func (m *RemoteExchangeMutation) AddedRequestSize() (r int, exists bool) {
+	v := m.addrequest_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRequestSize resets all changes to the "request_size" field.
+func (m *RemoteExchangeMutation) ResetRequestSize() {
+	m.request_size = nil
+	m.addrequest_size = nil
+}
+
+// SetStatusCode sets the "status_code" field.
+func (m *RemoteExchangeMutation) SetStatusCode(i int) {
+	m.status_code = &i
+	m.addstatus_code = nil
+}
+
+// StatusCode returns the value of the "status_code" field in the mutation.
+func (m *RemoteExchangeMutation) StatusCode() (r int, exists bool) {
+	v := m.status_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatusCode returns the old "status_code" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldStatusCode(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatusCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatusCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatusCode: %w", err)
+	}
+	return oldValue.StatusCode, nil
+}
+
+// AddStatusCode adds i to the "status_code" field.
+func (m *RemoteExchangeMutation) AddStatusCode(i int) {
+	if m.addstatus_code != nil {
+		*m.addstatus_code += i
+	} else {
+		m.addstatus_code = &i
+	}
+}
+
+// AddedStatusCode returns the value that was added to the "status_code" field in this mutation.
+func (m *RemoteExchangeMutation) AddedStatusCode() (r int, exists bool) {
+	v := m.addstatus_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearStatusCode clears the value of the "status_code" field.
+func (m *RemoteExchangeMutation) ClearStatusCode() {
+	m.status_code = nil
+	m.addstatus_code = nil
+	m.clearedFields[remoteexchange.FieldStatusCode] = struct{}{}
+}
+
+// StatusCodeCleared returns if the "status_code" field was cleared in this mutation.
+func (m *RemoteExchangeMutation) StatusCodeCleared() bool {
+	_, ok := m.clearedFields[remoteexchange.FieldStatusCode]
+	return ok
+}
+
+// ResetStatusCode resets all changes to the "status_code" field.
+func (m *RemoteExchangeMutation) ResetStatusCode() {
+	m.status_code = nil
+	m.addstatus_code = nil
+	delete(m.clearedFields, remoteexchange.FieldStatusCode)
+}
+
+// SetResponseBody sets the "response_body" field.
+func (m *RemoteExchangeMutation) SetResponseBody(s string) {
+	m.response_body = &s
+}
+
+// ResponseBody returns the value of the "response_body" field in the mutation.
+func (m *RemoteExchangeMutation) ResponseBody() (r string, exists bool) {
+	v := m.response_body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseBody returns the old "response_body" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldResponseBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseBody: %w", err)
+	}
+	return oldValue.ResponseBody, nil
+}
+
+// ResetResponseBody resets all changes to the "response_body" field.
+func (m *RemoteExchangeMutation) ResetResponseBody() {
+	m.response_body = nil
+}
+
+// SetResponseSize sets the "response_size" field.
+func (m *RemoteExchangeMutation) SetResponseSize(i int) {
+	m.response_size = &i
+	m.addresponse_size = nil
+}
+
+// ResponseSize returns the value of the "response_size" field in the mutation.
+func (m *RemoteExchangeMutation) ResponseSize() (r int, exists bool) {
+	v := m.response_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseSize returns the old "response_size" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldResponseSize(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseSize: %w", err)
+	}
+	return oldValue.ResponseSize, nil
+}
+
+// AddResponseSize adds i to the "response_size" field.
+func (m *RemoteExchangeMutation) AddResponseSize(i int) {
+	if m.addresponse_size != nil {
+		*m.addresponse_size += i
+	} else {
+		m.addresponse_size = &i
+	}
+}
+
+// AddedResponseSize returns the value that was added to the "response_size" field in this mutation.
+func (m *RemoteExchangeMutation) AddedResponseSize() (r int, exists bool) {
+	v := m.addresponse_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetResponseSize resets all changes to the "response_size" field.
+func (m *RemoteExchangeMutation) ResetResponseSize() {
+	m.response_size = nil
+	m.addresponse_size = nil
+}
+
+// SetLatencyMs sets the "latency_ms" field.
+func (m *RemoteExchangeMutation) SetLatencyMs(i int) {
+	m.latency_ms = &i
+	m.addlatency_ms = nil
+}
+
+// LatencyMs returns the value of the "latency_ms" field in the mutation.
+func (m *RemoteExchangeMutation) LatencyMs() (r int, exists bool) {
+	v := m.latency_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLatencyMs returns the old "latency_ms" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldLatencyMs(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLatencyMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLatencyMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLatencyMs: %w", err)
+	}
+	return oldValue.LatencyMs, nil
+}
+
+// AddLatencyMs adds i to the "latency_ms" field.
+func (m *RemoteExchangeMutation) AddLatencyMs(i int) {
+	if m.addlatency_ms != nil {
+		*m.addlatency_ms += i
+	} else {
+		m.addlatency_ms = &i
+	}
+}
+
+// AddedLatencyMs returns the value that was added to the "latency_ms" field in this mutation.
+func (m *RemoteExchangeMutation) AddedLatencyMs() (r int, exists bool) {
+	v := m.addlatency_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLatencyMs resets all changes to the "latency_ms" field.
+func (m *RemoteExchangeMutation) ResetLatencyMs() {
+	m.latency_ms = nil
+	m.addlatency_ms = nil
+}
+
+// SetOutcome sets the "outcome" field.
+func (m *RemoteExchangeMutation) SetOutcome(s string) {
+	m.outcome = &s
+}
+
+// Outcome returns the value of the "outcome" field in the mutation.
+func (m *RemoteExchangeMutation) Outcome() (r string, exists bool) {
+	v := m.outcome
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutcome returns the old "outcome" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldOutcome(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutcome is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutcome requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutcome: %w", err)
+	}
+	return oldValue.Outcome, nil
+}
+
+// ResetOutcome resets all changes to the "outcome" field.
+func (m *RemoteExchangeMutation) ResetOutcome() {
+	m.outcome = nil
+}
+
+// SetError sets the "error" field.
+func (m *RemoteExchangeMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *RemoteExchangeMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the RemoteExchange entity.
+// If the RemoteExchange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RemoteExchangeMutation) OldError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ClearError clears the value of the "error" field.
+func (m *RemoteExchangeMutation) ClearError() {
+	m.error = nil
+	m.clearedFields[remoteexchange.FieldError] = struct{}{}
+}
+
+// ErrorCleared returns if the "error" field was cleared in this mutation.
+func (m *RemoteExchangeMutation) ErrorCleared() bool {
+	_, ok := m.clearedFields[remoteexchange.FieldError]
+	return ok
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *RemoteExchangeMutation) ResetError() {
+	m.error = nil
+	delete(m.clearedFields, remoteexchange.FieldError)
+}
+
+// Where appends a list predicates to the RemoteExchangeMutation builder.
+func (m *RemoteExchangeMutation) Where(ps ...predicate.RemoteExchange) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RemoteExchangeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RemoteExchangeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RemoteExchange, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RemoteExchangeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RemoteExchangeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RemoteExchange).
+func (m *RemoteExchangeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RemoteExchangeMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.shop_id != nil {
+		fields = append(fields, remoteexchange.FieldShopID)
+	}
+	if m.kind != nil {
+		fields = append(fields, remoteexchange.FieldKind)
+	}
+	if m.call != nil {
+		fields = append(fields, remoteexchange.FieldCall)
+	}
+	if m.public_order_id != nil {
+		fields = append(fields, remoteexchange.FieldPublicOrderID)
+	}
+	if m.url != nil {
+		fields = append(fields, remoteexchange.FieldURL)
+	}
+	if m.at != nil {
+		fields = append(fields, remoteexchange.FieldAt)
+	}
+	if m.request_body != nil {
+		fields = append(fields, remoteexchange.FieldRequestBody)
+	}
+	if m.request_size != nil {
+		fields = append(fields, remoteexchange.FieldRequestSize)
+	}
+	if m.status_code != nil {
+		fields = append(fields, remoteexchange.FieldStatusCode)
+	}
+	if m.response_body != nil {
+		fields = append(fields, remoteexchange.FieldResponseBody)
+	}
+	if m.response_size != nil {
+		fields = append(fields, remoteexchange.FieldResponseSize)
+	}
+	if m.latency_ms != nil {
+		fields = append(fields, remoteexchange.FieldLatencyMs)
+	}
+	if m.outcome != nil {
+		fields = append(fields, remoteexchange.FieldOutcome)
+	}
+	if m.error != nil {
+		fields = append(fields, remoteexchange.FieldError)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RemoteExchangeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case remoteexchange.FieldShopID:
+		return m.ShopID()
+	case remoteexchange.FieldKind:
+		return m.Kind()
+	case remoteexchange.FieldCall:
+		return m.Call()
+	case remoteexchange.FieldPublicOrderID:
+		return m.PublicOrderID()
+	case remoteexchange.FieldURL:
+		return m.URL()
+	case remoteexchange.FieldAt:
+		return m.At()
+	case remoteexchange.FieldRequestBody:
+		return m.RequestBody()
+	case remoteexchange.FieldRequestSize:
+		return m.RequestSize()
+	case remoteexchange.FieldStatusCode:
+		return m.StatusCode()
+	case remoteexchange.FieldResponseBody:
+		return m.ResponseBody()
+	case remoteexchange.FieldResponseSize:
+		return m.ResponseSize()
+	case remoteexchange.FieldLatencyMs:
+		return m.LatencyMs()
+	case remoteexchange.FieldOutcome:
+		return m.Outcome()
+	case remoteexchange.FieldError:
+		return m.Error()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RemoteExchangeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case remoteexchange.FieldShopID:
+		return m.OldShopID(ctx)
+	case remoteexchange.FieldKind:
+		return m.OldKind(ctx)
+	case remoteexchange.FieldCall:
+		return m.OldCall(ctx)
+	case remoteexchange.FieldPublicOrderID:
+		return m.OldPublicOrderID(ctx)
+	case remoteexchange.FieldURL:
+		return m.OldURL(ctx)
+	case remoteexchange.FieldAt:
+		return m.OldAt(ctx)
+	case remoteexchange.FieldRequestBody:
+		return m.OldRequestBody(ctx)
+	case remoteexchange.FieldRequestSize:
+		return m.OldRequestSize(ctx)
+	case remoteexchange.FieldStatusCode:
+		return m.OldStatusCode(ctx)
+	case remoteexchange.FieldResponseBody:
+		return m.OldResponseBody(ctx)
+	case remoteexchange.FieldResponseSize:
+		return m.OldResponseSize(ctx)
+	case remoteexchange.FieldLatencyMs:
+		return m.OldLatencyMs(ctx)
+	case remoteexchange.FieldOutcome:
+		return m.OldOutcome(ctx)
+	case remoteexchange.FieldError:
+		return m.OldError(ctx)
+	}
+	return nil, fmt.Errorf("unknown RemoteExchange field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RemoteExchangeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case remoteexchange.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case remoteexchange.FieldKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case remoteexchange.FieldCall:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCall(v)
+		return nil
+	case remoteexchange.FieldPublicOrderID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublicOrderID(v)
+		return nil
+	case remoteexchange.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case remoteexchange.FieldAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAt(v)
+		return nil
+	case remoteexchange.FieldRequestBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestBody(v)
+		return nil
+	case remoteexchange.FieldRequestSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestSize(v)
+		return nil
+	case remoteexchange.FieldStatusCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatusCode(v)
+		return nil
+	case remoteexchange.FieldResponseBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseBody(v)
+		return nil
+	case remoteexchange.FieldResponseSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseSize(v)
+		return nil
+	case remoteexchange.FieldLatencyMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLatencyMs(v)
+		return nil
+	case remoteexchange.FieldOutcome:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutcome(v)
+		return nil
+	case remoteexchange.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RemoteExchange field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RemoteExchangeMutation) AddedFields() []string {
+	var fields []string
+	if m.addshop_id != nil {
+		fields = append(fields, remoteexchange.FieldShopID)
+	}
+	if m.addrequest_size != nil {
+		fields = append(fields, remoteexchange.FieldRequestSize)
+	}
+	if m.addstatus_code != nil {
+		fields = append(fields, remoteexchange.FieldStatusCode)
+	}
+	if m.addresponse_size != nil {
+		fields = append(fields, remoteexchange.FieldResponseSize)
+	}
+	if m.addlatency_ms != nil {
+		fields = append(fields, remoteexchange.FieldLatencyMs)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RemoteExchangeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case remoteexchange.FieldShopID:
+		return m.AddedShopID()
+	case remoteexchange.FieldRequestSize:
+		return m.AddedRequestSize()
+	case remoteexchange.FieldStatusCode:
+		return m.AddedStatusCode()
+	case remoteexchange.FieldResponseSize:
+		return m.AddedResponseSize()
+	case remoteexchange.FieldLatencyMs:
+		return m.AddedLatencyMs()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RemoteExchangeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case remoteexchange.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddShopID(v)
+		return nil
+	case remoteexchange.FieldRequestSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRequestSize(v)
+		return nil
+	case remoteexchange.FieldStatusCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStatusCode(v)
+		return nil
+	case remoteexchange.FieldResponseSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddResponseSize(v)
+		return nil
+	case remoteexchange.FieldLatencyMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLatencyMs(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RemoteExchange numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RemoteExchangeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(remoteexchange.FieldStatusCode) {
+		fields = append(fields, remoteexchange.FieldStatusCode)
+	}
+	if m.FieldCleared(remoteexchange.FieldError) {
+		fields = append(fields, remoteexchange.FieldError)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RemoteExchangeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RemoteExchangeMutation) ClearField(name string) error {
+	switch name {
+	case remoteexchange.FieldStatusCode:
+		m.ClearStatusCode()
+		return nil
+	case remoteexchange.FieldError:
+		m.ClearError()
+		return nil
+	}
+	return fmt.Errorf("unknown RemoteExchange nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RemoteExchangeMutation) ResetField(name string) error {
+	switch name {
+	case remoteexchange.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case remoteexchange.FieldKind:
+		m.ResetKind()
+		return nil
+	case remoteexchange.FieldCall:
+		m.ResetCall()
+		return nil
+	case remoteexchange.FieldPublicOrderID:
+		m.ResetPublicOrderID()
+		return nil
+	case remoteexchange.FieldURL:
+		m.ResetURL()
+		return nil
+	case remoteexchange.FieldAt:
+		m.ResetAt()
+		return nil
+	case remoteexchange.FieldRequestBody:
+		m.ResetRequestBody()
+		return nil
+	case remoteexchange.FieldRequestSize:
+		m.ResetRequestSize()
+		return nil
+	case remoteexchange.FieldStatusCode:
+		m.ResetStatusCode()
+		return nil
+	case remoteexchange.FieldResponseBody:
+		m.ResetResponseBody()
+		return nil
+	case remoteexchange.FieldResponseSize:
+		m.ResetResponseSize()
+		return nil
+	case remoteexchange.FieldLatencyMs:
+		m.ResetLatencyMs()
+		return nil
+	case remoteexchange.FieldOutcome:
+		m.ResetOutcome()
+		return nil
+	case remoteexchange.FieldError:
+		m.ResetError()
+		return nil
+	}
+	return fmt.Errorf("unknown RemoteExchange field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RemoteExchangeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RemoteExchangeMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RemoteExchangeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RemoteExchangeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RemoteExchangeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RemoteExchangeMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RemoteExchangeMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown RemoteExchange unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RemoteExchangeMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown RemoteExchange edge %s", name)
 }
 
 // ShippingRateMutation represents an operation that mutates the ShippingRate nodes in the graph.

@@ -32,6 +32,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/platformsync"
 	"github.com/checkoutd/checkoutd/ent/processlease"
 	"github.com/checkoutd/checkoutd/ent/product"
+	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/rsaorderlease"
 	"github.com/checkoutd/checkoutd/ent/schema"
@@ -977,6 +978,50 @@ func init() {
 	rsaorderleaseDescHolder := rsaorderleaseFields[1].Descriptor()
 	// rsaorderlease.HolderValidator is a validator for the "holder" field. It is called by the builders before save.
 	rsaorderlease.HolderValidator = rsaorderleaseDescHolder.Validators[0].(func(string) error)
+	remoteexchangeFields := schema.RemoteExchange{}.Fields()
+	_ = remoteexchangeFields
+	// remoteexchangeDescKind is the schema descriptor for kind field.
+	remoteexchangeDescKind := remoteexchangeFields[1].Descriptor()
+	// remoteexchange.KindValidator is a validator for the "kind" field. It is called by the builders before save.
+	remoteexchange.KindValidator = remoteexchangeDescKind.Validators[0].(func(string) error)
+	// remoteexchangeDescCall is the schema descriptor for call field.
+	remoteexchangeDescCall := remoteexchangeFields[2].Descriptor()
+	// remoteexchange.CallValidator is a validator for the "call" field. It is called by the builders before save.
+	remoteexchange.CallValidator = remoteexchangeDescCall.Validators[0].(func(string) error)
+	// remoteexchangeDescPublicOrderID is the schema descriptor for public_order_id field.
+	remoteexchangeDescPublicOrderID := remoteexchangeFields[3].Descriptor()
+	// remoteexchange.DefaultPublicOrderID holds the default value on creation for the public_order_id field.
+	remoteexchange.DefaultPublicOrderID = remoteexchangeDescPublicOrderID.Default.(string)
+	// remoteexchange.PublicOrderIDValidator is a validator for the "public_order_id" field. It is called by the builders before save.
+	remoteexchange.PublicOrderIDValidator = remoteexchangeDescPublicOrderID.Validators[0].(func(string) error)
+	// remoteexchangeDescURL is the schema descriptor for url field.
+	remoteexchangeDescURL := remoteexchangeFields[4].Descriptor()
+	// remoteexchange.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	remoteexchange.URLValidator = remoteexchangeDescURL.Validators[0].(func(string) error)
+	// remoteexchangeDescRequestBody is the schema descriptor for request_body field.
+	remoteexchangeDescRequestBody := remoteexchangeFields[6].Descriptor()
+	// remoteexchange.DefaultRequestBody holds the default value on creation for the request_body field.
+	remoteexchange.DefaultRequestBody = remoteexchangeDescRequestBody.Default.(string)
+	// remoteexchangeDescRequestSize is the schema descriptor for request_size field.
+	remoteexchangeDescRequestSize := remoteexchangeFields[7].Descriptor()
+	// remoteexchange.DefaultRequestSize holds the default value on creation for the request_size field.
+	remoteexchange.DefaultRequestSize = remoteexchangeDescRequestSize.Default.(int)
+	// remoteexchangeDescResponseBody is the schema descriptor for response_body field.
+	remoteexchangeDescResponseBody := remoteexchangeFields[9].Descriptor()
+	// remoteexchange.DefaultResponseBody holds the default value on creation for the response_body field.
+	remoteexchange.DefaultResponseBody = remoteexchangeDescResponseBody.Default.(string)
+	// remoteexchangeDescResponseSize is the schema descriptor for response_size field.
+	remoteexchangeDescResponseSize := remoteexchangeFields[10].Descriptor()
+	// remoteexchange.DefaultResponseSize holds the default value on creation for the response_size field.
+	remoteexchange.DefaultResponseSize = remoteexchangeDescResponseSize.Default.(int)
+	// remoteexchangeDescOutcome is the schema descriptor for outcome field.
+	remoteexchangeDescOutcome := remoteexchangeFields[12].Descriptor()
+	// remoteexchange.OutcomeValidator is a validator for the "outcome" field. It is called by the builders before save.
+	remoteexchange.OutcomeValidator = remoteexchangeDescOutcome.Validators[0].(func(string) error)
+	// remoteexchangeDescError is the schema descriptor for error field.
+	remoteexchangeDescError := remoteexchangeFields[13].Descriptor()
+	// remoteexchange.ErrorValidator is a validator for the "error" field. It is called by the builders before save.
+	remoteexchange.ErrorValidator = remoteexchangeDescError.Validators[0].(func(string) error)
 	shippingrateMixin := schema.ShippingRate{}.Mixin()
 	shippingrateMixinFields0 := shippingrateMixin[0].Fields()
 	_ = shippingrateMixinFields0

@@ -72,6 +72,8 @@ type Tx struct {
 	RSAConfig *RSAConfigClient
 	// RSAOrderLease is the client for interacting with the RSAOrderLease builders.
 	RSAOrderLease *RSAOrderLeaseClient
+	// RemoteExchange is the client for interacting with the RemoteExchange builders.
+	RemoteExchange *RemoteExchangeClient
 	// ShippingRate is the client for interacting with the ShippingRate builders.
 	ShippingRate *ShippingRateClient
 	// ShippingZone is the client for interacting with the ShippingZone builders.
@@ -248,6 +250,7 @@ func (tx *Tx) init() {
 	tx.Product = NewProductClient(tx.config)
 	tx.RSAConfig = NewRSAConfigClient(tx.config)
 	tx.RSAOrderLease = NewRSAOrderLeaseClient(tx.config)
+	tx.RemoteExchange = NewRemoteExchangeClient(tx.config)
 	tx.ShippingRate = NewShippingRateClient(tx.config)
 	tx.ShippingZone = NewShippingZoneClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)

@@ -27,6 +27,8 @@ type loaders struct {
 	client *ent.Client
 	mu     sync.Mutex
 	byEdge map[string]*dataloadgen.Loader[int, *ent.Order]
+	// remoteControl is the caller's shop's, read once for every order of the request.
+	remoteControl remoteControlMemo
 }
 
 // withLoaders gives each request its own loaders, so nothing loaded outlives the request.

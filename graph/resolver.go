@@ -15,5 +15,7 @@ type Resolver struct {
 
 // NewSchema returns the executable schema.
 func NewSchema(svc *service.Service) graphql.ExecutableSchema {
-	return generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc}})
+	c := generated.Config{Resolvers: &Resolver{svc: svc}}
+	c.Complexity.Query.RemoteExchanges = remoteExchangesComplexity
+	return generated.NewExecutableSchema(c)
 }

@@ -75,6 +75,8 @@ func ownerOf(n ent.Noder) int {
 		return v.ShopID
 	case *ent.PlatformOrder:
 		return v.ShopID
+	case *ent.RemoteExchange:
+		return v.ShopID
 	}
 	return 0
 }

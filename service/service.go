@@ -24,6 +24,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/platformorders"
 	"github.com/checkoutd/checkoutd/service/remote"
+	"github.com/checkoutd/checkoutd/service/remotelog"
 	"github.com/checkoutd/checkoutd/service/rsa"
 	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/webhook"
@@ -55,8 +56,11 @@ type Service struct {
 	PlatformOrders *platformorders.Service
 	// RSA is the shops' remote state authorities.
 	RSA *rsa.Service
-	// Remote makes the calls to RSAs and API overrides (signed, bounded, circuit-broken).
+	// Remote is the one client of the shops' remote state authorities and API overrides: its
+	// circuits are shared by every call to a remote, and it hands each exchange to RemoteLog.
 	Remote *remote.Client
+	// RemoteLog is the support log of the exchanges with remote state authorities and overrides.
+	RemoteLog *remotelog.Service
 
 	p              *platform.Platform
 	db             *platform.Database
@@ -64,7 +68,7 @@ type Service struct {
 	clock          func() time.Time
 	gatewayTimeout time.Duration
 	outbound       outbound.Policy
-	smtpURL string
+	smtpURL        string
 
 	webhookTimeout     time.Duration
 	webhookRetryBase   time.Duration
@@ -109,6 +113,10 @@ func New(db *platform.Database, opts ...Option) *Service {
 	// service clock says.
 	calls := outbound.NewCallMetrics(s.p.Metrics)
 	gateways := gateway.New(s.gatewayTimeout, time.Now, s.outbound).Measured(calls)
+	s.RemoteLog = remotelog.New(s.p)
+	// One remote client for every outside system taking part in a checkout while the shopper
+	// waits (the remote state authority and the API overrides): one set of circuits.
+	s.Remote = remote.New(s.outbound, time.Now, remote.WithRecorder(s.RemoteLog), remote.WithMetrics(calls))
 	s.Shops = shops.New(s.p, s.outbound)
 	s.Catalog = catalog.New(s.p)
 	s.Payments = payment.New(s.p, gateways)
@@ -117,9 +125,6 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.PlatformOrders = platformorders.New(s.p)
 	s.Connector = connector.New(s.p, s.Orders, s.Customers, s.Catalog, s.PlatformOrders, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase, Calls: calls})
 	s.Orders.UseCustomerTokens(s.Connector)
-	// One remote client for every outside system taking part in a checkout while the shopper
-	// waits (the remote state authority and the API overrides): one set of circuits.
-	s.Remote = remote.New(s.outbound, time.Now, remote.WithMetrics(calls))
 	s.Orders.UseOverrides(override.New(s.Remote, s.outbound))
 	s.RSA = rsa.New(s.p, s.Shops, s.Orders, s.Remote)
 	s.Orders.UseStateAuthority(s.RSA)
@@ -164,7 +169,7 @@ func (s *Service) StartJobs(ctx context.Context) error {
 }
 
 // SetRetention sets how long the records named name (webhook_deliveries, connector_calls,
-// idempotency_records) are kept before the retention job deletes them; before StartJobs.
+// idempotency_records, remote_exchanges) are kept before the retention job deletes them; before StartJobs.
 func (s *Service) SetRetention(name string, keep time.Duration) error {
 	return s.p.Jobs.SetRetention(name, keep)
 }
@@ -182,6 +187,8 @@ func (s *Service) PruneOldRecords(ctx context.Context, budget time.Duration) (ma
 func (s *Service) StopJobs(ctx context.Context) error {
 	err := s.p.Jobs.Stop(ctx)
 	s.p.StopLease(ctx)
+	// The exchanges still in memory are written before the process goes.
+	s.RemoteLog.Flush(ctx)
 	return err
 }
 

@@ -46,7 +46,7 @@ func apiOverridesPage(overrides []*ent.APIOverride, p pagination) templ.Componen
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<p>Each override sends one piece of checkout functionality to your own endpoint, for every order of the shop.</p><p><a href=\"/admin/api-overrides/new\" id=\"new-override\" class=\"button\">New override</a></p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div id=\"overrides-intro\"><p>Each override replaces one of checkoutd's built-in functions with a call to your endpoint, for every order of the shop (an order may bring its own override of a type at init, which wins over the shop's):</p><ul><li><code>address_validate</code>: validates a shipping or billing address before it is applied;</li><li><code>shipping</code>: produces the shipping lines the shopper chooses from;</li><li><code>discount</code>: validates a discount code and says what it takes off;</li><li><code>inventory</code>: checks inventory, with stage <code>initial</code> when the order starts and <code>final</code> before it is processed;</li><li><code>tax</code>: computes the order's taxes.</li></ul><p>checkoutd POSTs the order's state to the override's URL, at most once per override for each shopper request, signed with <code>X-HMAC-Timestamp</code> and <code>X-HMAC</code> keyed by the override's shared secret (docs/overrides.md has the bodies). When the endpoint does not answer in time, answers 5xx, or has failed five times in a row (it is then not called for 30 seconds), the override's failure policy applies: refuse (the shopper gets an error and the order stays as it was) or fall back to the built-in function.</p><p>A <a href=\"/admin/remote-state-authority\">remote state authority</a>, when one is configured, wins over every override: it owns the whole order, shipping lines, taxes and discounts included, so no override is called while it is set.</p><p><a href=\"/admin/remote-exchanges?kind=override\" id=\"override-exchanges\">The last calls to your overrides</a>, with what was sent and answered.</p></div><p><a href=\"/admin/api-overrides/new\" id=\"new-override\" class=\"button\">New override</a></p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -68,7 +68,7 @@ func apiOverridesPage(overrides []*ent.APIOverride, p pagination) templ.Componen
 					var templ_7745c5c3_Var3 string
 					templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(o.OverrideType)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 21, Col: 28}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 33, Col: 28}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 					if templ_7745c5c3_Err != nil {
@@ -81,7 +81,7 @@ func apiOverridesPage(overrides []*ent.APIOverride, p pagination) templ.Componen
 					var templ_7745c5c3_Var4 string
 					templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(o.URL)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 22, Col: 19}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 34, Col: 19}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 					if templ_7745c5c3_Err != nil {
@@ -94,7 +94,7 @@ func apiOverridesPage(overrides []*ent.APIOverride, p pagination) templ.Componen
 					var templ_7745c5c3_Var5 string
 					templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(shops.MaskSecret(o.SharedSecret))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 23, Col: 67}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 35, Col: 67}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 					if templ_7745c5c3_Err != nil {
@@ -107,7 +107,7 @@ func apiOverridesPage(overrides []*ent.APIOverride, p pagination) templ.Componen
 					var templ_7745c5c3_Var6 templ.SafeURL
 					templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinURLErrs(templ.URL("/admin/api-overrides/" + o.PublicID))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 25, Col: 79}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 37, Col: 79}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 					if templ_7745c5c3_Err != nil {
@@ -120,7 +120,7 @@ func apiOverridesPage(overrides []*ent.APIOverride, p pagination) templ.Componen
 					var templ_7745c5c3_Var7 string
 					templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(o.OverrideType)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 25, Col: 133}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 37, Col: 133}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 					if templ_7745c5c3_Err != nil {
@@ -133,7 +133,7 @@ func apiOverridesPage(overrides []*ent.APIOverride, p pagination) templ.Componen
 					var templ_7745c5c3_Var8 templ.SafeURL
 					templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinURLErrs(templ.URL("/admin/api-overrides/" + o.PublicID + "/delete"))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 26, Col: 93}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 38, Col: 93}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 					if templ_7745c5c3_Err != nil {
@@ -146,7 +146,7 @@ func apiOverridesPage(overrides []*ent.APIOverride, p pagination) templ.Componen
 					var templ_7745c5c3_Var9 string
 					templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(o.OverrideType)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 26, Col: 149}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 38, Col: 149}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 					if templ_7745c5c3_Err != nil {
@@ -220,7 +220,7 @@ func apiOverridePage(title, action string, o *ent.APIOverride, f form) templ.Com
 			var templ_7745c5c3_Var12 templ.SafeURL
 			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(action))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 40, Col: 52}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 52, Col: 52}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 			if templ_7745c5c3_Err != nil {
@@ -266,7 +266,7 @@ func apiOverridePage(title, action string, o *ent.APIOverride, f form) templ.Com
 				var templ_7745c5c3_Var13 string
 				templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(shops.MaskSecret(o.SharedSecret))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 51, Col: 70}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_overrides.templ`, Line: 63, Col: 70}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 				if templ_7745c5c3_Err != nil {

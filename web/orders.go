@@ -53,7 +53,11 @@ func (c *Console) orderPage(q *request, status int, forms orderForms) error {
 			*f = newForm(nil)
 		}
 	}
-	return q.render(status, orderPage(d, forms))
+	rc, err := c.svc.Shops.RemoteControl(q.ctx(), q.shop)
+	if err != nil {
+		return err
+	}
+	return q.render(status, orderPage(d, rc, forms))
 }
 
 func (c *Console) order(q *request) error { return c.orderPage(q, http.StatusOK, orderForms{}) }

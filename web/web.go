@@ -77,6 +77,7 @@ func Register(mux *http.ServeMux, svc *service.Service, opts ...Option) {
 	c.integrationRoutes(mux)
 	c.corsRoutes(mux)
 	c.apiOverrideRoutes(mux)
+	c.remoteExchangeRoutes(mux)
 	c.giftCardRoutes(mux)
 	c.orderRoutes(mux)
 	c.catalogRoutes(mux)

@@ -17,6 +17,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/connector"
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/remotelog"
 	"github.com/checkoutd/checkoutd/service/webhook"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -43,6 +44,7 @@ type config struct {
 
 	RetentionWebhookDeliveries  keepFor `name:"retention-webhook-deliveries" env:"CHECKOUT_RETENTION_WEBHOOK_DELIVERIES" default:"${retention_webhook_deliveries}" placeholder:"DURATION" group:"retention" help:"How long a finished webhook delivery and its attempts are kept (at least 1h); 30d or 72h."`
 	RetentionConnectorCalls     keepFor `name:"retention-connector-calls" env:"CHECKOUT_RETENTION_CONNECTOR_CALLS" default:"${retention_connector_calls}" placeholder:"DURATION" group:"retention" help:"How long a finished platform connector call and its attempts are kept (at least 1h)."`
+	RetentionRemoteExchanges    keepFor `name:"retention-remote-exchanges" env:"CHECKOUT_RETENTION_REMOTE_EXCHANGES" default:"${retention_remote_exchanges}" placeholder:"DURATION" group:"retention" help:"How long an exchange with a remote state authority or API override is kept in the support log (at least 1h)."`
 	RetentionIdempotencyRecords keepFor `name:"retention-idempotency-records" env:"CHECKOUT_RETENTION_IDEMPOTENCY_RECORDS" default:"${retention_idempotency_records}" placeholder:"DURATION" group:"retention" help:"How long an idempotency record is kept (at least the 24h a key replays)."`
 
 	LogFormat string `name:"log-format" env:"CHECKOUT_LOG_FORMAT" default:"text" enum:"text,json" placeholder:"FORMAT" group:"logs" help:"Log line format: text or json."`
@@ -61,6 +63,7 @@ var configVars = kong.Vars{
 
 	"retention_webhook_deliveries":  keepFor(webhooks.DeliveryRetention).String(),
 	"retention_connector_calls":     keepFor(connector.CallRetention).String(),
+	"retention_remote_exchanges":    keepFor(remotelog.Retention).String(),
 	"retention_idempotency_records": keepFor(checkout.IdempotencyRecordRetention).String(),
 }
 

@@ -55,6 +55,7 @@ func (c *config) retention() []retentionSetting {
 	return []retentionSetting{
 		{"webhook_deliveries", "retention-webhook-deliveries", "CHECKOUT_RETENTION_WEBHOOK_DELIVERIES", c.RetentionWebhookDeliveries, time.Hour},
 		{"connector_calls", "retention-connector-calls", "CHECKOUT_RETENTION_CONNECTOR_CALLS", c.RetentionConnectorCalls, time.Hour},
+		{"remote_exchanges", "retention-remote-exchanges", "CHECKOUT_RETENTION_REMOTE_EXCHANGES", c.RetentionRemoteExchanges, time.Hour},
 		{"idempotency_records", "retention-idempotency-records", "CHECKOUT_RETENTION_IDEMPOTENCY_RECORDS", c.RetentionIdempotencyRecords, checkout.IdempotencyKeyLifetime},
 	}
 }

@@ -357,6 +357,18 @@ func (f RSAOrderLeaseFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RSAOrderLeaseMutation", m)
 }
 
+// The RemoteExchangeFunc type is an adapter to allow the use of ordinary
+// function as RemoteExchange mutator.
+type RemoteExchangeFunc func(context.Context, *ent.RemoteExchangeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RemoteExchangeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RemoteExchangeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RemoteExchangeMutation", m)
+}
+
 // The ShippingRateFunc type is an adapter to allow the use of ordinary
 // function as ShippingRate mutator.
 type ShippingRateFunc func(context.Context, *ent.ShippingRateMutation) (ent.Value, error)

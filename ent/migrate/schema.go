@@ -1045,6 +1045,42 @@ var (
 		Columns:    RsaOrderLeasesColumns,
 		PrimaryKey: []*schema.Column{RsaOrderLeasesColumns[0]},
 	}
+	// RemoteExchangesColumns holds the columns for the "remote_exchanges" table.
+	RemoteExchangesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "shop_id", Type: field.TypeInt},
+		{Name: "kind", Type: field.TypeString, Size: 16},
+		{Name: "call", Type: field.TypeString, Size: 64},
+		{Name: "public_order_id", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "url", Type: field.TypeString, Size: 2048},
+		{Name: "at", Type: field.TypeTime},
+		{Name: "request_body", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "request_size", Type: field.TypeInt, Default: 0},
+		{Name: "status_code", Type: field.TypeInt, Nullable: true},
+		{Name: "response_body", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "response_size", Type: field.TypeInt, Default: 0},
+		{Name: "latency_ms", Type: field.TypeInt},
+		{Name: "outcome", Type: field.TypeString, Size: 16},
+		{Name: "error", Type: field.TypeString, Nullable: true, Size: 1024},
+	}
+	// RemoteExchangesTable holds the schema information for the "remote_exchanges" table.
+	RemoteExchangesTable = &schema.Table{
+		Name:       "remote_exchanges",
+		Columns:    RemoteExchangesColumns,
+		PrimaryKey: []*schema.Column{RemoteExchangesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "remoteexchange_shop_id_at",
+				Unique:  false,
+				Columns: []*schema.Column{RemoteExchangesColumns[1], RemoteExchangesColumns[6]},
+			},
+			{
+				Name:    "remoteexchange_shop_id_public_order_id",
+				Unique:  false,
+				Columns: []*schema.Column{RemoteExchangesColumns[1], RemoteExchangesColumns[4]},
+			},
+		},
+	}
 	// ShippingRatesColumns holds the columns for the "shipping_rates" table.
 	ShippingRatesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1356,6 +1392,7 @@ var (
 		ProductsTable,
 		RsaConfigsTable,
 		RsaOrderLeasesTable,
+		RemoteExchangesTable,
 		ShippingRatesTable,
 		ShippingZonesTable,
 		ShopsTable,
@@ -1482,6 +1519,9 @@ func init() {
 	}
 	RsaOrderLeasesTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(154618822656),
+	}
+	RemoteExchangesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(158913789952),
 	}
 	ShippingRatesTable.ForeignKeys[0].RefTable = ShippingZonesTable
 	ShippingRatesTable.Annotation = &entsql.Annotation{

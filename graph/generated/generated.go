@@ -49,6 +49,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	APIOverride() APIOverrideResolver
 	ApplicationState() ApplicationStateResolver
+	AppliedOverride() AppliedOverrideResolver
 	ExternalPaymentGateway() ExternalPaymentGatewayResolver
 	Mutation() MutationResolver
 	Order() OrderResolver
@@ -118,6 +119,12 @@ type ComplexityRoot struct {
 		ResumableLink   func(childComplexity int) int
 		Shipping        func(childComplexity int) int
 		Taxes           func(childComplexity int) int
+	}
+
+	AppliedOverride struct {
+		InEffect     func(childComplexity int) int
+		OverrideType func(childComplexity int) int
+		Source       func(childComplexity int) int
 	}
 
 	AuthorizationTransaction struct {
@@ -576,6 +583,7 @@ type ComplexityRoot struct {
 		PlatformOrderID func(childComplexity int) int
 		ProcessedAt     func(childComplexity int) int
 		PublicOrderID   func(childComplexity int) int
+		RemoteControl   func(childComplexity int) int
 		Reserved        func(childComplexity int) int
 		ResumableLink   func(childComplexity int) int
 		Shop            func(childComplexity int) int
@@ -662,6 +670,11 @@ type ComplexityRoot struct {
 	OrderPaymentEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	OrderRemoteControl struct {
+		Overrides func(childComplexity int) int
+		UnderRSA  func(childComplexity int) int
 	}
 
 	OrderView struct {
@@ -878,6 +891,7 @@ type ComplexityRoot struct {
 		PaymentIframe            func(childComplexity int, publicOrderID string) int
 		PlatformOrders           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) int
 		PlatformSyncs            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) int
+		RemoteExchanges          func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, kind *string, publicOrderID *string, orderBy *ent.RemoteExchangeOrder) int
 		Shop                     func(childComplexity int) int
 		ValidateAddress          func(childComplexity int, publicOrderID string, input schema.OrderAddress, addressType *string) int
 		ValidateDiscountCode     func(childComplexity int, publicOrderID string, code string) int
@@ -911,6 +925,34 @@ type ComplexityRoot struct {
 		Status            func(childComplexity int) int
 		Success           func(childComplexity int) int
 		TransactionNumber func(childComplexity int) int
+	}
+
+	RemoteExchange struct {
+		At            func(childComplexity int) int
+		Call          func(childComplexity int) int
+		Error         func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		LatencyMs     func(childComplexity int) int
+		Outcome       func(childComplexity int) int
+		PublicOrderID func(childComplexity int) int
+		RequestBody   func(childComplexity int) int
+		RequestSize   func(childComplexity int) int
+		ResponseBody  func(childComplexity int) int
+		ResponseSize  func(childComplexity int) int
+		StatusCode    func(childComplexity int) int
+		URL           func(childComplexity int) int
+	}
+
+	RemoteExchangeConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	RemoteExchangeEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	ShippingLine struct {
@@ -1170,6 +1212,9 @@ type ApplicationStateResolver interface {
 
 	Shipping(ctx context.Context, obj *model.ApplicationState) (*model.ShippingState, error)
 }
+type AppliedOverrideResolver interface {
+	Source(ctx context.Context, obj *shops.AppliedOverride) (model.OverrideSource, error)
+}
 type ExternalPaymentGatewayResolver interface {
 	APITokenMasked(ctx context.Context, obj *ent.ExternalPaymentGateway) (*string, error)
 }
@@ -1249,6 +1294,8 @@ type MutationResolver interface {
 type OrderResolver interface {
 	LineItems(ctx context.Context, obj *ent.Order, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LineItemOrder, where *ent.LineItemWhereInput) (*ent.LineItemConnection, error)
 	Payments(ctx context.Context, obj *ent.Order, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderPaymentOrder, where *ent.OrderPaymentWhereInput) (*ent.OrderPaymentConnection, error)
+
+	RemoteControl(ctx context.Context, obj *ent.Order) (*shops.RemoteControl, error)
 }
 type OrderViewResolver interface {
 	PublicOrderID(ctx context.Context, obj *orders.OrderView) (string, error)
@@ -1275,6 +1322,7 @@ type QueryResolver interface {
 	EstimateTaxes(ctx context.Context, publicOrderID string, input schema.OrderAddress) (*orders.TaxEstimate, error)
 	PaymentIframe(ctx context.Context, publicOrderID string) (*orders.PaymentIframe, error)
 	CheckPaymentIframeStyles(ctx context.Context, publicOrderID string, styleSheet orders.PaymentIframeStyles) (*orders.PaymentIframeStyles, error)
+	RemoteExchanges(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, kind *string, publicOrderID *string, orderBy *ent.RemoteExchangeOrder) (*ent.RemoteExchangeConnection, error)
 	Shop(ctx context.Context) (*ent.Shop, error)
 	WebhookTopics(ctx context.Context) ([]*webhooks.Topic, error)
 	EnabledFlows(ctx context.Context) ([]*shops.FlowSummary, error)
@@ -1561,6 +1609,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApplicationState.Taxes(childComplexity), true
+
+	case "AppliedOverride.inEffect":
+		if e.ComplexityRoot.AppliedOverride.InEffect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AppliedOverride.InEffect(childComplexity), true
+	case "AppliedOverride.overrideType":
+		if e.ComplexityRoot.AppliedOverride.OverrideType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AppliedOverride.OverrideType(childComplexity), true
+	case "AppliedOverride.source":
+		if e.ComplexityRoot.AppliedOverride.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AppliedOverride.Source(childComplexity), true
 
 	case "AuthorizationTransaction.amount":
 		if e.ComplexityRoot.AuthorizationTransaction.Amount == nil {
@@ -3892,6 +3959,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.PublicOrderID(childComplexity), true
+	case "Order.remoteControl":
+		if e.ComplexityRoot.Order.RemoteControl == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.RemoteControl(childComplexity), true
 	case "Order.reserved":
 		if e.ComplexityRoot.Order.Reserved == nil {
 			break
@@ -4265,6 +4338,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrderPaymentEdge.Node(childComplexity), true
+
+	case "OrderRemoteControl.overrides":
+		if e.ComplexityRoot.OrderRemoteControl.Overrides == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderRemoteControl.Overrides(childComplexity), true
+	case "OrderRemoteControl.underRemoteStateAuthority":
+		if e.ComplexityRoot.OrderRemoteControl.UnderRSA == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderRemoteControl.UnderRSA(childComplexity), true
 
 	case "OrderView.applicationState":
 		if e.ComplexityRoot.OrderView.ApplicationState == nil {
@@ -5275,6 +5361,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PlatformSyncs(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int)), true
+	case "Query.remoteExchanges":
+		if e.ComplexityRoot.Query.RemoteExchanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_remoteExchanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RemoteExchanges(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["kind"].(*string), args["publicOrderId"].(*string), args["orderBy"].(*ent.RemoteExchangeOrder)), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
@@ -5442,6 +5539,123 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RefundTransaction.TransactionNumber(childComplexity), true
+
+	case "RemoteExchange.at":
+		if e.ComplexityRoot.RemoteExchange.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.At(childComplexity), true
+	case "RemoteExchange.call":
+		if e.ComplexityRoot.RemoteExchange.Call == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.Call(childComplexity), true
+	case "RemoteExchange.error":
+		if e.ComplexityRoot.RemoteExchange.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.Error(childComplexity), true
+	case "RemoteExchange.id":
+		if e.ComplexityRoot.RemoteExchange.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.ID(childComplexity), true
+	case "RemoteExchange.kind":
+		if e.ComplexityRoot.RemoteExchange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.Kind(childComplexity), true
+	case "RemoteExchange.latencyMs":
+		if e.ComplexityRoot.RemoteExchange.LatencyMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.LatencyMs(childComplexity), true
+	case "RemoteExchange.outcome":
+		if e.ComplexityRoot.RemoteExchange.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.Outcome(childComplexity), true
+	case "RemoteExchange.publicOrderID":
+		if e.ComplexityRoot.RemoteExchange.PublicOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.PublicOrderID(childComplexity), true
+	case "RemoteExchange.requestBody":
+		if e.ComplexityRoot.RemoteExchange.RequestBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.RequestBody(childComplexity), true
+	case "RemoteExchange.requestSize":
+		if e.ComplexityRoot.RemoteExchange.RequestSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.RequestSize(childComplexity), true
+	case "RemoteExchange.responseBody":
+		if e.ComplexityRoot.RemoteExchange.ResponseBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.ResponseBody(childComplexity), true
+	case "RemoteExchange.responseSize":
+		if e.ComplexityRoot.RemoteExchange.ResponseSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.ResponseSize(childComplexity), true
+	case "RemoteExchange.statusCode":
+		if e.ComplexityRoot.RemoteExchange.StatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.StatusCode(childComplexity), true
+	case "RemoteExchange.url":
+		if e.ComplexityRoot.RemoteExchange.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchange.URL(childComplexity), true
+
+	case "RemoteExchangeConnection.edges":
+		if e.ComplexityRoot.RemoteExchangeConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchangeConnection.Edges(childComplexity), true
+	case "RemoteExchangeConnection.pageInfo":
+		if e.ComplexityRoot.RemoteExchangeConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchangeConnection.PageInfo(childComplexity), true
+	case "RemoteExchangeConnection.totalCount":
+		if e.ComplexityRoot.RemoteExchangeConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchangeConnection.TotalCount(childComplexity), true
+
+	case "RemoteExchangeEdge.cursor":
+		if e.ComplexityRoot.RemoteExchangeEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchangeEdge.Cursor(childComplexity), true
+	case "RemoteExchangeEdge.node":
+		if e.ComplexityRoot.RemoteExchangeEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoteExchangeEdge.Node(childComplexity), true
 
 	case "ShippingLine.amount":
 		if e.ComplexityRoot.ShippingLine.Amount == nil {
@@ -6581,6 +6795,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("RSAConfigOrder", ec.unmarshalInputRSAConfigOrder),
 			graphql.NewInputUnmarshaler("RSAConfigWhereInput", ec.unmarshalInputRSAConfigWhereInput),
 			graphql.NewInputUnmarshaler("RefundInput", ec.unmarshalInputRefundInput),
+			graphql.NewInputUnmarshaler("RemoteExchangeOrder", ec.unmarshalInputRemoteExchangeOrder),
+			graphql.NewInputUnmarshaler("RemoteExchangeWhereInput", ec.unmarshalInputRemoteExchangeWhereInput),
 			graphql.NewInputUnmarshaler("RestockLineInput", ec.unmarshalInputRestockLineInput),
 			graphql.NewInputUnmarshaler("ShippingRateInput", ec.unmarshalInputShippingRateInput),
 			graphql.NewInputUnmarshaler("ShippingRateOrder", ec.unmarshalInputShippingRateOrder),
@@ -11244,6 +11460,279 @@ input RSAConfigWhereInput {
   hasShop: Boolean
   hasShopWith: [ShopWhereInput!]
 }
+type RemoteExchange implements Node {
+  id: ID!
+  kind: String!
+  call: String!
+  publicOrderID: String!
+  url: String!
+  at: Time!
+  requestBody: String!
+  requestSize: Int!
+  statusCode: Int
+  responseBody: String!
+  responseSize: Int!
+  latencyMs: Int!
+  outcome: String!
+  error: String
+}
+"""
+A connection to a list of items.
+"""
+type RemoteExchangeConnection {
+  """
+  A list of edges.
+  """
+  edges: [RemoteExchangeEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type RemoteExchangeEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: RemoteExchange
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for RemoteExchange connections
+"""
+input RemoteExchangeOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order RemoteExchanges.
+  """
+  field: RemoteExchangeOrderField!
+}
+"""
+Properties by which RemoteExchange connections can be ordered.
+"""
+enum RemoteExchangeOrderField {
+  KIND
+  AT
+}
+"""
+RemoteExchangeWhereInput is used for filtering RemoteExchange objects.
+Input was generated by ent.
+"""
+input RemoteExchangeWhereInput {
+  not: RemoteExchangeWhereInput
+  and: [RemoteExchangeWhereInput!]
+  or: [RemoteExchangeWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  kind field predicates
+  """
+  kind: String
+  kindNEQ: String
+  kindIn: [String!]
+  kindNotIn: [String!]
+  kindGT: String
+  kindGTE: String
+  kindLT: String
+  kindLTE: String
+  kindContains: String
+  kindHasPrefix: String
+  kindHasSuffix: String
+  kindEqualFold: String
+  kindContainsFold: String
+  """
+  call field predicates
+  """
+  call: String
+  callNEQ: String
+  callIn: [String!]
+  callNotIn: [String!]
+  callGT: String
+  callGTE: String
+  callLT: String
+  callLTE: String
+  callContains: String
+  callHasPrefix: String
+  callHasSuffix: String
+  callEqualFold: String
+  callContainsFold: String
+  """
+  public_order_id field predicates
+  """
+  publicOrderID: String
+  publicOrderIDNEQ: String
+  publicOrderIDIn: [String!]
+  publicOrderIDNotIn: [String!]
+  publicOrderIDGT: String
+  publicOrderIDGTE: String
+  publicOrderIDLT: String
+  publicOrderIDLTE: String
+  publicOrderIDContains: String
+  publicOrderIDHasPrefix: String
+  publicOrderIDHasSuffix: String
+  publicOrderIDEqualFold: String
+  publicOrderIDContainsFold: String
+  """
+  url field predicates
+  """
+  url: String
+  urlNEQ: String
+  urlIn: [String!]
+  urlNotIn: [String!]
+  urlGT: String
+  urlGTE: String
+  urlLT: String
+  urlLTE: String
+  urlContains: String
+  urlHasPrefix: String
+  urlHasSuffix: String
+  urlEqualFold: String
+  urlContainsFold: String
+  """
+  at field predicates
+  """
+  at: Time
+  atNEQ: Time
+  atIn: [Time!]
+  atNotIn: [Time!]
+  atGT: Time
+  atGTE: Time
+  atLT: Time
+  atLTE: Time
+  """
+  request_body field predicates
+  """
+  requestBody: String
+  requestBodyNEQ: String
+  requestBodyIn: [String!]
+  requestBodyNotIn: [String!]
+  requestBodyGT: String
+  requestBodyGTE: String
+  requestBodyLT: String
+  requestBodyLTE: String
+  requestBodyContains: String
+  requestBodyHasPrefix: String
+  requestBodyHasSuffix: String
+  requestBodyEqualFold: String
+  requestBodyContainsFold: String
+  """
+  request_size field predicates
+  """
+  requestSize: Int
+  requestSizeNEQ: Int
+  requestSizeIn: [Int!]
+  requestSizeNotIn: [Int!]
+  requestSizeGT: Int
+  requestSizeGTE: Int
+  requestSizeLT: Int
+  requestSizeLTE: Int
+  """
+  status_code field predicates
+  """
+  statusCode: Int
+  statusCodeNEQ: Int
+  statusCodeIn: [Int!]
+  statusCodeNotIn: [Int!]
+  statusCodeGT: Int
+  statusCodeGTE: Int
+  statusCodeLT: Int
+  statusCodeLTE: Int
+  statusCodeIsNil: Boolean
+  statusCodeNotNil: Boolean
+  """
+  response_body field predicates
+  """
+  responseBody: String
+  responseBodyNEQ: String
+  responseBodyIn: [String!]
+  responseBodyNotIn: [String!]
+  responseBodyGT: String
+  responseBodyGTE: String
+  responseBodyLT: String
+  responseBodyLTE: String
+  responseBodyContains: String
+  responseBodyHasPrefix: String
+  responseBodyHasSuffix: String
+  responseBodyEqualFold: String
+  responseBodyContainsFold: String
+  """
+  response_size field predicates
+  """
+  responseSize: Int
+  responseSizeNEQ: Int
+  responseSizeIn: [Int!]
+  responseSizeNotIn: [Int!]
+  responseSizeGT: Int
+  responseSizeGTE: Int
+  responseSizeLT: Int
+  responseSizeLTE: Int
+  """
+  latency_ms field predicates
+  """
+  latencyMs: Int
+  latencyMsNEQ: Int
+  latencyMsIn: [Int!]
+  latencyMsNotIn: [Int!]
+  latencyMsGT: Int
+  latencyMsGTE: Int
+  latencyMsLT: Int
+  latencyMsLTE: Int
+  """
+  outcome field predicates
+  """
+  outcome: String
+  outcomeNEQ: String
+  outcomeIn: [String!]
+  outcomeNotIn: [String!]
+  outcomeGT: String
+  outcomeGTE: String
+  outcomeLT: String
+  outcomeLTE: String
+  outcomeContains: String
+  outcomeHasPrefix: String
+  outcomeHasSuffix: String
+  outcomeEqualFold: String
+  outcomeContainsFold: String
+  """
+  error field predicates
+  """
+  error: String
+  errorNEQ: String
+  errorIn: [String!]
+  errorNotIn: [String!]
+  errorGT: String
+  errorGTE: String
+  errorLT: String
+  errorLTE: String
+  errorContains: String
+  errorHasPrefix: String
+  errorHasSuffix: String
+  errorIsNil: Boolean
+  errorNotNil: Boolean
+  errorEqualFold: String
+  errorContainsFold: String
+}
 type ShippingRate implements Node {
   id: ID!
   createdAt: Time!
@@ -13921,6 +14410,52 @@ extend type Mutation {
   setPricesIncludeTax(pricesIncludeTax: Boolean!): Shop!
 }
 `, BuiltIn: false},
+	{Name: "../schema/remote.graphql", Input: `extend type Query {
+  """
+  The support log: the last calls checkoutd made to the shop's remote state authority and API
+  overrides (kept 7 days by default), newest first unless orderBy says otherwise, each with the
+  beginning of its request and answer (16 KiB each), its status, latency and outcome. kind
+  (rsa or override) and publicOrderId narrow it.
+  """
+  remoteExchanges(after: Cursor, first: Int, before: Cursor, last: Int, kind: String, publicOrderId: String, orderBy: RemoteExchangeOrder): RemoteExchangeConnection!
+}
+
+"""Where an override of an order comes from."""
+enum OverrideSource {
+  """The shop's API override configuration."""
+  SHOP
+  """The order's own override, given at init; it wins over the shop's of the same type."""
+  ORDER
+}
+
+"""One piece of an order's checkout sent to an outside endpoint."""
+type AppliedOverride {
+  """address_validate, shipping, discount, inventory or tax."""
+  overrideType: String!
+  source: OverrideSource!
+  """
+  False when the shop has a remote state authority: it owns the whole order's state, so the
+  overrides are not called.
+  """
+  inEffect: Boolean!
+}
+
+"""Which parts of an order's checkout are decided outside checkoutd."""
+type OrderRemoteControl {
+  """
+  The shop has a remote state authority: every change to the order is sent to it as an event
+  and its answer becomes the order's state.
+  """
+  underRemoteStateAuthority: Boolean!
+  """The API overrides that apply to the order, one per type."""
+  overrides: [AppliedOverride!]!
+}
+
+extend type Order {
+  """Whether the order is under a remote state authority and which API overrides apply to it."""
+  remoteControl: OrderRemoteControl!
+}
+`, BuiltIn: false},
 	{Name: "../schema/scalars.graphql", Input: `"""An RFC 3339 date-time."""
 scalar Time
 `, BuiltIn: false},
@@ -14231,6 +14766,18 @@ func (ec *executionContext) childFields_ApplicationState(ctx context.Context, fi
 		return ec.fieldContext_ApplicationState_platformOrderID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ApplicationState", field.Name)
+}
+
+func (ec *executionContext) childFields_AppliedOverride(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "overrideType":
+		return ec.fieldContext_AppliedOverride_overrideType(ctx, field)
+	case "source":
+		return ec.fieldContext_AppliedOverride_source(ctx, field)
+	case "inEffect":
+		return ec.fieldContext_AppliedOverride_inEffect(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AppliedOverride", field.Name)
 }
 
 func (ec *executionContext) childFields_AuthorizationTransaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15011,6 +15558,8 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_transactions(ctx, field)
 	case "events":
 		return ec.fieldContext_Order_events(ctx, field)
+	case "remoteControl":
+		return ec.fieldContext_Order_remoteControl(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Order", field.Name)
 }
@@ -15171,6 +15720,16 @@ func (ec *executionContext) childFields_OrderPaymentEdge(ctx context.Context, fi
 		return ec.fieldContext_OrderPaymentEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrderPaymentEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderRemoteControl(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "underRemoteStateAuthority":
+		return ec.fieldContext_OrderRemoteControl_underRemoteStateAuthority(ctx, field)
+	case "overrides":
+		return ec.fieldContext_OrderRemoteControl_overrides(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderRemoteControl", field.Name)
 }
 
 func (ec *executionContext) childFields_OrderView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15621,6 +16180,62 @@ func (ec *executionContext) childFields_RefundTransaction(ctx context.Context, f
 		return ec.fieldContext_RefundTransaction_status(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RefundTransaction", field.Name)
+}
+
+func (ec *executionContext) childFields_RemoteExchange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_RemoteExchange_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_RemoteExchange_kind(ctx, field)
+	case "call":
+		return ec.fieldContext_RemoteExchange_call(ctx, field)
+	case "publicOrderID":
+		return ec.fieldContext_RemoteExchange_publicOrderID(ctx, field)
+	case "url":
+		return ec.fieldContext_RemoteExchange_url(ctx, field)
+	case "at":
+		return ec.fieldContext_RemoteExchange_at(ctx, field)
+	case "requestBody":
+		return ec.fieldContext_RemoteExchange_requestBody(ctx, field)
+	case "requestSize":
+		return ec.fieldContext_RemoteExchange_requestSize(ctx, field)
+	case "statusCode":
+		return ec.fieldContext_RemoteExchange_statusCode(ctx, field)
+	case "responseBody":
+		return ec.fieldContext_RemoteExchange_responseBody(ctx, field)
+	case "responseSize":
+		return ec.fieldContext_RemoteExchange_responseSize(ctx, field)
+	case "latencyMs":
+		return ec.fieldContext_RemoteExchange_latencyMs(ctx, field)
+	case "outcome":
+		return ec.fieldContext_RemoteExchange_outcome(ctx, field)
+	case "error":
+		return ec.fieldContext_RemoteExchange_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RemoteExchange", field.Name)
+}
+
+func (ec *executionContext) childFields_RemoteExchangeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_RemoteExchangeConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_RemoteExchangeConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_RemoteExchangeConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RemoteExchangeConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_RemoteExchangeEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_RemoteExchangeEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_RemoteExchangeEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RemoteExchangeEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_ShippingLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -18197,6 +18812,68 @@ func (ec *executionContext) field_Query_platformSyncs_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_remoteExchanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kind"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.RemoteExchangeOrder, error) {
+			return ec.unmarshalORemoteExchangeOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg6
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_validateAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20231,6 +20908,75 @@ func (ec *executionContext) _ApplicationState_platformOrderID(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_ApplicationState_platformOrderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
+}
+
+func (ec *executionContext) _AppliedOverride_overrideType(ctx context.Context, field graphql.CollectedField, obj *shops.AppliedOverride) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AppliedOverride_overrideType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OverrideType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AppliedOverride_overrideType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AppliedOverride", field, false, false, "String")
+}
+
+func (ec *executionContext) _AppliedOverride_source(ctx context.Context, field graphql.CollectedField, obj *shops.AppliedOverride) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AppliedOverride_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AppliedOverride().Source(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.OverrideSource) graphql.Marshaler {
+			return ec.marshalNOverrideSource2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐOverrideSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AppliedOverride_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AppliedOverride", field, true, true, "OverrideSource")
+}
+
+func (ec *executionContext) _AppliedOverride_inEffect(ctx context.Context, field graphql.CollectedField, obj *shops.AppliedOverride) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AppliedOverride_inEffect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InEffect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AppliedOverride_inEffect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AppliedOverride", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _AuthorizationTransaction_gateway(ctx context.Context, field graphql.CollectedField, obj *checkout.AuthorizationTransaction) (ret graphql.Marshaler) {
@@ -29794,6 +30540,38 @@ func (ec *executionContext) fieldContext_Order_events(ctx context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Order_remoteControl(ctx context.Context, field graphql.CollectedField, obj *ent.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_remoteControl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Order().RemoteControl(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *shops.RemoteControl) graphql.Marshaler {
+			return ec.marshalNOrderRemoteControl2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐRemoteControl(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_remoteControl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderRemoteControl(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OrderAddress_id(ctx context.Context, field graphql.CollectedField, obj *schema.OrderAddress) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31090,6 +31868,61 @@ func (ec *executionContext) _OrderPaymentEdge_cursor(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_OrderPaymentEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderPaymentEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _OrderRemoteControl_underRemoteStateAuthority(ctx context.Context, field graphql.CollectedField, obj *shops.RemoteControl) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderRemoteControl_underRemoteStateAuthority(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnderRSA, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderRemoteControl_underRemoteStateAuthority(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderRemoteControl", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _OrderRemoteControl_overrides(ctx context.Context, field graphql.CollectedField, obj *shops.RemoteControl) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderRemoteControl_overrides(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Overrides, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []shops.AppliedOverride) graphql.Marshaler {
+			return ec.marshalNAppliedOverride2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐAppliedOverrideᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderRemoteControl_overrides(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderRemoteControl",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AppliedOverride(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _OrderView_publicOrderID(ctx context.Context, field graphql.CollectedField, obj *orders.OrderView) (ret graphql.Marshaler) {
@@ -35163,6 +35996,50 @@ func (ec *executionContext) fieldContext_Query_checkPaymentIframeStyles(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_remoteExchanges(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_remoteExchanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().RemoteExchanges(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["kind"].(*string), fc.Args["publicOrderId"].(*string), fc.Args["orderBy"].(*ent.RemoteExchangeOrder))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.RemoteExchangeConnection) graphql.Marshaler {
+			return ec.marshalNRemoteExchangeConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_remoteExchanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RemoteExchangeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_remoteExchanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_shop(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35885,6 +36762,470 @@ func (ec *executionContext) _RefundTransaction_status(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_RefundTransaction_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RefundTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _RemoteExchange_id(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RemoteExchange_kind(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RemoteExchange_call(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_call(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Call, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_call(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RemoteExchange_publicOrderID(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_publicOrderID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_publicOrderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RemoteExchange_url(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RemoteExchange_at(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RemoteExchange_requestBody(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_requestBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_requestBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RemoteExchange_requestSize(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_requestSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_requestSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RemoteExchange_statusCode(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_statusCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_statusCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RemoteExchange_responseBody(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_responseBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_responseBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RemoteExchange_responseSize(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_responseSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_responseSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RemoteExchange_latencyMs(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_latencyMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatencyMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RemoteExchange_outcome(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_outcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RemoteExchange_error(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchange_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchange_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RemoteExchangeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchangeConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.RemoteExchangeEdge) graphql.Marshaler {
+			return ec.marshalORemoteExchangeEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchangeConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RemoteExchangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RemoteExchangeEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RemoteExchangeConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchangeConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchangeConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RemoteExchangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RemoteExchangeConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchangeConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchangeConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchangeConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RemoteExchangeEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchangeEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.RemoteExchange) graphql.Marshaler {
+			return ec.marshalORemoteExchange2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchangeEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RemoteExchangeEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RemoteExchange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RemoteExchangeEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.RemoteExchangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoteExchangeEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoteExchangeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoteExchangeEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _ShippingLine_id(ctx context.Context, field graphql.CollectedField, obj *schema.ShippingLine) (ret graphql.Marshaler) {
@@ -59956,6 +61297,1207 @@ func UnmarshalRefundInput(ctx context.Context, raw any) (model.RefundInput, erro
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputRemoteExchangeOrder(ctx context.Context, obj any) (ent.RemoteExchangeOrder, error) {
+	var it ent.RemoteExchangeOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNRemoteExchangeOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRemoteExchangeOrder unmarshals raw into the RemoteExchangeOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRemoteExchangeOrder(ctx context.Context, raw any) (ent.RemoteExchangeOrder, error) {
+	var out ent.RemoteExchangeOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RemoteExchangeOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputRemoteExchangeWhereInput(ctx context.Context, obj any) (ent.RemoteExchangeWhereInput, error) {
+	var it ent.RemoteExchangeWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "kind", "kindNEQ", "kindIn", "kindNotIn", "kindGT", "kindGTE", "kindLT", "kindLTE", "kindContains", "kindHasPrefix", "kindHasSuffix", "kindEqualFold", "kindContainsFold", "call", "callNEQ", "callIn", "callNotIn", "callGT", "callGTE", "callLT", "callLTE", "callContains", "callHasPrefix", "callHasSuffix", "callEqualFold", "callContainsFold", "publicOrderID", "publicOrderIDNEQ", "publicOrderIDIn", "publicOrderIDNotIn", "publicOrderIDGT", "publicOrderIDGTE", "publicOrderIDLT", "publicOrderIDLTE", "publicOrderIDContains", "publicOrderIDHasPrefix", "publicOrderIDHasSuffix", "publicOrderIDEqualFold", "publicOrderIDContainsFold", "url", "urlNEQ", "urlIn", "urlNotIn", "urlGT", "urlGTE", "urlLT", "urlLTE", "urlContains", "urlHasPrefix", "urlHasSuffix", "urlEqualFold", "urlContainsFold", "at", "atNEQ", "atIn", "atNotIn", "atGT", "atGTE", "atLT", "atLTE", "requestBody", "requestBodyNEQ", "requestBodyIn", "requestBodyNotIn", "requestBodyGT", "requestBodyGTE", "requestBodyLT", "requestBodyLTE", "requestBodyContains", "requestBodyHasPrefix", "requestBodyHasSuffix", "requestBodyEqualFold", "requestBodyContainsFold", "requestSize", "requestSizeNEQ", "requestSizeIn", "requestSizeNotIn", "requestSizeGT", "requestSizeGTE", "requestSizeLT", "requestSizeLTE", "statusCode", "statusCodeNEQ", "statusCodeIn", "statusCodeNotIn", "statusCodeGT", "statusCodeGTE", "statusCodeLT", "statusCodeLTE", "statusCodeIsNil", "statusCodeNotNil", "responseBody", "responseBodyNEQ", "responseBodyIn", "responseBodyNotIn", "responseBodyGT", "responseBodyGTE", "responseBodyLT", "responseBodyLTE", "responseBodyContains", "responseBodyHasPrefix", "responseBodyHasSuffix", "responseBodyEqualFold", "responseBodyContainsFold", "responseSize", "responseSizeNEQ", "responseSizeIn", "responseSizeNotIn", "responseSizeGT", "responseSizeGTE", "responseSizeLT", "responseSizeLTE", "latencyMs", "latencyMsNEQ", "latencyMsIn", "latencyMsNotIn", "latencyMsGT", "latencyMsGTE", "latencyMsLT", "latencyMsLTE", "outcome", "outcomeNEQ", "outcomeIn", "outcomeNotIn", "outcomeGT", "outcomeGTE", "outcomeLT", "outcomeLTE", "outcomeContains", "outcomeHasPrefix", "outcomeHasSuffix", "outcomeEqualFold", "outcomeContainsFold", "error", "errorNEQ", "errorIn", "errorNotIn", "errorGT", "errorGTE", "errorLT", "errorLTE", "errorContains", "errorHasPrefix", "errorHasSuffix", "errorIsNil", "errorNotNil", "errorEqualFold", "errorContainsFold"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalORemoteExchangeWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalORemoteExchangeWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalORemoteExchangeWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "kindNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNEQ = data
+		case "kindIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindIn = data
+		case "kindNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNotIn = data
+		case "kindGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindGT = data
+		case "kindGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindGTE = data
+		case "kindLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindLT = data
+		case "kindLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindLTE = data
+		case "kindContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindContains = data
+		case "kindHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindHasPrefix = data
+		case "kindHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindHasSuffix = data
+		case "kindEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindEqualFold = data
+		case "kindContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindContainsFold = data
+		case "call":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("call"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Call = data
+		case "callNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallNEQ = data
+		case "callIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallIn = data
+		case "callNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallNotIn = data
+		case "callGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallGT = data
+		case "callGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallGTE = data
+		case "callLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallLT = data
+		case "callLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallLTE = data
+		case "callContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallContains = data
+		case "callHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallHasPrefix = data
+		case "callHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallHasSuffix = data
+		case "callEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallEqualFold = data
+		case "callContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallContainsFold = data
+		case "publicOrderID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderID = data
+		case "publicOrderIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDNEQ = data
+		case "publicOrderIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDIn = data
+		case "publicOrderIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDNotIn = data
+		case "publicOrderIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDGT = data
+		case "publicOrderIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDGTE = data
+		case "publicOrderIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDLT = data
+		case "publicOrderIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDLTE = data
+		case "publicOrderIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDContains = data
+		case "publicOrderIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDHasPrefix = data
+		case "publicOrderIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDHasSuffix = data
+		case "publicOrderIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDEqualFold = data
+		case "publicOrderIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publicOrderIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublicOrderIDContainsFold = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "urlNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLNEQ = data
+		case "urlIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLIn = data
+		case "urlNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLNotIn = data
+		case "urlGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLGT = data
+		case "urlGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLGTE = data
+		case "urlLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLLT = data
+		case "urlLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLLTE = data
+		case "urlContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLContains = data
+		case "urlHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLHasPrefix = data
+		case "urlHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLHasSuffix = data
+		case "urlEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLEqualFold = data
+		case "urlContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLContainsFold = data
+		case "at":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("at"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.At = data
+		case "atNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("atNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AtNEQ = data
+		case "atIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("atIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AtIn = data
+		case "atNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("atNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AtNotIn = data
+		case "atGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("atGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AtGT = data
+		case "atGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("atGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AtGTE = data
+		case "atLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("atLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AtLT = data
+		case "atLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("atLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AtLTE = data
+		case "requestBody":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBody"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBody = data
+		case "requestBodyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyNEQ = data
+		case "requestBodyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyIn = data
+		case "requestBodyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyNotIn = data
+		case "requestBodyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyGT = data
+		case "requestBodyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyGTE = data
+		case "requestBodyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyLT = data
+		case "requestBodyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyLTE = data
+		case "requestBodyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyContains = data
+		case "requestBodyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyHasPrefix = data
+		case "requestBodyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyHasSuffix = data
+		case "requestBodyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyEqualFold = data
+		case "requestBodyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestBodyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestBodyContainsFold = data
+		case "requestSize":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestSize"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestSize = data
+		case "requestSizeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestSizeNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestSizeNEQ = data
+		case "requestSizeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestSizeIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestSizeIn = data
+		case "requestSizeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestSizeNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestSizeNotIn = data
+		case "requestSizeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestSizeGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestSizeGT = data
+		case "requestSizeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestSizeGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestSizeGTE = data
+		case "requestSizeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestSizeLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestSizeLT = data
+		case "requestSizeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestSizeLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestSizeLTE = data
+		case "statusCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCode"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCode = data
+		case "statusCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeNEQ = data
+		case "statusCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeIn = data
+		case "statusCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeNotIn = data
+		case "statusCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeGT = data
+		case "statusCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeGTE = data
+		case "statusCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeLT = data
+		case "statusCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeLTE = data
+		case "statusCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeIsNil = data
+		case "statusCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCodeNotNil = data
+		case "responseBody":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBody"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBody = data
+		case "responseBodyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyNEQ = data
+		case "responseBodyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyIn = data
+		case "responseBodyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyNotIn = data
+		case "responseBodyGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyGT = data
+		case "responseBodyGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyGTE = data
+		case "responseBodyLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyLT = data
+		case "responseBodyLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyLTE = data
+		case "responseBodyContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyContains = data
+		case "responseBodyHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyHasPrefix = data
+		case "responseBodyHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyHasSuffix = data
+		case "responseBodyEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyEqualFold = data
+		case "responseBodyContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseBodyContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseBodyContainsFold = data
+		case "responseSize":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseSize"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseSize = data
+		case "responseSizeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseSizeNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseSizeNEQ = data
+		case "responseSizeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseSizeIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseSizeIn = data
+		case "responseSizeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseSizeNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseSizeNotIn = data
+		case "responseSizeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseSizeGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseSizeGT = data
+		case "responseSizeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseSizeGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseSizeGTE = data
+		case "responseSizeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseSizeLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseSizeLT = data
+		case "responseSizeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("responseSizeLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResponseSizeLTE = data
+		case "latencyMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMs = data
+		case "latencyMsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsNEQ = data
+		case "latencyMsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsIn = data
+		case "latencyMsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsNotIn = data
+		case "latencyMsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsGT = data
+		case "latencyMsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsGTE = data
+		case "latencyMsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsLT = data
+		case "latencyMsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMsLTE = data
+		case "outcome":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcome"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Outcome = data
+		case "outcomeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeNEQ = data
+		case "outcomeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeIn = data
+		case "outcomeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeNotIn = data
+		case "outcomeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeGT = data
+		case "outcomeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeGTE = data
+		case "outcomeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeLT = data
+		case "outcomeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeLTE = data
+		case "outcomeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeContains = data
+		case "outcomeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeHasPrefix = data
+		case "outcomeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeHasSuffix = data
+		case "outcomeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeEqualFold = data
+		case "outcomeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outcomeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OutcomeContainsFold = data
+		case "error":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("error"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Error = data
+		case "errorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNEQ = data
+		case "errorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorIn = data
+		case "errorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNotIn = data
+		case "errorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGT = data
+		case "errorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGTE = data
+		case "errorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLT = data
+		case "errorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLTE = data
+		case "errorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContains = data
+		case "errorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasPrefix = data
+		case "errorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasSuffix = data
+		case "errorIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorIsNil = data
+		case "errorNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNotNil = data
+		case "errorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorEqualFold = data
+		case "errorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContainsFold = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRemoteExchangeWhereInput unmarshals raw into the RemoteExchangeWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRemoteExchangeWhereInput(ctx context.Context, raw any) (ent.RemoteExchangeWhereInput, error) {
+	var out ent.RemoteExchangeWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RemoteExchangeWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputRestockLineInput(ctx context.Context, obj any) (checkout.RestockLine, error) {
 	var it checkout.RestockLine
 	if obj == nil {
@@ -66609,6 +69151,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._ShippingRate(ctx, sel, obj)
+	case *ent.RemoteExchange:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._RemoteExchange(ctx, sel, obj)
 	case *ent.RSAConfig:
 		if obj == nil {
 			return graphql.Null
@@ -67048,6 +69595,50 @@ func (ec *executionContext) _ApplicationState(ctx context.Context, sel ast.Selec
 			}
 		case "platformOrderID":
 			out.Values[i] = ec._ApplicationState_platformOrderID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var appliedOverrideImplementors = []string{"AppliedOverride"}
+
+func (ec *executionContext) _AppliedOverride(ctx context.Context, sel ast.SelectionSet, obj *shops.AppliedOverride) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, appliedOverrideImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AppliedOverride")
+		case "overrideType":
+			out.Values[i] = ec._AppliedOverride_overrideType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AppliedOverride_source(ctx, field, obj)
+				})
+		case "inEffect":
+			out.Values[i] = ec._AppliedOverride_inEffect(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -70142,6 +72733,12 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Order_events(ctx, field, obj)
 				})
+		case "remoteControl":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Order_remoteControl(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -70653,6 +73250,44 @@ func (ec *executionContext) _OrderPaymentEdge(ctx context.Context, sel ast.Selec
 			}
 		case "cursor":
 			out.Values[i] = ec._OrderPaymentEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var orderRemoteControlImplementors = []string{"OrderRemoteControl"}
+
+func (ec *executionContext) _OrderRemoteControl(ctx context.Context, sel ast.SelectionSet, obj *shops.RemoteControl) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderRemoteControlImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderRemoteControl")
+		case "underRemoteStateAuthority":
+			out.Values[i] = ec._OrderRemoteControl_underRemoteStateAuthority(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "overrides":
+			out.Values[i] = ec._OrderRemoteControl_overrides(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -72043,6 +74678,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_checkPaymentIframeStyles(ctx, field)
 				})
+		case "remoteExchanges":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_remoteExchanges(ctx, field)
+				})
 		case "shop":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -72266,6 +74907,185 @@ func (ec *executionContext) _RefundTransaction(ctx context.Context, sel ast.Sele
 			}
 		case "status":
 			out.Values[i] = ec._RefundTransaction_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var remoteExchangeImplementors = []string{"RemoteExchange", "Node"}
+
+func (ec *executionContext) _RemoteExchange(ctx context.Context, sel ast.SelectionSet, obj *ent.RemoteExchange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, remoteExchangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RemoteExchange")
+		case "id":
+			out.Values[i] = ec._RemoteExchange_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._RemoteExchange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "call":
+			out.Values[i] = ec._RemoteExchange_call(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicOrderID":
+			out.Values[i] = ec._RemoteExchange_publicOrderID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._RemoteExchange_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._RemoteExchange_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestBody":
+			out.Values[i] = ec._RemoteExchange_requestBody(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestSize":
+			out.Values[i] = ec._RemoteExchange_requestSize(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "statusCode":
+			out.Values[i] = ec._RemoteExchange_statusCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "responseBody":
+			out.Values[i] = ec._RemoteExchange_responseBody(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "responseSize":
+			out.Values[i] = ec._RemoteExchange_responseSize(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latencyMs":
+			out.Values[i] = ec._RemoteExchange_latencyMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "outcome":
+			out.Values[i] = ec._RemoteExchange_outcome(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._RemoteExchange_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var remoteExchangeConnectionImplementors = []string{"RemoteExchangeConnection"}
+
+func (ec *executionContext) _RemoteExchangeConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.RemoteExchangeConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, remoteExchangeConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RemoteExchangeConnection")
+		case "edges":
+			out.Values[i] = ec._RemoteExchangeConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._RemoteExchangeConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._RemoteExchangeConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var remoteExchangeEdgeImplementors = []string{"RemoteExchangeEdge"}
+
+func (ec *executionContext) _RemoteExchangeEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.RemoteExchangeEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, remoteExchangeEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RemoteExchangeEdge")
+		case "node":
+			out.Values[i] = ec._RemoteExchangeEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._RemoteExchangeEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -74315,6 +77135,26 @@ func (ec *executionContext) marshalNApplicationState2ᚖgithubᚗcomᚋcheckoutd
 	return ec._ApplicationState(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNAppliedOverride2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐAppliedOverride(ctx context.Context, sel ast.SelectionSet, v shops.AppliedOverride) graphql.Marshaler {
+	return ec._AppliedOverride(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAppliedOverride2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐAppliedOverrideᚄ(ctx context.Context, sel ast.SelectionSet, v []shops.AppliedOverride) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAppliedOverride2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐAppliedOverride(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNAuthorizationTransaction2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐAuthorizationTransaction(ctx context.Context, sel ast.SelectionSet, v checkout.AuthorizationTransaction) graphql.Marshaler {
 	return ec._AuthorizationTransaction(ctx, sel, &v)
 }
@@ -75287,6 +78127,14 @@ func (ec *executionContext) unmarshalNOrderPaymentWhereInput2ᚖgithubᚗcomᚋc
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNOrderRemoteControl2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋshopsᚐRemoteControl(ctx context.Context, sel ast.SelectionSet, v *shops.RemoteControl) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OrderRemoteControl!")
+		return graphql.Null
+	}
+	return ec._OrderRemoteControl(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNOrderStatus2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋorderᚐStatus(ctx context.Context, v any) (order.Status, error) {
 	var res order.Status
 	err := res.UnmarshalGQL(v)
@@ -75308,6 +78156,16 @@ func (ec *executionContext) marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋchec
 func (ec *executionContext) unmarshalNOrderWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderWhereInput(ctx context.Context, v any) (*ent.OrderWhereInput, error) {
 	res, err := ec.unmarshalInputOrderWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNOverrideSource2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐOverrideSource(ctx context.Context, v any) (model.OverrideSource, error) {
+	var res model.OverrideSource
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOverrideSource2githubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐOverrideSource(ctx context.Context, sel ast.SelectionSet, v model.OverrideSource) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
@@ -75624,6 +78482,33 @@ func (ec *executionContext) marshalNRefundTransaction2ᚕgithubᚗcomᚋcheckout
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNRemoteExchangeConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeConnection(ctx context.Context, sel ast.SelectionSet, v *ent.RemoteExchangeConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RemoteExchangeConnection!")
+		return graphql.Null
+	}
+	return ec._RemoteExchangeConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRemoteExchangeOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeOrderField(ctx context.Context, v any) (*ent.RemoteExchangeOrderField, error) {
+	var res = new(ent.RemoteExchangeOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRemoteExchangeOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.RemoteExchangeOrderField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RemoteExchangeOrderField!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNRemoteExchangeWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeWhereInput(ctx context.Context, v any) (*ent.RemoteExchangeWhereInput, error) {
+	res, err := ec.unmarshalInputRemoteExchangeWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNRestockLineInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRestockLine(ctx context.Context, v any) (*checkout.RestockLine, error) {
@@ -78218,6 +81103,66 @@ func (ec *executionContext) marshalORefundResult2ᚖgithubᚗcomᚋcheckoutdᚋc
 		return graphql.Null
 	}
 	return ec._RefundResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORemoteExchange2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchange(ctx context.Context, sel ast.SelectionSet, v *ent.RemoteExchange) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RemoteExchange(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORemoteExchangeEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.RemoteExchangeEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalORemoteExchangeEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalORemoteExchangeEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeEdge(ctx context.Context, sel ast.SelectionSet, v *ent.RemoteExchangeEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RemoteExchangeEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalORemoteExchangeOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeOrder(ctx context.Context, v any) (*ent.RemoteExchangeOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputRemoteExchangeOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalORemoteExchangeWhereInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeWhereInputᚄ(ctx context.Context, v any) ([]*ent.RemoteExchangeWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.RemoteExchangeWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRemoteExchangeWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalORemoteExchangeWhereInput2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐRemoteExchangeWhereInput(ctx context.Context, v any) (*ent.RemoteExchangeWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputRemoteExchangeWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalORestockLineInput2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋcheckoutᚐRestockLineᚄ(ctx context.Context, v any) ([]*checkout.RestockLine, error) {

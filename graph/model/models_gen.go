@@ -87,6 +87,64 @@ type RefundInput struct {
 	IdempotencyKey    *string                 `json:"idempotencyKey,omitempty"`
 }
 
+// Where an override of an order comes from.
+type OverrideSource string
+
+const (
+	// The shop's API override configuration.
+	OverrideSourceShop OverrideSource = "SHOP"
+	// The order's own override, given at init; it wins over the shop's of the same type.
+	OverrideSourceOrder OverrideSource = "ORDER"
+)
+
+var AllOverrideSource = []OverrideSource{
+	OverrideSourceShop,
+	OverrideSourceOrder,
+}
+
+func (e OverrideSource) IsValid() bool {
+	switch e {
+	case OverrideSourceShop, OverrideSourceOrder:
+		return true
+	}
+	return false
+}
+
+func (e OverrideSource) String() string {
+	return string(e)
+}
+
+func (e *OverrideSource) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = OverrideSource(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid OverrideSource", str)
+	}
+	return nil
+}
+
+func (e OverrideSource) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *OverrideSource) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e OverrideSource) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 type WalletPayStep string
 
 const (

@@ -67,6 +67,7 @@ var (
 		{Invalid, "02-22", "webhook.shared_secret_not_configured", "webhook created before the shared secret"},
 		{Invalid, "02-22", "webhook.invalid_topic", "webhook_topic_id not 1-6"},
 		{Invalid, "02-22", "webhook.invalid_callback_url", "callback_url not an absolute http(s) URL, over 2048 characters, or refused by the outbound guard (the message says why: a link-local or metadata address, a private or other non-public address, a user name or password; docs/operations.md \"Outbound calls\")"},
+		{Invalid, "02-22", "remote_exchange.invalid_kind", "an exchange log filter `kind` other than rsa or override (GraphQL remoteExchanges, the console's exchange log)"},
 		{Invalid, "02-22", "webhook_delivery.invalid_status", "a webhook delivery filter `status` other than pending, succeeded or failed"},
 		{Invalid, "02-22", "webhook_delivery.in_progress", "replay of a delivery still being attempted (details.next_attempt_at)"},
 		{Invalid, "02-22", "connector_call.in_progress", "GraphQL replay of a connector call still being attempted (details.next_attempt_at)"},
