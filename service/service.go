@@ -23,6 +23,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/platformorders"
 	"github.com/checkoutd/checkoutd/service/shops"
+	"github.com/checkoutd/checkoutd/service/subscription"
 	"github.com/checkoutd/checkoutd/service/webhook"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -50,6 +51,8 @@ type Service struct {
 	Customers *customers.Service
 	// PlatformOrders are the shop's orders as its platform knows them.
 	PlatformOrders *platformorders.Service
+	// Subscriptions are the customers' recurring orders, placed through checkout when due.
+	Subscriptions *subscription.Service
 
 	p              *platform.Platform
 	db             *platform.Database
@@ -111,6 +114,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.Connector = connector.New(s.p, s.Orders, s.Customers, s.Catalog, s.PlatformOrders, connector.Config{Outbound: s.outbound, RetryBase: s.connectorRetryBase, Calls: calls})
 	s.Orders.UseCustomerTokens(s.Connector)
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)
+	s.Subscriptions = subscription.New(s.p, s.Shops, s.Catalog, s.Customers, s.Orders, s.Checkout)
 	s.Admin = admin.New(s.p, s.Orders)
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})
