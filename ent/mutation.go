@@ -33302,6 +33302,7 @@ type SubscriptionMutation struct {
 	payment_details                  *map[string]string
 	payment_rrule                    *string
 	order_rrule                      *string
+	order_rrule_start                *time.Time
 	payment_rrule_text               *string
 	order_rrule_text                 *string
 	current_retries                  *int
@@ -34645,6 +34646,42 @@ func (m *SubscriptionMutation) ResetOrderRrule() {
 	m.order_rrule = nil
 }
 
+// SetOrderRruleStart sets the "order_rrule_start" field.
+func (m *SubscriptionMutation) SetOrderRruleStart(t time.Time) {
+	m.order_rrule_start = &t
+}
+
+// OrderRruleStart returns the value of the "order_rrule_start" field in the mutation.
+func (m *SubscriptionMutation) OrderRruleStart() (r time.Time, exists bool) {
+	v := m.order_rrule_start
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderRruleStart returns the old "order_rrule_start" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldOrderRruleStart(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderRruleStart is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderRruleStart requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderRruleStart: %w", err)
+	}
+	return oldValue.OrderRruleStart, nil
+}
+
+// ResetOrderRruleStart resets all changes to the "order_rrule_start" field.
+func (m *SubscriptionMutation) ResetOrderRruleStart() {
+	m.order_rrule_start = nil
+}
+
 // SetPaymentRruleText sets the "payment_rrule_text" field.
 func (m *SubscriptionMutation) SetPaymentRruleText(s string) {
 	m.payment_rrule_text = &s
@@ -35527,7 +35564,7 @@ func (m *SubscriptionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SubscriptionMutation) Fields() []string {
-	fields := make([]string, 0, 43)
+	fields := make([]string, 0, 44)
 	if m.created_at != nil {
 		fields = append(fields, subscription.FieldCreatedAt)
 	}
@@ -35614,6 +35651,9 @@ func (m *SubscriptionMutation) Fields() []string {
 	}
 	if m.order_rrule != nil {
 		fields = append(fields, subscription.FieldOrderRrule)
+	}
+	if m.order_rrule_start != nil {
+		fields = append(fields, subscription.FieldOrderRruleStart)
 	}
 	if m.payment_rrule_text != nil {
 		fields = append(fields, subscription.FieldPaymentRruleText)
@@ -35723,6 +35763,8 @@ func (m *SubscriptionMutation) Field(name string) (ent.Value, bool) {
 		return m.PaymentRrule()
 	case subscription.FieldOrderRrule:
 		return m.OrderRrule()
+	case subscription.FieldOrderRruleStart:
+		return m.OrderRruleStart()
 	case subscription.FieldPaymentRruleText:
 		return m.PaymentRruleText()
 	case subscription.FieldOrderRruleText:
@@ -35818,6 +35860,8 @@ func (m *SubscriptionMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldPaymentRrule(ctx)
 	case subscription.FieldOrderRrule:
 		return m.OldOrderRrule(ctx)
+	case subscription.FieldOrderRruleStart:
+		return m.OldOrderRruleStart(ctx)
 	case subscription.FieldPaymentRruleText:
 		return m.OldPaymentRruleText(ctx)
 	case subscription.FieldOrderRruleText:
@@ -36057,6 +36101,13 @@ func (m *SubscriptionMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOrderRrule(v)
+		return nil
+	case subscription.FieldOrderRruleStart:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderRruleStart(v)
 		return nil
 	case subscription.FieldPaymentRruleText:
 		v, ok := value.(string)
@@ -36453,6 +36504,9 @@ func (m *SubscriptionMutation) ResetField(name string) error {
 		return nil
 	case subscription.FieldOrderRrule:
 		m.ResetOrderRrule()
+		return nil
+	case subscription.FieldOrderRruleStart:
+		m.ResetOrderRruleStart()
 		return nil
 	case subscription.FieldPaymentRruleText:
 		m.ResetPaymentRruleText()

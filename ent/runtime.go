@@ -1190,53 +1190,53 @@ func init() {
 	// subscription.OrderRruleValidator is a validator for the "order_rrule" field. It is called by the builders before save.
 	subscription.OrderRruleValidator = subscriptionDescOrderRrule.Validators[0].(func(string) error)
 	// subscriptionDescPaymentRruleText is the schema descriptor for payment_rrule_text field.
-	subscriptionDescPaymentRruleText := subscriptionFields[27].Descriptor()
+	subscriptionDescPaymentRruleText := subscriptionFields[28].Descriptor()
 	// subscription.DefaultPaymentRruleText holds the default value on creation for the payment_rrule_text field.
 	subscription.DefaultPaymentRruleText = subscriptionDescPaymentRruleText.Default.(string)
 	// subscription.PaymentRruleTextValidator is a validator for the "payment_rrule_text" field. It is called by the builders before save.
 	subscription.PaymentRruleTextValidator = subscriptionDescPaymentRruleText.Validators[0].(func(string) error)
 	// subscriptionDescOrderRruleText is the schema descriptor for order_rrule_text field.
-	subscriptionDescOrderRruleText := subscriptionFields[28].Descriptor()
+	subscriptionDescOrderRruleText := subscriptionFields[29].Descriptor()
 	// subscription.DefaultOrderRruleText holds the default value on creation for the order_rrule_text field.
 	subscription.DefaultOrderRruleText = subscriptionDescOrderRruleText.Default.(string)
 	// subscription.OrderRruleTextValidator is a validator for the "order_rrule_text" field. It is called by the builders before save.
 	subscription.OrderRruleTextValidator = subscriptionDescOrderRruleText.Validators[0].(func(string) error)
 	// subscriptionDescCurrentRetries is the schema descriptor for current_retries field.
-	subscriptionDescCurrentRetries := subscriptionFields[29].Descriptor()
+	subscriptionDescCurrentRetries := subscriptionFields[30].Descriptor()
 	// subscription.DefaultCurrentRetries holds the default value on creation for the current_retries field.
 	subscription.DefaultCurrentRetries = subscriptionDescCurrentRetries.Default.(int)
 	// subscriptionDescOrdersProcessed is the schema descriptor for orders_processed field.
-	subscriptionDescOrdersProcessed := subscriptionFields[30].Descriptor()
+	subscriptionDescOrdersProcessed := subscriptionFields[31].Descriptor()
 	// subscription.DefaultOrdersProcessed holds the default value on creation for the orders_processed field.
 	subscription.DefaultOrdersProcessed = subscriptionDescOrdersProcessed.Default.(int)
 	// subscriptionDescOrderCount is the schema descriptor for order_count field.
-	subscriptionDescOrderCount := subscriptionFields[31].Descriptor()
+	subscriptionDescOrderCount := subscriptionFields[32].Descriptor()
 	// subscription.DefaultOrderCount holds the default value on creation for the order_count field.
 	subscription.DefaultOrderCount = subscriptionDescOrderCount.Default.(int)
 	// subscriptionDescPercentDiscount is the schema descriptor for percent_discount field.
-	subscriptionDescPercentDiscount := subscriptionFields[32].Descriptor()
+	subscriptionDescPercentDiscount := subscriptionFields[33].Descriptor()
 	// subscription.DefaultPercentDiscount holds the default value on creation for the percent_discount field.
 	subscription.DefaultPercentDiscount = subscriptionDescPercentDiscount.Default.(int)
 	// subscriptionDescChargedCurrency is the schema descriptor for charged_currency field.
-	subscriptionDescChargedCurrency := subscriptionFields[33].Descriptor()
+	subscriptionDescChargedCurrency := subscriptionFields[34].Descriptor()
 	// subscription.ChargedCurrencyValidator is a validator for the "charged_currency" field. It is called by the builders before save.
 	subscription.ChargedCurrencyValidator = subscriptionDescChargedCurrency.Validators[0].(func(string) error)
 	// subscriptionDescBaseCurrency is the schema descriptor for base_currency field.
-	subscriptionDescBaseCurrency := subscriptionFields[34].Descriptor()
+	subscriptionDescBaseCurrency := subscriptionFields[35].Descriptor()
 	// subscription.BaseCurrencyValidator is a validator for the "base_currency" field. It is called by the builders before save.
 	subscription.BaseCurrencyValidator = subscriptionDescBaseCurrency.Validators[0].(func(string) error)
 	// subscriptionDescBaseToChargedExchangeRate is the schema descriptor for base_to_charged_exchange_rate field.
-	subscriptionDescBaseToChargedExchangeRate := subscriptionFields[35].Descriptor()
+	subscriptionDescBaseToChargedExchangeRate := subscriptionFields[36].Descriptor()
 	// subscription.DefaultBaseToChargedExchangeRate holds the default value on creation for the base_to_charged_exchange_rate field.
 	subscription.DefaultBaseToChargedExchangeRate = subscriptionDescBaseToChargedExchangeRate.Default.(float64)
 	// subscriptionDescLastFailureCode is the schema descriptor for last_failure_code field.
-	subscriptionDescLastFailureCode := subscriptionFields[37].Descriptor()
+	subscriptionDescLastFailureCode := subscriptionFields[38].Descriptor()
 	// subscription.DefaultLastFailureCode holds the default value on creation for the last_failure_code field.
 	subscription.DefaultLastFailureCode = subscriptionDescLastFailureCode.Default.(string)
 	// subscription.LastFailureCodeValidator is a validator for the "last_failure_code" field. It is called by the builders before save.
 	subscription.LastFailureCodeValidator = subscriptionDescLastFailureCode.Validators[0].(func(string) error)
 	// subscriptionDescLastFailureReason is the schema descriptor for last_failure_reason field.
-	subscriptionDescLastFailureReason := subscriptionFields[38].Descriptor()
+	subscriptionDescLastFailureReason := subscriptionFields[39].Descriptor()
 	// subscription.DefaultLastFailureReason holds the default value on creation for the last_failure_reason field.
 	subscription.DefaultLastFailureReason = subscriptionDescLastFailureReason.Default.(string)
 	// subscription.LastFailureReasonValidator is a validator for the "last_failure_reason" field. It is called by the builders before save.

@@ -77,6 +77,8 @@ type Subscription struct {
 	PaymentRrule string `json:"payment_rrule,omitempty"`
 	// OrderRrule holds the value of the "order_rrule" field.
 	OrderRrule string `json:"order_rrule,omitempty"`
+	// OrderRruleStart holds the value of the "order_rrule_start" field.
+	OrderRruleStart time.Time `json:"order_rrule_start,omitempty"`
 	// PaymentRruleText holds the value of the "payment_rrule_text" field.
 	PaymentRruleText string `json:"payment_rrule_text,omitempty"`
 	// OrderRruleText holds the value of the "order_rrule_text" field.
@@ -183,7 +185,7 @@ func (*Subscription) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case subscription.FieldCustomerPlatformID, subscription.FieldCustomerFirstName, subscription.FieldCustomerLastName, subscription.FieldCustomerPhone, subscription.FieldCustomerEmail, subscription.FieldCustomerNotes, subscription.FieldExternalID, subscription.FieldIdempotencyKey, subscription.FieldNote, subscription.FieldOrderNote, subscription.FieldDiscountCode, subscription.FieldSubscriptionStatus, subscription.FieldPaymentMethodToken, subscription.FieldPaymentGatewayPublicID, subscription.FieldPaymentRrule, subscription.FieldOrderRrule, subscription.FieldPaymentRruleText, subscription.FieldOrderRruleText, subscription.FieldChargedCurrency, subscription.FieldBaseCurrency, subscription.FieldLastFailureCode, subscription.FieldLastFailureReason:
 			values[i] = new(sql.NullString)
-		case subscription.FieldCreatedAt, subscription.FieldUpdatedAt, subscription.FieldNextOrderDatetime, subscription.FieldNextPaymentDatetime, subscription.FieldNextProcessingDatetime, subscription.FieldStatusChangedAt, subscription.FieldLastPaymentDatetime, subscription.FieldLastOrderDatetime, subscription.FieldLastProcessedDatetime, subscription.FieldPlacedAt, subscription.FieldRetryAt:
+		case subscription.FieldCreatedAt, subscription.FieldUpdatedAt, subscription.FieldNextOrderDatetime, subscription.FieldNextPaymentDatetime, subscription.FieldNextProcessingDatetime, subscription.FieldStatusChangedAt, subscription.FieldLastPaymentDatetime, subscription.FieldLastOrderDatetime, subscription.FieldLastProcessedDatetime, subscription.FieldPlacedAt, subscription.FieldOrderRruleStart, subscription.FieldRetryAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -391,6 +393,12 @@ func (_m *Subscription) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field order_rrule", values[i])
 			} else if value.Valid {
 				_m.OrderRrule = value.String
+			}
+		case subscription.FieldOrderRruleStart:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field order_rrule_start", values[i])
+			} else if value.Valid {
+				_m.OrderRruleStart = value.Time
 			}
 		case subscription.FieldPaymentRruleText:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -642,6 +650,9 @@ func (_m *Subscription) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("order_rrule=")
 	builder.WriteString(_m.OrderRrule)
+	builder.WriteString(", ")
+	builder.WriteString("order_rrule_start=")
+	builder.WriteString(_m.OrderRruleStart.Format(time.ANSIC))
 	builder.WriteString(", ")
 	builder.WriteString("payment_rrule_text=")
 	builder.WriteString(_m.PaymentRruleText)

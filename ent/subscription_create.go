@@ -408,6 +408,12 @@ func (_c *SubscriptionCreate) SetOrderRrule(v string) *SubscriptionCreate {
 	return _c
 }
 
+// SetOrderRruleStart sets the "order_rrule_start" field.
+func (_c *SubscriptionCreate) SetOrderRruleStart(v time.Time) *SubscriptionCreate {
+	_c.mutation.SetOrderRruleStart(v)
+	return _c
+}
+
 // SetPaymentRruleText sets the "payment_rrule_text" field.
 func (_c *SubscriptionCreate) SetPaymentRruleText(v string) *SubscriptionCreate {
 	_c.mutation.SetPaymentRruleText(v)
@@ -895,6 +901,9 @@ func (_c *SubscriptionCreate) check() error {
 			return &ValidationError{Name: "order_rrule", err: fmt.Errorf(`ent: validator failed for field "Subscription.order_rrule": %w`, err)}
 		}
 	}
+	if _, ok := _c.mutation.OrderRruleStart(); !ok {
+		return &ValidationError{Name: "order_rrule_start", err: errors.New(`ent: missing required field "Subscription.order_rrule_start"`)}
+	}
 	if _, ok := _c.mutation.PaymentRruleText(); !ok {
 		return &ValidationError{Name: "payment_rrule_text", err: errors.New(`ent: missing required field "Subscription.payment_rrule_text"`)}
 	}
@@ -1099,6 +1108,10 @@ func (_c *SubscriptionCreate) createSpec() (*Subscription, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.OrderRrule(); ok {
 		_spec.SetField(subscription.FieldOrderRrule, field.TypeString, value)
 		_node.OrderRrule = value
+	}
+	if value, ok := _c.mutation.OrderRruleStart(); ok {
+		_spec.SetField(subscription.FieldOrderRruleStart, field.TypeTime, value)
+		_node.OrderRruleStart = value
 	}
 	if value, ok := _c.mutation.PaymentRruleText(); ok {
 		_spec.SetField(subscription.FieldPaymentRruleText, field.TypeString, value)
@@ -1648,6 +1661,18 @@ func (u *SubscriptionUpsert) SetOrderRrule(v string) *SubscriptionUpsert {
 // UpdateOrderRrule sets the "order_rrule" field to the value that was provided on create.
 func (u *SubscriptionUpsert) UpdateOrderRrule() *SubscriptionUpsert {
 	u.SetExcluded(subscription.FieldOrderRrule)
+	return u
+}
+
+// SetOrderRruleStart sets the "order_rrule_start" field.
+func (u *SubscriptionUpsert) SetOrderRruleStart(v time.Time) *SubscriptionUpsert {
+	u.Set(subscription.FieldOrderRruleStart, v)
+	return u
+}
+
+// UpdateOrderRruleStart sets the "order_rrule_start" field to the value that was provided on create.
+func (u *SubscriptionUpsert) UpdateOrderRruleStart() *SubscriptionUpsert {
+	u.SetExcluded(subscription.FieldOrderRruleStart)
 	return u
 }
 
@@ -2356,6 +2381,20 @@ func (u *SubscriptionUpsertOne) SetOrderRrule(v string) *SubscriptionUpsertOne {
 func (u *SubscriptionUpsertOne) UpdateOrderRrule() *SubscriptionUpsertOne {
 	return u.Update(func(s *SubscriptionUpsert) {
 		s.UpdateOrderRrule()
+	})
+}
+
+// SetOrderRruleStart sets the "order_rrule_start" field.
+func (u *SubscriptionUpsertOne) SetOrderRruleStart(v time.Time) *SubscriptionUpsertOne {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.SetOrderRruleStart(v)
+	})
+}
+
+// UpdateOrderRruleStart sets the "order_rrule_start" field to the value that was provided on create.
+func (u *SubscriptionUpsertOne) UpdateOrderRruleStart() *SubscriptionUpsertOne {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.UpdateOrderRruleStart()
 	})
 }
 
@@ -3266,6 +3305,20 @@ func (u *SubscriptionUpsertBulk) SetOrderRrule(v string) *SubscriptionUpsertBulk
 func (u *SubscriptionUpsertBulk) UpdateOrderRrule() *SubscriptionUpsertBulk {
 	return u.Update(func(s *SubscriptionUpsert) {
 		s.UpdateOrderRrule()
+	})
+}
+
+// SetOrderRruleStart sets the "order_rrule_start" field.
+func (u *SubscriptionUpsertBulk) SetOrderRruleStart(v time.Time) *SubscriptionUpsertBulk {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.SetOrderRruleStart(v)
+	})
+}
+
+// UpdateOrderRruleStart sets the "order_rrule_start" field to the value that was provided on create.
+func (u *SubscriptionUpsertBulk) UpdateOrderRruleStart() *SubscriptionUpsertBulk {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.UpdateOrderRruleStart()
 	})
 }
 

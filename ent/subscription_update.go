@@ -447,6 +447,20 @@ func (_u *SubscriptionUpdate) SetNillableOrderRrule(v *string) *SubscriptionUpda
 	return _u
 }
 
+// SetOrderRruleStart sets the "order_rrule_start" field.
+func (_u *SubscriptionUpdate) SetOrderRruleStart(v time.Time) *SubscriptionUpdate {
+	_u.mutation.SetOrderRruleStart(v)
+	return _u
+}
+
+// SetNillableOrderRruleStart sets the "order_rrule_start" field if the given value is not nil.
+func (_u *SubscriptionUpdate) SetNillableOrderRruleStart(v *time.Time) *SubscriptionUpdate {
+	if v != nil {
+		_u.SetOrderRruleStart(*v)
+	}
+	return _u
+}
+
 // SetPaymentRruleText sets the "payment_rrule_text" field.
 func (_u *SubscriptionUpdate) SetPaymentRruleText(v string) *SubscriptionUpdate {
 	_u.mutation.SetPaymentRruleText(v)
@@ -1073,6 +1087,9 @@ func (_u *SubscriptionUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if value, ok := _u.mutation.OrderRrule(); ok {
 		_spec.SetField(subscription.FieldOrderRrule, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.OrderRruleStart(); ok {
+		_spec.SetField(subscription.FieldOrderRruleStart, field.TypeTime, value)
 	}
 	if value, ok := _u.mutation.PaymentRruleText(); ok {
 		_spec.SetField(subscription.FieldPaymentRruleText, field.TypeString, value)
@@ -1711,6 +1728,20 @@ func (_u *SubscriptionUpdateOne) SetOrderRrule(v string) *SubscriptionUpdateOne 
 func (_u *SubscriptionUpdateOne) SetNillableOrderRrule(v *string) *SubscriptionUpdateOne {
 	if v != nil {
 		_u.SetOrderRrule(*v)
+	}
+	return _u
+}
+
+// SetOrderRruleStart sets the "order_rrule_start" field.
+func (_u *SubscriptionUpdateOne) SetOrderRruleStart(v time.Time) *SubscriptionUpdateOne {
+	_u.mutation.SetOrderRruleStart(v)
+	return _u
+}
+
+// SetNillableOrderRruleStart sets the "order_rrule_start" field if the given value is not nil.
+func (_u *SubscriptionUpdateOne) SetNillableOrderRruleStart(v *time.Time) *SubscriptionUpdateOne {
+	if v != nil {
+		_u.SetOrderRruleStart(*v)
 	}
 	return _u
 }
@@ -2371,6 +2402,9 @@ func (_u *SubscriptionUpdateOne) sqlSave(ctx context.Context) (_node *Subscripti
 	}
 	if value, ok := _u.mutation.OrderRrule(); ok {
 		_spec.SetField(subscription.FieldOrderRrule, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.OrderRruleStart(); ok {
+		_spec.SetField(subscription.FieldOrderRruleStart, field.TypeTime, value)
 	}
 	if value, ok := _u.mutation.PaymentRruleText(); ok {
 		_spec.SetField(subscription.FieldPaymentRruleText, field.TypeString, value)

@@ -1101,6 +1101,7 @@ var (
 		{Name: "payment_details", Type: field.TypeJSON, Nullable: true},
 		{Name: "payment_rrule", Type: field.TypeString, Size: 1000, Default: ""},
 		{Name: "order_rrule", Type: field.TypeString, Size: 1000},
+		{Name: "order_rrule_start", Type: field.TypeTime},
 		{Name: "payment_rrule_text", Type: field.TypeString, Size: 2000, Default: ""},
 		{Name: "order_rrule_text", Type: field.TypeString, Size: 2000, Default: ""},
 		{Name: "current_retries", Type: field.TypeInt, Default: 0},
@@ -1125,7 +1126,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "subscriptions_shops_subscriptions",
-				Columns:    []*schema.Column{SubscriptionsColumns[43]},
+				Columns:    []*schema.Column{SubscriptionsColumns[44]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -1134,12 +1135,12 @@ var (
 			{
 				Name:    "subscription_shop_id_idempotency_key",
 				Unique:  true,
-				Columns: []*schema.Column{SubscriptionsColumns[43], SubscriptionsColumns[11]},
+				Columns: []*schema.Column{SubscriptionsColumns[44], SubscriptionsColumns[11]},
 			},
 			{
 				Name:    "subscription_shop_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{SubscriptionsColumns[43], SubscriptionsColumns[0]},
+				Columns: []*schema.Column{SubscriptionsColumns[44], SubscriptionsColumns[0]},
 			},
 			{
 				Name:    "subscription_subscription_status_next_order_datetime",

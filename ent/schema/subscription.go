@@ -49,6 +49,9 @@ func (Subscription) Fields() []ent.Field {
 		field.JSON("payment_details", map[string]string{}).Optional(),
 		field.String("payment_rrule").Default("").MaxLen(1000),
 		field.String("order_rrule").MaxLen(1000),
+		// order_rrule_start is the rule's first occurrence (its DTSTART): the dates it gives,
+		// COUNT included, are counted from it.
+		field.Time("order_rrule_start"),
 		field.String("payment_rrule_text").Default("").MaxLen(2000),
 		field.String("order_rrule_text").Default("").MaxLen(2000),
 		field.Int("current_retries").Default(0),
@@ -129,7 +132,9 @@ func (SubscriptionLineItem) Edges() []ent.Edge {
 	}
 }
 
-func (SubscriptionLineItem) Annotations() []schema.Annotation { return []schema.Annotation{entgql.Skip()} }
+func (SubscriptionLineItem) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip()}
+}
 
 // SubscriptionAddress is a subscription's billing or shipping address.
 type SubscriptionAddress struct{ ent.Schema }
@@ -171,7 +176,9 @@ func (SubscriptionAddress) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("subscription_id", "kind").Unique()}
 }
 
-func (SubscriptionAddress) Annotations() []schema.Annotation { return []schema.Annotation{entgql.Skip()} }
+func (SubscriptionAddress) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip()}
+}
 
 // SubscriptionPlacement is the placing of one due date of a subscription: one row per
 // (subscription, due_at), claimed before the order is made, so that a due date is placed once
@@ -202,4 +209,6 @@ func (SubscriptionPlacement) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("subscription_id", "due_at").Unique()}
 }
 
-func (SubscriptionPlacement) Annotations() []schema.Annotation { return []schema.Annotation{entgql.Skip()} }
+func (SubscriptionPlacement) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip()}
+}

@@ -75,6 +75,8 @@ const (
 	FieldPaymentRrule = "payment_rrule"
 	// FieldOrderRrule holds the string denoting the order_rrule field in the database.
 	FieldOrderRrule = "order_rrule"
+	// FieldOrderRruleStart holds the string denoting the order_rrule_start field in the database.
+	FieldOrderRruleStart = "order_rrule_start"
 	// FieldPaymentRruleText holds the string denoting the payment_rrule_text field in the database.
 	FieldPaymentRruleText = "payment_rrule_text"
 	// FieldOrderRruleText holds the string denoting the order_rrule_text field in the database.
@@ -175,6 +177,7 @@ var Columns = []string{
 	FieldPaymentDetails,
 	FieldPaymentRrule,
 	FieldOrderRrule,
+	FieldOrderRruleStart,
 	FieldPaymentRruleText,
 	FieldOrderRruleText,
 	FieldCurrentRetries,
@@ -471,6 +474,11 @@ func ByPaymentRrule(opts ...sql.OrderTermOption) OrderOption {
 // ByOrderRrule orders the results by the order_rrule field.
 func ByOrderRrule(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldOrderRrule, opts...).ToFunc()
+}
+
+// ByOrderRruleStart orders the results by the order_rrule_start field.
+func ByOrderRruleStart(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOrderRruleStart, opts...).ToFunc()
 }
 
 // ByPaymentRruleText orders the results by the payment_rrule_text field.

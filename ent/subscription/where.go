@@ -190,6 +190,11 @@ func OrderRrule(v string) predicate.Subscription {
 	return predicate.Subscription(sql.FieldEQ(FieldOrderRrule, v))
 }
 
+// OrderRruleStart applies equality check predicate on the "order_rrule_start" field. It's identical to OrderRruleStartEQ.
+func OrderRruleStart(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldEQ(FieldOrderRruleStart, v))
+}
+
 // PaymentRruleText applies equality check predicate on the "payment_rrule_text" field. It's identical to PaymentRruleTextEQ.
 func PaymentRruleText(v string) predicate.Subscription {
 	return predicate.Subscription(sql.FieldEQ(FieldPaymentRruleText, v))
@@ -1813,6 +1818,46 @@ func OrderRruleEqualFold(v string) predicate.Subscription {
 // OrderRruleContainsFold applies the ContainsFold predicate on the "order_rrule" field.
 func OrderRruleContainsFold(v string) predicate.Subscription {
 	return predicate.Subscription(sql.FieldContainsFold(FieldOrderRrule, v))
+}
+
+// OrderRruleStartEQ applies the EQ predicate on the "order_rrule_start" field.
+func OrderRruleStartEQ(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldEQ(FieldOrderRruleStart, v))
+}
+
+// OrderRruleStartNEQ applies the NEQ predicate on the "order_rrule_start" field.
+func OrderRruleStartNEQ(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldNEQ(FieldOrderRruleStart, v))
+}
+
+// OrderRruleStartIn applies the In predicate on the "order_rrule_start" field.
+func OrderRruleStartIn(vs ...time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldIn(FieldOrderRruleStart, vs...))
+}
+
+// OrderRruleStartNotIn applies the NotIn predicate on the "order_rrule_start" field.
+func OrderRruleStartNotIn(vs ...time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldNotIn(FieldOrderRruleStart, vs...))
+}
+
+// OrderRruleStartGT applies the GT predicate on the "order_rrule_start" field.
+func OrderRruleStartGT(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldGT(FieldOrderRruleStart, v))
+}
+
+// OrderRruleStartGTE applies the GTE predicate on the "order_rrule_start" field.
+func OrderRruleStartGTE(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldGTE(FieldOrderRruleStart, v))
+}
+
+// OrderRruleStartLT applies the LT predicate on the "order_rrule_start" field.
+func OrderRruleStartLT(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldLT(FieldOrderRruleStart, v))
+}
+
+// OrderRruleStartLTE applies the LTE predicate on the "order_rrule_start" field.
+func OrderRruleStartLTE(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldLTE(FieldOrderRruleStart, v))
 }
 
 // PaymentRruleTextEQ applies the EQ predicate on the "payment_rrule_text" field.

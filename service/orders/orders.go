@@ -54,6 +54,10 @@ type InitOrderInput struct {
 	// CustomerJWT (ours) is the token of an authenticated customer (one with a platform_id): with
 	// a customers destination, the platform's validate customer token must call it active.
 	CustomerJWT string `json:"customer_jwt"`
+	// Recorded, when set, runs in the transaction that creates the order, with the order and its
+	// lines written: a caller records what the order is for (a subscription's due date) in the
+	// same commit, or an error from it creates neither.
+	Recorded func(ctx context.Context, tx *ent.Tx, o *ent.Order) error `json:"-"`
 }
 
 // MaxCustomerJWT bounds an authenticated customer's token at init.
@@ -180,8 +184,10 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 			it.LineItemKey = key
 			builders[i] = newLineItem(tx, o.ID, it, i).SetCreatedAt(now).SetUpdatedAt(now)
 		}
-		items, err = tx.LineItem.CreateBulk(builders...).Save(ctx)
-		return err
+		if items, err = tx.LineItem.CreateBulk(builders...).Save(ctx); err != nil || in.Recorded == nil {
+			return err
+		}
+		return in.Recorded(ctx, tx, o)
 	})
 	if err != nil {
 		return nil, err

@@ -368,7 +368,7 @@ func (s *Service) CreateSubscription(ctx context.Context, sh *ent.Shop, in Creat
 			SetPaymentMethodToken(sub.PaymentDetails.GatewayPaymentID).SetPaymentGatewayPublicID(gatewayID).
 			SetPaymentDetails(map[string]string{"gateway_name": sub.PaymentDetails.GatewayName,
 				"gateway_customer_id": sub.PaymentDetails.GatewayCustomerID, "gateway_payment_id": sub.PaymentDetails.GatewayPaymentID}).
-			SetOrderRrule(sub.OrderRRule).SetOrderRruleText(ruleText(rule)).
+			SetOrderRrule(sub.OrderRRule).SetOrderRruleStart(*next).SetOrderRruleText(ruleText(rule)).
 			SetPaymentRrule(sub.OrderRRule).SetPaymentRruleText(ruleText(rule)).
 			SetOrderCount(sub.OrderCount).SetChargedCurrency(sub.ChargedCurrency).SetBaseCurrency(sub.BaseCurrency).
 			SetBaseToChargedExchangeRate(rate)

@@ -22,7 +22,9 @@ type Service struct {
 	checkout  *checkout.Service
 }
 
-// New returns the subscription domain.
+// New returns the subscription domain and gives the job queue its sweep of due subscriptions.
 func New(p *platform.Platform, sh *shops.Service, cat *catalog.Service, cust *customers.Service, o *orders.Service, co *checkout.Service) *Service {
-	return &Service{p: p, shops: sh, catalog: cat, customers: cust, orders: o, checkout: co}
+	s := &Service{p: p, shops: sh, catalog: cat, customers: cust, orders: o, checkout: co}
+	s.registerSweep()
+	return s
 }
