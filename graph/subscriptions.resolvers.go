@@ -8,28 +8,27 @@ package graph
 import (
 	"context"
 
-	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/subscription"
 )
 
 // PauseSubscription is the resolver for the pauseSubscription field.
 func (r *mutationResolver) PauseSubscription(ctx context.Context, id int) (*subscription.View, error) {
-	return r.subscriptionAction(ctx, id, r.svc.Subscriptions.Pause)
+	return subscriptionAction(ctx, id, r.svc.Subscriptions.Pause)
 }
 
 // ResumeSubscription is the resolver for the resumeSubscription field.
 func (r *mutationResolver) ResumeSubscription(ctx context.Context, id int) (*subscription.View, error) {
-	return r.subscriptionAction(ctx, id, r.svc.Subscriptions.Resume)
+	return subscriptionAction(ctx, id, r.svc.Subscriptions.Resume)
 }
 
 // SkipNextSubscriptionOrder is the resolver for the skipNextSubscriptionOrder field.
 func (r *mutationResolver) SkipNextSubscriptionOrder(ctx context.Context, id int) (*subscription.View, error) {
-	return r.subscriptionAction(ctx, id, r.svc.Subscriptions.SkipNext)
+	return subscriptionAction(ctx, id, r.svc.Subscriptions.SkipNext)
 }
 
 // PlaceSubscriptionOrderNow is the resolver for the placeSubscriptionOrderNow field.
 func (r *mutationResolver) PlaceSubscriptionOrderNow(ctx context.Context, id int) (*subscription.View, error) {
-	return r.subscriptionAction(ctx, id, r.svc.Subscriptions.PlaceNow)
+	return subscriptionAction(ctx, id, r.svc.Subscriptions.PlaceNow)
 }
 
 // Subscriptions is the resolver for the subscriptions field.
@@ -58,12 +57,4 @@ func (r *queryResolver) Subscription(ctx context.Context, id int) (*subscription
 		return nil, err
 	}
 	return r.svc.Subscriptions.Subscription(ctx, sh, id, false)
-}
-
-func (r *mutationResolver) subscriptionAction(ctx context.Context, id int, action func(context.Context, *ent.Shop, int) (*subscription.View, error)) (*subscription.View, error) {
-	sh, err := shopFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return action(ctx, sh, id)
 }

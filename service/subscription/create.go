@@ -168,8 +168,9 @@ func (in *CreateInput) check(now time.Time) (input.Problems, *time.Time) {
 	if sub.PaymentDetails.GatewayPaymentID == "" {
 		p.Add(subField+"payment_details.gateway_payment_id", "is required: the stored payment method orders are charged to")
 	}
-	if sub.SubscriptionStatus != "" && !statuses[sub.SubscriptionStatus] {
-		p.Add(subField+"subscription_status", "must be one of active, inactive, processing, scheduled, paused")
+	if sub.SubscriptionStatus != "" && (!statuses[sub.SubscriptionStatus] || sub.SubscriptionStatus == "processing") {
+		// processing says an order is being placed: only the sweep sets it.
+		p.Add(subField+"subscription_status", "must be one of active, inactive, scheduled, paused")
 	}
 	if sub.OrderCount < 0 || sub.OrderCount > 1_000_000 {
 		p.Add(subField+"order_count", "must be from 0 to 1000000")
