@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,5 +109,37 @@ func TestARejectedSubscriptionDiscountCodeIs400WithItsReason(t *testing.T) {
 			t.Fatalf("code %v", s["discount_code"])
 		}
 		a.do("DELETE", path, nil).wantStatus(t, 200)
+	})
+}
+
+// Hostile subscription requests are refused with `{errors:[reason]}`, never a 500, and store
+// nothing.
+func TestHostileSubscriptionRequestsAreRefusedWithTheirReasonAndStoreNothing(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		const base = "/subscriptions/v1/shops/shop-a/subscriptions"
+		good := subscriptionsReady(t, a, "")
+		long := strings.Repeat("é", 300)
+		for _, c := range []struct {
+			method, path string
+			body         any
+			status       int
+		}{
+			{"POST", base, "{not json", 400},
+			{"POST", base, map[string]any{"subscription": "x"}, 422},
+			{"POST", base, map[string]any{"subscription": map[string]any{"order_count": 1e300}}, 422},
+			{"POST", base, map[string]any{"customer": good["customer"], "subscription": map[string]any{"order_rrule": "FREQ=DAILY", "note": long}}, 422},
+			{"GET", base + "?limit=100000", nil, 422},
+			{"GET", base + "?limit=-1", nil, 422},
+			{"GET", base + "?cursor=" + strings.Repeat("A", 500), nil, 422},
+			{"GET", base + "?subscription_status=deleted", nil, 422},
+			{"GET", base + "/" + strings.Repeat("9", 40), nil, 404},
+			{"PUT", base + "/1/discount_code", map[string]any{"discount_code": long}, 400},
+			{"DELETE", base + "/abc/discount_code", nil, 404},
+		} {
+			wantSubscriptionErrors(t, a.do(c.method, c.path, c.body), c.status)
+		}
+		if n, _ := a.svc.Client().Subscription.Query().Count(context.Background()); n != 0 {
+			t.Fatalf("%d subscriptions stored", n)
+		}
 	})
 }

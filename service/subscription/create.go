@@ -344,9 +344,13 @@ func (s *Service) CreateSubscription(ctx context.Context, sh *ent.Shop, in Creat
 			SetGrams(grams(v.Weight, v.WeightUnit)).SetWeight(float64(v.Weight)).SetWeightUnit(v.WeightUnit)
 	}
 	code := shops.NormalizeDiscountCode(sub.DiscountCode)
+	percent := 0
 	if code != "" && len(p) == 0 {
-		if err := s.checkDiscountCode(ctx, sh, code, subtotal); err != nil {
-			e, _ := problem.As(err)
+		if percent, err = s.checkDiscountCode(ctx, sh, code, subtotal); err != nil {
+			e, ok := problem.As(err)
+			if !ok {
+				return nil, err
+			}
 			p.Add(subField+"discount_code", e.Message)
 		}
 	}
@@ -363,7 +367,7 @@ func (s *Service) CreateSubscription(ctx context.Context, sh *ent.Shop, in Creat
 			SetCustomerPlatformID(in.Customer.PlatformID).SetCustomerFirstName(in.Customer.FirstName).
 			SetCustomerLastName(in.Customer.LastName).SetCustomerPhone(in.Customer.Phone).SetCustomerEmail(email).
 			SetCustomerNotes(in.Customer.Notes).SetExternalID(sub.ExternalID).SetNote(sub.Note).SetOrderNote(sub.OrderNote).
-			SetDiscountCode(code).SetSubscriptionStatus(status).SetStatusChangedAt(now).
+			SetDiscountCode(code).SetPercentDiscount(percent).SetSubscriptionStatus(status).SetStatusChangedAt(now).
 			SetNextOrderDatetime(*next).SetNextPaymentDatetime(*next).SetNextProcessingDatetime(*next).
 			SetNillableLastOrderDatetime(sub.LastOrderDatetime).SetNillablePlacedAt(sub.PlacedAt).
 			SetPaymentMethodToken(sub.PaymentDetails.GatewayPaymentID).SetPaymentGatewayPublicID(gatewayID).

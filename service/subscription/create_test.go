@@ -33,7 +33,7 @@ func TestCreateSubscriptionAnswersEveryFieldGiven(t *testing.T) {
 		in.Subscription.OrderCount = 3
 		v := f.create(t, in)
 		if v.SubscriptionStatus != "active" || v.OrderRRuleText != "every 2 weeks on Tuesday and Friday" ||
-			!v.NextOrderDatetime.Equal(next) || v.DiscountCode != "TENOFF" || v.OrderCount != 3 ||
+			!v.NextOrderDatetime.Equal(next) || v.DiscountCode != "TENOFF" || v.PercentDiscount != 10 || v.OrderCount != 3 ||
 			v.PaymentMethodToken != "tok_ok" || v.PaymentGatewayPublicID != f.gw.PublicID || v.ExternalID != "ext-1" {
 			t.Fatalf("subscription %+v", v)
 		}

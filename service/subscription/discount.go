@@ -20,18 +20,22 @@ func codeRejected(code, reason string) *problem.Error {
 
 // checkDiscountCode applies checkout's rules of a code to a subscription's lines: the shop has
 // it, its dates and minimum subtotal hold, and it is not used up.
-func (s *Service) checkDiscountCode(ctx context.Context, sh *ent.Shop, code string, subtotal int64) error {
+// It answers the code's percent_discount: its whole percent for a percentage code, else 0.
+func (s *Service) checkDiscountCode(ctx context.Context, sh *ent.Shop, code string, subtotal int64) (int, error) {
 	dc, err := s.p.DB.Read.DiscountCode.Query().Where(discountcode.ShopID(sh.ID), discountcode.Code(code)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return codeRejected(code, "discount code "+code+" does not exist")
+		return 0, codeRejected(code, "discount code "+code+" does not exist")
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if p := pricing.DiscountCodeProblem(dc, subtotal, s.p.Clock()); p != nil {
-		return codeRejected(code, p.Message)
+		return 0, codeRejected(code, p.Message)
 	}
-	return nil
+	if dc.Kind == discountcode.KindPercentage {
+		return int(dc.Value / 100), nil
+	}
+	return 0, nil
 }
 
 // UpdateDiscountCode sets the code the subscription's next orders apply, once checkout's rules
@@ -52,10 +56,11 @@ func (s *Service) UpdateDiscountCode(ctx context.Context, sh *ent.Shop, id int, 
 	for _, li := range v.LineItems {
 		subtotal += li.Price * int64(li.Quantity)
 	}
-	if err := s.checkDiscountCode(ctx, sh, code, subtotal); err != nil {
+	percent, err := s.checkDiscountCode(ctx, sh, code, subtotal)
+	if err != nil {
 		return nil, err
 	}
-	return s.setDiscountCode(ctx, sh, id, code)
+	return s.setDiscountCode(ctx, sh, id, code, percent)
 }
 
 // RemoveDiscountCode takes the code off the subscription; its next orders apply none.
@@ -67,11 +72,12 @@ func (s *Service) RemoveDiscountCode(ctx context.Context, sh *ent.Shop, id int) 
 	if v.DiscountCode == "" {
 		return nil, codeRejected("", "the subscription has no discount code")
 	}
-	return s.setDiscountCode(ctx, sh, id, "")
+	return s.setDiscountCode(ctx, sh, id, "", 0)
 }
 
-func (s *Service) setDiscountCode(ctx context.Context, sh *ent.Shop, id int, code string) (*View, error) {
-	n, err := s.p.DB.Client.Subscription.Update().Where(subscription.ShopID(sh.ID), subscription.ID(id)).SetDiscountCode(code).Save(ctx)
+func (s *Service) setDiscountCode(ctx context.Context, sh *ent.Shop, id int, code string, percent int) (*View, error) {
+	n, err := s.p.DB.Client.Subscription.Update().Where(subscription.ShopID(sh.ID), subscription.ID(id)).SetDiscountCode(code).
+		SetPercentDiscount(percent).Save(ctx)
 	if err != nil {
 		return nil, err
 	}
