@@ -48,6 +48,10 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/subscription"
+	"github.com/checkoutd/checkoutd/ent/subscriptionaddress"
+	"github.com/checkoutd/checkoutd/ent/subscriptionlineitem"
+	"github.com/checkoutd/checkoutd/ent/subscriptionplacement"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhookattempt"
@@ -128,6 +132,14 @@ type Client struct {
 	ShippingZone *ShippingZoneClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
+	// Subscription is the client for interacting with the Subscription builders.
+	Subscription *SubscriptionClient
+	// SubscriptionAddress is the client for interacting with the SubscriptionAddress builders.
+	SubscriptionAddress *SubscriptionAddressClient
+	// SubscriptionLineItem is the client for interacting with the SubscriptionLineItem builders.
+	SubscriptionLineItem *SubscriptionLineItemClient
+	// SubscriptionPlacement is the client for interacting with the SubscriptionPlacement builders.
+	SubscriptionPlacement *SubscriptionPlacementClient
 	// TaxZone is the client for interacting with the TaxZone builders.
 	TaxZone *TaxZoneClient
 	// Variant is the client for interacting with the Variant builders.
@@ -182,6 +194,10 @@ func (c *Client) init() {
 	c.ShippingRate = NewShippingRateClient(c.config)
 	c.ShippingZone = NewShippingZoneClient(c.config)
 	c.Shop = NewShopClient(c.config)
+	c.Subscription = NewSubscriptionClient(c.config)
+	c.SubscriptionAddress = NewSubscriptionAddressClient(c.config)
+	c.SubscriptionLineItem = NewSubscriptionLineItemClient(c.config)
+	c.SubscriptionPlacement = NewSubscriptionPlacementClient(c.config)
 	c.TaxZone = NewTaxZoneClient(c.config)
 	c.Variant = NewVariantClient(c.config)
 	c.WebhookAttempt = NewWebhookAttemptClient(c.config)
@@ -312,6 +328,10 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ShippingRate:           NewShippingRateClient(cfg),
 		ShippingZone:           NewShippingZoneClient(cfg),
 		Shop:                   NewShopClient(cfg),
+		Subscription:           NewSubscriptionClient(cfg),
+		SubscriptionAddress:    NewSubscriptionAddressClient(cfg),
+		SubscriptionLineItem:   NewSubscriptionLineItemClient(cfg),
+		SubscriptionPlacement:  NewSubscriptionPlacementClient(cfg),
 		TaxZone:                NewTaxZoneClient(cfg),
 		Variant:                NewVariantClient(cfg),
 		WebhookAttempt:         NewWebhookAttemptClient(cfg),
@@ -369,6 +389,10 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ShippingRate:           NewShippingRateClient(cfg),
 		ShippingZone:           NewShippingZoneClient(cfg),
 		Shop:                   NewShopClient(cfg),
+		Subscription:           NewSubscriptionClient(cfg),
+		SubscriptionAddress:    NewSubscriptionAddressClient(cfg),
+		SubscriptionLineItem:   NewSubscriptionLineItemClient(cfg),
+		SubscriptionPlacement:  NewSubscriptionPlacementClient(cfg),
 		TaxZone:                NewTaxZoneClient(cfg),
 		Variant:                NewVariantClient(cfg),
 		WebhookAttempt:         NewWebhookAttemptClient(cfg),
@@ -410,8 +434,9 @@ func (c *Client) Use(hooks ...Hook) {
 		c.LineItem, c.Order, c.OrderAPIOverride, c.OrderPayment, c.PaymentTransaction,
 		c.PlatformOrder, c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig,
 		c.RSAOrderLease, c.RemoteExchange, c.ShippingRate, c.ShippingZone, c.Shop,
-		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.Subscription, c.SubscriptionAddress, c.SubscriptionLineItem,
+		c.SubscriptionPlacement, c.TaxZone, c.Variant, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -428,8 +453,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.LineItem, c.Order, c.OrderAPIOverride, c.OrderPayment, c.PaymentTransaction,
 		c.PlatformOrder, c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig,
 		c.RSAOrderLease, c.RemoteExchange, c.ShippingRate, c.ShippingZone, c.Shop,
-		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.Subscription, c.SubscriptionAddress, c.SubscriptionLineItem,
+		c.SubscriptionPlacement, c.TaxZone, c.Variant, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -504,6 +530,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ShippingZone.mutate(ctx, m)
 	case *ShopMutation:
 		return c.Shop.mutate(ctx, m)
+	case *SubscriptionMutation:
+		return c.Subscription.mutate(ctx, m)
+	case *SubscriptionAddressMutation:
+		return c.SubscriptionAddress.mutate(ctx, m)
+	case *SubscriptionLineItemMutation:
+		return c.SubscriptionLineItem.mutate(ctx, m)
+	case *SubscriptionPlacementMutation:
+		return c.SubscriptionPlacement.mutate(ctx, m)
 	case *TaxZoneMutation:
 		return c.TaxZone.mutate(ctx, m)
 	case *VariantMutation:
@@ -5827,6 +5861,22 @@ func (c *ShopClient) QueryDestinations(_m *Shop) *DestinationQuery {
 	return query
 }
 
+// QuerySubscriptions queries the subscriptions edge of a Shop.
+func (c *ShopClient) QuerySubscriptions(_m *Shop) *SubscriptionQuery {
+	query := (&SubscriptionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, id),
+			sqlgraph.To(subscription.Table, subscription.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.SubscriptionsTable, shop.SubscriptionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryConnectorCalls queries the connector_calls edge of a Shop.
 func (c *ShopClient) QueryConnectorCalls(_m *Shop) *ConnectorCallQuery {
 	query := (&ConnectorCallClient{config: c.config}).Query()
@@ -5945,6 +5995,650 @@ func (c *ShopClient) mutate(ctx context.Context, m *ShopMutation) (Value, error)
 		return (&ShopDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Shop mutation op: %q", m.Op())
+	}
+}
+
+// SubscriptionClient is a client for the Subscription schema.
+type SubscriptionClient struct {
+	config
+}
+
+// NewSubscriptionClient returns a client for the Subscription from the given config.
+func NewSubscriptionClient(c config) *SubscriptionClient {
+	return &SubscriptionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `subscription.Hooks(f(g(h())))`.
+func (c *SubscriptionClient) Use(hooks ...Hook) {
+	c.hooks.Subscription = append(c.hooks.Subscription, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `subscription.Intercept(f(g(h())))`.
+func (c *SubscriptionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Subscription = append(c.inters.Subscription, interceptors...)
+}
+
+// Create returns a builder for creating a Subscription entity.
+func (c *SubscriptionClient) Create() *SubscriptionCreate {
+	mutation := newSubscriptionMutation(c.config, OpCreate)
+	return &SubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Subscription entities.
+func (c *SubscriptionClient) CreateBulk(builders ...*SubscriptionCreate) *SubscriptionCreateBulk {
+	return &SubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SubscriptionClient) MapCreateBulk(slice any, setFunc func(*SubscriptionCreate, int)) *SubscriptionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SubscriptionCreateBulk{err: fmt.Errorf("calling to SubscriptionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SubscriptionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Subscription.
+func (c *SubscriptionClient) Update() *SubscriptionUpdate {
+	mutation := newSubscriptionMutation(c.config, OpUpdate)
+	return &SubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SubscriptionClient) UpdateOne(_m *Subscription) *SubscriptionUpdateOne {
+	mutation := newSubscriptionMutation(c.config, OpUpdateOne, withSubscription(_m))
+	return &SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SubscriptionClient) UpdateOneID(id int) *SubscriptionUpdateOne {
+	mutation := newSubscriptionMutation(c.config, OpUpdateOne, withSubscriptionID(id))
+	return &SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Subscription.
+func (c *SubscriptionClient) Delete() *SubscriptionDelete {
+	mutation := newSubscriptionMutation(c.config, OpDelete)
+	return &SubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SubscriptionClient) DeleteOne(_m *Subscription) *SubscriptionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SubscriptionClient) DeleteOneID(id int) *SubscriptionDeleteOne {
+	builder := c.Delete().Where(subscription.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SubscriptionDeleteOne{builder}
+}
+
+// Query returns a query builder for Subscription.
+func (c *SubscriptionClient) Query() *SubscriptionQuery {
+	return &SubscriptionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSubscription},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Subscription entity by its id.
+func (c *SubscriptionClient) Get(ctx context.Context, id int) (*Subscription, error) {
+	return c.Query().Where(subscription.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SubscriptionClient) GetX(ctx context.Context, id int) *Subscription {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShop queries the shop edge of a Subscription.
+func (c *SubscriptionClient) QueryShop(_m *Subscription) *ShopQuery {
+	query := (&ShopClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscription.Table, subscription.FieldID, id),
+			sqlgraph.To(shop.Table, shop.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, subscription.ShopTable, subscription.ShopColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLineItems queries the line_items edge of a Subscription.
+func (c *SubscriptionClient) QueryLineItems(_m *Subscription) *SubscriptionLineItemQuery {
+	query := (&SubscriptionLineItemClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscription.Table, subscription.FieldID, id),
+			sqlgraph.To(subscriptionlineitem.Table, subscriptionlineitem.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, subscription.LineItemsTable, subscription.LineItemsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAddresses queries the addresses edge of a Subscription.
+func (c *SubscriptionClient) QueryAddresses(_m *Subscription) *SubscriptionAddressQuery {
+	query := (&SubscriptionAddressClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscription.Table, subscription.FieldID, id),
+			sqlgraph.To(subscriptionaddress.Table, subscriptionaddress.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, subscription.AddressesTable, subscription.AddressesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPlacements queries the placements edge of a Subscription.
+func (c *SubscriptionClient) QueryPlacements(_m *Subscription) *SubscriptionPlacementQuery {
+	query := (&SubscriptionPlacementClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscription.Table, subscription.FieldID, id),
+			sqlgraph.To(subscriptionplacement.Table, subscriptionplacement.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, subscription.PlacementsTable, subscription.PlacementsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SubscriptionClient) Hooks() []Hook {
+	return c.hooks.Subscription
+}
+
+// Interceptors returns the client interceptors.
+func (c *SubscriptionClient) Interceptors() []Interceptor {
+	return c.inters.Subscription
+}
+
+func (c *SubscriptionClient) mutate(ctx context.Context, m *SubscriptionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Subscription mutation op: %q", m.Op())
+	}
+}
+
+// SubscriptionAddressClient is a client for the SubscriptionAddress schema.
+type SubscriptionAddressClient struct {
+	config
+}
+
+// NewSubscriptionAddressClient returns a client for the SubscriptionAddress from the given config.
+func NewSubscriptionAddressClient(c config) *SubscriptionAddressClient {
+	return &SubscriptionAddressClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `subscriptionaddress.Hooks(f(g(h())))`.
+func (c *SubscriptionAddressClient) Use(hooks ...Hook) {
+	c.hooks.SubscriptionAddress = append(c.hooks.SubscriptionAddress, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `subscriptionaddress.Intercept(f(g(h())))`.
+func (c *SubscriptionAddressClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SubscriptionAddress = append(c.inters.SubscriptionAddress, interceptors...)
+}
+
+// Create returns a builder for creating a SubscriptionAddress entity.
+func (c *SubscriptionAddressClient) Create() *SubscriptionAddressCreate {
+	mutation := newSubscriptionAddressMutation(c.config, OpCreate)
+	return &SubscriptionAddressCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SubscriptionAddress entities.
+func (c *SubscriptionAddressClient) CreateBulk(builders ...*SubscriptionAddressCreate) *SubscriptionAddressCreateBulk {
+	return &SubscriptionAddressCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SubscriptionAddressClient) MapCreateBulk(slice any, setFunc func(*SubscriptionAddressCreate, int)) *SubscriptionAddressCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SubscriptionAddressCreateBulk{err: fmt.Errorf("calling to SubscriptionAddressClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SubscriptionAddressCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SubscriptionAddressCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SubscriptionAddress.
+func (c *SubscriptionAddressClient) Update() *SubscriptionAddressUpdate {
+	mutation := newSubscriptionAddressMutation(c.config, OpUpdate)
+	return &SubscriptionAddressUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SubscriptionAddressClient) UpdateOne(_m *SubscriptionAddress) *SubscriptionAddressUpdateOne {
+	mutation := newSubscriptionAddressMutation(c.config, OpUpdateOne, withSubscriptionAddress(_m))
+	return &SubscriptionAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SubscriptionAddressClient) UpdateOneID(id int) *SubscriptionAddressUpdateOne {
+	mutation := newSubscriptionAddressMutation(c.config, OpUpdateOne, withSubscriptionAddressID(id))
+	return &SubscriptionAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SubscriptionAddress.
+func (c *SubscriptionAddressClient) Delete() *SubscriptionAddressDelete {
+	mutation := newSubscriptionAddressMutation(c.config, OpDelete)
+	return &SubscriptionAddressDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SubscriptionAddressClient) DeleteOne(_m *SubscriptionAddress) *SubscriptionAddressDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SubscriptionAddressClient) DeleteOneID(id int) *SubscriptionAddressDeleteOne {
+	builder := c.Delete().Where(subscriptionaddress.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SubscriptionAddressDeleteOne{builder}
+}
+
+// Query returns a query builder for SubscriptionAddress.
+func (c *SubscriptionAddressClient) Query() *SubscriptionAddressQuery {
+	return &SubscriptionAddressQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSubscriptionAddress},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SubscriptionAddress entity by its id.
+func (c *SubscriptionAddressClient) Get(ctx context.Context, id int) (*SubscriptionAddress, error) {
+	return c.Query().Where(subscriptionaddress.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SubscriptionAddressClient) GetX(ctx context.Context, id int) *SubscriptionAddress {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySubscription queries the subscription edge of a SubscriptionAddress.
+func (c *SubscriptionAddressClient) QuerySubscription(_m *SubscriptionAddress) *SubscriptionQuery {
+	query := (&SubscriptionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscriptionaddress.Table, subscriptionaddress.FieldID, id),
+			sqlgraph.To(subscription.Table, subscription.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, subscriptionaddress.SubscriptionTable, subscriptionaddress.SubscriptionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SubscriptionAddressClient) Hooks() []Hook {
+	return c.hooks.SubscriptionAddress
+}
+
+// Interceptors returns the client interceptors.
+func (c *SubscriptionAddressClient) Interceptors() []Interceptor {
+	return c.inters.SubscriptionAddress
+}
+
+func (c *SubscriptionAddressClient) mutate(ctx context.Context, m *SubscriptionAddressMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SubscriptionAddressCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SubscriptionAddressUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SubscriptionAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SubscriptionAddressDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SubscriptionAddress mutation op: %q", m.Op())
+	}
+}
+
+// SubscriptionLineItemClient is a client for the SubscriptionLineItem schema.
+type SubscriptionLineItemClient struct {
+	config
+}
+
+// NewSubscriptionLineItemClient returns a client for the SubscriptionLineItem from the given config.
+func NewSubscriptionLineItemClient(c config) *SubscriptionLineItemClient {
+	return &SubscriptionLineItemClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `subscriptionlineitem.Hooks(f(g(h())))`.
+func (c *SubscriptionLineItemClient) Use(hooks ...Hook) {
+	c.hooks.SubscriptionLineItem = append(c.hooks.SubscriptionLineItem, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `subscriptionlineitem.Intercept(f(g(h())))`.
+func (c *SubscriptionLineItemClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SubscriptionLineItem = append(c.inters.SubscriptionLineItem, interceptors...)
+}
+
+// Create returns a builder for creating a SubscriptionLineItem entity.
+func (c *SubscriptionLineItemClient) Create() *SubscriptionLineItemCreate {
+	mutation := newSubscriptionLineItemMutation(c.config, OpCreate)
+	return &SubscriptionLineItemCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SubscriptionLineItem entities.
+func (c *SubscriptionLineItemClient) CreateBulk(builders ...*SubscriptionLineItemCreate) *SubscriptionLineItemCreateBulk {
+	return &SubscriptionLineItemCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SubscriptionLineItemClient) MapCreateBulk(slice any, setFunc func(*SubscriptionLineItemCreate, int)) *SubscriptionLineItemCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SubscriptionLineItemCreateBulk{err: fmt.Errorf("calling to SubscriptionLineItemClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SubscriptionLineItemCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SubscriptionLineItemCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SubscriptionLineItem.
+func (c *SubscriptionLineItemClient) Update() *SubscriptionLineItemUpdate {
+	mutation := newSubscriptionLineItemMutation(c.config, OpUpdate)
+	return &SubscriptionLineItemUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SubscriptionLineItemClient) UpdateOne(_m *SubscriptionLineItem) *SubscriptionLineItemUpdateOne {
+	mutation := newSubscriptionLineItemMutation(c.config, OpUpdateOne, withSubscriptionLineItem(_m))
+	return &SubscriptionLineItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SubscriptionLineItemClient) UpdateOneID(id int) *SubscriptionLineItemUpdateOne {
+	mutation := newSubscriptionLineItemMutation(c.config, OpUpdateOne, withSubscriptionLineItemID(id))
+	return &SubscriptionLineItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SubscriptionLineItem.
+func (c *SubscriptionLineItemClient) Delete() *SubscriptionLineItemDelete {
+	mutation := newSubscriptionLineItemMutation(c.config, OpDelete)
+	return &SubscriptionLineItemDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SubscriptionLineItemClient) DeleteOne(_m *SubscriptionLineItem) *SubscriptionLineItemDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SubscriptionLineItemClient) DeleteOneID(id int) *SubscriptionLineItemDeleteOne {
+	builder := c.Delete().Where(subscriptionlineitem.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SubscriptionLineItemDeleteOne{builder}
+}
+
+// Query returns a query builder for SubscriptionLineItem.
+func (c *SubscriptionLineItemClient) Query() *SubscriptionLineItemQuery {
+	return &SubscriptionLineItemQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSubscriptionLineItem},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SubscriptionLineItem entity by its id.
+func (c *SubscriptionLineItemClient) Get(ctx context.Context, id int) (*SubscriptionLineItem, error) {
+	return c.Query().Where(subscriptionlineitem.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SubscriptionLineItemClient) GetX(ctx context.Context, id int) *SubscriptionLineItem {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySubscription queries the subscription edge of a SubscriptionLineItem.
+func (c *SubscriptionLineItemClient) QuerySubscription(_m *SubscriptionLineItem) *SubscriptionQuery {
+	query := (&SubscriptionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscriptionlineitem.Table, subscriptionlineitem.FieldID, id),
+			sqlgraph.To(subscription.Table, subscription.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, subscriptionlineitem.SubscriptionTable, subscriptionlineitem.SubscriptionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SubscriptionLineItemClient) Hooks() []Hook {
+	return c.hooks.SubscriptionLineItem
+}
+
+// Interceptors returns the client interceptors.
+func (c *SubscriptionLineItemClient) Interceptors() []Interceptor {
+	return c.inters.SubscriptionLineItem
+}
+
+func (c *SubscriptionLineItemClient) mutate(ctx context.Context, m *SubscriptionLineItemMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SubscriptionLineItemCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SubscriptionLineItemUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SubscriptionLineItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SubscriptionLineItemDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SubscriptionLineItem mutation op: %q", m.Op())
+	}
+}
+
+// SubscriptionPlacementClient is a client for the SubscriptionPlacement schema.
+type SubscriptionPlacementClient struct {
+	config
+}
+
+// NewSubscriptionPlacementClient returns a client for the SubscriptionPlacement from the given config.
+func NewSubscriptionPlacementClient(c config) *SubscriptionPlacementClient {
+	return &SubscriptionPlacementClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `subscriptionplacement.Hooks(f(g(h())))`.
+func (c *SubscriptionPlacementClient) Use(hooks ...Hook) {
+	c.hooks.SubscriptionPlacement = append(c.hooks.SubscriptionPlacement, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `subscriptionplacement.Intercept(f(g(h())))`.
+func (c *SubscriptionPlacementClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SubscriptionPlacement = append(c.inters.SubscriptionPlacement, interceptors...)
+}
+
+// Create returns a builder for creating a SubscriptionPlacement entity.
+func (c *SubscriptionPlacementClient) Create() *SubscriptionPlacementCreate {
+	mutation := newSubscriptionPlacementMutation(c.config, OpCreate)
+	return &SubscriptionPlacementCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SubscriptionPlacement entities.
+func (c *SubscriptionPlacementClient) CreateBulk(builders ...*SubscriptionPlacementCreate) *SubscriptionPlacementCreateBulk {
+	return &SubscriptionPlacementCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SubscriptionPlacementClient) MapCreateBulk(slice any, setFunc func(*SubscriptionPlacementCreate, int)) *SubscriptionPlacementCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SubscriptionPlacementCreateBulk{err: fmt.Errorf("calling to SubscriptionPlacementClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SubscriptionPlacementCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SubscriptionPlacementCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SubscriptionPlacement.
+func (c *SubscriptionPlacementClient) Update() *SubscriptionPlacementUpdate {
+	mutation := newSubscriptionPlacementMutation(c.config, OpUpdate)
+	return &SubscriptionPlacementUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SubscriptionPlacementClient) UpdateOne(_m *SubscriptionPlacement) *SubscriptionPlacementUpdateOne {
+	mutation := newSubscriptionPlacementMutation(c.config, OpUpdateOne, withSubscriptionPlacement(_m))
+	return &SubscriptionPlacementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SubscriptionPlacementClient) UpdateOneID(id int) *SubscriptionPlacementUpdateOne {
+	mutation := newSubscriptionPlacementMutation(c.config, OpUpdateOne, withSubscriptionPlacementID(id))
+	return &SubscriptionPlacementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SubscriptionPlacement.
+func (c *SubscriptionPlacementClient) Delete() *SubscriptionPlacementDelete {
+	mutation := newSubscriptionPlacementMutation(c.config, OpDelete)
+	return &SubscriptionPlacementDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SubscriptionPlacementClient) DeleteOne(_m *SubscriptionPlacement) *SubscriptionPlacementDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SubscriptionPlacementClient) DeleteOneID(id int) *SubscriptionPlacementDeleteOne {
+	builder := c.Delete().Where(subscriptionplacement.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SubscriptionPlacementDeleteOne{builder}
+}
+
+// Query returns a query builder for SubscriptionPlacement.
+func (c *SubscriptionPlacementClient) Query() *SubscriptionPlacementQuery {
+	return &SubscriptionPlacementQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSubscriptionPlacement},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SubscriptionPlacement entity by its id.
+func (c *SubscriptionPlacementClient) Get(ctx context.Context, id int) (*SubscriptionPlacement, error) {
+	return c.Query().Where(subscriptionplacement.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SubscriptionPlacementClient) GetX(ctx context.Context, id int) *SubscriptionPlacement {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySubscription queries the subscription edge of a SubscriptionPlacement.
+func (c *SubscriptionPlacementClient) QuerySubscription(_m *SubscriptionPlacement) *SubscriptionQuery {
+	query := (&SubscriptionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscriptionplacement.Table, subscriptionplacement.FieldID, id),
+			sqlgraph.To(subscription.Table, subscription.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, subscriptionplacement.SubscriptionTable, subscriptionplacement.SubscriptionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SubscriptionPlacementClient) Hooks() []Hook {
+	return c.hooks.SubscriptionPlacement
+}
+
+// Interceptors returns the client interceptors.
+func (c *SubscriptionPlacementClient) Interceptors() []Interceptor {
+	return c.inters.SubscriptionPlacement
+}
+
+func (c *SubscriptionPlacementClient) mutate(ctx context.Context, m *SubscriptionPlacementMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SubscriptionPlacementCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SubscriptionPlacementUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SubscriptionPlacementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SubscriptionPlacementDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SubscriptionPlacement mutation op: %q", m.Op())
 	}
 }
 
@@ -6766,6 +7460,7 @@ type (
 		IdempotencyKey, LifeElement, LineItem, Order, OrderAPIOverride, OrderPayment,
 		PaymentTransaction, PlatformOrder, PlatformSync, ProcessLease, Product,
 		RSAConfig, RSAOrderLease, RemoteExchange, ShippingRate, ShippingZone, Shop,
+		Subscription, SubscriptionAddress, SubscriptionLineItem, SubscriptionPlacement,
 		TaxZone, Variant, WebhookAttempt, WebhookDelivery,
 		WebhookSubscription []ent.Hook
 	}
@@ -6776,6 +7471,7 @@ type (
 		IdempotencyKey, LifeElement, LineItem, Order, OrderAPIOverride, OrderPayment,
 		PaymentTransaction, PlatformOrder, PlatformSync, ProcessLease, Product,
 		RSAConfig, RSAOrderLease, RemoteExchange, ShippingRate, ShippingZone, Shop,
+		Subscription, SubscriptionAddress, SubscriptionLineItem, SubscriptionPlacement,
 		TaxZone, Variant, WebhookAttempt, WebhookDelivery,
 		WebhookSubscription []ent.Interceptor
 	}

@@ -45,6 +45,10 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/subscription"
+	"github.com/checkoutd/checkoutd/ent/subscriptionaddress"
+	"github.com/checkoutd/checkoutd/ent/subscriptionlineitem"
+	"github.com/checkoutd/checkoutd/ent/subscriptionplacement"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhookattempt"
@@ -143,6 +147,10 @@ func checkColumn(t, c string) error {
 			shippingrate.Table:           shippingrate.ValidColumn,
 			shippingzone.Table:           shippingzone.ValidColumn,
 			shop.Table:                   shop.ValidColumn,
+			subscription.Table:           subscription.ValidColumn,
+			subscriptionaddress.Table:    subscriptionaddress.ValidColumn,
+			subscriptionlineitem.Table:   subscriptionlineitem.ValidColumn,
+			subscriptionplacement.Table:  subscriptionplacement.ValidColumn,
 			taxzone.Table:                taxzone.ValidColumn,
 			variant.Table:                variant.ValidColumn,
 			webhookattempt.Table:         webhookattempt.ValidColumn,

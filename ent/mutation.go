@@ -46,6 +46,10 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/subscription"
+	"github.com/checkoutd/checkoutd/ent/subscriptionaddress"
+	"github.com/checkoutd/checkoutd/ent/subscriptionlineitem"
+	"github.com/checkoutd/checkoutd/ent/subscriptionplacement"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhookattempt"
@@ -95,6 +99,10 @@ const (
 	TypeShippingRate           = "ShippingRate"
 	TypeShippingZone           = "ShippingZone"
 	TypeShop                   = "Shop"
+	TypeSubscription           = "Subscription"
+	TypeSubscriptionAddress    = "SubscriptionAddress"
+	TypeSubscriptionLineItem   = "SubscriptionLineItem"
+	TypeSubscriptionPlacement  = "SubscriptionPlacement"
 	TypeTaxZone                = "TaxZone"
 	TypeVariant                = "Variant"
 	TypeWebhookAttempt         = "WebhookAttempt"
@@ -33134,6 +33142,9 @@ type ShopMutation struct {
 	destinations                     map[int]struct{}
 	removeddestinations              map[int]struct{}
 	cleareddestinations              bool
+	subscriptions                    map[int]struct{}
+	removedsubscriptions             map[int]struct{}
+	clearedsubscriptions             bool
 	connector_calls                  map[int]struct{}
 	removedconnector_calls           map[int]struct{}
 	clearedconnector_calls           bool
@@ -34765,6 +34776,60 @@ func (m *ShopMutation) ResetDestinations() {
 	m.removeddestinations = nil
 }
 
+// AddSubscriptionIDs adds the "subscriptions" edge to the Subscription entity by ids.
+func (m *ShopMutation) AddSubscriptionIDs(ids ...int) {
+	if m.subscriptions == nil {
+		m.subscriptions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.subscriptions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSubscriptions clears the "subscriptions" edge to the Subscription entity.
+func (m *ShopMutation) ClearSubscriptions() {
+	m.clearedsubscriptions = true
+}
+
+// SubscriptionsCleared reports if the "subscriptions" edge to the Subscription entity was cleared.
+func (m *ShopMutation) SubscriptionsCleared() bool {
+	return m.clearedsubscriptions
+}
+
+// RemoveSubscriptionIDs removes the "subscriptions" edge to the Subscription entity by IDs.
+func (m *ShopMutation) RemoveSubscriptionIDs(ids ...int) {
+	if m.removedsubscriptions == nil {
+		m.removedsubscriptions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.subscriptions, ids[i])
+		m.removedsubscriptions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSubscriptions returns the removed IDs of the "subscriptions" edge to the Subscription entity.
+func (m *ShopMutation) RemovedSubscriptionsIDs() (ids []int) {
+	for id := range m.removedsubscriptions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SubscriptionsIDs returns the "subscriptions" edge IDs in the mutation.
+func (m *ShopMutation) SubscriptionsIDs() (ids []int) {
+	for id := range m.subscriptions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSubscriptions resets all changes to the "subscriptions" edge.
+func (m *ShopMutation) ResetSubscriptions() {
+	m.subscriptions = nil
+	m.clearedsubscriptions = false
+	m.removedsubscriptions = nil
+}
+
 // AddConnectorCallIDs adds the "connector_calls" edge to the ConnectorCall entity by ids.
 func (m *ShopMutation) AddConnectorCallIDs(ids ...int) {
 	if m.connector_calls == nil {
@@ -35469,7 +35534,7 @@ func (m *ShopMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ShopMutation) AddedEdges() []string {
-	edges := make([]string, 0, 24)
+	edges := make([]string, 0, 25)
 	if m.access_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -35523,6 +35588,9 @@ func (m *ShopMutation) AddedEdges() []string {
 	}
 	if m.destinations != nil {
 		edges = append(edges, shop.EdgeDestinations)
+	}
+	if m.subscriptions != nil {
+		edges = append(edges, shop.EdgeSubscriptions)
 	}
 	if m.connector_calls != nil {
 		edges = append(edges, shop.EdgeConnectorCalls)
@@ -35655,6 +35723,12 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeSubscriptions:
+		ids := make([]ent.Value, 0, len(m.subscriptions))
+		for id := range m.subscriptions {
+			ids = append(ids, id)
+		}
+		return ids
 	case shop.EdgeConnectorCalls:
 		ids := make([]ent.Value, 0, len(m.connector_calls))
 		for id := range m.connector_calls {
@@ -35697,7 +35771,7 @@ func (m *ShopMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ShopMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 24)
+	edges := make([]string, 0, 25)
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -35748,6 +35822,9 @@ func (m *ShopMutation) RemovedEdges() []string {
 	}
 	if m.removeddestinations != nil {
 		edges = append(edges, shop.EdgeDestinations)
+	}
+	if m.removedsubscriptions != nil {
+		edges = append(edges, shop.EdgeSubscriptions)
 	}
 	if m.removedconnector_calls != nil {
 		edges = append(edges, shop.EdgeConnectorCalls)
@@ -35876,6 +35953,12 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case shop.EdgeSubscriptions:
+		ids := make([]ent.Value, 0, len(m.removedsubscriptions))
+		for id := range m.removedsubscriptions {
+			ids = append(ids, id)
+		}
+		return ids
 	case shop.EdgeConnectorCalls:
 		ids := make([]ent.Value, 0, len(m.removedconnector_calls))
 		for id := range m.removedconnector_calls {
@@ -35918,7 +36001,7 @@ func (m *ShopMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ShopMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 24)
+	edges := make([]string, 0, 25)
 	if m.clearedaccess_tokens {
 		edges = append(edges, shop.EdgeAccessTokens)
 	}
@@ -35972,6 +36055,9 @@ func (m *ShopMutation) ClearedEdges() []string {
 	}
 	if m.cleareddestinations {
 		edges = append(edges, shop.EdgeDestinations)
+	}
+	if m.clearedsubscriptions {
+		edges = append(edges, shop.EdgeSubscriptions)
 	}
 	if m.clearedconnector_calls {
 		edges = append(edges, shop.EdgeConnectorCalls)
@@ -36034,6 +36120,8 @@ func (m *ShopMutation) EdgeCleared(name string) bool {
 		return m.clearedwebhook_deliveries
 	case shop.EdgeDestinations:
 		return m.cleareddestinations
+	case shop.EdgeSubscriptions:
+		return m.clearedsubscriptions
 	case shop.EdgeConnectorCalls:
 		return m.clearedconnector_calls
 	case shop.EdgeCustomers:
@@ -36119,6 +36207,9 @@ func (m *ShopMutation) ResetEdge(name string) error {
 	case shop.EdgeDestinations:
 		m.ResetDestinations()
 		return nil
+	case shop.EdgeSubscriptions:
+		m.ResetSubscriptions()
+		return nil
 	case shop.EdgeConnectorCalls:
 		m.ResetConnectorCalls()
 		return nil
@@ -36139,6 +36230,8239 @@ func (m *ShopMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Shop edge %s", name)
+}
+
+// SubscriptionMutation represents an operation that mutates the Subscription nodes in the graph.
+type SubscriptionMutation struct {
+	config
+	op                               Op
+	typ                              string
+	id                               *int
+	created_at                       *time.Time
+	updated_at                       *time.Time
+	customer_id                      *int
+	addcustomer_id                   *int
+	customer_platform_id             *string
+	customer_first_name              *string
+	customer_last_name               *string
+	customer_phone                   *string
+	customer_email                   *string
+	customer_notes                   *string
+	external_id                      *string
+	idempotency_key                  *string
+	note                             *string
+	order_note                       *string
+	discount_code                    *string
+	subscription_status              *subscription.SubscriptionStatus
+	next_order_datetime              *time.Time
+	next_payment_datetime            *time.Time
+	next_processing_datetime         *time.Time
+	status_changed_at                *time.Time
+	last_payment_datetime            *time.Time
+	last_order_datetime              *time.Time
+	last_processed_datetime          *time.Time
+	placed_at                        *time.Time
+	payment_method_token             *string
+	payment_gateway_public_id        *string
+	payment_details                  *map[string]string
+	payment_rrule                    *string
+	order_rrule                      *string
+	order_rrule_start                *time.Time
+	payment_rrule_text               *string
+	order_rrule_text                 *string
+	current_retries                  *int
+	addcurrent_retries               *int
+	orders_processed                 *int
+	addorders_processed              *int
+	order_count                      *int
+	addorder_count                   *int
+	percent_discount                 *int
+	addpercent_discount              *int
+	charged_currency                 *string
+	base_currency                    *string
+	base_to_charged_exchange_rate    *float64
+	addbase_to_charged_exchange_rate *float64
+	shipping_lines                   *[]map[string]interface{}
+	appendshipping_lines             []map[string]interface{}
+	last_failure_code                *string
+	last_failure_reason              *string
+	last_failure_details             *map[string]interface{}
+	retry_at                         *time.Time
+	clearedFields                    map[string]struct{}
+	shop                             *int
+	clearedshop                      bool
+	line_items                       map[int]struct{}
+	removedline_items                map[int]struct{}
+	clearedline_items                bool
+	addresses                        map[int]struct{}
+	removedaddresses                 map[int]struct{}
+	clearedaddresses                 bool
+	placements                       map[int]struct{}
+	removedplacements                map[int]struct{}
+	clearedplacements                bool
+	done                             bool
+	oldValue                         func(context.Context) (*Subscription, error)
+	predicates                       []predicate.Subscription
+}
+
+var _ ent.Mutation = (*SubscriptionMutation)(nil)
+
+// subscriptionOption allows management of the mutation configuration using functional options.
+type subscriptionOption func(*SubscriptionMutation)
+
+// newSubscriptionMutation creates new mutation for the Subscription entity.
+func newSubscriptionMutation(c config, op Op, opts ...subscriptionOption) *SubscriptionMutation {
+	m := &SubscriptionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSubscription,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSubscriptionID sets the ID field of the mutation.
+func withSubscriptionID(id int) subscriptionOption {
+	return func(m *SubscriptionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Subscription
+		)
+		m.oldValue = func(ctx context.Context) (*Subscription, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Subscription.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSubscription sets the old Subscription of the mutation.
+func withSubscription(node *Subscription) subscriptionOption {
+	return func(m *SubscriptionMutation) {
+		m.oldValue = func(context.Context) (*Subscription, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SubscriptionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SubscriptionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SubscriptionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SubscriptionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Subscription.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SubscriptionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SubscriptionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SubscriptionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SubscriptionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SubscriptionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SubscriptionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *SubscriptionMutation) SetShopID(i int) {
+	m.shop = &i
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *SubscriptionMutation) ShopID() (r int, exists bool) {
+	v := m.shop
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldShopID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *SubscriptionMutation) ResetShopID() {
+	m.shop = nil
+}
+
+// SetCustomerID sets the "customer_id" field.
+func (m *SubscriptionMutation) SetCustomerID(i int) {
+	m.customer_id = &i
+	m.addcustomer_id = nil
+}
+
+// CustomerID returns the value of the "customer_id" field in the mutation.
+func (m *SubscriptionMutation) CustomerID() (r int, exists bool) {
+	v := m.customer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerID returns the old "customer_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCustomerID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerID: %w", err)
+	}
+	return oldValue.CustomerID, nil
+}
+
+// AddCustomerID adds i to the "customer_id" field.
+func (m *SubscriptionMutation) AddCustomerID(i int) {
+	if m.addcustomer_id != nil {
+		*m.addcustomer_id += i
+	} else {
+		m.addcustomer_id = &i
+	}
+}
+
+// AddedCustomerID returns the value that was added to the "customer_id" field in this mutation.
+func (m *SubscriptionMutation) AddedCustomerID() (r int, exists bool) {
+	v := m.addcustomer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCustomerID clears the value of the "customer_id" field.
+func (m *SubscriptionMutation) ClearCustomerID() {
+	m.customer_id = nil
+	m.addcustomer_id = nil
+	m.clearedFields[subscription.FieldCustomerID] = struct{}{}
+}
+
+// CustomerIDCleared returns if the "customer_id" field was cleared in this mutation.
+func (m *SubscriptionMutation) CustomerIDCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldCustomerID]
+	return ok
+}
+
+// ResetCustomerID resets all changes to the "customer_id" field.
+func (m *SubscriptionMutation) ResetCustomerID() {
+	m.customer_id = nil
+	m.addcustomer_id = nil
+	delete(m.clearedFields, subscription.FieldCustomerID)
+}
+
+// SetCustomerPlatformID sets the "customer_platform_id" field.
+func (m *SubscriptionMutation) SetCustomerPlatformID(s string) {
+	m.customer_platform_id = &s
+}
+
+// CustomerPlatformID returns the value of the "customer_platform_id" field in the mutation.
+func (m *SubscriptionMutation) CustomerPlatformID() (r string, exists bool) {
+	v := m.customer_platform_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerPlatformID returns the old "customer_platform_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCustomerPlatformID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerPlatformID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerPlatformID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerPlatformID: %w", err)
+	}
+	return oldValue.CustomerPlatformID, nil
+}
+
+// ResetCustomerPlatformID resets all changes to the "customer_platform_id" field.
+func (m *SubscriptionMutation) ResetCustomerPlatformID() {
+	m.customer_platform_id = nil
+}
+
+// SetCustomerFirstName sets the "customer_first_name" field.
+func (m *SubscriptionMutation) SetCustomerFirstName(s string) {
+	m.customer_first_name = &s
+}
+
+// CustomerFirstName returns the value of the "customer_first_name" field in the mutation.
+func (m *SubscriptionMutation) CustomerFirstName() (r string, exists bool) {
+	v := m.customer_first_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerFirstName returns the old "customer_first_name" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCustomerFirstName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerFirstName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerFirstName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerFirstName: %w", err)
+	}
+	return oldValue.CustomerFirstName, nil
+}
+
+// ResetCustomerFirstName resets all changes to the "customer_first_name" field.
+func (m *SubscriptionMutation) ResetCustomerFirstName() {
+	m.customer_first_name = nil
+}
+
+// SetCustomerLastName sets the "customer_last_name" field.
+func (m *SubscriptionMutation) SetCustomerLastName(s string) {
+	m.customer_last_name = &s
+}
+
+// CustomerLastName returns the value of the "customer_last_name" field in the mutation.
+func (m *SubscriptionMutation) CustomerLastName() (r string, exists bool) {
+	v := m.customer_last_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerLastName returns the old "customer_last_name" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCustomerLastName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerLastName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerLastName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerLastName: %w", err)
+	}
+	return oldValue.CustomerLastName, nil
+}
+
+// ResetCustomerLastName resets all changes to the "customer_last_name" field.
+func (m *SubscriptionMutation) ResetCustomerLastName() {
+	m.customer_last_name = nil
+}
+
+// SetCustomerPhone sets the "customer_phone" field.
+func (m *SubscriptionMutation) SetCustomerPhone(s string) {
+	m.customer_phone = &s
+}
+
+// CustomerPhone returns the value of the "customer_phone" field in the mutation.
+func (m *SubscriptionMutation) CustomerPhone() (r string, exists bool) {
+	v := m.customer_phone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerPhone returns the old "customer_phone" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCustomerPhone(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerPhone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerPhone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerPhone: %w", err)
+	}
+	return oldValue.CustomerPhone, nil
+}
+
+// ResetCustomerPhone resets all changes to the "customer_phone" field.
+func (m *SubscriptionMutation) ResetCustomerPhone() {
+	m.customer_phone = nil
+}
+
+// SetCustomerEmail sets the "customer_email" field.
+func (m *SubscriptionMutation) SetCustomerEmail(s string) {
+	m.customer_email = &s
+}
+
+// CustomerEmail returns the value of the "customer_email" field in the mutation.
+func (m *SubscriptionMutation) CustomerEmail() (r string, exists bool) {
+	v := m.customer_email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerEmail returns the old "customer_email" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCustomerEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerEmail: %w", err)
+	}
+	return oldValue.CustomerEmail, nil
+}
+
+// ResetCustomerEmail resets all changes to the "customer_email" field.
+func (m *SubscriptionMutation) ResetCustomerEmail() {
+	m.customer_email = nil
+}
+
+// SetCustomerNotes sets the "customer_notes" field.
+func (m *SubscriptionMutation) SetCustomerNotes(s string) {
+	m.customer_notes = &s
+}
+
+// CustomerNotes returns the value of the "customer_notes" field in the mutation.
+func (m *SubscriptionMutation) CustomerNotes() (r string, exists bool) {
+	v := m.customer_notes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerNotes returns the old "customer_notes" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCustomerNotes(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerNotes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerNotes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerNotes: %w", err)
+	}
+	return oldValue.CustomerNotes, nil
+}
+
+// ResetCustomerNotes resets all changes to the "customer_notes" field.
+func (m *SubscriptionMutation) ResetCustomerNotes() {
+	m.customer_notes = nil
+}
+
+// SetExternalID sets the "external_id" field.
+func (m *SubscriptionMutation) SetExternalID(s string) {
+	m.external_id = &s
+}
+
+// ExternalID returns the value of the "external_id" field in the mutation.
+func (m *SubscriptionMutation) ExternalID() (r string, exists bool) {
+	v := m.external_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExternalID returns the old "external_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldExternalID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExternalID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExternalID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExternalID: %w", err)
+	}
+	return oldValue.ExternalID, nil
+}
+
+// ResetExternalID resets all changes to the "external_id" field.
+func (m *SubscriptionMutation) ResetExternalID() {
+	m.external_id = nil
+}
+
+// SetIdempotencyKey sets the "idempotency_key" field.
+func (m *SubscriptionMutation) SetIdempotencyKey(s string) {
+	m.idempotency_key = &s
+}
+
+// IdempotencyKey returns the value of the "idempotency_key" field in the mutation.
+func (m *SubscriptionMutation) IdempotencyKey() (r string, exists bool) {
+	v := m.idempotency_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIdempotencyKey returns the old "idempotency_key" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldIdempotencyKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIdempotencyKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIdempotencyKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIdempotencyKey: %w", err)
+	}
+	return oldValue.IdempotencyKey, nil
+}
+
+// ClearIdempotencyKey clears the value of the "idempotency_key" field.
+func (m *SubscriptionMutation) ClearIdempotencyKey() {
+	m.idempotency_key = nil
+	m.clearedFields[subscription.FieldIdempotencyKey] = struct{}{}
+}
+
+// IdempotencyKeyCleared returns if the "idempotency_key" field was cleared in this mutation.
+func (m *SubscriptionMutation) IdempotencyKeyCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldIdempotencyKey]
+	return ok
+}
+
+// ResetIdempotencyKey resets all changes to the "idempotency_key" field.
+func (m *SubscriptionMutation) ResetIdempotencyKey() {
+	m.idempotency_key = nil
+	delete(m.clearedFields, subscription.FieldIdempotencyKey)
+}
+
+// SetNote sets the "note" field.
+func (m *SubscriptionMutation) SetNote(s string) {
+	m.note = &s
+}
+
+// Note returns the value of the "note" field in the mutation.
+func (m *SubscriptionMutation) Note() (r string, exists bool) {
+	v := m.note
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNote returns the old "note" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldNote(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNote is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNote requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNote: %w", err)
+	}
+	return oldValue.Note, nil
+}
+
+// ResetNote resets all changes to the "note" field.
+func (m *SubscriptionMutation) ResetNote() {
+	m.note = nil
+}
+
+// SetOrderNote sets the "order_note" field.
+func (m *SubscriptionMutation) SetOrderNote(s string) {
+	m.order_note = &s
+}
+
+// OrderNote returns the value of the "order_note" field in the mutation.
+func (m *SubscriptionMutation) OrderNote() (r string, exists bool) {
+	v := m.order_note
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderNote returns the old "order_note" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldOrderNote(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderNote is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderNote requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderNote: %w", err)
+	}
+	return oldValue.OrderNote, nil
+}
+
+// ResetOrderNote resets all changes to the "order_note" field.
+func (m *SubscriptionMutation) ResetOrderNote() {
+	m.order_note = nil
+}
+
+// SetDiscountCode sets the "discount_code" field.
+func (m *SubscriptionMutation) SetDiscountCode(s string) {
+	m.discount_code = &s
+}
+
+// DiscountCode returns the value of the "discount_code" field in the mutation.
+func (m *SubscriptionMutation) DiscountCode() (r string, exists bool) {
+	v := m.discount_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscountCode returns the old "discount_code" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldDiscountCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscountCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscountCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscountCode: %w", err)
+	}
+	return oldValue.DiscountCode, nil
+}
+
+// ResetDiscountCode resets all changes to the "discount_code" field.
+func (m *SubscriptionMutation) ResetDiscountCode() {
+	m.discount_code = nil
+}
+
+// SetSubscriptionStatus sets the "subscription_status" field.
+func (m *SubscriptionMutation) SetSubscriptionStatus(ss subscription.SubscriptionStatus) {
+	m.subscription_status = &ss
+}
+
+// SubscriptionStatus returns the value of the "subscription_status" field in the mutation.
+func (m *SubscriptionMutation) SubscriptionStatus() (r subscription.SubscriptionStatus, exists bool) {
+	v := m.subscription_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscriptionStatus returns the old "subscription_status" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldSubscriptionStatus(ctx context.Context) (v subscription.SubscriptionStatus, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscriptionStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscriptionStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscriptionStatus: %w", err)
+	}
+	return oldValue.SubscriptionStatus, nil
+}
+
+// ResetSubscriptionStatus resets all changes to the "subscription_status" field.
+func (m *SubscriptionMutation) ResetSubscriptionStatus() {
+	m.subscription_status = nil
+}
+
+// SetNextOrderDatetime sets the "next_order_datetime" field.
+func (m *SubscriptionMutation) SetNextOrderDatetime(t time.Time) {
+	m.next_order_datetime = &t
+}
+
+// NextOrderDatetime returns the value of the "next_order_datetime" field in the mutation.
+func (m *SubscriptionMutation) NextOrderDatetime() (r time.Time, exists bool) {
+	v := m.next_order_datetime
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextOrderDatetime returns the old "next_order_datetime" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldNextOrderDatetime(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextOrderDatetime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextOrderDatetime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextOrderDatetime: %w", err)
+	}
+	return oldValue.NextOrderDatetime, nil
+}
+
+// ClearNextOrderDatetime clears the value of the "next_order_datetime" field.
+func (m *SubscriptionMutation) ClearNextOrderDatetime() {
+	m.next_order_datetime = nil
+	m.clearedFields[subscription.FieldNextOrderDatetime] = struct{}{}
+}
+
+// NextOrderDatetimeCleared returns if the "next_order_datetime" field was cleared in this mutation.
+func (m *SubscriptionMutation) NextOrderDatetimeCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldNextOrderDatetime]
+	return ok
+}
+
+// ResetNextOrderDatetime resets all changes to the "next_order_datetime" field.
+func (m *SubscriptionMutation) ResetNextOrderDatetime() {
+	m.next_order_datetime = nil
+	delete(m.clearedFields, subscription.FieldNextOrderDatetime)
+}
+
+// SetNextPaymentDatetime sets the "next_payment_datetime" field.
+func (m *SubscriptionMutation) SetNextPaymentDatetime(t time.Time) {
+	m.next_payment_datetime = &t
+}
+
+// NextPaymentDatetime returns the value of the "next_payment_datetime" field in the mutation.
+func (m *SubscriptionMutation) NextPaymentDatetime() (r time.Time, exists bool) {
+	v := m.next_payment_datetime
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextPaymentDatetime returns the old "next_payment_datetime" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldNextPaymentDatetime(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextPaymentDatetime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextPaymentDatetime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextPaymentDatetime: %w", err)
+	}
+	return oldValue.NextPaymentDatetime, nil
+}
+
+// ClearNextPaymentDatetime clears the value of the "next_payment_datetime" field.
+func (m *SubscriptionMutation) ClearNextPaymentDatetime() {
+	m.next_payment_datetime = nil
+	m.clearedFields[subscription.FieldNextPaymentDatetime] = struct{}{}
+}
+
+// NextPaymentDatetimeCleared returns if the "next_payment_datetime" field was cleared in this mutation.
+func (m *SubscriptionMutation) NextPaymentDatetimeCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldNextPaymentDatetime]
+	return ok
+}
+
+// ResetNextPaymentDatetime resets all changes to the "next_payment_datetime" field.
+func (m *SubscriptionMutation) ResetNextPaymentDatetime() {
+	m.next_payment_datetime = nil
+	delete(m.clearedFields, subscription.FieldNextPaymentDatetime)
+}
+
+// SetNextProcessingDatetime sets the "next_processing_datetime" field.
+func (m *SubscriptionMutation) SetNextProcessingDatetime(t time.Time) {
+	m.next_processing_datetime = &t
+}
+
+// NextProcessingDatetime returns the value of the "next_processing_datetime" field in the mutation.
+func (m *SubscriptionMutation) NextProcessingDatetime() (r time.Time, exists bool) {
+	v := m.next_processing_datetime
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextProcessingDatetime returns the old "next_processing_datetime" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldNextProcessingDatetime(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextProcessingDatetime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextProcessingDatetime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextProcessingDatetime: %w", err)
+	}
+	return oldValue.NextProcessingDatetime, nil
+}
+
+// ClearNextProcessingDatetime clears the value of the "next_processing_datetime" field.
+func (m *SubscriptionMutation) ClearNextProcessingDatetime() {
+	m.next_processing_datetime = nil
+	m.clearedFields[subscription.FieldNextProcessingDatetime] = struct{}{}
+}
+
+// NextProcessingDatetimeCleared returns if the "next_processing_datetime" field was cleared in this mutation.
+func (m *SubscriptionMutation) NextProcessingDatetimeCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldNextProcessingDatetime]
+	return ok
+}
+
+// ResetNextProcessingDatetime resets all changes to the "next_processing_datetime" field.
+func (m *SubscriptionMutation) ResetNextProcessingDatetime() {
+	m.next_processing_datetime = nil
+	delete(m.clearedFields, subscription.FieldNextProcessingDatetime)
+}
+
+// SetStatusChangedAt sets the "status_changed_at" field.
+func (m *SubscriptionMutation) SetStatusChangedAt(t time.Time) {
+	m.status_changed_at = &t
+}
+
+// StatusChangedAt returns the value of the "status_changed_at" field in the mutation.
+func (m *SubscriptionMutation) StatusChangedAt() (r time.Time, exists bool) {
+	v := m.status_changed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatusChangedAt returns the old "status_changed_at" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldStatusChangedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatusChangedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatusChangedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatusChangedAt: %w", err)
+	}
+	return oldValue.StatusChangedAt, nil
+}
+
+// ClearStatusChangedAt clears the value of the "status_changed_at" field.
+func (m *SubscriptionMutation) ClearStatusChangedAt() {
+	m.status_changed_at = nil
+	m.clearedFields[subscription.FieldStatusChangedAt] = struct{}{}
+}
+
+// StatusChangedAtCleared returns if the "status_changed_at" field was cleared in this mutation.
+func (m *SubscriptionMutation) StatusChangedAtCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldStatusChangedAt]
+	return ok
+}
+
+// ResetStatusChangedAt resets all changes to the "status_changed_at" field.
+func (m *SubscriptionMutation) ResetStatusChangedAt() {
+	m.status_changed_at = nil
+	delete(m.clearedFields, subscription.FieldStatusChangedAt)
+}
+
+// SetLastPaymentDatetime sets the "last_payment_datetime" field.
+func (m *SubscriptionMutation) SetLastPaymentDatetime(t time.Time) {
+	m.last_payment_datetime = &t
+}
+
+// LastPaymentDatetime returns the value of the "last_payment_datetime" field in the mutation.
+func (m *SubscriptionMutation) LastPaymentDatetime() (r time.Time, exists bool) {
+	v := m.last_payment_datetime
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastPaymentDatetime returns the old "last_payment_datetime" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldLastPaymentDatetime(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastPaymentDatetime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastPaymentDatetime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastPaymentDatetime: %w", err)
+	}
+	return oldValue.LastPaymentDatetime, nil
+}
+
+// ClearLastPaymentDatetime clears the value of the "last_payment_datetime" field.
+func (m *SubscriptionMutation) ClearLastPaymentDatetime() {
+	m.last_payment_datetime = nil
+	m.clearedFields[subscription.FieldLastPaymentDatetime] = struct{}{}
+}
+
+// LastPaymentDatetimeCleared returns if the "last_payment_datetime" field was cleared in this mutation.
+func (m *SubscriptionMutation) LastPaymentDatetimeCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldLastPaymentDatetime]
+	return ok
+}
+
+// ResetLastPaymentDatetime resets all changes to the "last_payment_datetime" field.
+func (m *SubscriptionMutation) ResetLastPaymentDatetime() {
+	m.last_payment_datetime = nil
+	delete(m.clearedFields, subscription.FieldLastPaymentDatetime)
+}
+
+// SetLastOrderDatetime sets the "last_order_datetime" field.
+func (m *SubscriptionMutation) SetLastOrderDatetime(t time.Time) {
+	m.last_order_datetime = &t
+}
+
+// LastOrderDatetime returns the value of the "last_order_datetime" field in the mutation.
+func (m *SubscriptionMutation) LastOrderDatetime() (r time.Time, exists bool) {
+	v := m.last_order_datetime
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastOrderDatetime returns the old "last_order_datetime" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldLastOrderDatetime(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastOrderDatetime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastOrderDatetime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastOrderDatetime: %w", err)
+	}
+	return oldValue.LastOrderDatetime, nil
+}
+
+// ClearLastOrderDatetime clears the value of the "last_order_datetime" field.
+func (m *SubscriptionMutation) ClearLastOrderDatetime() {
+	m.last_order_datetime = nil
+	m.clearedFields[subscription.FieldLastOrderDatetime] = struct{}{}
+}
+
+// LastOrderDatetimeCleared returns if the "last_order_datetime" field was cleared in this mutation.
+func (m *SubscriptionMutation) LastOrderDatetimeCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldLastOrderDatetime]
+	return ok
+}
+
+// ResetLastOrderDatetime resets all changes to the "last_order_datetime" field.
+func (m *SubscriptionMutation) ResetLastOrderDatetime() {
+	m.last_order_datetime = nil
+	delete(m.clearedFields, subscription.FieldLastOrderDatetime)
+}
+
+// SetLastProcessedDatetime sets the "last_processed_datetime" field.
+func (m *SubscriptionMutation) SetLastProcessedDatetime(t time.Time) {
+	m.last_processed_datetime = &t
+}
+
+// LastProcessedDatetime returns the value of the "last_processed_datetime" field in the mutation.
+func (m *SubscriptionMutation) LastProcessedDatetime() (r time.Time, exists bool) {
+	v := m.last_processed_datetime
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessedDatetime returns the old "last_processed_datetime" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldLastProcessedDatetime(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessedDatetime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessedDatetime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessedDatetime: %w", err)
+	}
+	return oldValue.LastProcessedDatetime, nil
+}
+
+// ClearLastProcessedDatetime clears the value of the "last_processed_datetime" field.
+func (m *SubscriptionMutation) ClearLastProcessedDatetime() {
+	m.last_processed_datetime = nil
+	m.clearedFields[subscription.FieldLastProcessedDatetime] = struct{}{}
+}
+
+// LastProcessedDatetimeCleared returns if the "last_processed_datetime" field was cleared in this mutation.
+func (m *SubscriptionMutation) LastProcessedDatetimeCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldLastProcessedDatetime]
+	return ok
+}
+
+// ResetLastProcessedDatetime resets all changes to the "last_processed_datetime" field.
+func (m *SubscriptionMutation) ResetLastProcessedDatetime() {
+	m.last_processed_datetime = nil
+	delete(m.clearedFields, subscription.FieldLastProcessedDatetime)
+}
+
+// SetPlacedAt sets the "placed_at" field.
+func (m *SubscriptionMutation) SetPlacedAt(t time.Time) {
+	m.placed_at = &t
+}
+
+// PlacedAt returns the value of the "placed_at" field in the mutation.
+func (m *SubscriptionMutation) PlacedAt() (r time.Time, exists bool) {
+	v := m.placed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlacedAt returns the old "placed_at" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldPlacedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlacedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlacedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlacedAt: %w", err)
+	}
+	return oldValue.PlacedAt, nil
+}
+
+// ClearPlacedAt clears the value of the "placed_at" field.
+func (m *SubscriptionMutation) ClearPlacedAt() {
+	m.placed_at = nil
+	m.clearedFields[subscription.FieldPlacedAt] = struct{}{}
+}
+
+// PlacedAtCleared returns if the "placed_at" field was cleared in this mutation.
+func (m *SubscriptionMutation) PlacedAtCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldPlacedAt]
+	return ok
+}
+
+// ResetPlacedAt resets all changes to the "placed_at" field.
+func (m *SubscriptionMutation) ResetPlacedAt() {
+	m.placed_at = nil
+	delete(m.clearedFields, subscription.FieldPlacedAt)
+}
+
+// SetPaymentMethodToken sets the "payment_method_token" field.
+func (m *SubscriptionMutation) SetPaymentMethodToken(s string) {
+	m.payment_method_token = &s
+}
+
+// PaymentMethodToken returns the value of the "payment_method_token" field in the mutation.
+func (m *SubscriptionMutation) PaymentMethodToken() (r string, exists bool) {
+	v := m.payment_method_token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentMethodToken returns the old "payment_method_token" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldPaymentMethodToken(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentMethodToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentMethodToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentMethodToken: %w", err)
+	}
+	return oldValue.PaymentMethodToken, nil
+}
+
+// ResetPaymentMethodToken resets all changes to the "payment_method_token" field.
+func (m *SubscriptionMutation) ResetPaymentMethodToken() {
+	m.payment_method_token = nil
+}
+
+// SetPaymentGatewayPublicID sets the "payment_gateway_public_id" field.
+func (m *SubscriptionMutation) SetPaymentGatewayPublicID(s string) {
+	m.payment_gateway_public_id = &s
+}
+
+// PaymentGatewayPublicID returns the value of the "payment_gateway_public_id" field in the mutation.
+func (m *SubscriptionMutation) PaymentGatewayPublicID() (r string, exists bool) {
+	v := m.payment_gateway_public_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentGatewayPublicID returns the old "payment_gateway_public_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldPaymentGatewayPublicID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentGatewayPublicID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentGatewayPublicID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentGatewayPublicID: %w", err)
+	}
+	return oldValue.PaymentGatewayPublicID, nil
+}
+
+// ResetPaymentGatewayPublicID resets all changes to the "payment_gateway_public_id" field.
+func (m *SubscriptionMutation) ResetPaymentGatewayPublicID() {
+	m.payment_gateway_public_id = nil
+}
+
+// SetPaymentDetails sets the "payment_details" field.
+func (m *SubscriptionMutation) SetPaymentDetails(value map[string]string) {
+	m.payment_details = &value
+}
+
+// PaymentDetails returns the value of the "payment_details" field in the mutation.
+func (m *SubscriptionMutation) PaymentDetails() (r map[string]string, exists bool) {
+	v := m.payment_details
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentDetails returns the old "payment_details" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldPaymentDetails(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentDetails is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentDetails requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentDetails: %w", err)
+	}
+	return oldValue.PaymentDetails, nil
+}
+
+// ClearPaymentDetails clears the value of the "payment_details" field.
+func (m *SubscriptionMutation) ClearPaymentDetails() {
+	m.payment_details = nil
+	m.clearedFields[subscription.FieldPaymentDetails] = struct{}{}
+}
+
+// PaymentDetailsCleared returns if the "payment_details" field was cleared in this mutation.
+func (m *SubscriptionMutation) PaymentDetailsCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldPaymentDetails]
+	return ok
+}
+
+// ResetPaymentDetails resets all changes to the "payment_details" field.
+func (m *SubscriptionMutation) ResetPaymentDetails() {
+	m.payment_details = nil
+	delete(m.clearedFields, subscription.FieldPaymentDetails)
+}
+
+// SetPaymentRrule sets the "payment_rrule" field.
+func (m *SubscriptionMutation) SetPaymentRrule(s string) {
+	m.payment_rrule = &s
+}
+
+// PaymentRrule returns the value of the "payment_rrule" field in the mutation.
+func (m *SubscriptionMutation) PaymentRrule() (r string, exists bool) {
+	v := m.payment_rrule
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentRrule returns the old "payment_rrule" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldPaymentRrule(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentRrule is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentRrule requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentRrule: %w", err)
+	}
+	return oldValue.PaymentRrule, nil
+}
+
+// ResetPaymentRrule resets all changes to the "payment_rrule" field.
+func (m *SubscriptionMutation) ResetPaymentRrule() {
+	m.payment_rrule = nil
+}
+
+// SetOrderRrule sets the "order_rrule" field.
+func (m *SubscriptionMutation) SetOrderRrule(s string) {
+	m.order_rrule = &s
+}
+
+// OrderRrule returns the value of the "order_rrule" field in the mutation.
+func (m *SubscriptionMutation) OrderRrule() (r string, exists bool) {
+	v := m.order_rrule
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderRrule returns the old "order_rrule" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldOrderRrule(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderRrule is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderRrule requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderRrule: %w", err)
+	}
+	return oldValue.OrderRrule, nil
+}
+
+// ResetOrderRrule resets all changes to the "order_rrule" field.
+func (m *SubscriptionMutation) ResetOrderRrule() {
+	m.order_rrule = nil
+}
+
+// SetOrderRruleStart sets the "order_rrule_start" field.
+func (m *SubscriptionMutation) SetOrderRruleStart(t time.Time) {
+	m.order_rrule_start = &t
+}
+
+// OrderRruleStart returns the value of the "order_rrule_start" field in the mutation.
+func (m *SubscriptionMutation) OrderRruleStart() (r time.Time, exists bool) {
+	v := m.order_rrule_start
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderRruleStart returns the old "order_rrule_start" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldOrderRruleStart(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderRruleStart is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderRruleStart requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderRruleStart: %w", err)
+	}
+	return oldValue.OrderRruleStart, nil
+}
+
+// ResetOrderRruleStart resets all changes to the "order_rrule_start" field.
+func (m *SubscriptionMutation) ResetOrderRruleStart() {
+	m.order_rrule_start = nil
+}
+
+// SetPaymentRruleText sets the "payment_rrule_text" field.
+func (m *SubscriptionMutation) SetPaymentRruleText(s string) {
+	m.payment_rrule_text = &s
+}
+
+// PaymentRruleText returns the value of the "payment_rrule_text" field in the mutation.
+func (m *SubscriptionMutation) PaymentRruleText() (r string, exists bool) {
+	v := m.payment_rrule_text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentRruleText returns the old "payment_rrule_text" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldPaymentRruleText(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentRruleText is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentRruleText requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentRruleText: %w", err)
+	}
+	return oldValue.PaymentRruleText, nil
+}
+
+// ResetPaymentRruleText resets all changes to the "payment_rrule_text" field.
+func (m *SubscriptionMutation) ResetPaymentRruleText() {
+	m.payment_rrule_text = nil
+}
+
+// SetOrderRruleText sets the "order_rrule_text" field.
+func (m *SubscriptionMutation) SetOrderRruleText(s string) {
+	m.order_rrule_text = &s
+}
+
+// OrderRruleText returns the value of the "order_rrule_text" field in the mutation.
+func (m *SubscriptionMutation) OrderRruleText() (r string, exists bool) {
+	v := m.order_rrule_text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderRruleText returns the old "order_rrule_text" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldOrderRruleText(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderRruleText is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderRruleText requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderRruleText: %w", err)
+	}
+	return oldValue.OrderRruleText, nil
+}
+
+// ResetOrderRruleText resets all changes to the "order_rrule_text" field.
+func (m *SubscriptionMutation) ResetOrderRruleText() {
+	m.order_rrule_text = nil
+}
+
+// SetCurrentRetries sets the "current_retries" field.
+func (m *SubscriptionMutation) SetCurrentRetries(i int) {
+	m.current_retries = &i
+	m.addcurrent_retries = nil
+}
+
+// CurrentRetries returns the value of the "current_retries" field in the mutation.
+func (m *SubscriptionMutation) CurrentRetries() (r int, exists bool) {
+	v := m.current_retries
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrentRetries returns the old "current_retries" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCurrentRetries(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrentRetries is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrentRetries requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrentRetries: %w", err)
+	}
+	return oldValue.CurrentRetries, nil
+}
+
+// AddCurrentRetries adds i to the "current_retries" field.
+func (m *SubscriptionMutation) AddCurrentRetries(i int) {
+	if m.addcurrent_retries != nil {
+		*m.addcurrent_retries += i
+	} else {
+		m.addcurrent_retries = &i
+	}
+}
+
+// AddedCurrentRetries returns the value that was added to the "current_retries" field in this mutation.
+func (m *SubscriptionMutation) AddedCurrentRetries() (r int, exists bool) {
+	v := m.addcurrent_retries
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCurrentRetries resets all changes to the "current_retries" field.
+func (m *SubscriptionMutation) ResetCurrentRetries() {
+	m.current_retries = nil
+	m.addcurrent_retries = nil
+}
+
+// SetOrdersProcessed sets the "orders_processed" field.
+func (m *SubscriptionMutation) SetOrdersProcessed(i int) {
+	m.orders_processed = &i
+	m.addorders_processed = nil
+}
+
+// OrdersProcessed returns the value of the "orders_processed" field in the mutation.
+func (m *SubscriptionMutation) OrdersProcessed() (r int, exists bool) {
+	v := m.orders_processed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrdersProcessed returns the old "orders_processed" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldOrdersProcessed(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrdersProcessed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrdersProcessed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrdersProcessed: %w", err)
+	}
+	return oldValue.OrdersProcessed, nil
+}
+
+// AddOrdersProcessed adds i to the "orders_processed" field.
+func (m *SubscriptionMutation) AddOrdersProcessed(i int) {
+	if m.addorders_processed != nil {
+		*m.addorders_processed += i
+	} else {
+		m.addorders_processed = &i
+	}
+}
+
+// AddedOrdersProcessed returns the value that was added to the "orders_processed" field in this mutation.
+func (m *SubscriptionMutation) AddedOrdersProcessed() (r int, exists bool) {
+	v := m.addorders_processed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOrdersProcessed resets all changes to the "orders_processed" field.
+func (m *SubscriptionMutation) ResetOrdersProcessed() {
+	m.orders_processed = nil
+	m.addorders_processed = nil
+}
+
+// SetOrderCount sets the "order_count" field.
+func (m *SubscriptionMutation) SetOrderCount(i int) {
+	m.order_count = &i
+	m.addorder_count = nil
+}
+
+// OrderCount returns the value of the "order_count" field in the mutation.
+func (m *SubscriptionMutation) OrderCount() (r int, exists bool) {
+	v := m.order_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderCount returns the old "order_count" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldOrderCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderCount: %w", err)
+	}
+	return oldValue.OrderCount, nil
+}
+
+// AddOrderCount adds i to the "order_count" field.
+func (m *SubscriptionMutation) AddOrderCount(i int) {
+	if m.addorder_count != nil {
+		*m.addorder_count += i
+	} else {
+		m.addorder_count = &i
+	}
+}
+
+// AddedOrderCount returns the value that was added to the "order_count" field in this mutation.
+func (m *SubscriptionMutation) AddedOrderCount() (r int, exists bool) {
+	v := m.addorder_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOrderCount resets all changes to the "order_count" field.
+func (m *SubscriptionMutation) ResetOrderCount() {
+	m.order_count = nil
+	m.addorder_count = nil
+}
+
+// SetPercentDiscount sets the "percent_discount" field.
+func (m *SubscriptionMutation) SetPercentDiscount(i int) {
+	m.percent_discount = &i
+	m.addpercent_discount = nil
+}
+
+// PercentDiscount returns the value of the "percent_discount" field in the mutation.
+func (m *SubscriptionMutation) PercentDiscount() (r int, exists bool) {
+	v := m.percent_discount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPercentDiscount returns the old "percent_discount" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldPercentDiscount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPercentDiscount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPercentDiscount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPercentDiscount: %w", err)
+	}
+	return oldValue.PercentDiscount, nil
+}
+
+// AddPercentDiscount adds i to the "percent_discount" field.
+func (m *SubscriptionMutation) AddPercentDiscount(i int) {
+	if m.addpercent_discount != nil {
+		*m.addpercent_discount += i
+	} else {
+		m.addpercent_discount = &i
+	}
+}
+
+// AddedPercentDiscount returns the value that was added to the "percent_discount" field in this mutation.
+func (m *SubscriptionMutation) AddedPercentDiscount() (r int, exists bool) {
+	v := m.addpercent_discount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPercentDiscount resets all changes to the "percent_discount" field.
+func (m *SubscriptionMutation) ResetPercentDiscount() {
+	m.percent_discount = nil
+	m.addpercent_discount = nil
+}
+
+// SetChargedCurrency sets the "charged_currency" field.
+func (m *SubscriptionMutation) SetChargedCurrency(s string) {
+	m.charged_currency = &s
+}
+
+// ChargedCurrency returns the value of the "charged_currency" field in the mutation.
+func (m *SubscriptionMutation) ChargedCurrency() (r string, exists bool) {
+	v := m.charged_currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChargedCurrency returns the old "charged_currency" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldChargedCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChargedCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChargedCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChargedCurrency: %w", err)
+	}
+	return oldValue.ChargedCurrency, nil
+}
+
+// ResetChargedCurrency resets all changes to the "charged_currency" field.
+func (m *SubscriptionMutation) ResetChargedCurrency() {
+	m.charged_currency = nil
+}
+
+// SetBaseCurrency sets the "base_currency" field.
+func (m *SubscriptionMutation) SetBaseCurrency(s string) {
+	m.base_currency = &s
+}
+
+// BaseCurrency returns the value of the "base_currency" field in the mutation.
+func (m *SubscriptionMutation) BaseCurrency() (r string, exists bool) {
+	v := m.base_currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBaseCurrency returns the old "base_currency" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldBaseCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBaseCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBaseCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBaseCurrency: %w", err)
+	}
+	return oldValue.BaseCurrency, nil
+}
+
+// ResetBaseCurrency resets all changes to the "base_currency" field.
+func (m *SubscriptionMutation) ResetBaseCurrency() {
+	m.base_currency = nil
+}
+
+// SetBaseToChargedExchangeRate sets the "base_to_charged_exchange_rate" field.
+func (m *SubscriptionMutation) SetBaseToChargedExchangeRate(f float64) {
+	m.base_to_charged_exchange_rate = &f
+	m.addbase_to_charged_exchange_rate = nil
+}
+
+// BaseToChargedExchangeRate returns the value of the "base_to_charged_exchange_rate" field in the mutation.
+func (m *SubscriptionMutation) BaseToChargedExchangeRate() (r float64, exists bool) {
+	v := m.base_to_charged_exchange_rate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBaseToChargedExchangeRate returns the old "base_to_charged_exchange_rate" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldBaseToChargedExchangeRate(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBaseToChargedExchangeRate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBaseToChargedExchangeRate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBaseToChargedExchangeRate: %w", err)
+	}
+	return oldValue.BaseToChargedExchangeRate, nil
+}
+
+// AddBaseToChargedExchangeRate adds f to the "base_to_charged_exchange_rate" field.
+func (m *SubscriptionMutation) AddBaseToChargedExchangeRate(f float64) {
+	if m.addbase_to_charged_exchange_rate != nil {
+		*m.addbase_to_charged_exchange_rate += f
+	} else {
+		m.addbase_to_charged_exchange_rate = &f
+	}
+}
+
+// AddedBaseToChargedExchangeRate returns the value that was added to the "base_to_charged_exchange_rate" field in this mutation.
+func (m *SubscriptionMutation) AddedBaseToChargedExchangeRate() (r float64, exists bool) {
+	v := m.addbase_to_charged_exchange_rate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBaseToChargedExchangeRate resets all changes to the "base_to_charged_exchange_rate" field.
+func (m *SubscriptionMutation) ResetBaseToChargedExchangeRate() {
+	m.base_to_charged_exchange_rate = nil
+	m.addbase_to_charged_exchange_rate = nil
+}
+
+// SetShippingLines sets the "shipping_lines" field.
+func (m *SubscriptionMutation) SetShippingLines(value []map[string]interface{}) {
+	m.shipping_lines = &value
+	m.appendshipping_lines = nil
+}
+
+// ShippingLines returns the value of the "shipping_lines" field in the mutation.
+func (m *SubscriptionMutation) ShippingLines() (r []map[string]interface{}, exists bool) {
+	v := m.shipping_lines
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShippingLines returns the old "shipping_lines" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldShippingLines(ctx context.Context) (v []map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShippingLines is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShippingLines requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShippingLines: %w", err)
+	}
+	return oldValue.ShippingLines, nil
+}
+
+// AppendShippingLines adds value to the "shipping_lines" field.
+func (m *SubscriptionMutation) AppendShippingLines(value []map[string]interface{}) {
+	m.appendshipping_lines = append(m.appendshipping_lines, value...)
+}
+
+// AppendedShippingLines returns the list of values that were appended to the "shipping_lines" field in this mutation.
+func (m *SubscriptionMutation) AppendedShippingLines() ([]map[string]interface{}, bool) {
+	if len(m.appendshipping_lines) == 0 {
+		return nil, false
+	}
+	return m.appendshipping_lines, true
+}
+
+// ClearShippingLines clears the value of the "shipping_lines" field.
+func (m *SubscriptionMutation) ClearShippingLines() {
+	m.shipping_lines = nil
+	m.appendshipping_lines = nil
+	m.clearedFields[subscription.FieldShippingLines] = struct{}{}
+}
+
+// ShippingLinesCleared returns if the "shipping_lines" field was cleared in this mutation.
+func (m *SubscriptionMutation) ShippingLinesCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldShippingLines]
+	return ok
+}
+
+// ResetShippingLines resets all changes to the "shipping_lines" field.
+func (m *SubscriptionMutation) ResetShippingLines() {
+	m.shipping_lines = nil
+	m.appendshipping_lines = nil
+	delete(m.clearedFields, subscription.FieldShippingLines)
+}
+
+// SetLastFailureCode sets the "last_failure_code" field.
+func (m *SubscriptionMutation) SetLastFailureCode(s string) {
+	m.last_failure_code = &s
+}
+
+// LastFailureCode returns the value of the "last_failure_code" field in the mutation.
+func (m *SubscriptionMutation) LastFailureCode() (r string, exists bool) {
+	v := m.last_failure_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastFailureCode returns the old "last_failure_code" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldLastFailureCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastFailureCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastFailureCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastFailureCode: %w", err)
+	}
+	return oldValue.LastFailureCode, nil
+}
+
+// ResetLastFailureCode resets all changes to the "last_failure_code" field.
+func (m *SubscriptionMutation) ResetLastFailureCode() {
+	m.last_failure_code = nil
+}
+
+// SetLastFailureReason sets the "last_failure_reason" field.
+func (m *SubscriptionMutation) SetLastFailureReason(s string) {
+	m.last_failure_reason = &s
+}
+
+// LastFailureReason returns the value of the "last_failure_reason" field in the mutation.
+func (m *SubscriptionMutation) LastFailureReason() (r string, exists bool) {
+	v := m.last_failure_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastFailureReason returns the old "last_failure_reason" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldLastFailureReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastFailureReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastFailureReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastFailureReason: %w", err)
+	}
+	return oldValue.LastFailureReason, nil
+}
+
+// ResetLastFailureReason resets all changes to the "last_failure_reason" field.
+func (m *SubscriptionMutation) ResetLastFailureReason() {
+	m.last_failure_reason = nil
+}
+
+// SetLastFailureDetails sets the "last_failure_details" field.
+func (m *SubscriptionMutation) SetLastFailureDetails(value map[string]interface{}) {
+	m.last_failure_details = &value
+}
+
+// LastFailureDetails returns the value of the "last_failure_details" field in the mutation.
+func (m *SubscriptionMutation) LastFailureDetails() (r map[string]interface{}, exists bool) {
+	v := m.last_failure_details
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastFailureDetails returns the old "last_failure_details" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldLastFailureDetails(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastFailureDetails is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastFailureDetails requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastFailureDetails: %w", err)
+	}
+	return oldValue.LastFailureDetails, nil
+}
+
+// ClearLastFailureDetails clears the value of the "last_failure_details" field.
+func (m *SubscriptionMutation) ClearLastFailureDetails() {
+	m.last_failure_details = nil
+	m.clearedFields[subscription.FieldLastFailureDetails] = struct{}{}
+}
+
+// LastFailureDetailsCleared returns if the "last_failure_details" field was cleared in this mutation.
+func (m *SubscriptionMutation) LastFailureDetailsCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldLastFailureDetails]
+	return ok
+}
+
+// ResetLastFailureDetails resets all changes to the "last_failure_details" field.
+func (m *SubscriptionMutation) ResetLastFailureDetails() {
+	m.last_failure_details = nil
+	delete(m.clearedFields, subscription.FieldLastFailureDetails)
+}
+
+// SetRetryAt sets the "retry_at" field.
+func (m *SubscriptionMutation) SetRetryAt(t time.Time) {
+	m.retry_at = &t
+}
+
+// RetryAt returns the value of the "retry_at" field in the mutation.
+func (m *SubscriptionMutation) RetryAt() (r time.Time, exists bool) {
+	v := m.retry_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRetryAt returns the old "retry_at" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldRetryAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRetryAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRetryAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRetryAt: %w", err)
+	}
+	return oldValue.RetryAt, nil
+}
+
+// ClearRetryAt clears the value of the "retry_at" field.
+func (m *SubscriptionMutation) ClearRetryAt() {
+	m.retry_at = nil
+	m.clearedFields[subscription.FieldRetryAt] = struct{}{}
+}
+
+// RetryAtCleared returns if the "retry_at" field was cleared in this mutation.
+func (m *SubscriptionMutation) RetryAtCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldRetryAt]
+	return ok
+}
+
+// ResetRetryAt resets all changes to the "retry_at" field.
+func (m *SubscriptionMutation) ResetRetryAt() {
+	m.retry_at = nil
+	delete(m.clearedFields, subscription.FieldRetryAt)
+}
+
+// ClearShop clears the "shop" edge to the Shop entity.
+func (m *SubscriptionMutation) ClearShop() {
+	m.clearedshop = true
+	m.clearedFields[subscription.FieldShopID] = struct{}{}
+}
+
+// ShopCleared reports if the "shop" edge to the Shop entity was cleared.
+func (m *SubscriptionMutation) ShopCleared() bool {
+	return m.clearedshop
+}
+
+// ShopIDs returns the "shop" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShopID instead. It exists only for internal usage by the builders.
+func (m *SubscriptionMutation) ShopIDs() (ids []int) {
+	if id := m.shop; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShop resets all changes to the "shop" edge.
+func (m *SubscriptionMutation) ResetShop() {
+	m.shop = nil
+	m.clearedshop = false
+}
+
+// AddLineItemIDs adds the "line_items" edge to the SubscriptionLineItem entity by ids.
+func (m *SubscriptionMutation) AddLineItemIDs(ids ...int) {
+	if m.line_items == nil {
+		m.line_items = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.line_items[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLineItems clears the "line_items" edge to the SubscriptionLineItem entity.
+func (m *SubscriptionMutation) ClearLineItems() {
+	m.clearedline_items = true
+}
+
+// LineItemsCleared reports if the "line_items" edge to the SubscriptionLineItem entity was cleared.
+func (m *SubscriptionMutation) LineItemsCleared() bool {
+	return m.clearedline_items
+}
+
+// RemoveLineItemIDs removes the "line_items" edge to the SubscriptionLineItem entity by IDs.
+func (m *SubscriptionMutation) RemoveLineItemIDs(ids ...int) {
+	if m.removedline_items == nil {
+		m.removedline_items = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.line_items, ids[i])
+		m.removedline_items[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLineItems returns the removed IDs of the "line_items" edge to the SubscriptionLineItem entity.
+func (m *SubscriptionMutation) RemovedLineItemsIDs() (ids []int) {
+	for id := range m.removedline_items {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LineItemsIDs returns the "line_items" edge IDs in the mutation.
+func (m *SubscriptionMutation) LineItemsIDs() (ids []int) {
+	for id := range m.line_items {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLineItems resets all changes to the "line_items" edge.
+func (m *SubscriptionMutation) ResetLineItems() {
+	m.line_items = nil
+	m.clearedline_items = false
+	m.removedline_items = nil
+}
+
+// AddAddressIDs adds the "addresses" edge to the SubscriptionAddress entity by ids.
+func (m *SubscriptionMutation) AddAddressIDs(ids ...int) {
+	if m.addresses == nil {
+		m.addresses = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.addresses[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAddresses clears the "addresses" edge to the SubscriptionAddress entity.
+func (m *SubscriptionMutation) ClearAddresses() {
+	m.clearedaddresses = true
+}
+
+// AddressesCleared reports if the "addresses" edge to the SubscriptionAddress entity was cleared.
+func (m *SubscriptionMutation) AddressesCleared() bool {
+	return m.clearedaddresses
+}
+
+// RemoveAddressIDs removes the "addresses" edge to the SubscriptionAddress entity by IDs.
+func (m *SubscriptionMutation) RemoveAddressIDs(ids ...int) {
+	if m.removedaddresses == nil {
+		m.removedaddresses = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.addresses, ids[i])
+		m.removedaddresses[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAddresses returns the removed IDs of the "addresses" edge to the SubscriptionAddress entity.
+func (m *SubscriptionMutation) RemovedAddressesIDs() (ids []int) {
+	for id := range m.removedaddresses {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AddressesIDs returns the "addresses" edge IDs in the mutation.
+func (m *SubscriptionMutation) AddressesIDs() (ids []int) {
+	for id := range m.addresses {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAddresses resets all changes to the "addresses" edge.
+func (m *SubscriptionMutation) ResetAddresses() {
+	m.addresses = nil
+	m.clearedaddresses = false
+	m.removedaddresses = nil
+}
+
+// AddPlacementIDs adds the "placements" edge to the SubscriptionPlacement entity by ids.
+func (m *SubscriptionMutation) AddPlacementIDs(ids ...int) {
+	if m.placements == nil {
+		m.placements = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.placements[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPlacements clears the "placements" edge to the SubscriptionPlacement entity.
+func (m *SubscriptionMutation) ClearPlacements() {
+	m.clearedplacements = true
+}
+
+// PlacementsCleared reports if the "placements" edge to the SubscriptionPlacement entity was cleared.
+func (m *SubscriptionMutation) PlacementsCleared() bool {
+	return m.clearedplacements
+}
+
+// RemovePlacementIDs removes the "placements" edge to the SubscriptionPlacement entity by IDs.
+func (m *SubscriptionMutation) RemovePlacementIDs(ids ...int) {
+	if m.removedplacements == nil {
+		m.removedplacements = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.placements, ids[i])
+		m.removedplacements[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPlacements returns the removed IDs of the "placements" edge to the SubscriptionPlacement entity.
+func (m *SubscriptionMutation) RemovedPlacementsIDs() (ids []int) {
+	for id := range m.removedplacements {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PlacementsIDs returns the "placements" edge IDs in the mutation.
+func (m *SubscriptionMutation) PlacementsIDs() (ids []int) {
+	for id := range m.placements {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPlacements resets all changes to the "placements" edge.
+func (m *SubscriptionMutation) ResetPlacements() {
+	m.placements = nil
+	m.clearedplacements = false
+	m.removedplacements = nil
+}
+
+// Where appends a list predicates to the SubscriptionMutation builder.
+func (m *SubscriptionMutation) Where(ps ...predicate.Subscription) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SubscriptionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SubscriptionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Subscription, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SubscriptionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SubscriptionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Subscription).
+func (m *SubscriptionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SubscriptionMutation) Fields() []string {
+	fields := make([]string, 0, 44)
+	if m.created_at != nil {
+		fields = append(fields, subscription.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, subscription.FieldUpdatedAt)
+	}
+	if m.shop != nil {
+		fields = append(fields, subscription.FieldShopID)
+	}
+	if m.customer_id != nil {
+		fields = append(fields, subscription.FieldCustomerID)
+	}
+	if m.customer_platform_id != nil {
+		fields = append(fields, subscription.FieldCustomerPlatformID)
+	}
+	if m.customer_first_name != nil {
+		fields = append(fields, subscription.FieldCustomerFirstName)
+	}
+	if m.customer_last_name != nil {
+		fields = append(fields, subscription.FieldCustomerLastName)
+	}
+	if m.customer_phone != nil {
+		fields = append(fields, subscription.FieldCustomerPhone)
+	}
+	if m.customer_email != nil {
+		fields = append(fields, subscription.FieldCustomerEmail)
+	}
+	if m.customer_notes != nil {
+		fields = append(fields, subscription.FieldCustomerNotes)
+	}
+	if m.external_id != nil {
+		fields = append(fields, subscription.FieldExternalID)
+	}
+	if m.idempotency_key != nil {
+		fields = append(fields, subscription.FieldIdempotencyKey)
+	}
+	if m.note != nil {
+		fields = append(fields, subscription.FieldNote)
+	}
+	if m.order_note != nil {
+		fields = append(fields, subscription.FieldOrderNote)
+	}
+	if m.discount_code != nil {
+		fields = append(fields, subscription.FieldDiscountCode)
+	}
+	if m.subscription_status != nil {
+		fields = append(fields, subscription.FieldSubscriptionStatus)
+	}
+	if m.next_order_datetime != nil {
+		fields = append(fields, subscription.FieldNextOrderDatetime)
+	}
+	if m.next_payment_datetime != nil {
+		fields = append(fields, subscription.FieldNextPaymentDatetime)
+	}
+	if m.next_processing_datetime != nil {
+		fields = append(fields, subscription.FieldNextProcessingDatetime)
+	}
+	if m.status_changed_at != nil {
+		fields = append(fields, subscription.FieldStatusChangedAt)
+	}
+	if m.last_payment_datetime != nil {
+		fields = append(fields, subscription.FieldLastPaymentDatetime)
+	}
+	if m.last_order_datetime != nil {
+		fields = append(fields, subscription.FieldLastOrderDatetime)
+	}
+	if m.last_processed_datetime != nil {
+		fields = append(fields, subscription.FieldLastProcessedDatetime)
+	}
+	if m.placed_at != nil {
+		fields = append(fields, subscription.FieldPlacedAt)
+	}
+	if m.payment_method_token != nil {
+		fields = append(fields, subscription.FieldPaymentMethodToken)
+	}
+	if m.payment_gateway_public_id != nil {
+		fields = append(fields, subscription.FieldPaymentGatewayPublicID)
+	}
+	if m.payment_details != nil {
+		fields = append(fields, subscription.FieldPaymentDetails)
+	}
+	if m.payment_rrule != nil {
+		fields = append(fields, subscription.FieldPaymentRrule)
+	}
+	if m.order_rrule != nil {
+		fields = append(fields, subscription.FieldOrderRrule)
+	}
+	if m.order_rrule_start != nil {
+		fields = append(fields, subscription.FieldOrderRruleStart)
+	}
+	if m.payment_rrule_text != nil {
+		fields = append(fields, subscription.FieldPaymentRruleText)
+	}
+	if m.order_rrule_text != nil {
+		fields = append(fields, subscription.FieldOrderRruleText)
+	}
+	if m.current_retries != nil {
+		fields = append(fields, subscription.FieldCurrentRetries)
+	}
+	if m.orders_processed != nil {
+		fields = append(fields, subscription.FieldOrdersProcessed)
+	}
+	if m.order_count != nil {
+		fields = append(fields, subscription.FieldOrderCount)
+	}
+	if m.percent_discount != nil {
+		fields = append(fields, subscription.FieldPercentDiscount)
+	}
+	if m.charged_currency != nil {
+		fields = append(fields, subscription.FieldChargedCurrency)
+	}
+	if m.base_currency != nil {
+		fields = append(fields, subscription.FieldBaseCurrency)
+	}
+	if m.base_to_charged_exchange_rate != nil {
+		fields = append(fields, subscription.FieldBaseToChargedExchangeRate)
+	}
+	if m.shipping_lines != nil {
+		fields = append(fields, subscription.FieldShippingLines)
+	}
+	if m.last_failure_code != nil {
+		fields = append(fields, subscription.FieldLastFailureCode)
+	}
+	if m.last_failure_reason != nil {
+		fields = append(fields, subscription.FieldLastFailureReason)
+	}
+	if m.last_failure_details != nil {
+		fields = append(fields, subscription.FieldLastFailureDetails)
+	}
+	if m.retry_at != nil {
+		fields = append(fields, subscription.FieldRetryAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SubscriptionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case subscription.FieldCreatedAt:
+		return m.CreatedAt()
+	case subscription.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case subscription.FieldShopID:
+		return m.ShopID()
+	case subscription.FieldCustomerID:
+		return m.CustomerID()
+	case subscription.FieldCustomerPlatformID:
+		return m.CustomerPlatformID()
+	case subscription.FieldCustomerFirstName:
+		return m.CustomerFirstName()
+	case subscription.FieldCustomerLastName:
+		return m.CustomerLastName()
+	case subscription.FieldCustomerPhone:
+		return m.CustomerPhone()
+	case subscription.FieldCustomerEmail:
+		return m.CustomerEmail()
+	case subscription.FieldCustomerNotes:
+		return m.CustomerNotes()
+	case subscription.FieldExternalID:
+		return m.ExternalID()
+	case subscription.FieldIdempotencyKey:
+		return m.IdempotencyKey()
+	case subscription.FieldNote:
+		return m.Note()
+	case subscription.FieldOrderNote:
+		return m.OrderNote()
+	case subscription.FieldDiscountCode:
+		return m.DiscountCode()
+	case subscription.FieldSubscriptionStatus:
+		return m.SubscriptionStatus()
+	case subscription.FieldNextOrderDatetime:
+		return m.NextOrderDatetime()
+	case subscription.FieldNextPaymentDatetime:
+		return m.NextPaymentDatetime()
+	case subscription.FieldNextProcessingDatetime:
+		return m.NextProcessingDatetime()
+	case subscription.FieldStatusChangedAt:
+		return m.StatusChangedAt()
+	case subscription.FieldLastPaymentDatetime:
+		return m.LastPaymentDatetime()
+	case subscription.FieldLastOrderDatetime:
+		return m.LastOrderDatetime()
+	case subscription.FieldLastProcessedDatetime:
+		return m.LastProcessedDatetime()
+	case subscription.FieldPlacedAt:
+		return m.PlacedAt()
+	case subscription.FieldPaymentMethodToken:
+		return m.PaymentMethodToken()
+	case subscription.FieldPaymentGatewayPublicID:
+		return m.PaymentGatewayPublicID()
+	case subscription.FieldPaymentDetails:
+		return m.PaymentDetails()
+	case subscription.FieldPaymentRrule:
+		return m.PaymentRrule()
+	case subscription.FieldOrderRrule:
+		return m.OrderRrule()
+	case subscription.FieldOrderRruleStart:
+		return m.OrderRruleStart()
+	case subscription.FieldPaymentRruleText:
+		return m.PaymentRruleText()
+	case subscription.FieldOrderRruleText:
+		return m.OrderRruleText()
+	case subscription.FieldCurrentRetries:
+		return m.CurrentRetries()
+	case subscription.FieldOrdersProcessed:
+		return m.OrdersProcessed()
+	case subscription.FieldOrderCount:
+		return m.OrderCount()
+	case subscription.FieldPercentDiscount:
+		return m.PercentDiscount()
+	case subscription.FieldChargedCurrency:
+		return m.ChargedCurrency()
+	case subscription.FieldBaseCurrency:
+		return m.BaseCurrency()
+	case subscription.FieldBaseToChargedExchangeRate:
+		return m.BaseToChargedExchangeRate()
+	case subscription.FieldShippingLines:
+		return m.ShippingLines()
+	case subscription.FieldLastFailureCode:
+		return m.LastFailureCode()
+	case subscription.FieldLastFailureReason:
+		return m.LastFailureReason()
+	case subscription.FieldLastFailureDetails:
+		return m.LastFailureDetails()
+	case subscription.FieldRetryAt:
+		return m.RetryAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SubscriptionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case subscription.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case subscription.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case subscription.FieldShopID:
+		return m.OldShopID(ctx)
+	case subscription.FieldCustomerID:
+		return m.OldCustomerID(ctx)
+	case subscription.FieldCustomerPlatformID:
+		return m.OldCustomerPlatformID(ctx)
+	case subscription.FieldCustomerFirstName:
+		return m.OldCustomerFirstName(ctx)
+	case subscription.FieldCustomerLastName:
+		return m.OldCustomerLastName(ctx)
+	case subscription.FieldCustomerPhone:
+		return m.OldCustomerPhone(ctx)
+	case subscription.FieldCustomerEmail:
+		return m.OldCustomerEmail(ctx)
+	case subscription.FieldCustomerNotes:
+		return m.OldCustomerNotes(ctx)
+	case subscription.FieldExternalID:
+		return m.OldExternalID(ctx)
+	case subscription.FieldIdempotencyKey:
+		return m.OldIdempotencyKey(ctx)
+	case subscription.FieldNote:
+		return m.OldNote(ctx)
+	case subscription.FieldOrderNote:
+		return m.OldOrderNote(ctx)
+	case subscription.FieldDiscountCode:
+		return m.OldDiscountCode(ctx)
+	case subscription.FieldSubscriptionStatus:
+		return m.OldSubscriptionStatus(ctx)
+	case subscription.FieldNextOrderDatetime:
+		return m.OldNextOrderDatetime(ctx)
+	case subscription.FieldNextPaymentDatetime:
+		return m.OldNextPaymentDatetime(ctx)
+	case subscription.FieldNextProcessingDatetime:
+		return m.OldNextProcessingDatetime(ctx)
+	case subscription.FieldStatusChangedAt:
+		return m.OldStatusChangedAt(ctx)
+	case subscription.FieldLastPaymentDatetime:
+		return m.OldLastPaymentDatetime(ctx)
+	case subscription.FieldLastOrderDatetime:
+		return m.OldLastOrderDatetime(ctx)
+	case subscription.FieldLastProcessedDatetime:
+		return m.OldLastProcessedDatetime(ctx)
+	case subscription.FieldPlacedAt:
+		return m.OldPlacedAt(ctx)
+	case subscription.FieldPaymentMethodToken:
+		return m.OldPaymentMethodToken(ctx)
+	case subscription.FieldPaymentGatewayPublicID:
+		return m.OldPaymentGatewayPublicID(ctx)
+	case subscription.FieldPaymentDetails:
+		return m.OldPaymentDetails(ctx)
+	case subscription.FieldPaymentRrule:
+		return m.OldPaymentRrule(ctx)
+	case subscription.FieldOrderRrule:
+		return m.OldOrderRrule(ctx)
+	case subscription.FieldOrderRruleStart:
+		return m.OldOrderRruleStart(ctx)
+	case subscription.FieldPaymentRruleText:
+		return m.OldPaymentRruleText(ctx)
+	case subscription.FieldOrderRruleText:
+		return m.OldOrderRruleText(ctx)
+	case subscription.FieldCurrentRetries:
+		return m.OldCurrentRetries(ctx)
+	case subscription.FieldOrdersProcessed:
+		return m.OldOrdersProcessed(ctx)
+	case subscription.FieldOrderCount:
+		return m.OldOrderCount(ctx)
+	case subscription.FieldPercentDiscount:
+		return m.OldPercentDiscount(ctx)
+	case subscription.FieldChargedCurrency:
+		return m.OldChargedCurrency(ctx)
+	case subscription.FieldBaseCurrency:
+		return m.OldBaseCurrency(ctx)
+	case subscription.FieldBaseToChargedExchangeRate:
+		return m.OldBaseToChargedExchangeRate(ctx)
+	case subscription.FieldShippingLines:
+		return m.OldShippingLines(ctx)
+	case subscription.FieldLastFailureCode:
+		return m.OldLastFailureCode(ctx)
+	case subscription.FieldLastFailureReason:
+		return m.OldLastFailureReason(ctx)
+	case subscription.FieldLastFailureDetails:
+		return m.OldLastFailureDetails(ctx)
+	case subscription.FieldRetryAt:
+		return m.OldRetryAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case subscription.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case subscription.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case subscription.FieldShopID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case subscription.FieldCustomerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerID(v)
+		return nil
+	case subscription.FieldCustomerPlatformID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerPlatformID(v)
+		return nil
+	case subscription.FieldCustomerFirstName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerFirstName(v)
+		return nil
+	case subscription.FieldCustomerLastName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerLastName(v)
+		return nil
+	case subscription.FieldCustomerPhone:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerPhone(v)
+		return nil
+	case subscription.FieldCustomerEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerEmail(v)
+		return nil
+	case subscription.FieldCustomerNotes:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerNotes(v)
+		return nil
+	case subscription.FieldExternalID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalID(v)
+		return nil
+	case subscription.FieldIdempotencyKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIdempotencyKey(v)
+		return nil
+	case subscription.FieldNote:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNote(v)
+		return nil
+	case subscription.FieldOrderNote:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderNote(v)
+		return nil
+	case subscription.FieldDiscountCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscountCode(v)
+		return nil
+	case subscription.FieldSubscriptionStatus:
+		v, ok := value.(subscription.SubscriptionStatus)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscriptionStatus(v)
+		return nil
+	case subscription.FieldNextOrderDatetime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextOrderDatetime(v)
+		return nil
+	case subscription.FieldNextPaymentDatetime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextPaymentDatetime(v)
+		return nil
+	case subscription.FieldNextProcessingDatetime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextProcessingDatetime(v)
+		return nil
+	case subscription.FieldStatusChangedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatusChangedAt(v)
+		return nil
+	case subscription.FieldLastPaymentDatetime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastPaymentDatetime(v)
+		return nil
+	case subscription.FieldLastOrderDatetime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastOrderDatetime(v)
+		return nil
+	case subscription.FieldLastProcessedDatetime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessedDatetime(v)
+		return nil
+	case subscription.FieldPlacedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlacedAt(v)
+		return nil
+	case subscription.FieldPaymentMethodToken:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentMethodToken(v)
+		return nil
+	case subscription.FieldPaymentGatewayPublicID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentGatewayPublicID(v)
+		return nil
+	case subscription.FieldPaymentDetails:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentDetails(v)
+		return nil
+	case subscription.FieldPaymentRrule:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentRrule(v)
+		return nil
+	case subscription.FieldOrderRrule:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderRrule(v)
+		return nil
+	case subscription.FieldOrderRruleStart:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderRruleStart(v)
+		return nil
+	case subscription.FieldPaymentRruleText:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentRruleText(v)
+		return nil
+	case subscription.FieldOrderRruleText:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderRruleText(v)
+		return nil
+	case subscription.FieldCurrentRetries:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrentRetries(v)
+		return nil
+	case subscription.FieldOrdersProcessed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrdersProcessed(v)
+		return nil
+	case subscription.FieldOrderCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderCount(v)
+		return nil
+	case subscription.FieldPercentDiscount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPercentDiscount(v)
+		return nil
+	case subscription.FieldChargedCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChargedCurrency(v)
+		return nil
+	case subscription.FieldBaseCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBaseCurrency(v)
+		return nil
+	case subscription.FieldBaseToChargedExchangeRate:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBaseToChargedExchangeRate(v)
+		return nil
+	case subscription.FieldShippingLines:
+		v, ok := value.([]map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShippingLines(v)
+		return nil
+	case subscription.FieldLastFailureCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastFailureCode(v)
+		return nil
+	case subscription.FieldLastFailureReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastFailureReason(v)
+		return nil
+	case subscription.FieldLastFailureDetails:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastFailureDetails(v)
+		return nil
+	case subscription.FieldRetryAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRetryAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SubscriptionMutation) AddedFields() []string {
+	var fields []string
+	if m.addcustomer_id != nil {
+		fields = append(fields, subscription.FieldCustomerID)
+	}
+	if m.addcurrent_retries != nil {
+		fields = append(fields, subscription.FieldCurrentRetries)
+	}
+	if m.addorders_processed != nil {
+		fields = append(fields, subscription.FieldOrdersProcessed)
+	}
+	if m.addorder_count != nil {
+		fields = append(fields, subscription.FieldOrderCount)
+	}
+	if m.addpercent_discount != nil {
+		fields = append(fields, subscription.FieldPercentDiscount)
+	}
+	if m.addbase_to_charged_exchange_rate != nil {
+		fields = append(fields, subscription.FieldBaseToChargedExchangeRate)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SubscriptionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case subscription.FieldCustomerID:
+		return m.AddedCustomerID()
+	case subscription.FieldCurrentRetries:
+		return m.AddedCurrentRetries()
+	case subscription.FieldOrdersProcessed:
+		return m.AddedOrdersProcessed()
+	case subscription.FieldOrderCount:
+		return m.AddedOrderCount()
+	case subscription.FieldPercentDiscount:
+		return m.AddedPercentDiscount()
+	case subscription.FieldBaseToChargedExchangeRate:
+		return m.AddedBaseToChargedExchangeRate()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case subscription.FieldCustomerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCustomerID(v)
+		return nil
+	case subscription.FieldCurrentRetries:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCurrentRetries(v)
+		return nil
+	case subscription.FieldOrdersProcessed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOrdersProcessed(v)
+		return nil
+	case subscription.FieldOrderCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOrderCount(v)
+		return nil
+	case subscription.FieldPercentDiscount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPercentDiscount(v)
+		return nil
+	case subscription.FieldBaseToChargedExchangeRate:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBaseToChargedExchangeRate(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SubscriptionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(subscription.FieldCustomerID) {
+		fields = append(fields, subscription.FieldCustomerID)
+	}
+	if m.FieldCleared(subscription.FieldIdempotencyKey) {
+		fields = append(fields, subscription.FieldIdempotencyKey)
+	}
+	if m.FieldCleared(subscription.FieldNextOrderDatetime) {
+		fields = append(fields, subscription.FieldNextOrderDatetime)
+	}
+	if m.FieldCleared(subscription.FieldNextPaymentDatetime) {
+		fields = append(fields, subscription.FieldNextPaymentDatetime)
+	}
+	if m.FieldCleared(subscription.FieldNextProcessingDatetime) {
+		fields = append(fields, subscription.FieldNextProcessingDatetime)
+	}
+	if m.FieldCleared(subscription.FieldStatusChangedAt) {
+		fields = append(fields, subscription.FieldStatusChangedAt)
+	}
+	if m.FieldCleared(subscription.FieldLastPaymentDatetime) {
+		fields = append(fields, subscription.FieldLastPaymentDatetime)
+	}
+	if m.FieldCleared(subscription.FieldLastOrderDatetime) {
+		fields = append(fields, subscription.FieldLastOrderDatetime)
+	}
+	if m.FieldCleared(subscription.FieldLastProcessedDatetime) {
+		fields = append(fields, subscription.FieldLastProcessedDatetime)
+	}
+	if m.FieldCleared(subscription.FieldPlacedAt) {
+		fields = append(fields, subscription.FieldPlacedAt)
+	}
+	if m.FieldCleared(subscription.FieldPaymentDetails) {
+		fields = append(fields, subscription.FieldPaymentDetails)
+	}
+	if m.FieldCleared(subscription.FieldShippingLines) {
+		fields = append(fields, subscription.FieldShippingLines)
+	}
+	if m.FieldCleared(subscription.FieldLastFailureDetails) {
+		fields = append(fields, subscription.FieldLastFailureDetails)
+	}
+	if m.FieldCleared(subscription.FieldRetryAt) {
+		fields = append(fields, subscription.FieldRetryAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SubscriptionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SubscriptionMutation) ClearField(name string) error {
+	switch name {
+	case subscription.FieldCustomerID:
+		m.ClearCustomerID()
+		return nil
+	case subscription.FieldIdempotencyKey:
+		m.ClearIdempotencyKey()
+		return nil
+	case subscription.FieldNextOrderDatetime:
+		m.ClearNextOrderDatetime()
+		return nil
+	case subscription.FieldNextPaymentDatetime:
+		m.ClearNextPaymentDatetime()
+		return nil
+	case subscription.FieldNextProcessingDatetime:
+		m.ClearNextProcessingDatetime()
+		return nil
+	case subscription.FieldStatusChangedAt:
+		m.ClearStatusChangedAt()
+		return nil
+	case subscription.FieldLastPaymentDatetime:
+		m.ClearLastPaymentDatetime()
+		return nil
+	case subscription.FieldLastOrderDatetime:
+		m.ClearLastOrderDatetime()
+		return nil
+	case subscription.FieldLastProcessedDatetime:
+		m.ClearLastProcessedDatetime()
+		return nil
+	case subscription.FieldPlacedAt:
+		m.ClearPlacedAt()
+		return nil
+	case subscription.FieldPaymentDetails:
+		m.ClearPaymentDetails()
+		return nil
+	case subscription.FieldShippingLines:
+		m.ClearShippingLines()
+		return nil
+	case subscription.FieldLastFailureDetails:
+		m.ClearLastFailureDetails()
+		return nil
+	case subscription.FieldRetryAt:
+		m.ClearRetryAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SubscriptionMutation) ResetField(name string) error {
+	switch name {
+	case subscription.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case subscription.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case subscription.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case subscription.FieldCustomerID:
+		m.ResetCustomerID()
+		return nil
+	case subscription.FieldCustomerPlatformID:
+		m.ResetCustomerPlatformID()
+		return nil
+	case subscription.FieldCustomerFirstName:
+		m.ResetCustomerFirstName()
+		return nil
+	case subscription.FieldCustomerLastName:
+		m.ResetCustomerLastName()
+		return nil
+	case subscription.FieldCustomerPhone:
+		m.ResetCustomerPhone()
+		return nil
+	case subscription.FieldCustomerEmail:
+		m.ResetCustomerEmail()
+		return nil
+	case subscription.FieldCustomerNotes:
+		m.ResetCustomerNotes()
+		return nil
+	case subscription.FieldExternalID:
+		m.ResetExternalID()
+		return nil
+	case subscription.FieldIdempotencyKey:
+		m.ResetIdempotencyKey()
+		return nil
+	case subscription.FieldNote:
+		m.ResetNote()
+		return nil
+	case subscription.FieldOrderNote:
+		m.ResetOrderNote()
+		return nil
+	case subscription.FieldDiscountCode:
+		m.ResetDiscountCode()
+		return nil
+	case subscription.FieldSubscriptionStatus:
+		m.ResetSubscriptionStatus()
+		return nil
+	case subscription.FieldNextOrderDatetime:
+		m.ResetNextOrderDatetime()
+		return nil
+	case subscription.FieldNextPaymentDatetime:
+		m.ResetNextPaymentDatetime()
+		return nil
+	case subscription.FieldNextProcessingDatetime:
+		m.ResetNextProcessingDatetime()
+		return nil
+	case subscription.FieldStatusChangedAt:
+		m.ResetStatusChangedAt()
+		return nil
+	case subscription.FieldLastPaymentDatetime:
+		m.ResetLastPaymentDatetime()
+		return nil
+	case subscription.FieldLastOrderDatetime:
+		m.ResetLastOrderDatetime()
+		return nil
+	case subscription.FieldLastProcessedDatetime:
+		m.ResetLastProcessedDatetime()
+		return nil
+	case subscription.FieldPlacedAt:
+		m.ResetPlacedAt()
+		return nil
+	case subscription.FieldPaymentMethodToken:
+		m.ResetPaymentMethodToken()
+		return nil
+	case subscription.FieldPaymentGatewayPublicID:
+		m.ResetPaymentGatewayPublicID()
+		return nil
+	case subscription.FieldPaymentDetails:
+		m.ResetPaymentDetails()
+		return nil
+	case subscription.FieldPaymentRrule:
+		m.ResetPaymentRrule()
+		return nil
+	case subscription.FieldOrderRrule:
+		m.ResetOrderRrule()
+		return nil
+	case subscription.FieldOrderRruleStart:
+		m.ResetOrderRruleStart()
+		return nil
+	case subscription.FieldPaymentRruleText:
+		m.ResetPaymentRruleText()
+		return nil
+	case subscription.FieldOrderRruleText:
+		m.ResetOrderRruleText()
+		return nil
+	case subscription.FieldCurrentRetries:
+		m.ResetCurrentRetries()
+		return nil
+	case subscription.FieldOrdersProcessed:
+		m.ResetOrdersProcessed()
+		return nil
+	case subscription.FieldOrderCount:
+		m.ResetOrderCount()
+		return nil
+	case subscription.FieldPercentDiscount:
+		m.ResetPercentDiscount()
+		return nil
+	case subscription.FieldChargedCurrency:
+		m.ResetChargedCurrency()
+		return nil
+	case subscription.FieldBaseCurrency:
+		m.ResetBaseCurrency()
+		return nil
+	case subscription.FieldBaseToChargedExchangeRate:
+		m.ResetBaseToChargedExchangeRate()
+		return nil
+	case subscription.FieldShippingLines:
+		m.ResetShippingLines()
+		return nil
+	case subscription.FieldLastFailureCode:
+		m.ResetLastFailureCode()
+		return nil
+	case subscription.FieldLastFailureReason:
+		m.ResetLastFailureReason()
+		return nil
+	case subscription.FieldLastFailureDetails:
+		m.ResetLastFailureDetails()
+		return nil
+	case subscription.FieldRetryAt:
+		m.ResetRetryAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SubscriptionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.shop != nil {
+		edges = append(edges, subscription.EdgeShop)
+	}
+	if m.line_items != nil {
+		edges = append(edges, subscription.EdgeLineItems)
+	}
+	if m.addresses != nil {
+		edges = append(edges, subscription.EdgeAddresses)
+	}
+	if m.placements != nil {
+		edges = append(edges, subscription.EdgePlacements)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SubscriptionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case subscription.EdgeShop:
+		if id := m.shop; id != nil {
+			return []ent.Value{*id}
+		}
+	case subscription.EdgeLineItems:
+		ids := make([]ent.Value, 0, len(m.line_items))
+		for id := range m.line_items {
+			ids = append(ids, id)
+		}
+		return ids
+	case subscription.EdgeAddresses:
+		ids := make([]ent.Value, 0, len(m.addresses))
+		for id := range m.addresses {
+			ids = append(ids, id)
+		}
+		return ids
+	case subscription.EdgePlacements:
+		ids := make([]ent.Value, 0, len(m.placements))
+		for id := range m.placements {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SubscriptionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.removedline_items != nil {
+		edges = append(edges, subscription.EdgeLineItems)
+	}
+	if m.removedaddresses != nil {
+		edges = append(edges, subscription.EdgeAddresses)
+	}
+	if m.removedplacements != nil {
+		edges = append(edges, subscription.EdgePlacements)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SubscriptionMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case subscription.EdgeLineItems:
+		ids := make([]ent.Value, 0, len(m.removedline_items))
+		for id := range m.removedline_items {
+			ids = append(ids, id)
+		}
+		return ids
+	case subscription.EdgeAddresses:
+		ids := make([]ent.Value, 0, len(m.removedaddresses))
+		for id := range m.removedaddresses {
+			ids = append(ids, id)
+		}
+		return ids
+	case subscription.EdgePlacements:
+		ids := make([]ent.Value, 0, len(m.removedplacements))
+		for id := range m.removedplacements {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SubscriptionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedshop {
+		edges = append(edges, subscription.EdgeShop)
+	}
+	if m.clearedline_items {
+		edges = append(edges, subscription.EdgeLineItems)
+	}
+	if m.clearedaddresses {
+		edges = append(edges, subscription.EdgeAddresses)
+	}
+	if m.clearedplacements {
+		edges = append(edges, subscription.EdgePlacements)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SubscriptionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case subscription.EdgeShop:
+		return m.clearedshop
+	case subscription.EdgeLineItems:
+		return m.clearedline_items
+	case subscription.EdgeAddresses:
+		return m.clearedaddresses
+	case subscription.EdgePlacements:
+		return m.clearedplacements
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SubscriptionMutation) ClearEdge(name string) error {
+	switch name {
+	case subscription.EdgeShop:
+		m.ClearShop()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SubscriptionMutation) ResetEdge(name string) error {
+	switch name {
+	case subscription.EdgeShop:
+		m.ResetShop()
+		return nil
+	case subscription.EdgeLineItems:
+		m.ResetLineItems()
+		return nil
+	case subscription.EdgeAddresses:
+		m.ResetAddresses()
+		return nil
+	case subscription.EdgePlacements:
+		m.ResetPlacements()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription edge %s", name)
+}
+
+// SubscriptionAddressMutation represents an operation that mutates the SubscriptionAddress nodes in the graph.
+type SubscriptionAddressMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *int
+	created_at           *time.Time
+	updated_at           *time.Time
+	kind                 *subscriptionaddress.Kind
+	platform_id          *string
+	platform_type        *string
+	platform_customer_id *string
+	first_name           *string
+	last_name            *string
+	company              *string
+	phone                *string
+	street1              *string
+	street2              *string
+	city                 *string
+	province             *string
+	province_code        *string
+	country              *string
+	country_code         *string
+	zip                  *string
+	is_default           *bool
+	address_use          *string
+	address_source       *string
+	clearedFields        map[string]struct{}
+	subscription         *int
+	clearedsubscription  bool
+	done                 bool
+	oldValue             func(context.Context) (*SubscriptionAddress, error)
+	predicates           []predicate.SubscriptionAddress
+}
+
+var _ ent.Mutation = (*SubscriptionAddressMutation)(nil)
+
+// subscriptionaddressOption allows management of the mutation configuration using functional options.
+type subscriptionaddressOption func(*SubscriptionAddressMutation)
+
+// newSubscriptionAddressMutation creates new mutation for the SubscriptionAddress entity.
+func newSubscriptionAddressMutation(c config, op Op, opts ...subscriptionaddressOption) *SubscriptionAddressMutation {
+	m := &SubscriptionAddressMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSubscriptionAddress,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSubscriptionAddressID sets the ID field of the mutation.
+func withSubscriptionAddressID(id int) subscriptionaddressOption {
+	return func(m *SubscriptionAddressMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SubscriptionAddress
+		)
+		m.oldValue = func(ctx context.Context) (*SubscriptionAddress, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SubscriptionAddress.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSubscriptionAddress sets the old SubscriptionAddress of the mutation.
+func withSubscriptionAddress(node *SubscriptionAddress) subscriptionaddressOption {
+	return func(m *SubscriptionAddressMutation) {
+		m.oldValue = func(context.Context) (*SubscriptionAddress, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SubscriptionAddressMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SubscriptionAddressMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SubscriptionAddressMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SubscriptionAddressMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SubscriptionAddress.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SubscriptionAddressMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SubscriptionAddressMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SubscriptionAddressMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SubscriptionAddressMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SubscriptionAddressMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SubscriptionAddressMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSubscriptionID sets the "subscription_id" field.
+func (m *SubscriptionAddressMutation) SetSubscriptionID(i int) {
+	m.subscription = &i
+}
+
+// SubscriptionID returns the value of the "subscription_id" field in the mutation.
+func (m *SubscriptionAddressMutation) SubscriptionID() (r int, exists bool) {
+	v := m.subscription
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscriptionID returns the old "subscription_id" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldSubscriptionID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscriptionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscriptionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscriptionID: %w", err)
+	}
+	return oldValue.SubscriptionID, nil
+}
+
+// ResetSubscriptionID resets all changes to the "subscription_id" field.
+func (m *SubscriptionAddressMutation) ResetSubscriptionID() {
+	m.subscription = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *SubscriptionAddressMutation) SetKind(s subscriptionaddress.Kind) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *SubscriptionAddressMutation) Kind() (r subscriptionaddress.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldKind(ctx context.Context) (v subscriptionaddress.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *SubscriptionAddressMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetPlatformID sets the "platform_id" field.
+func (m *SubscriptionAddressMutation) SetPlatformID(s string) {
+	m.platform_id = &s
+}
+
+// PlatformID returns the value of the "platform_id" field in the mutation.
+func (m *SubscriptionAddressMutation) PlatformID() (r string, exists bool) {
+	v := m.platform_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformID returns the old "platform_id" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldPlatformID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformID: %w", err)
+	}
+	return oldValue.PlatformID, nil
+}
+
+// ResetPlatformID resets all changes to the "platform_id" field.
+func (m *SubscriptionAddressMutation) ResetPlatformID() {
+	m.platform_id = nil
+}
+
+// SetPlatformType sets the "platform_type" field.
+func (m *SubscriptionAddressMutation) SetPlatformType(s string) {
+	m.platform_type = &s
+}
+
+// PlatformType returns the value of the "platform_type" field in the mutation.
+func (m *SubscriptionAddressMutation) PlatformType() (r string, exists bool) {
+	v := m.platform_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformType returns the old "platform_type" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldPlatformType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformType: %w", err)
+	}
+	return oldValue.PlatformType, nil
+}
+
+// ResetPlatformType resets all changes to the "platform_type" field.
+func (m *SubscriptionAddressMutation) ResetPlatformType() {
+	m.platform_type = nil
+}
+
+// SetPlatformCustomerID sets the "platform_customer_id" field.
+func (m *SubscriptionAddressMutation) SetPlatformCustomerID(s string) {
+	m.platform_customer_id = &s
+}
+
+// PlatformCustomerID returns the value of the "platform_customer_id" field in the mutation.
+func (m *SubscriptionAddressMutation) PlatformCustomerID() (r string, exists bool) {
+	v := m.platform_customer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformCustomerID returns the old "platform_customer_id" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldPlatformCustomerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformCustomerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformCustomerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformCustomerID: %w", err)
+	}
+	return oldValue.PlatformCustomerID, nil
+}
+
+// ResetPlatformCustomerID resets all changes to the "platform_customer_id" field.
+func (m *SubscriptionAddressMutation) ResetPlatformCustomerID() {
+	m.platform_customer_id = nil
+}
+
+// SetFirstName sets the "first_name" field.
+func (m *SubscriptionAddressMutation) SetFirstName(s string) {
+	m.first_name = &s
+}
+
+// FirstName returns the value of the "first_name" field in the mutation.
+func (m *SubscriptionAddressMutation) FirstName() (r string, exists bool) {
+	v := m.first_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFirstName returns the old "first_name" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldFirstName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFirstName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFirstName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFirstName: %w", err)
+	}
+	return oldValue.FirstName, nil
+}
+
+// ResetFirstName resets all changes to the "first_name" field.
+func (m *SubscriptionAddressMutation) ResetFirstName() {
+	m.first_name = nil
+}
+
+// SetLastName sets the "last_name" field.
+func (m *SubscriptionAddressMutation) SetLastName(s string) {
+	m.last_name = &s
+}
+
+// LastName returns the value of the "last_name" field in the mutation.
+func (m *SubscriptionAddressMutation) LastName() (r string, exists bool) {
+	v := m.last_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastName returns the old "last_name" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldLastName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastName: %w", err)
+	}
+	return oldValue.LastName, nil
+}
+
+// ResetLastName resets all changes to the "last_name" field.
+func (m *SubscriptionAddressMutation) ResetLastName() {
+	m.last_name = nil
+}
+
+// SetCompany sets the "company" field.
+func (m *SubscriptionAddressMutation) SetCompany(s string) {
+	m.company = &s
+}
+
+// Company returns the value of the "company" field in the mutation.
+func (m *SubscriptionAddressMutation) Company() (r string, exists bool) {
+	v := m.company
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCompany returns the old "company" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldCompany(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCompany is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCompany requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCompany: %w", err)
+	}
+	return oldValue.Company, nil
+}
+
+// ResetCompany resets all changes to the "company" field.
+func (m *SubscriptionAddressMutation) ResetCompany() {
+	m.company = nil
+}
+
+// SetPhone sets the "phone" field.
+func (m *SubscriptionAddressMutation) SetPhone(s string) {
+	m.phone = &s
+}
+
+// Phone returns the value of the "phone" field in the mutation.
+func (m *SubscriptionAddressMutation) Phone() (r string, exists bool) {
+	v := m.phone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPhone returns the old "phone" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldPhone(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPhone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPhone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPhone: %w", err)
+	}
+	return oldValue.Phone, nil
+}
+
+// ResetPhone resets all changes to the "phone" field.
+func (m *SubscriptionAddressMutation) ResetPhone() {
+	m.phone = nil
+}
+
+// SetStreet1 sets the "street1" field.
+func (m *SubscriptionAddressMutation) SetStreet1(s string) {
+	m.street1 = &s
+}
+
+// Street1 returns the value of the "street1" field in the mutation.
+func (m *SubscriptionAddressMutation) Street1() (r string, exists bool) {
+	v := m.street1
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStreet1 returns the old "street1" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldStreet1(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStreet1 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStreet1 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStreet1: %w", err)
+	}
+	return oldValue.Street1, nil
+}
+
+// ResetStreet1 resets all changes to the "street1" field.
+func (m *SubscriptionAddressMutation) ResetStreet1() {
+	m.street1 = nil
+}
+
+// SetStreet2 sets the "street2" field.
+func (m *SubscriptionAddressMutation) SetStreet2(s string) {
+	m.street2 = &s
+}
+
+// Street2 returns the value of the "street2" field in the mutation.
+func (m *SubscriptionAddressMutation) Street2() (r string, exists bool) {
+	v := m.street2
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStreet2 returns the old "street2" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldStreet2(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStreet2 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStreet2 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStreet2: %w", err)
+	}
+	return oldValue.Street2, nil
+}
+
+// ResetStreet2 resets all changes to the "street2" field.
+func (m *SubscriptionAddressMutation) ResetStreet2() {
+	m.street2 = nil
+}
+
+// SetCity sets the "city" field.
+func (m *SubscriptionAddressMutation) SetCity(s string) {
+	m.city = &s
+}
+
+// City returns the value of the "city" field in the mutation.
+func (m *SubscriptionAddressMutation) City() (r string, exists bool) {
+	v := m.city
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCity returns the old "city" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldCity(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCity: %w", err)
+	}
+	return oldValue.City, nil
+}
+
+// ResetCity resets all changes to the "city" field.
+func (m *SubscriptionAddressMutation) ResetCity() {
+	m.city = nil
+}
+
+// SetProvince sets the "province" field.
+func (m *SubscriptionAddressMutation) SetProvince(s string) {
+	m.province = &s
+}
+
+// Province returns the value of the "province" field in the mutation.
+func (m *SubscriptionAddressMutation) Province() (r string, exists bool) {
+	v := m.province
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProvince returns the old "province" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldProvince(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProvince is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProvince requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProvince: %w", err)
+	}
+	return oldValue.Province, nil
+}
+
+// ResetProvince resets all changes to the "province" field.
+func (m *SubscriptionAddressMutation) ResetProvince() {
+	m.province = nil
+}
+
+// SetProvinceCode sets the "province_code" field.
+func (m *SubscriptionAddressMutation) SetProvinceCode(s string) {
+	m.province_code = &s
+}
+
+// ProvinceCode returns the value of the "province_code" field in the mutation.
+func (m *SubscriptionAddressMutation) ProvinceCode() (r string, exists bool) {
+	v := m.province_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProvinceCode returns the old "province_code" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldProvinceCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProvinceCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProvinceCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProvinceCode: %w", err)
+	}
+	return oldValue.ProvinceCode, nil
+}
+
+// ResetProvinceCode resets all changes to the "province_code" field.
+func (m *SubscriptionAddressMutation) ResetProvinceCode() {
+	m.province_code = nil
+}
+
+// SetCountry sets the "country" field.
+func (m *SubscriptionAddressMutation) SetCountry(s string) {
+	m.country = &s
+}
+
+// Country returns the value of the "country" field in the mutation.
+func (m *SubscriptionAddressMutation) Country() (r string, exists bool) {
+	v := m.country
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCountry returns the old "country" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldCountry(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCountry is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCountry requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCountry: %w", err)
+	}
+	return oldValue.Country, nil
+}
+
+// ResetCountry resets all changes to the "country" field.
+func (m *SubscriptionAddressMutation) ResetCountry() {
+	m.country = nil
+}
+
+// SetCountryCode sets the "country_code" field.
+func (m *SubscriptionAddressMutation) SetCountryCode(s string) {
+	m.country_code = &s
+}
+
+// CountryCode returns the value of the "country_code" field in the mutation.
+func (m *SubscriptionAddressMutation) CountryCode() (r string, exists bool) {
+	v := m.country_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCountryCode returns the old "country_code" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldCountryCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCountryCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCountryCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCountryCode: %w", err)
+	}
+	return oldValue.CountryCode, nil
+}
+
+// ResetCountryCode resets all changes to the "country_code" field.
+func (m *SubscriptionAddressMutation) ResetCountryCode() {
+	m.country_code = nil
+}
+
+// SetZip sets the "zip" field.
+func (m *SubscriptionAddressMutation) SetZip(s string) {
+	m.zip = &s
+}
+
+// Zip returns the value of the "zip" field in the mutation.
+func (m *SubscriptionAddressMutation) Zip() (r string, exists bool) {
+	v := m.zip
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldZip returns the old "zip" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldZip(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldZip is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldZip requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldZip: %w", err)
+	}
+	return oldValue.Zip, nil
+}
+
+// ResetZip resets all changes to the "zip" field.
+func (m *SubscriptionAddressMutation) ResetZip() {
+	m.zip = nil
+}
+
+// SetIsDefault sets the "is_default" field.
+func (m *SubscriptionAddressMutation) SetIsDefault(b bool) {
+	m.is_default = &b
+}
+
+// IsDefault returns the value of the "is_default" field in the mutation.
+func (m *SubscriptionAddressMutation) IsDefault() (r bool, exists bool) {
+	v := m.is_default
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsDefault returns the old "is_default" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldIsDefault(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsDefault is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsDefault requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsDefault: %w", err)
+	}
+	return oldValue.IsDefault, nil
+}
+
+// ResetIsDefault resets all changes to the "is_default" field.
+func (m *SubscriptionAddressMutation) ResetIsDefault() {
+	m.is_default = nil
+}
+
+// SetAddressUse sets the "address_use" field.
+func (m *SubscriptionAddressMutation) SetAddressUse(s string) {
+	m.address_use = &s
+}
+
+// AddressUse returns the value of the "address_use" field in the mutation.
+func (m *SubscriptionAddressMutation) AddressUse() (r string, exists bool) {
+	v := m.address_use
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAddressUse returns the old "address_use" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldAddressUse(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAddressUse is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAddressUse requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAddressUse: %w", err)
+	}
+	return oldValue.AddressUse, nil
+}
+
+// ResetAddressUse resets all changes to the "address_use" field.
+func (m *SubscriptionAddressMutation) ResetAddressUse() {
+	m.address_use = nil
+}
+
+// SetAddressSource sets the "address_source" field.
+func (m *SubscriptionAddressMutation) SetAddressSource(s string) {
+	m.address_source = &s
+}
+
+// AddressSource returns the value of the "address_source" field in the mutation.
+func (m *SubscriptionAddressMutation) AddressSource() (r string, exists bool) {
+	v := m.address_source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAddressSource returns the old "address_source" field's value of the SubscriptionAddress entity.
+// If the SubscriptionAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionAddressMutation) OldAddressSource(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAddressSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAddressSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAddressSource: %w", err)
+	}
+	return oldValue.AddressSource, nil
+}
+
+// ResetAddressSource resets all changes to the "address_source" field.
+func (m *SubscriptionAddressMutation) ResetAddressSource() {
+	m.address_source = nil
+}
+
+// ClearSubscription clears the "subscription" edge to the Subscription entity.
+func (m *SubscriptionAddressMutation) ClearSubscription() {
+	m.clearedsubscription = true
+	m.clearedFields[subscriptionaddress.FieldSubscriptionID] = struct{}{}
+}
+
+// SubscriptionCleared reports if the "subscription" edge to the Subscription entity was cleared.
+func (m *SubscriptionAddressMutation) SubscriptionCleared() bool {
+	return m.clearedsubscription
+}
+
+// SubscriptionIDs returns the "subscription" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SubscriptionID instead. It exists only for internal usage by the builders.
+func (m *SubscriptionAddressMutation) SubscriptionIDs() (ids []int) {
+	if id := m.subscription; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSubscription resets all changes to the "subscription" edge.
+func (m *SubscriptionAddressMutation) ResetSubscription() {
+	m.subscription = nil
+	m.clearedsubscription = false
+}
+
+// Where appends a list predicates to the SubscriptionAddressMutation builder.
+func (m *SubscriptionAddressMutation) Where(ps ...predicate.SubscriptionAddress) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SubscriptionAddressMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SubscriptionAddressMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SubscriptionAddress, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SubscriptionAddressMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SubscriptionAddressMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SubscriptionAddress).
+func (m *SubscriptionAddressMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SubscriptionAddressMutation) Fields() []string {
+	fields := make([]string, 0, 22)
+	if m.created_at != nil {
+		fields = append(fields, subscriptionaddress.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, subscriptionaddress.FieldUpdatedAt)
+	}
+	if m.subscription != nil {
+		fields = append(fields, subscriptionaddress.FieldSubscriptionID)
+	}
+	if m.kind != nil {
+		fields = append(fields, subscriptionaddress.FieldKind)
+	}
+	if m.platform_id != nil {
+		fields = append(fields, subscriptionaddress.FieldPlatformID)
+	}
+	if m.platform_type != nil {
+		fields = append(fields, subscriptionaddress.FieldPlatformType)
+	}
+	if m.platform_customer_id != nil {
+		fields = append(fields, subscriptionaddress.FieldPlatformCustomerID)
+	}
+	if m.first_name != nil {
+		fields = append(fields, subscriptionaddress.FieldFirstName)
+	}
+	if m.last_name != nil {
+		fields = append(fields, subscriptionaddress.FieldLastName)
+	}
+	if m.company != nil {
+		fields = append(fields, subscriptionaddress.FieldCompany)
+	}
+	if m.phone != nil {
+		fields = append(fields, subscriptionaddress.FieldPhone)
+	}
+	if m.street1 != nil {
+		fields = append(fields, subscriptionaddress.FieldStreet1)
+	}
+	if m.street2 != nil {
+		fields = append(fields, subscriptionaddress.FieldStreet2)
+	}
+	if m.city != nil {
+		fields = append(fields, subscriptionaddress.FieldCity)
+	}
+	if m.province != nil {
+		fields = append(fields, subscriptionaddress.FieldProvince)
+	}
+	if m.province_code != nil {
+		fields = append(fields, subscriptionaddress.FieldProvinceCode)
+	}
+	if m.country != nil {
+		fields = append(fields, subscriptionaddress.FieldCountry)
+	}
+	if m.country_code != nil {
+		fields = append(fields, subscriptionaddress.FieldCountryCode)
+	}
+	if m.zip != nil {
+		fields = append(fields, subscriptionaddress.FieldZip)
+	}
+	if m.is_default != nil {
+		fields = append(fields, subscriptionaddress.FieldIsDefault)
+	}
+	if m.address_use != nil {
+		fields = append(fields, subscriptionaddress.FieldAddressUse)
+	}
+	if m.address_source != nil {
+		fields = append(fields, subscriptionaddress.FieldAddressSource)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SubscriptionAddressMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case subscriptionaddress.FieldCreatedAt:
+		return m.CreatedAt()
+	case subscriptionaddress.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case subscriptionaddress.FieldSubscriptionID:
+		return m.SubscriptionID()
+	case subscriptionaddress.FieldKind:
+		return m.Kind()
+	case subscriptionaddress.FieldPlatformID:
+		return m.PlatformID()
+	case subscriptionaddress.FieldPlatformType:
+		return m.PlatformType()
+	case subscriptionaddress.FieldPlatformCustomerID:
+		return m.PlatformCustomerID()
+	case subscriptionaddress.FieldFirstName:
+		return m.FirstName()
+	case subscriptionaddress.FieldLastName:
+		return m.LastName()
+	case subscriptionaddress.FieldCompany:
+		return m.Company()
+	case subscriptionaddress.FieldPhone:
+		return m.Phone()
+	case subscriptionaddress.FieldStreet1:
+		return m.Street1()
+	case subscriptionaddress.FieldStreet2:
+		return m.Street2()
+	case subscriptionaddress.FieldCity:
+		return m.City()
+	case subscriptionaddress.FieldProvince:
+		return m.Province()
+	case subscriptionaddress.FieldProvinceCode:
+		return m.ProvinceCode()
+	case subscriptionaddress.FieldCountry:
+		return m.Country()
+	case subscriptionaddress.FieldCountryCode:
+		return m.CountryCode()
+	case subscriptionaddress.FieldZip:
+		return m.Zip()
+	case subscriptionaddress.FieldIsDefault:
+		return m.IsDefault()
+	case subscriptionaddress.FieldAddressUse:
+		return m.AddressUse()
+	case subscriptionaddress.FieldAddressSource:
+		return m.AddressSource()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SubscriptionAddressMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case subscriptionaddress.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case subscriptionaddress.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case subscriptionaddress.FieldSubscriptionID:
+		return m.OldSubscriptionID(ctx)
+	case subscriptionaddress.FieldKind:
+		return m.OldKind(ctx)
+	case subscriptionaddress.FieldPlatformID:
+		return m.OldPlatformID(ctx)
+	case subscriptionaddress.FieldPlatformType:
+		return m.OldPlatformType(ctx)
+	case subscriptionaddress.FieldPlatformCustomerID:
+		return m.OldPlatformCustomerID(ctx)
+	case subscriptionaddress.FieldFirstName:
+		return m.OldFirstName(ctx)
+	case subscriptionaddress.FieldLastName:
+		return m.OldLastName(ctx)
+	case subscriptionaddress.FieldCompany:
+		return m.OldCompany(ctx)
+	case subscriptionaddress.FieldPhone:
+		return m.OldPhone(ctx)
+	case subscriptionaddress.FieldStreet1:
+		return m.OldStreet1(ctx)
+	case subscriptionaddress.FieldStreet2:
+		return m.OldStreet2(ctx)
+	case subscriptionaddress.FieldCity:
+		return m.OldCity(ctx)
+	case subscriptionaddress.FieldProvince:
+		return m.OldProvince(ctx)
+	case subscriptionaddress.FieldProvinceCode:
+		return m.OldProvinceCode(ctx)
+	case subscriptionaddress.FieldCountry:
+		return m.OldCountry(ctx)
+	case subscriptionaddress.FieldCountryCode:
+		return m.OldCountryCode(ctx)
+	case subscriptionaddress.FieldZip:
+		return m.OldZip(ctx)
+	case subscriptionaddress.FieldIsDefault:
+		return m.OldIsDefault(ctx)
+	case subscriptionaddress.FieldAddressUse:
+		return m.OldAddressUse(ctx)
+	case subscriptionaddress.FieldAddressSource:
+		return m.OldAddressSource(ctx)
+	}
+	return nil, fmt.Errorf("unknown SubscriptionAddress field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionAddressMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case subscriptionaddress.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case subscriptionaddress.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case subscriptionaddress.FieldSubscriptionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscriptionID(v)
+		return nil
+	case subscriptionaddress.FieldKind:
+		v, ok := value.(subscriptionaddress.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case subscriptionaddress.FieldPlatformID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformID(v)
+		return nil
+	case subscriptionaddress.FieldPlatformType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformType(v)
+		return nil
+	case subscriptionaddress.FieldPlatformCustomerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformCustomerID(v)
+		return nil
+	case subscriptionaddress.FieldFirstName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFirstName(v)
+		return nil
+	case subscriptionaddress.FieldLastName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastName(v)
+		return nil
+	case subscriptionaddress.FieldCompany:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCompany(v)
+		return nil
+	case subscriptionaddress.FieldPhone:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPhone(v)
+		return nil
+	case subscriptionaddress.FieldStreet1:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStreet1(v)
+		return nil
+	case subscriptionaddress.FieldStreet2:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStreet2(v)
+		return nil
+	case subscriptionaddress.FieldCity:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCity(v)
+		return nil
+	case subscriptionaddress.FieldProvince:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProvince(v)
+		return nil
+	case subscriptionaddress.FieldProvinceCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProvinceCode(v)
+		return nil
+	case subscriptionaddress.FieldCountry:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCountry(v)
+		return nil
+	case subscriptionaddress.FieldCountryCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCountryCode(v)
+		return nil
+	case subscriptionaddress.FieldZip:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetZip(v)
+		return nil
+	case subscriptionaddress.FieldIsDefault:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsDefault(v)
+		return nil
+	case subscriptionaddress.FieldAddressUse:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAddressUse(v)
+		return nil
+	case subscriptionaddress.FieldAddressSource:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAddressSource(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionAddress field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SubscriptionAddressMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SubscriptionAddressMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionAddressMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SubscriptionAddress numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SubscriptionAddressMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SubscriptionAddressMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SubscriptionAddressMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SubscriptionAddress nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SubscriptionAddressMutation) ResetField(name string) error {
+	switch name {
+	case subscriptionaddress.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case subscriptionaddress.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case subscriptionaddress.FieldSubscriptionID:
+		m.ResetSubscriptionID()
+		return nil
+	case subscriptionaddress.FieldKind:
+		m.ResetKind()
+		return nil
+	case subscriptionaddress.FieldPlatformID:
+		m.ResetPlatformID()
+		return nil
+	case subscriptionaddress.FieldPlatformType:
+		m.ResetPlatformType()
+		return nil
+	case subscriptionaddress.FieldPlatformCustomerID:
+		m.ResetPlatformCustomerID()
+		return nil
+	case subscriptionaddress.FieldFirstName:
+		m.ResetFirstName()
+		return nil
+	case subscriptionaddress.FieldLastName:
+		m.ResetLastName()
+		return nil
+	case subscriptionaddress.FieldCompany:
+		m.ResetCompany()
+		return nil
+	case subscriptionaddress.FieldPhone:
+		m.ResetPhone()
+		return nil
+	case subscriptionaddress.FieldStreet1:
+		m.ResetStreet1()
+		return nil
+	case subscriptionaddress.FieldStreet2:
+		m.ResetStreet2()
+		return nil
+	case subscriptionaddress.FieldCity:
+		m.ResetCity()
+		return nil
+	case subscriptionaddress.FieldProvince:
+		m.ResetProvince()
+		return nil
+	case subscriptionaddress.FieldProvinceCode:
+		m.ResetProvinceCode()
+		return nil
+	case subscriptionaddress.FieldCountry:
+		m.ResetCountry()
+		return nil
+	case subscriptionaddress.FieldCountryCode:
+		m.ResetCountryCode()
+		return nil
+	case subscriptionaddress.FieldZip:
+		m.ResetZip()
+		return nil
+	case subscriptionaddress.FieldIsDefault:
+		m.ResetIsDefault()
+		return nil
+	case subscriptionaddress.FieldAddressUse:
+		m.ResetAddressUse()
+		return nil
+	case subscriptionaddress.FieldAddressSource:
+		m.ResetAddressSource()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionAddress field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SubscriptionAddressMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.subscription != nil {
+		edges = append(edges, subscriptionaddress.EdgeSubscription)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SubscriptionAddressMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case subscriptionaddress.EdgeSubscription:
+		if id := m.subscription; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SubscriptionAddressMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SubscriptionAddressMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SubscriptionAddressMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedsubscription {
+		edges = append(edges, subscriptionaddress.EdgeSubscription)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SubscriptionAddressMutation) EdgeCleared(name string) bool {
+	switch name {
+	case subscriptionaddress.EdgeSubscription:
+		return m.clearedsubscription
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SubscriptionAddressMutation) ClearEdge(name string) error {
+	switch name {
+	case subscriptionaddress.EdgeSubscription:
+		m.ClearSubscription()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionAddress unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SubscriptionAddressMutation) ResetEdge(name string) error {
+	switch name {
+	case subscriptionaddress.EdgeSubscription:
+		m.ResetSubscription()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionAddress edge %s", name)
+}
+
+// SubscriptionLineItemMutation represents an operation that mutates the SubscriptionLineItem nodes in the graph.
+type SubscriptionLineItemMutation struct {
+	config
+	op                                     Op
+	typ                                    string
+	id                                     *int
+	created_at                             *time.Time
+	updated_at                             *time.Time
+	position                               *int
+	addposition                            *int
+	platform_id                            *string
+	platform_product_id                    *string
+	platform_variant_id                    *string
+	subscription_group_id                  *int
+	addsubscription_group_id               *int
+	subscription_group_billing_rules_id    *int
+	addsubscription_group_billing_rules_id *int
+	title                                  *string
+	product_name                           *string
+	variant_name                           *string
+	sku                                    *string
+	image                                  *string
+	quantity                               *int
+	addquantity                            *int
+	price                                  *int64
+	addprice                               *int64
+	price_charged                          *int64
+	addprice_charged                       *int64
+	discounted_price                       *int64
+	adddiscounted_price                    *int64
+	discounted_price_charged               *int64
+	adddiscounted_price_charged            *int64
+	full_price                             *int64
+	addfull_price                          *int64
+	full_price_charged                     *int64
+	addfull_price_charged                  *int64
+	requires_shipping                      *bool
+	taxable                                *bool
+	grams                                  *int
+	addgrams                               *int
+	weight                                 *float64
+	addweight                              *float64
+	weight_unit                            *string
+	discounts                              *[]map[string]interface{}
+	appenddiscounts                        []map[string]interface{}
+	prepaid_metadata                       *map[string]interface{}
+	line_item_attributes                   *[]map[string]interface{}
+	appendline_item_attributes             []map[string]interface{}
+	clearedFields                          map[string]struct{}
+	subscription                           *int
+	clearedsubscription                    bool
+	done                                   bool
+	oldValue                               func(context.Context) (*SubscriptionLineItem, error)
+	predicates                             []predicate.SubscriptionLineItem
+}
+
+var _ ent.Mutation = (*SubscriptionLineItemMutation)(nil)
+
+// subscriptionlineitemOption allows management of the mutation configuration using functional options.
+type subscriptionlineitemOption func(*SubscriptionLineItemMutation)
+
+// newSubscriptionLineItemMutation creates new mutation for the SubscriptionLineItem entity.
+func newSubscriptionLineItemMutation(c config, op Op, opts ...subscriptionlineitemOption) *SubscriptionLineItemMutation {
+	m := &SubscriptionLineItemMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSubscriptionLineItem,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSubscriptionLineItemID sets the ID field of the mutation.
+func withSubscriptionLineItemID(id int) subscriptionlineitemOption {
+	return func(m *SubscriptionLineItemMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SubscriptionLineItem
+		)
+		m.oldValue = func(ctx context.Context) (*SubscriptionLineItem, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SubscriptionLineItem.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSubscriptionLineItem sets the old SubscriptionLineItem of the mutation.
+func withSubscriptionLineItem(node *SubscriptionLineItem) subscriptionlineitemOption {
+	return func(m *SubscriptionLineItemMutation) {
+		m.oldValue = func(context.Context) (*SubscriptionLineItem, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SubscriptionLineItemMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SubscriptionLineItemMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SubscriptionLineItemMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SubscriptionLineItemMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SubscriptionLineItem.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SubscriptionLineItemMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SubscriptionLineItemMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SubscriptionLineItemMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SubscriptionLineItemMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SubscriptionLineItemMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SubscriptionLineItemMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSubscriptionID sets the "subscription_id" field.
+func (m *SubscriptionLineItemMutation) SetSubscriptionID(i int) {
+	m.subscription = &i
+}
+
+// SubscriptionID returns the value of the "subscription_id" field in the mutation.
+func (m *SubscriptionLineItemMutation) SubscriptionID() (r int, exists bool) {
+	v := m.subscription
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscriptionID returns the old "subscription_id" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldSubscriptionID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscriptionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscriptionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscriptionID: %w", err)
+	}
+	return oldValue.SubscriptionID, nil
+}
+
+// ResetSubscriptionID resets all changes to the "subscription_id" field.
+func (m *SubscriptionLineItemMutation) ResetSubscriptionID() {
+	m.subscription = nil
+}
+
+// SetPosition sets the "position" field.
+func (m *SubscriptionLineItemMutation) SetPosition(i int) {
+	m.position = &i
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SubscriptionLineItemMutation) Position() (r int, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldPosition(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// AddPosition adds i to the "position" field.
+func (m *SubscriptionLineItemMutation) AddPosition(i int) {
+	if m.addposition != nil {
+		*m.addposition += i
+	} else {
+		m.addposition = &i
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedPosition() (r int, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SubscriptionLineItemMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+}
+
+// SetPlatformID sets the "platform_id" field.
+func (m *SubscriptionLineItemMutation) SetPlatformID(s string) {
+	m.platform_id = &s
+}
+
+// PlatformID returns the value of the "platform_id" field in the mutation.
+func (m *SubscriptionLineItemMutation) PlatformID() (r string, exists bool) {
+	v := m.platform_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformID returns the old "platform_id" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldPlatformID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformID: %w", err)
+	}
+	return oldValue.PlatformID, nil
+}
+
+// ResetPlatformID resets all changes to the "platform_id" field.
+func (m *SubscriptionLineItemMutation) ResetPlatformID() {
+	m.platform_id = nil
+}
+
+// SetPlatformProductID sets the "platform_product_id" field.
+func (m *SubscriptionLineItemMutation) SetPlatformProductID(s string) {
+	m.platform_product_id = &s
+}
+
+// PlatformProductID returns the value of the "platform_product_id" field in the mutation.
+func (m *SubscriptionLineItemMutation) PlatformProductID() (r string, exists bool) {
+	v := m.platform_product_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformProductID returns the old "platform_product_id" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldPlatformProductID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformProductID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformProductID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformProductID: %w", err)
+	}
+	return oldValue.PlatformProductID, nil
+}
+
+// ResetPlatformProductID resets all changes to the "platform_product_id" field.
+func (m *SubscriptionLineItemMutation) ResetPlatformProductID() {
+	m.platform_product_id = nil
+}
+
+// SetPlatformVariantID sets the "platform_variant_id" field.
+func (m *SubscriptionLineItemMutation) SetPlatformVariantID(s string) {
+	m.platform_variant_id = &s
+}
+
+// PlatformVariantID returns the value of the "platform_variant_id" field in the mutation.
+func (m *SubscriptionLineItemMutation) PlatformVariantID() (r string, exists bool) {
+	v := m.platform_variant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatformVariantID returns the old "platform_variant_id" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldPlatformVariantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatformVariantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatformVariantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatformVariantID: %w", err)
+	}
+	return oldValue.PlatformVariantID, nil
+}
+
+// ResetPlatformVariantID resets all changes to the "platform_variant_id" field.
+func (m *SubscriptionLineItemMutation) ResetPlatformVariantID() {
+	m.platform_variant_id = nil
+}
+
+// SetSubscriptionGroupID sets the "subscription_group_id" field.
+func (m *SubscriptionLineItemMutation) SetSubscriptionGroupID(i int) {
+	m.subscription_group_id = &i
+	m.addsubscription_group_id = nil
+}
+
+// SubscriptionGroupID returns the value of the "subscription_group_id" field in the mutation.
+func (m *SubscriptionLineItemMutation) SubscriptionGroupID() (r int, exists bool) {
+	v := m.subscription_group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscriptionGroupID returns the old "subscription_group_id" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldSubscriptionGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscriptionGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscriptionGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscriptionGroupID: %w", err)
+	}
+	return oldValue.SubscriptionGroupID, nil
+}
+
+// AddSubscriptionGroupID adds i to the "subscription_group_id" field.
+func (m *SubscriptionLineItemMutation) AddSubscriptionGroupID(i int) {
+	if m.addsubscription_group_id != nil {
+		*m.addsubscription_group_id += i
+	} else {
+		m.addsubscription_group_id = &i
+	}
+}
+
+// AddedSubscriptionGroupID returns the value that was added to the "subscription_group_id" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedSubscriptionGroupID() (r int, exists bool) {
+	v := m.addsubscription_group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSubscriptionGroupID clears the value of the "subscription_group_id" field.
+func (m *SubscriptionLineItemMutation) ClearSubscriptionGroupID() {
+	m.subscription_group_id = nil
+	m.addsubscription_group_id = nil
+	m.clearedFields[subscriptionlineitem.FieldSubscriptionGroupID] = struct{}{}
+}
+
+// SubscriptionGroupIDCleared returns if the "subscription_group_id" field was cleared in this mutation.
+func (m *SubscriptionLineItemMutation) SubscriptionGroupIDCleared() bool {
+	_, ok := m.clearedFields[subscriptionlineitem.FieldSubscriptionGroupID]
+	return ok
+}
+
+// ResetSubscriptionGroupID resets all changes to the "subscription_group_id" field.
+func (m *SubscriptionLineItemMutation) ResetSubscriptionGroupID() {
+	m.subscription_group_id = nil
+	m.addsubscription_group_id = nil
+	delete(m.clearedFields, subscriptionlineitem.FieldSubscriptionGroupID)
+}
+
+// SetSubscriptionGroupBillingRulesID sets the "subscription_group_billing_rules_id" field.
+func (m *SubscriptionLineItemMutation) SetSubscriptionGroupBillingRulesID(i int) {
+	m.subscription_group_billing_rules_id = &i
+	m.addsubscription_group_billing_rules_id = nil
+}
+
+// SubscriptionGroupBillingRulesID returns the value of the "subscription_group_billing_rules_id" field in the mutation.
+func (m *SubscriptionLineItemMutation) SubscriptionGroupBillingRulesID() (r int, exists bool) {
+	v := m.subscription_group_billing_rules_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscriptionGroupBillingRulesID returns the old "subscription_group_billing_rules_id" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldSubscriptionGroupBillingRulesID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscriptionGroupBillingRulesID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscriptionGroupBillingRulesID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscriptionGroupBillingRulesID: %w", err)
+	}
+	return oldValue.SubscriptionGroupBillingRulesID, nil
+}
+
+// AddSubscriptionGroupBillingRulesID adds i to the "subscription_group_billing_rules_id" field.
+func (m *SubscriptionLineItemMutation) AddSubscriptionGroupBillingRulesID(i int) {
+	if m.addsubscription_group_billing_rules_id != nil {
+		*m.addsubscription_group_billing_rules_id += i
+	} else {
+		m.addsubscription_group_billing_rules_id = &i
+	}
+}
+
+// AddedSubscriptionGroupBillingRulesID returns the value that was added to the "subscription_group_billing_rules_id" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedSubscriptionGroupBillingRulesID() (r int, exists bool) {
+	v := m.addsubscription_group_billing_rules_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSubscriptionGroupBillingRulesID clears the value of the "subscription_group_billing_rules_id" field.
+func (m *SubscriptionLineItemMutation) ClearSubscriptionGroupBillingRulesID() {
+	m.subscription_group_billing_rules_id = nil
+	m.addsubscription_group_billing_rules_id = nil
+	m.clearedFields[subscriptionlineitem.FieldSubscriptionGroupBillingRulesID] = struct{}{}
+}
+
+// SubscriptionGroupBillingRulesIDCleared returns if the "subscription_group_billing_rules_id" field was cleared in this mutation.
+func (m *SubscriptionLineItemMutation) SubscriptionGroupBillingRulesIDCleared() bool {
+	_, ok := m.clearedFields[subscriptionlineitem.FieldSubscriptionGroupBillingRulesID]
+	return ok
+}
+
+// ResetSubscriptionGroupBillingRulesID resets all changes to the "subscription_group_billing_rules_id" field.
+func (m *SubscriptionLineItemMutation) ResetSubscriptionGroupBillingRulesID() {
+	m.subscription_group_billing_rules_id = nil
+	m.addsubscription_group_billing_rules_id = nil
+	delete(m.clearedFields, subscriptionlineitem.FieldSubscriptionGroupBillingRulesID)
+}
+
+// SetTitle sets the "title" field.
+func (m *SubscriptionLineItemMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SubscriptionLineItemMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SubscriptionLineItemMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetProductName sets the "product_name" field.
+func (m *SubscriptionLineItemMutation) SetProductName(s string) {
+	m.product_name = &s
+}
+
+// ProductName returns the value of the "product_name" field in the mutation.
+func (m *SubscriptionLineItemMutation) ProductName() (r string, exists bool) {
+	v := m.product_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProductName returns the old "product_name" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldProductName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProductName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProductName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProductName: %w", err)
+	}
+	return oldValue.ProductName, nil
+}
+
+// ResetProductName resets all changes to the "product_name" field.
+func (m *SubscriptionLineItemMutation) ResetProductName() {
+	m.product_name = nil
+}
+
+// SetVariantName sets the "variant_name" field.
+func (m *SubscriptionLineItemMutation) SetVariantName(s string) {
+	m.variant_name = &s
+}
+
+// VariantName returns the value of the "variant_name" field in the mutation.
+func (m *SubscriptionLineItemMutation) VariantName() (r string, exists bool) {
+	v := m.variant_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVariantName returns the old "variant_name" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldVariantName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVariantName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVariantName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVariantName: %w", err)
+	}
+	return oldValue.VariantName, nil
+}
+
+// ResetVariantName resets all changes to the "variant_name" field.
+func (m *SubscriptionLineItemMutation) ResetVariantName() {
+	m.variant_name = nil
+}
+
+// SetSku sets the "sku" field.
+func (m *SubscriptionLineItemMutation) SetSku(s string) {
+	m.sku = &s
+}
+
+// Sku returns the value of the "sku" field in the mutation.
+func (m *SubscriptionLineItemMutation) Sku() (r string, exists bool) {
+	v := m.sku
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSku returns the old "sku" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldSku(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSku is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSku requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSku: %w", err)
+	}
+	return oldValue.Sku, nil
+}
+
+// ResetSku resets all changes to the "sku" field.
+func (m *SubscriptionLineItemMutation) ResetSku() {
+	m.sku = nil
+}
+
+// SetImage sets the "image" field.
+func (m *SubscriptionLineItemMutation) SetImage(s string) {
+	m.image = &s
+}
+
+// Image returns the value of the "image" field in the mutation.
+func (m *SubscriptionLineItemMutation) Image() (r string, exists bool) {
+	v := m.image
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImage returns the old "image" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldImage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImage: %w", err)
+	}
+	return oldValue.Image, nil
+}
+
+// ResetImage resets all changes to the "image" field.
+func (m *SubscriptionLineItemMutation) ResetImage() {
+	m.image = nil
+}
+
+// SetQuantity sets the "quantity" field.
+func (m *SubscriptionLineItemMutation) SetQuantity(i int) {
+	m.quantity = &i
+	m.addquantity = nil
+}
+
+// Quantity returns the value of the "quantity" field in the mutation.
+func (m *SubscriptionLineItemMutation) Quantity() (r int, exists bool) {
+	v := m.quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuantity returns the old "quantity" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldQuantity(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuantity: %w", err)
+	}
+	return oldValue.Quantity, nil
+}
+
+// AddQuantity adds i to the "quantity" field.
+func (m *SubscriptionLineItemMutation) AddQuantity(i int) {
+	if m.addquantity != nil {
+		*m.addquantity += i
+	} else {
+		m.addquantity = &i
+	}
+}
+
+// AddedQuantity returns the value that was added to the "quantity" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedQuantity() (r int, exists bool) {
+	v := m.addquantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetQuantity resets all changes to the "quantity" field.
+func (m *SubscriptionLineItemMutation) ResetQuantity() {
+	m.quantity = nil
+	m.addquantity = nil
+}
+
+// SetPrice sets the "price" field.
+func (m *SubscriptionLineItemMutation) SetPrice(i int64) {
+	m.price = &i
+	m.addprice = nil
+}
+
+// Price returns the value of the "price" field in the mutation.
+func (m *SubscriptionLineItemMutation) Price() (r int64, exists bool) {
+	v := m.price
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrice returns the old "price" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldPrice(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrice is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrice requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrice: %w", err)
+	}
+	return oldValue.Price, nil
+}
+
+// AddPrice adds i to the "price" field.
+func (m *SubscriptionLineItemMutation) AddPrice(i int64) {
+	if m.addprice != nil {
+		*m.addprice += i
+	} else {
+		m.addprice = &i
+	}
+}
+
+// AddedPrice returns the value that was added to the "price" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedPrice() (r int64, exists bool) {
+	v := m.addprice
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPrice resets all changes to the "price" field.
+func (m *SubscriptionLineItemMutation) ResetPrice() {
+	m.price = nil
+	m.addprice = nil
+}
+
+// SetPriceCharged sets the "price_charged" field.
+func (m *SubscriptionLineItemMutation) SetPriceCharged(i int64) {
+	m.price_charged = &i
+	m.addprice_charged = nil
+}
+
+// PriceCharged returns the value of the "price_charged" field in the mutation.
+func (m *SubscriptionLineItemMutation) PriceCharged() (r int64, exists bool) {
+	v := m.price_charged
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriceCharged returns the old "price_charged" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldPriceCharged(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriceCharged is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriceCharged requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriceCharged: %w", err)
+	}
+	return oldValue.PriceCharged, nil
+}
+
+// AddPriceCharged adds i to the "price_charged" field.
+func (m *SubscriptionLineItemMutation) AddPriceCharged(i int64) {
+	if m.addprice_charged != nil {
+		*m.addprice_charged += i
+	} else {
+		m.addprice_charged = &i
+	}
+}
+
+// AddedPriceCharged returns the value that was added to the "price_charged" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedPriceCharged() (r int64, exists bool) {
+	v := m.addprice_charged
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriceCharged resets all changes to the "price_charged" field.
+func (m *SubscriptionLineItemMutation) ResetPriceCharged() {
+	m.price_charged = nil
+	m.addprice_charged = nil
+}
+
+// SetDiscountedPrice sets the "discounted_price" field.
+func (m *SubscriptionLineItemMutation) SetDiscountedPrice(i int64) {
+	m.discounted_price = &i
+	m.adddiscounted_price = nil
+}
+
+// DiscountedPrice returns the value of the "discounted_price" field in the mutation.
+func (m *SubscriptionLineItemMutation) DiscountedPrice() (r int64, exists bool) {
+	v := m.discounted_price
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscountedPrice returns the old "discounted_price" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldDiscountedPrice(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscountedPrice is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscountedPrice requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscountedPrice: %w", err)
+	}
+	return oldValue.DiscountedPrice, nil
+}
+
+// AddDiscountedPrice adds i to the "discounted_price" field.
+func (m *SubscriptionLineItemMutation) AddDiscountedPrice(i int64) {
+	if m.adddiscounted_price != nil {
+		*m.adddiscounted_price += i
+	} else {
+		m.adddiscounted_price = &i
+	}
+}
+
+// AddedDiscountedPrice returns the value that was added to the "discounted_price" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedDiscountedPrice() (r int64, exists bool) {
+	v := m.adddiscounted_price
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDiscountedPrice resets all changes to the "discounted_price" field.
+func (m *SubscriptionLineItemMutation) ResetDiscountedPrice() {
+	m.discounted_price = nil
+	m.adddiscounted_price = nil
+}
+
+// SetDiscountedPriceCharged sets the "discounted_price_charged" field.
+func (m *SubscriptionLineItemMutation) SetDiscountedPriceCharged(i int64) {
+	m.discounted_price_charged = &i
+	m.adddiscounted_price_charged = nil
+}
+
+// DiscountedPriceCharged returns the value of the "discounted_price_charged" field in the mutation.
+func (m *SubscriptionLineItemMutation) DiscountedPriceCharged() (r int64, exists bool) {
+	v := m.discounted_price_charged
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscountedPriceCharged returns the old "discounted_price_charged" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldDiscountedPriceCharged(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscountedPriceCharged is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscountedPriceCharged requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscountedPriceCharged: %w", err)
+	}
+	return oldValue.DiscountedPriceCharged, nil
+}
+
+// AddDiscountedPriceCharged adds i to the "discounted_price_charged" field.
+func (m *SubscriptionLineItemMutation) AddDiscountedPriceCharged(i int64) {
+	if m.adddiscounted_price_charged != nil {
+		*m.adddiscounted_price_charged += i
+	} else {
+		m.adddiscounted_price_charged = &i
+	}
+}
+
+// AddedDiscountedPriceCharged returns the value that was added to the "discounted_price_charged" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedDiscountedPriceCharged() (r int64, exists bool) {
+	v := m.adddiscounted_price_charged
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDiscountedPriceCharged resets all changes to the "discounted_price_charged" field.
+func (m *SubscriptionLineItemMutation) ResetDiscountedPriceCharged() {
+	m.discounted_price_charged = nil
+	m.adddiscounted_price_charged = nil
+}
+
+// SetFullPrice sets the "full_price" field.
+func (m *SubscriptionLineItemMutation) SetFullPrice(i int64) {
+	m.full_price = &i
+	m.addfull_price = nil
+}
+
+// FullPrice returns the value of the "full_price" field in the mutation.
+func (m *SubscriptionLineItemMutation) FullPrice() (r int64, exists bool) {
+	v := m.full_price
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFullPrice returns the old "full_price" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldFullPrice(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFullPrice is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFullPrice requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFullPrice: %w", err)
+	}
+	return oldValue.FullPrice, nil
+}
+
+// AddFullPrice adds i to the "full_price" field.
+func (m *SubscriptionLineItemMutation) AddFullPrice(i int64) {
+	if m.addfull_price != nil {
+		*m.addfull_price += i
+	} else {
+		m.addfull_price = &i
+	}
+}
+
+// AddedFullPrice returns the value that was added to the "full_price" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedFullPrice() (r int64, exists bool) {
+	v := m.addfull_price
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFullPrice resets all changes to the "full_price" field.
+func (m *SubscriptionLineItemMutation) ResetFullPrice() {
+	m.full_price = nil
+	m.addfull_price = nil
+}
+
+// SetFullPriceCharged sets the "full_price_charged" field.
+func (m *SubscriptionLineItemMutation) SetFullPriceCharged(i int64) {
+	m.full_price_charged = &i
+	m.addfull_price_charged = nil
+}
+
+// FullPriceCharged returns the value of the "full_price_charged" field in the mutation.
+func (m *SubscriptionLineItemMutation) FullPriceCharged() (r int64, exists bool) {
+	v := m.full_price_charged
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFullPriceCharged returns the old "full_price_charged" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldFullPriceCharged(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFullPriceCharged is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFullPriceCharged requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFullPriceCharged: %w", err)
+	}
+	return oldValue.FullPriceCharged, nil
+}
+
+// AddFullPriceCharged adds i to the "full_price_charged" field.
+func (m *SubscriptionLineItemMutation) AddFullPriceCharged(i int64) {
+	if m.addfull_price_charged != nil {
+		*m.addfull_price_charged += i
+	} else {
+		m.addfull_price_charged = &i
+	}
+}
+
+// AddedFullPriceCharged returns the value that was added to the "full_price_charged" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedFullPriceCharged() (r int64, exists bool) {
+	v := m.addfull_price_charged
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFullPriceCharged resets all changes to the "full_price_charged" field.
+func (m *SubscriptionLineItemMutation) ResetFullPriceCharged() {
+	m.full_price_charged = nil
+	m.addfull_price_charged = nil
+}
+
+// SetRequiresShipping sets the "requires_shipping" field.
+func (m *SubscriptionLineItemMutation) SetRequiresShipping(b bool) {
+	m.requires_shipping = &b
+}
+
+// RequiresShipping returns the value of the "requires_shipping" field in the mutation.
+func (m *SubscriptionLineItemMutation) RequiresShipping() (r bool, exists bool) {
+	v := m.requires_shipping
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequiresShipping returns the old "requires_shipping" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldRequiresShipping(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequiresShipping is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequiresShipping requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequiresShipping: %w", err)
+	}
+	return oldValue.RequiresShipping, nil
+}
+
+// ResetRequiresShipping resets all changes to the "requires_shipping" field.
+func (m *SubscriptionLineItemMutation) ResetRequiresShipping() {
+	m.requires_shipping = nil
+}
+
+// SetTaxable sets the "taxable" field.
+func (m *SubscriptionLineItemMutation) SetTaxable(b bool) {
+	m.taxable = &b
+}
+
+// Taxable returns the value of the "taxable" field in the mutation.
+func (m *SubscriptionLineItemMutation) Taxable() (r bool, exists bool) {
+	v := m.taxable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTaxable returns the old "taxable" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldTaxable(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTaxable is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTaxable requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTaxable: %w", err)
+	}
+	return oldValue.Taxable, nil
+}
+
+// ResetTaxable resets all changes to the "taxable" field.
+func (m *SubscriptionLineItemMutation) ResetTaxable() {
+	m.taxable = nil
+}
+
+// SetGrams sets the "grams" field.
+func (m *SubscriptionLineItemMutation) SetGrams(i int) {
+	m.grams = &i
+	m.addgrams = nil
+}
+
+// Grams returns the value of the "grams" field in the mutation.
+func (m *SubscriptionLineItemMutation) Grams() (r int, exists bool) {
+	v := m.grams
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGrams returns the old "grams" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldGrams(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGrams is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGrams requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGrams: %w", err)
+	}
+	return oldValue.Grams, nil
+}
+
+// AddGrams adds i to the "grams" field.
+func (m *SubscriptionLineItemMutation) AddGrams(i int) {
+	if m.addgrams != nil {
+		*m.addgrams += i
+	} else {
+		m.addgrams = &i
+	}
+}
+
+// AddedGrams returns the value that was added to the "grams" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedGrams() (r int, exists bool) {
+	v := m.addgrams
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetGrams resets all changes to the "grams" field.
+func (m *SubscriptionLineItemMutation) ResetGrams() {
+	m.grams = nil
+	m.addgrams = nil
+}
+
+// SetWeight sets the "weight" field.
+func (m *SubscriptionLineItemMutation) SetWeight(f float64) {
+	m.weight = &f
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *SubscriptionLineItemMutation) Weight() (r float64, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeight returns the old "weight" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldWeight(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
+	}
+	return oldValue.Weight, nil
+}
+
+// AddWeight adds f to the "weight" field.
+func (m *SubscriptionLineItemMutation) AddWeight(f float64) {
+	if m.addweight != nil {
+		*m.addweight += f
+	} else {
+		m.addweight = &f
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *SubscriptionLineItemMutation) AddedWeight() (r float64, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *SubscriptionLineItemMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+}
+
+// SetWeightUnit sets the "weight_unit" field.
+func (m *SubscriptionLineItemMutation) SetWeightUnit(s string) {
+	m.weight_unit = &s
+}
+
+// WeightUnit returns the value of the "weight_unit" field in the mutation.
+func (m *SubscriptionLineItemMutation) WeightUnit() (r string, exists bool) {
+	v := m.weight_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeightUnit returns the old "weight_unit" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldWeightUnit(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeightUnit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeightUnit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeightUnit: %w", err)
+	}
+	return oldValue.WeightUnit, nil
+}
+
+// ResetWeightUnit resets all changes to the "weight_unit" field.
+func (m *SubscriptionLineItemMutation) ResetWeightUnit() {
+	m.weight_unit = nil
+}
+
+// SetDiscounts sets the "discounts" field.
+func (m *SubscriptionLineItemMutation) SetDiscounts(value []map[string]interface{}) {
+	m.discounts = &value
+	m.appenddiscounts = nil
+}
+
+// Discounts returns the value of the "discounts" field in the mutation.
+func (m *SubscriptionLineItemMutation) Discounts() (r []map[string]interface{}, exists bool) {
+	v := m.discounts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscounts returns the old "discounts" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldDiscounts(ctx context.Context) (v []map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscounts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscounts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscounts: %w", err)
+	}
+	return oldValue.Discounts, nil
+}
+
+// AppendDiscounts adds value to the "discounts" field.
+func (m *SubscriptionLineItemMutation) AppendDiscounts(value []map[string]interface{}) {
+	m.appenddiscounts = append(m.appenddiscounts, value...)
+}
+
+// AppendedDiscounts returns the list of values that were appended to the "discounts" field in this mutation.
+func (m *SubscriptionLineItemMutation) AppendedDiscounts() ([]map[string]interface{}, bool) {
+	if len(m.appenddiscounts) == 0 {
+		return nil, false
+	}
+	return m.appenddiscounts, true
+}
+
+// ClearDiscounts clears the value of the "discounts" field.
+func (m *SubscriptionLineItemMutation) ClearDiscounts() {
+	m.discounts = nil
+	m.appenddiscounts = nil
+	m.clearedFields[subscriptionlineitem.FieldDiscounts] = struct{}{}
+}
+
+// DiscountsCleared returns if the "discounts" field was cleared in this mutation.
+func (m *SubscriptionLineItemMutation) DiscountsCleared() bool {
+	_, ok := m.clearedFields[subscriptionlineitem.FieldDiscounts]
+	return ok
+}
+
+// ResetDiscounts resets all changes to the "discounts" field.
+func (m *SubscriptionLineItemMutation) ResetDiscounts() {
+	m.discounts = nil
+	m.appenddiscounts = nil
+	delete(m.clearedFields, subscriptionlineitem.FieldDiscounts)
+}
+
+// SetPrepaidMetadata sets the "prepaid_metadata" field.
+func (m *SubscriptionLineItemMutation) SetPrepaidMetadata(value map[string]interface{}) {
+	m.prepaid_metadata = &value
+}
+
+// PrepaidMetadata returns the value of the "prepaid_metadata" field in the mutation.
+func (m *SubscriptionLineItemMutation) PrepaidMetadata() (r map[string]interface{}, exists bool) {
+	v := m.prepaid_metadata
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrepaidMetadata returns the old "prepaid_metadata" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldPrepaidMetadata(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrepaidMetadata is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrepaidMetadata requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrepaidMetadata: %w", err)
+	}
+	return oldValue.PrepaidMetadata, nil
+}
+
+// ClearPrepaidMetadata clears the value of the "prepaid_metadata" field.
+func (m *SubscriptionLineItemMutation) ClearPrepaidMetadata() {
+	m.prepaid_metadata = nil
+	m.clearedFields[subscriptionlineitem.FieldPrepaidMetadata] = struct{}{}
+}
+
+// PrepaidMetadataCleared returns if the "prepaid_metadata" field was cleared in this mutation.
+func (m *SubscriptionLineItemMutation) PrepaidMetadataCleared() bool {
+	_, ok := m.clearedFields[subscriptionlineitem.FieldPrepaidMetadata]
+	return ok
+}
+
+// ResetPrepaidMetadata resets all changes to the "prepaid_metadata" field.
+func (m *SubscriptionLineItemMutation) ResetPrepaidMetadata() {
+	m.prepaid_metadata = nil
+	delete(m.clearedFields, subscriptionlineitem.FieldPrepaidMetadata)
+}
+
+// SetLineItemAttributes sets the "line_item_attributes" field.
+func (m *SubscriptionLineItemMutation) SetLineItemAttributes(value []map[string]interface{}) {
+	m.line_item_attributes = &value
+	m.appendline_item_attributes = nil
+}
+
+// LineItemAttributes returns the value of the "line_item_attributes" field in the mutation.
+func (m *SubscriptionLineItemMutation) LineItemAttributes() (r []map[string]interface{}, exists bool) {
+	v := m.line_item_attributes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLineItemAttributes returns the old "line_item_attributes" field's value of the SubscriptionLineItem entity.
+// If the SubscriptionLineItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionLineItemMutation) OldLineItemAttributes(ctx context.Context) (v []map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLineItemAttributes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLineItemAttributes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLineItemAttributes: %w", err)
+	}
+	return oldValue.LineItemAttributes, nil
+}
+
+// AppendLineItemAttributes adds value to the "line_item_attributes" field.
+func (m *SubscriptionLineItemMutation) AppendLineItemAttributes(value []map[string]interface{}) {
+	m.appendline_item_attributes = append(m.appendline_item_attributes, value...)
+}
+
+// AppendedLineItemAttributes returns the list of values that were appended to the "line_item_attributes" field in this mutation.
+func (m *SubscriptionLineItemMutation) AppendedLineItemAttributes() ([]map[string]interface{}, bool) {
+	if len(m.appendline_item_attributes) == 0 {
+		return nil, false
+	}
+	return m.appendline_item_attributes, true
+}
+
+// ClearLineItemAttributes clears the value of the "line_item_attributes" field.
+func (m *SubscriptionLineItemMutation) ClearLineItemAttributes() {
+	m.line_item_attributes = nil
+	m.appendline_item_attributes = nil
+	m.clearedFields[subscriptionlineitem.FieldLineItemAttributes] = struct{}{}
+}
+
+// LineItemAttributesCleared returns if the "line_item_attributes" field was cleared in this mutation.
+func (m *SubscriptionLineItemMutation) LineItemAttributesCleared() bool {
+	_, ok := m.clearedFields[subscriptionlineitem.FieldLineItemAttributes]
+	return ok
+}
+
+// ResetLineItemAttributes resets all changes to the "line_item_attributes" field.
+func (m *SubscriptionLineItemMutation) ResetLineItemAttributes() {
+	m.line_item_attributes = nil
+	m.appendline_item_attributes = nil
+	delete(m.clearedFields, subscriptionlineitem.FieldLineItemAttributes)
+}
+
+// ClearSubscription clears the "subscription" edge to the Subscription entity.
+func (m *SubscriptionLineItemMutation) ClearSubscription() {
+	m.clearedsubscription = true
+	m.clearedFields[subscriptionlineitem.FieldSubscriptionID] = struct{}{}
+}
+
+// SubscriptionCleared reports if the "subscription" edge to the Subscription entity was cleared.
+func (m *SubscriptionLineItemMutation) SubscriptionCleared() bool {
+	return m.clearedsubscription
+}
+
+// SubscriptionIDs returns the "subscription" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SubscriptionID instead. It exists only for internal usage by the builders.
+func (m *SubscriptionLineItemMutation) SubscriptionIDs() (ids []int) {
+	if id := m.subscription; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSubscription resets all changes to the "subscription" edge.
+func (m *SubscriptionLineItemMutation) ResetSubscription() {
+	m.subscription = nil
+	m.clearedsubscription = false
+}
+
+// Where appends a list predicates to the SubscriptionLineItemMutation builder.
+func (m *SubscriptionLineItemMutation) Where(ps ...predicate.SubscriptionLineItem) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SubscriptionLineItemMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SubscriptionLineItemMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SubscriptionLineItem, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SubscriptionLineItemMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SubscriptionLineItemMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SubscriptionLineItem).
+func (m *SubscriptionLineItemMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SubscriptionLineItemMutation) Fields() []string {
+	fields := make([]string, 0, 29)
+	if m.created_at != nil {
+		fields = append(fields, subscriptionlineitem.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, subscriptionlineitem.FieldUpdatedAt)
+	}
+	if m.subscription != nil {
+		fields = append(fields, subscriptionlineitem.FieldSubscriptionID)
+	}
+	if m.position != nil {
+		fields = append(fields, subscriptionlineitem.FieldPosition)
+	}
+	if m.platform_id != nil {
+		fields = append(fields, subscriptionlineitem.FieldPlatformID)
+	}
+	if m.platform_product_id != nil {
+		fields = append(fields, subscriptionlineitem.FieldPlatformProductID)
+	}
+	if m.platform_variant_id != nil {
+		fields = append(fields, subscriptionlineitem.FieldPlatformVariantID)
+	}
+	if m.subscription_group_id != nil {
+		fields = append(fields, subscriptionlineitem.FieldSubscriptionGroupID)
+	}
+	if m.subscription_group_billing_rules_id != nil {
+		fields = append(fields, subscriptionlineitem.FieldSubscriptionGroupBillingRulesID)
+	}
+	if m.title != nil {
+		fields = append(fields, subscriptionlineitem.FieldTitle)
+	}
+	if m.product_name != nil {
+		fields = append(fields, subscriptionlineitem.FieldProductName)
+	}
+	if m.variant_name != nil {
+		fields = append(fields, subscriptionlineitem.FieldVariantName)
+	}
+	if m.sku != nil {
+		fields = append(fields, subscriptionlineitem.FieldSku)
+	}
+	if m.image != nil {
+		fields = append(fields, subscriptionlineitem.FieldImage)
+	}
+	if m.quantity != nil {
+		fields = append(fields, subscriptionlineitem.FieldQuantity)
+	}
+	if m.price != nil {
+		fields = append(fields, subscriptionlineitem.FieldPrice)
+	}
+	if m.price_charged != nil {
+		fields = append(fields, subscriptionlineitem.FieldPriceCharged)
+	}
+	if m.discounted_price != nil {
+		fields = append(fields, subscriptionlineitem.FieldDiscountedPrice)
+	}
+	if m.discounted_price_charged != nil {
+		fields = append(fields, subscriptionlineitem.FieldDiscountedPriceCharged)
+	}
+	if m.full_price != nil {
+		fields = append(fields, subscriptionlineitem.FieldFullPrice)
+	}
+	if m.full_price_charged != nil {
+		fields = append(fields, subscriptionlineitem.FieldFullPriceCharged)
+	}
+	if m.requires_shipping != nil {
+		fields = append(fields, subscriptionlineitem.FieldRequiresShipping)
+	}
+	if m.taxable != nil {
+		fields = append(fields, subscriptionlineitem.FieldTaxable)
+	}
+	if m.grams != nil {
+		fields = append(fields, subscriptionlineitem.FieldGrams)
+	}
+	if m.weight != nil {
+		fields = append(fields, subscriptionlineitem.FieldWeight)
+	}
+	if m.weight_unit != nil {
+		fields = append(fields, subscriptionlineitem.FieldWeightUnit)
+	}
+	if m.discounts != nil {
+		fields = append(fields, subscriptionlineitem.FieldDiscounts)
+	}
+	if m.prepaid_metadata != nil {
+		fields = append(fields, subscriptionlineitem.FieldPrepaidMetadata)
+	}
+	if m.line_item_attributes != nil {
+		fields = append(fields, subscriptionlineitem.FieldLineItemAttributes)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SubscriptionLineItemMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case subscriptionlineitem.FieldCreatedAt:
+		return m.CreatedAt()
+	case subscriptionlineitem.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case subscriptionlineitem.FieldSubscriptionID:
+		return m.SubscriptionID()
+	case subscriptionlineitem.FieldPosition:
+		return m.Position()
+	case subscriptionlineitem.FieldPlatformID:
+		return m.PlatformID()
+	case subscriptionlineitem.FieldPlatformProductID:
+		return m.PlatformProductID()
+	case subscriptionlineitem.FieldPlatformVariantID:
+		return m.PlatformVariantID()
+	case subscriptionlineitem.FieldSubscriptionGroupID:
+		return m.SubscriptionGroupID()
+	case subscriptionlineitem.FieldSubscriptionGroupBillingRulesID:
+		return m.SubscriptionGroupBillingRulesID()
+	case subscriptionlineitem.FieldTitle:
+		return m.Title()
+	case subscriptionlineitem.FieldProductName:
+		return m.ProductName()
+	case subscriptionlineitem.FieldVariantName:
+		return m.VariantName()
+	case subscriptionlineitem.FieldSku:
+		return m.Sku()
+	case subscriptionlineitem.FieldImage:
+		return m.Image()
+	case subscriptionlineitem.FieldQuantity:
+		return m.Quantity()
+	case subscriptionlineitem.FieldPrice:
+		return m.Price()
+	case subscriptionlineitem.FieldPriceCharged:
+		return m.PriceCharged()
+	case subscriptionlineitem.FieldDiscountedPrice:
+		return m.DiscountedPrice()
+	case subscriptionlineitem.FieldDiscountedPriceCharged:
+		return m.DiscountedPriceCharged()
+	case subscriptionlineitem.FieldFullPrice:
+		return m.FullPrice()
+	case subscriptionlineitem.FieldFullPriceCharged:
+		return m.FullPriceCharged()
+	case subscriptionlineitem.FieldRequiresShipping:
+		return m.RequiresShipping()
+	case subscriptionlineitem.FieldTaxable:
+		return m.Taxable()
+	case subscriptionlineitem.FieldGrams:
+		return m.Grams()
+	case subscriptionlineitem.FieldWeight:
+		return m.Weight()
+	case subscriptionlineitem.FieldWeightUnit:
+		return m.WeightUnit()
+	case subscriptionlineitem.FieldDiscounts:
+		return m.Discounts()
+	case subscriptionlineitem.FieldPrepaidMetadata:
+		return m.PrepaidMetadata()
+	case subscriptionlineitem.FieldLineItemAttributes:
+		return m.LineItemAttributes()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SubscriptionLineItemMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case subscriptionlineitem.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case subscriptionlineitem.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case subscriptionlineitem.FieldSubscriptionID:
+		return m.OldSubscriptionID(ctx)
+	case subscriptionlineitem.FieldPosition:
+		return m.OldPosition(ctx)
+	case subscriptionlineitem.FieldPlatformID:
+		return m.OldPlatformID(ctx)
+	case subscriptionlineitem.FieldPlatformProductID:
+		return m.OldPlatformProductID(ctx)
+	case subscriptionlineitem.FieldPlatformVariantID:
+		return m.OldPlatformVariantID(ctx)
+	case subscriptionlineitem.FieldSubscriptionGroupID:
+		return m.OldSubscriptionGroupID(ctx)
+	case subscriptionlineitem.FieldSubscriptionGroupBillingRulesID:
+		return m.OldSubscriptionGroupBillingRulesID(ctx)
+	case subscriptionlineitem.FieldTitle:
+		return m.OldTitle(ctx)
+	case subscriptionlineitem.FieldProductName:
+		return m.OldProductName(ctx)
+	case subscriptionlineitem.FieldVariantName:
+		return m.OldVariantName(ctx)
+	case subscriptionlineitem.FieldSku:
+		return m.OldSku(ctx)
+	case subscriptionlineitem.FieldImage:
+		return m.OldImage(ctx)
+	case subscriptionlineitem.FieldQuantity:
+		return m.OldQuantity(ctx)
+	case subscriptionlineitem.FieldPrice:
+		return m.OldPrice(ctx)
+	case subscriptionlineitem.FieldPriceCharged:
+		return m.OldPriceCharged(ctx)
+	case subscriptionlineitem.FieldDiscountedPrice:
+		return m.OldDiscountedPrice(ctx)
+	case subscriptionlineitem.FieldDiscountedPriceCharged:
+		return m.OldDiscountedPriceCharged(ctx)
+	case subscriptionlineitem.FieldFullPrice:
+		return m.OldFullPrice(ctx)
+	case subscriptionlineitem.FieldFullPriceCharged:
+		return m.OldFullPriceCharged(ctx)
+	case subscriptionlineitem.FieldRequiresShipping:
+		return m.OldRequiresShipping(ctx)
+	case subscriptionlineitem.FieldTaxable:
+		return m.OldTaxable(ctx)
+	case subscriptionlineitem.FieldGrams:
+		return m.OldGrams(ctx)
+	case subscriptionlineitem.FieldWeight:
+		return m.OldWeight(ctx)
+	case subscriptionlineitem.FieldWeightUnit:
+		return m.OldWeightUnit(ctx)
+	case subscriptionlineitem.FieldDiscounts:
+		return m.OldDiscounts(ctx)
+	case subscriptionlineitem.FieldPrepaidMetadata:
+		return m.OldPrepaidMetadata(ctx)
+	case subscriptionlineitem.FieldLineItemAttributes:
+		return m.OldLineItemAttributes(ctx)
+	}
+	return nil, fmt.Errorf("unknown SubscriptionLineItem field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionLineItemMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case subscriptionlineitem.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case subscriptionlineitem.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case subscriptionlineitem.FieldSubscriptionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscriptionID(v)
+		return nil
+	case subscriptionlineitem.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case subscriptionlineitem.FieldPlatformID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformID(v)
+		return nil
+	case subscriptionlineitem.FieldPlatformProductID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformProductID(v)
+		return nil
+	case subscriptionlineitem.FieldPlatformVariantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformVariantID(v)
+		return nil
+	case subscriptionlineitem.FieldSubscriptionGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscriptionGroupID(v)
+		return nil
+	case subscriptionlineitem.FieldSubscriptionGroupBillingRulesID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscriptionGroupBillingRulesID(v)
+		return nil
+	case subscriptionlineitem.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case subscriptionlineitem.FieldProductName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProductName(v)
+		return nil
+	case subscriptionlineitem.FieldVariantName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVariantName(v)
+		return nil
+	case subscriptionlineitem.FieldSku:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSku(v)
+		return nil
+	case subscriptionlineitem.FieldImage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImage(v)
+		return nil
+	case subscriptionlineitem.FieldQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuantity(v)
+		return nil
+	case subscriptionlineitem.FieldPrice:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrice(v)
+		return nil
+	case subscriptionlineitem.FieldPriceCharged:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriceCharged(v)
+		return nil
+	case subscriptionlineitem.FieldDiscountedPrice:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscountedPrice(v)
+		return nil
+	case subscriptionlineitem.FieldDiscountedPriceCharged:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscountedPriceCharged(v)
+		return nil
+	case subscriptionlineitem.FieldFullPrice:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFullPrice(v)
+		return nil
+	case subscriptionlineitem.FieldFullPriceCharged:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFullPriceCharged(v)
+		return nil
+	case subscriptionlineitem.FieldRequiresShipping:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequiresShipping(v)
+		return nil
+	case subscriptionlineitem.FieldTaxable:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTaxable(v)
+		return nil
+	case subscriptionlineitem.FieldGrams:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGrams(v)
+		return nil
+	case subscriptionlineitem.FieldWeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	case subscriptionlineitem.FieldWeightUnit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeightUnit(v)
+		return nil
+	case subscriptionlineitem.FieldDiscounts:
+		v, ok := value.([]map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscounts(v)
+		return nil
+	case subscriptionlineitem.FieldPrepaidMetadata:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrepaidMetadata(v)
+		return nil
+	case subscriptionlineitem.FieldLineItemAttributes:
+		v, ok := value.([]map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLineItemAttributes(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionLineItem field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SubscriptionLineItemMutation) AddedFields() []string {
+	var fields []string
+	if m.addposition != nil {
+		fields = append(fields, subscriptionlineitem.FieldPosition)
+	}
+	if m.addsubscription_group_id != nil {
+		fields = append(fields, subscriptionlineitem.FieldSubscriptionGroupID)
+	}
+	if m.addsubscription_group_billing_rules_id != nil {
+		fields = append(fields, subscriptionlineitem.FieldSubscriptionGroupBillingRulesID)
+	}
+	if m.addquantity != nil {
+		fields = append(fields, subscriptionlineitem.FieldQuantity)
+	}
+	if m.addprice != nil {
+		fields = append(fields, subscriptionlineitem.FieldPrice)
+	}
+	if m.addprice_charged != nil {
+		fields = append(fields, subscriptionlineitem.FieldPriceCharged)
+	}
+	if m.adddiscounted_price != nil {
+		fields = append(fields, subscriptionlineitem.FieldDiscountedPrice)
+	}
+	if m.adddiscounted_price_charged != nil {
+		fields = append(fields, subscriptionlineitem.FieldDiscountedPriceCharged)
+	}
+	if m.addfull_price != nil {
+		fields = append(fields, subscriptionlineitem.FieldFullPrice)
+	}
+	if m.addfull_price_charged != nil {
+		fields = append(fields, subscriptionlineitem.FieldFullPriceCharged)
+	}
+	if m.addgrams != nil {
+		fields = append(fields, subscriptionlineitem.FieldGrams)
+	}
+	if m.addweight != nil {
+		fields = append(fields, subscriptionlineitem.FieldWeight)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SubscriptionLineItemMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case subscriptionlineitem.FieldPosition:
+		return m.AddedPosition()
+	case subscriptionlineitem.FieldSubscriptionGroupID:
+		return m.AddedSubscriptionGroupID()
+	case subscriptionlineitem.FieldSubscriptionGroupBillingRulesID:
+		return m.AddedSubscriptionGroupBillingRulesID()
+	case subscriptionlineitem.FieldQuantity:
+		return m.AddedQuantity()
+	case subscriptionlineitem.FieldPrice:
+		return m.AddedPrice()
+	case subscriptionlineitem.FieldPriceCharged:
+		return m.AddedPriceCharged()
+	case subscriptionlineitem.FieldDiscountedPrice:
+		return m.AddedDiscountedPrice()
+	case subscriptionlineitem.FieldDiscountedPriceCharged:
+		return m.AddedDiscountedPriceCharged()
+	case subscriptionlineitem.FieldFullPrice:
+		return m.AddedFullPrice()
+	case subscriptionlineitem.FieldFullPriceCharged:
+		return m.AddedFullPriceCharged()
+	case subscriptionlineitem.FieldGrams:
+		return m.AddedGrams()
+	case subscriptionlineitem.FieldWeight:
+		return m.AddedWeight()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionLineItemMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case subscriptionlineitem.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	case subscriptionlineitem.FieldSubscriptionGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSubscriptionGroupID(v)
+		return nil
+	case subscriptionlineitem.FieldSubscriptionGroupBillingRulesID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSubscriptionGroupBillingRulesID(v)
+		return nil
+	case subscriptionlineitem.FieldQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddQuantity(v)
+		return nil
+	case subscriptionlineitem.FieldPrice:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPrice(v)
+		return nil
+	case subscriptionlineitem.FieldPriceCharged:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriceCharged(v)
+		return nil
+	case subscriptionlineitem.FieldDiscountedPrice:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDiscountedPrice(v)
+		return nil
+	case subscriptionlineitem.FieldDiscountedPriceCharged:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDiscountedPriceCharged(v)
+		return nil
+	case subscriptionlineitem.FieldFullPrice:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFullPrice(v)
+		return nil
+	case subscriptionlineitem.FieldFullPriceCharged:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFullPriceCharged(v)
+		return nil
+	case subscriptionlineitem.FieldGrams:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddGrams(v)
+		return nil
+	case subscriptionlineitem.FieldWeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionLineItem numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SubscriptionLineItemMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(subscriptionlineitem.FieldSubscriptionGroupID) {
+		fields = append(fields, subscriptionlineitem.FieldSubscriptionGroupID)
+	}
+	if m.FieldCleared(subscriptionlineitem.FieldSubscriptionGroupBillingRulesID) {
+		fields = append(fields, subscriptionlineitem.FieldSubscriptionGroupBillingRulesID)
+	}
+	if m.FieldCleared(subscriptionlineitem.FieldDiscounts) {
+		fields = append(fields, subscriptionlineitem.FieldDiscounts)
+	}
+	if m.FieldCleared(subscriptionlineitem.FieldPrepaidMetadata) {
+		fields = append(fields, subscriptionlineitem.FieldPrepaidMetadata)
+	}
+	if m.FieldCleared(subscriptionlineitem.FieldLineItemAttributes) {
+		fields = append(fields, subscriptionlineitem.FieldLineItemAttributes)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SubscriptionLineItemMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SubscriptionLineItemMutation) ClearField(name string) error {
+	switch name {
+	case subscriptionlineitem.FieldSubscriptionGroupID:
+		m.ClearSubscriptionGroupID()
+		return nil
+	case subscriptionlineitem.FieldSubscriptionGroupBillingRulesID:
+		m.ClearSubscriptionGroupBillingRulesID()
+		return nil
+	case subscriptionlineitem.FieldDiscounts:
+		m.ClearDiscounts()
+		return nil
+	case subscriptionlineitem.FieldPrepaidMetadata:
+		m.ClearPrepaidMetadata()
+		return nil
+	case subscriptionlineitem.FieldLineItemAttributes:
+		m.ClearLineItemAttributes()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionLineItem nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SubscriptionLineItemMutation) ResetField(name string) error {
+	switch name {
+	case subscriptionlineitem.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case subscriptionlineitem.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case subscriptionlineitem.FieldSubscriptionID:
+		m.ResetSubscriptionID()
+		return nil
+	case subscriptionlineitem.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case subscriptionlineitem.FieldPlatformID:
+		m.ResetPlatformID()
+		return nil
+	case subscriptionlineitem.FieldPlatformProductID:
+		m.ResetPlatformProductID()
+		return nil
+	case subscriptionlineitem.FieldPlatformVariantID:
+		m.ResetPlatformVariantID()
+		return nil
+	case subscriptionlineitem.FieldSubscriptionGroupID:
+		m.ResetSubscriptionGroupID()
+		return nil
+	case subscriptionlineitem.FieldSubscriptionGroupBillingRulesID:
+		m.ResetSubscriptionGroupBillingRulesID()
+		return nil
+	case subscriptionlineitem.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case subscriptionlineitem.FieldProductName:
+		m.ResetProductName()
+		return nil
+	case subscriptionlineitem.FieldVariantName:
+		m.ResetVariantName()
+		return nil
+	case subscriptionlineitem.FieldSku:
+		m.ResetSku()
+		return nil
+	case subscriptionlineitem.FieldImage:
+		m.ResetImage()
+		return nil
+	case subscriptionlineitem.FieldQuantity:
+		m.ResetQuantity()
+		return nil
+	case subscriptionlineitem.FieldPrice:
+		m.ResetPrice()
+		return nil
+	case subscriptionlineitem.FieldPriceCharged:
+		m.ResetPriceCharged()
+		return nil
+	case subscriptionlineitem.FieldDiscountedPrice:
+		m.ResetDiscountedPrice()
+		return nil
+	case subscriptionlineitem.FieldDiscountedPriceCharged:
+		m.ResetDiscountedPriceCharged()
+		return nil
+	case subscriptionlineitem.FieldFullPrice:
+		m.ResetFullPrice()
+		return nil
+	case subscriptionlineitem.FieldFullPriceCharged:
+		m.ResetFullPriceCharged()
+		return nil
+	case subscriptionlineitem.FieldRequiresShipping:
+		m.ResetRequiresShipping()
+		return nil
+	case subscriptionlineitem.FieldTaxable:
+		m.ResetTaxable()
+		return nil
+	case subscriptionlineitem.FieldGrams:
+		m.ResetGrams()
+		return nil
+	case subscriptionlineitem.FieldWeight:
+		m.ResetWeight()
+		return nil
+	case subscriptionlineitem.FieldWeightUnit:
+		m.ResetWeightUnit()
+		return nil
+	case subscriptionlineitem.FieldDiscounts:
+		m.ResetDiscounts()
+		return nil
+	case subscriptionlineitem.FieldPrepaidMetadata:
+		m.ResetPrepaidMetadata()
+		return nil
+	case subscriptionlineitem.FieldLineItemAttributes:
+		m.ResetLineItemAttributes()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionLineItem field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SubscriptionLineItemMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.subscription != nil {
+		edges = append(edges, subscriptionlineitem.EdgeSubscription)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SubscriptionLineItemMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case subscriptionlineitem.EdgeSubscription:
+		if id := m.subscription; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SubscriptionLineItemMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SubscriptionLineItemMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SubscriptionLineItemMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedsubscription {
+		edges = append(edges, subscriptionlineitem.EdgeSubscription)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SubscriptionLineItemMutation) EdgeCleared(name string) bool {
+	switch name {
+	case subscriptionlineitem.EdgeSubscription:
+		return m.clearedsubscription
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SubscriptionLineItemMutation) ClearEdge(name string) error {
+	switch name {
+	case subscriptionlineitem.EdgeSubscription:
+		m.ClearSubscription()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionLineItem unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SubscriptionLineItemMutation) ResetEdge(name string) error {
+	switch name {
+	case subscriptionlineitem.EdgeSubscription:
+		m.ResetSubscription()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionLineItem edge %s", name)
+}
+
+// SubscriptionPlacementMutation represents an operation that mutates the SubscriptionPlacement nodes in the graph.
+type SubscriptionPlacementMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	updated_at          *time.Time
+	due_at              *time.Time
+	order_id            *int
+	addorder_id         *int
+	public_order_id     *string
+	status              *subscriptionplacement.Status
+	attempts            *int
+	addattempts         *int
+	clearedFields       map[string]struct{}
+	subscription        *int
+	clearedsubscription bool
+	done                bool
+	oldValue            func(context.Context) (*SubscriptionPlacement, error)
+	predicates          []predicate.SubscriptionPlacement
+}
+
+var _ ent.Mutation = (*SubscriptionPlacementMutation)(nil)
+
+// subscriptionplacementOption allows management of the mutation configuration using functional options.
+type subscriptionplacementOption func(*SubscriptionPlacementMutation)
+
+// newSubscriptionPlacementMutation creates new mutation for the SubscriptionPlacement entity.
+func newSubscriptionPlacementMutation(c config, op Op, opts ...subscriptionplacementOption) *SubscriptionPlacementMutation {
+	m := &SubscriptionPlacementMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSubscriptionPlacement,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSubscriptionPlacementID sets the ID field of the mutation.
+func withSubscriptionPlacementID(id int) subscriptionplacementOption {
+	return func(m *SubscriptionPlacementMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SubscriptionPlacement
+		)
+		m.oldValue = func(ctx context.Context) (*SubscriptionPlacement, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SubscriptionPlacement.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSubscriptionPlacement sets the old SubscriptionPlacement of the mutation.
+func withSubscriptionPlacement(node *SubscriptionPlacement) subscriptionplacementOption {
+	return func(m *SubscriptionPlacementMutation) {
+		m.oldValue = func(context.Context) (*SubscriptionPlacement, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SubscriptionPlacementMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SubscriptionPlacementMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SubscriptionPlacementMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SubscriptionPlacementMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SubscriptionPlacement.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SubscriptionPlacementMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SubscriptionPlacementMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SubscriptionPlacement entity.
+// If the SubscriptionPlacement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionPlacementMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SubscriptionPlacementMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SubscriptionPlacementMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SubscriptionPlacementMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SubscriptionPlacement entity.
+// If the SubscriptionPlacement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionPlacementMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SubscriptionPlacementMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSubscriptionID sets the "subscription_id" field.
+func (m *SubscriptionPlacementMutation) SetSubscriptionID(i int) {
+	m.subscription = &i
+}
+
+// SubscriptionID returns the value of the "subscription_id" field in the mutation.
+func (m *SubscriptionPlacementMutation) SubscriptionID() (r int, exists bool) {
+	v := m.subscription
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscriptionID returns the old "subscription_id" field's value of the SubscriptionPlacement entity.
+// If the SubscriptionPlacement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionPlacementMutation) OldSubscriptionID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscriptionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscriptionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscriptionID: %w", err)
+	}
+	return oldValue.SubscriptionID, nil
+}
+
+// ResetSubscriptionID resets all changes to the "subscription_id" field.
+func (m *SubscriptionPlacementMutation) ResetSubscriptionID() {
+	m.subscription = nil
+}
+
+// SetDueAt sets the "due_at" field.
+func (m *SubscriptionPlacementMutation) SetDueAt(t time.Time) {
+	m.due_at = &t
+}
+
+// DueAt returns the value of the "due_at" field in the mutation.
+func (m *SubscriptionPlacementMutation) DueAt() (r time.Time, exists bool) {
+	v := m.due_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDueAt returns the old "due_at" field's value of the SubscriptionPlacement entity.
+// If the SubscriptionPlacement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionPlacementMutation) OldDueAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDueAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDueAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDueAt: %w", err)
+	}
+	return oldValue.DueAt, nil
+}
+
+// ResetDueAt resets all changes to the "due_at" field.
+func (m *SubscriptionPlacementMutation) ResetDueAt() {
+	m.due_at = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *SubscriptionPlacementMutation) SetOrderID(i int) {
+	m.order_id = &i
+	m.addorder_id = nil
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *SubscriptionPlacementMutation) OrderID() (r int, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the SubscriptionPlacement entity.
+// If the SubscriptionPlacement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionPlacementMutation) OldOrderID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// AddOrderID adds i to the "order_id" field.
+func (m *SubscriptionPlacementMutation) AddOrderID(i int) {
+	if m.addorder_id != nil {
+		*m.addorder_id += i
+	} else {
+		m.addorder_id = &i
+	}
+}
+
+// AddedOrderID returns the value that was added to the "order_id" field in this mutation.
+func (m *SubscriptionPlacementMutation) AddedOrderID() (r int, exists bool) {
+	v := m.addorder_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOrderID clears the value of the "order_id" field.
+func (m *SubscriptionPlacementMutation) ClearOrderID() {
+	m.order_id = nil
+	m.addorder_id = nil
+	m.clearedFields[subscriptionplacement.FieldOrderID] = struct{}{}
+}
+
+// OrderIDCleared returns if the "order_id" field was cleared in this mutation.
+func (m *SubscriptionPlacementMutation) OrderIDCleared() bool {
+	_, ok := m.clearedFields[subscriptionplacement.FieldOrderID]
+	return ok
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *SubscriptionPlacementMutation) ResetOrderID() {
+	m.order_id = nil
+	m.addorder_id = nil
+	delete(m.clearedFields, subscriptionplacement.FieldOrderID)
+}
+
+// SetPublicOrderID sets the "public_order_id" field.
+func (m *SubscriptionPlacementMutation) SetPublicOrderID(s string) {
+	m.public_order_id = &s
+}
+
+// PublicOrderID returns the value of the "public_order_id" field in the mutation.
+func (m *SubscriptionPlacementMutation) PublicOrderID() (r string, exists bool) {
+	v := m.public_order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublicOrderID returns the old "public_order_id" field's value of the SubscriptionPlacement entity.
+// If the SubscriptionPlacement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionPlacementMutation) OldPublicOrderID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublicOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublicOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublicOrderID: %w", err)
+	}
+	return oldValue.PublicOrderID, nil
+}
+
+// ResetPublicOrderID resets all changes to the "public_order_id" field.
+func (m *SubscriptionPlacementMutation) ResetPublicOrderID() {
+	m.public_order_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *SubscriptionPlacementMutation) SetStatus(s subscriptionplacement.Status) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *SubscriptionPlacementMutation) Status() (r subscriptionplacement.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the SubscriptionPlacement entity.
+// If the SubscriptionPlacement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionPlacementMutation) OldStatus(ctx context.Context) (v subscriptionplacement.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *SubscriptionPlacementMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetAttempts sets the "attempts" field.
+func (m *SubscriptionPlacementMutation) SetAttempts(i int) {
+	m.attempts = &i
+	m.addattempts = nil
+}
+
+// Attempts returns the value of the "attempts" field in the mutation.
+func (m *SubscriptionPlacementMutation) Attempts() (r int, exists bool) {
+	v := m.attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempts returns the old "attempts" field's value of the SubscriptionPlacement entity.
+// If the SubscriptionPlacement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionPlacementMutation) OldAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempts: %w", err)
+	}
+	return oldValue.Attempts, nil
+}
+
+// AddAttempts adds i to the "attempts" field.
+func (m *SubscriptionPlacementMutation) AddAttempts(i int) {
+	if m.addattempts != nil {
+		*m.addattempts += i
+	} else {
+		m.addattempts = &i
+	}
+}
+
+// AddedAttempts returns the value that was added to the "attempts" field in this mutation.
+func (m *SubscriptionPlacementMutation) AddedAttempts() (r int, exists bool) {
+	v := m.addattempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempts resets all changes to the "attempts" field.
+func (m *SubscriptionPlacementMutation) ResetAttempts() {
+	m.attempts = nil
+	m.addattempts = nil
+}
+
+// ClearSubscription clears the "subscription" edge to the Subscription entity.
+func (m *SubscriptionPlacementMutation) ClearSubscription() {
+	m.clearedsubscription = true
+	m.clearedFields[subscriptionplacement.FieldSubscriptionID] = struct{}{}
+}
+
+// SubscriptionCleared reports if the "subscription" edge to the Subscription entity was cleared.
+func (m *SubscriptionPlacementMutation) SubscriptionCleared() bool {
+	return m.clearedsubscription
+}
+
+// SubscriptionIDs returns the "subscription" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SubscriptionID instead. It exists only for internal usage by the builders.
+func (m *SubscriptionPlacementMutation) SubscriptionIDs() (ids []int) {
+	if id := m.subscription; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSubscription resets all changes to the "subscription" edge.
+func (m *SubscriptionPlacementMutation) ResetSubscription() {
+	m.subscription = nil
+	m.clearedsubscription = false
+}
+
+// Where appends a list predicates to the SubscriptionPlacementMutation builder.
+func (m *SubscriptionPlacementMutation) Where(ps ...predicate.SubscriptionPlacement) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SubscriptionPlacementMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SubscriptionPlacementMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SubscriptionPlacement, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SubscriptionPlacementMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SubscriptionPlacementMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SubscriptionPlacement).
+func (m *SubscriptionPlacementMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SubscriptionPlacementMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, subscriptionplacement.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, subscriptionplacement.FieldUpdatedAt)
+	}
+	if m.subscription != nil {
+		fields = append(fields, subscriptionplacement.FieldSubscriptionID)
+	}
+	if m.due_at != nil {
+		fields = append(fields, subscriptionplacement.FieldDueAt)
+	}
+	if m.order_id != nil {
+		fields = append(fields, subscriptionplacement.FieldOrderID)
+	}
+	if m.public_order_id != nil {
+		fields = append(fields, subscriptionplacement.FieldPublicOrderID)
+	}
+	if m.status != nil {
+		fields = append(fields, subscriptionplacement.FieldStatus)
+	}
+	if m.attempts != nil {
+		fields = append(fields, subscriptionplacement.FieldAttempts)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SubscriptionPlacementMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case subscriptionplacement.FieldCreatedAt:
+		return m.CreatedAt()
+	case subscriptionplacement.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case subscriptionplacement.FieldSubscriptionID:
+		return m.SubscriptionID()
+	case subscriptionplacement.FieldDueAt:
+		return m.DueAt()
+	case subscriptionplacement.FieldOrderID:
+		return m.OrderID()
+	case subscriptionplacement.FieldPublicOrderID:
+		return m.PublicOrderID()
+	case subscriptionplacement.FieldStatus:
+		return m.Status()
+	case subscriptionplacement.FieldAttempts:
+		return m.Attempts()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SubscriptionPlacementMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case subscriptionplacement.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case subscriptionplacement.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case subscriptionplacement.FieldSubscriptionID:
+		return m.OldSubscriptionID(ctx)
+	case subscriptionplacement.FieldDueAt:
+		return m.OldDueAt(ctx)
+	case subscriptionplacement.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case subscriptionplacement.FieldPublicOrderID:
+		return m.OldPublicOrderID(ctx)
+	case subscriptionplacement.FieldStatus:
+		return m.OldStatus(ctx)
+	case subscriptionplacement.FieldAttempts:
+		return m.OldAttempts(ctx)
+	}
+	return nil, fmt.Errorf("unknown SubscriptionPlacement field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionPlacementMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case subscriptionplacement.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case subscriptionplacement.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case subscriptionplacement.FieldSubscriptionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscriptionID(v)
+		return nil
+	case subscriptionplacement.FieldDueAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDueAt(v)
+		return nil
+	case subscriptionplacement.FieldOrderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case subscriptionplacement.FieldPublicOrderID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublicOrderID(v)
+		return nil
+	case subscriptionplacement.FieldStatus:
+		v, ok := value.(subscriptionplacement.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case subscriptionplacement.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionPlacement field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SubscriptionPlacementMutation) AddedFields() []string {
+	var fields []string
+	if m.addorder_id != nil {
+		fields = append(fields, subscriptionplacement.FieldOrderID)
+	}
+	if m.addattempts != nil {
+		fields = append(fields, subscriptionplacement.FieldAttempts)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SubscriptionPlacementMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case subscriptionplacement.FieldOrderID:
+		return m.AddedOrderID()
+	case subscriptionplacement.FieldAttempts:
+		return m.AddedAttempts()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionPlacementMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case subscriptionplacement.FieldOrderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOrderID(v)
+		return nil
+	case subscriptionplacement.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionPlacement numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SubscriptionPlacementMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(subscriptionplacement.FieldOrderID) {
+		fields = append(fields, subscriptionplacement.FieldOrderID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SubscriptionPlacementMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SubscriptionPlacementMutation) ClearField(name string) error {
+	switch name {
+	case subscriptionplacement.FieldOrderID:
+		m.ClearOrderID()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionPlacement nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SubscriptionPlacementMutation) ResetField(name string) error {
+	switch name {
+	case subscriptionplacement.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case subscriptionplacement.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case subscriptionplacement.FieldSubscriptionID:
+		m.ResetSubscriptionID()
+		return nil
+	case subscriptionplacement.FieldDueAt:
+		m.ResetDueAt()
+		return nil
+	case subscriptionplacement.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case subscriptionplacement.FieldPublicOrderID:
+		m.ResetPublicOrderID()
+		return nil
+	case subscriptionplacement.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case subscriptionplacement.FieldAttempts:
+		m.ResetAttempts()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionPlacement field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SubscriptionPlacementMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.subscription != nil {
+		edges = append(edges, subscriptionplacement.EdgeSubscription)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SubscriptionPlacementMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case subscriptionplacement.EdgeSubscription:
+		if id := m.subscription; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SubscriptionPlacementMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SubscriptionPlacementMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SubscriptionPlacementMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedsubscription {
+		edges = append(edges, subscriptionplacement.EdgeSubscription)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SubscriptionPlacementMutation) EdgeCleared(name string) bool {
+	switch name {
+	case subscriptionplacement.EdgeSubscription:
+		return m.clearedsubscription
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SubscriptionPlacementMutation) ClearEdge(name string) error {
+	switch name {
+	case subscriptionplacement.EdgeSubscription:
+		m.ClearSubscription()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionPlacement unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SubscriptionPlacementMutation) ResetEdge(name string) error {
+	switch name {
+	case subscriptionplacement.EdgeSubscription:
+		m.ResetSubscription()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionPlacement edge %s", name)
 }
 
 // TaxZoneMutation represents an operation that mutates the TaxZone nodes in the graph.

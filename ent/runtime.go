@@ -39,6 +39,10 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/subscription"
+	"github.com/checkoutd/checkoutd/ent/subscriptionaddress"
+	"github.com/checkoutd/checkoutd/ent/subscriptionlineitem"
+	"github.com/checkoutd/checkoutd/ent/subscriptionplacement"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/ent/webhookattempt"
@@ -1175,6 +1179,392 @@ func init() {
 	shopDescVerifyPaymentsOnly := shopFields[12].Descriptor()
 	// shop.DefaultVerifyPaymentsOnly holds the default value on creation for the verify_payments_only field.
 	shop.DefaultVerifyPaymentsOnly = shopDescVerifyPaymentsOnly.Default.(bool)
+	subscriptionMixin := schema.Subscription{}.Mixin()
+	subscriptionMixinFields0 := subscriptionMixin[0].Fields()
+	_ = subscriptionMixinFields0
+	subscriptionFields := schema.Subscription{}.Fields()
+	_ = subscriptionFields
+	// subscriptionDescCreatedAt is the schema descriptor for created_at field.
+	subscriptionDescCreatedAt := subscriptionMixinFields0[0].Descriptor()
+	// subscription.DefaultCreatedAt holds the default value on creation for the created_at field.
+	subscription.DefaultCreatedAt = subscriptionDescCreatedAt.Default.(func() time.Time)
+	// subscriptionDescUpdatedAt is the schema descriptor for updated_at field.
+	subscriptionDescUpdatedAt := subscriptionMixinFields0[1].Descriptor()
+	// subscription.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	subscription.DefaultUpdatedAt = subscriptionDescUpdatedAt.Default.(func() time.Time)
+	// subscription.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	subscription.UpdateDefaultUpdatedAt = subscriptionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// subscriptionDescCustomerPlatformID is the schema descriptor for customer_platform_id field.
+	subscriptionDescCustomerPlatformID := subscriptionFields[2].Descriptor()
+	// subscription.DefaultCustomerPlatformID holds the default value on creation for the customer_platform_id field.
+	subscription.DefaultCustomerPlatformID = subscriptionDescCustomerPlatformID.Default.(string)
+	// subscription.CustomerPlatformIDValidator is a validator for the "customer_platform_id" field. It is called by the builders before save.
+	subscription.CustomerPlatformIDValidator = subscriptionDescCustomerPlatformID.Validators[0].(func(string) error)
+	// subscriptionDescCustomerFirstName is the schema descriptor for customer_first_name field.
+	subscriptionDescCustomerFirstName := subscriptionFields[3].Descriptor()
+	// subscription.DefaultCustomerFirstName holds the default value on creation for the customer_first_name field.
+	subscription.DefaultCustomerFirstName = subscriptionDescCustomerFirstName.Default.(string)
+	// subscription.CustomerFirstNameValidator is a validator for the "customer_first_name" field. It is called by the builders before save.
+	subscription.CustomerFirstNameValidator = subscriptionDescCustomerFirstName.Validators[0].(func(string) error)
+	// subscriptionDescCustomerLastName is the schema descriptor for customer_last_name field.
+	subscriptionDescCustomerLastName := subscriptionFields[4].Descriptor()
+	// subscription.DefaultCustomerLastName holds the default value on creation for the customer_last_name field.
+	subscription.DefaultCustomerLastName = subscriptionDescCustomerLastName.Default.(string)
+	// subscription.CustomerLastNameValidator is a validator for the "customer_last_name" field. It is called by the builders before save.
+	subscription.CustomerLastNameValidator = subscriptionDescCustomerLastName.Validators[0].(func(string) error)
+	// subscriptionDescCustomerPhone is the schema descriptor for customer_phone field.
+	subscriptionDescCustomerPhone := subscriptionFields[5].Descriptor()
+	// subscription.DefaultCustomerPhone holds the default value on creation for the customer_phone field.
+	subscription.DefaultCustomerPhone = subscriptionDescCustomerPhone.Default.(string)
+	// subscription.CustomerPhoneValidator is a validator for the "customer_phone" field. It is called by the builders before save.
+	subscription.CustomerPhoneValidator = subscriptionDescCustomerPhone.Validators[0].(func(string) error)
+	// subscriptionDescCustomerEmail is the schema descriptor for customer_email field.
+	subscriptionDescCustomerEmail := subscriptionFields[6].Descriptor()
+	// subscription.DefaultCustomerEmail holds the default value on creation for the customer_email field.
+	subscription.DefaultCustomerEmail = subscriptionDescCustomerEmail.Default.(string)
+	// subscription.CustomerEmailValidator is a validator for the "customer_email" field. It is called by the builders before save.
+	subscription.CustomerEmailValidator = subscriptionDescCustomerEmail.Validators[0].(func(string) error)
+	// subscriptionDescCustomerNotes is the schema descriptor for customer_notes field.
+	subscriptionDescCustomerNotes := subscriptionFields[7].Descriptor()
+	// subscription.DefaultCustomerNotes holds the default value on creation for the customer_notes field.
+	subscription.DefaultCustomerNotes = subscriptionDescCustomerNotes.Default.(string)
+	// subscription.CustomerNotesValidator is a validator for the "customer_notes" field. It is called by the builders before save.
+	subscription.CustomerNotesValidator = subscriptionDescCustomerNotes.Validators[0].(func(string) error)
+	// subscriptionDescExternalID is the schema descriptor for external_id field.
+	subscriptionDescExternalID := subscriptionFields[8].Descriptor()
+	// subscription.DefaultExternalID holds the default value on creation for the external_id field.
+	subscription.DefaultExternalID = subscriptionDescExternalID.Default.(string)
+	// subscription.ExternalIDValidator is a validator for the "external_id" field. It is called by the builders before save.
+	subscription.ExternalIDValidator = subscriptionDescExternalID.Validators[0].(func(string) error)
+	// subscriptionDescIdempotencyKey is the schema descriptor for idempotency_key field.
+	subscriptionDescIdempotencyKey := subscriptionFields[9].Descriptor()
+	// subscription.IdempotencyKeyValidator is a validator for the "idempotency_key" field. It is called by the builders before save.
+	subscription.IdempotencyKeyValidator = subscriptionDescIdempotencyKey.Validators[0].(func(string) error)
+	// subscriptionDescNote is the schema descriptor for note field.
+	subscriptionDescNote := subscriptionFields[10].Descriptor()
+	// subscription.DefaultNote holds the default value on creation for the note field.
+	subscription.DefaultNote = subscriptionDescNote.Default.(string)
+	// subscription.NoteValidator is a validator for the "note" field. It is called by the builders before save.
+	subscription.NoteValidator = subscriptionDescNote.Validators[0].(func(string) error)
+	// subscriptionDescOrderNote is the schema descriptor for order_note field.
+	subscriptionDescOrderNote := subscriptionFields[11].Descriptor()
+	// subscription.DefaultOrderNote holds the default value on creation for the order_note field.
+	subscription.DefaultOrderNote = subscriptionDescOrderNote.Default.(string)
+	// subscription.OrderNoteValidator is a validator for the "order_note" field. It is called by the builders before save.
+	subscription.OrderNoteValidator = subscriptionDescOrderNote.Validators[0].(func(string) error)
+	// subscriptionDescDiscountCode is the schema descriptor for discount_code field.
+	subscriptionDescDiscountCode := subscriptionFields[12].Descriptor()
+	// subscription.DefaultDiscountCode holds the default value on creation for the discount_code field.
+	subscription.DefaultDiscountCode = subscriptionDescDiscountCode.Default.(string)
+	// subscription.DiscountCodeValidator is a validator for the "discount_code" field. It is called by the builders before save.
+	subscription.DiscountCodeValidator = subscriptionDescDiscountCode.Validators[0].(func(string) error)
+	// subscriptionDescPaymentMethodToken is the schema descriptor for payment_method_token field.
+	subscriptionDescPaymentMethodToken := subscriptionFields[22].Descriptor()
+	// subscription.DefaultPaymentMethodToken holds the default value on creation for the payment_method_token field.
+	subscription.DefaultPaymentMethodToken = subscriptionDescPaymentMethodToken.Default.(string)
+	// subscription.PaymentMethodTokenValidator is a validator for the "payment_method_token" field. It is called by the builders before save.
+	subscription.PaymentMethodTokenValidator = subscriptionDescPaymentMethodToken.Validators[0].(func(string) error)
+	// subscriptionDescPaymentGatewayPublicID is the schema descriptor for payment_gateway_public_id field.
+	subscriptionDescPaymentGatewayPublicID := subscriptionFields[23].Descriptor()
+	// subscription.DefaultPaymentGatewayPublicID holds the default value on creation for the payment_gateway_public_id field.
+	subscription.DefaultPaymentGatewayPublicID = subscriptionDescPaymentGatewayPublicID.Default.(string)
+	// subscription.PaymentGatewayPublicIDValidator is a validator for the "payment_gateway_public_id" field. It is called by the builders before save.
+	subscription.PaymentGatewayPublicIDValidator = subscriptionDescPaymentGatewayPublicID.Validators[0].(func(string) error)
+	// subscriptionDescPaymentRrule is the schema descriptor for payment_rrule field.
+	subscriptionDescPaymentRrule := subscriptionFields[25].Descriptor()
+	// subscription.DefaultPaymentRrule holds the default value on creation for the payment_rrule field.
+	subscription.DefaultPaymentRrule = subscriptionDescPaymentRrule.Default.(string)
+	// subscription.PaymentRruleValidator is a validator for the "payment_rrule" field. It is called by the builders before save.
+	subscription.PaymentRruleValidator = subscriptionDescPaymentRrule.Validators[0].(func(string) error)
+	// subscriptionDescOrderRrule is the schema descriptor for order_rrule field.
+	subscriptionDescOrderRrule := subscriptionFields[26].Descriptor()
+	// subscription.OrderRruleValidator is a validator for the "order_rrule" field. It is called by the builders before save.
+	subscription.OrderRruleValidator = subscriptionDescOrderRrule.Validators[0].(func(string) error)
+	// subscriptionDescPaymentRruleText is the schema descriptor for payment_rrule_text field.
+	subscriptionDescPaymentRruleText := subscriptionFields[28].Descriptor()
+	// subscription.DefaultPaymentRruleText holds the default value on creation for the payment_rrule_text field.
+	subscription.DefaultPaymentRruleText = subscriptionDescPaymentRruleText.Default.(string)
+	// subscription.PaymentRruleTextValidator is a validator for the "payment_rrule_text" field. It is called by the builders before save.
+	subscription.PaymentRruleTextValidator = subscriptionDescPaymentRruleText.Validators[0].(func(string) error)
+	// subscriptionDescOrderRruleText is the schema descriptor for order_rrule_text field.
+	subscriptionDescOrderRruleText := subscriptionFields[29].Descriptor()
+	// subscription.DefaultOrderRruleText holds the default value on creation for the order_rrule_text field.
+	subscription.DefaultOrderRruleText = subscriptionDescOrderRruleText.Default.(string)
+	// subscription.OrderRruleTextValidator is a validator for the "order_rrule_text" field. It is called by the builders before save.
+	subscription.OrderRruleTextValidator = subscriptionDescOrderRruleText.Validators[0].(func(string) error)
+	// subscriptionDescCurrentRetries is the schema descriptor for current_retries field.
+	subscriptionDescCurrentRetries := subscriptionFields[30].Descriptor()
+	// subscription.DefaultCurrentRetries holds the default value on creation for the current_retries field.
+	subscription.DefaultCurrentRetries = subscriptionDescCurrentRetries.Default.(int)
+	// subscriptionDescOrdersProcessed is the schema descriptor for orders_processed field.
+	subscriptionDescOrdersProcessed := subscriptionFields[31].Descriptor()
+	// subscription.DefaultOrdersProcessed holds the default value on creation for the orders_processed field.
+	subscription.DefaultOrdersProcessed = subscriptionDescOrdersProcessed.Default.(int)
+	// subscriptionDescOrderCount is the schema descriptor for order_count field.
+	subscriptionDescOrderCount := subscriptionFields[32].Descriptor()
+	// subscription.DefaultOrderCount holds the default value on creation for the order_count field.
+	subscription.DefaultOrderCount = subscriptionDescOrderCount.Default.(int)
+	// subscriptionDescPercentDiscount is the schema descriptor for percent_discount field.
+	subscriptionDescPercentDiscount := subscriptionFields[33].Descriptor()
+	// subscription.DefaultPercentDiscount holds the default value on creation for the percent_discount field.
+	subscription.DefaultPercentDiscount = subscriptionDescPercentDiscount.Default.(int)
+	// subscriptionDescChargedCurrency is the schema descriptor for charged_currency field.
+	subscriptionDescChargedCurrency := subscriptionFields[34].Descriptor()
+	// subscription.ChargedCurrencyValidator is a validator for the "charged_currency" field. It is called by the builders before save.
+	subscription.ChargedCurrencyValidator = subscriptionDescChargedCurrency.Validators[0].(func(string) error)
+	// subscriptionDescBaseCurrency is the schema descriptor for base_currency field.
+	subscriptionDescBaseCurrency := subscriptionFields[35].Descriptor()
+	// subscription.BaseCurrencyValidator is a validator for the "base_currency" field. It is called by the builders before save.
+	subscription.BaseCurrencyValidator = subscriptionDescBaseCurrency.Validators[0].(func(string) error)
+	// subscriptionDescBaseToChargedExchangeRate is the schema descriptor for base_to_charged_exchange_rate field.
+	subscriptionDescBaseToChargedExchangeRate := subscriptionFields[36].Descriptor()
+	// subscription.DefaultBaseToChargedExchangeRate holds the default value on creation for the base_to_charged_exchange_rate field.
+	subscription.DefaultBaseToChargedExchangeRate = subscriptionDescBaseToChargedExchangeRate.Default.(float64)
+	// subscriptionDescLastFailureCode is the schema descriptor for last_failure_code field.
+	subscriptionDescLastFailureCode := subscriptionFields[38].Descriptor()
+	// subscription.DefaultLastFailureCode holds the default value on creation for the last_failure_code field.
+	subscription.DefaultLastFailureCode = subscriptionDescLastFailureCode.Default.(string)
+	// subscription.LastFailureCodeValidator is a validator for the "last_failure_code" field. It is called by the builders before save.
+	subscription.LastFailureCodeValidator = subscriptionDescLastFailureCode.Validators[0].(func(string) error)
+	// subscriptionDescLastFailureReason is the schema descriptor for last_failure_reason field.
+	subscriptionDescLastFailureReason := subscriptionFields[39].Descriptor()
+	// subscription.DefaultLastFailureReason holds the default value on creation for the last_failure_reason field.
+	subscription.DefaultLastFailureReason = subscriptionDescLastFailureReason.Default.(string)
+	// subscription.LastFailureReasonValidator is a validator for the "last_failure_reason" field. It is called by the builders before save.
+	subscription.LastFailureReasonValidator = subscriptionDescLastFailureReason.Validators[0].(func(string) error)
+	subscriptionaddressMixin := schema.SubscriptionAddress{}.Mixin()
+	subscriptionaddressMixinFields0 := subscriptionaddressMixin[0].Fields()
+	_ = subscriptionaddressMixinFields0
+	subscriptionaddressFields := schema.SubscriptionAddress{}.Fields()
+	_ = subscriptionaddressFields
+	// subscriptionaddressDescCreatedAt is the schema descriptor for created_at field.
+	subscriptionaddressDescCreatedAt := subscriptionaddressMixinFields0[0].Descriptor()
+	// subscriptionaddress.DefaultCreatedAt holds the default value on creation for the created_at field.
+	subscriptionaddress.DefaultCreatedAt = subscriptionaddressDescCreatedAt.Default.(func() time.Time)
+	// subscriptionaddressDescUpdatedAt is the schema descriptor for updated_at field.
+	subscriptionaddressDescUpdatedAt := subscriptionaddressMixinFields0[1].Descriptor()
+	// subscriptionaddress.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	subscriptionaddress.DefaultUpdatedAt = subscriptionaddressDescUpdatedAt.Default.(func() time.Time)
+	// subscriptionaddress.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	subscriptionaddress.UpdateDefaultUpdatedAt = subscriptionaddressDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// subscriptionaddressDescPlatformID is the schema descriptor for platform_id field.
+	subscriptionaddressDescPlatformID := subscriptionaddressFields[2].Descriptor()
+	// subscriptionaddress.DefaultPlatformID holds the default value on creation for the platform_id field.
+	subscriptionaddress.DefaultPlatformID = subscriptionaddressDescPlatformID.Default.(string)
+	// subscriptionaddress.PlatformIDValidator is a validator for the "platform_id" field. It is called by the builders before save.
+	subscriptionaddress.PlatformIDValidator = subscriptionaddressDescPlatformID.Validators[0].(func(string) error)
+	// subscriptionaddressDescPlatformType is the schema descriptor for platform_type field.
+	subscriptionaddressDescPlatformType := subscriptionaddressFields[3].Descriptor()
+	// subscriptionaddress.DefaultPlatformType holds the default value on creation for the platform_type field.
+	subscriptionaddress.DefaultPlatformType = subscriptionaddressDescPlatformType.Default.(string)
+	// subscriptionaddress.PlatformTypeValidator is a validator for the "platform_type" field. It is called by the builders before save.
+	subscriptionaddress.PlatformTypeValidator = subscriptionaddressDescPlatformType.Validators[0].(func(string) error)
+	// subscriptionaddressDescPlatformCustomerID is the schema descriptor for platform_customer_id field.
+	subscriptionaddressDescPlatformCustomerID := subscriptionaddressFields[4].Descriptor()
+	// subscriptionaddress.DefaultPlatformCustomerID holds the default value on creation for the platform_customer_id field.
+	subscriptionaddress.DefaultPlatformCustomerID = subscriptionaddressDescPlatformCustomerID.Default.(string)
+	// subscriptionaddress.PlatformCustomerIDValidator is a validator for the "platform_customer_id" field. It is called by the builders before save.
+	subscriptionaddress.PlatformCustomerIDValidator = subscriptionaddressDescPlatformCustomerID.Validators[0].(func(string) error)
+	// subscriptionaddressDescFirstName is the schema descriptor for first_name field.
+	subscriptionaddressDescFirstName := subscriptionaddressFields[5].Descriptor()
+	// subscriptionaddress.DefaultFirstName holds the default value on creation for the first_name field.
+	subscriptionaddress.DefaultFirstName = subscriptionaddressDescFirstName.Default.(string)
+	// subscriptionaddress.FirstNameValidator is a validator for the "first_name" field. It is called by the builders before save.
+	subscriptionaddress.FirstNameValidator = subscriptionaddressDescFirstName.Validators[0].(func(string) error)
+	// subscriptionaddressDescLastName is the schema descriptor for last_name field.
+	subscriptionaddressDescLastName := subscriptionaddressFields[6].Descriptor()
+	// subscriptionaddress.DefaultLastName holds the default value on creation for the last_name field.
+	subscriptionaddress.DefaultLastName = subscriptionaddressDescLastName.Default.(string)
+	// subscriptionaddress.LastNameValidator is a validator for the "last_name" field. It is called by the builders before save.
+	subscriptionaddress.LastNameValidator = subscriptionaddressDescLastName.Validators[0].(func(string) error)
+	// subscriptionaddressDescCompany is the schema descriptor for company field.
+	subscriptionaddressDescCompany := subscriptionaddressFields[7].Descriptor()
+	// subscriptionaddress.DefaultCompany holds the default value on creation for the company field.
+	subscriptionaddress.DefaultCompany = subscriptionaddressDescCompany.Default.(string)
+	// subscriptionaddress.CompanyValidator is a validator for the "company" field. It is called by the builders before save.
+	subscriptionaddress.CompanyValidator = subscriptionaddressDescCompany.Validators[0].(func(string) error)
+	// subscriptionaddressDescPhone is the schema descriptor for phone field.
+	subscriptionaddressDescPhone := subscriptionaddressFields[8].Descriptor()
+	// subscriptionaddress.DefaultPhone holds the default value on creation for the phone field.
+	subscriptionaddress.DefaultPhone = subscriptionaddressDescPhone.Default.(string)
+	// subscriptionaddress.PhoneValidator is a validator for the "phone" field. It is called by the builders before save.
+	subscriptionaddress.PhoneValidator = subscriptionaddressDescPhone.Validators[0].(func(string) error)
+	// subscriptionaddressDescStreet1 is the schema descriptor for street1 field.
+	subscriptionaddressDescStreet1 := subscriptionaddressFields[9].Descriptor()
+	// subscriptionaddress.DefaultStreet1 holds the default value on creation for the street1 field.
+	subscriptionaddress.DefaultStreet1 = subscriptionaddressDescStreet1.Default.(string)
+	// subscriptionaddress.Street1Validator is a validator for the "street1" field. It is called by the builders before save.
+	subscriptionaddress.Street1Validator = subscriptionaddressDescStreet1.Validators[0].(func(string) error)
+	// subscriptionaddressDescStreet2 is the schema descriptor for street2 field.
+	subscriptionaddressDescStreet2 := subscriptionaddressFields[10].Descriptor()
+	// subscriptionaddress.DefaultStreet2 holds the default value on creation for the street2 field.
+	subscriptionaddress.DefaultStreet2 = subscriptionaddressDescStreet2.Default.(string)
+	// subscriptionaddress.Street2Validator is a validator for the "street2" field. It is called by the builders before save.
+	subscriptionaddress.Street2Validator = subscriptionaddressDescStreet2.Validators[0].(func(string) error)
+	// subscriptionaddressDescCity is the schema descriptor for city field.
+	subscriptionaddressDescCity := subscriptionaddressFields[11].Descriptor()
+	// subscriptionaddress.DefaultCity holds the default value on creation for the city field.
+	subscriptionaddress.DefaultCity = subscriptionaddressDescCity.Default.(string)
+	// subscriptionaddress.CityValidator is a validator for the "city" field. It is called by the builders before save.
+	subscriptionaddress.CityValidator = subscriptionaddressDescCity.Validators[0].(func(string) error)
+	// subscriptionaddressDescProvince is the schema descriptor for province field.
+	subscriptionaddressDescProvince := subscriptionaddressFields[12].Descriptor()
+	// subscriptionaddress.DefaultProvince holds the default value on creation for the province field.
+	subscriptionaddress.DefaultProvince = subscriptionaddressDescProvince.Default.(string)
+	// subscriptionaddress.ProvinceValidator is a validator for the "province" field. It is called by the builders before save.
+	subscriptionaddress.ProvinceValidator = subscriptionaddressDescProvince.Validators[0].(func(string) error)
+	// subscriptionaddressDescProvinceCode is the schema descriptor for province_code field.
+	subscriptionaddressDescProvinceCode := subscriptionaddressFields[13].Descriptor()
+	// subscriptionaddress.DefaultProvinceCode holds the default value on creation for the province_code field.
+	subscriptionaddress.DefaultProvinceCode = subscriptionaddressDescProvinceCode.Default.(string)
+	// subscriptionaddress.ProvinceCodeValidator is a validator for the "province_code" field. It is called by the builders before save.
+	subscriptionaddress.ProvinceCodeValidator = subscriptionaddressDescProvinceCode.Validators[0].(func(string) error)
+	// subscriptionaddressDescCountry is the schema descriptor for country field.
+	subscriptionaddressDescCountry := subscriptionaddressFields[14].Descriptor()
+	// subscriptionaddress.DefaultCountry holds the default value on creation for the country field.
+	subscriptionaddress.DefaultCountry = subscriptionaddressDescCountry.Default.(string)
+	// subscriptionaddress.CountryValidator is a validator for the "country" field. It is called by the builders before save.
+	subscriptionaddress.CountryValidator = subscriptionaddressDescCountry.Validators[0].(func(string) error)
+	// subscriptionaddressDescCountryCode is the schema descriptor for country_code field.
+	subscriptionaddressDescCountryCode := subscriptionaddressFields[15].Descriptor()
+	// subscriptionaddress.DefaultCountryCode holds the default value on creation for the country_code field.
+	subscriptionaddress.DefaultCountryCode = subscriptionaddressDescCountryCode.Default.(string)
+	// subscriptionaddress.CountryCodeValidator is a validator for the "country_code" field. It is called by the builders before save.
+	subscriptionaddress.CountryCodeValidator = subscriptionaddressDescCountryCode.Validators[0].(func(string) error)
+	// subscriptionaddressDescZip is the schema descriptor for zip field.
+	subscriptionaddressDescZip := subscriptionaddressFields[16].Descriptor()
+	// subscriptionaddress.DefaultZip holds the default value on creation for the zip field.
+	subscriptionaddress.DefaultZip = subscriptionaddressDescZip.Default.(string)
+	// subscriptionaddress.ZipValidator is a validator for the "zip" field. It is called by the builders before save.
+	subscriptionaddress.ZipValidator = subscriptionaddressDescZip.Validators[0].(func(string) error)
+	// subscriptionaddressDescIsDefault is the schema descriptor for is_default field.
+	subscriptionaddressDescIsDefault := subscriptionaddressFields[17].Descriptor()
+	// subscriptionaddress.DefaultIsDefault holds the default value on creation for the is_default field.
+	subscriptionaddress.DefaultIsDefault = subscriptionaddressDescIsDefault.Default.(bool)
+	// subscriptionaddressDescAddressUse is the schema descriptor for address_use field.
+	subscriptionaddressDescAddressUse := subscriptionaddressFields[18].Descriptor()
+	// subscriptionaddress.DefaultAddressUse holds the default value on creation for the address_use field.
+	subscriptionaddress.DefaultAddressUse = subscriptionaddressDescAddressUse.Default.(string)
+	// subscriptionaddress.AddressUseValidator is a validator for the "address_use" field. It is called by the builders before save.
+	subscriptionaddress.AddressUseValidator = subscriptionaddressDescAddressUse.Validators[0].(func(string) error)
+	// subscriptionaddressDescAddressSource is the schema descriptor for address_source field.
+	subscriptionaddressDescAddressSource := subscriptionaddressFields[19].Descriptor()
+	// subscriptionaddress.DefaultAddressSource holds the default value on creation for the address_source field.
+	subscriptionaddress.DefaultAddressSource = subscriptionaddressDescAddressSource.Default.(string)
+	// subscriptionaddress.AddressSourceValidator is a validator for the "address_source" field. It is called by the builders before save.
+	subscriptionaddress.AddressSourceValidator = subscriptionaddressDescAddressSource.Validators[0].(func(string) error)
+	subscriptionlineitemMixin := schema.SubscriptionLineItem{}.Mixin()
+	subscriptionlineitemMixinFields0 := subscriptionlineitemMixin[0].Fields()
+	_ = subscriptionlineitemMixinFields0
+	subscriptionlineitemFields := schema.SubscriptionLineItem{}.Fields()
+	_ = subscriptionlineitemFields
+	// subscriptionlineitemDescCreatedAt is the schema descriptor for created_at field.
+	subscriptionlineitemDescCreatedAt := subscriptionlineitemMixinFields0[0].Descriptor()
+	// subscriptionlineitem.DefaultCreatedAt holds the default value on creation for the created_at field.
+	subscriptionlineitem.DefaultCreatedAt = subscriptionlineitemDescCreatedAt.Default.(func() time.Time)
+	// subscriptionlineitemDescUpdatedAt is the schema descriptor for updated_at field.
+	subscriptionlineitemDescUpdatedAt := subscriptionlineitemMixinFields0[1].Descriptor()
+	// subscriptionlineitem.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	subscriptionlineitem.DefaultUpdatedAt = subscriptionlineitemDescUpdatedAt.Default.(func() time.Time)
+	// subscriptionlineitem.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	subscriptionlineitem.UpdateDefaultUpdatedAt = subscriptionlineitemDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// subscriptionlineitemDescPosition is the schema descriptor for position field.
+	subscriptionlineitemDescPosition := subscriptionlineitemFields[1].Descriptor()
+	// subscriptionlineitem.DefaultPosition holds the default value on creation for the position field.
+	subscriptionlineitem.DefaultPosition = subscriptionlineitemDescPosition.Default.(int)
+	// subscriptionlineitemDescPlatformID is the schema descriptor for platform_id field.
+	subscriptionlineitemDescPlatformID := subscriptionlineitemFields[2].Descriptor()
+	// subscriptionlineitem.DefaultPlatformID holds the default value on creation for the platform_id field.
+	subscriptionlineitem.DefaultPlatformID = subscriptionlineitemDescPlatformID.Default.(string)
+	// subscriptionlineitem.PlatformIDValidator is a validator for the "platform_id" field. It is called by the builders before save.
+	subscriptionlineitem.PlatformIDValidator = subscriptionlineitemDescPlatformID.Validators[0].(func(string) error)
+	// subscriptionlineitemDescPlatformProductID is the schema descriptor for platform_product_id field.
+	subscriptionlineitemDescPlatformProductID := subscriptionlineitemFields[3].Descriptor()
+	// subscriptionlineitem.DefaultPlatformProductID holds the default value on creation for the platform_product_id field.
+	subscriptionlineitem.DefaultPlatformProductID = subscriptionlineitemDescPlatformProductID.Default.(string)
+	// subscriptionlineitem.PlatformProductIDValidator is a validator for the "platform_product_id" field. It is called by the builders before save.
+	subscriptionlineitem.PlatformProductIDValidator = subscriptionlineitemDescPlatformProductID.Validators[0].(func(string) error)
+	// subscriptionlineitemDescPlatformVariantID is the schema descriptor for platform_variant_id field.
+	subscriptionlineitemDescPlatformVariantID := subscriptionlineitemFields[4].Descriptor()
+	// subscriptionlineitem.PlatformVariantIDValidator is a validator for the "platform_variant_id" field. It is called by the builders before save.
+	subscriptionlineitem.PlatformVariantIDValidator = subscriptionlineitemDescPlatformVariantID.Validators[0].(func(string) error)
+	// subscriptionlineitemDescTitle is the schema descriptor for title field.
+	subscriptionlineitemDescTitle := subscriptionlineitemFields[7].Descriptor()
+	// subscriptionlineitem.DefaultTitle holds the default value on creation for the title field.
+	subscriptionlineitem.DefaultTitle = subscriptionlineitemDescTitle.Default.(string)
+	// subscriptionlineitem.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	subscriptionlineitem.TitleValidator = subscriptionlineitemDescTitle.Validators[0].(func(string) error)
+	// subscriptionlineitemDescProductName is the schema descriptor for product_name field.
+	subscriptionlineitemDescProductName := subscriptionlineitemFields[8].Descriptor()
+	// subscriptionlineitem.DefaultProductName holds the default value on creation for the product_name field.
+	subscriptionlineitem.DefaultProductName = subscriptionlineitemDescProductName.Default.(string)
+	// subscriptionlineitem.ProductNameValidator is a validator for the "product_name" field. It is called by the builders before save.
+	subscriptionlineitem.ProductNameValidator = subscriptionlineitemDescProductName.Validators[0].(func(string) error)
+	// subscriptionlineitemDescVariantName is the schema descriptor for variant_name field.
+	subscriptionlineitemDescVariantName := subscriptionlineitemFields[9].Descriptor()
+	// subscriptionlineitem.DefaultVariantName holds the default value on creation for the variant_name field.
+	subscriptionlineitem.DefaultVariantName = subscriptionlineitemDescVariantName.Default.(string)
+	// subscriptionlineitem.VariantNameValidator is a validator for the "variant_name" field. It is called by the builders before save.
+	subscriptionlineitem.VariantNameValidator = subscriptionlineitemDescVariantName.Validators[0].(func(string) error)
+	// subscriptionlineitemDescSku is the schema descriptor for sku field.
+	subscriptionlineitemDescSku := subscriptionlineitemFields[10].Descriptor()
+	// subscriptionlineitem.DefaultSku holds the default value on creation for the sku field.
+	subscriptionlineitem.DefaultSku = subscriptionlineitemDescSku.Default.(string)
+	// subscriptionlineitem.SkuValidator is a validator for the "sku" field. It is called by the builders before save.
+	subscriptionlineitem.SkuValidator = subscriptionlineitemDescSku.Validators[0].(func(string) error)
+	// subscriptionlineitemDescImage is the schema descriptor for image field.
+	subscriptionlineitemDescImage := subscriptionlineitemFields[11].Descriptor()
+	// subscriptionlineitem.DefaultImage holds the default value on creation for the image field.
+	subscriptionlineitem.DefaultImage = subscriptionlineitemDescImage.Default.(string)
+	// subscriptionlineitem.ImageValidator is a validator for the "image" field. It is called by the builders before save.
+	subscriptionlineitem.ImageValidator = subscriptionlineitemDescImage.Validators[0].(func(string) error)
+	// subscriptionlineitemDescRequiresShipping is the schema descriptor for requires_shipping field.
+	subscriptionlineitemDescRequiresShipping := subscriptionlineitemFields[19].Descriptor()
+	// subscriptionlineitem.DefaultRequiresShipping holds the default value on creation for the requires_shipping field.
+	subscriptionlineitem.DefaultRequiresShipping = subscriptionlineitemDescRequiresShipping.Default.(bool)
+	// subscriptionlineitemDescTaxable is the schema descriptor for taxable field.
+	subscriptionlineitemDescTaxable := subscriptionlineitemFields[20].Descriptor()
+	// subscriptionlineitem.DefaultTaxable holds the default value on creation for the taxable field.
+	subscriptionlineitem.DefaultTaxable = subscriptionlineitemDescTaxable.Default.(bool)
+	// subscriptionlineitemDescGrams is the schema descriptor for grams field.
+	subscriptionlineitemDescGrams := subscriptionlineitemFields[21].Descriptor()
+	// subscriptionlineitem.DefaultGrams holds the default value on creation for the grams field.
+	subscriptionlineitem.DefaultGrams = subscriptionlineitemDescGrams.Default.(int)
+	// subscriptionlineitemDescWeight is the schema descriptor for weight field.
+	subscriptionlineitemDescWeight := subscriptionlineitemFields[22].Descriptor()
+	// subscriptionlineitem.DefaultWeight holds the default value on creation for the weight field.
+	subscriptionlineitem.DefaultWeight = subscriptionlineitemDescWeight.Default.(float64)
+	// subscriptionlineitemDescWeightUnit is the schema descriptor for weight_unit field.
+	subscriptionlineitemDescWeightUnit := subscriptionlineitemFields[23].Descriptor()
+	// subscriptionlineitem.DefaultWeightUnit holds the default value on creation for the weight_unit field.
+	subscriptionlineitem.DefaultWeightUnit = subscriptionlineitemDescWeightUnit.Default.(string)
+	// subscriptionlineitem.WeightUnitValidator is a validator for the "weight_unit" field. It is called by the builders before save.
+	subscriptionlineitem.WeightUnitValidator = subscriptionlineitemDescWeightUnit.Validators[0].(func(string) error)
+	subscriptionplacementMixin := schema.SubscriptionPlacement{}.Mixin()
+	subscriptionplacementMixinFields0 := subscriptionplacementMixin[0].Fields()
+	_ = subscriptionplacementMixinFields0
+	subscriptionplacementFields := schema.SubscriptionPlacement{}.Fields()
+	_ = subscriptionplacementFields
+	// subscriptionplacementDescCreatedAt is the schema descriptor for created_at field.
+	subscriptionplacementDescCreatedAt := subscriptionplacementMixinFields0[0].Descriptor()
+	// subscriptionplacement.DefaultCreatedAt holds the default value on creation for the created_at field.
+	subscriptionplacement.DefaultCreatedAt = subscriptionplacementDescCreatedAt.Default.(func() time.Time)
+	// subscriptionplacementDescUpdatedAt is the schema descriptor for updated_at field.
+	subscriptionplacementDescUpdatedAt := subscriptionplacementMixinFields0[1].Descriptor()
+	// subscriptionplacement.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	subscriptionplacement.DefaultUpdatedAt = subscriptionplacementDescUpdatedAt.Default.(func() time.Time)
+	// subscriptionplacement.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	subscriptionplacement.UpdateDefaultUpdatedAt = subscriptionplacementDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// subscriptionplacementDescPublicOrderID is the schema descriptor for public_order_id field.
+	subscriptionplacementDescPublicOrderID := subscriptionplacementFields[3].Descriptor()
+	// subscriptionplacement.DefaultPublicOrderID holds the default value on creation for the public_order_id field.
+	subscriptionplacement.DefaultPublicOrderID = subscriptionplacementDescPublicOrderID.Default.(string)
+	// subscriptionplacement.PublicOrderIDValidator is a validator for the "public_order_id" field. It is called by the builders before save.
+	subscriptionplacement.PublicOrderIDValidator = subscriptionplacementDescPublicOrderID.Validators[0].(func(string) error)
+	// subscriptionplacementDescAttempts is the schema descriptor for attempts field.
+	subscriptionplacementDescAttempts := subscriptionplacementFields[5].Descriptor()
+	// subscriptionplacement.DefaultAttempts holds the default value on creation for the attempts field.
+	subscriptionplacement.DefaultAttempts = subscriptionplacementDescAttempts.Default.(int)
 	taxzoneMixin := schema.TaxZone{}.Mixin()
 	taxzoneMixinFields0 := taxzoneMixin[0].Fields()
 	_ = taxzoneMixinFields0

@@ -92,6 +92,8 @@ type ShopEdges struct {
 	WebhookDeliveries []*WebhookDelivery `json:"webhook_deliveries,omitempty"`
 	// Destinations holds the value of the destinations edge.
 	Destinations []*Destination `json:"destinations,omitempty"`
+	// Subscriptions holds the value of the subscriptions edge.
+	Subscriptions []*Subscription `json:"subscriptions,omitempty"`
 	// ConnectorCalls holds the value of the connector_calls edge.
 	ConnectorCalls []*ConnectorCall `json:"connector_calls,omitempty"`
 	// Customers holds the value of the customers edge.
@@ -106,7 +108,7 @@ type ShopEdges struct {
 	AdminSessions []*AdminSession `json:"admin_sessions,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [24]bool
+	loadedTypes [25]bool
 	// totalCount holds the count of the edges above.
 	totalCount [14]map[string]int
 
@@ -127,6 +129,7 @@ type ShopEdges struct {
 	namedIdempotencyKeys         map[string][]*IdempotencyKey
 	namedWebhookDeliveries       map[string][]*WebhookDelivery
 	namedDestinations            map[string][]*Destination
+	namedSubscriptions           map[string][]*Subscription
 	namedConnectorCalls          map[string][]*ConnectorCall
 	namedCustomers               map[string][]*Customer
 	namedPlatformSyncs           map[string][]*PlatformSync
@@ -299,10 +302,19 @@ func (e ShopEdges) DestinationsOrErr() ([]*Destination, error) {
 	return nil, &NotLoadedError{edge: "destinations"}
 }
 
+// SubscriptionsOrErr returns the Subscriptions value or an error if the edge
+// was not loaded in eager-loading.
+func (e ShopEdges) SubscriptionsOrErr() ([]*Subscription, error) {
+	if e.loadedTypes[18] {
+		return e.Subscriptions, nil
+	}
+	return nil, &NotLoadedError{edge: "subscriptions"}
+}
+
 // ConnectorCallsOrErr returns the ConnectorCalls value or an error if the edge
 // was not loaded in eager-loading.
 func (e ShopEdges) ConnectorCallsOrErr() ([]*ConnectorCall, error) {
-	if e.loadedTypes[18] {
+	if e.loadedTypes[19] {
 		return e.ConnectorCalls, nil
 	}
 	return nil, &NotLoadedError{edge: "connector_calls"}
@@ -311,7 +323,7 @@ func (e ShopEdges) ConnectorCallsOrErr() ([]*ConnectorCall, error) {
 // CustomersOrErr returns the Customers value or an error if the edge
 // was not loaded in eager-loading.
 func (e ShopEdges) CustomersOrErr() ([]*Customer, error) {
-	if e.loadedTypes[19] {
+	if e.loadedTypes[20] {
 		return e.Customers, nil
 	}
 	return nil, &NotLoadedError{edge: "customers"}
@@ -320,7 +332,7 @@ func (e ShopEdges) CustomersOrErr() ([]*Customer, error) {
 // PlatformSyncsOrErr returns the PlatformSyncs value or an error if the edge
 // was not loaded in eager-loading.
 func (e ShopEdges) PlatformSyncsOrErr() ([]*PlatformSync, error) {
-	if e.loadedTypes[20] {
+	if e.loadedTypes[21] {
 		return e.PlatformSyncs, nil
 	}
 	return nil, &NotLoadedError{edge: "platform_syncs"}
@@ -329,7 +341,7 @@ func (e ShopEdges) PlatformSyncsOrErr() ([]*PlatformSync, error) {
 // CategoriesOrErr returns the Categories value or an error if the edge
 // was not loaded in eager-loading.
 func (e ShopEdges) CategoriesOrErr() ([]*Category, error) {
-	if e.loadedTypes[21] {
+	if e.loadedTypes[22] {
 		return e.Categories, nil
 	}
 	return nil, &NotLoadedError{edge: "categories"}
@@ -338,7 +350,7 @@ func (e ShopEdges) CategoriesOrErr() ([]*Category, error) {
 // PlatformOrdersOrErr returns the PlatformOrders value or an error if the edge
 // was not loaded in eager-loading.
 func (e ShopEdges) PlatformOrdersOrErr() ([]*PlatformOrder, error) {
-	if e.loadedTypes[22] {
+	if e.loadedTypes[23] {
 		return e.PlatformOrders, nil
 	}
 	return nil, &NotLoadedError{edge: "platform_orders"}
@@ -347,7 +359,7 @@ func (e ShopEdges) PlatformOrdersOrErr() ([]*PlatformOrder, error) {
 // AdminSessionsOrErr returns the AdminSessions value or an error if the edge
 // was not loaded in eager-loading.
 func (e ShopEdges) AdminSessionsOrErr() ([]*AdminSession, error) {
-	if e.loadedTypes[23] {
+	if e.loadedTypes[24] {
 		return e.AdminSessions, nil
 	}
 	return nil, &NotLoadedError{edge: "admin_sessions"}
@@ -582,6 +594,11 @@ func (_m *Shop) QueryWebhookDeliveries() *WebhookDeliveryQuery {
 // QueryDestinations queries the "destinations" edge of the Shop entity.
 func (_m *Shop) QueryDestinations() *DestinationQuery {
 	return NewShopClient(_m.config).QueryDestinations(_m)
+}
+
+// QuerySubscriptions queries the "subscriptions" edge of the Shop entity.
+func (_m *Shop) QuerySubscriptions() *SubscriptionQuery {
+	return NewShopClient(_m.config).QuerySubscriptions(_m)
 }
 
 // QueryConnectorCalls queries the "connector_calls" edge of the Shop entity.
@@ -1088,6 +1105,30 @@ func (_m *Shop) appendNamedDestinations(name string, edges ...*Destination) {
 		_m.Edges.namedDestinations[name] = []*Destination{}
 	} else {
 		_m.Edges.namedDestinations[name] = append(_m.Edges.namedDestinations[name], edges...)
+	}
+}
+
+// NamedSubscriptions returns the Subscriptions named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Shop) NamedSubscriptions(name string) ([]*Subscription, error) {
+	if _m.Edges.namedSubscriptions == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedSubscriptions[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Shop) appendNamedSubscriptions(name string, edges ...*Subscription) {
+	if _m.Edges.namedSubscriptions == nil {
+		_m.Edges.namedSubscriptions = make(map[string][]*Subscription)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedSubscriptions[name] = []*Subscription{}
+	} else {
+		_m.Edges.namedSubscriptions[name] = append(_m.Edges.namedSubscriptions[name], edges...)
 	}
 }
 

@@ -36,6 +36,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
+	"github.com/checkoutd/checkoutd/ent/subscription"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
 	"github.com/checkoutd/checkoutd/ent/webhookdelivery"
 	"github.com/checkoutd/checkoutd/ent/webhooksubscription"
@@ -66,6 +67,7 @@ type ShopQuery struct {
 	withIdempotencyKeys              *IdempotencyKeyQuery
 	withWebhookDeliveries            *WebhookDeliveryQuery
 	withDestinations                 *DestinationQuery
+	withSubscriptions                *SubscriptionQuery
 	withConnectorCalls               *ConnectorCallQuery
 	withCustomers                    *CustomerQuery
 	withPlatformSyncs                *PlatformSyncQuery
@@ -91,6 +93,7 @@ type ShopQuery struct {
 	withNamedIdempotencyKeys         map[string]*IdempotencyKeyQuery
 	withNamedWebhookDeliveries       map[string]*WebhookDeliveryQuery
 	withNamedDestinations            map[string]*DestinationQuery
+	withNamedSubscriptions           map[string]*SubscriptionQuery
 	withNamedConnectorCalls          map[string]*ConnectorCallQuery
 	withNamedCustomers               map[string]*CustomerQuery
 	withNamedPlatformSyncs           map[string]*PlatformSyncQuery
@@ -529,6 +532,28 @@ func (_q *ShopQuery) QueryDestinations() *DestinationQuery {
 	return query
 }
 
+// QuerySubscriptions chains the current query on the "subscriptions" edge.
+func (_q *ShopQuery) QuerySubscriptions() *SubscriptionQuery {
+	query := (&SubscriptionClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shop.Table, shop.FieldID, selector),
+			sqlgraph.To(subscription.Table, subscription.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shop.SubscriptionsTable, shop.SubscriptionsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // QueryConnectorCalls chains the current query on the "connector_calls" edge.
 func (_q *ShopQuery) QueryConnectorCalls() *ConnectorCallQuery {
 	query := (&ConnectorCallClient{config: _q.config}).Query()
@@ -871,6 +896,7 @@ func (_q *ShopQuery) Clone() *ShopQuery {
 		withIdempotencyKeys:         _q.withIdempotencyKeys.Clone(),
 		withWebhookDeliveries:       _q.withWebhookDeliveries.Clone(),
 		withDestinations:            _q.withDestinations.Clone(),
+		withSubscriptions:           _q.withSubscriptions.Clone(),
 		withConnectorCalls:          _q.withConnectorCalls.Clone(),
 		withCustomers:               _q.withCustomers.Clone(),
 		withPlatformSyncs:           _q.withPlatformSyncs.Clone(),
@@ -1081,6 +1107,17 @@ func (_q *ShopQuery) WithDestinations(opts ...func(*DestinationQuery)) *ShopQuer
 	return _q
 }
 
+// WithSubscriptions tells the query-builder to eager-load the nodes that are connected to
+// the "subscriptions" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithSubscriptions(opts ...func(*SubscriptionQuery)) *ShopQuery {
+	query := (&SubscriptionClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSubscriptions = query
+	return _q
+}
+
 // WithConnectorCalls tells the query-builder to eager-load the nodes that are connected to
 // the "connector_calls" edge. The optional arguments are used to configure the query builder of the edge.
 func (_q *ShopQuery) WithConnectorCalls(opts ...func(*ConnectorCallQuery)) *ShopQuery {
@@ -1225,7 +1262,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 	var (
 		nodes       = []*Shop{}
 		_spec       = _q.querySpec()
-		loadedTypes = [24]bool{
+		loadedTypes = [25]bool{
 			_q.withAccessTokens != nil,
 			_q.withCorsDomains != nil,
 			_q.withLifeElements != nil,
@@ -1244,6 +1281,7 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			_q.withIdempotencyKeys != nil,
 			_q.withWebhookDeliveries != nil,
 			_q.withDestinations != nil,
+			_q.withSubscriptions != nil,
 			_q.withConnectorCalls != nil,
 			_q.withCustomers != nil,
 			_q.withPlatformSyncs != nil,
@@ -1399,6 +1437,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadDestinations(ctx, query, nodes,
 			func(n *Shop) { n.Edges.Destinations = []*Destination{} },
 			func(n *Shop, e *Destination) { n.Edges.Destinations = append(n.Edges.Destinations, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withSubscriptions; query != nil {
+		if err := _q.loadSubscriptions(ctx, query, nodes,
+			func(n *Shop) { n.Edges.Subscriptions = []*Subscription{} },
+			func(n *Shop, e *Subscription) { n.Edges.Subscriptions = append(n.Edges.Subscriptions, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1560,6 +1605,13 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 		if err := _q.loadDestinations(ctx, query, nodes,
 			func(n *Shop) { n.appendNamedDestinations(name) },
 			func(n *Shop, e *Destination) { n.appendNamedDestinations(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedSubscriptions {
+		if err := _q.loadSubscriptions(ctx, query, nodes,
+			func(n *Shop) { n.appendNamedSubscriptions(name) },
+			func(n *Shop, e *Subscription) { n.appendNamedSubscriptions(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -2150,6 +2202,36 @@ func (_q *ShopQuery) loadDestinations(ctx context.Context, query *DestinationQue
 	}
 	return nil
 }
+func (_q *ShopQuery) loadSubscriptions(ctx context.Context, query *SubscriptionQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *Subscription)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Shop)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(subscription.FieldShopID)
+	}
+	query.Where(predicate.Subscription(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(shop.SubscriptionsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ShopID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "shop_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 func (_q *ShopQuery) loadConnectorCalls(ctx context.Context, query *ConnectorCallQuery, nodes []*Shop, init func(*Shop), assign func(*Shop, *ConnectorCall)) error {
 	fks := make([]driver.Value, 0, len(nodes))
 	nodeids := make(map[int]*Shop)
@@ -2679,6 +2761,20 @@ func (_q *ShopQuery) WithNamedDestinations(name string, opts ...func(*Destinatio
 		_q.withNamedDestinations = make(map[string]*DestinationQuery)
 	}
 	_q.withNamedDestinations[name] = query
+	return _q
+}
+
+// WithNamedSubscriptions tells the query-builder to eager-load the nodes that are connected to the "subscriptions"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ShopQuery) WithNamedSubscriptions(name string, opts ...func(*SubscriptionQuery)) *ShopQuery {
+	query := (&SubscriptionClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedSubscriptions == nil {
+		_q.withNamedSubscriptions = make(map[string]*SubscriptionQuery)
+	}
+	_q.withNamedSubscriptions[name] = query
 	return _q
 }
 

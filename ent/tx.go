@@ -80,6 +80,14 @@ type Tx struct {
 	ShippingZone *ShippingZoneClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
+	// Subscription is the client for interacting with the Subscription builders.
+	Subscription *SubscriptionClient
+	// SubscriptionAddress is the client for interacting with the SubscriptionAddress builders.
+	SubscriptionAddress *SubscriptionAddressClient
+	// SubscriptionLineItem is the client for interacting with the SubscriptionLineItem builders.
+	SubscriptionLineItem *SubscriptionLineItemClient
+	// SubscriptionPlacement is the client for interacting with the SubscriptionPlacement builders.
+	SubscriptionPlacement *SubscriptionPlacementClient
 	// TaxZone is the client for interacting with the TaxZone builders.
 	TaxZone *TaxZoneClient
 	// Variant is the client for interacting with the Variant builders.
@@ -254,6 +262,10 @@ func (tx *Tx) init() {
 	tx.ShippingRate = NewShippingRateClient(tx.config)
 	tx.ShippingZone = NewShippingZoneClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)
+	tx.Subscription = NewSubscriptionClient(tx.config)
+	tx.SubscriptionAddress = NewSubscriptionAddressClient(tx.config)
+	tx.SubscriptionLineItem = NewSubscriptionLineItemClient(tx.config)
+	tx.SubscriptionPlacement = NewSubscriptionPlacementClient(tx.config)
 	tx.TaxZone = NewTaxZoneClient(tx.config)
 	tx.Variant = NewVariantClient(tx.config)
 	tx.WebhookAttempt = NewWebhookAttemptClient(tx.config)

@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/orders"
 	"github.com/checkoutd/checkoutd/service/shops"
+	"github.com/checkoutd/checkoutd/service/subscription"
 )
 
 // nullable tells an absent input field (unchanged) from one given as null (cleared).
@@ -125,4 +126,13 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// subscriptionAction runs an admin action on the caller's shop's subscription id.
+func subscriptionAction(ctx context.Context, id int, action func(context.Context, *ent.Shop, int) (*subscription.View, error)) (*subscription.View, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return action(ctx, sh, id)
 }

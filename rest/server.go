@@ -142,6 +142,7 @@ func (a *API) register(mux router) {
 	a.registerOrders(mux)
 	a.registerPayments(mux)
 	a.registerMoney(mux)
+	a.registerSubscriptions(mux)
 }
 
 // openAPIDocument serves docs/openapi.yaml, the description every REST test holds the API to.

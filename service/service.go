@@ -27,6 +27,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/remotelog"
 	"github.com/checkoutd/checkoutd/service/rsa"
 	"github.com/checkoutd/checkoutd/service/shops"
+	"github.com/checkoutd/checkoutd/service/subscription"
 	"github.com/checkoutd/checkoutd/service/webhook"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -61,6 +62,8 @@ type Service struct {
 	Remote *remote.Client
 	// RemoteLog is the support log of the exchanges with remote state authorities and overrides.
 	RemoteLog *remotelog.Service
+	// Subscriptions are the customers' recurring orders, placed through checkout when due.
+	Subscriptions *subscription.Service
 
 	p              *platform.Platform
 	db             *platform.Database
@@ -129,6 +132,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.RSA = rsa.New(s.p, s.Shops, s.Orders, s.Remote)
 	s.Orders.UseStateAuthority(s.RSA)
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)
+	s.Subscriptions = subscription.New(s.p, s.Shops, s.Catalog, s.Customers, s.Orders, s.Checkout)
 	s.Admin = admin.New(s.p, s.Orders)
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})

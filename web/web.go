@@ -83,6 +83,7 @@ func Register(mux *http.ServeMux, svc *service.Service, opts ...Option) {
 	c.catalogRoutes(mux)
 	c.taxRoutes(mux)
 	c.discountRoutes(mux)
+	c.subscriptionRoutes(mux)
 }
 
 // secured sets the headers every console answer carries.

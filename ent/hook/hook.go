@@ -405,6 +405,54 @@ func (f ShopFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShopMutation", m)
 }
 
+// The SubscriptionFunc type is an adapter to allow the use of ordinary
+// function as Subscription mutator.
+type SubscriptionFunc func(context.Context, *ent.SubscriptionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SubscriptionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SubscriptionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SubscriptionMutation", m)
+}
+
+// The SubscriptionAddressFunc type is an adapter to allow the use of ordinary
+// function as SubscriptionAddress mutator.
+type SubscriptionAddressFunc func(context.Context, *ent.SubscriptionAddressMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SubscriptionAddressFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SubscriptionAddressMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SubscriptionAddressMutation", m)
+}
+
+// The SubscriptionLineItemFunc type is an adapter to allow the use of ordinary
+// function as SubscriptionLineItem mutator.
+type SubscriptionLineItemFunc func(context.Context, *ent.SubscriptionLineItemMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SubscriptionLineItemFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SubscriptionLineItemMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SubscriptionLineItemMutation", m)
+}
+
+// The SubscriptionPlacementFunc type is an adapter to allow the use of ordinary
+// function as SubscriptionPlacement mutator.
+type SubscriptionPlacementFunc func(context.Context, *ent.SubscriptionPlacementMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SubscriptionPlacementFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SubscriptionPlacementMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SubscriptionPlacementMutation", m)
+}
+
 // The TaxZoneFunc type is an adapter to allow the use of ordinary
 // function as TaxZone mutator.
 type TaxZoneFunc func(context.Context, *ent.TaxZoneMutation) (ent.Value, error)

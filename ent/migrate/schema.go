@@ -1157,6 +1157,212 @@ var (
 		Columns:    ShopsColumns,
 		PrimaryKey: []*schema.Column{ShopsColumns[0]},
 	}
+	// SubscriptionsColumns holds the columns for the "subscriptions" table.
+	SubscriptionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "customer_id", Type: field.TypeInt, Nullable: true},
+		{Name: "customer_platform_id", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "customer_first_name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "customer_last_name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "customer_phone", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "customer_email", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "customer_notes", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "external_id", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "idempotency_key", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "note", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "order_note", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "discount_code", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "subscription_status", Type: field.TypeEnum, Enums: []string{"active", "inactive", "processing", "scheduled", "paused"}, Default: "active"},
+		{Name: "next_order_datetime", Type: field.TypeTime, Nullable: true},
+		{Name: "next_payment_datetime", Type: field.TypeTime, Nullable: true},
+		{Name: "next_processing_datetime", Type: field.TypeTime, Nullable: true},
+		{Name: "status_changed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_payment_datetime", Type: field.TypeTime, Nullable: true},
+		{Name: "last_order_datetime", Type: field.TypeTime, Nullable: true},
+		{Name: "last_processed_datetime", Type: field.TypeTime, Nullable: true},
+		{Name: "placed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "payment_method_token", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "payment_gateway_public_id", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "payment_details", Type: field.TypeJSON, Nullable: true},
+		{Name: "payment_rrule", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "order_rrule", Type: field.TypeString, Size: 1000},
+		{Name: "order_rrule_start", Type: field.TypeTime},
+		{Name: "payment_rrule_text", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "order_rrule_text", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "current_retries", Type: field.TypeInt, Default: 0},
+		{Name: "orders_processed", Type: field.TypeInt, Default: 0},
+		{Name: "order_count", Type: field.TypeInt, Default: 0},
+		{Name: "percent_discount", Type: field.TypeInt, Default: 0},
+		{Name: "charged_currency", Type: field.TypeString, Size: 3},
+		{Name: "base_currency", Type: field.TypeString, Size: 3},
+		{Name: "base_to_charged_exchange_rate", Type: field.TypeFloat64, Default: 1},
+		{Name: "shipping_lines", Type: field.TypeJSON, Nullable: true},
+		{Name: "last_failure_code", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "last_failure_reason", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "last_failure_details", Type: field.TypeJSON, Nullable: true},
+		{Name: "retry_at", Type: field.TypeTime, Nullable: true},
+		{Name: "shop_id", Type: field.TypeInt},
+	}
+	// SubscriptionsTable holds the schema information for the "subscriptions" table.
+	SubscriptionsTable = &schema.Table{
+		Name:       "subscriptions",
+		Columns:    SubscriptionsColumns,
+		PrimaryKey: []*schema.Column{SubscriptionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "subscriptions_shops_subscriptions",
+				Columns:    []*schema.Column{SubscriptionsColumns[44]},
+				RefColumns: []*schema.Column{ShopsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "subscription_shop_id_idempotency_key",
+				Unique:  true,
+				Columns: []*schema.Column{SubscriptionsColumns[44], SubscriptionsColumns[11]},
+			},
+			{
+				Name:    "subscription_shop_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionsColumns[44], SubscriptionsColumns[0]},
+			},
+			{
+				Name:    "subscription_subscription_status_next_order_datetime",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionsColumns[15], SubscriptionsColumns[16]},
+			},
+		},
+	}
+	// SubscriptionAddressesColumns holds the columns for the "subscription_addresses" table.
+	SubscriptionAddressesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"billing", "shipping"}},
+		{Name: "platform_id", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "platform_type", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "platform_customer_id", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "first_name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "last_name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "company", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "phone", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "street1", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "street2", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "city", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "province", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "province_code", Type: field.TypeString, Size: 16, Default: ""},
+		{Name: "country", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "country_code", Type: field.TypeString, Size: 2, Default: ""},
+		{Name: "zip", Type: field.TypeString, Size: 32, Default: ""},
+		{Name: "is_default", Type: field.TypeBool, Default: false},
+		{Name: "address_use", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "address_source", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "subscription_id", Type: field.TypeInt},
+	}
+	// SubscriptionAddressesTable holds the schema information for the "subscription_addresses" table.
+	SubscriptionAddressesTable = &schema.Table{
+		Name:       "subscription_addresses",
+		Columns:    SubscriptionAddressesColumns,
+		PrimaryKey: []*schema.Column{SubscriptionAddressesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "subscription_addresses_subscriptions_addresses",
+				Columns:    []*schema.Column{SubscriptionAddressesColumns[22]},
+				RefColumns: []*schema.Column{SubscriptionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "subscriptionaddress_subscription_id_kind",
+				Unique:  true,
+				Columns: []*schema.Column{SubscriptionAddressesColumns[22], SubscriptionAddressesColumns[3]},
+			},
+		},
+	}
+	// SubscriptionLineItemsColumns holds the columns for the "subscription_line_items" table.
+	SubscriptionLineItemsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "position", Type: field.TypeInt, Default: 0},
+		{Name: "platform_id", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "platform_product_id", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "platform_variant_id", Type: field.TypeString, Size: 255},
+		{Name: "subscription_group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "subscription_group_billing_rules_id", Type: field.TypeInt, Nullable: true},
+		{Name: "title", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "product_name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "variant_name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "sku", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "image", Type: field.TypeString, Size: 2048, Default: ""},
+		{Name: "quantity", Type: field.TypeInt},
+		{Name: "price", Type: field.TypeInt64},
+		{Name: "price_charged", Type: field.TypeInt64},
+		{Name: "discounted_price", Type: field.TypeInt64},
+		{Name: "discounted_price_charged", Type: field.TypeInt64},
+		{Name: "full_price", Type: field.TypeInt64},
+		{Name: "full_price_charged", Type: field.TypeInt64},
+		{Name: "requires_shipping", Type: field.TypeBool, Default: true},
+		{Name: "taxable", Type: field.TypeBool, Default: true},
+		{Name: "grams", Type: field.TypeInt, Default: 0},
+		{Name: "weight", Type: field.TypeFloat64, Default: 0},
+		{Name: "weight_unit", Type: field.TypeString, Size: 16, Default: ""},
+		{Name: "discounts", Type: field.TypeJSON, Nullable: true},
+		{Name: "prepaid_metadata", Type: field.TypeJSON, Nullable: true},
+		{Name: "line_item_attributes", Type: field.TypeJSON, Nullable: true},
+		{Name: "subscription_id", Type: field.TypeInt},
+	}
+	// SubscriptionLineItemsTable holds the schema information for the "subscription_line_items" table.
+	SubscriptionLineItemsTable = &schema.Table{
+		Name:       "subscription_line_items",
+		Columns:    SubscriptionLineItemsColumns,
+		PrimaryKey: []*schema.Column{SubscriptionLineItemsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "subscription_line_items_subscriptions_line_items",
+				Columns:    []*schema.Column{SubscriptionLineItemsColumns[29]},
+				RefColumns: []*schema.Column{SubscriptionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// SubscriptionPlacementsColumns holds the columns for the "subscription_placements" table.
+	SubscriptionPlacementsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "due_at", Type: field.TypeTime},
+		{Name: "order_id", Type: field.TypeInt, Nullable: true},
+		{Name: "public_order_id", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"placing", "placed", "failed"}, Default: "placing"},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "subscription_id", Type: field.TypeInt},
+	}
+	// SubscriptionPlacementsTable holds the schema information for the "subscription_placements" table.
+	SubscriptionPlacementsTable = &schema.Table{
+		Name:       "subscription_placements",
+		Columns:    SubscriptionPlacementsColumns,
+		PrimaryKey: []*schema.Column{SubscriptionPlacementsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "subscription_placements_subscriptions_placements",
+				Columns:    []*schema.Column{SubscriptionPlacementsColumns[8]},
+				RefColumns: []*schema.Column{SubscriptionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "subscriptionplacement_subscription_id_due_at",
+				Unique:  true,
+				Columns: []*schema.Column{SubscriptionPlacementsColumns[8], SubscriptionPlacementsColumns[3]},
+			},
+		},
+	}
 	// TaxZonesColumns holds the columns for the "tax_zones" table.
 	TaxZonesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1396,6 +1602,10 @@ var (
 		ShippingRatesTable,
 		ShippingZonesTable,
 		ShopsTable,
+		SubscriptionsTable,
+		SubscriptionAddressesTable,
+		SubscriptionLineItemsTable,
+		SubscriptionPlacementsTable,
 		TaxZonesTable,
 		VariantsTable,
 		WebhookAttemptsTable,
@@ -1533,6 +1743,22 @@ func init() {
 	}
 	ShopsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(34359738368),
+	}
+	SubscriptionsTable.ForeignKeys[0].RefTable = ShopsTable
+	SubscriptionsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(163208757248),
+	}
+	SubscriptionAddressesTable.ForeignKeys[0].RefTable = SubscriptionsTable
+	SubscriptionAddressesTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(167503724544),
+	}
+	SubscriptionLineItemsTable.ForeignKeys[0].RefTable = SubscriptionsTable
+	SubscriptionLineItemsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(171798691840),
+	}
+	SubscriptionPlacementsTable.ForeignKeys[0].RefTable = SubscriptionsTable
+	SubscriptionPlacementsTable.Annotation = &entsql.Annotation{
+		IncrementStart: func(i int) *int { return &i }(176093659136),
 	}
 	TaxZonesTable.ForeignKeys[0].RefTable = ShopsTable
 	TaxZonesTable.Annotation = &entsql.Annotation{

@@ -160,6 +160,18 @@ func ShopOrErr(p Shop, err error) Shop {
 	}
 }
 
+// Subscription is the predicate function for subscription builders.
+type Subscription func(*sql.Selector)
+
+// SubscriptionAddress is the predicate function for subscriptionaddress builders.
+type SubscriptionAddress func(*sql.Selector)
+
+// SubscriptionLineItem is the predicate function for subscriptionlineitem builders.
+type SubscriptionLineItem func(*sql.Selector)
+
+// SubscriptionPlacement is the predicate function for subscriptionplacement builders.
+type SubscriptionPlacement func(*sql.Selector)
+
 // TaxZone is the predicate function for taxzone builders.
 type TaxZone func(*sql.Selector)
 

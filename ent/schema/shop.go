@@ -68,6 +68,7 @@ func (Shop) Edges() []ent.Edge {
 		edge.To("idempotency_keys", IdempotencyKey.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("webhook_deliveries", WebhookDelivery.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("destinations", Destination.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("subscriptions", Subscription.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("connector_calls", ConnectorCall.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("customers", Customer.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("platform_syncs", PlatformSync.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),

@@ -81,6 +81,8 @@ const (
 	EdgeWebhookDeliveries = "webhook_deliveries"
 	// EdgeDestinations holds the string denoting the destinations edge name in mutations.
 	EdgeDestinations = "destinations"
+	// EdgeSubscriptions holds the string denoting the subscriptions edge name in mutations.
+	EdgeSubscriptions = "subscriptions"
 	// EdgeConnectorCalls holds the string denoting the connector_calls edge name in mutations.
 	EdgeConnectorCalls = "connector_calls"
 	// EdgeCustomers holds the string denoting the customers edge name in mutations.
@@ -221,6 +223,13 @@ const (
 	DestinationsInverseTable = "destinations"
 	// DestinationsColumn is the table column denoting the destinations relation/edge.
 	DestinationsColumn = "shop_id"
+	// SubscriptionsTable is the table that holds the subscriptions relation/edge.
+	SubscriptionsTable = "subscriptions"
+	// SubscriptionsInverseTable is the table name for the Subscription entity.
+	// It exists in this package in order to avoid circular dependency with the "subscription" package.
+	SubscriptionsInverseTable = "subscriptions"
+	// SubscriptionsColumn is the table column denoting the subscriptions relation/edge.
+	SubscriptionsColumn = "shop_id"
 	// ConnectorCallsTable is the table that holds the connector_calls relation/edge.
 	ConnectorCallsTable = "connector_calls"
 	// ConnectorCallsInverseTable is the table name for the ConnectorCall entity.
@@ -656,6 +665,20 @@ func ByDestinations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	}
 }
 
+// BySubscriptionsCount orders the results by subscriptions count.
+func BySubscriptionsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newSubscriptionsStep(), opts...)
+	}
+}
+
+// BySubscriptions orders the results by subscriptions terms.
+func BySubscriptions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSubscriptionsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByConnectorCallsCount orders the results by connector_calls count.
 func ByConnectorCallsCount(opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -863,6 +886,13 @@ func newDestinationsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(DestinationsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, DestinationsTable, DestinationsColumn),
+	)
+}
+func newSubscriptionsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SubscriptionsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, SubscriptionsTable, SubscriptionsColumn),
 	)
 }
 func newConnectorCallsStep() *sqlgraph.Step {

@@ -32,6 +32,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/payment"
 	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/shops"
+	"github.com/checkoutd/checkoutd/service/subscription"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -233,6 +234,33 @@ type ComplexityRoot struct {
 		IsoNumericCode func(childComplexity int) int
 		ShowIsoCode    func(childComplexity int) int
 		Symbol         func(childComplexity int) int
+	}
+
+	CustomerSubscription struct {
+		BaseCurrency              func(childComplexity int) int
+		BaseToChargedExchangeRate func(childComplexity int) int
+		ChargedCurrency           func(childComplexity int) int
+		CreatedAt                 func(childComplexity int) int
+		CurrentRetries            func(childComplexity int) int
+		CustomerID                func(childComplexity int) int
+		DiscountCode              func(childComplexity int) int
+		ExternalID                func(childComplexity int) int
+		ID                        func(childComplexity int) int
+		LastFailureCode           func(childComplexity int) int
+		LastFailureReason         func(childComplexity int) int
+		LastOrderDatetime         func(childComplexity int) int
+		LineItems                 func(childComplexity int) int
+		NextOrderDatetime         func(childComplexity int) int
+		Note                      func(childComplexity int) int
+		OrderCount                func(childComplexity int) int
+		OrderNote                 func(childComplexity int) int
+		OrderRRule                func(childComplexity int) int
+		OrderRRuleText            func(childComplexity int) int
+		OrdersProcessed           func(childComplexity int) int
+		PaymentGatewayPublicID    func(childComplexity int) int
+		StatusChangedAt           func(childComplexity int) int
+		SubscriptionStatus        func(childComplexity int) int
+		UpdatedAt                 func(childComplexity int) int
 	}
 
 	DiscountCode struct {
@@ -533,7 +561,9 @@ type ComplexityRoot struct {
 		GenerateTaxes                func(childComplexity int, publicOrderID string) int
 		InitOrder                    func(childComplexity int, input orders.InitOrderInput) int
 		IssueGiftCard                func(childComplexity int, input payment.IssueGiftCardInput) int
+		PauseSubscription            func(childComplexity int, id int) int
 		PingWebhookSubscription      func(childComplexity int, id int) int
+		PlaceSubscriptionOrderNow    func(childComplexity int, id int) int
 		ProcessOrder                 func(childComplexity int, publicOrderID string, idempotencyKey *string) int
 		RefundOrder                  func(childComplexity int, publicOrderID string, input model.RefundInput) int
 		RegisterCustomFlow           func(childComplexity int, flowID string, flowName string) int
@@ -542,6 +572,7 @@ type ComplexityRoot struct {
 		ReplayConnectorCall          func(childComplexity int, id int) int
 		ReplayWebhookDelivery        func(childComplexity int, id int) int
 		ResumeOrder                  func(childComplexity int, publicOrderID string) int
+		ResumeSubscription           func(childComplexity int, id int) int
 		SelectShippingLine           func(childComplexity int, publicOrderID string, index *string, code *string) int
 		SetAbandonedCartEmails       func(childComplexity int, enabled bool) int
 		SetBillingAddress            func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
@@ -549,6 +580,7 @@ type ComplexityRoot struct {
 		SetGiftCardsEnabled          func(childComplexity int, enabled bool) int
 		SetPricesIncludeTax          func(childComplexity int, pricesIncludeTax bool) int
 		SetShippingAddress           func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
+		SkipNextSubscriptionOrder    func(childComplexity int, id int) int
 		TriggerSync                  func(childComplexity int, topic platformsync.Topic) int
 		UpdateAPIOverride            func(childComplexity int, publicID string, input shops.APIOverrideInput) int
 		UpdateBillingAddress         func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
@@ -893,6 +925,8 @@ type ComplexityRoot struct {
 		PlatformSyncs            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) int
 		RemoteExchanges          func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, kind *string, publicOrderID *string, orderBy *ent.RemoteExchangeOrder) int
 		Shop                     func(childComplexity int) int
+		Subscription             func(childComplexity int, id int) int
+		Subscriptions            func(childComplexity int, statuses []string, platformCustomerIds []string, filter []string, first *int, after *string) int
 		ValidateAddress          func(childComplexity int, publicOrderID string, input schema.OrderAddress, addressType *string) int
 		ValidateDiscountCode     func(childComplexity int, publicOrderID string, code string) int
 		ValidateEmailAddress     func(childComplexity int, publicOrderID string, emailAddress string) int
@@ -1040,6 +1074,30 @@ type ComplexityRoot struct {
 		UpdatedAt               func(childComplexity int) int
 		VerifyPaymentsOnly      func(childComplexity int) int
 		WebhookSubscriptions    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookSubscriptionOrder, where *ent.WebhookSubscriptionWhereInput) int
+	}
+
+	SubscriptionLineItem struct {
+		ID                func(childComplexity int) int
+		PlatformProductID func(childComplexity int) int
+		PlatformVariantID func(childComplexity int) int
+		Price             func(childComplexity int) int
+		PriceCharged      func(childComplexity int) int
+		Quantity          func(childComplexity int) int
+		SKU               func(childComplexity int) int
+		Title             func(childComplexity int) int
+	}
+
+	SubscriptionPage struct {
+		Pagination    func(childComplexity int) int
+		Subscriptions func(childComplexity int) int
+	}
+
+	SubscriptionPagination struct {
+		Count      func(childComplexity int) int
+		Next       func(childComplexity int) int
+		PerPage    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
 	}
 
 	TaxBasis struct {
@@ -1286,6 +1344,10 @@ type MutationResolver interface {
 	DisableFlow(ctx context.Context, flowID string) ([]*shops.FlowSummary, error)
 	RegisterCustomFlow(ctx context.Context, flowID string, flowName string) ([]*shops.FlowSummary, error)
 	IssueGiftCard(ctx context.Context, input payment.IssueGiftCardInput) (*payment.IssuedGiftCard, error)
+	PauseSubscription(ctx context.Context, id int) (*subscription.View, error)
+	ResumeSubscription(ctx context.Context, id int) (*subscription.View, error)
+	SkipNextSubscriptionOrder(ctx context.Context, id int) (*subscription.View, error)
+	PlaceSubscriptionOrderNow(ctx context.Context, id int) (*subscription.View, error)
 	ReplayWebhookDelivery(ctx context.Context, id int) (*ent.WebhookDelivery, error)
 	PingWebhookSubscription(ctx context.Context, id int) (*webhooks.Ping, error)
 	SetAbandonedCartEmails(ctx context.Context, enabled bool) (*ent.Shop, error)
@@ -1328,6 +1390,8 @@ type QueryResolver interface {
 	EnabledFlows(ctx context.Context) ([]*shops.FlowSummary, error)
 	AvailableFlows(ctx context.Context) ([]*shops.FlowSummary, error)
 	GiftCardLookup(ctx context.Context, publicPaymentMethodID *string, cardToken *string, cardPin *string) (*ent.GiftCard, error)
+	Subscriptions(ctx context.Context, statuses []string, platformCustomerIds []string, filter []string, first *int, after *string) (*subscription.List, error)
+	Subscription(ctx context.Context, id int) (*subscription.View, error)
 	WebhookDeliveries(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *webhooks.DeliveryFilter) (*ent.WebhookDeliveryConnection, error)
 }
 type RSAConfigResolver interface {
@@ -2055,6 +2119,151 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CurrencyInfo.Symbol(childComplexity), true
+
+	case "CustomerSubscription.baseCurrency":
+		if e.ComplexityRoot.CustomerSubscription.BaseCurrency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.BaseCurrency(childComplexity), true
+	case "CustomerSubscription.baseToChargedExchangeRate":
+		if e.ComplexityRoot.CustomerSubscription.BaseToChargedExchangeRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.BaseToChargedExchangeRate(childComplexity), true
+	case "CustomerSubscription.chargedCurrency":
+		if e.ComplexityRoot.CustomerSubscription.ChargedCurrency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.ChargedCurrency(childComplexity), true
+	case "CustomerSubscription.createdAt":
+		if e.ComplexityRoot.CustomerSubscription.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.CreatedAt(childComplexity), true
+	case "CustomerSubscription.currentRetries":
+		if e.ComplexityRoot.CustomerSubscription.CurrentRetries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.CurrentRetries(childComplexity), true
+	case "CustomerSubscription.customerId":
+		if e.ComplexityRoot.CustomerSubscription.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.CustomerID(childComplexity), true
+	case "CustomerSubscription.discountCode":
+		if e.ComplexityRoot.CustomerSubscription.DiscountCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.DiscountCode(childComplexity), true
+	case "CustomerSubscription.externalId":
+		if e.ComplexityRoot.CustomerSubscription.ExternalID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.ExternalID(childComplexity), true
+	case "CustomerSubscription.id":
+		if e.ComplexityRoot.CustomerSubscription.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.ID(childComplexity), true
+	case "CustomerSubscription.lastFailureCode":
+		if e.ComplexityRoot.CustomerSubscription.LastFailureCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.LastFailureCode(childComplexity), true
+	case "CustomerSubscription.lastFailureReason":
+		if e.ComplexityRoot.CustomerSubscription.LastFailureReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.LastFailureReason(childComplexity), true
+	case "CustomerSubscription.lastOrderDatetime":
+		if e.ComplexityRoot.CustomerSubscription.LastOrderDatetime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.LastOrderDatetime(childComplexity), true
+	case "CustomerSubscription.lineItems":
+		if e.ComplexityRoot.CustomerSubscription.LineItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.LineItems(childComplexity), true
+	case "CustomerSubscription.nextOrderDatetime":
+		if e.ComplexityRoot.CustomerSubscription.NextOrderDatetime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.NextOrderDatetime(childComplexity), true
+	case "CustomerSubscription.note":
+		if e.ComplexityRoot.CustomerSubscription.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.Note(childComplexity), true
+	case "CustomerSubscription.orderCount":
+		if e.ComplexityRoot.CustomerSubscription.OrderCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.OrderCount(childComplexity), true
+	case "CustomerSubscription.orderNote":
+		if e.ComplexityRoot.CustomerSubscription.OrderNote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.OrderNote(childComplexity), true
+	case "CustomerSubscription.orderRRule":
+		if e.ComplexityRoot.CustomerSubscription.OrderRRule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.OrderRRule(childComplexity), true
+	case "CustomerSubscription.orderRRuleText":
+		if e.ComplexityRoot.CustomerSubscription.OrderRRuleText == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.OrderRRuleText(childComplexity), true
+	case "CustomerSubscription.ordersProcessed":
+		if e.ComplexityRoot.CustomerSubscription.OrdersProcessed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.OrdersProcessed(childComplexity), true
+	case "CustomerSubscription.paymentGatewayPublicId":
+		if e.ComplexityRoot.CustomerSubscription.PaymentGatewayPublicID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.PaymentGatewayPublicID(childComplexity), true
+	case "CustomerSubscription.statusChangedAt":
+		if e.ComplexityRoot.CustomerSubscription.StatusChangedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.StatusChangedAt(childComplexity), true
+	case "CustomerSubscription.subscriptionStatus":
+		if e.ComplexityRoot.CustomerSubscription.SubscriptionStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.SubscriptionStatus(childComplexity), true
+	case "CustomerSubscription.updatedAt":
+		if e.ComplexityRoot.CustomerSubscription.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscription.UpdatedAt(childComplexity), true
 
 	case "DiscountCode.code":
 		if e.ComplexityRoot.DiscountCode.Code == nil {
@@ -3491,6 +3700,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.IssueGiftCard(childComplexity, args["input"].(payment.IssueGiftCardInput)), true
+	case "Mutation.pauseSubscription":
+		if e.ComplexityRoot.Mutation.PauseSubscription == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pauseSubscription_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PauseSubscription(childComplexity, args["id"].(int)), true
 	case "Mutation.pingWebhookSubscription":
 		if e.ComplexityRoot.Mutation.PingWebhookSubscription == nil {
 			break
@@ -3502,6 +3722,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PingWebhookSubscription(childComplexity, args["id"].(int)), true
+	case "Mutation.placeSubscriptionOrderNow":
+		if e.ComplexityRoot.Mutation.PlaceSubscriptionOrderNow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_placeSubscriptionOrderNow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PlaceSubscriptionOrderNow(childComplexity, args["id"].(int)), true
 	case "Mutation.processOrder":
 		if e.ComplexityRoot.Mutation.ProcessOrder == nil {
 			break
@@ -3590,6 +3821,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ResumeOrder(childComplexity, args["publicOrderId"].(string)), true
+	case "Mutation.resumeSubscription":
+		if e.ComplexityRoot.Mutation.ResumeSubscription == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resumeSubscription_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResumeSubscription(childComplexity, args["id"].(int)), true
 	case "Mutation.selectShippingLine":
 		if e.ComplexityRoot.Mutation.SelectShippingLine == nil {
 			break
@@ -3667,6 +3909,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetShippingAddress(childComplexity, args["publicOrderId"].(string), args["input"].(schema.OrderAddress)), true
+	case "Mutation.skipNextSubscriptionOrder":
+		if e.ComplexityRoot.Mutation.SkipNextSubscriptionOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_skipNextSubscriptionOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SkipNextSubscriptionOrder(childComplexity, args["id"].(int)), true
 	case "Mutation.triggerSync":
 		if e.ComplexityRoot.Mutation.TriggerSync == nil {
 			break
@@ -5378,6 +5631,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Shop(childComplexity), true
+	case "Query.subscription":
+		if e.ComplexityRoot.Query.Subscription == nil {
+			break
+		}
+
+		args, err := ec.field_Query_subscription_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Subscription(childComplexity, args["id"].(int)), true
+	case "Query.subscriptions":
+		if e.ComplexityRoot.Query.Subscriptions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_subscriptions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Subscriptions(childComplexity, args["statuses"].([]string), args["platformCustomerIds"].([]string), args["filter"].([]string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.validateAddress":
 		if e.ComplexityRoot.Query.ValidateAddress == nil {
 			break
@@ -6107,6 +6382,99 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.WebhookSubscriptions(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.WebhookSubscriptionOrder), args["where"].(*ent.WebhookSubscriptionWhereInput)), true
+
+	case "SubscriptionLineItem.id":
+		if e.ComplexityRoot.SubscriptionLineItem.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionLineItem.ID(childComplexity), true
+	case "SubscriptionLineItem.platformProductId":
+		if e.ComplexityRoot.SubscriptionLineItem.PlatformProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionLineItem.PlatformProductID(childComplexity), true
+	case "SubscriptionLineItem.platformVariantId":
+		if e.ComplexityRoot.SubscriptionLineItem.PlatformVariantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionLineItem.PlatformVariantID(childComplexity), true
+	case "SubscriptionLineItem.price":
+		if e.ComplexityRoot.SubscriptionLineItem.Price == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionLineItem.Price(childComplexity), true
+	case "SubscriptionLineItem.priceCharged":
+		if e.ComplexityRoot.SubscriptionLineItem.PriceCharged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionLineItem.PriceCharged(childComplexity), true
+	case "SubscriptionLineItem.quantity":
+		if e.ComplexityRoot.SubscriptionLineItem.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionLineItem.Quantity(childComplexity), true
+	case "SubscriptionLineItem.sku":
+		if e.ComplexityRoot.SubscriptionLineItem.SKU == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionLineItem.SKU(childComplexity), true
+	case "SubscriptionLineItem.title":
+		if e.ComplexityRoot.SubscriptionLineItem.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionLineItem.Title(childComplexity), true
+
+	case "SubscriptionPage.pagination":
+		if e.ComplexityRoot.SubscriptionPage.Pagination == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionPage.Pagination(childComplexity), true
+	case "SubscriptionPage.subscriptions":
+		if e.ComplexityRoot.SubscriptionPage.Subscriptions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionPage.Subscriptions(childComplexity), true
+
+	case "SubscriptionPagination.count":
+		if e.ComplexityRoot.SubscriptionPagination.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionPagination.Count(childComplexity), true
+	case "SubscriptionPagination.next":
+		if e.ComplexityRoot.SubscriptionPagination.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionPagination.Next(childComplexity), true
+	case "SubscriptionPagination.perPage":
+		if e.ComplexityRoot.SubscriptionPagination.PerPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionPagination.PerPage(childComplexity), true
+	case "SubscriptionPagination.total":
+		if e.ComplexityRoot.SubscriptionPagination.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionPagination.Total(childComplexity), true
+	case "SubscriptionPagination.totalPages":
+		if e.ComplexityRoot.SubscriptionPagination.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionPagination.TotalPages(childComplexity), true
 
 	case "TaxBasis.countryCode":
 		if e.ComplexityRoot.TaxBasis.CountryCode == nil {
@@ -14619,6 +14987,84 @@ extend type Mutation {
   issueGiftCard(input: IssueGiftCardInput!): IssuedGiftCard!
 }
 `, BuiltIn: false},
+	{Name: "../schema/subscriptions.graphql", Input: `"""
+A customer's recurring order (the spec's Subscription; docs/subscriptions.md). Named
+CustomerSubscription: Subscription is GraphQL's own root type name.
+"""
+type CustomerSubscription {
+  id: Int!
+  customerId: Int
+  externalId: String!
+  subscriptionStatus: String!
+  nextOrderDatetime: Time
+  lastOrderDatetime: Time
+  statusChangedAt: Time
+  orderRRule: String!
+  orderRRuleText: String!
+  paymentGatewayPublicId: String!
+  discountCode: String!
+  note: String!
+  orderNote: String!
+  currentRetries: Int!
+  ordersProcessed: Int!
+  orderCount: Int!
+  chargedCurrency: String!
+  baseCurrency: String!
+  baseToChargedExchangeRate: Float!
+  lastFailureCode: String!
+  lastFailureReason: String!
+  lineItems: [SubscriptionLineItem!]!
+  createdAt: Time!
+  updatedAt: Time!
+}
+
+"""One line a subscription orders each time."""
+type SubscriptionLineItem {
+  id: Int!
+  platformProductId: String!
+  platformVariantId: String!
+  title: String!
+  sku: String!
+  quantity: Int!
+  price: Int64!
+  priceCharged: Int64!
+}
+
+"""A page of subscriptions, in id order; next is the cursor of the page after it."""
+type SubscriptionPage {
+  subscriptions: [CustomerSubscription!]!
+  pagination: SubscriptionPagination!
+}
+
+type SubscriptionPagination {
+  total: Int!
+  count: Int!
+  perPage: Int!
+  totalPages: Int!
+  next: String
+}
+
+extend type Query {
+  """
+  The shop's subscriptions, with the filters of REST's List Subscriptions: statuses and platform
+  customer ids (any of them), filter (docs/filters.md), first (1 to 100, 20) and the cursor after.
+  """
+  subscriptions(statuses: [String!], platformCustomerIds: [String!], filter: [String!], first: Int, after: String): SubscriptionPage!
+  """One subscription of the shop."""
+  subscription(id: Int!): CustomerSubscription!
+}
+
+extend type Mutation {
+  """Pauses an active or scheduled subscription: no order is placed until it is resumed."""
+  pauseSubscription(id: Int!): CustomerSubscription!
+  """Resumes a paused subscription from its rule's next date after now."""
+  resumeSubscription(id: Int!): CustomerSubscription!
+  """Skips the subscription's next order: its next date is the rule's following one."""
+  skipNextSubscriptionOrder(id: Int!): CustomerSubscription!
+  """Places the subscription's next order now, through checkout, and answers the subscription."""
+  placeSubscriptionOrderNow(id: Int!): CustomerSubscription!
+}
+`, BuiltIn: false},
 	{Name: "../schema/webhooks.graphql", Input: `input WebhookDeliveryFilter {
   subscriptionID: ID
   """A topic name, like order/processed."""
@@ -14994,6 +15440,60 @@ func (ec *executionContext) childFields_CurrencyInfo(ctx context.Context, field 
 		return ec.fieldContext_CurrencyInfo_showIsoCode(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CurrencyInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomerSubscription(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CustomerSubscription_id(ctx, field)
+	case "customerId":
+		return ec.fieldContext_CustomerSubscription_customerId(ctx, field)
+	case "externalId":
+		return ec.fieldContext_CustomerSubscription_externalId(ctx, field)
+	case "subscriptionStatus":
+		return ec.fieldContext_CustomerSubscription_subscriptionStatus(ctx, field)
+	case "nextOrderDatetime":
+		return ec.fieldContext_CustomerSubscription_nextOrderDatetime(ctx, field)
+	case "lastOrderDatetime":
+		return ec.fieldContext_CustomerSubscription_lastOrderDatetime(ctx, field)
+	case "statusChangedAt":
+		return ec.fieldContext_CustomerSubscription_statusChangedAt(ctx, field)
+	case "orderRRule":
+		return ec.fieldContext_CustomerSubscription_orderRRule(ctx, field)
+	case "orderRRuleText":
+		return ec.fieldContext_CustomerSubscription_orderRRuleText(ctx, field)
+	case "paymentGatewayPublicId":
+		return ec.fieldContext_CustomerSubscription_paymentGatewayPublicId(ctx, field)
+	case "discountCode":
+		return ec.fieldContext_CustomerSubscription_discountCode(ctx, field)
+	case "note":
+		return ec.fieldContext_CustomerSubscription_note(ctx, field)
+	case "orderNote":
+		return ec.fieldContext_CustomerSubscription_orderNote(ctx, field)
+	case "currentRetries":
+		return ec.fieldContext_CustomerSubscription_currentRetries(ctx, field)
+	case "ordersProcessed":
+		return ec.fieldContext_CustomerSubscription_ordersProcessed(ctx, field)
+	case "orderCount":
+		return ec.fieldContext_CustomerSubscription_orderCount(ctx, field)
+	case "chargedCurrency":
+		return ec.fieldContext_CustomerSubscription_chargedCurrency(ctx, field)
+	case "baseCurrency":
+		return ec.fieldContext_CustomerSubscription_baseCurrency(ctx, field)
+	case "baseToChargedExchangeRate":
+		return ec.fieldContext_CustomerSubscription_baseToChargedExchangeRate(ctx, field)
+	case "lastFailureCode":
+		return ec.fieldContext_CustomerSubscription_lastFailureCode(ctx, field)
+	case "lastFailureReason":
+		return ec.fieldContext_CustomerSubscription_lastFailureReason(ctx, field)
+	case "lineItems":
+		return ec.fieldContext_CustomerSubscription_lineItems(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CustomerSubscription_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CustomerSubscription_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomerSubscription", field.Name)
 }
 
 func (ec *executionContext) childFields_DiscountCode(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16412,6 +16912,54 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 	return nil, fmt.Errorf("no field named %q was found under type Shop", field.Name)
 }
 
+func (ec *executionContext) childFields_SubscriptionLineItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SubscriptionLineItem_id(ctx, field)
+	case "platformProductId":
+		return ec.fieldContext_SubscriptionLineItem_platformProductId(ctx, field)
+	case "platformVariantId":
+		return ec.fieldContext_SubscriptionLineItem_platformVariantId(ctx, field)
+	case "title":
+		return ec.fieldContext_SubscriptionLineItem_title(ctx, field)
+	case "sku":
+		return ec.fieldContext_SubscriptionLineItem_sku(ctx, field)
+	case "quantity":
+		return ec.fieldContext_SubscriptionLineItem_quantity(ctx, field)
+	case "price":
+		return ec.fieldContext_SubscriptionLineItem_price(ctx, field)
+	case "priceCharged":
+		return ec.fieldContext_SubscriptionLineItem_priceCharged(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SubscriptionLineItem", field.Name)
+}
+
+func (ec *executionContext) childFields_SubscriptionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "subscriptions":
+		return ec.fieldContext_SubscriptionPage_subscriptions(ctx, field)
+	case "pagination":
+		return ec.fieldContext_SubscriptionPage_pagination(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SubscriptionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_SubscriptionPagination(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_SubscriptionPagination_total(ctx, field)
+	case "count":
+		return ec.fieldContext_SubscriptionPagination_count(ctx, field)
+	case "perPage":
+		return ec.fieldContext_SubscriptionPagination_perPage(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_SubscriptionPagination_totalPages(ctx, field)
+	case "next":
+		return ec.fieldContext_SubscriptionPagination_next(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SubscriptionPagination", field.Name)
+}
+
 func (ec *executionContext) childFields_TaxBasis(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "countryCode":
@@ -17432,12 +17980,40 @@ func (ec *executionContext) field_Mutation_issueGiftCard_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_pauseSubscription_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_pingWebhookSubscription_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (int, error) {
 			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_placeSubscriptionOrderNow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -17598,6 +18174,20 @@ func (ec *executionContext) field_Mutation_resumeOrder_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_resumeSubscription_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_selectShippingLine_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17733,6 +18323,20 @@ func (ec *executionContext) field_Mutation_setShippingAddress_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_skipNextSubscriptionOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -18871,6 +19475,66 @@ func (ec *executionContext) field_Query_remoteExchanges_args(ctx context.Context
 		return nil, err
 	}
 	args["orderBy"] = arg6
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_subscription_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_subscriptions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "statuses",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["statuses"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "platformCustomerIds",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["platformCustomerIds"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg4
 	return args, nil
 }
 
@@ -22699,6 +23363,567 @@ func (ec *executionContext) _CurrencyInfo_showIsoCode(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_CurrencyInfo_showIsoCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomerSubscription_id(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomerSubscription_customerId(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomerSubscription_externalId(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_externalId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExternalID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_externalId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_subscriptionStatus(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_subscriptionStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SubscriptionStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_subscriptionStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_nextOrderDatetime(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_nextOrderDatetime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextOrderDatetime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_nextOrderDatetime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerSubscription_lastOrderDatetime(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_lastOrderDatetime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastOrderDatetime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_lastOrderDatetime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerSubscription_statusChangedAt(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_statusChangedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatusChangedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_statusChangedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerSubscription_orderRRule(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_orderRRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderRRule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_orderRRule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_orderRRuleText(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_orderRRuleText(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderRRuleText, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_orderRRuleText(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_paymentGatewayPublicId(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_paymentGatewayPublicId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentGatewayPublicID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_paymentGatewayPublicId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_discountCode(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_discountCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DiscountCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_discountCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_note(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_orderNote(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_orderNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderNote, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_orderNote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_currentRetries(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_currentRetries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrentRetries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_currentRetries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomerSubscription_ordersProcessed(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_ordersProcessed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrdersProcessed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_ordersProcessed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomerSubscription_orderCount(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_orderCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_orderCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomerSubscription_chargedCurrency(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_chargedCurrency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChargedCurrency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_chargedCurrency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_baseCurrency(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_baseCurrency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseCurrency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_baseCurrency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_baseToChargedExchangeRate(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_baseToChargedExchangeRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseToChargedExchangeRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_baseToChargedExchangeRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CustomerSubscription_lastFailureCode(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_lastFailureCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastFailureCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_lastFailureCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_lastFailureReason(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_lastFailureReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastFailureReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_lastFailureReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscription_lineItems(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_lineItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LineItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []subscription.LineItem) graphql.Marshaler {
+			return ec.marshalNSubscriptionLineItem2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐLineItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_lineItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomerSubscription",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubscriptionLineItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomerSubscription_createdAt(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerSubscription_updatedAt(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscription_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscription_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Time")
 }
 
 func (ec *executionContext) _DiscountCode_id(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
@@ -29811,6 +31036,182 @@ func (ec *executionContext) fieldContext_Mutation_issueGiftCard(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_pauseSubscription(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pauseSubscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PauseSubscription(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *subscription.View) graphql.Marshaler {
+			return ec.marshalNCustomerSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pauseSubscription(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerSubscription(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pauseSubscription_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resumeSubscription(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resumeSubscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResumeSubscription(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *subscription.View) graphql.Marshaler {
+			return ec.marshalNCustomerSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resumeSubscription(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerSubscription(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resumeSubscription_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_skipNextSubscriptionOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_skipNextSubscriptionOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SkipNextSubscriptionOrder(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *subscription.View) graphql.Marshaler {
+			return ec.marshalNCustomerSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_skipNextSubscriptionOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerSubscription(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_skipNextSubscriptionOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_placeSubscriptionOrderNow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_placeSubscriptionOrderNow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PlaceSubscriptionOrderNow(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *subscription.View) graphql.Marshaler {
+			return ec.marshalNCustomerSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_placeSubscriptionOrderNow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerSubscription(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_placeSubscriptionOrderNow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_replayWebhookDelivery(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -36212,6 +37613,94 @@ func (ec *executionContext) fieldContext_Query_giftCardLookup(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_subscriptions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_subscriptions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Subscriptions(ctx, fc.Args["statuses"].([]string), fc.Args["platformCustomerIds"].([]string), fc.Args["filter"].([]string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *subscription.List) graphql.Marshaler {
+			return ec.marshalNSubscriptionPage2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐList(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_subscriptions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubscriptionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_subscriptions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_subscription(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_subscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Subscription(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *subscription.View) graphql.Marshaler {
+			return ec.marshalNCustomerSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_subscription(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerSubscription(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_subscription_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_webhookDeliveries(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -39065,6 +40554,369 @@ func (ec *executionContext) _Shop_sharedSecretMasked(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_Shop_sharedSecretMasked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Shop", field, true, true, "String")
+}
+
+func (ec *executionContext) _SubscriptionLineItem_id(ctx context.Context, field graphql.CollectedField, obj *subscription.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionLineItem_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionLineItem_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionLineItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SubscriptionLineItem_platformProductId(ctx context.Context, field graphql.CollectedField, obj *subscription.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionLineItem_platformProductId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformProductID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionLineItem_platformProductId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionLineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _SubscriptionLineItem_platformVariantId(ctx context.Context, field graphql.CollectedField, obj *subscription.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionLineItem_platformVariantId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformVariantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionLineItem_platformVariantId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionLineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _SubscriptionLineItem_title(ctx context.Context, field graphql.CollectedField, obj *subscription.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionLineItem_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionLineItem_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionLineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _SubscriptionLineItem_sku(ctx context.Context, field graphql.CollectedField, obj *subscription.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionLineItem_sku(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SKU, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionLineItem_sku(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionLineItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _SubscriptionLineItem_quantity(ctx context.Context, field graphql.CollectedField, obj *subscription.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionLineItem_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionLineItem_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionLineItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SubscriptionLineItem_price(ctx context.Context, field graphql.CollectedField, obj *subscription.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionLineItem_price(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Price, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionLineItem_price(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionLineItem", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _SubscriptionLineItem_priceCharged(ctx context.Context, field graphql.CollectedField, obj *subscription.LineItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionLineItem_priceCharged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PriceCharged, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionLineItem_priceCharged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionLineItem", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _SubscriptionPage_subscriptions(ctx context.Context, field graphql.CollectedField, obj *subscription.List) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionPage_subscriptions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subscriptions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*subscription.View) graphql.Marshaler {
+			return ec.marshalNCustomerSubscription2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionPage_subscriptions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubscriptionPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerSubscription(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubscriptionPage_pagination(ctx context.Context, field graphql.CollectedField, obj *subscription.List) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionPage_pagination(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pagination, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v subscription.Pagination) graphql.Marshaler {
+			return ec.marshalNSubscriptionPagination2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐPagination(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionPage_pagination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubscriptionPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubscriptionPagination(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubscriptionPagination_total(ctx context.Context, field graphql.CollectedField, obj *subscription.Pagination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionPagination_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionPagination_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionPagination", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SubscriptionPagination_count(ctx context.Context, field graphql.CollectedField, obj *subscription.Pagination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionPagination_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionPagination_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionPagination", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SubscriptionPagination_perPage(ctx context.Context, field graphql.CollectedField, obj *subscription.Pagination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionPagination_perPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PerPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionPagination_perPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionPagination", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SubscriptionPagination_totalPages(ctx context.Context, field graphql.CollectedField, obj *subscription.Pagination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionPagination_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionPagination_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionPagination", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SubscriptionPagination_next(ctx context.Context, field graphql.CollectedField, obj *subscription.Pagination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionPagination_next(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Next, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionPagination_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionPagination", field, false, false, "String")
 }
 
 func (ec *executionContext) _TaxBasis_countryCode(ctx context.Context, field graphql.CollectedField, obj *schema.TaxBasis) (ret graphql.Marshaler) {
@@ -70372,6 +72224,154 @@ func (ec *executionContext) _CurrencyInfo(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var customerSubscriptionImplementors = []string{"CustomerSubscription"}
+
+func (ec *executionContext) _CustomerSubscription(ctx context.Context, sel ast.SelectionSet, obj *subscription.View) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerSubscriptionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomerSubscription")
+		case "id":
+			out.Values[i] = ec._CustomerSubscription_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._CustomerSubscription_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "externalId":
+			out.Values[i] = ec._CustomerSubscription_externalId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "subscriptionStatus":
+			out.Values[i] = ec._CustomerSubscription_subscriptionStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextOrderDatetime":
+			out.Values[i] = ec._CustomerSubscription_nextOrderDatetime(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "lastOrderDatetime":
+			out.Values[i] = ec._CustomerSubscription_lastOrderDatetime(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "statusChangedAt":
+			out.Values[i] = ec._CustomerSubscription_statusChangedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "orderRRule":
+			out.Values[i] = ec._CustomerSubscription_orderRRule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orderRRuleText":
+			out.Values[i] = ec._CustomerSubscription_orderRRuleText(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentGatewayPublicId":
+			out.Values[i] = ec._CustomerSubscription_paymentGatewayPublicId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discountCode":
+			out.Values[i] = ec._CustomerSubscription_discountCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "note":
+			out.Values[i] = ec._CustomerSubscription_note(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orderNote":
+			out.Values[i] = ec._CustomerSubscription_orderNote(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currentRetries":
+			out.Values[i] = ec._CustomerSubscription_currentRetries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ordersProcessed":
+			out.Values[i] = ec._CustomerSubscription_ordersProcessed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orderCount":
+			out.Values[i] = ec._CustomerSubscription_orderCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "chargedCurrency":
+			out.Values[i] = ec._CustomerSubscription_chargedCurrency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "baseCurrency":
+			out.Values[i] = ec._CustomerSubscription_baseCurrency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "baseToChargedExchangeRate":
+			out.Values[i] = ec._CustomerSubscription_baseToChargedExchangeRate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastFailureCode":
+			out.Values[i] = ec._CustomerSubscription_lastFailureCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastFailureReason":
+			out.Values[i] = ec._CustomerSubscription_lastFailureReason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lineItems":
+			out.Values[i] = ec._CustomerSubscription_lineItems(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CustomerSubscription_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._CustomerSubscription_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var discountCodeImplementors = []string{"DiscountCode", "Node"}
 
 func (ec *executionContext) _DiscountCode(ctx context.Context, sel ast.SelectionSet, obj *ent.DiscountCode) graphql.Marshaler {
@@ -72572,6 +74572,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "pauseSubscription":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pauseSubscription(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resumeSubscription":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resumeSubscription(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "skipNextSubscriptionOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_skipNextSubscriptionOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "placeSubscriptionOrderNow":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_placeSubscriptionOrderNow(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "replayWebhookDelivery":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_replayWebhookDelivery(ctx, field)
@@ -74714,6 +76742,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_giftCardLookup(ctx, field)
 				})
+		case "subscriptions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_subscriptions(ctx, field)
+				})
+		case "subscription":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_subscription(ctx, field)
+				})
 		case "webhookDeliveries":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -75647,6 +77687,165 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Shop_sharedSecretMasked(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var subscriptionLineItemImplementors = []string{"SubscriptionLineItem"}
+
+func (ec *executionContext) _SubscriptionLineItem(ctx context.Context, sel ast.SelectionSet, obj *subscription.LineItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionLineItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SubscriptionLineItem")
+		case "id":
+			out.Values[i] = ec._SubscriptionLineItem_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "platformProductId":
+			out.Values[i] = ec._SubscriptionLineItem_platformProductId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "platformVariantId":
+			out.Values[i] = ec._SubscriptionLineItem_platformVariantId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._SubscriptionLineItem_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sku":
+			out.Values[i] = ec._SubscriptionLineItem_sku(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "quantity":
+			out.Values[i] = ec._SubscriptionLineItem_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "price":
+			out.Values[i] = ec._SubscriptionLineItem_price(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "priceCharged":
+			out.Values[i] = ec._SubscriptionLineItem_priceCharged(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var subscriptionPageImplementors = []string{"SubscriptionPage"}
+
+func (ec *executionContext) _SubscriptionPage(ctx context.Context, sel ast.SelectionSet, obj *subscription.List) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SubscriptionPage")
+		case "subscriptions":
+			out.Values[i] = ec._SubscriptionPage_subscriptions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pagination":
+			out.Values[i] = ec._SubscriptionPage_pagination(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var subscriptionPaginationImplementors = []string{"SubscriptionPagination"}
+
+func (ec *executionContext) _SubscriptionPagination(ctx context.Context, sel ast.SelectionSet, obj *subscription.Pagination) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionPaginationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SubscriptionPagination")
+		case "total":
+			out.Values[i] = ec._SubscriptionPagination_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._SubscriptionPagination_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "perPage":
+			out.Values[i] = ec._SubscriptionPagination_perPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._SubscriptionPagination_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "next":
+			out.Values[i] = ec._SubscriptionPagination_next(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -77419,6 +79618,30 @@ func (ec *executionContext) unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋc
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCustomerSubscription2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*subscription.View) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomerSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCustomerSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐView(ctx context.Context, sel ast.SelectionSet, v *subscription.View) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomerSubscription!")
+		return graphql.Null
+	}
+	return ec._CustomerSubscription(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNDiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCode(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCode) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "DiscountCode!")
@@ -78739,6 +80962,38 @@ func (ec *executionContext) marshalNStringMap2map(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "StringMap!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNSubscriptionLineItem2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐLineItem(ctx context.Context, sel ast.SelectionSet, v subscription.LineItem) graphql.Marshaler {
+	return ec._SubscriptionLineItem(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSubscriptionLineItem2ᚕgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐLineItemᚄ(ctx context.Context, sel ast.SelectionSet, v []subscription.LineItem) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSubscriptionLineItem2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐLineItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSubscriptionPage2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐList(ctx context.Context, sel ast.SelectionSet, v *subscription.List) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SubscriptionPage!")
+		return graphql.Null
+	}
+	return ec._SubscriptionPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSubscriptionPagination2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐPagination(ctx context.Context, sel ast.SelectionSet, v subscription.Pagination) graphql.Marshaler {
+	return ec._SubscriptionPagination(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNTaxBasis2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐTaxBasis(ctx context.Context, sel ast.SelectionSet, v schema.TaxBasis) graphql.Marshaler {

@@ -59,6 +59,10 @@ type InitOrderInput struct {
 	// APIOverrides (ours) are overrides for this order only: each takes the place of the shop's
 	// override of its type (docs/overrides.md).
 	APIOverrides []override.OrderInput `json:"api_overrides"`
+	// Recorded, when set, runs in the transaction that creates the order, with the order and its
+	// lines written: a caller records what the order is for (a subscription's due date) in the
+	// same commit, or an error from it creates neither.
+	Recorded func(ctx context.Context, tx *ent.Tx, o *ent.Order) error `json:"-"`
 }
 
 // MaxCustomerJWT bounds an authenticated customer's token at init.
@@ -195,7 +199,10 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 		if items, err = tx.LineItem.CreateBulk(builders...).Save(ctx); err != nil {
 			return err
 		}
-		return createOrderOverrides(ctx, tx, o.ID, in.APIOverrides)
+		if err := createOrderOverrides(ctx, tx, o.ID, in.APIOverrides); err != nil || in.Recorded == nil {
+			return err
+		}
+		return in.Recorded(ctx, tx, o)
 	})
 	if err != nil {
 		return nil, err
