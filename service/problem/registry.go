@@ -197,7 +197,7 @@ var (
 		{Unavailable, "02-50", "request.timeout", "the request ran past its 30-second deadline; its work was stopped"},
 		{Unavailable, "02-50", "platform.unavailable", "init of an authenticated customer when the shop's platform did not answer its validate customer token (no answer in the destination's timeout, a 5xx, an unreadable answer); nothing was created"},
 		{Unavailable, "02-53", "rsa.timeout", "the shop's remote state authority did not answer within its timeout_ms; the order is unchanged (details.outcome)"},
-		{Unavailable, "02-53", "rsa.unavailable", "the remote state authority answered 5xx, could not be reached, or its circuit is open after 5 failures in a row (details.outcome: failed, unreachable, not_sent, circuit_open); the order is unchanged"},
+		{Unavailable, "02-53", "rsa.unavailable", "the remote state authority answered 5xx, or 401/403 (it refused checkoutd's signature: the shared secrets differ), could not be reached, or its circuit is open after 5 failures in a row (details.outcome: failed, unreachable, not_sent, circuit_open); the order is unchanged"},
 		{Unavailable, "02-53", "rsa.invalid_answer", "the remote state authority's answer is not an order state within checkoutd's bounds (the message says what); the order is unchanged"},
 		{Unavailable, "02-53", "rsa.busy", "an earlier change of the same order was still with the remote state authority after four of its timeouts; nothing was sent"},
 		{Internal, "02-50", "server.internal_error", "any error that is not one of these: logged with its message, answered as \"internal error\""},

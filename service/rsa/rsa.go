@@ -11,6 +11,8 @@ package rsa
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -70,6 +72,10 @@ func (s *Service) call(ctx context.Context, cfg *ent.RSAConfig, sh *ent.Shop, pu
 	})
 	if err != nil {
 		return nil, unavailable(err)
+	}
+	if a.Status == http.StatusUnauthorized || a.Status == http.StatusForbidden {
+		// Not a "no" about the change: the RSA and the shop's configuration disagree on the secret.
+		return nil, unavailable(fmt.Errorf("it refused checkoutd's signature (%d): check the shared secret", a.Status))
 	}
 	if a.Status >= 400 {
 		return nil, refused(call, a.Body)

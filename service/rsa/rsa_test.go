@@ -318,3 +318,20 @@ func TestDeletingTheRSABringsBackTheBuiltInBehaviour(t *testing.T) {
 		}
 	})
 }
+
+func TestAnRSAThatRefusesCheckoutdsSignatureIsUnavailableNotARefusalOfTheChange(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		r := newRSAShop(t, db)
+		if _, err := r.svc.Shops.UpdateRSAConfig(ctx, r.shop, shops.RSAConfigInput{SharedSecret: ptr("another-secret")}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany)
+		if p := problemOf(t, err); p.Kind != problem.Unavailable || p.Type != "rsa.unavailable" || !strings.Contains(p.Message, "shared secret") {
+			t.Fatalf("error %+v, want a 503 naming the shared secret", p)
+		}
+		if r.order(t).Order.ShippingAddress != nil {
+			t.Fatal("the address was applied")
+		}
+	})
+}
