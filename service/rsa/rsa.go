@@ -123,6 +123,10 @@ func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.Or
 	if held.Order.Status != order.StatusOpen {
 		return nil, orders.OrderNotInState(held.Order)
 	}
+	if c, ok := data.(*Customer); ok && held.Order.Customer != nil && c.PlatformID == nil {
+		// An update of the order's customer: it stays the same customer.
+		c.PlatformID, c.PublicID = held.Order.Customer.PlatformID, held.Order.Customer.PublicID
+	}
 	var last *OrderState
 	if len(held.Order.RsaState) > 0 {
 		last = &OrderState{}
