@@ -172,7 +172,7 @@ func remoteStateAuthorityPage(rsa *ent.RSAConfig, f form) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<p>When set, checkoutd asks this service to approve each checkout step (addresses, discounts, inventory, processing).</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<p>When set, this service owns the shop's orders during checkout: checkoutd sends it each change (addresses, customer, shipping line, taxes, discount codes) and the order becomes what it answers, lines, prices, fees and taxes included. It is asked first to validate addresses, email addresses and discount codes, and to accept the inventory when an order starts and when it is processed. API overrides are not called while it is set.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
