@@ -16,7 +16,7 @@ func (a *API) registerShipping(mux router) {
 }
 
 func (a *API) shippingLines(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
-	v, err := a.svc.Orders.ShippingLines(r.Context(), sess)
+	v, err := a.svc.Orders.SessionState(r.Context(), sess)
 	writeOrderData(w, r, v, err, nil)
 }
 

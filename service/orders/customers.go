@@ -111,6 +111,9 @@ func (s *Service) UpdateGuestCustomer(ctx context.Context, sess *OrderSession, i
 	if err := in.validate(false); err != nil {
 		return nil, err
 	}
+	if v, ok, err := s.remoteEvent(ctx, sess, EventSetCustomer, in.orderCustomer()); ok {
+		return v, err
+	}
 	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
 		if o.Customer == nil {
 			return problem.Validation("customer.not_found", "the order has no customer to update", nil)

@@ -78,7 +78,7 @@ func unavailable(err error) *problem.Error {
 		typ = "rsa.timeout"
 	}
 	return &problem.Error{Kind: problem.Unavailable, Code: CodeUnavailable, Type: typ,
-		Message: "the shop's remote state authority could not be reached (" + err.Error() + "); the order was not changed, try again",
+		Message: "the shop's remote state authority could not be heard (" + err.Error() + "); the order was not changed, try again",
 		Details: map[string]any{"outcome": string(outcome)}}
 }
 

@@ -11,6 +11,8 @@ package rsa
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -71,6 +73,10 @@ func (s *Service) call(ctx context.Context, cfg *ent.RSAConfig, sh *ent.Shop, pu
 	if err != nil {
 		return nil, unavailable(err)
 	}
+	if a.Status == http.StatusUnauthorized || a.Status == http.StatusForbidden {
+		// Not a "no" about the change: the RSA and the shop's configuration disagree on the secret.
+		return nil, unavailable(fmt.Errorf("it refused checkoutd's signature (%d): check the shared secret", a.Status))
+	}
 	if a.Status >= 400 {
 		return nil, refused(call, a.Body)
 	}
@@ -116,6 +122,10 @@ func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.Or
 	}
 	if held.Order.Status != order.StatusOpen {
 		return nil, orders.OrderNotInState(held.Order)
+	}
+	if c, ok := data.(*Customer); ok && held.Order.Customer != nil && c.PlatformID == nil {
+		// An update of the order's customer: it stays the same customer.
+		c.PlatformID, c.PublicID = held.Order.Customer.PlatformID, held.Order.Customer.PublicID
 	}
 	var last *OrderState
 	if len(held.Order.RsaState) > 0 {

@@ -147,7 +147,9 @@ func TestEventsReachTheRSAInTheOrderTheyWereMadeEvenWhenFiredConcurrently(t *tes
 		if got := r.srv.eventNames(); !slices.Equal(got, want) {
 			t.Fatalf("events %v, want %v", got, want)
 		}
-		// A burst of changes from one shopper: served one at a time, each with the last answer.
+		// A burst of changes from one shopper, served by two checkoutd processes: one at a time,
+		// each with the last answer.
+		other := service.New(db, service.WithOutboundAllowPrivate(true))
 		const burst = 8
 		var wg sync.WaitGroup
 		errs := make(chan error, burst)
@@ -157,7 +159,12 @@ func TestEventsReachTheRSAInTheOrderTheyWereMadeEvenWhenFiredConcurrently(t *tes
 				defer wg.Done()
 				a := albany
 				a.FirstName = strings.Repeat("A", i+1)
-				_, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, a)
+				svc := r.svc
+				if i%2 == 1 {
+					svc = other
+				}
+				sess := &orders.OrderSession{Shop: r.shop, Order: r.sess.Order}
+				_, err := svc.Orders.SetAddress(ctx, sess, orders.ShippingAddress, a)
 				errs <- err
 			}()
 		}
@@ -315,6 +322,23 @@ func TestDeletingTheRSABringsBackTheBuiltInBehaviour(t *testing.T) {
 		}
 		if n := r.srv.count("process_order_events") + r.srv.count("validate_address"); n != calls {
 			t.Fatalf("the deleted RSA was called %d times more", n-calls)
+		}
+	})
+}
+
+func TestAnRSAThatRefusesCheckoutdsSignatureIsUnavailableNotARefusalOfTheChange(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		r := newRSAShop(t, db)
+		if _, err := r.svc.Shops.UpdateRSAConfig(ctx, r.shop, shops.RSAConfigInput{SharedSecret: ptr("another-secret")}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany)
+		if p := problemOf(t, err); p.Kind != problem.Unavailable || p.Type != "rsa.unavailable" || !strings.Contains(p.Message, "shared secret") {
+			t.Fatalf("error %+v, want a 503 naming the shared secret", p)
+		}
+		if r.order(t).Order.ShippingAddress != nil {
+			t.Fatal("the address was applied")
 		}
 	})
 }

@@ -63,13 +63,17 @@ func (in RSAConfigInput) validate(creating bool, policy outbound.Policy) error {
 	return nil
 }
 
-// RSAConfig returns the shop's remote state authority config, if any.
+// RSAConfig returns the shop's remote state authority config, if any, through the cache: every
+// order change asks. A change made through this process is seen at once, one made by another
+// within platform.CacheTTL. The config answered is shared: nothing may change it.
 func (s *Service) RSAConfig(ctx context.Context, sh *ent.Shop) (*ent.RSAConfig, error) {
-	c, err := s.p.DB.Read.RSAConfig.Query().Where(rsaconfig.ShopID(sh.ID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	return c, err
+	return s.rsaConfigs.Get(sh.ID, s.p.Clock, func() (*ent.RSAConfig, error) {
+		c, err := s.p.DB.Read.RSAConfig.Query().Where(rsaconfig.ShopID(sh.ID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return nil, nil
+		}
+		return c, err
+	})
 }
 
 // CreateRSAConfig configures the remote state authority, replacing any earlier config.

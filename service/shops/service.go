@@ -5,6 +5,7 @@
 package shops
 
 import (
+	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/platform"
 )
@@ -14,13 +15,17 @@ type Service struct {
 	p        *platform.Platform
 	outbound outbound.Policy
 	shops    shopCache
-	rules    platform.FreshCache[int, *Rules]
+	// rsaConfigs keeps each shop's remote state authority (nil: none), which every order change
+	// asks for.
+	rsaConfigs platform.FreshCache[int, *ent.RSAConfig]
+	rules      platform.FreshCache[int, *Rules]
 }
 
 // New returns the shop configuration domain. Configured URLs are checked against policy.
 func New(p *platform.Platform, policy outbound.Policy) *Service {
 	s := &Service{p: p, outbound: policy}
 	s.watchShops()
+	s.p.DB.Client.RSAConfig.Use(platform.ClearingHook(s.rsaConfigs.Clear, nil))
 	s.watchRules()
 	return s
 }
