@@ -85,6 +85,9 @@ func checkComplete(v *orders.OrderView) error {
 // discount uses, authorizes every payment through its gateway (all or nothing) and marks it
 // processed with a platform_order_id of checkoutd's own.
 func (s *Service) ProcessOrder(ctx context.Context, sess *orders.OrderSession) (*ProcessResult, error) {
+	if err := s.orders.CheckFinalInventoryOverride(ctx, sess); err != nil {
+		return nil, err
+	}
 	r, err := s.reserveForProcessing(ctx, sess)
 	if err != nil {
 		return nil, err

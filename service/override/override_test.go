@@ -434,3 +434,21 @@ func TestOrderOverrideSecretsAreSealedAtRest(t *testing.T) {
 		_ = schema.OutsideFromOverride
 	})
 }
+
+func TestAFinalInventoryRefusalStopsProcessingBeforeAnythingIsReserved(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		f := setUp(t, db, nil)
+		inv := newPeer(t, "inv-secret", answers(0))
+		f.override(t, override.Inventory, inv, "")
+		_, err := f.svc.Checkout.ProcessOrder(ctx, f.session())
+		wantProblem(t, err, problem.Invalid, "inventory.insufficient")
+		v, err := f.svc.Orders.OrderState(ctx, f.session())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Order.Status.String() != "open" || v.Order.Reserved || inv.called(override.Inventory) != 1 {
+			t.Fatalf("status %s, reserved %v, calls %d", v.Order.Status, v.Order.Reserved, inv.called(override.Inventory))
+		}
+	})
+}
