@@ -452,3 +452,25 @@ func TestAFinalInventoryRefusalStopsProcessingBeforeAnythingIsReserved(t *testin
 		}
 	})
 }
+
+func TestATaxEstimateAsksTheTaxOverrideForTheAddressGiven(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		f := setUp(t, db, nil)
+		var askedCity string
+		tax := newPeer(t, "tax-secret", func(req override.Request) (int, any) {
+			askedCity = req.Order.ShippingAddress.City
+			return answers(33)(req)
+		})
+		f.override(t, override.Tax, tax, "")
+		f.shipToOttawa(t)
+		elsewhere := ottawa()
+		elsewhere.City = "Toronto"
+		est, err := f.svc.Orders.EstimateTaxes(context.Background(), f.session(), elsewhere)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if askedCity != "Toronto" || est.TaxTotal != 33 || est.Total != 1033 {
+			t.Fatalf("asked for %q; estimate %+v", askedCity, est)
+		}
+	})
+}
