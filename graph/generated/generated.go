@@ -14018,11 +14018,17 @@ input APIOverrideInput {
   overrideType: String
   url: String
   sharedSecret: String
+  """refuse or fallback: what a failed call does (docs/overrides.md); unset, the type's default."""
+  failurePolicy: String
+  """Bounds each call: 100 to 10000 milliseconds (default 2000)."""
+  timeoutMs: Int
 }
 
 input RSAConfigInput {
   url: String
   sharedSecret: String
+  """Bounds each call: 100 to 10000 milliseconds (default 2000)."""
+  timeoutMs: Int
 }
 
 input IssueGiftCardInput {
@@ -41324,7 +41330,7 @@ func (ec *executionContext) unmarshalInputAPIOverrideInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"overrideType", "url", "sharedSecret"}
+	fieldsInOrder := [...]string{"overrideType", "url", "sharedSecret", "failurePolicy", "timeoutMs"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -41352,6 +41358,20 @@ func (ec *executionContext) unmarshalInputAPIOverrideInput(ctx context.Context, 
 				return it, err
 			}
 			it.SharedSecret = data
+		case "failurePolicy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicy"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicy = data
+		case "timeoutMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMS = data
 		}
 	}
 	return it, nil
@@ -59396,7 +59416,7 @@ func (ec *executionContext) unmarshalInputRSAConfigInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"url", "sharedSecret"}
+	fieldsInOrder := [...]string{"url", "sharedSecret", "timeoutMs"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -59417,6 +59437,13 @@ func (ec *executionContext) unmarshalInputRSAConfigInput(ctx context.Context, ob
 				return it, err
 			}
 			it.SharedSecret = data
+		case "timeoutMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMS = data
 		}
 	}
 	return it, nil
