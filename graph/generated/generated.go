@@ -97,27 +97,28 @@ type ComplexityRoot struct {
 	}
 
 	ApplicationState struct {
-		Addresses       func(childComplexity int) int
-		CreatedVia      func(childComplexity int) int
-		Currency        func(childComplexity int) int
-		Customer        func(childComplexity int) int
-		Discounts       func(childComplexity int) int
-		DisplayCurrency func(childComplexity int) int
-		DisplayExchange func(childComplexity int) int
-		Fees            func(childComplexity int) int
-		FlowID          func(childComplexity int) int
-		IsProcessed     func(childComplexity int) int
-		LineItems       func(childComplexity int) int
-		LinkToCart      func(childComplexity int) int
-		OrderBalance    func(childComplexity int) int
-		OrderID         func(childComplexity int) int
-		OrderMetaData   func(childComplexity int) int
-		OrderTotal      func(childComplexity int) int
-		Payments        func(childComplexity int) int
-		PlatformOrderID func(childComplexity int) int
-		ResumableLink   func(childComplexity int) int
-		Shipping        func(childComplexity int) int
-		Taxes           func(childComplexity int) int
+		Addresses         func(childComplexity int) int
+		CreatedVia        func(childComplexity int) int
+		Currency          func(childComplexity int) int
+		Customer          func(childComplexity int) int
+		Discounts         func(childComplexity int) int
+		DisplayCurrency   func(childComplexity int) int
+		DisplayExchange   func(childComplexity int) int
+		Fees              func(childComplexity int) int
+		FlowID            func(childComplexity int) int
+		IsProcessed       func(childComplexity int) int
+		LineItems         func(childComplexity int) int
+		LinkToCart        func(childComplexity int) int
+		OrderBalance      func(childComplexity int) int
+		OrderID           func(childComplexity int) int
+		OrderMetaData     func(childComplexity int) int
+		OrderTotal        func(childComplexity int) int
+		OverrideFallbacks func(childComplexity int) int
+		Payments          func(childComplexity int) int
+		PlatformOrderID   func(childComplexity int) int
+		ResumableLink     func(childComplexity int) int
+		Shipping          func(childComplexity int) int
+		Taxes             func(childComplexity int) int
 	}
 
 	AuthorizationTransaction struct {
@@ -1531,6 +1532,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApplicationState.OrderTotal(childComplexity), true
+	case "ApplicationState.overrideFallbacks":
+		if e.ComplexityRoot.ApplicationState.OverrideFallbacks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.OverrideFallbacks(childComplexity), true
 	case "ApplicationState.payments":
 		if e.ComplexityRoot.ApplicationState.Payments == nil {
 			break
@@ -13441,7 +13448,7 @@ type ApplicationState {
   customer: OrderCustomer
   addresses: OrderAddresses!
   lineItems: [LineItemState!]!
-  """The order's fees, as REST's fees: checkoutd charges none, so the list is empty."""
+  """The order's fees, as REST's fees: only an outside system (the shop's remote state authority) adds them."""
   fees: [JSON!]!
   taxes: [TaxLine!]!
   discounts: [DiscountLine!]!
@@ -13462,6 +13469,8 @@ type ApplicationState {
   isProcessed: Boolean!
   orderID: Int!
   platformOrderID: String!
+  """API override types whose last call failed and whose built-in function answered instead (the override's fallback policy; docs/overrides.md)."""
+  overrideFallbacks: [String!]!
 }
 
 type OrderCustomer {
@@ -14235,6 +14244,8 @@ func (ec *executionContext) childFields_ApplicationState(ctx context.Context, fi
 		return ec.fieldContext_ApplicationState_orderID(ctx, field)
 	case "platformOrderID":
 		return ec.fieldContext_ApplicationState_platformOrderID(ctx, field)
+	case "overrideFallbacks":
+		return ec.fieldContext_ApplicationState_overrideFallbacks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ApplicationState", field.Name)
 }
@@ -20236,6 +20247,29 @@ func (ec *executionContext) _ApplicationState_platformOrderID(ctx context.Contex
 	)
 }
 func (ec *executionContext) fieldContext_ApplicationState_platformOrderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
+}
+
+func (ec *executionContext) _ApplicationState_overrideFallbacks(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_overrideFallbacks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OverrideFallbacks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_overrideFallbacks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
 }
 
@@ -67075,6 +67109,11 @@ func (ec *executionContext) _ApplicationState(ctx context.Context, sel ast.Selec
 			}
 		case "platformOrderID":
 			out.Values[i] = ec._ApplicationState_platformOrderID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "overrideFallbacks":
+			out.Values[i] = ec._ApplicationState_overrideFallbacks(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
