@@ -99,27 +99,28 @@ type ComplexityRoot struct {
 	}
 
 	ApplicationState struct {
-		Addresses       func(childComplexity int) int
-		CreatedVia      func(childComplexity int) int
-		Currency        func(childComplexity int) int
-		Customer        func(childComplexity int) int
-		Discounts       func(childComplexity int) int
-		DisplayCurrency func(childComplexity int) int
-		DisplayExchange func(childComplexity int) int
-		Fees            func(childComplexity int) int
-		FlowID          func(childComplexity int) int
-		IsProcessed     func(childComplexity int) int
-		LineItems       func(childComplexity int) int
-		LinkToCart      func(childComplexity int) int
-		OrderBalance    func(childComplexity int) int
-		OrderID         func(childComplexity int) int
-		OrderMetaData   func(childComplexity int) int
-		OrderTotal      func(childComplexity int) int
-		Payments        func(childComplexity int) int
-		PlatformOrderID func(childComplexity int) int
-		ResumableLink   func(childComplexity int) int
-		Shipping        func(childComplexity int) int
-		Taxes           func(childComplexity int) int
+		Addresses         func(childComplexity int) int
+		CreatedVia        func(childComplexity int) int
+		Currency          func(childComplexity int) int
+		Customer          func(childComplexity int) int
+		Discounts         func(childComplexity int) int
+		DisplayCurrency   func(childComplexity int) int
+		DisplayExchange   func(childComplexity int) int
+		Fees              func(childComplexity int) int
+		FlowID            func(childComplexity int) int
+		IsProcessed       func(childComplexity int) int
+		LineItems         func(childComplexity int) int
+		LinkToCart        func(childComplexity int) int
+		OrderBalance      func(childComplexity int) int
+		OrderID           func(childComplexity int) int
+		OrderMetaData     func(childComplexity int) int
+		OrderTotal        func(childComplexity int) int
+		OverrideFallbacks func(childComplexity int) int
+		Payments          func(childComplexity int) int
+		PlatformOrderID   func(childComplexity int) int
+		ResumableLink     func(childComplexity int) int
+		Shipping          func(childComplexity int) int
+		Taxes             func(childComplexity int) int
 	}
 
 	AppliedOverride struct {
@@ -1643,6 +1644,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApplicationState.OrderTotal(childComplexity), true
+	case "ApplicationState.overrideFallbacks":
+		if e.ComplexityRoot.ApplicationState.OverrideFallbacks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApplicationState.OverrideFallbacks(childComplexity), true
 	case "ApplicationState.payments":
 		if e.ComplexityRoot.ApplicationState.Payments == nil {
 			break
@@ -14298,7 +14305,7 @@ type ApplicationState {
   customer: OrderCustomer
   addresses: OrderAddresses!
   lineItems: [LineItemState!]!
-  """The order's fees, as REST's fees: checkoutd charges none, so the list is empty."""
+  """The order's fees, as REST's fees: only an outside system (the shop's remote state authority) adds them."""
   fees: [JSON!]!
   taxes: [TaxLine!]!
   discounts: [DiscountLine!]!
@@ -14319,6 +14326,8 @@ type ApplicationState {
   isProcessed: Boolean!
   orderID: Int!
   platformOrderID: String!
+  """API override types whose last call failed and whose built-in function answered instead (the override's fallback policy; docs/overrides.md)."""
+  overrideFallbacks: [String!]!
 }
 
 type OrderCustomer {
@@ -14921,11 +14930,17 @@ input APIOverrideInput {
   overrideType: String
   url: String
   sharedSecret: String
+  """refuse or fallback: what a failed call does (docs/overrides.md); unset, the type's default."""
+  failurePolicy: String
+  """Bounds each call: 100 to 10000 milliseconds (default 2000)."""
+  timeoutMs: Int
 }
 
 input RSAConfigInput {
   url: String
   sharedSecret: String
+  """Bounds each call: 100 to 10000 milliseconds (default 2000)."""
+  timeoutMs: Int
 }
 
 input IssueGiftCardInput {
@@ -15210,6 +15225,8 @@ func (ec *executionContext) childFields_ApplicationState(ctx context.Context, fi
 		return ec.fieldContext_ApplicationState_orderID(ctx, field)
 	case "platformOrderID":
 		return ec.fieldContext_ApplicationState_platformOrderID(ctx, field)
+	case "overrideFallbacks":
+		return ec.fieldContext_ApplicationState_overrideFallbacks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ApplicationState", field.Name)
 }
@@ -21571,6 +21588,29 @@ func (ec *executionContext) _ApplicationState_platformOrderID(ctx context.Contex
 	)
 }
 func (ec *executionContext) fieldContext_ApplicationState_platformOrderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
+}
+
+func (ec *executionContext) _ApplicationState_overrideFallbacks(ctx context.Context, field graphql.CollectedField, obj *model.ApplicationState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApplicationState_overrideFallbacks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OverrideFallbacks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApplicationState_overrideFallbacks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ApplicationState", field, false, false, "String")
 }
 
@@ -44517,7 +44557,7 @@ func (ec *executionContext) unmarshalInputAPIOverrideInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"overrideType", "url", "sharedSecret"}
+	fieldsInOrder := [...]string{"overrideType", "url", "sharedSecret", "failurePolicy", "timeoutMs"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -44545,6 +44585,20 @@ func (ec *executionContext) unmarshalInputAPIOverrideInput(ctx context.Context, 
 				return it, err
 			}
 			it.SharedSecret = data
+		case "failurePolicy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failurePolicy"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailurePolicy = data
+		case "timeoutMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMS = data
 		}
 	}
 	return it, nil
@@ -62589,7 +62643,7 @@ func (ec *executionContext) unmarshalInputRSAConfigInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"url", "sharedSecret"}
+	fieldsInOrder := [...]string{"url", "sharedSecret", "timeoutMs"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -62610,6 +62664,13 @@ func (ec *executionContext) unmarshalInputRSAConfigInput(ctx context.Context, ob
 				return it, err
 			}
 			it.SharedSecret = data
+		case "timeoutMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMS = data
 		}
 	}
 	return it, nil
@@ -71447,6 +71508,11 @@ func (ec *executionContext) _ApplicationState(ctx context.Context, sel ast.Selec
 			}
 		case "platformOrderID":
 			out.Values[i] = ec._ApplicationState_platformOrderID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "overrideFallbacks":
+			out.Values[i] = ec._ApplicationState_overrideFallbacks(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -86,8 +86,11 @@ func checkComplete(v *orders.OrderView) error {
 // processed with a platform_order_id of checkoutd's own.
 func (s *Service) ProcessOrder(ctx context.Context, sess *orders.OrderSession) (*ProcessResult, error) {
 	// The shop's remote state authority, if any, must agree that the order can be had before
-	// anything is reserved or authorized.
+	// anything is reserved or authorized; without one, the inventory override, if any.
 	if err := s.orders.CheckRemoteInventory(ctx, sess, orders.InventoryStageFinal); err != nil {
+		return nil, err
+	}
+	if err := s.orders.CheckFinalInventoryOverride(ctx, sess); err != nil {
 		return nil, err
 	}
 	r, err := s.reserveForProcessing(ctx, sess)

@@ -124,3 +124,31 @@ func (s *Service) inventoryOverride(ctx context.Context, sess *OrderSession, v *
 	}
 	return check, out, nil
 }
+
+// CheckFinalInventoryOverride is process_order's final inventory check by the order's inventory
+// override, before anything is reserved or authorized: a fail answer refuses processing
+// (inventory.insufficient, the override's failed items in the details), as does a failed call
+// under the refuse policy (override.unavailable). Without an override, or when it fell back,
+// the catalog's reservation alone decides, as always; it still runs after a pass, for the
+// variants the catalog tracks.
+func (s *Service) CheckFinalInventoryOverride(ctx context.Context, sess *OrderSession) error {
+	o, err := s.SessionOrder(ctx, sess)
+	if err != nil {
+		return err
+	}
+	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, o)
+	if err != nil || !set.Has(override.Inventory) {
+		return err
+	}
+	v, err := s.OrderState(ctx, sess)
+	if err != nil {
+		return err
+	}
+	check, out, err := s.inventoryOverride(ctx, sess, v, InventoryStageFinal)
+	if err != nil || out != override.Answered || check.Result == InventoryPass {
+		return err
+	}
+	return &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "inventory.insufficient",
+		Message: "the shop's inventory service refused the order: " + check.Reason,
+		Details: map[string]any{"field": "line_items", "override_type": override.Inventory, "failed_items": check.FailedItems}}
+}

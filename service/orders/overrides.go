@@ -271,3 +271,46 @@ func createOrderOverrides(ctx context.Context, tx *ent.Tx, orderID int, ins []ov
 	}
 	return tx.OrderAPIOverride.CreateBulk(builders...).Exec(ctx)
 }
+
+// estimateOverride is the outside pricing of the order v if it were at (another address),
+// asking at's override of typ (shipping or tax) for its part, for an estimate: nothing is
+// stored. The part is the built-in one's (nil) when the override fell back.
+func (s *Service) estimateOverride(ctx context.Context, sess *OrderSession, v *OrderView, at *ent.Order, typ string) (*schema.OutsidePricing, error) {
+	priced, err := s.outsideInEffect(ctx, s.p.DB.Read, sess.Shop, v.Order)
+	if err != nil {
+		return nil, err
+	}
+	op := priced.OutsidePricing
+	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, v.Order)
+	if err != nil || !set.Has(typ) {
+		return op, err
+	}
+	if op == nil {
+		op = &schema.OutsidePricing{}
+	}
+	op = cloneOutside(op)
+	req := override.Request{PublicOrderID: v.Order.PublicOrderID, Order: override.StateOf(at, v.LineItems, &v.Pricing)}
+	switch typ {
+	case override.Shipping:
+		var a override.ShippingAnswer
+		out, err := s.overrides.Call(override.WithMemo(ctx), set, typ, req, &a)
+		if err != nil {
+			return nil, err
+		}
+		op.Shipping = nil
+		if out == override.Answered {
+			op.Shipping = &schema.OutsideShipping{Lines: a.ShippingLines}
+		}
+	case override.Tax:
+		var a override.TaxAnswer
+		out, err := s.overrides.Call(override.WithMemo(ctx), set, typ, req, &a)
+		if err != nil {
+			return nil, err
+		}
+		op.Taxes = nil
+		if out == override.Answered {
+			op.Taxes = a.Taxes()
+		}
+	}
+	return op, nil
+}

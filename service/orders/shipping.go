@@ -6,6 +6,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/schema"
+	"github.com/checkoutd/checkoutd/service/override"
 	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -54,6 +55,9 @@ func (s *Service) EstimateShippingLines(ctx context.Context, sess *OrderSession,
 	// A copy of the order carries the address; the stored order and the view stay as they are.
 	at := *v.Order
 	at.ShippingAddress = &in
+	if at.OutsidePricing, err = s.estimateOverride(ctx, sess, v, &at, override.Shipping); err != nil {
+		return nil, nil, err
+	}
 	lines, err := s.availableShippingLines(ctx, s.p.DB.Read, sess.Shop.ID, &at, v.LineItems)
 	if err != nil {
 		return nil, nil, err

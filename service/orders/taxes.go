@@ -86,6 +86,16 @@ func (s *Service) EstimateTaxes(ctx context.Context, sess *OrderSession, in Addr
 	}
 	at := *v.Order
 	at.TaxBasis = &schema.TaxBasis{CountryCode: in.CountryCode, ProvinceCode: in.ProvinceCode}
+	// The tax override is asked as if the order shipped (or billed, as taxes go) there.
+	asked := at
+	if _, kind := taxAddress(v.Order, v.LineItems); kind == BillingAddress {
+		asked.BillingAddress = &in
+	} else {
+		asked.ShippingAddress = &in
+	}
+	if at.OutsidePricing, err = s.estimateOverride(ctx, sess, v, &asked, override.Tax); err != nil {
+		return nil, err
+	}
 	rules, err := s.loadPricingRules(ctx, s.p.DB.Read, sess.Shop, &at)
 	if err != nil {
 		return nil, err

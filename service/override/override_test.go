@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -405,17 +406,36 @@ func TestAShopWithARemoteStateAuthorityCallsNoOverride(t *testing.T) {
 		p := newPeer(t, "secret", answers(80))
 		f.override(t, override.AddressValidate, p, "")
 		f.override(t, override.Tax, p, "")
-		url, secret := "https://rsa.example.com", "rsa-secret"
+		// The RSA validates everything and answers each event with the state it was sent.
+		var rsaCalls atomic.Int32
+		rsaServer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if err := hmacsig.Verify(r.Header, []byte("rsa-secret"), time.Now()); err != nil {
+				http.Error(w, `{"error":"bad signature"}`, http.StatusUnauthorized)
+				return
+			}
+			rsaCalls.Add(1)
+			var body struct {
+				OrderState json.RawMessage `json:"order_state"`
+			}
+			_ = json.NewDecoder(r.Body).Decode(&body)
+			w.Header().Set("Content-Type", "application/json")
+			if strings.HasSuffix(r.URL.Path, "/process_order_events") {
+				_, _ = w.Write(body.OrderState)
+				return
+			}
+			_, _ = w.Write([]byte(`{}`))
+		}))
+		t.Cleanup(rsaServer.Close)
+		url, secret := rsaServer.URL, "rsa-secret"
 		if _, err := f.svc.Shops.CreateRSAConfig(ctx, f.sh, shops.RSAConfigInput{URL: &url, SharedSecret: &secret}); err != nil {
 			t.Fatal(err)
 		}
 		f.shipToOttawa(t)
-		v, err := f.svc.Orders.GenerateTaxes(ctx, f.session())
-		if err != nil {
+		if _, err := f.svc.Orders.GenerateTaxes(ctx, f.session()); err != nil {
 			t.Fatal(err)
 		}
-		if len(p.calls) != 0 || v.Pricing.TaxTotal != 50 {
-			t.Fatalf("calls %v, tax total %d", p.calls, v.Pricing.TaxTotal)
+		if len(p.calls) != 0 || rsaCalls.Load() == 0 {
+			t.Fatalf("override calls %v, RSA calls %d", p.calls, rsaCalls.Load())
 		}
 	})
 }
@@ -432,5 +452,45 @@ func TestOrderOverrideSecretsAreSealedAtRest(t *testing.T) {
 			t.Fatalf("stored %q", stored)
 		}
 		_ = schema.OutsideFromOverride
+	})
+}
+
+func TestAFinalInventoryRefusalStopsProcessingBeforeAnythingIsReserved(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		f := setUp(t, db, nil)
+		inv := newPeer(t, "inv-secret", answers(0))
+		f.override(t, override.Inventory, inv, "")
+		_, err := f.svc.Checkout.ProcessOrder(ctx, f.session())
+		wantProblem(t, err, problem.Invalid, "inventory.insufficient")
+		v, err := f.svc.Orders.OrderState(ctx, f.session())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Order.Status.String() != "open" || v.Order.Reserved || inv.called(override.Inventory) != 1 {
+			t.Fatalf("status %s, reserved %v, calls %d", v.Order.Status, v.Order.Reserved, inv.called(override.Inventory))
+		}
+	})
+}
+
+func TestATaxEstimateAsksTheTaxOverrideForTheAddressGiven(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		f := setUp(t, db, nil)
+		var askedCity string
+		tax := newPeer(t, "tax-secret", func(req override.Request) (int, any) {
+			askedCity = req.Order.ShippingAddress.City
+			return answers(33)(req)
+		})
+		f.override(t, override.Tax, tax, "")
+		f.shipToOttawa(t)
+		elsewhere := ottawa()
+		elsewhere.City = "Toronto"
+		est, err := f.svc.Orders.EstimateTaxes(context.Background(), f.session(), elsewhere)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if askedCity != "Toronto" || est.TaxTotal != 33 || est.Total != 1033 {
+			t.Fatalf("asked for %q; estimate %+v", askedCity, est)
+		}
 	})
 }

@@ -144,7 +144,7 @@ var (
 		{Invalid, "02-22", "order.no_billing_address", "process_order on an order with a tender that is not a gift card and no billing address (details.field)"},
 		{Invalid, "02-22", "order.payments_do_not_cover_total", "process_order when tenders differ from the total (details.order_total, payments_total)"},
 		{Invalid, "02-22", "order.no_payments", "backend authorize with no tender on the order"},
-		{Invalid, "02-22", "inventory.insufficient", "process_order when a tracked variant lacks stock (details.line_item_key)"},
+		{Invalid, "02-22", "inventory.insufficient", "process_order when a tracked variant lacks stock (details.line_item_key), or when the shop's inventory override answers fail to the final check (details.override_type, failed_items); nothing is reserved or authorized"},
 		{Invalid, "02-22", "payment.invalid_payment", "tender without token, or with a text or object over its bound (details.field)"},
 		{Invalid, "02-22", "payment.invalid_amount", "a tender amount that is not positive or over the largest amount"},
 		{Invalid, "02-22", "payment.gateway_not_found", "tender naming no gateway of the shop"},

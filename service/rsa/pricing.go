@@ -57,7 +57,7 @@ func answeredPricing(r *orders.RemoteOrder, st *OrderState, cur string) error {
 	if err != nil {
 		return err
 	}
-	out := &schema.OutsidePricing{Taxes: &schema.OutsideTaxes{Lines: map[string][]schema.OutsideTax{}},
+	out := &schema.OutsidePricing{From: schema.OutsideFromRSA, Taxes: &schema.OutsideTaxes{Lines: map[string][]schema.OutsideTax{}},
 		Discounts: &schema.OutsideDiscounts{Codes: []schema.OutsideDiscount{}}, Fees: []schema.OutsideFee{}}
 	if sel := st.SelectedShipping; sel != nil {
 		cost, err := minor(sel.Cost, cur)
