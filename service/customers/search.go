@@ -1,0 +1,176 @@
+package customers
+
+import (
+	"database/sql/driver"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+	"modernc.org/sqlite"
+
+	"github.com/checkoutd/checkoutd/ent/customer"
+	"github.com/checkoutd/checkoutd/service/problem"
+)
+
+// The fuzzy search of the customer list (`search`, docs/api.md "Customers"): each word of the
+// search must be found in a customer's first name, last name, email or phone, either as part of
+// it (any case) or, in a name, as a word spelt alike: pg_trgm's trigram similarity of at least
+// SimilarityThreshold, so that "Smiht" finds Smith. Both databases answer from an index:
+// PostgreSQL from the GIN trigram index customer_search (its % operator and ILIKE), SQLite from
+// the FTS5 trigram table customer_search_fts (the rows sharing a trigram with the word), whose
+// candidates the same similarity, computed by checkoutd_similarity, then decides.
+
+const (
+	// SimilarityThreshold is pg_trgm's default threshold of its % operator.
+	SimilarityThreshold = 0.3
+	// MinSearchWord is the shortest word searched, in characters: a trigram index finds
+	// nothing shorter than a trigram; shorter words of a search are left out.
+	MinSearchWord = 3
+	// MaxSearchWords and MaxSearchLength bound a search.
+	MaxSearchWords  = 5
+	MaxSearchLength = 255
+	maxSearchWord   = 64
+)
+
+func init() {
+	// SQLite's side of pg_trgm's similarity, for the search's candidates.
+	if err := sqlite.RegisterDeterministicScalarFunction("checkoutd_similarity", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		return Similarity(text(args[0]), text(args[1])), nil
+	}); err != nil {
+		panic(err)
+	}
+}
+
+func text(v driver.Value) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	}
+	return ""
+}
+
+func searchInvalid(message string) *problem.Error {
+	return &problem.Error{Kind: problem.Malformed, Code: problem.CodeBadRequest, Type: "query.invalid", Message: message,
+		Details: map[string]any{"field": "search"}}
+}
+
+// searchWords are the words of a search that are searched: at least MinSearchWord characters.
+func searchWords(search string) ([]string, error) {
+	if len(search) > MaxSearchLength || !utf8.ValidString(search) || strings.ContainsRune(search, 0) {
+		return nil, searchInvalid("search is over 255 bytes or not UTF-8 text")
+	}
+	var words []string
+	for _, w := range strings.Fields(strings.ToLower(search)) {
+		if utf8.RuneCountInString(w) < MinSearchWord {
+			continue
+		}
+		if len(w) > maxSearchWord {
+			return nil, searchInvalid("a word of search is over 64 bytes")
+		}
+		words = append(words, w)
+	}
+	if len(words) == 0 {
+		return nil, searchInvalid("search has no word of at least 3 characters (shorter words are not searched)")
+	}
+	if len(words) > MaxSearchWords {
+		return nil, searchInvalid("search has more than 5 words of at least 3 characters")
+	}
+	return words, nil
+}
+
+// searchPredicate keeps the customers in which every word is found.
+func searchPredicate(words []string) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		for _, w := range words {
+			s.Where(wordPredicate(s, w))
+		}
+	}
+}
+
+func wordPredicate(s *sql.Selector, w string) *sql.Predicate {
+	names := []string{s.C(customer.FieldFirstName), s.C(customer.FieldLastName)}
+	all := append(names, s.C(customer.FieldEmail), s.C(customer.FieldPhone))
+	contains := "%" + escapeLike(w) + "%"
+	return sql.P(func(b *sql.Builder) {
+		if b.Dialect() == dialect.Postgres {
+			b.WriteString("(")
+			for i, c := range names {
+				if i > 0 {
+					b.WriteString(" OR ")
+				}
+				b.Ident(c).WriteString(" % ").Arg(w)
+			}
+			for _, c := range all {
+				b.WriteString(" OR ").Ident(c).WriteString(" ILIKE ").Arg(contains)
+			}
+			b.WriteString(")")
+			return
+		}
+		b.Ident(s.C(customer.FieldID)).WriteString(" IN (SELECT rowid FROM customer_search_fts WHERE customer_search_fts MATCH ").
+			Arg(matchAnyTrigram(w)).WriteString(") AND (")
+		for i, c := range names {
+			if i > 0 {
+				b.WriteString(" OR ")
+			}
+			b.WriteString("checkoutd_similarity(").Ident(c).Comma().Arg(w).WriteString(") >= ").Arg(SimilarityThreshold)
+		}
+		for _, c := range all {
+			b.WriteString(" OR ").Ident(c).WriteString(" LIKE ").Arg(contains).WriteString(" ESCAPE ").Arg(`\`)
+		}
+		b.WriteString(")")
+	})
+}
+
+func escapeLike(w string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(w)
+}
+
+// matchAnyTrigram is the FTS5 query of the rows holding any trigram of w: a row holding w, and
+// one spelt alike, holds one.
+func matchAnyTrigram(w string) string {
+	r := []rune(w)
+	seen := map[string]bool{}
+	var terms []string
+	for i := 0; i+3 <= len(r); i++ {
+		t := string(r[i : i+3])
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		terms = append(terms, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
+	}
+	return strings.Join(terms, " OR ")
+}
+
+// Similarity is pg_trgm's similarity of a and b: the trigrams they share over the trigrams of
+// either, each word (letters and digits, in lower case) padded with two spaces before and one
+// after.
+func Similarity(a, b string) float64 {
+	ta, tb := trigrams(a), trigrams(b)
+	if len(ta) == 0 || len(tb) == 0 {
+		return 0
+	}
+	common := 0
+	for t := range ta {
+		if tb[t] {
+			common++
+		}
+	}
+	return float64(common) / float64(len(ta)+len(tb)-common)
+}
+
+func trigrams(s string) map[string]bool {
+	set := map[string]bool{}
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, w := range words {
+		r := append([]rune("  "+w), ' ')
+		for i := 0; i+3 <= len(r); i++ {
+			set[string(r[i:i+3])] = true
+		}
+	}
+	return set
+}
