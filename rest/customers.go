@@ -50,23 +50,23 @@ func (a *API) customerPathOfThree(w http.ResponseWriter, r *http.Request, sh *en
 
 // customerJSON is the spec's service customer.
 type customerJSON struct {
-	ID                int            `json:"id"`
-	ShopIdentifier    string         `json:"shop_identifier"`
-	PlatformID        string         `json:"platform_id"`
-	PlatformType      string         `json:"platform_type"`
-	FirstName         string         `json:"first_name"`
-	LastName          string         `json:"last_name"`
-	Email             string         `json:"email"`
-	Phone             string         `json:"phone"`
-	Tags              string         `json:"tags"`
-	Labels            []any          `json:"labels"`
-	Groups            []any          `json:"groups"`
-	Addresses         []addressJSON  `json:"addresses"`
-	DefaultAddress    *addressJSON   `json:"default_address"`
-	PlatformCreatedAt *time.Time     `json:"platform_created_at"`
-	CreatedAt         time.Time      `json:"created_at"`
-	UpdatedAt         time.Time      `json:"updated_at"`
-	DeletedAt         *time.Time     `json:"deleted_at"`
+	ID                int           `json:"id"`
+	ShopIdentifier    string        `json:"shop_identifier"`
+	PlatformID        string        `json:"platform_id"`
+	PlatformType      string        `json:"platform_type"`
+	FirstName         string        `json:"first_name"`
+	LastName          string        `json:"last_name"`
+	Email             string        `json:"email"`
+	Phone             string        `json:"phone"`
+	Tags              string        `json:"tags"`
+	Labels            []any         `json:"labels"`
+	Groups            []any         `json:"groups"`
+	Addresses         []addressJSON `json:"addresses"`
+	DefaultAddress    *addressJSON  `json:"default_address"`
+	PlatformCreatedAt *time.Time    `json:"platform_created_at"`
+	CreatedAt         time.Time     `json:"created_at"`
+	UpdatedAt         time.Time     `json:"updated_at"`
+	DeletedAt         *time.Time    `json:"deleted_at"`
 }
 
 // addressJSON is the spec's service address.

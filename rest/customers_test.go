@@ -448,5 +448,3 @@ func TestValidateCustomerJWTAsksTheShopsPlatform(t *testing.T) {
 		a.do("GET", customersPath(a)+"/pid/"+c.PlatformID+"/validate", nil).wantError(t, 400, "02-00", "query.invalid")
 	})
 }
-
-
