@@ -15,9 +15,9 @@ import (
 )
 
 // The fuzzy search of the customer list (`search`, docs/api.md "Customers"): each word of the
-// search must be found in a customer's first name, last name, email or phone, either as part of
-// it (any case) or, in a name, as a word spelt alike: pg_trgm's trigram similarity of at least
-// SimilarityThreshold, so that "Smiht" finds Smith. Both databases answer from an index:
+// search must be found in a customer: in the first or last name as a name spelt alike (pg_trgm's
+// trigram similarity of at least SimilarityThreshold, so that "Smiht" finds Smith), or as part
+// of the email or phone (any case). Both databases answer from an index:
 // PostgreSQL from the GIN trigram index customer_search (its % operator and ILIKE), SQLite from
 // the FTS5 trigram table customer_search_fts (the rows sharing a trigram with the word), whose
 // candidates the same similarity, computed by checkoutd_similarity, then decides.
@@ -92,20 +92,22 @@ func searchPredicate(words []string) func(*sql.Selector) {
 }
 
 func wordPredicate(s *sql.Selector, w string) *sql.Predicate {
-	names := []string{s.C(customer.FieldFirstName), s.C(customer.FieldLastName)}
-	all := append(names, s.C(customer.FieldEmail), s.C(customer.FieldPhone))
+	names := []string{customer.FieldFirstName, customer.FieldLastName}
+	parts := []string{customer.FieldEmail, customer.FieldPhone}
 	contains := "%" + escapeLike(w) + "%"
 	return sql.P(func(b *sql.Builder) {
 		if b.Dialect() == dialect.Postgres {
-			b.WriteString("(")
+			// One subquery per column, each answered by the GIN index alone: PostgreSQL plans an
+			// OR of these conditions as a scan of every row (it underrates the cost of %).
+			b.Ident(s.C(customer.FieldID)).WriteString(" IN (")
 			for i, c := range names {
 				if i > 0 {
-					b.WriteString(" OR ")
+					b.WriteString(" UNION ALL ")
 				}
-				b.Ident(c).WriteString(" % ").Arg(w)
+				b.WriteString("SELECT id FROM " + customer.Table + " WHERE ").Ident(c).WriteString(" % ").Arg(w)
 			}
-			for _, c := range all {
-				b.WriteString(" OR ").Ident(c).WriteString(" ILIKE ").Arg(contains)
+			for _, c := range parts {
+				b.WriteString(" UNION ALL SELECT id FROM " + customer.Table + " WHERE ").Ident(c).WriteString(" ILIKE ").Arg(contains)
 			}
 			b.WriteString(")")
 			return
@@ -116,10 +118,10 @@ func wordPredicate(s *sql.Selector, w string) *sql.Predicate {
 			if i > 0 {
 				b.WriteString(" OR ")
 			}
-			b.WriteString("checkoutd_similarity(").Ident(c).Comma().Arg(w).WriteString(") >= ").Arg(SimilarityThreshold)
+			b.WriteString("checkoutd_similarity(").Ident(s.C(c)).Comma().Arg(w).WriteString(") >= ").Arg(SimilarityThreshold)
 		}
-		for _, c := range all {
-			b.WriteString(" OR ").Ident(c).WriteString(" LIKE ").Arg(contains).WriteString(" ESCAPE ").Arg(`\`)
+		for _, c := range parts {
+			b.WriteString(" OR ").Ident(s.C(c)).WriteString(" LIKE ").Arg(contains).WriteString(" ESCAPE ").Arg(`\`)
 		}
 		b.WriteString(")")
 	})
