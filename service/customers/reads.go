@@ -47,7 +47,9 @@ const MaxIDs = 100
 
 // Page is one page of a customer list.
 type Page struct {
-	Customers  []*ent.Customer
+	Customers []*ent.Customer
+	// Cursors are the customers' positions (GraphQL's edge cursors), as after or before.
+	Cursors    []string
 	Pagination filter.Pagination
 }
 
@@ -89,9 +91,10 @@ func (s *Service) List(ctx context.Context, sh *ent.Shop, q url.Values) (*Page, 
 		keys[i] = filter.Row{ID: c.ID, Value: orderValue(page.Order.Name, c)}
 	}
 	keep, pg := page.Paginate(keys, total)
-	out := &Page{Customers: make([]*ent.Customer, len(keep)), Pagination: pg}
+	out := &Page{Customers: make([]*ent.Customer, len(keep)), Cursors: make([]string, len(keep)), Pagination: pg}
 	for i, k := range keep {
 		out.Customers[i] = rows[k]
+		out.Cursors[i] = page.CursorOf(keys[k])
 	}
 	return out, nil
 }

@@ -255,15 +255,16 @@ func (p PageQuery) Paginate(rows []Row, total int) (keep []int, pg Pagination) {
 	}
 	first, last := rows[idx[0]], rows[idx[len(idx)-1]]
 	if hasNext {
-		pg.Next = url.Values{"after": {p.cursorAt(last)}, "before": nil, "page": {strconv.Itoa(min(p.Page+1, maxPage))}}
+		pg.Next = url.Values{"after": {p.CursorOf(last)}, "before": nil, "page": {strconv.Itoa(min(p.Page+1, maxPage))}}
 	}
 	if hasPrevious {
-		pg.Previous = url.Values{"before": {p.cursorAt(first)}, "after": nil, "page": {strconv.Itoa(max(p.Page-1, 1))}}
+		pg.Previous = url.Values{"before": {p.CursorOf(first)}, "after": nil, "page": {strconv.Itoa(max(p.Page-1, 1))}}
 	}
 	return idx, pg
 }
 
-func (p PageQuery) cursorAt(r Row) string {
+// CursorOf is the cursor of a row: after it (or before it), the rows next to it in the order.
+func (p PageQuery) CursorOf(r Row) string {
 	c := Cursor{OrderBy: p.Order.Name, Desc: p.Desc, ID: r.ID}
 	switch v := r.Value.(type) {
 	case string:
