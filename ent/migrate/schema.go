@@ -289,6 +289,14 @@ var (
 				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[2]},
 			},
 			{
+				Name:    "customer_live_by_id",
+				Unique:  false,
+				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "platform_deleted_at IS NULL",
+				},
+			},
+			{
 				Name:    "customer_search",
 				Unique:  false,
 				Columns: []*schema.Column{CustomersColumns[4], CustomersColumns[5], CustomersColumns[6], CustomersColumns[7]},
