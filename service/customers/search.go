@@ -85,6 +85,20 @@ func searchWords(search string) ([]string, error) {
 // searchPredicate keeps the customers in which every word is found.
 func searchPredicate(words []string) func(*sql.Selector) {
 	return func(s *sql.Selector) {
+		// On SQLite the candidates of every word are one FTS5 query (an AND of the words'),
+		// which FTS5 intersects in its index rather than SQLite joining a list per word.
+		s.Where(sql.P(func(b *sql.Builder) {
+			if b.Dialect() == dialect.Postgres {
+				b.WriteString("TRUE")
+				return
+			}
+			match := make([]string, len(words))
+			for i, w := range words {
+				match[i] = "(" + matchAnyTrigram(w) + ")"
+			}
+			b.Ident(s.C(customer.FieldID)).WriteString(" IN (SELECT rowid FROM customer_search_fts WHERE customer_search_fts MATCH ").
+				Arg(strings.Join(match, " AND ")).WriteString(")")
+		}))
 		for _, w := range words {
 			s.Where(wordPredicate(s, w))
 		}
@@ -112,8 +126,7 @@ func wordPredicate(s *sql.Selector, w string) *sql.Predicate {
 			b.WriteString(")")
 			return
 		}
-		b.Ident(s.C(customer.FieldID)).WriteString(" IN (SELECT rowid FROM customer_search_fts WHERE customer_search_fts MATCH ").
-			Arg(matchAnyTrigram(w)).WriteString(") AND (")
+		b.WriteString("(")
 		for i, c := range names {
 			if i > 0 {
 				b.WriteString(" OR ")
@@ -131,9 +144,12 @@ func escapeLike(w string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(w)
 }
 
-// matchAnyTrigram is the FTS5 query of the rows holding any trigram of w: a row holding w, and
-// one spelt alike, holds one.
+// matchAnyTrigram is the FTS5 query of the candidates of w: the rows holding w (as a phrase
+// of the trigram tokenizer, a part of a column), and those whose first or last name holds a
+// trigram of w, which a name spelt alike does. Only names are matched by trigram: in emails and
+// phones the trigrams of a number are common to most rows.
 func matchAnyTrigram(w string) string {
+	quote := func(t string) string { return `"` + strings.ReplaceAll(t, `"`, `""`) + `"` }
 	r := []rune(w)
 	seen := map[string]bool{}
 	var terms []string
@@ -143,9 +159,9 @@ func matchAnyTrigram(w string) string {
 			continue
 		}
 		seen[t] = true
-		terms = append(terms, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
+		terms = append(terms, quote(t))
 	}
-	return strings.Join(terms, " OR ")
+	return quote(w) + " OR {first_name last_name} : (" + strings.Join(terms, " OR ") + ")"
 }
 
 // Similarity is pg_trgm's similarity of a and b: the trigrams they share over the trigrams of
