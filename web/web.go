@@ -81,6 +81,7 @@ func Register(mux *http.ServeMux, svc *service.Service, opts ...Option) {
 	c.giftCardRoutes(mux)
 	c.orderRoutes(mux)
 	c.catalogRoutes(mux)
+	c.customerRoutes(mux)
 	c.taxRoutes(mux)
 	c.discountRoutes(mux)
 	c.subscriptionRoutes(mux)

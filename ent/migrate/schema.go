@@ -290,6 +290,33 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[2]},
 			},
+			{
+				Name:    "customer_live_by_id",
+				Unique:  false,
+				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "platform_deleted_at IS NULL",
+				},
+			},
+			{
+				Name:    "customer_search",
+				Unique:  false,
+				Columns: []*schema.Column{CustomersColumns[4], CustomersColumns[5], CustomersColumns[6], CustomersColumns[7]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClassColumns: map[string]string{
+						CustomersColumns[6].Name: "gin_trgm_ops",
+
+						CustomersColumns[4].Name: "gin_trgm_ops",
+
+						CustomersColumns[5].Name: "gin_trgm_ops",
+
+						CustomersColumns[7].Name: "gin_trgm_ops",
+					},
+					Types: map[string]string{
+						"postgres": "GIN",
+					},
+				},
+			},
 		},
 	}
 	// CustomerAddressesColumns holds the columns for the "customer_addresses" table.

@@ -3,6 +3,7 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
@@ -43,7 +44,21 @@ func (Customer) Edges() []ent.Edge {
 }
 
 func (Customer) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("shop_id", "platform_id").Unique(), index.Fields("shop_id", "updated_at")}
+	return []ent.Index{
+		index.Fields("shop_id", "platform_id").Unique(), index.Fields("shop_id", "updated_at"),
+		// customer_live_by_id serves the customer list's default order and its total: the shop's
+		// customers the platform has not deleted, in id order (keyset pages, no sort), and their
+		// count from the index alone.
+		index.Fields("shop_id", "id").StorageKey("customer_live_by_id").Annotations(entsql.IndexWhere("platform_deleted_at IS NULL")),
+		// customer_search is the fuzzy search's index on PostgreSQL: pg_trgm's trigrams of each
+		// searched column (the extension is created by its own migration, before this index). On
+		// SQLite ent declares it as a plain index; the search there uses the FTS5 table
+		// customer_search_fts (service/customers/search.go).
+		index.Fields("first_name", "last_name", "email", "phone").StorageKey("customer_search").Annotations(
+			entsql.IndexTypes(map[string]string{dialect.Postgres: "GIN"}),
+			entsql.OpClassColumn("first_name", "gin_trgm_ops"), entsql.OpClassColumn("last_name", "gin_trgm_ops"),
+			entsql.OpClassColumn("email", "gin_trgm_ops"), entsql.OpClassColumn("phone", "gin_trgm_ops")),
+	}
 }
 
 func (Customer) Annotations() []schema.Annotation { return []schema.Annotation{entgql.Skip()} }

@@ -51,6 +51,7 @@ type ResolverRoot interface {
 	APIOverride() APIOverrideResolver
 	ApplicationState() ApplicationStateResolver
 	AppliedOverride() AppliedOverrideResolver
+	Customer() CustomerResolver
 	ExternalPaymentGateway() ExternalPaymentGatewayResolver
 	Mutation() MutationResolver
 	Order() OrderResolver
@@ -235,6 +236,58 @@ type ComplexityRoot struct {
 		IsoNumericCode func(childComplexity int) int
 		ShowIsoCode    func(childComplexity int) int
 		Symbol         func(childComplexity int) int
+	}
+
+	Customer struct {
+		Addresses         func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		Email             func(childComplexity int) int
+		FirstName         func(childComplexity int) int
+		ID                func(childComplexity int) int
+		LastName          func(childComplexity int) int
+		Phone             func(childComplexity int) int
+		PlatformCreatedAt func(childComplexity int) int
+		PlatformDeletedAt func(childComplexity int) int
+		PlatformID        func(childComplexity int) int
+		UpdatedAt         func(childComplexity int) int
+	}
+
+	CustomerAddress struct {
+		AddressType  func(childComplexity int) int
+		AddressUse   func(childComplexity int) int
+		City         func(childComplexity int) int
+		Company      func(childComplexity int) int
+		Country      func(childComplexity int) int
+		CountryCode  func(childComplexity int) int
+		FirstName    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		IsDefault    func(childComplexity int) int
+		LastName     func(childComplexity int) int
+		Phone        func(childComplexity int) int
+		PlatformID   func(childComplexity int) int
+		PostalCode   func(childComplexity int) int
+		Province     func(childComplexity int) int
+		ProvinceCode func(childComplexity int) int
+		Street1      func(childComplexity int) int
+		Street2      func(childComplexity int) int
+	}
+
+	CustomerConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CustomerEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	CustomerPageInfo struct {
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	CustomerSubscription struct {
@@ -913,6 +966,7 @@ type ComplexityRoot struct {
 		CheckInventory           func(childComplexity int, publicOrderID string, stage string) int
 		CheckPaymentIframeStyles func(childComplexity int, publicOrderID string, styleSheet orders.PaymentIframeStyles) int
 		ConnectorCalls           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConnectorCallOrder) int
+		Customers                func(childComplexity int, first *int, after *string, last *int, before *string, filter []string, search *string, ids []int, sinceID *int, updatedAtMin *time.Time, updatedAtMax *time.Time, orderBy *model.CustomerOrderField, orderDirection *entgql.OrderDirection, includeDeleted *bool) int
 		EnabledFlows             func(childComplexity int) int
 		EstimateShippingLines    func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
 		EstimateTaxes            func(childComplexity int, publicOrderID string, input schema.OrderAddress) int
@@ -1274,6 +1328,9 @@ type ApplicationStateResolver interface {
 type AppliedOverrideResolver interface {
 	Source(ctx context.Context, obj *shops.AppliedOverride) (model.OverrideSource, error)
 }
+type CustomerResolver interface {
+	Addresses(ctx context.Context, obj *ent.Customer) ([]*ent.CustomerAddress, error)
+}
 type ExternalPaymentGatewayResolver interface {
 	APITokenMasked(ctx context.Context, obj *ent.ExternalPaymentGateway) (*string, error)
 }
@@ -1375,6 +1432,7 @@ type QueryResolver interface {
 	ConnectorCalls(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConnectorCallOrder) (*ent.ConnectorCallConnection, error)
 	PlatformSyncs(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) (*ent.PlatformSyncConnection, error)
 	PlatformOrders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) (*ent.PlatformOrderConnection, error)
+	Customers(ctx context.Context, first *int, after *string, last *int, before *string, filter []string, search *string, ids []int, sinceID *int, updatedAtMin *time.Time, updatedAtMax *time.Time, orderBy *model.CustomerOrderField, orderDirection *entgql.OrderDirection, includeDeleted *bool) (*model.CustomerConnection, error)
 	Order(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error)
 	ValidateAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress, addressType *string) (bool, error)
@@ -2126,6 +2184,233 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CurrencyInfo.Symbol(childComplexity), true
+
+	case "Customer.addresses":
+		if e.ComplexityRoot.Customer.Addresses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Addresses(childComplexity), true
+	case "Customer.createdAt":
+		if e.ComplexityRoot.Customer.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.CreatedAt(childComplexity), true
+	case "Customer.email":
+		if e.ComplexityRoot.Customer.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Email(childComplexity), true
+	case "Customer.firstName":
+		if e.ComplexityRoot.Customer.FirstName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.FirstName(childComplexity), true
+	case "Customer.id":
+		if e.ComplexityRoot.Customer.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.ID(childComplexity), true
+	case "Customer.lastName":
+		if e.ComplexityRoot.Customer.LastName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.LastName(childComplexity), true
+	case "Customer.phone":
+		if e.ComplexityRoot.Customer.Phone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.Phone(childComplexity), true
+	case "Customer.platformCreatedAt":
+		if e.ComplexityRoot.Customer.PlatformCreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.PlatformCreatedAt(childComplexity), true
+	case "Customer.platformDeletedAt":
+		if e.ComplexityRoot.Customer.PlatformDeletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.PlatformDeletedAt(childComplexity), true
+	case "Customer.platformID":
+		if e.ComplexityRoot.Customer.PlatformID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.PlatformID(childComplexity), true
+	case "Customer.updatedAt":
+		if e.ComplexityRoot.Customer.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.UpdatedAt(childComplexity), true
+
+	case "CustomerAddress.addressType":
+		if e.ComplexityRoot.CustomerAddress.AddressType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.AddressType(childComplexity), true
+	case "CustomerAddress.addressUse":
+		if e.ComplexityRoot.CustomerAddress.AddressUse == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.AddressUse(childComplexity), true
+	case "CustomerAddress.city":
+		if e.ComplexityRoot.CustomerAddress.City == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.City(childComplexity), true
+	case "CustomerAddress.company":
+		if e.ComplexityRoot.CustomerAddress.Company == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.Company(childComplexity), true
+	case "CustomerAddress.country":
+		if e.ComplexityRoot.CustomerAddress.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.Country(childComplexity), true
+	case "CustomerAddress.countryCode":
+		if e.ComplexityRoot.CustomerAddress.CountryCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.CountryCode(childComplexity), true
+	case "CustomerAddress.firstName":
+		if e.ComplexityRoot.CustomerAddress.FirstName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.FirstName(childComplexity), true
+	case "CustomerAddress.id":
+		if e.ComplexityRoot.CustomerAddress.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.ID(childComplexity), true
+	case "CustomerAddress.isDefault":
+		if e.ComplexityRoot.CustomerAddress.IsDefault == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.IsDefault(childComplexity), true
+	case "CustomerAddress.lastName":
+		if e.ComplexityRoot.CustomerAddress.LastName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.LastName(childComplexity), true
+	case "CustomerAddress.phone":
+		if e.ComplexityRoot.CustomerAddress.Phone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.Phone(childComplexity), true
+	case "CustomerAddress.platformID":
+		if e.ComplexityRoot.CustomerAddress.PlatformID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.PlatformID(childComplexity), true
+	case "CustomerAddress.postalCode":
+		if e.ComplexityRoot.CustomerAddress.PostalCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.PostalCode(childComplexity), true
+	case "CustomerAddress.province":
+		if e.ComplexityRoot.CustomerAddress.Province == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.Province(childComplexity), true
+	case "CustomerAddress.provinceCode":
+		if e.ComplexityRoot.CustomerAddress.ProvinceCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.ProvinceCode(childComplexity), true
+	case "CustomerAddress.street1":
+		if e.ComplexityRoot.CustomerAddress.Street1 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.Street1(childComplexity), true
+	case "CustomerAddress.street2":
+		if e.ComplexityRoot.CustomerAddress.Street2 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerAddress.Street2(childComplexity), true
+
+	case "CustomerConnection.edges":
+		if e.ComplexityRoot.CustomerConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerConnection.Edges(childComplexity), true
+	case "CustomerConnection.pageInfo":
+		if e.ComplexityRoot.CustomerConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerConnection.PageInfo(childComplexity), true
+	case "CustomerConnection.totalCount":
+		if e.ComplexityRoot.CustomerConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerConnection.TotalCount(childComplexity), true
+
+	case "CustomerEdge.cursor":
+		if e.ComplexityRoot.CustomerEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerEdge.Cursor(childComplexity), true
+	case "CustomerEdge.node":
+		if e.ComplexityRoot.CustomerEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerEdge.Node(childComplexity), true
+
+	case "CustomerPageInfo.endCursor":
+		if e.ComplexityRoot.CustomerPageInfo.EndCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerPageInfo.EndCursor(childComplexity), true
+	case "CustomerPageInfo.hasNextPage":
+		if e.ComplexityRoot.CustomerPageInfo.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerPageInfo.HasNextPage(childComplexity), true
+	case "CustomerPageInfo.hasPreviousPage":
+		if e.ComplexityRoot.CustomerPageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerPageInfo.HasPreviousPage(childComplexity), true
+	case "CustomerPageInfo.startCursor":
+		if e.ComplexityRoot.CustomerPageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerPageInfo.StartCursor(childComplexity), true
 
 	case "CustomerSubscription.baseCurrency":
 		if e.ComplexityRoot.CustomerSubscription.BaseCurrency == nil {
@@ -5504,6 +5789,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ConnectorCalls(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.ConnectorCallOrder)), true
+	case "Query.customers":
+		if e.ComplexityRoot.Query.Customers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_customers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Customers(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["filter"].([]string), args["search"].(*string), args["ids"].([]int), args["sinceID"].(*int), args["updatedAtMin"].(*time.Time), args["updatedAtMax"].(*time.Time), args["orderBy"].(*model.CustomerOrderField), args["orderDirection"].(*entgql.OrderDirection), args["includeDeleted"].(*bool)), true
 	case "Query.enabledFlows":
 		if e.ComplexityRoot.Query.EnabledFlows == nil {
 			break
@@ -7369,6 +7665,94 @@ extend type Mutation {
 extend type Query {
   """The shop's orders as its platform knows them (Order Saved notifications), newest first: orders placed outside checkout too."""
   platformOrders(after: Cursor, first: Int, before: Cursor, last: Int): PlatformOrderConnection!
+}
+`, BuiltIn: false},
+	{Name: "../schema/customers.graphql", Input: `extend type Query {
+  """
+  The shop's customers (as the platform's notifications and syncs brought them), a page at a
+  time: the REST list's filter grammar (docs/filters.md "Customers"), search and keyset
+  pagination (docs/api.md "Customers"). first (or last, with before) is the page size, 1 to 100
+  (50 when not given); after and before take an edge's cursor.
+  """
+  customers(
+    first: Int
+    after: String
+    last: Int
+    before: String
+    filter: [String!]
+    search: String
+    ids: [ID!]
+    sinceID: ID
+    updatedAtMin: Time
+    updatedAtMax: Time
+    orderBy: CustomerOrderField
+    orderDirection: OrderDirection
+    includeDeleted: Boolean
+  ): CustomerConnection!
+}
+
+enum CustomerOrderField {
+  ID
+  CREATED_AT
+  UPDATED_AT
+  FIRST_NAME
+  LAST_NAME
+  EMAIL
+}
+
+type CustomerConnection {
+  edges: [CustomerEdge!]!
+  pageInfo: CustomerPageInfo!
+  """The customers the arguments keep, on every page (docs/api.md "Customers" on its cost)."""
+  totalCount: Int!
+}
+
+type CustomerEdge {
+  node: Customer!
+  cursor: String!
+}
+
+type CustomerPageInfo {
+  hasNextPage: Boolean!
+  hasPreviousPage: Boolean!
+  startCursor: String
+  endCursor: String
+}
+
+"""A customer of the shop as its platform knows it."""
+type Customer {
+  id: ID!
+  platformID: String!
+  firstName: String!
+  lastName: String!
+  email: String!
+  phone: String!
+  platformCreatedAt: Time
+  """When the platform deleted the customer (listed only with includeDeleted)."""
+  platformDeletedAt: Time
+  createdAt: Time!
+  updatedAt: Time!
+  addresses: [CustomerAddress!]!
+}
+
+type CustomerAddress {
+  id: ID!
+  platformID: String!
+  addressType: String!
+  addressUse: String!
+  isDefault: Boolean!
+  company: String!
+  firstName: String!
+  lastName: String!
+  phone: String!
+  street1: String!
+  street2: String!
+  city: String!
+  province: String!
+  provinceCode: String!
+  country: String!
+  countryCode: String!
+  postalCode: String!
 }
 `, BuiltIn: false},
 	{Name: "../schema/ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
@@ -15459,6 +15843,110 @@ func (ec *executionContext) childFields_CurrencyInfo(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type CurrencyInfo", field.Name)
 }
 
+func (ec *executionContext) childFields_Customer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Customer_id(ctx, field)
+	case "platformID":
+		return ec.fieldContext_Customer_platformID(ctx, field)
+	case "firstName":
+		return ec.fieldContext_Customer_firstName(ctx, field)
+	case "lastName":
+		return ec.fieldContext_Customer_lastName(ctx, field)
+	case "email":
+		return ec.fieldContext_Customer_email(ctx, field)
+	case "phone":
+		return ec.fieldContext_Customer_phone(ctx, field)
+	case "platformCreatedAt":
+		return ec.fieldContext_Customer_platformCreatedAt(ctx, field)
+	case "platformDeletedAt":
+		return ec.fieldContext_Customer_platformDeletedAt(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Customer_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Customer_updatedAt(ctx, field)
+	case "addresses":
+		return ec.fieldContext_Customer_addresses(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Customer", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomerAddress(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CustomerAddress_id(ctx, field)
+	case "platformID":
+		return ec.fieldContext_CustomerAddress_platformID(ctx, field)
+	case "addressType":
+		return ec.fieldContext_CustomerAddress_addressType(ctx, field)
+	case "addressUse":
+		return ec.fieldContext_CustomerAddress_addressUse(ctx, field)
+	case "isDefault":
+		return ec.fieldContext_CustomerAddress_isDefault(ctx, field)
+	case "company":
+		return ec.fieldContext_CustomerAddress_company(ctx, field)
+	case "firstName":
+		return ec.fieldContext_CustomerAddress_firstName(ctx, field)
+	case "lastName":
+		return ec.fieldContext_CustomerAddress_lastName(ctx, field)
+	case "phone":
+		return ec.fieldContext_CustomerAddress_phone(ctx, field)
+	case "street1":
+		return ec.fieldContext_CustomerAddress_street1(ctx, field)
+	case "street2":
+		return ec.fieldContext_CustomerAddress_street2(ctx, field)
+	case "city":
+		return ec.fieldContext_CustomerAddress_city(ctx, field)
+	case "province":
+		return ec.fieldContext_CustomerAddress_province(ctx, field)
+	case "provinceCode":
+		return ec.fieldContext_CustomerAddress_provinceCode(ctx, field)
+	case "country":
+		return ec.fieldContext_CustomerAddress_country(ctx, field)
+	case "countryCode":
+		return ec.fieldContext_CustomerAddress_countryCode(ctx, field)
+	case "postalCode":
+		return ec.fieldContext_CustomerAddress_postalCode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomerAddress", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomerConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CustomerConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CustomerConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CustomerConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomerConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomerEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_CustomerEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_CustomerEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomerEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomerPageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hasNextPage":
+		return ec.fieldContext_CustomerPageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_CustomerPageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_CustomerPageInfo_startCursor(ctx, field)
+	case "endCursor":
+		return ec.fieldContext_CustomerPageInfo_endCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomerPageInfo", field.Name)
+}
+
 func (ec *executionContext) childFields_CustomerSubscription(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -19170,6 +19658,116 @@ func (ec *executionContext) field_Query_connectorCalls_args(ctx context.Context,
 		return nil, err
 	}
 	args["orderBy"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_customers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]int, error) {
+			return ec.unmarshalOID2ᚕintᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "sinceID",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOID2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sinceID"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "updatedAtMin",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedAtMin"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "updatedAtMax",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedAtMax"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*model.CustomerOrderField, error) {
+			return ec.unmarshalOCustomerOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerOrderField(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "orderDirection",
+		func(ctx context.Context, v any) (*entgql.OrderDirection, error) {
+			return ec.unmarshalOOrderDirection2ᚖentgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderDirection"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "includeDeleted",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeDeleted"] = arg12
 	return args, nil
 }
 
@@ -23403,6 +24001,893 @@ func (ec *executionContext) _CurrencyInfo_showIsoCode(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_CurrencyInfo_showIsoCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CurrencyInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Customer_id(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Customer_platformID(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_platformID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_platformID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, "String")
+}
+
+func (ec *executionContext) _Customer_firstName(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_firstName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_firstName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, "String")
+}
+
+func (ec *executionContext) _Customer_lastName(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_lastName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_lastName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, "String")
+}
+
+func (ec *executionContext) _Customer_email(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, "String")
+}
+
+func (ec *executionContext) _Customer_phone(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_phone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Phone, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_phone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, "String")
+}
+
+func (ec *executionContext) _Customer_platformCreatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_platformCreatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformCreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_platformCreatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Customer_platformDeletedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_platformDeletedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformDeletedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_platformDeletedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Customer_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Customer_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Customer_addresses(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_addresses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().Addresses(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.CustomerAddress) graphql.Marshaler {
+			return ec.marshalNCustomerAddress2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCustomerAddressᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_addresses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerAddress(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomerAddress_id(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CustomerAddress_platformID(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_platformID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_platformID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_addressType(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_addressType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddressType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_addressType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_addressUse(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_addressUse(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddressUse, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_addressUse(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_isDefault(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_isDefault(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsDefault, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_isDefault(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomerAddress_company(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_company(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Company, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_company(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_firstName(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_firstName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_firstName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_lastName(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_lastName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_lastName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_phone(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_phone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Phone, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_phone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_street1(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_street1(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Street1, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_street1(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_street2(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_street2(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Street2, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_street2(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_city(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_city(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.City, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_province(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_province(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Province, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_province(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_provinceCode(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_provinceCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProvinceCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_provinceCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_country(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_country(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Country, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_countryCode(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_countryCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountryCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_countryCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerAddress_postalCode(ctx context.Context, field graphql.CollectedField, obj *ent.CustomerAddress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerAddress_postalCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PostalCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerAddress_postalCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerAddress", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.CustomerConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CustomerEdge) graphql.Marshaler {
+			return ec.marshalNCustomerEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomerConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.CustomerConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerPageInfo) graphql.Marshaler {
+			return ec.marshalNCustomerPageInfo2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerPageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomerConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.CustomerConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomerEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.CustomerEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Customer) graphql.Marshaler {
+			return ec.marshalNCustomer2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCustomer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomerEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomerEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.CustomerEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerPageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.CustomerPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerPageInfo_hasNextPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasNextPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerPageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerPageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomerPageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.CustomerPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerPageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerPageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerPageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomerPageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.CustomerPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerPageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerPageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerPageInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerPageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.CustomerPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerPageInfo_endCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerPageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerPageInfo", field, false, false, "String")
 }
 
 func (ec *executionContext) _CustomerSubscription_id(ctx context.Context, field graphql.CollectedField, obj *subscription.View) (ret graphql.Marshaler) {
@@ -36991,6 +38476,50 @@ func (ec *executionContext) fieldContext_Query_platformOrders(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_platformOrders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_customers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_customers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Customers(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["filter"].([]string), fc.Args["search"].(*string), fc.Args["ids"].([]int), fc.Args["sinceID"].(*int), fc.Args["updatedAtMin"].(*time.Time), fc.Args["updatedAtMax"].(*time.Time), fc.Args["orderBy"].(*model.CustomerOrderField), fc.Args["orderDirection"].(*entgql.OrderDirection), fc.Args["includeDeleted"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerConnection) graphql.Marshaler {
+			return ec.marshalNCustomerConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_customers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_customers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -72290,6 +73819,332 @@ func (ec *executionContext) _CurrencyInfo(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var customerImplementors = []string{"Customer"}
+
+func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet, obj *ent.Customer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Customer")
+		case "id":
+			out.Values[i] = ec._Customer_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "platformID":
+			out.Values[i] = ec._Customer_platformID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "firstName":
+			out.Values[i] = ec._Customer_firstName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastName":
+			out.Values[i] = ec._Customer_lastName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "email":
+			out.Values[i] = ec._Customer_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "phone":
+			out.Values[i] = ec._Customer_phone(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "platformCreatedAt":
+			out.Values[i] = ec._Customer_platformCreatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "platformDeletedAt":
+			out.Values[i] = ec._Customer_platformDeletedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Customer_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Customer_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "addresses":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_addresses(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customerAddressImplementors = []string{"CustomerAddress"}
+
+func (ec *executionContext) _CustomerAddress(ctx context.Context, sel ast.SelectionSet, obj *ent.CustomerAddress) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerAddressImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomerAddress")
+		case "id":
+			out.Values[i] = ec._CustomerAddress_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "platformID":
+			out.Values[i] = ec._CustomerAddress_platformID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addressType":
+			out.Values[i] = ec._CustomerAddress_addressType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addressUse":
+			out.Values[i] = ec._CustomerAddress_addressUse(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isDefault":
+			out.Values[i] = ec._CustomerAddress_isDefault(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "company":
+			out.Values[i] = ec._CustomerAddress_company(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "firstName":
+			out.Values[i] = ec._CustomerAddress_firstName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastName":
+			out.Values[i] = ec._CustomerAddress_lastName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "phone":
+			out.Values[i] = ec._CustomerAddress_phone(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "street1":
+			out.Values[i] = ec._CustomerAddress_street1(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "street2":
+			out.Values[i] = ec._CustomerAddress_street2(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "city":
+			out.Values[i] = ec._CustomerAddress_city(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "province":
+			out.Values[i] = ec._CustomerAddress_province(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "provinceCode":
+			out.Values[i] = ec._CustomerAddress_provinceCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._CustomerAddress_country(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "countryCode":
+			out.Values[i] = ec._CustomerAddress_countryCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "postalCode":
+			out.Values[i] = ec._CustomerAddress_postalCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customerConnectionImplementors = []string{"CustomerConnection"}
+
+func (ec *executionContext) _CustomerConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CustomerConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomerConnection")
+		case "edges":
+			out.Values[i] = ec._CustomerConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CustomerConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._CustomerConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customerEdgeImplementors = []string{"CustomerEdge"}
+
+func (ec *executionContext) _CustomerEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CustomerEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomerEdge")
+		case "node":
+			out.Values[i] = ec._CustomerEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._CustomerEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customerPageInfoImplementors = []string{"CustomerPageInfo"}
+
+func (ec *executionContext) _CustomerPageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.CustomerPageInfo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerPageInfoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomerPageInfo")
+		case "hasNextPage":
+			out.Values[i] = ec._CustomerPageInfo_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._CustomerPageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._CustomerPageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endCursor":
+			out.Values[i] = ec._CustomerPageInfo_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var customerSubscriptionImplementors = []string{"CustomerSubscription"}
 
 func (ec *executionContext) _CustomerSubscription(ctx context.Context, sel ast.SelectionSet, obj *subscription.View) graphql.Marshaler {
@@ -76712,6 +78567,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_platformOrders(ctx, field)
 				})
+		case "customers":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_customers(ctx, field)
+				})
 		case "order":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -79679,9 +81540,81 @@ func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCurso
 	return v
 }
 
+func (ec *executionContext) marshalNCustomer2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCustomer(ctx context.Context, sel ast.SelectionSet, v *ent.Customer) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Customer!")
+		return graphql.Null
+	}
+	return ec._Customer(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomerAddress2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCustomerAddressᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CustomerAddress) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomerAddress2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCustomerAddress(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCustomerAddress2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐCustomerAddress(ctx context.Context, sel ast.SelectionSet, v *ent.CustomerAddress) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomerAddress!")
+		return graphql.Null
+	}
+	return ec._CustomerAddress(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomerConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerConnection(ctx context.Context, sel ast.SelectionSet, v *model.CustomerConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomerConnection!")
+		return graphql.Null
+	}
+	return ec._CustomerConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomerEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomerEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomerEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCustomerEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerEdge(ctx context.Context, sel ast.SelectionSet, v *model.CustomerEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomerEdge!")
+		return graphql.Null
+	}
+	return ec._CustomerEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCustomerInput2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐCustomerInput(ctx context.Context, v any) (orders.CustomerInput, error) {
 	res, err := ec.unmarshalInputCustomerInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCustomerPageInfo2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.CustomerPageInfo) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomerPageInfo!")
+		return graphql.Null
+	}
+	return ec._CustomerPageInfo(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCustomerSubscription2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*subscription.View) graphql.Marshaler {
@@ -81940,6 +83873,22 @@ func (ec *executionContext) unmarshalOCustomerInput2ᚖgithubᚗcomᚋcheckoutd�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalOCustomerOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerOrderField(ctx context.Context, v any) (*model.CustomerOrderField, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.CustomerOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCustomerOrderField2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerOrderField(ctx context.Context, sel ast.SelectionSet, v *model.CustomerOrderField) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) marshalODiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCode(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCode) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -82728,6 +84677,22 @@ func (ec *executionContext) marshalOOrderCustomer2ᚖgithubᚗcomᚋcheckoutdᚋ
 		return graphql.Null
 	}
 	return ec._OrderCustomer(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOOrderDirection2ᚖentgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, v any) (*entgql.OrderDirection, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(entgql.OrderDirection)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOrderDirection2ᚖentgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, sel ast.SelectionSet, v *entgql.OrderDirection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOOrderEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐOrderEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.OrderEdge) graphql.Marshaler {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/checkout"
@@ -28,6 +29,25 @@ type CaptureInput struct {
 	Reauth         *bool          `json:"reauth,omitempty"`
 	CaptureData    map[string]any `json:"captureData,omitempty"`
 	IdempotencyKey *string        `json:"idempotencyKey,omitempty"`
+}
+
+type CustomerConnection struct {
+	Edges    []*CustomerEdge   `json:"edges"`
+	PageInfo *CustomerPageInfo `json:"pageInfo"`
+	// The customers the arguments keep, on every page (docs/api.md "Customers" on its cost).
+	TotalCount int `json:"totalCount"`
+}
+
+type CustomerEdge struct {
+	Node   *ent.Customer `json:"node"`
+	Cursor string        `json:"cursor"`
+}
+
+type CustomerPageInfo struct {
+	HasNextPage     bool    `json:"hasNextPage"`
+	HasPreviousPage bool    `json:"hasPreviousPage"`
+	StartCursor     *string `json:"startCursor,omitempty"`
+	EndCursor       *string `json:"endCursor,omitempty"`
 }
 
 // Changes the fields present; startsAt or endsAt given as null is cleared. The code itself cannot change.
@@ -85,6 +105,69 @@ type RefundInput struct {
 	RefundMetaData    map[string]any          `json:"refundMetaData,omitempty"`
 	LineItems         []*checkout.RestockLine `json:"lineItems,omitempty"`
 	IdempotencyKey    *string                 `json:"idempotencyKey,omitempty"`
+}
+
+type CustomerOrderField string
+
+const (
+	CustomerOrderFieldID        CustomerOrderField = "ID"
+	CustomerOrderFieldCreatedAt CustomerOrderField = "CREATED_AT"
+	CustomerOrderFieldUpdatedAt CustomerOrderField = "UPDATED_AT"
+	CustomerOrderFieldFirstName CustomerOrderField = "FIRST_NAME"
+	CustomerOrderFieldLastName  CustomerOrderField = "LAST_NAME"
+	CustomerOrderFieldEmail     CustomerOrderField = "EMAIL"
+)
+
+var AllCustomerOrderField = []CustomerOrderField{
+	CustomerOrderFieldID,
+	CustomerOrderFieldCreatedAt,
+	CustomerOrderFieldUpdatedAt,
+	CustomerOrderFieldFirstName,
+	CustomerOrderFieldLastName,
+	CustomerOrderFieldEmail,
+}
+
+func (e CustomerOrderField) IsValid() bool {
+	switch e {
+	case CustomerOrderFieldID, CustomerOrderFieldCreatedAt, CustomerOrderFieldUpdatedAt, CustomerOrderFieldFirstName, CustomerOrderFieldLastName, CustomerOrderFieldEmail:
+		return true
+	}
+	return false
+}
+
+func (e CustomerOrderField) String() string {
+	return string(e)
+}
+
+func (e *CustomerOrderField) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CustomerOrderField(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CustomerOrderField", str)
+	}
+	return nil
+}
+
+func (e CustomerOrderField) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CustomerOrderField) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CustomerOrderField) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // Where an override of an order comes from.

@@ -112,3 +112,28 @@ func (s *Service) logDone(ctx context.Context, sh *ent.Shop, d *ent.Destination,
 		s.p.Log.ErrorContext(ctx, "logging a connector call failed", "operation", operation, "error", err)
 	}
 }
+
+// CheckCustomerToken is the read interface's Validate Customer JWT: the shop's platform says
+// whether token is an active token of the customer platformID. Unlike the check at init, a shop
+// without a customers destination has no one to ask, and the answer says so rather than taking
+// the token as valid; a refused token is a 400, as the spec lists.
+func (s *Service) CheckCustomerToken(ctx context.Context, sh *ent.Shop, platformID, token string) error {
+	if token == "" {
+		return &problem.Error{Kind: problem.Malformed, Code: problem.CodeBadRequest, Type: "query.invalid",
+			Message: "jwt is required: the customer's token to validate", Details: map[string]any{"field": "jwt"}}
+	}
+	ds, err := s.destinationsOf(ctx, s.p.DB.Read, sh.ID)
+	if err != nil {
+		return err
+	}
+	if ds[destination.TopicCustomers] == nil {
+		return &problem.Error{Kind: problem.NotConfigured, Code: "02-51", Type: "customer.no_destination",
+			Message: "the shop has no customers destination: no platform to validate the customer's token with"}
+	}
+	err = s.ValidateCustomerToken(ctx, sh, platformID, token)
+	if p, ok := problem.As(err); ok && p.Type == "customer.token_invalid" {
+		return &problem.Error{Kind: problem.Malformed, Code: problem.CodeBadRequest, Type: "customer.token_invalid",
+			Message: p.Message, Details: map[string]any{"field": "jwt"}}
+	}
+	return err
+}

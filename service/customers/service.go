@@ -8,6 +8,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/customer"
+	"github.com/checkoutd/checkoutd/service/filter"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
@@ -15,6 +16,8 @@ import (
 // Service owns the customer store: its rules and its tables' writes.
 type Service struct {
 	p *platform.Platform
+	// counts keeps the totals of large lists for a moment (filter.Counts).
+	counts filter.Counts
 }
 
 // New returns the customer domain, with its notification worker and queue registered.

@@ -28,7 +28,14 @@ const (
 const maxCachedStatements = 512
 
 func init() {
-	sql.Register(sqliteDriverName, statementCachingDriver{open: (&sqlite.Driver{}).Open, cacheAll: true})
+	// The driver the sqlite package registers, whose connections have the SQL functions its
+	// package-level Register*Function calls add (customers' checkoutd_similarity).
+	probe, err := sql.Open("sqlite", "")
+	if err != nil {
+		panic(err)
+	}
+	sql.Register(sqliteDriverName, statementCachingDriver{open: probe.Driver().(*sqlite.Driver).Open, cacheAll: true})
+	_ = probe.Close()
 	// Only statements with parameters are prepared on PostgreSQL: those without (BEGIN, COMMIT,
 	// migrations' DDL, possibly several statements in one) run in one round trip already.
 	sql.Register(postgresDriverName, statementCachingDriver{open: (&pq.Driver{}).Open, stale: staleStatement, serverSide: true})

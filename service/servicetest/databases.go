@@ -153,7 +153,8 @@ func PostgresURL(t testing.TB) string {
 		t.Fatal(err)
 	}
 	q := u.Query()
-	q.Set("search_path", schema)
+	// public holds the extensions the migrations create once per database (pg_trgm).
+	q.Set("search_path", schema+",public")
 	// Tests need no durability across a crash of PostgreSQL itself: commits do not wait for the
 	// WAL flush, which is most of a test's time on a slow disk. Locking and visibility, what the
 	// tests check, are unchanged.

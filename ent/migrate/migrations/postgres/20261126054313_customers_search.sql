@@ -1,0 +1,11 @@
+-- +goose Up
+-- create index "customer_live_by_id" to table: "customers"
+CREATE INDEX "customer_live_by_id" ON "customers" ("shop_id", "id") WHERE (platform_deleted_at IS NULL);
+-- create index "customer_search" to table: "customers"
+CREATE INDEX "customer_search" ON "customers" USING gin ("first_name" gin_trgm_ops, "last_name" gin_trgm_ops, "email" gin_trgm_ops, "phone" gin_trgm_ops);
+
+-- +goose Down
+-- reverse: create index "customer_search" to table: "customers"
+DROP INDEX "customer_search";
+-- reverse: create index "customer_live_by_id" to table: "customers"
+DROP INDEX "customer_live_by_id";

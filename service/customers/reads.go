@@ -1,0 +1,258 @@
+package customers
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/customer"
+	"github.com/checkoutd/checkoutd/ent/customeraddress"
+	"github.com/checkoutd/checkoutd/ent/predicate"
+	"github.com/checkoutd/checkoutd/service/filter"
+	"github.com/checkoutd/checkoutd/service/problem"
+)
+
+// The read interfaces of customers (the spec's "Read interfaces"): get, list, addresses. A
+// customer the platform deleted is left out unless include_deleted asks for it.
+
+// Columns are the columns a customer list's filter may name (docs/filters.md "Customers").
+var Columns = filter.Columns{
+	"id":                  filter.Int(customer.FieldID),
+	"platform_id":         filter.Text(customer.FieldPlatformID),
+	"first_name":          filter.Text(customer.FieldFirstName),
+	"last_name":           filter.Text(customer.FieldLastName),
+	"email":               filter.Text(customer.FieldEmail),
+	"phone":               filter.Text(customer.FieldPhone),
+	"platform_created_at": filter.Time(customer.FieldPlatformCreatedAt),
+	"created_at":          filter.Time(customer.FieldCreatedAt),
+	"updated_at":          filter.Time(customer.FieldUpdatedAt),
+	"deleted_at":          filter.Time(customer.FieldPlatformDeletedAt),
+}
+
+// Orders are the orders of a customer list (orderby), id the default.
+var Orders = []filter.Order{
+	{Name: "id", Column: filter.Int(customer.FieldID)},
+	{Name: "created_at", Column: filter.Time(customer.FieldCreatedAt)},
+	{Name: "updated_at", Column: filter.Time(customer.FieldUpdatedAt)},
+	{Name: "first_name", Column: filter.Text(customer.FieldFirstName)},
+	{Name: "last_name", Column: filter.Text(customer.FieldLastName)},
+	{Name: "email", Column: filter.Text(customer.FieldEmail)},
+}
+
+// MaxIDs bounds the ids of one list.
+const MaxIDs = 100
+
+// Page is one page of a customer list.
+type Page struct {
+	Customers []*ent.Customer
+	// Cursors are the customers' positions (GraphQL's edge cursors), as after or before.
+	Cursors    []string
+	Pagination filter.Pagination
+}
+
+func queryInvalid(field, message string) *problem.Error {
+	return &problem.Error{Kind: problem.Malformed, Code: problem.CodeBadRequest, Type: "query.invalid", Message: message,
+		Details: map[string]any{"field": field}}
+}
+
+// List is a page of the shop's customers as the list's query parameters (the spec's List
+// Customers) ask, with their addresses.
+func (s *Service) List(ctx context.Context, sh *ent.Shop, q url.Values) (*Page, error) {
+	page, err := filter.ParsePage(q, Orders)
+	if err != nil {
+		return nil, err
+	}
+	preds, err := listPredicates(sh, q)
+	if err != nil {
+		return nil, err
+	}
+	if q.Get("label") != "" {
+		// Customers have no labels in checkoutd (docs/api.md "Customers"): none has the label.
+		return &Page{Customers: []*ent.Customer{}, Pagination: filter.Pagination{PerPage: page.Limit, CurrentPage: page.Page}}, nil
+	}
+	read := s.p.DB.Read
+	total, err := s.counts.Total(countKey(sh, q), s.p.Clock(), func() (int, error) {
+		return read.Customer.Query().Where(preds...).Count(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := read.Customer.Query().Where(preds...).Where(predicate.Customer(page.Keyset())).
+		Order(customer.OrderOption(page.OrderBy())).Offset(page.Offset()).Limit(page.Fetch()).
+		WithAddresses(func(q *ent.CustomerAddressQuery) { q.Order(ent.Asc(customeraddress.FieldID)) }).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]filter.Row, len(rows))
+	for i, c := range rows {
+		keys[i] = filter.Row{ID: c.ID, Value: orderValue(page.Order.Name, c)}
+	}
+	keep, pg := page.Paginate(keys, total)
+	out := &Page{Customers: make([]*ent.Customer, len(keep)), Cursors: make([]string, len(keep)), Pagination: pg}
+	for i, k := range keep {
+		out.Customers[i] = rows[k]
+		out.Cursors[i] = page.CursorOf(keys[k])
+	}
+	return out, nil
+}
+
+func orderValue(name string, c *ent.Customer) any {
+	switch name {
+	case "created_at":
+		return c.CreatedAt
+	case "updated_at":
+		return c.UpdatedAt
+	case "first_name":
+		return c.FirstName
+	case "last_name":
+		return c.LastName
+	case "email":
+		return c.Email
+	}
+	return c.ID
+}
+
+// countKey names a list's rows whatever page of them is read.
+func countKey(sh *ent.Shop, q url.Values) string {
+	kept := url.Values{}
+	for _, k := range []string{"since_id", "updated_at_min", "updated_at_max", "search", "ids", "filter", "include_deleted"} {
+		if v, ok := q[k]; ok {
+			kept[k] = v
+		}
+	}
+	return strconv.Itoa(sh.ID) + "?" + kept.Encode()
+}
+
+// listPredicates are the conditions of a list's rows: the shop's customers, not deleted unless
+// asked, and what since_id, updated_at_min/max, ids, filter and search keep.
+func listPredicates(sh *ent.Shop, q url.Values) ([]predicate.Customer, error) {
+	preds := []predicate.Customer{customer.ShopID(sh.ID)}
+	deleted, err := includeDeleted(q)
+	if err != nil {
+		return nil, err
+	}
+	if !deleted {
+		preds = append(preds, customer.PlatformDeletedAtIsNil())
+	}
+	if v := q.Get("since_id"); v != "" {
+		id, err := strconv.Atoi(v)
+		if err != nil || id < 0 {
+			return nil, queryInvalid("since_id", "since_id "+strconv.Quote(clip(v))+" is not a customer id")
+		}
+		preds = append(preds, customer.IDGT(id))
+	}
+	for _, b := range []struct {
+		name string
+		pred func(time.Time) predicate.Customer
+	}{{"updated_at_min", customer.UpdatedAtGTE}, {"updated_at_max", customer.UpdatedAtLTE}} {
+		if v := q.Get(b.name); v != "" {
+			t, err := time.Parse(time.RFC3339Nano, strings.Replace(v, " ", "+", 1))
+			if err != nil {
+				return nil, queryInvalid(b.name, b.name+" "+strconv.Quote(clip(v))+" is not an RFC 3339 time")
+			}
+			preds = append(preds, b.pred(t.UTC()))
+		}
+	}
+	if v := q.Get("ids"); v != "" {
+		parts := strings.Split(v, ",")
+		if len(parts) > MaxIDs {
+			return nil, queryInvalid("ids", "ids lists more than 100 ids")
+		}
+		ids := make([]int, len(parts))
+		for i, p := range parts {
+			id, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil {
+				return nil, queryInvalid("ids", "ids: "+strconv.Quote(clip(p))+" is not a customer id")
+			}
+			ids[i] = id
+		}
+		preds = append(preds, customer.IDIn(ids...))
+	}
+	if fs, ok := q["filter"]; ok {
+		f, err := filter.Parse(fs, Columns)
+		if err != nil {
+			return nil, err
+		}
+		preds = append(preds, predicate.Customer(f.Predicate()))
+	}
+	if v, ok := q["search"]; ok {
+		words, err := searchWords(strings.Join(v, " "))
+		if err != nil {
+			return nil, err
+		}
+		preds = append(preds, predicate.Customer(searchPredicate(words)))
+	}
+	return preds, nil
+}
+
+func includeDeleted(q url.Values) (bool, error) {
+	switch v := strings.ToLower(q.Get("include_deleted")); v {
+	case "", "false", "0":
+		return false, nil
+	case "true", "1":
+		return true, nil
+	default:
+		return false, queryInvalid("include_deleted", "include_deleted "+strconv.Quote(clip(v))+" is not true or false")
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+func customerNotFound(what string) *problem.Error {
+	return problem.NotFoundError("customer.not_found", "the shop has no customer "+what)
+}
+
+// Get is the shop's customer with that id, with its addresses; a deleted one only when q's
+// include_deleted asks.
+func (s *Service) Get(ctx context.Context, sh *ent.Shop, id int, q url.Values) (*ent.Customer, error) {
+	return s.readOne(ctx, sh, q, strconv.Itoa(id), customer.ID(id))
+}
+
+// GetByPlatformID is the shop's customer with that platform id, as Get.
+func (s *Service) GetByPlatformID(ctx context.Context, sh *ent.Shop, platformID string, q url.Values) (*ent.Customer, error) {
+	return s.readOne(ctx, sh, q, strconv.Quote(clip(platformID)), customer.PlatformID(platformID))
+}
+
+func (s *Service) readOne(ctx context.Context, sh *ent.Shop, q url.Values, what string, which predicate.Customer) (*ent.Customer, error) {
+	deleted, err := includeDeleted(q)
+	if err != nil {
+		return nil, err
+	}
+	query := s.p.DB.Read.Customer.Query().Where(customer.ShopID(sh.ID), which).
+		WithAddresses(func(q *ent.CustomerAddressQuery) { q.Order(ent.Asc(customeraddress.FieldID)) })
+	if !deleted {
+		query.Where(customer.PlatformDeletedAtIsNil())
+	}
+	c, err := query.Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, customerNotFound(what)
+	}
+	return c, err
+}
+
+// Addresses are the addresses of the shop's customer with that id (as Get finds it).
+func (s *Service) Addresses(ctx context.Context, sh *ent.Shop, customerID int, q url.Values) (*ent.Customer, error) {
+	return s.Get(ctx, sh, customerID, q)
+}
+
+// Address is one address of the shop's customer customerID, with the customer.
+func (s *Service) Address(ctx context.Context, sh *ent.Shop, customerID, id int, q url.Values) (*ent.Customer, *ent.CustomerAddress, error) {
+	c, err := s.Get(ctx, sh, customerID, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, a := range c.Edges.Addresses {
+		if a.ID == id {
+			return c, a, nil
+		}
+	}
+	return nil, nil, problem.NotFoundError("customer_address.not_found", "customer "+strconv.Itoa(customerID)+" has no address "+strconv.Itoa(id))
+}
