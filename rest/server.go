@@ -134,6 +134,7 @@ func (a *API) register(mux router) {
 	a.registerDestinations(mux)
 	a.registerNotifications(mux)
 	a.registerSyncs(mux)
+	a.registerProductReads(mux)
 	a.registerWebhooks(mux)
 	a.registerPaymentGateways(mux)
 	a.registerFlows(mux)
