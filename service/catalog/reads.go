@@ -497,3 +497,14 @@ func (s *Service) ListCategories(ctx context.Context, sh *ent.Shop, q url.Values
 	}
 	return out, nil
 }
+
+// ProductsQuery is the query of the shop's products that q's filter, categoryid, filtercolumn
+// with filtervalue and updated_at_min/max keep, for GraphQL's products connection, which
+// orders and pages it itself.
+func (s *Service) ProductsQuery(ctx context.Context, sh *ent.Shop, q url.Values) (*ent.ProductQuery, error) {
+	preds, err := s.productPredicates(ctx, sh, q)
+	if err != nil {
+		return nil, err
+	}
+	return s.p.DB.Read.Product.Query().Where(preds...), nil
+}
