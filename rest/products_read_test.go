@@ -241,4 +241,3 @@ func TestCategoriesAndVariantsAreListedWithPagination(t *testing.T) {
 		}
 	})
 }
-
