@@ -7,7 +7,11 @@ package graph
 
 import (
 	"context"
+	"net/url"
+	"strconv"
+	"time"
 
+	"entgo.io/contrib/entgql"
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -38,4 +42,34 @@ func (r *mutationResolver) CreateShippingZone(ctx context.Context, input shops.S
 		return nil, err
 	}
 	return r.svc.Shops.CreateShippingZone(ctx, sh, input)
+}
+
+// Products is the resolver for the products field.
+func (r *queryResolver) Products(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ProductOrder, filter *string, filterColumn *string, filterValue *string, categoryID *int, updatedAtMin *time.Time, updatedAtMax *time.Time) (*ent.ProductConnection, error) {
+	sh, err := shopFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	set := func(name string, v *string) {
+		if v != nil {
+			q.Set(name, *v)
+		}
+	}
+	set("filter", filter)
+	set("filtercolumn", filterColumn)
+	set("filtervalue", filterValue)
+	if categoryID != nil {
+		q.Set("categoryid", strconv.Itoa(*categoryID))
+	}
+	for name, t := range map[string]*time.Time{"updated_at_min": updatedAtMin, "updated_at_max": updatedAtMax} {
+		if t != nil {
+			q.Set(name, t.UTC().Format(time.RFC3339Nano))
+		}
+	}
+	query, err := r.svc.Catalog.ProductsQuery(ctx, sh, q)
+	if err != nil {
+		return nil, err
+	}
+	return query.Paginate(ctx, after, first, before, last, ent.WithProductOrder(orderBy))
 }

@@ -1,6 +1,8 @@
 package graph_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/checkoutd/checkoutd/service"
@@ -42,6 +44,55 @@ func TestGraphQLConfiguresShippingZones(t *testing.T) {
 		zones := query(t, url, token, `{ shop { shippingZones { totalCount } } }`, nil)
 		if zones.Data["shop"].(map[string]any)["shippingZones"].(map[string]any)["totalCount"].(float64) != 2 {
 			t.Fatalf("zones %+v", zones)
+		}
+	})
+}
+
+func TestGraphQLProductsTakeTheRESTListsFilterAndSearch(t *testing.T) {
+	eachGraph(t, func(t *testing.T, url string, svc *service.Service) {
+		token := newShop(t, svc, "shop-a")
+		for i, title := range []string{"Green Tea", "Black Tea", "Tea Cup"} {
+			r := query(t, url, token, `mutation($in: ProductInput!) { createProduct(input: $in) { id } }`, map[string]any{"in": map[string]any{
+				"platformID": fmt.Sprint("p", i), "title": title, "vendor": []string{"Leafworks", "Leafworks", "Claymakers"}[i],
+				"variants": []map[string]any{{"platformID": fmt.Sprint("v", i), "sku": fmt.Sprint("SKU-", i), "price": 100 * (i + 1)}}}})
+			must(t, r)
+		}
+		const products = `query($f: String, $c: String, $v: String) { products(first: 10, orderBy: {field: TITLE}, filter: $f, filterColumn: $c, filterValue: $v) {
+			totalCount edges { node { title } } } }`
+		titles := func(vars map[string]any) []string {
+			t.Helper()
+			conn := must(t, query(t, url, token, products, vars))["products"].(map[string]any)
+			var out []string
+			for _, e := range conn["edges"].([]any) {
+				out = append(out, e.(map[string]any)["node"].(map[string]any)["title"].(string))
+			}
+			if conn["totalCount"].(float64) != float64(len(out)) {
+				t.Fatalf("totalCount %v for %v", conn["totalCount"], out)
+			}
+			return out
+		}
+		for _, c := range []struct {
+			vars map[string]any
+			want string
+		}{
+			{map[string]any{"f": "eq(vendor:Leafworks)"}, "[Black Tea Green Tea]"},
+			{map[string]any{"f": "eq(vendor:Leafworks)+like(name:g*)"}, "[Green Tea]"},
+			{map[string]any{"c": "name", "v": "CUP"}, "[Tea Cup]"},
+			{map[string]any{"c": "sku", "v": "SKU-1"}, "[Black Tea]"},
+		} {
+			if got := fmt.Sprint(titles(c.vars)); got != c.want {
+				t.Errorf("%v: %s, want %s", c.vars, got, c.want)
+			}
+		}
+		bad := query(t, url, token, products, map[string]any{"f": "eq(colour:red)"})
+		wantCode(t, bad, problem.CodeBadRequest, "filter.invalid")
+		if !strings.Contains(fmt.Sprint(bad.Errors), "colour") {
+			t.Fatalf("the error does not name the column: %v", bad.Errors)
+		}
+		other := newShop(t, svc, "shop-b")
+		none := must(t, query(t, url, other, products, nil))["products"].(map[string]any)
+		if none["totalCount"].(float64) != 0 {
+			t.Fatalf("shop-b sees shop-a's products: %v", none)
 		}
 	})
 }

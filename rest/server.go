@@ -135,6 +135,7 @@ func (a *API) register(mux router) {
 	a.registerNotifications(mux)
 	a.registerSyncs(mux)
 	a.registerCustomers(mux)
+	a.registerProductReads(mux)
 	a.registerWebhooks(mux)
 	a.registerPaymentGateways(mux)
 	a.registerFlows(mux)

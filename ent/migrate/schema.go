@@ -1033,6 +1033,19 @@ var (
 				Unique:  true,
 				Columns: []*schema.Column{ProductsColumns[13], ProductsColumns[3]},
 			},
+			{
+				Name:    "product_search",
+				Unique:  false,
+				Columns: []*schema.Column{ProductsColumns[4]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClassColumns: map[string]string{
+						ProductsColumns[4].Name: "gin_trgm_ops",
+					},
+					Types: map[string]string{
+						"postgres": "GIN",
+					},
+				},
+			},
 		},
 	}
 	// RsaConfigsColumns holds the columns for the "rsa_configs" table.

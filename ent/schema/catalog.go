@@ -3,6 +3,7 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
@@ -44,7 +45,15 @@ func (Product) Edges() []ent.Edge {
 }
 
 func (Product) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("shop_id", "platform_id").Unique()}
+	return []ent.Index{
+		index.Fields("shop_id", "platform_id").Unique(),
+		// product_search is the index of the product list's fuzzy name search on PostgreSQL:
+		// pg_trgm's trigrams of the title (the extension has its own migration, before this
+		// index). On SQLite ent declares it as a plain index; the search there uses the FTS5
+		// table product_search_fts (service/catalog/search.go).
+		index.Fields("title").StorageKey("product_search").Annotations(
+			entsql.IndexTypes(map[string]string{dialect.Postgres: "GIN"}), entsql.OpClassColumn("title", "gin_trgm_ops")),
+	}
 }
 
 func (Product) Annotations() []schema.Annotation {

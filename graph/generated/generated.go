@@ -978,6 +978,7 @@ type ComplexityRoot struct {
 		PaymentIframe            func(childComplexity int, publicOrderID string) int
 		PlatformOrders           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) int
 		PlatformSyncs            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) int
+		Products                 func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ProductOrder, filter *string, filterColumn *string, filterValue *string, categoryID *int, updatedAtMin *time.Time, updatedAtMax *time.Time) int
 		RemoteExchanges          func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, kind *string, publicOrderID *string, orderBy *ent.RemoteExchangeOrder) int
 		Shop                     func(childComplexity int) int
 		Subscription             func(childComplexity int, id int) int
@@ -1429,6 +1430,7 @@ type PaymentStateResolver interface {
 type QueryResolver interface {
 	Node(ctx context.Context, id int) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
+	Products(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ProductOrder, filter *string, filterColumn *string, filterValue *string, categoryID *int, updatedAtMin *time.Time, updatedAtMax *time.Time) (*ent.ProductConnection, error)
 	ConnectorCalls(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConnectorCallOrder) (*ent.ConnectorCallConnection, error)
 	PlatformSyncs(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) (*ent.PlatformSyncConnection, error)
 	PlatformOrders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) (*ent.PlatformOrderConnection, error)
@@ -5917,6 +5919,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PlatformSyncs(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int)), true
+	case "Query.products":
+		if e.ComplexityRoot.Query.Products == nil {
+			break
+		}
+
+		args, err := ec.field_Query_products_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Products(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.ProductOrder), args["filter"].(*string), args["filterColumn"].(*string), args["filterValue"].(*string), args["categoryID"].(*int), args["updatedAtMin"].(*time.Time), args["updatedAtMax"].(*time.Time)), true
 	case "Query.remoteExchanges":
 		if e.ComplexityRoot.Query.RemoteExchanges == nil {
 			break
@@ -7604,6 +7617,18 @@ input VariantPatch {
   inventoryQuantity: Int
   sku: String
   title: String
+}
+
+extend type Query {
+  """
+  The shop's products, as REST's product list keeps them (docs/api.md "Products"): filter is
+  the filter grammar of docs/filters.md over the product columns (eq(vendor:Acme)+like(name:tea*)),
+  filterColumn with filterValue its fuzzy search (name or sku), categoryID a category's
+  products, updatedAtMin and updatedAtMax bounds of updatedAt. Each text is at most 255
+  characters here; a filter that cannot be read is an error naming the problem.
+  """
+  products(after: Cursor, first: Int, before: Cursor, last: Int, orderBy: ProductOrder, filter: String, filterColumn: String,
+    filterValue: String, categoryID: ID, updatedAtMin: Time, updatedAtMax: Time): ProductConnection!
 }
 
 extend type Mutation {
@@ -20028,6 +20053,100 @@ func (ec *executionContext) field_Query_platformSyncs_args(ctx context.Context, 
 		return nil, err
 	}
 	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_products_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.ProductOrder, error) {
+			return ec.unmarshalOProductOrder2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐProductOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "filterColumn",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filterColumn"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "filterValue",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filterValue"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "categoryID",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOID2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["categoryID"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "updatedAtMin",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedAtMin"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "updatedAtMax",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedAtMax"] = arg10
 	return args, nil
 }
 
@@ -38344,6 +38463,50 @@ func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_products(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_products(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Products(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ProductOrder), fc.Args["filter"].(*string), fc.Args["filterColumn"].(*string), fc.Args["filterValue"].(*string), fc.Args["categoryID"].(*int), fc.Args["updatedAtMin"].(*time.Time), fc.Args["updatedAtMax"].(*time.Time))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ProductConnection) graphql.Marshaler {
+			return ec.marshalNProductConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐProductConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_products(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_products_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -78548,6 +78711,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_nodes(ctx, field)
+				})
+		case "products":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_products(ctx, field)
 				})
 		case "connectorCalls":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,

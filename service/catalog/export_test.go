@@ -19,3 +19,8 @@ func (s *Service) ApplyProductSaved(ctx context.Context, sh *ent.Shop, in Connec
 func (s *Service) ApplyProductDeleted(ctx context.Context, sh *ent.Shop, in DeletedInput) error {
 	return s.applyDeleted(ctx, sh.ID, catalogtombstone.KindProduct, in)
 }
+
+// ApplyCategorySaved applies a Product Category Saved at once, as its queued job does.
+func (s *Service) ApplyCategorySaved(ctx context.Context, sh *ent.Shop, in ConnectorCategory) error {
+	return s.applyCategorySaved(ctx, sh.ID, in)
+}

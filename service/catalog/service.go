@@ -3,11 +3,16 @@
 // with restock.
 package catalog
 
-import "github.com/checkoutd/checkoutd/service/platform"
+import (
+	"github.com/checkoutd/checkoutd/service/filter"
+	"github.com/checkoutd/checkoutd/service/platform"
+)
 
 // Service owns the catalog: its rules and its tables' writes.
 type Service struct {
 	p *platform.Platform
+	// counts keeps the totals of large lists for a moment (filter.Counts).
+	counts filter.Counts
 }
 
 // New returns the catalog domain, with its notification worker and queue registered.
