@@ -37,7 +37,7 @@ type config struct {
 }
 
 // figures are the parts of a run -only can name; the connector's three parts can be named alone.
-var figures = []string{"checkout", "reads", "contention", "webhooks", "connector", "notifications", "sync", "orders"}
+var figures = []string{"checkout", "reads", "contention", "webhooks", "remote", "connector", "notifications", "sync", "orders"}
 
 var connectorParts = []string{"notifications", "sync", "orders"}
 
@@ -241,6 +241,11 @@ func benchmarkOn(ctx context.Context, c config, db string) (*DatabaseReport, err
 	}
 	if c.measures("webhooks") {
 		if out.Webhooks, err = benchmarkWebhooks(cl, srv, gatewayID, c.duration*2); err != nil {
+			return nil, err
+		}
+	}
+	if c.measures("remote") {
+		if out.Remote, err = benchmarkRemote(c, srv, cl, gatewayID); err != nil {
 			return nil, err
 		}
 	}

@@ -43,6 +43,7 @@ type DatabaseReport struct {
 	Reads         ReadsReport      `json:"reads"`
 	Contention    ContentionReport `json:"hot_order_contention"`
 	Webhooks      WebhooksReport   `json:"webhooks"`
+	Remote        RemoteReport     `json:"remote"`
 	Connector     ConnectorReport  `json:"platform_connector"`
 	PeakRSS       int64            `json:"peak_rss_bytes"`
 }
@@ -206,6 +207,9 @@ func (r *Report) targets() []target {
 				fmt.Sprintf("%.0f/s, p99 %.0f ms, %d of %d delivered", capacity, wh.Steady.P99,
 					wh.Steady.Delivered+wh.Backlog.Delivered, wh.Steady.Expected+wh.Backlog.Expected), false})
 		}
+		if r.has("remote") {
+			out = append(out, db.Remote.target(db.Database))
+		}
 		if r.has("contention") {
 			out = append(out, target{db.Database + ": hot order money exact", db.Contention.Exact,
 				fmt.Sprintf("captured %d, refunded %d of %d", db.Contention.GatewayCaptured, db.Contention.GatewayRefunded, db.Contention.OrderTotal), false})
@@ -364,6 +368,9 @@ func (r *Report) markdown() string {
 			}
 			w("\nLatency runs from process_order's answer (its transaction, with the events, had committed) to the receiver's arrival; every callback's signature is checked. ")
 			w("In the second run the receiver holds every callback until the checkouts end, so the deliveries pile up in the queue; the rate at which that backlog then drains is the delivery capacity (its latency is the hold, not a delivery figure).\n\n")
+		}
+		if r.has("remote") {
+			db.Remote.markdown(w)
 		}
 		if r.has("connector") {
 			db.Connector.markdown(w)

@@ -68,7 +68,7 @@ func (s *Service) RecordOrderEventAlone(ctx context.Context, sess *OrderSession,
 
 // IssueOrderJWT signs a storefront token for any public order id, existing or not.
 func (s *Service) IssueOrderJWT(sh *ent.Shop, publicOrderID string) (string, error) {
-	return s.issueOrderJWT(sh, publicOrderID)
+	return s.issueOrderJWT(sh, publicOrderID, false)
 }
 
 // FieldChanges counts the changes of orders' own rows made on the path given: "kept" or "locked".

@@ -100,6 +100,9 @@ func (s *Service) CheckInventory(ctx context.Context, sess *OrderSession, stage 
 
 // inventoryOverride asks the order's inventory override for the check of stage.
 func (s *Service) inventoryOverride(ctx context.Context, sess *OrderSession, v *OrderView, stage string) (*InventoryCheck, override.Outcome, error) {
+	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
+		return nil, override.BuiltIn, err
+	}
 	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, v.Order)
 	if err != nil || !set.Has(override.Inventory) {
 		return nil, override.BuiltIn, err
@@ -132,6 +135,9 @@ func (s *Service) inventoryOverride(ctx context.Context, sess *OrderSession, v *
 // the catalog's reservation alone decides, as always; it still runs after a pass, for the
 // variants the catalog tracks.
 func (s *Service) CheckFinalInventoryOverride(ctx context.Context, sess *OrderSession) error {
+	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
+		return err
+	}
 	o, err := s.SessionOrder(ctx, sess)
 	if err != nil {
 		return err

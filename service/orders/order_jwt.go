@@ -22,13 +22,16 @@ type orderClaims struct {
 		PublicOrderID string `json:"public_order_id"`
 	} `json:"payload"`
 	Shop string `json:"shop"`
+	// OwnOverrides says the order was given API overrides of its own at init, so that a change
+	// of an order without any asks nothing about them (ours; clients ignore it).
+	OwnOverrides bool `json:"own_overrides,omitempty"`
 	jwt.RegisteredClaims
 }
 
 // issueOrderJWT signs a token that opens exactly one order of one shop.
-func (s *Service) issueOrderJWT(sh *ent.Shop, publicOrderID string) (string, error) {
+func (s *Service) issueOrderJWT(sh *ent.Shop, publicOrderID string, ownOverrides bool) (string, error) {
 	now := s.p.Clock()
-	c := orderClaims{AuthType: "V2_API", Shop: sh.Identifier, RegisteredClaims: jwt.RegisteredClaims{
+	c := orderClaims{AuthType: "V2_API", Shop: sh.Identifier, OwnOverrides: ownOverrides, RegisteredClaims: jwt.RegisteredClaims{
 		IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(OrderJWTLifetime)),
 	}}
 	c.Payload.PublicOrderID = publicOrderID
@@ -43,6 +46,8 @@ type OrderSession struct {
 	// Order is nil in a storefront session until SessionOrder reads it.
 	Order         *ent.Order
 	publicOrderID string
+	// noOwnOverrides: the order JWT says the order has no API overrides of its own.
+	noOwnOverrides bool
 	// reading guards the first read of Order: GraphQL resolves a query's fields concurrently.
 	reading sync.Mutex
 }
@@ -112,7 +117,7 @@ func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicO
 	if c.Shop != sh.Identifier || c.Payload.PublicOrderID != publicOrderID || c.AuthType != "V2_API" {
 		return nil, problem.ErrUnauthorized
 	}
-	return &OrderSession{Shop: sh, publicOrderID: publicOrderID}, nil
+	return &OrderSession{Shop: sh, publicOrderID: publicOrderID, noOwnOverrides: !c.OwnOverrides}, nil
 }
 
 // AuthenticateOrderToken opens the order a bare JWT names, for callers (GraphQL) that have no

@@ -10,6 +10,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/lineitem"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/orderapioverride"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/input"
@@ -220,7 +221,7 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	if err := s.CheckRemoteInventory(ctx, &OrderSession{Shop: sh, Order: view.Order}, InventoryStageInitial); err != nil {
 		return nil, err
 	}
-	if view.JWT, err = s.issueOrderJWT(sh, view.Order.PublicOrderID); err != nil {
+	if view.JWT, err = s.issueOrderJWT(sh, view.Order.PublicOrderID, len(in.APIOverrides) > 0); err != nil {
 		return nil, err
 	}
 	return view, nil
@@ -245,7 +246,11 @@ func (s *Service) ResumeOrder(ctx context.Context, sh *ent.Shop, publicOrderID s
 	if err := s.p.DB.Client.Order.UpdateOneID(view.Order.ID).SetLastActivityAt(s.p.Clock()).ClearAbandonedAt().AddVersion(1).Exec(ctx); err != nil {
 		return nil, err
 	}
-	if view.JWT, err = s.issueOrderJWT(sh, publicOrderID); err != nil {
+	own, err := s.p.DB.Read.OrderAPIOverride.Query().Where(orderapioverride.OrderID(view.Order.ID)).Exist(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if view.JWT, err = s.issueOrderJWT(sh, publicOrderID, own); err != nil {
 		return nil, err
 	}
 	return view, nil

@@ -25,6 +25,21 @@ func (s *Service) overridesOf(ctx context.Context, c *ent.Client, sh *ent.Shop, 
 	return s.overrides.For(ctx, c, sh.ID, o)
 }
 
+// mayHaveOverrides says whether the session's order can have an API override in effect, from
+// what costs no statement: not without an override caller, not under the shop's remote state
+// authority, and not when neither the shop (cached) nor the order (its JWT says) has one. A
+// backend session, without a JWT, may.
+func (s *Service) mayHaveOverrides(ctx context.Context, sess *OrderSession) (bool, error) {
+	if s.overrides == nil {
+		return false, nil
+	}
+	if rsa, err := s.shops.RSAConfig(ctx, sess.Shop); err != nil || rsa != nil {
+		return false, err
+	}
+	shop, err := s.shops.HasAPIOverrides(ctx, sess.Shop)
+	return shop || !sess.noOwnOverrides, err
+}
+
 // outsideEdit is what the override calls of one shopper change leave on the order's outside
 // pricing. The calls are made before the change's transaction; the edit is applied in it, to
 // the locked order's outside pricing.
@@ -135,6 +150,9 @@ func overrideState(v *OrderView) override.OrderState {
 // override for the lines the order is offered there. A valid answer's corrected address
 // replaces in; an invalid one refuses the change with the override's message.
 func (s *Service) addressOverrides(ctx context.Context, sess *OrderSession, kind AddressKind, in *AddressInput, strict bool) (outsideEdit, error) {
+	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
+		return nil, err
+	}
 	o, err := s.SessionOrder(ctx, sess)
 	if err != nil {
 		return nil, err
@@ -203,6 +221,9 @@ func discountRefused(code, msg string) *problem.Error {
 // discountOverride asks the order's discount override whether code applies to the order and
 // what it takes off. BuiltIn and FellBack answers leave the code to the shop's rules.
 func (s *Service) discountOverride(ctx context.Context, sess *OrderSession, code string) (override.Outcome, *override.DiscountAnswer, error) {
+	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
+		return override.BuiltIn, nil, err
+	}
 	o, err := s.SessionOrder(ctx, sess)
 	if err != nil {
 		return override.BuiltIn, nil, err
@@ -276,6 +297,11 @@ func createOrderOverrides(ctx context.Context, tx *ent.Tx, orderID int, ins []ov
 // asking at's override of typ (shipping or tax) for its part, for an estimate: nothing is
 // stored. The part is the built-in one's (nil) when the override fell back.
 func (s *Service) estimateOverride(ctx context.Context, sess *OrderSession, v *OrderView, at *ent.Order, typ string) (*schema.OutsidePricing, error) {
+	if op := v.Order.OutsidePricing; op == nil || op.From == schema.OutsideFromRSA {
+		if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
+			return op, err
+		}
+	}
 	priced, err := s.outsideInEffect(ctx, s.p.DB.Read, sess.Shop, v.Order)
 	if err != nil {
 		return nil, err

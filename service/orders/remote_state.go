@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/pricing"
@@ -76,15 +77,12 @@ func (s *Service) ShippingLines(ctx context.Context, sess *OrderSession) (*Order
 	return s.SessionState(ctx, sess)
 }
 
-// ForgetRemoteState takes off the session's order what a remote state authority the shop no
-// longer has left on it (its last answer and its outside pricing), so that the built-in rules
-// price it again.
-func (s *Service) ForgetRemoteState(ctx context.Context, sess *OrderSession) error {
-	_, err := s.changeOrderFields(ctx, sess, func(_ *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
-		update.ClearRsaState().ClearOutsidePricing()
-		return nil
-	})
-	return err
+// ForgetRemoteStateOfShop takes off the shop's open orders, in tx, what a remote state
+// authority the shop no longer has left on them (its last answer and its outside pricing), so
+// that the built-in rules price them again. The version moves, so no process keeps them as they were.
+func (s *Service) ForgetRemoteStateOfShop(ctx context.Context, tx *ent.Tx, shopID int) error {
+	return tx.Order.Update().Where(order.ShopID(shopID), order.StatusEQ(order.StatusOpen), order.RsaStateNotNil()).
+		ClearRsaState().ClearOutsidePricing().AddVersion(1).Exec(ctx)
 }
 
 // RemoteLine is a line of the order as the RSA answered it, keyed by line_item_key.

@@ -39,6 +39,9 @@ func taxAddressRequired(kind AddressKind) *problem.Error {
 
 // taxOverride asks the order's tax override for its taxes, as the order stands.
 func (s *Service) taxOverride(ctx context.Context, sess *OrderSession) (outsideEdit, error) {
+	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
+		return nil, err
+	}
 	o, err := s.SessionOrder(ctx, sess)
 	if err != nil {
 		return nil, err

@@ -54,7 +54,11 @@ type Service struct {
 
 // New returns the RSA domain; the wiring makes orders use it (orders.UseStateAuthority).
 func New(p *platform.Platform, sh *shops.Service, o *orders.Service, client *remote.Client) *Service {
-	return &Service{p: p, shops: sh, orders: o, client: client}
+	s := &Service{p: p, shops: sh, orders: o, client: client}
+	// What an RSA left on the shop's open orders goes with it, in the transaction that deletes
+	// it, so that no order change of a shop without one has to look for it.
+	sh.OnRSAConfigDeleted(o.ForgetRemoteStateOfShop)
+	return s
 }
 
 // timeout is the RSA's call timeout (its timeout_ms), bounded by service/remote.
@@ -91,7 +95,7 @@ func (s *Service) Event(ctx context.Context, sess *orders.OrderSession, ev order
 		return nil, true, err
 	}
 	if cfg == nil {
-		return nil, false, s.forget(ctx, sess)
+		return nil, false, nil
 	}
 	v, err := s.event(ctx, cfg, sess, ev)
 	return v, true, err
@@ -156,18 +160,6 @@ func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.Or
 	return s.orders.ApplyRemoteOrder(context.WithoutCancel(ctx), sess, r)
 }
 
-// forget brings the built-in rules back to an open order of a shop whose RSA was deleted: what
-// the RSA left on it goes, once.
-func (s *Service) forget(ctx context.Context, sess *orders.OrderSession) error {
-	// The order as stored: the session's may be from before the RSA's last answer.
-	o, err := s.p.DB.Read.Order.Query().Where(order.ShopID(sess.Shop.ID), order.PublicOrderID(sess.PublicOrderID())).
-		Select(order.FieldStatus, order.FieldRsaState).Only(ctx)
-	if err != nil || o.Status != order.StatusOpen || len(o.RsaState) == 0 {
-		return nil // the change itself answers for an order it cannot read
-	}
-	return s.orders.ForgetRemoteState(ctx, sess)
-}
-
 // validate asks the RSA's validate operation of a change that has one, and answers the
 // event's data on the wire.
 func (s *Service) validate(ctx context.Context, cfg *ent.RSAConfig, sess *orders.OrderSession, ev orders.RemoteEvent) (any, error) {
@@ -202,7 +194,7 @@ func (s *Service) CheckInventory(ctx context.Context, sess *orders.OrderSession,
 		return err
 	}
 	if cfg == nil {
-		return s.forget(ctx, sess)
+		return nil
 	}
 	v, err := s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err != nil {

@@ -57,6 +57,15 @@ func (in APIOverrideInput) validate(creating bool, policy outbound.Policy) error
 	return nil
 }
 
+// HasAPIOverrides says whether the shop has an API override, through the cache: every order
+// change asks. A change made through this process is seen at once, one made by another within
+// platform.CacheTTL.
+func (s *Service) HasAPIOverrides(ctx context.Context, sh *ent.Shop) (bool, error) {
+	return s.hasOverrides.Get(sh.ID, s.p.Clock, func() (bool, error) {
+		return s.p.DB.Read.APIOverride.Query().Where(apioverride.ShopID(sh.ID)).Exist(ctx)
+	})
+}
+
 // APIOverrides lists the shop's overrides, oldest first.
 func (s *Service) APIOverrides(ctx context.Context, sh *ent.Shop) ([]*ent.APIOverride, error) {
 	return s.p.DB.Read.APIOverride.Query().Where(apioverride.ShopID(sh.ID)).Order(apioverride.ByID()).All(ctx)

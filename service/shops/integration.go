@@ -138,13 +138,27 @@ func (s *Service) UpdateRSAConfig(ctx context.Context, sh *ent.Shop, in RSAConfi
 
 // DeleteRSAConfig removes the remote state authority; the shop's checkout owns its state again.
 func (s *Service) DeleteRSAConfig(ctx context.Context, sh *ent.Shop) error {
-	n, err := s.p.DB.Client.RSAConfig.Delete().Where(rsaconfig.ShopID(sh.ID)).Exec(ctx)
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return &problem.Error{Kind: problem.Invalid, Code: problem.CodeRSANotSet, Type: "rsa_config.not_configured",
-			Message: "no remote state authority is configured for this shop"}
-	}
-	return nil
+	return s.p.InTx(ctx, func(tx *ent.Tx) error {
+		n, err := tx.RSAConfig.Delete().Where(rsaconfig.ShopID(sh.ID)).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return &problem.Error{Kind: problem.Invalid, Code: problem.CodeRSANotSet, Type: "rsa_config.not_configured",
+				Message: "no remote state authority is configured for this shop"}
+		}
+		for _, f := range s.rsaDeleted {
+			if err := f(ctx, tx, sh.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// OnRSAConfigDeleted has f called in the transaction that deletes a shop's remote state
+// authority (the RSA domain takes its state off the shop's open orders there, so that no order
+// change needs to look for it).
+func (s *Service) OnRSAConfigDeleted(f func(ctx context.Context, tx *ent.Tx, shopID int) error) {
+	s.rsaDeleted = append(s.rsaDeleted, f)
 }

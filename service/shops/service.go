@@ -5,6 +5,8 @@
 package shops
 
 import (
+	"context"
+
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/platform"
@@ -18,7 +20,11 @@ type Service struct {
 	// rsaConfigs keeps each shop's remote state authority (nil: none), which every order change
 	// asks for.
 	rsaConfigs platform.FreshCache[int, *ent.RSAConfig]
-	rules      platform.FreshCache[int, *Rules]
+	// hasOverrides keeps whether each shop has an API override, which every order change asks.
+	hasOverrides platform.FreshCache[int, bool]
+	rules        platform.FreshCache[int, *Rules]
+	// rsaDeleted are called in the transaction that deletes a shop's remote state authority.
+	rsaDeleted []func(ctx context.Context, tx *ent.Tx, shopID int) error
 }
 
 // New returns the shop configuration domain. Configured URLs are checked against policy.
@@ -26,6 +32,7 @@ func New(p *platform.Platform, policy outbound.Policy) *Service {
 	s := &Service{p: p, outbound: policy}
 	s.watchShops()
 	s.p.DB.Client.RSAConfig.Use(platform.ClearingHook(s.rsaConfigs.Clear, nil))
+	s.p.DB.Client.APIOverride.Use(platform.ClearingHook(s.hasOverrides.Clear, nil))
 	s.watchRules()
 	return s
 }
