@@ -84,9 +84,18 @@ func TestTheAPIReferencePageRendersTheOpenAPIDocumentFromTheServiceAlone(t *test
 		t.Fatalf("loading /docs: %v", err)
 	}
 	poll("the page shows the document's title", `document.querySelector(".info .title").textContent.startsWith("checkoutd REST API")`)
+	// The page opens with the tags folded (a hundred operations unfolded at once is a long page);
+	// opening one lists its operations.
+	poll("the page lists the tags, Orders (backend) among them", `document.querySelector('.opblock-tag[data-tag="Orders (backend)"]')`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.opblock-tag[data-tag="Orders (backend)"]`))); err != nil {
+		t.Fatalf("opening the Orders (backend) tag: %v", err)
+	}
 	poll("the page lists the operations, Initialize an order among them", `[...document.querySelectorAll(".opblock-summary")].some(op =>
 		op.querySelector(".opblock-summary-path").textContent.replace(/\u200b/g, "") === "/checkout/orders/{shop}/init" &&
 		op.querySelector(".opblock-summary-description").textContent === "Initialize an order")`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`section.models h4`))); err != nil {
+		t.Fatalf("opening the schemas: %v", err)
+	}
 	poll("the error envelope is among the schemas", `document.querySelector("section.models").innerText.includes("ErrorEnvelope")`)
 
 	requests, problems := watch.snapshot()

@@ -10,6 +10,7 @@
     // Swagger UI would otherwise send the document to validator.swagger.io for a badge.
     validatorUrl: null,
     presets: [SwaggerUIBundle.presets.apis],
-    layout: "BaseLayout"
+    layout: "BaseLayout",
+    docExpansion: "none"
   });
 })();
