@@ -2,7 +2,6 @@ package rest
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -10,7 +9,6 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/catalog"
-	"github.com/checkoutd/checkoutd/service/filter"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -108,35 +106,6 @@ type bundleJSON struct {
 	Variants   *[]variantJSON    `json:"variants,omitempty"`
 	Options    *[]map[string]any `json:"options,omitempty"`
 	Categories *[]categoryJSON   `json:"categories,omitempty"`
-}
-
-// listPageJSON is the spec's pagination attributes of a list.
-type listPageJSON struct {
-	Total       int     `json:"total"`
-	Count       int     `json:"count"`
-	PerPage     int     `json:"per_page"`
-	CurrentPage int     `json:"current_page"`
-	TotalPages  int     `json:"total_pages"`
-	NextURL     *string `json:"next_url"`
-	PreviousURL *string `json:"previous_url"`
-}
-
-// listPageBody gives the links as the list's own URL (its path and query as the caller sent
-// them, on the host it called) with the page's position set.
-func listPageBody(r *http.Request, p filter.Pagination) listPageJSON {
-	self := &url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path, RawQuery: r.URL.RawQuery}
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
-		self.Scheme = "https"
-	}
-	link := func(v url.Values) *string {
-		if v == nil {
-			return nil
-		}
-		s := filter.Link(self, v)
-		return &s
-	}
-	return listPageJSON{Total: p.Total, Count: p.Count, PerPage: p.PerPage, CurrentPage: p.CurrentPage,
-		TotalPages: p.TotalPages, NextURL: link(p.Next), PreviousURL: link(p.Previous)}
 }
 
 func dataText(data map[string]any, key string) string {
@@ -248,7 +217,7 @@ func (a *API) listProducts(w http.ResponseWriter, r *http.Request, sh *ent.Shop)
 	for i, b := range page.Products {
 		data[i] = bundleBody(sh, b)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"pagination": listPageBody(r, page.Pagination), "data": data})
+	writeJSON(w, http.StatusOK, map[string]any{"pagination": paginationBody(r, page.Pagination), "data": data})
 }
 
 func (a *API) getProduct(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
@@ -284,7 +253,7 @@ func (a *API) listVariants(w http.ResponseWriter, r *http.Request, sh *ent.Shop)
 	for i, v := range page.Variants {
 		data[i] = variantBody(sh, v)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"pagination": listPageBody(r, page.Pagination), "data": data})
+	writeJSON(w, http.StatusOK, map[string]any{"pagination": paginationBody(r, page.Pagination), "data": data})
 }
 
 func (a *API) listCategories(w http.ResponseWriter, r *http.Request, sh *ent.Shop) {
@@ -297,5 +266,5 @@ func (a *API) listCategories(w http.ResponseWriter, r *http.Request, sh *ent.Sho
 	for i, c := range page.Categories {
 		data[i] = categoryBody(sh, c)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"pagination": listPageBody(r, page.Pagination), "data": data})
+	writeJSON(w, http.StatusOK, map[string]any{"pagination": paginationBody(r, page.Pagination), "data": data})
 }
