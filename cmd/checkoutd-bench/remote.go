@@ -175,26 +175,17 @@ func benchmarkRemote(c config, srv *server, cl *client, gatewayID string) (Remot
 	}
 	out.Plain = measure()
 
-	if _, err := cl.call("POST", "/checkout/shop/bench/rsa_config", cl.token, map[string]any{"url": rm.rsa.URL, "shared_secret": remoteSecret}, nil); err != nil {
-		return out, fmt.Errorf("configuring the RSA: %w", err)
+	if err := rm.configureRSA(cl); err != nil {
+		return out, err
 	}
 	out.RSA = measure()
 	if _, err := cl.call("DELETE", "/checkout/shop/bench/rsa_config", cl.token, nil, nil); err != nil {
 		return out, fmt.Errorf("removing the RSA: %w", err)
 	}
 
-	var ids []string
-	for _, typ := range []string{"address_validate", "shipping", "discount", "inventory", "tax"} {
-		a, err := cl.call("POST", "/checkout/shop/bench/overrides", cl.token, map[string]any{"override_type": typ, "url": rm.override.URL, "shared_secret": remoteSecret}, nil)
-		if err != nil {
-			return out, fmt.Errorf("configuring the %s override: %w", typ, err)
-		}
-		o, _ := dataOf(a)["override"].(map[string]any)
-		id, _ := o["public_id"].(string)
-		if id == "" {
-			return out, fmt.Errorf("the %s override's answer has no public_id: %s", typ, truncate(string(a.raw), 300))
-		}
-		ids = append(ids, id)
+	ids, err := rm.configureOverrides(cl)
+	if err != nil {
+		return out, err
 	}
 	out.Overrides = measure()
 	for _, id := range ids {
@@ -204,6 +195,32 @@ func benchmarkRemote(c config, srv *server, cl *client, gatewayID string) (Remot
 	}
 	out.BadSignatures = rm.badSigs.Load()
 	return out, nil
+}
+
+// configureRSA makes the bench's RSA the bench shop's remote state authority.
+func (r *remotes) configureRSA(cl *client) error {
+	if _, err := cl.call("POST", "/checkout/shop/bench/rsa_config", cl.token, map[string]any{"url": r.rsa.URL, "shared_secret": remoteSecret}, nil); err != nil {
+		return fmt.Errorf("configuring the RSA: %w", err)
+	}
+	return nil
+}
+
+// configureOverrides gives the bench shop all five API overrides, and returns their ids.
+func (r *remotes) configureOverrides(cl *client) ([]string, error) {
+	var ids []string
+	for _, typ := range []string{"address_validate", "shipping", "discount", "inventory", "tax"} {
+		a, err := cl.call("POST", "/checkout/shop/bench/overrides", cl.token, map[string]any{"override_type": typ, "url": r.override.URL, "shared_secret": remoteSecret}, nil)
+		if err != nil {
+			return nil, fmt.Errorf("configuring the %s override: %w", typ, err)
+		}
+		o, _ := dataOf(a)["override"].(map[string]any)
+		id, _ := o["public_id"].(string)
+		if id == "" {
+			return nil, fmt.Errorf("the %s override's answer has no public_id: %s", typ, truncate(string(a.raw), 300))
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
 }
 
 // remoteTarget is the issue's: at most 1.5 times the plain checkout's server CPU under either.

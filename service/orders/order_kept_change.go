@@ -28,6 +28,12 @@ func (s *Service) applyToKeptOrder(ctx context.Context, sess *OrderSession, chan
 	if !ok || kept.order.Status != order.StatusOpen {
 		return nil, false, nil
 	}
+	return s.applyFieldsAt(ctx, sess, kept, change)
+}
+
+// applyFieldsAt is applyToKeptOrder's statement, on kept's order with its children at its
+// version: not done when the change refuses it or the row has moved on from that version.
+func (s *Service) applyFieldsAt(ctx context.Context, sess *OrderSession, kept orderChildren, change fieldsChange) (view *OrderView, done bool, err error) {
 	o := *kept.order // the change is given a copy: the kept order is shared
 	// The change records its fields on an update of its own, run by updateIfCurrent.
 	recorded := s.p.DB.Client.Order.Update()

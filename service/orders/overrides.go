@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/orderapioverride"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/override"
@@ -16,13 +17,46 @@ import (
 // the built-in functions always answer).
 func (s *Service) UseOverrides(ov *override.Service) { s.overrides = ov }
 
-// overridesOf reads the overrides in effect for order o of shop sh through c: none without an
-// override caller, or when the shop has a remote state authority (override.Service.For).
+// overridesOf is the overrides in effect for order o of shop sh: none without an override
+// caller or under the shop's remote state authority (override.Resolve), else the shop's
+// (cached) with the order's own over them. c reads the order's own when they are not kept yet.
 func (s *Service) overridesOf(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.Order) (*override.Set, error) {
+	return s.overridesWith(ctx, c, sh, o, false)
+}
+
+// overridesWith is overridesOf; noOwn says the order is known to have no overrides of its own.
+func (s *Service) overridesWith(ctx context.Context, c *ent.Client, sh *ent.Shop, o *ent.Order, noOwn bool) (*override.Set, error) {
 	if s.overrides == nil {
 		return &override.Set{}, nil
 	}
-	return s.overrides.For(ctx, c, sh.ID, o)
+	if rsa, err := s.shops.RSAConfig(ctx, sh); err != nil || rsa != nil {
+		return &override.Set{}, err
+	}
+	shop, err := s.shops.ShopOverrides(ctx, sh)
+	if err != nil {
+		return nil, err
+	}
+	var own []*ent.OrderAPIOverride
+	if !noOwn {
+		if own, err = s.ownOverridesOf(ctx, c, o.ID); err != nil {
+			return nil, err
+		}
+	}
+	return override.Resolve(sh.ID, o.PublicOrderID, shop, own), nil
+}
+
+// ownOverridesOf is the overrides the order was given at init, kept by order once read: they
+// never change after init.
+func (s *Service) ownOverridesOf(ctx context.Context, c *ent.Client, orderID int) ([]*ent.OrderAPIOverride, error) {
+	if own, ok := s.ownOverrides.Get(orderID); ok {
+		return own, nil
+	}
+	own, err := c.OrderAPIOverride.Query().Where(orderapioverride.OrderID(orderID)).Order(orderapioverride.ByID()).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.ownOverrides.Add(orderID, own)
+	return own, nil
 }
 
 // mayHaveOverrides says whether the session's order can have an API override in effect, from
@@ -38,6 +72,31 @@ func (s *Service) mayHaveOverrides(ctx context.Context, sess *OrderSession) (boo
 	}
 	shop, err := s.shops.HasAPIOverrides(ctx, sess.Shop)
 	return shop || !sess.noOwnOverrides, err
+}
+
+// sessionOverrides is the overrides in effect for the session's order, with the order's state
+// as it stands, when one of types is among them; nil and nothing read otherwise. What the shop
+// has is cached and the JWT says whether the order has overrides of its own, so a change no
+// override of types concerns reads nothing more than it would without overrides.
+func (s *Service) sessionOverrides(ctx context.Context, sess *OrderSession, types ...string) (*override.Set, *OrderView, error) {
+	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
+		return nil, nil, err
+	}
+	if sess.noOwnOverrides {
+		shop, err := s.shops.ShopOverrides(ctx, sess.Shop)
+		if err != nil || !slices.ContainsFunc(shop, func(a *ent.APIOverride) bool { return slices.Contains(types, a.OverrideType) }) {
+			return nil, nil, err
+		}
+	}
+	v, err := s.OrderState(ctx, sess)
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := s.overridesWith(ctx, s.p.DB.Read, sess.Shop, v.Order, sess.noOwnOverrides)
+	if err != nil || !slices.ContainsFunc(types, set.Has) {
+		return nil, nil, err
+	}
+	return set, v, nil
 }
 
 // outsideEdit is what the override calls of one shopper change leave on the order's outside
@@ -150,22 +209,16 @@ func overrideState(v *OrderView) override.OrderState {
 // override for the lines the order is offered there. A valid answer's corrected address
 // replaces in; an invalid one refuses the change with the override's message.
 func (s *Service) addressOverrides(ctx context.Context, sess *OrderSession, kind AddressKind, in *AddressInput, strict bool) (outsideEdit, error) {
-	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
-		return nil, err
+	types := []string{override.AddressValidate}
+	if kind == ShippingAddress {
+		types = append(types, override.Shipping)
 	}
-	o, err := s.SessionOrder(ctx, sess)
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, o)
-	if err != nil || (!set.Has(override.AddressValidate) && !(kind == ShippingAddress && set.Has(override.Shipping))) {
+	set, v, err := s.sessionOverrides(ctx, sess, types...)
+	if set == nil || err != nil {
 		return nil, err
 	}
 	ctx = override.WithMemo(ctx)
-	v, err := s.OrderState(ctx, sess)
-	if err != nil {
-		return nil, err
-	}
+	o := v.Order
 	var edit outsideEdit
 	var a override.AddressAnswer
 	out, err := s.overrides.Call(ctx, set, override.AddressValidate, override.Request{PublicOrderID: o.PublicOrderID,
@@ -221,22 +274,12 @@ func discountRefused(code, msg string) *problem.Error {
 // discountOverride asks the order's discount override whether code applies to the order and
 // what it takes off. BuiltIn and FellBack answers leave the code to the shop's rules.
 func (s *Service) discountOverride(ctx context.Context, sess *OrderSession, code string) (override.Outcome, *override.DiscountAnswer, error) {
-	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
-		return override.BuiltIn, nil, err
-	}
-	o, err := s.SessionOrder(ctx, sess)
-	if err != nil {
-		return override.BuiltIn, nil, err
-	}
-	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, o)
-	if err != nil || !set.Has(override.Discount) {
+	set, v, err := s.sessionOverrides(ctx, sess, override.Discount)
+	if set == nil || err != nil {
 		return override.BuiltIn, nil, err
 	}
 	ctx = override.WithMemo(ctx)
-	v, err := s.OrderState(ctx, sess)
-	if err != nil {
-		return override.BuiltIn, nil, err
-	}
+	o := v.Order
 	var a override.DiscountAnswer
 	out, err := s.overrides.Call(ctx, set, override.Discount, override.Request{PublicOrderID: o.PublicOrderID,
 		Order: overrideState(v), Code: code}, &a)
@@ -274,10 +317,11 @@ func (s *Service) outboundPolicy() outbound.Policy {
 	return s.overrides.Policy()
 }
 
-// createOrderOverrides stores the overrides an order is given at init, their secrets sealed.
-func createOrderOverrides(ctx context.Context, tx *ent.Tx, orderID int, ins []override.OrderInput) error {
+// createOrderOverrides stores the overrides an order is given at init, their secrets sealed,
+// and answers them.
+func createOrderOverrides(ctx context.Context, tx *ent.Tx, orderID int, ins []override.OrderInput) ([]*ent.OrderAPIOverride, error) {
 	if len(ins) == 0 {
-		return nil
+		return nil, nil
 	}
 	builders := make([]*ent.OrderAPIOverrideCreate, len(ins))
 	for i, in := range ins {
@@ -290,7 +334,7 @@ func createOrderOverrides(ctx context.Context, tx *ent.Tx, orderID int, ins []ov
 		}
 		builders[i] = b
 	}
-	return tx.OrderAPIOverride.CreateBulk(builders...).Exec(ctx)
+	return tx.OrderAPIOverride.CreateBulk(builders...).Save(ctx)
 }
 
 // estimateOverride is the outside pricing of the order v if it were at (another address),

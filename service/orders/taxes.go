@@ -39,27 +39,16 @@ func taxAddressRequired(kind AddressKind) *problem.Error {
 
 // taxOverride asks the order's tax override for its taxes, as the order stands.
 func (s *Service) taxOverride(ctx context.Context, sess *OrderSession) (outsideEdit, error) {
-	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
-		return nil, err
-	}
-	o, err := s.SessionOrder(ctx, sess)
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, o)
-	if err != nil || !set.Has(override.Tax) {
+	set, v, err := s.sessionOverrides(ctx, sess, override.Tax)
+	if set == nil || err != nil {
 		return nil, err
 	}
 	ctx = override.WithMemo(ctx)
-	v, err := s.OrderState(ctx, sess)
-	if err != nil {
-		return nil, err
-	}
 	if addr, kind := taxAddress(v.Order, v.LineItems); addr == nil {
 		return nil, taxAddressRequired(kind)
 	}
 	var a override.TaxAnswer
-	out, err := s.overrides.Call(ctx, set, override.Tax, override.Request{PublicOrderID: o.PublicOrderID, Order: overrideState(v)}, &a)
+	out, err := s.overrides.Call(ctx, set, override.Tax, override.Request{PublicOrderID: v.Order.PublicOrderID, Order: overrideState(v)}, &a)
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,9 @@ func (s *Service) Event(ctx context.Context, sess *orders.OrderSession, ev order
 }
 
 func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.OrderSession, ev orders.RemoteEvent) (*orders.OrderView, error) {
-	o, err := s.orders.SessionOrder(ctx, sess)
+	// An order this process has seen is not read before the lease: its id does not change, and
+	// its state is checked again under the lease.
+	o, err := s.orders.LastKnownOrder(ctx, sess)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +159,7 @@ func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.Or
 	r.TaxesApplied = ev.Name == orders.EventApplyTaxes
 	// The answer is applied whatever happens to the shopper's request meanwhile: the RSA has
 	// made the change.
-	return s.orders.ApplyRemoteOrder(context.WithoutCancel(ctx), sess, r)
+	return s.orders.ApplyRemoteOrder(context.WithoutCancel(ctx), sess, held, r)
 }
 
 // validate asks the RSA's validate operation of a change that has one, and answers the
@@ -188,7 +190,7 @@ func (s *Service) validate(ctx context.Context, cfg *ent.RSAConfig, sess *orders
 }
 
 // CheckInventory is validate_inventory of the shop's RSA at stage; nil when it has none.
-func (s *Service) CheckInventory(ctx context.Context, sess *orders.OrderSession, stage string) error {
+func (s *Service) CheckInventory(ctx context.Context, sess *orders.OrderSession, v *orders.OrderView, stage string) error {
 	cfg, err := s.shops.RSAConfig(ctx, sess.Shop)
 	if err != nil {
 		return err
@@ -196,9 +198,10 @@ func (s *Service) CheckInventory(ctx context.Context, sess *orders.OrderSession,
 	if cfg == nil {
 		return nil
 	}
-	v, err := s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
-	if err != nil {
-		return err
+	if v == nil {
+		if v, err = s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID()); err != nil {
+			return err
+		}
 	}
 	st := stateOf(v, nil)
 	body := ValidateInventory{CartID: st.CartID, PublicOrderID: v.Order.PublicOrderID, Type: stage, Items: []InventoryItem{},
