@@ -22,7 +22,7 @@ type Service struct {
 	rsaConfigs platform.FreshCache[int, *ent.RSAConfig]
 	// overrides keeps each shop's API overrides, which every order change asks for.
 	overrides platform.FreshCache[int, []*ent.APIOverride]
-	rules        platform.FreshCache[int, *Rules]
+	rules     platform.FreshCache[int, *Rules]
 	// rsaDeleted are called in the transaction that deletes a shop's remote state authority.
 	rsaDeleted []func(ctx context.Context, tx *ent.Tx, shopID int) error
 }
