@@ -159,30 +159,35 @@ func CheckRemoteLines(lines []RemoteLine) error {
 	return nil
 }
 
-// ApplyRemoteOrder replaces the copy of what its RSA owns on the session's order, held as it
-// stood when the RSA was asked, with r. The caller holds the order's RSA lease, so no other RSA
-// answer is applied meanwhile. When the answer leaves the lines as they were, and no other
-// change moved the order on since held was read, it is one statement on held's version (as a
-// change of the kept order is); otherwise one transaction on the locked order: lines matched by
-// line_item_key (new ones added, missing ones deleted, the others' price and quantity set), and
-// the order's fields set.
-func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, held *OrderView, r RemoteOrder) (*OrderView, error) {
+// ApplyRemoteOrder replaces the copy of what its RSA owns on the order h holds (h.View, as it
+// stood when the RSA was asked) with r, and gives the hold back in the same statement. When the
+// answer leaves the lines as they were, and no other change moved the order on since it was
+// held, that is one statement on the held version (as a change of the kept order is);
+// otherwise one transaction on the locked order: lines matched by line_item_key (new ones
+// added, missing ones deleted, the others' price and quantity set), and the order's fields set.
+func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *RemoteHold, r RemoteOrder) (*OrderView, error) {
 	if err := CheckRemoteLines(r.Lines); err != nil {
 		return nil, err
 	}
 	r.Customer, r.ShippingAddress, r.BillingAddress = asStored(r.Customer), asStored(r.ShippingAddress), asStored(r.BillingAddress)
 	r.SelectedShipping, r.Outside = asStored(r.SelectedShipping), asStored(r.Outside)
-	if held != nil && sameRemoteLines(held.LineItems, r.Lines) && held.Order.Status == order.StatusOpen {
+	held := h.View
+	if sameRemoteLines(held.LineItems, r.Lines) {
 		kept := orderChildren{version: held.Order.Version, order: held.Order, items: held.LineItems, payments: held.Payments}
 		view, done, err := s.applyFieldsAt(ctx, sess, kept, func(_ *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
 			setRemoteFields(update, o, items, r)
+			givenBack(update.Mutation())
 			return nil
-		})
+		}, h.heldBy())
 		if done {
+			h.done = err == nil
 			return view, err
 		}
 	}
-	return s.changeOrderGivingChildren(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error) {
+	view, err := s.changeOrderGivingChildren(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error) {
+		if o.RsaLeaseHolder != nil && *o.RsaLeaseHolder == h.holder {
+			givenBack(update.Mutation())
+		}
 		items, err := orderLineItems(ctx, tx.Client(), o.ID)
 		if err != nil {
 			return nil, nil, err
@@ -229,6 +234,8 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, held
 		setRemoteFields(update, o, items, r)
 		return detach(items), nil, nil
 	})
+	h.done = err == nil
+	return view, err
 }
 
 // sameRemoteLines says whether the RSA's lines are the order's, as to keys, prices and quantities.
