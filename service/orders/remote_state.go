@@ -1,9 +1,12 @@
 package orders
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
@@ -259,11 +262,16 @@ func sameRemoteLines(items []*ent.LineItem, lines []RemoteLine) bool {
 // setRemoteFields sets on update the order's fields r answers, o being the order it changes and
 // items its lines as r leaves them.
 func setRemoteFields(update *ent.OrderUpdate, o *ent.Order, items []*ent.LineItem, r RemoteOrder) {
-	setOrClear(update, r)
+	setOrClear(update, o, r)
 	meta := o.MetaData
 	meta.Tags, meta.Notes, meta.CartParameters = r.Tags, r.Notes, r.CartParameters
-	update.SetMetaData(asStored(meta)).SetRsaState(r.State)
-	if r.Outside != nil {
+	if meta = asStored(meta); !reflect.DeepEqual(meta, o.MetaData) {
+		update.SetMetaData(meta)
+	}
+	if !bytes.Equal(r.State, o.RsaState) {
+		update.SetRsaState(r.State)
+	}
+	if r.Outside != nil && !reflect.DeepEqual(r.Outside, o.OutsidePricing) {
 		update.SetOutsidePricing(r.Outside)
 	}
 	if r.TaxesApplied {
@@ -289,30 +297,37 @@ func asStored[T any](v T) T {
 	return out
 }
 
-func setOrClear(update *ent.OrderUpdate, r RemoteOrder) {
-	if r.Customer != nil {
+// setOrClear sets on update each of the order's fields r answers differently from o (both as
+// stored): what the RSA left as it was is not written again.
+func setOrClear(update *ent.OrderUpdate, o *ent.Order, r RemoteOrder) {
+	switch {
+	case r.Customer != nil && !reflect.DeepEqual(r.Customer, o.Customer):
 		update.SetCustomer(r.Customer)
-	} else {
+	case r.Customer == nil && (o.Customer != nil || o.InitCustomer != nil):
 		update.ClearCustomer().ClearInitCustomer()
 	}
-	if r.ShippingAddress != nil {
+	switch {
+	case r.ShippingAddress != nil && !reflect.DeepEqual(r.ShippingAddress, o.ShippingAddress):
 		update.SetShippingAddress(r.ShippingAddress)
-	} else {
+	case r.ShippingAddress == nil && o.ShippingAddress != nil:
 		update.ClearShippingAddress()
 	}
-	if r.BillingAddress != nil {
+	switch {
+	case r.BillingAddress != nil && !reflect.DeepEqual(r.BillingAddress, o.BillingAddress):
 		update.SetBillingAddress(r.BillingAddress)
-	} else {
+	case r.BillingAddress == nil && o.BillingAddress != nil:
 		update.ClearBillingAddress()
 	}
-	if r.SelectedShipping != nil {
+	switch {
+	case r.SelectedShipping != nil && !reflect.DeepEqual(r.SelectedShipping, o.SelectedShipping):
 		update.SetSelectedShipping(r.SelectedShipping)
-	} else {
+	case r.SelectedShipping == nil && o.SelectedShipping != nil:
 		update.ClearSelectedShipping()
 	}
-	if len(r.DiscountCodes) > 0 {
+	switch {
+	case len(r.DiscountCodes) > 0 && !slices.Equal(r.DiscountCodes, o.DiscountCodes):
 		update.SetDiscountCodes(r.DiscountCodes)
-	} else {
+	case len(r.DiscountCodes) == 0 && len(o.DiscountCodes) > 0:
 		update.ClearDiscountCodes()
 	}
 }
