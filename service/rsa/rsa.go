@@ -150,7 +150,7 @@ func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.Or
 	if err := dec.Decode(&st); err != nil {
 		return nil, invalidAnswer(err.Error())
 	}
-	r, err := remoteOrder(&st, held, raw)
+	r, err := remoteOrder(&st, held)
 	if err != nil {
 		return nil, invalidAnswer(err.Error())
 	}
