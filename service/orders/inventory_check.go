@@ -135,7 +135,8 @@ func (s *Service) inventoryOverride(ctx context.Context, sess *OrderSession, v *
 // the catalog's reservation alone decides, as always; it still runs after a pass, for the
 // variants the catalog tracks.
 func (s *Service) CheckFinalInventoryOverride(ctx context.Context, sess *OrderSession) error {
-	set, v, err := s.sessionOverrides(ctx, sess, override.Inventory)
+	// Read anew: the check is the last word on the lines before they are reserved.
+	set, v, err := s.sessionOverrides(ctx, sess, true, override.Inventory)
 	if set == nil || err != nil {
 		return err
 	}
