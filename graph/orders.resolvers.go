@@ -238,6 +238,13 @@ func (r *queryResolver) Order(ctx context.Context, publicOrderID string) (*order
 	})
 }
 
+// ShippingLines is the resolver for the shippingLines field.
+func (r *queryResolver) ShippingLines(ctx context.Context, publicOrderID string) (*orders.OrderView, error) {
+	return r.onOrder(ctx, publicOrderID, func(sess *orders.OrderSession) (*orders.OrderView, error) {
+		return r.svc.Orders.ShippingLines(ctx, sess)
+	})
+}
+
 // Orders is the resolver for the orders field.
 func (r *queryResolver) Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error) {
 	sh, err := shopFrom(ctx)

@@ -98,7 +98,7 @@ var orderCounterparts = slices.Concat(
 	backendOnly("PATCH", "/line_items", "fulfillLines", "Mutation.setFulfilledQuantities", "Orders.SetFulfilledQuantities"),
 	backendOnly("PATCH", "/line_items/{key}", "fulfillLine", "Mutation.setFulfilledQuantities", "Orders.SetFulfilledQuantities"),
 
-	storefrontOnly("GET", "/shipping_lines", "shippingLines", "Query.order", "Orders.SessionState"),
+	storefrontOnly("GET", "/shipping_lines", "shippingLines", "Query.shippingLines", "Orders.ShippingLines"),
 	storefrontOnly("POST", "/shipping_lines", "selectShippingLine", "Mutation.selectShippingLine", "Orders.SelectShippingLine"),
 	storefrontOnly("POST", "/shipping_lines/estimate", "estimateShippingLines", "Query.estimateShippingLines", "Orders.EstimateShippingLines"),
 	both("POST", "/taxes", "generateTaxes", "Mutation.generateTaxes", "Orders.GenerateTaxes"),

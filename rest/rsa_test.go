@@ -37,9 +37,12 @@ func newTestRSA(t *testing.T, secret string) *httptest.Server {
 		}
 		st := body.OrderState
 		for _, ev := range body.Events {
-			if ev.EventName == "set_shipping_address" {
+			switch ev.EventName {
+			case "set_shipping_address":
 				raw, _ := json.Marshal(ev.Data)
 				_ = json.Unmarshal(raw, &st.ShippingAddress)
+			case "get_shipping_lines":
+				st.ShippingOptions = []rsa.ShippingOption{{RateName: "Courier", Cost: "7.00", Code: "courier"}}
 			}
 		}
 		st.Fees = []rsa.Fee{{Description: "Handling", Value: "2.50"}}
@@ -76,6 +79,21 @@ func TestStorefrontChangesGoThroughTheShopsRemoteStateAuthority(t *testing.T) {
 		state = stateOf(t, storefront(t, a, jwt, "POST", base+"/addresses/shipping", po).wantStatus(t, 200))
 		if state["order_total"].(float64) != 4500 {
 			t.Fatalf("total %v after the RSA was deleted, want the built-in 4500", state["order_total"])
+		}
+	})
+}
+
+func TestGetShippingLinesAsksTheShopsRemoteStateAuthority(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		srv := newTestRSA(t, "rsa-secret-1234")
+		a.do("POST", a.shopPath("/rsa_config"), map[string]any{"url": srv.URL, "shared_secret": "rsa-secret-1234"}).wantStatus(t, 200)
+		id, jwt, _ := initOrder(t, a)
+		base := "/checkout/storefront/" + a.shop + "/" + id
+		storefront(t, a, jwt, "POST", base+"/addresses/shipping", usAddress()).wantStatus(t, 200)
+		state := stateOf(t, storefront(t, a, jwt, "GET", base+"/shipping_lines", nil).wantStatus(t, 200))
+		lines, _ := state["shipping"].(map[string]any)["available_shipping_lines"].([]any)
+		if len(lines) != 1 || lines[0].(map[string]any)["code"] != "courier" || lines[0].(map[string]any)["amount"].(float64) != 700 {
+			t.Fatalf("available shipping lines %v, want the RSA's answer to get_shipping_lines", lines)
 		}
 	})
 }

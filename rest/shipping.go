@@ -15,8 +15,10 @@ func (a *API) registerShipping(mux router) {
 	mux.Handle("POST "+storefront+"/shipping_lines/estimate", a.withOrder(a.estimateShippingLines))
 }
 
+// shippingLines answers the order's state with the shipping lines it is offered now: under the
+// shop's remote state authority, those it answers get_shipping_lines with.
 func (a *API) shippingLines(w http.ResponseWriter, r *http.Request, sess *orders.OrderSession) {
-	v, err := a.svc.Orders.SessionState(r.Context(), sess)
+	v, err := a.svc.Orders.ShippingLines(r.Context(), sess)
 	writeOrderData(w, r, v, err, nil)
 }
 

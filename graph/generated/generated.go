@@ -980,6 +980,7 @@ type ComplexityRoot struct {
 		PlatformSyncs            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) int
 		Products                 func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ProductOrder, filter *string, filterColumn *string, filterValue *string, categoryID *int, updatedAtMin *time.Time, updatedAtMax *time.Time) int
 		RemoteExchanges          func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, kind *string, publicOrderID *string, orderBy *ent.RemoteExchangeOrder) int
+		ShippingLines            func(childComplexity int, publicOrderID string) int
 		Shop                     func(childComplexity int) int
 		Subscription             func(childComplexity int, id int) int
 		Subscriptions            func(childComplexity int, statuses []string, platformCustomerIds []string, filter []string, first *int, after *string) int
@@ -1436,6 +1437,7 @@ type QueryResolver interface {
 	PlatformOrders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int) (*ent.PlatformOrderConnection, error)
 	Customers(ctx context.Context, first *int, after *string, last *int, before *string, filter []string, search *string, ids []int, sinceID *int, updatedAtMin *time.Time, updatedAtMax *time.Time, orderBy *model.CustomerOrderField, orderDirection *entgql.OrderDirection, includeDeleted *bool) (*model.CustomerConnection, error)
 	Order(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
+	ShippingLines(ctx context.Context, publicOrderID string) (*orders.OrderView, error)
 	Orders(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.OrderOrder, where *ent.OrderWhereInput) (*ent.OrderConnection, error)
 	ValidateAddress(ctx context.Context, publicOrderID string, input schema.OrderAddress, addressType *string) (bool, error)
 	ValidateEmailAddress(ctx context.Context, publicOrderID string, emailAddress string) (bool, error)
@@ -5941,6 +5943,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RemoteExchanges(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["kind"].(*string), args["publicOrderId"].(*string), args["orderBy"].(*ent.RemoteExchangeOrder)), true
+	case "Query.shippingLines":
+		if e.ComplexityRoot.Query.ShippingLines == nil {
+			break
+		}
+
+		args, err := ec.field_Query_shippingLines_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ShippingLines(childComplexity, args["publicOrderId"].(string)), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
@@ -14612,6 +14625,12 @@ extend type Query {
   access token opens any order of its shop.
   """
   order(publicOrderId: String!): OrderView!
+  """
+  The order with the shipping lines it is offered now (shipping.availableShippingLines): under
+  the shop's remote state authority, those it answers get_shipping_lines with (docs/rsa.md);
+  otherwise what order answers. REST: GET .../shipping_lines.
+  """
+  shippingLines(publicOrderId: String!): OrderView!
   """Orders of the access token's shop (the same connection as shop.orders)."""
   orders(
     after: Cursor
@@ -20209,6 +20228,20 @@ func (ec *executionContext) field_Query_remoteExchanges_args(ctx context.Context
 		return nil, err
 	}
 	args["orderBy"] = arg6
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_shippingLines_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "publicOrderId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["publicOrderId"] = arg0
 	return args, nil
 }
 
@@ -38727,6 +38760,50 @@ func (ec *executionContext) fieldContext_Query_order(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_order_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_shippingLines(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_shippingLines(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ShippingLines(ctx, fc.Args["publicOrderId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *orders.OrderView) graphql.Marshaler {
+			return ec.marshalNOrderView2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋordersᚐOrderView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_shippingLines(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_shippingLines_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -78747,6 +78824,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_order(ctx, field)
+				})
+		case "shippingLines":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_shippingLines(ctx, field)
 				})
 		case "orders":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,

@@ -72,9 +72,7 @@ func (s *Service) CheckRemoteInventory(ctx context.Context, sess *OrderSession, 
 }
 
 // ShippingLines is the order's state for Get Shipping Lines: under an RSA, the lines it offers
-// now (get_shipping_lines); otherwise the state as it stands. The front doors do not call it
-// yet: GET shipping_lines answers the state as it stands (the RSA's options of its last answer)
-// until GraphQL has a counterpart calling it too (graph/parity_test.go).
+// now (get_shipping_lines); otherwise the state as it stands.
 func (s *Service) ShippingLines(ctx context.Context, sess *OrderSession) (*OrderView, error) {
 	if v, ok, err := s.remoteEvent(ctx, sess, EventGetShippingLines, struct{}{}); ok {
 		return v, err
