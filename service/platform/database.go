@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -29,6 +30,7 @@ type Database struct {
 	read *sql.DB
 	// checkpoints copies SQLite's write-ahead log into its database file (sqlite_checkpoint.go).
 	checkpoints *checkpointer
+	closed      atomic.Bool
 }
 
 // sqlitePragmas make SQLite safe for a concurrent server: foreign keys on, WAL, a busy
@@ -167,8 +169,13 @@ func (d *Database) Migrate(ctx context.Context) error {
 // Ping reports whether the database answers.
 func (d *Database) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }
 
+// Closed reports whether Close was called: work still under way when the process stops (a
+// background write) fails for that reason, not for one worth reporting.
+func (d *Database) Closed() bool { return d.closed.Load() }
+
 // Close closes the connection pools.
 func (d *Database) Close() error {
+	d.closed.Store(true)
 	if d.read != nil {
 		d.read.Close()
 	}

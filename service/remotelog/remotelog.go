@@ -116,7 +116,7 @@ func (s *Service) writeBatch(ctx context.Context) bool {
 	if n == 0 {
 		return false
 	}
-	if err := s.p.DB.Client.RemoteExchange.CreateBulk(batch...).Exec(ctx); err != nil {
+	if err := s.p.DB.Client.RemoteExchange.CreateBulk(batch...).Exec(ctx); err != nil && !s.p.DB.Closed() {
 		s.p.Log.Error("remote exchange log: writing exchanges", "count", n, "error", err)
 	}
 	return true
