@@ -11,8 +11,6 @@ import (
 
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
-	"github.com/checkoutd/checkoutd/service/input"
-	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/subscription"
 )
 
@@ -28,12 +26,7 @@ func TestTheConsoleListsSubscriptionsAndPausesAndPlacesThem(t *testing.T) {
 			Variants: []catalog.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000}}}); err != nil {
 			t.Fatal(err)
 		}
-		gw := gatewaytest.New(t, "tok")
-		name, provider, yes, no := "Cards", gatewaytest.ProviderID, true, false
-		if _, err := a.svc.Shops.CreateExternalPaymentGateway(ctx, sh, shops.ExternalPaymentGatewayInput{Name: &name, BaseURL: &gw.URL,
-			APIToken: input.Of("tok"), PartialCapture: &yes, AdditionalOrderDetails: &no, ProviderID: &provider, Currency: &sh.Currency}); err != nil {
-			t.Fatal(err)
-		}
+		gatewaytest.New(t, "tok").Register(a.svc.Shops, sh, "Cards")
 		next := a.clock.Now().Add(48 * time.Hour)
 		addr := &subscription.AddressInput{FirstName: "Ada", LastName: "L", Street1: "1 Main St", City: "Albany", ProvinceCode: "NY", CountryCode: "US", Zip: "12207"}
 		v, err := a.svc.Subscriptions.CreateSubscription(ctx, sh, subscription.CreateInput{
