@@ -44,7 +44,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
-	"github.com/checkoutd/checkoutd/ent/rsaorderlease"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
@@ -122,8 +121,6 @@ type Client struct {
 	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
 	RSAConfig *RSAConfigClient
-	// RSAOrderLease is the client for interacting with the RSAOrderLease builders.
-	RSAOrderLease *RSAOrderLeaseClient
 	// RemoteExchange is the client for interacting with the RemoteExchange builders.
 	RemoteExchange *RemoteExchangeClient
 	// ShippingRate is the client for interacting with the ShippingRate builders.
@@ -189,7 +186,6 @@ func (c *Client) init() {
 	c.ProcessLease = NewProcessLeaseClient(c.config)
 	c.Product = NewProductClient(c.config)
 	c.RSAConfig = NewRSAConfigClient(c.config)
-	c.RSAOrderLease = NewRSAOrderLeaseClient(c.config)
 	c.RemoteExchange = NewRemoteExchangeClient(c.config)
 	c.ShippingRate = NewShippingRateClient(c.config)
 	c.ShippingZone = NewShippingZoneClient(c.config)
@@ -323,7 +319,6 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ProcessLease:           NewProcessLeaseClient(cfg),
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
-		RSAOrderLease:          NewRSAOrderLeaseClient(cfg),
 		RemoteExchange:         NewRemoteExchangeClient(cfg),
 		ShippingRate:           NewShippingRateClient(cfg),
 		ShippingZone:           NewShippingZoneClient(cfg),
@@ -384,7 +379,6 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ProcessLease:           NewProcessLeaseClient(cfg),
 		Product:                NewProductClient(cfg),
 		RSAConfig:              NewRSAConfigClient(cfg),
-		RSAOrderLease:          NewRSAOrderLeaseClient(cfg),
 		RemoteExchange:         NewRemoteExchangeClient(cfg),
 		ShippingRate:           NewShippingRateClient(cfg),
 		ShippingZone:           NewShippingZoneClient(cfg),
@@ -433,10 +427,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
 		c.LineItem, c.Order, c.OrderAPIOverride, c.OrderPayment, c.PaymentTransaction,
 		c.PlatformOrder, c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig,
-		c.RSAOrderLease, c.RemoteExchange, c.ShippingRate, c.ShippingZone, c.Shop,
-		c.Subscription, c.SubscriptionAddress, c.SubscriptionLineItem,
-		c.SubscriptionPlacement, c.TaxZone, c.Variant, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.RemoteExchange, c.ShippingRate, c.ShippingZone, c.Shop, c.Subscription,
+		c.SubscriptionAddress, c.SubscriptionLineItem, c.SubscriptionPlacement,
+		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -452,10 +446,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ExternalPaymentGateway, c.Flow, c.GiftCard, c.IdempotencyKey, c.LifeElement,
 		c.LineItem, c.Order, c.OrderAPIOverride, c.OrderPayment, c.PaymentTransaction,
 		c.PlatformOrder, c.PlatformSync, c.ProcessLease, c.Product, c.RSAConfig,
-		c.RSAOrderLease, c.RemoteExchange, c.ShippingRate, c.ShippingZone, c.Shop,
-		c.Subscription, c.SubscriptionAddress, c.SubscriptionLineItem,
-		c.SubscriptionPlacement, c.TaxZone, c.Variant, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.RemoteExchange, c.ShippingRate, c.ShippingZone, c.Shop, c.Subscription,
+		c.SubscriptionAddress, c.SubscriptionLineItem, c.SubscriptionPlacement,
+		c.TaxZone, c.Variant, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -520,8 +514,6 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Product.mutate(ctx, m)
 	case *RSAConfigMutation:
 		return c.RSAConfig.mutate(ctx, m)
-	case *RSAOrderLeaseMutation:
-		return c.RSAOrderLease.mutate(ctx, m)
 	case *RemoteExchangeMutation:
 		return c.RemoteExchange.mutate(ctx, m)
 	case *ShippingRateMutation:
@@ -4885,139 +4877,6 @@ func (c *RSAConfigClient) mutate(ctx context.Context, m *RSAConfigMutation) (Val
 	}
 }
 
-// RSAOrderLeaseClient is a client for the RSAOrderLease schema.
-type RSAOrderLeaseClient struct {
-	config
-}
-
-// NewRSAOrderLeaseClient returns a client for the RSAOrderLease from the given config.
-func NewRSAOrderLeaseClient(c config) *RSAOrderLeaseClient {
-	return &RSAOrderLeaseClient{config: c}
-}
-
-// Use adds a list of mutation hooks to the hooks stack.
-// A call to `Use(f, g, h)` equals to `rsaorderlease.Hooks(f(g(h())))`.
-func (c *RSAOrderLeaseClient) Use(hooks ...Hook) {
-	c.hooks.RSAOrderLease = append(c.hooks.RSAOrderLease, hooks...)
-}
-
-// Intercept adds a list of query interceptors to the interceptors stack.
-// A call to `Intercept(f, g, h)` equals to `rsaorderlease.Intercept(f(g(h())))`.
-func (c *RSAOrderLeaseClient) Intercept(interceptors ...Interceptor) {
-	c.inters.RSAOrderLease = append(c.inters.RSAOrderLease, interceptors...)
-}
-
-// Create returns a builder for creating a RSAOrderLease entity.
-func (c *RSAOrderLeaseClient) Create() *RSAOrderLeaseCreate {
-	mutation := newRSAOrderLeaseMutation(c.config, OpCreate)
-	return &RSAOrderLeaseCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// CreateBulk returns a builder for creating a bulk of RSAOrderLease entities.
-func (c *RSAOrderLeaseClient) CreateBulk(builders ...*RSAOrderLeaseCreate) *RSAOrderLeaseCreateBulk {
-	return &RSAOrderLeaseCreateBulk{config: c.config, builders: builders}
-}
-
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *RSAOrderLeaseClient) MapCreateBulk(slice any, setFunc func(*RSAOrderLeaseCreate, int)) *RSAOrderLeaseCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &RSAOrderLeaseCreateBulk{err: fmt.Errorf("calling to RSAOrderLeaseClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*RSAOrderLeaseCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &RSAOrderLeaseCreateBulk{config: c.config, builders: builders}
-}
-
-// Update returns an update builder for RSAOrderLease.
-func (c *RSAOrderLeaseClient) Update() *RSAOrderLeaseUpdate {
-	mutation := newRSAOrderLeaseMutation(c.config, OpUpdate)
-	return &RSAOrderLeaseUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *RSAOrderLeaseClient) UpdateOne(_m *RSAOrderLease) *RSAOrderLeaseUpdateOne {
-	mutation := newRSAOrderLeaseMutation(c.config, OpUpdateOne, withRSAOrderLease(_m))
-	return &RSAOrderLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOneID returns an update builder for the given id.
-func (c *RSAOrderLeaseClient) UpdateOneID(id int) *RSAOrderLeaseUpdateOne {
-	mutation := newRSAOrderLeaseMutation(c.config, OpUpdateOne, withRSAOrderLeaseID(id))
-	return &RSAOrderLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// Delete returns a delete builder for RSAOrderLease.
-func (c *RSAOrderLeaseClient) Delete() *RSAOrderLeaseDelete {
-	mutation := newRSAOrderLeaseMutation(c.config, OpDelete)
-	return &RSAOrderLeaseDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *RSAOrderLeaseClient) DeleteOne(_m *RSAOrderLease) *RSAOrderLeaseDeleteOne {
-	return c.DeleteOneID(_m.ID)
-}
-
-// DeleteOneID returns a builder for deleting the given entity by its id.
-func (c *RSAOrderLeaseClient) DeleteOneID(id int) *RSAOrderLeaseDeleteOne {
-	builder := c.Delete().Where(rsaorderlease.ID(id))
-	builder.mutation.id = &id
-	builder.mutation.op = OpDeleteOne
-	return &RSAOrderLeaseDeleteOne{builder}
-}
-
-// Query returns a query builder for RSAOrderLease.
-func (c *RSAOrderLeaseClient) Query() *RSAOrderLeaseQuery {
-	return &RSAOrderLeaseQuery{
-		config: c.config,
-		ctx:    &QueryContext{Type: TypeRSAOrderLease},
-		inters: c.Interceptors(),
-	}
-}
-
-// Get returns a RSAOrderLease entity by its id.
-func (c *RSAOrderLeaseClient) Get(ctx context.Context, id int) (*RSAOrderLease, error) {
-	return c.Query().Where(rsaorderlease.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *RSAOrderLeaseClient) GetX(ctx context.Context, id int) *RSAOrderLease {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// Hooks returns the client hooks.
-func (c *RSAOrderLeaseClient) Hooks() []Hook {
-	return c.hooks.RSAOrderLease
-}
-
-// Interceptors returns the client interceptors.
-func (c *RSAOrderLeaseClient) Interceptors() []Interceptor {
-	return c.inters.RSAOrderLease
-}
-
-func (c *RSAOrderLeaseClient) mutate(ctx context.Context, m *RSAOrderLeaseMutation) (Value, error) {
-	switch m.Op() {
-	case OpCreate:
-		return (&RSAOrderLeaseCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
-	case OpUpdate:
-		return (&RSAOrderLeaseUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
-	case OpUpdateOne:
-		return (&RSAOrderLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
-	case OpDelete, OpDeleteOne:
-		return (&RSAOrderLeaseDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
-	default:
-		return nil, fmt.Errorf("ent: unknown RSAOrderLease mutation op: %q", m.Op())
-	}
-}
-
 // RemoteExchangeClient is a client for the RemoteExchange schema.
 type RemoteExchangeClient struct {
 	config
@@ -7459,10 +7318,9 @@ type (
 		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
 		IdempotencyKey, LifeElement, LineItem, Order, OrderAPIOverride, OrderPayment,
 		PaymentTransaction, PlatformOrder, PlatformSync, ProcessLease, Product,
-		RSAConfig, RSAOrderLease, RemoteExchange, ShippingRate, ShippingZone, Shop,
-		Subscription, SubscriptionAddress, SubscriptionLineItem, SubscriptionPlacement,
-		TaxZone, Variant, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Hook
+		RSAConfig, RemoteExchange, ShippingRate, ShippingZone, Shop, Subscription,
+		SubscriptionAddress, SubscriptionLineItem, SubscriptionPlacement, TaxZone,
+		Variant, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIOverride, AccessToken, AdminSession, CatalogTombstone, Category,
@@ -7470,10 +7328,9 @@ type (
 		Destination, DiscountCode, Event, ExternalPaymentGateway, Flow, GiftCard,
 		IdempotencyKey, LifeElement, LineItem, Order, OrderAPIOverride, OrderPayment,
 		PaymentTransaction, PlatformOrder, PlatformSync, ProcessLease, Product,
-		RSAConfig, RSAOrderLease, RemoteExchange, ShippingRate, ShippingZone, Shop,
-		Subscription, SubscriptionAddress, SubscriptionLineItem, SubscriptionPlacement,
-		TaxZone, Variant, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		RSAConfig, RemoteExchange, ShippingRate, ShippingZone, Shop, Subscription,
+		SubscriptionAddress, SubscriptionLineItem, SubscriptionPlacement, TaxZone,
+		Variant, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

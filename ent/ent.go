@@ -41,7 +41,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
-	"github.com/checkoutd/checkoutd/ent/rsaorderlease"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/shop"
@@ -142,7 +141,6 @@ func checkColumn(t, c string) error {
 			processlease.Table:           processlease.ValidColumn,
 			product.Table:                product.ValidColumn,
 			rsaconfig.Table:              rsaconfig.ValidColumn,
-			rsaorderlease.Table:          rsaorderlease.ValidColumn,
 			remoteexchange.Table:         remoteexchange.ValidColumn,
 			shippingrate.Table:           shippingrate.ValidColumn,
 			shippingzone.Table:           shippingzone.ValidColumn,

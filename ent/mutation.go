@@ -41,7 +41,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
-	"github.com/checkoutd/checkoutd/ent/rsaorderlease"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
@@ -94,7 +93,6 @@ const (
 	TypeProcessLease           = "ProcessLease"
 	TypeProduct                = "Product"
 	TypeRSAConfig              = "RSAConfig"
-	TypeRSAOrderLease          = "RSAOrderLease"
 	TypeRemoteExchange         = "RemoteExchange"
 	TypeShippingRate           = "ShippingRate"
 	TypeShippingZone           = "ShippingZone"
@@ -18674,6 +18672,8 @@ type OrderMutation struct {
 	last_activity_at              *time.Time
 	abandoned_at                  *time.Time
 	rsa_state                     *[]byte
+	rsa_lease_holder              *string
+	rsa_lease_expires_at          *time.Time
 	clearedFields                 map[string]struct{}
 	shop                          *int
 	clearedshop                   bool
@@ -20001,6 +20001,104 @@ func (m *OrderMutation) ResetRsaState() {
 	delete(m.clearedFields, order.FieldRsaState)
 }
 
+// SetRsaLeaseHolder sets the "rsa_lease_holder" field.
+func (m *OrderMutation) SetRsaLeaseHolder(s string) {
+	m.rsa_lease_holder = &s
+}
+
+// RsaLeaseHolder returns the value of the "rsa_lease_holder" field in the mutation.
+func (m *OrderMutation) RsaLeaseHolder() (r string, exists bool) {
+	v := m.rsa_lease_holder
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRsaLeaseHolder returns the old "rsa_lease_holder" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldRsaLeaseHolder(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRsaLeaseHolder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRsaLeaseHolder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRsaLeaseHolder: %w", err)
+	}
+	return oldValue.RsaLeaseHolder, nil
+}
+
+// ClearRsaLeaseHolder clears the value of the "rsa_lease_holder" field.
+func (m *OrderMutation) ClearRsaLeaseHolder() {
+	m.rsa_lease_holder = nil
+	m.clearedFields[order.FieldRsaLeaseHolder] = struct{}{}
+}
+
+// RsaLeaseHolderCleared returns if the "rsa_lease_holder" field was cleared in this mutation.
+func (m *OrderMutation) RsaLeaseHolderCleared() bool {
+	_, ok := m.clearedFields[order.FieldRsaLeaseHolder]
+	return ok
+}
+
+// ResetRsaLeaseHolder resets all changes to the "rsa_lease_holder" field.
+func (m *OrderMutation) ResetRsaLeaseHolder() {
+	m.rsa_lease_holder = nil
+	delete(m.clearedFields, order.FieldRsaLeaseHolder)
+}
+
+// SetRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field.
+func (m *OrderMutation) SetRsaLeaseExpiresAt(t time.Time) {
+	m.rsa_lease_expires_at = &t
+}
+
+// RsaLeaseExpiresAt returns the value of the "rsa_lease_expires_at" field in the mutation.
+func (m *OrderMutation) RsaLeaseExpiresAt() (r time.Time, exists bool) {
+	v := m.rsa_lease_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRsaLeaseExpiresAt returns the old "rsa_lease_expires_at" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldRsaLeaseExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRsaLeaseExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRsaLeaseExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRsaLeaseExpiresAt: %w", err)
+	}
+	return oldValue.RsaLeaseExpiresAt, nil
+}
+
+// ClearRsaLeaseExpiresAt clears the value of the "rsa_lease_expires_at" field.
+func (m *OrderMutation) ClearRsaLeaseExpiresAt() {
+	m.rsa_lease_expires_at = nil
+	m.clearedFields[order.FieldRsaLeaseExpiresAt] = struct{}{}
+}
+
+// RsaLeaseExpiresAtCleared returns if the "rsa_lease_expires_at" field was cleared in this mutation.
+func (m *OrderMutation) RsaLeaseExpiresAtCleared() bool {
+	_, ok := m.clearedFields[order.FieldRsaLeaseExpiresAt]
+	return ok
+}
+
+// ResetRsaLeaseExpiresAt resets all changes to the "rsa_lease_expires_at" field.
+func (m *OrderMutation) ResetRsaLeaseExpiresAt() {
+	m.rsa_lease_expires_at = nil
+	delete(m.clearedFields, order.FieldRsaLeaseExpiresAt)
+}
+
 // ClearShop clears the "shop" edge to the Shop entity.
 func (m *OrderMutation) ClearShop() {
 	m.clearedshop = true
@@ -20332,7 +20430,7 @@ func (m *OrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrderMutation) Fields() []string {
-	fields := make([]string, 0, 27)
+	fields := make([]string, 0, 29)
 	if m.created_at != nil {
 		fields = append(fields, order.FieldCreatedAt)
 	}
@@ -20414,6 +20512,12 @@ func (m *OrderMutation) Fields() []string {
 	if m.rsa_state != nil {
 		fields = append(fields, order.FieldRsaState)
 	}
+	if m.rsa_lease_holder != nil {
+		fields = append(fields, order.FieldRsaLeaseHolder)
+	}
+	if m.rsa_lease_expires_at != nil {
+		fields = append(fields, order.FieldRsaLeaseExpiresAt)
+	}
 	return fields
 }
 
@@ -20476,6 +20580,10 @@ func (m *OrderMutation) Field(name string) (ent.Value, bool) {
 		return m.AbandonedAt()
 	case order.FieldRsaState:
 		return m.RsaState()
+	case order.FieldRsaLeaseHolder:
+		return m.RsaLeaseHolder()
+	case order.FieldRsaLeaseExpiresAt:
+		return m.RsaLeaseExpiresAt()
 	}
 	return nil, false
 }
@@ -20539,6 +20647,10 @@ func (m *OrderMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldAbandonedAt(ctx)
 	case order.FieldRsaState:
 		return m.OldRsaState(ctx)
+	case order.FieldRsaLeaseHolder:
+		return m.OldRsaLeaseHolder(ctx)
+	case order.FieldRsaLeaseExpiresAt:
+		return m.OldRsaLeaseExpiresAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown Order field %s", name)
 }
@@ -20737,6 +20849,20 @@ func (m *OrderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRsaState(v)
 		return nil
+	case order.FieldRsaLeaseHolder:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRsaLeaseHolder(v)
+		return nil
+	case order.FieldRsaLeaseExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRsaLeaseExpiresAt(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Order field %s", name)
 }
@@ -20824,6 +20950,12 @@ func (m *OrderMutation) ClearedFields() []string {
 	if m.FieldCleared(order.FieldRsaState) {
 		fields = append(fields, order.FieldRsaState)
 	}
+	if m.FieldCleared(order.FieldRsaLeaseHolder) {
+		fields = append(fields, order.FieldRsaLeaseHolder)
+	}
+	if m.FieldCleared(order.FieldRsaLeaseExpiresAt) {
+		fields = append(fields, order.FieldRsaLeaseExpiresAt)
+	}
 	return fields
 }
 
@@ -20879,6 +21011,12 @@ func (m *OrderMutation) ClearField(name string) error {
 		return nil
 	case order.FieldRsaState:
 		m.ClearRsaState()
+		return nil
+	case order.FieldRsaLeaseHolder:
+		m.ClearRsaLeaseHolder()
+		return nil
+	case order.FieldRsaLeaseExpiresAt:
+		m.ClearRsaLeaseExpiresAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Order nullable field %s", name)
@@ -20968,6 +21106,12 @@ func (m *OrderMutation) ResetField(name string) error {
 		return nil
 	case order.FieldRsaState:
 		m.ResetRsaState()
+		return nil
+	case order.FieldRsaLeaseHolder:
+		m.ResetRsaLeaseHolder()
+		return nil
+	case order.FieldRsaLeaseExpiresAt:
+		m.ResetRsaLeaseExpiresAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Order field %s", name)
@@ -29633,476 +29777,6 @@ func (m *RSAConfigMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown RSAConfig edge %s", name)
-}
-
-// RSAOrderLeaseMutation represents an operation that mutates the RSAOrderLease nodes in the graph.
-type RSAOrderLeaseMutation struct {
-	config
-	op            Op
-	typ           string
-	id            *int
-	order_id      *int
-	addorder_id   *int
-	holder        *string
-	expires_at    *time.Time
-	clearedFields map[string]struct{}
-	done          bool
-	oldValue      func(context.Context) (*RSAOrderLease, error)
-	predicates    []predicate.RSAOrderLease
-}
-
-var _ ent.Mutation = (*RSAOrderLeaseMutation)(nil)
-
-// rsaorderleaseOption allows management of the mutation configuration using functional options.
-type rsaorderleaseOption func(*RSAOrderLeaseMutation)
-
-// newRSAOrderLeaseMutation creates new mutation for the RSAOrderLease entity.
-func newRSAOrderLeaseMutation(c config, op Op, opts ...rsaorderleaseOption) *RSAOrderLeaseMutation {
-	m := &RSAOrderLeaseMutation{
-		config:        c,
-		op:            op,
-		typ:           TypeRSAOrderLease,
-		clearedFields: make(map[string]struct{}),
-	}
-	for _, opt := range opts {
-		opt(m)
-	}
-	return m
-}
-
-// withRSAOrderLeaseID sets the ID field of the mutation.
-func withRSAOrderLeaseID(id int) rsaorderleaseOption {
-	return func(m *RSAOrderLeaseMutation) {
-		var (
-			err   error
-			once  sync.Once
-			value *RSAOrderLease
-		)
-		m.oldValue = func(ctx context.Context) (*RSAOrderLease, error) {
-			once.Do(func() {
-				if m.done {
-					err = errors.New("querying old values post mutation is not allowed")
-				} else {
-					value, err = m.Client().RSAOrderLease.Get(ctx, id)
-				}
-			})
-			return value, err
-		}
-		m.id = &id
-	}
-}
-
-// withRSAOrderLease sets the old RSAOrderLease of the mutation.
-func withRSAOrderLease(node *RSAOrderLease) rsaorderleaseOption {
-	return func(m *RSAOrderLeaseMutation) {
-		m.oldValue = func(context.Context) (*RSAOrderLease, error) {
-			return node, nil
-		}
-		m.id = &node.ID
-	}
-}
-
-// Client returns a new `ent.Client` from the mutation. If the mutation was
-// executed in a transaction (ent.Tx), a transactional client is returned.
-func (m RSAOrderLeaseMutation) Client() *Client {
-	client := &Client{config: m.config}
-	client.init()
-	return client
-}
-
-// Tx returns an `ent.Tx` for mutations that were executed in transactions;
-// it returns an error otherwise.
-func (m RSAOrderLeaseMutation) Tx() (*Tx, error) {
-	if _, ok := m.driver.(*txDriver); !ok {
-		return nil, errors.New("ent: mutation is not running in a transaction")
-	}
-	tx := &Tx{config: m.config}
-	tx.init()
-	return tx, nil
-}
-
-// ID returns the ID value in the mutation. Note that the ID is only available
-// if it was provided to the builder or after it was returned from the database.
-func (m *RSAOrderLeaseMutation) ID() (id int, exists bool) {
-	if m.id == nil {
-		return
-	}
-	return *m.id, true
-}
-
-// IDs queries the database and returns the entity ids that match the mutation's predicate.
-// That means, if the mutation is applied within a transaction with an isolation level such
-// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
-// or updated by the mutation.
-func (m *RSAOrderLeaseMutation) IDs(ctx context.Context) ([]int, error) {
-	switch {
-	case m.op.Is(OpUpdateOne | OpDeleteOne):
-		id, exists := m.ID()
-		if exists {
-			return []int{id}, nil
-		}
-		fallthrough
-	case m.op.Is(OpUpdate | OpDelete):
-		return m.Client().RSAOrderLease.Query().Where(m.predicates...).IDs(ctx)
-	default:
-		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
-	}
-}
-
-// SetOrderID sets the "order_id" field.
-func (m *RSAOrderLeaseMutation) SetOrderID(i int) {
-	m.order_id = &i
-	m.addorder_id = nil
-}
-
-// OrderID returns the value of the "order_id" field in the mutation.
-func (m *RSAOrderLeaseMutation) OrderID() (r int, exists bool) {
-	v := m.order_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldOrderID returns the old "order_id" field's value of the RSAOrderLease entity.
-// If the RSAOrderLease object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RSAOrderLeaseMutation) OldOrderID(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldOrderID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
-	}
-	return oldValue.OrderID, nil
-}
-
-// AddOrderID adds i to the "order_id" field.
-func (m *RSAOrderLeaseMutation) AddOrderID(i int) {
-	if m.addorder_id != nil {
-		*m.addorder_id += i
-	} else {
-		m.addorder_id = &i
-	}
-}
-
-// AddedOrderID returns the value that was added to the "order_id" field in this mutation.
-func (m *RSAOrderLeaseMutation) AddedOrderID() (r int, exists bool) {
-	v := m.addorder_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// ResetOrderID resets all changes to the "order_id" field.
-func (m *RSAOrderLeaseMutation) ResetOrderID() {
-	m.order_id = nil
-	m.addorder_id = nil
-}
-
-// SetHolder sets the "holder" field.
-func (m *RSAOrderLeaseMutation) SetHolder(s string) {
-	m.holder = &s
-}
-
-// Holder returns the value of the "holder" field in the mutation.
-func (m *RSAOrderLeaseMutation) Holder() (r string, exists bool) {
-	v := m.holder
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldHolder returns the old "holder" field's value of the RSAOrderLease entity.
-// If the RSAOrderLease object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RSAOrderLeaseMutation) OldHolder(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldHolder is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldHolder requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldHolder: %w", err)
-	}
-	return oldValue.Holder, nil
-}
-
-// ResetHolder resets all changes to the "holder" field.
-func (m *RSAOrderLeaseMutation) ResetHolder() {
-	m.holder = nil
-}
-
-// SetExpiresAt sets the "expires_at" field.
-func (m *RSAOrderLeaseMutation) SetExpiresAt(t time.Time) {
-	m.expires_at = &t
-}
-
-// ExpiresAt returns the value of the "expires_at" field in the mutation.
-func (m *RSAOrderLeaseMutation) ExpiresAt() (r time.Time, exists bool) {
-	v := m.expires_at
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldExpiresAt returns the old "expires_at" field's value of the RSAOrderLease entity.
-// If the RSAOrderLease object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RSAOrderLeaseMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
-	}
-	return oldValue.ExpiresAt, nil
-}
-
-// ResetExpiresAt resets all changes to the "expires_at" field.
-func (m *RSAOrderLeaseMutation) ResetExpiresAt() {
-	m.expires_at = nil
-}
-
-// Where appends a list predicates to the RSAOrderLeaseMutation builder.
-func (m *RSAOrderLeaseMutation) Where(ps ...predicate.RSAOrderLease) {
-	m.predicates = append(m.predicates, ps...)
-}
-
-// WhereP appends storage-level predicates to the RSAOrderLeaseMutation builder. Using this method,
-// users can use type-assertion to append predicates that do not depend on any generated package.
-func (m *RSAOrderLeaseMutation) WhereP(ps ...func(*sql.Selector)) {
-	p := make([]predicate.RSAOrderLease, len(ps))
-	for i := range ps {
-		p[i] = ps[i]
-	}
-	m.Where(p...)
-}
-
-// Op returns the operation name.
-func (m *RSAOrderLeaseMutation) Op() Op {
-	return m.op
-}
-
-// SetOp allows setting the mutation operation.
-func (m *RSAOrderLeaseMutation) SetOp(op Op) {
-	m.op = op
-}
-
-// Type returns the node type of this mutation (RSAOrderLease).
-func (m *RSAOrderLeaseMutation) Type() string {
-	return m.typ
-}
-
-// Fields returns all fields that were changed during this mutation. Note that in
-// order to get all numeric fields that were incremented/decremented, call
-// AddedFields().
-func (m *RSAOrderLeaseMutation) Fields() []string {
-	fields := make([]string, 0, 3)
-	if m.order_id != nil {
-		fields = append(fields, rsaorderlease.FieldOrderID)
-	}
-	if m.holder != nil {
-		fields = append(fields, rsaorderlease.FieldHolder)
-	}
-	if m.expires_at != nil {
-		fields = append(fields, rsaorderlease.FieldExpiresAt)
-	}
-	return fields
-}
-
-// Field returns the value of a field with the given name. The second boolean
-// return value indicates that this field was not set, or was not defined in the
-// schema.
-func (m *RSAOrderLeaseMutation) Field(name string) (ent.Value, bool) {
-	switch name {
-	case rsaorderlease.FieldOrderID:
-		return m.OrderID()
-	case rsaorderlease.FieldHolder:
-		return m.Holder()
-	case rsaorderlease.FieldExpiresAt:
-		return m.ExpiresAt()
-	}
-	return nil, false
-}
-
-// OldField returns the old value of the field from the database. An error is
-// returned if the mutation operation is not UpdateOne, or the query to the
-// database failed.
-func (m *RSAOrderLeaseMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
-	switch name {
-	case rsaorderlease.FieldOrderID:
-		return m.OldOrderID(ctx)
-	case rsaorderlease.FieldHolder:
-		return m.OldHolder(ctx)
-	case rsaorderlease.FieldExpiresAt:
-		return m.OldExpiresAt(ctx)
-	}
-	return nil, fmt.Errorf("unknown RSAOrderLease field %s", name)
-}
-
-// SetField sets the value of a field with the given name. It returns an error if
-// the field is not defined in the schema, or if the type mismatched the field
-// type.
-func (m *RSAOrderLeaseMutation) SetField(name string, value ent.Value) error {
-	switch name {
-	case rsaorderlease.FieldOrderID:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetOrderID(v)
-		return nil
-	case rsaorderlease.FieldHolder:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetHolder(v)
-		return nil
-	case rsaorderlease.FieldExpiresAt:
-		v, ok := value.(time.Time)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetExpiresAt(v)
-		return nil
-	}
-	return fmt.Errorf("unknown RSAOrderLease field %s", name)
-}
-
-// AddedFields returns all numeric fields that were incremented/decremented during
-// this mutation.
-func (m *RSAOrderLeaseMutation) AddedFields() []string {
-	var fields []string
-	if m.addorder_id != nil {
-		fields = append(fields, rsaorderlease.FieldOrderID)
-	}
-	return fields
-}
-
-// AddedField returns the numeric value that was incremented/decremented on a field
-// with the given name. The second boolean return value indicates that this field
-// was not set, or was not defined in the schema.
-func (m *RSAOrderLeaseMutation) AddedField(name string) (ent.Value, bool) {
-	switch name {
-	case rsaorderlease.FieldOrderID:
-		return m.AddedOrderID()
-	}
-	return nil, false
-}
-
-// AddField adds the value to the field with the given name. It returns an error if
-// the field is not defined in the schema, or if the type mismatched the field
-// type.
-func (m *RSAOrderLeaseMutation) AddField(name string, value ent.Value) error {
-	switch name {
-	case rsaorderlease.FieldOrderID:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.AddOrderID(v)
-		return nil
-	}
-	return fmt.Errorf("unknown RSAOrderLease numeric field %s", name)
-}
-
-// ClearedFields returns all nullable fields that were cleared during this
-// mutation.
-func (m *RSAOrderLeaseMutation) ClearedFields() []string {
-	return nil
-}
-
-// FieldCleared returns a boolean indicating if a field with the given name was
-// cleared in this mutation.
-func (m *RSAOrderLeaseMutation) FieldCleared(name string) bool {
-	_, ok := m.clearedFields[name]
-	return ok
-}
-
-// ClearField clears the value of the field with the given name. It returns an
-// error if the field is not defined in the schema.
-func (m *RSAOrderLeaseMutation) ClearField(name string) error {
-	return fmt.Errorf("unknown RSAOrderLease nullable field %s", name)
-}
-
-// ResetField resets all changes in the mutation for the field with the given name.
-// It returns an error if the field is not defined in the schema.
-func (m *RSAOrderLeaseMutation) ResetField(name string) error {
-	switch name {
-	case rsaorderlease.FieldOrderID:
-		m.ResetOrderID()
-		return nil
-	case rsaorderlease.FieldHolder:
-		m.ResetHolder()
-		return nil
-	case rsaorderlease.FieldExpiresAt:
-		m.ResetExpiresAt()
-		return nil
-	}
-	return fmt.Errorf("unknown RSAOrderLease field %s", name)
-}
-
-// AddedEdges returns all edge names that were set/added in this mutation.
-func (m *RSAOrderLeaseMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
-	return edges
-}
-
-// AddedIDs returns all IDs (to other nodes) that were added for the given edge
-// name in this mutation.
-func (m *RSAOrderLeaseMutation) AddedIDs(name string) []ent.Value {
-	return nil
-}
-
-// RemovedEdges returns all edge names that were removed in this mutation.
-func (m *RSAOrderLeaseMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
-	return edges
-}
-
-// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
-// the given name in this mutation.
-func (m *RSAOrderLeaseMutation) RemovedIDs(name string) []ent.Value {
-	return nil
-}
-
-// ClearedEdges returns all edge names that were cleared in this mutation.
-func (m *RSAOrderLeaseMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
-	return edges
-}
-
-// EdgeCleared returns a boolean which indicates if the edge with the given name
-// was cleared in this mutation.
-func (m *RSAOrderLeaseMutation) EdgeCleared(name string) bool {
-	return false
-}
-
-// ClearEdge clears the value of the edge with the given name. It returns an error
-// if that edge is not defined in the schema.
-func (m *RSAOrderLeaseMutation) ClearEdge(name string) error {
-	return fmt.Errorf("unknown RSAOrderLease unique edge %s", name)
-}
-
-// ResetEdge resets all changes to the edge with the given name in this mutation.
-// It returns an error if the edge is not defined in the schema.
-func (m *RSAOrderLeaseMutation) ResetEdge(name string) error {
-	return fmt.Errorf("unknown RSAOrderLease edge %s", name)
 }
 
 // RemoteExchangeMutation represents an operation that mutates the RemoteExchange nodes in the graph.

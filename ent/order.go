@@ -74,6 +74,10 @@ type Order struct {
 	AbandonedAt *time.Time `json:"abandoned_at,omitempty"`
 	// RsaState holds the value of the "rsa_state" field.
 	RsaState []byte `json:"rsa_state,omitempty"`
+	// RsaLeaseHolder holds the value of the "rsa_lease_holder" field.
+	RsaLeaseHolder *string `json:"rsa_lease_holder,omitempty"`
+	// RsaLeaseExpiresAt holds the value of the "rsa_lease_expires_at" field.
+	RsaLeaseExpiresAt *time.Time `json:"rsa_lease_expires_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OrderQuery when eager-loading is set.
 	Edges        OrderEdges `json:"edges"`
@@ -174,9 +178,9 @@ func (*Order) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case order.FieldID, order.FieldShopID, order.FieldVersion:
 			values[i] = new(sql.NullInt64)
-		case order.FieldPublicOrderID, order.FieldStatus, order.FieldCurrency, order.FieldFlowID, order.FieldResumableLink, order.FieldCreatedVia, order.FieldPlatformOrderID:
+		case order.FieldPublicOrderID, order.FieldStatus, order.FieldCurrency, order.FieldFlowID, order.FieldResumableLink, order.FieldCreatedVia, order.FieldPlatformOrderID, order.FieldRsaLeaseHolder:
 			values[i] = new(sql.NullString)
-		case order.FieldCreatedAt, order.FieldUpdatedAt, order.FieldProcessedAt, order.FieldLastActivityAt, order.FieldAbandonedAt:
+		case order.FieldCreatedAt, order.FieldUpdatedAt, order.FieldProcessedAt, order.FieldLastActivityAt, order.FieldAbandonedAt, order.FieldRsaLeaseExpiresAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -384,6 +388,20 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 			} else if value != nil {
 				_m.RsaState = *value
 			}
+		case order.FieldRsaLeaseHolder:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field rsa_lease_holder", values[i])
+			} else if value.Valid {
+				_m.RsaLeaseHolder = new(string)
+				*_m.RsaLeaseHolder = value.String
+			}
+		case order.FieldRsaLeaseExpiresAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field rsa_lease_expires_at", values[i])
+			} else if value.Valid {
+				_m.RsaLeaseExpiresAt = new(time.Time)
+				*_m.RsaLeaseExpiresAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -536,6 +554,16 @@ func (_m *Order) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("rsa_state=")
 	builder.WriteString(fmt.Sprintf("%v", _m.RsaState))
+	builder.WriteString(", ")
+	if v := _m.RsaLeaseHolder; v != nil {
+		builder.WriteString("rsa_lease_holder=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.RsaLeaseExpiresAt; v != nil {
+		builder.WriteString("rsa_lease_expires_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

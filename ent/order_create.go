@@ -287,6 +287,34 @@ func (_c *OrderCreate) SetRsaState(v []byte) *OrderCreate {
 	return _c
 }
 
+// SetRsaLeaseHolder sets the "rsa_lease_holder" field.
+func (_c *OrderCreate) SetRsaLeaseHolder(v string) *OrderCreate {
+	_c.mutation.SetRsaLeaseHolder(v)
+	return _c
+}
+
+// SetNillableRsaLeaseHolder sets the "rsa_lease_holder" field if the given value is not nil.
+func (_c *OrderCreate) SetNillableRsaLeaseHolder(v *string) *OrderCreate {
+	if v != nil {
+		_c.SetRsaLeaseHolder(*v)
+	}
+	return _c
+}
+
+// SetRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field.
+func (_c *OrderCreate) SetRsaLeaseExpiresAt(v time.Time) *OrderCreate {
+	_c.mutation.SetRsaLeaseExpiresAt(v)
+	return _c
+}
+
+// SetNillableRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field if the given value is not nil.
+func (_c *OrderCreate) SetNillableRsaLeaseExpiresAt(v *time.Time) *OrderCreate {
+	if v != nil {
+		_c.SetRsaLeaseExpiresAt(*v)
+	}
+	return _c
+}
+
 // SetShop sets the "shop" edge to the Shop entity.
 func (_c *OrderCreate) SetShop(v *Shop) *OrderCreate {
 	return _c.SetShopID(v.ID)
@@ -619,6 +647,14 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RsaState(); ok {
 		_spec.SetField(order.FieldRsaState, field.TypeBytes, value)
 		_node.RsaState = value
+	}
+	if value, ok := _c.mutation.RsaLeaseHolder(); ok {
+		_spec.SetField(order.FieldRsaLeaseHolder, field.TypeString, value)
+		_node.RsaLeaseHolder = &value
+	}
+	if value, ok := _c.mutation.RsaLeaseExpiresAt(); ok {
+		_spec.SetField(order.FieldRsaLeaseExpiresAt, field.TypeTime, value)
+		_node.RsaLeaseExpiresAt = &value
 	}
 	if nodes := _c.mutation.ShopIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1147,6 +1183,42 @@ func (u *OrderUpsert) ClearRsaState() *OrderUpsert {
 	return u
 }
 
+// SetRsaLeaseHolder sets the "rsa_lease_holder" field.
+func (u *OrderUpsert) SetRsaLeaseHolder(v string) *OrderUpsert {
+	u.Set(order.FieldRsaLeaseHolder, v)
+	return u
+}
+
+// UpdateRsaLeaseHolder sets the "rsa_lease_holder" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateRsaLeaseHolder() *OrderUpsert {
+	u.SetExcluded(order.FieldRsaLeaseHolder)
+	return u
+}
+
+// ClearRsaLeaseHolder clears the value of the "rsa_lease_holder" field.
+func (u *OrderUpsert) ClearRsaLeaseHolder() *OrderUpsert {
+	u.SetNull(order.FieldRsaLeaseHolder)
+	return u
+}
+
+// SetRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field.
+func (u *OrderUpsert) SetRsaLeaseExpiresAt(v time.Time) *OrderUpsert {
+	u.Set(order.FieldRsaLeaseExpiresAt, v)
+	return u
+}
+
+// UpdateRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateRsaLeaseExpiresAt() *OrderUpsert {
+	u.SetExcluded(order.FieldRsaLeaseExpiresAt)
+	return u
+}
+
+// ClearRsaLeaseExpiresAt clears the value of the "rsa_lease_expires_at" field.
+func (u *OrderUpsert) ClearRsaLeaseExpiresAt() *OrderUpsert {
+	u.SetNull(order.FieldRsaLeaseExpiresAt)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -1636,6 +1708,48 @@ func (u *OrderUpsertOne) UpdateRsaState() *OrderUpsertOne {
 func (u *OrderUpsertOne) ClearRsaState() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearRsaState()
+	})
+}
+
+// SetRsaLeaseHolder sets the "rsa_lease_holder" field.
+func (u *OrderUpsertOne) SetRsaLeaseHolder(v string) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetRsaLeaseHolder(v)
+	})
+}
+
+// UpdateRsaLeaseHolder sets the "rsa_lease_holder" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateRsaLeaseHolder() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateRsaLeaseHolder()
+	})
+}
+
+// ClearRsaLeaseHolder clears the value of the "rsa_lease_holder" field.
+func (u *OrderUpsertOne) ClearRsaLeaseHolder() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearRsaLeaseHolder()
+	})
+}
+
+// SetRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field.
+func (u *OrderUpsertOne) SetRsaLeaseExpiresAt(v time.Time) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetRsaLeaseExpiresAt(v)
+	})
+}
+
+// UpdateRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateRsaLeaseExpiresAt() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateRsaLeaseExpiresAt()
+	})
+}
+
+// ClearRsaLeaseExpiresAt clears the value of the "rsa_lease_expires_at" field.
+func (u *OrderUpsertOne) ClearRsaLeaseExpiresAt() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearRsaLeaseExpiresAt()
 	})
 }
 
@@ -2294,6 +2408,48 @@ func (u *OrderUpsertBulk) UpdateRsaState() *OrderUpsertBulk {
 func (u *OrderUpsertBulk) ClearRsaState() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearRsaState()
+	})
+}
+
+// SetRsaLeaseHolder sets the "rsa_lease_holder" field.
+func (u *OrderUpsertBulk) SetRsaLeaseHolder(v string) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetRsaLeaseHolder(v)
+	})
+}
+
+// UpdateRsaLeaseHolder sets the "rsa_lease_holder" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateRsaLeaseHolder() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateRsaLeaseHolder()
+	})
+}
+
+// ClearRsaLeaseHolder clears the value of the "rsa_lease_holder" field.
+func (u *OrderUpsertBulk) ClearRsaLeaseHolder() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearRsaLeaseHolder()
+	})
+}
+
+// SetRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field.
+func (u *OrderUpsertBulk) SetRsaLeaseExpiresAt(v time.Time) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetRsaLeaseExpiresAt(v)
+	})
+}
+
+// UpdateRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateRsaLeaseExpiresAt() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateRsaLeaseExpiresAt()
+	})
+}
+
+// ClearRsaLeaseExpiresAt clears the value of the "rsa_lease_expires_at" field.
+func (u *OrderUpsertBulk) ClearRsaLeaseExpiresAt() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearRsaLeaseExpiresAt()
 	})
 }
 

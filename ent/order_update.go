@@ -378,6 +378,46 @@ func (_u *OrderUpdate) ClearRsaState() *OrderUpdate {
 	return _u
 }
 
+// SetRsaLeaseHolder sets the "rsa_lease_holder" field.
+func (_u *OrderUpdate) SetRsaLeaseHolder(v string) *OrderUpdate {
+	_u.mutation.SetRsaLeaseHolder(v)
+	return _u
+}
+
+// SetNillableRsaLeaseHolder sets the "rsa_lease_holder" field if the given value is not nil.
+func (_u *OrderUpdate) SetNillableRsaLeaseHolder(v *string) *OrderUpdate {
+	if v != nil {
+		_u.SetRsaLeaseHolder(*v)
+	}
+	return _u
+}
+
+// ClearRsaLeaseHolder clears the value of the "rsa_lease_holder" field.
+func (_u *OrderUpdate) ClearRsaLeaseHolder() *OrderUpdate {
+	_u.mutation.ClearRsaLeaseHolder()
+	return _u
+}
+
+// SetRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field.
+func (_u *OrderUpdate) SetRsaLeaseExpiresAt(v time.Time) *OrderUpdate {
+	_u.mutation.SetRsaLeaseExpiresAt(v)
+	return _u
+}
+
+// SetNillableRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field if the given value is not nil.
+func (_u *OrderUpdate) SetNillableRsaLeaseExpiresAt(v *time.Time) *OrderUpdate {
+	if v != nil {
+		_u.SetRsaLeaseExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearRsaLeaseExpiresAt clears the value of the "rsa_lease_expires_at" field.
+func (_u *OrderUpdate) ClearRsaLeaseExpiresAt() *OrderUpdate {
+	_u.mutation.ClearRsaLeaseExpiresAt()
+	return _u
+}
+
 // AddLineItemIDs adds the "line_items" edge to the LineItem entity by IDs.
 func (_u *OrderUpdate) AddLineItemIDs(ids ...int) *OrderUpdate {
 	_u.mutation.AddLineItemIDs(ids...)
@@ -750,6 +790,18 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.RsaStateCleared() {
 		_spec.ClearField(order.FieldRsaState, field.TypeBytes)
+	}
+	if value, ok := _u.mutation.RsaLeaseHolder(); ok {
+		_spec.SetField(order.FieldRsaLeaseHolder, field.TypeString, value)
+	}
+	if _u.mutation.RsaLeaseHolderCleared() {
+		_spec.ClearField(order.FieldRsaLeaseHolder, field.TypeString)
+	}
+	if value, ok := _u.mutation.RsaLeaseExpiresAt(); ok {
+		_spec.SetField(order.FieldRsaLeaseExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.RsaLeaseExpiresAtCleared() {
+		_spec.ClearField(order.FieldRsaLeaseExpiresAt, field.TypeTime)
 	}
 	if _u.mutation.LineItemsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1339,6 +1391,46 @@ func (_u *OrderUpdateOne) ClearRsaState() *OrderUpdateOne {
 	return _u
 }
 
+// SetRsaLeaseHolder sets the "rsa_lease_holder" field.
+func (_u *OrderUpdateOne) SetRsaLeaseHolder(v string) *OrderUpdateOne {
+	_u.mutation.SetRsaLeaseHolder(v)
+	return _u
+}
+
+// SetNillableRsaLeaseHolder sets the "rsa_lease_holder" field if the given value is not nil.
+func (_u *OrderUpdateOne) SetNillableRsaLeaseHolder(v *string) *OrderUpdateOne {
+	if v != nil {
+		_u.SetRsaLeaseHolder(*v)
+	}
+	return _u
+}
+
+// ClearRsaLeaseHolder clears the value of the "rsa_lease_holder" field.
+func (_u *OrderUpdateOne) ClearRsaLeaseHolder() *OrderUpdateOne {
+	_u.mutation.ClearRsaLeaseHolder()
+	return _u
+}
+
+// SetRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field.
+func (_u *OrderUpdateOne) SetRsaLeaseExpiresAt(v time.Time) *OrderUpdateOne {
+	_u.mutation.SetRsaLeaseExpiresAt(v)
+	return _u
+}
+
+// SetNillableRsaLeaseExpiresAt sets the "rsa_lease_expires_at" field if the given value is not nil.
+func (_u *OrderUpdateOne) SetNillableRsaLeaseExpiresAt(v *time.Time) *OrderUpdateOne {
+	if v != nil {
+		_u.SetRsaLeaseExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearRsaLeaseExpiresAt clears the value of the "rsa_lease_expires_at" field.
+func (_u *OrderUpdateOne) ClearRsaLeaseExpiresAt() *OrderUpdateOne {
+	_u.mutation.ClearRsaLeaseExpiresAt()
+	return _u
+}
+
 // AddLineItemIDs adds the "line_items" edge to the LineItem entity by IDs.
 func (_u *OrderUpdateOne) AddLineItemIDs(ids ...int) *OrderUpdateOne {
 	_u.mutation.AddLineItemIDs(ids...)
@@ -1741,6 +1833,18 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	}
 	if _u.mutation.RsaStateCleared() {
 		_spec.ClearField(order.FieldRsaState, field.TypeBytes)
+	}
+	if value, ok := _u.mutation.RsaLeaseHolder(); ok {
+		_spec.SetField(order.FieldRsaLeaseHolder, field.TypeString, value)
+	}
+	if _u.mutation.RsaLeaseHolderCleared() {
+		_spec.ClearField(order.FieldRsaLeaseHolder, field.TypeString)
+	}
+	if value, ok := _u.mutation.RsaLeaseExpiresAt(); ok {
+		_spec.SetField(order.FieldRsaLeaseExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.RsaLeaseExpiresAtCleared() {
+		_spec.ClearField(order.FieldRsaLeaseExpiresAt, field.TypeTime)
 	}
 	if _u.mutation.LineItemsCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -34,7 +34,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/ent/rsaconfig"
-	"github.com/checkoutd/checkoutd/ent/rsaorderlease"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
@@ -976,12 +975,6 @@ func init() {
 	rsaconfigDescTimeoutMs := rsaconfigFields[3].Descriptor()
 	// rsaconfig.DefaultTimeoutMs holds the default value on creation for the timeout_ms field.
 	rsaconfig.DefaultTimeoutMs = rsaconfigDescTimeoutMs.Default.(int)
-	rsaorderleaseFields := schema.RSAOrderLease{}.Fields()
-	_ = rsaorderleaseFields
-	// rsaorderleaseDescHolder is the schema descriptor for holder field.
-	rsaorderleaseDescHolder := rsaorderleaseFields[1].Descriptor()
-	// rsaorderlease.HolderValidator is a validator for the "holder" field. It is called by the builders before save.
-	rsaorderlease.HolderValidator = rsaorderleaseDescHolder.Validators[0].(func(string) error)
 	remoteexchangeFields := schema.RemoteExchange{}.Fields()
 	_ = remoteexchangeFields
 	// remoteexchangeDescKind is the schema descriptor for kind field.

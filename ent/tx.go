@@ -70,8 +70,6 @@ type Tx struct {
 	Product *ProductClient
 	// RSAConfig is the client for interacting with the RSAConfig builders.
 	RSAConfig *RSAConfigClient
-	// RSAOrderLease is the client for interacting with the RSAOrderLease builders.
-	RSAOrderLease *RSAOrderLeaseClient
 	// RemoteExchange is the client for interacting with the RemoteExchange builders.
 	RemoteExchange *RemoteExchangeClient
 	// ShippingRate is the client for interacting with the ShippingRate builders.
@@ -257,7 +255,6 @@ func (tx *Tx) init() {
 	tx.ProcessLease = NewProcessLeaseClient(tx.config)
 	tx.Product = NewProductClient(tx.config)
 	tx.RSAConfig = NewRSAConfigClient(tx.config)
-	tx.RSAOrderLease = NewRSAOrderLeaseClient(tx.config)
 	tx.RemoteExchange = NewRemoteExchangeClient(tx.config)
 	tx.ShippingRate = NewShippingRateClient(tx.config)
 	tx.ShippingZone = NewShippingZoneClient(tx.config)

@@ -233,6 +233,27 @@ func (c *console) waitText(sel, want string) {
 	}))
 }
 
+// retype empties a field and types text into it key by key, as a user does (each key fires
+// the input events htmx listens to).
+func (c *console) retype(sel, text string) {
+	c.t.Helper()
+	js, _ := json.Marshal(sel)
+	c.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Evaluate[bool](fmt.Sprintf(`(e => { e.value = ""; return true })(document.querySelector(%s))`, js))(ctx, t)
+		return err
+	}), chromedp.SendKeys(chromedp.CSS(sel), text))
+}
+
+// choose picks a select's option by value, as a user does (the select fires change).
+func (c *console) choose(sel, value string) {
+	c.t.Helper()
+	js, _ := json.Marshal(map[string]string{"sel": sel, "v": value})
+	c.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Evaluate[bool](fmt.Sprintf(`(a => { const e = document.querySelector(a.sel); e.value = a.v; e.dispatchEvent(new Event("change", {bubbles: true})); return true })(%s)`, js))(ctx, t)
+		return err
+	}))
+}
+
 // clickAndWait clicks an element that changes only the page it is on (a checkbox).
 func clickAndWait(sel string) chromedp.Action[chromedp.Void] {
 	return chromedp.Click(chromedp.CSS(sel))

@@ -25,12 +25,38 @@ func (c *Console) catalogRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /admin/shipping-zones/address-requirements", c.admin(c.setAddressRequirements))
 }
 
+// productsPage lists the shop's products by name, a page at a time by keyset, through the REST
+// product list's read (catalog.ListProducts): its search is filtercolumn=name's, which htmx
+// asks as the search is typed. A search the list refuses says why in place of the list; the
+// new product form below stays as it was (f).
 func (c *Console) productsPage(q *request, status int, f form) error {
-	page, err := c.svc.Admin.Products(q.ctx(), q.shop, pageRequest(q.r))
+	query := url.Values{"limit": {strconv.Itoa(perPage)}, "deep": {"true"}, "ordercolumn": {"name"}}
+	for _, k := range []string{"after", "before", "page"} {
+		if v := q.r.URL.Query().Get(k); v != "" {
+			query.Set(k, v)
+		}
+	}
+	search := strings.TrimSpace(q.r.URL.Query().Get("search"))
+	if search != "" {
+		query.Set("filtercolumn", "name")
+		query.Set("filtervalue", search)
+	}
+	page, err := c.svc.Catalog.ListProducts(q.ctx(), q.shop, query)
+	if p, ok := problem.As(err); ok && p.Kind == problem.Malformed {
+		return q.render(status, productsPage(search, &catalog.ProductPage{}, keysetLinks{}, searchRefusal(p), f))
+	}
 	if err != nil {
 		return err
 	}
-	return q.render(status, productsPage(page.Items, f, paginationOf(q.r, page)))
+	return q.render(status, productsPage(search, page, keysetLinksOf(q.r, page.Pagination), "", f))
+}
+
+// searchRefusal is the list's refusal in the console's words: its search field is "search".
+func searchRefusal(p *problem.Error) string {
+	if p.Details["field"] == "filtervalue" {
+		return "search" + strings.TrimPrefix(p.Message, "filtervalue")
+	}
+	return p.Message
 }
 
 func (c *Console) products(q *request) error { return c.productsPage(q, http.StatusOK, newForm(nil)) }

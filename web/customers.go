@@ -12,24 +12,6 @@ func (c *Console) customerRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /admin/customers", c.admin(c.customers))
 }
 
-// customerLinks are the list's pages before and after this one, on the console's path.
-type customerLinks struct{ Previous, Next string }
-
-func consoleLink(r *http.Request, v url.Values) string {
-	if v == nil {
-		return ""
-	}
-	q := r.URL.Query()
-	for k, val := range v {
-		if val == nil {
-			q.Del(k)
-		} else {
-			q[k] = val
-		}
-	}
-	return r.URL.Path + "?" + q.Encode()
-}
-
 // customers lists the shop's customers with the REST list's search and keyset pages; htmx
 // swaps the list as a search is typed. A search the list refuses (a word too short) says why
 // in place of the list.
@@ -43,11 +25,11 @@ func (c *Console) customers(q *request) error {
 	search := query.Get("search")
 	page, err := c.svc.Customers.List(q.ctx(), q.shop, query)
 	if p, ok := problem.As(err); ok && p.Kind == problem.Malformed {
-		return q.render(http.StatusOK, customersPage(search, &customers.Page{}, customerLinks{}, p.Message))
+		return q.render(http.StatusOK, customersPage(search, &customers.Page{}, keysetLinks{}, p.Message))
 	}
 	if err != nil {
 		return err
 	}
-	links := customerLinks{Previous: consoleLink(q.r, page.Pagination.Previous), Next: consoleLink(q.r, page.Pagination.Next)}
+	links := keysetLinksOf(q.r, page.Pagination)
 	return q.render(http.StatusOK, customersPage(search, page, links, ""))
 }

@@ -3,8 +3,10 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/service/override"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
@@ -44,15 +46,16 @@ func (c *Console) remoteStateAuthority(q *request) error {
 	if err != nil {
 		return err
 	}
-	f := newForm(nil)
+	f := newForm(url.Values{"timeout_ms": {strconv.Itoa(override.DefaultTimeoutMS)}})
 	if rsa != nil {
 		f.Values.Set("url", rsa.URL)
+		f.Values.Set("timeout_ms", strconv.Itoa(rsa.TimeoutMs))
 	}
 	return q.render(http.StatusOK, remoteStateAuthorityPage(rsa, f))
 }
 
-// saveRemoteStateAuthority creates the configuration, or changes it: a blank secret then keeps
-// the stored one, which the console never shows.
+// saveRemoteStateAuthority creates the configuration, or changes it: a blank secret or timeout
+// then keeps the stored one (the console never shows the secret).
 func (c *Console) saveRemoteStateAuthority(q *request) error {
 	rsa, err := c.svc.Shops.RSAConfig(q.ctx(), q.shop)
 	if err != nil {
@@ -60,9 +63,12 @@ func (c *Console) saveRemoteStateAuthority(q *request) error {
 	}
 	d := newDecoder(q.r.PostForm)
 	urlValue := d.str("url")
-	in := shops.RSAConfigInput{URL: &urlValue}
+	in := shops.RSAConfigInput{URL: &urlValue, TimeoutMS: d.integer("timeout_ms")}
 	if secret := q.r.PostForm.Get("shared_secret"); secret != "" || rsa == nil {
 		in.SharedSecret = &secret
+	}
+	if !d.ok() {
+		return q.render(http.StatusUnprocessableEntity, remoteStateAuthorityPage(rsa, decodeError(withoutSecret(q.r.PostForm, "shared_secret"), d.problems)))
 	}
 	if rsa == nil {
 		_, err = c.svc.Shops.CreateRSAConfig(q.ctx(), q.shop, in)

@@ -9,6 +9,8 @@ import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
 import (
+	"strconv"
+
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
@@ -63,7 +65,7 @@ func integrationPage(masked string, f form) templ.Component {
 				var templ_7745c5c3_Var3 string
 				templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(masked)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `integration.templ`, Line: 16, Col: 34}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `integration.templ`, Line: 18, Col: 34}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 				if templ_7745c5c3_Err != nil {
@@ -179,13 +181,13 @@ func remoteStateAuthorityPage(rsa *ent.RSAConfig, f form) templ.Component {
 			var templ_7745c5c3_Var6 string
 			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs("{url}/shops/" + pageOf(ctx).Shop.Identifier + "/orders/{public_order_id}/process_order_events")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `integration.templ`, Line: 43, Col: 384}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `integration.templ`, Line: 45, Col: 384}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</code>, one at a time per order and in the order they were made; the state it answers becomes the order's, and the shopper sees it.</p><p>Before applying an address, an email address or a discount code, checkoutd asks <code>/validate_address</code>, <code>/validate_email_address</code> or <code>/validate_discount_code</code>, and refuses the change with the service's reason when it answers 400. It asks <code>/validate_inventory</code> with stage <code>initial</code> when an order starts and <code>final</code> before processing it: a <code>final</code> refusal stops processing before any payment is authorized.</p><p>Every call is signed with <code>X-HMAC-Timestamp</code> and <code>X-HMAC</code> keyed by the shared secret below. When the service does not answer in time or answers 5xx, the shopper gets an error and the order stays as it was; after five failures in a row it is not called for 30 seconds and the shopper gets that error at once. While it is set, it wins over the <a href=\"/admin/api-overrides\">API overrides</a>: it owns the whole order, so no override is called.</p><p><a href=\"/admin/remote-exchanges?kind=rsa\" id=\"rsa-exchanges\">The last calls to the remote state authority</a>, with what was sent and answered.</p></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</code>, one at a time per order and in the order they were made; the state it answers becomes the order's, and the shopper sees it.</p><p>Before applying an address, an email address or a discount code, checkoutd asks <code>/validate_address</code>, <code>/validate_email_address</code> or <code>/validate_discount_code</code>, and refuses the change with the service's reason when it answers 400. It asks <code>/validate_inventory</code> with stage <code>initial</code> when an order starts and <code>final</code> before processing it: a <code>final</code> refusal stops processing before any payment is authorized.</p><p>Every call is signed with <code>X-HMAC-Timestamp</code> and <code>X-HMAC</code> keyed by the shared secret below. When the service does not answer within the timeout below or answers 5xx, the shopper gets an error and the order stays as it was; after five failures in a row it is not called for 30 seconds and the shopper gets that error at once. While it is set, it wins over the <a href=\"/admin/api-overrides\">API overrides</a>: it owns the whole order, so no override is called.</p><p><a href=\"/admin/remote-exchanges?kind=rsa\" id=\"rsa-exchanges\">The last calls to the remote state authority</a>, with what was sent and answered.</p></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -197,7 +199,7 @@ func remoteStateAuthorityPage(rsa *ent.RSAConfig, f form) templ.Component {
 				var templ_7745c5c3_Var7 string
 				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(rsa.URL)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `integration.templ`, Line: 51, Col: 17}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `integration.templ`, Line: 53, Col: 17}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 				if templ_7745c5c3_Err != nil {
@@ -210,18 +212,31 @@ func remoteStateAuthorityPage(rsa *ent.RSAConfig, f form) templ.Component {
 				var templ_7745c5c3_Var8 string
 				templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(shops.MaskSecret(rsa.SharedSecret))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `integration.templ`, Line: 53, Col: 65}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `integration.templ`, Line: 55, Col: 65}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</code></dd></dl>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</code></dd><dt>Timeout</dt><dd>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				var templ_7745c5c3_Var9 string
+				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(rsa.TimeoutMs))
+				if templ_7745c5c3_Err != nil {
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `integration.templ`, Line: 57, Col: 37}
+				}
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, " ms</dd></dl>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, " <form method=\"post\" action=\"/admin/remote-state-authority\" id=\"rsa-form\" class=\"stacked\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, " <form method=\"post\" action=\"/admin/remote-state-authority\" id=\"rsa-form\" class=\"stacked\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -237,7 +252,7 @@ func remoteStateAuthorityPage(rsa *ent.RSAConfig, f form) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<div class=\"field\"><label for=\"shared_secret\">Shared secret</label> <input id=\"shared_secret\" name=\"shared_secret\" type=\"password\" autocomplete=\"off\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<div class=\"field\"><label for=\"shared_secret\">Shared secret</label> <input id=\"shared_secret\" name=\"shared_secret\" type=\"password\" autocomplete=\"off\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -245,17 +260,17 @@ func remoteStateAuthorityPage(rsa *ent.RSAConfig, f form) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "><p class=\"hint\" id=\"shared_secret-hint\">Signs every call to the authority. ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "><p class=\"hint\" id=\"shared_secret-hint\">Signs every call to the authority. ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			if rsa != nil {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "Leave blank to keep the current one.")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "Leave blank to keep the current one.")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -263,7 +278,11 @@ func remoteStateAuthorityPage(rsa *ent.RSAConfig, f form) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</div>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = textField(f, "timeout_ms", "Timeout (ms)", "number", remoteTimeoutHint(rsa == nil, "A later answer is a failed call: the shopper gets an error.")).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -271,12 +290,12 @@ func remoteStateAuthorityPage(rsa *ent.RSAConfig, f form) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</form>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</form>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			if rsa != nil {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<p><a href=\"/admin/remote-state-authority/delete\" class=\"delete\" id=\"remove-rsa\">Remove the remote state authority</a></p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<p><a href=\"/admin/remote-state-authority/delete\" class=\"delete\" id=\"remove-rsa\">Remove the remote state authority</a></p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -101,7 +101,7 @@ func TestEveryFieldHasALabelAndTheSkipLinkComesFirst(t *testing.T) {
 		c.signIn()
 		for _, path := range []string{"/admin/life-elements/new", "/admin/payment-gateways/new", "/admin/api-overrides/new", "/admin/webhooks",
 			"/admin/gift-cards", "/admin/orders", "/admin/products", "/admin/shipping-zones", "/admin/tax-zones", "/admin/discount-codes", "/admin/integration",
-			"/admin/platform-connector", "/admin/remote-state-authority", "/admin/remote-exchanges"} {
+			"/admin/platform-connector", "/admin/remote-state-authority", "/admin/remote-exchanges", "/admin/subscriptions"} {
 			c.visit(path)
 			ctx, cancel := context.WithTimeout(c.tab, 10*time.Second)
 			unlabelled, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("input:not([type=hidden]), select, textarea")]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
 )
 
@@ -177,5 +178,108 @@ func TestGiftCardsAreIssuedLookedUpAndListedWithTheirBalance(t *testing.T) {
 		c.fill(map[string]string{"lookup_card_token": "GIFT-0001", "card_pin": "4321"})
 		c.submitAndWait("#lookup", "#found-card")
 		c.wantText("#found-card .balance", "$25.00")
+	})
+}
+
+// An override's failure policy and timeout are saved as REST saves them: a policy left to the
+// type is the type's default, and a timeout out of 100..10000 is refused next to its field
+// with nothing saved, on a new override and on an edit.
+func TestAnOverridesFailurePolicyAndTimeoutAreSavedAndATimeoutOutOfBoundsIsRefused(t *testing.T) {
+	eachConsole(t, func(t *testing.T, c *console) {
+		ctx := context.Background()
+		stored := func() []*ent.APIOverride {
+			t.Helper()
+			all, err := c.svc.Shops.APIOverrides(ctx, c.shopEntity())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return all
+		}
+		c.signIn()
+		c.visit("/admin/api-overrides/new")
+		c.wantText("#failure_policy-hint", "Left to its type, a new override gets refuse for shipping, discount and tax, and fallback for address_validate and inventory.")
+		if got := c.value("#timeout_ms"); got != "2000" {
+			t.Fatalf("a new override's timeout field holds %q, want the default 2000", got)
+		}
+		c.fill(map[string]string{"override_type": "shipping", "url": "https://ship.example.com", "shared_secret": "ovr-secret-7788",
+			"failure_policy": "fallback", "timeout_ms": "50"})
+		c.submitAndWait("#submit", "#timeout_ms-error")
+		c.wantText("#timeout_ms-error", "must be from 100 to 10000")
+		if got := c.value("#failure_policy"); got != "fallback" {
+			t.Fatalf("the refused form lost its failure policy: %q", got)
+		}
+		if n := len(stored()); n != 0 {
+			t.Fatalf("%d overrides saved from a refused form", n)
+		}
+
+		c.fill(map[string]string{"shared_secret": "ovr-secret-7788", "timeout_ms": "3500"})
+		c.submitAndWait("#submit", "#flash")
+		c.wantText("#overrides", "fallback")
+		c.wantText("#overrides", "3500 ms")
+		if o := stored(); len(o) != 1 || o[0].FailurePolicy != "fallback" || o[0].TimeoutMs != 3500 {
+			t.Fatalf("saved: %+v", o)
+		}
+
+		c.submitAndWait("#overrides a.edit", "#override-form")
+		if got, timeout := c.value("#failure_policy"), c.value("#timeout_ms"); got != "fallback" || timeout != "3500" {
+			t.Fatalf("the edit form shows %q and %q", got, timeout)
+		}
+		c.fill(map[string]string{"failure_policy": "refuse", "timeout_ms": "50"})
+		c.submitAndWait("#submit", "#timeout_ms-error")
+		if o := stored(); o[0].FailurePolicy != "fallback" || o[0].TimeoutMs != 3500 {
+			t.Fatalf("a refused edit changed the override: %+v", o[0])
+		}
+		c.fill(map[string]string{"failure_policy": "refuse", "timeout_ms": "800"})
+		c.submitAndWait("#submit", "#flash")
+		if o := stored(); o[0].FailurePolicy != "refuse" || o[0].TimeoutMs != 800 || o[0].SharedSecret != "ovr-secret-7788" {
+			t.Fatalf("after the edit: policy %q, timeout %d", o[0].FailurePolicy, o[0].TimeoutMs)
+		}
+
+		// Left to its type, an inventory override falls back.
+		c.visit("/admin/api-overrides/new")
+		c.fill(map[string]string{"override_type": "inventory", "url": "https://stock.example.com", "shared_secret": "ovr-secret-9900"})
+		c.submitAndWait("#submit", "#flash")
+		if o := stored(); len(o) != 2 || o[1].FailurePolicy != "fallback" || o[1].TimeoutMs != 2000 {
+			t.Fatalf("an inventory override left to its type: %+v", o[1])
+		}
+	})
+}
+
+// The remote state authority's timeout is saved, kept when the field is left as it is, and
+// refused out of 100..10000 next to its field with nothing saved.
+func TestTheRemoteStateAuthoritysTimeoutIsSavedWithinItsBounds(t *testing.T) {
+	eachConsole(t, func(t *testing.T, c *console) {
+		rsa := func() *ent.RSAConfig {
+			t.Helper()
+			cfg, err := c.svc.Shops.RSAConfig(context.Background(), c.shopEntity())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return cfg
+		}
+		c.signIn()
+		c.visit("/admin/remote-state-authority")
+		c.fill(map[string]string{"url": "https://rsa.example.com", "shared_secret": "rsa-secret-1234", "timeout_ms": "50"})
+		c.submitAndWait("#submit", "#timeout_ms-error")
+		c.wantText("#timeout_ms-error", "must be from 100 to 10000")
+		if cfg := rsa(); cfg != nil {
+			t.Fatalf("a refused form saved %+v", cfg)
+		}
+		c.fill(map[string]string{"shared_secret": "rsa-secret-1234", "timeout_ms": "3500"})
+		c.submitAndWait("#submit", "#flash")
+		c.wantText("#rsa-current", "3500 ms")
+		if cfg := rsa(); cfg == nil || cfg.TimeoutMs != 3500 {
+			t.Fatalf("saved: %+v", cfg)
+		}
+		c.fill(map[string]string{"url": "https://rsa2.example.com"})
+		c.submitAndWait("#submit", "#flash")
+		if cfg := rsa(); cfg.URL != "https://rsa2.example.com" || cfg.TimeoutMs != 3500 {
+			t.Fatalf("changing the URL changed the timeout: %+v", cfg)
+		}
+		c.fill(map[string]string{"timeout_ms": "10001"})
+		c.submitAndWait("#submit", "#timeout_ms-error")
+		if cfg := rsa(); cfg.TimeoutMs != 3500 {
+			t.Fatalf("a refused edit saved timeout %d", cfg.TimeoutMs)
+		}
 	})
 }

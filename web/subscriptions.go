@@ -2,7 +2,9 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/subscription"
@@ -13,26 +15,40 @@ func (c *Console) subscriptionRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /admin/subscriptions/{id}/{action}", c.admin(c.subscriptionAction))
 }
 
-// subscriptionsView is a page of the shop's subscriptions, by status, walked by cursor.
+// subscriptionsView is a page of the shop's subscriptions, by status and customer, walked by
+// cursor; Refused is the list's refusal of the page's query, shown in place of the list.
 type subscriptionsView struct {
-	List   *subscription.List
-	Status string
-	Next   string
+	List     *subscription.List
+	Status   string
+	Customer string
+	Next     string
+	Refused  string
 }
 
+// subscriptions lists the shop's subscriptions through List Subscriptions, the REST list's
+// read: a status and a customer's platform id (exactly; REST's subscription_status and
+// service_platform_customer_id), which htmx asks as they are chosen and typed.
 func (c *Console) subscriptions(q *request) error {
-	query := subscription.ListQuery{Cursor: q.r.URL.Query().Get("after"), ExpandCustomer: true}
-	status := q.r.URL.Query().Get("status")
-	if status != "" {
-		query.Statuses = []string{status}
+	params := q.r.URL.Query()
+	v := subscriptionsView{Status: params.Get("status"), Customer: strings.TrimSpace(params.Get("customer"))}
+	query := subscription.ListQuery{Cursor: params.Get("after"), ExpandCustomer: true}
+	if v.Status != "" {
+		query.Statuses = []string{v.Status}
+	}
+	if v.Customer != "" {
+		query.PlatformCustomerIDs = []string{v.Customer}
 	}
 	list, err := c.svc.Subscriptions.ListSubscriptions(q.ctx(), q.shop, query)
+	if p, ok := problem.As(err); ok && p.Kind == problem.Invalid {
+		v.List, v.Refused = &subscription.List{}, p.Message
+		return q.render(http.StatusOK, subscriptionsPage(v))
+	}
 	if err != nil {
 		return err
 	}
-	v := subscriptionsView{List: list, Status: status}
+	v.List = list
 	if list.Pagination.Next != nil {
-		v.Next = "/admin/subscriptions?status=" + status + "&after=" + *list.Pagination.Next
+		v.Next = consoleLink(q.r, url.Values{"after": {*list.Pagination.Next}})
 	}
 	return q.render(http.StatusOK, subscriptionsPage(v))
 }

@@ -32,6 +32,8 @@ type config struct {
 	duration  time.Duration
 	levels    []int
 	markOne   bool
+	// markUnder, with markOne, is "rsa" or "overrides": the marked checkout runs under them.
+	markUnder string
 	// only, when not empty, names the figures to run (the others are left out of the report).
 	only map[string]bool
 }
@@ -65,6 +67,7 @@ func main() {
 	flag.BoolVar(&c.markOne, "mark-one-checkout", false, "PostgreSQL only: after the warm-up, run one guest checkout between two marker statements and stop (count its statements in PostgreSQL's statement log: docs/benchmarks.md)")
 	levels := flag.String("levels", "", "concurrency levels, comma separated (default 1,8,32,128; quick 1,32)")
 	duration := flag.Duration("duration", 0, "length of each run (default 5s; quick 2s)")
+	flag.StringVar(&c.markUnder, "mark-under", "", "with -mark-one-checkout: rsa or overrides, to count the statements of a checkout under the remote figure's RSA or its five overrides")
 	only := flag.String("only", "", "run only these figures, comma separated, while working on them: "+strings.Join(figures, ","))
 	flag.Parse()
 	if *only != "" {
@@ -205,6 +208,21 @@ func benchmarkOn(ctx context.Context, c config, db string) (*DatabaseReport, err
 	checkout := func() ([]time.Duration, error) {
 		lat, _, err := cl.guestCheckout(gatewayID)
 		return lat, err
+	}
+	if c.markOne && c.markUnder != "" {
+		rm := startRemotes()
+		defer rm.close()
+		switch c.markUnder {
+		case "rsa":
+			err = rm.configureRSA(cl)
+		case "overrides":
+			_, err = rm.configureOverrides(cl)
+		default:
+			err = fmt.Errorf("-mark-under: %q is neither rsa nor overrides", c.markUnder)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	for range 20 { // warm up connections and caches
 		if _, err := checkout(); err != nil {

@@ -21,7 +21,7 @@ const remoteShoppers = 8
 const remoteSecret = "bench-remote-secret"
 
 // RemoteReport is the guest checkout's server CPU under a remote state authority and under all
-// five API overrides, beside the same checkout with neither, run one after the other on one shop.
+// five API overrides, beside the same checkout with neither, taking turns on one shop.
 type RemoteReport struct {
 	Shoppers  int          `json:"shoppers"`
 	Plain     RemoteFigure `json:"plain"`
@@ -152,8 +152,46 @@ func answerOverride(w http.ResponseWriter, body []byte, _ string) {
 	_ = json.NewEncoder(w).Encode(answer)
 }
 
-// benchmarkRemote runs the guest checkout three times over on the bench shop: as it is, under
-// an RSA, and under the five overrides, removing each configuration after its run.
+// remoteRounds: the three configurations take turns, each round running each for its share of
+// the figure's time, so that a change of the machine's load during the figure weighs on all
+// three alike (the machines this runs on are shared).
+const remoteRounds = 3
+
+// remoteRun adds up one configuration's share of each round.
+type remoteRun struct {
+	done, errors int
+	firstError   string
+	cpu, elapsed time.Duration
+	flows        []time.Duration
+	calls        int64
+}
+
+func (r *remoteRun) add(res loadResult, calls int64) {
+	r.done += res.Done
+	r.errors += res.Errors
+	if r.firstError == "" {
+		r.firstError = res.FirstError
+	}
+	r.cpu += res.ServerCPU
+	r.elapsed += res.Elapsed
+	r.flows = append(r.flows, res.Flow...)
+	r.calls += calls
+}
+
+func (r *remoteRun) figure() RemoteFigure {
+	f := RemoteFigure{P99: percentile(r.flows, .99), Errors: r.errors, FirstError: r.firstError, RemoteCalls: r.calls}
+	if r.elapsed > 0 {
+		f.PerSecond = float64(r.done) / r.elapsed.Seconds()
+	}
+	if r.done > 0 {
+		f.CPUms = float64(r.cpu.Microseconds()) / 1000 / float64(r.done)
+		f.CallsPerFlow = float64(r.calls) / float64(r.done)
+	}
+	return f
+}
+
+// benchmarkRemote runs the guest checkout on the bench shop as it is, under an RSA, and under the
+// five overrides, in turns (remoteRounds), removing each configuration after its turn.
 func benchmarkRemote(c config, srv *server, cl *client, gatewayID string) (RemoteReport, error) {
 	rm := startRemotes()
 	defer rm.close()
@@ -162,48 +200,62 @@ func benchmarkRemote(c config, srv *server, cl *client, gatewayID string) (Remot
 		lat, _, err := cl.guestCheckout(gatewayID)
 		return lat, err
 	}
-	measure := func() RemoteFigure {
+	share := c.duration / remoteRounds
+	measure := func(into *remoteRun) {
 		before := rm.calls.Load()
-		res := runLoad(remoteShoppers, c.duration, srv, checkout)
-		f := RemoteFigure{PerSecond: res.perSecond(), P99: percentile(res.Flow, .99), Errors: res.Errors, FirstError: res.FirstError,
-			RemoteCalls: rm.calls.Load() - before}
-		if res.Done > 0 {
-			f.CPUms = float64(res.ServerCPU.Microseconds()) / 1000 / float64(res.Done)
-			f.CallsPerFlow = float64(f.RemoteCalls) / float64(res.Done)
+		res := runLoad(remoteShoppers, share, srv, checkout)
+		into.add(res, rm.calls.Load()-before)
+	}
+	var plain, underRSA, underOverrides remoteRun
+	for range remoteRounds {
+		measure(&plain)
+		if err := rm.configureRSA(cl); err != nil {
+			return out, err
 		}
-		return f
+		measure(&underRSA)
+		if _, err := cl.call("DELETE", "/checkout/shop/bench/rsa_config", cl.token, nil, nil); err != nil {
+			return out, fmt.Errorf("removing the RSA: %w", err)
+		}
+		ids, err := rm.configureOverrides(cl)
+		if err != nil {
+			return out, err
+		}
+		measure(&underOverrides)
+		for _, id := range ids {
+			if _, err := cl.call("DELETE", "/checkout/shop/bench/overrides/"+id, cl.token, nil, nil); err != nil {
+				return out, fmt.Errorf("removing an override: %w", err)
+			}
+		}
 	}
-	out.Plain = measure()
+	out.Plain, out.RSA, out.Overrides = plain.figure(), underRSA.figure(), underOverrides.figure()
+	out.BadSignatures = rm.badSigs.Load()
+	return out, nil
+}
 
-	if _, err := cl.call("POST", "/checkout/shop/bench/rsa_config", cl.token, map[string]any{"url": rm.rsa.URL, "shared_secret": remoteSecret}, nil); err != nil {
-		return out, fmt.Errorf("configuring the RSA: %w", err)
+// configureRSA makes the bench's RSA the bench shop's remote state authority.
+func (r *remotes) configureRSA(cl *client) error {
+	if _, err := cl.call("POST", "/checkout/shop/bench/rsa_config", cl.token, map[string]any{"url": r.rsa.URL, "shared_secret": remoteSecret}, nil); err != nil {
+		return fmt.Errorf("configuring the RSA: %w", err)
 	}
-	out.RSA = measure()
-	if _, err := cl.call("DELETE", "/checkout/shop/bench/rsa_config", cl.token, nil, nil); err != nil {
-		return out, fmt.Errorf("removing the RSA: %w", err)
-	}
+	return nil
+}
 
+// configureOverrides gives the bench shop all five API overrides, and returns their ids.
+func (r *remotes) configureOverrides(cl *client) ([]string, error) {
 	var ids []string
 	for _, typ := range []string{"address_validate", "shipping", "discount", "inventory", "tax"} {
-		a, err := cl.call("POST", "/checkout/shop/bench/overrides", cl.token, map[string]any{"override_type": typ, "url": rm.override.URL, "shared_secret": remoteSecret}, nil)
+		a, err := cl.call("POST", "/checkout/shop/bench/overrides", cl.token, map[string]any{"override_type": typ, "url": r.override.URL, "shared_secret": remoteSecret}, nil)
 		if err != nil {
-			return out, fmt.Errorf("configuring the %s override: %w", typ, err)
+			return nil, fmt.Errorf("configuring the %s override: %w", typ, err)
 		}
 		o, _ := dataOf(a)["override"].(map[string]any)
 		id, _ := o["public_id"].(string)
 		if id == "" {
-			return out, fmt.Errorf("the %s override's answer has no public_id: %s", typ, truncate(string(a.raw), 300))
+			return nil, fmt.Errorf("the %s override's answer has no public_id: %s", typ, truncate(string(a.raw), 300))
 		}
 		ids = append(ids, id)
 	}
-	out.Overrides = measure()
-	for _, id := range ids {
-		if _, err := cl.call("DELETE", "/checkout/shop/bench/overrides/"+id, cl.token, nil, nil); err != nil {
-			return out, fmt.Errorf("removing an override: %w", err)
-		}
-	}
-	out.BadSignatures = rm.badSigs.Load()
-	return out, nil
+	return ids, nil
 }
 
 // remoteTarget is the issue's: at most 1.5 times the plain checkout's server CPU under either.
@@ -234,5 +286,5 @@ func (r RemoteReport) markdown(w func(string, ...any)) {
 		}
 		w("| %s | %.0f | %.2f ms | %.2f | %.1f | %.0f ms | %d |\n", x.name, x.f.PerSecond, x.f.CPUms, times, x.f.CallsPerFlow, x.f.P99, x.f.Errors)
 	}
-	w("\nThe remotes are httptest servers in the bench's process that check every signature (%d refused). Each configuration runs the same flow on the same shop, one after the other.\n\n", r.BadSignatures)
+	w("\nThe remotes are httptest servers in the bench's process that check every signature (%d refused). Each configuration runs the same flow on the same shop, the three taking %d turns each, so that a change of the machine's load weighs on all three alike.\n\n", r.BadSignatures, remoteRounds)
 }

@@ -345,18 +345,6 @@ func (f RSAConfigFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RSAConfigMutation", m)
 }
 
-// The RSAOrderLeaseFunc type is an adapter to allow the use of ordinary
-// function as RSAOrderLease mutator.
-type RSAOrderLeaseFunc func(context.Context, *ent.RSAOrderLeaseMutation) (ent.Value, error)
-
-// Mutate calls f(ctx, m).
-func (f RSAOrderLeaseFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-	if mv, ok := m.(*ent.RSAOrderLeaseMutation); ok {
-		return f(ctx, mv)
-	}
-	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RSAOrderLeaseMutation", m)
-}
-
 // The RemoteExchangeFunc type is an adapter to allow the use of ordinary
 // function as RemoteExchange mutator.
 type RemoteExchangeFunc func(context.Context, *ent.RemoteExchangeMutation) (ent.Value, error)

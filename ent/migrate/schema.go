@@ -729,6 +729,8 @@ var (
 		{Name: "last_activity_at", Type: field.TypeTime, Nullable: true},
 		{Name: "abandoned_at", Type: field.TypeTime, Nullable: true},
 		{Name: "rsa_state", Type: field.TypeBytes, Nullable: true},
+		{Name: "rsa_lease_holder", Type: field.TypeString, Nullable: true},
+		{Name: "rsa_lease_expires_at", Type: field.TypeTime, Nullable: true},
 		{Name: "shop_id", Type: field.TypeInt},
 	}
 	// OrdersTable holds the schema information for the "orders" table.
@@ -739,7 +741,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_shops_orders",
-				Columns:    []*schema.Column{OrdersColumns[27]},
+				Columns:    []*schema.Column{OrdersColumns[29]},
 				RefColumns: []*schema.Column{ShopsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -748,7 +750,7 @@ var (
 			{
 				Name:    "order_shop_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[27], OrdersColumns[1]},
+				Columns: []*schema.Column{OrdersColumns[29], OrdersColumns[1]},
 			},
 			{
 				Name:    "order_status_last_activity_at",
@@ -1071,19 +1073,6 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 		},
-	}
-	// RsaOrderLeasesColumns holds the columns for the "rsa_order_leases" table.
-	RsaOrderLeasesColumns = []*schema.Column{
-		{Name: "id", Type: field.TypeInt, Increment: true},
-		{Name: "order_id", Type: field.TypeInt, Unique: true},
-		{Name: "holder", Type: field.TypeString},
-		{Name: "expires_at", Type: field.TypeTime},
-	}
-	// RsaOrderLeasesTable holds the schema information for the "rsa_order_leases" table.
-	RsaOrderLeasesTable = &schema.Table{
-		Name:       "rsa_order_leases",
-		Columns:    RsaOrderLeasesColumns,
-		PrimaryKey: []*schema.Column{RsaOrderLeasesColumns[0]},
 	}
 	// RemoteExchangesColumns holds the columns for the "remote_exchanges" table.
 	RemoteExchangesColumns = []*schema.Column{
@@ -1637,7 +1626,6 @@ var (
 		ProcessLeasesTable,
 		ProductsTable,
 		RsaConfigsTable,
-		RsaOrderLeasesTable,
 		RemoteExchangesTable,
 		ShippingRatesTable,
 		ShippingZonesTable,
@@ -1766,9 +1754,6 @@ func init() {
 	RsaConfigsTable.ForeignKeys[0].RefTable = ShopsTable
 	RsaConfigsTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(30064771072),
-	}
-	RsaOrderLeasesTable.Annotation = &entsql.Annotation{
-		IncrementStart: func(i int) *int { return &i }(154618822656),
 	}
 	RemoteExchangesTable.Annotation = &entsql.Annotation{
 		IncrementStart: func(i int) *int { return &i }(158913789952),

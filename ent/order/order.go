@@ -71,6 +71,10 @@ const (
 	FieldAbandonedAt = "abandoned_at"
 	// FieldRsaState holds the string denoting the rsa_state field in the database.
 	FieldRsaState = "rsa_state"
+	// FieldRsaLeaseHolder holds the string denoting the rsa_lease_holder field in the database.
+	FieldRsaLeaseHolder = "rsa_lease_holder"
+	// FieldRsaLeaseExpiresAt holds the string denoting the rsa_lease_expires_at field in the database.
+	FieldRsaLeaseExpiresAt = "rsa_lease_expires_at"
 	// EdgeShop holds the string denoting the shop edge name in mutations.
 	EdgeShop = "shop"
 	// EdgeLineItems holds the string denoting the line_items edge name in mutations.
@@ -159,6 +163,8 @@ var Columns = []string{
 	FieldLastActivityAt,
 	FieldAbandonedAt,
 	FieldRsaState,
+	FieldRsaLeaseHolder,
+	FieldRsaLeaseExpiresAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -301,6 +307,16 @@ func ByLastActivityAt(opts ...sql.OrderTermOption) OrderOption {
 // ByAbandonedAt orders the results by the abandoned_at field.
 func ByAbandonedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAbandonedAt, opts...).ToFunc()
+}
+
+// ByRsaLeaseHolder orders the results by the rsa_lease_holder field.
+func ByRsaLeaseHolder(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRsaLeaseHolder, opts...).ToFunc()
+}
+
+// ByRsaLeaseExpiresAt orders the results by the rsa_lease_expires_at field.
+func ByRsaLeaseExpiresAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRsaLeaseExpiresAt, opts...).ToFunc()
 }
 
 // ByShopField orders the results by shop field.

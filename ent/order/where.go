@@ -135,6 +135,16 @@ func RsaState(v []byte) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldRsaState, v))
 }
 
+// RsaLeaseHolder applies equality check predicate on the "rsa_lease_holder" field. It's identical to RsaLeaseHolderEQ.
+func RsaLeaseHolder(v string) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseExpiresAt applies equality check predicate on the "rsa_lease_expires_at" field. It's identical to RsaLeaseExpiresAtEQ.
+func RsaLeaseExpiresAt(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldRsaLeaseExpiresAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldCreatedAt, v))
@@ -1033,6 +1043,131 @@ func RsaStateIsNil() predicate.Order {
 // RsaStateNotNil applies the NotNil predicate on the "rsa_state" field.
 func RsaStateNotNil() predicate.Order {
 	return predicate.Order(sql.FieldNotNull(FieldRsaState))
+}
+
+// RsaLeaseHolderEQ applies the EQ predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderEQ(v string) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseHolderNEQ applies the NEQ predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderNEQ(v string) predicate.Order {
+	return predicate.Order(sql.FieldNEQ(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseHolderIn applies the In predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderIn(vs ...string) predicate.Order {
+	return predicate.Order(sql.FieldIn(FieldRsaLeaseHolder, vs...))
+}
+
+// RsaLeaseHolderNotIn applies the NotIn predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderNotIn(vs ...string) predicate.Order {
+	return predicate.Order(sql.FieldNotIn(FieldRsaLeaseHolder, vs...))
+}
+
+// RsaLeaseHolderGT applies the GT predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderGT(v string) predicate.Order {
+	return predicate.Order(sql.FieldGT(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseHolderGTE applies the GTE predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderGTE(v string) predicate.Order {
+	return predicate.Order(sql.FieldGTE(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseHolderLT applies the LT predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderLT(v string) predicate.Order {
+	return predicate.Order(sql.FieldLT(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseHolderLTE applies the LTE predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderLTE(v string) predicate.Order {
+	return predicate.Order(sql.FieldLTE(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseHolderContains applies the Contains predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderContains(v string) predicate.Order {
+	return predicate.Order(sql.FieldContains(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseHolderHasPrefix applies the HasPrefix predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderHasPrefix(v string) predicate.Order {
+	return predicate.Order(sql.FieldHasPrefix(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseHolderHasSuffix applies the HasSuffix predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderHasSuffix(v string) predicate.Order {
+	return predicate.Order(sql.FieldHasSuffix(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseHolderIsNil applies the IsNil predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldRsaLeaseHolder))
+}
+
+// RsaLeaseHolderNotNil applies the NotNil predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldRsaLeaseHolder))
+}
+
+// RsaLeaseHolderEqualFold applies the EqualFold predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderEqualFold(v string) predicate.Order {
+	return predicate.Order(sql.FieldEqualFold(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseHolderContainsFold applies the ContainsFold predicate on the "rsa_lease_holder" field.
+func RsaLeaseHolderContainsFold(v string) predicate.Order {
+	return predicate.Order(sql.FieldContainsFold(FieldRsaLeaseHolder, v))
+}
+
+// RsaLeaseExpiresAtEQ applies the EQ predicate on the "rsa_lease_expires_at" field.
+func RsaLeaseExpiresAtEQ(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldRsaLeaseExpiresAt, v))
+}
+
+// RsaLeaseExpiresAtNEQ applies the NEQ predicate on the "rsa_lease_expires_at" field.
+func RsaLeaseExpiresAtNEQ(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldNEQ(FieldRsaLeaseExpiresAt, v))
+}
+
+// RsaLeaseExpiresAtIn applies the In predicate on the "rsa_lease_expires_at" field.
+func RsaLeaseExpiresAtIn(vs ...time.Time) predicate.Order {
+	return predicate.Order(sql.FieldIn(FieldRsaLeaseExpiresAt, vs...))
+}
+
+// RsaLeaseExpiresAtNotIn applies the NotIn predicate on the "rsa_lease_expires_at" field.
+func RsaLeaseExpiresAtNotIn(vs ...time.Time) predicate.Order {
+	return predicate.Order(sql.FieldNotIn(FieldRsaLeaseExpiresAt, vs...))
+}
+
+// RsaLeaseExpiresAtGT applies the GT predicate on the "rsa_lease_expires_at" field.
+func RsaLeaseExpiresAtGT(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldGT(FieldRsaLeaseExpiresAt, v))
+}
+
+// RsaLeaseExpiresAtGTE applies the GTE predicate on the "rsa_lease_expires_at" field.
+func RsaLeaseExpiresAtGTE(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldGTE(FieldRsaLeaseExpiresAt, v))
+}
+
+// RsaLeaseExpiresAtLT applies the LT predicate on the "rsa_lease_expires_at" field.
+func RsaLeaseExpiresAtLT(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldLT(FieldRsaLeaseExpiresAt, v))
+}
+
+// RsaLeaseExpiresAtLTE applies the LTE predicate on the "rsa_lease_expires_at" field.
+func RsaLeaseExpiresAtLTE(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldLTE(FieldRsaLeaseExpiresAt, v))
+}
+
+// RsaLeaseExpiresAtIsNil applies the IsNil predicate on the "rsa_lease_expires_at" field.
+func RsaLeaseExpiresAtIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldRsaLeaseExpiresAt))
+}
+
+// RsaLeaseExpiresAtNotNil applies the NotNil predicate on the "rsa_lease_expires_at" field.
+func RsaLeaseExpiresAtNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldRsaLeaseExpiresAt))
 }
 
 // HasShop applies the HasEdge predicate on the "shop" edge.

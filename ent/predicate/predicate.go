@@ -134,9 +134,6 @@ func RSAConfigOrErr(p RSAConfig, err error) RSAConfig {
 	}
 }
 
-// RSAOrderLease is the predicate function for rsaorderlease builders.
-type RSAOrderLease func(*sql.Selector)
-
 // RemoteExchange is the predicate function for remoteexchange builders.
 type RemoteExchange func(*sql.Selector)
 

@@ -73,6 +73,12 @@ func (Order) Fields() []ent.Field {
 		// as JSON): what only the RSA keeps (tags, notes, cart params, line taxes and discounts)
 		// is sent back to it with the next event from there.
 		field.Bytes("rsa_state").Optional().Annotations(entgql.Skip()),
+		// rsa_lease_holder is the request talking to the order's remote state authority, until
+		// rsa_lease_expires_at: one call at a time per order, across processes, without a
+		// transaction open during the call. Taking and giving it back does not move the version:
+		// it is not the order's state. One past its expiry was left by a request that died.
+		field.String("rsa_lease_holder").Optional().Nillable().Annotations(entgql.Skip()),
+		field.Time("rsa_lease_expires_at").Optional().Nillable().Annotations(entgql.Skip()),
 	}
 }
 

@@ -6,11 +6,9 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/giftcard"
-	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 	"github.com/checkoutd/checkoutd/ent/shippingzone"
 	"github.com/checkoutd/checkoutd/ent/taxzone"
-	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
@@ -83,14 +81,6 @@ func Paged[T any, Q PageQuery[T, Q]](ctx context.Context, q Q, req PageRequest) 
 func (s *Service) GiftCards(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.GiftCard], error) {
 	q := s.p.DB.Read.GiftCard.Query().Where(giftcard.ShopID(sh.ID)).Order(ent.Desc(giftcard.FieldID))
 	return Paged[*ent.GiftCard](ctx, q, req)
-}
-
-// Products lists the shop's catalog with each product's variants, by title.
-func (s *Service) Products(ctx context.Context, sh *ent.Shop, req PageRequest) (Page[*ent.Product], error) {
-	q := s.p.DB.Read.Product.Query().Where(product.ShopID(sh.ID)).
-		WithVariants(func(q *ent.VariantQuery) { q.Order(variant.ByID()) }).
-		Order(product.ByTitle(), product.ByID())
-	return Paged[*ent.Product](ctx, q, req)
 }
 
 // ShippingZones lists the shop's shipping zones with their rates, oldest first.

@@ -87,7 +87,7 @@ func checkComplete(v *orders.OrderView) error {
 func (s *Service) ProcessOrder(ctx context.Context, sess *orders.OrderSession) (*ProcessResult, error) {
 	// The shop's remote state authority, if any, must agree that the order can be had before
 	// anything is reserved or authorized; without one, the inventory override, if any.
-	if err := s.orders.CheckRemoteInventory(ctx, sess, orders.InventoryStageFinal); err != nil {
+	if err := s.orders.CheckRemoteInventory(ctx, sess, nil, orders.InventoryStageFinal); err != nil {
 		return nil, err
 	}
 	if err := s.orders.CheckFinalInventoryOverride(ctx, sess); err != nil {

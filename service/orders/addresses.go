@@ -166,21 +166,21 @@ func (s *Service) putAddress(ctx context.Context, sess *OrderSession, kind Addre
 	if err := validateAddress(kind, &in, orderAddressRules(sess.Shop, strict)); err != nil {
 		return nil, err
 	}
-	edit, err := s.addressOverrides(ctx, sess, kind, &in, strict)
-	if err != nil {
-		return nil, err
-	}
 	in.ID = platform.NewPublicID()
 	if v, ok, err := s.remoteEvent(ctx, sess, "set_"+string(kind)+"_address", in); ok {
 		return v, err
 	}
-	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
-		if kind == ShippingAddress {
-			update.SetShippingAddress(&in)
-		} else {
-			update.SetBillingAddress(&in)
-		}
-		return edit.apply(o, update)
+	return changeWithOverrides(func(fresh bool) (outsideEdit, error) {
+		return s.addressOverrides(ctx, sess, kind, &in, strict, fresh)
+	}, func(edit outsideEdit) (*OrderView, error) {
+		return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
+			if kind == ShippingAddress {
+				update.SetShippingAddress(&in)
+			} else {
+				update.SetBillingAddress(&in)
+			}
+			return edit.apply(o, update)
+		})
 	})
 }
 

@@ -93,29 +93,35 @@ func (s *Service) ApplyDiscountCode(ctx context.Context, sess *OrderSession, cod
 	if v, ok, err := s.remoteEvent(ctx, sess, EventAddDiscountCode, map[string]string{"code": code}); ok {
 		return v, err
 	}
-	out, answer, err := s.discountOverride(ctx, sess, code)
-	if err != nil {
-		return nil, err
-	}
-	var edit outsideEdit
-	// A code the override values is its own: the shop's rules for codes do not apply to it, but
-	// the order holds no more codes than it can. When the override fell back, every code is the
-	// shop's again.
-	edit.record(override.Discount, out, func(op *schema.OutsidePricing) { withOutsideDiscount(op, answer.Discount(code)) },
-		func(op *schema.OutsidePricing) { op.Discounts = nil })
-	return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
-		if out == override.Answered {
-			if !slices.Contains(o.DiscountCodes, code) && len(o.DiscountCodes) >= MaxDiscountCodesPerOrder {
-				return problem.Validation("discount.cannot_combine", "the order already holds the most discount codes it can: remove one first",
-					map[string]any{"field": "code", "code": code})
+	var out override.Outcome
+	return changeWithOverrides(func(fresh bool) (outsideEdit, error) {
+		o, answer, version, err := s.discountOverride(ctx, sess, code, fresh)
+		if err != nil {
+			return outsideEdit{}, err
+		}
+		out = o
+		// A code the override values is its own: the shop's rules for codes do not apply to it,
+		// but the order holds no more codes than it can. When the override fell back, every code
+		// is the shop's again.
+		edit := outsideEdit{version: version}
+		edit.record(override.Discount, out, func(op *schema.OutsidePricing) { withOutsideDiscount(op, answer.Discount(code)) },
+			func(op *schema.OutsidePricing) { op.Discounts = nil })
+		return edit, nil
+	}, func(edit outsideEdit) (*OrderView, error) {
+		return s.changeOrderFields(ctx, sess, func(read *ent.Client, o *ent.Order, update *ent.OrderUpdate) error {
+			if out == override.Answered {
+				if !slices.Contains(o.DiscountCodes, code) && len(o.DiscountCodes) >= MaxDiscountCodesPerOrder {
+					return problem.Validation("discount.cannot_combine", "the order already holds the most discount codes it can: remove one first",
+						map[string]any{"field": "code", "code": code})
+				}
+			} else if _, err := checkDiscountCode(ctx, read, sess.Shop, o, code, s.p.Clock()); err != nil {
+				return err
 			}
-		} else if _, err := checkDiscountCode(ctx, read, sess.Shop, o, code, s.p.Clock()); err != nil {
-			return err
-		}
-		if !slices.Contains(o.DiscountCodes, code) {
-			update.SetDiscountCodes(append(slices.Clone(o.DiscountCodes), code))
-		}
-		return edit.apply(o, update)
+			if !slices.Contains(o.DiscountCodes, code) {
+				update.SetDiscountCodes(append(slices.Clone(o.DiscountCodes), code))
+			}
+			return edit.apply(o, update)
+		})
 	})
 }
 
@@ -135,7 +141,8 @@ func (s *Service) RemoveDiscountCode(ctx context.Context, sess *OrderSession, co
 		rest := slices.DeleteFunc(slices.Clone(o.DiscountCodes), func(held string) bool { return held == code })
 		update.SetDiscountCodes(rest)
 		if o.OutsidePricing != nil && o.OutsidePricing.Discounts != nil && o.OutsidePricing.From != schema.OutsideFromRSA {
-			return outsideEdit{func(op *schema.OutsidePricing) { withoutOutsideDiscount(op, code) }}.apply(o, update)
+			edit := outsideEdit{version: o.Version, edits: []func(op *schema.OutsidePricing){func(op *schema.OutsidePricing) { withoutOutsideDiscount(op, code) }}}
+			return edit.apply(o, update)
 		}
 		return nil
 	})
@@ -154,7 +161,7 @@ func (s *Service) ValidateDiscountCode(ctx context.Context, sess *OrderSession, 
 	if err := checkCodeSent(code); err != nil {
 		return nil, err
 	}
-	out, answer, err := s.discountOverride(ctx, sess, code)
+	out, answer, _, err := s.discountOverride(ctx, sess, code, true)
 	if err != nil {
 		return nil, err
 	}

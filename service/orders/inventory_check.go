@@ -103,7 +103,7 @@ func (s *Service) inventoryOverride(ctx context.Context, sess *OrderSession, v *
 	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
 		return nil, override.BuiltIn, err
 	}
-	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, v.Order)
+	set, err := s.overridesWith(ctx, s.p.DB.Read, sess.Shop, v.Order, sess.noOwnOverrides)
 	if err != nil || !set.Has(override.Inventory) {
 		return nil, override.BuiltIn, err
 	}
@@ -135,19 +135,9 @@ func (s *Service) inventoryOverride(ctx context.Context, sess *OrderSession, v *
 // the catalog's reservation alone decides, as always; it still runs after a pass, for the
 // variants the catalog tracks.
 func (s *Service) CheckFinalInventoryOverride(ctx context.Context, sess *OrderSession) error {
-	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
-		return err
-	}
-	o, err := s.SessionOrder(ctx, sess)
-	if err != nil {
-		return err
-	}
-	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, o)
-	if err != nil || !set.Has(override.Inventory) {
-		return err
-	}
-	v, err := s.OrderState(ctx, sess)
-	if err != nil {
+	// Read anew: the check is the last word on the lines before they are reserved.
+	set, v, err := s.sessionOverrides(ctx, sess, true, override.Inventory)
+	if set == nil || err != nil {
 		return err
 	}
 	check, out, err := s.inventoryOverride(ctx, sess, v, InventoryStageFinal)

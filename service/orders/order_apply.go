@@ -120,6 +120,9 @@ func CheckAppliedOrder(ctx context.Context, c *ent.Client, applied *ent.Order) e
 	}
 	a, b := reflect.ValueOf(applied).Elem(), reflect.ValueOf(stored).Elem()
 	for _, name := range order.Columns {
+		if name == order.FieldRsaLeaseHolder || name == order.FieldRsaLeaseExpiresAt {
+			continue // the RSA hold is not the order's state (RemoteHold)
+		}
 		x, y := a.Field(orderFields[name]).Interface(), b.Field(orderFields[name]).Interface()
 		if !sameStoredValue(x, y) {
 			return fmt.Errorf("applied order %s: %s is %#v, the row holds %#v", applied.PublicOrderID, name, x, y)

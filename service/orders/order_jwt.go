@@ -89,6 +89,18 @@ func (s *Service) SessionOrder(ctx context.Context, sess *OrderSession) (*ent.Or
 	return sess.Order, nil
 }
 
+// LastKnownOrder is the session's order as this process last saw it, read only when it has not
+// seen it: its id never changes, its other fields may have since.
+func (s *Service) LastKnownOrder(ctx context.Context, sess *OrderSession) (*ent.Order, error) {
+	if o := sess.knownOrder(); o != nil {
+		return o, nil
+	}
+	if kept, ok := s.children.latest(sess.Shop.ID, sess.PublicOrderID()); ok {
+		return kept.order, nil
+	}
+	return s.SessionOrder(ctx, sess)
+}
+
 // AuthenticateOrder checks a storefront JWT against the shop and order named in the path. Only
 // HS256 signed with that shop's key, unexpired, for that very order, is accepted.
 func (s *Service) AuthenticateOrder(ctx context.Context, shopIdentifier, publicOrderID, token string) (*OrderSession, error) {

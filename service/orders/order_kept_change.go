@@ -8,6 +8,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
+	"github.com/checkoutd/checkoutd/ent/predicate"
 )
 
 // applyToKeptOrder applies a change of the order's own row to the order as this process kept it
@@ -28,6 +29,13 @@ func (s *Service) applyToKeptOrder(ctx context.Context, sess *OrderSession, chan
 	if !ok || kept.order.Status != order.StatusOpen {
 		return nil, false, nil
 	}
+	return s.applyFieldsAt(ctx, sess, kept, change)
+}
+
+// applyFieldsAt is applyToKeptOrder's statement, on kept's order with its children at its
+// version: not done when the change refuses it or the row has moved on from that version (or
+// no longer holds where).
+func (s *Service) applyFieldsAt(ctx context.Context, sess *OrderSession, kept orderChildren, change fieldsChange, where ...predicate.Order) (view *OrderView, done bool, err error) {
 	o := *kept.order // the change is given a copy: the kept order is shared
 	// The change records its fields on an update of its own, run by updateIfCurrent.
 	recorded := s.p.DB.Client.Order.Update()
@@ -36,7 +44,7 @@ func (s *Service) applyToKeptOrder(ctx context.Context, sess *OrderSession, chan
 	}
 	recorded.AddVersion(1)
 	recordActivity(recorded.Mutation(), &o, s.p.Clock())
-	written, err := s.updateIfCurrent(ctx, &o, recorded.Mutation())
+	written, err := s.updateIfCurrent(ctx, &o, recorded.Mutation(), where...)
 	if err != nil || written == nil {
 		return nil, err != nil, err
 	}
@@ -62,31 +70,33 @@ func (s *Service) applyToKeptOrder(ctx context.Context, sess *OrderSession, chan
 }
 
 // updateIfCurrent writes the recorded fields to the order o while its row is still open at o's
-// version, and answers the mutation written (nil when the row has moved on). On PostgreSQL it
-// is one autocommitted statement. On SQLite it is a transaction of its own, as cheap there, so
-// that the time counted as the writer's is the time it was held and not the wait for it.
-func (s *Service) updateIfCurrent(ctx context.Context, o *ent.Order, recorded *ent.OrderMutation) (*ent.OrderMutation, error) {
-	write := func(c *ent.Client) (*ent.OrderMutation, error) {
-		update := c.Order.Update().Where(order.ID(o.ID), order.Version(o.Version), order.StatusEQ(order.StatusOpen))
+// version (and holds where), in one statement (writeAlone), and answers the mutation written
+// (nil when the row has moved on).
+func (s *Service) updateIfCurrent(ctx context.Context, o *ent.Order, recorded *ent.OrderMutation, where ...predicate.Order) (*ent.OrderMutation, error) {
+	var written *ent.OrderMutation
+	err := s.writeAlone(ctx, func(c *ent.Client) error {
+		update := c.Order.Update().Where(append(where, order.ID(o.ID), order.Version(o.Version), order.StatusEQ(order.StatusOpen))...)
 		if err := replayOrderMutation(update.Mutation(), recorded); err != nil {
-			return nil, err
+			return err
 		}
 		n, err := update.Save(ctx)
-		if err != nil || n == 0 {
-			return nil, err
+		if err == nil && n == 1 {
+			written = update.Mutation()
 		}
-		return update.Mutation(), nil
-	}
+		return err
+	})
+	return written, err
+}
+
+// writeAlone runs write, one statement, by itself: on PostgreSQL autocommitted, on SQLite in a
+// transaction of its own, as cheap there, so that the time counted as the writer's is the time
+// it was held and not the wait for it.
+func (s *Service) writeAlone(ctx context.Context, write func(c *ent.Client) error) error {
 	if s.p.DB.Dialect != dialect.SQLite {
 		defer s.p.Wrote(time.Now())
 		return write(s.p.DB.Client)
 	}
-	var written *ent.OrderMutation
-	err := s.p.InTx(ctx, func(tx *ent.Tx) (err error) {
-		written, err = write(tx.Client())
-		return err
-	})
-	return written, err
+	return s.p.InTx(ctx, func(tx *ent.Tx) error { return write(tx.Client()) })
 }
 
 // replayOrderMutation sets, clears and adds to dst's fields as src does.

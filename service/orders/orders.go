@@ -170,6 +170,7 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	var (
 		o     *ent.Order
 		items []*ent.LineItem
+		own   []*ent.OrderAPIOverride
 	)
 	// The new rows' times are given as both databases keep them (UTC, whole microseconds), so that
 	// the order and lines created are the rows stored, and are kept for the order's first change.
@@ -200,7 +201,7 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 		if items, err = tx.LineItem.CreateBulk(builders...).Save(ctx); err != nil {
 			return err
 		}
-		if err := createOrderOverrides(ctx, tx, o.ID, in.APIOverrides); err != nil || in.Recorded == nil {
+		if own, err = createOrderOverrides(ctx, tx, o.ID, in.APIOverrides); err != nil || in.Recorded == nil {
 			return err
 		}
 		return in.Recorded(ctx, tx, o)
@@ -209,6 +210,7 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 		return nil, err
 	}
 	s.initialized.Inc()
+	s.ownOverrides.Add(o.ID, detach(own))
 	// A new order has no payments yet.
 	view, err := s.ViewWith(ctx, s.p.DB.Read, sh, o, items, []*ent.OrderPayment{})
 	if err != nil {
@@ -218,7 +220,7 @@ func (s *Service) InitOrder(ctx context.Context, sh *ent.Shop, in InitOrderInput
 	s.children.keep(view.Order, view.LineItems, view.Payments)
 	// The shop's remote state authority, if any, takes a first look at the cart's inventory; a
 	// refusal is the shopper's answer, and the order it refused is left to be abandoned.
-	if err := s.CheckRemoteInventory(ctx, &OrderSession{Shop: sh, Order: view.Order}, InventoryStageInitial); err != nil {
+	if err := s.CheckRemoteInventory(ctx, &OrderSession{Shop: sh, Order: view.Order}, view, InventoryStageInitial); err != nil {
 		return nil, err
 	}
 	if view.JWT, err = s.issueOrderJWT(sh, view.Order.PublicOrderID, len(in.APIOverrides) > 0); err != nil {

@@ -1,9 +1,12 @@
 package orders
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
@@ -20,8 +23,9 @@ type StateAuthority interface {
 	// (ApplyRemoteOrder). handled is false when the shop has no RSA: the built-in change applies.
 	Event(ctx context.Context, sess *OrderSession, ev RemoteEvent) (view *OrderView, handled bool, err error)
 	// CheckInventory asks the shop's RSA whether the order's lines can be had, at stage
-	// (InventoryStageInitial or InventoryStageFinal); nil when the shop has no RSA.
-	CheckInventory(ctx context.Context, sess *OrderSession, stage string) error
+	// (InventoryStageInitial or InventoryStageFinal); nil when the shop has no RSA. v is the
+	// order's state as it stands, when the caller has it (nil: it is read).
+	CheckInventory(ctx context.Context, sess *OrderSession, v *OrderView, stage string) error
 }
 
 // RemoteEvent is one change in the words of the RSA's process_order_events: Name is the event
@@ -58,12 +62,13 @@ func (s *Service) remoteEvent(ctx context.Context, sess *OrderSession, name stri
 	return s.authority.Event(ctx, sess, RemoteEvent{Name: name, Data: data})
 }
 
-// CheckRemoteInventory is validate_inventory of the shop's RSA at stage; nil without one.
-func (s *Service) CheckRemoteInventory(ctx context.Context, sess *OrderSession, stage string) error {
+// CheckRemoteInventory is validate_inventory of the shop's RSA at stage; nil without one. v is
+// the order's state as it stands, when the caller has it (nil: it is read if needed).
+func (s *Service) CheckRemoteInventory(ctx context.Context, sess *OrderSession, v *OrderView, stage string) error {
 	if s.authority == nil {
 		return nil
 	}
-	return s.authority.CheckInventory(ctx, sess, stage)
+	return s.authority.CheckInventory(ctx, sess, v, stage)
 }
 
 // ShippingLines is the order's state for Get Shipping Lines: under an RSA, the lines it offers
@@ -157,15 +162,35 @@ func CheckRemoteLines(lines []RemoteLine) error {
 	return nil
 }
 
-// ApplyRemoteOrder replaces the session's order's copy of what its RSA owns with r, in one
-// transaction: lines are matched by line_item_key (new ones added, missing ones deleted, the
-// others' price and quantity set), and the order's fields set. The caller holds the order's RSA
-// lease, so no other RSA answer is applied meanwhile.
-func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, r RemoteOrder) (*OrderView, error) {
+// ApplyRemoteOrder replaces the copy of what its RSA owns on the order h holds (h.View, as it
+// stood when the RSA was asked) with r, and gives the hold back in the same statement. When the
+// answer leaves the lines as they were, and no other change moved the order on since it was
+// held, that is one statement on the held version (as a change of the kept order is);
+// otherwise one transaction on the locked order: lines matched by line_item_key (new ones
+// added, missing ones deleted, the others' price and quantity set), and the order's fields set.
+func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *RemoteHold, r RemoteOrder) (*OrderView, error) {
 	if err := CheckRemoteLines(r.Lines); err != nil {
 		return nil, err
 	}
-	return s.changeOrderGivingChildren(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error) {
+	r.Customer, r.ShippingAddress, r.BillingAddress = asStored(r.Customer), asStored(r.ShippingAddress), asStored(r.BillingAddress)
+	r.SelectedShipping, r.Outside = asStored(r.SelectedShipping), asStored(r.Outside)
+	held := h.View
+	if sameRemoteLines(held.LineItems, r.Lines) {
+		kept := orderChildren{version: held.Order.Version, order: held.Order, items: held.LineItems, payments: held.Payments}
+		view, done, err := s.applyFieldsAt(ctx, sess, kept, func(_ *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
+			setRemoteFields(update, o, items, r)
+			givenBack(update.Mutation())
+			return nil
+		}, h.heldBy())
+		if done {
+			h.done = err == nil
+			return view, err
+		}
+	}
+	view, err := s.changeOrderGivingChildren(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error) {
+		if o.RsaLeaseHolder != nil && *o.RsaLeaseHolder == h.holder {
+			givenBack(update.Mutation())
+		}
 		items, err := orderLineItems(ctx, tx.Client(), o.ID)
 		if err != nil {
 			return nil, nil, err
@@ -175,6 +200,7 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, r Re
 			held[li.LineItemKey] = li
 		}
 		answered := map[string]bool{}
+		changed := false
 		for i, l := range r.Lines {
 			answered[l.LineItemKey] = true
 			li, ok := held[l.LineItemKey]
@@ -183,10 +209,12 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, r Re
 				if props == nil {
 					props = map[string]string{}
 				}
+				changed = true
 				err = tx.LineItem.Create().SetOrderID(o.ID).SetLineItemKey(l.LineItemKey).SetTitle(l.Title).SetSku(l.SKU).
 					SetVariantID(l.VariantID).SetPrice(l.Price).SetQuantity(l.Quantity).SetRequiresShipping(l.RequiresShipping).
 					SetTaxable(l.Taxable).SetVendor(l.Vendor).SetProperties(props).SetPosition(len(items) + i).Exec(ctx)
 			} else if li.Price != l.Price || li.Quantity != l.Quantity {
+				changed = true
 				err = tx.LineItem.UpdateOneID(li.ID).SetPrice(l.Price).SetQuantity(l.Quantity).Exec(ctx)
 			}
 			if err != nil {
@@ -195,32 +223,64 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, r Re
 		}
 		for key, li := range held {
 			if !answered[key] {
+				changed = true
 				if err := tx.LineItem.DeleteOneID(li.ID).Exec(ctx); err != nil {
 					return nil, nil, err
 				}
 			}
 		}
-		if items, err = orderLineItems(ctx, tx.Client(), o.ID); err != nil {
-			return nil, nil, err
-		}
-		r.Customer, r.ShippingAddress, r.BillingAddress = asStored(r.Customer), asStored(r.ShippingAddress), asStored(r.BillingAddress)
-		r.SelectedShipping, r.Outside = asStored(r.SelectedShipping), asStored(r.Outside)
-		setOrClear(update, r)
-		meta := o.MetaData
-		meta.Tags, meta.Notes, meta.CartParameters = r.Tags, r.Notes, r.CartParameters
-		update.SetMetaData(asStored(meta)).SetRsaState(r.State)
-		if r.Outside != nil {
-			update.SetOutsidePricing(r.Outside)
-		}
-		if r.TaxesApplied {
-			at := *o
-			at.ShippingAddress, at.BillingAddress = r.ShippingAddress, r.BillingAddress
-			if addr, _ := taxAddress(&at, items); addr != nil {
-				update.SetTaxBasis(pricing.BasisOf(addr))
+		if changed {
+			if items, err = orderLineItems(ctx, tx.Client(), o.ID); err != nil {
+				return nil, nil, err
 			}
 		}
+		setRemoteFields(update, o, items, r)
 		return detach(items), nil, nil
 	})
+	h.done = err == nil
+	return view, err
+}
+
+// sameRemoteLines says whether the RSA's lines are the order's, as to keys, prices and quantities.
+func sameRemoteLines(items []*ent.LineItem, lines []RemoteLine) bool {
+	if len(items) != len(lines) {
+		return false
+	}
+	byKey := make(map[string]*ent.LineItem, len(items))
+	for _, li := range items {
+		byKey[li.LineItemKey] = li
+	}
+	for _, l := range lines {
+		li, ok := byKey[l.LineItemKey]
+		if !ok || li.Price != l.Price || li.Quantity != l.Quantity {
+			return false
+		}
+	}
+	return true
+}
+
+// setRemoteFields sets on update the order's fields r answers, o being the order it changes and
+// items its lines as r leaves them.
+func setRemoteFields(update *ent.OrderUpdate, o *ent.Order, items []*ent.LineItem, r RemoteOrder) {
+	setOrClear(update, o, r)
+	meta := o.MetaData
+	meta.Tags, meta.Notes, meta.CartParameters = r.Tags, r.Notes, r.CartParameters
+	if meta = asStored(meta); !reflect.DeepEqual(meta, o.MetaData) {
+		update.SetMetaData(meta)
+	}
+	if !bytes.Equal(r.State, o.RsaState) {
+		update.SetRsaState(r.State)
+	}
+	if r.Outside != nil && !reflect.DeepEqual(r.Outside, o.OutsidePricing) {
+		update.SetOutsidePricing(r.Outside)
+	}
+	if r.TaxesApplied {
+		at := *o
+		at.ShippingAddress, at.BillingAddress = r.ShippingAddress, r.BillingAddress
+		if addr, _ := taxAddress(&at, items); addr != nil {
+			update.SetTaxBasis(pricing.BasisOf(addr))
+		}
+	}
 }
 
 // asStored is v as its JSON column reads back (empty lists and maps left out are nil), so that
@@ -237,30 +297,37 @@ func asStored[T any](v T) T {
 	return out
 }
 
-func setOrClear(update *ent.OrderUpdate, r RemoteOrder) {
-	if r.Customer != nil {
+// setOrClear sets on update each of the order's fields r answers differently from o (both as
+// stored): what the RSA left as it was is not written again.
+func setOrClear(update *ent.OrderUpdate, o *ent.Order, r RemoteOrder) {
+	switch {
+	case r.Customer != nil && !reflect.DeepEqual(r.Customer, o.Customer):
 		update.SetCustomer(r.Customer)
-	} else {
+	case r.Customer == nil && (o.Customer != nil || o.InitCustomer != nil):
 		update.ClearCustomer().ClearInitCustomer()
 	}
-	if r.ShippingAddress != nil {
+	switch {
+	case r.ShippingAddress != nil && !reflect.DeepEqual(r.ShippingAddress, o.ShippingAddress):
 		update.SetShippingAddress(r.ShippingAddress)
-	} else {
+	case r.ShippingAddress == nil && o.ShippingAddress != nil:
 		update.ClearShippingAddress()
 	}
-	if r.BillingAddress != nil {
+	switch {
+	case r.BillingAddress != nil && !reflect.DeepEqual(r.BillingAddress, o.BillingAddress):
 		update.SetBillingAddress(r.BillingAddress)
-	} else {
+	case r.BillingAddress == nil && o.BillingAddress != nil:
 		update.ClearBillingAddress()
 	}
-	if r.SelectedShipping != nil {
+	switch {
+	case r.SelectedShipping != nil && !reflect.DeepEqual(r.SelectedShipping, o.SelectedShipping):
 		update.SetSelectedShipping(r.SelectedShipping)
-	} else {
+	case r.SelectedShipping == nil && o.SelectedShipping != nil:
 		update.ClearSelectedShipping()
 	}
-	if len(r.DiscountCodes) > 0 {
+	switch {
+	case len(r.DiscountCodes) > 0 && !slices.Equal(r.DiscountCodes, o.DiscountCodes):
 		update.SetDiscountCodes(r.DiscountCodes)
-	} else {
+	case len(r.DiscountCodes) == 0 && len(o.DiscountCodes) > 0:
 		update.ClearDiscountCodes()
 	}
 }

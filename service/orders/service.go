@@ -8,6 +8,7 @@ import (
 	"context"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 
@@ -35,6 +36,8 @@ type Service struct {
 	customerTokens CustomerTokens
 	// overrides calls the shops' API overrides (nil: the built-in functions always answer).
 	overrides *override.Service
+	// ownOverrides keeps, by order id, the API overrides orders were given at init.
+	ownOverrides *lru.Cache[int, []*ent.OrderAPIOverride]
 	// authority is the shops' remote state authorities (service/rsa; nil: none is asked).
 	authority StateAuthority
 	// fieldChanges counts changes of an order's own row by how they were written: "kept" in one
@@ -55,6 +58,7 @@ func New(p *platform.Platform, sh *shops.Service, cat *catalog.Service, smtpURL 
 			Name: "checkoutd_orders_initialized_total",
 			Help: "Orders initialized (created from a cart); a resumed order is not a new one.",
 		})}
+	s.ownOverrides, _ = lru.New[int, []*ent.OrderAPIOverride](maxKeptOrders)
 	p.Metrics.MustRegister(s.fieldChanges, s.initialized)
 	platform.AddWorker(p.Jobs, &abandonedSweepWorker{s: s})
 	platform.AddWorker(p.Jobs, &abandonedCartEmailWorker{s: s})

@@ -18,17 +18,17 @@ func (s *Service) GenerateTaxes(ctx context.Context, sess *OrderSession) (*Order
 	if v, ok, err := s.remoteEvent(ctx, sess, EventApplyTaxes, struct{}{}); ok {
 		return v, err
 	}
-	edit, err := s.taxOverride(ctx, sess)
-	if err != nil {
-		return nil, err
-	}
-	return s.changeOrderFieldsReadingItems(ctx, sess, func(_ *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
-		addr, kind := taxAddress(o, items)
-		if addr == nil {
-			return taxAddressRequired(kind)
-		}
-		update.SetTaxBasis(pricing.BasisOf(addr))
-		return edit.apply(o, update)
+	return changeWithOverrides(func(fresh bool) (outsideEdit, error) {
+		return s.taxOverride(ctx, sess, fresh)
+	}, func(edit outsideEdit) (*OrderView, error) {
+		return s.changeOrderFieldsReadingItems(ctx, sess, func(_ *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
+			addr, kind := taxAddress(o, items)
+			if addr == nil {
+				return taxAddressRequired(kind)
+			}
+			update.SetTaxBasis(pricing.BasisOf(addr))
+			return edit.apply(o, update)
+		})
 	})
 }
 
@@ -38,32 +38,21 @@ func taxAddressRequired(kind AddressKind) *problem.Error {
 }
 
 // taxOverride asks the order's tax override for its taxes, as the order stands.
-func (s *Service) taxOverride(ctx context.Context, sess *OrderSession) (outsideEdit, error) {
-	if may, err := s.mayHaveOverrides(ctx, sess); !may || err != nil {
-		return nil, err
+func (s *Service) taxOverride(ctx context.Context, sess *OrderSession, fresh bool) (outsideEdit, error) {
+	set, v, err := s.sessionOverrides(ctx, sess, fresh, override.Tax)
+	if set == nil || err != nil {
+		return outsideEdit{}, err
 	}
-	o, err := s.SessionOrder(ctx, sess)
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.overridesOf(ctx, s.p.DB.Read, sess.Shop, o)
-	if err != nil || !set.Has(override.Tax) {
-		return nil, err
-	}
-	ctx = override.WithMemo(ctx)
-	v, err := s.OrderState(ctx, sess)
-	if err != nil {
-		return nil, err
-	}
+	ctx = overrideMemo(ctx, fresh)
 	if addr, kind := taxAddress(v.Order, v.LineItems); addr == nil {
-		return nil, taxAddressRequired(kind)
+		return outsideEdit{}, taxAddressRequired(kind)
 	}
 	var a override.TaxAnswer
-	out, err := s.overrides.Call(ctx, set, override.Tax, override.Request{PublicOrderID: o.PublicOrderID, Order: overrideState(v)}, &a)
+	out, err := s.overrides.Call(ctx, set, override.Tax, override.Request{PublicOrderID: v.Order.PublicOrderID, Order: overrideState(v)}, &a)
 	if err != nil {
-		return nil, err
+		return outsideEdit{}, err
 	}
-	var edit outsideEdit
+	edit := outsideEdit{version: v.Order.Version}
 	edit.record(override.Tax, out, func(op *schema.OutsidePricing) { op.Taxes = a.Taxes() }, func(op *schema.OutsidePricing) { op.Taxes = nil })
 	return edit, nil
 }

@@ -152,6 +152,10 @@ func newClient(timeout time.Duration, p Policy, lookup func(context.Context, str
 	t.Proxy = nil
 	t.DialContext = d.dialContext
 	t.DialTLSContext = nil
+	// A shop's gateway, RSA or override is called by many shoppers at once: with Go's default of
+	// two idle connections per host, most calls would dial (and later close) a connection of
+	// their own.
+	t.MaxIdleConnsPerHost = 64
 	return &http.Client{
 		Timeout:   timeout,
 		Transport: &guard{policy: p, next: t},

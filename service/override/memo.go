@@ -28,6 +28,12 @@ func WithMemo(ctx context.Context) context.Context {
 	return context.WithValue(ctx, memoKey{}, &memo{})
 }
 
+// WithNewMemo gives ctx a memo of its own, whatever it had: for asking again about an order
+// that changed since the earlier memo's answers.
+func WithNewMemo(ctx context.Context) context.Context {
+	return context.WithValue(ctx, memoKey{}, &memo{})
+}
+
 // memoized calls call once per remote per memo; without a memo in ctx, every time.
 func memoized(ctx context.Context, remote string, call func() ([]byte, error)) ([]byte, error) {
 	m, ok := ctx.Value(memoKey{}).(*memo)

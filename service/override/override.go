@@ -15,9 +15,6 @@ import (
 	"time"
 
 	"github.com/checkoutd/checkoutd/ent"
-	"github.com/checkoutd/checkoutd/ent/apioverride"
-	"github.com/checkoutd/checkoutd/ent/orderapioverride"
-	"github.com/checkoutd/checkoutd/ent/rsaconfig"
 	"github.com/checkoutd/checkoutd/service/outbound"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/remote"
@@ -121,40 +118,24 @@ func policyOf(p, typ string) string {
 	return p
 }
 
-// For reads, through c, the overrides in effect for an order of the shop (o nil: the shop's
-// alone). A shop with a remote state authority has none: the RSA owns the order's state, and two
-// authorities for one figure would make the answer depend on which was asked last. The order's
-// own override of a type wins over the shop's.
-func (s *Service) For(ctx context.Context, c *ent.Client, shopID int, o *ent.Order) (*Set, error) {
-	set := &Set{ShopID: shopID, ByType: map[string]Override{}}
-	if o != nil {
-		set.PublicOrderID = o.PublicOrderID
-	}
-	if hasRSA, err := c.RSAConfig.Query().Where(rsaconfig.ShopID(shopID)).Exist(ctx); err != nil || hasRSA {
-		return set, err
-	}
-	shopOverrides, err := c.APIOverride.Query().Where(apioverride.ShopID(shopID)).Order(apioverride.ByID()).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range shopOverrides {
+// Resolve is the overrides in effect for an order of the shop (publicOrderID empty: the shop's
+// alone): the shop's, with the order's own over them (the order's own override of a type wins).
+// A shop with a remote state authority has none, which is the caller's to know: the RSA owns
+// the order's state, and two authorities for one figure would make the answer depend on which
+// was asked last.
+func Resolve(shopID int, publicOrderID string, shop []*ent.APIOverride, own []*ent.OrderAPIOverride) *Set {
+	set := &Set{ShopID: shopID, PublicOrderID: publicOrderID, ByType: make(map[string]Override, len(shop)+len(own))}
+	for _, a := range shop {
 		set.ByType[a.OverrideType] = Override{Type: a.OverrideType, URL: a.URL, Secret: a.SharedSecret,
 			Policy: policyOf(a.FailurePolicy, a.OverrideType), Timeout: time.Duration(a.TimeoutMs) * time.Millisecond,
 			remote: "override:" + strconv.Itoa(a.ID) + ":" + a.URL}
 	}
-	if o == nil {
-		return set, nil
-	}
-	orderOverrides, err := c.OrderAPIOverride.Query().Where(orderapioverride.OrderID(o.ID)).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range orderOverrides {
+	for _, a := range own {
 		set.ByType[a.OverrideType] = Override{Type: a.OverrideType, URL: a.URL, Secret: a.SharedSecret,
 			Policy: policyOf(a.FailurePolicy, a.OverrideType), Timeout: time.Duration(a.TimeoutMs) * time.Millisecond,
 			PerOrder: true, remote: "order-override:" + strconv.Itoa(a.ID) + ":" + a.URL}
 	}
-	return set, nil
+	return set
 }
 
 // Outcome is how an overridden function was answered.

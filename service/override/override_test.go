@@ -494,3 +494,37 @@ func TestATaxEstimateAsksTheTaxOverrideForTheAddressGiven(t *testing.T) {
 		}
 	})
 }
+
+func TestAnAnswerAboutAnOrderAnotherProcessChangedMeanwhileIsAskedAgain(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		f := setUp(t, db, nil)
+		// The tax override charges 100 a mug: an answer about a stale order shows in the tax.
+		p := newPeer(t, "secret", func(req override.Request) (int, any) {
+			q := 0
+			for _, li := range req.Order.LineItems {
+				q += li.Quantity
+			}
+			return 200, map[string]any{"line_taxes": map[string]any{"mug": []map[string]any{{"name": "Outside tax", "value": 100 * q}}}}
+		})
+		f.override(t, override.Tax, p, "")
+		f.shipToOttawa(t)
+		// Another checkoutd process on the same database makes it three mugs; this one still
+		// keeps the order of its last change.
+		other := service.New(db, service.WithOutboundAllowPrivate(true))
+		three := 3
+		if _, err := other.Orders.UpdateLineItemQuantity(ctx, f.session(), "mug", &three); err != nil {
+			t.Fatal(err)
+		}
+		v, err := f.svc.Orders.GenerateTaxes(ctx, f.session())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := outsideTax(v); got != 300 {
+			t.Fatalf("outside tax %d, want 300 (the answer about three mugs)", got)
+		}
+		if n := p.called(override.Tax); n != 2 {
+			t.Fatalf("tax override called %d times, want 2: once about the kept order, once again about the order as it stands", n)
+		}
+	})
+}

@@ -150,10 +150,39 @@ func checkLists(st *OrderState) error {
 	return nil
 }
 
+// keptAnswer is what the order keeps of the RSA's answer (orders.rsa_state) for the next event:
+// what only the RSA keeps, which stateOf sends back with it. The rest of the answer is the
+// order's own fields and outside pricing; kept twice, it would weigh on every later write of
+// the order's row.
+type keptAnswer struct {
+	LineItems  []keptLine     `json:"line_items"`
+	CartParams map[string]any `json:"cart_params,omitempty"`
+}
+
+type keptLine struct {
+	LineItemKey string `json:"line_item_key"`
+	Description string `json:"description,omitempty"`
+	Visible     bool   `json:"visible"`
+	TaxCode     string `json:"tax_code,omitempty"`
+	Note        string `json:"note,omitempty"`
+	VolumeUnit  string `json:"volume_unit,omitempty"`
+}
+
+// keptOf is the answer st as the order keeps it, in the answer's own JSON shape.
+func keptOf(st *OrderState) []byte {
+	k := keptAnswer{LineItems: make([]keptLine, len(st.LineItems)), CartParams: st.CartParams}
+	for i, l := range st.LineItems {
+		k.LineItems[i] = keptLine{LineItemKey: l.LineItemKey, Description: l.Description, Visible: l.Visible, TaxCode: l.TaxCode,
+			Note: l.Note, VolumeUnit: l.VolumeUnit}
+	}
+	raw, _ := json.Marshal(k)
+	return raw
+}
+
 // remoteOrder is the RSA's answer as the order keeps it; held is the order's state before.
-func remoteOrder(st *OrderState, held *orders.OrderView, raw []byte) (orders.RemoteOrder, error) {
+func remoteOrder(st *OrderState, held *orders.OrderView) (orders.RemoteOrder, error) {
 	o, cur := held.Order, held.Order.Currency
-	r := orders.RemoteOrder{State: raw, Tags: st.Tags, DiscountCodes: st.DiscountCodes, CartParameters: map[string]string{}}
+	r := orders.RemoteOrder{State: keptOf(st), Tags: st.Tags, DiscountCodes: st.DiscountCodes, CartParameters: map[string]string{}}
 	if err := checkLists(st); err != nil {
 		return r, err
 	}

@@ -5,12 +5,13 @@
 // codes are first put to its validate operations, and the order's inventory to
 // validate_inventory at init and at process order. Calls are signed and bounded by
 // service/remote, and never made while a transaction is open; an order's calls are made one at
-// a time, across processes, under its lease (lease.go).
+// a time, across processes, under its hold (orders.RemoteHold).
 package rsa
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -36,12 +37,12 @@ const (
 	callValidateInventory    = "validate_inventory"
 )
 
-// leaseMargin is how long past its call's timeout an order's lease is held: enough to apply the
-// answer. waitFactor bounds how long a request waits for the order's lease, in calls of its
+// holdMargin is how long past its call's timeout an order is held: enough to apply the
+// answer. waitCalls bounds how long a request waits for the order's hold, in calls of its
 // RSA: a shopper's burst of changes is served one after another, not refused.
 const (
-	leaseMargin = 5 * time.Second
-	waitCalls   = 4
+	holdMargin = 5 * time.Second
+	waitCalls  = 4
 )
 
 // Service is the remote state authority of each shop that has one.
@@ -102,7 +103,9 @@ func (s *Service) Event(ctx context.Context, sess *orders.OrderSession, ev order
 }
 
 func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.OrderSession, ev orders.RemoteEvent) (*orders.OrderView, error) {
-	o, err := s.orders.SessionOrder(ctx, sess)
+	// An order this process has seen is not read before it is held: its id does not change, and
+	// its state is read again once held.
+	o, err := s.orders.LastKnownOrder(ctx, sess)
 	if err != nil {
 		return nil, err
 	}
@@ -114,19 +117,16 @@ func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.Or
 		return nil, err
 	}
 	t := timeout(cfg)
-	l, err := s.acquire(ctx, o.ID, t+leaseMargin, waitCalls*(t+leaseMargin))
+	h, err := s.orders.HoldForRemote(ctx, sess, t+holdMargin, waitCalls*(t+holdMargin))
+	if errors.Is(err, orders.ErrRemoteHoldBusy) {
+		return nil, busy()
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer l.release(ctx)
-	// The order as it stands now that this request holds its lease: the last answer applied.
-	held, err := s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
-	if err != nil {
-		return nil, err
-	}
-	if held.Order.Status != order.StatusOpen {
-		return nil, orders.OrderNotInState(held.Order)
-	}
+	defer h.Release(ctx)
+	// The order as it stood when this request held it: the last answer applied.
+	held := h.View
 	if c, ok := data.(*Customer); ok && held.Order.Customer != nil && c.PlatformID == nil {
 		// An update of the order's customer: it stays the same customer.
 		c.PlatformID, c.PublicID = held.Order.Customer.PlatformID, held.Order.Customer.PublicID
@@ -150,14 +150,14 @@ func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.Or
 	if err := dec.Decode(&st); err != nil {
 		return nil, invalidAnswer(err.Error())
 	}
-	r, err := remoteOrder(&st, held, raw)
+	r, err := remoteOrder(&st, held)
 	if err != nil {
 		return nil, invalidAnswer(err.Error())
 	}
 	r.TaxesApplied = ev.Name == orders.EventApplyTaxes
 	// The answer is applied whatever happens to the shopper's request meanwhile: the RSA has
 	// made the change.
-	return s.orders.ApplyRemoteOrder(context.WithoutCancel(ctx), sess, r)
+	return s.orders.ApplyRemoteOrder(context.WithoutCancel(ctx), sess, h, r)
 }
 
 // validate asks the RSA's validate operation of a change that has one, and answers the
@@ -188,7 +188,7 @@ func (s *Service) validate(ctx context.Context, cfg *ent.RSAConfig, sess *orders
 }
 
 // CheckInventory is validate_inventory of the shop's RSA at stage; nil when it has none.
-func (s *Service) CheckInventory(ctx context.Context, sess *orders.OrderSession, stage string) error {
+func (s *Service) CheckInventory(ctx context.Context, sess *orders.OrderSession, v *orders.OrderView, stage string) error {
 	cfg, err := s.shops.RSAConfig(ctx, sess.Shop)
 	if err != nil {
 		return err
@@ -196,9 +196,10 @@ func (s *Service) CheckInventory(ctx context.Context, sess *orders.OrderSession,
 	if cfg == nil {
 		return nil
 	}
-	v, err := s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
-	if err != nil {
-		return err
+	if v == nil {
+		if v, err = s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID()); err != nil {
+			return err
+		}
 	}
 	st := stateOf(v, nil)
 	body := ValidateInventory{CartID: st.CartID, PublicOrderID: v.Order.PublicOrderID, Type: stage, Items: []InventoryItem{},

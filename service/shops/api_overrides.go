@@ -57,12 +57,18 @@ func (in APIOverrideInput) validate(creating bool, policy outbound.Policy) error
 	return nil
 }
 
-// HasAPIOverrides says whether the shop has an API override, through the cache: every order
-// change asks. A change made through this process is seen at once, one made by another within
-// platform.CacheTTL.
+// HasAPIOverrides says whether the shop has an API override, through the cache (ShopOverrides).
 func (s *Service) HasAPIOverrides(ctx context.Context, sh *ent.Shop) (bool, error) {
-	return s.hasOverrides.Get(sh.ID, s.p.Clock, func() (bool, error) {
-		return s.p.DB.Read.APIOverride.Query().Where(apioverride.ShopID(sh.ID)).Exist(ctx)
+	all, err := s.ShopOverrides(ctx, sh)
+	return len(all) > 0, err
+}
+
+// ShopOverrides is the shop's API overrides, oldest first, through the cache: every order
+// change asks. A change made through this process is seen at once, one made by another within
+// platform.CacheTTL. The overrides answered are shared: nothing may change them.
+func (s *Service) ShopOverrides(ctx context.Context, sh *ent.Shop) ([]*ent.APIOverride, error) {
+	return s.overrides.Get(sh.ID, s.p.Clock, func() ([]*ent.APIOverride, error) {
+		return s.APIOverrides(ctx, sh)
 	})
 }
 

@@ -20,9 +20,9 @@ type Service struct {
 	// rsaConfigs keeps each shop's remote state authority (nil: none), which every order change
 	// asks for.
 	rsaConfigs platform.FreshCache[int, *ent.RSAConfig]
-	// hasOverrides keeps whether each shop has an API override, which every order change asks.
-	hasOverrides platform.FreshCache[int, bool]
-	rules        platform.FreshCache[int, *Rules]
+	// overrides keeps each shop's API overrides, which every order change asks for.
+	overrides platform.FreshCache[int, []*ent.APIOverride]
+	rules     platform.FreshCache[int, *Rules]
 	// rsaDeleted are called in the transaction that deletes a shop's remote state authority.
 	rsaDeleted []func(ctx context.Context, tx *ent.Tx, shopID int) error
 }
@@ -32,7 +32,7 @@ func New(p *platform.Platform, policy outbound.Policy) *Service {
 	s := &Service{p: p, outbound: policy}
 	s.watchShops()
 	s.p.DB.Client.RSAConfig.Use(platform.ClearingHook(s.rsaConfigs.Clear, nil))
-	s.p.DB.Client.APIOverride.Use(platform.ClearingHook(s.hasOverrides.Clear, nil))
+	s.p.DB.Client.APIOverride.Use(platform.ClearingHook(s.overrides.Clear, nil))
 	s.watchRules()
 	return s
 }
