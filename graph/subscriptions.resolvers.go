@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/checkoutd/checkoutd/graph/model"
 	"github.com/checkoutd/checkoutd/service/subscription"
 )
 
@@ -32,7 +33,7 @@ func (r *mutationResolver) PlaceSubscriptionOrderNow(ctx context.Context, id int
 }
 
 // Subscriptions is the resolver for the subscriptions field.
-func (r *queryResolver) Subscriptions(ctx context.Context, statuses []string, platformCustomerIds []string, filter []string, first *int, after *string) (*subscription.List, error) {
+func (r *queryResolver) Subscriptions(ctx context.Context, statuses []string, platformCustomerIds []string, filter []string, first *int, after *string) (*model.CustomerSubscriptionConnection, error) {
 	sh, err := shopFrom(ctx)
 	if err != nil {
 		return nil, err
@@ -47,7 +48,11 @@ func (r *queryResolver) Subscriptions(ctx context.Context, statuses []string, pl
 	if after != nil {
 		q.Cursor = *after
 	}
-	return r.svc.Subscriptions.ListSubscriptions(ctx, sh, q)
+	list, err := r.svc.Subscriptions.ListSubscriptions(ctx, sh, q)
+	if err != nil {
+		return nil, err
+	}
+	return subscriptionConnection(list, after), nil
 }
 
 // Subscription is the resolver for the subscription field.

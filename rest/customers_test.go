@@ -80,29 +80,6 @@ func listed(t *testing.T, r response) []string {
 	return out
 }
 
-func pagination(t *testing.T, r response) map[string]any {
-	t.Helper()
-	p, ok := r.Body["pagination"].(map[string]any)
-	if !ok {
-		t.Fatalf("no pagination in %s", r.Raw)
-	}
-	return p
-}
-
-// follow calls a link of a page (its path and query on the test server).
-func follow(t *testing.T, a *api, link any) response {
-	t.Helper()
-	s, ok := link.(string)
-	if !ok {
-		t.Fatalf("no link: %v", link)
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a.do("GET", u.RequestURI(), nil)
-}
-
 func threeCustomers(t *testing.T, a *api) map[string]int {
 	return seedCustomers(t, a,
 		person("c1", "John", "Smith", "john.smith@example.com", "+15550104242", "2026-03-01T10:00:00Z",

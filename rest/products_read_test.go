@@ -45,16 +45,6 @@ func stock(t *testing.T, a *api, from, n int) {
 	}
 }
 
-// follow calls a next_url or previous_url.
-func followPage(t *testing.T, a *api, link any) response {
-	t.Helper()
-	s, ok := link.(string)
-	if !ok || !strings.HasPrefix(s, a.url) {
-		t.Fatalf("link %v is not a URL of the server", link)
-	}
-	return a.do("GET", strings.TrimPrefix(s, a.url), nil).wantStatus(t, 200)
-}
-
 func productNames(t *testing.T, r response) []string {
 	t.Helper()
 	var out []string
@@ -70,7 +60,7 @@ func TestProductListPaginationTotalsAndLinksOnTheFirstAMiddleAndTheLastPage(t *t
 		first := a.do("GET", productsPath(a, "/products?limit=3&ordercolumn=name"), nil).wantStatus(t, 200)
 		check := func(r response, page, count int, previous, next bool) map[string]any {
 			t.Helper()
-			p := r.Body["pagination"].(map[string]any)
+			p := pagination(t, r)
 			if p["total"] != 7.0 || p["total_pages"] != 3.0 || p["per_page"] != 3.0 || p["current_page"] != float64(page) ||
 				p["count"] != float64(count) || (p["previous_url"] != nil) != previous || (p["next_url"] != nil) != next {
 				t.Fatalf("page %d: %v", page, p)
@@ -78,14 +68,14 @@ func TestProductListPaginationTotalsAndLinksOnTheFirstAMiddleAndTheLastPage(t *t
 			return p
 		}
 		p1 := check(first, 1, 3, false, true)
-		middle := followPage(t, a, p1["next_url"])
+		middle := follow(t, a, p1["next_url"])
 		p2 := check(middle, 2, 3, true, true)
-		last := followPage(t, a, p2["next_url"])
+		last := follow(t, a, p2["next_url"])
 		p3 := check(last, 3, 1, true, false)
 		if got := productNames(t, last); len(got) != 1 || got[0] != "Product 06" {
 			t.Fatalf("last page: %v", got)
 		}
-		back := followPage(t, a, p3["previous_url"])
+		back := follow(t, a, p3["previous_url"])
 		if fmt.Sprint(productNames(t, back)) != fmt.Sprint(productNames(t, middle)) {
 			t.Fatalf("previous of the last page %v, the middle page %v", productNames(t, back), productNames(t, middle))
 		}
@@ -111,11 +101,11 @@ func TestWalkingNextURLWhileProductsAreAddedYieldsEachOnce(t *testing.T) {
 				seen[name]++
 			}
 			stock(t, a, 50+added, 1)
-			next := r.Body["pagination"].(map[string]any)["next_url"]
+			next := pagination(t, r)["next_url"]
 			if next == nil {
 				break
 			}
-			r = followPage(t, a, next)
+			r = follow(t, a, next)
 		}
 		for name, n := range seen {
 			if n != 1 {
@@ -184,7 +174,7 @@ func TestProductReadsWithAnotherShopsTokenAre401AndRevealNothing(t *testing.T) {
 			a.shop = "shop-b"
 			if path == "/products" {
 				r := a.do("GET", productsPath(a, path), nil).wantStatus(t, 200)
-				if r.Body["pagination"].(map[string]any)["total"] != 0.0 {
+				if pagination(t, r)["total"] != 0.0 {
 					t.Fatalf("shop-b lists shop-a's products: %s", r.Raw)
 				}
 			}
@@ -228,7 +218,7 @@ func TestCategoriesAndVariantsAreListedWithPagination(t *testing.T) {
 			}
 		}
 		cs := a.do("GET", productsPath(a, "/categories?limit=2&ordercolumn=name"), nil).wantStatus(t, 200)
-		if p := cs.Body["pagination"].(map[string]any); p["total"] != 3.0 || p["total_pages"] != 2.0 || p["next_url"] == nil {
+		if p := pagination(t, cs); p["total"] != 3.0 || p["total_pages"] != 2.0 || p["next_url"] == nil {
 			t.Fatalf("categories pagination %v", p)
 		}
 		if d := cs.Body["data"].([]any); d[0].(map[string]any)["name"] != "Cups" || d[0].(map[string]any)["shop_identifier"] != a.shop {

@@ -104,12 +104,19 @@ func writeData(w http.ResponseWriter, data any) {
 // writeError translates a service error into the documented envelope; anything else is a
 // real fault, logged and answered as 500 without its details.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e := problemOf(r, err)
+	writeJSON(w, StatusOf(e.Kind), errorBody(e, platform.RequestID(r.Context())))
+}
+
+// problemOf is the service's problem err is; anything else is a real fault, logged and answered
+// as an internal error, its message kept from the caller.
+func problemOf(r *http.Request, err error) *problem.Error {
 	e, ok := problem.As(err)
 	if !ok {
 		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
 		e = &problem.Error{Kind: problem.Internal, Code: problem.CodeInternal, Type: "server.internal_error", Message: "internal error"}
 	}
-	writeJSON(w, StatusOf(e.Kind), errorBody(e, platform.RequestID(r.Context())))
+	return e
 }
 
 // statusOfKind is the HTTP status of each kind of problem: the one place REST decides it.

@@ -309,16 +309,20 @@ type shopHandler func(w http.ResponseWriter, r *http.Request, sh *ent.Shop)
 
 // withShop refuses a body not sent as JSON, then authenticates the access token against the
 // shop named in the path.
-func (a *API) withShop(h shopHandler) http.Handler {
+func (a *API) withShop(h shopHandler) http.Handler { return a.withShopAnswering(writeError, h) }
+
+// withShopAnswering is withShop answering its refusals with fail: for the routes whose spec
+// shapes their errors another way.
+func (a *API) withShopAnswering(fail func(http.ResponseWriter, *http.Request, error), h shopHandler) http.Handler {
 	a.serving(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := requireJSONBody(r); err != nil {
-			writeError(w, r, err)
+			fail(w, r, err)
 			return
 		}
 		sh, err := a.svc.Shops.AuthenticateShop(r.Context(), r.PathValue("shop"), bearerToken(r))
 		if err != nil {
-			writeError(w, r, err)
+			fail(w, r, err)
 			return
 		}
 		h(w, r, sh)

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"log/slog"
 	"net/http"
 	"strconv"
 
@@ -22,29 +21,13 @@ func (a *API) registerSubscriptions(mux router) {
 }
 
 func (a *API) withShopSubscriptions(h shopHandler) http.Handler {
-	a.serving(h)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := requireJSONBody(r); err != nil {
-			writeSubscriptionError(w, r, err)
-			return
-		}
-		sh, err := a.svc.Shops.AuthenticateShop(r.Context(), r.PathValue("shop"), bearerToken(r))
-		if err != nil {
-			writeSubscriptionError(w, r, err)
-			return
-		}
-		h(w, r, sh)
-	})
+	return a.withShopAnswering(writeSubscriptionError, h)
 }
 
 // writeSubscriptionError answers a service error as `{errors: [message]}` with the status of
 // its kind; anything else is a real fault, logged and answered 500.
 func writeSubscriptionError(w http.ResponseWriter, r *http.Request, err error) {
-	e, ok := problem.As(err)
-	if !ok {
-		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
-		e = &problem.Error{Kind: problem.Internal, Code: problem.CodeInternal, Type: "server.internal_error", Message: "internal error"}
-	}
+	e := problemOf(r, err)
 	writeJSON(w, StatusOf(e.Kind), map[string]any{"errors": []string{e.Message}})
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
-	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
 
@@ -27,12 +26,7 @@ func subscriptionsReady(t *testing.T, a *api, key string) map[string]any {
 			Variants: []catalog.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000}}}); err != nil {
 			t.Fatal(err)
 		}
-		gw := gatewaytest.New(t, "tok")
-		name, url, provider, cur, yes, no := "Cards", gw.URL, gatewaytest.ProviderID, sh.Currency, true, false
-		if _, err := a.svc.Shops.CreateExternalPaymentGateway(ctx, sh, shops.ExternalPaymentGatewayInput{Name: &name, BaseURL: &url,
-			APIToken: input.Of("tok"), PartialCapture: &yes, AdditionalOrderDetails: &no, ProviderID: &provider, Currency: &cur}); err != nil {
-			t.Fatal(err)
-		}
+		gatewaytest.New(t, "tok").Register(a.svc.Shops, sh, "Cards")
 		if _, err := a.svc.Shops.CreateDiscountCode(ctx, sh, shops.DiscountCodeInput{Code: "TENOFF", Kind: discountcode.KindPercentage, Value: 1000}); err != nil {
 			t.Fatal(err)
 		}

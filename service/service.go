@@ -78,6 +78,7 @@ type Service struct {
 	webhookMaxAttempts int
 	connectorRetryBase time.Duration
 	jobPollInterval    time.Duration
+	subscriptions      subscription.Config
 }
 
 // Option configures a Service.
@@ -102,6 +103,12 @@ func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
 
 // WithJobPollInterval sets how often idle workers look for jobs (tests shorten it).
 func WithJobPollInterval(d time.Duration) Option { return func(s *Service) { s.jobPollInterval = d } }
+
+// WithSubscriptionSweepInterval sets how often the due subscriptions are placed (default
+// subscription.DefaultSweepInterval).
+func WithSubscriptionSweepInterval(d time.Duration) Option {
+	return func(s *Service) { s.subscriptions.SweepInterval = d }
+}
 
 // New returns a Service on db.
 func New(db *platform.Database, opts ...Option) *Service {
@@ -132,7 +139,7 @@ func New(db *platform.Database, opts ...Option) *Service {
 	s.RSA = rsa.New(s.p, s.Shops, s.Orders, s.Remote)
 	s.Orders.UseStateAuthority(s.RSA)
 	s.Checkout = checkout.New(s.p, s.Shops, s.Catalog, s.Orders, s.Payments, s.Connector)
-	s.Subscriptions = subscription.New(s.p, s.Shops, s.Catalog, s.Customers, s.Orders, s.Checkout)
+	s.Subscriptions = subscription.New(s.p, s.Shops, s.Catalog, s.Customers, s.Orders, s.Checkout, s.subscriptions)
 	s.Admin = admin.New(s.p, s.Orders)
 	s.Webhooks = webhooks.New(s.p, s.Shops, webhooks.Config{Timeout: s.webhookTimeout, RetryBase: s.webhookRetryBase,
 		MaxAttempts: s.webhookMaxAttempts, Outbound: s.outbound})

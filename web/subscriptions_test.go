@@ -13,8 +13,6 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
-	"github.com/checkoutd/checkoutd/service/input"
-	"github.com/checkoutd/checkoutd/service/shops"
 	"github.com/checkoutd/checkoutd/service/subscription"
 )
 
@@ -27,12 +25,7 @@ func consoleSubscriptions(t *testing.T, svc *service.Service, sh *ent.Shop, now 
 		Variants: []catalog.VariantInput{{PlatformID: "lamp-1", SKU: "LAMP", Price: 5000}}}); err != nil {
 		t.Fatal(err)
 	}
-	gw := gatewaytest.New(t, "tok")
-	name, provider, yes, no := "Cards", gatewaytest.ProviderID, true, false
-	if _, err := svc.Shops.CreateExternalPaymentGateway(ctx, sh, shops.ExternalPaymentGatewayInput{Name: &name, BaseURL: &gw.URL,
-		APIToken: input.Of("tok"), PartialCapture: &yes, AdditionalOrderDetails: &no, ProviderID: &provider, Currency: &sh.Currency}); err != nil {
-		t.Fatal(err)
-	}
+	gatewaytest.New(t, "tok").Register(svc.Shops, sh, "Cards")
 	next := now.Add(48 * time.Hour)
 	addr := &subscription.AddressInput{FirstName: "Ada", LastName: "L", Street1: "1 Main St", City: "Albany", ProvinceCode: "NY", CountryCode: "US", Zip: "12207"}
 	var out []*subscription.View

@@ -39,7 +39,7 @@ type config struct {
 }
 
 // figures are the parts of a run -only can name; the connector's three parts can be named alone.
-var figures = []string{"checkout", "reads", "contention", "webhooks", "remote", "connector", "notifications", "sync", "orders"}
+var figures = []string{"checkout", "reads", "contention", "webhooks", "remote", "subscriptions", "connector", "notifications", "sync", "orders"}
 
 var connectorParts = []string{"notifications", "sync", "orders"}
 
@@ -264,6 +264,11 @@ func benchmarkOn(ctx context.Context, c config, db string) (*DatabaseReport, err
 	}
 	if c.measures("remote") {
 		if out.Remote, err = benchmarkRemote(c, srv, cl, gatewayID); err != nil {
+			return nil, err
+		}
+	}
+	if c.measures("subscriptions") {
+		if out.Subscriptions, err = benchmarkSubscriptions(c, srv, cl, gw, gatewayID); err != nil {
 			return nil, err
 		}
 	}

@@ -46,6 +46,8 @@ type DatabaseReport struct {
 	Remote        RemoteReport     `json:"remote"`
 	Connector     ConnectorReport  `json:"platform_connector"`
 	PeakRSS       int64            `json:"peak_rss_bytes"`
+
+	Subscriptions SubscriptionsReport `json:"subscriptions"`
 }
 
 // LevelSummary is one concurrency level: the median run, with the spread over runs.
@@ -214,6 +216,9 @@ func (r *Report) targets() []target {
 			out = append(out, target{db.Database + ": hot order money exact", db.Contention.Exact,
 				fmt.Sprintf("captured %d, refunded %d of %d", db.Contention.GatewayCaptured, db.Contention.GatewayRefunded, db.Contention.OrderTotal), false})
 		}
+		if r.has("subscriptions") {
+			out = append(out, db.Subscriptions.target(db.Database))
+		}
 		if r.has("connector") {
 			for _, t := range db.Connector.targets(db.Database) {
 				if r.has(t.figure) {
@@ -371,6 +376,9 @@ func (r *Report) markdown() string {
 		}
 		if r.has("remote") {
 			db.Remote.markdown(w)
+		}
+		if r.has("subscriptions") {
+			db.Subscriptions.markdown(w)
 		}
 		if r.has("connector") {
 			db.Connector.markdown(w)

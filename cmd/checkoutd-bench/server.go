@@ -68,9 +68,11 @@ type server struct {
 }
 
 func (s *server) env(addr, metricsAddr string) []string {
-	// The bench's gateway and webhook receivers listen on loopback.
+	// The bench's gateway and webhook receivers listen on loopback. The subscriptions figure
+	// times the placing of due subscriptions, not the wait for the sweep's next tick.
 	return append(os.Environ(), "CHECKOUT_DATABASE_URL="+s.dbURL, "CHECKOUT_SECRET_KEY="+s.secretKey, "CHECKOUT_ADDR="+addr,
-		"CHECKOUT_METRICS_ADDR="+metricsAddr, "CHECKOUT_LOG_LEVEL=warn", "CHECKOUT_OUTBOUND_ALLOW_PRIVATE=true")
+		"CHECKOUT_METRICS_ADDR="+metricsAddr, "CHECKOUT_LOG_LEVEL=warn", "CHECKOUT_OUTBOUND_ALLOW_PRIVATE=true",
+		"CHECKOUT_SUBSCRIPTION_SWEEP_INTERVAL="+subscriptionSweepEvery.String())
 }
 
 // run runs one checkoutd command to completion and returns its standard output.

@@ -257,6 +257,7 @@ func TestAUsageErrorIsOneLineAndExitStatusTwo(t *testing.T) {
 		{"a database URL without a scheme", []string{"CHECKOUT_DATABASE_URL=checkout.db"}, []string{"serve"}, "must be file:PATH"},
 		{"a duration that does not parse", []string{db, "CHECKOUT_WEBHOOK_TIMEOUT=soon"}, []string{"serve"}, "CHECKOUT_WEBHOOK_TIMEOUT"},
 		{"a duration that is not positive", []string{db, "CHECKOUT_JOB_POLL_INTERVAL=0s"}, []string{"serve"}, "must be a positive duration"},
+		{"a subscription sweep more often than every second", []string{db, "CHECKOUT_SUBSCRIPTION_SWEEP_INTERVAL=500ms"}, []string{"serve"}, "must be at least 1s"},
 		{"a retention shorter than its least", []string{db, "CHECKOUT_RETENTION_IDEMPOTENCY_RECORDS=2h"}, []string{"serve"}, "must be at least 24h"},
 		{"a retention that does not parse", []string{db, "CHECKOUT_RETENTION_CONNECTOR_CALLS=forever"}, []string{"serve"}, "CHECKOUT_RETENTION_CONNECTOR_CALLS"},
 		{"a log level of no known kind", []string{db, "CHECKOUT_LOG_LEVEL=loud"}, []string{"serve"}, "--log-level"},

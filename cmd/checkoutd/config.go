@@ -18,6 +18,7 @@ import (
 	"github.com/checkoutd/checkoutd/service/connector"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/remotelog"
+	"github.com/checkoutd/checkoutd/service/subscription"
 	"github.com/checkoutd/checkoutd/service/webhook"
 	"github.com/checkoutd/checkoutd/service/webhooks"
 )
@@ -42,6 +43,8 @@ type config struct {
 	WebhookMaxAttempts int           `name:"webhook-max-attempts" env:"CHECKOUT_WEBHOOK_MAX_ATTEMPTS" default:"${webhook_max_attempts}" placeholder:"N" group:"jobs" help:"Attempts before a delivery is failed (about 3 days with the defaults)."`
 	JobPollInterval    time.Duration `name:"job-poll-interval" env:"CHECKOUT_JOB_POLL_INTERVAL" default:"${job_poll_interval}" placeholder:"DURATION" group:"jobs" help:"How often idle workers look for new jobs."`
 
+	SubscriptionSweepInterval time.Duration `name:"subscription-sweep-interval" env:"CHECKOUT_SUBSCRIPTION_SWEEP_INTERVAL" default:"${subscription_sweep_interval}" placeholder:"DURATION" group:"jobs" help:"How often due subscriptions are placed (at least 1s): each within this of its next_order_datetime."`
+
 	RetentionWebhookDeliveries  keepFor `name:"retention-webhook-deliveries" env:"CHECKOUT_RETENTION_WEBHOOK_DELIVERIES" default:"${retention_webhook_deliveries}" placeholder:"DURATION" group:"retention" help:"How long a finished webhook delivery and its attempts are kept (at least 1h); 30d or 72h."`
 	RetentionConnectorCalls     keepFor `name:"retention-connector-calls" env:"CHECKOUT_RETENTION_CONNECTOR_CALLS" default:"${retention_connector_calls}" placeholder:"DURATION" group:"retention" help:"How long a finished platform connector call and its attempts are kept (at least 1h)."`
 	RetentionRemoteExchanges    keepFor `name:"retention-remote-exchanges" env:"CHECKOUT_RETENTION_REMOTE_EXCHANGES" default:"${retention_remote_exchanges}" placeholder:"DURATION" group:"retention" help:"How long an exchange with a remote state authority or API override is kept in the support log (at least 1h)."`
@@ -60,6 +63,8 @@ var configVars = kong.Vars{
 	"webhook_timeout":      webhook.DefaultTimeout.String(),
 	"webhook_max_attempts": fmt.Sprint(webhooks.DefaultMaxAttempts),
 	"job_poll_interval":    platform.DefaultJobPollInterval.String(),
+
+	"subscription_sweep_interval": subscription.DefaultSweepInterval.String(),
 
 	"retention_webhook_deliveries":  keepFor(webhooks.DeliveryRetention).String(),
 	"retention_connector_calls":     keepFor(connector.CallRetention).String(),
@@ -101,6 +106,9 @@ func (c *config) Validate() error {
 		if time.Duration(r.keep) < r.min {
 			return fmt.Errorf("--%s (%s) must be at least %s, not %s", r.flag, r.env, keepFor(r.min), r.keep)
 		}
+	}
+	if c.SubscriptionSweepInterval < time.Second {
+		return fmt.Errorf("--subscription-sweep-interval (CHECKOUT_SUBSCRIPTION_SWEEP_INTERVAL) must be at least 1s, not %s", c.SubscriptionSweepInterval)
 	}
 	if c.WebhookMaxAttempts < 1 {
 		return fmt.Errorf("--webhook-max-attempts (CHECKOUT_WEBHOOK_MAX_ATTEMPTS) must be at least 1, not %d", c.WebhookMaxAttempts)

@@ -63,6 +63,7 @@ func (serveCmd) Run(ctx context.Context, cfg *config) error {
 		service.WithWebhookTimeout(cfg.WebhookTimeout),
 		service.WithWebhookMaxAttempts(cfg.WebhookMaxAttempts),
 		service.WithJobPollInterval(cfg.JobPollInterval),
+		service.WithSubscriptionSweepInterval(cfg.SubscriptionSweepInterval),
 		service.WithOutboundAllowPrivate(cfg.OutboundAllowPrivate),
 		service.WithLogger(slog.Default()),
 		service.WithSMTP(cfg.SMTPURL))

@@ -317,6 +317,24 @@ type ComplexityRoot struct {
 		UpdatedAt                 func(childComplexity int) int
 	}
 
+	CustomerSubscriptionConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CustomerSubscriptionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	CustomerSubscriptionPageInfo struct {
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
+	}
+
 	DiscountCode struct {
 		Code            func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
@@ -1144,19 +1162,6 @@ type ComplexityRoot struct {
 		Title             func(childComplexity int) int
 	}
 
-	SubscriptionPage struct {
-		Pagination    func(childComplexity int) int
-		Subscriptions func(childComplexity int) int
-	}
-
-	SubscriptionPagination struct {
-		Count      func(childComplexity int) int
-		Next       func(childComplexity int) int
-		PerPage    func(childComplexity int) int
-		Total      func(childComplexity int) int
-		TotalPages func(childComplexity int) int
-	}
-
 	TaxBasis struct {
 		CountryCode  func(childComplexity int) int
 		ProvinceCode func(childComplexity int) int
@@ -1453,7 +1458,7 @@ type QueryResolver interface {
 	EnabledFlows(ctx context.Context) ([]*shops.FlowSummary, error)
 	AvailableFlows(ctx context.Context) ([]*shops.FlowSummary, error)
 	GiftCardLookup(ctx context.Context, publicPaymentMethodID *string, cardToken *string, cardPin *string) (*ent.GiftCard, error)
-	Subscriptions(ctx context.Context, statuses []string, platformCustomerIds []string, filter []string, first *int, after *string) (*subscription.List, error)
+	Subscriptions(ctx context.Context, statuses []string, platformCustomerIds []string, filter []string, first *int, after *string) (*model.CustomerSubscriptionConnection, error)
 	Subscription(ctx context.Context, id int) (*subscription.View, error)
 	WebhookDeliveries(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.WebhookDeliveryOrder, filter *webhooks.DeliveryFilter) (*ent.WebhookDeliveryConnection, error)
 }
@@ -2560,6 +2565,63 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CustomerSubscription.UpdatedAt(childComplexity), true
+
+	case "CustomerSubscriptionConnection.edges":
+		if e.ComplexityRoot.CustomerSubscriptionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscriptionConnection.Edges(childComplexity), true
+	case "CustomerSubscriptionConnection.pageInfo":
+		if e.ComplexityRoot.CustomerSubscriptionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscriptionConnection.PageInfo(childComplexity), true
+	case "CustomerSubscriptionConnection.totalCount":
+		if e.ComplexityRoot.CustomerSubscriptionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscriptionConnection.TotalCount(childComplexity), true
+
+	case "CustomerSubscriptionEdge.cursor":
+		if e.ComplexityRoot.CustomerSubscriptionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscriptionEdge.Cursor(childComplexity), true
+	case "CustomerSubscriptionEdge.node":
+		if e.ComplexityRoot.CustomerSubscriptionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscriptionEdge.Node(childComplexity), true
+
+	case "CustomerSubscriptionPageInfo.endCursor":
+		if e.ComplexityRoot.CustomerSubscriptionPageInfo.EndCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscriptionPageInfo.EndCursor(childComplexity), true
+	case "CustomerSubscriptionPageInfo.hasNextPage":
+		if e.ComplexityRoot.CustomerSubscriptionPageInfo.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscriptionPageInfo.HasNextPage(childComplexity), true
+	case "CustomerSubscriptionPageInfo.hasPreviousPage":
+		if e.ComplexityRoot.CustomerSubscriptionPageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscriptionPageInfo.HasPreviousPage(childComplexity), true
+	case "CustomerSubscriptionPageInfo.startCursor":
+		if e.ComplexityRoot.CustomerSubscriptionPageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerSubscriptionPageInfo.StartCursor(childComplexity), true
 
 	case "DiscountCode.code":
 		if e.ComplexityRoot.DiscountCode.Code == nil {
@@ -6760,50 +6822,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SubscriptionLineItem.Title(childComplexity), true
-
-	case "SubscriptionPage.pagination":
-		if e.ComplexityRoot.SubscriptionPage.Pagination == nil {
-			break
-		}
-
-		return e.ComplexityRoot.SubscriptionPage.Pagination(childComplexity), true
-	case "SubscriptionPage.subscriptions":
-		if e.ComplexityRoot.SubscriptionPage.Subscriptions == nil {
-			break
-		}
-
-		return e.ComplexityRoot.SubscriptionPage.Subscriptions(childComplexity), true
-
-	case "SubscriptionPagination.count":
-		if e.ComplexityRoot.SubscriptionPagination.Count == nil {
-			break
-		}
-
-		return e.ComplexityRoot.SubscriptionPagination.Count(childComplexity), true
-	case "SubscriptionPagination.next":
-		if e.ComplexityRoot.SubscriptionPagination.Next == nil {
-			break
-		}
-
-		return e.ComplexityRoot.SubscriptionPagination.Next(childComplexity), true
-	case "SubscriptionPagination.perPage":
-		if e.ComplexityRoot.SubscriptionPagination.PerPage == nil {
-			break
-		}
-
-		return e.ComplexityRoot.SubscriptionPagination.PerPage(childComplexity), true
-	case "SubscriptionPagination.total":
-		if e.ComplexityRoot.SubscriptionPagination.Total == nil {
-			break
-		}
-
-		return e.ComplexityRoot.SubscriptionPagination.Total(childComplexity), true
-	case "SubscriptionPagination.totalPages":
-		if e.ComplexityRoot.SubscriptionPagination.TotalPages == nil {
-			break
-		}
-
-		return e.ComplexityRoot.SubscriptionPagination.TotalPages(childComplexity), true
 
 	case "TaxBasis.countryCode":
 		if e.ComplexityRoot.TaxBasis.CountryCode == nil {
@@ -15473,26 +15491,41 @@ type SubscriptionLineItem {
   priceCharged: Int64!
 }
 
-"""A page of subscriptions, in id order; next is the cursor of the page after it."""
-type SubscriptionPage {
-  subscriptions: [CustomerSubscription!]!
-  pagination: SubscriptionPagination!
+"""
+A page of the shop's subscriptions in id order, read by keyset: each page costs the same
+wherever it is.
+"""
+type CustomerSubscriptionConnection {
+  edges: [CustomerSubscriptionEdge!]!
+  pageInfo: CustomerSubscriptionPageInfo!
+  """
+  The subscriptions the arguments keep, on every page: a count of the matching rows, as REST's
+  pagination.total (docs/subscriptions.md "List").
+  """
+  totalCount: Int!
 }
 
-type SubscriptionPagination {
-  total: Int!
-  count: Int!
-  perPage: Int!
-  totalPages: Int!
-  next: String
+type CustomerSubscriptionEdge {
+  node: CustomerSubscription!
+  cursor: String!
+}
+
+type CustomerSubscriptionPageInfo {
+  hasNextPage: Boolean!
+  """Whether the page was asked for after a cursor: the cursor's subscription comes before it."""
+  hasPreviousPage: Boolean!
+  startCursor: String
+  endCursor: String
 }
 
 extend type Query {
   """
-  The shop's subscriptions, with the filters of REST's List Subscriptions: statuses and platform
-  customer ids (any of them), filter (docs/filters.md), first (1 to 100, 20) and the cursor after.
+  The shop's subscriptions, a page at a time, with the filters of REST's List Subscriptions:
+  statuses and platform customer ids (any of them), filter (docs/filters.md; the columns: docs/subscriptions.md "List"),
+  first, the page size (1 to 100, 20 when not given), and after, an edge's cursor (the
+  pagination.next of REST's list is the same cursor).
   """
-  subscriptions(statuses: [String!], platformCustomerIds: [String!], filter: [String!], first: Int, after: String): SubscriptionPage!
+  subscriptions(statuses: [String!], platformCustomerIds: [String!], filter: [String!], first: Int, after: String): CustomerSubscriptionConnection!
   """One subscription of the shop."""
   subscription(id: Int!): CustomerSubscription!
 }
@@ -16043,6 +16076,42 @@ func (ec *executionContext) childFields_CustomerSubscription(ctx context.Context
 		return ec.fieldContext_CustomerSubscription_updatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CustomerSubscription", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomerSubscriptionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CustomerSubscriptionConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CustomerSubscriptionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CustomerSubscriptionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomerSubscriptionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomerSubscriptionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_CustomerSubscriptionEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_CustomerSubscriptionEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomerSubscriptionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomerSubscriptionPageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hasNextPage":
+		return ec.fieldContext_CustomerSubscriptionPageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_CustomerSubscriptionPageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_CustomerSubscriptionPageInfo_startCursor(ctx, field)
+	case "endCursor":
+		return ec.fieldContext_CustomerSubscriptionPageInfo_endCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomerSubscriptionPageInfo", field.Name)
 }
 
 func (ec *executionContext) childFields_DiscountCode(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17481,32 +17550,6 @@ func (ec *executionContext) childFields_SubscriptionLineItem(ctx context.Context
 		return ec.fieldContext_SubscriptionLineItem_priceCharged(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SubscriptionLineItem", field.Name)
-}
-
-func (ec *executionContext) childFields_SubscriptionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "subscriptions":
-		return ec.fieldContext_SubscriptionPage_subscriptions(ctx, field)
-	case "pagination":
-		return ec.fieldContext_SubscriptionPage_pagination(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SubscriptionPage", field.Name)
-}
-
-func (ec *executionContext) childFields_SubscriptionPagination(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "total":
-		return ec.fieldContext_SubscriptionPagination_total(ctx, field)
-	case "count":
-		return ec.fieldContext_SubscriptionPagination_count(ctx, field)
-	case "perPage":
-		return ec.fieldContext_SubscriptionPagination_perPage(ctx, field)
-	case "totalPages":
-		return ec.fieldContext_SubscriptionPagination_totalPages(ctx, field)
-	case "next":
-		return ec.fieldContext_SubscriptionPagination_next(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SubscriptionPagination", field.Name)
 }
 
 func (ec *executionContext) childFields_TaxBasis(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -25601,6 +25644,240 @@ func (ec *executionContext) _CustomerSubscription_updatedAt(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_CustomerSubscription_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomerSubscription", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomerSubscriptionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.CustomerSubscriptionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscriptionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CustomerSubscriptionEdge) graphql.Marshaler {
+			return ec.marshalNCustomerSubscriptionEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerSubscriptionEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscriptionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomerSubscriptionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerSubscriptionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomerSubscriptionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.CustomerSubscriptionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscriptionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerSubscriptionPageInfo) graphql.Marshaler {
+			return ec.marshalNCustomerSubscriptionPageInfo2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerSubscriptionPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscriptionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomerSubscriptionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerSubscriptionPageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomerSubscriptionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.CustomerSubscriptionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscriptionConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscriptionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscriptionConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomerSubscriptionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.CustomerSubscriptionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscriptionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *subscription.View) graphql.Marshaler {
+			return ec.marshalNCustomerSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscriptionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomerSubscriptionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerSubscription(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomerSubscriptionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.CustomerSubscriptionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscriptionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscriptionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscriptionEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscriptionPageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.CustomerSubscriptionPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscriptionPageInfo_hasNextPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasNextPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscriptionPageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscriptionPageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomerSubscriptionPageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.CustomerSubscriptionPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscriptionPageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscriptionPageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscriptionPageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomerSubscriptionPageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.CustomerSubscriptionPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscriptionPageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscriptionPageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscriptionPageInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomerSubscriptionPageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.CustomerSubscriptionPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerSubscriptionPageInfo_endCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerSubscriptionPageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerSubscriptionPageInfo", field, false, false, "String")
 }
 
 func (ec *executionContext) _DiscountCode_id(ctx context.Context, field graphql.CollectedField, obj *ent.DiscountCode) (ret graphql.Marshaler) {
@@ -39435,8 +39712,8 @@ func (ec *executionContext) _Query_subscriptions(ctx context.Context, field grap
 			return ec.Resolvers.Query().Subscriptions(ctx, fc.Args["statuses"].([]string), fc.Args["platformCustomerIds"].([]string), fc.Args["filter"].([]string), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *subscription.List) graphql.Marshaler {
-			return ec.marshalNSubscriptionPage2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐList(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerSubscriptionConnection) graphql.Marshaler {
+			return ec.marshalNCustomerSubscriptionConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerSubscriptionConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39449,7 +39726,7 @@ func (ec *executionContext) fieldContext_Query_subscriptions(ctx context.Context
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SubscriptionPage(ctx, field)
+			return ec.childFields_CustomerSubscriptionConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -42547,185 +42824,6 @@ func (ec *executionContext) _SubscriptionLineItem_priceCharged(ctx context.Conte
 }
 func (ec *executionContext) fieldContext_SubscriptionLineItem_priceCharged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SubscriptionLineItem", field, false, false, "Int64")
-}
-
-func (ec *executionContext) _SubscriptionPage_subscriptions(ctx context.Context, field graphql.CollectedField, obj *subscription.List) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SubscriptionPage_subscriptions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Subscriptions, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*subscription.View) graphql.Marshaler {
-			return ec.marshalNCustomerSubscription2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐViewᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_SubscriptionPage_subscriptions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "SubscriptionPage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomerSubscription(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _SubscriptionPage_pagination(ctx context.Context, field graphql.CollectedField, obj *subscription.List) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SubscriptionPage_pagination(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Pagination, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v subscription.Pagination) graphql.Marshaler {
-			return ec.marshalNSubscriptionPagination2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐPagination(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_SubscriptionPage_pagination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "SubscriptionPage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SubscriptionPagination(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _SubscriptionPagination_total(ctx context.Context, field graphql.CollectedField, obj *subscription.Pagination) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SubscriptionPagination_total(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Total, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_SubscriptionPagination_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SubscriptionPagination", field, false, false, "Int")
-}
-
-func (ec *executionContext) _SubscriptionPagination_count(ctx context.Context, field graphql.CollectedField, obj *subscription.Pagination) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SubscriptionPagination_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Count, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_SubscriptionPagination_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SubscriptionPagination", field, false, false, "Int")
-}
-
-func (ec *executionContext) _SubscriptionPagination_perPage(ctx context.Context, field graphql.CollectedField, obj *subscription.Pagination) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SubscriptionPagination_perPage(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PerPage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_SubscriptionPagination_perPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SubscriptionPagination", field, false, false, "Int")
-}
-
-func (ec *executionContext) _SubscriptionPagination_totalPages(ctx context.Context, field graphql.CollectedField, obj *subscription.Pagination) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SubscriptionPagination_totalPages(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TotalPages, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_SubscriptionPagination_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SubscriptionPagination", field, false, false, "Int")
-}
-
-func (ec *executionContext) _SubscriptionPagination_next(ctx context.Context, field graphql.CollectedField, obj *subscription.Pagination) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SubscriptionPagination_next(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Next, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_SubscriptionPagination_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SubscriptionPagination", field, false, false, "String")
 }
 
 func (ec *executionContext) _TaxBasis_countryCode(ctx context.Context, field graphql.CollectedField, obj *schema.TaxBasis) (ret graphql.Marshaler) {
@@ -74533,6 +74631,135 @@ func (ec *executionContext) _CustomerSubscription(ctx context.Context, sel ast.S
 	return out
 }
 
+var customerSubscriptionConnectionImplementors = []string{"CustomerSubscriptionConnection"}
+
+func (ec *executionContext) _CustomerSubscriptionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CustomerSubscriptionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerSubscriptionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomerSubscriptionConnection")
+		case "edges":
+			out.Values[i] = ec._CustomerSubscriptionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CustomerSubscriptionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._CustomerSubscriptionConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customerSubscriptionEdgeImplementors = []string{"CustomerSubscriptionEdge"}
+
+func (ec *executionContext) _CustomerSubscriptionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CustomerSubscriptionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerSubscriptionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomerSubscriptionEdge")
+		case "node":
+			out.Values[i] = ec._CustomerSubscriptionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._CustomerSubscriptionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customerSubscriptionPageInfoImplementors = []string{"CustomerSubscriptionPageInfo"}
+
+func (ec *executionContext) _CustomerSubscriptionPageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.CustomerSubscriptionPageInfo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerSubscriptionPageInfoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomerSubscriptionPageInfo")
+		case "hasNextPage":
+			out.Values[i] = ec._CustomerSubscriptionPageInfo_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._CustomerSubscriptionPageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._CustomerSubscriptionPageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endCursor":
+			out.Values[i] = ec._CustomerSubscriptionPageInfo_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var discountCodeImplementors = []string{"DiscountCode", "Node"}
 
 func (ec *executionContext) _DiscountCode(ctx context.Context, sel ast.SelectionSet, obj *ent.DiscountCode) graphql.Marshaler {
@@ -79951,97 +80178,6 @@ func (ec *executionContext) _SubscriptionLineItem(ctx context.Context, sel ast.S
 	return out
 }
 
-var subscriptionPageImplementors = []string{"SubscriptionPage"}
-
-func (ec *executionContext) _SubscriptionPage(ctx context.Context, sel ast.SelectionSet, obj *subscription.List) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionPageImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferred := graphql.NewDeferredGroup(ctx)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("SubscriptionPage")
-		case "subscriptions":
-			out.Values[i] = ec._SubscriptionPage_subscriptions(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "pagination":
-			out.Values[i] = ec._SubscriptionPage_pagination(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	if n := len(deferred.Defers); n > 0 {
-		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
-		ec.ProcessDeferredGroup(deferred)
-	}
-
-	return out
-}
-
-var subscriptionPaginationImplementors = []string{"SubscriptionPagination"}
-
-func (ec *executionContext) _SubscriptionPagination(ctx context.Context, sel ast.SelectionSet, obj *subscription.Pagination) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionPaginationImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferred := graphql.NewDeferredGroup(ctx)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("SubscriptionPagination")
-		case "total":
-			out.Values[i] = ec._SubscriptionPagination_total(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "count":
-			out.Values[i] = ec._SubscriptionPagination_count(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "perPage":
-			out.Values[i] = ec._SubscriptionPagination_perPage(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "totalPages":
-			out.Values[i] = ec._SubscriptionPagination_totalPages(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "next":
-			out.Values[i] = ec._SubscriptionPagination_next(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	if n := len(deferred.Defers); n > 0 {
-		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
-		ec.ProcessDeferredGroup(deferred)
-	}
-
-	return out
-}
-
 var taxBasisImplementors = []string{"TaxBasis"}
 
 func (ec *executionContext) _TaxBasis(ctx context.Context, sel ast.SelectionSet, obj *schema.TaxBasis) graphql.Marshaler {
@@ -81869,11 +82005,27 @@ func (ec *executionContext) marshalNCustomerPageInfo2ᚖgithubᚗcomᚋcheckoutd
 	return ec._CustomerPageInfo(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCustomerSubscription2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*subscription.View) graphql.Marshaler {
+func (ec *executionContext) marshalNCustomerSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐView(ctx context.Context, sel ast.SelectionSet, v *subscription.View) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomerSubscription!")
+		return graphql.Null
+	}
+	return ec._CustomerSubscription(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomerSubscriptionConnection2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerSubscriptionConnection(ctx context.Context, sel ast.SelectionSet, v *model.CustomerSubscriptionConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomerSubscriptionConnection!")
+		return graphql.Null
+	}
+	return ec._CustomerSubscriptionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomerSubscriptionEdge2ᚕᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerSubscriptionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomerSubscriptionEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCustomerSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐView(ctx, sel, v[i])
+		return ec.marshalNCustomerSubscriptionEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerSubscriptionEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -81885,12 +82037,20 @@ func (ec *executionContext) marshalNCustomerSubscription2ᚕᚖgithubᚗcomᚋch
 	return ret
 }
 
-func (ec *executionContext) marshalNCustomerSubscription2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐView(ctx context.Context, sel ast.SelectionSet, v *subscription.View) graphql.Marshaler {
+func (ec *executionContext) marshalNCustomerSubscriptionEdge2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerSubscriptionEdge(ctx context.Context, sel ast.SelectionSet, v *model.CustomerSubscriptionEdge) graphql.Marshaler {
 	if v == nil {
-		graphql.AddInvalidNullError(ctx, "CustomerSubscription!")
+		graphql.AddInvalidNullError(ctx, "CustomerSubscriptionEdge!")
 		return graphql.Null
 	}
-	return ec._CustomerSubscription(ctx, sel, v)
+	return ec._CustomerSubscriptionEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomerSubscriptionPageInfo2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋgraphᚋmodelᚐCustomerSubscriptionPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.CustomerSubscriptionPageInfo) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomerSubscriptionPageInfo!")
+		return graphql.Null
+	}
+	return ec._CustomerSubscriptionPageInfo(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNDiscountCode2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚐDiscountCode(ctx context.Context, sel ast.SelectionSet, v *ent.DiscountCode) graphql.Marshaler {
@@ -83233,18 +83393,6 @@ func (ec *executionContext) marshalNSubscriptionLineItem2ᚕgithubᚗcomᚋcheck
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNSubscriptionPage2ᚖgithubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐList(ctx context.Context, sel ast.SelectionSet, v *subscription.List) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "SubscriptionPage!")
-		return graphql.Null
-	}
-	return ec._SubscriptionPage(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNSubscriptionPagination2githubᚗcomᚋcheckoutdᚋcheckoutdᚋserviceᚋsubscriptionᚐPagination(ctx context.Context, sel ast.SelectionSet, v subscription.Pagination) graphql.Marshaler {
-	return ec._SubscriptionPagination(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNTaxBasis2githubᚗcomᚋcheckoutdᚋcheckoutdᚋentᚋschemaᚐTaxBasis(ctx context.Context, sel ast.SelectionSet, v schema.TaxBasis) graphql.Marshaler {

@@ -13,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/discountcode"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/checkout"
+	"github.com/checkoutd/checkoutd/service/subscription"
 )
 
 type CancelInput struct {
@@ -45,6 +46,29 @@ type CustomerEdge struct {
 
 type CustomerPageInfo struct {
 	HasNextPage     bool    `json:"hasNextPage"`
+	HasPreviousPage bool    `json:"hasPreviousPage"`
+	StartCursor     *string `json:"startCursor,omitempty"`
+	EndCursor       *string `json:"endCursor,omitempty"`
+}
+
+// A page of the shop's subscriptions in id order, read by keyset: each page costs the same
+// wherever it is.
+type CustomerSubscriptionConnection struct {
+	Edges    []*CustomerSubscriptionEdge   `json:"edges"`
+	PageInfo *CustomerSubscriptionPageInfo `json:"pageInfo"`
+	// The subscriptions the arguments keep, on every page: a count of the matching rows, as REST's
+	// pagination.total (docs/subscriptions.md "List").
+	TotalCount int `json:"totalCount"`
+}
+
+type CustomerSubscriptionEdge struct {
+	Node   *subscription.View `json:"node"`
+	Cursor string             `json:"cursor"`
+}
+
+type CustomerSubscriptionPageInfo struct {
+	HasNextPage bool `json:"hasNextPage"`
+	// Whether the page was asked for after a cursor: the cursor's subscription comes before it.
 	HasPreviousPage bool    `json:"hasPreviousPage"`
 	StartCursor     *string `json:"startCursor,omitempty"`
 	EndCursor       *string `json:"endCursor,omitempty"`

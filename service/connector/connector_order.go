@@ -3,7 +3,6 @@ package connector
 import (
 	"github.com/bojanz/currency"
 
-	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/orders"
@@ -167,19 +166,6 @@ func address(a *schema.OrderAddress, typ string) *Address {
 		Country: a.Country, CountryCode: a.CountryCode, PostalCode: a.PostalCode}
 }
 
-// grams is a line's weight per item in grams.
-func grams(li *ent.LineItem) int {
-	switch li.WeightUnit {
-	case "kg":
-		return li.Weight * 1000
-	case "lb":
-		return li.Weight * 45359 / 100
-	case "oz":
-		return li.Weight * 2835 / 100
-	}
-	return li.Weight
-}
-
 // ConnectorOrder is the processed order v as the platform's create order takes it.
 func ConnectorOrder(v *orders.OrderView) Order {
 	o, code, pr := v.Order, v.Order.Currency, v.Pricing
@@ -220,7 +206,7 @@ func ConnectorOrder(v *orders.OrderView) Order {
 		}
 		out.LineItems = append(out.LineItems, LineItem{PlatformProductID: li.ProductID, PlatformVariantID: li.VariantID,
 			CartLineItemPlatformID: li.LineItemKey, Title: li.Title, SKU: li.Sku, WeightUnit: li.WeightUnit, CustomAttributes: attrs,
-			Quantity: li.Quantity, Grams: grams(li), Weight: float64(li.Weight), Taxable: li.Taxable, RequiresShipping: li.RequiresShipping,
+			Quantity: li.Quantity, Grams: int(pricing.Grams(li.Weight, li.WeightUnit)), Weight: float64(li.Weight), Taxable: li.Taxable, RequiresShipping: li.RequiresShipping,
 			Taxes: lt, PricePerItem: decimal(li.Price, code), DiscountPerItem: decimal(perItem, code),
 			Subtotal: decimal(subtotal, code), DiscountedSubtotal: decimal(subtotal-discount, code),
 			TotalTax: decimal(tax, code), Total: decimal(subtotal-discount+tax, code)})

@@ -9,7 +9,9 @@ import (
 	"github.com/checkoutd/checkoutd/ent/shippingrate"
 )
 
-func gramsOf(weight int, unit string) int64 {
+// Grams is a weight given in unit (g, kg, lb or oz, catalog.WeightUnits) in whole grams: the
+// weight shipping rates by weight are priced on, and the grams orders and subscriptions report.
+func Grams(weight int, unit string) int64 {
 	switch unit {
 	case "kg":
 		return int64(weight) * 1000
@@ -39,7 +41,7 @@ func ShippingLines(zones []*ent.ShippingZone, countryCode string, items []*ent.L
 	for _, li := range items {
 		subtotal += li.Price * int64(li.Quantity)
 		if li.RequiresShipping {
-			grams += gramsOf(li.Weight, li.WeightUnit) * int64(li.Quantity)
+			grams += Grams(li.Weight, li.WeightUnit) * int64(li.Quantity)
 		}
 	}
 	lines := []schema.ShippingLine{}

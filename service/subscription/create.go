@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/subscriptionaddress"
 	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/orders"
+	"github.com/checkoutd/checkoutd/service/pricing"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/shops"
 )
@@ -341,7 +342,7 @@ func (s *Service) CreateSubscription(ctx context.Context, sh *ent.Shop, in Creat
 			SetSku(clipText(v.Sku, maxText)).SetImage(clipText(v.ImageURL, 2048)).SetQuantity(li.Quantity).
 			SetPrice(li.Price).SetPriceCharged(price).SetDiscountedPrice(li.Price).SetDiscountedPriceCharged(price).
 			SetFullPrice(li.Price).SetFullPriceCharged(price).SetRequiresShipping(v.RequiresShipping).SetTaxable(v.Taxable).
-			SetGrams(grams(v.Weight, v.WeightUnit)).SetWeight(float64(v.Weight)).SetWeightUnit(v.WeightUnit)
+			SetGrams(int(pricing.Grams(v.Weight, v.WeightUnit))).SetWeight(float64(v.Weight)).SetWeightUnit(v.WeightUnit)
 	}
 	code := shops.NormalizeDiscountCode(sub.DiscountCode)
 	percent := 0
@@ -427,20 +428,6 @@ func (s *Service) byIdempotencyKey(ctx context.Context, sh *ent.Shop, key string
 		return nil, err
 	}
 	return s.Subscription(ctx, sh, id, true)
-}
-
-// grams is a unit's weight in grams.
-func grams(weight int, unit string) int {
-	switch strings.ToLower(unit) {
-	case "kg":
-		return weight * 1000
-	case "lb":
-		return int(math.Round(float64(weight) * 453.59237))
-	case "oz":
-		return int(math.Round(float64(weight) * 28.349523125))
-	default:
-		return weight
-	}
 }
 
 func clipText(s string, max int) string {

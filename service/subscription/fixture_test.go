@@ -10,7 +10,6 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/gatewaytest"
-	"github.com/checkoutd/checkoutd/service/input"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 	"github.com/checkoutd/checkoutd/service/shops"
@@ -46,11 +45,7 @@ func newShop(t *testing.T, db *platform.Database, opts ...service.Option) *shopW
 		t.Fatal(err)
 	}
 	gw := gatewaytest.New(t, "tok")
-	g, err := s.Shops.CreateExternalPaymentGateway(ctx, sh, shops.ExternalPaymentGatewayInput{Name: ptr("Cards"), BaseURL: ptr(gw.URL),
-		APIToken: input.Of("tok"), PartialCapture: ptr(true), AdditionalOrderDetails: ptr(false), ProviderID: ptr(gatewaytest.ProviderID), Currency: ptr("USD")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := gw.Register(s.Shops, sh, "Cards")
 	if _, err := s.Shops.CreateDiscountCode(ctx, sh, shops.DiscountCodeInput{Code: "TENOFF", Kind: discountcode.KindPercentage, Value: 1000}); err != nil {
 		t.Fatal(err)
 	}

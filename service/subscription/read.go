@@ -89,6 +89,8 @@ type Pagination struct {
 type List struct {
 	Subscriptions []*View    `json:"subscriptions"`
 	Pagination    Pagination `json:"pagination"`
+	// Cursors are each subscription's cursor: a list after it starts with the next one.
+	Cursors []string `json:"-"`
 }
 
 func invalidQuery(field, message string) *problem.Error {
@@ -152,8 +154,10 @@ func (s *Service) ListSubscriptions(ctx context.Context, sh *ent.Shop, q ListQue
 		c := cursorOf(rows[limit-1].ID)
 		next = &c
 	}
+	out.Cursors = make([]string, 0, len(rows))
 	for _, r := range rows {
 		out.Subscriptions = append(out.Subscriptions, viewOf(sh, r, q.ExpandCustomer))
+		out.Cursors = append(out.Cursors, cursorOf(r.ID))
 	}
 	out.Pagination = Pagination{Total: total, Count: len(rows), PerPage: limit, TotalPages: (total + limit - 1) / limit, Next: next}
 	return out, nil

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
@@ -23,9 +26,9 @@ import (
 )
 
 const (
-	// SweepInterval is how often the due subscriptions are placed: each within this of its
-	// next_order_datetime, on whichever process leads the queue.
-	SweepInterval = 30 * time.Second
+	// DefaultSweepInterval is how often the due subscriptions are placed unless configured
+	// (Config.SweepInterval): each within this of its next_order_datetime.
+	DefaultSweepInterval = 30 * time.Second
 	// MaxRetries is how many times a due date whose placing failed is tried again before the
 	// subscription is paused and order/failed fired.
 	MaxRetries = 3
@@ -36,6 +39,12 @@ const (
 	dueBatch = 1000
 )
 
+// placers bounds the subscriptions one sweep places at once. Each placing is a dozen short
+// transactions with a gateway call among them: several at once overlap one's commits and calls
+// with another's work (PostgreSQL commits them together), while SQLite's one writer still
+// serializes their writes, so shoppers' checkouts keep their turn.
+const placers = 8
+
 // RetryBackoff is the wait before each retry of a failed due date.
 var RetryBackoff = [MaxRetries]time.Duration{15 * time.Minute, 2 * time.Hour, 12 * time.Hour}
 
@@ -43,8 +52,14 @@ type sweepArgs struct{}
 
 func (sweepArgs) Kind() string { return "subscription_order_sweep" }
 
-// InsertOpts runs a failed sweep once: the next one, SweepInterval later, is its retry.
-func (sweepArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 1} }
+// InsertOpts runs a failed sweep once: the next one, an interval later, is its retry. A sweep
+// is not queued while another is queued or running: one that outlasts the interval (a large
+// batch) would otherwise be joined by others taking the same subscriptions in the same order,
+// each claim but the first wasted.
+func (sweepArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{rivertype.JobStateAvailable,
+		rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateRetryable, rivertype.JobStateScheduled}}}
+}
 
 type sweepWorker struct {
 	river.WorkerDefaults[sweepArgs]
@@ -61,7 +76,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[sweepArgs]) error {
 
 func (s *Service) registerSweep() {
 	platform.AddWorker(s.p.Jobs, &sweepWorker{s: s})
-	s.p.Jobs.AddPeriodic("subscription_order_sweep", SweepInterval, func() river.JobArgs { return sweepArgs{} })
+	s.p.Jobs.AddPeriodic("subscription_order_sweep", s.cfg.SweepInterval, func() river.JobArgs { return sweepArgs{} })
 }
 
 // errPlacedElsewhere stops a run that found another one placing the same due date.
@@ -80,18 +95,31 @@ func (s *Service) PlaceDueOrders(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	placed := 0
+	var placed atomic.Int64
+	var wg sync.WaitGroup
+	free := make(chan struct{}, placers)
 	for _, sub := range due {
-		ok, err := s.placeDue(ctx, sub)
-		if err != nil {
-			s.p.Log.ErrorContext(ctx, "placing a subscription's order failed", "subscription_id", sub.ID, "error", err)
-			continue
+		select {
+		case free <- struct{}{}:
+		case <-ctx.Done():
 		}
-		if ok {
-			placed++
+		if ctx.Err() != nil {
+			break
 		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-free; wg.Done() }()
+			ok, err := s.placeDue(ctx, sub)
+			if err != nil {
+				s.p.Log.ErrorContext(ctx, "placing a subscription's order failed", "subscription_id", sub.ID, "error", err)
+			} else if ok {
+				placed.Add(1)
+			}
+		}()
 	}
-	return placed, nil
+	wg.Wait()
+	// A sweep cut short by its timeout says so; what it did not reach is the next one's.
+	return int(placed.Load()), ctx.Err()
 }
 
 // claim moves the subscription to processing, unless another run holds it (processing, and not
@@ -364,7 +392,7 @@ func (s *Service) recordFailure(ctx context.Context, sub *ent.Subscription, sess
 		if final {
 			update.SetSubscriptionStatus(subscription.SubscriptionStatusPaused).ClearRetryAt()
 		} else {
-			wait := SweepInterval
+			wait := s.cfg.SweepInterval
 			if retries > 0 {
 				wait = RetryBackoff[retries-1]
 			}

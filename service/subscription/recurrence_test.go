@@ -56,7 +56,7 @@ func TestAWeeklySubscriptionPlacesExactlyOneOrderPerWeek(t *testing.T) {
 			if n := f.sweep(t); n != 0 {
 				t.Fatalf("week %d: %d orders placed before the date", week, n)
 			}
-			f.clock.Set(due.Add(subscription.SweepInterval))
+			f.clock.Set(due.Add(subscription.DefaultSweepInterval))
 			if n := f.sweep(t); n != 1 {
 				t.Fatalf("week %d: %d orders placed at the date, want 1", week, n)
 			}
@@ -113,7 +113,7 @@ func TestAFailedChargeIsRetriedAndRecorded(t *testing.T) {
 		f := newShop(t, db)
 		v := f.create(t, f.weekly(start, gatewaytest.TokenOK, ""))
 		f.gateway.SetMode("/auth", "decline")
-		f.clock.Set(start.Add(subscription.SweepInterval))
+		f.clock.Set(start.Add(subscription.DefaultSweepInterval))
 		if n := f.sweep(t); n != 0 {
 			t.Fatalf("%d orders placed with a declined card", n)
 		}
@@ -147,7 +147,7 @@ func TestAfterTheLastRetryTheSubscriptionIsPausedAndOrderFailedFired(t *testing.
 	each(t, func(t *testing.T, db *platform.Database) {
 		f := newShop(t, db)
 		v := f.create(t, f.weekly(start, gatewaytest.TokenDecline, ""))
-		f.clock.Set(start.Add(subscription.SweepInterval))
+		f.clock.Set(start.Add(subscription.DefaultSweepInterval))
 		f.sweep(t)
 		for _, wait := range subscription.RetryBackoff {
 			f.clock.Add(wait)
@@ -183,7 +183,7 @@ func TestACrashWhilePlacingPlacesOnce(t *testing.T) {
 				ctx := context.Background()
 				f := newShop(t, db)
 				v := f.create(t, f.weekly(start, gatewaytest.TokenOK, ""))
-				f.clock.Set(start.Add(subscription.SweepInterval))
+				f.clock.Set(start.Add(subscription.DefaultSweepInterval))
 				if err := f.svc.Subscriptions.CrashWhilePlacing(ctx, at); err != nil {
 					t.Fatal(err)
 				}
@@ -236,6 +236,33 @@ func TestTwoSchedulerRunsAtOnceNeverPlaceTheSameOrderTwice(t *testing.T) {
 		}
 		if auths := f.gateway.Auths(); len(auths) != 3 {
 			t.Fatalf("%d authorizations, want 3", len(auths))
+		}
+	})
+}
+
+// One sweep places many due subscriptions, several at once: each due date once, with one order
+// and one charge.
+func TestASweepOfManyDueSubscriptionsPlacesEachOnce(t *testing.T) {
+	each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		f := newShop(t, db)
+		const due = 20
+		for i := range due {
+			f.create(t, f.weekly(start.Add(time.Duration(i)*time.Second), gatewaytest.TokenOK, ""))
+		}
+		f.clock.Set(start.Add(time.Minute))
+		if n := f.sweep(t); n != due {
+			t.Fatalf("one sweep placed %d, want %d", n, due)
+		}
+		if n, _ := db.Client.Order.Query().Count(ctx); n != due || processedOrders(t, db) != due {
+			t.Fatalf("%d orders (%d processed), want %d processed", n, processedOrders(t, db), due)
+		}
+		if auths := f.gateway.Auths(); len(auths) != due {
+			t.Fatalf("%d authorizations, want %d", len(auths), due)
+		}
+		placed, _ := db.Client.SubscriptionPlacement.Query().Where(subscriptionplacement.StatusEQ(subscriptionplacement.StatusPlaced)).Count(ctx)
+		if placed != due {
+			t.Fatalf("%d placements placed, want %d", placed, due)
 		}
 	})
 }

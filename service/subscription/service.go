@@ -4,6 +4,8 @@
 package subscription
 
 import (
+	"time"
+
 	"github.com/checkoutd/checkoutd/service/catalog"
 	"github.com/checkoutd/checkoutd/service/checkout"
 	"github.com/checkoutd/checkoutd/service/customers"
@@ -20,11 +22,22 @@ type Service struct {
 	customers *customers.Service
 	orders    *orders.Service
 	checkout  *checkout.Service
+	cfg       Config
+}
+
+// Config is how the subscription domain runs.
+type Config struct {
+	// SweepInterval is how often the due subscriptions are placed (DefaultSweepInterval if
+	// zero): each is placed within it of its next_order_datetime.
+	SweepInterval time.Duration
 }
 
 // New returns the subscription domain and gives the job queue its sweep of due subscriptions.
-func New(p *platform.Platform, sh *shops.Service, cat *catalog.Service, cust *customers.Service, o *orders.Service, co *checkout.Service) *Service {
-	s := &Service{p: p, shops: sh, catalog: cat, customers: cust, orders: o, checkout: co}
+func New(p *platform.Platform, sh *shops.Service, cat *catalog.Service, cust *customers.Service, o *orders.Service, co *checkout.Service, cfg Config) *Service {
+	if cfg.SweepInterval <= 0 {
+		cfg.SweepInterval = DefaultSweepInterval
+	}
+	s := &Service{p: p, shops: sh, catalog: cat, customers: cust, orders: o, checkout: co, cfg: cfg}
 	s.registerSweep()
 	return s
 }
