@@ -78,6 +78,7 @@ func TestGraphQLProductsTakeTheRESTListsFilterAndSearch(t *testing.T) {
 			{map[string]any{"f": "eq(vendor:Leafworks)"}, "[Black Tea Green Tea]"},
 			{map[string]any{"f": "eq(vendor:Leafworks)+like(name:g*)"}, "[Green Tea]"},
 			{map[string]any{"c": "name", "v": "CUP"}, "[Tea Cup]"},
+			{map[string]any{"c": "name", "v": "Gren"}, "[Green Tea]"},
 			{map[string]any{"c": "sku", "v": "SKU-1"}, "[Black Tea]"},
 		} {
 			if got := fmt.Sprint(titles(c.vars)); got != c.want {

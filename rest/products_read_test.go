@@ -20,15 +20,26 @@ func productsPath(a *api, suffix string) string { return "/products/v2/shops/" +
 // one variant each.
 func stock(t *testing.T, a *api, from, n int) {
 	t.Helper()
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("Product %02d", from+i)
+	}
+	stockNamed(t, a, from, names...)
+}
+
+// stockNamed puts products of those names in the shop's catalog as a sync page does, numbered
+// from from, with one variant each.
+func stockNamed(t *testing.T, a *api, from int, names ...string) {
+	t.Helper()
 	ctx := context.Background()
 	sh, err := a.svc.Shops.CachedByIdentifier(ctx, a.shop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := make([]catalog.ConnectorProduct, n)
+	rows := make([]catalog.ConnectorProduct, len(names))
 	for i := range rows {
 		k := from + i
-		name, sku, price := fmt.Sprintf("Product %02d", k), fmt.Sprintf("SKU-%02d", k), "12.50"
+		name, sku, price := names[i], fmt.Sprintf("SKU-%02d", k), "12.50"
 		rows[i] = catalog.ConnectorProduct{PlatformID: fmt.Sprint(1000 + k), PlatformUpdatedAt: "2026-11-01T10:00:00Z", Name: &name,
 			Variants: &[]catalog.ConnectorVariant{{PlatformID: fmt.Sprint("v", k), SKU: &sku, Price: &price}}}
 	}
@@ -116,6 +127,52 @@ func TestWalkingNextURLWhileProductsAreAddedYieldsEachOnce(t *testing.T) {
 			if seen[fmt.Sprintf("Product %02d", i)] != 1 {
 				t.Errorf("Product %02d not seen", i)
 			}
+		}
+	})
+}
+
+// filtercolumn=name with filtervalue is a fuzzy search: a misspelled name finds the product, a
+// word unlike every name finds nothing, and the products found are listed in the list's order,
+// a page at a time through next_url with the search kept.
+func TestTheProductNameSearchFindsAMisspelledNameAndPagesInTheListsOrder(t *testing.T) {
+	eachAPI(t, func(t *testing.T, a *api) {
+		stockNamed(t, a, 0, "Green Tea", "Black Tea", "Milk Oolong", "Tea Cup", "Grey Mug", "Gren Tin")
+		search := func(value, more string) response {
+			return a.do("GET", productsPath(a, "/products?filtercolumn=name&filtervalue="+url.QueryEscape(value)+more), nil).wantStatus(t, 200)
+		}
+		for _, c := range []struct {
+			value string
+			want  string
+		}{
+			{"Gren Tea", "[Green Tea]"},
+			{"Oolnog", "[Milk Oolong]"},
+			{"BLAKC", "[Black Tea]"},
+			{"tea cup", "[Tea Cup]"},
+			{"xqz", "[]"},
+			{"tex", "[]"},
+		} {
+			if got := fmt.Sprint(productNames(t, search(c.value, ""))); got != c.want {
+				t.Errorf("%q: %s, want %s", c.value, got, c.want)
+			}
+		}
+		var walked []string
+		r := search("green", "&limit=2&ordercolumn=name&orderdirection=desc")
+		for pages := 0; ; pages++ {
+			if pages > 5 {
+				t.Fatal("the walk does not end")
+			}
+			p := r.Body["pagination"].(map[string]any)
+			if p["total"] != 3.0 {
+				t.Fatalf("total %v", p["total"])
+			}
+			walked = append(walked, productNames(t, r)...)
+			if p["next_url"] == nil {
+				break
+			}
+			r = followPage(t, a, p["next_url"])
+		}
+		if got := fmt.Sprint(walked); got != "[Grey Mug Gren Tin Green Tea]" {
+			t.Fatalf("the pages of green: %s", got)
 		}
 	})
 }

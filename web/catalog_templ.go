@@ -62,20 +62,20 @@ func productsPage(search string, page *catalog.ProductPage, links keysetLinks, r
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\" autocomplete=\"off\" aria-describedby=\"search-hint\" hx-get=\"/admin/products\" hx-trigger=\"input changed delay:300ms, search\" hx-target=\"#products-list\" hx-select=\"#products-list\" hx-swap=\"outerHTML\" hx-push-url=\"true\"><p class=\"hint\" id=\"search-hint\">Finds the products whose name holds every word you type, in any case; words under ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\" autocomplete=\"off\" aria-describedby=\"search-hint\" hx-get=\"/admin/products\" hx-trigger=\"input changed delay:300ms, search\" hx-target=\"#products-list\" hx-select=\"#products-list\" hx-swap=\"outerHTML\" hx-push-url=\"true\"><p class=\"hint\" id=\"search-hint\">Finds the products whose name holds every word you type, in any case, or a word spelt alike (\"Gren\" finds Green Tea); words under ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var4 string
 			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(catalog.MinSearchWord))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `catalog.templ`, Line: 18, Col: 155}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `catalog.templ`, Line: 18, Col: 203}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, " characters are left out, and a misspelled word finds nothing.</p></form><div id=\"products-list\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, " characters are left out.</p></form><div id=\"products-list\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -98,7 +98,7 @@ func productsPage(search string, page *catalog.ProductPage, links keysetLinks, r
 					return templ_7745c5c3_Err
 				}
 			} else if len(page.Products) == 0 && search != "" {
-				templ_7745c5c3_Err = empty("No product's name holds every word of the search.").Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = empty("No product's name holds every word of the search, or a word spelt alike.").Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

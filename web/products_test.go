@@ -10,8 +10,8 @@ import (
 
 // The catalog page lists the shop's products by name, 20 a page, and searches them as the
 // search is typed with the REST product list's name search (docs/filters.md): every word is
-// found in the name in any case, a misspelled word finds nothing, and a search the list
-// refuses says why.
+// found in the name in any case, or spelt alike (a misspelled name finds the product), and a
+// search the list refuses says why.
 func TestTheProductListIsSearchedByNameAsTheSearchIsTypedAPageAtATime(t *testing.T) {
 	eachConsole(t, func(t *testing.T, c *console) {
 		ctx, sh := context.Background(), c.shopEntity()
@@ -36,8 +36,13 @@ func TestTheProductListIsSearchedByNameAsTheSearchIsTypedAPageAtATime(t *testing
 		c.wantText("#products", "Green Tea")
 		c.wantNoText("#products", "Black Tea")
 
-		c.retype("#search", "Gren")
-		c.waitText("#products-list", "No product's name holds every word of the search.")
+		c.retype("#search", "Gren Tae")
+		c.waitText("#products-list", "No product's name holds every word of the search, or a word spelt alike.")
+
+		c.retype("#search", "Gren Tea")
+		c.waitText("#products-list", "1 in all")
+		c.wantText("#products", "Green Tea")
+		c.wantNoText("#products", "Black Tea")
 
 		c.retype("#search", "mug")
 		c.waitText("#products-list", "21 in all · page 1 of 2")

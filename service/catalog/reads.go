@@ -296,7 +296,7 @@ func (s *Service) productPredicates(ctx context.Context, sh *ent.Shop, q url.Val
 			})
 		}
 	}
-	search, err := searchPredicate(q)
+	search, err := searchPredicate(q, sh.ID)
 	if err != nil {
 		return nil, err
 	}

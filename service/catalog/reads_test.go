@@ -170,9 +170,13 @@ func TestCategoryIDKeepsTheProductsInThatCategory(t *testing.T) {
 	})
 }
 
-func TestFuzzySearchFindsAProductByAnyPartOfItsNameInAnyCase(t *testing.T) {
+// A word of the name search is found in a name holding it in any case, or holding a word spelt
+// alike (pg_trgm's word similarity of 0.3 or more, among the names sharing three letters in a
+// row with it); a short word unlike any name finds nothing.
+func TestFuzzySearchFindsAProductByAnyPartOfItsNameOrAMisspelling(t *testing.T) {
 	eachCatalog(t, func(t *testing.T, svc *service.Service, sh *ent.Shop) {
 		shelf(t, svc, sh)
+		apply(t, svc, sh, catalog.ConnectorProduct{PlatformID: "104", PlatformUpdatedAt: "2026-11-04T10:00:00Z", Name: str("Milk Oolong")})
 		for _, c := range []struct {
 			column, value string
 			want          []string
@@ -181,7 +185,16 @@ func TestFuzzySearchFindsAProductByAnyPartOfItsNameInAnyCase(t *testing.T) {
 			{"name", "reen", []string{"Green Tea"}},
 			{"name", "cup tea", []string{"Tea Cup"}},
 			{"name", "ack te", []string{"Black Tea"}}, // "te" is under three characters: left out
-			{"name", "oolong", []string{}},
+			{"name", "Gren Tea", []string{"Green Tea"}},
+			{"name", "gren", []string{"Green Tea"}},
+			{"name", "Oolnog", []string{"Milk Oolong"}},
+			{"name", "blakc tea", []string{"Black Tea"}},
+			{"name", "oolong", []string{"Milk Oolong"}},
+			{"name", "sencha", []string{}},
+			{"name", "xqz", []string{}},
+			{"name", "tex", []string{}}, // a word of three letters is found as it is
+			{"name", "gren oolnog", []string{}},
+			{"name", "te!!", []string{}},
 			{"sku", "TEA-", []string{"Green Tea", "Black Tea"}},
 			{"sku", "TEA-G", []string{"Green Tea"}},
 			{"sku", "tea-", []string{}},
@@ -189,6 +202,53 @@ func TestFuzzySearchFindsAProductByAnyPartOfItsNameInAnyCase(t *testing.T) {
 			got := names(list(t, svc, sh, url.Values{"filtercolumn": {c.column}, "filtervalue": {c.value}}.Encode()))
 			if !slices.Equal(got, c.want) {
 				t.Errorf("%s %q: %v, want %v", c.column, c.value, got, c.want)
+			}
+		}
+	})
+}
+
+// The products a search finds are listed in the list's order, and walking next_url yields each
+// of them once, in that order, with the total of those found.
+func TestAFuzzySearchIsPagedInTheListsOrder(t *testing.T) {
+	eachCatalog(t, func(t *testing.T, svc *service.Service, sh *ent.Shop) {
+		for i, name := range []string{"Green Tea", "Earl Grey", "Tea Cup", "Gren Tin", "Greem Mug", "Black Tea"} {
+			apply(t, svc, sh, catalog.ConnectorProduct{PlatformID: fmt.Sprint("p", i), PlatformUpdatedAt: "2026-11-01T10:00:00Z", Name: str(name)})
+		}
+		for _, c := range []struct {
+			order string
+			want  []string
+		}{
+			{"", []string{"Green Tea", "Earl Grey", "Gren Tin", "Greem Mug"}},
+			{"ordercolumn=name", []string{"Earl Grey", "Greem Mug", "Green Tea", "Gren Tin"}},
+			{"ordercolumn=name&orderdirection=desc", []string{"Gren Tin", "Green Tea", "Greem Mug", "Earl Grey"}},
+		} {
+			q, _ := url.ParseQuery(c.order + "&limit=3&filtercolumn=name&filtervalue=green")
+			var got []string
+			for pages := 0; ; pages++ {
+				if pages > 5 {
+					t.Fatal("the walk does not end")
+				}
+				p, err := svc.Catalog.ListProducts(context.Background(), sh, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Pagination.Total != 4 {
+					t.Errorf("%s: total %d", c.order, p.Pagination.Total)
+				}
+				got = append(got, names(p)...)
+				if p.Pagination.Next == nil {
+					break
+				}
+				for k, v := range p.Pagination.Next {
+					if v == nil {
+						q.Del(k)
+					} else {
+						q[k] = v
+					}
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%q: %v, want %v", c.order, got, c.want)
 			}
 		}
 	})

@@ -3,24 +3,34 @@ package catalog
 import (
 	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
+	"github.com/lib/pq"
 
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/variant"
+	"github.com/checkoutd/checkoutd/service/trigram"
 )
 
-// The fuzzy search of the product list (filtercolumn and filtervalue, docs/api.md "Products"),
-// each column answered from an index rather than a scan of the shop's products:
-//   - name: every word of the value (of at least MinSearchWord characters) is found somewhere in
-//     the product's name, in any case. PostgreSQL answers from the GIN trigram index
-//     product_search (ILIKE), SQLite from the FTS5 trigram table product_search_fts.
+// The fuzzy search of the product list (filtercolumn and filtervalue, docs/filters.md), each
+// column answered from an index rather than a scan of the shop's products:
+//   - name: every word of the value (of at least MinSearchWord characters) is found in the
+//     product's name: as a part of it, in any case, or spelt like a part of it: the name holds
+//     three letters or digits in a row of the word (wordTrigrams: what the index finds) and pg_trgm's
+//     word_similarity of the word in the name is at least trigram.Threshold, so that "Gren"
+//     finds Green Tea and "Oolnog" Oolong. The index intersects the words' candidates, on which
+//     alone the similarity is computed: PostgreSQL's GIN trigram index product_search (ILIKE
+//     ANY) and word_similarity; SQLite's FTS5 trigram table product_search_fts and
+//     checkoutd_word_similarity (service/trigram), which decides as PostgreSQL's does.
 //   - sku: a variant's SKU starts with the value (case-sensitive), from the index on
 //     (shop_id, sku) as a range of byte order.
 // A name's handle, kept in the product's platform data, has no column nor index of its own.
+// The products found are listed in the list's order (ordercolumn, id by default), as the
+// customers' search lists its own: a page's cursor is the list's, and next_url yields each once.
 
 const (
 	// MinSearchWord is the shortest word searched, in characters: a trigram index finds
@@ -37,7 +47,7 @@ var SearchColumns = []string{"name", "sku"}
 // highest follows every text of a prefix in byte order (U+10FFFF, the last code point).
 const highest = "\U0010FFFF"
 
-func searchPredicate(q url.Values) (predicate.Product, error) {
+func searchPredicate(q url.Values, shopID int) (predicate.Product, error) {
 	column, value := q.Get("filtercolumn"), q.Get("filtervalue")
 	if column == "" && value == "" {
 		return nil, nil
@@ -54,11 +64,7 @@ func searchPredicate(q url.Values) (predicate.Product, error) {
 		if err != nil {
 			return nil, err
 		}
-		return predicate.Product(func(s *sql.Selector) {
-			for _, w := range words {
-				s.Where(nameHolds(s, w))
-			}
-		}), nil
+		return predicate.Product(nameSearch(words, shopID)), nil
 	case "sku":
 		return product.HasVariantsWith(variant.SkuGTE(value), variant.SkuLT(value+highest)), nil
 	}
@@ -81,17 +87,85 @@ func searchWords(value string) ([]string, error) {
 	return words, nil
 }
 
-// nameHolds keeps the products whose name holds w, in any case.
-func nameHolds(s *sql.Selector, w string) *sql.Predicate {
-	title := s.C(product.FieldTitle)
-	return sql.P(func(b *sql.Builder) {
-		if b.Dialect() == dialect.Postgres {
-			contains := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(w) + "%"
-			b.Ident(title).WriteString(" ILIKE ").Arg(contains)
-			return
+// nameSearch keeps the shop's products in whose name every word is found: by one query of the
+// index for all the words, whose candidates hold a trigram of each (wordTrigrams), so that the
+// index intersects the words' candidates, and the word similarity is computed on those alone.
+func nameSearch(words []string, shopID int) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		id, title := s.C(product.FieldID), s.C(product.FieldTitle)
+		s.Where(sql.P(func(b *sql.Builder) {
+			if b.Dialect() == dialect.Postgres {
+				// The candidates are the shop's whose title is ILIKE ANY of each word's trigrams,
+				// which the GIN index answers. OFFSET 0 keeps the subquery apart, planned alone
+				// and so answered by the index: pulled up into the list's query, PostgreSQL reads
+				// a page in id order by walking the products in that order through
+				// word_similarity until the page is full, all of them when fewer are found.
+				b.Ident(id).WriteString(" IN (SELECT id FROM " + product.Table + " WHERE ").
+					Ident(product.FieldShopID).WriteString(" = ").Arg(shopID)
+				for _, w := range words {
+					trigrams := wordTrigrams(w)
+					patterns := make([]string, len(trigrams))
+					for i, t := range trigrams {
+						patterns[i] = holding(t)
+					}
+					b.WriteString(" AND ").Ident(product.FieldTitle).WriteString(" ILIKE ANY (").Arg(pq.Array(patterns)).WriteString("::text[])")
+				}
+				for _, w := range words {
+					b.WriteString(" AND (").Ident(product.FieldTitle).WriteString(" ILIKE ").Arg(holding(w)).
+						WriteString(" OR word_similarity(").Arg(w).Comma().Ident(product.FieldTitle).WriteString(") >= ").Arg(trigram.Threshold).
+						WriteString(")")
+				}
+				b.WriteString(" OFFSET 0)")
+				return
+			}
+			// One FTS5 query: an AND of the words' ORs of trigrams. A phrase of the trigram
+			// tokenizer matches the rows holding it, in any case.
+			match := make([]string, len(words))
+			for i, w := range words {
+				var either []string
+				for _, t := range wordTrigrams(w) {
+					either = append(either, phrase(t))
+				}
+				match[i] = "(" + strings.Join(either, " OR ") + ")"
+			}
+			b.Ident(id).WriteString(" IN (SELECT rowid FROM product_search_fts WHERE product_search_fts MATCH ").
+				Arg(strings.Join(match, " AND ")).WriteString(")")
+			for _, w := range words {
+				b.WriteString(" AND (").Ident(id).WriteString(" IN (SELECT rowid FROM product_search_fts WHERE product_search_fts MATCH ").
+					Arg(phrase(w)).WriteString(") OR " + trigram.WordSimilarityFunc + "(").Arg(w).Comma().Ident(title).
+					WriteString(") >= ").Arg(trigram.Threshold).WriteString(")")
+			}
+		}))
+	}
+}
+
+// wordTrigrams are the distinct runs of three letters or digits of w, one of which a name
+// holds when it holds w or a word spelt alike (pg_trgm's trigrams are of letters and digits, and
+// those padding a word with spaces are left out, as the index cannot find them); w itself when
+// it has none, whose name must then hold it. A run across other characters would be no help:
+// PostgreSQL's index finds no trigram in "%a!!%" and reads all of itself.
+func wordTrigrams(w string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, part := range strings.FieldsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		r := []rune(part)
+		for i := 0; i+3 <= len(r); i++ {
+			if t := string(r[i : i+3]); !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
 		}
-		// A phrase of the trigram tokenizer matches the rows holding it, in any case.
-		b.Ident(s.C(product.FieldID)).WriteString(" IN (SELECT rowid FROM product_search_fts WHERE product_search_fts MATCH ").
-			Arg(`"` + strings.ReplaceAll(w, `"`, `""`) + `"`).WriteString(")")
-	})
+	}
+	if len(out) == 0 {
+		return []string{w}
+	}
+	return out
+}
+
+// phrase is the FTS5 query of the rows holding t.
+func phrase(t string) string { return `"` + strings.ReplaceAll(t, `"`, `""`) + `"` }
+
+// holding is the LIKE pattern of the texts holding t.
+func holding(t string) string {
+	return "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(t) + "%"
 }

@@ -1,17 +1,15 @@
 package customers
 
 import (
-	"database/sql/driver"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
-	"modernc.org/sqlite"
 
 	"github.com/checkoutd/checkoutd/ent/customer"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/trigram"
 )
 
 // The fuzzy search of the customer list (`search`, docs/api.md "Customers"): each word of the
@@ -20,11 +18,11 @@ import (
 // of the email or phone (any case). Both databases answer from an index:
 // PostgreSQL from the GIN trigram index customer_search (its % operator and ILIKE), SQLite from
 // the FTS5 trigram table customer_search_fts (the rows sharing a trigram with the word), whose
-// candidates the same similarity, computed by checkoutd_similarity, then decides.
+// candidates the same similarity, computed by checkoutd_similarity (service/trigram), then decides.
 
 const (
 	// SimilarityThreshold is pg_trgm's default threshold of its % operator.
-	SimilarityThreshold = 0.3
+	SimilarityThreshold = trigram.Threshold
 	// MinSearchWord is the shortest word searched, in characters: a trigram index finds
 	// nothing shorter than a trigram; shorter words of a search are left out.
 	MinSearchWord = 3
@@ -33,25 +31,6 @@ const (
 	MaxSearchLength = 255
 	maxSearchWord   = 64
 )
-
-func init() {
-	// SQLite's side of pg_trgm's similarity, for the search's candidates.
-	if err := sqlite.RegisterDeterministicScalarFunction("checkoutd_similarity", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-		return Similarity(text(args[0]), text(args[1])), nil
-	}); err != nil {
-		panic(err)
-	}
-}
-
-func text(v driver.Value) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []byte:
-		return string(v)
-	}
-	return ""
-}
 
 func searchInvalid(message string) *problem.Error {
 	return &problem.Error{Kind: problem.Malformed, Code: problem.CodeBadRequest, Type: "query.invalid", Message: message,
@@ -131,7 +110,7 @@ func wordPredicate(s *sql.Selector, w string) *sql.Predicate {
 			if i > 0 {
 				b.WriteString(" OR ")
 			}
-			b.WriteString("checkoutd_similarity(").Ident(s.C(c)).Comma().Arg(w).WriteString(") >= ").Arg(SimilarityThreshold)
+			b.WriteString(trigram.SimilarityFunc + "(").Ident(s.C(c)).Comma().Arg(w).WriteString(") >= ").Arg(SimilarityThreshold)
 		}
 		for _, c := range parts {
 			b.WriteString(" OR ").Ident(s.C(c)).WriteString(" LIKE ").Arg(contains).WriteString(" ESCAPE ").Arg(`\`)
@@ -162,33 +141,4 @@ func matchAnyTrigram(w string) string {
 		terms = append(terms, quote(t))
 	}
 	return quote(w) + " OR {first_name last_name} : (" + strings.Join(terms, " OR ") + ")"
-}
-
-// Similarity is pg_trgm's similarity of a and b: the trigrams they share over the trigrams of
-// either, each word (letters and digits, in lower case) padded with two spaces before and one
-// after.
-func Similarity(a, b string) float64 {
-	ta, tb := trigrams(a), trigrams(b)
-	if len(ta) == 0 || len(tb) == 0 {
-		return 0
-	}
-	common := 0
-	for t := range ta {
-		if tb[t] {
-			common++
-		}
-	}
-	return float64(common) / float64(len(ta)+len(tb)-common)
-}
-
-func trigrams(s string) map[string]bool {
-	set := map[string]bool{}
-	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	for _, w := range words {
-		r := append([]rune("  "+w), ' ')
-		for i := 0; i+3 <= len(r); i++ {
-			set[string(r[i:i+3])] = true
-		}
-	}
-	return set
 }

@@ -2,13 +2,11 @@ package customers_test
 
 import (
 	"context"
-	"math"
 	"net/url"
 	"testing"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
-	"github.com/checkoutd/checkoutd/service/customers"
 )
 
 func searched(t *testing.T, svc *service.Service, sh *ent.Shop, search string) []string {
@@ -52,22 +50,4 @@ func TestCustomerSearchIndexFollowsEveryChange(t *testing.T) {
 			t.Fatalf("a removed customer found: %v", got)
 		}
 	})
-}
-
-// Similarity is pg_trgm's: the shared trigrams of the padded words over all of them.
-func TestSimilarityIsPgTrgms(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want float64
-	}{
-		{"Smith", "smiht", 3.0 / 9},
-		{"John", "jonh", 2.0 / 8},
-		{"word", "word", 1},
-		{"", "word", 0},
-		{"Smithe", "smith", 5.0 / 8},
-	} {
-		if got := customers.Similarity(c.a, c.b); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("similarity(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
-		}
-	}
 }

@@ -29,7 +29,7 @@ const maxCachedStatements = 512
 
 func init() {
 	// The driver the sqlite package registers, whose connections have the SQL functions its
-	// package-level Register*Function calls add (customers' checkoutd_similarity).
+	// package-level Register*Function calls add (service/trigram's pg_trgm measures).
 	probe, err := sql.Open("sqlite", "")
 	if err != nil {
 		panic(err)
