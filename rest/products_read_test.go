@@ -169,7 +169,7 @@ func TestTheProductNameSearchFindsAMisspelledNameAndPagesInTheListsOrder(t *test
 			if p["next_url"] == nil {
 				break
 			}
-			r = followPage(t, a, p["next_url"])
+			r = follow(t, a, p["next_url"])
 		}
 		if got := fmt.Sprint(walked); got != "[Grey Mug Gren Tin Green Tea]" {
 			t.Fatalf("the pages of green: %s", got)
