@@ -100,7 +100,7 @@ func loadCustomersPostgres(dbURL, shop string, n int, now time.Time) (customerLo
 // that the server's own writer (its job queue) waits for the lock well within its busy timeout.
 const (
 	sqliteBatch  = 500
-	sqliteTxRows = 5_000
+	sqliteTxRows = 10_000
 )
 
 func loadCustomersSQLite(dbURL, shop string, n int, now time.Time) (customerLoad, error) {
