@@ -2,6 +2,7 @@ package customers
 
 import (
 	"database/sql/driver"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -174,27 +175,52 @@ func matchAnyTrigram(w string) string {
 // either, each word (letters and digits, in lower case) padded with two spaces before and one
 // after.
 func Similarity(a, b string) float64 {
-	ta, tb := trigrams(a), trigrams(b)
+	// SQLite calls it for every candidate row of a search: the trigrams are packed in integers
+	// and compared sorted, not kept in maps.
+	var bufA, bufB [64]uint64
+	ta, tb := trigrams(a, bufA[:0]), trigrams(b, bufB[:0])
 	if len(ta) == 0 || len(tb) == 0 {
 		return 0
 	}
 	common := 0
-	for t := range ta {
-		if tb[t] {
+	for i, j := 0, 0; i < len(ta) && j < len(tb); {
+		switch {
+		case ta[i] == tb[j]:
 			common++
+			i++
+			j++
+		case ta[i] < tb[j]:
+			i++
+		default:
+			j++
 		}
 	}
 	return float64(common) / float64(len(ta)+len(tb)-common)
 }
 
-func trigrams(s string) map[string]bool {
-	set := map[string]bool{}
-	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	for _, w := range words {
-		r := append([]rune("  "+w), ' ')
-		for i := 0; i+3 <= len(r); i++ {
-			set[string(r[i:i+3])] = true
+// trigrams appends the distinct trigrams of s to buf, sorted, each as its three runes packed in
+// an integer.
+func trigrams(s string, buf []uint64) []uint64 {
+	var word []rune
+	flush := func() {
+		if len(word) == 0 {
+			return
 		}
+		padded := append([]rune{' ', ' '}, word...)
+		padded = append(padded, ' ')
+		for i := 0; i+3 <= len(padded); i++ {
+			buf = append(buf, uint64(padded[i])<<42|uint64(padded[i+1])<<21|uint64(padded[i+2]))
+		}
+		word = word[:0]
 	}
-	return set
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			word = append(word, r)
+			continue
+		}
+		flush()
+	}
+	flush()
+	slices.Sort(buf)
+	return slices.Compact(buf)
 }
