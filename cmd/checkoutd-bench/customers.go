@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -281,18 +282,21 @@ func (r CustomersReport) markdown(w func(string, ...any)) {
 	w("\n### Customer list: %s customers, %d readers, %d rows a page\n\n", thousands(float64(r.Customers)), r.Readers, customerPageLimit)
 	w("| Read | Query | Rows (of total) | Requests/s | p50 | p99 | Alone p50 / p99 | checkoutd CPU per request | Errors |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, x := range r.Reads {
-		query := x.Query
-		if len(query) > 60 {
-			query = query[:57] + "..."
-		}
+		query := cursorParam.ReplaceAllString(x.Query, "${1}CURSOR")
 		w("| %s | `%s` | %d (%s) | %.0f | %.1f ms | %.1f ms | %.1f / %.1f ms | %.2f ms | %d |\n", x.Name, query, x.Rows, thousands(float64(x.Total)),
 			x.PerSecond, x.P50, x.P99, x.AloneP50, x.AloneP99, x.ServerCPUms, x.Errors)
 	}
-	w("\nThe customers (%s shown, the rest deleted on the platform) were written straight into the database beside the running server in %.1f s",
-		thousands(float64(r.Live)), r.LoadSeconds)
+	w("\nThe shop's customers (%s shown, and %s deleted on the platform beside them) were written straight into the database, beside the running server, in %.1f s",
+		thousands(float64(r.Live)), thousands(float64(customerRows(r.Customers)-r.Customers)), r.LoadSeconds)
 	if r.AnalyzeSeconds > 0 {
-		w(", then VACUUM (ANALYZE), as autovacuum would run it, in %.1f s", r.AnalyzeSeconds)
+		w(", then VACUUM (ANALYZE) as autovacuum would run it (%.1f s)", r.AnalyzeSeconds)
 	}
-	w(". The walk to page %s through next_url took %.1f s, one page after another. The fuzzy search found %d of the %d known customers it must find.\n\n",
-		thousands(float64(r.WalkPages)), r.WalkSeconds, r.KnownFound, r.Known)
+	w(": deterministic pseudo-random names (common ones shared by many customers, a long tail of rare ones), emails and phones. ")
+	w("The walk to page %s through next_url took %.1f s, one page after another; its readers then read that page's URL. ", thousands(float64(r.WalkPages)), r.WalkSeconds)
+	w("Each read ran alone for a while (the Alone column: latency without queueing), then with %d readers for the figure's duration. ", r.Readers)
+	w("On PostgreSQL most of a read's work is the database's, which the checkoutd CPU column leaves out. ")
+	w("The fuzzy search found %d of the %d known customers it must find (search and ids together).\n\n", r.KnownFound, r.Known)
 }
+
+// cursorParam is the cursor of a list's URL, shown shortened.
+var cursorParam = regexp.MustCompile(`((?:after|before)=)[^&]+`)

@@ -81,7 +81,7 @@ func main() {
 	}
 	c.databases = strings.Split(dbs, ",")
 	c.runs, c.duration, c.levels = 3, 5*time.Second, []int{1, 8, 32, 128}
-	limit := 20 * time.Minute
+	limit := 30 * time.Minute
 	if c.quick {
 		c.runs, c.duration, c.levels, limit = 1, 2*time.Second, []int{1, 32}, 3*time.Minute
 	}

@@ -18,11 +18,11 @@ import (
 // The fuzzy search of the customer list (`search`, docs/api.md "Customers"): each word of the
 // search must be found in a customer: in the first or last name as a name spelt alike (pg_trgm's
 // trigram similarity of at least SimilarityThreshold, so that "Smiht" finds Smith), or as part
-// of the email or phone (any case). Both databases answer from an index:
-// PostgreSQL from the GIN trigram index customer_search (its % operator and ILIKE, the bitmaps of
-// every column and word combined), SQLite from
-// the FTS5 trigram table customer_search_fts (the rows sharing a trigram with the word), whose
-// candidates the same similarity, computed by checkoutd_similarity, then decides.
+// of the email or phone (any case). Both databases answer from an index: PostgreSQL from the
+// GIN trigram index customer_search (its % operator and ILIKE, the bitmaps of every column and
+// word combined), SQLite from the FTS5 trigram table customer_search_fts (the rows sharing a
+// trigram with the word), whose candidates the same similarity, computed by
+// checkoutd_similarity, then decides.
 
 const (
 	// SimilarityThreshold is pg_trgm's default threshold of its % operator.
@@ -116,10 +116,10 @@ func wordPredicate(s *sql.Selector, w string) *sql.Predicate {
 			// One condition per column, ORed: PostgreSQL answers each from the GIN index, ORs
 			// the bitmaps of a word and ANDs those of the words, so that only the rows that may
 			// hold every word are read from the table. That plan needs the table's statistics
-			// (autovacuum's, docs/architecture.md): without them the planner takes a table of a
-			// million rows for a few and reads every row instead. Subqueries of one column each,
-			// which leave the planner no other way, read every row that holds each word on its
-			// own: ten times the time for a common first name.
+			// (docs/operations.md): without them the planner takes a large table for a small one
+			// and reads every row. A subquery per column, which leaves the planner no other way,
+			// reads from the table every row holding each word on its own: all the Johns of a
+			// search for John Smith.
 			b.WriteString("(")
 			for i, c := range names {
 				if i > 0 {

@@ -296,10 +296,9 @@ func Link(u *url.URL, params url.Values) string {
 	return out.String()
 }
 
-// Counts keeps large totals for a while: counting is linear in the rows counted (a million
-// customers take a tenth of a second or more), so that a walk through a large list through
-// next_url, or many readers of one list, count once a while rather than on every page. A small
-// total is counted each time (it is cheap) and is therefore exact.
+// Counts keeps large totals for a while: counting is linear in the rows counted, so that a walk
+// through a large list through next_url, or many readers of one list, count once a while rather
+// than on every page. A small total is counted each time (it is cheap) and is therefore exact.
 //
 // A kept total is fresh for CountCacheTTL, or CountCostFactor times as long as counting it took
 // when that is longer, so that recounting a list read without pause costs a bounded share of
