@@ -48,9 +48,11 @@ lint:
 	$(GO) vet ./...
 
 # Load harness: starts checkoutd itself on fresh SQLite and PostgreSQL databases and writes
-# docs/benchmarks.md and docs/bench/ (about 8 minutes, the platform connector's figures half of it; it stops itself at 20;
-# bench-quick under 3). While working on some figures, run them alone, e.g. `go run ./cmd/checkoutd-bench
-# -only connector -databases sqlite -out bin/c.md -json bin/c.json` (-only's names: -h).
+# docs/benchmarks.md and docs/bench/ (about 12 minutes: the platform connector's figures 4 of
+# them, the customer list's 4, a million customers loaded on each database; it stops itself at
+# 30; bench-quick under 3). While working on some figures, run them alone, e.g. `go run
+# ./cmd/checkoutd-bench -only connector -databases sqlite -out bin/c.md -json bin/c.json`
+# (-only's names: -h).
 bench: build
 	$(GO) run ./cmd/checkoutd-bench -bin $(BIN)
 

@@ -34,12 +34,14 @@ type config struct {
 	markOne   bool
 	// markUnder, with markOne, is "rsa" or "overrides": the marked checkout runs under them.
 	markUnder string
+	// customers is how many customers the customers figure loads (0: its default).
+	customers int
 	// only, when not empty, names the figures to run (the others are left out of the report).
 	only map[string]bool
 }
 
 // figures are the parts of a run -only can name; the connector's three parts can be named alone.
-var figures = []string{"checkout", "reads", "contention", "webhooks", "remote", "subscriptions", "connector", "notifications", "sync", "orders"}
+var figures = []string{"checkout", "reads", "contention", "webhooks", "remote", "subscriptions", "connector", "notifications", "sync", "orders", "customers"}
 
 var connectorParts = []string{"notifications", "sync", "orders"}
 
@@ -65,6 +67,7 @@ func main() {
 	flag.StringVar(&dbs, "databases", "sqlite,postgres", "databases to run on")
 	flag.StringVar(&c.postgres, "postgres", envOr("CHECKOUT_TEST_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server (loopback only)")
 	flag.BoolVar(&c.markOne, "mark-one-checkout", false, "PostgreSQL only: after the warm-up, run one guest checkout between two marker statements and stop (count its statements in PostgreSQL's statement log: docs/benchmarks.md)")
+	flag.IntVar(&c.customers, "customers", 0, "customers loaded for the customers figure (default 1,000,000; quick 100,000)")
 	levels := flag.String("levels", "", "concurrency levels, comma separated (default 1,8,32,128; quick 1,32)")
 	duration := flag.Duration("duration", 0, "length of each run (default 5s; quick 2s)")
 	flag.StringVar(&c.markUnder, "mark-under", "", "with -mark-one-checkout: rsa or overrides, to count the statements of a checkout under the remote figure's RSA or its five overrides")
@@ -81,7 +84,7 @@ func main() {
 	}
 	c.databases = strings.Split(dbs, ",")
 	c.runs, c.duration, c.levels = 3, 5*time.Second, []int{1, 8, 32, 128}
-	limit := 20 * time.Minute
+	limit := 30 * time.Minute
 	if c.quick {
 		c.runs, c.duration, c.levels, limit = 1, 2*time.Second, []int{1, 32}, 3*time.Minute
 	}
@@ -276,6 +279,11 @@ func benchmarkOn(ctx context.Context, c config, db string) (*DatabaseReport, err
 	// the platform, which the figures before must not pay for.
 	if c.measures("connector") {
 		if out.Connector, err = benchmarkConnector(c, srv, cl, gatewayID); err != nil {
+			return nil, err
+		}
+	}
+	if c.measures("customers") {
+		if out.Customers, err = benchmarkCustomers(c, srv); err != nil {
 			return nil, err
 		}
 	}

@@ -45,6 +45,7 @@ type DatabaseReport struct {
 	Webhooks      WebhooksReport   `json:"webhooks"`
 	Remote        RemoteReport     `json:"remote"`
 	Connector     ConnectorReport  `json:"platform_connector"`
+	Customers     CustomersReport  `json:"customers"`
 	PeakRSS       int64            `json:"peak_rss_bytes"`
 
 	Subscriptions SubscriptionsReport `json:"subscriptions"`
@@ -226,6 +227,9 @@ func (r *Report) targets() []target {
 				}
 			}
 		}
+		if r.has("customers") {
+			out = append(out, db.Customers.target(db.Database))
+		}
 	}
 	return out
 }
@@ -382,6 +386,9 @@ func (r *Report) markdown() string {
 		}
 		if r.has("connector") {
 			db.Connector.markdown(w)
+		}
+		if r.has("customers") {
+			db.Customers.markdown(w)
 		}
 		w("### Start-up and memory\n\nExec to `/readyz` 200: %.0f ms (runs: %v). RSS after start: %s. Peak RSS over the whole run: %s.\n\n",
 			median(db.Startup), db.Startup, mib(db.RSSAfterStart[0]), mib(db.PeakRSS))

@@ -299,6 +299,22 @@ var (
 				},
 			},
 			{
+				Name:    "customer_live_by_last_name",
+				Unique:  false,
+				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[5], CustomersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "platform_deleted_at IS NULL",
+				},
+			},
+			{
+				Name:    "customer_live_by_email",
+				Unique:  false,
+				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[6], CustomersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "platform_deleted_at IS NULL",
+				},
+			},
+			{
 				Name:    "customer_search",
 				Unique:  false,
 				Columns: []*schema.Column{CustomersColumns[4], CustomersColumns[5], CustomersColumns[6], CustomersColumns[7]},

@@ -50,6 +50,12 @@ func (Customer) Indexes() []ent.Index {
 		// customers the platform has not deleted, in id order (keyset pages, no sort), and their
 		// count from the index alone.
 		index.Fields("shop_id", "id").StorageKey("customer_live_by_id").Annotations(entsql.IndexWhere("platform_deleted_at IS NULL")),
+		// customer_live_by_last_name and customer_live_by_email serve the list's filters on the
+		// last name or the email that compare whole values (eq, in, comparisons), their totals
+		// from the index alone, and the list in either order (keyset pages on (column, id)): the
+		// two ways a shop's staff and its integrations look a customer up.
+		index.Fields("shop_id", "last_name", "id").StorageKey("customer_live_by_last_name").Annotations(entsql.IndexWhere("platform_deleted_at IS NULL")),
+		index.Fields("shop_id", "email", "id").StorageKey("customer_live_by_email").Annotations(entsql.IndexWhere("platform_deleted_at IS NULL")),
 		// customer_search is the fuzzy search's index on PostgreSQL: pg_trgm's trigrams of each
 		// searched column (the extension is created by its own migration, before this index). On
 		// SQLite ent declares it as a plain index; the search there uses the FTS5 table

@@ -211,7 +211,7 @@ func (s *Service) ListProducts(ctx context.Context, sh *ent.Shop, q url.Values) 
 	}
 	read := s.p.DB.Read
 	key := countKey("products", sh, q, "filter", "categoryid", "filtercolumn", "filtervalue", "updated_at_min", "updated_at_max", "include_deleted")
-	total, err := s.counts.Total(key, s.p.Clock(), func() (int, error) {
+	total, err := s.counts.Total(ctx, key, s.p.Clock(), func(ctx context.Context) (int, error) {
 		return read.Product.Query().Where(preds...).Count(ctx)
 	})
 	if err != nil {
@@ -411,7 +411,7 @@ func (s *Service) ListVariants(ctx context.Context, sh *ent.Shop, q url.Values) 
 		preds = append(preds, predicate.Variant(f.Predicate()))
 	}
 	read := s.p.DB.Read
-	total, err := s.counts.Total(countKey("variants", sh, q, "filter", "updated_at_min", "updated_at_max"), s.p.Clock(), func() (int, error) {
+	total, err := s.counts.Total(ctx, countKey("variants", sh, q, "filter", "updated_at_min", "updated_at_max"), s.p.Clock(), func(ctx context.Context) (int, error) {
 		return read.Variant.Query().Where(preds...).Count(ctx)
 	})
 	if err != nil {
@@ -466,7 +466,7 @@ func (s *Service) ListCategories(ctx context.Context, sh *ent.Shop, q url.Values
 		preds = append(preds, predicate.Category(f.Predicate()))
 	}
 	read := s.p.DB.Read
-	total, err := s.counts.Total(countKey("categories", sh, q, "filter", "updated_at_min", "updated_at_max"), s.p.Clock(), func() (int, error) {
+	total, err := s.counts.Total(ctx, countKey("categories", sh, q, "filter", "updated_at_min", "updated_at_max"), s.p.Clock(), func(ctx context.Context) (int, error) {
 		return read.Category.Query().Where(preds...).Count(ctx)
 	})
 	if err != nil {

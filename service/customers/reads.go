@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/customer"
 	"github.com/checkoutd/checkoutd/ent/customeraddress"
@@ -74,17 +76,33 @@ func (s *Service) List(ctx context.Context, sh *ent.Shop, q url.Values) (*Page, 
 		return &Page{Customers: []*ent.Customer{}, Pagination: filter.Pagination{PerPage: page.Limit, CurrentPage: page.Page}}, nil
 	}
 	read := s.p.DB.Read
-	total, err := s.counts.Total(countKey(sh, q), s.p.Clock(), func() (int, error) {
-		return read.Customer.Query().Where(preds...).Count(ctx)
-	})
-	if err != nil {
+	key, now := countKey(sh, q), s.p.Clock()
+	count := func(ctx context.Context) (int, error) { return read.Customer.Query().Where(preds...).Count(ctx) }
+	query := func(where ...predicate.Customer) *ent.CustomerQuery {
+		return read.Customer.Query().Where(where...).Where(predicate.Customer(page.Keyset())).
+			Order(customer.OrderOption(page.OrderBy())).Offset(page.Offset()).Limit(page.Fetch()).
+			WithAddresses(func(q *ent.CustomerAddressQuery) { q.Order(ent.Asc(customeraddress.FieldID)) })
+	}
+	total, kept := s.counts.Kept(ctx, key, now, count)
+	var rows []*ent.Customer
+	if _, search := q["search"]; search && !kept {
+		// A search's count costs what its page does (the index work, whatever the rows it
+		// finds): one query reads the page and counts the rows.
+		began := time.Now()
+		if rows, err = query(withTotal(preds)).All(ctx); err != nil {
+			return nil, err
+		}
+		if len(rows) > 0 {
+			total, kept = totalOf(rows[0]), true
+			s.counts.Keep(key, now, total, time.Since(began))
+		}
+	} else if rows, err = query(preds...).All(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := read.Customer.Query().Where(preds...).Where(predicate.Customer(page.Keyset())).
-		Order(customer.OrderOption(page.OrderBy())).Offset(page.Offset()).Limit(page.Fetch()).
-		WithAddresses(func(q *ent.CustomerAddressQuery) { q.Order(ent.Asc(customeraddress.FieldID)) }).All(ctx)
-	if err != nil {
-		return nil, err
+	if !kept {
+		if total, err = s.counts.Total(ctx, key, now, count); err != nil {
+			return nil, err
+		}
 	}
 	keys := make([]filter.Row, len(rows))
 	for i, c := range rows {
@@ -97,6 +115,30 @@ func (s *Service) List(ctx context.Context, sh *ent.Shop, q url.Values) (*Page, 
 		out.Cursors[i] = page.CursorOf(keys[k])
 	}
 	return out, nil
+}
+
+// totalColumn is the column withTotal adds: the count of the list's rows.
+const totalColumn = "checkoutd_list_total"
+
+// withTotal keeps the rows of preds, read from a subquery that also counts them all (before the
+// page's position and size apply): a list's page and its total in one query.
+func withTotal(preds []predicate.Customer) predicate.Customer {
+	return func(s *sql.Selector) {
+		rows := sql.Dialect(s.Dialect()).Select("*").AppendSelectExprAs(sql.Expr("COUNT(*) OVER ()"), totalColumn).
+			From(sql.Table(customer.Table))
+		for _, p := range preds {
+			p(rows)
+		}
+		s.From(rows.As(customer.Table))
+		s.AppendSelect(s.C(totalColumn))
+	}
+}
+
+// totalOf is the count withTotal read with c.
+func totalOf(c *ent.Customer) int {
+	v, _ := c.Value(totalColumn)
+	n, _ := v.(int64)
+	return int(n)
 }
 
 func orderValue(name string, c *ent.Customer) any {

@@ -90,17 +90,22 @@ func wordPredicate(s *sql.Selector, w string) *sql.Predicate {
 	contains := "%" + escapeLike(w) + "%"
 	return sql.P(func(b *sql.Builder) {
 		if b.Dialect() == dialect.Postgres {
-			// One subquery per column, each answered by the GIN index alone: PostgreSQL plans an
-			// OR of these conditions as a scan of every row (it underrates the cost of %).
-			b.Ident(s.C(customer.FieldID)).WriteString(" IN (")
+			// One condition per column, ORed: PostgreSQL answers each from the GIN index, ORs
+			// the bitmaps of a word and ANDs those of the words, so that only the rows that may
+			// hold every word are read from the table. That plan needs the table's statistics
+			// (docs/operations.md): without them the planner takes a large table for a small one
+			// and reads every row. A subquery per column, which leaves the planner no other way,
+			// reads from the table every row holding each word on its own: all the Johns of a
+			// search for John Smith.
+			b.WriteString("(")
 			for i, c := range names {
 				if i > 0 {
-					b.WriteString(" UNION ALL ")
+					b.WriteString(" OR ")
 				}
-				b.WriteString("SELECT id FROM " + customer.Table + " WHERE ").Ident(c).WriteString(" % ").Arg(w)
+				b.Ident(s.C(c)).WriteString(" % ").Arg(w)
 			}
 			for _, c := range parts {
-				b.WriteString(" UNION ALL SELECT id FROM " + customer.Table + " WHERE ").Ident(c).WriteString(" ILIKE ").Arg(contains)
+				b.WriteString(" OR ").Ident(s.C(c)).WriteString(" ILIKE ").Arg(contains)
 			}
 			b.WriteString(")")
 			return

@@ -2,11 +2,14 @@ package customers_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
+	"github.com/checkoutd/checkoutd/service/customers"
 )
 
 func searched(t *testing.T, svc *service.Service, sh *ent.Shop, search string) []string {
@@ -48,6 +51,66 @@ func TestCustomerSearchIndexFollowsEveryChange(t *testing.T) {
 		}
 		if got := searched(t, svc, sh, "Byron"); len(got) != 0 {
 			t.Fatalf("a removed customer found: %v", got)
+		}
+	})
+}
+
+
+// A search's page and total are read by one query: every page of it, reached through next_url,
+// previous_url or an offset, in either order, says the total of the whole search and holds its
+// rows once.
+func TestEveryPageOfASearchCarriesTheWholeSearchsTotal(t *testing.T) {
+	eachStore(t, func(t *testing.T, svc *service.Service, sh *ent.Shop) {
+		for i, last := range []string{"Smith", "Smyth", "Jones", "Smith", "Smith", "Brown", "Smith", "Smithe", "Smith"} {
+			in := saved(fmt.Sprintf("c%d", i), "2026-11-01T10:00:00Z", fmt.Sprintf("Ann%c", 'a'+i))
+			in.LastName = str(last)
+			apply(t, svc, sh, in)
+		}
+		// Smith x5, Smithe: six found by "smiht" (Smyth's similarity is under the threshold).
+		for _, order := range []url.Values{{}, {"orderby": {"first_name"}, "orderdirection": {"desc"}}} {
+			list := func(q url.Values) *customers.Page {
+				t.Helper()
+				q.Set("search", "Smiht")
+				q.Set("limit", "4")
+				for k, v := range order {
+					q[k] = v
+				}
+				page, err := svc.Customers.List(context.Background(), sh, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if page.Pagination.Total != 6 {
+					t.Fatalf("%v: total %d, want 6", q, page.Pagination.Total)
+				}
+				return page
+			}
+			first := list(url.Values{})
+			second := list(first.Pagination.Next)
+			if len(first.Customers) != 4 || len(second.Customers) != 2 || second.Pagination.Next != nil {
+				t.Fatalf("pages of %d and %d rows", len(first.Customers), len(second.Customers))
+			}
+			seen := map[string]bool{}
+			for _, c := range append(first.Customers, second.Customers...) {
+				if seen[c.PlatformID] || !strings.HasPrefix(c.LastName, "Smith") {
+					t.Fatalf("%s %s twice or not searched for", c.PlatformID, c.LastName)
+				}
+				seen[c.PlatformID] = true
+			}
+			back := list(second.Pagination.Previous)
+			byOffset := list(url.Values{"page": {"2"}})
+			for i, c := range first.Customers {
+				if back.Customers[i].ID != c.ID {
+					t.Fatalf("previous_url: %v, want the first page again", back.Customers)
+				}
+			}
+			if len(byOffset.Customers) != 2 || byOffset.Customers[0].ID != second.Customers[0].ID {
+				t.Fatalf("page=2: %v", byOffset.Customers)
+			}
+			// Past the last page no row is read with the total: it is counted.
+			past := list(url.Values{"page": {"3"}})
+			if len(past.Customers) != 0 {
+				t.Fatalf("page 3: %d rows", len(past.Customers))
+			}
 		}
 	})
 }

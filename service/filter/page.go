@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -295,45 +296,109 @@ func Link(u *url.URL, params url.Values) string {
 	return out.String()
 }
 
-// Counts keeps large totals for a moment: counting is linear in the rows counted, so that a
-// walk through a large list through next_url, or many readers of one list, count once a
-// moment rather than on every page. A small total is counted each time (it is cheap) and is
-// therefore exact.
+// Counts keeps large totals for a while: counting is linear in the rows counted, so that a walk
+// through a large list through next_url, or many readers of one list, count once a while rather
+// than on every page. A small total is counted each time (it is cheap) and is therefore exact.
+//
+// A kept total is fresh for CountCacheTTL, or CountCostFactor times as long as counting it took
+// when that is longer, so that recounting a list read without pause costs a bounded share of
+// one core whatever its size. Once it is no longer fresh, and until it is CountStaleFor old,
+// readers are answered it at once while it is counted again in the background, one count at a
+// time: no reader waits for a large count but the first readers of a list (or of one left
+// unread for CountStaleFor).
 type Counts struct {
 	mu      sync.Mutex
-	entries map[string]countEntry
+	entries map[string]*countEntry
 }
 
 type countEntry struct {
 	total int
 	at    time.Time
+	// fresh is how long the total is kept before it is counted again.
+	fresh    time.Duration
+	counting bool
 }
 
-// Cached totals: a total at least CountCacheFrom is kept for CountCacheTTL.
+// Cached totals: a total at least CountCacheFrom is kept, and counted again as Counts says.
 const (
-	CountCacheFrom = 10000
-	CountCacheTTL  = 2 * time.Second
-	maxCounts      = 10000
+	CountCacheFrom  = 10000
+	CountCacheTTL   = 2 * time.Second
+	CountCostFactor = 20
+	CountStaleFor   = time.Minute
+	// countTimeout bounds a count in the background, which no request's deadline bounds.
+	countTimeout = 30 * time.Second
+	maxCounts    = 10000
 )
 
 // Total is the total under key (the list's shop and filters, not its position), counted by
-// count unless a large one counted less than CountCacheTTL ago is kept.
-func (c *Counts) Total(key string, now time.Time, count func() (int, error)) (int, error) {
-	c.mu.Lock()
-	e, ok := c.entries[key]
-	c.mu.Unlock()
-	if age := now.Sub(e.at); ok && age >= 0 && age < CountCacheTTL {
-		return e.total, nil
+// count unless a large one is kept. count is called with ctx, or, to count again in the
+// background, with a context that outlives the request (and keeps its values).
+func (c *Counts) Total(ctx context.Context, key string, now time.Time, count func(context.Context) (int, error)) (int, error) {
+	if total, ok := c.Kept(ctx, key, now, count); ok {
+		return total, nil
 	}
-	n, err := count()
-	if err != nil || n < CountCacheFrom {
-		return n, err
+	began := time.Now()
+	n, err := count(ctx)
+	if err != nil {
+		return 0, err
+	}
+	c.Keep(key, now, n, time.Since(began))
+	return n, nil
+}
+
+// Kept is the total kept under key, if there is one; when it is no longer fresh, count counts
+// it again in the background (as Total says).
+func (c *Counts) Kept(ctx context.Context, key string, now time.Time, count func(context.Context) (int, error)) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	if !ok {
+		return 0, false
+	}
+	age := now.Sub(e.at)
+	if age < 0 || age >= CountStaleFor {
+		return 0, false
+	}
+	if age >= e.fresh && !e.counting {
+		e.counting = true
+		bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), countTimeout)
+		go func() {
+			defer cancel()
+			c.recount(bg, key, e, now, count)
+		}()
+	}
+	return e.total, true
+}
+
+// Keep keeps a total counted at now, which took as long to count, when it is large.
+func (c *Counts) Keep(key string, now time.Time, total int, took time.Duration) {
+	if total < CountCacheFrom {
+		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil || len(c.entries) >= maxCounts {
-		c.entries = map[string]countEntry{}
+		c.entries = map[string]*countEntry{}
 	}
-	c.entries[key] = countEntry{n, now}
-	return n, nil
+	c.entries[key] = &countEntry{total: total, at: now, fresh: freshFor(took)}
+}
+
+func freshFor(took time.Duration) time.Duration { return max(CountCacheTTL, CountCostFactor*took) }
+
+// recount counts e's list again; a failed count leaves the kept total as it was (the next
+// reader tries again), a small one is not kept.
+func (c *Counts) recount(ctx context.Context, key string, e *countEntry, now time.Time, count func(context.Context) (int, error)) {
+	began := time.Now()
+	n, err := count(ctx)
+	took := time.Since(began)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.counting = false
+	switch {
+	case c.entries[key] != e, err != nil:
+	case n < CountCacheFrom:
+		delete(c.entries, key)
+	default:
+		e.total, e.at, e.fresh = n, now, freshFor(took)
+	}
 }
