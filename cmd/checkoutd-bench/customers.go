@@ -262,20 +262,30 @@ func measureCustomerRead(c config, srv *server, cl *client, name, path string) (
 	return r, nil
 }
 
-// target is the issue's: each read under 50 ms at p99, with 8 readers.
-func (r CustomersReport) target(db string) target {
-	ok := len(r.Reads) == 4 && r.KnownFound == r.Known
-	var got []string
-	for _, x := range r.Reads {
-		ok = ok && x.P99 < customerTargetP99 && x.Errors == 0
-		got = append(got, fmt.Sprintf("%.0f", x.P99))
-	}
-	name := fmt.Sprintf("%s: with %s customers, list page 1, page %s through next_url, a filtered list and a fuzzy search each p99 < %d ms at %d readers",
-		db, thousands(float64(r.Customers)), thousands(float64(r.WalkPages)), customerTargetP99, customerReaders)
+// targets are the issue's: each read under 50 ms at p99 with 8 readers; the lists' three in one
+// line, the fuzzy search's in another.
+func (r CustomersReport) targets(db string) []target {
+	of := thousands(float64(r.Customers))
 	if r.Customers != 1_000_000 {
-		name += " (fewer customers than the issue's million)"
+		of += " (fewer than the issue's million)"
 	}
-	return target{name, ok, fmt.Sprintf("p99 %s ms; search found %d of %d known", strings.Join(got, " / "), r.KnownFound, r.Known), false}
+	line := func(name string, reads []CustomerRead, extra string, ok bool) target {
+		var got []string
+		for _, x := range reads {
+			ok = ok && x.P99 < customerTargetP99 && x.Errors == 0
+			got = append(got, fmt.Sprintf("%.0f", x.P99))
+		}
+		return target{fmt.Sprintf("%s: with %s customers, %s p99 < %d ms at %d readers", db, of, name, customerTargetP99, customerReaders),
+			ok, fmt.Sprintf("p99 %s ms%s", strings.Join(got, " / "), extra), false}
+	}
+	if len(r.Reads) != 4 {
+		return []target{{db + ": customer list", false, "not measured", false}}
+	}
+	return []target{
+		line(fmt.Sprintf("list page 1, page %s through next_url and a filtered list each", thousands(float64(r.WalkPages))), r.Reads[:3], "", true),
+		line("a fuzzy search (John Smiht)", r.Reads[3:], fmt.Sprintf(" (alone: p50 %.0f ms); found %d of %d known customers", r.Reads[3].AloneP50, r.KnownFound, r.Known),
+			r.KnownFound == r.Known),
+	}
 }
 
 func (r CustomersReport) markdown(w func(string, ...any)) {

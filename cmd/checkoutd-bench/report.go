@@ -228,7 +228,7 @@ func (r *Report) targets() []target {
 			}
 		}
 		if r.has("customers") {
-			out = append(out, db.Customers.target(db.Database))
+			out = append(out, db.Customers.targets(db.Database)...)
 		}
 	}
 	return out
