@@ -55,7 +55,6 @@ func TestCustomerSearchIndexFollowsEveryChange(t *testing.T) {
 	})
 }
 
-
 // A search's page and total are read by one query: every page of it, reached through next_url,
 // previous_url or an offset, in either order, says the total of the whole search and holds its
 // rows once.
