@@ -99,6 +99,8 @@ func TestSubscriptionsAreFilteredByStatusAndSearchedByTheCustomersPlatformID(t *
 		c.wantNoText("#subscriptions", "Ada")
 
 		c.choose("#status", "")
+		// Wait for the unfiltered list: the paused one also says "1 in all".
+		c.waitText("#subscriptions-list", "2 in all")
 		c.retype("#customer", "cust-ada")
 		c.waitText("#subscriptions-list", "1 in all")
 		c.wantText("#subscriptions", "Ada Lovelace")
