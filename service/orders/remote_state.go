@@ -193,15 +193,15 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 		if err != nil {
 			return nil, nil, err
 		}
-		held := map[string]*ent.LineItem{}
+		byKey := map[string]*ent.LineItem{}
 		for _, li := range items {
-			held[li.LineItemKey] = li
+			byKey[li.LineItemKey] = li
 		}
 		answered := map[string]bool{}
 		changed := false
 		for i, l := range r.Lines {
 			answered[l.LineItemKey] = true
-			li, ok := held[l.LineItemKey]
+			li, ok := byKey[l.LineItemKey]
 			if !ok {
 				props := l.Properties
 				if props == nil {
@@ -219,7 +219,7 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 				return nil, nil, err
 			}
 		}
-		for key, li := range held {
+		for key, li := range byKey {
 			if !answered[key] {
 				changed = true
 				if err := tx.LineItem.DeleteOneID(li.ID).Exec(ctx); err != nil {

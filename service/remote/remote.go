@@ -94,6 +94,12 @@ type Answer struct {
 	Body   []byte
 }
 
+// RefusedCredentials says the remote refused the call's signature or credentials (401, 403):
+// not a "no" about what was asked, a disagreement about the shared secret.
+func (a *Answer) RefusedCredentials() bool {
+	return a.Status == http.StatusUnauthorized || a.Status == http.StatusForbidden
+}
+
 // Exchange is one call as the support log keeps it.
 type Exchange struct {
 	Remote        string

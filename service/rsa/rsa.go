@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -78,7 +77,7 @@ func (s *Service) call(ctx context.Context, cfg *ent.RSAConfig, sh *ent.Shop, pu
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	if a.Status == http.StatusUnauthorized || a.Status == http.StatusForbidden {
+	if a.RefusedCredentials() {
 		// Not a "no" about the change: the RSA and the shop's configuration disagree on the secret.
 		return nil, unavailable(fmt.Errorf("it refused checkoutd's signature (%d): check the shared secret", a.Status))
 	}
