@@ -58,6 +58,9 @@ func Handler(svc *service.Service, opts ...Option) http.Handler {
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(newOrderScope(es))
 	srv.Use(filterBounds{})
+	if p, ok := es.(pagedSchema); ok {
+		srv.Use(pageBounds{paged: p.paged})
+	}
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundOperations(answerPastDeadline)

@@ -17,5 +17,5 @@ type Resolver struct {
 func NewSchema(svc *service.Service) graphql.ExecutableSchema {
 	c := generated.Config{Resolvers: &Resolver{svc: svc}}
 	c.Complexity.Query.RemoteExchanges = remoteExchangesComplexity
-	return generated.NewExecutableSchema(c)
+	return withPages(generated.NewExecutableSchema(c))
 }

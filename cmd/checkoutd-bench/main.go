@@ -38,6 +38,8 @@ type config struct {
 	customers int
 	// only, when not empty, names the figures to run (the others are left out of the report).
 	only map[string]bool
+	// keep leaves each database as the run left it (its address is logged), to explore it.
+	keep bool
 }
 
 // figures are the parts of a run -only can name; the connector's three parts can be named alone.
@@ -72,6 +74,7 @@ func main() {
 	duration := flag.Duration("duration", 0, "length of each run (default 5s; quick 2s)")
 	flag.StringVar(&c.markUnder, "mark-under", "", "with -mark-one-checkout: rsa or overrides, to count the statements of a checkout under the remote figure's RSA or its five overrides")
 	only := flag.String("only", "", "run only these figures, comma separated, while working on them: "+strings.Join(figures, ","))
+	flag.BoolVar(&c.keep, "keep", false, "leave each database as the run left it and log where it is (to EXPLAIN a figure's queries in its state); drop it by hand")
 	flag.Parse()
 	if *only != "" {
 		c.only = map[string]bool{}
@@ -162,20 +165,31 @@ func benchmarkOn(ctx context.Context, c config, db string) (*DatabaseReport, err
 		if err != nil {
 			return nil, err
 		}
-		defer os.RemoveAll(dir)
 		dbURL = "file:" + filepath.Join(dir, "bench.db")
+		if c.keep {
+			log.Printf("kept: the SQLite database is %s", dbURL)
+		} else {
+			defer os.RemoveAll(dir)
+		}
 	case "postgres":
 		u, drop, err := freshPostgres(ctx, c.postgres)
 		if err != nil {
 			return nil, err
 		}
-		defer drop()
-		dropOnBudget(drop)
+		if c.keep {
+			log.Printf("kept: the PostgreSQL database is %s", u)
+		} else {
+			defer drop()
+			dropOnBudget(drop)
+		}
 		dbURL = u
 	default:
 		return nil, fmt.Errorf("unknown database %q", db)
 	}
 	srv := &server{bin: c.bin, dbURL: dbURL, secretKey: secrets.GenerateKey()}
+	if c.keep {
+		log.Printf("kept: serve it with CHECKOUT_SECRET_KEY=%s", srv.secretKey)
+	}
 	if _, err := srv.run("migrate"); err != nil {
 		return nil, err
 	}

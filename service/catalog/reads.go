@@ -16,6 +16,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/product"
 	"github.com/checkoutd/checkoutd/ent/variant"
 	"github.com/checkoutd/checkoutd/service/filter"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -197,6 +198,7 @@ func updatedBetween[P ~func(*sql.Selector)](q url.Values, gte, lte func(time.Tim
 // List Products) ask: deep, limit, page, filter, categoryid, filtercolumn and filtervalue,
 // ordercolumn and orderdirection, updated_at_min/max, include_deleted and es_optimize.
 func (s *Service) ListProducts(ctx context.Context, sh *ent.Shop, q url.Values) (*ProductPage, error) {
+	ctx = platform.PlanWithValues(ctx)
 	page, err := pageQuery(q, ProductOrders)
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent/customeraddress"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/service/filter"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 )
 
@@ -63,21 +64,30 @@ func queryInvalid(field, message string) *problem.Error {
 // List is a page of the shop's customers as the list's query parameters (the spec's List
 // Customers) ask, with their addresses.
 func (s *Service) List(ctx context.Context, sh *ent.Shop, q url.Values) (*Page, error) {
+	ctx = platform.PlanWithValues(ctx)
 	page, err := filter.ParsePage(q, Orders)
 	if err != nil {
 		return nil, err
 	}
-	preds, err := listPredicates(sh, q)
+	page = page.InShop(customer.FieldShopID, sh.ID)
+	if _, search := q["search"]; search {
+		page = page.SortFound()
+	}
+	where, err := listPredicates(q)
 	if err != nil {
 		return nil, err
 	}
+	// The shop's rows are counted with the equality, from the index of the list's other
+	// conditions; the page keeps them as the page says (filter.PageQuery.Shop).
+	counted := append([]predicate.Customer{customer.ShopID(sh.ID)}, where...)
+	preds := append([]predicate.Customer{predicate.Customer(page.Shop())}, where...)
 	if q.Get("label") != "" {
 		// Customers have no labels in checkoutd (docs/api.md "Customers"): none has the label.
 		return &Page{Customers: []*ent.Customer{}, Pagination: filter.Pagination{PerPage: page.Limit, CurrentPage: page.Page}}, nil
 	}
 	read := s.p.DB.Read
 	key, now := countKey(sh, q), s.p.Clock()
-	count := func(ctx context.Context) (int, error) { return read.Customer.Query().Where(preds...).Count(ctx) }
+	count := func(ctx context.Context) (int, error) { return read.Customer.Query().Where(counted...).Count(ctx) }
 	query := func(where ...predicate.Customer) *ent.CustomerQuery {
 		return read.Customer.Query().Where(where...).Where(predicate.Customer(page.Keyset())).
 			Order(customer.OrderOption(page.OrderBy())).Offset(page.Offset()).Limit(page.Fetch()).
@@ -168,10 +178,10 @@ func countKey(sh *ent.Shop, q url.Values) string {
 	return strconv.Itoa(sh.ID) + "?" + kept.Encode()
 }
 
-// listPredicates are the conditions of a list's rows: the shop's customers, not deleted unless
-// asked, and what since_id, updated_at_min/max, ids, filter and search keep.
-func listPredicates(sh *ent.Shop, q url.Values) ([]predicate.Customer, error) {
-	preds := []predicate.Customer{customer.ShopID(sh.ID)}
+// listPredicates are the conditions of a list's rows among the shop's customers: not deleted
+// unless asked, and what since_id, updated_at_min/max, ids, filter and search keep.
+func listPredicates(q url.Values) ([]predicate.Customer, error) {
+	var preds []predicate.Customer
 	deleted, err := includeDeleted(q)
 	if err != nil {
 		return nil, err

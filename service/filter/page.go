@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/checkoutd/checkoutd/service/problem"
@@ -50,6 +51,11 @@ type PageQuery struct {
 	Desc   bool
 	cursor *Cursor
 	before bool
+	// shop is the column of the shop a list's rows belong to, shopID the shop (InShop).
+	shop   string
+	shopID int
+	// found: the rows are found through another index than the order's (SortFound).
+	found bool
 }
 
 // Cursor is the keyset position of a row: its order value and its id.
@@ -189,17 +195,67 @@ func (p PageQuery) Keyset() func(*sql.Selector) {
 	}
 }
 
-// OrderBy orders the rows as they are read: by the order column, then id.
+// InShop is the page of one shop's rows: its Shop predicate keeps them, and the rows are read
+// ordered by the shop's column first.
+func (p PageQuery) InShop(column string, shopID int) PageQuery {
+	p.shop, p.shopID = column, shopID
+	return p
+}
+
+// Shop keeps the rows of the page's shop (InShop). Unless the rows are found through an index
+// of their own (SortFound), it is written as the range of one value, not as an equality, and
+// OrderBy orders by that column first: PostgreSQL drops from an ORDER BY a column it knows to be
+// one value, and may then read the page by the primary key alone, taking other shops' rows to
+// be spread evenly among the shop's; where another shop's rows come first in id order, page 1
+// would read all of them. Ordered by (shop, column, id), the page is read from the index that
+// starts with the shop. SQLite is given the equality: it starts an index range at a later
+// column (id, after the cursor) only after equalities. (Counting the rows, which needs no
+// order, is left to the equality: under a range PostgreSQL may count from another index than
+// the one that answers alone.)
+func (p PageQuery) Shop() func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		col := s.C(p.shop)
+		s.Where(sql.P(func(b *sql.Builder) {
+			if p.found || b.Dialect() != dialect.Postgres {
+				b.Ident(col).WriteString(" = ").Arg(p.shopID)
+				return
+			}
+			b.Ident(col).WriteString(" >= ").Arg(p.shopID).WriteString(" AND ").Ident(col).WriteString(" <= ").Arg(p.shopID)
+		}))
+	}
+}
+
+// SortFound is the page of rows found through an index of their own (a fuzzy search's): they
+// are all found, then sorted. Ordered by the columns themselves, PostgreSQL may instead walk the
+// list's order by an index and test each row against the search, stopping at the page's last
+// row: it takes the rows found to be spread evenly, and a search that finds a few hundred
+// customers among a million then reads most of the table. Ordered by an expression of each
+// column (which no index gives), the found rows are sorted.
+func (p PageQuery) SortFound() PageQuery {
+	p.found = true
+	return p
+}
+
+// OrderBy orders the rows as they are read: by the shop (InShop), the order column, then id.
 func (p PageQuery) OrderBy() func(*sql.Selector) {
 	return func(s *sql.Selector) {
 		dir := sql.Asc
 		if p.descending() {
 			dir = sql.Desc
 		}
-		if p.Order.Column.sql != "id" {
-			s.OrderBy(dir(s.C(p.Order.Column.sql)))
+		col := func(c string) string {
+			if p.found {
+				return "COALESCE(" + s.C(c) + ", " + s.C(c) + ")"
+			}
+			return s.C(c)
 		}
-		s.OrderBy(dir(s.C("id")))
+		if p.shop != "" && !p.found {
+			s.OrderBy(dir(col(p.shop)))
+		}
+		if p.Order.Column.sql != "id" {
+			s.OrderBy(dir(col(p.Order.Column.sql)))
+		}
+		s.OrderBy(dir(col("id")))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
@@ -71,5 +72,29 @@ func TestPostgresStatementsArePreparedOncePerConnection(t *testing.T) {
 	}
 	if prepared != 1 {
 		t.Fatalf("the statement is prepared %d times on the connection, want 1", prepared)
+	}
+}
+
+func TestPostgresQueriesToBePlannedWithTheirValuesAreNotPrepared(t *testing.T) {
+	db := servicetest.Postgres(t)
+	ctx := platform.PlanWithValues(context.Background())
+	conn, err := db.SQL.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	const q = `SELECT $1::int + 1`
+	for range 6 {
+		var n int
+		if err := conn.QueryRowContext(ctx, q, 41).Scan(&n); err != nil || n != 42 {
+			t.Fatalf("got %d, %v", n, err)
+		}
+	}
+	var prepared int
+	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM pg_prepared_statements WHERE statement = $1`, q).Scan(&prepared); err != nil {
+		t.Fatal(err)
+	}
+	if prepared != 0 {
+		t.Fatalf("the statement is prepared %d times on the connection, want none: a prepared statement may be run with a generic plan", prepared)
 	}
 }
