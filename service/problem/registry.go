@@ -203,6 +203,7 @@ var (
 		{Invalid, "02-22", "graphql.introspection_disabled", "`__schema` or `__type` when introspection is turned off (`CHECKOUT_GRAPHQL_INTROSPECTION=false`)"},
 		{Invalid, "02-22", "request.text_too_long", "a text in a `where` or `filter` argument over 255 characters (details.field, e.g. `where.or[1].publicOrderIDContains`; details.max_length)"},
 		{Invalid, "02-22", "request.invalid_argument", "an argument that cannot be decoded, such as a cursor that is not one (details.field)"},
+		{Invalid, "02-22", "request.page_too_large", "`first` or `last` of a paged list over 100 (details.field, details.max); see docs/api.md \"GraphQL limits\""},
 		{Invalid, "02-22", "rsa.refused", "the shop's remote state authority answered 4xx to process_order_events (its reason in the message and details.reason); the order is unchanged (docs/rsa.md)"},
 		{Invalid, "02-22", "rsa.address_refused", "the remote state authority's validate_address answered 4xx; the address is not applied and the old one stays (details.reason)"},
 		{Invalid, "02-22", "rsa.email_refused", "the remote state authority's validate_email_address answered 4xx; the customer is unchanged (details.reason)"},
