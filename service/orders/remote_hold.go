@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/checkoutd/checkoutd/ent"
@@ -20,7 +21,8 @@ import (
 // answer. The hold is two columns of the order's row, taken in one statement, so no transaction
 // is open during the call, and given back by the statement that applies the answer. It does not
 // move the order's version: it is not the order's state. A hold past its expiry was left by a
-// request that died, and is taken over.
+// request that died, and is taken over. On SQLite, which serves one process, the hold is that
+// process's (platform.LocalHolds), taken and given back without a write.
 type RemoteHold struct {
 	// View is the order as it stood when it was held: the last answer applied.
 	View    *OrderView
@@ -29,6 +31,8 @@ type RemoteHold struct {
 	holder  string
 	// done: given back, or the answer applied (which gives it back).
 	done bool
+	// local gives back a hold of this process (SQLite); nil for a hold on the order's row.
+	local func()
 }
 
 // ErrRemoteHoldBusy: another request held the order for longer than the wait.
@@ -43,6 +47,9 @@ const remoteHoldRetry = 15 * time.Millisecond
 // row at the kept version is the kept order); otherwise the order is read once held.
 func (s *Service) HoldForRemote(ctx context.Context, sess *OrderSession, hold, wait time.Duration) (*RemoteHold, error) {
 	h := &RemoteHold{s: s, holder: platform.NewPublicID()}
+	if s.p.DB.Dialect == dialect.SQLite {
+		return s.holdInProcess(ctx, sess, h, wait)
+	}
 	if kept, ok := s.children.latest(sess.Shop.ID, sess.PublicOrderID()); ok && kept.order.Status == order.StatusOpen {
 		h.orderID = kept.order.ID
 		taken, err := h.take(ctx, hold, kept.order.Version)
@@ -99,6 +106,48 @@ func (s *Service) HoldForRemote(ctx context.Context, sess *OrderSession, hold, w
 	return h, nil
 }
 
+// holdInProcess holds the order in this process (SQLite): the kept order is the view when the
+// order's row is still at its version once held (another service on the database may have
+// changed it), otherwise the order is read.
+func (s *Service) holdInProcess(ctx context.Context, sess *OrderSession, h *RemoteHold, wait time.Duration) (*RemoteHold, error) {
+	o, err := s.LastKnownOrder(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	h.orderID = o.ID
+	release, taken, err := s.p.DB.Holds().Take(ctx, o.ID, wait)
+	if err != nil {
+		return nil, err
+	}
+	if !taken {
+		return nil, ErrRemoteHoldBusy
+	}
+	h.local = release
+	if kept, ok := s.children.latest(sess.Shop.ID, sess.PublicOrderID()); ok && kept.order.Status == order.StatusOpen && kept.order.ID == o.ID {
+		current, err := s.p.DB.Read.Order.Query().Where(order.ID(o.ID), order.Version(kept.order.Version), order.StatusEQ(order.StatusOpen)).Exist(ctx)
+		if err == nil && current {
+			h.View, err = s.ViewWith(ctx, s.p.DB.Read, sess.Shop, kept.order, kept.items, kept.payments)
+		}
+		if err != nil {
+			h.Release(ctx)
+			return nil, err
+		}
+		if h.View != nil {
+			return h, nil
+		}
+	}
+	v, err := s.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
+	if err == nil && v.Order.Status != order.StatusOpen {
+		err = OrderNotInState(v.Order)
+	}
+	if err != nil {
+		h.Release(ctx)
+		return nil, err
+	}
+	h.View = v
+	return h, nil
+}
+
 // take holds the order for hold when no live hold is on it (and, with version, while the row
 // is open at that version).
 func (h *RemoteHold) take(ctx context.Context, hold time.Duration, version ...int) (bool, error) {
@@ -134,11 +183,20 @@ func (s *Service) writeHold(ctx context.Context, cond *entsql.Predicate, holder 
 	return n, err
 }
 
-// heldBy is the predicate of an order still held by h.
-func (h *RemoteHold) heldBy() predicate.Order { return order.RsaLeaseHolder(h.holder) }
+// heldBy are the predicates of an order still held by h: none for a hold of this process.
+func (h *RemoteHold) heldBy() []predicate.Order {
+	if h.local != nil {
+		return nil
+	}
+	return []predicate.Order{order.RsaLeaseHolder(h.holder)}
+}
 
-// givenBack records on update that the hold is given back.
-func givenBack(update *ent.OrderMutation) {
+// givenBack records on update that h is given back (a hold of this process is given back by
+// Release).
+func (h *RemoteHold) givenBack(update *ent.OrderMutation) {
+	if h.local != nil {
+		return
+	}
 	update.ClearRsaLeaseHolder()
 	update.ClearRsaLeaseExpiresAt()
 }
@@ -146,7 +204,15 @@ func givenBack(update *ent.OrderMutation) {
 // Release gives the hold back when no answer was applied (the call failed), even when the
 // request's context has ended; after an answer was applied it does nothing.
 func (h *RemoteHold) Release(ctx context.Context) {
-	if h == nil || h.done {
+	if h == nil {
+		return
+	}
+	if h.local != nil {
+		h.done = true
+		h.local()
+		return
+	}
+	if h.done {
 		return
 	}
 	h.done = true

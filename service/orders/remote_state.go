@@ -177,9 +177,9 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 		kept := orderChildren{version: held.Order.Version, order: held.Order, items: held.LineItems, payments: held.Payments}
 		view, done, err := s.applyFieldsAt(ctx, sess, kept, func(_ *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
 			setRemoteFields(update, o, items, r)
-			givenBack(update.Mutation())
+			h.givenBack(update.Mutation())
 			return nil
-		}, h.heldBy())
+		}, h.heldBy()...)
 		if done {
 			h.done = err == nil
 			return view, err
@@ -187,7 +187,7 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 	}
 	view, err := s.changeOrderGivingChildren(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error) {
 		if o.RsaLeaseHolder != nil && *o.RsaLeaseHolder == h.holder {
-			givenBack(update.Mutation())
+			h.givenBack(update.Mutation())
 		}
 		items, err := orderLineItems(ctx, tx.Client(), o.ID)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"entgo.io/ent/dialect"
@@ -31,6 +32,8 @@ type Database struct {
 	// checkpoints copies SQLite's write-ahead log into its database file (sqlite_checkpoint.go).
 	checkpoints *checkpointer
 	closed      atomic.Bool
+	holdsOnce   sync.Once
+	holds       *LocalHolds
 }
 
 // sqlitePragmas make SQLite safe for a concurrent server: foreign keys on, WAL, a busy
