@@ -174,6 +174,12 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 	r.SelectedShipping, r.Outside = asStored(r.SelectedShipping), asStored(r.Outside)
 	held := h.View
 	if sameRemoteLines(held.LineItems, r.Lines) {
+		if h.local != nil && answerChangesNothing(s.p.DB.Client, held, r) {
+			// Held in this process, the order is as the answer has it: nothing to write (a
+			// hold on the row would be given back by a write all the same).
+			h.done = true
+			return held, nil
+		}
 		kept := orderChildren{version: held.Order.Version, order: held.Order, items: held.LineItems, payments: held.Payments}
 		view, done, err := s.applyFieldsAt(ctx, sess, kept, func(_ *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
 			setRemoteFields(update, o, items, r)
@@ -237,6 +243,16 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 	})
 	h.done = err == nil
 	return view, err
+}
+
+// answerChangesNothing says whether applying r, whose lines are the order's, to the held order
+// would write no field.
+func answerChangesNothing(c *ent.Client, held *OrderView, r RemoteOrder) bool {
+	probe := c.Order.Update()
+	o := *held.Order
+	setRemoteFields(probe, &o, held.LineItems, r)
+	m := probe.Mutation()
+	return len(m.Fields()) == 0 && len(m.ClearedFields()) == 0 && len(m.AddedFields()) == 0
 }
 
 // sameRemoteLines says whether the RSA's lines are the order's, as to keys, prices and quantities.
