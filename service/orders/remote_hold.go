@@ -201,8 +201,9 @@ func (h *RemoteHold) givenBack(update *ent.OrderMutation) {
 	update.ClearRsaLeaseExpiresAt()
 }
 
-// Release gives the hold back when no answer was applied (the call failed), even when the
-// request's context has ended; after an answer was applied it does nothing.
+// Release gives the hold back when no answer was applied (the call failed, or the answer changed
+// nothing), even when the request's context has ended; after an answer was applied it does
+// nothing.
 func (h *RemoteHold) Release(ctx context.Context) {
 	if h == nil {
 		return

@@ -174,10 +174,10 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 	r.SelectedShipping, r.Outside = asStored(r.SelectedShipping), asStored(r.Outside)
 	held := h.View
 	if sameRemoteLines(held.LineItems, r.Lines) {
-		if h.local != nil && answerChangesNothing(s.p.DB.Client, held, r) {
-			// Held in this process, the order is as the answer has it: nothing to write (a
-			// hold on the row would be given back by a write all the same).
-			h.done = true
+		if answerChangesNothing(s.p.DB.Client, held, r) {
+			// The order is as the answer has it: the hold is given back (a write of its own on
+			// the row, none in the process) and the order stays at its version.
+			h.Release(ctx)
 			return held, nil
 		}
 		kept := orderChildren{version: held.Order.Version, order: held.Order, items: held.LineItems, payments: held.Payments}
