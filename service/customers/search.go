@@ -2,6 +2,7 @@ package customers
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"entgo.io/ent/dialect"
@@ -130,8 +131,11 @@ func escapeLike(w string) string {
 
 // matchAnyTrigram is the FTS5 query of the candidates of w: the rows holding w (as a phrase
 // of the trigram tokenizer, a part of a column), and those whose first or last name holds a
-// trigram of w, which a name spelt alike does. Only names are matched by trigram: in emails and
-// phones the trigrams of a number are common to most rows.
+// trigram of w, which a name spelt alike does. A word of letters alone is matched as any of its
+// trigrams in any column, which holds both and costs FTS5 neither the phrase's positions nor
+// the column filter (the words' conditions then keep the rows that match); a word with other
+// characters (digits, an email's dots and @) keeps the phrase and matches names alone by
+// trigram: in emails and phones the trigrams of a number are common to most rows.
 func matchAnyTrigram(w string) string {
 	quote := func(t string) string { return `"` + strings.ReplaceAll(t, `"`, `""`) + `"` }
 	r := []rune(w)
@@ -145,5 +149,17 @@ func matchAnyTrigram(w string) string {
 		seen[t] = true
 		terms = append(terms, quote(t))
 	}
+	if lettersOnly(w) {
+		return strings.Join(terms, " OR ")
+	}
 	return quote(w) + " OR {first_name last_name} : (" + strings.Join(terms, " OR ") + ")"
+}
+
+func lettersOnly(w string) bool {
+	for _, c := range w {
+		if !unicode.IsLetter(c) {
+			return false
+		}
+	}
+	return true
 }
