@@ -108,8 +108,11 @@ func (b pageBounds) InterceptField(ctx context.Context, next graphql.Resolver) (
 	}
 	first, _ := fc.Args["first"].(*int)
 	last, _ := fc.Args["last"].(*int)
-	for name, n := range map[string]*int{"first": first, "last": last} {
-		if n != nil && *n > MaxPage {
+	for _, arg := range []struct {
+		name string
+		n    *int
+	}{{"first", first}, {"last", last}} {
+		if name, n := arg.name, arg.n; n != nil && *n > MaxPage {
 			message := fmt.Sprintf("%s is over %d: ask for the rows that follow with after (or before) and the page's cursor", name, MaxPage)
 			return nil, &problem.Error{Kind: problem.Invalid, Code: problem.CodeValidation, Type: "request.page_too_large",
 				Message: message, Details: map[string]any{"field": name, "max": MaxPage}}

@@ -94,16 +94,7 @@ func (s *Service) HoldForRemote(ctx context.Context, sess *OrderSession, hold, w
 		case <-time.After(remoteHoldRetry + rand.N(remoteHoldRetry)):
 		}
 	}
-	v, err := s.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
-	if err == nil && v.Order.Status != order.StatusOpen {
-		err = OrderNotInState(v.Order)
-	}
-	if err != nil {
-		h.Release(ctx)
-		return nil, err
-	}
-	h.View = v
-	return h, nil
+	return s.readHeld(ctx, sess, h)
 }
 
 // holdInProcess holds the order in this process (SQLite): the kept order is the view when the
@@ -136,6 +127,12 @@ func (s *Service) holdInProcess(ctx context.Context, sess *OrderSession, h *Remo
 			return h, nil
 		}
 	}
+	return s.readHeld(ctx, sess, h)
+}
+
+// readHeld reads the held order as the hold's view, giving the hold back when it is no longer
+// open.
+func (s *Service) readHeld(ctx context.Context, sess *OrderSession, h *RemoteHold) (*RemoteHold, error) {
 	v, err := s.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
 	if err == nil && v.Order.Status != order.StatusOpen {
 		err = OrderNotInState(v.Order)

@@ -174,15 +174,19 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 	r.SelectedShipping, r.Outside = asStored(r.SelectedShipping), asStored(r.Outside)
 	held := h.View
 	if sameRemoteLines(held.LineItems, r.Lines) {
-		if answerChangesNothing(s.p.DB.Client, held, r) {
+		changes := remoteChanges(s.p.DB.Client, held, r)
+		if len(changes.Fields()) == 0 && len(changes.ClearedFields()) == 0 && len(changes.AddedFields()) == 0 {
 			// The order is as the answer has it: the hold is given back (a write of its own on
 			// the row, none in the process) and the order stays at its version.
 			h.Release(ctx)
 			return held, nil
 		}
 		kept := orderChildren{version: held.Order.Version, order: held.Order, items: held.LineItems, payments: held.Payments}
-		view, done, err := s.applyFieldsAt(ctx, sess, kept, func(_ *ent.Client, o *ent.Order, items []*ent.LineItem, update *ent.OrderUpdate) error {
-			setRemoteFields(update, o, items, r)
+		view, done, err := s.applyFieldsAt(ctx, sess, kept, func(_ *ent.Client, _ *ent.Order, _ []*ent.LineItem, update *ent.OrderUpdate) error {
+			// The kept order is the held one: the fields worked out from it are the change.
+			if err := replayOrderMutation(update.Mutation(), changes); err != nil {
+				return err
+			}
 			h.givenBack(update.Mutation())
 			return nil
 		}, h.heldBy()...)
@@ -245,14 +249,13 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 	return view, err
 }
 
-// answerChangesNothing says whether applying r, whose lines are the order's, to the held order
-// would write no field.
-func answerChangesNothing(c *ent.Client, held *OrderView, r RemoteOrder) bool {
-	probe := c.Order.Update()
+// remoteChanges are the fields applying r, whose lines are the order's, changes on the held
+// order.
+func remoteChanges(c *ent.Client, held *OrderView, r RemoteOrder) *ent.OrderMutation {
+	update := c.Order.Update()
 	o := *held.Order
-	setRemoteFields(probe, &o, held.LineItems, r)
-	m := probe.Mutation()
-	return len(m.Fields()) == 0 && len(m.ClearedFields()) == 0 && len(m.AddedFields()) == 0
+	setRemoteFields(update, &o, held.LineItems, r)
+	return update.Mutation()
 }
 
 // sameRemoteLines says whether the RSA's lines are the order's, as to keys, prices and quantities.
