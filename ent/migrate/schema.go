@@ -315,6 +315,16 @@ var (
 				},
 			},
 			{
+				Name:    "customer_by_first_name",
+				Unique:  false,
+				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[4], CustomersColumns[5]},
+			},
+			{
+				Name:    "customer_by_last_name",
+				Unique:  false,
+				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[5], CustomersColumns[4]},
+			},
+			{
 				Name:    "customer_search",
 				Unique:  false,
 				Columns: []*schema.Column{CustomersColumns[4], CustomersColumns[5], CustomersColumns[6], CustomersColumns[7]},

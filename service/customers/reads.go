@@ -73,7 +73,7 @@ func (s *Service) List(ctx context.Context, sh *ent.Shop, q url.Values) (*Page, 
 	if _, search := q["search"]; search {
 		page = page.SortFound()
 	}
-	where, err := listPredicates(q)
+	where, err := s.listPredicates(ctx, sh.ID, q)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func countKey(sh *ent.Shop, q url.Values) string {
 
 // listPredicates are the conditions of a list's rows among the shop's customers: not deleted
 // unless asked, and what since_id, updated_at_min/max, ids, filter and search keep.
-func listPredicates(q url.Values) ([]predicate.Customer, error) {
+func (s *Service) listPredicates(ctx context.Context, shopID int, q url.Values) ([]predicate.Customer, error) {
 	var preds []predicate.Customer
 	deleted, err := includeDeleted(q)
 	if err != nil {
@@ -231,11 +231,11 @@ func listPredicates(q url.Values) ([]predicate.Customer, error) {
 		preds = append(preds, predicate.Customer(f.Predicate()))
 	}
 	if v, ok := q["search"]; ok {
-		words, err := searchWords(strings.Join(v, " "))
+		search, err := s.searchPredicate(ctx, shopID, strings.Join(v, " "))
 		if err != nil {
 			return nil, err
 		}
-		preds = append(preds, predicate.Customer(searchPredicate(words)))
+		preds = append(preds, search)
 	}
 	return preds, nil
 }

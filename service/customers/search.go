@@ -1,25 +1,37 @@
 package customers
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
+	"github.com/lib/pq"
 
 	"github.com/checkoutd/checkoutd/ent/customer"
+	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/trigram"
 )
 
-// The fuzzy search of the customer list (`search`, docs/api.md "Customers"): each word of the
-// search must be found in a customer: in the first or last name as a name spelt alike (pg_trgm's
-// trigram similarity of at least SimilarityThreshold, so that "Smiht" finds Smith), or as part
-// of the email or phone (any case). Both databases answer from an index:
-// PostgreSQL from the GIN trigram index customer_search (its % operator and ILIKE), SQLite from
-// the FTS5 trigram table customer_search_fts (the rows sharing a trigram with the word), whose
-// candidates the same similarity, computed by checkoutd_similarity (service/trigram), then decides.
+// The fuzzy search of the customer list (`search`, docs/api.md "Customers"). Every word of the
+// search must be found in the customer. A word of letters alone is a name: it is found in the
+// first or the last name spelt alike (pg_trgm's trigram similarity, SimilarityThreshold or more,
+// so that "Smiht" finds Smith). Any other word (digits, an email's dots and @, a hyphen) is
+// found in a name spelt alike too, or as part of the email or the phone (any case).
+//
+// Both databases answer from indexes, in two steps. First the names spelt like each word, from
+// customer_names, the lexicon of every name customers have had (kept by triggers): the names
+// sharing one of the word's trigrams (PostgreSQL's GIN trigram index on it, SQLite's FTS5
+// trigram table customer_names_fts), of which trigram.Similarity, here, keeps the alike. Then
+// the customers: every way of giving each name word to the first or the last name is a pair of
+// name lists, whose customers the B-tree indexes customer_by_first_name and
+// customer_by_last_name give directly: John Smith reads the John Smiths, not every John and
+// every Smith. The other words' email and phone parts come from the trigram indexes of the
+// customers (PostgreSQL's customer_search, SQLite's customer_search_fts).
 
 const (
 	// SimilarityThreshold is pg_trgm's default threshold of its % operator.
@@ -31,6 +43,11 @@ const (
 	MaxSearchWords  = 5
 	MaxSearchLength = 255
 	maxSearchWord   = 64
+	// maxNameCandidates bounds the lexicon's names read for one word (those sharing a trigram
+	// with it), and maxSearchNames the names a search's query lists: a word inside more names
+	// than that is refused rather than read.
+	maxNameCandidates = 5000
+	maxSearchNames    = 5000
 )
 
 func searchInvalid(message string) *problem.Error {
@@ -62,97 +79,319 @@ func searchWords(search string) ([]string, error) {
 	return words, nil
 }
 
-// searchPredicate keeps the customers in which every word is found.
-func searchPredicate(words []string) func(*sql.Selector) {
-	return func(s *sql.Selector) {
-		// On SQLite the candidates of every word are one FTS5 query (an AND of the words'),
-		// which FTS5 intersects in its index rather than SQLite joining a list per word.
-		s.Where(sql.P(func(b *sql.Builder) {
-			if b.Dialect() == dialect.Postgres {
-				b.WriteString("TRUE")
-				return
-			}
-			match := make([]string, len(words))
-			for i, w := range words {
-				match[i] = "(" + matchAnyTrigram(w) + ")"
-			}
-			b.Ident(s.C(customer.FieldID)).WriteString(" IN (SELECT rowid FROM customer_search_fts WHERE customer_search_fts MATCH ").
-				Arg(strings.Join(match, " AND ")).WriteString(")")
-		}))
-		for _, w := range words {
-			s.Where(wordPredicate(s, w))
-		}
-	}
+// searchWord is a word of a search with the names spelt like it.
+type searchWord struct {
+	text string
+	// name: letters alone, found in the names only.
+	name  bool
+	alike []string
 }
 
-func wordPredicate(s *sql.Selector, w string) *sql.Predicate {
-	names := []string{customer.FieldFirstName, customer.FieldLastName}
-	parts := []string{customer.FieldEmail, customer.FieldPhone}
-	contains := "%" + escapeLike(w) + "%"
-	return sql.P(func(b *sql.Builder) {
-		if b.Dialect() == dialect.Postgres {
-			// One condition per column, ORed: PostgreSQL answers each from the GIN index, ORs
-			// the bitmaps of a word and ANDs those of the words, so that only the rows that may
-			// hold every word are read from the table. That plan needs the table's statistics
-			// (docs/operations.md): without them the planner takes a large table for a small one
-			// and reads every row. A subquery per column, which leaves the planner no other way,
-			// reads from the table every row holding each word on its own: all the Johns of a
-			// search for John Smith.
-			b.WriteString("(")
-			for i, c := range names {
-				if i > 0 {
-					b.WriteString(" OR ")
-				}
-				b.Ident(s.C(c)).WriteString(" % ").Arg(w)
-			}
-			for _, c := range parts {
-				b.WriteString(" OR ").Ident(s.C(c)).WriteString(" ILIKE ").Arg(contains)
-			}
-			b.WriteString(")")
-			return
+// searchPredicate keeps the shop's customers in which every word of search is found.
+func (s *Service) searchPredicate(ctx context.Context, shopID int, search string) (predicate.Customer, error) {
+	texts, err := searchWords(search)
+	if err != nil {
+		return nil, err
+	}
+	alike, err := s.namesAlike(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	words := make([]searchWord, len(texts))
+	for i, w := range texts {
+		words[i] = searchWord{text: w, name: lettersOnly(w), alike: alike[i]}
+	}
+	return matchWords(shopID, words)
+}
+
+// namesAlike are, for each word, the lexicon's names spelt like it: those sharing one of the
+// trigrams inside the word's runs of letters and digits (the index's candidates), of which the
+// similarity keeps the alike. One query reads every word's candidates.
+func (s *Service) namesAlike(ctx context.Context, words []string) ([][]string, error) {
+	pg := s.p.DB.Dialect == dialect.Postgres
+	var arms []string
+	var args []any
+	for i, w := range words {
+		grams := innerTrigrams(w)
+		if len(grams) == 0 {
+			continue
 		}
+		var where string
+		if pg {
+			// One LIKE per trigram (of the words in lower case), ORed: a BitmapOr of the lists
+			// of each in the GIN index on lower(name).
+			conds := make([]string, len(grams))
+			for j, g := range grams {
+				args = append(args, "%"+escapeLike(g)+"%")
+				conds[j] = fmt.Sprintf("lower(name) LIKE $%d", len(args))
+			}
+			where = strings.Join(conds, " OR ")
+		} else {
+			quoted := make([]string, len(grams))
+			for j, g := range grams {
+				quoted[j] = `"` + strings.ReplaceAll(g, `"`, `""`) + `"`
+			}
+			args = append(args, strings.Join(quoted, " OR "))
+			where = "id IN (SELECT rowid FROM customer_names_fts WHERE customer_names_fts MATCH ?)"
+		}
+		arm := fmt.Sprintf("SELECT %d AS word, name FROM customer_names WHERE %s LIMIT %d", i, where, maxNameCandidates+1)
+		if pg {
+			// PostgreSQL keeps the alike itself (pg_trgm's similarity, which Matcher equals) and
+			// sends those alone, with the count of the candidates read.
+			args = append(args, w)
+			arm = fmt.Sprintf("SELECT word, name, read FROM (SELECT word, name, count(*) OVER () AS read FROM (%s) AS c) AS r "+
+				"WHERE read > %d OR similarity(name, $%d) >= %v", arm, maxNameCandidates, len(args), SimilarityThreshold)
+		} else {
+			arm = "SELECT word, name, 0 FROM (" + arm + ")"
+		}
+		arms = append(arms, fmt.Sprintf("SELECT * FROM (%s) AS w%d", arm, i))
+	}
+	alike := make([][]string, len(words))
+	if len(arms) == 0 {
+		return alike, nil
+	}
+	rows, err := s.p.DB.Read.QueryContext(ctx, strings.Join(arms, " UNION ALL "), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	read := make([]int, len(words))
+	matchers := make([]*trigram.Matcher, len(words))
+	for rows.Next() {
+		var i, candidates int
+		var name string
+		if err := rows.Scan(&i, &name, &candidates); err != nil {
+			return nil, err
+		}
+		if read[i]++; read[i] > maxNameCandidates || candidates > maxNameCandidates {
+			return nil, tooCommon(words[i])
+		}
+		if matchers[i] == nil {
+			matchers[i] = trigram.NewMatcher(words[i])
+		}
+		if matchers[i].Similarity(name) >= SimilarityThreshold {
+			alike[i] = append(alike[i], name)
+		}
+	}
+	return alike, rows.Err()
+}
+
+func tooCommon(w string) *problem.Error {
+	return searchInvalid(fmt.Sprintf("the search word %q is part of too many names to search: give more of it", w))
+}
+
+// innerTrigrams are the distinct trigrams inside the runs of letters and digits of w, which
+// both trigram indexes find: pg_trgm's trigrams are those of such runs, and an ILIKE pattern
+// without one would make PostgreSQL read its whole GIN index.
+func innerTrigrams(w string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, run := range strings.FieldsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		r := []rune(run)
+		for i := 0; i+3 <= len(r); i++ {
+			if t := string(r[i : i+3]); !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// matchWords is the condition of the words: their names ways (nameWays) and each other word's
+// own condition. Each way of an OR names the shop again: SQLite answers an OR from an index per
+// way only when each way can use an index alone, and the names' indexes start with the shop.
+func matchWords(shopID int, words []searchWord) (predicate.Customer, error) {
+	var names, others []searchWord
+	listed := 0
+	for _, w := range words {
+		if w.name {
+			names = append(names, w)
+		} else {
+			others = append(others, w)
+			listed += 2 * len(w.alike)
+		}
+	}
+	ways := nameWays(names)
+	for _, w := range ways {
+		listed += len(w.first) + len(w.last)
+	}
+	if listed > maxSearchNames {
+		return nil, searchInvalid("the search's words are spelt like too many names to search: give more of them")
+	}
+	return func(s *sql.Selector) {
+		if len(names) > 0 {
+			s.Where(sql.P(func(b *sql.Builder) {
+				if len(ways) == 0 {
+					b.WriteString("1 = 0")
+					return
+				}
+				arms := make([]nameArm, len(ways))
+				for i, w := range ways {
+					arms[i] = nameArm{first: w.first, last: w.last}
+				}
+				nameArms(b, s, shopID, arms, "")
+			}))
+		}
+		for _, w := range others {
+			s.Where(otherWord(s, shopID, w))
+		}
+	}, nil
+}
+
+// nameArm keeps the shop's customers whose first name is among first and last name among last
+// (nil: any).
+type nameArm struct{ first, last []string }
+
+// nameArms writes the OR of arms, each answered from the index that starts with its names:
+// PostgreSQL ORs the arms' bitmaps; SQLite is told the index of each arm (INDEXED BY), in a
+// UNION ALL of their ids, since its planner, without statistics or misled by their averages
+// (most names are rare, Smith is not), would rather read every Smith from another index.
+// Each arm names the shop again: PostgreSQL's planner matches the conditions of an arm of an
+// OR with an index by themselves.
+// On SQLite, match (an FTS5 query of customer_search_fts) adds the customers it finds.
+func nameArms(b *sql.Builder, s *sql.Selector, shopID int, arms []nameArm, match string) {
+	if b.Dialect() == dialect.Postgres {
 		b.WriteString("(")
-		for i, c := range names {
+		for i, a := range arms {
 			if i > 0 {
 				b.WriteString(" OR ")
 			}
-			b.WriteString(trigram.SimilarityFunc + "(").Ident(s.C(c)).Comma().Arg(w).WriteString(") >= ").Arg(SimilarityThreshold)
+			b.WriteString("(").Ident(s.C(customer.FieldShopID)).WriteString(" = ").Arg(shopID)
+			if a.first != nil {
+				b.WriteString(" AND ")
+				in(b, s.C(customer.FieldFirstName), a.first)
+			}
+			if a.last != nil {
+				b.WriteString(" AND ")
+				in(b, s.C(customer.FieldLastName), a.last)
+			}
+			b.WriteString(")")
 		}
-		for _, c := range parts {
-			b.WriteString(" OR ").Ident(s.C(c)).WriteString(" LIKE ").Arg(contains).WriteString(" ESCAPE ").Arg(`\`)
+		b.WriteString(")")
+		return
+	}
+	b.Ident(s.C(customer.FieldID)).WriteString(" IN (")
+	for i, a := range arms {
+		if i > 0 {
+			b.WriteString(" UNION ALL ")
 		}
+		index := "customer_by_first_name"
+		if a.first == nil {
+			index = "customer_by_last_name"
+		}
+		b.WriteString("SELECT `id` FROM `customers` INDEXED BY `" + index + "` WHERE `shop_id` = ").Arg(shopID)
+		if a.first != nil {
+			b.WriteString(" AND ")
+			in(b, "first_name", a.first)
+		}
+		if a.last != nil {
+			b.WriteString(" AND ")
+			in(b, "last_name", a.last)
+		}
+	}
+	if match != "" {
+		if len(arms) > 0 {
+			b.WriteString(" UNION ALL ")
+		}
+		b.WriteString("SELECT rowid FROM customer_search_fts WHERE customer_search_fts MATCH ").Arg(match)
+	}
+	b.WriteString(")")
+}
+
+// nameWay is one way of finding every name word: the first name among first and the last name
+// among last (nil: any).
+type nameWay struct{ first, last []string }
+
+// nameWays are the ways of giving each name word to the first or the last name whose names
+// exist: a side's names are those alike to every word given to it.
+func nameWays(words []searchWord) []nameWay {
+	var ways []nameWay
+	if len(words) == 0 {
+		return nil
+	}
+	for mask := 0; mask < 1<<len(words); mask++ {
+		var first, last []string
+		var toFirst, toLast bool
+		empty := false
+		for i, w := range words {
+			if mask&(1<<i) == 0 {
+				first, toFirst = intersect(first, w.alike, toFirst), true
+				empty = empty || len(first) == 0
+			} else {
+				last, toLast = intersect(last, w.alike, toLast), true
+				empty = empty || len(last) == 0
+			}
+		}
+		if !empty {
+			ways = append(ways, nameWay{first: first, last: last})
+		}
+	}
+	return ways
+}
+
+// intersect is the names of both lists (b alone when a is not yet given).
+func intersect(a, b []string, given bool) []string {
+	if !given {
+		return b
+	}
+	in := make(map[string]bool, len(b))
+	for _, n := range b {
+		in[n] = true
+	}
+	out := []string{}
+	for _, n := range a {
+		if in[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// in keeps the rows whose col is among names: on PostgreSQL one array parameter (= ANY), which
+// the server reads and plans faster than a parameter per name.
+func in(b *sql.Builder, col string, names []string) {
+	if b.Dialect() == dialect.Postgres {
+		b.Ident(col).WriteString(" = ANY(").Arg(pq.StringArray(names)).WriteString(")")
+		return
+	}
+	b.Ident(col).WriteString(" IN (")
+	for i, n := range names {
+		if i > 0 {
+			b.Comma()
+		}
+		b.Arg(n)
+	}
+	b.WriteString(")")
+}
+
+// otherWord keeps the customers in which w (not letters alone) is found: a name spelt alike, or
+// part of the email or the phone.
+func otherWord(s *sql.Selector, shopID int, w searchWord) *sql.Predicate {
+	var arms []nameArm
+	if len(w.alike) > 0 {
+		arms = []nameArm{{first: w.alike}, {last: w.alike}}
+	}
+	return sql.P(func(b *sql.Builder) {
+		if b.Dialect() != dialect.Postgres {
+			// The FTS5 phrase of the word in the email or the phone: the rows holding it there.
+			nameArms(b, s, shopID, arms, `{email phone} : "`+strings.ReplaceAll(w.text, `"`, `""`)+`"`)
+			return
+		}
+		contains := "%" + escapeLike(w.text) + "%"
+		b.WriteString("(")
+		if len(arms) > 0 {
+			nameArms(b, s, shopID, arms, "")
+			b.WriteString(" OR ")
+		}
+		b.Ident(s.C(customer.FieldEmail)).WriteString(" ILIKE ").Arg(contains).
+			WriteString(" OR ").Ident(s.C(customer.FieldPhone)).WriteString(" ILIKE ").Arg(contains)
 		b.WriteString(")")
 	})
 }
 
 func escapeLike(w string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(w)
-}
-
-// matchAnyTrigram is the FTS5 query of the candidates of w: the rows holding w (as a phrase
-// of the trigram tokenizer, a part of a column), and those whose first or last name holds a
-// trigram of w, which a name spelt alike does. A word of letters alone is matched as any of its
-// trigrams in any column, which holds both and costs FTS5 neither the phrase's positions nor
-// the column filter (the words' conditions then keep the rows that match); a word with other
-// characters (digits, an email's dots and @) keeps the phrase and matches names alone by
-// trigram: in emails and phones the trigrams of a number are common to most rows.
-func matchAnyTrigram(w string) string {
-	quote := func(t string) string { return `"` + strings.ReplaceAll(t, `"`, `""`) + `"` }
-	r := []rune(w)
-	seen := map[string]bool{}
-	var terms []string
-	for i := 0; i+3 <= len(r); i++ {
-		t := string(r[i : i+3])
-		if seen[t] {
-			continue
-		}
-		seen[t] = true
-		terms = append(terms, quote(t))
-	}
-	if lettersOnly(w) {
-		return strings.Join(terms, " OR ")
-	}
-	return quote(w) + " OR {first_name last_name} : (" + strings.Join(terms, " OR ") + ")"
 }
 
 func lettersOnly(w string) bool {

@@ -45,8 +45,24 @@ func text(v driver.Value) string {
 
 // Similarity is pg_trgm's similarity of a and b: the trigrams they share over the trigrams of
 // either.
-func Similarity(a, b string) float64 {
-	ta, tb := set(grams(a)), set(grams(b))
+func Similarity(a, b string) float64 { return similarity(set(grams(a)), set(grams(b))) }
+
+// Matcher measures the similarity of many texts to one word, building the word's trigrams once
+// and reusing one buffer for the texts'.
+type Matcher struct{ word, buf []gram }
+
+// NewMatcher is the Matcher of word.
+func NewMatcher(word string) *Matcher { return &Matcher{word: set(grams(word))} }
+
+// Similarity is Similarity(word, text).
+func (m *Matcher) Similarity(text string) float64 {
+	m.buf = appendGrams(m.buf[:0], text)
+	slices.Sort(m.buf)
+	return similarity(m.word, slices.Compact(m.buf))
+}
+
+// similarity is the similarity of two sets of trigrams.
+func similarity(ta, tb []gram) float64 {
 	if len(ta) == 0 || len(tb) == 0 {
 		return 0
 	}
@@ -144,8 +160,10 @@ type gram uint64
 
 // grams are the trigrams of s's words in order, repeats kept: each word (letters and digits, in
 // lower case) padded with two spaces before and one after.
-func grams(s string) []gram {
-	out := make([]gram, 0, len(s)+1)
+func grams(s string) []gram { return appendGrams(make([]gram, 0, len(s)+1), s) }
+
+// appendGrams appends the trigrams of s (grams) to out.
+func appendGrams(out []gram, s string) []gram {
 	var a, b rune
 	inWord := false
 	for _, r := range s {

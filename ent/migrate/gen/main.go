@@ -1,6 +1,8 @@
 // Command gen writes the SQL migrations that bring each dialect's database to the ent schema.
 // It replays the committed migrations on a scratch database and diffs them against the schema,
-// so it writes a file only when the schema changed. Usage: go run ./ent/migrate/gen NAME
+// so it writes a file only when the schema changed. Usage: go run ./ent/migrate/gen NAME.
+// go run ./ent/migrate/gen -rehash rewrites each directory's atlas.sum instead: after adding a
+// migration written by hand (docs/architecture.md "Migrations").
 package main
 
 import (
@@ -12,6 +14,7 @@ import (
 	"net/url"
 	"os"
 
+	atlasmigrate "ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/sqltool"
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql/schema"
@@ -26,6 +29,14 @@ func main() {
 		log.Fatal("usage: gen NAME")
 	}
 	name := os.Args[1]
+	if name == "-rehash" {
+		for _, dir := range []string{"ent/migrate/migrations/sqlite", "ent/migrate/migrations/postgres"} {
+			if err := rehash(dir); err != nil {
+				log.Fatalf("%s: %v", dir, err)
+			}
+		}
+		return
+	}
 	ctx := context.Background()
 	// Atlas opens SQLite dev databases through the "sqlite3" driver name.
 	sql.Register("sqlite3", &sqlite.Driver{})
@@ -60,6 +71,19 @@ func diff(ctx context.Context, dir, dialectName, devURL, name string) error {
 		schema.WithDropColumn(true),
 		schema.WithDropIndex(true),
 	)
+}
+
+// rehash rewrites dir's atlas.sum from its files.
+func rehash(dir string) error {
+	d, err := sqltool.NewGooseDir(dir)
+	if err != nil {
+		return err
+	}
+	sum, err := d.Checksum()
+	if err != nil {
+		return err
+	}
+	return atlasmigrate.WriteSumFile(d, sum)
 }
 
 // scratchPostgres creates an empty database to replay migrations on, and a func that drops it.
