@@ -320,9 +320,12 @@ var (
 				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[4], CustomersColumns[5]},
 			},
 			{
-				Name:    "customer_by_last_name",
+				Name:    "customer_deleted_by_last_name",
 				Unique:  false,
-				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[5], CustomersColumns[4]},
+				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[5]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "platform_deleted_at IS NOT NULL",
+				},
 			},
 			{
 				Name:    "customer_search",

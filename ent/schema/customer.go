@@ -56,11 +56,13 @@ func (Customer) Indexes() []ent.Index {
 		// two ways a shop's staff and its integrations look a customer up.
 		index.Fields("shop_id", "last_name", "id").StorageKey("customer_live_by_last_name").Annotations(entsql.IndexWhere("platform_deleted_at IS NULL")),
 		index.Fields("shop_id", "email", "id").StorageKey("customer_live_by_email").Annotations(entsql.IndexWhere("platform_deleted_at IS NULL")),
-		// customer_by_first_name and customer_by_last_name find the customers of the search's
-		// names (service/customers/search.go): the pairs of a first and a last name spelt like
-		// two of its words, or one name alone, whether deleted or not.
+		// customer_by_first_name finds the customers of the search's names
+		// (service/customers/search.go): the pairs of a first and a last name spelt like two of
+		// its words, or a first name alone, whether deleted or not. A last name alone comes from
+		// customer_live_by_last_name and, for the deleted, customer_deleted_by_last_name, which
+		// only deleted customers' writes keep.
 		index.Fields("shop_id", "first_name", "last_name").StorageKey("customer_by_first_name"),
-		index.Fields("shop_id", "last_name", "first_name").StorageKey("customer_by_last_name"),
+		index.Fields("shop_id", "last_name").StorageKey("customer_deleted_by_last_name").Annotations(entsql.IndexWhere("platform_deleted_at IS NOT NULL")),
 		// customer_search is the fuzzy search's index on PostgreSQL: pg_trgm's trigrams of each
 		// searched column (the extension is created by its own migration, before this index). On
 		// SQLite ent declares it as a plain index; the search there uses the FTS5 table

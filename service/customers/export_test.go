@@ -3,6 +3,8 @@ package customers
 import (
 	"context"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/checkoutd/checkoutd/ent"
 )
 
@@ -17,4 +19,24 @@ func (s *Service) ApplySaved(ctx context.Context, sh *ent.Shop, in CustomerInput
 // ApplyDeleted applies a Customer Deleted at once, as its queued job does.
 func (s *Service) ApplyDeleted(ctx context.Context, sh *ent.Shop, in DeletedInput) error {
 	return s.applyDeleted(ctx, sh.ID, in)
+}
+
+// MaxNameCandidates is the most names a search reads for one word.
+const MaxNameCandidates = maxNameCandidates
+
+// AddNames adds first names to the search's lexicon, as customers having had them would.
+func (s *Service) AddNames(ctx context.Context, names []string) error {
+	for len(names) > 0 {
+		n := min(len(names), 500)
+		ins := sql.Dialect(s.p.DB.Dialect).Insert("customer_names").Columns("kind", "name")
+		for _, name := range names[:n] {
+			ins.Values(firstName, name)
+		}
+		query, args := ins.Query()
+		if _, err := s.p.DB.Client.ExecContext(ctx, query, args...); err != nil {
+			return err
+		}
+		names = names[n:]
+	}
+	return nil
 }

@@ -25,12 +25,12 @@ import (
 //
 // Both databases answer from indexes, in two steps. First the names spelt like each word, from
 // customer_names, the lexicon of every name customers have had (kept by triggers): the names
-// sharing one of the word's trigrams (PostgreSQL's GIN trigram index on it, SQLite's FTS5
-// trigram table customer_names_fts), of which trigram.Similarity, here, keeps the alike. Then
-// the customers: every way of giving each name word to the first or the last name is a pair of
-// name lists, whose customers the B-tree indexes customer_by_first_name and
-// customer_by_last_name give directly: John Smith reads the John Smiths, not every John and
-// every Smith. The other words' email and phone parts come from the trigram indexes of the
+// sharing one of the word's trigrams (PostgreSQL's GIN trigram index on it, SQLite's copy of it
+// in memory, by trigram), of which pg_trgm's similarity (trigram.Matcher on SQLite) keeps the
+// alike. Then the customers: every way of giving each name word to the first or the last name
+// is a pair of name lists, whose customers the B-tree index customer_by_first_name gives
+// directly (or, a last name alone, customer_live_by_last_name): John Smith reads the John
+// Smiths, not every John and every Smith. The other words' email and phone parts come from the trigram indexes of the
 // customers (PostgreSQL's customer_search, SQLite's customer_search_fts).
 
 const (
@@ -84,11 +84,14 @@ type searchWord struct {
 	text string
 	// name: letters alone, found in the names only.
 	name  bool
-	alike []string
+	alike alikeNames
 }
 
+// alikeNames are the first names and the last names spelt like a word.
+type alikeNames struct{ first, last []string }
+
 // searchPredicate keeps the shop's customers in which every word of search is found.
-func (s *Service) searchPredicate(ctx context.Context, shopID int, search string) (predicate.Customer, error) {
+func (s *Service) searchPredicate(ctx context.Context, shopID int, withDeleted bool, search string) (predicate.Customer, error) {
 	texts, err := searchWords(search)
 	if err != nil {
 		return nil, err
@@ -101,14 +104,33 @@ func (s *Service) searchPredicate(ctx context.Context, shopID int, search string
 	for i, w := range texts {
 		words[i] = searchWord{text: w, name: lettersOnly(w), alike: alike[i]}
 	}
-	return matchWords(shopID, words)
+	return matchWords(shopID, withDeleted, words)
 }
 
 // namesAlike are, for each word, the lexicon's names spelt like it: those sharing one of the
-// trigrams inside the word's runs of letters and digits (the index's candidates), of which the
-// similarity keeps the alike. One query reads every word's candidates.
-func (s *Service) namesAlike(ctx context.Context, words []string) ([][]string, error) {
-	pg := s.p.DB.Dialect == dialect.Postgres
+// trigrams inside the word's runs of letters and digits (the candidates), of which the
+// similarity keeps the alike. PostgreSQL finds every word's in one query; SQLite in its copy of
+// the lexicon in memory (lexicon).
+func (s *Service) namesAlike(ctx context.Context, words []string) ([]alikeNames, error) {
+	alike := make([]alikeNames, len(words))
+	if s.p.DB.Dialect != dialect.Postgres {
+		if err := s.names.topUp(ctx, s.p.DB); err != nil {
+			return nil, err
+		}
+		for i, w := range words {
+			candidates := s.names.candidates(innerTrigrams(w), maxNameCandidates)
+			if len(candidates) > maxNameCandidates {
+				return nil, tooCommon(w)
+			}
+			m := trigram.NewMatcher(w)
+			for _, c := range candidates {
+				if m.Similarity(c.name) >= SimilarityThreshold {
+					alike[i].add(c.kind, c.name)
+				}
+			}
+		}
+		return alike, nil
+	}
 	var arms []string
 	var args []any
 	for i, w := range words {
@@ -116,37 +138,20 @@ func (s *Service) namesAlike(ctx context.Context, words []string) ([][]string, e
 		if len(grams) == 0 {
 			continue
 		}
-		var where string
-		if pg {
-			// One LIKE per trigram (of the words in lower case), ORed: a BitmapOr of the lists
-			// of each in the GIN index on lower(name).
-			conds := make([]string, len(grams))
-			for j, g := range grams {
-				args = append(args, "%"+escapeLike(g)+"%")
-				conds[j] = fmt.Sprintf("lower(name) LIKE $%d", len(args))
-			}
-			where = strings.Join(conds, " OR ")
-		} else {
-			quoted := make([]string, len(grams))
-			for j, g := range grams {
-				quoted[j] = `"` + strings.ReplaceAll(g, `"`, `""`) + `"`
-			}
-			args = append(args, strings.Join(quoted, " OR "))
-			where = "id IN (SELECT rowid FROM customer_names_fts WHERE customer_names_fts MATCH ?)"
+		// One LIKE per trigram (of the words in lower case), ORed: a BitmapOr of the lists of
+		// each in the GIN index on lower(name). PostgreSQL keeps the alike itself (pg_trgm's
+		// similarity, which Matcher equals) and sends those alone, with the count of the
+		// candidates read.
+		conds := make([]string, len(grams))
+		for j, g := range grams {
+			args = append(args, "%"+escapeLike(g)+"%")
+			conds[j] = fmt.Sprintf("lower(name) LIKE $%d", len(args))
 		}
-		arm := fmt.Sprintf("SELECT %d AS word, name FROM customer_names WHERE %s LIMIT %d", i, where, maxNameCandidates+1)
-		if pg {
-			// PostgreSQL keeps the alike itself (pg_trgm's similarity, which Matcher equals) and
-			// sends those alone, with the count of the candidates read.
-			args = append(args, w)
-			arm = fmt.Sprintf("SELECT word, name, read FROM (SELECT word, name, count(*) OVER () AS read FROM (%s) AS c) AS r "+
-				"WHERE read > %d OR similarity(name, $%d) >= %v", arm, maxNameCandidates, len(args), SimilarityThreshold)
-		} else {
-			arm = "SELECT word, name, 0 FROM (" + arm + ")"
-		}
-		arms = append(arms, fmt.Sprintf("SELECT * FROM (%s) AS w%d", arm, i))
+		args = append(args, w)
+		arms = append(arms, fmt.Sprintf("SELECT word, kind, name, read FROM (SELECT word, kind, name, count(*) OVER () AS read FROM "+
+			"(SELECT %d AS word, kind, name FROM customer_names WHERE %s LIMIT %d) AS c) AS r WHERE read > %d OR similarity(name, $%d) >= %v",
+			i, strings.Join(conds, " OR "), maxNameCandidates+1, maxNameCandidates, len(args), SimilarityThreshold))
 	}
-	alike := make([][]string, len(words))
 	if len(arms) == 0 {
 		return alike, nil
 	}
@@ -155,25 +160,32 @@ func (s *Service) namesAlike(ctx context.Context, words []string) ([][]string, e
 		return nil, err
 	}
 	defer rows.Close()
-	read := make([]int, len(words))
-	matchers := make([]*trigram.Matcher, len(words))
 	for rows.Next() {
 		var i, candidates int
-		var name string
-		if err := rows.Scan(&i, &name, &candidates); err != nil {
+		var kind, name string
+		if err := rows.Scan(&i, &kind, &name, &candidates); err != nil {
 			return nil, err
 		}
-		if read[i]++; read[i] > maxNameCandidates || candidates > maxNameCandidates {
+		if candidates > maxNameCandidates {
 			return nil, tooCommon(words[i])
 		}
-		if matchers[i] == nil {
-			matchers[i] = trigram.NewMatcher(words[i])
-		}
-		if matchers[i].Similarity(name) >= SimilarityThreshold {
-			alike[i] = append(alike[i], name)
-		}
+		alike[i].add(kind, name)
 	}
 	return alike, rows.Err()
+}
+
+// The kinds of name of customer_names.
+const (
+	firstName = "first"
+	lastName  = "last"
+)
+
+func (a *alikeNames) add(kind, name string) {
+	if kind == firstName {
+		a.first = append(a.first, name)
+	} else {
+		a.last = append(a.last, name)
+	}
 }
 
 func tooCommon(w string) *problem.Error {
@@ -198,10 +210,9 @@ func innerTrigrams(w string) []string {
 	return out
 }
 
-// matchWords is the condition of the words: their names ways (nameWays) and each other word's
-// own condition. Each way of an OR names the shop again: SQLite answers an OR from an index per
-// way only when each way can use an index alone, and the names' indexes start with the shop.
-func matchWords(shopID int, words []searchWord) (predicate.Customer, error) {
+// matchWords is the condition of the words: their names' ways (nameWays) and each other
+// word's own condition. withDeleted: the search lists deleted customers too.
+func matchWords(shopID int, withDeleted bool, words []searchWord) (predicate.Customer, error) {
 	var names, others []searchWord
 	listed := 0
 	for _, w := range words {
@@ -209,7 +220,7 @@ func matchWords(shopID int, words []searchWord) (predicate.Customer, error) {
 			names = append(names, w)
 		} else {
 			others = append(others, w)
-			listed += 2 * len(w.alike)
+			listed += len(w.alike.first) + len(w.alike.last)
 		}
 	}
 	ways := nameWays(names)
@@ -219,6 +230,7 @@ func matchWords(shopID int, words []searchWord) (predicate.Customer, error) {
 	if listed > maxSearchNames {
 		return nil, searchInvalid("the search's words are spelt like too many names to search: give more of them")
 	}
+	q := nameQuery{shopID: shopID, withDeleted: withDeleted}
 	return func(s *sql.Selector) {
 		if len(names) > 0 {
 			s.Where(sql.P(func(b *sql.Builder) {
@@ -226,15 +238,11 @@ func matchWords(shopID int, words []searchWord) (predicate.Customer, error) {
 					b.WriteString("1 = 0")
 					return
 				}
-				arms := make([]nameArm, len(ways))
-				for i, w := range ways {
-					arms[i] = nameArm{first: w.first, last: w.last}
-				}
-				nameArms(b, s, shopID, arms, "")
+				q.arms(b, s, ways, "")
 			}))
 		}
 		for _, w := range others {
-			s.Where(otherWord(s, shopID, w))
+			s.Where(otherWord(s, q, w))
 		}
 	}, nil
 }
@@ -243,55 +251,75 @@ func matchWords(shopID int, words []searchWord) (predicate.Customer, error) {
 // (nil: any).
 type nameArm struct{ first, last []string }
 
-// nameArms writes the OR of arms, each answered from the index that starts with its names:
-// PostgreSQL ORs the arms' bitmaps; SQLite is told the index of each arm (INDEXED BY), in a
-// UNION ALL of their ids, since its planner, without statistics or misled by their averages
-// (most names are rare, Smith is not), would rather read every Smith from another index.
-// Each arm names the shop again: PostgreSQL's planner matches the conditions of an arm of an
-// OR with an index by themselves.
-// On SQLite, match (an FTS5 query of customer_search_fts) adds the customers it finds.
-func nameArms(b *sql.Builder, s *sql.Selector, shopID int, arms []nameArm, match string) {
-	if b.Dialect() == dialect.Postgres {
-		b.WriteString("(")
-		for i, a := range arms {
-			if i > 0 {
-				b.WriteString(" OR ")
-			}
-			b.WriteString("(").Ident(s.C(customer.FieldShopID)).WriteString(" = ").Arg(shopID)
-			if a.first != nil {
-				b.WriteString(" AND ")
-				in(b, s.C(customer.FieldFirstName), a.first)
-			}
-			if a.last != nil {
-				b.WriteString(" AND ")
-				in(b, s.C(customer.FieldLastName), a.last)
-			}
-			b.WriteString(")")
-		}
-		b.WriteString(")")
-		return
+// nameQuery writes the conditions on names of one shop's search.
+type nameQuery struct {
+	shopID      int
+	withDeleted bool
+}
+
+// arms writes the OR of arms, each answered from the index that starts with its names:
+// customer_by_first_name when it has first names, else customer_live_by_last_name (and
+// customer_deleted_by_last_name for the deleted). PostgreSQL ORs the arms' bitmaps; SQLite is
+// told each arm's index (INDEXED BY), in a UNION ALL of their ids, since its planner, without
+// statistics or misled by their averages (most names are rare, Smith is not), would rather
+// read every Smith from another index. Each arm names the shop (and whether deleted) again:
+// both planners match the conditions of an arm of an OR with an index by themselves. On SQLite,
+// match (an FTS5 query of customer_search_fts) adds the customers it finds.
+func (q nameQuery) arms(b *sql.Builder, s *sql.Selector, arms []nameArm, match string) {
+	type part struct {
+		arm     nameArm
+		index   string
+		deleted string // the arm's condition on platform_deleted_at, if any
 	}
-	b.Ident(s.C(customer.FieldID)).WriteString(" IN (")
-	for i, a := range arms {
-		if i > 0 {
+	var parts []part
+	for _, a := range arms {
+		if a.first != nil {
+			parts = append(parts, part{a, "customer_by_first_name", ""})
+			continue
+		}
+		parts = append(parts, part{a, "customer_live_by_last_name", " IS NULL"})
+		if q.withDeleted {
+			parts = append(parts, part{a, "customer_deleted_by_last_name", " IS NOT NULL"})
+		}
+	}
+	pg := b.Dialect() == dialect.Postgres
+	if pg {
+		b.WriteString("(")
+	} else {
+		b.Ident(s.C(customer.FieldID)).WriteString(" IN (")
+	}
+	for i, p := range parts {
+		switch {
+		case i > 0 && pg:
+			b.WriteString(" OR ")
+		case i > 0:
 			b.WriteString(" UNION ALL ")
 		}
-		index := "customer_by_first_name"
-		if a.first == nil {
-			index = "customer_by_last_name"
+		col := func(c string) string { return b.Quote(c) }
+		if pg {
+			col = s.C
+			b.WriteString("(")
+		} else {
+			b.WriteString("SELECT `id` FROM `customers` INDEXED BY `" + p.index + "` WHERE ")
 		}
-		b.WriteString("SELECT `id` FROM `customers` INDEXED BY `" + index + "` WHERE `shop_id` = ").Arg(shopID)
-		if a.first != nil {
+		b.WriteString(col(customer.FieldShopID) + " = ").Arg(q.shopID)
+		if p.arm.first != nil {
 			b.WriteString(" AND ")
-			in(b, "first_name", a.first)
+			in(b, col(customer.FieldFirstName), p.arm.first)
 		}
-		if a.last != nil {
+		if p.arm.last != nil {
 			b.WriteString(" AND ")
-			in(b, "last_name", a.last)
+			in(b, col(customer.FieldLastName), p.arm.last)
+		}
+		if p.deleted != "" {
+			b.WriteString(" AND " + col(customer.FieldPlatformDeletedAt) + p.deleted)
+		}
+		if pg {
+			b.WriteString(")")
 		}
 	}
 	if match != "" {
-		if len(arms) > 0 {
+		if len(parts) > 0 {
 			b.WriteString(" UNION ALL ")
 		}
 		b.WriteString("SELECT rowid FROM customer_search_fts WHERE customer_search_fts MATCH ").Arg(match)
@@ -299,14 +327,10 @@ func nameArms(b *sql.Builder, s *sql.Selector, shopID int, arms []nameArm, match
 	b.WriteString(")")
 }
 
-// nameWay is one way of finding every name word: the first name among first and the last name
-// among last (nil: any).
-type nameWay struct{ first, last []string }
-
 // nameWays are the ways of giving each name word to the first or the last name whose names
 // exist: a side's names are those alike to every word given to it.
-func nameWays(words []searchWord) []nameWay {
-	var ways []nameWay
+func nameWays(words []searchWord) []nameArm {
+	var ways []nameArm
 	if len(words) == 0 {
 		return nil
 	}
@@ -316,15 +340,15 @@ func nameWays(words []searchWord) []nameWay {
 		empty := false
 		for i, w := range words {
 			if mask&(1<<i) == 0 {
-				first, toFirst = intersect(first, w.alike, toFirst), true
+				first, toFirst = intersect(first, w.alike.first, toFirst), true
 				empty = empty || len(first) == 0
 			} else {
-				last, toLast = intersect(last, w.alike, toLast), true
+				last, toLast = intersect(last, w.alike.last, toLast), true
 				empty = empty || len(last) == 0
 			}
 		}
 		if !empty {
-			ways = append(ways, nameWay{first: first, last: last})
+			ways = append(ways, nameArm{first: first, last: last})
 		}
 	}
 	return ways
@@ -367,21 +391,24 @@ func in(b *sql.Builder, col string, names []string) {
 
 // otherWord keeps the customers in which w (not letters alone) is found: a name spelt alike, or
 // part of the email or the phone.
-func otherWord(s *sql.Selector, shopID int, w searchWord) *sql.Predicate {
+func otherWord(s *sql.Selector, q nameQuery, w searchWord) *sql.Predicate {
 	var arms []nameArm
-	if len(w.alike) > 0 {
-		arms = []nameArm{{first: w.alike}, {last: w.alike}}
+	if len(w.alike.first) > 0 {
+		arms = append(arms, nameArm{first: w.alike.first})
+	}
+	if len(w.alike.last) > 0 {
+		arms = append(arms, nameArm{last: w.alike.last})
 	}
 	return sql.P(func(b *sql.Builder) {
 		if b.Dialect() != dialect.Postgres {
 			// The FTS5 phrase of the word in the email or the phone: the rows holding it there.
-			nameArms(b, s, shopID, arms, `{email phone} : "`+strings.ReplaceAll(w.text, `"`, `""`)+`"`)
+			q.arms(b, s, arms, `{email phone} : "`+strings.ReplaceAll(w.text, `"`, `""`)+`"`)
 			return
 		}
 		contains := "%" + escapeLike(w.text) + "%"
 		b.WriteString("(")
 		if len(arms) > 0 {
-			nameArms(b, s, shopID, arms, "")
+			q.arms(b, s, arms, "")
 			b.WriteString(" OR ")
 		}
 		b.Ident(s.C(customer.FieldEmail)).WriteString(" ILIKE ").Arg(contains).

@@ -2,6 +2,7 @@ package customers_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/customers"
+	"github.com/checkoutd/checkoutd/service/problem"
 )
 
 func searched(t *testing.T, svc *service.Service, sh *ent.Shop, search string) []string {
@@ -110,6 +112,85 @@ func TestEveryPageOfASearchCarriesTheWholeSearchsTotal(t *testing.T) {
 			if len(past.Customers) != 0 {
 				t.Fatalf("page 3: %d rows", len(past.Customers))
 			}
+		}
+	})
+}
+
+func searchedWith(t *testing.T, svc *service.Service, sh *ent.Shop, q url.Values) []string {
+	t.Helper()
+	page, err := svc.Customers.List(context.Background(), sh, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []string{}
+	for _, c := range page.Customers {
+		out = append(out, c.PlatformID)
+	}
+	return out
+}
+
+// Every way of giving the words to the first and the last name finds its customers: both words
+// in either order, one word alone in either name; a deleted customer is found only when the
+// deleted are listed (its last name alone comes from an index of the deleted).
+func TestASearchFindsEachWayOfGivingItsWordsToTheNamesAndTheDeletedOnlyWhenAsked(t *testing.T) {
+	eachStore(t, func(t *testing.T, svc *service.Service, sh *ent.Shop) {
+		for _, c := range []struct{ id, first, last string }{
+			{"c1", "John", "Smith"}, {"c2", "Smith", "Johnson"}, {"c3", "Mary", "Smith"}, {"c4", "Smith", "Jones"}, {"c5", "Ada", "Smith"},
+		} {
+			in := saved(c.id, "2026-11-01T10:00:00Z", c.first)
+			in.LastName = str(c.last)
+			apply(t, svc, sh, in)
+		}
+		apply(t, svc, sh, customers.DeletedInput{PlatformID: "c5", PlatformDeletedAt: "2026-11-02T10:00:00Z"})
+		for _, c := range []struct {
+			q    url.Values
+			want []string
+		}{
+			{url.Values{"search": {"Johm Smiht"}}, []string{"c1", "c2"}},
+			{url.Values{"search": {"smiht"}}, []string{"c1", "c2", "c3", "c4"}},
+			{url.Values{"search": {"smiht"}, "include_deleted": {"true"}}, []string{"c1", "c2", "c3", "c4", "c5"}},
+			{url.Values{"search": {"ada smith"}}, []string{}},
+			{url.Values{"search": {"ada smith"}, "include_deleted": {"true"}}, []string{"c5"}},
+			{url.Values{"search": {"mary jones"}}, []string{}},
+		} {
+			if got := searchedWith(t, svc, sh, c.q); fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("%v: %v, want %v", c.q, got, c.want)
+			}
+		}
+	})
+}
+
+// A word of letters alone is a name: it is not looked for in emails (a word with a dot or an @
+// is, and in phones a word with digits).
+func TestAWordOfLettersIsANameAndOtherWordsAreAlsoLookedForInTheEmailAndPhone(t *testing.T) {
+	eachStore(t, func(t *testing.T, svc *service.Service, sh *ent.Shop) {
+		in := saved("c1", "2026-11-01T10:00:00Z", "Ada")
+		in.LastName, in.Email, in.Phone = str("Lovelace"), str("countess@example.org"), str("+15550104242")
+		apply(t, svc, sh, in)
+		for search, want := range map[string][]string{
+			"countess": {}, "countess@": {"c1"}, "example.org": {"c1"}, "0104242": {"c1"}, "lovelase": {"c1"}, "ada 555": {"c1"},
+		} {
+			if got := searched(t, svc, sh, search); fmt.Sprint(got) != fmt.Sprint(want) && !(len(got) == 0 && len(want) == 0) {
+				t.Errorf("search %q: %v, want %v", search, got, want)
+			}
+		}
+	})
+}
+
+// A word inside more names than a search reads is refused with a 400 that says so, not read.
+func TestAWordInsideTooManyNamesIsRefused(t *testing.T) {
+	eachStore(t, func(t *testing.T, svc *service.Service, sh *ent.Shop) {
+		names := make([]string, customers.MaxNameCandidates+1)
+		for i := range names {
+			names[i] = fmt.Sprintf("Ann%05d", i)
+		}
+		if err := svc.Customers.AddNames(context.Background(), names); err != nil {
+			t.Fatal(err)
+		}
+		_, err := svc.Customers.List(context.Background(), sh, url.Values{"search": {"ann"}})
+		var pe *problem.Error
+		if !errors.As(err, &pe) || pe.Type != "query.invalid" || !strings.Contains(pe.Message, "too many names") {
+			t.Fatalf("got %v", err)
 		}
 	})
 }

@@ -18,6 +18,8 @@ type Service struct {
 	p *platform.Platform
 	// counts keeps the totals of large lists for a moment (filter.Counts).
 	counts filter.Counts
+	// names is SQLite's copy of the search's lexicon (lexicon.go).
+	names lexicon
 }
 
 // New returns the customer domain, with its notification worker and queue registered.
