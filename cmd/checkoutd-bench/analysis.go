@@ -139,19 +139,29 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
     (platform.PlanWithValues). And a search, whose few hundred rows the planner also took for
     evenly spread, walked the list's order testing every customer (2.5 s when its total was read
     with it); its found rows are now sorted (filter.PageQuery.SortFound).
-  - *The fuzzy search* ("John Smiht", some 400 customers found) is CPU in the database's index.
-    SQLite: the FTS5 query intersecting the words' trigram doclists (the trigrams of John, and of
-    Johnson in emails and names, are in some 40,000 customers), then the similarity of the
-    candidates; FTS5's phrases and column filters were half of it, and a word of letters is now
-    matched as any of its trigrams in any column (CPU a search 30 to 19 ms, on a loaded machine). PostgreSQL: pg_trgm's GIN bitmaps (first_name % 'john' alone reads
-    the posting lists that every J name shares, 62,000 candidates, about 11 ms) and the recheck
-    of some 1,150 rows. It was worse: PostgreSQL's subquery per column rechecked every row holding
-    each word on its own (335 ms a query), and both databases ran the search twice, for the count
-    and for the page. Now about 12 ms alone on SQLite and 20 ms on PostgreSQL; with 8 readers on
-    two cores shared with the load generator a search waits behind about four others, so its p99
-    is over 100 ms. Under 50 ms at p99 needs a search of a few milliseconds of CPU: an index whose
-    posting lists are not those of every name sharing a first letter (pg_trgm pads each word,
-    so "  j" and " jo" are in every J name), or fewer candidates to check on SQLite.
+  - *The fuzzy search* ("John Smiht", 421 customers found) was CPU in the database's trigram
+    index: the trigrams of John, and of Johnson in emails and names, are in some 40,000
+    customers, and pg_trgm pads each word, so "  j" and " jo" are in every J name (first_name %
+    'john' alone read 62,000 candidates, about 11 ms). The full run below measured that design:
+    111 ms (SQLite) and 188 ms (PostgreSQL) at p99, 14 and 32 ms alone. The search now looks up
+    the names alike to each word first, in the lexicon of the shop's distinct first and last names
+    (customer_names, 350,000 of them here; about 1,750 candidates share a trigram with John or
+    Smiht, 116 are alike), then reads the customers by pairs of names from the B-tree index on
+    (shop, first name, last name): 6 alike first names by 2 alike last names are 12 seeks that
+    find the 421 John Smiths, without reading every John and every Smith. On SQLite the lexicon
+    is a copy in memory by trigram (its rows, each read by its id, were half of a search), each
+    connection keeps 32 MiB of pages instead of 2 (a third of a search was reading pages from the
+    OS), and the page and its count are read apart (a window count over the page's query read
+    and sorted every row found). On PostgreSQL the candidates come from customer_name_trigrams'
+    primary key alone (a GIN index on the names read each candidate's row to recheck it: 4 ms
+    for John against 0.8), and checkoutd computes their similarity (pg_trgm's in SQL cost the
+    database about 2.5 ms for 1,750 candidates). Measured with checkoutd-bench -only customers on
+    this machine since (the figure alone, not the full run): SQLite p99 44 ms at 8 readers (454
+    searches/s, 3 ms alone): passes; PostgreSQL p99 59 and 67 ms in two runs (272 and 327
+    searches/s, 7 ms alone): still over. What is left on PostgreSQL is spread: the candidates'
+    transfer and similarity (about 1.5 ms of checkoutd's CPU), the customers' query and its
+    planning (about 1.3 ms), the page's JSON. A word of letters is now a name only (not looked
+    for in emails), which is what makes the pairs possible (docs/api.md "Customers").
 
 - **Next, in checkoutd's hands**: adding a payment on the kept order (a conditional bump of
   the version instead of the locking read); public ids that grow with time, so that inserts into

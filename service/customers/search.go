@@ -13,6 +13,7 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/customer"
 	"github.com/checkoutd/checkoutd/ent/predicate"
+	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/trigram"
 )
@@ -24,14 +25,15 @@ import (
 // found in a name spelt alike too, or as part of the email or the phone (any case).
 //
 // Both databases answer from indexes, in two steps. First the names spelt like each word, from
-// customer_names, the lexicon of every name customers have had (kept by triggers): the names
-// sharing one of the word's trigrams (PostgreSQL's GIN trigram index on it, SQLite's copy of it
-// in memory, by trigram), of which pg_trgm's similarity (trigram.Matcher on SQLite) keeps the
-// alike. Then the customers: every way of giving each name word to the first or the last name
-// is a pair of name lists, whose customers the B-tree index customer_by_first_name gives
-// directly (or, a last name alone, customer_live_by_last_name): John Smith reads the John
-// Smiths, not every John and every Smith. The other words' email and phone parts come from the trigram indexes of the
-// customers (PostgreSQL's customer_search, SQLite's customer_search_fts).
+// customer_names, the lexicon of every first and last name customers have had (kept by
+// triggers): the names sharing one of the word's trigrams (PostgreSQL's customer_name_trigrams,
+// SQLite's copy of the lexicon in memory, by trigram), of which pg_trgm's similarity
+// (trigram.Matcher, here) keeps the alike. Then the customers: every way of giving each name
+// word to the first or the last name is a pair of name lists, whose customers the B-tree index
+// customer_by_first_name gives directly (or, a last name alone, customer_live_by_last_name):
+// John Smith reads the John Smiths, not every John and every Smith. The other words' email and
+// phone parts come from the trigram indexes of the customers (PostgreSQL's customer_search,
+// SQLite's customer_search_fts).
 
 const (
 	// SimilarityThreshold is pg_trgm's default threshold of its % operator.
@@ -138,38 +140,38 @@ func (s *Service) namesAlike(ctx context.Context, words []string) ([]alikeNames,
 		if len(grams) == 0 {
 			continue
 		}
-		// One LIKE per trigram (of the words in lower case), ORed: a BitmapOr of the lists of
-		// each in the GIN index on lower(name). PostgreSQL keeps the alike itself (pg_trgm's
-		// similarity, which Matcher equals) and sends those alone, with the count of the
-		// candidates read.
-		conds := make([]string, len(grams))
-		for j, g := range grams {
-			args = append(args, "%"+escapeLike(g)+"%")
-			conds[j] = fmt.Sprintf("lower(name) LIKE $%d", len(args))
-		}
-		args = append(args, w)
-		arms = append(arms, fmt.Sprintf("SELECT word, kind, name, read FROM (SELECT word, kind, name, count(*) OVER () AS read FROM "+
-			"(SELECT %d AS word, kind, name FROM customer_names WHERE %s LIMIT %d) AS c) AS r WHERE read > %d OR similarity(name, $%d) >= %v",
-			i, strings.Join(conds, " OR "), maxNameCandidates+1, maxNameCandidates, len(args), SimilarityThreshold))
+		// The candidates from customer_name_trigrams' primary key alone, at most one more than
+		// a search reads; Matcher keeps the alike (pg_trgm's similarity in SQL cost PostgreSQL
+		// more than the candidates' transfer costs both).
+		args = append(args, pq.StringArray(grams))
+		arms = append(arms, fmt.Sprintf("SELECT * FROM (SELECT DISTINCT %d AS word, kind, name FROM customer_name_trigrams WHERE trigram = ANY($%d) LIMIT %d) AS w%d",
+			i, len(args), maxNameCandidates+1, i))
 	}
 	if len(arms) == 0 {
 		return alike, nil
 	}
-	rows, err := s.p.DB.Read.QueryContext(ctx, strings.Join(arms, " UNION ALL "), args...)
+	// Prepared once per connection: the lexicon is read from its primary key whatever the words.
+	rows, err := s.p.DB.Read.QueryContext(platform.PlanOnce(ctx), strings.Join(arms, " UNION ALL "), args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	read, matchers := make([]int, len(words)), make([]*trigram.Matcher, len(words))
 	for rows.Next() {
-		var i, candidates int
+		var i int
 		var kind, name string
-		if err := rows.Scan(&i, &kind, &name, &candidates); err != nil {
+		if err := rows.Scan(&i, &kind, &name); err != nil {
 			return nil, err
 		}
-		if candidates > maxNameCandidates {
+		if read[i]++; read[i] > maxNameCandidates {
 			return nil, tooCommon(words[i])
 		}
-		alike[i].add(kind, name)
+		if matchers[i] == nil {
+			matchers[i] = trigram.NewMatcher(words[i])
+		}
+		if matchers[i].Similarity(name) >= SimilarityThreshold {
+			alike[i].add(kind, name)
+		}
 	}
 	return alike, rows.Err()
 }
