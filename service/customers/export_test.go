@@ -21,8 +21,8 @@ func (s *Service) ApplyDeleted(ctx context.Context, sh *ent.Shop, in DeletedInpu
 	return s.applyDeleted(ctx, sh.ID, in)
 }
 
-// MaxNameCandidates is the most names a search reads for one word.
-const MaxNameCandidates = maxNameCandidates
+// LimitNameCandidates lowers the most names a search reads for one word to n.
+func (s *Service) LimitNameCandidates(n int) { s.maxNameCandidates = n }
 
 // AddNames adds first names to the search's lexicon, as customers having had them would.
 func (s *Service) AddNames(ctx context.Context, names []string) error {

@@ -46,9 +46,10 @@ const (
 	MaxSearchLength = 255
 	maxSearchWord   = 64
 	// maxNameCandidates bounds the lexicon's names read for one word (those sharing a trigram
-	// with it), and maxSearchNames the names a search's query lists: a word inside more names
-	// than that is refused rather than read.
-	maxNameCandidates = 5000
+	// with it: a common surname's trigrams, "son" of Anderson, are in tens of thousands of
+	// names of a million customers'), and maxSearchNames the alike names a search's query
+	// lists: a word inside more names than that is refused rather than read.
+	maxNameCandidates = 50000
 	maxSearchNames    = 5000
 )
 
@@ -120,8 +121,8 @@ func (s *Service) namesAlike(ctx context.Context, words []string) ([]alikeNames,
 			return nil, err
 		}
 		for i, w := range words {
-			candidates := s.names.candidates(innerTrigrams(w), maxNameCandidates)
-			if len(candidates) > maxNameCandidates {
+			candidates := s.names.candidates(innerTrigrams(w), s.nameCandidates())
+			if len(candidates) > s.nameCandidates() {
 				return nil, tooCommon(w)
 			}
 			m := trigram.NewMatcher(w)
@@ -145,7 +146,7 @@ func (s *Service) namesAlike(ctx context.Context, words []string) ([]alikeNames,
 		// more than the candidates' transfer costs both).
 		args = append(args, pq.StringArray(grams))
 		arms = append(arms, fmt.Sprintf("SELECT * FROM (SELECT DISTINCT %d AS word, kind, name FROM customer_name_trigrams WHERE trigram = ANY($%d) LIMIT %d) AS w%d",
-			i, len(args), maxNameCandidates+1, i))
+			i, len(args), s.nameCandidates()+1, i))
 	}
 	if len(arms) == 0 {
 		return alike, nil
@@ -163,7 +164,7 @@ func (s *Service) namesAlike(ctx context.Context, words []string) ([]alikeNames,
 		if err := rows.Scan(&i, &kind, &name); err != nil {
 			return nil, err
 		}
-		if read[i]++; read[i] > maxNameCandidates {
+		if read[i]++; read[i] > s.nameCandidates() {
 			return nil, tooCommon(words[i])
 		}
 		if matchers[i] == nil {
@@ -188,6 +189,14 @@ func (a *alikeNames) add(kind, name string) {
 	} else {
 		a.last = append(a.last, name)
 	}
+}
+
+// nameCandidates is the most names read for one word (maxNameCandidates unless a test lowers it).
+func (s *Service) nameCandidates() int {
+	if s.maxNameCandidates > 0 {
+		return s.maxNameCandidates
+	}
+	return maxNameCandidates
 }
 
 func tooCommon(w string) *problem.Error {

@@ -180,7 +180,8 @@ func TestAWordOfLettersIsANameAndOtherWordsAreAlsoLookedForInTheEmailAndPhone(t 
 // A word inside more names than a search reads is refused with a 400 that says so, not read.
 func TestAWordInsideTooManyNamesIsRefused(t *testing.T) {
 	eachStore(t, func(t *testing.T, svc *service.Service, sh *ent.Shop) {
-		names := make([]string, customers.MaxNameCandidates+1)
+		svc.Customers.LimitNameCandidates(100)
+		names := make([]string, 101)
 		for i := range names {
 			names[i] = fmt.Sprintf("Ann%05d", i)
 		}

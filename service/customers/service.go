@@ -20,6 +20,8 @@ type Service struct {
 	counts filter.Counts
 	// names is SQLite's copy of the search's lexicon (lexicon.go).
 	names lexicon
+	// maxNameCandidates, when set, lowers the search's bound of names read for one word (tests).
+	maxNameCandidates int
 }
 
 // New returns the customer domain, with its notification worker and queue registered.
