@@ -3,7 +3,6 @@ package catalog
 import (
 	"net/url"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"entgo.io/ent/dialect"
@@ -145,21 +144,10 @@ func nameSearch(words []string, shopID int) func(*sql.Selector) {
 // it has none, whose name must then hold it. A run across other characters would be no help:
 // PostgreSQL's index finds no trigram in "%a!!%" and reads all of itself.
 func wordTrigrams(w string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, part := range strings.FieldsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		r := []rune(part)
-		for i := 0; i+3 <= len(r); i++ {
-			if t := string(r[i : i+3]); !seen[t] {
-				seen[t] = true
-				out = append(out, t)
-			}
-		}
+	if out := trigram.Inner(w); len(out) > 0 {
+		return out
 	}
-	if len(out) == 0 {
-		return []string{w}
-	}
-	return out
+	return []string{w}
 }
 
 // phrase is the FTS5 query of the rows holding t.

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/checkoutd/checkoutd/service/platform"
+	"github.com/checkoutd/checkoutd/service/trigram"
 )
 
 // lexicon is SQLite's copy of customer_names in memory, by trigram: the names sharing a trigram
@@ -45,7 +46,7 @@ func (l *lexicon) topUp(ctx context.Context, db *platform.Database) error {
 		}
 		n := int32(len(l.names))
 		l.names = append(l.names, lexiconName{kind, name})
-		for _, g := range innerTrigrams(strings.ToLower(name)) {
+		for _, g := range trigram.Inner(strings.ToLower(name)) {
 			l.byGram[g] = append(l.byGram[g], n)
 		}
 		l.last = id

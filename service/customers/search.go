@@ -121,7 +121,7 @@ func (s *Service) namesAlike(ctx context.Context, words []string) ([]alikeNames,
 			return nil, err
 		}
 		for i, w := range words {
-			candidates := s.names.candidates(innerTrigrams(w), s.nameCandidates())
+			candidates := s.names.candidates(trigram.Inner(w), s.nameCandidates())
 			if len(candidates) > s.nameCandidates() {
 				return nil, tooCommon(w)
 			}
@@ -137,7 +137,7 @@ func (s *Service) namesAlike(ctx context.Context, words []string) ([]alikeNames,
 	var arms []string
 	var args []any
 	for i, w := range words {
-		grams := innerTrigrams(w)
+		grams := trigram.Inner(w)
 		if len(grams) == 0 {
 			continue
 		}
@@ -201,24 +201,6 @@ func (s *Service) nameCandidates() int {
 
 func tooCommon(w string) *problem.Error {
 	return searchInvalid(fmt.Sprintf("the search word %q is part of too many names to search: give more of it", w))
-}
-
-// innerTrigrams are the distinct trigrams inside the runs of letters and digits of w, which
-// both trigram indexes find: pg_trgm's trigrams are those of such runs, and an ILIKE pattern
-// without one would make PostgreSQL read its whole GIN index.
-func innerTrigrams(w string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, run := range strings.FieldsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		r := []rune(run)
-		for i := 0; i+3 <= len(r); i++ {
-			if t := string(r[i : i+3]); !seen[t] {
-				seen[t] = true
-				out = append(out, t)
-			}
-		}
-	}
-	return out
 }
 
 // matchWords is the condition of the words: their names' ways (nameWays) and each other

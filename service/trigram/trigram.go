@@ -7,6 +7,7 @@ package trigram
 import (
 	"database/sql/driver"
 	"slices"
+	"strings"
 	"unicode"
 
 	"modernc.org/sqlite"
@@ -190,4 +191,23 @@ func set(gs []gram) []gram {
 	out := slices.Clone(gs)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// Inner are the distinct trigrams inside the runs of letters and digits of w: those a trigram
+// index finds by substring (pg_trgm's trigrams are of such runs; those padding each word with
+// spaces are left out). A trigram across other characters would be no help: PostgreSQL's index
+// finds no trigram in "%a!!%" and reads all of itself.
+func Inner(w string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, run := range strings.FieldsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		r := []rune(run)
+		for i := 0; i+3 <= len(r); i++ {
+			if t := string(r[i : i+3]); !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }

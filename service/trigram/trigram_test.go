@@ -3,6 +3,7 @@ package trigram_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/lib/pq"
@@ -103,5 +104,15 @@ func TestBothMeasuresEqualPostgreSQLsOnRandomTexts(t *testing.T) {
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Inner's trigrams are those inside the runs of letters and digits, once each: none across
+// other characters, none of a run shorter than three.
+func TestInnerTrigramsAreThoseOfTheRunsOfLettersAndDigits(t *testing.T) {
+	got := trigram.Inner("o'brien-smith1 brie")
+	want := []string{"bri", "rie", "ien", "smi", "mit", "ith", "th1"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Inner: %q, want %q", got, want)
 	}
 }
