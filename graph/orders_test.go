@@ -474,19 +474,27 @@ func TestOrdersFetchedByIDLoadTheirLinesAndPaymentsInOneBatch(t *testing.T) {
 		bare := `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Order { publicOrderID } } }`
 		withEdges := `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Order { publicOrderID
 			lineItems { totalCount edges { node { sku } } } payments { edges { node { amount } } } } } }`
-		// edgeQueries is what loading the lines and payments of these orders adds to loading them.
+		// edgeQueries is what loading the lines and payments of these orders adds to loading them:
+		// the least of three tries, since the service's background work (the jobs the orders'
+		// init queued) goes through the same counted client and can only add to a count.
 		edgeQueries := func(ids []any) int64 {
-			g.queries.Store(0)
-			g.ok(g.token, bare, map[string]any{"ids": ids})
-			nodesOnly := g.queries.Load()
-			g.queries.Store(0)
-			data := g.ok(g.token, withEdges, map[string]any{"ids": ids})
-			for _, n := range get(data, "nodes").([]any) {
-				if get(n, "lineItems", "totalCount") != 1.0 || get(n, "lineItems", "edges", 0, "node", "sku") != "MUG-W" || get(n, "payments", "edges", 0, "node", "amount") != 3000.0 {
-					t.Fatalf("order without its line or payment: %v", n)
+			least := int64(-1)
+			for range 3 {
+				g.queries.Store(0)
+				g.ok(g.token, bare, map[string]any{"ids": ids})
+				nodesOnly := g.queries.Load()
+				g.queries.Store(0)
+				data := g.ok(g.token, withEdges, map[string]any{"ids": ids})
+				for _, n := range get(data, "nodes").([]any) {
+					if get(n, "lineItems", "totalCount") != 1.0 || get(n, "lineItems", "edges", 0, "node", "sku") != "MUG-W" || get(n, "payments", "edges", 0, "node", "amount") != 3000.0 {
+						t.Fatalf("order without its line or payment: %v", n)
+					}
+				}
+				if added := g.queries.Load() - nodesOnly; least < 0 || added < least {
+					least = added
 				}
 			}
-			return g.queries.Load() - nodesOnly
+			return least
 		}
 		few, many := edgeQueries(ids[:2]), edgeQueries(ids)
 		// One batch per edge, each the orders and their lines (or payments): four statements.
