@@ -2,6 +2,7 @@ package customers
 
 import (
 	"context"
+	"strings"
 
 	"entgo.io/ent/dialect/sql"
 
@@ -39,4 +40,13 @@ func (s *Service) AddNames(ctx context.Context, names []string) error {
 		names = names[n:]
 	}
 	return nil
+}
+
+// FirstNamesAlike are the lexicon's first names spelt like word.
+func (s *Service) FirstNamesAlike(ctx context.Context, word string) ([]string, error) {
+	alike, err := s.namesAlike(ctx, []string{strings.ToLower(word)})
+	if err != nil {
+		return nil, err
+	}
+	return alike[0].first, nil
 }

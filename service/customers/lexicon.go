@@ -2,41 +2,81 @@ package customers
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
+	"time"
+
+	"entgo.io/ent/dialect/sql"
 
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/trigram"
 )
 
-// lexicon is SQLite's copy of customer_names in memory, by trigram: the names sharing a trigram
-// with a word of a search, found without reading a row of the table for each (SQLite reads a
-// row by its id for each of an index's matches, and "john" is inside some 700 names of a million
-// customers'). SQLite is served by one process (docs/operations.md) whose writes commit one
-// after another, and a name's id is one more than the last: before each search the names of a
-// higher id than the copy's last are read, so the copy holds every name the search's own
-// snapshot could.
+// lexicon is this process's copy of customer_names in memory, by trigram: the names sharing a
+// trigram with a word of a search, found without the database reading a row for each ("john"
+// is inside some 700 names of a million customers', and a search reads two such words).
+// Before each search it is topped up with the names of a higher id than its last, and with
+// those of the ids it has not seen below its last (gaps): on PostgreSQL a name's id is taken
+// when its transaction inserts it, and another process's transaction may commit a lower id
+// after this one read a higher. A gap is asked for until gapWait has passed (customers' writes
+// are short transactions; an id taken by a transaction that rolled back, or by an insert that
+// met the name already there, never comes). On SQLite, whose commits are serial, there are none.
+//
+// The copy holds no pointer for each name (its texts and trigrams are slices of two arrays), so
+// that the garbage collector, which marks every pointer of the heap, does not walk a million
+// of them at each cycle.
 type lexicon struct {
-	mu     sync.RWMutex
-	last   int64
-	names  []lexiconName
+	mu    sync.RWMutex
+	last  int64
+	names []lexiconName
+	// text and grams hold every name's text and trigram.Set, one after another.
+	text   []byte
+	grams  trigram.Set
 	byGram map[string][]int32
+	// gaps are the ids below last not seen yet, with when each was first missed.
+	gaps map[int64]time.Time
 }
 
-// lexiconName is a name of customer_names and its kind (firstName, lastName).
-type lexiconName struct{ kind, name string }
+// lexiconName is a name of customer_names: where its text and its trigrams are, and its kind.
+type lexiconName struct {
+	text, grams       uint32
+	textLen, gramsLen uint16
+	last              bool
+}
 
-// topUp adds the names added since the last call.
+const (
+	// gapWait is how long an id missing below the lexicon's last is asked for.
+	gapWait = 10 * time.Minute
+	// maxGaps bounds the gaps asked for: past it, more missing ids are not.
+	maxGaps = 1000
+)
+
+// topUp adds the names committed since the last call.
 func (l *lexicon) topUp(ctx context.Context, db *platform.Database) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	rows, err := db.Read.QueryContext(ctx, "SELECT id, kind, name FROM customer_names WHERE id > ? ORDER BY id", l.last)
+	now := time.Now()
+	ids := make([]any, 0, len(l.gaps))
+	for id, since := range l.gaps {
+		if now.Sub(since) > gapWait {
+			delete(l.gaps, id)
+			continue
+		}
+		ids = append(ids, id)
+	}
+	where := sql.GT("id", l.last)
+	if len(ids) > 0 {
+		where = sql.Or(where, sql.In("id", ids...))
+	}
+	query, args := sql.Dialect(db.Dialect).Select("id", "kind", "name").From(sql.Table("customer_names")).Where(where).OrderBy("id").Query()
+	rows, err := db.Read.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	if l.byGram == nil {
-		l.byGram = map[string][]int32{}
+		l.byGram, l.gaps = map[string][]int32{}, map[int64]time.Time{}
 	}
 	for rows.Next() {
 		var id int64
@@ -45,31 +85,57 @@ func (l *lexicon) topUp(ctx context.Context, db *platform.Database) error {
 			return err
 		}
 		n := int32(len(l.names))
-		l.names = append(l.names, lexiconName{kind, name})
+		grams := trigram.SetOf(name)
+		l.names = append(l.names, lexiconName{text: uint32(len(l.text)), textLen: uint16(len(name)),
+			grams: uint32(len(l.grams)), gramsLen: uint16(len(grams)), last: kind == lastName})
+		l.text, l.grams = append(l.text, name...), append(l.grams, grams...)
 		for _, g := range trigram.Inner(strings.ToLower(name)) {
 			l.byGram[g] = append(l.byGram[g], n)
+		}
+		if id <= l.last {
+			delete(l.gaps, id)
+			continue
+		}
+		for missing := l.last + 1; missing < id && len(l.gaps) < maxGaps; missing++ {
+			l.gaps[missing] = now
 		}
 		l.last = id
 	}
 	return rows.Err()
 }
 
-// candidates are the names sharing one of grams, at most limit+1 of them.
-func (l *lexicon) candidates(grams []string, limit int) []lexiconName {
+// alike are the names spelt like word (SimilarityThreshold or more) among those sharing one of
+// the trigrams inside it (trigram.Inner); tooMany when more than limit share one.
+func (l *lexicon) alike(word string, limit int) (alike alikeNames, tooMany bool) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	seen := map[int32]bool{}
-	var out []lexiconName
-	for _, g := range grams {
-		for _, n := range l.byGram[g] {
-			if seen[n] {
-				continue
-			}
-			seen[n] = true
-			if out = append(out, l.names[n]); len(out) > limit {
-				return out
+	var candidates []int32
+	for _, g := range trigram.Inner(word) {
+		candidates = append(candidates, l.byGram[g]...)
+		if len(candidates) > 2*limit {
+			// Made distinct as it goes, so that a word of common trigrams holds no more.
+			slices.Sort(candidates)
+			if candidates = slices.Compact(candidates); len(candidates) > limit {
+				return alike, true
 			}
 		}
 	}
-	return out
+	slices.Sort(candidates)
+	if candidates = slices.Compact(candidates); len(candidates) > limit {
+		return alike, true
+	}
+	w := trigram.SetOf(word)
+	for _, n := range candidates {
+		c := &l.names[n]
+		if w.Similarity(l.grams[c.grams:c.grams+uint32(c.gramsLen)]) < SimilarityThreshold {
+			continue
+		}
+		name := string(l.text[c.text : c.text+uint32(c.textLen)])
+		if c.last {
+			alike.last = append(alike.last, name)
+		} else {
+			alike.first = append(alike.first, name)
+		}
+	}
+	return alike, false
 }

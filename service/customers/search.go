@@ -13,7 +13,6 @@ import (
 
 	"github.com/checkoutd/checkoutd/ent/customer"
 	"github.com/checkoutd/checkoutd/ent/predicate"
-	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/trigram"
 )
@@ -26,9 +25,8 @@ import (
 //
 // Both databases answer from indexes, in two steps. First the names spelt like each word, from
 // customer_names, the lexicon of every first and last name customers have had (kept by
-// triggers): the names sharing one of the word's trigrams (PostgreSQL's customer_name_trigrams,
-// SQLite's copy of the lexicon in memory, by trigram), of which pg_trgm's similarity
-// (trigram.Matcher, here) keeps the alike. Then the customers: every way of giving each name
+// triggers): the names sharing one of the word's trigrams, in this process's copy of the lexicon
+// by trigram (lexicon.go), of which pg_trgm's similarity (trigram.Matcher) keeps the alike. Then the customers: every way of giving each name
 // word to the first or the last name is a pair of name lists, whose customers the B-tree index
 // customer_by_first_name gives directly (or, a last name alone, customer_live_by_last_name):
 // John Smith reads the John Smiths, not every John and every Smith. The other words' email and
@@ -112,69 +110,20 @@ func (s *Service) searchPredicate(ctx context.Context, shopID int, withDeleted b
 
 // namesAlike are, for each word, the lexicon's names spelt like it: those sharing one of the
 // trigrams inside the word's runs of letters and digits (the candidates), of which the
-// similarity keeps the alike. PostgreSQL finds every word's in one query; SQLite in its copy of
-// the lexicon in memory (lexicon).
+// similarity keeps the alike. Both databases find them in this process's copy of the lexicon
+// (lexicon).
 func (s *Service) namesAlike(ctx context.Context, words []string) ([]alikeNames, error) {
-	alike := make([]alikeNames, len(words))
-	if s.p.DB.Dialect != dialect.Postgres {
-		if err := s.names.topUp(ctx, s.p.DB); err != nil {
-			return nil, err
-		}
-		for i, w := range words {
-			candidates := s.names.candidates(trigram.Inner(w), s.nameCandidates())
-			if len(candidates) > s.nameCandidates() {
-				return nil, tooCommon(w)
-			}
-			m := trigram.NewMatcher(w)
-			for _, c := range candidates {
-				if m.Similarity(c.name) >= SimilarityThreshold {
-					alike[i].add(c.kind, c.name)
-				}
-			}
-		}
-		return alike, nil
-	}
-	var arms []string
-	var args []any
-	for i, w := range words {
-		grams := trigram.Inner(w)
-		if len(grams) == 0 {
-			continue
-		}
-		// The candidates from customer_name_trigrams' primary key alone, at most one more than
-		// a search reads; Matcher keeps the alike (pg_trgm's similarity in SQL cost PostgreSQL
-		// more than the candidates' transfer costs both).
-		args = append(args, pq.StringArray(grams))
-		arms = append(arms, fmt.Sprintf("SELECT * FROM (SELECT DISTINCT %d AS word, kind, name FROM customer_name_trigrams WHERE trigram = ANY($%d) LIMIT %d) AS w%d",
-			i, len(args), s.nameCandidates()+1, i))
-	}
-	if len(arms) == 0 {
-		return alike, nil
-	}
-	// Prepared once per connection: the lexicon is read from its primary key whatever the words.
-	rows, err := s.p.DB.Read.QueryContext(platform.PlanOnce(ctx), strings.Join(arms, " UNION ALL "), args...)
-	if err != nil {
+	if err := s.names.topUp(ctx, s.p.DB); err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	read, matchers := make([]int, len(words)), make([]*trigram.Matcher, len(words))
-	for rows.Next() {
-		var i int
-		var kind, name string
-		if err := rows.Scan(&i, &kind, &name); err != nil {
-			return nil, err
-		}
-		if read[i]++; read[i] > s.nameCandidates() {
-			return nil, tooCommon(words[i])
-		}
-		if matchers[i] == nil {
-			matchers[i] = trigram.NewMatcher(words[i])
-		}
-		if matchers[i].Similarity(name) >= SimilarityThreshold {
-			alike[i].add(kind, name)
+	alike := make([]alikeNames, len(words))
+	for i, w := range words {
+		var tooMany bool
+		if alike[i], tooMany = s.names.alike(w, s.nameCandidates()); tooMany {
+			return nil, tooCommon(w)
 		}
 	}
-	return alike, rows.Err()
+	return alike, nil
 }
 
 // The kinds of name of customer_names.
@@ -182,14 +131,6 @@ const (
 	firstName = "first"
 	lastName  = "last"
 )
-
-func (a *alikeNames) add(kind, name string) {
-	if kind == firstName {
-		a.first = append(a.first, name)
-	} else {
-		a.last = append(a.last, name)
-	}
-}
 
 // nameCandidates is the most names read for one word (maxNameCandidates unless a test lowers it).
 func (s *Service) nameCandidates() int {

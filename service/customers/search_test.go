@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/checkoutd/checkoutd/service"
 	"github.com/checkoutd/checkoutd/service/customers"
 	"github.com/checkoutd/checkoutd/service/problem"
+	"github.com/checkoutd/checkoutd/service/servicetest"
 )
 
 func searched(t *testing.T, svc *service.Service, sh *ent.Shop, search string) []string {
@@ -194,4 +196,53 @@ func TestAWordInsideTooManyNamesIsRefused(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
+}
+
+// On PostgreSQL another process's transaction may commit a name whose id is below one a search
+// already read: the next search finds it all the same (the lexicon asks again for the ids it
+// has not seen below its last).
+func TestANameCommittedBelowOneAlreadyReadIsFoundByTheNextSearch(t *testing.T) {
+	t.Parallel()
+	db := servicetest.Postgres(t)
+	svc := service.New(db)
+	ctx := context.Background()
+	if err := svc.Customers.AddNames(ctx, []string{"Quincy"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := firstNamesAlike(t, svc, "Quincy"); !slices.Equal(got, []string{"Quincy"}) {
+		t.Fatalf("Quincy: %v", got)
+	}
+	// Another process takes the next id, and commits after a higher one was read.
+	tx, err := db.SQL.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	if _, err := tx.Exec(`INSERT INTO customer_names (kind, name) VALUES ('first', 'Zebediah')`); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Customers.AddNames(ctx, []string{"Cornelius"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := firstNamesAlike(t, svc, "Cornelius"); !slices.Equal(got, []string{"Cornelius"}) {
+		t.Fatalf("Cornelius: %v", got)
+	}
+	if got := firstNamesAlike(t, svc, "Zebediah"); len(got) != 0 {
+		t.Fatalf("an uncommitted name found: %v", got)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := firstNamesAlike(t, svc, "Zebediah"); !slices.Equal(got, []string{"Zebediah"}) {
+		t.Fatalf("the name committed below Cornelius's id: %v", got)
+	}
+}
+
+func firstNamesAlike(t *testing.T, svc *service.Service, word string) []string {
+	t.Helper()
+	got, err := svc.Customers.FirstNamesAlike(context.Background(), word)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }

@@ -147,13 +147,6 @@ func PlanWithValues(ctx context.Context) context.Context {
 	return context.WithValue(ctx, planWithValuesKey{}, true)
 }
 
-// PlanOnce undoes PlanWithValues for ctx's queries: they are prepared once per connection
-// again, for a query whose one sensible plan does not depend on its values (and whose planning
-// would otherwise be paid on every run).
-func PlanOnce(ctx context.Context) context.Context {
-	return context.WithValue(ctx, planWithValuesKey{}, nil)
-}
-
 // statement returns the cached statement for query, preparing it on first use; nil when the
 // cached one is in use, or when the query is not one this driver caches.
 func (c *cachingConn) statement(ctx context.Context, query string, args []driver.NamedValue) (*cachedStmt, error) {

@@ -98,26 +98,3 @@ func TestPostgresQueriesToBePlannedWithTheirValuesAreNotPrepared(t *testing.T) {
 		t.Fatalf("the statement is prepared %d times on the connection, want none: a prepared statement may be run with a generic plan", prepared)
 	}
 }
-
-// PlanOnce undoes PlanWithValues: its queries are prepared on the connection again.
-func TestPostgresQueriesPlannedOnceArePreparedAgainUnderPlanWithValues(t *testing.T) {
-	db := servicetest.Postgres(t)
-	ctx := platform.PlanOnce(platform.PlanWithValues(context.Background()))
-	conn, err := db.SQL.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	const q = `SELECT $1::int + 2`
-	var n int
-	if err := conn.QueryRowContext(ctx, q, 40).Scan(&n); err != nil || n != 42 {
-		t.Fatalf("got %d, %v", n, err)
-	}
-	var prepared int
-	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM pg_prepared_statements WHERE statement = $1`, q).Scan(&prepared); err != nil {
-		t.Fatal(err)
-	}
-	if prepared != 1 {
-		t.Fatalf("the statement is prepared %d times on the connection, want once", prepared)
-	}
-}

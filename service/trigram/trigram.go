@@ -48,19 +48,15 @@ func text(v driver.Value) string {
 // either.
 func Similarity(a, b string) float64 { return similarity(set(grams(a)), set(grams(b))) }
 
-// Matcher measures the similarity of many texts to one word, building the word's trigrams once
-// and reusing one buffer for the texts'.
-type Matcher struct{ word, buf []gram }
+// Set is the distinct trigrams of a text, made once to be measured against many others (the
+// customer search keeps one for each name of its lexicon).
+type Set []gram
 
-// NewMatcher is the Matcher of word.
-func NewMatcher(word string) *Matcher { return &Matcher{word: set(grams(word))} }
+// SetOf is the Set of s.
+func SetOf(s string) Set { return set(grams(s)) }
 
-// Similarity is Similarity(word, text).
-func (m *Matcher) Similarity(text string) float64 {
-	m.buf = appendGrams(m.buf[:0], text)
-	slices.Sort(m.buf)
-	return similarity(m.word, slices.Compact(m.buf))
-}
+// Similarity is Similarity of the texts of a and b.
+func (a Set) Similarity(b Set) float64 { return similarity(a, b) }
 
 // similarity is the similarity of two sets of trigrams.
 func similarity(ta, tb []gram) float64 {
