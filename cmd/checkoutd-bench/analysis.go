@@ -152,15 +152,24 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
     is a copy in memory by trigram (its rows, each read by its id, were half of a search), each
     connection keeps 32 MiB of pages instead of 2 (a third of a search was reading pages from the
     OS), and the page and its count are read apart (a window count over the page's query read
-    and sorted every row found). On PostgreSQL the candidates come from customer_name_trigrams'
-    primary key alone (a GIN index on the names read each candidate's row to recheck it: 4 ms
-    for John against 0.8), and checkoutd computes their similarity (pg_trgm's in SQL cost the
-    database about 2.5 ms for 1,750 candidates). Measured with checkoutd-bench -only customers on
-    this machine since (the figure alone, not the full run): SQLite p99 44 ms at 8 readers (454
-    searches/s, 3 ms alone): passes; PostgreSQL p99 59 and 67 ms in two runs (272 and 327
-    searches/s, 7 ms alone): still over. What is left on PostgreSQL is spread: the candidates'
-    transfer and similarity (about 1.5 ms of checkoutd's CPU), the customers' query and its
-    planning (about 1.3 ms), the page's JSON. A word of letters is now a name only (not looked
+    and sorted every row found). PostgreSQL first read the candidates from a table of each name
+    under each of its trigrams (customer_name_trigrams, 240 MB) and checkoutd computed their
+    similarity: p99 59 and 67 ms in two runs of the figure alone, still over. Counting the shared
+    trigrams in that table to drop the names that cannot be alike before sending them was tried
+    and measured: the database's grouping cost more (about 4.7 ms of PostgreSQL's CPU a search
+    against 3.6) than the transfer it saved checkoutd (3.8 to 2.5 ms). Each process now keeps its
+    own copy of the lexicon in memory on PostgreSQL too, topped up before each search with the
+    names of a higher id and with the ids it has not seen below its last (another process's
+    transaction may commit a lower id late), with each name's trigrams made once when it is read
+    (a Set; the copy holds no pointer per name, for the garbage collector): a search's CPU went
+    from about 3.8 ms of checkoutd's and 3.6 of PostgreSQL's to about 2.4 and 1.8 (checkoutd's
+    and PostgreSQL's CPU over 10 s of 8 readers on the kept million), and loading the million
+    customers from about 123 to 94 s, without the table and its trigger. With checkoutd-bench
+    -only customers, the figure alone: PostgreSQL p99 57 and 38 ms in two runs (395 searches/s in
+    the first, 5 ms alone; the second passed), SQLite 79 ms (fail; 44 ms the day before with the
+    old binary). Served in turns on one kept SQLite million under the same load of 8 readers,
+    the old binary's p99 went from 44 to 106 ms and the new one's from 41 to 53 ms over four
+    10 s runs each: this machine's load moved from run to run by more than the change. A word of letters is now a name only (not looked
     for in emails), which is what makes the pairs possible (docs/api.md "Customers").
 
 - **Next, in checkoutd's hands**: adding a payment on the kept order (a conditional bump of

@@ -18,7 +18,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	entsql "entgo.io/ent/dialect/sql"
+
 	"github.com/checkoutd/checkoutd/ent"
+	"github.com/checkoutd/checkoutd/ent/remoteexchange"
 	"github.com/checkoutd/checkoutd/service/platform"
 	"github.com/checkoutd/checkoutd/service/remote"
 )
@@ -116,10 +119,31 @@ func (s *Service) writeBatch(ctx context.Context) bool {
 	if n == 0 {
 		return false
 	}
-	if err := s.p.DB.Client.RemoteExchange.CreateBulk(batch...).Exec(ctx); err != nil && !s.p.DB.Closed() {
+	if err := s.insert(ctx, batch); err != nil && !s.p.DB.Closed() {
 		s.p.Log.Error("remote exchange log: writing exchanges", "count", n, "error", err)
 	}
 	return true
+}
+
+// insert writes rows in one statement. It is written from their mutations rather than by ent's
+// bulk create, which asks the database for the new rows' ids (RETURNING, read back row by row):
+// the log needs none, and on SQLite, where this insert shares the one writer with every
+// checkout, reading them back was a third of its cost.
+func (s *Service) insert(ctx context.Context, rows []*ent.RemoteExchangeCreate) error {
+	columns := remoteexchange.Columns[1:] // all but the id, which the database gives
+	ins := entsql.Dialect(s.p.DB.Dialect).Insert(remoteexchange.Table).Columns(columns...)
+	for _, r := range rows {
+		values := make([]any, len(columns))
+		for i, c := range columns {
+			if v, set := r.Mutation().Field(c); set {
+				values[i] = v
+			}
+		}
+		ins.Values(values...)
+	}
+	query, args := ins.Query()
+	_, err := s.p.DB.Client.ExecContext(ctx, query, args...)
+	return err
 }
 
 // rowOf is the row ex is kept as: the bodies bounded, the URL without what may carry a
