@@ -50,3 +50,10 @@ func (s *Service) FirstNamesAlike(ctx context.Context, word string) ([]string, e
 	}
 	return alike[0].first, nil
 }
+
+// LexiconGaps is how many ids the search's lexicon asks for again below its last.
+func (s *Service) LexiconGaps() int {
+	s.names.mu.RLock()
+	defer s.names.mu.RUnlock()
+	return len(s.names.gaps)
+}

@@ -2,6 +2,7 @@ package customers
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -48,7 +49,7 @@ type lexiconName struct {
 const (
 	// gapWait is how long an id missing below the lexicon's last is asked for.
 	gapWait = 10 * time.Minute
-	// maxGaps bounds the gaps asked for: past it, more missing ids are not.
+	// maxGaps is how far below the last id read a missing one is asked for, and how many are.
 	maxGaps = 1000
 )
 
@@ -78,30 +79,56 @@ func (l *lexicon) topUp(ctx context.Context, db *platform.Database) error {
 	if l.byGram == nil {
 		l.byGram, l.gaps = map[string][]int32{}, map[int64]time.Time{}
 	}
+	// The ids missing between the names read, in order; only those near the last read can
+	// belong to a transaction still open (older gaps are ids never used, as are those below
+	// the first load's names).
+	var missing []int64
+	near := func(id int64) bool { return id >= l.last-maxGaps }
 	for rows.Next() {
 		var id int64
 		var kind, name string
 		if err := rows.Scan(&id, &kind, &name); err != nil {
 			return err
 		}
-		n := int32(len(l.names))
-		grams := trigram.SetOf(name)
-		l.names = append(l.names, lexiconName{text: uint32(len(l.text)), textLen: uint16(len(name)),
-			grams: uint32(len(l.grams)), gramsLen: uint16(len(grams)), last: kind == lastName})
-		l.text, l.grams = append(l.text, name...), append(l.grams, grams...)
-		for _, g := range trigram.Inner(strings.ToLower(name)) {
-			l.byGram[g] = append(l.byGram[g], n)
-		}
+		l.add(kind, name)
 		if id <= l.last {
 			delete(l.gaps, id)
 			continue
 		}
-		for missing := l.last + 1; missing < id && len(l.gaps) < maxGaps; missing++ {
-			l.gaps[missing] = now
+		for m := max(l.last+1, id-maxGaps); m < id; m++ {
+			missing = append(missing, m)
 		}
 		l.last = id
+		if len(missing) > 2*maxGaps {
+			if i := slices.IndexFunc(missing, near); i >= 0 {
+				missing = missing[i:]
+			} else {
+				missing = missing[:0]
+			}
+		}
+	}
+	for _, m := range missing {
+		if near(m) && len(l.gaps) < maxGaps {
+			l.gaps[m] = now
+		}
 	}
 	return rows.Err()
+}
+
+// add adds a name. A name longer than a customer's name can be (input.MaxShortText characters)
+// is left out: its length would not fit the copy's.
+func (l *lexicon) add(kind, name string) {
+	grams := trigram.SetOf(name)
+	if len(name) > math.MaxUint16 || len(grams) > math.MaxUint16 {
+		return
+	}
+	n := int32(len(l.names))
+	l.names = append(l.names, lexiconName{text: uint32(len(l.text)), textLen: uint16(len(name)),
+		grams: uint32(len(l.grams)), gramsLen: uint16(len(grams)), last: kind == lastName})
+	l.text, l.grams = append(l.text, name...), append(l.grams, grams...)
+	for _, g := range trigram.Inner(strings.ToLower(name)) {
+		l.byGram[g] = append(l.byGram[g], n)
+	}
 }
 
 // alike are the names spelt like word (SimilarityThreshold or more) among those sharing one of

@@ -246,3 +246,34 @@ func firstNamesAlike(t *testing.T, svc *service.Service, word string) []string {
 	}
 	return got
 }
+
+// Ids far below the last read are not asked for again (they were never used: a transaction
+// holds the ids it takes near the sequence's end), so that a lexicon read after years of gaps
+// does not ask for each of them with every search.
+func TestOnlyIdsMissingNearTheLastAreAskedForAgain(t *testing.T) {
+	eachStore(t, func(t *testing.T, svc *service.Service, _ *ent.Shop) {
+		ctx := context.Background()
+		if err := svc.Customers.AddNames(ctx, []string{"Quincy"}); err != nil {
+			t.Fatal(err)
+		}
+		firstNamesAlike(t, svc, "Quincy")
+		if _, err := svc.Client().ExecContext(ctx, `INSERT INTO customer_names (id, kind, name) VALUES (100000, 'first', 'Cornelius')`); err != nil {
+			t.Fatal(err)
+		}
+		if got := firstNamesAlike(t, svc, "Cornelius"); !slices.Equal(got, []string{"Cornelius"}) {
+			t.Fatalf("Cornelius: %v", got)
+		}
+		if got := svc.Customers.LexiconGaps(); got != 1000 {
+			t.Fatalf("%d ids asked for again, want the 1,000 below the last", got)
+		}
+		if _, err := svc.Client().ExecContext(ctx, `INSERT INTO customer_names (id, kind, name) VALUES (99990, 'first', 'Zebediah')`); err != nil {
+			t.Fatal(err)
+		}
+		if got := firstNamesAlike(t, svc, "Zebediah"); !slices.Equal(got, []string{"Zebediah"}) {
+			t.Fatalf("a name of a missing id near the last: %v", got)
+		}
+		if got := svc.Customers.LexiconGaps(); got != 999 {
+			t.Fatalf("%d ids asked for again after one came, want 999", got)
+		}
+	})
+}
