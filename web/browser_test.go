@@ -215,11 +215,19 @@ func (c *console) text(sel string) string {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(c.tab, 30*time.Second)
 	defer cancel()
-	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+	// Found and read in one evaluation in the page, once the element is there: an element found
+	// first and read after could be swapped out by htmx in between (a search typed key by key
+	// is answered more than once).
+	js, _ := json.Marshal(sel)
+	type read struct {
+		Text string `json:"t"`
+	}
+	r, err := chromedp.Run(ctx, chromedp.PollFunction[*read](`s => { const e = document.querySelector(s); return e ? {t: e.innerText} : null }`,
+		chromedp.WithPollingArgs(json.RawMessage(js)), chromedp.WithPollingTimeout(25*time.Second)))
 	if err != nil {
 		c.t.Fatalf("browser: reading %s: %v", sel, err)
 	}
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(r.Text)
 }
 
 // waitText waits until sel holds want: for what htmx swaps in after a delay.
