@@ -27,16 +27,27 @@ import (
 // The copy holds no pointer for each name (its texts and trigrams are slices of two arrays), so
 // that the garbage collector, which marks every pointer of the heap, does not walk a million
 // of them at each cycle.
+//
+// Searches read the copy together (mu); a top-up reads the database while searches go on, and
+// holds them only to add what it read. One top-up runs at a time (topping), and a search whose
+// turn comes after a top-up that began once it was asked needs none of its own: that one's
+// snapshot holds every name this search's could.
 type lexicon struct {
+	// topping is held by the top-up under way; it guards last, gaps and toppedAt.
+	topping sync.Mutex
+	last    int64
+	// gaps are the ids below last not seen yet, with when each was first missed.
+	gaps map[int64]time.Time
+	// toppedAt is when the last top-up that succeeded began.
+	toppedAt time.Time
+
+	// mu guards the copy itself.
 	mu    sync.RWMutex
-	last  int64
 	names []lexiconName
 	// text and grams hold every name's text and trigram.Set, one after another.
 	text   []byte
 	grams  trigram.Set
 	byGram map[string][]int32
-	// gaps are the ids below last not seen yet, with when each was first missed.
-	gaps map[int64]time.Time
 }
 
 // lexiconName is a name of customer_names: where its text and its trigrams are, and its kind.
@@ -55,9 +66,14 @@ const (
 
 // topUp adds the names committed since the last call.
 func (l *lexicon) topUp(ctx context.Context, db *platform.Database) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	asked := time.Now()
+	l.topping.Lock()
+	defer l.topping.Unlock()
+	if l.toppedAt.After(asked) {
+		return nil
+	}
 	now := time.Now()
+	began := now
 	ids := make([]any, 0, len(l.gaps))
 	for id, since := range l.gaps {
 		if now.Sub(since) > gapWait {
@@ -76,29 +92,32 @@ func (l *lexicon) topUp(ctx context.Context, db *platform.Database) error {
 		return err
 	}
 	defer rows.Close()
-	if l.byGram == nil {
-		l.byGram, l.gaps = map[string][]int32{}, map[int64]time.Time{}
+	if l.gaps == nil {
+		l.gaps = map[int64]time.Time{}
 	}
+	type read struct{ kind, name string }
+	var names []read
 	// The ids missing between the names read, in order; only those near the last read can
 	// belong to a transaction still open (older gaps are ids never used, as are those below
 	// the first load's names).
-	var missing []int64
-	near := func(id int64) bool { return id >= l.last-maxGaps }
+	var missing, came []int64
+	last := l.last
+	near := func(id int64) bool { return id >= last-maxGaps }
 	for rows.Next() {
 		var id int64
-		var kind, name string
-		if err := rows.Scan(&id, &kind, &name); err != nil {
+		var r read
+		if err := rows.Scan(&id, &r.kind, &r.name); err != nil {
 			return err
 		}
-		l.add(kind, name)
-		if id <= l.last {
-			delete(l.gaps, id)
+		names = append(names, r)
+		if id <= last {
+			came = append(came, id)
 			continue
 		}
-		for m := max(l.last+1, id-maxGaps); m < id; m++ {
+		for m := max(last+1, id-maxGaps); m < id; m++ {
 			missing = append(missing, m)
 		}
-		l.last = id
+		last = id
 		if len(missing) > 2*maxGaps {
 			if i := slices.IndexFunc(missing, near); i >= 0 {
 				missing = missing[i:]
@@ -107,12 +126,29 @@ func (l *lexicon) topUp(ctx context.Context, db *platform.Database) error {
 			}
 		}
 	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range came {
+		delete(l.gaps, id)
+	}
 	for _, m := range missing {
 		if near(m) && len(l.gaps) < maxGaps {
 			l.gaps[m] = now
 		}
 	}
-	return rows.Err()
+	if len(names) > 0 {
+		l.mu.Lock()
+		if l.byGram == nil {
+			l.byGram = map[string][]int32{}
+		}
+		for _, r := range names {
+			l.add(r.kind, r.name)
+		}
+		l.mu.Unlock()
+	}
+	l.last, l.toppedAt = last, began
+	return nil
 }
 
 // add adds a name. A name longer than a customer's name can be (input.MaxShortText characters)
