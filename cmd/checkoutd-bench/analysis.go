@@ -165,9 +165,9 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
     from about 3.8 ms of checkoutd's and 3.6 of PostgreSQL's to about 2.4 and 1.8 (checkoutd's
     and PostgreSQL's CPU over 10 s of 8 readers on the kept million), and loading the million
     customers from about 123 to 94 s, without the table and its trigger. With checkoutd-bench
-    -only customers, the figure alone: PostgreSQL p99 57 and 38 ms in two runs (395 searches/s in
-    the first, 5 ms alone; the second passed), SQLite 79 ms (fail; 44 ms the day before with the
-    old binary). Served in turns on one kept SQLite million under the same load of 8 readers,
+    -only customers, the figure alone: PostgreSQL p99 57, 38 and 45 ms in three runs (395 and 443
+    searches/s, 4 to 5 ms alone; the last two pass), SQLite 79, 95 and 93 ms (fail; 44 ms the
+    day before with the old binary; p50 17 ms, as PostgreSQL's: a tail not yet explained). Served in turns on one kept SQLite million under the same load of 8 readers,
     the old binary's p99 went from 44 to 106 ms and the new one's from 41 to 53 ms over four
     10 s runs each: this machine's load moved from run to run by more than the change. A word of letters is now a name only (not looked
     for in emails), which is what makes the pairs possible (docs/api.md "Customers").
