@@ -73,7 +73,6 @@ func (l *lexicon) topUp(ctx context.Context, db *platform.Database) error {
 		return nil
 	}
 	now := time.Now()
-	began := now
 	ids := make([]any, 0, len(l.gaps))
 	for id, since := range l.gaps {
 		if now.Sub(since) > gapWait {
@@ -119,11 +118,8 @@ func (l *lexicon) topUp(ctx context.Context, db *platform.Database) error {
 		}
 		last = id
 		if len(missing) > 2*maxGaps {
-			if i := slices.IndexFunc(missing, near); i >= 0 {
-				missing = missing[i:]
-			} else {
-				missing = missing[:0]
-			}
+			// In order: the near ones are among the last maxGaps.
+			missing = missing[len(missing)-maxGaps:]
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -147,7 +143,7 @@ func (l *lexicon) topUp(ctx context.Context, db *platform.Database) error {
 		}
 		l.mu.Unlock()
 	}
-	l.last, l.toppedAt = last, began
+	l.last, l.toppedAt = last, now
 	return nil
 }
 

@@ -23,14 +23,14 @@ import (
 // so that "Smiht" finds Smith). Any other word (digits, an email's dots and @, a hyphen) is
 // found in a name spelt alike too, or as part of the email or the phone (any case).
 //
-// Both databases answer without reading every customer, in two steps. First the names spelt like each word, from
-// customer_names, the lexicon of every first and last name customers have had (kept by
-// triggers): the names sharing one of the word's trigrams, in this process's copy of the
-// lexicon by trigram (lexicon.go), of which pg_trgm's similarity (trigram.Set) keeps the alike.
-// Then the customers: every way of giving each name word to the first or the last name is a
-// pair of name lists, whose customers the B-tree index customer_by_first_name gives directly
-// (or, a last name alone, customer_live_by_last_name):
-// John Smith reads the John Smiths, not every John and every Smith. The other words' email and
+// Both databases answer without reading every customer, in two steps. First the names spelt
+// like each word, from customer_names, the lexicon of every first and last name customers have
+// had (kept by triggers): the names sharing one of the word's trigrams, in this process's copy
+// of the lexicon by trigram (lexicon.go), of which pg_trgm's similarity (trigram.Set) keeps the
+// alike. Then the customers: every way of giving each name word to the first or the last name
+// is a pair of name lists, whose customers the B-tree index customer_by_first_name gives
+// directly (or, a last name alone, customer_live_by_last_name): John Smith reads the John
+// Smiths, not every John and every Smith. The other words' email and
 // phone parts come from the trigram indexes of the customers (PostgreSQL's customer_search,
 // SQLite's customer_search_fts).
 

@@ -18,7 +18,7 @@ type Service struct {
 	p *platform.Platform
 	// counts keeps the totals of large lists for a moment (filter.Counts).
 	counts filter.Counts
-	// names is SQLite's copy of the search's lexicon (lexicon.go).
+	// names is this process's copy of the search's lexicon (lexicon.go).
 	names lexicon
 	// maxNameCandidates, when set, lowers the search's bound of names read for one word (tests).
 	maxNameCandidates int
