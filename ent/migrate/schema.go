@@ -315,9 +315,20 @@ var (
 				},
 			},
 			{
-				Name:    "customer_by_first_name",
+				Name:    "customer_live_by_first_name",
 				Unique:  false,
 				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[4], CustomersColumns[5]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "platform_deleted_at IS NULL",
+				},
+			},
+			{
+				Name:    "customer_deleted_by_first_name",
+				Unique:  false,
+				Columns: []*schema.Column{CustomersColumns[11], CustomersColumns[4], CustomersColumns[5]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "platform_deleted_at IS NOT NULL",
+				},
 			},
 			{
 				Name:    "customer_deleted_by_last_name",

@@ -56,12 +56,14 @@ func (Customer) Indexes() []ent.Index {
 		// two ways a shop's staff and its integrations look a customer up.
 		index.Fields("shop_id", "last_name", "id").StorageKey("customer_live_by_last_name").Annotations(entsql.IndexWhere("platform_deleted_at IS NULL")),
 		index.Fields("shop_id", "email", "id").StorageKey("customer_live_by_email").Annotations(entsql.IndexWhere("platform_deleted_at IS NULL")),
-		// customer_by_first_name finds the customers of the search's names
+		// customer_live_by_first_name finds the customers of the search's names
 		// (service/customers/search.go): the pairs of a first and a last name spelt like two of
-		// its words, or a first name alone, whether deleted or not. A last name alone comes from
-		// customer_live_by_last_name and, for the deleted, customer_deleted_by_last_name, which
-		// only deleted customers' writes keep.
-		index.Fields("shop_id", "first_name", "last_name").StorageKey("customer_by_first_name"),
+		// its words, or a first name alone; customer_deleted_by_first_name the deleted ones, when
+		// asked for. Being partial, each tells whether the customer is deleted, so that the
+		// customers found are counted from the index alone. A last name alone comes from
+		// customer_live_by_last_name and, for the deleted, customer_deleted_by_last_name.
+		index.Fields("shop_id", "first_name", "last_name").StorageKey("customer_live_by_first_name").Annotations(entsql.IndexWhere("platform_deleted_at IS NULL")),
+		index.Fields("shop_id", "first_name", "last_name").StorageKey("customer_deleted_by_first_name").Annotations(entsql.IndexWhere("platform_deleted_at IS NOT NULL")),
 		index.Fields("shop_id", "last_name").StorageKey("customer_deleted_by_last_name").Annotations(entsql.IndexWhere("platform_deleted_at IS NOT NULL")),
 		// customer_search is the fuzzy search's index on PostgreSQL: pg_trgm's trigrams of each
 		// searched column (the extension is created by its own migration, before this index). On

@@ -73,10 +73,13 @@ func (s *Service) List(ctx context.Context, sh *ent.Shop, q url.Values) (*Page, 
 	page = page.InShop(customer.FieldShopID, sh.ID)
 	_, search := q["search"]
 	onPostgres := s.p.DB.Dialect == dialect.Postgres
-	if search && onPostgres {
+	switch {
+	case search && onPostgres:
 		page = page.SortFound()
+	case search:
+		page = page.FoundByID()
 	}
-	where, err := s.listPredicates(ctx, sh.ID, q)
+	where, searchCount, err := s.listPredicates(ctx, sh.ID, q)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +94,9 @@ func (s *Service) List(ctx context.Context, sh *ent.Shop, q url.Values) (*Page, 
 	read := s.p.DB.Read
 	key, now := countKey(sh, q), s.p.Clock()
 	count := func(ctx context.Context) (int, error) { return read.Customer.Query().Where(counted...).Count(ctx) }
+	if searchCount != nil {
+		count = func(ctx context.Context) (int, error) { return searchCount(ctx, read) }
+	}
 	query := func(where ...predicate.Customer) *ent.CustomerQuery {
 		return read.Customer.Query().Where(where...).Where(predicate.Customer(page.Keyset())).
 			Order(customer.OrderOption(page.OrderBy())).Offset(page.Offset()).Limit(page.Fetch()).
@@ -185,20 +191,23 @@ func countKey(sh *ent.Shop, q url.Values) string {
 }
 
 // listPredicates are the conditions of a list's rows among the shop's customers: not deleted
-// unless asked, and what since_id, updated_at_min/max, ids, filter and search keep.
-func (s *Service) listPredicates(ctx context.Context, shopID int, q url.Values) ([]predicate.Customer, error) {
-	var preds []predicate.Customer
+// unless asked, and what since_id, updated_at_min/max, ids, filter and search keep. count,
+// when not nil, counts those rows (a search's own count, when nothing but whether deleted
+// customers are listed conditions it).
+func (s *Service) listPredicates(ctx context.Context, shopID int, q url.Values) (preds []predicate.Customer, count func(context.Context, *ent.Client) (int, error), err error) {
 	deleted, err := includeDeleted(q)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var deletedPred []predicate.Customer
 	if !deleted {
-		preds = append(preds, customer.PlatformDeletedAtIsNil())
+		deletedPred = []predicate.Customer{customer.PlatformDeletedAtIsNil()}
 	}
+	preds = append(preds, deletedPred...)
 	if v := q.Get("since_id"); v != "" {
 		id, err := strconv.Atoi(v)
 		if err != nil || id < 0 {
-			return nil, queryInvalid("since_id", "since_id "+strconv.Quote(clip(v))+" is not a customer id")
+			return nil, nil, queryInvalid("since_id", "since_id "+strconv.Quote(clip(v))+" is not a customer id")
 		}
 		preds = append(preds, customer.IDGT(id))
 	}
@@ -209,7 +218,7 @@ func (s *Service) listPredicates(ctx context.Context, shopID int, q url.Values) 
 		if v := q.Get(b.name); v != "" {
 			t, err := time.Parse(time.RFC3339Nano, strings.Replace(v, " ", "+", 1))
 			if err != nil {
-				return nil, queryInvalid(b.name, b.name+" "+strconv.Quote(clip(v))+" is not an RFC 3339 time")
+				return nil, nil, queryInvalid(b.name, b.name+" "+strconv.Quote(clip(v))+" is not an RFC 3339 time")
 			}
 			preds = append(preds, b.pred(t.UTC()))
 		}
@@ -217,13 +226,13 @@ func (s *Service) listPredicates(ctx context.Context, shopID int, q url.Values) 
 	if v := q.Get("ids"); v != "" {
 		parts := strings.Split(v, ",")
 		if len(parts) > MaxIDs {
-			return nil, queryInvalid("ids", "ids lists more than 100 ids")
+			return nil, nil, queryInvalid("ids", "ids lists more than 100 ids")
 		}
 		ids := make([]int, len(parts))
 		for i, p := range parts {
 			id, err := strconv.Atoi(strings.TrimSpace(p))
 			if err != nil {
-				return nil, queryInvalid("ids", "ids: "+strconv.Quote(clip(p))+" is not a customer id")
+				return nil, nil, queryInvalid("ids", "ids: "+strconv.Quote(clip(p))+" is not a customer id")
 			}
 			ids[i] = id
 		}
@@ -232,18 +241,21 @@ func (s *Service) listPredicates(ctx context.Context, shopID int, q url.Values) 
 	if fs, ok := q["filter"]; ok {
 		f, err := filter.Parse(fs, Columns)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		preds = append(preds, predicate.Customer(f.Predicate()))
 	}
 	if v, ok := q["search"]; ok {
-		search, err := s.searchPredicate(ctx, shopID, deleted, strings.Join(v, " "))
+		found, err := s.searchFor(ctx, shopID, deleted, strings.Join(v, " "))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		preds = append(preds, search)
+		if len(preds) == len(deletedPred) {
+			count = found.count
+		}
+		preds = append(preds, found.where)
 	}
-	return preds, nil
+	return preds, count, nil
 }
 
 func includeDeleted(q url.Values) (bool, error) {

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/lib/pq"
 
+	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/customer"
 	"github.com/checkoutd/checkoutd/ent/predicate"
 	"github.com/checkoutd/checkoutd/service/problem"
@@ -28,7 +29,7 @@ import (
 // had (kept by triggers): the names sharing one of the word's trigrams, in this process's copy
 // of the lexicon by trigram (lexicon.go), of which pg_trgm's similarity (trigram.Set) keeps the
 // alike. Then the customers: every way of giving each name word to the first or the last name
-// is a pair of name lists, whose customers the B-tree index customer_by_first_name gives
+// is a pair of name lists, whose customers the B-tree index customer_live_by_first_name gives
 // directly (or, a last name alone, customer_live_by_last_name): John Smith reads the John
 // Smiths, not every John and every Smith. The other words' email and
 // phone parts come from the trigram indexes of the customers (PostgreSQL's customer_search,
@@ -92,21 +93,33 @@ type searchWord struct {
 // alikeNames are the first names and the last names spelt like a word.
 type alikeNames struct{ first, last []string }
 
-// searchPredicate keeps the shop's customers in which every word of search is found.
-func (s *Service) searchPredicate(ctx context.Context, shopID int, withDeleted bool, search string) (predicate.Customer, error) {
+// searched is a search's condition on the shop's customers, and its own count of the customers
+// it finds.
+type searched struct {
+	where predicate.Customer
+	// count counts the customers found from the indexes of their names alone, when the search
+	// has only names (an email's or a phone's word comes from another index) and the database is
+	// SQLite; nil otherwise. It is the list's total when nothing else conditions the list:
+	// counting the list's query would look each customer found up again by id, to check its
+	// shop and that it is not deleted, which the names' indexes have said already.
+	count func(ctx context.Context, db *ent.Client) (int, error)
+}
+
+// searchFor is the search's condition and count: every word of search found in the customer.
+func (s *Service) searchFor(ctx context.Context, shopID int, withDeleted bool, search string) (searched, error) {
 	texts, err := searchWords(search)
 	if err != nil {
-		return nil, err
+		return searched{}, err
 	}
 	alike, err := s.namesAlike(ctx, texts)
 	if err != nil {
-		return nil, err
+		return searched{}, err
 	}
 	words := make([]searchWord, len(texts))
 	for i, w := range texts {
 		words[i] = searchWord{text: w, name: lettersOnly(w), alike: alike[i]}
 	}
-	return matchWords(shopID, withDeleted, words)
+	return matchWords(shopID, withDeleted, words, s.p.DB.Dialect)
 }
 
 // namesAlike are, for each word, the lexicon's names spelt like it: those sharing one of the
@@ -146,8 +159,9 @@ func tooCommon(w string) *problem.Error {
 }
 
 // matchWords is the condition of the words: their names' ways (nameWays) and each other
-// word's own condition. withDeleted: the search lists deleted customers too.
-func matchWords(shopID int, withDeleted bool, words []searchWord) (predicate.Customer, error) {
+// word's own condition. withDeleted: the search lists deleted customers too. dia is the
+// database's dialect (the count is SQLite's).
+func matchWords(shopID int, withDeleted bool, words []searchWord, dia string) (searched, error) {
 	var names, others []searchWord
 	listed := 0
 	for _, w := range words {
@@ -163,10 +177,10 @@ func matchWords(shopID int, withDeleted bool, words []searchWord) (predicate.Cus
 		listed += len(w.first) + len(w.last)
 	}
 	if listed > maxSearchNames {
-		return nil, searchInvalid("the search's words are spelt like too many names to search: give more of them")
+		return searched{}, searchInvalid("the search's words are spelt like too many names to search: give more of them")
 	}
 	q := nameQuery{shopID: shopID, withDeleted: withDeleted}
-	return func(s *sql.Selector) {
+	found := searched{where: func(s *sql.Selector) {
 		if len(names) > 0 {
 			s.Where(sql.P(func(b *sql.Builder) {
 				if len(ways) == 0 {
@@ -179,7 +193,11 @@ func matchWords(shopID int, withDeleted bool, words []searchWord) (predicate.Cus
 		for _, w := range others {
 			s.Where(otherWord(s, q, w))
 		}
-	}, nil
+	}}
+	if len(others) == 0 && dia == dialect.SQLite {
+		found.count = func(ctx context.Context, db *ent.Client) (int, error) { return q.count(ctx, db, ways) }
+	}
+	return found, nil
 }
 
 // nameArm keeps the shop's customers whose first name is among first and last name among last
@@ -192,67 +210,56 @@ type nameQuery struct {
 	withDeleted bool
 }
 
-// arms writes the OR of arms, each answered from the index that starts with its names:
-// customer_by_first_name when it has first names, else customer_live_by_last_name (and
-// customer_deleted_by_last_name for the deleted). PostgreSQL ORs the arms' bitmaps; SQLite is
-// told each arm's index (INDEXED BY), in a UNION ALL of their ids, since its planner, without
-// statistics or misled by their averages (most names are rare, Smith is not), would rather
-// read every Smith from another index. Each arm names the shop (and whether deleted) again:
-// both planners match the conditions of an arm of an OR with an index by themselves. On SQLite,
-// match (an FTS5 query of customer_search_fts) adds the customers it finds.
-func (q nameQuery) arms(b *sql.Builder, s *sql.Selector, arms []nameArm, match string) {
-	type part struct {
-		arm     nameArm
-		index   string
-		deleted string // the arm's condition on platform_deleted_at, if any
-	}
-	var parts []part
+// armPart is an arm as one index answers it: its index, and its condition on
+// platform_deleted_at.
+type armPart struct {
+	arm     nameArm
+	index   string
+	deleted string
+}
+
+// parts are the arms by index: customer_live_by_first_name when an arm has first names, else
+// customer_live_by_last_name, and their customer_deleted_by_ indexes for the deleted, each
+// partial index with the condition that selects it.
+func (q nameQuery) parts(arms []nameArm) []armPart {
+	var parts []armPart
 	for _, a := range arms {
+		by := "last_name"
 		if a.first != nil {
-			parts = append(parts, part{a, "customer_by_first_name", ""})
-			continue
+			by = "first_name"
 		}
-		parts = append(parts, part{a, "customer_live_by_last_name", " IS NULL"})
+		parts = append(parts, armPart{a, "customer_live_by_" + by, " IS NULL"})
 		if q.withDeleted {
-			parts = append(parts, part{a, "customer_deleted_by_last_name", " IS NOT NULL"})
+			parts = append(parts, armPart{a, "customer_deleted_by_" + by, " IS NOT NULL"})
 		}
 	}
-	pg := b.Dialect() == dialect.Postgres
-	if pg {
+	return parts
+}
+
+// arms writes the OR of arms, each answered from the index that starts with its names (parts).
+// PostgreSQL ORs the arms' bitmaps; SQLite is told each arm's index (INDEXED BY), in a UNION
+// ALL of their ids, since its planner, without statistics or misled by their averages (most
+// names are rare, Smith is not), would rather read every Smith from another index. Each arm
+// names the shop (and whether deleted) again: both planners match the conditions of an arm of
+// an OR with an index by themselves. On SQLite, match (an FTS5 query of customer_search_fts)
+// adds the customers it finds.
+func (q nameQuery) arms(b *sql.Builder, s *sql.Selector, arms []nameArm, match string) {
+	parts := q.parts(arms)
+	if b.Dialect() == dialect.Postgres {
 		b.WriteString("(")
-	} else {
-		b.Ident(s.C(customer.FieldID)).WriteString(" IN (")
-	}
-	for i, p := range parts {
-		switch {
-		case i > 0 && pg:
-			b.WriteString(" OR ")
-		case i > 0:
-			b.WriteString(" UNION ALL ")
-		}
-		col := func(c string) string { return b.Quote(c) }
-		if pg {
-			col = s.C
+		for i, p := range parts {
+			if i > 0 {
+				b.WriteString(" OR ")
+			}
 			b.WriteString("(")
-		} else {
-			b.WriteString("SELECT `id` FROM `customers` INDEXED BY `" + p.index + "` WHERE ")
-		}
-		b.WriteString(col(customer.FieldShopID) + " = ").Arg(q.shopID)
-		if p.arm.first != nil {
-			b.WriteString(" AND ")
-			in(b, col(customer.FieldFirstName), p.arm.first)
-		}
-		if p.arm.last != nil {
-			b.WriteString(" AND ")
-			in(b, col(customer.FieldLastName), p.arm.last)
-		}
-		if p.deleted != "" {
-			b.WriteString(" AND " + col(customer.FieldPlatformDeletedAt) + p.deleted)
-		}
-		if pg {
+			q.armWhere(b, s.C, p)
 			b.WriteString(")")
 		}
+		b.WriteString(")")
+		return
 	}
+	b.Ident(s.C(customer.FieldID)).WriteString(" IN (")
+	q.ids(b, parts, " UNION ALL ")
 	if match != "" {
 		if len(parts) > 0 {
 			b.WriteString(" UNION ALL ")
@@ -260,6 +267,66 @@ func (q nameQuery) arms(b *sql.Builder, s *sql.Selector, arms []nameArm, match s
 		b.WriteString("SELECT rowid FROM customer_search_fts WHERE customer_search_fts MATCH ").Arg(match)
 	}
 	b.WriteString(")")
+}
+
+// ids writes SQLite's queries of the parts' ids, each from its index, joined by union.
+func (q nameQuery) ids(b *sql.Builder, parts []armPart, union string) {
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString(union)
+		}
+		b.WriteString("SELECT `id` FROM `customers` INDEXED BY `" + p.index + "` WHERE ")
+		q.armWhere(b, b.Quote, p)
+	}
+}
+
+// armWhere writes the conditions of a part, its columns named by col.
+func (q nameQuery) armWhere(b *sql.Builder, col func(string) string, p armPart) {
+	b.WriteString(col(customer.FieldShopID) + " = ").Arg(q.shopID)
+	if p.arm.first != nil {
+		b.WriteString(" AND ")
+		in(b, col(customer.FieldFirstName), p.arm.first)
+	}
+	if p.arm.last != nil {
+		b.WriteString(" AND ")
+		in(b, col(customer.FieldLastName), p.arm.last)
+	}
+	b.WriteString(" AND " + col(customer.FieldPlatformDeletedAt) + p.deleted)
+}
+
+// count counts the shop's customers of the arms (SQLite), from their indexes alone: each
+// part's partial index holds the shop and the names of customers deleted or not. Arms may share
+// customers (John Johns is in John as a first name and Johns as a last, and in Johns and John),
+// which a UNION counts once; one arm is counted in its index.
+func (q nameQuery) count(ctx context.Context, db *ent.Client, arms []nameArm) (int, error) {
+	parts := q.parts(arms)
+	if len(parts) == 0 {
+		return 0, nil
+	}
+	b := &sql.Builder{}
+	b.SetDialect(dialect.SQLite)
+	if len(parts) == 1 {
+		b.WriteString("SELECT count(*) FROM `customers` INDEXED BY `" + parts[0].index + "` WHERE ")
+		q.armWhere(b, b.Quote, parts[0])
+	} else {
+		b.WriteString("SELECT count(*) FROM (")
+		q.ids(b, parts, " UNION ")
+		b.WriteString(")")
+	}
+	query, args := b.Query()
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var n int
+	if rows.Next() {
+		err = rows.Scan(&n)
+	}
+	if err == nil {
+		err = rows.Err()
+	}
+	return n, err
 }
 
 // nameWays are the ways of giving each name word to the first or the last name whose names

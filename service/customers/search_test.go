@@ -162,6 +162,54 @@ func TestASearchFindsEachWayOfGivingItsWordsToTheNamesAndTheDeletedOnlyWhenAsked
 	})
 }
 
+// A search's total is the number of customers it finds, each once, the deleted only when asked:
+// whether its names count their customers by themselves (a search of names alone, nothing else
+// conditioning the list) or the list's query counts them, even where the ways of giving its
+// words to the names find one customer twice (John Johns: both words alike both names).
+func TestASearchsTotalCountsEachCustomerFoundOnceTheDeletedOnlyWhenAsked(t *testing.T) {
+	eachStore(t, func(t *testing.T, svc *service.Service, sh *ent.Shop) {
+		for _, c := range []struct{ id, first, last string }{
+			{"c1", "John", "Johns"}, {"c2", "Johns", "John"}, {"c3", "John", "Smith"}, {"c4", "Johns", "Johns"}, {"c5", "Mary", "Johns"}, {"c6", "John", "Johns"}, {"c7", "Mary", "Smith"},
+		} {
+			in := saved(c.id, "2026-11-01T10:00:00Z", c.first)
+			in.LastName = str(c.last)
+			apply(t, svc, sh, in)
+		}
+		apply(t, svc, sh, customers.DeletedInput{PlatformID: "c6", PlatformDeletedAt: "2026-11-02T10:00:00Z"})
+		for _, c := range []struct {
+			q    url.Values
+			want string
+		}{
+			// John Smith: both words alike his first name; Mary Johns: both alike her last.
+			{url.Values{"search": {"john johns"}}, "[c1 c2 c3 c4 c5]"},
+			{url.Values{"search": {"john johns"}, "include_deleted": {"true"}}, "[c1 c2 c3 c4 c5 c6]"},
+			{url.Values{"search": {"mary johns"}}, "[c5]"},
+			{url.Values{"search": {"smith"}, "include_deleted": {"true"}}, "[c3 c7]"},
+		} {
+			for _, also := range []url.Values{{}, {"since_id": {"0"}}} {
+				q := url.Values{}
+				for k, v := range c.q {
+					q[k] = v
+				}
+				for k, v := range also {
+					q[k] = v
+				}
+				page, err := svc.Customers.List(context.Background(), sh, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, c := range page.Customers {
+					got = append(got, c.PlatformID)
+				}
+				if fmt.Sprint(got) != c.want || page.Pagination.Total != len(got) {
+					t.Errorf("%v: %v of a total of %d, want %s", q, got, page.Pagination.Total, c.want)
+				}
+			}
+		}
+	})
+}
+
 // A word of letters alone is a name: it is not looked for in emails (a word with a dot or an @
 // is, and in phones a word with digits).
 func TestAWordOfLettersIsANameAndOtherWordsAreAlsoLookedForInTheEmailAndPhone(t *testing.T) {

@@ -54,8 +54,9 @@ type PageQuery struct {
 	// shop is the column of the shop a list's rows belong to, shopID the shop (InShop).
 	shop   string
 	shopID int
-	// found: the rows are found through another index than the order's (SortFound).
-	found bool
+	// found: the rows are found through another index than the order's (SortFound); byID:
+	// through a list of their ids (FoundByID).
+	found, byID bool
 }
 
 // Cursor is the keyset position of a row: its order value and its id.
@@ -216,6 +217,10 @@ func (p PageQuery) Shop() func(*sql.Selector) {
 	return func(s *sql.Selector) {
 		col := s.C(p.shop)
 		s.Where(sql.P(func(b *sql.Builder) {
+			if p.byID && b.Dialect() != dialect.Postgres {
+				b.WriteString("+").Ident(col).WriteString(" = ").Arg(p.shopID)
+				return
+			}
 			if p.found || b.Dialect() != dialect.Postgres {
 				b.Ident(col).WriteString(" = ").Arg(p.shopID)
 				return
@@ -236,6 +241,17 @@ func (p PageQuery) SortFound() PageQuery {
 	return p
 }
 
+// FoundByID is the page of rows found by a list of their ids (a fuzzy search's on SQLite: the
+// ids its names' indexes give). SQLite then reads the rows by id, in the list's id order,
+// stopping at the page's last: its planner would otherwise read every row found from the
+// shop's index by id, which the shop's equality and the list's ids together select, and sort
+// them. So the shop is kept row by row (a unary plus: no index serves it), and the rows are
+// not ordered by the shop, which is one value.
+func (p PageQuery) FoundByID() PageQuery {
+	p.byID = true
+	return p
+}
+
 // OrderBy orders the rows as they are read: by the shop (InShop), the order column, then id.
 func (p PageQuery) OrderBy() func(*sql.Selector) {
 	return func(s *sql.Selector) {
@@ -249,7 +265,7 @@ func (p PageQuery) OrderBy() func(*sql.Selector) {
 			}
 			return s.C(c)
 		}
-		if p.shop != "" && !p.found {
+		if p.shop != "" && !p.found && !p.byID {
 			s.OrderBy(dir(col(p.shop)))
 		}
 		if p.Order.Column.sql != "id" {
