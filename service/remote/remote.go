@@ -177,6 +177,10 @@ func WithCoolDown(d time.Duration) Option { return func(c *Client) { c.coolDown 
 func New(policy outbound.Policy, now func() time.Time, opts ...Option) *Client {
 	c := &Client{http: outbound.NewClient(MaxTimeout, policy), now: now, coolDown: DefaultCoolDown,
 		breakers: map[string]*gobreaker.CircuitBreaker[*Answer]{}}
+	// Each call's context carries its deadline (send). A client timeout besides it would cost a
+	// goroutine and a timer per call: net/http enforces it so for a RoundTripper it does not
+	// know, as the outbound guard is.
+	c.http.Timeout = 0
 	for _, o := range opts {
 		o(c)
 	}
