@@ -156,10 +156,10 @@ func newClient(timeout time.Duration, p Policy, lookup func(context.Context, str
 	// two idle connections per host, most calls would dial (and later close) a connection of
 	// their own.
 	t.MaxIdleConnsPerHost = 64
-	// A request (an RSA's order state is a few kilobytes) leaves in one write and its answer
+	// A request of a few kilobytes (an RSA's order state) leaves in one write and its answer
 	// comes in one read: with the default 4 KiB buffers each took two system calls, and on
-	// loopback a write is most of a call's CPU.
-	t.WriteBufferSize, t.ReadBufferSize = 64<<10, 64<<10
+	// loopback a write is most of a call's CPU. Each idle connection keeps both buffers.
+	t.WriteBufferSize, t.ReadBufferSize = 16<<10, 16<<10
 	return &http.Client{
 		Timeout:   timeout,
 		Transport: &guard{policy: p, next: t},
