@@ -7,9 +7,9 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
 - **The machine.** Sessions run on different 2-core machines, and they differ by about two to
   one: the same binary made 146 SQLite checkouts/s on one AMD EPYC and 307 on an Intel Xeon,
   and on a slow machine one binary measured minutes apart differed by up to half (259 and 377
-  SQLite checkouts/s within ten minutes). This report's machine is a fast one: the code of the
-  session before it, which made 251 and 315 SQLite checkouts/s in two full runs there, made 437
-  here (and 349 on PostgreSQL). So a change was judged by statement counts, the writer's held
+  SQLite checkouts/s within ten minutes). The machine of the full run of 2026-11-26 was a fast
+  one: the code of the session before it, which made 251 and 315 SQLite checkouts/s in two full
+  runs elsewhere, made 437 on it (and 349 on PostgreSQL). So a change was judged by statement counts, the writer's held
   time per checkout (a temporary trace), and old and new binaries alternated, never by one run.
   Compare figures only within one report.
 - **SQLite: its one writer.** SQLite lets one transaction write at a time, and at 32 shoppers
@@ -74,9 +74,9 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   out jobs one batch per fetch (every 20 ms while there is work), a batch filling only free
   workers, so delivery goes no faster than workers / 20 ms. The steady run's checkouts are not
   paced: 8 shoppers make as many as the machine allows, here 160 to 240 a second, so 1,000 to
-  1,450 deliveries a second are asked for. With 32 workers on SQLite (the first full run of this
-  report's session) delivery kept pace only to about 940 a second, and the delay grew to a p99 of 2 to 6 seconds;
-  with 64 workers on both databases it keeps pace (the run above), and a backlog drains at
+  1,450 deliveries a second are asked for. With 32 workers on SQLite (the first full run of the
+  session of 2026-11-26) delivery kept pace only to about 940 a second, and the delay grew to a p99 of 2 to 6 seconds;
+  with 64 workers on both databases it kept pace (the full run of 2026-11-26), and a backlog drains at
   about 1,700 a second on SQLite (from 1,070) and 1,350 on PostgreSQL. 128 workers did no
   better.
 - **Platform connector** (measured with -only while this section was written: a CPU profile
@@ -127,7 +127,7 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
     p99 of 100 to 150 ms on page 1 and 2.2 s on the filter (SQLite). A kept total is now answered
     while one count runs in the background (docs/api.md), and the filter's total comes from the
     index.
-  - *PostgreSQL in the full run* (page 1 at 29 ms alone, the walk to page 10,000 146 s, where
+  - *PostgreSQL in a full run* (page 1 at 29 ms alone, the walk to page 10,000 146 s, where
     the figure run alone had 1 ms and 9 s): the connector figures run first and leave another
     shop's 110,875 customers, which come first in id order. The planner took them to be spread
     evenly among the million and read "shop_id = $1 ORDER BY id" from the primary key, filtering
@@ -142,35 +142,58 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   - *The fuzzy search* ("John Smiht", 421 customers found) was CPU in the database's trigram
     index: the trigrams of John, and of Johnson in emails and names, are in some 40,000
     customers, and pg_trgm pads each word, so "  j" and " jo" are in every J name (first_name %
-    'john' alone read 62,000 candidates, about 11 ms). The full run below measured that design:
-    111 ms (SQLite) and 188 ms (PostgreSQL) at p99, 14 and 32 ms alone. The search now looks up
-    the names alike to each word first, in the lexicon of the shop's distinct first and last names
+    'john' alone read 62,000 candidates, about 11 ms): 111 ms (SQLite) and 188 ms (PostgreSQL) at
+    p99 in the full run of 2026-11-26, 14 and 32 ms alone. The search now looks up the names alike
+    to each word first, in the lexicon of the shop's distinct first and last names
     (customer_names, 350,000 of them here; about 1,750 candidates share a trigram with John or
-    Smiht, 116 are alike), then reads the customers by pairs of names from the B-tree index on
-    (shop, first name, last name): 6 alike first names by 2 alike last names are 12 seeks that
-    find the 421 John Smiths, without reading every John and every Smith. On SQLite the lexicon
-    is a copy in memory by trigram (its rows, each read by its id, were half of a search), each
-    connection keeps 32 MiB of pages instead of 2 (a third of a search was reading pages from the
-    OS), and the page and its count are read apart (a window count over the page's query read
-    and sorted every row found). PostgreSQL first read the candidates from a table of each name
-    under each of its trigrams (customer_name_trigrams, 240 MB) and checkoutd computed their
-    similarity: p99 59 and 67 ms in two runs of the figure alone, still over. Counting the shared
-    trigrams in that table to drop the names that cannot be alike before sending them was tried
-    and measured: the database's grouping cost more (about 4.7 ms of PostgreSQL's CPU a search
-    against 3.6) than the transfer it saved checkoutd (3.8 to 2.5 ms). Each process now keeps its
-    own copy of the lexicon in memory on PostgreSQL too, topped up before each search with the
-    names of a higher id and with the ids it has not seen below its last (another process's
-    transaction may commit a lower id late), with each name's trigrams made once when it is read
-    (a Set; the copy holds no pointer per name, for the garbage collector): a search's CPU went
-    from about 3.8 ms of checkoutd's and 3.6 of PostgreSQL's to about 2.4 and 1.8 (checkoutd's
-    and PostgreSQL's CPU over 10 s of 8 readers on the kept million), and loading the million
-    customers from about 123 to 94 s, without the table and its trigger. With checkoutd-bench
-    -only customers, the figure alone: PostgreSQL p99 57, 38 and 45 ms in three runs (395 and 443
-    searches/s, 4 to 5 ms alone; the last two pass), SQLite 79, 95 and 93 ms (fail; 44 ms the
-    day before with the old binary; p50 17 ms, as PostgreSQL's: a tail not yet explained). Served in turns on one kept SQLite million under the same load of 8 readers,
-    the old binary's p99 went from 44 to 106 ms and the new one's from 41 to 53 ms over four
-    10 s runs each: this machine's load moved from run to run by more than the change. A word of letters is now a name only (not looked
-    for in emails), which is what makes the pairs possible (docs/api.md "Customers").
+    Smiht, 116 are alike), kept in memory by trigram in each process (topped up before each
+    search with the names added since, by any process; each name's trigrams made once, the copy
+    holding no pointer per name, for the garbage collector), then reads the customers by pairs of
+    names from the partial B-tree index of the live customers on (shop, first name, last name): 6
+    alike first names by 2 alike last names are 12 seeks that find the 421 John Smiths, without
+    reading every John and every Smith. Tried and dropped on PostgreSQL: a table of each name
+    under each of its trigrams (240 MB; p99 59 and 67 ms), and counting the shared trigrams in
+    it to send only the names that can be alike (the grouping cost PostgreSQL more, 4.7 ms of
+    CPU a search against 3.6, than the transfer saved checkoutd). On SQLite, with the lexicon in
+    memory, a search was still about 4 ms of CPU (CPU profile, 8 readers on a kept million): two
+    fifths in the count, which looked each of the 421 customers found up again by id in the
+    index of the shop's live customers, and a fifth in the page, read through that same index
+    and sorted, where SQLite would rather walk the found ids in order and stop at the page's
+    last. The page now keeps the shop row by row (filter.PageQuery.FoundByID: no index serves a
+    unary plus), so that the ids are read in order from the list; and the names' indexes are
+    partial, the live ones and the deleted ones (as the last names' were), so that a search of
+    names alone, with nothing else conditioning the list, is counted in them without reading a
+    row. Served in turns on one kept SQLite million, 8 readers: about 430 searches/s and p99 37
+    to 62 ms before, 825 to 853/s and p99 24 ms after; with checkoutd-bench -only customers, p99
+    85 to 93 ms before and 18 ms after (1,042/s, 1.8 ms alone). PostgreSQL answers a search's
+    page and total in one query, planned with its values; there a search costs about as much
+    of PostgreSQL's CPU as of checkoutd's (some 2.9 ms each under 8 readers, checkoutd's fifth in
+    the lexicon's similarities), and its p99 moved from 40 to 55 ms between runs on one binary
+    (49 and 55 in two runs of -only customers the same hour): at the target, not under it with
+    room. A word of letters is a name only (not looked for in emails), which is what makes the
+    pairs possible (docs/api.md "Customers").
+
+- **Remote state authority and overrides** (the remote figure; CPU profiles of checkoutd under
+  it, 60 s): a guest checkout under the bench's RSA makes 11 calls (validate_inventory twice,
+  validate_address and validate_email_address, seven events), each a signed HTTP request to a
+  server on loopback that answers at once. Its CPU beyond the plain checkout's is, per checkout:
+  about 1.4 ms in those calls (net/http's write and read loops, most of it the loopback write
+  system call, which delivers the request to the receiver inside the sender's CPU time; the
+  signature and JSON a small part), 0.4 ms in holding the order for the RSA (a read that the
+  kept order is still the row's version, before its state is sent), 0.3 ms writing the
+  exchanges to the support log (one insert per batch, but each exchange holds two order states
+  of a few kilobytes), and 0.3 ms decoding the answers and mapping the order state; applying an
+  answer is one UPDATE, as a plain change is, with the answer kept on the row. A call's request
+  now leaves in one write and its answer arrives in one read (16 KiB connection buffers instead
+  of 4), and no goroutine and timer are started per call to enforce a client timeout beside the
+  call's own deadline: about 8% less CPU per call in a loop of 20,000 calls of 5 KB each
+  way. The overrides' five calls stay under the target (1.15 to 1.48 times in alternated runs of
+  -only remote on SQLite); the RSA's eleven do not (1.57 to 1.92 times in the same runs, this
+  machine's load moving the ratio by a fifth from run to run). What would bring it under:
+  not reading the order before each event (sending the kept order and letting the conditional
+  update of the answer find a moved row, calling again in that rare case), which needs every
+  writer of an open order to tell the kept copy; and a support log that keeps the order state
+  once per order instead of once per exchange.
 
 - **Next, in checkoutd's hands**: adding a payment on the kept order (a conditional bump of
   the version instead of the locking read); public ids that grow with time, so that inserts into
