@@ -140,14 +140,18 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
     evenly spread, walked the list's order testing every customer (2.5 s when its total was read
     with it); its found rows are now sorted (filter.PageQuery.SortFound).
   - *PostgreSQL in the full run of 2026-12-06* (the tables below): every read took about 45 ms
-    alone, page 1 and page 10,000 as much as the search, and the walk to page 10,000 took 464 s,
-    while the figure run alone on the same binary ten minutes later had 1.6 to 3.4 ms alone
-    (6.9 for the search) and walked in 25 s; vmstat showed a third of the CPU in I/O wait during
-    the full run and none during the figure alone. A per-read cost that does not depend on the
-    read points at the state the connector figures leave (another shop's customers, as in the
-    full run above) or at the disk, not at the lists' queries; not yet found. In the figure
-    alone that hour: lists p99 42 / 30 / 39 ms (pass), search 67 ms (fail; 49 and 55 ms in two
-    runs an hour before, on a less loaded machine).
+    alone, page 1 as much as the search, and the walk to page 10,000 took 464 s, where the figure
+    run alone had 1.6 to 3.4 ms and 25 s. It was each page's addresses (ent's second statement,
+    customer_id IN the page's hundred ids): the connector figures' sync, run before, filled
+    customer_addresses with 100,000 rows that this server, without autovacuum, never analyzed,
+    and PostgreSQL read all of them for each page (a sequential scan and a hash join, about 70
+    ms; 0.8 ms through the (customer_id, platform_id) index once analyzed). Reproduced with
+    -only connector,customers -keep on PostgreSQL: an ANALYZE of customer_addresses in the middle
+    of the walk brought the reads after it to 1.7 to 2.2 ms alone and p99 47 / 27 / 28 ms (the search 71 ms, fail). The
+    loader now analyzes the addresses with the customers, as autovacuum would after such a
+    growth; the next full run measures it. In the figure alone that hour: lists p99 42 / 30 / 39
+    ms (pass), search 67 ms (fail; 49 and 55 ms in two runs an hour before, on a less loaded
+    machine).
   - *The fuzzy search* ("John Smiht", 421 customers found) was CPU in the database's trigram
     index: the trigrams of John, and of Johnson in emails and names, are in some 40,000
     customers, and pg_trgm pads each word, so "  j" and " jo" are in every J name (first_name %
