@@ -250,6 +250,7 @@ func (s *Service) listPredicates(ctx context.Context, shopID int, q url.Values) 
 		if err != nil {
 			return nil, nil, err
 		}
+		// The search comes last: no other condition yet is none at all.
 		if len(preds) == len(deletedPred) {
 			count = found.count
 		}
