@@ -38,12 +38,16 @@ func (s *Service) CancelOrder(ctx context.Context, sess *orders.OrderSession, in
 	if input.TooLong(in.Reason, input.MaxLongText) {
 		return nil, input.TextTooLong("reason", input.MaxLongText)
 	}
-	var voids []*ent.PaymentTransaction
+	var (
+		voids     []*ent.PaymentTransaction
+		cancelled int
+	)
 	err := s.p.InTx(ctx, func(tx *ent.Tx) error {
 		o, err := s.orders.LockSessionOrder(ctx, tx, sess, order.StatusOpen, order.StatusProcessed, order.StatusCancelled)
 		if err != nil {
 			return err
 		}
+		cancelled = o.ID
 		ledger, err := payment.LedgerOf(ctx, tx.Client(), o.ID)
 		if err != nil {
 			return err
@@ -90,6 +94,7 @@ func (s *Service) CancelOrder(ctx context.Context, sess *orders.OrderSession, in
 	if err != nil {
 		return nil, err
 	}
+	s.orders.ForgetKeptOrder(cancelled)
 	for _, e := range voids {
 		if e.Status == paymenttransaction.StatusPending || e.Status == paymenttransaction.StatusUnknown {
 			s.sendReservedVoid(ctx, sess, e)

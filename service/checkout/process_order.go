@@ -259,6 +259,8 @@ func (s *Service) reserveForProcessing(ctx context.Context, sess *orders.OrderSe
 	if err != nil {
 		return nil, err
 	}
+	// No longer open: the order as a change left it is not the order any more.
+	s.orders.ForgetKeptOrder(r.order.ID)
 	return r, nil
 }
 
@@ -472,6 +474,7 @@ func (s *Service) AuthorizePayments(ctx context.Context, sess *orders.OrderSessi
 	if err != nil {
 		return nil, err
 	}
+	s.orders.ForgetKeptOrder(view.Order.ID)
 	if view.Order.Status == order.StatusOpen {
 		outcome := s.authorizeTenders(ctx, view, tenders)
 		if outcome.failed != nil || outcome.requiresAction != nil {

@@ -88,6 +88,26 @@ func (c *orderChildrenCache) keep(o *ent.Order, items []*ent.LineItem, payments 
 	c.byPublic[publicOrderKey{o.ShopID, o.PublicOrderID}] = o.ID
 }
 
+// forget drops what is kept of the order: a change written without keeping its result (its
+// status leaving open, a resume) makes the kept order no longer the row.
+func (c *orderChildrenCache) forget(orderID int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if kept, ok := c.byOrder[orderID]; ok {
+		delete(c.byOrder, orderID)
+		if c.byPublic[publicOrderKey{kept.order.ShopID, kept.order.PublicOrderID}] == orderID {
+			delete(c.byPublic, publicOrderKey{kept.order.ShopID, kept.order.PublicOrderID})
+		}
+	}
+}
+
+// ForgetKeptOrder is told by a change of the order's row that does not keep its result (the
+// checkout's status changes, the connector's): this process reads the order again before it
+// trusts a copy of it, which a hold for the remote state authority does without asking the
+// database (holdInProcess). Any change it is not told of is found by the conditional write that
+// applies the RSA's answer, at the cost of asking the RSA again.
+func (s *Service) ForgetKeptOrder(orderID int) { s.children.forget(orderID) }
+
 // OrderPayments reads the order's payments in the order the view shows them.
 func OrderPayments(ctx context.Context, c *ent.Client, orderID int) ([]*ent.OrderPayment, error) {
 	return c.OrderPayment.Query().Where(orderpayment.OrderID(orderID)).Order(orderpayment.ByPosition(), orderpayment.ByID()).All(ctx)

@@ -248,6 +248,7 @@ func (s *Service) ResumeOrder(ctx context.Context, sh *ent.Shop, publicOrderID s
 	if err := s.p.DB.Client.Order.UpdateOneID(view.Order.ID).SetLastActivityAt(s.p.Clock()).ClearAbandonedAt().AddVersion(1).Exec(ctx); err != nil {
 		return nil, err
 	}
+	s.children.forget(view.Order.ID)
 	own, err := s.p.DB.Read.OrderAPIOverride.Query().Where(orderapioverride.OrderID(view.Order.ID)).Exist(ctx)
 	if err != nil {
 		return nil, err

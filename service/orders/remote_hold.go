@@ -31,6 +31,8 @@ type RemoteHold struct {
 	holder  string
 	// done: given back, or the answer applied (which gives it back).
 	done bool
+	// unread: View is the order as this process kept it, not read once held.
+	unread bool
 	// local gives back a hold of this process (SQLite); nil for a hold on the order's row.
 	local func()
 }
@@ -97,9 +99,12 @@ func (s *Service) HoldForRemote(ctx context.Context, sess *OrderSession, hold, w
 	return s.readHeld(ctx, sess, h)
 }
 
-// holdInProcess holds the order in this process (SQLite): the kept order is the view when the
-// order's row is still at its version once held (another service on the database may have
-// changed it), otherwise the order is read.
+// holdInProcess holds the order in this process (SQLite, which serves one process): the kept
+// order is the view without asking the database whether the row is still at its version. Every
+// change of this process keeps its result or forgets the order (ForgetKeptOrder), so the kept
+// order is the row but for a change made around checkoutd; the answer is applied only on the
+// row at the kept version (ApplyRemoteOrder), and a row found moved then is read and the RSA
+// asked again (ErrHeldOrderMoved). Without a kept order, the order is read once held.
 func (s *Service) holdInProcess(ctx context.Context, sess *OrderSession, h *RemoteHold, wait time.Duration) (*RemoteHold, error) {
 	o, err := s.LastKnownOrder(ctx, sess)
 	if err != nil {
@@ -115,19 +120,26 @@ func (s *Service) holdInProcess(ctx context.Context, sess *OrderSession, h *Remo
 	}
 	h.local = release
 	if kept, ok := s.children.latest(sess.Shop.ID, sess.PublicOrderID()); ok && kept.order.Status == order.StatusOpen && kept.order.ID == o.ID {
-		current, err := s.p.DB.Read.Order.Query().Where(order.ID(o.ID), order.Version(kept.order.Version), order.StatusEQ(order.StatusOpen)).Exist(ctx)
-		if err == nil && current {
-			h.View, err = s.ViewWith(ctx, s.p.DB.Read, sess.Shop, kept.order, kept.items, kept.payments)
-		}
-		if err != nil {
+		if h.View, err = s.ViewWith(ctx, s.p.DB.Read, sess.Shop, kept.order, kept.items, kept.payments); err != nil {
 			h.Release(ctx)
 			return nil, err
 		}
-		if h.View != nil {
-			return h, nil
-		}
+		h.unread = true
+		return h, nil
 	}
 	return s.readHeld(ctx, sess, h)
+}
+
+// ErrHeldOrderMoved: the order held as this process kept it was found, when the answer was to
+// be applied, to have moved on without this process; it has been read under the hold
+// (ReadHeldAgain) before the answer can be applied.
+var ErrHeldOrderMoved = errors.New("the held order moved on from the version kept")
+
+// ReadHeldAgain reads the held order as the hold's view, after ErrHeldOrderMoved.
+func (s *Service) ReadHeldAgain(ctx context.Context, sess *OrderSession, h *RemoteHold) error {
+	h.unread = false
+	_, err := s.readHeld(ctx, sess, h)
+	return err
 }
 
 // readHeld reads the held order as the hold's view, giving the hold back when it is no longer

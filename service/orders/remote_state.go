@@ -166,6 +166,8 @@ func CheckRemoteLines(lines []RemoteLine) error {
 // held, that is one statement on the held version (as a change of the kept order is);
 // otherwise one transaction on the locked order: lines matched by line_item_key (new ones
 // added, missing ones deleted, the others' price and quantity set), and the order's fields set.
+// An order held as this process kept it whose row has moved on is left as it is
+// (ErrHeldOrderMoved): the RSA was not asked about the row.
 func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *RemoteHold, r RemoteOrder) (*OrderView, error) {
 	if err := CheckRemoteLines(r.Lines); err != nil {
 		return nil, err
@@ -177,7 +179,17 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 		changes := remoteChanges(s.p.DB.Client, held, r)
 		if len(changes.Fields()) == 0 && len(changes.ClearedFields()) == 0 && len(changes.AddedFields()) == 0 {
 			// The order is as the answer has it: the hold is given back (a write of its own on
-			// the row, none in the process) and the order stays at its version.
+			// the row, none in the process) and the order stays at its version; an order held
+			// as kept is the answer once the row is found at its version.
+			if h.unread {
+				current, err := s.p.DB.Read.Order.Query().Where(order.ID(held.Order.ID), order.Version(held.Order.Version), order.StatusEQ(order.StatusOpen)).Exist(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if !current {
+					return nil, ErrHeldOrderMoved
+				}
+			}
 			h.Release(ctx)
 			return held, nil
 		}
@@ -194,8 +206,14 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 			h.done = err == nil
 			return view, err
 		}
+		if h.unread {
+			return nil, ErrHeldOrderMoved
+		}
 	}
 	view, err := s.changeOrderGivingChildren(ctx, sess, func(tx *ent.Tx, o *ent.Order, update *ent.OrderUpdate) ([]*ent.LineItem, []*ent.OrderPayment, error) {
+		if h.unread && o.Version != held.Order.Version {
+			return nil, nil, ErrHeldOrderMoved
+		}
 		if o.RsaLeaseHolder != nil && *o.RsaLeaseHolder == h.holder {
 			h.givenBack(update.Mutation())
 		}

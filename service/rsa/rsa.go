@@ -9,6 +9,7 @@
 package rsa
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -124,8 +125,31 @@ func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.Or
 		return nil, err
 	}
 	defer h.Release(ctx)
-	// The order as it stood when this request held it: the last answer applied.
-	held := h.View
+	sent, answer, r, err := s.processOrderEvent(ctx, cfg, sess, h.View, ev, data, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	// The answer is applied whatever happens to the shopper's request meanwhile: the RSA has
+	// made the change.
+	v, err := s.orders.ApplyRemoteOrder(context.WithoutCancel(ctx), sess, h, r)
+	if !errors.Is(err, orders.ErrHeldOrderMoved) {
+		return v, err
+	}
+	// The order was held as this process kept it, and its row had moved on: read, it is asked
+	// about again, unless the RSA was sent the very state it has now.
+	if err := s.orders.ReadHeldAgain(ctx, sess, h); err != nil {
+		return nil, err
+	}
+	if _, _, r, err = s.processOrderEvent(ctx, cfg, sess, h.View, ev, data, sent, answer); err != nil {
+		return nil, err
+	}
+	return s.orders.ApplyRemoteOrder(context.WithoutCancel(ctx), sess, h, r)
+}
+
+// processOrderEvent sends the event with held's order state to process_order_events, and
+// answers the state sent, the answer, and the answer as the order's. When the state is the one
+// sent before (sent), that answer (answered) is taken again without a call.
+func (s *Service) processOrderEvent(ctx context.Context, cfg *ent.RSAConfig, sess *orders.OrderSession, held *orders.OrderView, ev orders.RemoteEvent, data any, sent *OrderState, answered []byte) (state *OrderState, answer []byte, r orders.RemoteOrder, err error) {
 	if c, ok := data.(*Customer); ok && held.Order.Customer != nil && c.PlatformID == nil {
 		// An update of the order's customer: it stays the same customer.
 		c.PlatformID, c.PublicID = held.Order.Customer.PlatformID, held.Order.Customer.PublicID
@@ -139,24 +163,30 @@ func (s *Service) event(ctx context.Context, cfg *ent.RSAConfig, sess *orders.Or
 	}
 	body := ProcessOrderEvents{CartID: held.Order.PublicOrderID, PublicOrderID: held.Order.PublicOrderID,
 		OrderState: stateOf(held, last), Events: []Event{{EventName: ev.Name, Data: data}}}
-	raw, err := s.call(ctx, cfg, sess.Shop, held.Order.PublicOrderID, callProcessOrderEvents, body)
-	if err != nil {
-		return nil, err
+	answer = answered
+	if sent == nil || !sameState(body.OrderState, *sent) {
+		if answer, err = s.call(ctx, cfg, sess.Shop, held.Order.PublicOrderID, callProcessOrderEvents, body); err != nil {
+			return nil, nil, r, err
+		}
 	}
 	var st OrderState
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec := json.NewDecoder(bytes.NewReader(answer))
 	dec.UseNumber()
 	if err := dec.Decode(&st); err != nil {
-		return nil, invalidAnswer(err.Error())
+		return nil, nil, r, invalidAnswer(err.Error())
 	}
-	r, err := remoteOrder(&st, held)
-	if err != nil {
-		return nil, invalidAnswer(err.Error())
+	if r, err = remoteOrder(&st, held); err != nil {
+		return nil, nil, r, invalidAnswer(err.Error())
 	}
 	r.TaxesApplied = ev.Name == orders.EventApplyTaxes
-	// The answer is applied whatever happens to the shopper's request meanwhile: the RSA has
-	// made the change.
-	return s.orders.ApplyRemoteOrder(context.WithoutCancel(ctx), sess, h, r)
+	return &body.OrderState, answer, r, nil
+}
+
+// sameState says whether two order states are one on the wire.
+func sameState(a, b OrderState) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // validate asks the RSA's validate operation of a change that has one, and answers the
