@@ -108,6 +108,22 @@ func (c *orderChildrenCache) forget(orderID int) {
 // applies the RSA's answer, at the cost of asking the RSA again.
 func (s *Service) ForgetKeptOrder(orderID int) { s.children.forget(orderID) }
 
+// CurrentView is the session's order as it stands: as this process kept it when the row is
+// still at the kept version (one read of the version instead of the row and its children),
+// otherwise read.
+func (s *Service) CurrentView(ctx context.Context, sess *OrderSession) (*OrderView, error) {
+	if kept, ok := s.children.latest(sess.Shop.ID, sess.PublicOrderID()); ok {
+		current, err := s.p.DB.Read.Order.Query().Where(order.ID(kept.order.ID), order.Version(kept.order.Version)).Exist(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if current {
+			return s.ViewWith(ctx, s.p.DB.Read, sess.Shop, kept.order, kept.items, kept.payments)
+		}
+	}
+	return s.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
+}
+
 // OrderPayments reads the order's payments in the order the view shows them.
 func OrderPayments(ctx context.Context, c *ent.Client, orderID int) ([]*ent.OrderPayment, error) {
 	return c.OrderPayment.Query().Where(orderpayment.OrderID(orderID)).Order(orderpayment.ByPosition(), orderpayment.ByID()).All(ctx)

@@ -11,7 +11,6 @@ package remote
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	json "github.com/segmentio/encoding/json"
 	"github.com/sony/gobreaker/v2"
 
 	"github.com/checkoutd/checkoutd/service/hmacsig"

@@ -82,24 +82,36 @@ func (s *Service) Record(_ context.Context, ex remote.Exchange) {
 	}
 }
 
-// flushSoon writes the queue after the delay, and goes on until it is empty; the next Record
-// starts another. The writes belong to no request: a shopper who left does not cancel them.
+// flushSoon writes the queue after the delay: full batches back to back, and after a batch
+// that was not full (what came in while the last one was written) the delay again, so that
+// under a steady load each insert carries many exchanges rather than the few of one moment;
+// the next Record after the queue is found empty starts another. The writes belong to no
+// request: a shopper who left does not cancel them.
 func (s *Service) flushSoon() {
-	time.Sleep(s.delay)
-	for s.writeBatch(context.Background()) {
+	for {
+		time.Sleep(s.delay)
+		for {
+			n := s.writeBatch(context.Background())
+			if n == 0 {
+				return
+			}
+			if n < batchSize {
+				break
+			}
+		}
 	}
 }
 
 // Flush writes every exchange recorded so far (shutdown, and tests that read the log at once),
 // within ctx.
 func (s *Service) Flush(ctx context.Context) {
-	for s.writeBatch(ctx) {
+	for s.writeBatch(ctx) > 0 {
 	}
 }
 
-// writeBatch writes up to batchSize queued exchanges in one insert, and reports whether there
-// may be more. When the queue is empty it ends the background flush.
-func (s *Service) writeBatch(ctx context.Context) bool {
+// writeBatch writes up to batchSize queued exchanges in one insert, and answers how many it
+// took. When the queue is empty it ends the background flush.
+func (s *Service) writeBatch(ctx context.Context) int {
 	s.writing.Lock()
 	defer s.writing.Unlock()
 	s.mu.Lock()
@@ -117,12 +129,12 @@ func (s *Service) writeBatch(ctx context.Context) bool {
 		s.p.Log.Warn("remote exchange log: queue full, exchanges not kept", "dropped", dropped)
 	}
 	if n == 0 {
-		return false
+		return 0
 	}
 	if err := s.insert(ctx, batch); err != nil && !s.p.DB.Closed() {
 		s.p.Log.Error("remote exchange log: writing exchanges", "count", n, "error", err)
 	}
-	return true
+	return n
 }
 
 // insert writes rows in one statement. It is written from their mutations rather than by ent's

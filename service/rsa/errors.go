@@ -1,9 +1,10 @@
 package rsa
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
+
+	json "github.com/segmentio/encoding/json"
 
 	"github.com/checkoutd/checkoutd/service/problem"
 	"github.com/checkoutd/checkoutd/service/remote"

@@ -1,10 +1,11 @@
 package rsa
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+
+	json "github.com/segmentio/encoding/json"
 
 	"github.com/checkoutd/checkoutd/ent/schema"
 	"github.com/checkoutd/checkoutd/service/input"

@@ -1,11 +1,11 @@
 package rsa
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/big"
 
 	"github.com/bojanz/currency"
+	json "github.com/segmentio/encoding/json"
 
 	"github.com/checkoutd/checkoutd/service/input"
 )

