@@ -187,26 +187,31 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
     pairs possible (docs/api.md "Customers").
 
 - **Remote state authority and overrides** (the remote figure; CPU profiles of checkoutd under
-  it, 60 s): a guest checkout under the bench's RSA makes 11 calls (validate_inventory twice,
-  validate_address and validate_email_address, seven events), each a signed HTTP request to a
-  server on loopback that answers at once. Its CPU beyond the plain checkout's is, per checkout:
-  about 1.4 ms in those calls (net/http's write and read loops, most of it the loopback write
-  system call, which delivers the request to the receiver inside the sender's CPU time; the
-  signature and JSON a small part), 0.4 ms in holding the order for the RSA (a read that the
-  kept order is still the row's version, before its state is sent), 0.3 ms writing the
-  exchanges to the support log (one insert per batch, but each exchange holds two order states
-  of a few kilobytes), and 0.3 ms decoding the answers and mapping the order state; applying an
-  answer is one UPDATE, as a plain change is, with the answer kept on the row. A call's request
-  now leaves in one write and its answer arrives in one read (16 KiB connection buffers instead
-  of 4), and no goroutine and timer are started per call to enforce a client timeout beside the
-  call's own deadline: about 8% less CPU per call in a loop of 20,000 calls of 5 KB each
-  way. The overrides' five calls stay under the target (1.15 to 1.48 times in alternated runs of
-  -only remote on SQLite); the RSA's eleven do not (1.57 to 1.92 times in the same runs, this
-  machine's load moving the ratio by a fifth from run to run). What would bring it under:
-  not reading the order before each event (sending the kept order and letting the conditional
-  update of the answer find a moved row, calling again in that rare case), which needs every
-  writer of an open order to tell the kept copy; and a support log that keeps the order state
-  once per order instead of once per exchange.
+  it, 25 s, beside the plain checkout's): a guest checkout under the bench's RSA makes 11 calls
+  (validate_inventory twice, validate_address twice, validate_email_address, six events), each
+  a signed HTTP request to a server on loopback that answers at once. Its CPU beyond the plain
+  checkout's is, per checkout: about 0.75 ms in those calls (net/http's write and read loops,
+  most of it the loopback write system call, which delivers the request to the receiver inside
+  the sender's CPU time, and the read that finds the next answer not there yet; the signature
+  and the client's metrics a small part), 0.35 ms writing the exchanges to the support log (its
+  rows are a third more WAL pages per checkout than everything else the checkout writes: with
+  the log's insert skipped, the RSA checkout writes as many pages as the plain one, and costs
+  about 0.2 ms less), 0.4 ms in JSON and mapping the order state, and the system calls of the
+  checkout's own reads and writes growing dearer as the machine gets busier with the remotes.
+  What this round took off (alternated runs of the RSA share alone on SQLite, old and new
+  binary): on SQLite, which serves one process, the order held for the RSA is the order the
+  process kept, sent without a read of its row (the conditional write of the answer finds a row
+  changed around checkoutd, which is read and the RSA asked again); order states decoded and
+  encoded by segmentio's encoding/json (half the standard library's CPU on them, same
+  semantics); process order's final inventory check sends the kept order once its version is
+  found current instead of reading the order and its children. The first took about 0.5 ms a
+  checkout (7.0 to 7.8 ms before, 6.6 to 6.9 after, one run of 8.3 aside), the other two about
+  0.2 ms (6.0 and 6.2 before, 5.9 and 5.9 after). The overrides' five calls stay under the
+  target; the RSA's eleven are at it (1.49 to 1.61 times the plain checkout in alternated runs
+  of one binary, the machine's load moving the ratio by a tenth from run to run). What would
+  bring it clearly under: a support log that keeps each order state once per order rather
+  than once per exchange, or compressed (a trial with zstd halved its pages, but took only
+  10 of the checkout's 150 page write system calls off).
 
 - **Next, in checkoutd's hands**: adding a payment on the kept order (a conditional bump of
   the version instead of the locking read); public ids that grow with time, so that inserts into
