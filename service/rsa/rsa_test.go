@@ -204,16 +204,12 @@ func TestAnOrderChangedAroundCheckoutdIsSentToTheRSAAsItStands(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		r := newRSAShop(t, db)
-		if _, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany); err != nil {
-			t.Fatal(err)
-		}
-		// A hand-made fix in the database: the order's tags, which the RSA is sent, and a new version.
-		o := r.order(t).Order
-		meta := o.MetaData
-		meta.Tags = []string{"fixed-by-hand"}
-		if err := db.Client.Order.UpdateOneID(o.ID).SetMetaData(meta).AddVersion(1).Exec(ctx); err != nil {
-			t.Fatal(err)
-		}
+		// A hand-made fix in the database: the order's tags, which the RSA is sent.
+		r.changeAroundCheckoutd(t, db, func(o *ent.Order, u *ent.OrderUpdateOne) {
+			meta := o.MetaData
+			meta.Tags = []string{"fixed-by-hand"}
+			u.SetMetaData(meta)
+		})
 		v, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.BillingAddress, albany)
 		if err != nil {
 			t.Fatal(err)
@@ -232,14 +228,8 @@ func TestAChangeAroundCheckoutdThatTheRSAIsNotSentAsksItOnce(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
 		r := newRSAShop(t, db)
-		if _, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany); err != nil {
-			t.Fatal(err)
-		}
-		// A change of what the RSA order state does not hold (the order's flow id), and a new version.
-		o := r.order(t).Order
-		if err := db.Client.Order.UpdateOneID(o.ID).SetFlowID("fixed-flow").AddVersion(1).Exec(ctx); err != nil {
-			t.Fatal(err)
-		}
+		// A change of what the RSA order state does not hold (the order's flow id).
+		r.changeAroundCheckoutd(t, db, func(_ *ent.Order, u *ent.OrderUpdateOne) { u.SetFlowID("fixed-flow") })
 		before := r.srv.count("process_order_events")
 		v, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.BillingAddress, albany)
 		if err != nil {
@@ -252,6 +242,23 @@ func TestAChangeAroundCheckoutdThatTheRSAIsNotSentAsksItOnce(t *testing.T) {
 			t.Fatalf("flow id %q, billing address %+v; want the change kept and the new address", v.Order.FlowID, v.Order.BillingAddress)
 		}
 	})
+}
+
+// changeAroundCheckoutd gives the order a shipping address through checkoutd (which keeps the
+// order as it left it), then changes its row in the database directly with change and a new
+// version, as a hand-made fix or another tool would.
+func (r *rsaShop) changeAroundCheckoutd(t *testing.T, db *platform.Database, change func(*ent.Order, *ent.OrderUpdateOne)) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany); err != nil {
+		t.Fatal(err)
+	}
+	o := r.order(t).Order
+	u := db.Client.Order.UpdateOneID(o.ID).AddVersion(1)
+	change(o, u)
+	if err := u.Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestAnRSAThatRefusesAnAddressLeavesTheOldAddress(t *testing.T) {
