@@ -33,6 +33,7 @@ require (
 	github.com/riverqueue/river/riverdriver/riversqlite v0.31.0
 	github.com/riverqueue/river/rivertype v0.31.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/segmentio/encoding v0.5.4
 	github.com/sony/gobreaker/v2 v2.4.0
 	github.com/teambition/rrule-go v1.8.2
 	github.com/valyala/fasthttp v1.58.0
@@ -91,7 +92,6 @@ require (
 	github.com/riverqueue/river/rivershared v0.31.0 // indirect
 	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	github.com/segmentio/asm v1.2.1 // indirect
-	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
 	github.com/sosodev/duration v1.4.0 // indirect
 	github.com/spf13/cobra v1.7.0 // indirect
