@@ -11,6 +11,7 @@ import (
 	"github.com/checkoutd/checkoutd/ent"
 	"github.com/checkoutd/checkoutd/ent/order"
 	"github.com/checkoutd/checkoutd/ent/orderpayment"
+	"github.com/checkoutd/checkoutd/ent/predicate"
 )
 
 // orderChildren are an order's line items and payments as they stand at one version of the
@@ -113,7 +114,7 @@ func (s *Service) ForgetKeptOrder(orderID int) { s.children.forget(orderID) }
 // otherwise read.
 func (s *Service) CurrentView(ctx context.Context, sess *OrderSession) (*OrderView, error) {
 	if kept, ok := s.children.latest(sess.Shop.ID, sess.PublicOrderID()); ok {
-		current, err := s.p.DB.Read.Order.Query().Where(order.ID(kept.order.ID), order.Version(kept.order.Version)).Exist(ctx)
+		current, err := s.rowStillAt(ctx, kept.order)
 		if err != nil {
 			return nil, err
 		}
@@ -122,6 +123,12 @@ func (s *Service) CurrentView(ctx context.Context, sess *OrderSession) (*OrderVi
 		}
 	}
 	return s.LoadOrder(ctx, sess.Shop, sess.PublicOrderID())
+}
+
+// rowStillAt reports whether o's row is still at o's version (and matches where): one read of
+// the version, for a copy of the order this process kept.
+func (s *Service) rowStillAt(ctx context.Context, o *ent.Order, where ...predicate.Order) (bool, error) {
+	return s.p.DB.Read.Order.Query().Where(order.ID(o.ID), order.Version(o.Version)).Where(where...).Exist(ctx)
 }
 
 // OrderPayments reads the order's payments in the order the view shows them.

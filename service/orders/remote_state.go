@@ -183,7 +183,7 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 			// the row, none in the process) and the order stays at its version; an order held
 			// as kept is the answer once the row is found at its version.
 			if h.unread {
-				current, err := s.p.DB.Read.Order.Query().Where(order.ID(held.Order.ID), order.Version(held.Order.Version), order.StatusEQ(order.StatusOpen)).Exist(ctx)
+				current, err := s.rowStillAt(ctx, held.Order, order.StatusEQ(order.StatusOpen))
 				if err != nil {
 					return nil, err
 				}
