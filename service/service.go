@@ -169,12 +169,14 @@ func (s *Service) Ready(ctx context.Context) error { return s.db.Ping(ctx) }
 //
 // On PostgreSQL, which several processes share, it also takes this process's lease (renewed
 // while it runs): what the process leaves running when it dies is taken over once the lease
-// lapses.
+// lapses; and its part in the lock by which a process alone on the database holds orders for
+// their remote state authority in memory (platform.Database.HoldKey).
 func (s *Service) StartJobs(ctx context.Context) error {
 	if s.db.Dialect == dialect.Postgres {
 		if err := s.p.StartLease(ctx); err != nil {
 			return err
 		}
+		s.db.JoinHolders(s.p.LeaseID())
 	}
 	return s.p.Jobs.Start(ctx)
 }

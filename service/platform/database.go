@@ -34,6 +34,14 @@ type Database struct {
 	closed      atomic.Bool
 	holdsOnce   sync.Once
 	holds       *LocalHolds
+	// sole is this process's part in the deployment's hold lock on PostgreSQL (sole_process.go).
+	holdTimings HoldTimings
+	// rowHoldsOnly: holds_in_memory=false in the URL.
+	rowHoldsOnly bool
+	// ownLease is this process's lease (JoinHolders).
+	ownLease atomic.Value
+	soleOnce sync.Once
+	sole     *soleProcess
 }
 
 // sqlitePragmas make SQLite safe for a concurrent server: foreign keys on, WAL, a busy
@@ -52,17 +60,19 @@ const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_prag
 const DefaultPoolMaxConns = 20
 
 // OpenDatabase opens `file:PATH` (SQLite) or `postgres://...` URLs. A PostgreSQL URL may carry
-// pool_max_conns (pgxpool's name for it), the most connections this process opens; it is
-// checkoutd's, and taken out of the URL before the driver sees it.
+// pool_max_conns (pgxpool's name for it), the most connections this process opens, and
+// holds_in_memory (checkoutdParams); they are checkoutd's, and taken out of the URL before the
+// driver sees it.
 func OpenDatabase(url string) (*Database, error) {
 	var (
 		driver, dsn, dia string
 		poolMax          = DefaultPoolMaxConns
+		holdsInMemory    = true
 	)
 	switch {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
 		var err error
-		if url, poolMax, err = poolMaxConns(url); err != nil {
+		if url, poolMax, holdsInMemory, err = checkoutdParams(url); err != nil {
 			return nil, err
 		}
 		driver, dsn, dia = postgresDriverName, url, dialect.Postgres
@@ -93,7 +103,8 @@ func OpenDatabase(url string) (*Database, error) {
 		db.SetMaxIdleConns(poolMax)
 	}
 	client := ent.NewClient(ent.Driver(txCapture{entsql.OpenDB(dia, db)}))
-	d := &Database{SQL: db, Dialect: dia, Client: client, Read: client}
+	// The lock of a process holding in memory keeps a connection: a pool of one cannot spare it.
+	d := &Database{SQL: db, Dialect: dia, Client: client, Read: client, rowHoldsOnly: !holdsInMemory || poolMax < 2}
 	if dia == dialect.SQLite {
 		// The writer's connection opens first and alone: on a new file it is the one that turns
 		// on WAL. Two connections switching a new file to WAL at once can deadlock in SQLite,
@@ -122,25 +133,38 @@ func OpenDatabase(url string) (*Database, error) {
 	return d, nil
 }
 
-// poolMaxConns takes pool_max_conns out of a PostgreSQL URL (lib/pq would send it to the server
-// as a setting) and answers it, DefaultPoolMaxConns without it.
-func poolMaxConns(raw string) (string, int, error) {
+// checkoutdParams takes checkoutd's own parameters out of a PostgreSQL URL (lib/pq would send
+// them to the server as settings): pool_max_conns, the most connections this process opens
+// (DefaultPoolMaxConns without it), and holds_in_memory=false, which keeps a process that is
+// alone on its database holding orders on their rows (behind a pooler that does not keep a
+// session's advisory locks: sole_process.go).
+func checkoutdParams(raw string) (string, int, bool, error) {
 	u, err := neturl.Parse(raw)
 	if err != nil {
-		return "", 0, fmt.Errorf("database URL: %w", err)
+		return "", 0, false, fmt.Errorf("database URL: %w", err)
 	}
 	q := u.Query()
-	v := q.Get("pool_max_conns")
-	if !q.Has("pool_max_conns") {
-		return raw, DefaultPoolMaxConns, nil
+	if !q.Has("pool_max_conns") && !q.Has("holds_in_memory") {
+		return raw, DefaultPoolMaxConns, true, nil
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return "", 0, fmt.Errorf("database URL: pool_max_conns must be a positive number, not %q", v)
+	n := DefaultPoolMaxConns
+	if q.Has("pool_max_conns") {
+		v := q.Get("pool_max_conns")
+		if n, err = strconv.Atoi(v); err != nil || n < 1 {
+			return "", 0, false, fmt.Errorf("database URL: pool_max_conns must be a positive number, not %q", v)
+		}
+	}
+	inMemory := true
+	if q.Has("holds_in_memory") {
+		v := q.Get("holds_in_memory")
+		if inMemory, err = strconv.ParseBool(v); err != nil {
+			return "", 0, false, fmt.Errorf("database URL: holds_in_memory must be true or false, not %q", v)
+		}
 	}
 	q.Del("pool_max_conns")
+	q.Del("holds_in_memory")
 	u.RawQuery = q.Encode()
-	return u.String(), n, nil
+	return u.String(), n, inMemory, nil
 }
 
 // txCapture is ent's SQL driver, except that a transaction begun with a txSlot in its context
@@ -182,6 +206,7 @@ func (d *Database) Closed() bool { return d.closed.Load() }
 // Close closes the connection pools.
 func (d *Database) Close() error {
 	d.closed.Store(true)
+	d.stopSoleProcess()
 	if d.read != nil {
 		d.read.Close()
 	}

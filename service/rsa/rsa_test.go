@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"entgo.io/ent/dialect"
 
@@ -116,6 +117,10 @@ func TestAnRSAThatAddsAFeeAndChangesAPriceChangesTheOrdersTotal(t *testing.T) {
 func TestEventsReachTheRSAInTheOrderTheyWereMadeEvenWhenFiredConcurrently(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
+		if db.Dialect == dialect.Postgres {
+			// A process alone on its PostgreSQL comes to hold orders in memory within the test.
+			db.SetHoldTimings(quickHolds)
+		}
 		r := newRSAShop(t, db)
 		steps := []func() (*orders.OrderView, error){
 			func() (*orders.OrderView, error) {
@@ -151,12 +156,19 @@ func TestEventsReachTheRSAInTheOrderTheyWereMadeEvenWhenFiredConcurrently(t *tes
 			t.Fatalf("events %v, want %v", got, want)
 		}
 		// A burst of changes from one shopper, served by two checkoutd processes: one at a time,
-		// each with the last answer. SQLite serves one process (docs/operations.md): there the
-		// burst is one process's.
+		// each with the last answer. On PostgreSQL the first process holds orders in memory
+		// until the second joins in the burst. SQLite serves one process (docs/operations.md):
+		// there the burst is one process's.
 		other := r.svc
 		if db.Dialect == dialect.Postgres {
-			other = service.New(db, service.WithOutboundAllowPrivate(true))
+			waitForHoldsInMemory(t, db)
+			second := servicetest.AnotherProcess(t, db)
+			second.SetHoldTimings(quickHolds)
+			other = service.New(second, service.WithOutboundAllowPrivate(true))
 		}
+		// Each call takes a moment, and the second process's changes come while the first's are
+		// under way, so that calls of the two would overlap if they could.
+		r.srv.delay.Store(int64(30 * time.Millisecond))
 		const burst = 8
 		var wg sync.WaitGroup
 		errs := make(chan error, burst)
@@ -169,6 +181,7 @@ func TestEventsReachTheRSAInTheOrderTheyWereMadeEvenWhenFiredConcurrently(t *tes
 				svc := r.svc
 				if i%2 == 1 {
 					svc = other
+					time.Sleep(50 * time.Millisecond)
 				}
 				sess := &orders.OrderSession{Shop: r.shop, Order: r.sess.Order}
 				_, err := svc.Orders.SetAddress(ctx, sess, orders.ShippingAddress, a)
@@ -412,4 +425,28 @@ func TestAnRSAThatRefusesCheckoutdsSignatureIsUnavailableNotARefusalOfTheChange(
 			t.Fatal("the address was applied")
 		}
 	})
+}
+
+// quickHolds let a process alone on its PostgreSQL hold orders in memory after a moment
+// (platform.HoldTimings).
+var quickHolds = platform.HoldTimings{Settle: 100 * time.Millisecond, Check: 20 * time.Millisecond, Retry: 50 * time.Millisecond}
+
+// waitForHoldsInMemory waits until db's process holds orders in memory.
+func waitForHoldsInMemory(t *testing.T, db *platform.Database) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		release, inMemory, taken, err := db.HoldKey(context.Background(), -1, time.Second)
+		if err != nil || !taken {
+			t.Fatalf("holding: taken %v, %v", taken, err)
+		}
+		release()
+		if inMemory {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the process alone on its database never came to hold in memory")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

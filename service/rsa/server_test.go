@@ -80,7 +80,7 @@ func (s *rsaServer) handle(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.calls[op]++
 	s.mu.Unlock()
-	if d := time.Duration(s.delay.Load()); d > 0 {
+	if d := time.Duration(s.delay.Load()); d > 0 && op != "process_order_events" {
 		select {
 		case <-time.After(d):
 		case <-r.Context().Done():
@@ -131,8 +131,16 @@ func (s *rsaServer) handle(w http.ResponseWriter, r *http.Request) {
 		s.stale++
 	}
 	s.mu.Unlock()
-	// A little time on each, so that concurrent requests would overlap if they could.
-	time.Sleep(5 * time.Millisecond)
+	// A little time on each (or the delay asked for), so that concurrent requests would
+	// overlap if they could.
+	select {
+	case <-time.After(max(5*time.Millisecond, time.Duration(s.delay.Load()))):
+	case <-r.Context().Done():
+		s.mu.Lock()
+		s.inflight[id] = false
+		s.mu.Unlock()
+		return
+	}
 	st := body.OrderState
 	for _, ev := range body.Events {
 		s.apply(&st, ev)

@@ -118,11 +118,38 @@ func migrateSQLiteFile() ([]byte, error) {
 func Postgres(t testing.TB) *platform.Database {
 	t.Helper()
 	UseSecretKey()
-	db, err := platform.OpenDatabase(PostgresURL(t))
+	u := PostgresURL(t)
+	db, err := platform.OpenDatabase(u)
 	if err != nil {
 		t.Fatal(err)
 	}
+	urls.Store(db, u)
 	return migrated(t, db)
+}
+
+// urls are the URLs of the PostgreSQL databases opened by Postgres.
+var urls sync.Map
+
+// URLOf is the URL of a database of Postgres.
+func URLOf(t testing.TB, db *platform.Database) string {
+	t.Helper()
+	u, ok := urls.Load(db)
+	if !ok {
+		t.Fatal("URLOf: not a database of servicetest.Postgres")
+	}
+	return u.(string)
+}
+
+// AnotherProcess opens db's PostgreSQL schema again, as a second checkoutd process on it would
+// (its own connections, holds and locks), closed after the test.
+func AnotherProcess(t testing.TB, db *platform.Database) *platform.Database {
+	t.Helper()
+	other, err := platform.OpenDatabase(URLOf(t, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	return other
 }
 
 // PostgresURL creates an empty schema of the test's own, dropped after it, and returns a URL
