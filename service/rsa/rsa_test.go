@@ -263,6 +263,12 @@ func TestAChangeAroundCheckoutdThatTheRSAIsNotSentAsksItOnce(t *testing.T) {
 func (r *rsaShop) changeAroundCheckoutd(t *testing.T, db *platform.Database, change func(*ent.Order, *ent.OrderUpdateOne)) {
 	t.Helper()
 	ctx := context.Background()
+	if db.Dialect == dialect.Postgres {
+		// The process is alone on its database: once it holds in memory, as on SQLite, it sends
+		// the order as it kept it, which is what a change around it makes stale.
+		db.SetHoldTimings(quickHolds)
+		waitForHoldsInMemory(t, db)
+	}
 	if _, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, albany); err != nil {
 		t.Fatal(err)
 	}
