@@ -208,10 +208,22 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   checkout (7.0 to 7.8 ms before, 6.6 to 6.9 after, one run of 8.3 aside), the other two about
   0.2 ms (6.0 and 6.2 before, 5.9 and 5.9 after). The overrides' five calls stay under the
   target; the RSA's eleven are at it (1.49 to 1.61 times the plain checkout in alternated runs
-  of one binary, the machine's load moving the ratio by a tenth from run to run). What would
-  bring it clearly under: a support log that keeps each order state once per order rather
-  than once per exchange, or compressed (a trial with zstd halved its pages, but took only
-  10 of the checkout's 150 page write system calls off).
+  of one binary, the machine's load moving the ratio by a tenth from run to run). On
+  PostgreSQL the order was held on its row: a statement before each event and one more after
+  an answer that changed nothing (36 statements a checkout against the plain one's 29, counted
+  in the statement log). A process alone on its database now holds in memory there too,
+  agreed with the others through an advisory lock (docs/operations.md "Several processes"):
+  none of those statements in a run of the RSA share, and about 12% less CPU a checkout in
+  alternated runs of the RSA share (7.4, 6.6 and 9.3 ms against 7.4, 8.1 and 10.9; the machine
+  moved that much). A full run of that code on a machine about a third slower than the one of
+  the tables above (254 SQLite checkouts a second at 32 shoppers instead of 395; its report was
+  not kept, every figure of it lower) measured RSA 1.58× on SQLite and 1.60× on PostgreSQL,
+  overrides 1.29× and 1.40×: the ratios of the remote configurations grow where a loopback
+  call costs more, and the overrides' code had not changed. What would bring the
+  RSA clearly under: a support log that keeps each order state once per order rather than
+  once per exchange, or compressed (a trial with zstd halved its pages, but took only 10 of
+  the checkout's 150 page write system calls off); order states mapped without the JSON round
+  trip of asStored and the parse of the last answer on every event.
 
 - **Next, in checkoutd's hands**: adding a payment on the kept order (a conditional bump of
   the version instead of the locking read); public ids that grow with time, so that inserts into
