@@ -245,11 +245,29 @@ func (c *console) waitText(sel, want string) {
 // the input events htmx listens to).
 func (c *console) retype(sel, text string) {
 	c.t.Helper()
-	js, _ := json.Marshal(sel)
-	c.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := chromedp.Evaluate[bool](fmt.Sprintf(`(e => { e.value = ""; return true })(document.querySelector(%s))`, js))(ctx, t)
+	c.run(typeInto(sel, text, true))
+}
+
+// typeIn types text into a field after what it holds, key by key, as a user does.
+func (c *console) typeIn(sel, text string) {
+	c.t.Helper()
+	c.run(typeInto(sel, text, false))
+}
+
+// typeInto focuses the field (emptied first when empty is true) and sends text's keys to the
+// page. chromedp's SendKeys is not used: it reads the node's attributes without their lock,
+// a data race with the DOM events htmx's swaps cause.
+func typeInto(sel, text string, empty bool) chromedp.Action[chromedp.Void] {
+	js, _ := json.Marshal(map[string]any{"sel": sel, "empty": empty})
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		// As SendKeys did, wait for the field to be there.
+		if _, err := chromedp.PollFunction[bool](`a => { const e = document.querySelector(a.sel); if (!e) return false; if (a.empty) e.value = ""; e.focus(); return true }`,
+			chromedp.WithPollingArgs(json.RawMessage(js)), chromedp.WithPollingTimeout(10*time.Second))(ctx, t); err != nil {
+			return fmt.Errorf("typing into %s: %w", sel, err)
+		}
+		_, err := chromedp.KeyEvent(text)(ctx, t)
 		return err
-	}), chromedp.SendKeys(chromedp.CSS(sel), text))
+	})
 }
 
 // choose picks a select's option by value, as a user does (the select fires change).

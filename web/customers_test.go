@@ -4,8 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/checkoutd/checkoutd/service/customers"
 )
 
@@ -32,7 +30,7 @@ func TestTheCustomerListIsSearchedAsTheSearchIsTyped(t *testing.T) {
 		c.visit("/admin/customers")
 		c.wantText("#customers", "John Smith")
 		c.wantText("#customers", "Jane Doe")
-		c.run(chromedp.SendKeys(chromedp.CSS("#search"), "Smiht"))
+		c.typeIn("#search", "Smiht")
 		c.waitText("#customers-list", "1 in all")
 		c.wantText("#customers", "John Smith")
 		c.wantNoText("#customers", "Jane Doe")

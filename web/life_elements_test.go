@@ -47,7 +47,7 @@ func TestTheLifeElementPreviewShowsWhereTheElementLandsAsItIsTyped(t *testing.T)
 		c.visit("/admin/life-elements/new")
 		c.wantText("#preview-slot .slot-name", "customer_info")
 		c.run(chromedp.SetValue(chromedp.CSS("#location"), "thank_you_message"),
-			chromedp.SendKeys(chromedp.CSS("#input_label"), "Leave a note"),
+			typeInto("#input_label", "Leave a note", false),
 			chromedp.WaitVisible(chromedp.CSS(`#preview-slot[data-location="thank_you_message"]`)))
 		c.waitText("#preview-slot #preview-element", "Leave a note")
 	})
