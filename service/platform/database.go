@@ -34,14 +34,14 @@ type Database struct {
 	closed      atomic.Bool
 	holdsOnce   sync.Once
 	holds       *LocalHolds
-	// sole is this process's part in the deployment's hold lock on PostgreSQL (sole_process.go).
-	holdTimings HoldTimings
-	// rowHoldsOnly: holds_in_memory=false in the URL.
+	// The rest is this process's part in the deployment's hold lock on PostgreSQL
+	// (sole_process.go). rowHoldsOnly: holds_in_memory=false in the URL, or a pool of one;
+	// ownLease: this process's lease (JoinHolders).
+	holdTimings  HoldTimings
 	rowHoldsOnly bool
-	// ownLease is this process's lease (JoinHolders).
-	ownLease atomic.Value
-	soleOnce sync.Once
-	sole     *soleProcess
+	ownLease     atomic.Value
+	soleOnce     sync.Once
+	sole         *soleProcess
 }
 
 // sqlitePragmas make SQLite safe for a concurrent server: foreign keys on, WAL, a busy
