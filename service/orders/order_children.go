@@ -104,9 +104,10 @@ func (c *orderChildrenCache) forget(orderID int) {
 
 // ForgetKeptOrder is told by a change of an open order's row that does not keep its result
 // (process order and cancel taking it out of open, a resume): this process reads the order
-// again before it trusts a copy of it, which a hold for the remote state authority does without
-// asking the database (HoldForRemote, held in memory alone). Any change it is not told of is found by the
-// conditional write that applies the RSA's answer, at the cost of asking the RSA again.
+// again before it trusts a copy of it, which a hold for the remote state authority in memory
+// alone takes without asking the database (HoldForRemote). Any change it is not told of is
+// found by the conditional write that applies the RSA's answer, at the cost of asking the RSA
+// again.
 func (s *Service) ForgetKeptOrder(orderID int) { s.children.forget(orderID) }
 
 // CurrentView is the session's order as it stands: as this process kept it when the row is

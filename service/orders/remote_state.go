@@ -180,8 +180,8 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 		changes := remoteChanges(s.p.DB.Client, held, r)
 		if len(changes.Fields()) == 0 && len(changes.ClearedFields()) == 0 && len(changes.AddedFields()) == 0 {
 			// The order is as the answer has it: the hold is given back (a write of its own on
-			// the row, none in the process) and the order stays at its version; an order held
-			// as kept is the answer once the row is found at its version.
+			// the row, none for a hold in memory alone) and the order stays at its version; an
+			// order held as kept is the answer once the row is found at its version.
 			if h.unread {
 				current, err := s.rowStillAt(ctx, held.Order, order.StatusEQ(order.StatusOpen))
 				if err != nil {

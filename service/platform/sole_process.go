@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/checkoutd/checkoutd/ent/processlease"
 )
 
@@ -64,7 +66,7 @@ var ErrNotJoined = errors.New("this process has not yet joined the others holdin
 func (d *Database) HoldKey(ctx context.Context, key int, wait time.Duration) (release func(), inMemory, taken bool, err error) {
 	deadline := time.Now().Add(wait)
 	release, taken, err = d.Holds().Take(ctx, key, wait)
-	if !taken || err != nil || d.Dialect != "postgres" {
+	if !taken || err != nil || d.Dialect != dialect.Postgres {
 		return release, true, taken, err
 	}
 	if d.rowHoldsOnly {
@@ -93,7 +95,7 @@ func (d *Database) HoldKey(ctx context.Context, key int, wait time.Duration) (re
 // which is not another process's.
 func (d *Database) JoinHolders(ownLease string) {
 	d.ownLease.Store(ownLease)
-	if d.Dialect == "postgres" && !d.rowHoldsOnly {
+	if d.Dialect == dialect.Postgres && !d.rowHoldsOnly {
 		d.soleProcess()
 	}
 }
