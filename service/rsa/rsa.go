@@ -52,11 +52,12 @@ type Service struct {
 	shops  *shops.Service
 	orders *orders.Service
 	client *remote.Client
+	passes passes
 }
 
 // New returns the RSA domain; the wiring makes orders use it (orders.UseStateAuthority).
 func New(p *platform.Platform, sh *shops.Service, o *orders.Service, client *remote.Client) *Service {
-	s := &Service{p: p, shops: sh, orders: o, client: client}
+	s := &Service{p: p, shops: sh, orders: o, client: client, passes: newPasses()}
 	// What an RSA left on the shop's open orders goes with it, in the transaction that deletes
 	// it, so that no order change of a shop without one has to look for it.
 	sh.OnRSAConfigDeleted(o.ForgetRemoteStateOfShop)
@@ -191,20 +192,21 @@ func sameState(a, b OrderState) bool {
 	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
-// validate asks the RSA's validate operation of a change that has one, and answers the
+// validate asks the RSA's validate operation of a change that has one (an address or email
+// address only when it did not pass it for the order already: passed.go), and answers the
 // event's data on the wire.
 func (s *Service) validate(ctx context.Context, cfg *ent.RSAConfig, sess *orders.OrderSession, ev orders.RemoteEvent) (any, error) {
 	id := sess.PublicOrderID()
 	switch d := ev.Data.(type) {
 	case schema.OrderAddress:
 		a := addressOf(&d)
-		_, err := s.call(ctx, cfg, sess.Shop, id, callValidateAddress, a)
-		return a, err
+		return a, s.validateOnce(ctx, cfg, sess, callValidateAddress, passedKey{address: *a}, a)
 	case *schema.OrderCustomer:
 		c := &Customer{PlatformID: d.PlatformID, PublicID: d.PublicID, FirstName: d.FirstName, LastName: d.LastName,
 			EmailAddress: d.EmailAddress, AcceptsMarketing: d.AcceptsMarketing}
 		if d.EmailAddress != "" {
-			if _, err := s.call(ctx, cfg, sess.Shop, id, callValidateEmail, map[string]string{"email_address": d.EmailAddress}); err != nil {
+			body := map[string]string{"email_address": d.EmailAddress}
+			if err := s.validateOnce(ctx, cfg, sess, callValidateEmail, passedKey{email: d.EmailAddress}, body); err != nil {
 				return nil, err
 			}
 		}

@@ -304,6 +304,60 @@ func TestAnRSAThatRefusesAnAddressLeavesTheOldAddress(t *testing.T) {
 	})
 }
 
+func TestAnAddressOrEmailTheRSAPassedForTheOrderIsNotValidatedAgain(t *testing.T) {
+	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
+		ctx := context.Background()
+		r := newRSAShop(t, db)
+		// Billing the same as shipping: one validation, two events.
+		for _, kind := range []orders.AddressKind{orders.ShippingAddress, orders.BillingAddress} {
+			if _, err := r.svc.Orders.SetAddress(ctx, r.sess, kind, albany); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if v, e := r.srv.count("validate_address"), r.srv.count("process_order_events"); v != 1 || e != 2 {
+			t.Fatalf("%d validations and %d events, want 1 and 2", v, e)
+		}
+		// A customer updated with the email address they had.
+		ada := orders.CustomerInput{FirstName: "Ada", LastName: "L", EmailAddress: "ada@example.com"}
+		if _, err := r.svc.Orders.CreateCustomer(ctx, r.sess, ada, false); err != nil {
+			t.Fatal(err)
+		}
+		ada.LastName = "Lovelace"
+		if _, err := r.svc.Orders.UpdateCustomer(ctx, r.sess, ada); err != nil {
+			t.Fatal(err)
+		}
+		if n := r.srv.count("validate_email_address"); n != 1 {
+			t.Fatalf("%d email validations, want 1", n)
+		}
+		// A refusal is not kept: the same address is put to the RSA again.
+		other := albany
+		other.AddressLine1 = "PO Box 7"
+		r.srv.refuseAddress.Store(true)
+		if _, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, other); err == nil {
+			t.Fatal("the refused address was applied")
+		}
+		r.srv.refuseAddress.Store(false)
+		if _, err := r.svc.Orders.SetAddress(ctx, r.sess, orders.ShippingAddress, other); err != nil {
+			t.Fatal(err)
+		}
+		if n := r.srv.count("validate_address"); n != 3 {
+			t.Fatalf("%d validations, want 3 (the refused address asked again)", n)
+		}
+		// Another order's address is its own to validate.
+		title, price := "Mug", int64(1000)
+		v, err := r.svc.Orders.InitOrder(ctx, r.shop, orders.InitOrderInput{CartItems: []orders.CartItem{{Quantity: 1, Title: &title, Price: &price, LineItemKey: "mug"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.svc.Orders.SetAddress(ctx, &orders.OrderSession{Shop: r.shop, Order: v.Order}, orders.ShippingAddress, albany); err != nil {
+			t.Fatal(err)
+		}
+		if n := r.srv.count("validate_address"); n != 4 {
+			t.Fatalf("%d validations, want 4 (another order)", n)
+		}
+	})
+}
+
 func TestAnRSAThatTimesOutLeavesTheOrderUnchanged(t *testing.T) {
 	servicetest.Each(t, func(t *testing.T, db *platform.Database) {
 		ctx := context.Background()
