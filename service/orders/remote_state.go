@@ -173,8 +173,9 @@ func (s *Service) ApplyRemoteOrder(ctx context.Context, sess *OrderSession, h *R
 	if err := CheckRemoteLines(r.Lines); err != nil {
 		return nil, err
 	}
-	r.Customer, r.ShippingAddress, r.BillingAddress = asStored(r.Customer), asStored(r.ShippingAddress), asStored(r.BillingAddress)
-	r.SelectedShipping, r.Outside = asStored(r.SelectedShipping), asStored(r.Outside)
+	// The customer, addresses and shipping choice read back from their JSON columns as they are
+	// (no field left out when empty); the outside pricing's empty lists are left out.
+	r.Outside = asStored(r.Outside)
 	held := h.View
 	if sameRemoteLines(held.LineItems, r.Lines) {
 		changes := remoteChanges(s.p.DB.Client, held, r)

@@ -277,7 +277,7 @@ func (c *Client) send(ctx context.Context, r Request, raw []byte) (*Answer, erro
 		return nil, &Error{Outcome: Unreachable, Err: err}
 	}
 	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
+	body, err := readAnswer(res)
 	c.metrics.Observe(r.Kind, r.Call, began, res, err)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
@@ -290,6 +290,17 @@ func (c *Client) send(ctx context.Context, r Request, raw []byte) (*Answer, erro
 		return nil, &errServer{answer: a}
 	}
 	return a, nil
+}
+
+// readAnswer reads at most maxAnswer of an answer: into one buffer of its length when it says
+// it (io.ReadAll would grow one from 512 bytes).
+func readAnswer(res *http.Response) ([]byte, error) {
+	if n := res.ContentLength; n >= 0 && n <= maxAnswer {
+		body := make([]byte, n)
+		_, err := io.ReadFull(res.Body, body)
+		return body, err
+	}
+	return io.ReadAll(io.LimitReader(res.Body, maxAnswer))
 }
 
 func isTimeout(err error) bool {

@@ -25,7 +25,7 @@ func stateOf(v *orders.OrderView, last *OrderState) OrderState {
 		}
 	}
 	st := OrderState{CartID: o.PublicOrderID, LineItems: []LineItem{}, ShippingOptions: []ShippingOption{},
-		Tags: o.MetaData.Tags, Notes: []string{}, Fees: []Fee{}, CartParams: map[string]any{}, DiscountCodes: o.DiscountCodes}
+		Tags: o.MetaData.Tags, Notes: []string{}, Fees: []Fee{}, CartParams: CartParams{}, DiscountCodes: o.DiscountCodes}
 	if st.Tags == nil {
 		st.Tags = []string{}
 	}
@@ -156,8 +156,8 @@ func checkLists(st *OrderState) error {
 // order's own fields and outside pricing; kept twice, it would weigh on every later write of
 // the order's row.
 type keptAnswer struct {
-	LineItems  []keptLine     `json:"line_items"`
-	CartParams map[string]any `json:"cart_params,omitempty"`
+	LineItems  []keptLine `json:"line_items"`
+	CartParams CartParams `json:"cart_params,omitempty"`
 }
 
 type keptLine struct {

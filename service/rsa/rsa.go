@@ -171,10 +171,11 @@ func (s *Service) processOrderEvent(ctx context.Context, cfg *ent.RSAConfig, ses
 			return nil, nil, r, err
 		}
 	}
-	var st OrderState
 	// segmentio's encoding/json (the package's JSON throughout) decodes an order state in about
 	// half the CPU of the standard library's, with its semantics; the first value is read, as
-	// a Decoder would.
+	// a Decoder would. It fills a slice given room in place, and otherwise makes room for ten:
+	// the answer's lines are given room for the order's.
+	st := OrderState{LineItems: make([]LineItem, 0, max(len(held.LineItems), 1))}
 	if _, err := json.Parse(answer, &st, json.UseNumber); err != nil {
 		return nil, nil, r, invalidAnswer(err.Error())
 	}

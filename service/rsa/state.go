@@ -1,6 +1,8 @@
 package rsa
 
 import (
+	"bytes"
+
 	json "github.com/segmentio/encoding/json"
 )
 
@@ -17,7 +19,7 @@ type OrderState struct {
 	Tags             []string          `json:"tags"`
 	Notes            []string          `json:"notes"`
 	Fees             []Fee             `json:"fees"`
-	CartParams       map[string]any    `json:"cart_params"`
+	CartParams       CartParams        `json:"cart_params"`
 	// DiscountCodes (ours) are the codes applied to the order; a code's value is in the lines'
 	// discounts.
 	DiscountCodes []string `json:"discount_codes"`
@@ -26,25 +28,25 @@ type OrderState struct {
 // LineItem is a line of the RSA order state. Money is in the currency's major unit (12.5 is
 // 12.50 USD), as a JSON number.
 type LineItem struct {
-	Title             string            `json:"title"`
-	Description       string            `json:"description"`
-	Visible           bool              `json:"visible"`
-	Quantity          int               `json:"quantity"`
-	Taxable           bool              `json:"taxable"`
-	LineItemKey       string            `json:"line_item_key"`
-	SKU               string            `json:"sku"`
-	PlatformVariantID string            `json:"platform_variant_id"`
-	RequiresShipping  bool              `json:"requires_shipping"`
-	WeightUnit        string            `json:"weight_unit"`
-	TaxCode           string            `json:"tax_code"`
-	Note              string            `json:"note"`
-	VolumeUnit        string            `json:"volume_unit"`
-	UnitPrice         json.Number       `json:"unit_price"`
-	ItemWeight        json.Number       `json:"item_weight"`
-	Vendor            string            `json:"vendor"`
-	Properties        map[string]string `json:"properties"`
-	Taxes             []Tax             `json:"taxes"`
-	Discounts         []Discount        `json:"discounts"`
+	Title             string      `json:"title"`
+	Description       string      `json:"description"`
+	Visible           bool        `json:"visible"`
+	Quantity          int         `json:"quantity"`
+	Taxable           bool        `json:"taxable"`
+	LineItemKey       string      `json:"line_item_key"`
+	SKU               string      `json:"sku"`
+	PlatformVariantID string      `json:"platform_variant_id"`
+	RequiresShipping  bool        `json:"requires_shipping"`
+	WeightUnit        string      `json:"weight_unit"`
+	TaxCode           string      `json:"tax_code"`
+	Note              string      `json:"note"`
+	VolumeUnit        string      `json:"volume_unit"`
+	UnitPrice         json.Number `json:"unit_price"`
+	ItemWeight        json.Number `json:"item_weight"`
+	Vendor            string      `json:"vendor"`
+	Properties        Properties  `json:"properties"`
+	Taxes             []Tax       `json:"taxes"`
+	Discounts         []Discount  `json:"discounts"`
 }
 
 // Tax is a tax of a line or of the selected shipping: unit_amount per unit of the line.
@@ -144,4 +146,39 @@ type ValidateInventory struct {
 	Tags            []string        `json:"tags"`
 	Notes           []string        `json:"notes"`
 	CartParams      map[string]any  `json:"cart_params"`
+}
+
+// Properties are a line's properties, and CartParams the order's cart params. They decode
+// themselves only so that the empty object, which nearly every order state carries, costs no
+// more than an empty map: the JSON decoder makes each map it fills with room for 64 entries.
+type (
+	Properties map[string]string
+	CartParams map[string]any
+)
+
+func (p *Properties) UnmarshalJSON(b []byte) error {
+	return decodeMap(b, (*map[string]string)(p))
+}
+
+// UnmarshalJSON keeps numbers as written (json.Number), as the order state's other numbers.
+func (c *CartParams) UnmarshalJSON(b []byte) error {
+	return decodeMap(b, (*map[string]any)(c))
+}
+
+func decodeMap[V any](b []byte, m *map[string]V) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case string(b) == "null":
+		*m = nil
+		return nil
+	case len(b) >= 2 && b[0] == '{' && len(bytes.TrimSpace(b[1:len(b)-1])) == 0 && b[len(b)-1] == '}':
+		*m = map[string]V{}
+		return nil
+	}
+	var out map[string]V
+	if _, err := json.Parse(b, &out, json.UseNumber); err != nil {
+		return err
+	}
+	*m = out
+	return nil
 }
