@@ -187,43 +187,40 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
     pairs possible (docs/api.md "Customers").
 
 - **Remote state authority and overrides** (the remote figure; CPU profiles of checkoutd under
-  it, 25 s, beside the plain checkout's): a guest checkout under the bench's RSA makes 11 calls
-  (validate_inventory twice, validate_address twice, validate_email_address, six events), each
-  a signed HTTP request to a server on loopback that answers at once. Its CPU beyond the plain
-  checkout's is, per checkout: about 0.75 ms in those calls (net/http's write and read loops,
-  most of it the loopback write system call, which delivers the request to the receiver inside
-  the sender's CPU time, and the read that finds the next answer not there yet; the signature
-  and the client's metrics a small part), 0.35 ms writing the exchanges to the support log (its
-  rows are a third more WAL pages per checkout than everything else the checkout writes: with
-  the log's insert skipped, the RSA checkout writes as many pages as the plain one, and costs
-  about 0.2 ms less), 0.4 ms in JSON and mapping the order state, and the system calls of the
-  checkout's own reads and writes growing dearer as the machine gets busier with the remotes.
-  What this round took off (alternated runs of the RSA share alone on SQLite, old and new
-  binary): on SQLite, which serves one process, the order held for the RSA is the order the
-  process kept, sent without a read of its row (the conditional write of the answer finds a row
-  changed around checkoutd, which is read and the RSA asked again); order states decoded and
-  encoded by segmentio's encoding/json (half the standard library's CPU on them, same
-  semantics); process order's final inventory check sends the kept order once its version is
-  found current instead of reading the order and its children. The first took about 0.5 ms a
-  checkout (7.0 to 7.8 ms before, 6.6 to 6.9 after, one run of 8.3 aside), the other two about
-  0.2 ms (6.0 and 6.2 before, 5.9 and 5.9 after). The overrides' five calls stay under the
-  target; the RSA's eleven are at it (1.49 to 1.61 times the plain checkout in alternated runs
-  of one binary, the machine's load moving the ratio by a tenth from run to run). On
-  PostgreSQL the order was held on its row: a statement before each event and one more after
-  an answer that changed nothing (36 statements a checkout against the plain one's 29, counted
-  in the statement log). A process alone on its database now holds in memory there too,
-  agreed with the others through an advisory lock (docs/operations.md "Several processes"):
-  none of those statements in a run of the RSA share, and about 12% less CPU a checkout in
-  alternated runs of the RSA share (7.4, 6.6 and 9.3 ms against 7.4, 8.1 and 10.9; the machine
-  moved that much). A full run of that code on a machine about a third slower than the one of
-  the tables above (254 SQLite checkouts a second at 32 shoppers instead of 395; its report was
-  not kept, every figure of it lower) measured RSA 1.58× on SQLite and 1.60× on PostgreSQL,
-  overrides 1.29× and 1.40×: the ratios of the remote configurations grow where a loopback
-  call costs more, and the overrides' code had not changed. What would bring the
-  RSA clearly under: a support log that keeps each order state once per order rather than
-  once per exchange, or compressed (a trial with zstd halved its pages, but took only 10 of
-  the checkout's 150 page write system calls off); order states mapped without the JSON round
-  trip of asStored and the parse of the last answer on every event.
+  it, 30 s, beside the plain checkout's): a guest checkout under the bench's RSA makes 10 calls
+  (validate_inventory twice, validate_address once, since the billing address is the shipping
+  address the RSA passed for the order, validate_email_address, six events), each a signed HTTP
+  request to a server on loopback that answers at once. Its CPU beyond the plain checkout's is,
+  per checkout: about 0.65 ms in those calls (net/http's write and read loops, most of it the
+  loopback write system call, which delivers the request to the receiver inside the sender's
+  CPU time; the signature, the timeout's timer and the client's metrics a small part), 0.25 to
+  0.35 ms writing the exchanges to the support log (a third more WAL pages per checkout than
+  everything else the checkout writes), about 0.2 ms in JSON and mapping the order state, and
+  the system calls of the checkout's own reads and writes growing dearer as the machine gets
+  busier: the bench's RSA takes 70 to 90 µs of the bench's CPU a call (its HTTP server and the
+  signature check), so that the bench process spends 1.4 to 1.7 ms a checkout under the RSA
+  against 0.8 ms under the plain one, and the two cores are saturated in both. It writes to
+  the database what the plain checkout writes (on PostgreSQL once a process alone holds in
+  memory: 36 statements against 29 while it holds on rows, counted in the statement log), and
+  reads the order's version before an answer that changes nothing is taken as the kept order
+  and before the final inventory check. Rounds so far took off: the order held for the
+  RSA is the order the process kept, sent without a read of its row; order states decoded and
+  encoded by segmentio's encoding/json; process order's final inventory check sends the kept
+  order; on PostgreSQL a process alone holds in memory (docs/operations.md "Several
+  processes"), no hold statements. The last round: an address or email address the RSA passed
+  for the order is not put to it again (docs/rsa.md), one call fewer; an answer decodes without
+  the JSON decoder's 64-entry maps for its empty properties and cart params and with room for
+  the order's lines, and is read into one buffer of its length (allocations per RSA checkout,
+  counted over 15 s of load: 798 to 695 KB, 9,670 to 9,290 allocations); the bench's RSA
+  decodes with segmentio's JSON. Alternated runs of checkoutd-bench -only remote, the binary
+  before and after, twice each: the RSA checkout's CPU went from 4.93 and 4.86 ms to 4.60 and
+  4.52 on SQLite, from 5.69 and 5.42 to 5.21 and 5.02 on PostgreSQL (7 to 8% less); its ratio
+  to the plain checkout, 1.52 and 1.38 on SQLite and 1.51 and 1.49 on PostgreSQL after, moves
+  by a tenth from run to run on one binary, as the machine's other load moves the cost of a
+  loopback call. What is left is the calls themselves and their log: a client that makes the
+  call on the request's goroutine (net/http's hands each request to two goroutines of its
+  own), and a support log that keeps each order state once per order rather than once per
+  exchange, are what would take the next tenth off.
 
 - **Next, in checkoutd's hands**: adding a payment on the kept order (a conditional bump of
   the version instead of the locking read); public ids that grow with time, so that inserts into
