@@ -32,11 +32,18 @@ func sum(secret []byte, timestamp string) []byte {
 
 // Sign sets the three headers on h for a call made at now.
 func Sign(h http.Header, secret []byte, now time.Time) {
+	ts, mac, compatible := Values(secret, now)
+	h.Set(HeaderTimestamp, ts)
+	h.Set(HeaderHMAC, mac)
+	h.Set(HeaderCompatible, compatible)
+}
+
+// Values are the values of HeaderTimestamp, HeaderHMAC and HeaderCompatible for a call made at
+// now, for a client whose headers are not an http.Header.
+func Values(secret []byte, now time.Time) (timestamp, mac, compatible string) {
 	ts := now.UTC().Format(time.RFC3339)
 	s := sum(secret, ts)
-	h.Set(HeaderTimestamp, ts)
-	h.Set(HeaderHMAC, base64.StdEncoding.EncodeToString(s))
-	h.Set(HeaderCompatible, hex.EncodeToString(s))
+	return ts, base64.StdEncoding.EncodeToString(s), hex.EncodeToString(s)
 }
 
 // Errors of Verify.

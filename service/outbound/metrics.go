@@ -57,15 +57,33 @@ func NewCallMetrics(reg prometheus.Registerer) *CallMetrics {
 // Observe records one call of kind named call, begun at began: res is its answer (its body
 // read), err why there is none. A call whose request could not be built is not one.
 func (m *CallMetrics) Observe(kind, call string, began time.Time, res *http.Response, err error) {
+	status := 0
+	if res != nil {
+		status = res.StatusCode
+	}
+	m.ObserveStatus(kind, call, began, status, err)
+}
+
+// ObserveStatus is Observe for a client whose answer is not an *http.Response: status is the
+// answer's status code.
+func (m *CallMetrics) ObserveStatus(kind, call string, began time.Time, status int, err error) {
 	if m == nil {
 		return
 	}
-	m.calls.WithLabelValues(kind, call, Outcome(res, err)).Inc()
+	m.calls.WithLabelValues(kind, call, outcome(status, err)).Inc()
 	m.seconds.WithLabelValues(kind, call).Observe(time.Since(began).Seconds())
 }
 
 // Outcome names what a call came to: its answer's status class, or why there was none.
 func Outcome(res *http.Response, err error) string {
+	status := 0
+	if res != nil {
+		status = res.StatusCode
+	}
+	return outcome(status, err)
+}
+
+func outcome(status int, err error) string {
 	if err != nil {
 		if _, ok := AsRefused(err); ok {
 			return OutcomeNotSent
@@ -77,9 +95,9 @@ func Outcome(res *http.Response, err error) string {
 		return OutcomeConnectionError
 	}
 	switch {
-	case res.StatusCode >= 200 && res.StatusCode < 300:
+	case status >= 200 && status < 300:
 		return OutcomeSuccess
-	case res.StatusCode >= 400 && res.StatusCode < 500:
+	case status >= 400 && status < 500:
 		return OutcomeClientError
 	}
 	return OutcomeServerError

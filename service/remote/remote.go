@@ -9,17 +9,16 @@
 package remote
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"sync"
 	"time"
 
 	json "github.com/segmentio/encoding/json"
 	"github.com/sony/gobreaker/v2"
+	"github.com/valyala/fasthttp"
 
 	"github.com/checkoutd/checkoutd/service/hmacsig"
 	"github.com/checkoutd/checkoutd/service/outbound"
@@ -141,7 +140,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // Client makes remote calls. Its circuits live in this process: with several processes each
 // finds a dead remote out by itself, after TripAfter calls.
 type Client struct {
-	http     *http.Client
+	http     *fasthttp.Client
+	policy   outbound.Policy
 	now      func() time.Time
 	coolDown time.Duration
 
@@ -175,12 +175,8 @@ func WithCoolDown(d time.Duration) Option { return func(c *Client) { c.coolDown 
 // New returns a client whose calls reach only what policy allows. now is the wall clock the
 // signatures carry.
 func New(policy outbound.Policy, now func() time.Time, opts ...Option) *Client {
-	c := &Client{http: outbound.NewClient(MaxTimeout, policy), now: now, coolDown: DefaultCoolDown,
+	c := &Client{http: outbound.NewFastClient(policy, maxAnswer), policy: policy, now: now, coolDown: DefaultCoolDown,
 		breakers: map[string]*gobreaker.CircuitBreaker[*Answer]{}}
-	// Each call's context carries its deadline (send). A client timeout besides it would cost a
-	// goroutine and a timer per call: net/http enforces it so for a RoundTripper it does not
-	// know, as the outbound guard is.
-	c.http.Timeout = 0
 	for _, o := range opts {
 		o(c)
 	}
@@ -251,61 +247,64 @@ func (c *Client) do(ctx context.Context, r Request) (*Answer, Exchange, error) {
 }
 
 // send makes one call. A 5xx is an error (the circuit counts it); a 2xx or 4xx is an answer.
+// The call ends at the remote's timeout or the deadline of ctx, whichever comes first; a ctx
+// ended before it is not sent (a shopper who leaves mid-call does not cut it short: its answer
+// is the remote's word on the change).
 func (c *Client) send(ctx context.Context, r Request, raw []byte) (*Answer, error) {
-	ctx, cancel := context.WithTimeout(ctx, Timeout(r.Timeout))
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, bytes.NewReader(raw))
-	if err != nil {
+	if err := c.policy.CheckURL(r.URL); err != nil {
 		return nil, &Error{Outcome: NotSent, Err: err}
 	}
-	req.Header.Set("User-Agent", UserAgent)
+	if err := ctx.Err(); err != nil {
+		return nil, &Error{Outcome: Unreachable, Err: err}
+	}
+	deadline := time.Now().Add(Timeout(r.Timeout))
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	req, res := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(res)
+	req.SetRequestURI(r.URL)
+	req.Header.SetMethod(http.MethodPost)
+	req.Header.SetUserAgent(UserAgent)
 	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Content-Type", "application/json")
-	hmacsig.Sign(req.Header, r.Secret, c.now())
+	req.Header.SetContentType("application/json")
+	ts, mac, compatible := hmacsig.Values(r.Secret, c.now())
+	req.Header.Set(hmacsig.HeaderTimestamp, ts)
+	req.Header.Set(hmacsig.HeaderHMAC, mac)
+	req.Header.Set(hmacsig.HeaderCompatible, compatible)
+	req.SetBodyRaw(raw)
 	began := time.Now()
-	res, err := c.http.Do(req)
+	err := c.http.DoDeadline(req, res, deadline)
+	status := res.StatusCode()
 	if err != nil {
-		c.metrics.Observe(r.Kind, r.Call, began, nil, err)
+		status = 0
 	}
-	if refused, ok := outbound.AsRefused(err); ok {
-		return nil, &Error{Outcome: NotSent, Err: refused}
-	}
-	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
-			return nil, &Error{Outcome: TimedOut, Err: err}
+	c.metrics.ObserveStatus(r.Kind, r.Call, began, status, err)
+	switch {
+	case err == nil:
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		return nil, &Error{Outcome: Failed, Err: fmt.Errorf("its answer is over %d bytes", maxAnswer)}
+	case isTimeout(err):
+		return nil, &Error{Outcome: TimedOut, Err: err}
+	default:
+		if refused, ok := outbound.AsRefused(err); ok {
+			return nil, &Error{Outcome: NotSent, Err: refused}
 		}
 		return nil, &Error{Outcome: Unreachable, Err: err}
 	}
-	defer res.Body.Close()
-	body, err := readAnswer(res)
-	c.metrics.Observe(r.Kind, r.Call, began, res, err)
-	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
-			return nil, &Error{Outcome: TimedOut, Err: err}
-		}
-		return nil, &Error{Outcome: Unreachable, Err: fmt.Errorf("reading the answer: %w", err)}
-	}
-	a := &Answer{Status: res.StatusCode, Body: body}
-	if res.StatusCode >= 500 || res.StatusCode < 200 || (res.StatusCode >= 300 && res.StatusCode < 400) {
+	// The response goes back to fasthttp's pool: the answer keeps a copy of its body.
+	a := &Answer{Status: status, Body: append([]byte(nil), res.Body()...)}
+	if status >= 500 || status < 200 || (status >= 300 && status < 400) {
 		return nil, &errServer{answer: a}
 	}
 	return a, nil
 }
 
-// readAnswer reads at most maxAnswer of an answer: into one buffer of its length when it says
-// it (io.ReadAll would grow one from 512 bytes).
-func readAnswer(res *http.Response) ([]byte, error) {
-	if n := res.ContentLength; n >= 0 && n <= maxAnswer {
-		body := make([]byte, n)
-		_, err := io.ReadFull(res.Body, body)
-		return body, err
-	}
-	return io.ReadAll(io.LimitReader(res.Body, maxAnswer))
-}
-
 func isTimeout(err error) bool {
 	var t interface{ Timeout() bool }
-	return errors.As(err, &t) && t.Timeout()
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, fasthttp.ErrTimeout) ||
+		errors.Is(err, fasthttp.ErrDialTimeout) || errors.As(err, &t) && t.Timeout()
 }
 
 // breaker is the circuit of a remote.

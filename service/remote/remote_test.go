@@ -198,3 +198,20 @@ func TestEveryCallIsHandedToTheRecorderWithWhoseItWas(t *testing.T) {
 		t.Fatalf("recorded %+v", rec.got)
 	}
 }
+
+func TestACallOnAConnectionTheRemoteClosedWhileIdleIsSentOnANewOne(t *testing.T) {
+	s := newServer(t)
+	s.Config.IdleTimeout = 50 * time.Millisecond
+	c := remote.New(outbound.Policy{AllowPrivate: true}, time.Now)
+	for i := range 3 {
+		if i > 0 {
+			time.Sleep(200 * time.Millisecond) // the remote closes the idle connection meanwhile
+		}
+		if a, _, err := call(c, s, time.Second); err != nil || a.Status != http.StatusOK {
+			t.Fatalf("call %d: %v %v, want 200", i+1, a, err)
+		}
+	}
+	if n := s.calls.Load(); n != 3 {
+		t.Fatalf("the remote answered %d calls, want 3", n)
+	}
+}
