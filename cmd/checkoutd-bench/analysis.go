@@ -191,11 +191,11 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   (validate_inventory twice, validate_address once, since the billing address is the shipping
   address the RSA passed for the order, validate_email_address, six events), each a signed HTTP
   request to a server on loopback that answers at once. Its CPU beyond the plain checkout's is,
-  per checkout: about 0.65 ms in those calls (net/http's write and read loops, most of it the
-  loopback write system call, which delivers the request to the receiver inside the sender's
-  CPU time; the signature, the timeout's timer and the client's metrics a small part), 0.25 to
-  0.35 ms writing the exchanges to the support log (a third more WAL pages per checkout than
-  everything else the checkout writes), about 0.2 ms in JSON and mapping the order state, and
+  per checkout: about 0.7 ms in those calls with net/http's client, some 0.3 ms less with
+  fasthttp's (below; most of what is left is the loopback write system call, which delivers
+  the request to the receiver inside the sender's CPU time; the signature, the timeout's timer
+  and the client's metrics a small part), 0.25 to 0.35 ms writing the exchanges to the support
+  log (a third more WAL pages per checkout than everything else the checkout writes), about 0.2 ms in JSON and mapping the order state, and
   the system calls of the checkout's own reads and writes growing dearer as the machine gets
   busier: the bench's RSA takes 70 to 90 µs of the bench's CPU a call (its HTTP server and the
   signature check), so that the bench process spends 1.4 to 1.7 ms a checkout under the RSA
@@ -214,13 +214,18 @@ const analysis = `## What bounds the figures (profiled with CHECKOUT_PPROF_ADDR,
   counted over 15 s of load: 798 to 695 KB, 9,670 to 9,290 allocations); the bench's RSA
   decodes with segmentio's JSON. Alternated runs of checkoutd-bench -only remote, the binary
   before and after, twice each: the RSA checkout's CPU went from 4.93 and 4.86 ms to 4.60 and
-  4.52 on SQLite, from 5.69 and 5.42 to 5.21 and 5.02 on PostgreSQL (7 to 8% less); its ratio
-  to the plain checkout, 1.52 and 1.38 on SQLite and 1.51 and 1.49 on PostgreSQL after, moves
-  by a tenth from run to run on one binary, as the machine's other load moves the cost of a
-  loopback call. What is left is the calls themselves and their log: a client that makes the
-  call on the request's goroutine (net/http's hands each request to two goroutines of its
-  own), and a support log that keeps each order state once per order rather than once per
-  exchange, are what would take the next tenth off.
+  4.52 on SQLite, from 5.69 and 5.42 to 5.21 and 5.02 on PostgreSQL (7 to 8% less). Then the
+  remote calls moved from net/http's client, which hands each request to two goroutines of its
+  own (a write loop and a read loop, and the channels between them and the caller), to
+  fasthttp's, which writes the request and reads the answer on the caller's goroutine, through
+  the same URL guard and dialer (docs/rsa.md and docs/overrides.md say what it does with a
+  connection the remote closed while idle): in three alternated pairs of 15 s windows of the RSA share on
+  SQLite, 4.70, 4.32 and 4.28 ms a checkout against 4.89, 4.77 and 4.56 (about 0.28 ms less, in
+  every pair), and 639 KB and 8,535 allocations a checkout against 695 KB and 9,286. The ratio
+  to the plain checkout moves by a tenth from run to run on one binary, as the machine's other
+  load moves the cost of a loopback call; the tables above are the full run's. What is left is
+  the calls themselves and their log: a support log that keeps each order state once per
+  order rather than once per exchange would take the next part off.
 
 - **Next, in checkoutd's hands**: adding a payment on the kept order (a conditional bump of
   the version instead of the locking read); public ids that grow with time, so that inserts into
