@@ -15,10 +15,11 @@ import (
 // NewFastClient returns the client for calls made while a shopper waits (service/remote): the
 // call is written and its answer read on the caller's goroutine (fasthttp), where net/http's
 // client hands each request to two goroutines of its own (docs/benchmarks.md has what that
-// costs a checkout under a remote state authority). It speaks HTTP/1.1 only, uses no proxy, follows
-// no redirects, and reaches only addresses p allows, checked as NewClient's are when it
-// connects; the caller checks each URL first (Policy.CheckURL) and bounds each call with a
-// deadline. Paths and header names are sent as given.
+// costs a checkout under a remote state authority). It speaks HTTP/1.1 only, uses no proxy,
+// follows no redirects, verifies the certificates of https URLs, and reaches only addresses p
+// allows, checked as NewClient's are when it connects; the caller checks each URL first
+// (Policy.CheckURL) and bounds each call with a deadline. Paths and header names are sent as
+// given.
 //
 // A request that meets a closed connection (one the remote closed while it was idle in the
 // pool, which this client finds out only by using it) is sent once more, on a new connection:

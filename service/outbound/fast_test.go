@@ -1,8 +1,11 @@
 package outbound
 
 import (
+	"crypto/x509"
+	"errors"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -51,5 +54,15 @@ func TestTheFastClientFollowsNoRedirect(t *testing.T) {
 	status, err := post(NewFastClient(Policy{AllowPrivate: true}, 1<<20), outer.URL)
 	if err != nil || status != http.StatusTemporaryRedirect || innerCalls.Load() != 0 {
 		t.Fatalf("status %d, error %v, %d requests followed; want the 307 itself", status, err, innerCalls.Load())
+	}
+}
+
+func TestTheFastClientVerifiesTheCertificateOfAnHTTPSURL(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	t.Cleanup(srv.Close)
+	_, err := post(NewFastClient(Policy{AllowPrivate: true}, 1<<20), srv.URL)
+	var unknown x509.UnknownAuthorityError
+	if !errors.As(err, &unknown) {
+		t.Fatalf("got %v, want the test server's certificate refused", err)
 	}
 }

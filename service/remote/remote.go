@@ -247,15 +247,16 @@ func (c *Client) do(ctx context.Context, r Request) (*Answer, Exchange, error) {
 }
 
 // send makes one call. A 5xx is an error (the circuit counts it); a 2xx or 4xx is an answer.
-// The call ends at the remote's timeout or the deadline of ctx, whichever comes first; a ctx
-// ended before it is not sent (a shopper who leaves mid-call does not cut it short: its answer
-// is the remote's word on the change).
+// The call ends at the remote's timeout or the deadline of ctx, whichever comes first. A ctx
+// ended before the call is not sent (NotSent: it says nothing of the remote's health); a
+// shopper who leaves mid-call does not cut it short, as its answer is the remote's word on the
+// change.
 func (c *Client) send(ctx context.Context, r Request, raw []byte) (*Answer, error) {
 	if err := c.policy.CheckURL(r.URL); err != nil {
 		return nil, &Error{Outcome: NotSent, Err: err}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, &Error{Outcome: Unreachable, Err: err}
+		return nil, &Error{Outcome: NotSent, Err: err}
 	}
 	deadline := time.Now().Add(Timeout(r.Timeout))
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
