@@ -25,10 +25,11 @@ type server struct {
 	delay  atomic.Int64
 }
 
-func newServer(t *testing.T) *server {
+// newServer starts the server, configured by each of configure first.
+func newServer(t *testing.T, configure ...func(*http.Server)) *server {
 	s := &server{}
 	s.status.Store(http.StatusOK)
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.calls.Add(1)
 		if err := hmacsig.Verify(r.Header, secret, time.Now()); err != nil || r.Header.Get("User-Agent") != remote.UserAgent {
 			http.Error(w, `{"error":"bad signature"}`, http.StatusUnauthorized)
@@ -45,6 +46,10 @@ func newServer(t *testing.T) *server {
 		w.WriteHeader(int(s.status.Load()))
 		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
+	for _, c := range configure {
+		c(s.Config)
+	}
+	s.Start()
 	t.Cleanup(s.Close)
 	return s
 }
@@ -200,8 +205,7 @@ func TestEveryCallIsHandedToTheRecorderWithWhoseItWas(t *testing.T) {
 }
 
 func TestACallOnAConnectionTheRemoteClosedWhileIdleIsSentOnANewOne(t *testing.T) {
-	s := newServer(t)
-	s.Config.IdleTimeout = 50 * time.Millisecond
+	s := newServer(t, func(srv *http.Server) { srv.IdleTimeout = 50 * time.Millisecond })
 	c := remote.New(outbound.Policy{AllowPrivate: true}, time.Now)
 	for i := range 3 {
 		if i > 0 {
