@@ -140,10 +140,10 @@ func (e *Error) Unwrap() error { return e.Err }
 // Client makes remote calls. Its circuits live in this process: with several processes each
 // finds a dead remote out by itself, after TripAfter calls.
 type Client struct {
-	http     *fasthttp.Client
-	policy   outbound.Policy
-	now      func() time.Time
-	coolDown time.Duration
+	httpClient *fasthttp.Client
+	policy     outbound.Policy
+	now        func() time.Time
+	coolDown   time.Duration
 
 	// recorder keeps each exchange (the support log); nil keeps none.
 	recorder Recorder
@@ -175,7 +175,7 @@ func WithCoolDown(d time.Duration) Option { return func(c *Client) { c.coolDown 
 // New returns a client whose calls reach only what policy allows. now is the wall clock the
 // signatures carry.
 func New(policy outbound.Policy, now func() time.Time, opts ...Option) *Client {
-	c := &Client{http: outbound.NewFastClient(policy, maxAnswer), policy: policy, now: now, coolDown: DefaultCoolDown,
+	c := &Client{httpClient: outbound.NewFastClient(policy, maxAnswer), policy: policy, now: now, coolDown: DefaultCoolDown,
 		breakers: map[string]*gobreaker.CircuitBreaker[*Answer]{}}
 	for _, o := range opts {
 		o(c)
@@ -276,7 +276,7 @@ func (c *Client) send(ctx context.Context, r Request, raw []byte) (*Answer, erro
 	req.Header.Set(hmacsig.HeaderCompatible, compatible)
 	req.SetBodyRaw(raw)
 	began := time.Now()
-	err := c.http.DoDeadline(req, res, deadline)
+	err := c.httpClient.DoDeadline(req, res, deadline)
 	status := res.StatusCode()
 	if err != nil {
 		status = 0
